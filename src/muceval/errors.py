@@ -1,0 +1,61 @@
+"""Problems found in user input, and the exception that carries them.
+
+Every reader reports a problem with the file, the line (1-based) and, when it
+is known, the column, so that a user can go straight to the spot. Readers that
+can go on after a problem (``muceval validate``) collect all of them; the
+others raise :class:`InputError` with everything found so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with an input file.
+
+    >>> str(Problem("key.txt", 12, "unknown slot label 'FOO:'"))
+    "key.txt:12: unknown slot label 'FOO:'"
+    """
+
+    path: str
+    line: int | None
+    message: str
+    column: int | None = None
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+class MucevalError(Exception):
+    """Base class of the errors muceval raises on purpose."""
+
+
+class InputError(MucevalError):
+    """An input file (templates, configuration, history, report, tallies) is malformed.
+
+    ``problems`` holds every problem found; ``str()`` lists them one a line.
+    """
+
+    def __init__(self, problems: Iterable[Problem] | Problem):
+        if isinstance(problems, Problem):
+            problems = (problems,)
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        if not self.problems:
+            raise ValueError("InputError needs at least one problem")
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @classmethod
+    def at(cls, path: str, line: int | None, message: str, column: int | None = None) -> InputError:
+        return cls(Problem(str(path), line, message, column))
+
+
+class UsageError(MucevalError):
+    """The caller combined options or arguments that cannot work together."""

@@ -1,0 +1,478 @@
+"""The data model shared by keys, responses, configurations and histories.
+
+Everything here is an immutable value. Readers (``parsing``, ``configuration``,
+``history``) build these objects from files; the scorer reads them and never
+changes them.
+
+Fill values follow the abstract value grammar of the 1992 MUC-4 scorer
+(SCORER-SPEC §2.4.7)::
+
+    Value := Text | None                         -- None: a null alternative / open range end
+           | Alternatives(Value+)                -- "A" / "B"
+           | OptionalValue(Value)                -- "? A" (keys only)
+           | CrossRef(value, tag)                -- SET VALUE: "STRING"
+           | Range(low, high)                    -- 11 NOV 89 - 26 NOV 89, either end may be None
+           | Location(country, places)           -- COUNTRY: CITY (CITY): ... (NEIGHBORHOOD)
+           | Qualified(value, qualifier)         -- SAN ISIDRO (NEIGHBORHOOD), 2 (OPTIONAL)
+           | Between(first, second)              -- COUNTRY: PLACE - PLACE
+           | AllOf(Value+)                       -- only in histories: one judgement, several keys
+
+Text keeps what was written (case, quotes and backslash escapes included), so
+a file can be written back exactly; the scorer normalises case itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
+
+# ---------------------------------------------------------------------------
+# Fill values
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A bare token (``ATTACK``, ``16 NOV 89``) or a quoted string (``"JESUITS"``).
+
+    ``raw`` is the token as written, quotes and escapes included.
+    """
+
+    raw: str
+
+    @property
+    def quoted(self) -> bool:
+        return len(self.raw) >= 2 and self.raw[0] == '"' and self.raw[-1] == '"'
+
+    @property
+    def content(self) -> str:
+        """The text without surrounding quotes and with ``\\"`` unescaped."""
+        if not self.quoted:
+            return self.raw
+        return self.raw[1:-1].replace('\\"', '"')
+
+    def __str__(self) -> str:
+        return self.raw
+
+
+@dataclass(frozen=True, slots=True)
+class Alternatives:
+    """Acceptable alternatives of a key fill (``"A" / "B"``), in written order."""
+
+    options: tuple[Value, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OptionalValue:
+    """A key fill marked optional with a leading ``?``."""
+
+    value: Value
+
+
+@dataclass(frozen=True, slots=True)
+class CrossRef:
+    """A set fill (or number) tagged with the string fill it refers to: ``DEATH: "JESUITS"``."""
+
+    value: Value
+    tag: Value
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """``LOW - HIGH``; an open end is ``None`` (``- 26 AUG 89``)."""
+
+    low: Value
+    high: Value
+
+
+@dataclass(frozen=True, slots=True)
+class Qualified:
+    """``VALUE (QUALIFIER)``: a place with its type, or a template id with ``OPTIONAL``."""
+
+    value: Value
+    qualifier: Value
+
+
+@dataclass(frozen=True, slots=True)
+class Between:
+    """``PLACE - PLACE`` inside a location: an incident between two places."""
+
+    first: Value
+    second: Value
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """``COUNTRY: PLACE: PLACE ...``, places from least to most specific."""
+
+    country: Value
+    places: tuple[Value, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AllOf:
+    """Several key fills credited by one judgement (history files only)."""
+
+    members: tuple[Value, ...]
+
+
+Value = Union[Text, Alternatives, OptionalValue, CrossRef, Range, Qualified, Between, Location, AllOf, None]
+
+
+def iter_texts(value: Value) -> Iterator[Text]:
+    """Every :class:`Text` inside ``value``, depth first, in written order."""
+    if value is None:
+        return
+    if isinstance(value, Text):
+        yield value
+    elif isinstance(value, Alternatives):
+        for option in value.options:
+            yield from iter_texts(option)
+    elif isinstance(value, AllOf):
+        for member in value.members:
+            yield from iter_texts(member)
+    elif isinstance(value, OptionalValue):
+        yield from iter_texts(value.value)
+    elif isinstance(value, CrossRef):
+        yield from iter_texts(value.value)
+        yield from iter_texts(value.tag)
+    elif isinstance(value, Range):
+        yield from iter_texts(value.low)
+        yield from iter_texts(value.high)
+    elif isinstance(value, Qualified):
+        yield from iter_texts(value.value)
+        yield from iter_texts(value.qualifier)
+    elif isinstance(value, Between):
+        yield from iter_texts(value.first)
+        yield from iter_texts(value.second)
+    elif isinstance(value, Location):
+        yield from iter_texts(value.country)
+        for place in value.places:
+            yield from iter_texts(place)
+    else:  # pragma: no cover - the union above is closed
+        raise TypeError(f"not a fill value: {value!r}")
+
+
+# ---------------------------------------------------------------------------
+# Templates
+# ---------------------------------------------------------------------------
+
+
+class BlankMarker(str, Enum):
+    """How an empty slot was written. The 1992 scorer treats all three alike."""
+
+    NO_DATA = "-"
+    NOT_APPLICABLE = "*"
+    EMPTY = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One slot of one template: zero or more fills, in written order.
+
+    A slot without fills records how its emptiness was written (``marker``),
+    so that writing the template back gives the same text.
+    """
+
+    slot_id: str
+    fills: tuple[Value, ...]
+    marker: BlankMarker | None = None
+    line: int | None = field(default=None, compare=False)
+
+    @property
+    def blank(self) -> bool:
+        return not self.fills
+
+
+IRRELEVANT_ID = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """One answer-key or response template.
+
+    ``template_id`` is ``"*"`` for an irrelevant template (a message with no
+    relevant event). ``message_comment`` keeps text written after the message
+    id (``DEV-MUC3-0001 (NCCOSC)``), which the scorer ignores.
+    ``slots`` holds every slot of the configuration after the template id, in
+    configuration order; the message-id and template-id slots are the fields
+    above.
+    """
+
+    message_id: str
+    template_id: str
+    optional: bool
+    slots: tuple[Slot, ...]
+    message_comment: str = ""
+    path: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
+
+    @property
+    def irrelevant(self) -> bool:
+        return self.template_id == IRRELEVANT_ID
+
+    def slot(self, slot_id: str) -> Slot:
+        for slot in self.slots:
+            if slot.slot_id == slot_id:
+                return slot
+        raise KeyError(slot_id)
+
+    def fills(self, slot_id: str) -> tuple[Value, ...]:
+        return self.slot(slot_id).fills
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateFile:
+    """All templates of one key or response file, in file order."""
+
+    path: str
+    templates: tuple[Template, ...]
+
+    def message_ids(self) -> tuple[str, ...]:
+        """Message ids in order of first appearance."""
+        return tuple(dict.fromkeys(t.message_id for t in self.templates))
+
+    def by_message(self) -> dict[str, tuple[Template, ...]]:
+        grouped: dict[str, list[Template]] = {}
+        for template in self.templates:
+            grouped.setdefault(template.message_id, []).append(template)
+        return {mid: tuple(ts) for mid, ts in grouped.items()}
+
+
+# ---------------------------------------------------------------------------
+# Configuration
+# ---------------------------------------------------------------------------
+
+
+class SlotType(str, Enum):
+    """Slot types of the 1992 scorer. ``SET`` is the 1992 ``element`` type."""
+
+    MESSAGE_ID = "id"
+    TEMPLATE_ID = "template-id"
+    DATE = "date"
+    LOCATION = "location"
+    SET = "set"
+    STRING = "string"
+    NUMBER = "number"
+
+
+@dataclass(frozen=True, slots=True)
+class SetNode:
+    """One value of a set slot; ``children`` are its more specific values."""
+
+    value: str
+    children: tuple[SetNode, ...] = ()
+
+    def walk(self) -> Iterator[SetNode]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass(frozen=True, slots=True)
+class SlotSpec:
+    """A slot definition: id (``inc-type``), line label (``4.  INCIDENT: TYPE``), type.
+
+    ``set_values`` lists the set of a SET slot as trees (parents are general
+    values, children more specific ones). ``xref`` names, in order, the slots
+    whose strings this slot's fills may be tagged with.
+    """
+
+    slot_id: str
+    label: str
+    type: SlotType
+    set_values: tuple[SetNode, ...] = ()
+    xref: tuple[str, ...] = ()
+
+    @property
+    def is_set_fill(self) -> bool:
+        return self.type is SlotType.SET
+
+    @property
+    def is_string_fill(self) -> bool:
+        return self.type is SlotType.STRING
+
+    @property
+    def hierarchical(self) -> bool:
+        return any(node.children for node in self.set_values)
+
+    @property
+    def cardinality(self) -> int:
+        """Number of values in the set trees, parents included (fallout denominator)."""
+        return sum(1 for root in self.set_values for _ in root.walk())
+
+    def set_members(self) -> tuple[str, ...]:
+        return tuple(node.value for root in self.set_values for node in root.walk())
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """A mapping restriction: ``op`` is ``"and"`` or ``"or"`` over slot ids or nested restrictions."""
+
+    op: str
+    operands: tuple[str | Restriction, ...]
+
+    def slot_ids(self) -> tuple[str, ...]:
+        out: list[str] = []
+        for operand in self.operands:
+            if isinstance(operand, Restriction):
+                out.extend(operand.slot_ids())
+            else:
+                out.append(operand)
+        return tuple(dict.fromkeys(out))
+
+
+@dataclass(frozen=True, slots=True)
+class SubtotalRow:
+    name: str
+    slot_ids: tuple[str, ...]
+
+
+class DisplayType(str, Enum):
+    """Which accumulator feeds the per-slot rows of the summary report."""
+
+    ALL_TEMPLATES = "all-templates"
+    MATCHED_MISSING = "matched-missing"
+    MATCHED_SPURIOUS = "matched-spurious"
+    MATCHED_ONLY = "matched-only"
+
+
+@dataclass(frozen=True, slots=True)
+class Configuration:
+    """Everything the 1992 configuration and slot files can say.
+
+    ``slots`` are in report order and start with the message-id and
+    template-id slots. ``scored_slots`` is ``None`` for ``:all``.
+    ``source`` is where the configuration was read from (for report headers).
+    """
+
+    slots: tuple[SlotSpec, ...]
+    restrict_map_slots: Restriction | None = None
+    string_premodifiers: tuple[str, ...] = ()
+    subtotal_rows: tuple[SubtotalRow, ...] = ()
+    display_type: DisplayType = DisplayType.ALL_TEMPLATES
+    score_irrelevant: bool = True
+    disable_edit: bool = False
+    query_verbose: bool = False
+    report_verbose: bool = True
+    scored_slots: tuple[str, ...] | None = None
+    scored_templates: tuple[str, ...] | None = None
+    message_header_regexp: str = ""
+    template_header_regexp: str = r"^0.  MESSAGE: ID"
+    template_tail_regexp: str = r"^[ \t]*$"
+    alternative_separator: str = "/"
+    files: tuple[tuple[str, str], ...] = ()
+    source: str | None = field(default=None, compare=False)
+
+    def slot(self, slot_id: str) -> SlotSpec:
+        for spec in self.slots:
+            if spec.slot_id == slot_id:
+                return spec
+        raise KeyError(slot_id)
+
+    @property
+    def message_id_slot(self) -> SlotSpec:
+        return next(s for s in self.slots if s.type is SlotType.MESSAGE_ID)
+
+    @property
+    def template_id_slot(self) -> SlotSpec:
+        return next(s for s in self.slots if s.type is SlotType.TEMPLATE_ID)
+
+    @property
+    def content_slots(self) -> tuple[SlotSpec, ...]:
+        """The slots that carry fills (all but message id and template id)."""
+        return tuple(
+            s for s in self.slots if s.type not in (SlotType.MESSAGE_ID, SlotType.TEMPLATE_ID)
+        )
+
+
+# ---------------------------------------------------------------------------
+# History of human judgements
+# ---------------------------------------------------------------------------
+
+
+class Judgement(str, Enum):
+    MATCH = "match"
+    PARTIAL = "partial"
+    FAIL = "fail"
+    NOMATCH = "nomatch"
+    AUTO_PARTIAL = "auto-partial"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """A recorded judgement of one response value against a slot of a key template.
+
+    ``key`` is the key fill the response was judged against (``None`` for
+    ``fail``); it may be an :class:`AllOf` when one response value was
+    credited to several key fills.
+    """
+
+    response: Value
+    judgement: Judgement
+    key: Value = None
+    has_key: bool = False
+    line: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class HistorySlot:
+    slot_id: str
+    entries: tuple[HistoryEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryMapping:
+    """A user's manual template mapping for one message: (key id, response id) pairs.
+
+    Either side of a pair may be ``None`` (an unmapped key or response).
+    """
+
+    pairs: tuple[tuple[str | None, str | None], ...]
+    line: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryTemplate:
+    template_id: str
+    slots: tuple[HistorySlot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryMessage:
+    """The judgements recorded for one message, grouped by key template, in file order.
+
+    ``items`` mixes :class:`HistoryTemplate` and :class:`HistoryMapping` in the
+    order they appear, so that a history can be written back unchanged.
+    """
+
+    message_id: str
+    items: tuple[HistoryTemplate | HistoryMapping, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    path: str | None
+    messages: tuple[HistoryMessage, ...]
+
+    def entries(self) -> Iterator[tuple[str, str, str, HistoryEntry]]:
+        """``(message id, key template id, slot id, entry)`` for every judgement, in file order."""
+        for message in self.messages:
+            for item in message.items:
+                if isinstance(item, HistoryTemplate):
+                    for slot in item.slots:
+                        for entry in slot.entries:
+                            yield message.message_id, item.template_id, slot.slot_id, entry
+
+    def mappings(self) -> dict[str, HistoryMapping]:
+        out: dict[str, HistoryMapping] = {}
+        for message in self.messages:
+            for item in message.items:
+                if isinstance(item, HistoryMapping):
+                    out[message.message_id] = item
+        return out
+
+
+EMPTY_HISTORY = History(path=None, messages=())

@@ -1,0 +1,37 @@
+"""Shared test fixtures.
+
+Tests that need the public MUC-3/MUC-4 distribution read it in place from
+``../shared`` beside the repository (or from ``$MUCEVAL_SHARED``) and are
+skipped with a clear reason when it is not there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def shared_root() -> Path:
+    override = os.environ.get("MUCEVAL_SHARED")
+    return Path(override) if override else REPO_ROOT.parent / "shared"
+
+
+def muc4_root() -> Path | None:
+    root = shared_root() / "muc4"
+    return root if root.is_dir() else None
+
+
+@pytest.fixture(scope="session")
+def muc4() -> Path:
+    """Path of ``shared/muc4``; skips the test when the distribution is absent."""
+    root = muc4_root()
+    if root is None:
+        pytest.skip(
+            f"MUC-4 distribution not found at {shared_root() / 'muc4'} "
+            "(set MUCEVAL_SHARED to the folder that holds muc4/)"
+        )
+    return root
