@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from enum import Enum
 
 TALLY_FIELDS: tuple[str, ...] = (
     "pos",
@@ -67,3 +68,48 @@ class Tally:
 
 
 ZERO = Tally()
+
+
+class TemplateStatus(str, Enum):
+    """How a catalog entry (key/response pair) was treated (SCORER-SPEC §8.1)."""
+
+    MATCHED = "matched"
+    MISSING = "missing"
+    SPURIOUS = "spurious"
+    OPTIONAL = "optional"
+    IRRELEVANT = "irrelevant"
+    IGNORED = "ignored"
+
+
+@dataclass(frozen=True, slots=True)
+class PairScore:
+    """The tallies of one key/response pairing: one section of the 1992 report.
+
+    ``key_id`` / ``response_id`` are ``None`` where the report prints
+    ``<NONE>``. ``template_id`` is the template-id row. ``slots`` holds the
+    content slots in configuration order with their tallies; it is empty for
+    entries that are not scored slot by slot (irrelevant, optional without any
+    response template, ignored). ``scored`` tells whether the section shows
+    all slot rows.
+    """
+
+    message_id: str
+    key_id: str | None
+    response_id: str | None
+    status: TemplateStatus
+    template_id: Tally
+    slots: tuple[tuple[str, Tally], ...] = ()
+
+    @property
+    def scored(self) -> bool:
+        return bool(self.slots)
+
+    def slot(self, slot_id: str) -> Tally:
+        for name, tally in self.slots:
+            if name == slot_id:
+                return tally
+        raise KeyError(slot_id)
+
+    def total(self) -> Tally:
+        """Sum over the content slots (the template-id row never enters totals)."""
+        return Tally.total(t for _, t in self.slots)
