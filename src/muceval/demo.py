@@ -1,0 +1,97 @@
+"""The main job on the bundled example: score four systems against a key and report.
+
+``muceval demo`` runs :func:`run_demo` and prints what it returns. The example
+(``muceval/data/example``) is ours: ten invented messages, an answer key, four
+systems of different quality and a history of judgements.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from importlib.resources import as_file, files
+from pathlib import Path
+
+from muceval.configuration import load_configuration
+from muceval.history import read_history
+from muceval.metrics import FloatScores, float_scores
+from muceval.model import Configuration
+from muceval.parsing import read_templates
+from muceval.reports import format_report, scores_to_json
+from muceval.scoring import Scorer, ScoringOptions
+from muceval.tallies import PairScore, summarize
+
+EXAMPLE_SYSTEMS = ("alpha", "beta", "gamma", "delta")
+
+
+def example_dir() -> Path:
+    """The folder of the bundled example (inside the installed package)."""
+    with as_file(files("muceval") / "data" / "example") as path:
+        return Path(path)
+
+
+@dataclass(frozen=True)
+class SystemResult:
+    name: str
+    pairs: tuple[PairScore, ...]
+    all_templates: FloatScores
+    matched_only: FloatScores
+    report_path: Path
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    config: Configuration
+    systems: tuple[SystemResult, ...]
+    out_dir: Path
+    json_path: Path
+
+
+def run_demo(out_dir: str | Path) -> DemoResult:
+    """Score the example systems and write their 1992 reports and a JSON file to ``out_dir``.
+
+    >>> result = run_demo(tempfile.mkdtemp())  # doctest: +SKIP
+    >>> [s.name for s in result.systems]  # doctest: +SKIP
+    ['alpha', 'beta', 'gamma', 'delta']
+    """
+    source = example_dir()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    config = load_configuration(source / "config.toml")
+    key = read_templates(source / "key.txt", config)
+    history = read_history(source / "history.lisp")
+    scorer = Scorer(config, history, ScoringOptions())
+    results = []
+    for name in EXAMPLE_SYSTEMS:
+        pairs = scorer.score(key, read_templates(source / f"{name}.txt", config)).pairs
+        summary = summarize(pairs, config)
+        report_path = out / f"{name}.report"
+        _write_atomically(report_path, format_report(pairs, config, config_label="config.toml"))
+        results.append(
+            SystemResult(
+                name=name,
+                pairs=pairs,
+                all_templates=float_scores(summary.all_templates.total),
+                matched_only=float_scores(summary.accumulators.matched_only.total),
+                report_path=report_path,
+            )
+        )
+    json_path = out / "scores.json"
+    _write_atomically(
+        json_path,
+        scores_to_json({r.name: r.pairs for r in results}, config, config_label="config.toml"),
+    )
+    return DemoResult(config=config, systems=tuple(results), out_dir=out, json_path=json_path)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    # Never leave a half-written report behind if the demo is interrupted.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
