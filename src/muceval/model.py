@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
 
 # ---------------------------------------------------------------------------
 # Fill values
@@ -118,7 +117,7 @@ class AllOf:
     members: tuple[Value, ...]
 
 
-Value = Union[Text, Alternatives, OptionalValue, CrossRef, Range, Qualified, Between, Location, AllOf, None]
+Value = Text | Alternatives | OptionalValue | CrossRef | Range | Qualified | Between | Location | AllOf | None
 
 
 def iter_texts(value: Value) -> Iterator[Text]:
@@ -330,6 +329,18 @@ class SubtotalRow:
     slot_ids: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TemplateSelection:
+    """One entry of ``:scored-templates``: which key templates of a message are scored.
+
+    ``templates`` empty means every template of the message. Each template is
+    ``(template id, slot ids)``; ``slot ids`` ``None`` means all scored slots.
+    """
+
+    message_id: str
+    templates: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
+
+
 class DisplayType(str, Enum):
     """Which accumulator feeds the per-slot rows of the summary report."""
 
@@ -344,7 +355,9 @@ class Configuration:
     """Everything the 1992 configuration and slot files can say.
 
     ``slots`` are in report order and start with the message-id and
-    template-id slots. ``scored_slots`` is ``None`` for ``:all``.
+    template-id slots. ``scored_slots`` and ``scored_templates`` are ``None``
+    for ``:all``. ``files`` holds the file options of a 1992 configuration as
+    ``(option, path)`` pairs, e.g. ``("slot-file", "tst3/slotconfig-tst3.el")``.
     ``source`` is where the configuration was read from (for report headers).
     """
 
@@ -358,7 +371,7 @@ class Configuration:
     query_verbose: bool = False
     report_verbose: bool = True
     scored_slots: tuple[str, ...] | None = None
-    scored_templates: tuple[str, ...] | None = None
+    scored_templates: tuple[TemplateSelection, ...] | None = None
     message_header_regexp: str = ""
     template_header_regexp: str = r"^0.  MESSAGE: ID"
     template_tail_regexp: str = r"^[ \t]*$"

@@ -36,13 +36,16 @@ class ValidationResult:
     """What :func:`validate_file` found in one file.
 
     ``counts`` are what the file holds (``{"messages": 100, "templates": 154, ...}``),
-    in a display order; ``problems`` every problem found.
+    in a display order; ``problems`` every problem found; ``warnings`` what the
+    1992 scorer accepted but a user should know (values outside a slot's set,
+    ignored lines, unreadable fills scored as ``<ERROR>``).
     """
 
     path: str
     kind: FileKind
     counts: dict[str, int] = field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
+    warnings: tuple[Problem, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -116,7 +119,9 @@ def validate_file(path: str | Path, config: Configuration) -> ValidationResult:
     try:
         if kind is FileKind.TEMPLATES:
             result = parse_templates(text, config, name)
-            return ValidationResult(name, kind, _template_counts(result.templates), result.problems)
+            return ValidationResult(
+                name, kind, _template_counts(result.templates), result.problems, result.warnings
+            )
         if kind is FileKind.CONFIGURATION:
             loaded = (
                 parse_configuration_toml(text, name)
