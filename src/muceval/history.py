@@ -1,0 +1,456 @@
+"""History files: the human judgements the 1992 scorer recorded and reused.
+
+A history file is one Emacs Lisp list (SCORER-SPEC §12.1)::
+
+    (("TST3-MUC4-0011"                         ; message
+      ("1"                                     ; key template
+       (inc-date                               ; slot
+        ((range nil "04 MAY 1988") match (range nil "04 MAY 88"))
+        ("04 FEB 88" fail)))
+      (":MAP" ("1" . "2") (nil . "3"))))       ; a user mapping
+
+:func:`read_history` / :func:`parse_history` turn it into a
+:class:`~muceval.model.History`; :func:`write_history` writes it back in the
+same syntax and layout as the 1992 program (so the 1992 program can read it
+again), and :func:`save_history` does so atomically. :func:`add_judgement`
+records a new judgement without changing the original object.
+
+>>> h = parse_history('(("M-1" ("1" (inc-type ("ATTACK" partial "BOMBING")))))', "h")
+>>> [(m, t, s, e.judgement.value) for m, t, s, e in h.entries()]
+[('M-1', '1', 'inc-type', 'partial')]
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from muceval import sexpr
+from muceval.errors import InputError
+from muceval.model import (
+    AllOf,
+    Alternatives,
+    Between,
+    CrossRef,
+    History,
+    HistoryEntry,
+    HistoryMapping,
+    HistoryMessage,
+    HistorySlot,
+    HistoryTemplate,
+    Judgement,
+    Location,
+    OptionalValue,
+    Qualified,
+    Range,
+    Text,
+    Value,
+)
+from muceval.sexpr import SExpr, SList, String, Symbol
+
+__all__ = [
+    "MAP_ID",
+    "add_judgement",
+    "format_value",
+    "parse_history",
+    "read_history",
+    "save_history",
+    "write_history",
+]
+
+MAP_ID = ":MAP"
+"""The pseudo template id under which a message's user mapping is stored."""
+
+# The 1992 pretty-printer puts a judgement on one line when it ends within
+# this many columns, and one element a line otherwise (measured on the
+# TST3/TST4 history files, which it reproduces byte for byte).
+_LINE_WIDTH = 75
+
+_JUDGEMENTS = {j.value: j for j in Judgement}
+# value operator -> (minimum, maximum) number of operands
+_ARITY: dict[str, tuple[int, int | None]] = {
+    "or": (1, None),
+    "xref": (2, 2),
+    "range": (2, 2),
+    "location": (1, None),
+    "qualified": (2, 2),
+    "between": (2, 2),
+    "optional": (1, 1),
+    "all-of": (1, None),
+}
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+
+
+def read_history(path: str | Path) -> History:
+    """Read a 1992 history file.
+
+    >>> read_history("/nonexistent/history")
+    Traceback (most recent call last):
+    muceval.errors.InputError: /nonexistent/history: cannot read file: No such file or directory
+    """
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as bad:
+        raise InputError.at(name, None, f"cannot read file: {bad.strerror or bad}") from None
+    return parse_history(sexpr.decode(data, name), name)
+
+
+def parse_history(text: str, path: str = "<string>") -> History:
+    """Parse the text of a history file; ``path`` is used in error messages.
+
+    >>> parse_history("nil", "h").messages
+    ()
+    """
+    top = sexpr.parse_one(text, path)
+    if sexpr.is_nil(top):
+        return History(path=path, messages=())
+    items = _proper_list(top, path, "the history (a list of messages)")
+    return History(path=path, messages=tuple(_read_message(node, path) for node in items))
+
+
+def _fail(path: str, node: SExpr, message: str) -> InputError:
+    return InputError.at(path, node.line or None, message, node.column or None)
+
+
+def _proper_list(node: SExpr, path: str, what: str) -> tuple[SExpr, ...]:
+    if sexpr.is_nil(node):
+        return ()
+    if not isinstance(node, SList) or node.tail is not None:
+        raise _fail(path, node, f"expected {what}, found {sexpr.describe(node)}")
+    return node.items
+
+
+def _read_message(node: SExpr, path: str) -> HistoryMessage:
+    items = _proper_list(node, path, 'a message ("MESSAGE-ID" template…)')
+    if not items or not isinstance(items[0], String):
+        raise _fail(path, node, 'a message must start with its id as a string ("MESSAGE-ID" …)')
+    message_id = items[0].value
+    out: list[HistoryTemplate | HistoryMapping] = []
+    for child in items[1:]:
+        parts = _proper_list(child, path, 'a template ("ID" slot…) or (":MAP" pair…)')
+        if not parts or not isinstance(parts[0], String):
+            raise _fail(path, child, 'a template must start with its id as a string ("1" slot…)')
+        if parts[0].value == MAP_ID:
+            out.append(_read_mapping(child, parts[1:], path))
+        else:
+            slots = tuple(_read_slot(slot, path) for slot in parts[1:])
+            out.append(HistoryTemplate(parts[0].value, slots))
+    return HistoryMessage(message_id, tuple(out))
+
+
+def _map_side(node: SExpr, path: str) -> str | None:
+    if sexpr.is_nil(node):
+        return None
+    if isinstance(node, String):
+        return node.value
+    raise _fail(
+        path, node, f"a :MAP side must be a template id string or nil, found {sexpr.describe(node)}"
+    )
+
+
+def _read_mapping(node: SList, pairs: tuple[SExpr, ...], path: str) -> HistoryMapping:
+    out: list[tuple[str | None, str | None]] = []
+    for pair in pairs:
+        if not isinstance(pair, SList) or sexpr.is_nil(pair):
+            raise _fail(
+                path, pair, f"expected a (KEY-ID . RESPONSE-ID) pair, found {sexpr.describe(pair)}"
+            )
+        if pair.tail is not None and len(pair.items) == 1:
+            out.append((_map_side(pair.items[0], path), _map_side(pair.tail, path)))
+        elif pair.tail is None and len(pair.items) == 1:
+            # (a . nil) is the list (a): the Lisp printer writes it that way.
+            out.append((_map_side(pair.items[0], path), None))
+        else:
+            raise _fail(path, pair, "expected a (KEY-ID . RESPONSE-ID) pair")
+    return HistoryMapping(tuple(out), line=node.line or None)
+
+
+def _read_slot(node: SExpr, path: str) -> HistorySlot:
+    items = _proper_list(node, path, "a slot (slot-id entry…)")
+    if not items or not isinstance(items[0], Symbol) or items[0].name in ("nil", "t"):
+        raise _fail(path, node, "a slot must start with its slot id as a symbol (inc-type entry…)")
+    return HistorySlot(items[0].name, tuple(_read_entry(entry, path) for entry in items[1:]))
+
+
+def _read_entry(node: SExpr, path: str) -> HistoryEntry:
+    items = _proper_list(node, path, "a judgement (RESPONSE-VALUE judgement [KEY-VALUE])")
+    if len(items) not in (2, 3):
+        raise _fail(
+            path,
+            node,
+            f"a judgement has 2 or 3 elements (RESPONSE-VALUE judgement [KEY-VALUE]), found {len(items)}",
+        )
+    mark = items[1]
+    if not isinstance(mark, Symbol) or mark.name not in _JUDGEMENTS:
+        raise _fail(
+            path,
+            mark,
+            f"unknown judgement {sexpr.describe(mark)} (expected one of {', '.join(_JUDGEMENTS)})",
+        )
+    response = _read_value(items[0], path)
+    has_key = len(items) == 3
+    key = _read_value(items[2], path) if has_key else None
+    return HistoryEntry(
+        response=response,
+        judgement=_JUDGEMENTS[mark.name],
+        key=key,
+        has_key=has_key,
+        line=node.line or None,
+    )
+
+
+def _read_value(node: SExpr, path: str) -> Value:
+    if isinstance(node, String):
+        return Text(node.value)
+    if sexpr.is_nil(node):
+        return None
+    if (
+        not isinstance(node, SList)
+        or node.tail is not None
+        or not isinstance(node.items[0], Symbol)
+    ):
+        raise _fail(
+            path,
+            node,
+            f"expected a fill value (a string, nil or (or …), (xref …), …), found {sexpr.describe(node)}",
+        )
+    op = node.items[0].name
+    if op not in _ARITY:
+        raise _fail(
+            path,
+            node.items[0],
+            f"unknown value operator '{op}' (expected one of {', '.join(_ARITY)})",
+        )
+    low, high = _ARITY[op]
+    args = [_read_value(arg, path) for arg in node.items[1:]]
+    if len(args) < low or (high is not None and len(args) > high):
+        wanted = f"{low}" if low == high else f"at least {low}"
+        raise _fail(path, node, f"({op} …) takes {wanted} value(s), found {len(args)}")
+    if op == "or":
+        return Alternatives(tuple(args))
+    if op == "xref":
+        return CrossRef(args[0], args[1])
+    if op == "range":
+        return Range(args[0], args[1])
+    if op == "location":
+        return Location(args[0], tuple(args[1:]))
+    if op == "qualified":
+        return Qualified(args[0], args[1])
+    if op == "between":
+        return Between(args[0], args[1])
+    if op == "optional":
+        return OptionalValue(args[0])
+    return AllOf(tuple(args))
+
+
+# ---------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------
+
+
+def format_value(value: Value) -> str:
+    """A fill value in history syntax, on one line.
+
+    >>> format_value(CrossRef(Text("OTHER"), Alternatives((Text('"A"'), Text('"B"')))))
+    '(xref "OTHER" (or "\\\\"A\\\\"" "\\\\"B\\\\""))'
+    """
+    if value is None:
+        return "nil"
+    if isinstance(value, Text):
+        return sexpr.quote_string(value.raw)
+    if isinstance(value, Alternatives):
+        return _form("or", value.options)
+    if isinstance(value, CrossRef):
+        return _form("xref", (value.value, value.tag))
+    if isinstance(value, Range):
+        return _form("range", (value.low, value.high))
+    if isinstance(value, Location):
+        return _form("location", (value.country, *value.places))
+    if isinstance(value, Qualified):
+        return _form("qualified", (value.value, value.qualifier))
+    if isinstance(value, Between):
+        return _form("between", (value.first, value.second))
+    if isinstance(value, OptionalValue):
+        return _form("optional", (value.value,))
+    if isinstance(value, AllOf):
+        return _form("all-of", value.members)
+    raise TypeError(f"not a fill value: {value!r}")
+
+
+def _form(op: str, args: tuple[Value, ...]) -> str:
+    if not args:
+        raise ValueError(f"({op}) needs at least one value")
+    return "(" + op + " " + " ".join(format_value(arg) for arg in args) + ")"
+
+
+def _format_entry(entry: HistoryEntry, column: int) -> list[str]:
+    parts = [format_value(entry.response), entry.judgement.value]
+    if entry.has_key or entry.key is not None:
+        parts.append(format_value(entry.key))
+    flat = "(" + " ".join(parts) + ")"
+    if column + len(flat) <= _LINE_WIDTH:
+        return [flat]
+    pad = " " * (column + 1)
+    return ["(" + parts[0], *(pad + part for part in parts[1:-1]), pad + parts[-1] + ")"]
+
+
+def _map_side_text(side: str | None) -> str:
+    return "nil" if side is None else sexpr.quote_string(side)
+
+
+def write_history(history: History) -> str:
+    """The history in the 1992 file syntax and layout (no trailing newline, like the original).
+
+    >>> h = parse_history('(("M-1" ("1" (inc-type ("ATTACK" partial "BOMBING")))))', "h")
+    >>> print(write_history(h))
+    (("M-1"
+      ("1"
+       (inc-type
+        ("ATTACK" partial "BOMBING")))))
+    """
+    if not history.messages:
+        return "nil"
+    lines: list[str] = []
+
+    def close(count: int) -> None:
+        lines[-1] += ")" * count
+
+    for m_index, message in enumerate(history.messages):
+        lines.append(("((" if m_index == 0 else " (") + sexpr.quote_string(message.message_id))
+        for item in message.items:
+            if isinstance(item, HistoryMapping):
+                pairs = []
+                for key, response in item.pairs:
+                    if response is None:
+                        pairs.append("(" + _map_side_text(key) + ")")
+                    else:
+                        pairs.append(f"({_map_side_text(key)} . {_map_side_text(response)})")
+                lines.append("  (" + " ".join([sexpr.quote_string(MAP_ID), *pairs]) + ")")
+                continue
+            if item.template_id == MAP_ID:
+                raise ValueError(f"{MAP_ID!r} cannot be used as a template id")
+            lines.append("  (" + sexpr.quote_string(item.template_id))
+            for slot in item.slots:
+                if not slot.slot_id or slot.slot_id in ("nil", "t"):
+                    raise ValueError(f"invalid slot id {slot.slot_id!r}")
+                lines.append("   (" + sexpr.format_symbol(slot.slot_id))
+                for entry in slot.entries:
+                    entry_lines = _format_entry(entry, 4)
+                    lines.append("    " + entry_lines[0])
+                    lines.extend(entry_lines[1:])
+                close(1)
+            close(1)
+        close(1)
+    close(1)
+    return "\n".join(lines)
+
+
+def save_history(history: History, path: str | Path) -> None:
+    """Write ``history`` to ``path`` atomically: either the old file or the complete new one.
+
+    The text goes to a temporary file in the same directory, is flushed to
+    disk, and then replaces ``path`` in one step (``os.replace``).
+
+    >>> import tempfile, os
+    >>> target = os.path.join(tempfile.mkdtemp(), "history")
+    >>> save_history(parse_history("nil", "h"), target)
+    >>> open(target).read()
+    'nil'
+    """
+    target = Path(path)
+    text = write_history(history)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, temp_name = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.chmod(temp_name, os.stat(target).st_mode & 0o7777)
+        except FileNotFoundError:
+            os.chmod(temp_name, 0o666 & ~_umask())
+        os.replace(temp_name, target)
+    except BaseException:
+        try:
+            os.unlink(temp_name)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_directory(directory)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _fsync_directory(directory: Path) -> None:
+    # Makes the rename itself durable; not possible everywhere (e.g. Windows).
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# ---------------------------------------------------------------------------
+# Updating
+# ---------------------------------------------------------------------------
+
+
+def add_judgement(
+    history: History, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry
+) -> History:
+    """A new history with ``entry`` appended under message / key template / slot.
+
+    Missing groups are created at the end; the given history is not changed.
+
+    >>> h = add_judgement(History(None, ()), "M-1", "1", "inc-loc",
+    ...                   HistoryEntry(Text("PERU"), Judgement.FAIL))
+    >>> [(m, t, s) for m, t, s, _ in h.entries()]
+    [('M-1', '1', 'inc-loc')]
+    """
+    if template_id == MAP_ID:
+        raise ValueError(f"{MAP_ID!r} is not a template id")
+    messages = list(history.messages)
+    m_index = next((i for i, m in enumerate(messages) if m.message_id == message_id), None)
+    if m_index is None:
+        messages.append(HistoryMessage(message_id, ()))
+        m_index = len(messages) - 1
+    message = messages[m_index]
+    items = list(message.items)
+    t_index = next(
+        (
+            i
+            for i, item in enumerate(items)
+            if isinstance(item, HistoryTemplate) and item.template_id == template_id
+        ),
+        None,
+    )
+    if t_index is None:
+        items.append(HistoryTemplate(template_id, ()))
+        t_index = len(items) - 1
+    template = items[t_index]
+    assert isinstance(template, HistoryTemplate)
+    slots = list(template.slots)
+    s_index = next((i for i, s in enumerate(slots) if s.slot_id == slot_id), None)
+    if s_index is None:
+        slots.append(HistorySlot(slot_id, ()))
+        s_index = len(slots) - 1
+    slots[s_index] = HistorySlot(slot_id, (*slots[s_index].entries, entry))
+    items[t_index] = HistoryTemplate(template_id, tuple(slots))
+    messages[m_index] = HistoryMessage(message_id, tuple(items))
+    return History(path=history.path, messages=tuple(messages))

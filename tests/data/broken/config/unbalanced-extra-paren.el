@@ -1,0 +1,5 @@
+;;; broken: one ')' too many on line 5
+(define-muc-template-slots
+  (message-id   "0.  MESSAGE: ID" id)
+  (template-id  "1.  MESSAGE: TEMPLATE" template-id)
+  (colour       "2.  COLOUR" element (set "RED" "BLUE"))))
