@@ -1,0 +1,379 @@
+"""Reader of the fixed-width score reports that the 1992 MUC-4 scorer prints.
+
+The layout is described in SCORER-SPEC §10: a header (configuration path and
+option lines), one section per key/response template pair (an ID line, a
+heading, tally rows separated by rules, then a form feed), and a final summary
+(`` * * * TOTAL SLOT SCORES * * *``) that ends with the F-measures.
+
+The reader keeps everything that is needed to recompute scores: every tally
+row with its counts and printed percentages, the sections in file order with
+duplicates kept (the official LSI and SRI reports contain duplicated sections
+that were counted in their totals, SCORER-SPEC §13.3), and the F-measures.
+
+Tabs are expanded to 8 columns before parsing. A ``*`` in a count column
+(only the TEXT FILTERING row prints them, for PAR/INC/ICR/IPA) is read as 0.
+
+>>> text = '''Configuration: config.el
+...
+... Report of all-templates scores
+...
+...  * * * TOTAL SLOT SCORES * * *
+...
+... SLOT                  POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC PRE OVG FAL
+... -----------------------------+-----------+-------+-----------+---------------
+... ALL TEMPLATES           4   2|  1   0   0|  0   0|  1   3   0| 25  50  50
+... F-MEASURES not available, Recall or Precision Nil
+... '''
+>>> report = parse_report(text)
+>>> report.summary_row("ALL TEMPLATES").tally.cor, report.f_measures
+(1, None)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from muceval.errors import InputError
+from muceval.tallies import Tally
+
+__all__ = ["ReportRow", "ReportBlock", "ScoreReport", "parse_report", "read_report", "TAGS"]
+
+TAGS: frozenset[str] = frozenset({"", "missing", "spurious", "optional", "irrelevant", "ignored"})
+"""Section tags: ``''`` for a matched pair, otherwise the word printed in brackets."""
+
+_NONE = "<NONE>"
+_SUMMARY_MARK = "* * * TOTAL SLOT SCORES * * *"
+
+_ID_LINE = re.compile(
+    r"^(?P<msg>\S+)\s+key:\s+(?P<key>\S+)\s+response:\s+(?P<resp>\S+)"
+    r"\s*(?:\[(?P<tag>[^\]]*)\])?\s*$"
+)
+_HEADING = re.compile(
+    r"^SLOT\s+POS\s+ACT\|COR\s+PAR\s+INC\|ICR\s+IPA\|SPU\s+MIS\s+NON\|REC\s+PRE\s+OVG(\s+FAL)?\s*$"
+)
+_RULE = re.compile(r"^-{5,}[-+]*\s*$")
+# The name is everything before the first "number number|" group; names never
+# contain that pattern, and every printed number is followed by a space or '|',
+# so wide numbers (1092) never run into their neighbours.
+_ROW = re.compile(r"^(?P<name>\S.*?)\s+(?P<cols>\d+\s+\d+\|.*)$")
+_F_HEADING = re.compile(r"^\s*P&R\s+2P&R\s+P&2R\s*$")
+_F_LINE = re.compile(r"^F-MEASURES\s+(?P<a>\S+)\s+(?P<b>\S+)\s+(?P<c>\S+)\s*$")
+_F_NONE = re.compile(r"^F-MEASURES not available\b.*$")
+
+# Count columns of a row, in print order, grouped as the '|' separators group them.
+_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("pos", "act"),
+    ("cor", "par", "inc"),
+    ("icr", "ipa"),
+    ("spu", "mis", "non"),
+)
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """One tally row of a report.
+
+    ``tally`` holds the printed counts (``pie`` is never printed, so it is 0);
+    ``rec``/``pre``/``ovg``/``fal`` are the printed percentages, ``None`` for
+    ``*`` or when the column is absent. ``has_fal`` tells whether a FAL column
+    was printed. ``line`` is the 1-based line number in the file.
+
+    >>> row = parse_report(_EXAMPLE).summary_row("ALL TEMPLATES")
+    >>> (row.tally.pos, row.rec, row.fal, row.has_fal)
+    (4, 25, None, False)
+    """
+
+    name: str
+    tally: Tally
+    rec: int | None
+    pre: int | None
+    ovg: int | None
+    fal: int | None
+    has_fal: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class ReportBlock:
+    """One key/response template-pair section of a report, in file order.
+
+    ``key_id``/``response_id`` are ``None`` where the report prints ``<NONE>``.
+    ``tag`` is ``''`` for a matched pair, else ``missing``, ``spurious``,
+    ``optional``, ``irrelevant`` or ``ignored``. Irrelevant sections have no
+    rows; optional sections without a response have only the template-id row.
+    """
+
+    message_id: str
+    key_id: str | None
+    response_id: str | None
+    tag: str
+    rows: tuple[ReportRow, ...]
+    line: int
+
+    def row(self, name: str) -> ReportRow:
+        """The first row called ``name``; ``KeyError`` if there is none."""
+        for row in self.rows:
+            if row.name == name:
+                return row
+        raise KeyError(name)
+
+    def total(self) -> ReportRow | None:
+        """The ``TOTAL`` row (sum of the scored slots), or ``None`` if the section has none."""
+        for row in self.rows:
+            if row.name == "TOTAL":
+                return row
+        return None
+
+
+@dataclass(frozen=True)
+class ScoreReport:
+    """A whole 1992 score report.
+
+    ``header`` holds the non-blank lines before the first section;
+    ``summary`` the rows of the final summary; ``f_measures`` the printed
+    (P&R, 2P&R, P&2R), or ``None`` when the report says they are not available.
+    """
+
+    path: str
+    header: tuple[str, ...]
+    blocks: tuple[ReportBlock, ...]
+    summary: tuple[ReportRow, ...]
+    f_measures: tuple[float, float, float] | None
+
+    def summary_row(self, name: str) -> ReportRow:
+        """The summary row called ``name`` (e.g. ``"ALL TEMPLATES"``); ``KeyError`` if absent."""
+        for row in self.summary:
+            if row.name == name:
+                return row
+        raise KeyError(name)
+
+    def message_ids(self) -> tuple[str, ...]:
+        """Message ids of the sections, in order of first appearance."""
+        return tuple(dict.fromkeys(block.message_id for block in self.blocks))
+
+
+def _parse_int(token: str, path: str, line: int, what: str) -> int | None:
+    if token == "*":
+        return None
+    if not token.isdigit():
+        raise InputError.at(path, line, f"{what}: expected a number or '*', found {token!r}")
+    return int(token)
+
+
+def _parse_row(text: str, path: str, line: int) -> ReportRow:
+    match = _ROW.match(text)
+    if match is None:
+        raise InputError.at(path, line, f"not a tally row: {text.strip()!r}")
+    name = match.group("name").strip()
+    groups = match.group("cols").split("|")
+    if len(groups) != 5:
+        raise InputError.at(
+            path, line, f"tally row {name!r} has {len(groups) - 1} '|' separators, expected 4"
+        )
+    counts: dict[str, int] = {}
+    for fields, group in zip(_GROUPS, groups[:4], strict=True):
+        tokens = group.split()
+        if len(tokens) != len(fields):
+            raise InputError.at(
+                path,
+                line,
+                f"tally row {name!r}: expected {len(fields)} numbers for "
+                f"{'/'.join(f.upper() for f in fields)}, found {len(tokens)}",
+            )
+        for field_name, token in zip(fields, tokens, strict=True):
+            value = _parse_int(token, path, line, f"tally row {name!r}, {field_name.upper()}")
+            # '*' in a count column only occurs in the TEXT FILTERING row (PAR..IPA).
+            counts[field_name] = 0 if value is None else value
+    measures = groups[4].split()
+    if len(measures) not in (3, 4):
+        raise InputError.at(
+            path,
+            line,
+            f"tally row {name!r}: expected REC PRE OVG [FAL], found {len(measures)} values",
+        )
+    rec, pre, ovg = (
+        _parse_int(tok, path, line, f"tally row {name!r}, {label}")
+        for tok, label in zip(measures[:3], ("REC", "PRE", "OVG"), strict=True)
+    )
+    has_fal = len(measures) == 4
+    fal = _parse_int(measures[3], path, line, f"tally row {name!r}, FAL") if has_fal else None
+    return ReportRow(name, Tally(**counts), rec, pre, ovg, fal, has_fal, line)
+
+
+def _parse_f(token: str, path: str, line: int) -> float:
+    try:
+        return float(token)
+    except ValueError:
+        raise InputError.at(path, line, f"F-MEASURES: not a number: {token!r}") from None
+
+
+def parse_report(text: str, path: str = "<string>") -> ScoreReport:
+    """Parse the text of a 1992 score report; malformed input raises :class:`InputError`.
+
+    >>> parse_report(_EXAMPLE).f_measures is None
+    True
+    """
+    header: list[str] = []
+    blocks: list[ReportBlock] = []
+    summary: list[ReportRow] = []
+    f_measures: tuple[float, float, float] | None = None
+    seen_f = False
+
+    # state: "header", "block", "summary", "end"
+    state = "header"
+    current: dict | None = None  # the open block: id fields, rows, line
+    current_heading = False
+
+    def close_block() -> None:
+        nonlocal current, current_heading
+        if current is not None:
+            blocks.append(
+                ReportBlock(
+                    current["msg"],
+                    current["key"],
+                    current["resp"],
+                    current["tag"],
+                    tuple(current["rows"]),
+                    current["line"],
+                )
+            )
+        current = None
+        current_heading = False
+
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for number, raw in enumerate(lines, start=1):
+        raw = raw.rstrip("\r")
+        form_feed = raw.startswith("\f")
+        line = raw.lstrip("\f").expandtabs(8)
+        if "\f" in line:
+            raise InputError.at(path, number, "form feed in the middle of a line")
+        if form_feed and state == "block":
+            close_block()
+        stripped = line.strip()
+
+        if state == "end":
+            if stripped:
+                raise InputError.at(path, number, f"text after the F-measures: {stripped!r}")
+            continue
+        if not stripped:
+            continue
+
+        if stripped == _SUMMARY_MARK:
+            if state == "summary":
+                raise InputError.at(path, number, "second TOTAL SLOT SCORES summary")
+            close_block()
+            state = "summary"
+            current_heading = False
+            continue
+
+        id_match = _ID_LINE.match(line)
+        if id_match is not None:
+            if state == "summary":
+                raise InputError.at(path, number, "template section after the summary")
+            tag = (id_match.group("tag") or "").strip()
+            if tag not in TAGS:
+                raise InputError.at(path, number, f"unknown section tag [{tag}]")
+            close_block()
+            key, resp = id_match.group("key"), id_match.group("resp")
+            current = {
+                "msg": id_match.group("msg"),
+                "key": None if key == _NONE else key,
+                "resp": None if resp == _NONE else resp,
+                "tag": tag,
+                "rows": [],
+                "line": number,
+            }
+            state = "block"
+            continue
+
+        if state == "header":
+            if _HEADING.match(line) or _ROW.match(line) or _RULE.match(line):
+                raise InputError.at(
+                    path, number, "tally rows before any template section or summary"
+                )
+            header.append(stripped)
+            continue
+
+        if _HEADING.match(line):
+            if current_heading:
+                raise InputError.at(path, number, "repeated SLOT heading")
+            current_heading = True
+            continue
+        if _RULE.match(line):
+            continue
+
+        if state == "summary":
+            if _F_HEADING.match(line):
+                continue
+            if _F_NONE.match(stripped):
+                seen_f = True
+                state = "end"
+                continue
+            f_match = _F_LINE.match(stripped)
+            if f_match is not None:
+                f_measures = (
+                    _parse_f(f_match.group("a"), path, number),
+                    _parse_f(f_match.group("b"), path, number),
+                    _parse_f(f_match.group("c"), path, number),
+                )
+                seen_f = True
+                state = "end"
+                continue
+
+        if state == "block" and current is None:
+            raise InputError.at(path, number, f"text outside a template section: {stripped!r}")
+        if not current_heading:
+            raise InputError.at(
+                path, number, f"expected the SLOT heading before tally rows, found {stripped!r}"
+            )
+        row = _parse_row(line, path, number)
+        if state == "summary":
+            summary.append(row)
+        else:
+            assert current is not None
+            current["rows"].append(row)
+
+    last = len(lines) if lines else None
+    if state in ("header", "block"):
+        if not blocks and current is None and not header:
+            raise InputError.at(path, last, "empty report")
+        raise InputError.at(path, last, "report ends before the TOTAL SLOT SCORES summary")
+    if not seen_f:
+        raise InputError.at(path, last, "report ends before the F-MEASURES line")
+    if not summary:
+        raise InputError.at(path, last, "the summary has no tally rows")
+    return ScoreReport(path, tuple(header), tuple(blocks), tuple(summary), f_measures)
+
+
+def read_report(path: str | Path) -> ScoreReport:
+    """Read and parse a report file (latin-1, as the 1992 files are 8-bit text).
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".report", delete=False) as f:
+    ...     _ = f.write(_EXAMPLE)
+    >>> read_report(f.name).summary_row("ALL TEMPLATES").tally.pos
+    4
+    >>> os.unlink(f.name)
+    """
+    path = str(path)
+    try:
+        with open(path, encoding="latin-1", newline="") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise InputError.at(path, None, f"cannot read report: {error.strerror}") from None
+    return parse_report(text, path)
+
+
+_EXAMPLE = """Configuration: config.el
+
+ * * * TOTAL SLOT SCORES * * *
+
+SLOT                  POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC PRE OVG FAL
+-----------------------------+-----------+-------+-----------+---------------
+ALL TEMPLATES           4   2|  1   0   0|  0   0|  1   3   0| 25  50  50
+F-MEASURES not available, Recall or Precision Nil
+"""

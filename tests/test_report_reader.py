@@ -1,0 +1,216 @@
+"""Tests of the reader of 1992 score reports (SCORER-SPEC §10)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from muceval.errors import InputError
+from muceval.report_reader import parse_report, read_report
+from muceval.tallies import Tally
+
+REPORT_DIRS = ("official-scores", "reference-reports", "reference-reports-nohistory")
+
+HEAD = """Configuration: config.el
+
+Incorrect irrelevant response templates are scored.
+
+Report of all-templates scores
+
+"""
+HEADING = (
+    "SLOT\t\t      POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC PRE OVG FAL\n"
+    "-----------------------------+-----------+-------+-----------+---------------\n"
+)
+BLOCK = (
+    "MSG-0001\t     key: 1  response: 2\t\t\t\t       \n\n"
+    + HEADING
+    + "template-id\t        1   1|  1   0   0|  0   0|  0   0   0|100 100   0 \n"
+    "inc-type\t        1   1|  1   0   0|  0   0|  0   0   0|100 100   0   0 \n"
+    "-----------------------------+-----------+-------+-----------+---------------\n"
+    "TOTAL\t\t        1   1|  1   0   0|  0   0|  0   0  16|100 100   0 \n"
+    "\f\n"
+)
+IRRELEVANT = "MSG-0002\t     key: *  response: *\t\t\t   [irrelevant]\n\f\n"
+SUMMARY = (
+    " * * * TOTAL SLOT SCORES * * *\n\n"
+    + HEADING
+    + "template-id\t        1   1|  1   0   0|  0   0|  0   0   0|100 100   0 \n"
+    "MATCHED/MISSING\t     1092 1769|889 143 100| 28  91|637 529 1624| 58  54  36 \n"
+    "ALL TEMPLATES\t        1   1|  1   0   0|  0   0|  0   0  16|100 100   0 \n"
+    "TEXT FILTERING\t       60  70| 50   *   *|  *   *| 20  10  20| 83  71  29  50 \n"
+    "-----------------------------+-----------+-------+-----------+---------------\n"
+    "\t\t\t\t\t\t     P&R      2P&R      P&2R\n"
+    "F-MEASURES\t\t\t\t\t    55.93     54.76     57.15\n"
+)
+
+
+def _files(muc4: Path) -> list[Path]:
+    return [f for d in REPORT_DIRS for f in sorted((muc4 / "tst3" / d).iterdir())]
+
+
+def test_synthetic_report_parses():
+    report = parse_report(HEAD + BLOCK + IRRELEVANT + SUMMARY, "r.txt")
+    assert report.header[0] == "Configuration: config.el"
+    assert len(report.blocks) == 2
+    first, second = report.blocks
+    assert (first.message_id, first.key_id, first.response_id, first.tag) == (
+        "MSG-0001",
+        "1",
+        "2",
+        "",
+    )
+    assert first.line == 7
+    assert first.row("inc-type").has_fal and first.row("inc-type").fal == 0
+    assert not first.row("template-id").has_fal
+    assert first.total().tally == Tally(pos=1, act=1, cor=1, non=16)
+    assert (second.tag, second.key_id, second.rows, second.total()) == ("irrelevant", "*", (), None)
+    wide = report.summary_row("MATCHED/MISSING")
+    assert wide.tally.pos == 1092 and wide.tally.act == 1769 and wide.tally.non == 1624
+    assert (wide.rec, wide.pre, wide.ovg, wide.fal) == (58, 54, 36, None)
+    tf = report.summary_row("TEXT FILTERING")
+    assert tf.tally == Tally(pos=60, act=70, cor=50, spu=20, mis=10, non=20)
+    assert tf.fal == 50
+    assert report.f_measures == (55.93, 54.76, 57.15)
+    with pytest.raises(KeyError):
+        report.summary_row("NOPE")
+    with pytest.raises(KeyError):
+        first.row("NOPE")
+
+
+def test_none_ids_star_measures_and_no_f_measures():
+    block = BLOCK.replace(
+        "key: 1  response: 2\t\t\t\t       ", "key: <NONE>  response: 2\t\t     [spurious]"
+    )
+    block = block.replace("100 100   0   0", "  *   *   *   *")
+    text = (
+        HEAD
+        + block
+        + SUMMARY.split(
+            "-----------------------------+-----------+-------+-----------+---------------\n\t"
+        )[0]
+    )
+    text += "F-MEASURES not available, Recall or Precision Nil\n"
+    report = parse_report(text)
+    block0 = report.blocks[0]
+    assert block0.key_id is None and block0.tag == "spurious"
+    row = block0.row("inc-type")
+    assert (row.rec, row.pre, row.ovg, row.fal, row.has_fal) == (None, None, None, None, True)
+    assert report.f_measures is None
+
+
+@pytest.mark.parametrize(
+    "mutate, line, fragment",
+    [
+        (
+            lambda t: t.replace("inc-type\t        1   1|  1", "inc-type\t        1   1|  x"),
+            12,
+            "COR",
+        ),
+        (
+            lambda t: t.replace(
+                "inc-type\t        1   1|  1   0   0", "inc-type\t        1   1|  1   0"
+            ),
+            12,
+            "expected 3",
+        ),
+        (lambda t: t.replace("[irrelevant]", "[bogus]"), 16, "unknown section tag"),
+        (
+            lambda t: t.replace("F-MEASURES\t\t\t\t\t    55.93", "F-MEASURES\t\t\t\t\t    55.9x"),
+            28,
+            "not a number",
+        ),
+        (lambda t: t.split(" * * * TOTAL")[0], 17, "before the TOTAL SLOT SCORES"),
+        (
+            lambda t: t.replace(
+                "\t\t\t\t\t\t     P&R      2P&R      P&2R\nF-MEASURES\t\t\t\t\t    55.93     54.76     57.15\n",
+                "",
+            ),
+            26,
+            "F-MEASURES",
+        ),
+        (lambda t: t + "junk\n", 29, "after the F-measures"),
+        (
+            lambda t: t.replace(
+                "MSG-0001\t     key: 1  response: 2\t\t\t\t       \n\n" + HEADING,
+                "MSG-0001\t     key: 1  response: 2\n\n",
+            ),
+            9,
+            "SLOT heading",
+        ),
+        (
+            lambda t: t.replace(
+                "Report of all-templates scores\n",
+                "TOTAL\t\t        1   1|  1   0   0|  0   0|  0   0  16|100 100   0 \n",
+            ),
+            5,
+            "before any template",
+        ),
+        (
+            lambda t: t.replace("\f\nMSG-0002", "\f\nstray text\nMSG-0002"),
+            16,
+            "outside a template section",
+        ),
+    ],
+)
+def test_malformed_reports_name_file_and_line(mutate, line, fragment):
+    text = mutate(HEAD + BLOCK + IRRELEVANT + SUMMARY)
+    with pytest.raises(InputError) as info:
+        parse_report(text, "bad.report")
+    problem = info.value.problems[0]
+    assert problem.path == "bad.report"
+    assert problem.line == line, str(problem)
+    assert fragment in problem.message
+
+
+def test_empty_and_unreadable(tmp_path):
+    with pytest.raises(InputError):
+        parse_report("", "e.report")
+    with pytest.raises(InputError) as info:
+        read_report(tmp_path / "absent.report")
+    assert "absent.report" in str(info.value)
+
+
+def test_all_real_reports(muc4):
+    files = _files(muc4)
+    assert len(files) == 51
+    for path in files:
+        text = path.read_text(encoding="latin-1")
+        report = read_report(path)
+        id_lines = re.findall(r"^\S+\s+key: (\S+)\s+response: (\S+)", text, flags=re.M)
+        assert len(report.blocks) == len(id_lines), path
+        assert [
+            (b.key_id or "<NONE>", b.response_id or "<NONE>") for b in report.blocks
+        ] == id_lines
+        # 1 template-id + 23 slots + 4 subtotals + 4 manners + set/string fills
+        assert len(report.summary) == 34, path
+        # Every scored section has a TOTAL; irrelevant ones never do.
+        for block in report.blocks:
+            if block.tag in ("", "missing", "spurious"):
+                assert block.total() is not None, (path, block.line)
+            if block.tag == "irrelevant":
+                assert block.rows == ()
+        # The official score is the sum of the per-section totals (duplicates included).
+        totals = Tally.total(b.total().tally for b in report.blocks if b.total() is not None)
+        assert totals == report.summary_row("ALL TEMPLATES").tally, path
+        printed = re.search(r"^F-MEASURES\s+(\S+)\s+(\S+)\s+(\S+)", text, flags=re.M)
+        assert report.f_measures == tuple(float(x) for x in printed.groups())
+
+
+def test_official_block_counts_and_duplicates(muc4):
+    official = muc4 / "tst3" / "official-scores"
+    ge = read_report(official / "GE.tst3-pass1.nrad")
+    assert len(ge.blocks) == 177
+    assert ge.f_measures == (55.93, 54.76, 57.15)
+    assert ge.summary_row("ALL TEMPLATES").tally.pos == 1661
+    lsi = read_report(official / "LSI.tst3-pass1.nrad")
+    pairs = [(b.message_id, b.key_id, b.response_id) for b in lsi.blocks]
+    assert pairs.count(("TST3-MUC4-0005", "1", "1")) == 2
+    assert pairs.count(("TST3-MUC4-0006", "1", "3")) == 2
+    assert lsi.summary_row("template-id").tally.pos == 112
+    sri = read_report(official / "SRI.tst3-pass1.nrad")
+    assert [(b.message_id, b.key_id, b.response_id) for b in sri.blocks].count(
+        ("TST3-MUC4-0060", "1", "1")
+    ) == 2
