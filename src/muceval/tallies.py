@@ -6,9 +6,11 @@ template totals, subtotals and the four summary accumulators are formed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
-from enum import Enum
+from enum import Enum, StrEnum
+
+from muceval.model import IRRELEVANT_ID, Configuration, DisplayType, SubtotalRow
 
 TALLY_FIELDS: tuple[str, ...] = (
     "pos",
@@ -113,3 +115,369 @@ class PairScore:
     def total(self) -> Tally:
         """Sum over the content slots (the template-id row never enters totals)."""
         return Tally.total(t for _, t in self.slots)
+
+
+# ---------------------------------------------------------------------------
+# Summary aggregation (SCORER-SPEC §8.3-8.4 and §11)
+# ---------------------------------------------------------------------------
+#
+# Everything below only adds PairScores together; the measures (REC, PRE, ...)
+# are derived later by ``muceval.metrics``.
+
+# Which of the four manners of treating unmapped templates receive an entry of
+# a given status (§8.4). Optional and ignored entries count nowhere; irrelevant
+# entries only add their template-id tallies (NON 1) to ALL TEMPLATES.
+_MANNERS_OF_STATUS: dict[TemplateStatus, tuple[DisplayType, ...]] = {
+    TemplateStatus.MATCHED: (
+        DisplayType.MATCHED_ONLY,
+        DisplayType.MATCHED_MISSING,
+        DisplayType.MATCHED_SPURIOUS,
+        DisplayType.ALL_TEMPLATES,
+    ),
+    TemplateStatus.MISSING: (DisplayType.MATCHED_MISSING, DisplayType.ALL_TEMPLATES),
+    TemplateStatus.SPURIOUS: (DisplayType.MATCHED_SPURIOUS, DisplayType.ALL_TEMPLATES),
+    TemplateStatus.IRRELEVANT: (DisplayType.ALL_TEMPLATES,),
+    TemplateStatus.OPTIONAL: (),
+    TemplateStatus.IGNORED: (),
+}
+
+MANNERS: tuple[DisplayType, ...] = (
+    DisplayType.MATCHED_MISSING,
+    DisplayType.MATCHED_SPURIOUS,
+    DisplayType.MATCHED_ONLY,
+    DisplayType.ALL_TEMPLATES,
+)
+"""The four manners in the order of the report's summary-total rows."""
+
+
+def manners_of(status: TemplateStatus) -> tuple[DisplayType, ...]:
+    """The accumulators that an entry with ``status`` is added to (§8.4).
+
+    >>> [m.value for m in manners_of(TemplateStatus.MISSING)]
+    ['matched-missing', 'all-templates']
+    """
+    return _MANNERS_OF_STATUS[status]
+
+
+@dataclass(frozen=True, slots=True)
+class SlotLayout:
+    """Which rows a summary has, read once from the configuration.
+
+    ``slot_ids`` are the scored content slots in report order; ``subtotals``
+    the subtotal rows with their member slots (restricted to scored ones);
+    ``set_slots`` / ``string_slots`` the members of SET FILLS ONLY / STRING
+    FILLS ONLY.
+
+    >>> from muceval.model import Configuration, SlotSpec, SlotType
+    >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
+    ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("t", "2.", SlotType.SET)))
+    >>> SlotLayout.of(cfg).set_slots
+    ('t',)
+    """
+
+    slot_ids: tuple[str, ...]
+    subtotals: tuple[SubtotalRow, ...]
+    set_slots: tuple[str, ...]
+    string_slots: tuple[str, ...]
+
+    @classmethod
+    def of(cls, config: Configuration) -> SlotLayout:
+        scored = None if config.scored_slots is None else set(config.scored_slots)
+        specs = [s for s in config.content_slots if scored is None or s.slot_id in scored]
+        ids = tuple(s.slot_id for s in specs)
+        known = set(ids)
+        subtotals = tuple(
+            SubtotalRow(row.name, tuple(sid for sid in row.slot_ids if sid in known))
+            for row in config.subtotal_rows
+        )
+        return cls(
+            slot_ids=ids,
+            subtotals=subtotals,
+            set_slots=tuple(s.slot_id for s in specs if s.is_set_fill),
+            string_slots=tuple(s.slot_id for s in specs if s.is_string_fill),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Accumulator:
+    """Tallies summed over the entries of one manner (§8.4), row by row.
+
+    ``slots`` follows the layout's slot order; ``total`` sums the content
+    slots (never the template-id row, §8.3); ``set_fills`` / ``string_fills``
+    sum the set-fill / string-fill slots; ``entries`` counts the catalog
+    entries added.
+    """
+
+    template_id: Tally
+    slots: tuple[tuple[str, Tally], ...]
+    subtotals: tuple[tuple[str, Tally], ...]
+    total: Tally
+    set_fills: Tally
+    string_fills: Tally
+    entries: int = 0
+
+    def slot(self, slot_id: str) -> Tally:
+        for name, tally in self.slots:
+            if name == slot_id:
+                return tally
+        raise KeyError(slot_id)
+
+    def subtotal(self, name: str) -> Tally:
+        for row, tally in self.subtotals:
+            if row == name:
+                return tally
+        raise KeyError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Accumulators:
+    """The four accumulators MATCHED ONLY, MATCHED/MISSING, MATCHED/SPURIOUS, ALL TEMPLATES."""
+
+    matched_only: Accumulator
+    matched_missing: Accumulator
+    matched_spurious: Accumulator
+    all_templates: Accumulator
+
+    def get(self, manner: DisplayType) -> Accumulator:
+        return {
+            DisplayType.MATCHED_ONLY: self.matched_only,
+            DisplayType.MATCHED_MISSING: self.matched_missing,
+            DisplayType.MATCHED_SPURIOUS: self.matched_spurious,
+            DisplayType.ALL_TEMPLATES: self.all_templates,
+        }[manner]
+
+
+def _vector(tally: Tally) -> tuple[int, ...]:
+    # Direct attribute access: ``Tally.as_tuple`` goes through
+    # ``dataclasses.fields`` and dominates the run time of a whole report.
+    t = tally
+    return (t.pos, t.act, t.cor, t.par, t.inc, t.icr, t.ipa, t.spu, t.mis, t.non, t.pie)
+
+
+def sum_tallies(tallies: Iterable[Tally]) -> Tally:
+    """The column sums of ``tallies`` (a fast :meth:`Tally.total`).
+
+    >>> sum_tallies([Tally(pos=1, cor=1), Tally(pos=2, mis=2)])
+    Tally(pos=3, act=0, cor=1, par=0, inc=0, icr=0, ipa=0, spu=0, mis=2, non=0, pie=0)
+    """
+    vectors = [_vector(t) for t in tallies]
+    if not vectors:
+        return ZERO
+    return Tally(*map(sum, zip(*vectors, strict=True)))
+
+
+class _Builder:
+    """Mutable running sums for one accumulator; frozen into an :class:`Accumulator`."""
+
+    def __init__(self, layout: SlotLayout) -> None:
+        self.layout = layout
+        self.template_id = [0] * len(TALLY_FIELDS)
+        self.slots: dict[str, list[int]] = {sid: [0] * len(TALLY_FIELDS) for sid in layout.slot_ids}
+        self.entries = 0
+
+    @staticmethod
+    def _add(into: list[int], tally: Tally) -> None:
+        into[:] = map(int.__add__, into, _vector(tally))
+
+    def add(self, pair: PairScore) -> None:
+        self.entries += 1
+        self._add(self.template_id, pair.template_id)
+        for name, tally in pair.slots:
+            into = self.slots.get(name)
+            if into is None:
+                raise ValueError(
+                    f"{pair.message_id}: slot {name!r} of key {pair.key_id} / response "
+                    f"{pair.response_id} is not a scored slot of the configuration"
+                )
+            self._add(into, tally)
+
+    def freeze(self) -> Accumulator:
+        slots = {sid: Tally(*values) for sid, values in self.slots.items()}
+        return Accumulator(
+            template_id=Tally(*self.template_id),
+            slots=tuple(slots.items()),
+            subtotals=tuple(
+                (row.name, sum_tallies(slots[sid] for sid in row.slot_ids))
+                for row in self.layout.subtotals
+            ),
+            total=sum_tallies(slots.values()),
+            set_fills=sum_tallies(slots[sid] for sid in self.layout.set_slots),
+            string_fills=sum_tallies(slots[sid] for sid in self.layout.string_slots),
+            entries=self.entries,
+        )
+
+
+def accumulate(pairs: Iterable[PairScore], layout: SlotLayout) -> Accumulators:
+    """Add ``pairs`` into the four accumulators, each entry by its status (§8.4).
+
+    >>> layout = SlotLayout(("s",), (), ("s",), ())
+    >>> hit = PairScore("M", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(1, 1, 1)),))
+    >>> acc = accumulate([hit], layout)
+    >>> acc.all_templates.total.cor, acc.matched_only.set_fills.pos
+    (1, 1)
+    """
+    builders = {manner: _Builder(layout) for manner in MANNERS}
+    for pair in pairs:
+        for manner in manners_of(pair.status):
+            builders[manner].add(pair)
+    return Accumulators(
+        matched_only=builders[DisplayType.MATCHED_ONLY].freeze(),
+        matched_missing=builders[DisplayType.MATCHED_MISSING].freeze(),
+        matched_spurious=builders[DisplayType.MATCHED_SPURIOUS].freeze(),
+        all_templates=builders[DisplayType.ALL_TEMPLATES].freeze(),
+    )
+
+
+class Relevance(StrEnum):
+    """A message's cell of the TEXT FILTERING contingency table (§11)."""
+
+    BOTH = "a"  # key relevant, response relevant
+    RESPONSE_ONLY = "b"  # response relevant, key not
+    KEY_ONLY = "c"  # key relevant, response not
+    NEITHER = "d"
+
+
+def _relevant(template_id: str | None) -> bool:
+    return template_id is not None and template_id != IRRELEVANT_ID
+
+
+def message_relevance(entries: Sequence[PairScore]) -> Relevance:
+    """Fold one message's catalog entries into its TEXT FILTERING cell (§11).
+
+    A key counts as optional when its entry shows it unmatched and optional
+    (status ``optional``, or ``irrelevant`` with a relevant key id: an optional
+    message). A matched optional key is taken as non-optional, which gives the
+    same cell because its response is relevant.
+
+    >>> miss = PairScore("M", "1", None, TemplateStatus.MISSING, Tally(pos=1, mis=1))
+    >>> message_relevance([miss]).value
+    'c'
+    """
+    key_rel: str | None = None
+    resp_rel = False
+    for index, pair in enumerate(entries):
+        key_relevant = _relevant(pair.key_id)
+        key_optional = key_relevant and pair.status in (
+            TemplateStatus.OPTIONAL,
+            TemplateStatus.IRRELEVANT,
+        )
+        if index == 0:
+            key_rel = ("opt" if key_optional else "t") if key_relevant else None
+            resp_rel = _relevant(pair.response_id)
+            continue
+        if key_relevant:
+            key_rel = "opt" if key_optional and key_rel == "opt" else "t"
+        resp_rel = resp_rel or _relevant(pair.response_id)
+    if key_rel == "opt":
+        return Relevance.BOTH if resp_rel else Relevance.NEITHER
+    if key_rel == "t":
+        return Relevance.BOTH if resp_rel else Relevance.KEY_ONLY
+    return Relevance.RESPONSE_ONLY if resp_rel else Relevance.NEITHER
+
+
+@dataclass(frozen=True, slots=True)
+class TextFiltering:
+    """Counts of the relevance contingency table over messages (§11).
+
+    >>> TextFiltering(a=8, b=2, c=5, d=2).tally()
+    Tally(pos=13, act=10, cor=8, par=0, inc=0, icr=0, ipa=0, spu=2, mis=5, non=2, pie=0)
+    """
+
+    a: int = 0
+    b: int = 0
+    c: int = 0
+    d: int = 0
+
+    def tally(self) -> Tally:
+        """The TEXT FILTERING row: POS a+c, ACT a+b, COR a, SPU b, MIS c, NON d."""
+        return Tally(
+            pos=self.a + self.c,
+            act=self.a + self.b,
+            cor=self.a,
+            spu=self.b,
+            mis=self.c,
+            non=self.d,
+        )
+
+    @classmethod
+    def count(cls, cells: Iterable[Relevance]) -> TextFiltering:
+        counts = dict.fromkeys("abcd", 0)
+        for cell in cells:
+            counts[cell.value] += 1
+        return cls(**counts)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSummary:
+    """The accumulators of one message and its TEXT FILTERING cell."""
+
+    message_id: str
+    accumulators: Accumulators
+    relevance: Relevance
+    entries: int
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Everything the summary part of a report needs (§8.4, §11).
+
+    ``accumulators`` covers all entries; ``messages`` holds one
+    :class:`MessageSummary` per message id in order of first appearance;
+    ``display_type`` picks the accumulator that feeds per-slot and subtotal
+    rows.
+    """
+
+    layout: SlotLayout
+    display_type: DisplayType
+    accumulators: Accumulators
+    messages: tuple[MessageSummary, ...]
+    text_filtering: TextFiltering
+
+    @property
+    def display(self) -> Accumulator:
+        """The accumulator for per-slot and subtotal rows (``:display-type``)."""
+        return self.accumulators.get(self.display_type)
+
+    @property
+    def all_templates(self) -> Accumulator:
+        return self.accumulators.all_templates
+
+    @property
+    def matched_missing(self) -> Accumulator:
+        return self.accumulators.matched_missing
+
+
+def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
+    """Accumulate a system's catalog entries (in report order) as the 1992 summary did.
+
+    >>> from muceval.model import Configuration, SlotSpec, SlotType
+    >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
+    ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
+    >>> hit = PairScore("M", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(1, 1, 1)),))
+    >>> junk = PairScore("M", None, "2", TemplateStatus.SPURIOUS, Tally(act=1, spu=1),
+    ...     (("s", Tally(act=1, spu=1)),))
+    >>> s = summarize([hit, junk], cfg)
+    >>> s.all_templates.total.act, s.matched_missing.string_fills.act, s.text_filtering.a
+    (2, 1, 1)
+    """
+    pairs = tuple(pairs)
+    layout = SlotLayout.of(config)
+    by_message: dict[str, list[PairScore]] = {}
+    for pair in pairs:
+        by_message.setdefault(pair.message_id, []).append(pair)
+    messages = tuple(
+        MessageSummary(
+            message_id=mid,
+            accumulators=accumulate(entries, layout),
+            relevance=message_relevance(entries),
+            entries=len(entries),
+        )
+        for mid, entries in by_message.items()
+    )
+    return Summary(
+        layout=layout,
+        display_type=config.display_type,
+        accumulators=accumulate(pairs, layout),
+        messages=messages,
+        text_filtering=TextFiltering.count(m.relevance for m in messages),
+    )

@@ -1,0 +1,297 @@
+"""Measures derived from tallies: recall, precision, overgeneration, fallout, F.
+
+Two flavours live here, kept strictly apart:
+
+* the **1992 integers** printed in the reports (SCORER-SPEC §9): every
+  percentage goes through :func:`pct` (truncate to a tenth, then round half
+  to even on that digit), and the F-measures are computed from the *rounded*
+  integer recall and precision of the ALL TEMPLATES row and printed with the
+  1992 rounding and text form (:func:`f_measures_1992`, :func:`format_f`);
+* **floats** for machine-readable output and significance work
+  (:func:`recall`, :func:`precision`, :func:`f_measure`, :class:`FloatScores`),
+  computed from the raw counts without any intermediate rounding.
+
+>>> from muceval.tallies import Tally
+>>> t = Tally(pos=232, act=160, cor=60, par=3)
+>>> scores(t).rec, round(recall(t), 4)
+(26, 0.2651)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from muceval.tallies import Tally, TextFiltering
+
+__all__ = [
+    "F_WEIGHTS",
+    "FloatScores",
+    "Scores",
+    "f_measure",
+    "f_measure_1992",
+    "f_measures_1992",
+    "fallout",
+    "float_scores",
+    "format_f",
+    "overgeneration",
+    "pct",
+    "precision",
+    "recall",
+    "round_f_1992",
+    "scores",
+    "text_filtering_scores",
+]
+
+# ---------------------------------------------------------------------------
+# 1992 integer percentages
+# ---------------------------------------------------------------------------
+
+
+def pct(a: int, b: int, d: int) -> int | None:
+    """``(a + b/2) / d`` as the 1992 scorer's rounded integer percentage; ``None`` if ``d == 0``.
+
+    The original truncates to tenths of a percent first and then rounds half
+    to even on that tenth (SCORER-SPEC §9.1); this differs from exact
+    rounding, e.g. 26.51 % becomes 26:
+
+    >>> pct(60, 3, 232), pct(1, 0, 8), pct(1, 0, 0) is None
+    (26, 12, True)
+    """
+    if d == 0:
+        return None
+    # Python's floor division equals the Lisp truncation here: the counts are
+    # never negative.
+    permil = (500 * (2 * a + b)) // d
+    q, r = divmod(permil, 10)
+    if r > 5:
+        return q + 1
+    if r < 5:
+        return q
+    return q if q % 2 == 0 else q + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """The four integer measures of one report row; ``None`` prints as ``*``.
+
+    >>> Scores.of(Tally(pos=4, act=2, cor=1, par=1, inc=0, spu=0, mis=2))
+    Scores(rec=38, pre=75, ovg=0, fal=None)
+    """
+
+    rec: int | None
+    pre: int | None
+    ovg: int | None
+    fal: int | None
+
+    @classmethod
+    def of(cls, tally: Tally) -> Scores:
+        return cls(
+            rec=pct(tally.cor, tally.par, tally.pos),
+            pre=pct(tally.cor, tally.par, tally.act),
+            ovg=pct(tally.spu, 0, tally.act),
+            fal=pct(tally.inc + tally.spu, 0, tally.pie),
+        )
+
+
+def scores(tally: Tally) -> Scores:
+    """The 1992 integer REC, PRE, OVG, FAL of ``tally`` (§9.1).
+
+    >>> scores(Tally(pos=1, act=1, cor=1, pie=6))
+    Scores(rec=100, pre=100, ovg=0, fal=0)
+    """
+    return Scores.of(tally)
+
+
+# The three weightings printed by the 1992 report, in print order: the weight
+# ``a`` of precision in F(a) = 1 / (a/P + (1-a)/R), i.e. a = 1 / (1 + beta^2).
+F_WEIGHTS: tuple[tuple[str, float, float], ...] = (
+    ("P&R", 1.0, 1 / 2),
+    ("2P&R", 0.5, 4 / 5),
+    ("P&2R", 2.0, 1 / 5),
+)
+"""``(label, beta, a)`` for P&R, 2P&R and P&2R."""
+
+
+def round_f_1992(f: float) -> float:
+    """Round an F value (in percent) to two decimals the 1992 way (§9.2).
+
+    Truncate ``100·f``; add one if the remainder exceeds one half, or equals
+    one half and the truncated value is odd.
+
+    >>> round_f_1992(34.638888), round_f_1992(0.125), round_f_1992(0.135)
+    (34.64, 0.12, 0.14)
+    """
+    x = 100.0 * f
+    t = math.trunc(x)
+    frac = x - t
+    if frac > 0.5 or (frac == 0.5 and t % 2 == 1):
+        t += 1
+    return t / 100
+
+
+def f_measure_1992(rec: int, pre: int, a: float) -> float:
+    """F(a) from integer REC and PRE, rounded as printed in 1992; 0 when either is 0.
+
+    >>> f_measure_1992(29, 43, 1 / 2)
+    34.64
+    """
+    if rec == 0 or pre == 0:
+        return 0.0
+    # Same operation order as the original (§9.2); IEEE doubles reproduce the
+    # official lines.
+    return round_f_1992(1.0 / (a / pre + (1.0 - a) / rec))
+
+
+def f_measures_1992(rec: int | None, pre: int | None) -> tuple[float, float, float] | None:
+    """P&R, 2P&R, P&2R as printed by the 1992 report, or ``None`` if REC or PRE is undefined.
+
+    >>> f_measures_1992(29, 43)
+    (34.64, 39.21, 31.02)
+    >>> f_measures_1992(None, 43) is None
+    True
+    """
+    if rec is None or pre is None:
+        return None
+    return tuple(f_measure_1992(rec, pre, a) for _, _, a in F_WEIGHTS)  # type: ignore[return-value]
+
+
+def format_f(value: float) -> str:
+    """The 1992 text of an F value: up to six significant digits, at least one decimal, ``0`` for zero.
+
+    >>> format_f(24.0), format_f(9.6), format_f(35.68), format_f(0.0)
+    ('24.0', '9.6', '35.68', '0')
+    """
+    if value == 0:
+        return "0"
+    text = f"{value:.6g}"
+    if "e" not in text and "." not in text:
+        text += ".0"
+    return text
+
+
+# ---------------------------------------------------------------------------
+# Floating-point measures
+# ---------------------------------------------------------------------------
+
+
+def _ratio(num: float, den: int) -> float | None:
+    return None if den == 0 else num / den
+
+
+def recall(tally: Tally) -> float | None:
+    """(COR + PAR/2) / POS as a fraction, ``None`` when POS is 0.
+
+    >>> recall(Tally(pos=4, cor=1, par=1))
+    0.375
+    """
+    return _ratio(tally.cor + 0.5 * tally.par, tally.pos)
+
+
+def precision(tally: Tally) -> float | None:
+    """(COR + PAR/2) / ACT as a fraction, ``None`` when ACT is 0.
+
+    >>> precision(Tally(act=2, cor=1, par=1))
+    0.75
+    """
+    return _ratio(tally.cor + 0.5 * tally.par, tally.act)
+
+
+def overgeneration(tally: Tally) -> float | None:
+    """SPU / ACT as a fraction, ``None`` when ACT is 0.
+
+    >>> overgeneration(Tally(act=4, spu=1))
+    0.25
+    """
+    return _ratio(tally.spu, tally.act)
+
+
+def fallout(tally: Tally) -> float | None:
+    """(INC + SPU) / PIE as a fraction, ``None`` when PIE is 0 (not a set-fill row).
+
+    >>> fallout(Tally(inc=1, spu=1, pie=20))
+    0.1
+    """
+    return _ratio(tally.inc + tally.spu, tally.pie)
+
+
+def f_measure(precision: float | None, recall: float | None, beta: float = 1.0) -> float | None:
+    """F_beta = (beta² + 1)·P·R / (beta²·P + R); ``None`` if P or R is undefined, 0 if both are 0.
+
+    >>> round(f_measure(0.43, 0.29), 6)
+    0.346389
+    >>> f_measure(0.0, 0.0), f_measure(None, 0.5)
+    (0.0, None)
+    """
+    if precision is None or recall is None:
+        return None
+    b2 = beta * beta
+    den = b2 * precision + recall
+    if den == 0:
+        return 0.0
+    return (b2 + 1.0) * precision * recall / den
+
+
+@dataclass(frozen=True, slots=True)
+class FloatScores:
+    """Unrounded measures of one tally (fractions in [0, 1]; ``None`` when undefined).
+
+    ``f_pr``, ``f_2pr`` and ``f_p2r`` are F with beta 1, 0.5 and 2.
+
+    >>> FloatScores.of(Tally(pos=2, act=2, cor=1)).f_pr
+    0.5
+    """
+
+    recall: float | None
+    precision: float | None
+    overgeneration: float | None
+    fallout: float | None
+    f_pr: float | None
+    f_2pr: float | None
+    f_p2r: float | None
+
+    @classmethod
+    def of(cls, tally: Tally) -> FloatScores:
+        r, p = recall(tally), precision(tally)
+        return cls(
+            recall=r,
+            precision=p,
+            overgeneration=overgeneration(tally),
+            fallout=fallout(tally),
+            f_pr=f_measure(p, r, 1.0),
+            f_2pr=f_measure(p, r, 0.5),
+            f_p2r=f_measure(p, r, 2.0),
+        )
+
+
+def float_scores(tally: Tally) -> FloatScores:
+    """Unrounded recall, precision, overgeneration, fallout and the three F-measures of ``tally``.
+
+    >>> float_scores(Tally(pos=4, act=2, cor=2)).recall
+    0.5
+    """
+    return FloatScores.of(tally)
+
+
+def text_filtering_scores(filtering: TextFiltering) -> Scores:
+    """REC a/(a+c), PRE a/(a+b), OVG b/(a+b), FAL b/(b+d) for the TEXT FILTERING row (§11).
+
+    Unlike every other row, an empty denominator gives 0, not ``*``.
+
+    >>> text_filtering_scores(TextFiltering(a=8, b=2, c=5, d=2))
+    Scores(rec=62, pre=80, ovg=20, fal=50)
+    >>> text_filtering_scores(TextFiltering())
+    Scores(rec=0, pre=0, ovg=0, fal=0)
+    """
+    f = filtering
+
+    def zero_pct(num: int, den: int) -> int:
+        value = pct(num, 0, den)
+        return 0 if value is None else value
+
+    return Scores(
+        rec=zero_pct(f.a, f.a + f.c),
+        pre=zero_pct(f.a, f.a + f.b),
+        ovg=zero_pct(f.b, f.a + f.b),
+        fal=zero_pct(f.b, f.b + f.d),
+    )
