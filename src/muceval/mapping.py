@@ -1,0 +1,401 @@
+"""Template mapping: which key template is scored against which response template.
+
+SCORER-SPEC §7. Per message, key and response templates are in catalog order
+(sorted by template id as plain strings). A key/response pair may be mapped
+only if it satisfies the configured restriction (§7.2), judged by scoring the
+restriction's slots in a special mode (history used, no queries, word overlap
+counts). Among the allowed pairs:
+
+* ``greedy`` (the 1992 algorithm, §7.3): pairs sorted by decreasing pair score
+  (the recall percentage of the pair, 100 when nothing is possible), ties in
+  key-major catalog order, accepted when neither side is used yet;
+* ``optimal``: a maximum-weight assignment (``scipy.optimize.linear_sum_assignment``)
+  of the same pair scores under the same restriction, preferring more pairs
+  among assignments of equal total score;
+* manual mappings: an ordered list of (key id, response id) pairs per message,
+  either *replayed* (§13.1: used as given, duplicates included, restriction
+  bypassed) or a 1992 user ``:MAP`` from the history (§7.4).
+
+Manual mappings can be read from a simple mapping file or taken from the
+section headers of an existing 1992 report (:func:`mappings_from_report`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from muceval.equality import CValue, canon
+from muceval.errors import InputError, Problem
+from muceval.matching import COR, NON, PAR, POS, SlotScorer
+from muceval.model import IRRELEVANT_ID, Restriction, Template
+
+__all__ = [
+    "ManualMappings",
+    "PairEvaluator",
+    "PreparedTemplate",
+    "greedy_mapping",
+    "history_mapping",
+    "mappings_from_report",
+    "optimal_mapping",
+    "parse_mapping_file",
+    "prepare",
+    "read_mapping_file",
+    "replay_mapping",
+    "sort_templates",
+]
+
+ManualMappings = Mapping[str, Sequence[tuple[str | None, str | None]]]
+"""Per message id, the ordered (key id, response id) pairs; ``None`` for no template."""
+
+Pair = tuple["PreparedTemplate | None", "PreparedTemplate | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedTemplate:
+    """A template with its fills in canonical form (see :mod:`muceval.equality`)."""
+
+    template: Template
+    fills: Mapping[str, tuple[CValue, ...]]
+
+    @property
+    def template_id(self) -> str:
+        return self.template.template_id
+
+    @property
+    def irrelevant(self) -> bool:
+        return self.template.template_id == IRRELEVANT_ID
+
+    @property
+    def optional(self) -> bool:
+        return self.template.optional
+
+
+def prepare(template: Template) -> PreparedTemplate:
+    """Canonicalise every slot of a template once.
+
+    >>> from muceval.model import Slot, Text
+    >>> t = Template("M", "1", False, (Slot("s", (Text("bombing"),)),))
+    >>> prepare(t).fills["s"]
+    ('BOMBING',)
+    """
+    return PreparedTemplate(
+        template, {slot.slot_id: tuple(canon(v) for v in slot.fills) for slot in template.slots}
+    )
+
+
+def sort_templates(templates: Iterable[PreparedTemplate]) -> list[PreparedTemplate]:
+    """Catalog order within a message: template id as a plain string, stable (§7.1)."""
+    return sorted(templates, key=lambda t: t.template_id)
+
+
+def _percent(cor: int, par: int, pos: int) -> int:
+    """The 1992 percentage (SCORER-SPEC §9.1): truncate to tenths, then round half to even."""
+    permil = (500 * (2 * cor + par)) // pos
+    q, r = divmod(permil, 10)
+    if r > 5 or (r == 5 and q % 2 == 1):
+        return q + 1
+    return q
+
+
+class PairEvaluator:
+    """Restriction verdicts and pair scores of key/response pairs of one message set.
+
+    Uses a :class:`SlotScorer` in mapping mode (history used, no queries).
+    """
+
+    def __init__(
+        self, scorer: SlotScorer, restriction: Restriction | None, slot_ids: Sequence[str]
+    ):
+        self.scorer = scorer
+        self.restriction = restriction
+        self.slot_ids = tuple(slot_ids)
+
+    def _fills(self, t: PreparedTemplate | None, slot_id: str) -> tuple[CValue, ...]:
+        return () if t is None else t.fills.get(slot_id, ())
+
+    def allowed(self, message_id: str, key: PreparedTemplate, response: PreparedTemplate) -> bool:
+        """§7.2: whether the pair satisfies the restriction (always, if either side is ``*``)."""
+        if self.restriction is None or key.irrelevant or response.irrelevant:
+            return True
+        verdicts: dict[str, str] = {}
+
+        def verdict(slot_id: str) -> str:
+            if slot_id not in verdicts:
+                t = self.scorer.score(
+                    message_id,
+                    key.template_id,
+                    self.scorer.rules[slot_id],
+                    self._fills(key, slot_id),
+                    self._fills(response, slot_id),
+                    response_tid=response.template_id,
+                    overlap=True,
+                )
+                if t[NON]:
+                    verdicts[slot_id] = "null"
+                else:
+                    verdicts[slot_id] = "match" if t[COR] or t[PAR] else "no"
+            return verdicts[slot_id]
+
+        def holds(expr: Restriction) -> bool:
+            results = [
+                holds(op) if isinstance(op, Restriction) else verdict(op) == "match"
+                for op in expr.operands
+            ]
+            if expr.op == "and":
+                return all(results)
+            if any(results):
+                return True
+            # "or" also holds when every operand is null (nothing to compare at all).
+            return all(
+                not isinstance(op, Restriction) and verdict(op) == "null" for op in expr.operands
+            )
+
+        return holds(self.restriction)
+
+    def score(self, message_id: str, key: PreparedTemplate, response: PreparedTemplate) -> int:
+        """§7.3 pair score: the recall percentage of the pair, 100 if nothing is possible."""
+        cor = par = pos = 0
+        for slot_id in self.slot_ids:
+            t = self.scorer.score(
+                message_id,
+                key.template_id,
+                self.scorer.rules[slot_id],
+                self._fills(key, slot_id),
+                self._fills(response, slot_id),
+                response_tid=response.template_id,
+            )
+            if not t[NON]:
+                cor += t[COR]
+                par += t[PAR]
+                pos += t[POS]
+        return 100 if pos == 0 else _percent(cor, par, pos)
+
+
+def _finish(
+    keys: Sequence[PreparedTemplate], responses: Sequence[PreparedTemplate], chosen: dict[int, int]
+) -> list[Pair]:
+    used = set(chosen.values())
+    out: list[Pair] = [
+        (key, responses[chosen[i]] if i in chosen else None) for i, key in enumerate(keys)
+    ]
+    out.extend((None, r) for j, r in enumerate(responses) if j not in used)
+    return out
+
+
+def _candidates(
+    message_id: str,
+    keys: Sequence[PreparedTemplate],
+    responses: Sequence[PreparedTemplate],
+    evaluator: PairEvaluator,
+) -> list[tuple[int, int, int]]:
+    out = []
+    for i, key in enumerate(keys):
+        for j, response in enumerate(responses):
+            if evaluator.allowed(message_id, key, response):
+                out.append((evaluator.score(message_id, key, response), i, j))
+    return out
+
+
+def greedy_mapping(
+    message_id: str,
+    keys: Sequence[PreparedTemplate],
+    responses: Sequence[PreparedTemplate],
+    evaluator: PairEvaluator,
+) -> list[Pair]:
+    """The 1992 mapping of one message (§7.3): keys in order, then unused responses.
+
+    Allowed pairs are taken by decreasing pair score; ties keep key-major
+    catalog order; pairs scoring 0 are accepted too.
+    """
+    if not keys or not responses:
+        return _finish(keys, responses, {})
+    candidates = _candidates(message_id, keys, responses, evaluator)
+    candidates.sort(key=lambda c: -c[0])  # stable: ties stay in key-major order
+    chosen: dict[int, int] = {}
+    used: set[int] = set()
+    for _, i, j in candidates:
+        if i not in chosen and j not in used:
+            chosen[i] = j
+            used.add(j)
+    return _finish(keys, responses, chosen)
+
+
+def optimal_mapping(
+    message_id: str,
+    keys: Sequence[PreparedTemplate],
+    responses: Sequence[PreparedTemplate],
+    evaluator: PairEvaluator,
+) -> list[Pair]:
+    """A maximum-weight mapping of one message under the same restriction and pair scores.
+
+    The total pair score is maximised first, then the number of mapped pairs.
+    """
+    if not keys or not responses:
+        return _finish(keys, responses, {})
+    candidates = _candidates(message_id, keys, responses, evaluator)
+    if not candidates:
+        return _finish(keys, responses, {})
+    n_pairs = min(len(keys), len(responses))
+    # Weight = score scaled so that one point of score outweighs any number of
+    # extra pairs, plus one so that a zero-score allowed pair beats no pair.
+    scale = n_pairs + 1
+    weights = np.zeros((len(keys), len(responses)), dtype=np.int64)
+    for score, i, j in candidates:
+        weights[i, j] = score * scale + 1
+    rows, cols = linear_sum_assignment(weights, maximize=True)
+    chosen = {int(i): int(j) for i, j in zip(rows, cols, strict=True) if weights[i, j] > 0}
+    return _finish(keys, responses, chosen)
+
+
+def _take(templates: list[PreparedTemplate], template_id: str) -> PreparedTemplate | None:
+    for n, t in enumerate(templates):
+        if t.template_id == template_id:
+            return templates.pop(n)
+    return None
+
+
+def replay_mapping(
+    message_id: str,
+    keys: Sequence[PreparedTemplate],
+    responses: Sequence[PreparedTemplate],
+    pairs: Sequence[tuple[str | None, str | None]],
+) -> list[Pair]:
+    """Use the given pairs in the given order (§13.1 replay), bypassing the restriction.
+
+    A pair may repeat (each occurrence is scored). Templates of the message
+    that no pair mentions are not scored at all, as with a 1992 user mapping
+    whose pair was dropped (the official NYU report leaves out such a pair).
+    """
+    keys_by_id = {t.template_id: t for t in keys}
+    responses_by_id = {t.template_id: t for t in responses}
+    out: list[Pair] = []
+    problems = []
+    for key_id, response_id in pairs:
+        key = None
+        response = None
+        if key_id is not None:
+            key = keys_by_id.get(key_id)
+            if key is None:
+                problems.append(f"message {message_id}: no key template {key_id!r}")
+        if response_id is not None:
+            response = responses_by_id.get(response_id)
+            if response is None:
+                problems.append(f"message {message_id}: no response template {response_id!r}")
+        if key is None and response is None:
+            continue
+        out.append((key, response))
+    if problems:
+        raise InputError(Problem("<manual mappings>", None, p) for p in problems)
+    return out
+
+
+def history_mapping(
+    message_id: str,
+    keys: Sequence[PreparedTemplate],
+    responses: Sequence[PreparedTemplate],
+    pairs: Sequence[tuple[str | None, str | None]],
+    evaluator: PairEvaluator,
+) -> list[Pair] | None:
+    """A 1992 user mapping (``":MAP"`` history entry, §7.4), or ``None`` if it is discarded.
+
+    Pairs are taken in order; a pair naming templates that do not exist (on
+    both sides) is dropped; a pair that fails the restriction is dropped and
+    its templates stay consumed (they are not scored). If a template of the
+    message is not mentioned, the whole user mapping is discarded.
+    """
+    key_pool = list(keys)
+    response_pool = list(responses)
+    out: list[Pair] = []
+    for key_id, response_id in pairs:
+        key = _take(key_pool, key_id) if key_id is not None else None
+        response = _take(response_pool, response_id) if response_id is not None else None
+        if key_id is not None and response_id is not None and key is None and response is None:
+            continue
+        if key is None and response is None:
+            continue
+        if key is not None and response is not None:
+            if not evaluator.allowed(message_id, key, response):
+                continue
+        out.append((key, response))
+    if key_pool or response_pool:
+        return None
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Manual mapping files
+# ---------------------------------------------------------------------------
+
+
+def _template_ref(token: str) -> str | None:
+    return None if token in ("-", "<NONE>", "NONE", "nil") else token
+
+
+def parse_mapping_file(
+    text: str, path: str = "<string>"
+) -> dict[str, list[tuple[str | None, str | None]]]:
+    """Read a simple mapping file: one ``MESSAGE-ID KEY-ID RESPONSE-ID`` line per pair.
+
+    ``-`` (or ``<NONE>``) stands for no template; ``#`` starts a comment.
+    Pairs keep their order; a pair may repeat.
+
+    >>> parse_mapping_file("# msg key resp\\nTST3-MUC4-0001 1 2\\nTST3-MUC4-0001 - 1\\n")
+    {'TST3-MUC4-0001': [('1', '2'), (None, '1')]}
+    """
+    out: dict[str, list[tuple[str | None, str | None]]] = {}
+    problems = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        fields = content.split()
+        if len(fields) != 3:
+            problems.append(
+                Problem(path, number, f"expected 'MESSAGE-ID KEY-ID RESPONSE-ID', got {content!r}")
+            )
+            continue
+        key_id = _template_ref(fields[1])
+        response_id = _template_ref(fields[2])
+        if key_id is None and response_id is None:
+            problems.append(Problem(path, number, "a pair needs a key or a response template"))
+            continue
+        out.setdefault(fields[0], []).append((key_id, response_id))
+    if problems:
+        raise InputError(problems)
+    return out
+
+
+def mappings_from_report(blocks: Iterable) -> dict[str, list[tuple[str | None, str | None]]]:
+    """The ordered (key, response) pairs of the sections of a 1992 report, duplicates kept.
+
+    ``blocks`` are :class:`muceval.report_reader.ReportBlock` values (anything
+    with ``message_id``, ``key_id`` and ``response_id``).
+    """
+    out: dict[str, list[tuple[str | None, str | None]]] = {}
+    for block in blocks:
+        out.setdefault(block.message_id, []).append((block.key_id, block.response_id))
+    return out
+
+
+def read_mapping_file(path: str | Path) -> dict[str, list[tuple[str | None, str | None]]]:
+    """Manual mappings from a mapping file or from a 1992 score report (detected by content)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError.at(
+            str(path), None, f"cannot read mapping file: {error.strerror}"
+        ) from None
+    if b"\0" in data:
+        raise InputError.at(str(path), None, "not a text file (NUL bytes)")
+    text = data.decode("latin-1")
+    if "response:" in text and "key:" in text:
+        from muceval.report_reader import parse_report
+
+        return mappings_from_report(parse_report(text, str(path)).blocks)
+    return parse_mapping_file(text, str(path))

@@ -1,0 +1,791 @@
+"""Slot scoring as the 1992 MUC-4 scorer did it: history look-up and the slot procedures.
+
+This module holds SCORER-SPEC §§4–6 and §12.3:
+
+* :class:`HistoryIndex` — the recorded human judgements, looked up by
+  (message, key template, slot, response value) with the equality of §3;
+* :class:`SlotScorer` — the single-valued (§6.1) and multi-valued (§6.2)
+  procedures, the automatic look-up ``lookup`` (§6.4, with the cross-reference
+  combination rules of §6.5), automatic set-fill scoring (§6.6) and queries (§6.8);
+* :class:`QueryResolver` — what happens when the 1992 program would have asked
+  the operator: answer from the history, then a policy (incorrect, partial,
+  correct) or a callback that asks a person; answers from the callback are
+  added to the history index and returned as :class:`NewJudgement` values.
+
+A slot's tallies come back as a list of 11 integers in the order of
+:data:`muceval.tallies.TALLY_FIELDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from muceval import model
+from muceval.equality import (
+    ALLOF,
+    LOC,
+    CValue,
+    ValueMatcher,
+    allowable,
+    canon,
+    is_optional,
+    is_xref,
+    to_model,
+    unwrap_optional,
+    xref_part,
+)
+from muceval.model import Configuration, History, HistoryEntry, Judgement, SlotSpec, SlotType
+
+__all__ = [
+    "AnswerCallback",
+    "HistoryIndex",
+    "NewJudgement",
+    "Query",
+    "QueryAnswer",
+    "QueryResolver",
+    "SlotRules",
+    "SlotScorer",
+    "StoredJudgement",
+    "Unresolved",
+    "slot_rules",
+]
+
+# Tally positions (muceval.tallies.TALLY_FIELDS order).
+POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON, PIE = range(11)
+
+# Match results (SCORER-SPEC §6.1/§6.4). A result is None (nothing), FAIL, or a
+# pair (status, credited) where credited lists indices of the key fills that
+# are credited, or is None for a "bare" status (credits every remaining fill).
+MATCH = "match"  # judged by a person: COR + ICR
+PARTIAL = "partial"  # judged by a person: PAR + IPA
+AUTO_MATCH = "auto-match"
+AUTO_PARTIAL = "auto-partial"
+PLAIN = "plain"  # plain equality: COR
+COMPOSITE = "composite"  # the nested status of §6.5 that no branch recognises
+FAIL = "fail"
+_QUERY = "query"  # set_fill: value right, tag wrong (§6.6)
+_EXACT = "exact"
+_ABORT = "abort"
+_BLOCKED = ("blocked", None)  # stage 1 ended the look-up without a result
+
+Result = tuple[str, list[int] | None] | str | None
+
+_JUDGED = {
+    Judgement.MATCH: MATCH,
+    Judgement.PARTIAL: PARTIAL,
+    Judgement.AUTO_PARTIAL: AUTO_PARTIAL,
+}
+
+Unresolved = Literal["incorrect", "partial", "correct", "ask"]
+
+
+# ---------------------------------------------------------------------------
+# History
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredJudgement:
+    """One history entry in canonical form. ``judgement`` is ``FAIL`` or a status."""
+
+    response: CValue
+    judgement: str
+    key: CValue
+
+
+def _stored(entry: HistoryEntry) -> StoredJudgement:
+    if entry.judgement in (Judgement.FAIL, Judgement.NOMATCH):
+        # nomatch never occurs in the 1992 histories we have; it gives no credit.
+        return StoredJudgement(canon(entry.response), FAIL, None)
+    return StoredJudgement(canon(entry.response), _JUDGED[entry.judgement], canon(entry.key))
+
+
+class HistoryIndex:
+    """Recorded judgements, looked up as in SCORER-SPEC §12.3.
+
+    The first entry (in file order) whose stored response value is ``equal``
+    to the looked-up value (which is on the key side) answers.
+
+    >>> from muceval.model import Configuration, History, HistoryMessage, HistoryTemplate, HistorySlot
+    >>> entry = HistoryEntry(model.Text('"LEADERS"'), Judgement.FAIL)
+    >>> h = History(None, (HistoryMessage("M1", (HistoryTemplate("1", (HistorySlot("s", (entry,)),)),)),))
+    >>> index = HistoryIndex(h, ValueMatcher(Configuration(slots=(), string_premodifiers=("the",))))
+    >>> index.find("M1", "1", "s", '"THE LEADERS"').judgement
+    'fail'
+    """
+
+    def __init__(self, history: History | None, matcher: ValueMatcher):
+        self._matcher = matcher
+        self._entries: dict[tuple[str, str, str], list[StoredJudgement]] = {}
+        self._cache: dict[tuple[str, str, str, CValue], StoredJudgement | None] = {}
+        if history is not None:
+            for message_id, template_id, slot_id, entry in history.entries():
+                self._entries.setdefault((message_id, template_id, slot_id), []).append(
+                    _stored(entry)
+                )
+
+    def find(
+        self, message_id: str, template_id: str, slot_id: str, value: CValue
+    ) -> StoredJudgement | None:
+        key = (message_id, template_id, slot_id, value)
+        if key in self._cache:
+            return self._cache[key]
+        found = None
+        for stored in self._entries.get(key[:3], ()):
+            if self._matcher.equal(value, stored.response):
+                found = stored
+                break
+        self._cache[key] = found
+        return found
+
+    def add(self, message_id: str, template_id: str, slot_id: str, stored: StoredJudgement) -> None:
+        """Append a judgement; later look-ups see it."""
+        self._entries.setdefault((message_id, template_id, slot_id), []).append(stored)
+        self._cache.clear()
+
+
+# ---------------------------------------------------------------------------
+# Queries
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A question the 1992 program would have put to the operator.
+
+    ``offered`` are the key fills the response value may be credited to.
+    """
+
+    message_id: str
+    key_template_id: str
+    response_template_id: str | None
+    slot_id: str
+    response: model.Value
+    offered: tuple[model.Value, ...]
+
+
+QueryAnswer = Judgement | tuple[Judgement, int] | None
+"""An answer: a judgement (crediting the first offered key fill), or a judgement and
+the index of the offered key fill it credits, or ``None`` for no answer (no credit)."""
+
+AnswerCallback = Callable[[Query], QueryAnswer]
+
+
+@dataclass(frozen=True, slots=True)
+class NewJudgement:
+    """A judgement given during the run (through the ``ask`` callback), for the history file."""
+
+    message_id: str
+    template_id: str
+    slot_id: str
+    entry: HistoryEntry
+
+
+class QueryResolver:
+    """Answers queries: from the history first, then by policy or by asking.
+
+    >>> QueryResolver("correct").unresolved
+    'correct'
+    """
+
+    def __init__(self, unresolved: Unresolved = "incorrect", ask: AnswerCallback | None = None):
+        if unresolved == "ask" and ask is None:
+            raise ValueError("the 'ask' policy needs a callback")
+        self.unresolved = unresolved
+        self.ask = ask
+        self.new_judgements: list[NewJudgement] = []
+
+
+# ---------------------------------------------------------------------------
+# Slot rules
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SlotRules:
+    """What slot scoring needs to know about one slot of the configuration."""
+
+    slot_id: str
+    is_set: bool
+    is_string: bool
+    is_location: bool
+    hierarchical: bool
+    cardinality: int
+    xref: tuple[str, ...]
+
+
+def slot_rules(spec: SlotSpec) -> SlotRules:
+    """The :class:`SlotRules` of a slot specification."""
+    return SlotRules(
+        slot_id=spec.slot_id,
+        is_set=spec.type is SlotType.SET,
+        is_string=spec.type is SlotType.STRING,
+        is_location=spec.type is SlotType.LOCATION,
+        hierarchical=spec.type is SlotType.SET and spec.hierarchical,
+        cardinality=spec.cardinality if spec.type is SlotType.SET else 0,
+        xref=spec.xref,
+    )
+
+
+class _Ctx:
+    __slots__ = ("message_id", "key_tid", "response_tid", "rules", "resolver", "overlap")
+
+    def __init__(self, message_id, key_tid, response_tid, rules, resolver, overlap):
+        self.message_id: str = message_id
+        self.key_tid: str = key_tid
+        self.response_tid: str | None = response_tid
+        self.rules: SlotRules = rules
+        self.resolver: QueryResolver | None = resolver
+        self.overlap: bool = overlap
+
+
+def _apply(tally: list[int], status: str, n: int) -> None:
+    """Step B of §6.2: count ``n`` credited key fills with ``status``."""
+    tally[POS] += n
+    tally[ACT] += n
+    if status == AUTO_PARTIAL:
+        tally[PAR] += n
+    elif status == AUTO_MATCH:
+        tally[COR] += n
+    elif status == PARTIAL:
+        tally[PAR] += n
+        tally[IPA] += n
+    else:  # match, or the composite status no branch recognises
+        tally[COR] += n
+        tally[ICR] += n
+
+
+# ---------------------------------------------------------------------------
+# Slot scoring
+# ---------------------------------------------------------------------------
+
+
+class SlotScorer:
+    """The slot scoring procedures of SCORER-SPEC §6 for one configuration and history.
+
+    Modes: ``overlap=True`` is the mapping restriction (word overlap counts,
+    §7.2); a ``resolver`` turns on queries (single-valued queries and the query
+    pass, step D); without one the scorer runs in batch mode.
+
+    >>> from muceval.model import SlotSpec, SlotType
+    >>> config = Configuration(slots=(SlotSpec("s", "1. S", SlotType.STRING),))
+    >>> scorer = SlotScorer(config, None)
+    >>> scorer.score("M", "1", scorer.rules["s"], ('"A"',), ('"A"', '"B"'))
+    [1, 2, 1, 0, 0, 0, 0, 1, 0, 0, 0]
+    """
+
+    def __init__(
+        self,
+        config: Configuration,
+        history: History | None,
+        matcher: ValueMatcher | None = None,
+        index: HistoryIndex | None = None,
+    ):
+        self.matcher = matcher or ValueMatcher(config)
+        self.history = index or HistoryIndex(history, self.matcher)
+        self.rules = {spec.slot_id: slot_rules(spec) for spec in config.content_slots}
+        self._eq = self.matcher.equal
+
+    # -- entry point --------------------------------------------------------
+    def score(
+        self,
+        message_id: str,
+        key_tid: str,
+        rules: SlotRules,
+        key_fills: Sequence[CValue],
+        response_fills: Sequence[CValue],
+        *,
+        response_tid: str | None = None,
+        resolver: QueryResolver | None = None,
+        overlap: bool = False,
+    ) -> list[int]:
+        """Tallies of one slot: §5 dispatch to the single- or multi-valued procedure."""
+        if not key_fills and not response_fills:
+            # Both blank: noncommittal (the most common case by far).
+            return [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, rules.cardinality]
+        ctx = _Ctx(message_id, key_tid, response_tid, rules, resolver, overlap)
+        if len(key_fills) <= 1 and len(response_fills) <= 1:
+            k = key_fills[0] if key_fills else None
+            r = response_fills[0] if response_fills else None
+            return self._single(ctx, k, r)
+        return self._multi(ctx, list(key_fills), list(response_fills))
+
+    # -- §6.1 ------------------------------------------------------------------
+    def _single(self, ctx: _Ctx, k: CValue, r: CValue) -> list[int]:
+        rules = ctx.rules
+        kopt = is_optional(k)
+        ropt = is_optional(r)
+        k1 = unwrap_optional(k)
+        r1 = unwrap_optional(r)
+        status: str | None = None
+        if self._eq(k1, r1):
+            status = PLAIN
+        elif k1 is not None and r1 is not None:
+            res = self._lookup(ctx, [k1], r1)
+            if res is None:
+                if rules.is_set:
+                    res = self._set_fill(ctx, k1, r1)
+                    if res == _QUERY:
+                        res = self._query(ctx, [k1], r1) if ctx.resolver else None
+                elif rules.is_string and ctx.overlap:
+                    if self.matcher.words(k1) & self.matcher.words(r1):
+                        res = PLAIN
+                elif ctx.resolver is not None:
+                    res = self._query(ctx, [k], r)
+            status = res[0] if isinstance(res, tuple) else res
+
+        t = [0] * 11
+        kblank = k is None
+        rblank = r is None
+        if (kblank and rblank) or (kopt and rblank) or (ropt and kblank):
+            t[NON] = 1
+        elif status == FAIL:
+            t[INC] = 1
+        elif status == AUTO_PARTIAL:
+            t[PAR] = 1
+        elif status == AUTO_MATCH:
+            t[COR] = 1
+        elif status == PARTIAL:
+            t[PAR] = 1
+            t[IPA] = 1
+        elif status == MATCH:
+            t[COR] = 1
+            t[ICR] = 1
+        elif status is not None:
+            t[COR] = 1
+        elif kblank:
+            t[SPU] = 1
+        elif rblank:
+            t[MIS] = 1
+        else:
+            t[INC] = 1
+        t[ACT] = 1 if (not rblank and not (ropt and kblank)) else 0
+        t[POS] = 1 if (not kblank and not (kopt and t[ACT] == 0)) else 0
+        if rules.is_set:
+            t[PIE] = rules.cardinality - (0 if kopt and t[ACT] == 0 else allowable(k))
+        return t
+
+    # -- §6.2 ------------------------------------------------------------------
+    def _multi(self, ctx: _Ctx, K: list[CValue], R: list[CValue]) -> list[int]:
+        eq = self._eq
+        rules = ctx.rules
+        t = [0] * 11
+        paired: list[CValue] = []
+        failed: list[CValue] = []
+
+        # Step A: exact pass, key fills in order, first equal response fill.
+        rest: list[CValue] = []
+        for k in K:
+            for j, r in enumerate(R):
+                if eq(k, r):
+                    t[POS] += 1
+                    t[ACT] += 1
+                    t[COR] += 1
+                    del R[j]
+                    paired.append(k)
+                    break
+            else:
+                rest.append(k)
+        K = rest
+
+        # Step B: automatic and history look-up, response fills in order.
+        if K and R:
+            still: list[CValue] = []
+            for r in R:
+                res = self._lookup(ctx, K, r)
+                if res is None:
+                    still.append(r)
+                elif res == FAIL:
+                    failed.append(r)
+                else:
+                    K = self._credit(t, res, K, paired)
+            R = still
+
+        # Step C: only for the mapping restriction.
+        if ctx.overlap:
+            if K and R:
+                words = self.matcher.words
+                key_words = set().union(*(words(k) for k in K))
+                if any(key_words & words(r) for r in R):
+                    t[PAR] += 1
+            return t
+
+        # Step D: the query pass (interactive scoring only).
+        if ctx.resolver is not None and K and R:
+            still = []
+            for r in R:
+                if rules.is_set:
+                    res = self._multi_set_fill(ctx, K, r)
+                    if res is None or res == FAIL:
+                        failed.append(r)
+                        continue
+                    K = self._credit(t, res, K, paired)
+                else:
+                    res = self._query(ctx, self._offered(ctx, K, r), r, indices=True, K=K)
+                    if res is None:
+                        still.append(r)
+                    elif res == FAIL:
+                        failed.append(r)
+                    else:
+                        K = self._credit(t, res, K, paired)
+            R = still
+
+        # Step E: leftovers.
+        if K or R or failed:
+            self._leftovers(t, K, R + failed, paired)
+
+        if rules.is_set:
+            if not paired:
+                t[PIE] = rules.cardinality
+            else:
+                t[PIE] = sum(rules.cardinality - allowable(f) for f in paired)
+        return t
+
+    @staticmethod
+    def _credit(t: list[int], res: tuple, K: list[CValue], paired: list[CValue]) -> list[CValue]:
+        status, credited = res
+        if credited is None:
+            credited = list(range(len(K)))
+        _apply(t, status, len(credited))
+        chosen = set(credited)
+        paired.extend(K[i] for i in sorted(chosen))
+        return [k for i, k in enumerate(K) if i not in chosen]
+
+    @staticmethod
+    def _leftovers(t: list[int], K: list[CValue], Rs: list[CValue], paired: list[CValue]) -> None:
+        nk = len(K)
+        ns = len(Rs)
+        required = [k for k in K if not is_optional(k)]
+        kreq = len(required)
+        paired.extend(required)
+        kopt = nk - kreq
+        sopt = sum(1 for r in Rs if is_optional(r))
+        cancel = min(kopt, sopt)
+        nk -= cancel
+        ns -= cancel
+        sopt -= cancel
+        if sopt == 0:
+            t[ACT] += ns
+            if nk < ns:
+                t[POS] += nk
+                t[INC] += nk
+                t[SPU] += ns - nk
+            elif ns <= kreq:
+                t[POS] += kreq
+                t[INC] += ns
+                t[MIS] += kreq - ns
+            else:
+                t[POS] += ns
+                t[INC] += ns
+                first_optional = next(k for k in K if is_optional(k))
+                # 1992 adds the same optional fill repeatedly (a bug kept for PIE).
+                paired.extend([first_optional] * (ns - kreq))
+        else:  # optional response fills: never in MUC-4 data (§6.2, [C])
+            sreq = ns - sopt
+            t[POS] += nk
+            if ns < nk:
+                t[ACT] += ns
+                t[INC] += ns
+                t[MIS] += nk - ns
+            elif nk <= sreq:
+                t[ACT] += sreq
+                t[INC] += nk
+                t[SPU] += sreq - nk
+            else:
+                t[ACT] += nk
+                t[INC] += nk
+
+    # -- §6.4 ------------------------------------------------------------------
+    def _lookup(self, ctx: _Ctx, K: list[CValue], r: CValue) -> Result:
+        eq = self._eq
+        rules = ctx.rules
+        if is_xref(r):
+            res = self._xref_stage(ctx, K, r)
+            if res is _BLOCKED:
+                # Treated like a null status: the response fill goes to the failed
+                # list and is not offered to the query pass.
+                return FAIL
+            if res is not None:
+                return res
+
+        stored = self.history.find(ctx.message_id, ctx.key_tid, rules.slot_id, r)
+        if stored is not None:
+            if stored.judgement == FAIL:
+                return FAIL
+            sk = stored.key
+            if type(sk) is tuple and sk[0] == ALLOF:
+                credited: list[int] = []
+                for member in sk[1]:
+                    found = next((i for i, k in enumerate(K) if eq(k, member)), None)
+                    if found is None:
+                        break
+                    if found not in credited:
+                        credited.append(found)
+                else:
+                    return (stored.judgement, credited)
+            elif len(K) <= 1:
+                if eq(K[0] if K else None, sk):
+                    return (stored.judgement, None)
+            else:
+                for i, k in enumerate(K):
+                    if eq(k, sk):
+                        return (stored.judgement, [i])
+
+        named = len(K) > 1
+        if rules.is_location and (type(r) is str or (type(r) is tuple and r[0] == LOC)):
+            for i, k in enumerate(K):
+                if self.matcher.country_partial(k, r):
+                    return (AUTO_PARTIAL, [i] if named else None)
+        if rules.hierarchical and type(r) is str:
+            for i, k in enumerate(K):
+                if self.matcher.ancestor(rules.slot_id, r, k):
+                    return (AUTO_PARTIAL, [i] if named else None)
+        return None
+
+    def _xref_stage(self, ctx: _Ctx, K: list[CValue], r: tuple) -> Result:
+        """Stage 1 of §6.4 with the combination table of §6.5."""
+        rules = ctx.rules
+        rvalue, rtag = r[1], r[2]
+        C: list[tuple[int, str]] = []
+        for i, k in enumerate(K):
+            kx = xref_part(k)
+            if kx is None:
+                continue
+            how = self._corresponds(ctx, kx[2], rtag)
+            if how == _ABORT:
+                return None
+            if how is not None:
+                C.append((i, how))
+        if not C:
+            return None
+        kT, tag_status = C[-1]
+
+        value_status: str | None = None
+        kV = -1
+        for i, _ in C:
+            if self._eq(xref_part(K[i])[1], rvalue):
+                value_status, kV = AUTO_MATCH, i
+                break
+        if value_status is None and rules.hierarchical:
+            for i, _ in C:
+                if self.matcher.ancestor(rules.slot_id, rvalue, xref_part(K[i])[1]):
+                    value_status, kV = AUTO_PARTIAL, i
+                    break
+        if value_status is None and rules.is_location:
+            for i, _ in C:
+                if self.matcher.country_partial(xref_part(K[i])[1], rvalue):
+                    value_status, kV = AUTO_PARTIAL, i
+                    break
+        if value_status is None:
+            # 1992 attaches the corresponding fills to the (empty) combination
+            # whenever they are fewer than the key fills; that non-empty result
+            # with a null status ends the look-up without any credit.
+            return _BLOCKED if len(C) < len(K) else None
+
+        if len(C) > 1:
+            if tag_status == _EXACT:
+                return (value_status, [kV])
+            return (COMPOSITE, [kT])
+        if tag_status == _EXACT:
+            status = COMPOSITE if value_status == AUTO_MATCH else AUTO_PARTIAL
+        elif tag_status == MATCH:
+            status = value_status
+        else:
+            status = AUTO_PARTIAL
+        return (status, [kT] if len(K) > 1 else None)
+
+    def _corresponds(self, ctx: _Ctx, key_tag: CValue, tag: CValue) -> str | None:
+        """§6.5: ``exact``, a history judgement, ``_ABORT`` (a history fail) or ``None``."""
+        if self._eq(key_tag, tag):
+            return _EXACT
+        for slot_id in ctx.rules.xref:
+            stored = self.history.find(ctx.message_id, ctx.key_tid, slot_id, tag)
+            if stored is None:
+                continue
+            if stored.judgement == FAIL:
+                return _ABORT
+            htag = stored.key
+            members = htag[1] if type(htag) is tuple and htag[0] == ALLOF else (htag,)
+            # The stored tag is on the key side of the comparison.
+            if any(self._eq(h, key_tag) for h in members):
+                return MATCH if stored.judgement == MATCH else PARTIAL
+        return None
+
+    # -- §6.6 ------------------------------------------------------------------
+    def _set_fill(self, ctx: _Ctx, k: CValue, r: CValue) -> str | None:
+        """Automatic set-fill scoring of a tagged key fill: a status, ``_QUERY`` or ``None``."""
+        if is_xref(k):
+            kv = k[1]
+        elif is_optional(k) and is_xref(k[1]):
+            kv = k[1]  # the 1992 quirk: the "value" of an optional xref is the whole xref
+        else:
+            return None
+        slot_id = ctx.rules.slot_id
+        m = None
+        if is_xref(r):
+            if self._eq(kv, r[1]):
+                m = AUTO_MATCH
+            elif self.matcher.ancestor(slot_id, r[1], kv):
+                m = AUTO_PARTIAL
+        if m is None:
+            if self._eq(kv, r):
+                m = AUTO_MATCH
+            elif self.matcher.ancestor(slot_id, r, kv):
+                m = AUTO_PARTIAL
+        if m == AUTO_MATCH:
+            return _QUERY if is_xref(r) else AUTO_PARTIAL
+        return m
+
+    def _multi_set_fill(self, ctx: _Ctx, K: list[CValue], r: CValue) -> Result:
+        """Step D for set fills: choose a key fill and auto-score it (§6.6)."""
+        if not K:
+            return None
+        eq = self._eq
+        ancestor = self.matcher.ancestor
+        slot_id = ctx.rules.slot_id
+        chosen = next(
+            (i for i, k in enumerate(K) if (is_xref(k) and eq(k[1], r)) or eq(k, r)), None
+        )
+        if chosen is None:
+            chosen = next(
+                (
+                    i
+                    for i, k in enumerate(K)
+                    if (is_xref(k) and ancestor(slot_id, r, k[1])) or ancestor(slot_id, r, k)
+                ),
+                0,
+            )
+        m = self._set_fill(ctx, K[chosen], r)
+        if m == _QUERY:
+            m = self._query(ctx, [K[chosen]], r)
+            if isinstance(m, tuple):
+                m = m[0]
+        if m is None or m == FAIL:
+            if chosen != 0:
+                # 1992 loses the chosen fill from the key list here ([C], never in TST3).
+                del K[chosen]
+            return m
+        return (m, [chosen])
+
+    # -- §6.8 ------------------------------------------------------------------
+    def _offered(self, ctx: _Ctx, K: list[CValue], r: CValue) -> list[int]:
+        """Key fills offered for a step-D query: those whose tag corresponds, else all."""
+        if is_xref(r):
+            out = []
+            for i, k in enumerate(K):
+                kx = xref_part(k)
+                if kx is None:
+                    continue
+                how = self._corresponds(ctx, kx[2], r[2])
+                if how == _ABORT:
+                    out = []
+                    break
+                if how is not None:
+                    out.append(i)
+            if out:
+                return out
+        return list(range(len(K)))
+
+    def _query(
+        self,
+        ctx: _Ctx,
+        offered: list,
+        r: CValue,
+        *,
+        indices: bool = False,
+        K: list[CValue] | None = None,
+    ) -> Result:
+        """Answer a query from the history, else by the resolver's policy.
+
+        ``offered`` are key fills, or (``indices=True``) indices into ``K``.
+        A result naming fills names them as indices into ``K`` (or ``offered``);
+        with a single offered fill the result is a bare status.
+        """
+        resolver = ctx.resolver
+        assert resolver is not None
+        fills = [K[i] for i in offered] if indices else list(offered)
+        positions = list(offered) if indices else list(range(len(offered)))
+        if not fills:
+            return None
+        rules = ctx.rules
+        stored = self.history.find(ctx.message_id, ctx.key_tid, rules.slot_id, r)
+        chosen: list[int] | None = None
+        status: str | None = None
+        if stored is not None:
+            if stored.judgement == FAIL:
+                return FAIL
+            status = stored.judgement
+            sk = stored.key
+            if type(sk) is tuple and sk[0] == ALLOF:
+                chosen = []
+                for member in sk[1]:
+                    found = self._offered_match(fills, member)
+                    if found is None:
+                        chosen = None
+                        break
+                    if found not in chosen:
+                        chosen.append(found)
+            else:
+                found = self._offered_match(fills, sk)
+                chosen = None if found is None else [found]
+        if chosen is None:
+            answer = self._unresolved(ctx, fills, r)
+            if answer is None or answer == FAIL:
+                return answer
+            status, chosen = answer
+        if len(fills) == 1:
+            return (status, None)
+        return (status, [positions[j] for j in chosen])
+
+    def _offered_match(self, fills: list[CValue], stored_key: CValue) -> int | None:
+        for j, fill in enumerate(fills):
+            if fill == stored_key:
+                return j
+        bare = unwrap_optional(stored_key)
+        for j, fill in enumerate(fills):
+            if self._eq(unwrap_optional(fill), bare):
+                return j
+        return None
+
+    def _unresolved(self, ctx: _Ctx, fills: list[CValue], r: CValue) -> Result:
+        resolver = ctx.resolver
+        policy = resolver.unresolved
+        if policy == "incorrect":
+            return None
+        if policy == "partial":
+            return (PARTIAL, [0])
+        if policy == "correct":
+            return (MATCH, [0])
+        query = Query(
+            message_id=ctx.message_id,
+            key_template_id=ctx.key_tid,
+            response_template_id=ctx.response_tid,
+            slot_id=ctx.rules.slot_id,
+            response=to_model(r),
+            offered=tuple(to_model(f) for f in fills),
+        )
+        answer = resolver.ask(query)
+        if answer is None:
+            return None
+        if isinstance(answer, tuple):
+            judgement, which = answer
+        else:
+            judgement, which = answer, 0
+        if not 0 <= which < len(fills):
+            raise ValueError(
+                f"answer names offered key fill {which}, but {len(fills)} were offered"
+            )
+        judgement = Judgement(judgement)
+        if judgement in (Judgement.FAIL, Judgement.NOMATCH):
+            entry = HistoryEntry(query.response, Judgement.FAIL)
+            result: Result = FAIL
+        else:
+            entry = HistoryEntry(query.response, judgement, query.offered[which], has_key=True)
+            result = (_JUDGED[judgement], [which])
+        self.history.add(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, _stored(entry))
+        resolver.new_judgements.append(
+            NewJudgement(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, entry)
+        )
+        return result

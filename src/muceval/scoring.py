@@ -1,0 +1,366 @@
+"""The scoring pipeline: key + response + configuration + history → template-pair tallies.
+
+For every message (sorted by id), key and response templates are put in
+catalog order, mapped (SCORER-SPEC §7), given a status (§8.1), and every
+scored pair is scored slot by slot (§6). The result is one
+:class:`~muceval.tallies.PairScore` per report section, in report order (§7.5).
+
+Batch mode (``query_pass=False``) is the 1992 program run without an operator:
+no queries, the history is still used by the automatic look-up. With the query
+pass (the default) the program's questions are answered from the history, and
+questions without a recorded answer follow the ``unresolved`` policy
+(``incorrect`` gives no credit, as a batch run would; ``partial``/``correct``
+credit the first offered key fill; ``ask`` calls a function, whose answers are
+added to the history and returned as new judgements).
+
+>>> from muceval.model import Configuration, SlotSpec, SlotType, Template, TemplateFile, Slot, Text
+>>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
+...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
+>>> key = TemplateFile("key", (Template("M1", "1", False, (Slot("s", (Text('"X"'),)),)),))
+>>> [p.total().cor for p in score_system(key, key, cfg, None).pairs]
+[1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from muceval.equality import ValueMatcher
+from muceval.errors import UsageError
+from muceval.mapping import (
+    ManualMappings,
+    PairEvaluator,
+    PreparedTemplate,
+    greedy_mapping,
+    history_mapping,
+    optimal_mapping,
+    prepare,
+    replay_mapping,
+    sort_templates,
+)
+from muceval.matching import (
+    AnswerCallback,
+    HistoryIndex,
+    NewJudgement,
+    QueryResolver,
+    SlotScorer,
+    Unresolved,
+)
+from muceval.model import (
+    Configuration,
+    History,
+    HistoryMessage,
+    HistorySlot,
+    HistoryTemplate,
+    Template,
+    TemplateFile,
+)
+from muceval.tallies import ZERO, PairScore, Tally, TemplateStatus
+
+__all__ = [
+    "Scorer",
+    "ScoringOptions",
+    "ScoringResult",
+    "add_judgements",
+    "score_system",
+]
+
+_TEMPLATE_ID_TALLY = {
+    TemplateStatus.MATCHED: Tally(pos=1, act=1, cor=1),
+    TemplateStatus.MISSING: Tally(pos=1, mis=1),
+    TemplateStatus.SPURIOUS: Tally(act=1, spu=1),
+    TemplateStatus.IRRELEVANT: Tally(non=1),
+    TemplateStatus.IGNORED: ZERO,
+}
+# The lone template-id row the 1992 report prints for an optional key that no
+# response template was mapped to (§10.4). It is never added to any total.
+_OPTIONAL_ALONE = Tally(pos=1, mis=1)
+
+
+@dataclass(frozen=True)
+class ScoringOptions:
+    """How to score.
+
+    ``query_pass`` off is 1992 batch mode. ``unresolved`` says what a query
+    without a recorded judgement gives; ``ask`` is called for each such query
+    when ``unresolved == "ask"``. ``mapping`` chooses the automatic mapping;
+    ``manual_mappings`` (per message, ordered (key id, response id) pairs)
+    replace it for the messages they name: replayed as given, duplicates
+    included, without the restriction check. ``use_history_mappings`` honours
+    1992 ``":MAP"`` entries of the history (§7.4).
+    """
+
+    query_pass: bool = True
+    unresolved: Unresolved = "incorrect"
+    ask: AnswerCallback | None = None
+    mapping: Literal["greedy", "optimal"] = "greedy"
+    manual_mappings: ManualMappings | None = None
+    use_history_mappings: bool = True
+
+
+@dataclass(frozen=True)
+class ScoringResult:
+    """The pair scores in report order, and the judgements given through ``ask``."""
+
+    pairs: tuple[PairScore, ...]
+    new_judgements: tuple[NewJudgement, ...] = field(default=())
+
+    def __iter__(self) -> Iterator[PairScore]:
+        return iter(self.pairs)
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+
+class Scorer:
+    """Scores response files against one key with one configuration and history.
+
+    The history index is kept between :meth:`score` calls, so that answers
+    given through ``ask`` for one system are used for the next, as in 1992.
+    """
+
+    def __init__(
+        self,
+        config: Configuration,
+        history: History | None = None,
+        options: ScoringOptions | None = None,
+    ):
+        options = options or ScoringOptions()
+        if options.unresolved == "ask" and options.ask is None:
+            raise UsageError("the 'ask' policy for unresolved queries needs a way to ask")
+        if options.mapping not in ("greedy", "optimal"):
+            raise UsageError(f"unknown mapping {options.mapping!r} (greedy or optimal)")
+        self.config = config
+        self.options = options
+        self.history = history
+        self.matcher = ValueMatcher(config)
+        self.index = HistoryIndex(history, self.matcher)
+        self.slots = SlotScorer(config, history, self.matcher, self.index)
+        scored = None if config.scored_slots is None else set(config.scored_slots)
+        self.slot_ids = tuple(
+            s.slot_id for s in config.content_slots if scored is None or s.slot_id in scored
+        )
+        self.evaluator = PairEvaluator(self.slots, config.restrict_map_slots, self.slot_ids)
+        self._history_maps = (
+            {mid: m.pairs for mid, m in history.mappings().items()}
+            if history is not None and options.use_history_mappings
+            else {}
+        )
+        self._selection = _selection(config)
+        self._prepared: dict[int, PreparedTemplate] = {}
+
+    def _prepare(self, template: Template) -> PreparedTemplate:
+        prepared = self._prepared.get(id(template))
+        if prepared is None or prepared.template is not template:
+            prepared = prepare(template)
+            self._prepared[id(template)] = prepared
+        return prepared
+
+    # -- mapping --------------------------------------------------------------
+    def map_message(
+        self,
+        message_id: str,
+        keys: Sequence[PreparedTemplate],
+        responses: Sequence[PreparedTemplate],
+    ) -> list[tuple[PreparedTemplate | None, PreparedTemplate | None]]:
+        """The ordered catalog entries of one message (§7.1–§7.4, §13.1)."""
+        manual = self.options.manual_mappings
+        if manual is not None and message_id in manual:
+            return replay_mapping(message_id, keys, responses, manual[message_id])
+        if not keys or not responses:
+            return [(k, None) for k in keys] + [(None, r) for r in responses]
+        if message_id in self._history_maps:
+            user = history_mapping(
+                message_id, keys, responses, self._history_maps[message_id], self.evaluator
+            )
+            if user is not None:
+                return user
+        if self.options.mapping == "optimal":
+            return optimal_mapping(message_id, keys, responses, self.evaluator)
+        return greedy_mapping(message_id, keys, responses, self.evaluator)
+
+    # -- scoring --------------------------------------------------------------
+    def score(self, key: TemplateFile, response: TemplateFile) -> ScoringResult:
+        """Score one response file against the key; PairScores in report order."""
+        keys_by_message = _group(self._prepare(t) for t in key.templates)
+        responses_by_message = _group(self._prepare(t) for t in response.templates)
+        message_ids = sorted(set(keys_by_message) | set(responses_by_message))
+        if self._selection is not None:
+            message_ids = [m for m in message_ids if m in self._selection]
+
+        # The whole mapping is computed first, with the history as it is now (§7.3).
+        catalog = []
+        for message_id in message_ids:
+            keys = sort_templates(keys_by_message.get(message_id, ()))
+            if self._selection is not None and self._selection[message_id]:
+                wanted = self._selection[message_id]
+                keys = [k for k in keys if k.template_id in wanted]
+            responses = sort_templates(responses_by_message.get(message_id, ()))
+            catalog.append(
+                (message_id, keys, responses, self.map_message(message_id, keys, responses))
+            )
+
+        resolver = (
+            QueryResolver(self.options.unresolved, self.options.ask)
+            if self.options.query_pass
+            else None
+        )
+        pairs: list[PairScore] = []
+        for message_id, keys, responses, entries in catalog:
+            first_key = keys[0] if keys else None
+            optional_message = _optional_message(keys, responses)
+            message_irrelevant = all(k.irrelevant for k in keys)
+            for k, r in entries:
+                status = self._status(k, r, first_key, optional_message, message_irrelevant)
+                pairs.append(self._pair_score(message_id, k, r, status, resolver))
+        new = tuple(resolver.new_judgements) if resolver is not None else ()
+        return ScoringResult(tuple(pairs), new)
+
+    def _status(
+        self,
+        k: PreparedTemplate | None,
+        r: PreparedTemplate | None,
+        first_key: PreparedTemplate | None,
+        optional_message: bool,
+        message_irrelevant: bool,
+    ) -> TemplateStatus:
+        """§8.1, first matching row."""
+        if not self.config.score_irrelevant and message_irrelevant:
+            return TemplateStatus.IGNORED
+        nokey = k is None or k.irrelevant
+        noresp = r is None or r.irrelevant
+        if nokey and noresp:
+            return TemplateStatus.IRRELEVANT
+        if noresp and k.optional:
+            if optional_message and k is first_key:
+                return TemplateStatus.IRRELEVANT
+            return TemplateStatus.OPTIONAL
+        if nokey and r.optional:
+            return TemplateStatus.OPTIONAL
+        if nokey:
+            return TemplateStatus.SPURIOUS
+        if noresp:
+            return TemplateStatus.MISSING
+        return TemplateStatus.MATCHED
+
+    def _pair_score(
+        self,
+        message_id: str,
+        k: PreparedTemplate | None,
+        r: PreparedTemplate | None,
+        status: TemplateStatus,
+        resolver: QueryResolver | None,
+    ) -> PairScore:
+        key_id = k.template_id if k is not None else None
+        response_id = r.template_id if r is not None else None
+
+        def make(template_id: Tally, slots=()) -> PairScore:
+            return PairScore(message_id, key_id, response_id, status, template_id, tuple(slots))
+
+        if status in (TemplateStatus.IRRELEVANT, TemplateStatus.IGNORED):
+            return make(_TEMPLATE_ID_TALLY[status])
+        slot_ids = self._slot_ids_for(message_id, k)
+        if status is TemplateStatus.OPTIONAL:
+            if k is None or r is None:
+                return make(_OPTIONAL_ALONE)
+            # An optional key with a '*' response: a full section of zeros (§10.4).
+            return make(ZERO, ((s, ZERO) for s in slot_ids))
+        key_tid = k.template_id if k is not None else ""
+        slots = []
+        for slot_id in slot_ids:
+            t = self.slots.score(
+                message_id,
+                key_tid,
+                self.slots.rules[slot_id],
+                k.fills.get(slot_id, ()) if k is not None else (),
+                r.fills.get(slot_id, ()) if r is not None else (),
+                response_tid=response_id,
+                resolver=resolver,
+            )
+            slots.append((slot_id, Tally(*t)))
+        return make(_TEMPLATE_ID_TALLY[status], slots)
+
+    def _slot_ids_for(self, message_id: str, k: PreparedTemplate | None) -> tuple[str, ...]:
+        if self._selection is None or k is None:
+            return self.slot_ids
+        wanted = self._selection.get(message_id, {}).get(k.template_id)
+        if wanted is None:
+            return self.slot_ids
+        return tuple(s for s in self.slot_ids if s in wanted)
+
+
+def _group(templates) -> dict[str, list[PreparedTemplate]]:
+    out: dict[str, list[PreparedTemplate]] = {}
+    for t in templates:
+        out.setdefault(t.template.message_id, []).append(t)
+    return out
+
+
+def _optional_message(
+    keys: Sequence[PreparedTemplate], responses: Sequence[PreparedTemplate]
+) -> bool:
+    """Every template irrelevant or optional, and at least one optional (§8.1)."""
+    everything = list(keys) + list(responses)
+    return all(t.irrelevant or t.optional for t in everything) and any(
+        t.optional for t in everything
+    )
+
+
+def _selection(config: Configuration) -> dict[str, dict[str, tuple[str, ...] | None]] | None:
+    """``:scored-templates`` as message id → {template id → slot ids or None}; {} = all."""
+    if config.scored_templates is None:
+        return None
+    return {sel.message_id: dict(sel.templates) for sel in config.scored_templates}
+
+
+def score_system(
+    key: TemplateFile,
+    response: TemplateFile,
+    config: Configuration,
+    history: History | None = None,
+    options: ScoringOptions | None = None,
+) -> ScoringResult:
+    """Score one system's response file against the key (see :class:`Scorer`)."""
+    return Scorer(config, history, options).score(key, response)
+
+
+def add_judgements(history: History | None, new: Sequence[NewJudgement]) -> History:
+    """A history with ``new`` judgements appended (to their message and key template).
+
+    >>> add_judgements(None, []).messages
+    ()
+    """
+    messages = list(history.messages) if history is not None else []
+    path = history.path if history is not None else None
+    for judgement in new:
+        position = next(
+            (n for n, m in enumerate(messages) if m.message_id == judgement.message_id), None
+        )
+        if position is None:
+            messages.append(HistoryMessage(judgement.message_id, ()))
+            position = len(messages) - 1
+        message = messages[position]
+        items = list(message.items)
+        spot = next(
+            (
+                n
+                for n, item in enumerate(items)
+                if isinstance(item, HistoryTemplate) and item.template_id == judgement.template_id
+            ),
+            None,
+        )
+        if spot is None:
+            items.append(HistoryTemplate(judgement.template_id, ()))
+            spot = len(items) - 1
+        template = items[spot]
+        slots = list(template.slots)
+        where = next((n for n, s in enumerate(slots) if s.slot_id == judgement.slot_id), None)
+        if where is None:
+            slots.append(HistorySlot(judgement.slot_id, (judgement.entry,)))
+        else:
+            slots[where] = HistorySlot(judgement.slot_id, slots[where].entries + (judgement.entry,))
+        items[spot] = HistoryTemplate(template.template_id, tuple(slots))
+        messages[position] = HistoryMessage(message.message_id, tuple(items))
+    return History(path, tuple(messages))
