@@ -1,0 +1,668 @@
+"""Numerics of the randomization tests: the shuffle kernel, the exact distribution, brute force.
+
+Everything here works on *reduced* per-unit vectors ``(POS, ACT, N2)`` with
+``N2 = 2·COR + PAR`` (COR + ½PAR in half units, so that all sums are integers).
+Every metric of :data:`METRIC_COEFS` is ``κ·N2 / V`` with ``V = α·POS + γ·ACT``
+(0 when ``V = 0``):
+
+* recall ``N2 / (2·POS)``, precision ``N2 / (2·ACT)``;
+* ``F_β = (β²+1)·P·R / (β²·P + R)`` simplifies to ``(β²+1)·N / (β²·POS + ACT)``
+  whenever COR + PAR ≤ min(POS, ACT) (which :mod:`muceval.unitdata` enforces):
+  f1 ``N2 / (POS + ACT)``, f0.5 ``2.5·N2 / (POS + 4·ACT)``, f2 ``2.5·N2 / (4·POS + ACT)``.
+  (P + R = 0 exactly when N2 = 0, where both forms give 0.)
+
+Exchanging unit u between systems X and Y changes the pseudo-systems by the
+difference ``d_u = x_u − y_u``: ``X' = X − S``, ``Y' = Y + S`` with ``S`` the sum of
+the exchanged differences. So only units with ``d_u ≠ 0`` matter and a test
+statistic is a function of ``S`` alone.
+
+**Coins.** Shuffle ``i`` exchanges the ``k``-th differing unit of a pair (units in
+the sorted order of :class:`~muceval.unitdata.UnitTallies`) when bit ``k % 64`` of
+``word(i, k // 64) = splitmix64(key + φ·(i·2²⁰ + k // 64 + 1))`` is set, where
+``key = splitmix64(seed)`` and φ = 0x9E3779B97F4A7C15. Every shuffle's coins are
+therefore a pure function of (seed, shuffle index, unit position): results do
+not depend on threads, chunking, or on which other systems are compared, and
+all pairs see the same coin stream.
+
+**Counting.** A shuffle counts when its statistic is at least as extreme as the
+observed one, within a relative tolerance of 1e-9 (so that mathematically
+equal values that round differently are ties):
+two-sided ``|D| ≥ |D₀|·(1 − 1e-9)``; one-sided, with ``s`` the sign of the
+observed difference ``D₀`` (+1 if 0), ``s·D ≥ |D₀| − 1e-9·|D₀|``.
+
+**Exact distribution.** The distribution of ``S`` projected on the lattice
+``(V, N2)`` of one metric is a convolution of two-point distributions; it is
+computed by dynamic programming on a dense 2-D grid (units with the same
+vector are applied together, the grid is reduced by the gcd of each
+coordinate, and every row tracks the range of columns that can be non-zero),
+in place with weights ½ so that cell values are probabilities. Optional
+pruning drops negligible cells at the ends of rows while their total mass
+stays under a budget; the dropped mass is a proven bound on the error of the
+p-value and is returned with it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+try:  # numba compiles the kernels; the NumPy paths below are the reference and the fallback.
+    import numba
+    from numba import njit, prange
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover - numba is a declared dependency
+    HAVE_NUMBA = False
+
+__all__ = [
+    "METRICS",
+    "METRIC_COEFS",
+    "REL_TOL",
+    "metric_value",
+    "metric_values",
+    "reduce_counts",
+    "coin_words",
+    "coins",
+    "approximate_counts",
+    "approximate_counts_numpy",
+    "exact_pvalue",
+    "exact_cost",
+    "exact_grid_cells",
+    "brute_force_pvalue",
+    "ExactResult",
+]
+
+METRICS: tuple[str, ...] = ("recall", "precision", "f1", "f0.5", "f2")
+METRIC_COEFS: dict[str, tuple[int, int, float]] = {
+    # name: (α on POS, γ on ACT, κ):  metric = κ·N2 / (α·POS + γ·ACT)
+    "recall": (2, 0, 1.0),
+    "precision": (0, 2, 1.0),
+    "f1": (1, 1, 1.0),
+    "f0.5": (1, 4, 2.5),
+    "f2": (4, 1, 2.5),
+}
+REL_TOL = 1e-9
+_GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_WORD_STRIDE = 1 << 20  # words reserved per shuffle: up to 2^26 differing units
+_FIELD_BITS = 21  # packed int64: three signed fields of 21 bits
+_FIELD_LIMIT = 1 << (_FIELD_BITS - 1)
+_BLOCK_BITS = 8  # units per lookup table (must divide 64)
+_TABLE = 1 << _BLOCK_BITS
+_PER_WORD = 64 // _BLOCK_BITS
+_BATCH = 256  # shuffles per vectorised metric pass
+
+
+def reduce_counts(counts: np.ndarray) -> np.ndarray:
+    """``(..., 4)`` POS/ACT/COR/PAR counts → ``(..., 3)`` POS/ACT/N2 (N2 = 2·COR + PAR).
+
+    >>> reduce_counts(np.array([[4, 3, 1, 1]])).tolist()
+    [[4, 3, 3]]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    return np.stack([counts[..., 0], counts[..., 1], 2 * counts[..., 2] + counts[..., 3]], -1)
+
+
+def metric_value(pos: float, act: float, n2: float, metric: str) -> float:
+    """A metric from summed (POS, ACT, N2); 0 when its denominator is 0.
+
+    >>> round(metric_value(1661, 1769, 2 * 889 + 143, "f1"), 4)
+    0.5601
+    """
+    alpha, gamma, kappa = METRIC_COEFS[metric]
+    v = alpha * pos + gamma * act
+    return (kappa * float(n2)) / float(v) if v > 0 else 0.0
+
+
+def metric_values(reduced: np.ndarray, metric: str) -> np.ndarray:
+    """Vectorised :func:`metric_value` over an ``(..., 3)`` array of summed (POS, ACT, N2)."""
+    alpha, gamma, kappa = METRIC_COEFS[metric]
+    reduced = np.asarray(reduced, dtype=np.int64)
+    v = alpha * reduced[..., 0] + gamma * reduced[..., 1]
+    num = kappa * reduced[..., 2].astype(np.float64)
+    out = np.zeros(v.shape, dtype=np.float64)
+    np.divide(num, v.astype(np.float64), out=out, where=v > 0)
+    return out
+
+
+def _threshold(observed: float, two_sided: bool) -> tuple[float, float]:
+    """(sign, threshold): a shuffle with difference D counts when sign·D ≥ threshold
+    (two-sided: |D| ≥ threshold)."""
+    sign = 1.0 if observed >= 0 else -1.0
+    magnitude = abs(observed)
+    return sign, magnitude - REL_TOL * magnitude
+
+
+# ---------------------------------------------------------------------------
+# Coins
+# ---------------------------------------------------------------------------
+
+
+def _mix64_np(z: np.ndarray) -> np.ndarray:
+    z = z.astype(np.uint64, copy=True)
+    with np.errstate(over="ignore"):
+        z ^= z >> np.uint64(30)
+        z *= np.uint64(_M1)
+        z ^= z >> np.uint64(27)
+        z *= np.uint64(_M2)
+        z ^= z >> np.uint64(31)
+    return z
+
+
+def seed_key(seed: int) -> int:
+    """The 64-bit key derived from a user seed (any Python int)."""
+    return int(_mix64_np(np.array([seed & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64))[0])
+
+
+def coin_words(seed: int, start: int, stop: int, n_words: int) -> np.ndarray:
+    """Coin words of shuffles ``start..stop-1``: a ``(stop-start, n_words)`` uint64 array."""
+    key = np.uint64(seed_key(seed))
+    i = np.arange(start, stop, dtype=np.uint64)[:, None]
+    w = np.arange(n_words, dtype=np.uint64)[None, :]
+    with np.errstate(over="ignore"):
+        counter = i * np.uint64(_WORD_STRIDE) + w + np.uint64(1)
+        return _mix64_np(key + np.uint64(_GOLDEN) * counter)
+
+
+def coins(seed: int, start: int, stop: int, n_units: int) -> np.ndarray:
+    """0/1 coin matrix ``(stop-start, n_units)`` (uint8): 1 = exchange that unit.
+
+    >>> coins(1, 0, 3, 5).shape
+    (3, 5)
+    """
+    n_words = max(1, -(-n_units // 64))
+    words = coin_words(seed, start, stop, n_words)
+    bits = (words[:, :, None] >> np.arange(64, dtype=np.uint64)[None, None, :]) & np.uint64(1)
+    return bits.reshape(stop - start, n_words * 64)[:, :n_units].astype(np.uint8)
+
+
+@dataclass(frozen=True)
+class PairData:
+    """One pair's differing units (``n × 3`` reduced differences) and the two totals."""
+
+    diffs: np.ndarray
+    total_x: np.ndarray
+    total_y: np.ndarray
+
+    @classmethod
+    def of(cls, x: np.ndarray, y: np.ndarray) -> PairData:
+        x = np.asarray(x, dtype=np.int64).reshape(-1, 3)
+        y = np.asarray(y, dtype=np.int64).reshape(-1, 3)
+        d = x - y
+        keep = np.any(d != 0, axis=1)
+        return cls(d[keep], x.sum(0), y.sum(0))
+
+
+# ---------------------------------------------------------------------------
+# Approximate randomization: plain NumPy (reference and benchmark baseline)
+# ---------------------------------------------------------------------------
+
+
+def approximate_counts_numpy(
+    pair: PairData,
+    metrics: tuple[str, ...],
+    shuffles: int,
+    seed: int,
+    two_sided: bool = True,
+    chunk: int = 1 << 14,
+) -> np.ndarray:
+    """Number of shuffles at least as extreme, per metric, for one pair (plain NumPy).
+
+    One pair at a time: coin matrix times difference matrix, then the metrics of
+    both pseudo-systems. Same coins, hence the same counts, as the compiled kernel.
+
+    >>> pair = PairData.of(np.array([[2, 2, 4], [2, 2, 0]]), np.array([[2, 2, 0], [2, 2, 0]]))
+    >>> approximate_counts_numpy(pair, ("recall",), 100, seed=1).tolist()
+    [100]
+    """
+    d = pair.diffs
+    tx, ty = pair.total_x, pair.total_y
+    thresholds = [
+        _threshold(metric_value(*tx, m) - metric_value(*ty, m), two_sided) for m in metrics
+    ]
+    counts = np.zeros(len(metrics), dtype=np.int64)
+    for start in range(0, shuffles, chunk):
+        stop = min(shuffles, start + chunk)
+        s = coins(seed, start, stop, len(d)).astype(np.int64) @ d
+        for k, metric in enumerate(metrics):
+            diff = metric_values(tx - s, metric) - metric_values(ty + s, metric)
+            sign, thr = thresholds[k]
+            stat = np.abs(diff) if two_sided else sign * diff
+            counts[k] += int(np.count_nonzero(stat >= thr))
+    return counts
+
+
+# ---------------------------------------------------------------------------
+# Approximate randomization: compiled kernel with per-block lookup tables
+# ---------------------------------------------------------------------------
+
+if HAVE_NUMBA:
+
+    @njit(cache=True, inline="always")
+    def _mix64(z):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(_M1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(_M2)
+        return z ^ (z >> np.uint64(31))
+
+    @njit(cache=True)
+    def _build_tables(diffs, offsets, n_blocks, tables):
+        """tables[b, mask] = packed sum of the differences selected by ``mask`` in block b."""
+        for p in range(offsets.shape[0] - 1):
+            lo = offsets[p]
+            n = offsets[p + 1] - lo
+            base = n_blocks[p]
+            for b in range(n_blocks[p + 1] - base):
+                row = base + b
+                tables[row, 0] = 0
+                for mask in range(1, _TABLE):
+                    low = mask & (-mask)
+                    bit = 0
+                    while (1 << bit) != low:
+                        bit += 1
+                    unit = b * _BLOCK_BITS + bit
+                    value = 0
+                    if unit < n:
+                        u = lo + unit
+                        value = (
+                            diffs[u, 0]
+                            + (diffs[u, 1] << _FIELD_BITS)
+                            + (diffs[u, 2] << (2 * _FIELD_BITS))
+                        )
+                    tables[row, mask] = tables[row, mask & (mask - 1)] + value
+
+    @njit(parallel=True, cache=True)
+    def _approx_kernel(
+        tables, block_start, totals, coefs, signs, thresholds, two_sided, shuffles, key, chunk, out
+    ):
+        n_pairs = totals.shape[0]
+        n_metrics = coefs.shape[0]
+        n_chunks = (shuffles + chunk - 1) // chunk
+        bias = (1 << (_FIELD_BITS - 1)) * (1 + (1 << _FIELD_BITS) + (1 << (2 * _FIELD_BITS)))
+        mask = (1 << _FIELD_BITS) - 1
+        half = 1 << (_FIELD_BITS - 1)
+        for item in prange(n_pairs * n_chunks):
+            p = item // n_chunks
+            c = item % n_chunks
+            start = c * chunk
+            stop = min(shuffles, start + chunk)
+            b0 = block_start[p]
+            nb = block_start[p + 1] - b0
+            n_words = (nb + _PER_WORD - 1) // _PER_WORD
+            px = totals[p, 0]
+            ax = totals[p, 1]
+            nx = totals[p, 2]
+            py = totals[p, 3]
+            ay = totals[p, 4]
+            ny = totals[p, 5]
+            local = np.zeros(n_metrics, dtype=np.int64)
+            # Shuffles go in batches: first the summed exchanges (table gathers),
+            # then each metric over the batch in a branch-free loop that the
+            # compiler vectorises (same IEEE divisions as the reference).
+            xp = np.empty(_BATCH)
+            xa = np.empty(_BATCH)
+            xn = np.empty(_BATCH)
+            yp = np.empty(_BATCH)
+            ya = np.empty(_BATCH)
+            yn = np.empty(_BATCH)
+            for i0 in range(start, stop, _BATCH):
+                size = min(_BATCH, stop - i0)
+                for t in range(size):
+                    i = i0 + t
+                    s = 0
+                    for w in range(n_words):
+                        counter = np.uint64(i) * np.uint64(_WORD_STRIDE) + np.uint64(w + 1)
+                        word = _mix64(key + np.uint64(_GOLDEN) * counter)
+                        last = min(_PER_WORD, nb - w * _PER_WORD)
+                        for k in range(last):
+                            idx = np.int64(
+                                (word >> np.uint64(_BLOCK_BITS * k)) & np.uint64(_TABLE - 1)
+                            )
+                            s += tables[b0 + w * _PER_WORD + k, idx]
+                    u = s + bias
+                    sp = (u & mask) - half
+                    sa = ((u >> _FIELD_BITS) & mask) - half
+                    sn = (u >> (2 * _FIELD_BITS)) - half
+                    xp[t] = px - sp
+                    xa[t] = ax - sa
+                    xn[t] = nx - sn
+                    yp[t] = py + sp
+                    ya[t] = ay + sa
+                    yn[t] = ny + sn
+                for m in range(n_metrics):
+                    alpha = coefs[m, 0]
+                    gamma = coefs[m, 1]
+                    kappa = coefs[m, 2]
+                    sign = signs[p, m]
+                    thr = thresholds[p, m]
+                    hits = 0
+                    if two_sided:
+                        for t in range(size):
+                            vx = alpha * xp[t] + gamma * xa[t]
+                            vy = alpha * yp[t] + gamma * ya[t]
+                            mx = (kappa * xn[t]) / (vx if vx > 0 else 1.0)
+                            my = (kappa * yn[t]) / (vy if vy > 0 else 1.0)
+                            mx = mx if vx > 0 else 0.0
+                            my = my if vy > 0 else 0.0
+                            hits += abs(mx - my) >= thr
+                    else:
+                        for t in range(size):
+                            vx = alpha * xp[t] + gamma * xa[t]
+                            vy = alpha * yp[t] + gamma * ya[t]
+                            mx = (kappa * xn[t]) / (vx if vx > 0 else 1.0)
+                            my = (kappa * yn[t]) / (vy if vy > 0 else 1.0)
+                            mx = mx if vx > 0 else 0.0
+                            my = my if vy > 0 else 0.0
+                            hits += sign * (mx - my) >= thr
+                    local[m] += hits
+            for m in range(n_metrics):
+                out[p, c, m] = local[m]
+
+
+def _packable(pair: PairData) -> bool:
+    return bool(np.all(np.abs(pair.diffs).sum(axis=0) < _FIELD_LIMIT - 1))
+
+
+def approximate_counts(
+    pairs: list[PairData],
+    metrics: tuple[str, ...],
+    shuffles: int,
+    seed: int,
+    two_sided: bool = True,
+    threads: int | None = None,
+    chunk: int = 1 << 14,
+) -> np.ndarray:
+    """``nge`` for every pair and metric: a ``(pairs, metrics)`` int64 array.
+
+    Uses the compiled kernel (per-block lookup tables of packed partial sums, all
+    metrics from one set of shuffled sums); pairs whose sums do not fit the
+    packing fall back to :func:`approximate_counts_numpy`. The result is the same
+    for any ``threads``/``chunk``.
+    """
+    out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
+    if not pairs or shuffles <= 0:
+        return out
+    fast = [k for k, p in enumerate(pairs) if HAVE_NUMBA and _packable(p)]
+    fast_set = set(fast)
+    for k, pair in enumerate(pairs):
+        if k not in fast_set:
+            out[k] = approximate_counts_numpy(pair, metrics, shuffles, seed, two_sided)
+    if not fast:
+        return out
+    sel = [pairs[k] for k in fast]
+    coefs = np.array([METRIC_COEFS[m] for m in metrics], dtype=np.float64)
+    n_units = np.array([len(p.diffs) for p in sel], dtype=np.int64)
+    unit_offsets = np.concatenate([[0], np.cumsum(n_units)]).astype(np.int64)
+    blocks = -(-n_units // _BLOCK_BITS)
+    block_start = np.concatenate([[0], np.cumsum(blocks)]).astype(np.int64)
+    diffs = (
+        np.concatenate([p.diffs for p in sel]).astype(np.int64)
+        if n_units.sum()
+        else np.zeros((0, 3), dtype=np.int64)
+    )
+    tables = np.zeros((max(1, int(block_start[-1])), _TABLE), dtype=np.int64)
+    _build_tables(diffs, unit_offsets, block_start, tables)
+    totals = np.array([np.concatenate([p.total_x, p.total_y]) for p in sel], dtype=np.int64)
+    signs = np.empty((len(sel), len(metrics)))
+    thresholds = np.empty((len(sel), len(metrics)))
+    for k, pair in enumerate(sel):
+        for m, metric in enumerate(metrics):
+            observed = metric_value(*pair.total_x, metric) - metric_value(*pair.total_y, metric)
+            signs[k, m], thresholds[k, m] = _threshold(observed, two_sided)
+    n_chunks = -(-shuffles // chunk)
+    result = np.zeros((len(sel), n_chunks, len(metrics)), dtype=np.int64)
+    previous = numba.get_num_threads()
+    if threads:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    try:
+        _approx_kernel(
+            tables,
+            block_start,
+            totals,
+            coefs,
+            signs,
+            thresholds,
+            two_sided,
+            shuffles,
+            np.uint64(seed_key(seed)),
+            chunk,
+            result,
+        )
+    finally:
+        numba.set_num_threads(previous)
+    out[fast] = result.sum(axis=1)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Exact randomization
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """Exact p-value of one pair and metric; ``error_bound`` is the pruned mass (0: exact).
+
+    ``p_value`` includes the pruned mass, so it never understates p.
+    """
+
+    p_value: float
+    error_bound: float
+    cells: int
+
+
+def _lattice(pair: PairData, metric: str) -> tuple[np.ndarray, int, int]:
+    """Per-unit lattice shifts ``(dV, dN2)`` of a metric, without the zero ones, and the
+    metric's (V) totals of X and Y."""
+    alpha, gamma, _ = METRIC_COEFS[metric]
+    d = pair.diffs
+    shifts = np.stack([alpha * d[:, 0] + gamma * d[:, 1], d[:, 2]], axis=1).astype(np.int64)
+    shifts = shifts[np.any(shifts != 0, axis=1)]
+    vx = int(alpha * pair.total_x[0] + gamma * pair.total_x[1])
+    vy = int(alpha * pair.total_y[0] + gamma * pair.total_y[1])
+    return shifts, vx, vy
+
+
+def _canonical(shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """Orient shifts lexicographically positive, reduce by gcd, group identical ones.
+
+    Returns (unique shifts, multiplicities, offset (2,), gcd_v, gcd_n) such that
+    S = offset + (gcd_v, gcd_n) ⊙ Σ c'_u e_u with fair coins c'.
+    """
+    shifts = shifts.copy()
+    negative = (shifts[:, 0] < 0) | ((shifts[:, 0] == 0) & (shifts[:, 1] < 0))
+    offset = shifts[negative].sum(axis=0) if len(shifts) else np.zeros(2, dtype=np.int64)
+    shifts[negative] *= -1
+    g_v = int(np.gcd.reduce(np.abs(shifts[:, 0]))) if len(shifts) else 0
+    g_n = int(np.gcd.reduce(np.abs(shifts[:, 1]))) if len(shifts) else 0
+    g_v = g_v or 1
+    g_n = g_n or 1
+    reduced = shifts // np.array([g_v, g_n])
+    if len(reduced):
+        unique, counts = np.unique(reduced, axis=0, return_counts=True)
+        order = np.argsort(np.abs(unique).sum(axis=1), kind="stable")
+        unique, counts = unique[order], counts[order]
+    else:
+        unique, counts = reduced, np.zeros(0, dtype=np.int64)
+    return unique.astype(np.int64), counts.astype(np.int64), offset.astype(np.int64), g_v, g_n
+
+
+def exact_cost(pair: PairData, metric: str) -> float:
+    """Estimated cell updates of :func:`exact_pvalue` (bounding box after each unit)."""
+    shifts, _, _ = _lattice(pair, metric)
+    if not len(shifts):
+        return 0.0
+    unique, counts, _, _, _ = _canonical(shifts)
+    steps = np.repeat(unique, counts, axis=0)
+    rows = np.cumsum(steps[:, 0]) + 1
+    cols = np.cumsum(np.abs(steps[:, 1])) + 1
+    return float(np.sum(rows.astype(np.float64) * cols)) + float(rows[-1] * cols[-1])
+
+
+def exact_grid_cells(pair: PairData, metric: str) -> int:
+    """Cells of the dense grid :func:`exact_pvalue` allocates (memory: 8 bytes each)."""
+    shifts, _, _ = _lattice(pair, metric)
+    if not len(shifts):
+        return 1
+    unique, counts, _, _, _ = _canonical(shifts)
+    rows = int((unique[:, 0] * counts).sum()) + 1
+    cols = int((np.abs(unique[:, 1]) * counts).sum()) + 1
+    return rows * cols
+
+
+if HAVE_NUMBA:
+
+    @njit(cache=True, nogil=True)
+    def _dp_kernel(unique, counts, rows, cols, neg, budget):
+        grid = np.zeros((rows, cols))
+        lo = np.full(rows, cols, dtype=np.int64)
+        hi = np.full(rows, -1, dtype=np.int64)
+        grid[0, -neg] = 1.0
+        lo[0] = -neg
+        hi[0] = -neg
+        used_rows = 1
+        dropped = 0.0
+        for g in range(unique.shape[0]):
+            a = unique[g, 0]
+            b = unique[g, 1]
+            for _ in range(counts[g]):
+                new_rows = min(rows, used_rows + a)
+                # In place, rows from the bottom so that row i-a is still the old one.
+                for i in range(new_rows - 1, -1, -1):
+                    src = i - a
+                    has_src = src >= 0 and src < used_rows and lo[src] <= hi[src]
+                    if a == 0:
+                        # Same row: columns in the direction that keeps sources unread.
+                        if lo[i] > hi[i]:
+                            continue
+                        s_lo = lo[i]
+                        s_hi = hi[i]
+                        if b > 0:
+                            for j in range(s_hi + b, s_lo - 1, -1):
+                                v = grid[i, j] * 0.5
+                                if j - b >= s_lo and j - b <= s_hi:
+                                    v += grid[i, j - b] * 0.5
+                                grid[i, j] = v
+                            hi[i] = s_hi + b
+                        continue
+                    if lo[i] <= hi[i]:
+                        for j in range(lo[i], hi[i] + 1):
+                            grid[i, j] *= 0.5
+                    if has_src:
+                        t_lo = lo[src] + b
+                        t_hi = hi[src] + b
+                        for j in range(t_lo, t_hi + 1):
+                            grid[i, j] += 0.5 * grid[src, j - b]
+                        if t_lo < lo[i]:
+                            if lo[i] > hi[i]:
+                                # Row was empty: cells between are zero already.
+                                hi[i] = max(hi[i], t_hi)
+                            lo[i] = t_lo
+                        if t_hi > hi[i]:
+                            hi[i] = t_hi
+                used_rows = new_rows
+                if budget > 0.0:
+                    # Trim negligible mass from row ends while the total stays in budget.
+                    limit = budget * 1e-3
+                    for i in range(used_rows):
+                        while lo[i] <= hi[i] and grid[i, lo[i]] < limit:
+                            if dropped + grid[i, lo[i]] > budget:
+                                break
+                            dropped += grid[i, lo[i]]
+                            grid[i, lo[i]] = 0.0
+                            lo[i] += 1
+                        while lo[i] <= hi[i] and grid[i, hi[i]] < limit:
+                            if dropped + grid[i, hi[i]] > budget:
+                                break
+                            dropped += grid[i, hi[i]]
+                            grid[i, hi[i]] = 0.0
+                            hi[i] -= 1
+        return grid, lo, hi, dropped
+
+    @njit(cache=True, nogil=True)
+    def _tail_mass(
+        grid, lo, hi, off_v, off_n, g_v, g_n, neg, vx, nx, vy, ny, kappa, sign, thr, two_sided
+    ):
+        total = 0.0
+        for i in range(grid.shape[0]):
+            if lo[i] > hi[i]:
+                continue
+            sv = off_v + g_v * i
+            xv = vx - sv
+            yv = vy + sv
+            for j in range(lo[i], hi[i] + 1):
+                w = grid[i, j]
+                if w == 0.0:
+                    continue
+                sn = off_n + g_n * (j + neg)
+                mx = (kappa * (nx - sn)) / xv if xv > 0 else 0.0
+                my = (kappa * (ny + sn)) / yv if yv > 0 else 0.0
+                diff = mx - my
+                stat = abs(diff) if two_sided else sign * diff
+                if stat >= thr:
+                    total += w
+        return total
+
+
+def exact_pvalue(
+    pair: PairData, metric: str, two_sided: bool = True, budget: float = 0.0
+) -> ExactResult:
+    """Exact randomization p-value over all 2^n exchanges (p = count / 2^n, no +1).
+
+    ``budget`` > 0 allows pruning of at most that much probability mass; the
+    pruned mass is added to the p-value and returned as ``error_bound``.
+
+    >>> x = np.array([[2, 2, 4], [2, 2, 2]]); y = np.array([[2, 2, 0], [2, 2, 2]])
+    >>> exact_pvalue(PairData.of(x, y), "recall").p_value
+    1.0
+    """
+    _, _, kappa = METRIC_COEFS[metric]
+    shifts, vx, vy = _lattice(pair, metric)
+    nx, ny = int(pair.total_x[2]), int(pair.total_y[2])
+    observed = metric_value(*pair.total_x, metric) - metric_value(*pair.total_y, metric)
+    sign, thr = _threshold(observed, two_sided)
+    if not len(shifts):
+        return ExactResult(1.0, 0.0, 1)
+    unique, counts, offset, g_v, g_n = _canonical(shifts)
+    rows = int((unique[:, 0] * counts).sum()) + 1
+    neg = int((np.minimum(unique[:, 1], 0) * counts).sum())
+    cols = int((np.abs(unique[:, 1]) * counts).sum()) + 1
+    if not HAVE_NUMBA:  # pragma: no cover - numba is a declared dependency
+        raise RuntimeError("exact randomization needs numba")
+    grid, lo, hi, dropped = _dp_kernel(unique, counts, rows, cols, neg, float(budget))
+    mass = _tail_mass(
+        grid, lo, hi, int(offset[0]), int(offset[1]), g_v, g_n, neg,
+        vx, nx, vy, ny, kappa, sign, thr, two_sided,
+    )  # fmt: skip
+    p = min(1.0, mass + dropped)
+    return ExactResult(p, float(dropped), rows * cols)
+
+
+def brute_force_pvalue(x: np.ndarray, y: np.ndarray, metric: str, two_sided: bool = True) -> float:
+    """Exact p-value by enumerating all 2^n exchanges of the n units (tests only; n ≤ 20).
+
+    >>> brute_force_pvalue(np.array([[1, 1, 2]]), np.array([[1, 1, 0]]), "recall")
+    1.0
+    """
+    x = np.asarray(x, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    n = len(x)
+    if n > 20:
+        raise ValueError("brute force is limited to 20 units")
+    masks = (np.arange(1 << n)[:, None] >> np.arange(n)[None, :]) & 1
+    s = masks @ (x - y)
+    tx, ty = x.sum(0), y.sum(0)
+    diff = metric_values(tx - s, metric) - metric_values(ty + s, metric)
+    observed = metric_value(*tx, metric) - metric_value(*ty, metric)
+    sign, thr = _threshold(observed, two_sided)
+    stat = np.abs(diff) if two_sided else sign * diff
+    return float(np.count_nonzero(stat >= thr)) / float(1 << n)
+
+
+def default_threads() -> int:
+    """Threads the compiled kernels use by default (all cores numba sees)."""
+    if HAVE_NUMBA:
+        return int(numba.config.NUMBA_NUM_THREADS)
+    return os.cpu_count() or 1  # pragma: no cover

@@ -1,0 +1,318 @@
+"""Tests of the significance engine: randomization, confidence, classic tests, groupings."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from muceval.errors import UsageError
+from muceval.randomization import (
+    METRICS,
+    PairData,
+    approximate_counts,
+    approximate_counts_numpy,
+    brute_force_pvalue,
+    coins,
+    exact_pvalue,
+    metric_value,
+    reduce_counts,
+)
+from muceval.significance import (
+    adjust_pvalues,
+    classic_tests,
+    compare,
+    confidence_level,
+    groupings,
+    letter_display,
+    parse_metrics,
+)
+from muceval.unitdata import from_arrays, from_reports
+
+
+@st.composite
+def unit_tuple(draw, max_count=6):
+    pos = draw(st.integers(0, max_count))
+    act = draw(st.integers(0, max_count))
+    cor = draw(st.integers(0, min(pos, act)))
+    par = draw(st.integers(0, min(pos, act) - cor))
+    return [pos, act, cor, par]
+
+
+@st.composite
+def system_pair(draw, max_units=9):
+    n = draw(st.integers(0, max_units))
+    x = [draw(unit_tuple()) for _ in range(n)]
+    # Some units identical in both systems, as in real data.
+    y = [xi if draw(st.booleans()) and draw(st.booleans()) else draw(unit_tuple()) for xi in x]
+    return np.array(x, dtype=np.int64).reshape(-1, 4), np.array(y, dtype=np.int64).reshape(-1, 4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(system_pair())
+def test_exact_equals_brute_force(data):
+    x, y = (reduce_counts(a) for a in data)
+    pair = PairData.of(x, y)
+    for metric in METRICS:
+        for two_sided in (True, False):
+            brute = brute_force_pvalue(x, y, metric, two_sided)
+            exact = exact_pvalue(pair, metric, two_sided)
+            assert exact.error_bound == 0.0
+            assert exact.p_value == pytest.approx(brute, abs=1e-12), (metric, two_sided)
+            if not two_sided:
+                assert exact.p_value <= exact_pvalue(pair, metric, True).p_value + 1e-12
+
+
+@settings(max_examples=25, deadline=None)
+@given(system_pair(max_units=14))
+def test_compiled_kernel_equals_numpy_reference(data):
+    x, y = (reduce_counts(a) for a in data)
+    pair = PairData.of(x, y)
+    for two_sided in (True, False):
+        fast = approximate_counts([pair], METRICS, 600, seed=7, two_sided=two_sided)[0]
+        plain = approximate_counts_numpy(pair, METRICS, 600, seed=7, two_sided=two_sided)
+        assert fast.tolist() == plain.tolist()
+
+
+def random_pair(rng, n):
+    def system():
+        pos = rng.integers(0, 8, n)
+        act = rng.integers(0, 8, n)
+        top = np.minimum(pos, act)
+        cor = rng.integers(0, top + 1)
+        par = rng.integers(0, top - cor + 1)
+        return np.stack([pos, act, cor, par], axis=1)
+
+    return system(), system()
+
+
+def test_approximate_converges_to_exact():
+    rng = np.random.default_rng(3)
+    x4, y4 = random_pair(rng, 14)
+    x, y = reduce_counts(x4), reduce_counts(y4)
+    pair = PairData.of(x, y)
+    shuffles = 40_000
+    for two_sided in (True, False):
+        counts = approximate_counts([pair], METRICS, shuffles, seed=11, two_sided=two_sided)[0]
+        for metric, nge in zip(METRICS, counts, strict=True):
+            exact = exact_pvalue(pair, metric, two_sided).p_value
+            estimate = (nge + 1) / (shuffles + 1)
+            # 5 binomial standard errors plus the +1 bias: fails by chance with p < 1e-6.
+            tolerance = 5 * np.sqrt(max(exact * (1 - exact), 1e-4) / shuffles) + 2 / shuffles
+            assert abs(estimate - exact) <= tolerance, (metric, two_sided, estimate, exact)
+
+
+def test_counts_independent_of_chunks_and_threads():
+    rng = np.random.default_rng(5)
+    pairs = [PairData.of(*(reduce_counts(a) for a in random_pair(rng, 70))) for _ in range(3)]
+    a = approximate_counts(pairs, METRICS, 5000, seed=2, threads=1, chunk=5000)
+    b = approximate_counts(pairs, METRICS, 5000, seed=2, threads=2, chunk=333)
+    c = approximate_counts(pairs[1:2], METRICS, 5000, seed=2)
+    assert a.tolist() == b.tolist()
+    assert a[1].tolist() == c[0].tolist()
+    assert approximate_counts(pairs, METRICS, 5000, seed=3).tolist() != a.tolist()
+
+
+def test_coins_are_fair_and_reproducible():
+    c = coins(123, 0, 4000, 100)
+    assert c.shape == (4000, 100)
+    assert abs(c.mean() - 0.5) < 0.01
+    assert np.array_equal(c[1000:2000], coins(123, 1000, 2000, 100))
+
+
+def test_identical_systems_give_p_one():
+    rng = np.random.default_rng(1)
+    x, _ = random_pair(rng, 30)
+    t = from_arrays(["A", "B"], [f"u{i}" for i in range(30)], np.stack([x, x]))
+    for method in ("approximate", "exact"):
+        result = compare(t, method=method, shuffles=999, seed=1, bootstrap=0)
+        assert all(c.p_value == 1.0 for c in result.comparisons)
+        assert result.groups == {m: [["A", "B"]] for m in METRICS}
+
+
+def test_exchange_that_cannot_change_the_statistic_gives_p_one():
+    # BRIEF §2: B equals A except one message where B scores 0/20 and A 15/20.
+    a = np.tile([20, 20, 15, 0], (50, 1))
+    b = a.copy()
+    b[17] = [20, 20, 0, 0]
+    t = from_arrays(["A", "B"], [f"m{i:02d}" for i in range(50)], np.stack([a, b]))
+    for method in ("approximate", "exact"):
+        result = compare(t, method=method, shuffles=9999, seed=4, bootstrap=0, classic=False)
+        for c in result.comparisons:
+            assert c.difference > 0
+            assert c.p_value == 1.0, (method, c.metric)
+
+
+def test_swapping_systems_keeps_two_sided_p():
+    rng = np.random.default_rng(8)
+    x, y = random_pair(rng, 40)
+    units = [f"u{i}" for i in range(40)]
+    ab = compare(from_arrays(["A", "B"], units, np.stack([x, y])), seed=9, bootstrap=0)
+    ba = compare(from_arrays(["B", "A"], units, np.stack([y, x])), seed=9, bootstrap=0)
+    ex_ab = compare(from_arrays(["A", "B"], units, np.stack([x, y])), method="exact", bootstrap=0)
+    ex_ba = compare(from_arrays(["B", "A"], units, np.stack([y, x])), method="exact", bootstrap=0)
+    for metric in METRICS:
+        assert ab.comparison("A", "B", metric).p_value == ba.comparison("A", "B", metric).p_value
+        assert ex_ab.comparison("A", "B", metric).p_value == pytest.approx(
+            ex_ba.comparison("A", "B", metric).p_value, abs=1e-12
+        )
+
+
+def test_response_level_recall_matches_sign_test():
+    # Response-level units (POS 1, each response correct or not): the exact
+    # randomization test of recall is the two-sided sign test.
+    rng = np.random.default_rng(12)
+    n = 300
+    a_cor = rng.random(n) < 0.55
+    b_cor = rng.random(n) < 0.45
+    ones = np.ones(n, dtype=np.int64)
+    a = np.stack([ones, ones, a_cor.astype(np.int64), 0 * ones], axis=1)
+    b = np.stack([ones, ones, b_cor.astype(np.int64), 0 * ones], axis=1)
+    t = from_arrays(["A", "B"], [f"r{i}" for i in range(n)], np.stack([a, b]))
+    result = compare(t, metrics=["recall"], method="exact", bootstrap=0)
+    c = result.comparison("A", "B", "recall")
+    wins = int((a_cor & ~b_cor).sum())
+    losses = int((~a_cor & b_cor).sum())
+    sign = stats.binomtest(wins, wins + losses, 0.5).pvalue
+    assert c.p_value == pytest.approx(sign, rel=1e-9)
+    assert c.classic.sign == pytest.approx(sign, rel=1e-9)
+
+
+def test_pruning_reports_a_bound():
+    rng = np.random.default_rng(2)
+    n = 2000
+    a = np.stack([np.ones(n), np.ones(n), rng.random(n) < 0.6, np.zeros(n)], 1).astype(int)
+    b = np.stack([np.ones(n), np.ones(n), rng.random(n) < 0.5, np.zeros(n)], 1).astype(int)
+    pair = PairData.of(reduce_counts(a), reduce_counts(b))
+    exact = exact_pvalue(pair, "recall")
+    pruned = exact_pvalue(pair, "recall", budget=1e-10)
+    assert 0 < pruned.error_bound <= 1e-10
+    assert exact.p_value - 1e-15 <= pruned.p_value <= exact.p_value + pruned.error_bound + 1e-15
+
+
+def test_confidence_level_formula():
+    assert confidence_level(0, 9999, 0.1) == pytest.approx(1.0)
+    for nge in (500, 950, 1000, 1050, 3000):
+        posterior = stats.beta(nge + 1, 9999 - nge + 1)
+        significant = (nge + 1) / 10000 <= 0.1
+        expected = posterior.cdf(0.1) if significant else posterior.sf(0.1)
+        assert confidence_level(nge, 9999, 0.1) == pytest.approx(expected)
+    # Closer to the cutoff, less confidence; more shuffles, more confidence.
+    assert confidence_level(950, 9999, 0.1) < confidence_level(900, 9999, 0.1)
+    assert confidence_level(9500, 99999, 0.1) > confidence_level(950, 9999, 0.1)
+
+
+def test_adjustments():
+    p = [0.01, 0.04, 0.03, 0.2]
+    assert adjust_pvalues(p, "none") == p
+    assert adjust_pvalues(p, "holm") == pytest.approx([0.04, 0.09, 0.09, 0.2])
+    assert adjust_pvalues(p, "bh") == pytest.approx(stats.false_discovery_control(p))
+    with pytest.raises(UsageError):
+        adjust_pvalues(p, "bonferroni")
+
+
+def test_groupings_and_letters():
+    diff = {frozenset(p) for p in [("A", "C"), ("A", "D"), ("B", "D")]}
+    order = ["A", "B", "C", "D"]
+    runs = groupings(order, lambda x, y: frozenset((x, y)) in diff)
+    assert runs == [["A", "B"], ["B", "C"], ["C", "D"]]
+    assert letter_display(order, runs) == {"A": "a", "B": "ab", "C": "bc", "D": "c"}
+    assert groupings(order, lambda x, y: False) == [order]
+    assert groupings(order, lambda x, y: True) == [[s] for s in order]
+
+
+def test_classic_tests_against_scipy():
+    rng = np.random.default_rng(4)
+    a, b = random_pair(rng, 60)
+    for metric in ("recall", "precision", "f1"):
+        for alternative in ("two-sided", "one-sided"):
+            c = classic_tests(a, b, metric, alternative)
+            ra, rb = reduce_counts(a), reduce_counts(b)
+            from muceval.randomization import METRIC_COEFS, metric_values
+
+            al, ga, _ = METRIC_COEFS[metric]
+            keep = (al * ra[:, 0] + ga * ra[:, 1] > 0) & (al * rb[:, 0] + ga * rb[:, 1] > 0)
+            va, vb = metric_values(ra[keep], metric), metric_values(rb[keep], metric)
+            obs = metric_value(*ra.sum(0), metric) - metric_value(*rb.sum(0), metric)
+            alt = "two-sided" if alternative == "two-sided" else ("greater" if obs >= 0 else "less")
+            d = va - vb
+            nz = d[d != 0]
+            assert c.units == keep.sum()
+            assert c.sign == pytest.approx(
+                stats.binomtest(int((nz > 0).sum()), len(nz), 0.5, alternative=alt).pvalue
+            )
+            assert c.wilcoxon == pytest.approx(
+                stats.wilcoxon(nz, alternative=alt, method="approx").pvalue
+            )
+            assert c.paired_t == pytest.approx(stats.ttest_rel(va, vb, alternative=alt).pvalue)
+            assert c.two_sample_t == pytest.approx(stats.ttest_ind(va, vb, alternative=alt).pvalue)
+            assert c.correlation == pytest.approx(stats.pearsonr(va, vb)[0])
+            if metric == "f1":
+                assert c.chi2 is None
+            else:
+                col = 0 if metric == "recall" else 1
+                na, nb = ra[:, 2].sum() / 2, rb[:, 2].sum() / 2
+                table = [[na, ra[:, col].sum() - na], [nb, rb[:, col].sum() - nb]]
+                expected = stats.chi2_contingency(table, correction=False).pvalue
+                assert c.chi2 == pytest.approx(expected)
+
+
+def test_compare_outputs_and_options():
+    rng = np.random.default_rng(6)
+    x, y = random_pair(rng, 25)
+    z = np.minimum(x, x)  # a third system: copy of x
+    units = [f"u{i}" for i in range(25)]
+    t = from_arrays(["A", "B", "C"], units, np.stack([x, y, z]))
+    r = compare(t, metrics="recall,f2", seed=5, bootstrap=200, adjust="holm")
+    data = r.to_dict()
+    assert set(data) >= {"systems", "comparisons", "groups"}
+    assert set(data["systems"]) == {"A", "B", "C"}
+    first = data["comparisons"][0]
+    for key in ("a", "b", "metric", "difference", "p_value", "method", "shuffles", "confidence"):
+        assert key in first
+    assert len(data["comparisons"]) == 3 * 2
+    assert r.settings["seed"] == 5
+    ac = r.comparison("A", "C", "recall")
+    assert ac.p_value == 1.0 and ac.ci == (0.0, 0.0)
+    lo, hi = r.system_ci["A"]["f2"]
+    assert lo <= r.scores["A"]["f2"] <= hi
+    ab = r.comparison("A", "B", "f2")
+    assert ab.ci[0] <= ab.difference <= ab.ci[1]
+    assert ab.p_adjusted >= ab.p_value
+    assert r.to_csv().splitlines()[0].startswith("metric,a,b,")
+    assert len(r.to_csv().splitlines()) == 7
+    again = compare(t, metrics="recall,f2", seed=5, bootstrap=200, adjust="holm")
+    assert again.to_json() == r.to_json()
+    auto = compare(t, metrics=["recall"], method="auto", seed=5, bootstrap=0)
+    assert {c.method for c in auto.comparisons} == {"exact"}  # 25 units: exact is cheap
+    with pytest.raises(UsageError):
+        parse_metrics("recall,bogus")
+    with pytest.raises(UsageError):
+        compare(t, method="magic")
+    with pytest.raises(UsageError):
+        compare(t.select(["A"]))
+
+
+def test_official_tst3_f_measures(muc4):
+    t = from_reports(sorted((muc4 / "tst3" / "official-scores").iterdir()))
+    totals = reduce_counts(t.counts).sum(axis=1)
+    f1 = {s: metric_value(*totals[i], "f1") for i, s in enumerate(t.systems)}
+    assert [f"{100 * f1[s]:.2f}" for s in ("GE", "GE-CMU", "UMASS")] == ["56.01", "51.98", "51.61"]
+
+
+def test_official_tst3_exact_and_approximate_agree(muc4):
+    t = from_reports(sorted((muc4 / "tst3" / "official-scores").iterdir()))
+    t = t.select(["GE", "GE-CMU", "UMASS", "NYU"])
+    exact = compare(t, metrics=["recall", "precision"], method="exact", bootstrap=0, classic=False)
+    approx = compare(
+        t, metrics=["recall", "precision"], shuffles=20000, seed=1, bootstrap=0, classic=False
+    )
+    for a, b in itertools.combinations(t.systems, 2):
+        for metric in ("recall", "precision"):
+            pe = exact.comparison(a, b, metric).p_value
+            pa = approx.comparison(a, b, metric).p_value
+            assert abs(pa - pe) <= 5 * np.sqrt(max(pe * (1 - pe), 1e-4) / 20000) + 2e-4

@@ -1,0 +1,56 @@
+"""Tests of ``muceval significance``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from muceval.cli import main
+
+DATA = Path(__file__).parent / "data" / "significance"
+
+
+def test_json_output(capsys):
+    code = main(["significance", str(DATA / "small.csv"), "--seed", "3", "--format", "json",
+                 "--metrics", "recall,f1", "--shuffles", "999"])  # fmt: skip
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["systems"]) == {"alpha", "beta", "gamma"}
+    assert len(data["comparisons"]) == 3 * 2
+    assert set(data["groups"]) == {"recall", "f1"}
+    assert all(c["shuffles"] == 999 and c["method"] == "approximate" for c in data["comparisons"])
+    assert data["settings"]["seed"] == 3
+    # Same seed, same answer.
+    main(["significance", str(DATA / "small.csv"), "--seed", "3", "--format", "json",
+          "--metrics", "recall,f1", "--shuffles", "999"])  # fmt: skip
+    assert json.loads(capsys.readouterr().out) == data
+
+
+def test_table_and_csv_output(capsys):
+    assert main(["significance", str(DATA / "small.csv"), "--seed", "1", "--method", "exact"]) == 0
+    out = capsys.readouterr().out
+    assert "recall" in out and "alpha" in out and "F P&2R" in out
+    assert main(["significance", str(DATA / "small.csv"), "--seed", "1", "--format", "csv",
+                 "--alternative", "one-sided", "--adjust", "bh"]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("metric,a,b,") and len(lines) == 1 + 3 * 5
+
+
+def test_bad_input_exit_code_2(tmp_path, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("system,unit,POS,ACT,COR,PAR\nA,u1,1,1,1,x\n")
+    assert main(["significance", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:2:" in err and "Traceback" not in err
+    assert main(["significance", str(DATA / "small.csv"), "--metrics", "nope"]) == 2
+    assert "unknown metric" in capsys.readouterr().err
+
+
+def test_official_reports(muc4, capsys):
+    files = [
+        str(muc4 / "tst3" / "official-scores" / f"{s}.tst3-pass1.nrad") for s in ("GE", "UMASS")
+    ]
+    assert main(["significance", *files, "--seed", "1", "--format", "json", "--metrics", "f1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert round(100 * data["systems"]["GE"]["f1"], 2) == 56.01
+    assert round(100 * data["systems"]["UMASS"]["f1"], 2) == 51.61

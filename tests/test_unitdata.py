@@ -1,0 +1,134 @@
+"""Tests of the per-unit tallies and their loaders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from muceval.errors import InputError, UsageError
+from muceval.report_reader import read_report
+from muceval.unitdata import from_arrays, from_csv, from_reports, load_inputs, system_name
+
+DATA = Path(__file__).parent / "data" / "significance"
+HEADER = "system,unit,POS,ACT,COR,PAR\n"
+
+
+def write(tmp_path: Path, text: str, name: str = "t.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_csv_missing_rows_are_zeros_and_units_sorted(tmp_path):
+    path = write(tmp_path, HEADER + "B,u2,2,2,1,1\nA,u1,3,1,1,0\nA,u2,1,1,0,0\n")
+    t = from_csv(path)
+    assert t.systems == ("B", "A")
+    assert t.units == ("u1", "u2")
+    assert t.system("B").tolist() == [[0, 0, 0, 0], [2, 2, 1, 1]]
+    assert t.totals("A").tolist() == [4, 2, 1, 0]
+    assert t.counts.dtype == np.int64
+    with pytest.raises(ValueError):
+        t.counts[0, 0, 0] = 5  # read-only
+
+
+def test_csv_shipped_sample():
+    t = from_csv(DATA / "small.csv")
+    assert t.systems == ("alpha", "beta", "gamma")
+    assert len(t.units) == 12
+    assert t.system("gamma")[t.units.index("msg-07")].tolist() == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    "body, line, fragment",
+    [
+        ("A,u1,1,1,x,0\n", 2, "COR is not an integer"),
+        ("A,u1,1,1,-1,0\n", 2, "negative"),
+        ("A,u1,1,1,1,0\nA,u1,1,1,1,0\n", 3, "duplicate row"),
+        ("A,u1,1,1,1\n", 2, "expected 6 columns"),
+        ("A,u1,1,3,1,1\n", 2, "exceeds POS"),
+        ("A,u1,3,1,1,1\n", 2, "exceeds ACT"),
+        ("A,,1,1,1,0\n", 2, "empty system or unit"),
+    ],
+)
+def test_csv_errors_name_file_and_line(tmp_path, body, line, fragment):
+    path = write(tmp_path, HEADER + body)
+    with pytest.raises(InputError) as info:
+        from_csv(path)
+    problem = info.value.problems[0]
+    assert problem.path == str(path) and problem.line == line
+    assert fragment in problem.message
+
+
+def test_csv_header_errors(tmp_path):
+    with pytest.raises(InputError, match="header must be"):
+        from_csv(write(tmp_path, "system,unit,POS,ACT,COR\nA,u,1,1,1\n"))
+    with pytest.raises(InputError, match="empty CSV"):
+        from_csv(write(tmp_path, "\n"))
+
+
+def test_csv_collects_all_problems(tmp_path):
+    path = write(tmp_path, HEADER + "A,u1,1,1,x,0\nA,u2,1,1,-1,0\n")
+    with pytest.raises(InputError) as info:
+        from_csv(path)
+    assert [p.line for p in info.value.problems] == [2, 3]
+
+
+def test_from_arrays_validates():
+    with pytest.raises(ValueError):
+        from_arrays(["A"], ["u"], [[[1, 1, 2, 0]]])
+    with pytest.raises(ValueError):
+        from_arrays(["A", "A"], ["u"], [[[1, 1, 1, 0]], [[1, 1, 1, 0]]])
+    with pytest.raises(ValueError):
+        from_arrays(["A"], ["u", "v"], [[[1, 1, 1, 0]]])
+    t = from_arrays(["A"], ["u"], [[[1, 1, 1, 0]]])
+    with pytest.raises(UsageError):
+        t.system("Z")
+    assert t.select(["A"]).systems == ("A",)
+
+
+def test_system_name():
+    assert system_name("/x/GE-CMU.tst3-pass1.nrad") == "GE-CMU"
+    assert system_name("BBN.tst3.report") == "BBN"
+
+
+def test_load_inputs_dispatch_and_merge(tmp_path):
+    csv_path = write(tmp_path, HEADER + "A,u1,1,1,1,0\n", "a.txt")  # recognised by its header
+    other = write(tmp_path, HEADER + "B,u2,1,1,0,0\n", "b.csv")
+    t = load_inputs([csv_path, other])
+    assert t.systems == ("A", "B") and t.units == ("u1", "u2")
+    with pytest.raises(InputError, match="also comes from"):
+        load_inputs([csv_path, csv_path])
+    junk = write(tmp_path, "hello\n", "junk.txt")
+    with pytest.raises(InputError, match="unrecognised input format"):
+        load_inputs([junk])
+    with pytest.raises(InputError, match="cannot read"):
+        load_inputs([tmp_path / "absent.csv"])
+    with pytest.raises(UsageError):
+        load_inputs([])
+
+
+def test_reports_give_per_message_totals(muc4):
+    official = sorted((muc4 / "tst3" / "official-scores").iterdir())
+    t = from_reports(official)
+    assert len(t.systems) == 17 and "GE-CMU" in t.systems
+    assert len(t.units) == 100
+    for path in official[:4]:
+        report = read_report(path)
+        total = report.summary_row("ALL TEMPLATES").tally
+        assert t.totals(system_name(path)).tolist() == [total.pos, total.act, total.cor, total.par]
+    # load_inputs recognises reports by content, whatever the extension.
+    assert load_inputs(official[:2]).systems == t.systems[:2]
+
+
+def test_report_with_inconsistent_total_is_rejected(muc4, tmp_path):
+    text = (muc4 / "tst3" / "official-scores" / "GE.tst3-pass1.nrad").read_text(encoding="latin-1")
+    bad = text.replace(
+        "TOTAL\t\t        7   7|  6   0   1|", "TOTAL\t\t        7   7|  9   0   1|", 1
+    )
+    assert bad != text
+    path = write(tmp_path, bad, "GE.bad.nrad")
+    with pytest.raises(InputError) as info:
+        from_reports([path])
+    assert "exceeds POS" in str(info.value) and info.value.problems[0].line is not None
