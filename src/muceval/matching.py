@@ -190,11 +190,17 @@ class QueryResolver:
     'correct'
     """
 
-    def __init__(self, unresolved: Unresolved = "incorrect", ask: AnswerCallback | None = None):
+    def __init__(
+        self,
+        unresolved: Unresolved = "incorrect",
+        ask: AnswerCallback | None = None,
+        on_judgement: Callable[[NewJudgement], None] | None = None,
+    ):
         if unresolved == "ask" and ask is None:
             raise ValueError("the 'ask' policy needs a callback")
         self.unresolved = unresolved
         self.ask = ask
+        self.on_judgement = on_judgement
         self.new_judgements: list[NewJudgement] = []
 
 
@@ -785,7 +791,8 @@ class SlotScorer:
             entry = HistoryEntry(query.response, judgement, query.offered[which], has_key=True)
             result = (_JUDGED[judgement], [which])
         self.history.add(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, _stored(entry))
-        resolver.new_judgements.append(
-            NewJudgement(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, entry)
-        )
+        recorded = NewJudgement(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, entry)
+        resolver.new_judgements.append(recorded)
+        if resolver.on_judgement is not None:
+            resolver.on_judgement(recorded)
         return result

@@ -13,7 +13,8 @@ questions without a recorded answer follow the ``unresolved`` policy
 credit the first offered key fill; ``ask`` calls a function, whose answers are
 added to the history and returned as new judgements).
 
->>> from muceval.model import Configuration, SlotSpec, SlotType, Template, TemplateFile, Slot, Text
+>>> from muceval.history import add_judgement
+from muceval.model import Configuration, SlotSpec, SlotType, Template, TemplateFile, Slot, Text
 >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
 ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
 >>> key = TemplateFile("key", (Template("M1", "1", False, (Slot("s", (Text('"X"'),)),)),))
@@ -23,12 +24,13 @@ added to the history and returned as new judgements).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from muceval.equality import ValueMatcher
 from muceval.errors import UsageError
+from muceval.history import add_judgement
 from muceval.mapping import (
     ManualMappings,
     PairEvaluator,
@@ -51,9 +53,6 @@ from muceval.matching import (
 from muceval.model import (
     Configuration,
     History,
-    HistoryMessage,
-    HistorySlot,
-    HistoryTemplate,
     Template,
     TemplateFile,
 )
@@ -89,7 +88,9 @@ class ScoringOptions:
     ``manual_mappings`` (per message, ordered (key id, response id) pairs)
     replace it for the messages they name: replayed as given, duplicates
     included, without the restriction check. ``use_history_mappings`` honours
-    1992 ``":MAP"`` entries of the history (§7.4).
+    1992 ``":MAP"`` entries of the history (§7.4). ``on_judgement`` is called
+    with each answer given through ``ask`` the moment it is recorded, so that a
+    caller can store it at once (an interrupted session then loses nothing).
     """
 
     query_pass: bool = True
@@ -98,6 +99,7 @@ class ScoringOptions:
     mapping: Literal["greedy", "optimal"] = "greedy"
     manual_mappings: ManualMappings | None = None
     use_history_mappings: bool = True
+    on_judgement: Callable[[NewJudgement], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,7 @@ class Scorer:
             )
 
         resolver = (
-            QueryResolver(self.options.unresolved, self.options.ask)
+            QueryResolver(self.options.unresolved, self.options.ask, self.options.on_judgement)
             if self.options.query_pass
             else None
         )
@@ -332,35 +334,9 @@ def add_judgements(history: History | None, new: Sequence[NewJudgement]) -> Hist
     >>> add_judgements(None, []).messages
     ()
     """
-    messages = list(history.messages) if history is not None else []
-    path = history.path if history is not None else None
+    result = history if history is not None else History(None, ())
     for judgement in new:
-        position = next(
-            (n for n, m in enumerate(messages) if m.message_id == judgement.message_id), None
+        result = add_judgement(
+            result, judgement.message_id, judgement.template_id, judgement.slot_id, judgement.entry
         )
-        if position is None:
-            messages.append(HistoryMessage(judgement.message_id, ()))
-            position = len(messages) - 1
-        message = messages[position]
-        items = list(message.items)
-        spot = next(
-            (
-                n
-                for n, item in enumerate(items)
-                if isinstance(item, HistoryTemplate) and item.template_id == judgement.template_id
-            ),
-            None,
-        )
-        if spot is None:
-            items.append(HistoryTemplate(judgement.template_id, ()))
-            spot = len(items) - 1
-        template = items[spot]
-        slots = list(template.slots)
-        where = next((n for n, s in enumerate(slots) if s.slot_id == judgement.slot_id), None)
-        if where is None:
-            slots.append(HistorySlot(judgement.slot_id, (judgement.entry,)))
-        else:
-            slots[where] = HistorySlot(judgement.slot_id, slots[where].entries + (judgement.entry,))
-        items[spot] = HistoryTemplate(template.template_id, tuple(slots))
-        messages[position] = HistoryMessage(message.message_id, tuple(items))
-    return History(path, tuple(messages))
+    return result
