@@ -10,6 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum, StrEnum
 
+import numpy as np
+
 from muceval.model import IRRELEVANT_ID, Configuration, DisplayType, SubtotalRow
 
 TALLY_FIELDS: tuple[str, ...] = (
@@ -266,45 +268,69 @@ def sum_tallies(tallies: Iterable[Tally]) -> Tally:
     return Tally(*map(sum, zip(*vectors, strict=True)))
 
 
-class _Builder:
-    """Mutable running sums for one accumulator; frozen into an :class:`Accumulator`."""
+def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
+    """All tallies of ``pairs`` as one integer array of shape (pairs, 1 + slots, 11).
 
-    def __init__(self, layout: SlotLayout) -> None:
-        self.layout = layout
-        self.template_id = [0] * len(TALLY_FIELDS)
-        self.slots: dict[str, list[int]] = {sid: [0] * len(TALLY_FIELDS) for sid in layout.slot_ids}
-        self.entries = 0
-
-    @staticmethod
-    def _add(into: list[int], tally: Tally) -> None:
-        into[:] = map(int.__add__, into, _vector(tally))
-
-    def add(self, pair: PairScore) -> None:
-        self.entries += 1
-        self._add(self.template_id, pair.template_id)
+    Row 0 of each pair is its template-id row, then the layout's slots in
+    order; a slot a pair does not score stays zero. Summing masked slices of
+    this array is how every accumulator is formed: a Python loop over
+    (pair, slot, column) made summaries the slowest part of scoring.
+    """
+    index = {sid: n + 1 for n, sid in enumerate(layout.slot_ids)}
+    width = 1 + len(layout.slot_ids)
+    flat = [0] * (len(pairs) * width * len(TALLY_FIELDS))
+    size = len(TALLY_FIELDS)
+    for p, pair in enumerate(pairs):
+        base = p * width * size
+        flat[base : base + size] = _vector(pair.template_id)
         for name, tally in pair.slots:
-            into = self.slots.get(name)
-            if into is None:
+            row = index.get(name)
+            if row is None:
                 raise ValueError(
                     f"{pair.message_id}: slot {name!r} of key {pair.key_id} / response "
                     f"{pair.response_id} is not a scored slot of the configuration"
                 )
-            self._add(into, tally)
+            at = base + row * size
+            flat[at : at + size] = _vector(tally)
+    return np.array(flat, dtype=np.int64).reshape(len(pairs), width, size)
 
-    def freeze(self) -> Accumulator:
-        slots = {sid: Tally(*values) for sid, values in self.slots.items()}
-        return Accumulator(
-            template_id=Tally(*self.template_id),
-            slots=tuple(slots.items()),
-            subtotals=tuple(
-                (row.name, sum_tallies(slots[sid] for sid in row.slot_ids))
-                for row in self.layout.subtotals
-            ),
-            total=sum_tallies(slots.values()),
-            set_fills=sum_tallies(slots[sid] for sid in self.layout.set_slots),
-            string_fills=sum_tallies(slots[sid] for sid in self.layout.string_slots),
-            entries=self.entries,
-        )
+
+def _freeze(sums: np.ndarray, layout: SlotLayout, entries: int) -> Accumulator:
+    """An :class:`Accumulator` from summed rows (template id, then the layout's slots)."""
+    rows = sums.tolist()
+    slots = {sid: Tally(*rows[n + 1]) for n, sid in enumerate(layout.slot_ids)}
+    position = {sid: n + 1 for n, sid in enumerate(layout.slot_ids)}
+
+    def total_of(slot_ids: Iterable[str]) -> Tally:
+        picked = [position[sid] for sid in slot_ids]
+        if not picked:
+            return ZERO
+        return Tally(*sums[picked].sum(axis=0).tolist())
+
+    return Accumulator(
+        template_id=Tally(*rows[0]),
+        slots=tuple(slots.items()),
+        subtotals=tuple((row.name, total_of(row.slot_ids)) for row in layout.subtotals),
+        total=Tally(*sums[1:].sum(axis=0).tolist()) if len(rows) > 1 else ZERO,
+        set_fills=total_of(layout.set_slots),
+        string_fills=total_of(layout.string_slots),
+        entries=entries,
+    )
+
+
+def _accumulate_matrix(
+    matrix: np.ndarray, statuses: Sequence[TemplateStatus], layout: SlotLayout
+) -> Accumulators:
+    frozen = {}
+    for manner in MANNERS:
+        mask = np.fromiter((manner in manners_of(s) for s in statuses), bool, len(statuses))
+        frozen[manner] = _freeze(matrix[mask].sum(axis=0), layout, int(mask.sum()))
+    return Accumulators(
+        matched_only=frozen[DisplayType.MATCHED_ONLY],
+        matched_missing=frozen[DisplayType.MATCHED_MISSING],
+        matched_spurious=frozen[DisplayType.MATCHED_SPURIOUS],
+        all_templates=frozen[DisplayType.ALL_TEMPLATES],
+    )
 
 
 def accumulate(pairs: Iterable[PairScore], layout: SlotLayout) -> Accumulators:
@@ -316,16 +342,8 @@ def accumulate(pairs: Iterable[PairScore], layout: SlotLayout) -> Accumulators:
     >>> acc.all_templates.total.cor, acc.matched_only.set_fills.pos
     (1, 1)
     """
-    builders = {manner: _Builder(layout) for manner in MANNERS}
-    for pair in pairs:
-        for manner in manners_of(pair.status):
-            builders[manner].add(pair)
-    return Accumulators(
-        matched_only=builders[DisplayType.MATCHED_ONLY].freeze(),
-        matched_missing=builders[DisplayType.MATCHED_MISSING].freeze(),
-        matched_spurious=builders[DisplayType.MATCHED_SPURIOUS].freeze(),
-        all_templates=builders[DisplayType.ALL_TEMPLATES].freeze(),
-    )
+    pairs = tuple(pairs)
+    return _accumulate_matrix(_pair_matrix(pairs, layout), [p.status for p in pairs], layout)
 
 
 class Relevance(StrEnum):
@@ -462,22 +480,26 @@ def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     """
     pairs = tuple(pairs)
     layout = SlotLayout.of(config)
-    by_message: dict[str, list[PairScore]] = {}
-    for pair in pairs:
-        by_message.setdefault(pair.message_id, []).append(pair)
+    matrix = _pair_matrix(pairs, layout)
+    statuses = [p.status for p in pairs]
+    by_message: dict[str, list[int]] = {}
+    for n, pair in enumerate(pairs):
+        by_message.setdefault(pair.message_id, []).append(n)
     messages = tuple(
         MessageSummary(
             message_id=mid,
-            accumulators=accumulate(entries, layout),
-            relevance=message_relevance(entries),
-            entries=len(entries),
+            accumulators=_accumulate_matrix(
+                matrix[rows], [statuses[n] for n in rows], layout
+            ),
+            relevance=message_relevance([pairs[n] for n in rows]),
+            entries=len(rows),
         )
-        for mid, entries in by_message.items()
+        for mid, rows in by_message.items()
     )
     return Summary(
         layout=layout,
         display_type=config.display_type,
-        accumulators=accumulate(pairs, layout),
+        accumulators=_accumulate_matrix(matrix, statuses, layout),
         messages=messages,
         text_filtering=TextFiltering.count(m.relevance for m in messages),
     )
