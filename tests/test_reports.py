@@ -817,7 +817,7 @@ def test_cli_score_ask_records_answers(tmp_path):
             "json",
             str(ex / "alpha.txt"),
         ],
-        input="m\n" * 200,
+        input="c\n" * 200,
     )
     assert asked.exit_code == 0, asked.output
     assert saved.exists() and "match" in saved.read_text(encoding="latin-1")
@@ -830,4 +830,42 @@ def test_cli_score_ask_records_answers(tmp_path):
     assert got == json.loads(replay.stdout)["systems"][0]["summary"]["f_measures"]
     plain = runner.invoke(cli, base + ["--format", "json", str(ex / "alpha.txt")])
     plain_f = json.loads(plain.stdout)["systems"][0]["summary"]["f_measures"]["float"]["P&R"]
-    assert got["float"]["P&R"] > plain_f  # answering 'match' gave credit
+    assert got["float"]["P&R"] > plain_f  # answering 'correct' gave credit
+
+
+def test_cli_score_ask_stores_each_answer_at_once(tmp_path):
+    """An interrupted ask session keeps every answer given so far, in --history itself."""
+    from click.testing import CliRunner
+
+    from muceval.cli import cli
+    from muceval.demo import example_dir
+    from muceval.history import read_history
+
+    ex = example_dir()
+    history = tmp_path / "new-history.lisp"  # does not exist yet: created by the first answer
+    args = ["score", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"),
+            "--history", str(history), "--unresolved", "ask", str(ex / "beta.txt")]
+    runner = CliRunner()
+    # Two answers, then the input ends: the session is interrupted at the third question.
+    interrupted = runner.invoke(cli, args, input="p\ni\n")
+    assert interrupted.exit_code != 0
+    entries = [entry.judgement.value for *_, entry in read_history(history).entries()]
+    assert entries == ["partial", "fail"]
+    # Skipping records nothing; the next session goes on from the stored answers.
+    resumed = runner.invoke(cli, args, input="s\n" * 200)
+    assert resumed.exit_code == 0, resumed.output
+    assert len(list(read_history(history).entries())) == 2
+
+
+def test_cli_score_ask_needs_somewhere_to_store_answers(tmp_path):
+    from click.testing import CliRunner
+
+    from muceval.cli import cli
+    from muceval.demo import example_dir
+
+    ex = example_dir()
+    result = CliRunner().invoke(cli, ["score", "--key", str(ex / "key.txt"), "--config",
+                                      str(ex / "config.toml"), "--unresolved", "ask",
+                                      str(ex / "beta.txt")])
+    assert result.exit_code != 0
+    assert "stores every answer in a history file" in str(result.exception or result.output)

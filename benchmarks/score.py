@@ -1,0 +1,108 @@
+"""Benchmark: score all 17 MUC-4 TST3 systems, end to end.
+
+Prints the median wall time of two paths measured in the same run:
+
+* muceval: read configuration, key, history and the 17 response files once,
+  and score them with one Scorer (what ``muceval score ... 17 files`` does);
+* baseline: the simplest correct path, each system on its own, as 17 separate
+  runs would be: everything re-read and every cache emptied for each system.
+
+The 1992 program needed 10-17 s per system (not measured here). Target: all
+17 systems in under 3 s on the 2-core machine.
+
+Usage: python3 benchmarks/score.py [--repeat N] [--shared DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from muceval import parsing
+from muceval.configuration import load_configuration
+from muceval.history import read_history
+from muceval.parsing import read_templates
+from muceval.scoring import Scorer, ScoringOptions
+from muceval.tallies import summarize
+
+SYSTEMS = (
+    "BBN GE GE-CMU HUGHES LSI MDC MITRE NMSU NYU PARAMAX PRC SRA SRI SYNCH UMASS UMICH USC".split()
+)
+
+
+def muc4_root(shared: str | None) -> Path:
+    base = Path(shared or os.environ.get("MUCEVAL_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+    root = base / "muc4"
+    if not root.is_dir():
+        sys.exit(f"MUC-4 distribution not found at {root} (use --shared or MUCEVAL_SHARED)")
+    return root
+
+
+def clear_caches() -> None:
+    for name in dir(parsing):
+        cached = getattr(parsing, name)
+        if hasattr(cached, "cache_clear"):
+            cached.cache_clear()
+
+
+def score_all_shared(root: Path) -> list[float]:
+    tst3 = root / "tst3"
+    config = load_configuration(tst3 / "config-tst3.el")
+    key = read_templates(root / "corpora/tst3/key-tst3.v2", config)
+    scorer = Scorer(config, read_history(tst3 / "final-history-nrad.tst3"), ScoringOptions())
+    f = []
+    for system in SYSTEMS:
+        pairs = scorer.score(key, read_templates(tst3 / "responses" / f"{system}.tst3", config)).pairs
+        f.append(summarize(pairs, config).all_templates.total.cor)
+    return f
+
+
+def score_all_baseline(root: Path) -> list[float]:
+    tst3 = root / "tst3"
+    f = []
+    for system in SYSTEMS:
+        clear_caches()
+        config = load_configuration(tst3 / "config-tst3.el")
+        key = read_templates(root / "corpora/tst3/key-tst3.v2", config)
+        history = read_history(tst3 / "final-history-nrad.tst3")
+        response = read_templates(tst3 / "responses" / f"{system}.tst3", config)
+        pairs = Scorer(config, history, ScoringOptions()).score(key, response).pairs
+        f.append(summarize(pairs, config).all_templates.total.cor)
+    return f
+
+
+def timed(fn, root: Path, repeat: int) -> tuple[float, list[float]]:
+    times, result = [], []
+    for _ in range(repeat):
+        clear_caches()
+        start = time.perf_counter()
+        result = fn(root)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--shared", help="folder holding muc4/ (default: ../shared)")
+    args = parser.parse_args()
+    root = muc4_root(args.shared)
+    fast, fast_result = timed(score_all_shared, root, args.repeat)
+    slow, slow_result = timed(score_all_baseline, root, args.repeat)
+    if fast_result != slow_result:
+        sys.exit("the two paths disagree: benchmark invalid")
+    print(f"17 TST3 systems, parse + score, median of {args.repeat} runs")
+    print(f"  muceval (one Scorer, files read once): {fast:6.2f} s   target < 3 s: "
+          f"{'met' if fast < 3 else 'NOT met'}")
+    print(f"  baseline (each system on its own)    : {slow:6.2f} s")
+    print(f"  speed-up over baseline               : {slow / fast:6.2f}x")
+    print(f"  per system                           : {1000 * fast / len(SYSTEMS):6.0f} ms "
+          "(the 1992 program: 10-17 s)")
+
+
+if __name__ == "__main__":
+    main()
