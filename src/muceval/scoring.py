@@ -13,8 +13,7 @@ questions without a recorded answer follow the ``unresolved`` policy
 credit the first offered key fill; ``ask`` calls a function, whose answers are
 added to the history and returned as new judgements).
 
->>> from muceval.history import add_judgement
-from muceval.model import Configuration, SlotSpec, SlotType, Template, TemplateFile, Slot, Text
+>>> from muceval.model import Configuration, SlotSpec, SlotType, Template, TemplateFile, Slot, Text
 >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
 ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
 >>> key = TemplateFile("key", (Template("M1", "1", False, (Slot("s", (Text('"X"'),)),)),))

@@ -7,8 +7,9 @@ template totals, subtotals and the four summary accumulators are formed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum, StrEnum
+from functools import cached_property
 
 import numpy as np
 
@@ -295,36 +296,47 @@ def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
     return np.array(flat, dtype=np.int64).reshape(len(pairs), width, size)
 
 
-def _freeze(sums: np.ndarray, layout: SlotLayout, entries: int) -> Accumulator:
+def _derived_rows(layout: SlotLayout) -> np.ndarray:
+    """0/1 matrix mapping (template id, slots...) rows to (subtotals..., total, set, string)."""
+    position = {sid: n + 1 for n, sid in enumerate(layout.slot_ids)}
+    groups = [row.slot_ids for row in layout.subtotals]
+    groups += [layout.slot_ids, layout.set_slots, layout.string_slots]
+    matrix = np.zeros((len(groups), 1 + len(layout.slot_ids)), dtype=np.int64)
+    for g, slot_ids in enumerate(groups):
+        for sid in slot_ids:
+            matrix[g, position[sid]] = 1
+    return matrix
+
+
+def _freeze(sums: np.ndarray, layout: SlotLayout, entries: int, derived: np.ndarray) -> Accumulator:
     """An :class:`Accumulator` from summed rows (template id, then the layout's slots)."""
     rows = sums.tolist()
-    slots = {sid: Tally(*rows[n + 1]) for n, sid in enumerate(layout.slot_ids)}
-    position = {sid: n + 1 for n, sid in enumerate(layout.slot_ids)}
-
-    def total_of(slot_ids: Iterable[str]) -> Tally:
-        picked = [position[sid] for sid in slot_ids]
-        if not picked:
-            return ZERO
-        return Tally(*sums[picked].sum(axis=0).tolist())
-
+    *subtotals, total, set_fills, string_fills = (derived @ sums).tolist()
     return Accumulator(
         template_id=Tally(*rows[0]),
-        slots=tuple(slots.items()),
-        subtotals=tuple((row.name, total_of(row.slot_ids)) for row in layout.subtotals),
-        total=Tally(*sums[1:].sum(axis=0).tolist()) if len(rows) > 1 else ZERO,
-        set_fills=total_of(layout.set_slots),
-        string_fills=total_of(layout.string_slots),
+        slots=tuple((sid, Tally(*rows[n + 1])) for n, sid in enumerate(layout.slot_ids)),
+        subtotals=tuple(
+            (row.name, Tally(*values)) for row, values in zip(layout.subtotals, subtotals, strict=True)
+        ),
+        total=Tally(*total),
+        set_fills=Tally(*set_fills),
+        string_fills=Tally(*string_fills),
         entries=entries,
     )
 
 
 def _accumulate_matrix(
-    matrix: np.ndarray, statuses: Sequence[TemplateStatus], layout: SlotLayout
+    matrix: np.ndarray,
+    statuses: Sequence[TemplateStatus],
+    layout: SlotLayout,
+    derived: np.ndarray | None = None,
 ) -> Accumulators:
+    if derived is None:
+        derived = _derived_rows(layout)
     frozen = {}
     for manner in MANNERS:
         mask = np.fromiter((manner in manners_of(s) for s in statuses), bool, len(statuses))
-        frozen[manner] = _freeze(matrix[mask].sum(axis=0), layout, int(mask.sum()))
+        frozen[manner] = _freeze(matrix[mask].sum(axis=0), layout, int(mask.sum()), derived)
     return Accumulators(
         matched_only=frozen[DisplayType.MATCHED_ONLY],
         matched_missing=frozen[DisplayType.MATCHED_MISSING],
@@ -435,12 +447,13 @@ class MessageSummary:
     entries: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Summary:
     """Everything the summary part of a report needs (§8.4, §11).
 
     ``accumulators`` covers all entries; ``messages`` holds one
-    :class:`MessageSummary` per message id in order of first appearance;
+    :class:`MessageSummary` per message id in order of first appearance
+    (computed when first asked for: most reports never need it);
     ``display_type`` picks the accumulator that feeds per-slot and subtotal
     rows.
     """
@@ -448,8 +461,28 @@ class Summary:
     layout: SlotLayout
     display_type: DisplayType
     accumulators: Accumulators
-    messages: tuple[MessageSummary, ...]
     text_filtering: TextFiltering
+    _pairs: tuple[PairScore, ...] = field(repr=False, compare=False)
+    _matrix: np.ndarray = field(repr=False, compare=False)
+    _by_message: tuple[tuple[str, tuple[int, ...]], ...] = field(repr=False, compare=False)
+
+    @cached_property
+    def messages(self) -> tuple[MessageSummary, ...]:
+        derived = _derived_rows(self.layout)
+        return tuple(
+            MessageSummary(
+                message_id=mid,
+                accumulators=_accumulate_matrix(
+                    self._matrix[list(rows)],
+                    [self._pairs[n].status for n in rows],
+                    self.layout,
+                    derived,
+                ),
+                relevance=message_relevance([self._pairs[n] for n in rows]),
+                entries=len(rows),
+            )
+            for mid, rows in self._by_message
+        )
 
     @property
     def display(self) -> Accumulator:
@@ -481,25 +514,17 @@ def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     pairs = tuple(pairs)
     layout = SlotLayout.of(config)
     matrix = _pair_matrix(pairs, layout)
-    statuses = [p.status for p in pairs]
     by_message: dict[str, list[int]] = {}
     for n, pair in enumerate(pairs):
         by_message.setdefault(pair.message_id, []).append(n)
-    messages = tuple(
-        MessageSummary(
-            message_id=mid,
-            accumulators=_accumulate_matrix(
-                matrix[rows], [statuses[n] for n in rows], layout
-            ),
-            relevance=message_relevance([pairs[n] for n in rows]),
-            entries=len(rows),
-        )
-        for mid, rows in by_message.items()
-    )
     return Summary(
         layout=layout,
         display_type=config.display_type,
-        accumulators=_accumulate_matrix(matrix, statuses, layout),
-        messages=messages,
-        text_filtering=TextFiltering.count(m.relevance for m in messages),
+        accumulators=_accumulate_matrix(matrix, [p.status for p in pairs], layout),
+        text_filtering=TextFiltering.count(
+            message_relevance([pairs[n] for n in rows]) for rows in by_message.values()
+        ),
+        _pairs=pairs,
+        _matrix=matrix,
+        _by_message=tuple((mid, tuple(rows)) for mid, rows in by_message.items()),
     )
