@@ -46,10 +46,18 @@ class DemoResult:
     systems: tuple[SystemResult, ...]
     out_dir: Path
     json_path: Path
+    report_path: Path | None = None
 
 
-def run_demo(out_dir: str | Path) -> DemoResult:
+DEMO_SEED = 1992
+"""Seed of the demo's significance tests, so that its HTML report is reproducible."""
+
+
+def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
     """Score the example systems and write their 1992 reports and a JSON file to ``out_dir``.
+
+    With ``html_report`` the HTML report (significance included) goes to
+    ``out_dir/report/report.html``.
 
     >>> result = run_demo(tempfile.mkdtemp())  # doctest: +SKIP
     >>> [s.name for s in result.systems]  # doctest: +SKIP
@@ -82,7 +90,20 @@ def run_demo(out_dir: str | Path) -> DemoResult:
         json_path,
         scores_to_json({r.name: r.pairs for r in results}, config, config_label="config.toml"),
     )
-    return DemoResult(config=config, systems=tuple(results), out_dir=out, json_path=json_path)
+    report_path = _html_report(config, results, out / "report") if html_report else None
+    return DemoResult(config=config, systems=tuple(results), out_dir=out, json_path=json_path,
+                      report_path=report_path)
+
+
+def _html_report(config: Configuration, results: list[SystemResult], folder: Path) -> Path:
+    from muceval.analysis import analyze, systems_from_pairs
+    from muceval.html_report import write_report
+
+    systems, tallies = systems_from_pairs({r.name: r.pairs for r in results}, config,
+                                          {r.name: f"{r.name}.txt (bundled example)" for r in results})
+    analysis = analyze(systems, tallies, seed=DEMO_SEED,
+                       inputs={"example": "bundled example (muceval/data/example)"})
+    return write_report(analysis, folder, title="muceval demo: the bundled example").html
 
 
 def _write_atomically(path: Path, text: str) -> None:

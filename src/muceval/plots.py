@@ -1,0 +1,372 @@
+"""Figures of a report: region of performance, significance matrices and groupings.
+
+Every function returns a :class:`matplotlib.figure.Figure` built without
+pyplot (no global state, safe in threads); :func:`to_svg` and :func:`to_png`
+serialise it. SVG output is deterministic (fixed hash salt, no date) and keeps
+text as ``<text>`` elements, so that labels can be read back from the file or
+from a browser's DOM. Marks carry ids (``gid``) naming what they show:
+
+* region of performance: ``region-<system>`` (rectangle) and ``point-<system>``;
+* significance matrix: ``cell-<row>--<column>`` for every off-diagonal cell;
+* significance groups: ``score-<system>`` and ``group-<k>``;
+
+with system names passed through :func:`slug`.
+
+>>> from muceval.plots import region_plot, to_svg
+>>> svg = to_svg(region_plot([("A", {"all-templates": (0.5, 0.6), "matched-only": (0.7, 0.8)})]))
+>>> 'id="region-A"' in svg and "Recall (%)" in svg
+True
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")  # never open a window; must precede any backend use
+
+import numpy as np  # noqa: E402
+from matplotlib import colormaps  # noqa: E402
+from matplotlib.colors import LogNorm  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+from muceval.significance import METRIC_LABELS, SignificanceResult  # noqa: E402
+
+__all__ = [
+    "METRIC_TITLES",
+    "groups_plot",
+    "inline_svg",
+    "lanes",
+    "matrix_plot",
+    "region_plot",
+    "slug",
+    "system_colors",
+    "to_png",
+    "to_svg",
+]
+
+METRIC_TITLES: dict[str, str] = dict(METRIC_LABELS)
+_ALL = "all-templates"
+_MANNERS = ("matched-missing", "matched-spurious", "matched-only", "all-templates")
+_RC = {"svg.hashsalt": "muceval", "svg.fonttype": "none", "font.family": "DejaVu Sans"}
+
+
+def slug(name: str) -> str:
+    """A system name made safe for an SVG/HTML id.
+
+    >>> slug("GE-CMU"), slug("my system/2")
+    ('GE-CMU', 'my_system_2')
+    """
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+def system_colors(names: Sequence[str]) -> dict[str, tuple[float, float, float, float]]:
+    """One distinct colour per system (tab20 for up to 20 systems, then a continuous map).
+
+    >>> len(system_colors(["A", "B"]))
+    2
+    """
+    if len(names) <= 10:
+        cmap, n = colormaps["tab10"], 10
+        return {name: cmap(i / n + 0.5 / n) for i, name in enumerate(names)}
+    if len(names) <= 20:
+        cmap = colormaps["tab20"]
+        return {name: cmap(i / 20 + 0.025) for i, name in enumerate(names)}
+    cmap = colormaps["turbo"]
+    return {name: cmap(i / max(1, len(names) - 1)) for i, name in enumerate(names)}
+
+
+def to_svg(fig: Figure) -> str:
+    """The figure as deterministic SVG text (text kept as text).
+
+    >>> to_svg(Figure()).startswith("<?xml")
+    True
+    """
+    buffer = io.StringIO()
+    with matplotlib.rc_context(_RC):
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def to_png(fig: Figure, dpi: int = 110) -> bytes:
+    """The figure as PNG bytes.
+
+    >>> to_png(Figure(figsize=(1, 1)))[:4]
+    b'\\x89PNG'
+    """
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(_RC):
+        fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+_URL = re.compile(r"url\(#([^)]+)\)")
+_HREF = re.compile(r'href="#([^"]+)"')
+
+
+def inline_svg(svg: str, prefix: str) -> str:
+    """SVG text ready to sit inside an HTML page: no XML prolog, every id prefixed.
+
+    Several inline SVGs share one id space; the prefix keeps their clip paths
+    and markers apart.
+
+    >>> inline_svg('<?xml version="1.0"?>\\n<svg><g id="a" clip-path="url(#c)"/></svg>', "f-")
+    '<svg><g id="f-a" clip-path="url(#f-c)"/></svg>'
+    """
+    start = svg.find("<svg")
+    body = svg[start:] if start >= 0 else svg
+    body = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', body)
+    body = _URL.sub(lambda m: f"url(#{prefix}{m.group(1)})", body)
+    body = _HREF.sub(lambda m: f'href="#{prefix}{m.group(1)}"', body)
+    return body.strip()
+
+
+# ---------------------------------------------------------------------------
+# Region of performance
+# ---------------------------------------------------------------------------
+
+
+def region_plot(
+    regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
+    iso_f: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
+) -> Figure:
+    """Each system's rectangle spanned by its four manners on the precision–recall plane.
+
+    ``regions``: ``(system, {manner: (recall, precision)})`` with manners named
+    as :class:`~muceval.model.DisplayType` values; undefined points are left
+    out. The ALL TEMPLATES point (the official score) is marked with a dot.
+    Dotted curves join the points of equal F (P&R).
+
+    >>> fig = region_plot([("A", {"all-templates": (0.3, 0.4), "matched-only": (0.5, 0.7)})])
+    >>> fig.axes[0].get_xlabel()
+    'Recall (%)'
+    """
+    fig = Figure(figsize=(10.5, 7.5))
+    ax = fig.add_axes((0.08, 0.08, 0.62, 0.86))
+    r = np.linspace(0.0005, 1, 400)
+    for f in iso_f:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = f * r / (2 * r - f)
+        keep = (2 * r > f) & (p <= 1) & (p >= 0)
+        ax.plot(100 * r[keep], 100 * p[keep], ":", color="0.6", lw=0.8, zorder=1)
+        # Label each curve where it leaves the top of the plot (P = 1 → R = F / (2 − F)).
+        ax.text(100 * f / (2 - f), 100.5, f"F={f:.1f}", fontsize=7, color="0.45",
+                ha="center", va="bottom")  # fmt: skip
+    colors = system_colors(sorted(name for name, _ in regions))
+    for name, points in regions:
+        pts = [
+            (100 * rp[0], 100 * rp[1])
+            for m, rp in points.items()
+            if m in _MANNERS and rp[0] is not None and rp[1] is not None
+        ]
+        color = colors[name]
+        if pts:
+            xs, ys = zip(*pts, strict=True)
+            x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+            ax.add_patch(
+                Rectangle((x0, y0), max(x1 - x0, 0.2), max(y1 - y0, 0.2),
+                          facecolor=(*color[:3], 0.10), edgecolor=color, lw=1.6,
+                          gid=f"region-{slug(name)}", zorder=2)
+            )  # fmt: skip
+        at = points.get(_ALL)
+        if at is not None and at[0] is not None and at[1] is not None:
+            ax.plot([100 * at[0]], [100 * at[1]], "o", color=color, markeredgecolor="black",
+                    markersize=6, gid=f"point-{slug(name)}", zorder=4, label=name)  # fmt: skip
+            ax.annotate(name, (100 * at[0], 100 * at[1]), xytext=(4, -9),
+                        textcoords="offset points", fontsize=7, color="0.15", zorder=5)  # fmt: skip
+        else:
+            ax.plot([], [], "s", color=color, label=name)
+    ax.set_xlim(0, 100)
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("Recall (%)")
+    ax.set_ylabel("Precision (%)")
+    ax.set_title("Region of performance (four manners; dot = ALL TEMPLATES)", pad=16)
+    ax.set_aspect("equal")
+    ax.grid(True, color="0.92", lw=0.6, zorder=0)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=8, frameon=False,
+              title="system", ncol=1 if len(regions) <= 24 else 2)  # fmt: skip
+    return fig
+
+
+# ---------------------------------------------------------------------------
+# Pairwise significance matrix
+# ---------------------------------------------------------------------------
+
+
+def _p_text(p: float) -> str:
+    if p < 0.001:
+        return "<.001"
+    return f"{p:.3f}".lstrip("0") if p < 1 else "1.0"
+
+
+def matrix_plot(result: SignificanceResult, metric: str) -> Figure:
+    """Heat map of the pairwise p-values of one metric, systems in score order.
+
+    A cell holds the (adjusted) p-value of row vs column; significant cells
+    (p ≤ α and confidence ≥ the confidence level) have a black frame and a
+    ``*``; approximate results show their confidence level below the p-value,
+    and are hatched when that confidence is below the required level.
+
+    >>> from muceval.unitdata import from_arrays
+    >>> from muceval.significance import compare
+    >>> t = from_arrays(["A", "B"], ["m"], [[[2, 2, 2, 0]], [[2, 2, 0, 0]]])
+    >>> fig = matrix_plot(compare(t, metrics=["recall"], seed=1, bootstrap=0), "recall")
+    >>> fig.axes[0].get_xlabel()
+    'column system'
+    """
+    order = result.ranking(metric)
+    n = len(order)
+    settings = result.settings
+    alpha, needed = settings["alpha"], settings["confidence"]
+    size = max(4.5, 0.6 * n + 2.0)
+    fig = Figure(figsize=(size + 1.6, size + 0.6), layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_aspect("equal")
+    cmap = colormaps["viridis"]
+    floor = 1.0 / (settings["shuffles"] + 1) if settings.get("shuffles") else 1e-4
+    norm = LogNorm(vmin=min(floor, 1e-3), vmax=1.0)
+    fontsize = 9.0 if n <= 12 else 7.8
+    for i, row in enumerate(order):
+        for j, col in enumerate(order):
+            if i == j:
+                ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.85", edgecolor="white"))
+                continue
+            c = result.comparison(row, col, metric)
+            p = max(c.p_adjusted, norm.vmin)
+            face = cmap(norm(p))
+            weak = c.method == "approximate" and c.confidence < needed
+            ax.add_patch(
+                Rectangle((j, i), 1, 1, facecolor=face, edgecolor="white", lw=0.8,
+                          hatch="///" if weak else None, gid=f"cell-{slug(row)}--{slug(col)}")
+            )  # fmt: skip
+            if c.significant:
+                ax.add_patch(Rectangle((j + 0.04, i + 0.04), 0.92, 0.92, fill=False,
+                                       edgecolor="black", lw=1.6))  # fmt: skip
+            ink = "white" if sum(face[:3]) / 3 < 0.5 else "black"
+            text = _p_text(c.p_adjusted) + ("*" if c.significant else "")
+            approximate = c.method == "approximate"
+            ax.text(j + 0.5, i + (0.4 if approximate else 0.5), text, ha="center", va="center",
+                    fontsize=fontsize, color=ink,
+                    fontweight="bold" if c.significant else "normal")  # fmt: skip
+            if approximate:
+                ax.text(j + 0.5, i + 0.72, f"c {c.confidence:.2f}", ha="center", va="center",
+                        fontsize=fontsize - 1.2, color=ink, alpha=0.85)  # fmt: skip
+    ax.set_xlim(0, n)
+    ax.set_ylim(n, 0)
+    ax.set_xticks(np.arange(n) + 0.5, order, rotation=90, fontsize=8)
+    ax.set_yticks(np.arange(n) + 0.5, order, fontsize=8)
+    ax.tick_params(length=0)
+    ax.set_xlabel("column system")
+    ax.set_ylabel("row system (by decreasing score)")
+    ax.set_title(
+        f"{METRIC_TITLES.get(metric, metric)}: pairwise p-values "
+        f"(* significant at α = {alpha:g}, confidence ≥ {needed:g})",
+        fontsize=10,
+    )
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    from matplotlib.cm import ScalarMappable
+
+    bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.75, pad=0.02)
+    bar.set_label("p-value (log scale); red line: α")
+    # Plain labels: the default 10^k labels go through mathtext, slow and harder to read.
+    ticks = [t for t in (1e-4, 1e-3, 1e-2, 1e-1, 1.0) if t >= norm.vmin]
+    bar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
+    bar.ax.minorticks_off()
+    bar.ax.axhline(alpha, color="red", lw=1.5)
+    return fig
+
+
+# ---------------------------------------------------------------------------
+# Significance groups
+# ---------------------------------------------------------------------------
+
+
+def lanes(runs: Sequence[Sequence[int]]) -> list[int]:
+    """Lane of each run (first, last position) so that runs in one lane do not touch.
+
+    >>> lanes([(0, 1), (1, 2), (3, 3), (2, 4)])
+    [0, 1, 0, 2]
+    """
+    ends: list[int] = []
+    out = []
+    for start, end in runs:
+        for k, last in enumerate(ends):
+            if last < start:
+                ends[k] = end
+                out.append(k)
+                break
+        else:
+            ends.append(end)
+            out.append(len(ends) - 1)
+    return out
+
+
+def groups_plot(result: SignificanceResult, metric: str) -> Figure:
+    """Systems in score order with their scores, and bars over the groups not significantly different.
+
+    Each bar spans a maximal run of consecutive systems none of which differ
+    significantly (the MUC-4 significance groupings). Systems under one bar
+    cannot be told apart; a system alone under its bar differs from every
+    neighbour.
+
+    >>> from muceval.unitdata import from_arrays
+    >>> from muceval.significance import compare
+    >>> t = from_arrays(["A", "B"], ["m"], [[[2, 2, 2, 0]], [[2, 2, 0, 0]]])
+    >>> fig = groups_plot(compare(t, metrics=["recall"], seed=1, bootstrap=0), "recall")
+    >>> fig.axes[0].get_ylabel()
+    'recall (%)'
+    """
+    order = result.ranking(metric)
+    n = len(order)
+    position = {name: i for i, name in enumerate(order)}
+    runs = [(position[g[0]], position[g[-1]]) for g in result.groups[metric]]
+    lane_of = lanes(runs)
+    n_lanes = max(lane_of, default=0) + 1
+    width = max(6.0, 0.62 * n + 2.5)
+    fig = Figure(figsize=(width, 5.2 + 0.22 * n_lanes))
+    grid = fig.add_gridspec(2, 1, height_ratios=(3.2, 0.7 + 0.3 * n_lanes), hspace=0.08,
+                            left=0.09, right=0.98, top=0.9, bottom=0.2)  # fmt: skip
+    ax = fig.add_subplot(grid[0])
+    bars = fig.add_subplot(grid[1], sharex=ax)
+    colors = system_colors(sorted(result.systems))
+    values = [100 * result.scores[s][metric] for s in order]
+    ax.plot(range(n), values, "-", color="0.8", lw=1, zorder=1)
+    ci = result.system_ci
+    for i, (name, v) in enumerate(zip(order, values, strict=True)):
+        if ci is not None and metric in ci.get(name, {}):
+            lo, hi = ci[name][metric]
+            ax.plot([i, i], [100 * lo, 100 * hi], "-", color="0.55", lw=1.2, zorder=2)
+        ax.plot([i], [v], "o", color=colors[name], markeredgecolor="black", markersize=8,
+                gid=f"score-{slug(name)}", zorder=3)  # fmt: skip
+        ax.annotate(f"{v:.2f}", (i, v), xytext=(7, 5), textcoords="offset points",
+                    ha="left", fontsize=7.5, zorder=4,
+                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})  # fmt: skip
+    top = max(values, default=1.0)
+    highs = [100 * ci[s][metric][1] for s in order] if ci is not None else []
+    ax.set_ylim(0, min(100.0, max([top, *highs]) * 1.15 + 2))
+    label = METRIC_TITLES.get(metric, metric)
+    ax.set_ylabel(f"{label} (%)")
+    ax.set_title(
+        f"{label}: significance groups (α = {result.settings['alpha']:g}); "
+        "systems under one bar are not significantly different",
+        fontsize=10,
+    )
+    ax.grid(True, axis="y", color="0.92")
+    ax.tick_params(labelbottom=False)
+    for k, ((start, end), lane) in enumerate(zip(runs, lane_of, strict=True)):
+        bars.plot([start - 0.25, end + 0.25], [lane, lane], "-", color="#1f4e79", lw=5,
+                  solid_capstyle="round", gid=f"group-{k}")  # fmt: skip
+    bars.set_ylim(n_lanes - 0.4, -0.6)
+    bars.set_yticks([])
+    bars.set_xlim(-0.6, n - 0.4)
+    bars.set_xticks(range(n), order, rotation=60, ha="right", fontsize=8)
+    bars.set_xlabel("system (by decreasing score)")
+    for spine in ("left", "right", "top"):
+        bars.spines[spine].set_visible(False)
+    return fig

@@ -1,0 +1,386 @@
+"""The HTML report and the analysis behind it, on the bundled example (no browser needed)."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from muceval.analysis import (
+    SystemScores,
+    analyze,
+    load_systems,
+    score_responses,
+    systems_from_pairs,
+)
+from muceval.cli import main
+from muceval.configuration import load_configuration
+from muceval.demo import EXAMPLE_SYSTEMS, example_dir
+from muceval.html_report import format_p, render_html, write_report
+from muceval.reports import format_report, scores_to_json
+from muceval.tallies import Tally
+from muceval.unitdata import from_arrays
+
+# ---------------------------------------------------------------------------
+# A small DOM for reading pages back (also used by the browser test)
+# ---------------------------------------------------------------------------
+
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+         "track", "wbr"}  # fmt: skip
+
+
+class Node:
+    def __init__(self, tag: str, attrs: dict[str, str], parent: Node | None) -> None:
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Node | str] = []
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def iter(self):
+        yield self
+        for c in self.children:
+            if isinstance(c, Node):
+                yield from c.iter()
+
+    def find_all(self, tag: str | None = None, **attrs: str | bool) -> list[Node]:
+        """Elements by tag and attributes (``True``: present; ``class_``: one of the classes)."""
+        out = []
+        for node in self.iter():
+            if tag is not None and node.tag != tag:
+                continue
+            ok = True
+            for name, want in attrs.items():
+                if name == "class_":
+                    ok = ok and want in node.attrs.get("class", "").split()
+                    continue
+                name = name.replace("_", "-")
+                have = node.attrs.get(name)
+                ok = ok and (have is not None if want is True else have == want)
+            if ok:
+                out.append(node)
+        return out
+
+    def find(self, tag: str | None = None, **attrs: str | bool) -> Node:
+        found = self.find_all(tag, **attrs)
+        assert found, f"no <{tag}> with {attrs}"
+        return found[0]
+
+
+class _Builder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {}, None)
+        self.current = self.root
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, {k: v or "" for k, v in attrs}, self.current)
+        self.current.children.append(node)
+        if tag not in _VOID:
+            self.current = node
+
+    def handle_startendtag(self, tag, attrs):
+        self.current.children.append(Node(tag, {k: v or "" for k, v in attrs}, self.current))
+
+    def handle_endtag(self, tag):
+        node = self.current
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self.current = node.parent
+
+    def handle_data(self, data):
+        self.current.children.append(data)
+
+
+def parse_html(text: str) -> Node:
+    builder = _Builder()
+    builder.feed(text)
+    builder.close()
+    return builder.root
+
+
+# ---------------------------------------------------------------------------
+# Checks shared with the browser test: the page shows what the JSON holds
+# ---------------------------------------------------------------------------
+
+SECTIONS = ("summary", "region", "matrices", "groupings", "slot-comparison", "systems", "settings")
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.2f}"
+
+
+def check_page_matches_json(dom: Node, data: dict) -> None:
+    """Every section, table and figure is present and every number equals the JSON."""
+    for section in SECTIONS:
+        assert dom.find_all("section", id=section), section
+    systems = {s["system"]: s for s in data["systems"]}
+    sig = data["significance"]
+    metrics = sig["settings"]["metrics"]
+
+    # Summary table: one row per system, the numbers of report.json.
+    table = dom.find("table", id="summary-table")
+    rows = table.find("tbody").find_all("tr")
+    assert sorted(r.attrs["data-system"] for r in rows) == sorted(systems)
+    keys = {"recall": "recall", "precision": "precision", "f1": "f1", "f0.5": "f0.5", "f2": "f2",
+            "overgeneration": "overgeneration"}  # fmt: skip
+    for row in rows:
+        name = row.attrs["data-system"]
+        for metric, key in keys.items():
+            cell = row.find("td", data_metric=metric)
+            shown = cell.find("span", class_="v").text()
+            assert shown == _pct(systems[name]["all_templates"][key]), (name, metric)
+            ci = (sig["system_ci"] or {}).get(name, {}).get(metric)
+            if ci is not None:
+                assert cell.find("span", class_="ci").text() == f"{_pct(ci[0])}–{_pct(ci[1])}"
+        fallout = row.find("td", data_metric="fallout").text()
+        assert fallout == _pct(systems[name]["fallout"])
+    # Ranked by F P&R.
+    order = [r.attrs["data-system"] for r in rows]
+    assert order == sorted(systems, key=lambda s: (-sig["systems"][s]["f1"], s))
+
+    # Figures: inline SVG with labels and one mark per system.
+    region = dom.find("figure", id="fig-region").find("svg")
+    texts = [t.text() for t in region.find_all("text")]
+    assert "Recall (%)" in texts and "Precision (%)" in texts
+    ids = [n.attrs["id"] for n in region.iter() if "id" in n.attrs]
+    for name in systems:
+        assert ids.count(f"region-region-{_slug(name)}") == 1, name
+        assert ids.count(f"region-point-{_slug(name)}") == 1, name
+
+    comparisons = {(c["a"], c["b"], c["metric"]): c for c in sig["comparisons"]}
+    for metric in metrics:
+        # Matrix: figure cells and the table, p-values and significance as in the JSON.
+        svg = dom.find("figure", id=f"fig-matrix-{metric}").find("svg")
+        cells = [n for n in svg.iter() if n.attrs.get("id", "").startswith(f"matrix-{metric}-cell-")]
+        assert len(cells) == len(systems) * (len(systems) - 1)
+        table = dom.find("table", class_="matrix", data_metric=metric)
+        seen = 0
+        for td in table.find_all("td", data_a=True):
+            a, b = td.attrs["data-a"], td.attrs["data-b"]
+            c = comparisons.get((a, b, metric)) or comparisons[(b, a, metric)]
+            text = "".join(x for x in td.children if isinstance(x, str))
+            assert text == format_p(c["p_adjusted"]) + ("*" if c["significant"] else ""), (a, b)
+            assert td.attrs["data-significant"] == str(c["significant"]).lower()
+            assert float(td.attrs["data-p"]) == c["p_adjusted"]
+            seen += 1
+        assert seen == len(systems) * (len(systems) - 1)
+        # Groupings: figure bars and the list, as in the JSON.
+        groups = sig["groups"][metric]
+        svg = dom.find("figure", id=f"fig-groups-{metric}").find("svg")
+        bars = [n for n in svg.iter() if n.attrs.get("id", "").startswith(f"groups-{metric}-group-")]
+        assert len(bars) == len(groups)
+        marks = [n for n in svg.iter() if n.attrs.get("id", "").startswith(f"groups-{metric}-score-")]
+        assert len(marks) == len(systems)
+        items = dom.find("ol", class_="groups", data_metric=metric).find_all("li")
+        assert [li.text().split(", ") for li in items] == groups
+
+    # Per-system tables: every slot row of every system.
+    for name, s in systems.items():
+        block = dom.find("div", class_="system-block", data_system=name)
+        slots = block.find("table", data_table="slots").find("tbody").find_all("tr")
+        assert [r.attrs["data-row"] for r in slots] == [r["row"] for r in s["slots"]]
+        for tr, row in zip(slots, s["slots"], strict=True):
+            assert tr.find("td", data_metric="recall").text() == _pct(row["recall"])
+    # Settings.
+    seed = dom.find("dd", data_setting="seed").text()
+    assert seed == str(sig["settings"]["seed"])
+
+
+def _slug(name: str) -> str:
+    from muceval.plots import slug
+
+    return slug(name)
+
+
+# ---------------------------------------------------------------------------
+# Fixtures
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def example():
+    source = example_dir()
+    config = load_configuration(source / "config.toml")
+    results = score_responses(source / "key.txt", config,
+                              [source / f"{n}.txt" for n in EXAMPLE_SYSTEMS],
+                              source / "history.lisp")  # fmt: skip
+    return config, results
+
+
+@pytest.fixture(scope="module")
+def written(example, tmp_path_factory):
+    config, results = example
+    systems, tallies = systems_from_pairs(results, config)
+    analysis = analyze(systems, tallies, shuffles=999, seed=7, bootstrap=200)
+    out = tmp_path_factory.mktemp("report")
+    return analysis, write_report(analysis, out)
+
+
+# ---------------------------------------------------------------------------
+# Tests
+# ---------------------------------------------------------------------------
+
+
+def test_report_files_are_written(written) -> None:
+    analysis, files = written
+    assert files.html.name == "report.html" and files.html.is_file()
+    names = {p.name for p in files.figures}
+    for metric in analysis.significance.metrics:
+        for kind in ("matrix", "groups"):
+            assert {f"{kind}-{metric}.svg", f"{kind}-{metric}.png"} <= names
+    assert {"region.svg", "region.png"} <= names
+    assert {p.name for p in files.data} >= {"report.json", "significance.json", "significance.csv",
+                                            "summary.csv", "slots.csv"}  # fmt: skip
+    assert json.loads(files.json.read_text())["format"] == "muceval-report"
+
+
+def test_page_shows_the_numbers_of_the_json(written) -> None:
+    _, files = written
+    check_page_matches_json(parse_html(files.html.read_text()), json.loads(files.json.read_text()))
+
+
+def test_page_is_self_contained(written) -> None:
+    _, files = written
+    dom = parse_html(files.html.read_text())
+    for node in dom.iter():
+        for attr in ("src", "href"):
+            value = node.attrs.get(attr, "")
+            assert not value.startswith(("http:", "https:", "//")), value
+        if node.tag == "link":
+            raise AssertionError("external stylesheet")
+    # Figures are inline, not references to the figure files.
+    assert not dom.find_all("img")
+    assert len(dom.find_all("svg")) == 1 + 2 * len(written[0].significance.metrics)
+
+
+def test_significance_json_matches_the_analysis(written) -> None:
+    analysis, files = written
+    data = json.loads((files.out_dir / "significance.json").read_text())
+    assert data["groups"] == analysis.significance.groups
+    # The significance works on the same totals the summary shows.
+    for s in analysis.systems:
+        assert data["systems"][s.name]["recall"] == pytest.approx(s.all_templates.recall)
+        assert data["systems"][s.name]["f1"] == pytest.approx(s.all_templates.f_pr)
+
+
+def test_reports_and_json_scores_give_the_same_systems_as_scoring(example, tmp_path) -> None:
+    config, results = example
+    from_pairs, tallies = systems_from_pairs(results, config)
+    paths = []
+    for name, pairs in results.items():
+        path = tmp_path / f"{name}.report"
+        path.write_text(format_report(pairs, config), encoding="latin-1")
+        paths.append(path)
+    from_reports, report_tallies = load_systems(paths, config)
+    json_path = tmp_path / "scores.json"
+    json_path.write_text(scores_to_json(results, config))
+    from_json, json_tallies = load_systems([json_path])
+    for other, other_tallies in ((from_reports, report_tallies), (from_json, json_tallies)):
+        assert [s.name for s in other] == [s.name for s in from_pairs]
+        assert other_tallies.units == tallies.units
+        assert np.array_equal(other_tallies.counts, tallies.counts)
+        for a, b in zip(from_pairs, other, strict=True):
+            assert a.all_templates.tally.as_tuple()[:10] == b.all_templates.tally.as_tuple()[:10]
+            assert [r.name for r in a.slots] == [r.name for r in b.slots]
+            assert [r.name for r in a.objects] == [r.name for r in b.objects]
+            assert [(r.name, r.recall) for r in a.manners] == [(r.name, r.recall) for r in b.manners]
+    # A report prints no PIE: the ALL TEMPLATES fallout is unknown there, known from JSON.
+    assert all(s.fallout is None for s in from_reports)
+    assert [s.fallout for s in from_json] == [s.fallout for s in from_pairs]
+    assert any(s.fallout is not None for s in from_pairs)
+
+
+def test_names_are_escaped_in_the_page() -> None:
+    tallies = from_arrays(["<b>x</b>", "y&z"], ["m1", "m2"],
+                          [[[2, 2, 2, 0], [2, 2, 1, 0]], [[2, 2, 1, 0], [2, 2, 0, 0]]])  # fmt: skip
+    systems = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, tallies.totals(n))))
+               for n in tallies.systems]  # fmt: skip
+    analysis = analyze(systems, tallies, method="exact", bootstrap=0, metrics="recall")
+    from muceval.html_report import build_figures
+    from muceval.plots import to_svg
+
+    page = render_html(analysis, {k: to_svg(f) for k, f in build_figures(analysis).items()})
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+    dom = parse_html(page)
+    assert {r.attrs["data-system"] for r in dom.find("table", id="summary-table").find_all("tr", data_system=True)} == {"<b>x</b>", "y&z"}
+
+
+def test_report_command_on_the_bundled_example(tmp_path, capsys) -> None:
+    out = tmp_path / "r"
+    code = main(["report", "--example", "--out", str(out), "--shuffles", "499", "--seed", "5",
+                 "--bootstrap", "100", "--no-png", "--format", "json"])  # fmt: skip
+    assert code == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert Path(printed["html"]).is_file()
+    assert not list((out / "figures").glob("*.png"))
+    data = json.loads((out / "report.json").read_text())
+    assert data["settings"]["seed"] == 5 and data["settings"]["shuffles"] == 499
+    assert [s["system"] for s in data["systems"]] == list(EXAMPLE_SYSTEMS)
+    assert (out / "scores.json").is_file()
+
+
+def test_report_command_from_reports_prints_a_table(example, tmp_path, capsys) -> None:
+    config, results = example
+    paths = []
+    for name, pairs in results.items():
+        path = tmp_path / f"{name}.report"
+        path.write_text(format_report(pairs, config), encoding="latin-1")
+        paths.append(str(path))
+    code = main(["report", *paths, "--out", str(tmp_path / "r"), "--shuffles", "199",
+                 "--seed", "1", "--bootstrap", "0", "--metrics", "f1", "--no-png"])  # fmt: skip
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "report written to" in out
+    for name in EXAMPLE_SYSTEMS:
+        assert name in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["report", "--out", "{tmp}"], "give INPUT files"),
+        (["report", "--key", "k.txt", "a.txt"], "--key needs --config"),
+        (["report", "{tmp}/nowhere.report", "{tmp}/b.report"], "nowhere.report"),
+        (["report", "{bad}", "{bad}"], "bad.report:1"),
+    ],
+)
+def test_report_command_errors_name_the_problem(args, message, tmp_path, capsys) -> None:
+    bad = tmp_path / "bad.report"
+    bad.write_text("this is not a report\n")
+    args = [a.replace("{tmp}", str(tmp_path)).replace("{bad}", str(bad)) for a in args]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_same_analysis_gives_the_same_files(tmp_path) -> None:
+    tallies = from_arrays(["A", "B", "C"], ["m1", "m2", "m3"],
+                          [[[2, 2, 2, 0], [2, 2, 1, 0], [3, 1, 1, 0]],
+                           [[2, 2, 1, 0], [2, 2, 0, 0], [3, 2, 1, 0]],
+                           [[2, 0, 0, 0], [2, 2, 0, 0], [3, 3, 0, 0]]])  # fmt: skip
+    systems = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, tallies.totals(n))))
+               for n in tallies.systems]  # fmt: skip
+    first = write_report(analyze(systems, tallies, seed=3, shuffles=199, bootstrap=50,
+                                 metrics="recall,f1"), tmp_path / "1", png=False)  # fmt: skip
+    second = write_report(analyze(systems, tallies, seed=3, shuffles=199, bootstrap=50,
+                                  metrics="recall,f1"), tmp_path / "2", png=False)  # fmt: skip
+    for a, b in zip((first.html, *first.figures, *first.data),
+                    (second.html, *second.figures, *second.data), strict=True):  # fmt: skip
+        assert a.read_bytes() == b.read_bytes(), a.name
+
+
+def test_demo_writes_the_html_report(tmp_path) -> None:
+    from muceval.demo import run_demo
+
+    result = run_demo(tmp_path)
+    assert result.report_path == tmp_path / "report" / "report.html"
+    data = json.loads((tmp_path / "report" / "report.json").read_text())
+    by_name = {s["system"]: s for s in data["systems"]}
+    for system in result.systems:
+        assert by_name[system.name]["all_templates"]["f1"] == pytest.approx(system.all_templates.f_pr)
+    check_page_matches_json(parse_html(result.report_path.read_text()), data)

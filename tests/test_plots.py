@@ -1,0 +1,159 @@
+"""Figures: content (labels, one mark per system, geometry), determinism, inlining."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from muceval.plots import (
+    groups_plot,
+    inline_svg,
+    lanes,
+    matrix_plot,
+    region_plot,
+    slug,
+    to_png,
+    to_svg,
+)
+from muceval.significance import compare
+from muceval.unitdata import from_arrays
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _svg_ids(svg: str) -> list[str]:
+    return [el.get("id") for el in ET.fromstring(svg).iter() if el.get("id")]
+
+
+def _svg_texts(svg: str) -> list[str]:
+    return ["".join(el.itertext()) for el in ET.fromstring(svg).iter(f"{SVG}text")]
+
+
+REGIONS = [
+    ("A", {"all-templates": (0.30, 0.40), "matched-only": (0.50, 0.70),
+           "matched-missing": (0.32, 0.70), "matched-spurious": (0.50, 0.42)}),
+    ("B x", {"all-templates": (0.10, 0.20), "matched-only": (0.20, 0.25),
+             "matched-missing": (0.11, 0.25), "matched-spurious": (0.20, 0.21)}),
+    ("C", {"all-templates": (0.60, 0.55), "matched-only": (None, None)}),
+]  # fmt: skip
+
+
+def test_region_plot_has_one_rectangle_and_one_point_per_system_spanning_the_manners() -> None:
+    fig = region_plot(REGIONS)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "Recall (%)" and ax.get_ylabel() == "Precision (%)"
+    rectangles = {p.get_gid(): p for p in ax.patches if p.get_gid()}
+    assert set(rectangles) == {f"region-{slug(n)}" for n, _ in REGIONS}
+    a = rectangles["region-A"]
+    assert a.get_x() == pytest.approx(30) and a.get_y() == pytest.approx(40)
+    assert a.get_width() == pytest.approx(20) and a.get_height() == pytest.approx(30)
+    points = {line.get_gid(): line for line in ax.lines if line.get_gid()}
+    assert set(points) == {f"point-{slug(n)}" for n, _ in REGIONS}
+    assert points["point-B_x"].get_xydata().tolist() == [[pytest.approx(10), pytest.approx(20)]]
+    svg = to_svg(fig)
+    texts = _svg_texts(svg)
+    assert "Recall (%)" in texts and "Precision (%)" in texts
+    assert any(t.startswith("F=0.5") for t in texts)  # iso-F curves are labelled
+    ids = _svg_ids(svg)
+    for name, _ in REGIONS:
+        assert ids.count(f"region-{slug(name)}") == 1
+        assert ids.count(f"point-{slug(name)}") == 1
+
+
+def _result(method: str = "exact"):
+    # A clearly better than C; B in between and close to both.
+    counts = [
+        [[4, 4, 4, 0]] * 8,
+        [[4, 4, 3, 0]] * 6 + [[4, 4, 2, 0]] * 2,
+        [[4, 4, 1, 0]] * 8,
+    ]
+    tallies = from_arrays(["A", "B", "C"], [f"m{i}" for i in range(8)], counts)
+    return compare(tallies, metrics=["recall", "f1"], method=method, seed=3, bootstrap=200)
+
+
+def test_matrix_plot_shows_every_pair_with_its_p_value_and_significance() -> None:
+    result = _result()
+    fig = matrix_plot(result, "recall")
+    ax = fig.axes[0]
+    order = result.ranking("recall")
+    assert [t.get_text() for t in ax.get_yticklabels()] == order
+    assert [t.get_text() for t in ax.get_xticklabels()] == order
+    cells = [p.get_gid() for p in ax.patches if (p.get_gid() or "").startswith("cell-")]
+    assert sorted(cells) == sorted(f"cell-{a}--{b}" for a in order for b in order if a != b)
+    texts = [t.get_text() for t in ax.texts]
+    for a in order:
+        for b in order:
+            if a == b:
+                continue
+            c = result.comparison(a, b, "recall")
+            p = c.p_adjusted
+            shown = "<.001" if p < 0.001 else (f"{p:.3f}".lstrip("0") if p < 1 else "1.0")
+            assert shown + ("*" if c.significant else "") in texts
+    assert any(result.comparison(a, b, "recall").significant for a in order for b in order if a != b)
+    svg = to_svg(fig)
+    assert "column system" in _svg_texts(svg)
+
+
+def test_matrix_plot_of_approximate_results_shows_confidence_levels() -> None:
+    result = _result("approximate")
+    texts = [t.get_text() for t in matrix_plot(result, "f1").axes[0].texts]
+    confidences = [t for t in texts if t.startswith("c ")]
+    assert len(confidences) == 6  # one per ordered off-diagonal cell
+    c = result.comparison("A", "B", "f1")
+    assert f"c {c.confidence:.2f}" in confidences
+
+
+def test_groups_plot_marks_each_system_at_its_score_and_draws_each_group() -> None:
+    result = _result()
+    fig = groups_plot(result, "recall")
+    ax, bars = fig.axes
+    assert ax.get_ylabel() == "recall (%)"
+    order = result.ranking("recall")
+    marks = {line.get_gid(): line for line in ax.lines if line.get_gid()}
+    assert set(marks) == {f"score-{s}" for s in order}
+    for i, name in enumerate(order):
+        x, y = marks[f"score-{name}"].get_xydata()[0]
+        assert x == i and y == pytest.approx(100 * result.scores[name]["recall"])
+    groups = result.groups["recall"]
+    drawn = {line.get_gid(): line for line in bars.lines if line.get_gid()}
+    assert set(drawn) == {f"group-{k}" for k in range(len(groups))}
+    for k, group in enumerate(groups):
+        xs = drawn[f"group-{k}"].get_xdata()
+        assert xs[0] == pytest.approx(order.index(group[0]) - 0.25)
+        assert xs[1] == pytest.approx(order.index(group[-1]) + 0.25)
+    assert [t.get_text() for t in bars.get_xticklabels()] == order
+    ids = _svg_ids(to_svg(fig))
+    assert sum(i.startswith("score-") for i in ids) == len(order)
+
+
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 5)), max_size=15))
+def test_lanes_never_put_touching_runs_together(raw) -> None:
+    runs = sorted((s, s + w) for s, w in raw)
+    lane_of = lanes(runs)
+    assert len(lane_of) == len(runs)
+    for i in range(len(runs)):
+        for j in range(i + 1, len(runs)):
+            if lane_of[i] == lane_of[j]:
+                (s1, e1), (s2, e2) = runs[i], runs[j]
+                assert e1 < s2 or e2 < s1
+
+
+def test_svg_is_deterministic_and_text_stays_text() -> None:
+    first = to_svg(region_plot(REGIONS))
+    second = to_svg(region_plot(REGIONS))
+    assert first == second
+    assert "<dc:date>" not in first
+    assert to_png(region_plot(REGIONS))[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_inline_svg_prefixes_ids_and_keeps_every_reference_resolvable() -> None:
+    body = inline_svg(to_svg(matrix_plot(_result(), "f1")), "m-")
+    assert body.startswith("<svg") and "<?xml" not in body
+    ids = set(re.findall(r'\bid="([^"]+)"', body))
+    assert ids and all(i.startswith("m-") for i in ids)
+    references = re.findall(r"url\(#([^)]+)\)", body) + re.findall(r'href="#([^"]+)"', body)
+    assert references and set(references) <= ids
