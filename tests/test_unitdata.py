@@ -132,3 +132,40 @@ def test_report_with_inconsistent_total_is_rejected(muc4, tmp_path):
     with pytest.raises(InputError) as info:
         from_reports([path])
     assert "exceeds POS" in str(info.value) and info.value.problems[0].line is not None
+
+
+def test_muceval_scores_json_gives_per_message_all_templates_tallies(tmp_path):
+    """`muceval score --format json` output is an input of `muceval significance`."""
+    from muceval.demo import example_dir, run_demo
+    from muceval.tallies import summarize
+    from muceval.unitdata import load_inputs
+
+    demo = run_demo(tmp_path, html_report=False)
+    tallies = load_inputs([demo.json_path])
+    assert list(tallies.systems) == [s.name for s in demo.systems]
+    assert len(tallies.units) == 10  # every message of the example
+    assert example_dir().is_dir()
+    for n, system in enumerate(demo.systems):
+        total = summarize(system.pairs, demo.config).all_templates.total
+        assert tallies.counts[n].sum(axis=0).tolist() == [total.pos, total.act, total.cor, total.par]
+
+
+def test_broken_scores_json_names_file_and_line(tmp_path):
+    import pytest
+
+    from muceval.errors import InputError
+    from muceval.unitdata import load_inputs
+
+    bad = tmp_path / "scores.json"
+    bad.write_text('{\n  "format": "muceval-scores",\n  "systems": [\n')
+    with pytest.raises(InputError) as caught:
+        load_inputs([bad])
+    assert caught.value.problems[0].line == 4
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "something-else"}')
+    with pytest.raises(InputError, match="not a muceval scores file"):
+        load_inputs([other])
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"format": "muceval-scores", "systems": [{"system": "A"}]}')
+    with pytest.raises(InputError, match="lacks per-message"):
+        load_inputs([empty])

@@ -436,7 +436,9 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     """Test every pairwise difference between systems for significance.
 
     INPUT files are 1992 score reports (one system each, named by the file name
-    up to its first dot) or CSV files with the columns system,unit,POS,ACT,COR,PAR.
+    up to its first dot), muceval scores (muceval score --format json: every
+    system in the file, per message) or CSV files with the columns
+    system,unit,POS,ACT,COR,PAR.
 
     \b
     Example:

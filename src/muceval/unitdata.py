@@ -15,9 +15,10 @@ Loaders:
   (``GE-CMU.tst3-pass1.nrad`` → ``GE-CMU``).
 * :func:`from_csv` — a long CSV ``system,unit,POS,ACT,COR,PAR`` with a header.
 * :func:`from_arrays` — for library callers.
+* muceval's own scores (``muceval score --format json``): per message, the
+  TOTAL of its ALL TEMPLATES accumulator; every system in the file.
 * :func:`load_inputs` — what the CLI uses: dispatches every file to a loader
-  (see :data:`LOADERS`, the extension point for muceval's own JSON scores)
-  and merges the results.
+  (see :data:`LOADERS`) and merges the results.
 
 Units missing for a system count as zeros; the unit set is the union over
 systems, sorted, so that results do not depend on file order.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -320,14 +322,49 @@ def _looks_like_report(text: str, path: str) -> bool:
     return first.startswith("Configuration:") or "* * * TOTAL SLOT SCORES * * *" in text
 
 
+def _looks_like_scores_json(text: str, path: str) -> bool:
+    return path.lower().endswith(".json") or text.lstrip().startswith("{")
+
+
+def _load_scores_json(text: str, path: str) -> list[tuple[str, dict[str, np.ndarray], str]]:
+    """Per-message ALL TEMPLATES tallies of every system in a ``muceval score --format json`` file."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise InputError.at(path, bad.lineno, f"not valid JSON: {bad.msg}", bad.colno) from None
+    if not isinstance(doc, dict) or doc.get("format") != "muceval-scores":
+        raise InputError.at(path, 1, "not a muceval scores file (JSON with format 'muceval-scores')")
+    out = []
+    for n, entry in enumerate(doc.get("systems") or []):
+        try:
+            name = str(entry["system"])
+            units: dict[str, np.ndarray] = {}
+            for message in entry["messages"]:
+                rows = message["accumulators"]["all-templates"]
+                total = next(r["tallies"] for r in rows if r.get("kind") == "total")
+                counts = [total[f.lower()] for f in FIELDS]
+                if not all(isinstance(c, int) and c >= 0 for c in counts):
+                    raise ValueError("tallies must be non-negative integers")
+                units[str(message["message_id"])] = np.array(counts, dtype=np.int64)
+        except (KeyError, TypeError, StopIteration, ValueError) as bad:
+            detail = f": {bad}" if isinstance(bad, ValueError) else ""
+            raise InputError.at(
+                path, None, f"system entry {n + 1} lacks per-message ALL TEMPLATES tallies{detail}"
+            ) from None
+        out.append((name, units, path))
+    if not out:
+        raise InputError.at(path, None, "no systems in this scores file")
+    return out
+
+
 LOADERS: list[tuple[str, Callable[[str, str], bool], Loader]] = [
     ("csv", _looks_like_csv, parse_csv),
     ("1992 report", _looks_like_report, _load_report),
+    ("muceval scores JSON", _looks_like_scores_json, _load_scores_json),
 ]
 """``(format name, recognise(text, path), load(text, path))`` tried in order.
 
-muceval's own JSON scores will register here (see :func:`register_loader`)
-once their format exists.
+Further formats can be added with :func:`register_loader`.
 """
 
 
