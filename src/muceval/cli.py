@@ -51,7 +51,6 @@ def demo(out_dir: str, fmt: str) -> None:
     import json
 
     from rich.console import Console
-    from rich.table import Table
 
     from muceval.demo import run_demo
 
@@ -65,14 +64,8 @@ def demo(out_dir: str, fmt: str) -> None:
         }, indent=2))
         return
     console = Console()
-    table = Table(title="Bundled example, ALL TEMPLATES (%)")
-    for column in ("system", "REC", "PRE", "OVG", "F P&R", "F 2P&R", "F P&2R"):
-        table.add_column(column, justify="left" if column == "system" else "right")
-    for s in sorted(result.systems, key=lambda s: -(s.all_templates.f_pr or 0.0)):
-        a = s.all_templates
-        table.add_row(s.name, _pc(a.recall), _pc(a.precision), _pc(a.overgeneration),
-                      _pc(a.f_pr), _pc(a.f_2pr), _pc(a.f_p2r))
-    console.print(table)
+    console.print(_scores_table("Bundled example, ALL TEMPLATES (%)",
+                                {s.name: s.all_templates for s in result.systems}))
     console.print(f"1992-layout reports and scores.json written to [bold]{result.out_dir}[/bold]")
     if result.report_path is not None:
         console.print(f"HTML report with plots: [bold]{result.report_path}[/bold]")
@@ -80,6 +73,37 @@ def demo(out_dir: str, fmt: str) -> None:
 
 def _pc(value: float | None) -> str:
     return "*" if value is None else f"{100 * value:.2f}"
+
+
+def _scores_table(title: str, systems: dict, regions: dict | None = None):
+    """A rich table of systems (best F P&R first), measures in %.
+
+    ``regions`` adds the region of performance: the (recall, precision) range
+    spanned by the four manners of counting unmapped templates.
+    """
+    from rich.table import Table
+
+    table = Table(title=title)
+    columns = ["system", "REC", "PRE", "OVG", "F P&R", "F 2P&R", "F P&2R"]
+    if regions:
+        columns.append("region REC x PRE")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "system" else "right")
+    for name, a in sorted(systems.items(), key=lambda item: -(item[1].f_pr or 0.0)):
+        row = [name, _pc(a.recall), _pc(a.precision), _pc(a.overgeneration),
+               _pc(a.f_pr), _pc(a.f_2pr), _pc(a.f_p2r)]
+        if regions:
+            row.append(_region(regions[name]))
+        table.add_row(*row)
+    return table
+
+
+def _region(points) -> str:
+    def span(values) -> str:
+        values = [round(100 * v) for v in values if v is not None]
+        return f"{min(values)}-{max(values)}" if values else "*"
+
+    return f"{span(p.recall for p in points)} x {span(p.precision for p in points)}"
 
 
 def _float_scores_json(scores) -> dict[str, float | None]:
@@ -254,9 +278,10 @@ def _current_umask() -> int:
 @click.option("--save-history", "save_history", type=click.Path(dir_okay=False),
               help="With --unresolved ask: store the history with your answers here "
               "instead of updating --history in place.")
-@click.option("--format", "fmt", type=click.Choice(["report", "json", "csv"]),
+@click.option("--format", "fmt", type=click.Choice(["report", "json", "csv", "table"]),
               default="report", show_default=True,
-              help="report: the 1992 text report; json / csv: every tally, for programs.")
+              help="report: the 1992 text report; json / csv: every tally, for programs; "
+              "table: a compact summary for the terminal.")
 @click.option("--layout", type=click.Choice(["template", "summary", "message"]),
               default="template", show_default=True,
               help="1992 report layout: per template pair, summary only, or per message "
@@ -344,13 +369,36 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
         results[name] = result.pairs
         new_judgements.extend(result.new_judgements)
 
-    if fmt == "json":
+    if fmt == "table":
+        from rich.console import Console
+
+        from muceval.metrics import float_scores
+        from muceval.tallies import summarize
+
+        summaries = {name: summarize(pairs, config).accumulators for name, pairs in results.items()}
+        table = _scores_table(
+            "ALL TEMPLATES (%)",
+            {name: float_scores(acc.all_templates.total) for name, acc in summaries.items()},
+            {name: [float_scores(getattr(acc, m).total) for m in
+                    ("matched_only", "matched_missing", "matched_spurious", "all_templates")]
+             for name, acc in summaries.items()},
+        )
+        if output is None:
+            Console().print(table)
+        else:
+            console = Console(record=True, width=120, file=open(os.devnull, "w"))  # noqa: SIM115
+            console.print(table)
+            _write_text(output, console.export_text())
+        text = None
+    elif fmt == "json":
         text = scores_to_json(results, config)
     elif fmt == "csv":
         text = scores_to_csv(results, config)
     else:
         text = "".join(format_report(pairs, config, layout=layout) for pairs in results.values())
-    if output is None:
+    if text is None:
+        pass
+    elif output is None:
         click.echo(text, nl=False)
     else:
         _write_text(output, text)
