@@ -39,9 +39,10 @@ from muceval import __version__
 from muceval.errors import InputError, UsageError
 from muceval.metrics import FloatScores, f_measures_1992, scores
 from muceval.model import Configuration, DisplayType
-from muceval.report_reader import ScoreReport, parse_report
+from muceval.report_reader import ScoreReport, parse_report, read_report
 from muceval.significance import METRICS, SignificanceResult, compare, parse_metrics
 from muceval.tallies import MANNERS, PairScore, SlotLayout, Tally, summarize
+from muceval.textfile import read_text
 from muceval.unitdata import UnitTallies, from_arrays, from_report_objects, system_name
 
 __all__ = [
@@ -320,7 +321,7 @@ def systems_from_reports(
 
     >>> systems_from_reports(["BBN.tst3-pass1.nrad"])  # doctest: +SKIP
     """
-    reports = [_read_report(p) for p in paths]
+    reports = [read_report(p) for p in paths]
     return _from_reports(reports, config)
 
 
@@ -333,18 +334,6 @@ def _from_reports(
     )
     systems = [_report_system(r, n, subtotal_names) for r, n in zip(reports, names, strict=True)]
     return systems, from_report_objects(reports, names)
-
-
-def _read_text(path: str | Path) -> str:
-    try:
-        with open(path, encoding="latin-1", newline="") as handle:
-            return handle.read()
-    except OSError as error:
-        raise InputError.at(str(path), None, f"cannot read: {error.strerror}") from None
-
-
-def _read_report(path: str | Path) -> ScoreReport:
-    return parse_report(_read_text(path), str(path))
 
 
 # ---------------------------------------------------------------------------
@@ -427,7 +416,7 @@ def systems_from_json(paths: Sequence[str | Path]) -> tuple[list[SystemScores], 
     """
     found: list[tuple[SystemScores, dict[str, Tally]]] = []
     for p in paths:
-        found.extend(_json_systems(_parse_json(_read_text(p), str(p)), str(p)))
+        found.extend(_json_systems(_parse_json(read_text(p), str(p)), str(p)))
     return _merge_found(found)
 
 
@@ -464,7 +453,7 @@ def load_systems(
     found: list[tuple[SystemScores, dict[str, Tally]]] = []
     for raw in paths:
         path = str(raw)
-        text = _read_text(path)
+        text = read_text(path)
         if text.lstrip().startswith("{"):
             found.extend(_json_systems(_parse_json(text, path), path))
             continue

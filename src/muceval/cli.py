@@ -7,6 +7,7 @@ and one clear message; they never show a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -493,33 +494,15 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
       muceval significance ../shared/muc4/tst3/official-scores/*.nrad --seed 1
     """
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from muceval.significance import compare
     from muceval.unitdata import load_inputs
 
     tallies = load_inputs(list(inputs))
-    show_progress = sys.stdout.isatty() and sys.stderr.isatty()
-    progress_bar = None
-    task = None
-
-    def advance(done: int, total: int) -> None:
-        if progress_bar is not None:
-            progress_bar.update(task, completed=done, total=total)
-
-    if show_progress:
-        progress_bar = Progress(TextColumn("randomization"), BarColumn(), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True)
-        task = progress_bar.add_task("randomization", total=None)
-        progress_bar.start()
-    try:
+    with _progress(sys.stdout.isatty() and sys.stderr.isatty()) as advance:
         result = compare(tallies, metrics=metrics, method=method, shuffles=shuffles, seed=seed,
                          alternative=alternative, alpha=alpha, confidence=confidence,
-                         adjust=adjust, bootstrap=bootstrap, threads=threads,
-                         progress=advance if show_progress else None)
-    finally:
-        if progress_bar is not None:
-            progress_bar.stop()
+                         adjust=adjust, bootstrap=bootstrap, threads=threads, progress=advance)
     if fmt == "json":
         click.echo(result.to_json())
     elif fmt == "csv":
@@ -596,7 +579,6 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     import time
 
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
     from muceval.analysis import analyze, load_systems, score_responses, systems_from_pairs
@@ -643,27 +625,11 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         raise UsageError("a report compares systems: give at least two")
 
     show_progress = sys.stderr.isatty()
-    progress_bar = None
-    task = None
-
-    def advance(done: int, total: int) -> None:
-        if progress_bar is not None:
-            progress_bar.update(task, completed=done, total=total)
-
-    if show_progress:
-        progress_bar = Progress(TextColumn("randomization"), BarColumn(), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True)
-        task = progress_bar.add_task("randomization", total=None)
-        progress_bar.start()
-    try:
+    with _progress(show_progress) as advance:
         analysis = analyze(systems, tallies, metrics=metrics, method=method, shuffles=shuffles,
                            seed=seed, alternative=alternative, alpha=alpha,
                            confidence=confidence, adjust=adjust, bootstrap=bootstrap,
-                           threads=threads, progress=advance if show_progress else None,
-                           inputs=recorded)
-    finally:
-        if progress_bar is not None:
-            progress_bar.stop()
+                           threads=threads, progress=advance, inputs=recorded)
     if show_progress:
         with Console(stderr=True).status("drawing figures and writing the report"):
             files = write_report(analysis, out_dir, title=title, png=not no_png, extra_files=extra)
@@ -690,6 +656,21 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     console.print(table)
     console.print(f"seed {sig.settings['seed']}; report written to [bold]{files.html}[/bold] "
                   f"({elapsed:.1f} s)")
+
+
+@contextlib.contextmanager
+def _progress(enabled: bool):
+    """A progress callback ``(done, total)`` drawing a bar on stderr, or ``None`` when disabled."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("randomization"), BarColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("randomization", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,6 +44,7 @@ from muceval.model import (
     TemplateSelection,
 )
 from muceval.sexpr import SExpr, SList, String, Symbol
+from muceval.textfile import read_text
 
 __all__ = [
     "DEFAULTS",
@@ -176,18 +177,7 @@ def convert_configuration(
 
 
 def _read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as bad:
-        raise InputError.at(str(path), None, f"cannot read file: {bad.strerror or bad}") from None
-    if b"\x00" in data:
-        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-        raise InputError.at(str(path), line, "NUL character (binary data?)")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        line = data.count(b"\n", 0, bad.start) + 1
-        raise InputError.at(str(path), line, "not a text file: invalid UTF-8 byte") from None
+    return read_text(path, utf8_only=True)
 
 
 def _check_references(

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from muceval.errors import InputError
 from muceval.tallies import Tally
+from muceval.textfile import read_text
 
 __all__ = ["ReportRow", "ReportBlock", "ScoreReport", "parse_report", "read_report", "TAGS"]
 
@@ -359,13 +360,7 @@ def read_report(path: str | Path) -> ScoreReport:
     4
     >>> os.unlink(f.name)
     """
-    path = str(path)
-    try:
-        with open(path, encoding="latin-1", newline="") as handle:
-            text = handle.read()
-    except OSError as error:
-        raise InputError.at(path, None, f"cannot read report: {error.strerror}") from None
-    return parse_report(text, path)
+    return parse_report(read_text(path), str(path))
 
 
 _EXAMPLE = """Configuration: config.el

@@ -36,7 +36,8 @@ from pathlib import Path
 import numpy as np
 
 from muceval.errors import InputError, Problem, UsageError
-from muceval.report_reader import ScoreReport, parse_report
+from muceval.report_reader import ScoreReport, parse_report, read_report
+from muceval.textfile import read_text
 
 __all__ = [
     "FIELDS",
@@ -200,19 +201,7 @@ def from_reports(paths: Sequence[str | Path]) -> UnitTallies:
     >>> from_reports([]).counts.shape
     (0, 0, 4)
     """
-    return _merge([(system_name(p), _report_units(_read_report(p)), str(p)) for p in paths])
-
-
-def _read_text(path: str | Path) -> str:
-    try:
-        with open(path, encoding="latin-1", newline="") as handle:
-            return handle.read()
-    except OSError as error:
-        raise InputError.at(str(path), None, f"cannot read: {error.strerror}") from None
-
-
-def _read_report(path: str | Path) -> ScoreReport:
-    return parse_report(_read_text(path), str(path))
+    return _merge([(system_name(p), _report_units(read_report(p)), str(p)) for p in paths])
 
 
 # ---------------------------------------------------------------------------
@@ -295,7 +284,7 @@ def from_csv(path: str | Path) -> UnitTallies:
     Missing (system, unit) rows are zeros; duplicates, non-integers, negative
     numbers and COR + PAR above POS or ACT are errors naming file and line.
     """
-    return _merge(parse_csv(_read_text(path), str(path)))
+    return _merge(parse_csv(read_text(path), str(path)))
 
 
 # ---------------------------------------------------------------------------
@@ -389,7 +378,7 @@ def load_inputs(paths: Sequence[str | Path]) -> UnitTallies:
     parts: list[tuple[str, dict[str, np.ndarray], str]] = []
     for raw_path in paths:
         path = str(raw_path)
-        text = _read_text(path)
+        text = read_text(path)
         for _, recognise, load in LOADERS:
             if recognise(text, path):
                 parts.extend(load(text, path))

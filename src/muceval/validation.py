@@ -20,6 +20,7 @@ from muceval.history import parse_history
 from muceval.model import Configuration, History, SlotType, TemplateFile
 from muceval.parsing import parse_templates
 from muceval.report_reader import parse_report
+from muceval.textfile import read_text
 
 
 class FileKind(str, Enum):
@@ -54,21 +55,6 @@ class ValidationResult:
 
 _REPORT_HEADING = re.compile(r"^SLOT\s+POS ACT\|COR PAR INC\|", re.MULTILINE)
 _LISP_FORM = re.compile(r"\(\s*(define-muc-configuration-options|define-muc-template-slots|setq)\b")
-
-
-def read_text(path: str | Path) -> str:
-    """Read a text file as the 1992 tools did (bytes as Latin-1), refusing binary data.
-
-    >>> read_text("/nonexistent")  # doctest: +SKIP
-    """
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise InputError.at(str(path), None, f"cannot read file: {error.strerror or error}") from None
-    if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
-        raise InputError.at(str(path), line, "binary data (NUL byte): not a text file")
-    return data.decode("latin-1")
 
 
 def detect_kind(text: str, path: str = "") -> FileKind:
