@@ -11,6 +11,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The machines are shared and noisy: no per-example deadline. Under CI the
+# examples are derandomized, so that a run is repeatable and a red CI is never
+# a coin flip; locally they vary, to keep finding new cases.
+settings.register_profile("muceval", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("muceval-ci", parent=settings.get_profile("muceval"), derandomize=True)
+settings.load_profile("muceval-ci" if os.environ.get("CI") else "muceval")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
