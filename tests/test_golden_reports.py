@@ -1,0 +1,53 @@
+"""Golden test: `muceval score --no-query-pass` prints the 1992 program's own reports.
+
+For all 17 MUC-4 TST3 systems, with the NRaD final history and without any
+history, the printed report must equal the one the 1992 program printed in
+batch mode, byte for byte, apart from the `Configuration:` line (it names the
+configuration file as it was given).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from muceval.cli import main
+
+SYSTEMS = (
+    "BBN GE GE-CMU HUGHES LSI MDC MITRE NMSU NYU PARAMAX PRC SRA SRI SYNCH UMASS UMICH USC".split()
+)
+
+
+def split_reports(text: str) -> list[str]:
+    """Several systems' reports printed one after the other, one string each."""
+    starts = [m.start() for m in re.finditer(r"^Configuration: ", text, re.MULTILINE)]
+    return [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)], strict=True)]
+
+
+def without_configuration_line(report: str) -> str:
+    first, _, rest = report.partition("\n")
+    assert first.startswith("Configuration: "), first[:40]
+    return rest
+
+
+@pytest.mark.parametrize("history", [True, False], ids=["with-history", "without-history"])
+def test_batch_reports_equal_the_1992_reports(muc4: Path, tmp_path: Path, capsys, history: bool):
+    tst3 = muc4 / "tst3"
+    folder = tst3 / ("reference-reports" if history else "reference-reports-nohistory")
+    args = ["score", "--key", str(muc4 / "corpora/tst3/key-tst3.v2"),
+            "--config", str(tst3 / "config-tst3.el"), "--no-query-pass", "--format", "report"]
+    if history:
+        args += ["--history", str(tst3 / "final-history-nrad.tst3")]
+    args += [str(tst3 / "responses" / f"{system}.tst3") for system in SYSTEMS]
+    out_file = tmp_path / "reports.txt"
+    assert main(args + ["-o", str(out_file)]) == 0, capsys.readouterr().err
+    printed = split_reports(out_file.read_bytes().decode("latin-1"))
+    assert len(printed) == len(SYSTEMS)
+    different = []
+    for system, report in zip(SYSTEMS, printed, strict=True):
+        expected = (folder / f"{system}.tst3.report").read_bytes().decode("latin-1")
+        if without_configuration_line(report) != without_configuration_line(expected):
+            different.append(system)
+    assert different == [], f"reports that differ from the 1992 program's: {different}"
