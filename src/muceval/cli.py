@@ -454,29 +454,46 @@ def _ask_on_terminal(config):
     return ask
 
 
+def _significance_options(command):
+    """The options of the significance tests, shared by `significance` and `report`."""
+    options = [
+        click.option("--metrics", default="recall,precision,f1,f0.5,f2", show_default=True,
+                     help="Comma-separated metrics: recall, precision, f1 (P&R), f0.5 (2P&R), "
+                     "f2 (P&2R)."),
+        click.option("--method", type=click.Choice(["approximate", "exact", "auto"]),
+                     default="approximate", show_default=True,
+                     help="Approximate randomization, exact enumeration, or whichever is "
+                     "cheaper."),
+        click.option("--shuffles", type=click.IntRange(min=1), default=9999, show_default=True,
+                     help="Shuffles of the approximate test."),
+        click.option("--seed", type=int, default=None,
+                     help="Seed of the shuffles and the bootstrap (drawn and recorded in the "
+                     "output if not given)."),
+        click.option("--alternative", type=click.Choice(["two-sided", "one-sided"]),
+                     default="two-sided", show_default=True,
+                     help="one-sided: is the better system better by at least the observed "
+                     "amount."),
+        click.option("--alpha", type=float, default=0.10, show_default=True,
+                     help="Significance cutoff."),
+        click.option("--confidence", type=float, default=0.99, show_default=True,
+                     help="Confidence level an approximate result needs to count as "
+                     "significant."),
+        click.option("--adjust", type=click.Choice(["none", "holm", "bh"]), default="none",
+                     show_default=True, help="Multiple-comparison adjustment across pairs."),
+        click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
+                     help="Paired bootstrap samples for confidence intervals (0: none)."),
+        click.option("--threads", type=click.IntRange(min=1), default=None,
+                     help="Threads of the randomization kernels (default: all cores)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @cli.command("significance")
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False))
-@click.option("--metrics", default="recall,precision,f1,f0.5,f2", show_default=True,
-              help="Comma-separated metrics: recall, precision, f1 (P&R), f0.5 (2P&R), f2 (P&2R).")
-@click.option("--method", type=click.Choice(["approximate", "exact", "auto"]),
-              default="approximate", show_default=True,
-              help="Approximate randomization, exact enumeration, or whichever is cheaper.")
-@click.option("--shuffles", type=click.IntRange(min=1), default=9999, show_default=True,
-              help="Shuffles of the approximate test.")
-@click.option("--seed", type=int, default=None, help="Seed of the shuffles (random if not given).")
-@click.option("--alternative", type=click.Choice(["two-sided", "one-sided"]),
-              default="two-sided", show_default=True)
-@click.option("--alpha", type=float, default=0.10, show_default=True,
-              help="Significance cutoff.")
-@click.option("--confidence", type=float, default=0.99, show_default=True,
-              help="Confidence level an approximate result needs to count as significant.")
-@click.option("--adjust", type=click.Choice(["none", "holm", "bh"]), default="none",
-              show_default=True, help="Multiple-comparison adjustment across pairs.")
-@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
-              help="Paired bootstrap samples for confidence intervals (0: none).")
-@click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Threads of the randomization kernels (default: all cores).")
+@_significance_options
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
@@ -533,26 +550,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="muceval-report",
               show_default=True, help="Folder for report.html, the figures and the data.")
 @click.option("--title", help="Title of the page.")
-@click.option("--metrics", default="recall,precision,f1,f0.5,f2", show_default=True,
-              help="Comma-separated metrics: recall, precision, f1 (P&R), f0.5 (2P&R), f2 (P&2R).")
-@click.option("--method", type=click.Choice(["approximate", "exact", "auto"]),
-              default="approximate", show_default=True,
-              help="Approximate randomization, exact enumeration, or whichever is cheaper.")
-@click.option("--shuffles", type=click.IntRange(min=1), default=9999, show_default=True,
-              help="Shuffles of the approximate test.")
-@click.option("--seed", type=int, default=None,
-              help="Seed of the shuffles and the bootstrap (drawn and recorded if not given).")
-@click.option("--alternative", type=click.Choice(["two-sided", "one-sided"]),
-              default="two-sided", show_default=True)
-@click.option("--alpha", type=float, default=0.10, show_default=True, help="Significance cutoff.")
-@click.option("--confidence", type=float, default=0.99, show_default=True,
-              help="Confidence level an approximate result needs to count as significant.")
-@click.option("--adjust", type=click.Choice(["none", "holm", "bh"]), default="none",
-              show_default=True, help="Multiple-comparison adjustment across pairs.")
-@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
-              help="Paired bootstrap samples for confidence intervals (0: none).")
-@click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Threads of the randomization kernels (default: all cores).")
+@_significance_options
 @click.option("--no-png", is_flag=True, help="Write the figures as SVG only.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="What to print: a compact table, or the written files as JSON.")
