@@ -687,7 +687,7 @@ def test_csv_rows():
         "42",
         "36",
     )
-    assert (all_total["f_pr_1992"], all_total["f_2pr_1992"]) == ("38.77", "37.06")
+    assert (all_total["f1_1992"], all_total["f0.5_1992"]) == ("38.77", "37.06")
     assert float(all_total["recall"]) == pytest.approx(2.5 / 6)
     # '*' is an empty cell
     when_row = next(r for r in by_scope["pair"] if r["row"] == "when" and r["status"] == "matched")

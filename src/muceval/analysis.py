@@ -103,13 +103,8 @@ class Row:
             "row": self.name,
             "kind": self.kind,
             "tallies": self.tally.as_dict(),
-            "recall": self.recall,
-            "precision": self.precision,
-            "overgeneration": self.overgeneration,
+            **FloatScores.of(self.tally).as_dict(),
             "fallout": self.fallout,
-            "f1": self.f_pr,
-            "f0.5": self.f_2pr,
-            "f2": self.f_p2r,
         }
 
 

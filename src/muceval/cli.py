@@ -58,7 +58,7 @@ def demo(out_dir: str, fmt: str) -> None:
     result = run_demo(out_dir)
     if fmt == "json":
         click.echo(json.dumps({
-            "systems": {s.name: _float_scores_json(s.all_templates) for s in result.systems},
+            "systems": {s.name: s.all_templates.as_dict() for s in result.systems},
             "reports": {s.name: str(s.report_path) for s in result.systems},
             "scores": str(result.json_path),
             "html_report": str(result.report_path) if result.report_path else None,
@@ -106,11 +106,6 @@ def _region(points) -> str:
 
     return f"{span(p.recall for p in points)} x {span(p.precision for p in points)}"
 
-
-def _float_scores_json(scores) -> dict[str, float | None]:
-    return {"recall": scores.recall, "precision": scores.precision,
-            "overgeneration": scores.overgeneration, "fallout": scores.fallout,
-            "f1": scores.f_pr, "f0.5": scores.f_2pr, "f2": scores.f_p2r}
 
 
 @cli.command("validate")

@@ -232,6 +232,12 @@ def f_measure(precision: float | None, recall: float | None, beta: float = 1.0) 
     return (b2 + 1.0) * precision * recall / den
 
 
+MEASURE_NAMES: tuple[str, ...] = (
+    "recall", "precision", "overgeneration", "fallout", "f1", "f0.5", "f2",
+)
+"""Public names of the float measures; f1, f0.5 and f2 are P&R, 2P&R and P&2R."""
+
+
 @dataclass(frozen=True, slots=True)
 class FloatScores:
     """Unrounded measures of one tally (fractions in [0, 1]; ``None`` when undefined).
@@ -249,6 +255,16 @@ class FloatScores:
     f_pr: float | None
     f_2pr: float | None
     f_p2r: float | None
+
+    def as_dict(self) -> dict[str, float | None]:
+        """The measures under their public names (as in JSON, CSV and ``--metrics``).
+
+        >>> list(FloatScores.of(Tally(pos=1, act=1, cor=1)).as_dict())
+        ['recall', 'precision', 'overgeneration', 'fallout', 'f1', 'f0.5', 'f2']
+        """
+        return dict(zip(MEASURE_NAMES, (self.recall, self.precision, self.overgeneration,
+                                        self.fallout, self.f_pr, self.f_2pr, self.f_p2r),
+                        strict=True))
 
     @classmethod
     def of(cls, tally: Tally) -> FloatScores:

@@ -36,6 +36,7 @@ from typing import Any
 from muceval.errors import UsageError
 from muceval.metrics import (
     F_WEIGHTS,
+    MEASURE_NAMES,
     FloatScores,
     Scores,
     f_measures_1992,
@@ -351,15 +352,7 @@ def _row_json(row: _Row) -> dict[str, Any]:
         "accumulator": row.accumulator,
         "tallies": row.tally.as_dict(),
         "report": {"rec": s.rec, "pre": s.pre, "ovg": s.ovg, "fal": s.fal},
-        "measures": {
-            "recall": f.recall,
-            "precision": f.precision,
-            "overgeneration": f.overgeneration,
-            "fallout": f.fallout if row.fal else None,
-            "f_pr": f.f_pr,
-            "f_2pr": f.f_2pr,
-            "f_p2r": f.f_p2r,
-        },
+        "measures": {**f.as_dict(), "fallout": f.fallout if row.fal else None},
     }
 
 
@@ -577,16 +570,10 @@ CSV_COLUMNS: tuple[str, ...] = (
     "pre",
     "ovg",
     "fal",
-    "recall",
-    "precision",
-    "overgeneration",
-    "fallout",
-    "f_pr",
-    "f_2pr",
-    "f_p2r",
-    "f_pr_1992",
-    "f_2pr_1992",
-    "f_p2r_1992",
+    *MEASURE_NAMES,
+    "f1_1992",
+    "f0.5_1992",
+    "f2_1992",
 )
 """Columns of :func:`scores_to_csv`, in order."""
 
@@ -603,18 +590,13 @@ def _csv_cells(row: _Row, *, f_report: bool) -> dict[str, Any]:
         "pre": s.pre,
         "ovg": s.ovg,
         "fal": s.fal,
-        "recall": f.recall,
-        "precision": f.precision,
-        "overgeneration": f.overgeneration,
+        **f.as_dict(),
         "fallout": f.fallout if row.fal else None,
-        "f_pr": f.f_pr,
-        "f_2pr": f.f_2pr,
-        "f_p2r": f.f_p2r,
     }
     if f_report:
         values = f_measures_1992(s.rec, s.pre)
         if values is not None:
-            cells.update(zip(("f_pr_1992", "f_2pr_1992", "f_p2r_1992"), values, strict=True))
+            cells.update(zip(("f1_1992", "f0.5_1992", "f2_1992"), values, strict=True))
     return {
         k: "" if v is None else (repr(v) if isinstance(v, float) else v) for k, v in cells.items()
     }
