@@ -43,3 +43,12 @@ def muc4() -> Path:
             "(set MUCEVAL_SHARED to the folder that holds muc4/)"
         )
     return root
+
+
+def assert_one_problem(error, path: Path, line: int, fragment: str) -> None:
+    """``error`` (an InputError) reports exactly one problem, at ``path:line``, saying ``fragment``."""
+    (problem,) = error.problems
+    assert problem.path == str(path)
+    assert problem.line == line, str(error)
+    assert fragment in problem.message
+    assert str(error).startswith(f"{path}:{line}")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import assert_one_problem
 from muceval.cli import main
 from muceval.configuration import (
     bundled_configuration,
@@ -279,11 +280,7 @@ def test_broken_configurations(name, line, fragment):
     path = BROKEN / name
     with pytest.raises(InputError) as caught:
         load_configuration(path, BROKEN / "slots-small.el" if name == "bad-flag.el" else None)
-    (problem,) = caught.value.problems
-    assert problem.path == str(path)
-    assert problem.line == line, str(caught.value)
-    assert fragment in problem.message
-    assert str(caught.value).startswith(f"{path}:{line}")
+    assert_one_problem(caught.value, path, line, fragment)
 
 
 @pytest.mark.parametrize(

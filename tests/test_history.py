@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import assert_one_problem
 from muceval import history as history_module
 from muceval.errors import InputError
 from muceval.history import (
@@ -189,11 +190,7 @@ def test_broken_histories(name, line, fragment):
     path = BROKEN / name
     with pytest.raises(InputError) as caught:
         read_history(path)
-    (problem,) = caught.value.problems
-    assert problem.path == str(path)
-    assert problem.line == line, str(caught.value)
-    assert fragment in problem.message
-    assert str(caught.value).startswith(f"{path}:{line}")
+    assert_one_problem(caught.value, path, line, fragment)
 
 
 @pytest.mark.parametrize(
