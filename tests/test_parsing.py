@@ -541,3 +541,9 @@ def test_parse_write_parse_identity_on_template_model() -> None:
     second = parse_templates(write_templates(first, CONFIG), CONFIG, "b").templates.templates
     assert first == second
     assert isinstance(first[0], Template) and first[0].path == "a" and second[0].path == "b"
+
+
+def test_unknown_label_names_what_was_written_and_suggests_the_nearest() -> None:
+    text = small_template().replace("4.  INCIDENT: TYPE", "4.  INCIDENT: TYPO", 1)
+    messages = [p.message for p in parse_templates(text, CONFIG).problems]
+    assert "unknown slot label: '4.  INCIDENT: TYPO' (did you mean '4.  INCIDENT: TYPE'?)" in messages

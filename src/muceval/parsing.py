@@ -26,6 +26,7 @@ template the reader can produce.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -471,6 +472,8 @@ def _set_values(fill: Value) -> Iterable[Text]:
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LOOKS_LIKE_LABEL = re.compile(r"\d+\.\s")
+# What was written as the label: up to the spacing (two blanks or a tab) before the value.
+_WRITTEN_LABEL = re.compile(r"\d+\.\s+\S.*?(?=\s{2,}|\t|$)")
 _TEMPLATE_ID = re.compile(r"([^\s()/:\"]+)(?:[ \t]*\(([^()]*)\))?")
 _MAX_CONTROL_PROBLEMS = 5
 
@@ -564,6 +567,15 @@ class _FileParser:
     def warning(self, line: int | None, message: str, column: int | None = None) -> None:
         self.warnings.append(Problem(self.path, line, message, column))
 
+    def unknown_label(self, line: str) -> str:
+        """The message for a line that looks like a slot label but is none, with a suggestion."""
+        written = _WRITTEN_LABEL.match(line)
+        label = (written.group() if written else line)[:60]
+        known = [spec.label for spec in self.config.slots]
+        close = difflib.get_close_matches(label, known, n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return f"unknown slot label: {label!r}{hint}"
+
     def label_of(self, line: str) -> SlotSpec | None:
         for spec in self.by_prefix.get(line[: self.key_len], ()):
             if line.startswith(spec.label):
@@ -646,7 +658,7 @@ class _FileParser:
                 if first == ";":
                     continue  # a comment; it ends the slot before it (SCORER-SPEC §2.1)
                 if _LOOKS_LIKE_LABEL.match(line):
-                    self.problem(number, f"unknown slot label: {line.split('  ')[0].strip()[:40]!r}", 1)
+                    self.problem(number, self.unknown_label(line), 1)
                 else:
                     self.warning(
                         number,
