@@ -22,12 +22,12 @@ import sys
 import time
 from pathlib import Path
 
-from muceval import parsing
-from muceval.configuration import load_configuration
-from muceval.history import read_history
-from muceval.parsing import read_templates
-from muceval.scoring import Scorer, ScoringOptions
-from muceval.tallies import summarize
+from muceval.core.tallies import summarize
+from muceval.formats.config import load_configuration
+from muceval.formats.muc import templates as parsing
+from muceval.formats.muc.history import read_history
+from muceval.formats.muc.templates import read_templates
+from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
 
 SYSTEMS = (
     "BBN GE GE-CMU HUGHES LSI MDC MITRE NMSU NYU PARAMAX PRC SRA SRI SYNCH UMASS UMICH USC".split()

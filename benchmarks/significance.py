@@ -23,7 +23,9 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from muceval.randomization import (
+from muceval.core.units import from_reports
+from muceval.significance.engine import compare
+from muceval.significance.kernels import (
     METRICS,
     PairData,
     approximate_counts,
@@ -33,8 +35,6 @@ from muceval.randomization import (
     metric_values,
     reduce_counts,
 )
-from muceval.significance import compare
-from muceval.unitdata import from_reports
 
 SHUFFLES = 1 << 20
 

@@ -10,7 +10,9 @@ import pytest
 
 from conftest import assert_one_problem
 from muceval.cli import main
-from muceval.configuration import (
+from muceval.core.model import DisplayType, Restriction, SetNode, SlotType, TemplateSelection
+from muceval.errors import InputError, UsageError
+from muceval.formats.config import (
     bundled_configuration,
     convert_configuration,
     load_configuration,
@@ -18,8 +20,6 @@ from muceval.configuration import (
     read_lisp_configuration,
     write_configuration_toml,
 )
-from muceval.errors import InputError, UsageError
-from muceval.model import DisplayType, Restriction, SetNode, SlotType, TemplateSelection
 
 REPO = Path(__file__).resolve().parent.parent
 BROKEN = Path(__file__).resolve().parent / "data" / "broken" / "config"

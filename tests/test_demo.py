@@ -6,14 +6,14 @@ import json
 from pathlib import Path
 
 from muceval.cli import main
-from muceval.configuration import load_configuration
-from muceval.demo import EXAMPLE_SYSTEMS, example_dir, run_demo
-from muceval.history import read_history
-from muceval.metrics import float_scores
-from muceval.parsing import read_templates
-from muceval.report_reader import read_report
-from muceval.scoring import score_system
-from muceval.tallies import summarize
+from muceval.core.metrics import float_scores
+from muceval.core.tallies import summarize
+from muceval.formats.config import load_configuration
+from muceval.formats.muc.history import read_history
+from muceval.formats.muc.reports import read_report
+from muceval.formats.muc.templates import read_templates
+from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir, run_demo
+from muceval.scoring.muc1992.scorer import score_system
 
 
 def test_demo_writes_reports_that_agree_with_its_scores(tmp_path: Path) -> None:

@@ -11,17 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import assert_one_problem
-from muceval import history as history_module
-from muceval.errors import InputError
-from muceval.history import (
-    add_judgement,
-    format_value,
-    parse_history,
-    read_history,
-    save_history,
-    write_history,
-)
-from muceval.model import (
+from muceval.core.model import (
     AllOf,
     Alternatives,
     Between,
@@ -38,6 +28,16 @@ from muceval.model import (
     Qualified,
     Range,
     Text,
+)
+from muceval.errors import InputError
+from muceval.formats.muc import history as history_module
+from muceval.formats.muc.history import (
+    add_judgement,
+    format_value,
+    parse_history,
+    read_history,
+    save_history,
+    write_history,
 )
 
 BROKEN = Path(__file__).resolve().parent / "data" / "broken" / "history"

@@ -9,20 +9,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from muceval.analysis import (
+from muceval.cli import main
+from muceval.core.tallies import Tally
+from muceval.core.units import from_arrays
+from muceval.formats.config import load_configuration
+from muceval.reporting.analysis import (
     SystemScores,
     analyze,
     load_systems,
     score_responses,
     systems_from_pairs,
 )
-from muceval.cli import main
-from muceval.configuration import load_configuration
-from muceval.demo import EXAMPLE_SYSTEMS, example_dir
-from muceval.html_report import format_p, render_html, write_report
-from muceval.reports import format_report, scores_to_json
-from muceval.tallies import Tally
-from muceval.unitdata import from_arrays
+from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+from muceval.reporting.html import format_p, render_html, write_report
+from muceval.reporting.muc1992 import format_report, scores_to_json
 
 # ---------------------------------------------------------------------------
 # A small DOM for reading pages back (also used by the browser test)
@@ -192,7 +192,7 @@ def check_page_matches_json(dom: Node, data: dict) -> None:
 
 
 def _slug(name: str) -> str:
-    from muceval.plots import slug
+    from muceval.reporting.plots import slug
 
     return slug(name)
 
@@ -301,8 +301,8 @@ def test_names_are_escaped_in_the_page() -> None:
     systems = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, tallies.totals(n))))
                for n in tallies.systems]  # fmt: skip
     analysis = analyze(systems, tallies, method="exact", bootstrap=0, metrics="recall")
-    from muceval.html_report import build_figures
-    from muceval.plots import to_svg
+    from muceval.reporting.html import build_figures
+    from muceval.reporting.plots import to_svg
 
     page = render_html(analysis, {k: to_svg(f) for k, f in build_figures(analysis).items()})
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
@@ -375,7 +375,7 @@ def test_same_analysis_gives_the_same_files(tmp_path) -> None:
 
 
 def test_demo_writes_the_html_report(tmp_path) -> None:
-    from muceval.demo import run_demo
+    from muceval.reporting.demo import run_demo
 
     result = run_demo(tmp_path)
     assert result.report_path == tmp_path / "report" / "report.html"

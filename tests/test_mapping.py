@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from muceval.core.model import (
+    Configuration,
+    Restriction,
+    SetNode,
+    Slot,
+    SlotSpec,
+    SlotType,
+    Template,
+    Text,
+)
 from muceval.errors import InputError
-from muceval.mapping import (
+from muceval.scoring.muc1992.mapping import (
     PairEvaluator,
     greedy_mapping,
     history_mapping,
@@ -17,17 +27,7 @@ from muceval.mapping import (
     replay_mapping,
     sort_templates,
 )
-from muceval.matching import SlotScorer
-from muceval.model import (
-    Configuration,
-    Restriction,
-    SetNode,
-    Slot,
-    SlotSpec,
-    SlotType,
-    Template,
-    Text,
-)
+from muceval.scoring.muc1992.slots import SlotScorer
 
 SLOTS = (
     SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
@@ -176,7 +176,7 @@ def test_parse_mapping_file_and_errors(tmp_path):
 
 
 def test_mappings_from_report_keeps_duplicates(muc4):
-    from muceval.report_reader import read_report
+    from muceval.formats.muc.reports import read_report
 
     report = read_report(muc4 / "tst3" / "official-scores" / "LSI.tst3-pass1.nrad")
     mapping = mappings_from_report(report.blocks)

@@ -6,9 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from muceval.equality import ValueMatcher, allowable, canon, to_model
-from muceval.matching import QueryResolver, SlotScorer
-from muceval.model import (
+from muceval.core.model import (
     Configuration,
     History,
     HistoryEntry,
@@ -21,6 +19,8 @@ from muceval.model import (
     SlotType,
     Text,
 )
+from muceval.scoring.muc1992.equality import ValueMatcher, allowable, canon, to_model
+from muceval.scoring.muc1992.slots import QueryResolver, SlotScorer
 
 PREMODIFIERS = ("a", "the", "an", "one", "two", "six", "1", "10", "other", "of")
 

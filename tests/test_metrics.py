@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from muceval.metrics import (
+from muceval.core.metrics import (
     FloatScores,
     Scores,
     f_measure,
@@ -24,7 +24,7 @@ from muceval.metrics import (
     scores,
     text_filtering_scores,
 )
-from muceval.tallies import Tally, TextFiltering
+from muceval.core.tallies import Tally, TextFiltering
 
 
 def _pct_reference(a: int, b: int, d: int) -> int:

@@ -1,4 +1,4 @@
-"""Tests of the template-file reader and writer (``muceval.parsing``)."""
+"""Tests of the template-file reader and writer (``muceval.formats.muc.templates``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from muceval.configuration import bundled_configuration
-from muceval.errors import InputError
-from muceval.model import (
+from muceval.core.model import (
     Alternatives,
     Between,
     BlankMarker,
@@ -24,7 +22,9 @@ from muceval.model import (
     Template,
     Text,
 )
-from muceval.parsing import (
+from muceval.errors import InputError
+from muceval.formats.config import bundled_configuration
+from muceval.formats.muc.templates import (
     ERROR_VALUE,
     decode_template_bytes,
     format_template,

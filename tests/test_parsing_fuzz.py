@@ -5,9 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from muceval.configuration import bundled_configuration
-from muceval.errors import InputError
-from muceval.model import (
+from muceval.core.model import (
     Alternatives,
     Between,
     BlankMarker,
@@ -21,7 +19,9 @@ from muceval.model import (
     Template,
     Text,
 )
-from muceval.parsing import (
+from muceval.errors import InputError
+from muceval.formats.config import bundled_configuration
+from muceval.formats.muc.templates import (
     ParseResult,
     decode_template_bytes,
     format_value,

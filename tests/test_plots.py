@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from muceval.plots import (
+from muceval.core.units import from_arrays
+from muceval.reporting.plots import (
     groups_plot,
     inline_svg,
     lanes,
@@ -19,8 +20,7 @@ from muceval.plots import (
     to_png,
     to_svg,
 )
-from muceval.significance import compare
-from muceval.unitdata import from_arrays
+from muceval.significance.engine import compare
 
 SVG = "{http://www.w3.org/2000/svg}"
 

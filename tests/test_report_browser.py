@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from muceval.analysis import analyze, load_systems
 from muceval.cli import main
-from muceval.html_report import write_report
+from muceval.reporting.analysis import analyze, load_systems
+from muceval.reporting.html import write_report
 from test_html_report import check_page_matches_json, parse_html
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from muceval.core.tallies import Tally
 from muceval.errors import InputError
-from muceval.report_reader import parse_report, read_report
-from muceval.tallies import Tally
+from muceval.formats.muc.reports import parse_report, read_report
 
 REPORT_DIRS = ("official-scores", "reference-reports", "reference-reports-nohistory")
 

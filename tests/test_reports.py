@@ -19,21 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from muceval.configuration import load_configuration
-from muceval.errors import UsageError
-from muceval.metrics import pct, scores
-from muceval.model import Configuration, DisplayType, SlotSpec, SlotType, SubtotalRow
-from muceval.report_reader import ReportRow, parse_report, read_report
-from muceval.reports import (
-    CSV_COLUMNS,
-    FORMAT_VERSION,
-    format_report,
-    pad,
-    scores_to_csv,
-    scores_to_json,
-    system_name,
-)
-from muceval.tallies import (
+from muceval.core.metrics import pct, scores
+from muceval.core.model import Configuration, DisplayType, SlotSpec, SlotType, SubtotalRow
+from muceval.core.tallies import (
     ZERO,
     PairScore,
     Relevance,
@@ -41,6 +29,18 @@ from muceval.tallies import (
     TemplateStatus,
     message_relevance,
     summarize,
+)
+from muceval.errors import UsageError
+from muceval.formats.config import load_configuration
+from muceval.formats.muc.reports import ReportRow, parse_report, read_report
+from muceval.reporting.muc1992 import (
+    CSV_COLUMNS,
+    FORMAT_VERSION,
+    format_report,
+    pad,
+    scores_to_csv,
+    scores_to_json,
+    system_name,
 )
 
 REPORT_DIRS = ("reference-reports", "reference-reports-nohistory", "official-scores")
@@ -799,7 +799,7 @@ def test_cli_score_ask_records_answers(tmp_path):
     from click.testing import CliRunner
 
     from muceval.cli import cli
-    from muceval.demo import example_dir
+    from muceval.reporting.demo import example_dir
 
     ex = example_dir()
     base = ["score", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml")]
@@ -838,8 +838,8 @@ def test_cli_score_ask_stores_each_answer_at_once(tmp_path):
     from click.testing import CliRunner
 
     from muceval.cli import cli
-    from muceval.demo import example_dir
-    from muceval.history import read_history
+    from muceval.formats.muc.history import read_history
+    from muceval.reporting.demo import example_dir
 
     ex = example_dir()
     history = tmp_path / "new-history.lisp"  # does not exist yet: created by the first answer
@@ -861,7 +861,7 @@ def test_cli_score_ask_needs_somewhere_to_store_answers(tmp_path):
     from click.testing import CliRunner
 
     from muceval.cli import cli
-    from muceval.demo import example_dir
+    from muceval.reporting.demo import example_dir
 
     ex = example_dir()
     result = CliRunner().invoke(cli, ["score", "--key", str(ex / "key.txt"), "--config",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from muceval.cli import main
-from muceval.demo import example_dir
+from muceval.reporting.demo import example_dir
 
 
 def test_score_table_lists_systems_best_first_with_their_region(tmp_path, capsys) -> None:

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from muceval.mapping import mappings_from_report
-from muceval.model import (
+from muceval.core.model import (
     Configuration,
     Slot,
     SlotSpec,
@@ -22,8 +21,9 @@ from muceval.model import (
     TemplateFile,
     Text,
 )
-from muceval.scoring import Scorer, ScoringOptions, add_judgements, score_system
-from muceval.tallies import PairScore, Tally, TemplateStatus, summarize
+from muceval.core.tallies import PairScore, Tally, TemplateStatus, summarize
+from muceval.scoring.muc1992.mapping import mappings_from_report
+from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions, add_judgements, score_system
 
 SYSTEMS = (
     "BBN GE GE-CMU HUGHES LSI MDC MITRE NMSU NYU PARAMAX PRC SRA SRI SYNCH UMASS UMICH USC".split()
@@ -94,9 +94,9 @@ def compare(pairs, report) -> tuple[int, list[str]]:
 
 class Golden:
     def __init__(self, root: Path):
-        from muceval.configuration import bundled_configuration
-        from muceval.history import read_history
-        from muceval.parsing import read_templates
+        from muceval.formats.config import bundled_configuration
+        from muceval.formats.muc.history import read_history
+        from muceval.formats.muc.templates import read_templates
 
         self.root = root / "tst3"
         self.config = bundled_configuration("muc4")
@@ -113,7 +113,7 @@ class Golden:
         return self._responses[system]
 
     def report(self, folder: str, system: str):
-        from muceval.report_reader import read_report
+        from muceval.formats.muc.reports import read_report
 
         name = (
             f"{system}.tst3-pass1.nrad" if folder == "official-scores" else f"{system}.tst3.report"
@@ -290,7 +290,7 @@ def test_ask_answers_are_returned_and_reused_across_systems():
 
     def ask(query):
         calls.append(query)
-        from muceval.model import Judgement
+        from muceval.core.model import Judgement
 
         return Judgement.MATCH
 

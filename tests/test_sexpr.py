@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from muceval import sexpr
 from muceval.errors import InputError
-from muceval.sexpr import Char, Float, Integer, SList, String, Symbol, Vector
+from muceval.formats import sexpr
+from muceval.formats.sexpr import Char, Float, Integer, SList, String, Symbol, Vector
 
 
 def one(text: str):

@@ -10,8 +10,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from muceval.core.units import from_arrays, from_reports
 from muceval.errors import UsageError
-from muceval.randomization import (
+from muceval.significance.engine import (
+    adjust_pvalues,
+    classic_tests,
+    compare,
+    confidence_level,
+    groupings,
+    letter_display,
+    parse_metrics,
+)
+from muceval.significance.kernels import (
     METRICS,
     PairData,
     approximate_counts,
@@ -22,16 +32,6 @@ from muceval.randomization import (
     metric_value,
     reduce_counts,
 )
-from muceval.significance import (
-    adjust_pvalues,
-    classic_tests,
-    compare,
-    confidence_level,
-    groupings,
-    letter_display,
-    parse_metrics,
-)
-from muceval.unitdata import from_arrays, from_reports
 
 
 @st.composite
@@ -232,7 +232,7 @@ def test_classic_tests_against_scipy():
         for alternative in ("two-sided", "one-sided"):
             c = classic_tests(a, b, metric, alternative)
             ra, rb = reduce_counts(a), reduce_counts(b)
-            from muceval.randomization import METRIC_COEFS, metric_values
+            from muceval.significance.kernels import METRIC_COEFS, metric_values
 
             al, ga, _ = METRIC_COEFS[metric]
             keep = (al * ra[:, 0] + ga * ra[:, 1] > 0) & (al * rb[:, 0] + ga * rb[:, 1] > 0)

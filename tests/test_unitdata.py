@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from muceval.core.units import from_arrays, from_csv, from_reports, load_inputs, system_name
 from muceval.errors import InputError, UsageError
-from muceval.report_reader import read_report
-from muceval.unitdata import from_arrays, from_csv, from_reports, load_inputs, system_name
+from muceval.formats.muc.reports import read_report
 
 DATA = Path(__file__).parent / "data" / "significance"
 HEADER = "system,unit,POS,ACT,COR,PAR\n"
@@ -136,9 +136,9 @@ def test_report_with_inconsistent_total_is_rejected(muc4, tmp_path):
 
 def test_muceval_scores_json_gives_per_message_all_templates_tallies(tmp_path):
     """`muceval score --format json` output is an input of `muceval significance`."""
-    from muceval.demo import example_dir, run_demo
-    from muceval.tallies import summarize
-    from muceval.unitdata import load_inputs
+    from muceval.core.tallies import summarize
+    from muceval.core.units import load_inputs
+    from muceval.reporting.demo import example_dir, run_demo
 
     demo = run_demo(tmp_path, html_report=False)
     tallies = load_inputs([demo.json_path])
@@ -153,8 +153,8 @@ def test_muceval_scores_json_gives_per_message_all_templates_tallies(tmp_path):
 def test_broken_scores_json_names_file_and_line(tmp_path):
     import pytest
 
+    from muceval.core.units import load_inputs
     from muceval.errors import InputError
-    from muceval.unitdata import load_inputs
 
     bad = tmp_path / "scores.json"
     bad.write_text('{\n  "format": "muceval-scores",\n  "systems": [\n')

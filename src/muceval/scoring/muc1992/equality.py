@@ -1,6 +1,6 @@
 """Value equality as the 1992 MUC-4 scorer decides it (SCORER-SPEC §3).
 
-The scorer works on *canonical* values: the model values of :mod:`muceval.model`
+The scorer works on *canonical* values: the model values of :mod:`muceval.core.model`
 turned into nested tuples with upper-cased strings, which are hashable (so
 results can be cached) and cheap to compare. The shapes are::
 
@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from muceval import model
-from muceval.model import Configuration, SlotSpec
+from muceval.core import model
+from muceval.core.model import Configuration, SlotSpec
 
 OR = "or"
 OPT = "opt"
@@ -196,7 +196,7 @@ _SEQUENCE_TAGS = frozenset({OR, LOC, ALLOF})
 class ValueMatcher:
     """Equality, premodifier stripping, set hierarchy and word overlap for one configuration.
 
-    >>> from muceval.model import SlotSpec, SlotType, SetNode
+    >>> from muceval.core.model import SlotSpec, SlotType, SetNode
     >>> spec = SlotSpec("t", "4.  TYPE", SlotType.SET, (SetNode("ATTACK", (SetNode("BOMBING"),)),))
     >>> m = ValueMatcher(Configuration(slots=(spec,), string_premodifiers=("the",)))
     >>> m.equal('"JESUIT PRIESTS"', '"THE JESUIT PRIESTS"'), m.ancestor("t", "ATTACK", "BOMBING")

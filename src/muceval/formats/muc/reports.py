@@ -35,9 +35,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from muceval.core.tallies import Tally
 from muceval.errors import InputError
-from muceval.tallies import Tally
-from muceval.textfile import read_text
+from muceval.formats.files import read_text
 
 __all__ = ["ReportRow", "ReportBlock", "ScoreReport", "parse_report", "read_report", "TAGS"]
 

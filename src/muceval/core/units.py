@@ -36,8 +36,8 @@ from pathlib import Path
 import numpy as np
 
 from muceval.errors import InputError, Problem, UsageError
-from muceval.report_reader import ScoreReport, parse_report, read_report
-from muceval.textfile import read_text
+from muceval.formats.files import read_text
+from muceval.formats.muc.reports import ScoreReport, parse_report, read_report
 
 __all__ = [
     "FIELDS",

@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
 
-from muceval.configuration import load_configuration
-from muceval.history import read_history
-from muceval.metrics import FloatScores, float_scores
-from muceval.model import Configuration
-from muceval.parsing import read_templates
-from muceval.reports import format_report, scores_to_json
-from muceval.scoring import Scorer, ScoringOptions
-from muceval.tallies import PairScore, summarize
+from muceval.core.metrics import FloatScores, float_scores
+from muceval.core.model import Configuration
+from muceval.core.tallies import PairScore, summarize
+from muceval.formats.config import load_configuration
+from muceval.formats.muc.history import read_history
+from muceval.formats.muc.templates import read_templates
+from muceval.reporting.muc1992 import format_report, scores_to_json
+from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
 
 EXAMPLE_SYSTEMS = ("alpha", "beta", "gamma", "delta")
 
@@ -96,8 +96,8 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
 
 
 def _html_report(config: Configuration, results: list[SystemResult], folder: Path) -> Path:
-    from muceval.analysis import analyze, systems_from_pairs
-    from muceval.html_report import write_report
+    from muceval.reporting.analysis import analyze, systems_from_pairs
+    from muceval.reporting.html import write_report
 
     systems, tallies = systems_from_pairs({r.name: r.pairs for r in results}, config,
                                           {r.name: f"{r.name}.txt (bundled example)" for r in results})

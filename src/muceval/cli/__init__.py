@@ -53,7 +53,7 @@ def demo(out_dir: str, fmt: str) -> None:
 
     from rich.console import Console
 
-    from muceval.demo import run_demo
+    from muceval.reporting.demo import run_demo
 
     result = run_demo(out_dir)
     if fmt == "json":
@@ -139,7 +139,7 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
     """
     import json
 
-    from muceval.validation import validate_files
+    from muceval.formats.validation import validate_files
 
     config = _configuration(config_path, slots_path)
     results = validate_files(files, config)
@@ -172,7 +172,7 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
 
 def _configuration(config_path: str | None, slots_path: str | None):
     """The configuration named on the command line, or the bundled MUC-4 one."""
-    from muceval.configuration import bundled_configuration, load_configuration
+    from muceval.formats.config import bundled_configuration, load_configuration
 
     if config_path is None:
         if slots_path is not None:
@@ -213,8 +213,8 @@ def convert_config(
     import tempfile
     from pathlib import Path
 
-    from muceval.configuration import convert_configuration
     from muceval.errors import UsageError
+    from muceval.formats.config import convert_configuration
 
     text = convert_configuration(config_el, slots_el)
     if output is None:
@@ -301,14 +301,14 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     """
     import os
 
+    from muceval.core.model import History
     from muceval.errors import UsageError
-    from muceval.history import add_judgement, read_history
-    from muceval.history import save_history as store_history
-    from muceval.mapping import read_mapping_file
-    from muceval.model import History
-    from muceval.parsing import read_templates
-    from muceval.reports import format_report, scores_to_csv, scores_to_json, system_name
-    from muceval.scoring import Scorer, ScoringOptions, add_judgements
+    from muceval.formats.muc.history import add_judgement, read_history
+    from muceval.formats.muc.history import save_history as store_history
+    from muceval.formats.muc.templates import read_templates
+    from muceval.reporting.muc1992 import format_report, scores_to_csv, scores_to_json, system_name
+    from muceval.scoring.muc1992.mapping import read_mapping_file
+    from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions, add_judgements
 
     if len(mapping_paths) not in (0, 1, len(responses)):
         raise UsageError(
@@ -368,8 +368,8 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     if fmt == "table":
         from rich.console import Console
 
-        from muceval.metrics import float_scores
-        from muceval.tallies import summarize
+        from muceval.core.metrics import float_scores
+        from muceval.core.tallies import summarize
 
         summaries = {name: summarize(pairs, config).accumulators for name, pairs in results.items()}
         table = _scores_table(
@@ -421,8 +421,8 @@ def _write_text(path: str, text: str) -> None:
 
 def _ask_on_terminal(config):
     """A callback that asks the person at the terminal to judge a response fill."""
-    from muceval.model import Judgement
-    from muceval.parsing import format_value
+    from muceval.core.model import Judgement
+    from muceval.formats.muc.templates import format_value
 
     choices = {"c": Judgement.MATCH, "p": Judgement.PARTIAL, "i": Judgement.FAIL}
 
@@ -507,8 +507,8 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     """
     from rich.console import Console
 
-    from muceval.significance import compare
-    from muceval.unitdata import load_inputs
+    from muceval.core.units import load_inputs
+    from muceval.significance.engine import compare
 
     tallies = load_inputs(list(inputs))
     with _progress(sys.stdout.isatty() and sys.stderr.isatty()) as advance:
@@ -574,15 +574,20 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     from rich.console import Console
     from rich.table import Table
 
-    from muceval.analysis import analyze, load_systems, score_responses, systems_from_pairs
     from muceval.errors import UsageError
-    from muceval.html_report import format_pct, write_report
-    from muceval.reports import scores_to_json
+    from muceval.reporting.analysis import (
+        analyze,
+        load_systems,
+        score_responses,
+        systems_from_pairs,
+    )
+    from muceval.reporting.html import format_pct, write_report
+    from muceval.reporting.muc1992 import scores_to_json
 
     started = time.perf_counter()
     extra: dict[str, str] = {}
     if example:
-        from muceval.demo import EXAMPLE_SYSTEMS, example_dir
+        from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 
         if inputs or key_path or config_path or history_path:
             raise UsageError("--example takes no INPUT, --key, --config or --history")
@@ -599,7 +604,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         config = _configuration(config_path, slots_path)
         results = score_responses(key_path, config, inputs, history_path,
                                   query_pass=not no_query_pass, mapping=mapping)
-        from muceval.reports import system_name
+        from muceval.reporting.muc1992 import system_name
 
         systems, tallies = systems_from_pairs(results, config,
                                               {system_name(p): str(p) for p in inputs})

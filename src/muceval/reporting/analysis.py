@@ -1,7 +1,7 @@
 """Score N systems and test their differences: everything a report needs, in one object.
 
 Three kinds of input give the same :class:`SystemScores` (the rows of one
-system's summary) and the per-message :class:`~muceval.unitdata.UnitTallies`
+system's summary) and the per-message :class:`~muceval.core.units.UnitTallies`
 the significance tests need:
 
 * scored responses — :func:`score_responses` runs the scorer against a key
@@ -13,12 +13,12 @@ the significance tests need:
   :func:`systems_from_json`.
 
 :func:`load_systems` recognises reports and JSON by content;
-:func:`analyze` then runs :func:`muceval.significance.compare` and returns an
+:func:`analyze` then runs :func:`muceval.significance.engine.compare` and returns an
 :class:`Analysis`, whose :meth:`Analysis.to_dict` is the JSON behind the HTML
 report.
 
->>> from muceval.unitdata import from_arrays
->>> from muceval.tallies import Tally
+>>> from muceval.core.units import from_arrays
+>>> from muceval.core.tallies import Tally
 >>> a = SystemScores.of_tally("A", "x", "arrays", Tally(pos=2, act=2, cor=2))
 >>> a.all_templates.recall
 1.0
@@ -36,14 +36,14 @@ from typing import Any
 import numpy as np
 
 from muceval import __version__
+from muceval.core.metrics import FloatScores, f_measures_1992, scores
+from muceval.core.model import Configuration, DisplayType
+from muceval.core.tallies import MANNERS, PairScore, SlotLayout, Tally, summarize
+from muceval.core.units import UnitTallies, from_arrays, from_report_objects, system_name
 from muceval.errors import InputError, UsageError
-from muceval.metrics import FloatScores, f_measures_1992, scores
-from muceval.model import Configuration, DisplayType
-from muceval.report_reader import ScoreReport, parse_report, read_report
-from muceval.significance import METRICS, SignificanceResult, compare, parse_metrics
-from muceval.tallies import MANNERS, PairScore, SlotLayout, Tally, summarize
-from muceval.textfile import read_text
-from muceval.unitdata import UnitTallies, from_arrays, from_report_objects, system_name
+from muceval.formats.files import read_text
+from muceval.formats.muc.reports import ScoreReport, parse_report, read_report
+from muceval.significance.engine import METRICS, SignificanceResult, compare, parse_metrics
 
 __all__ = [
     "MANNER_LABELS",
@@ -64,7 +64,7 @@ MANNER_LABELS: dict[str, str] = {
     DisplayType.MATCHED_ONLY.value: "MATCHED ONLY",
     DisplayType.ALL_TEMPLATES.value: "ALL TEMPLATES",
 }
-"""Accumulator name (as in :class:`~muceval.model.DisplayType`) → the report's row label."""
+"""Accumulator name (as in :class:`~muceval.core.model.DisplayType`) → the report's row label."""
 _MANNER_OF_LABEL = {label: manner for manner, label in MANNER_LABELS.items()}
 _FILL_ROWS = {"SET FILLS ONLY": "set-fills", "STRING FILLS ONLY": "string-fills"}
 
@@ -179,10 +179,10 @@ def score_responses(
     >>> score_responses("key.txt", cfg, ["A.txt", "B.txt"])  # doctest: +SKIP
     {'A': (...), 'B': (...)}
     """
-    from muceval.history import read_history
-    from muceval.parsing import read_templates
-    from muceval.reports import system_name as response_name
-    from muceval.scoring import Scorer, ScoringOptions
+    from muceval.formats.muc.history import read_history
+    from muceval.formats.muc.templates import read_templates
+    from muceval.reporting.muc1992 import system_name as response_name
+    from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
 
     names = [response_name(p) for p in responses]
     if len(set(names)) != len(names):
@@ -530,7 +530,7 @@ def analyze(
     ``inputs`` (e.g. key, configuration, history, files) is recorded in the
     settings so that the report says what produced it.
 
-    >>> from muceval.tallies import Tally
+    >>> from muceval.core.tallies import Tally
     >>> t = from_arrays(["A", "B"], ["m1", "m2"], [[[2, 2, 2, 0], [2, 2, 1, 0]],
     ...                                           [[2, 2, 1, 0], [2, 2, 0, 0]]])
     >>> s = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, t.totals(n))))

@@ -11,7 +11,7 @@ Two flavours live here, kept strictly apart:
   (:func:`recall`, :func:`precision`, :func:`f_measure`, :class:`FloatScores`),
   computed from the raw counts without any intermediate rounding.
 
->>> from muceval.tallies import Tally
+>>> from muceval.core.tallies import Tally
 >>> t = Tally(pos=232, act=160, cor=60, par=3)
 >>> scores(t).rec, round(recall(t), 4)
 (26, 0.2651)
@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from muceval.tallies import Tally, TextFiltering
+from muceval.core.tallies import Tally, TextFiltering
 
 __all__ = [
     "F_WEIGHTS",

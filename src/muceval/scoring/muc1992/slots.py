@@ -13,7 +13,7 @@ This module holds SCORER-SPEC §§4–6 and §12.3:
   added to the history index and returned as :class:`NewJudgement` values.
 
 A slot's tallies come back as a list of 11 integers in the order of
-:data:`muceval.tallies.TALLY_FIELDS`.
+:data:`muceval.core.tallies.TALLY_FIELDS`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from muceval import model
-from muceval.equality import (
+from muceval.core import model
+from muceval.core.model import Configuration, History, HistoryEntry, Judgement, SlotSpec, SlotType
+from muceval.scoring.muc1992.equality import (
     ALLOF,
     LOC,
     CValue,
@@ -36,7 +37,6 @@ from muceval.equality import (
     unwrap_optional,
     xref_part,
 )
-from muceval.model import Configuration, History, HistoryEntry, Judgement, SlotSpec, SlotType
 
 __all__ = [
     "AnswerCallback",
@@ -52,7 +52,7 @@ __all__ = [
     "slot_rules",
 ]
 
-# Tally positions (muceval.tallies.TALLY_FIELDS order).
+# Tally positions (muceval.core.tallies.TALLY_FIELDS order).
 POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON, PIE = range(11)
 
 # Match results (SCORER-SPEC §6.1/§6.4). A result is None (nothing), FAIL, or a
@@ -108,7 +108,7 @@ class HistoryIndex:
     The first entry (in file order) whose stored response value is ``equal``
     to the looked-up value (which is on the key side) answers.
 
-    >>> from muceval.model import Configuration, History, HistoryMessage, HistoryTemplate, HistorySlot
+    >>> from muceval.core.model import Configuration, History, HistoryMessage, HistoryTemplate, HistorySlot
     >>> entry = HistoryEntry(model.Text('"LEADERS"'), Judgement.FAIL)
     >>> h = History(None, (HistoryMessage("M1", (HistoryTemplate("1", (HistorySlot("s", (entry,)),)),)),))
     >>> index = HistoryIndex(h, ValueMatcher(Configuration(slots=(), string_premodifiers=("the",))))
@@ -275,7 +275,7 @@ class SlotScorer:
     §7.2); a ``resolver`` turns on queries (single-valued queries and the query
     pass, step D); without one the scorer runs in batch mode.
 
-    >>> from muceval.model import SlotSpec, SlotType
+    >>> from muceval.core.model import SlotSpec, SlotType
     >>> config = Configuration(slots=(SlotSpec("s", "1. S", SlotType.STRING),))
     >>> scorer = SlotScorer(config, None)
     >>> scorer.score("M", "1", scorer.rules["s"], ('"A"',), ('"A"', '"B"'))

@@ -4,7 +4,7 @@ For every pair of systems and every metric (recall, precision and the
 F-measures f1 = P&R, f0.5 = 2P&R, f2 = P&2R, all in floating point from summed
 tallies with COR + ½PAR in the numerator) :func:`compare` computes:
 
-* a randomization p-value, stratified by unit (see :mod:`muceval.randomization`
+* a randomization p-value, stratified by unit (see :mod:`muceval.significance.kernels`
   for the coin semantics, the tie tolerance and the exact distribution):
 
   - *approximate*: ``(nge + 1) / (ns + 1)`` over ``ns`` shuffles (MUC-4: 9,999);
@@ -39,7 +39,7 @@ tallies with COR + ½PAR in the numerator) :func:`compare` computes:
   by default); an approximate result that is not confident enough is treated
   as not significant.
 
->>> from muceval.unitdata import from_arrays
+>>> from muceval.core.units import from_arrays
 >>> t = from_arrays(["A", "B"], ["m1", "m2", "m3"],
 ...                 [[[2, 2, 2, 0], [2, 2, 1, 0], [2, 2, 2, 0]],
 ...                  [[2, 2, 0, 0], [2, 2, 1, 0], [2, 2, 0, 0]]])
@@ -61,8 +61,9 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 from scipy import special, stats
 
+from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
-from muceval.randomization import (
+from muceval.significance.kernels import (
     _BLOCK_BITS,
     METRIC_COEFS,
     METRICS,
@@ -76,7 +77,6 @@ from muceval.randomization import (
     metric_values,
     reduce_counts,
 )
-from muceval.unitdata import UnitTallies
 
 __all__ = [
     "METRICS",
@@ -527,7 +527,7 @@ def compare(
     intervals; ``classic`` False skips the classic tests. ``progress(done, total)``
     is called as the randomization work advances.
 
-    >>> from muceval.unitdata import from_arrays
+    >>> from muceval.core.units import from_arrays
     >>> t = from_arrays(["A", "B"], ["m"], [[[1, 1, 1, 0]], [[1, 1, 1, 0]]])
     >>> compare(t, metrics=["f1"], seed=1).comparison("A", "B", "f1").p_value
     1.0

@@ -3,7 +3,7 @@
 For every message (sorted by id), key and response templates are put in
 catalog order, mapped (SCORER-SPEC §7), given a status (§8.1), and every
 scored pair is scored slot by slot (§6). The result is one
-:class:`~muceval.tallies.PairScore` per report section, in report order (§7.5).
+:class:`~muceval.core.tallies.PairScore` per report section, in report order (§7.5).
 
 Batch mode (``query_pass=False``) is the 1992 program run without an operator:
 no queries, the history is still used by the automatic look-up. With the query
@@ -13,7 +13,7 @@ questions without a recorded answer follow the ``unresolved`` policy
 credit the first offered key fill; ``ask`` calls a function, whose answers are
 added to the history and returned as new judgements).
 
->>> from muceval.model import Configuration, SlotSpec, SlotType, Template, TemplateFile, Slot, Text
+>>> from muceval.core.model import Configuration, SlotSpec, SlotType, Template, TemplateFile, Slot, Text
 >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
 ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
 >>> key = TemplateFile("key", (Template("M1", "1", False, (Slot("s", (Text('"X"'),)),)),))
@@ -27,10 +27,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from muceval.equality import ValueMatcher
+from muceval.core.model import (
+    Configuration,
+    History,
+    Template,
+    TemplateFile,
+)
+from muceval.core.tallies import ZERO, PairScore, Tally, TemplateStatus
 from muceval.errors import UsageError
-from muceval.history import add_judgement
-from muceval.mapping import (
+from muceval.formats.muc.history import add_judgement
+from muceval.scoring.muc1992.equality import ValueMatcher
+from muceval.scoring.muc1992.mapping import (
     ManualMappings,
     PairEvaluator,
     PreparedTemplate,
@@ -41,7 +48,7 @@ from muceval.mapping import (
     replay_mapping,
     sort_templates,
 )
-from muceval.matching import (
+from muceval.scoring.muc1992.slots import (
     AnswerCallback,
     HistoryIndex,
     NewJudgement,
@@ -49,13 +56,6 @@ from muceval.matching import (
     SlotScorer,
     Unresolved,
 )
-from muceval.model import (
-    Configuration,
-    History,
-    Template,
-    TemplateFile,
-)
-from muceval.tallies import ZERO, PairScore, Tally, TemplateStatus
 
 __all__ = [
     "Scorer",

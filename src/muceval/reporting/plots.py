@@ -12,7 +12,7 @@ from a browser's DOM. Marks carry ids (``gid``) naming what they show:
 
 with system names passed through :func:`slug`.
 
->>> from muceval.plots import region_plot, to_svg
+>>> from muceval.reporting.plots import region_plot, to_svg
 >>> svg = to_svg(region_plot([("A", {"all-templates": (0.5, 0.6), "matched-only": (0.7, 0.8)})]))
 >>> 'id="region-A"' in svg and "Recall (%)" in svg
 True
@@ -34,7 +34,7 @@ from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from muceval.significance import METRIC_LABELS, SignificanceResult  # noqa: E402
+from muceval.significance.engine import METRIC_LABELS, SignificanceResult  # noqa: E402
 
 __all__ = [
     "METRIC_TITLES",
@@ -138,7 +138,7 @@ def region_plot(
     """Each system's rectangle spanned by its four manners on the precision–recall plane.
 
     ``regions``: ``(system, {manner: (recall, precision)})`` with manners named
-    as :class:`~muceval.model.DisplayType` values; undefined points are left
+    as :class:`~muceval.core.model.DisplayType` values; undefined points are left
     out. The ALL TEMPLATES point (the official score) is marked with a dot.
     Dotted curves join the points of equal F (P&R).
 
@@ -212,8 +212,8 @@ def matrix_plot(result: SignificanceResult, metric: str) -> Figure:
     ``*``; approximate results show their confidence level below the p-value,
     and are hatched when that confidence is below the required level.
 
-    >>> from muceval.unitdata import from_arrays
-    >>> from muceval.significance import compare
+    >>> from muceval.core.units import from_arrays
+    >>> from muceval.significance.engine import compare
     >>> t = from_arrays(["A", "B"], ["m"], [[[2, 2, 2, 0]], [[2, 2, 0, 0]]])
     >>> fig = matrix_plot(compare(t, metrics=["recall"], seed=1, bootstrap=0), "recall")
     >>> fig.axes[0].get_xlabel()
@@ -315,8 +315,8 @@ def groups_plot(result: SignificanceResult, metric: str) -> Figure:
     cannot be told apart; a system alone under its bar differs from every
     neighbour.
 
-    >>> from muceval.unitdata import from_arrays
-    >>> from muceval.significance import compare
+    >>> from muceval.core.units import from_arrays
+    >>> from muceval.significance.engine import compare
     >>> t = from_arrays(["A", "B"], ["m"], [[[2, 2, 2, 0]], [[2, 2, 0, 0]]])
     >>> fig = groups_plot(compare(t, metrics=["recall"], seed=1, bootstrap=0), "recall")
     >>> fig.axes[0].get_ylabel()

@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from muceval.equality import CValue, canon
+from muceval.core.model import IRRELEVANT_ID, Restriction, Template
 from muceval.errors import InputError, Problem
-from muceval.matching import COR, NON, PAR, POS, SlotScorer
-from muceval.model import IRRELEVANT_ID, Restriction, Template
+from muceval.scoring.muc1992.equality import CValue, canon
+from muceval.scoring.muc1992.slots import COR, NON, PAR, POS, SlotScorer
 
 __all__ = [
     "ManualMappings",
@@ -57,7 +57,7 @@ Pair = tuple["PreparedTemplate | None", "PreparedTemplate | None"]
 
 @dataclass(frozen=True, slots=True)
 class PreparedTemplate:
-    """A template with its fills in canonical form (see :mod:`muceval.equality`)."""
+    """A template with its fills in canonical form (see :mod:`muceval.scoring.muc1992.equality`)."""
 
     template: Template
     fills: Mapping[str, tuple[CValue, ...]]
@@ -78,7 +78,7 @@ class PreparedTemplate:
 def prepare(template: Template) -> PreparedTemplate:
     """Canonicalise every slot of a template once.
 
-    >>> from muceval.model import Slot, Text
+    >>> from muceval.core.model import Slot, Text
     >>> t = Template("M", "1", False, (Slot("s", (Text("bombing"),)),))
     >>> prepare(t).fills["s"]
     ('BOMBING',)
@@ -373,7 +373,7 @@ def parse_mapping_file(
 def mappings_from_report(blocks: Iterable) -> dict[str, list[tuple[str | None, str | None]]]:
     """The ordered (key, response) pairs of the sections of a 1992 report, duplicates kept.
 
-    ``blocks`` are :class:`muceval.report_reader.ReportBlock` values (anything
+    ``blocks`` are :class:`muceval.formats.muc.reports.ReportBlock` values (anything
     with ``message_id``, ``key_id`` and ``response_id``).
     """
     out: dict[str, list[tuple[str | None, str | None]]] = {}
@@ -395,7 +395,7 @@ def read_mapping_file(path: str | Path) -> dict[str, list[tuple[str | None, str 
         raise InputError.at(str(path), None, "not a text file (NUL bytes)")
     text = data.decode("latin-1")
     if "response:" in text and "key:" in text:
-        from muceval.report_reader import parse_report
+        from muceval.formats.muc.reports import parse_report
 
         return mappings_from_report(parse_report(text, str(path)).blocks)
     return parse_mapping_file(text, str(path))

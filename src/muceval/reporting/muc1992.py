@@ -13,8 +13,8 @@ Machine-readable output (:func:`scores_to_json`, :func:`scores_to_csv`)
 carries the same tallies for one or several systems, with the 1992 integer
 measures and unrounded floats side by side.
 
->>> from muceval.model import Configuration, SlotSpec, SlotType
->>> from muceval.tallies import PairScore, Tally, TemplateStatus
+>>> from muceval.core.model import Configuration, SlotSpec, SlotType
+>>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
 >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
 ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
 >>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(1, 1, 1)),))
@@ -33,8 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from muceval.errors import UsageError
-from muceval.metrics import (
+from muceval.core.metrics import (
     F_WEIGHTS,
     MEASURE_NAMES,
     FloatScores,
@@ -44,8 +43,8 @@ from muceval.metrics import (
     scores,
     text_filtering_scores,
 )
-from muceval.model import Configuration, DisplayType
-from muceval.tallies import (
+from muceval.core.model import Configuration, DisplayType
+from muceval.core.tallies import (
     MANNERS,
     TALLY_FIELDS,
     Accumulator,
@@ -59,6 +58,7 @@ from muceval.tallies import (
     sum_tallies,
     summarize,
 )
+from muceval.errors import UsageError
 
 __all__ = [
     "CSV_COLUMNS",
@@ -289,8 +289,8 @@ def format_report(
     with TEXT FILTERING). ``config_label`` is printed after
     ``Configuration:``; by default the file name of ``config.source``.
 
-    >>> from muceval.model import Configuration, SlotSpec, SlotType
-    >>> from muceval.tallies import PairScore, Tally, TemplateStatus
+    >>> from muceval.core.model import Configuration, SlotSpec, SlotType
+    >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
     ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID)))
     >>> none = PairScore("M-2", "*", "*", TemplateStatus.IRRELEVANT, Tally(non=1))
@@ -493,8 +493,8 @@ def scores_to_json(
     with beta 1, 0.5, 2). ``f_measures`` has ``report`` (the 1992 values from
     the rounded ALL TEMPLATES recall and precision, or ``null``) and ``float``.
 
-    >>> from muceval.model import Configuration, SlotSpec, SlotType
-    >>> from muceval.tallies import PairScore, Tally, TemplateStatus
+    >>> from muceval.core.model import Configuration, SlotSpec, SlotType
+    >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
     ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
     >>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(2, 2, 1, 1)),))
@@ -619,8 +619,8 @@ def scores_to_csv(
     F-measures, given on ALL TEMPLATES total rows only. ``config_label`` is
     accepted for symmetry with the other writers; the CSV has no header block.
 
-    >>> from muceval.model import Configuration, SlotSpec, SlotType
-    >>> from muceval.tallies import PairScore, Tally, TemplateStatus
+    >>> from muceval.core.model import Configuration, SlotSpec, SlotType
+    >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
     ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
     >>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(2, 2, 1, 1)),))

@@ -13,7 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
-from muceval.model import IRRELEVANT_ID, Configuration, DisplayType, SubtotalRow
+from muceval.core.model import IRRELEVANT_ID, Configuration, DisplayType, SubtotalRow
 
 TALLY_FIELDS: tuple[str, ...] = (
     "pos",
@@ -125,7 +125,7 @@ class PairScore:
 # ---------------------------------------------------------------------------
 #
 # Everything below only adds PairScores together; the measures (REC, PRE, ...)
-# are derived later by ``muceval.metrics``.
+# are derived later by ``muceval.core.metrics``.
 
 # Which of the four manners of treating unmapped templates receive an entry of
 # a given status (§8.4). Optional and ignored entries count nowhere; irrelevant
@@ -171,7 +171,7 @@ class SlotLayout:
     ``set_slots`` / ``string_slots`` the members of SET FILLS ONLY / STRING
     FILLS ONLY.
 
-    >>> from muceval.model import Configuration, SlotSpec, SlotType
+    >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
     ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("t", "2.", SlotType.SET)))
     >>> SlotLayout.of(cfg).set_slots
@@ -501,7 +501,7 @@ class Summary:
 def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     """Accumulate a system's catalog entries (in report order) as the 1992 summary did.
 
-    >>> from muceval.model import Configuration, SlotSpec, SlotType
+    >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
     ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
     >>> hit = PairScore("M", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(1, 1, 1)),))

@@ -3,7 +3,7 @@
 A configuration says which slots a template has (id, label, type, set tree,
 cross-references) and how to score (mapping restriction, premodifiers,
 subtotal rows, display type, flags). Two formats are read into the same
-:class:`~muceval.model.Configuration`:
+:class:`~muceval.core.model.Configuration`:
 
 * the 1992 Emacs Lisp files: ``config-*.el`` (a
   ``define-muc-configuration-options`` form) and ``slotconfig-*.el``
@@ -31,9 +31,7 @@ from typing import Any
 
 import tomli_w
 
-from muceval import sexpr
-from muceval.errors import InputError, UsageError
-from muceval.model import (
+from muceval.core.model import (
     Configuration,
     DisplayType,
     Restriction,
@@ -43,8 +41,10 @@ from muceval.model import (
     SubtotalRow,
     TemplateSelection,
 )
-from muceval.sexpr import SExpr, SList, String, Symbol
-from muceval.textfile import read_text
+from muceval.errors import InputError, UsageError
+from muceval.formats import sexpr
+from muceval.formats.files import read_text
+from muceval.formats.sexpr import SExpr, SList, String, Symbol
 
 __all__ = [
     "DEFAULTS",
@@ -110,7 +110,7 @@ def load_configuration(path: str | Path, slots_path: str | Path | None = None) -
     A 1992 slot file alone (only ``define-muc-template-slots``) is accepted
     too; every option then has its 1992 default.
 
-    >>> import muceval.configuration as c, importlib.resources as r
+    >>> import muceval.formats.config as c, importlib.resources as r
     >>> path = r.files("muceval") / "data" / "muc4.toml"
     >>> len(c.load_configuration(str(path)).slots)
     25

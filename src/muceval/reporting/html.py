@@ -1,6 +1,6 @@
 """The HTML report: one self-contained page with tables, figures and the settings.
 
-:func:`write_report` takes an :class:`~muceval.analysis.Analysis` and writes
+:func:`write_report` takes an :class:`~muceval.reporting.analysis.Analysis` and writes
 to a folder:
 
 * ``report.html`` — inline CSS, inline SVG figures and a few lines of inline
@@ -17,7 +17,7 @@ read it back: sections have ids (``summary``, ``region``, ``matrices``,
 carry ``data-system`` / ``data-metric`` attributes and every figure sits in a
 ``<figure id="fig-…">``.
 
->>> from muceval.html_report import format_pct
+>>> from muceval.reporting.html import format_pct
 >>> format_pct(0.35678), format_pct(None)
 ('35.68', 'n/a')
 """
@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from muceval.analysis import MANNER_LABELS, Analysis, Row, SystemScores
 from muceval.errors import UsageError
-from muceval.plots import (
+from muceval.reporting.analysis import MANNER_LABELS, Analysis, Row, SystemScores
+from muceval.reporting.plots import (
     METRIC_TITLES,
     groups_plot,
     inline_svg,

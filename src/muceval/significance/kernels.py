@@ -7,7 +7,7 @@ Every metric of :data:`METRIC_COEFS` is ``κ·N2 / V`` with ``V = α·POS + γ·
 
 * recall ``N2 / (2·POS)``, precision ``N2 / (2·ACT)``;
 * ``F_β = (β²+1)·P·R / (β²·P + R)`` simplifies to ``(β²+1)·N / (β²·POS + ACT)``
-  whenever COR + PAR ≤ min(POS, ACT) (which :mod:`muceval.unitdata` enforces):
+  whenever COR + PAR ≤ min(POS, ACT) (which :mod:`muceval.core.units` enforces):
   f1 ``N2 / (POS + ACT)``, f0.5 ``2.5·N2 / (POS + 4·ACT)``, f2 ``2.5·N2 / (4·POS + ACT)``.
   (P + R = 0 exactly when N2 = 0, where both forms give 0.)
 
@@ -17,7 +17,7 @@ the exchanged differences. So only units with ``d_u ≠ 0`` matter and a test
 statistic is a function of ``S`` alone.
 
 **Coins.** Shuffle ``i`` exchanges the ``k``-th differing unit of a pair (units in
-the sorted order of :class:`~muceval.unitdata.UnitTallies`) when bit ``k % 64`` of
+the sorted order of :class:`~muceval.core.units.UnitTallies`) when bit ``k % 64`` of
 ``word(i, k // 64) = splitmix64(key + φ·(i·2²⁰ + k // 64 + 1))`` is set, where
 ``key = splitmix64(seed)`` and φ = 0x9E3779B97F4A7C15. Every shuffle's coins are
 therefore a pure function of (seed, shuffle index, unit position): results do

@@ -10,7 +10,7 @@ A history file is one Emacs Lisp list (SCORER-SPEC §12.1)::
       (":MAP" ("1" . "2") (nil . "3"))))       ; a user mapping
 
 :func:`read_history` / :func:`parse_history` turn it into a
-:class:`~muceval.model.History`; :func:`write_history` writes it back in the
+:class:`~muceval.core.model.History`; :func:`write_history` writes it back in the
 same syntax and layout as the 1992 program (so the 1992 program can read it
 again), and :func:`save_history` does so atomically. :func:`add_judgement`
 records a new judgement without changing the original object.
@@ -26,9 +26,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from muceval import sexpr
-from muceval.errors import InputError
-from muceval.model import (
+from muceval.core.model import (
     AllOf,
     Alternatives,
     Between,
@@ -47,7 +45,9 @@ from muceval.model import (
     Text,
     Value,
 )
-from muceval.sexpr import SExpr, SList, String, Symbol
+from muceval.errors import InputError
+from muceval.formats import sexpr
+from muceval.formats.sexpr import SExpr, SList, String, Symbol
 
 __all__ = [
     "MAP_ID",

@@ -33,8 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from muceval.errors import InputError, Problem
-from muceval.model import (
+from muceval.core.model import (
     Alternatives,
     Between,
     BlankMarker,
@@ -52,6 +51,7 @@ from muceval.model import (
     Text,
     Value,
 )
+from muceval.errors import InputError, Problem
 
 __all__ = [
     "ERROR_VALUE",
@@ -773,7 +773,7 @@ class _FileParser:
 def parse_templates(text: str, config: Configuration, path: str = "<string>") -> ParseResult:
     """Read every template in ``text`` and collect all problems found.
 
-    >>> from muceval.model import SlotSpec
+    >>> from muceval.core.model import SlotSpec
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.  MESSAGE: ID", SlotType.MESSAGE_ID),
     ...     SlotSpec("template-id", "1.  MESSAGE: TEMPLATE", SlotType.TEMPLATE_ID),
     ...     SlotSpec("date", "2.  INCIDENT: DATE", SlotType.DATE)))

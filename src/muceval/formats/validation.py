@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from muceval.configuration import load_configuration, parse_configuration_toml
+from muceval.core.model import Configuration, History, SlotType, TemplateFile
 from muceval.errors import InputError, Problem
-from muceval.history import parse_history
-from muceval.model import Configuration, History, SlotType, TemplateFile
-from muceval.parsing import parse_templates
-from muceval.report_reader import parse_report
-from muceval.textfile import read_text
+from muceval.formats.config import load_configuration, parse_configuration_toml
+from muceval.formats.files import read_text
+from muceval.formats.muc.history import parse_history
+from muceval.formats.muc.reports import parse_report
+from muceval.formats.muc.templates import parse_templates
 
 
 class FileKind(str, Enum):
@@ -89,7 +89,7 @@ def validate_file(path: str | Path, config: Configuration) -> ValidationResult:
 
     Template files are read with ``config`` (their slots are defined there).
 
-    >>> from muceval.configuration import bundled_configuration
+    >>> from muceval.formats.config import bundled_configuration
     >>> result = validate_file("key-tst3.v2", bundled_configuration())  # doctest: +SKIP
     >>> result.counts["templates"]  # doctest: +SKIP
     154
