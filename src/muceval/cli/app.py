@@ -1,0 +1,57 @@
+"""The click group of every command, and the entry point that turns errors into exit codes."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from muceval import __version__
+from muceval.errors import InputError, MucevalError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="muceval")
+def cli() -> None:
+    """Score MUC information-extraction templates as the 1992 MUC-4 scorer did,
+    and test which differences between systems are real.
+
+    \b
+    Example:
+      muceval demo
+    """
+
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    try:
+        # Without standalone mode click returns (not raises) the code of ctx.exit().
+        code = cli.main(args=argv, prog_name="muceval", standalone_mode=False)
+        if isinstance(code, int):
+            return code
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return 1
+    except click.ClickException as bad_usage:
+        bad_usage.show()
+        return bad_usage.exit_code
+    except InputError as error:
+        for problem in error.problems:
+            click.echo(f"error: {problem}", err=True)
+        return 2
+    except MucevalError as error:
+        click.echo(f"error: {error}", err=True)
+        return 2
+    except BrokenPipeError:
+        # `muceval ... | head` closes the pipe early; that is not an error.
+        sys.stderr.close()
+        return 0
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""Helpers shared by several commands: the configuration option, tables, progress, options."""
+
+from __future__ import annotations
+
+import contextlib
+
+import click
+
+
+def _pc(value: float | None) -> str:
+    return "*" if value is None else f"{100 * value:.2f}"
+
+
+def scores_table(title: str, systems: dict, regions: dict | None = None):
+    """A rich table of systems (best F P&R first), measures in %.
+
+    ``regions`` adds the region of performance: the (recall, precision) range
+    spanned by the four manners of counting unmapped templates.
+    """
+    from rich.table import Table
+
+    table = Table(title=title)
+    columns = ["system", "REC", "PRE", "OVG", "F P&R", "F 2P&R", "F P&2R"]
+    if regions:
+        columns.append("region REC x PRE")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "system" else "right")
+    for name, a in sorted(systems.items(), key=lambda item: -(item[1].f_pr or 0.0)):
+        row = [name, _pc(a.recall), _pc(a.precision), _pc(a.overgeneration),
+               _pc(a.f_pr), _pc(a.f_2pr), _pc(a.f_p2r)]
+        if regions:
+            row.append(_region(regions[name]))
+        table.add_row(*row)
+    return table
+
+
+def _region(points) -> str:
+    def span(values) -> str:
+        values = [round(100 * v) for v in values if v is not None]
+        return f"{min(values)}-{max(values)}" if values else "*"
+
+    return f"{span(p.recall for p in points)} x {span(p.precision for p in points)}"
+
+
+
+def resolve_configuration(config_path: str | None, slots_path: str | None):
+    """The configuration named on the command line, or the bundled MUC-4 one."""
+    from muceval.formats.config import bundled_configuration, load_configuration
+
+    if config_path is None:
+        if slots_path is not None:
+            return load_configuration(slots_path)
+        return bundled_configuration("muc4")
+    return load_configuration(config_path, slots_path)
+
+
+def significance_options(command):
+    """The options of the significance tests, shared by `significance` and `report`."""
+    options = [
+        click.option("--metrics", default="recall,precision,f1,f0.5,f2", show_default=True,
+                     help="Comma-separated metrics: recall, precision, f1 (P&R), f0.5 (2P&R), "
+                     "f2 (P&2R)."),
+        click.option("--method", type=click.Choice(["approximate", "exact", "auto"]),
+                     default="approximate", show_default=True,
+                     help="Approximate randomization, exact enumeration, or whichever is "
+                     "cheaper."),
+        click.option("--shuffles", type=click.IntRange(min=1), default=9999, show_default=True,
+                     help="Shuffles of the approximate test."),
+        click.option("--seed", type=int, default=None,
+                     help="Seed of the shuffles and the bootstrap (drawn and recorded in the "
+                     "output if not given)."),
+        click.option("--alternative", type=click.Choice(["two-sided", "one-sided"]),
+                     default="two-sided", show_default=True,
+                     help="one-sided: is the better system better by at least the observed "
+                     "amount."),
+        click.option("--alpha", type=float, default=0.10, show_default=True,
+                     help="Significance cutoff."),
+        click.option("--confidence", type=float, default=0.99, show_default=True,
+                     help="Confidence level an approximate result needs to count as "
+                     "significant."),
+        click.option("--adjust", type=click.Choice(["none", "holm", "bh"]), default="none",
+                     show_default=True, help="Multiple-comparison adjustment across pairs."),
+        click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
+                     help="Paired bootstrap samples for confidence intervals (0: none)."),
+        click.option("--threads", type=click.IntRange(min=1), default=None,
+                     help="Threads of the randomization kernels (default: all cores)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@contextlib.contextmanager
+def progress_bar(enabled: bool):
+    """A progress callback ``(done, total)`` drawing a bar on stderr, or ``None`` when disabled."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("randomization"), BarColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("randomization", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+

@@ -1,0 +1,75 @@
+"""muceval convert-config: a 1992 configuration as muceval TOML."""
+
+from __future__ import annotations
+
+import click
+
+from muceval.cli.app import cli
+
+
+@cli.command("convert-config")
+@click.argument("config_el", metavar="CONFIG.el", type=click.Path(dir_okay=False))
+@click.option(
+    "--slots",
+    "slots_el",
+    metavar="SLOTS.el",
+    type=click.Path(dir_okay=False),
+    help="The 1992 slot file (default: the :slot-file of CONFIG.el, looked for next to it).",
+)
+@click.option(
+    "-o",
+    "--output",
+    metavar="OUT.toml",
+    type=click.Path(dir_okay=False),
+    help="Write to this file instead of standard output.",
+)
+@click.option("--force", is_flag=True, help="Overwrite OUT.toml if it exists.")
+def convert_config(
+    config_el: str, slots_el: str | None, output: str | None, force: bool
+) -> None:
+    """Convert a 1992 configuration (config-*.el + slotconfig-*.el) into muceval's TOML format.
+
+    The output file is written atomically and never overwritten without --force.
+
+    \b
+    Example:
+      muceval convert-config tst3/config-tst3.el --slots tst3/slotconfig-tst3.el -o tst3.toml
+    """
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from muceval.errors import UsageError
+    from muceval.formats.config import convert_configuration
+
+    text = convert_configuration(config_el, slots_el)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    target = Path(output)
+    if target.exists() and not force:
+        raise UsageError(f"{output} exists; use --force to overwrite it")
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, temp_name = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_name, 0o666 & ~_current_umask())
+        os.replace(temp_name, target)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    click.echo(f"wrote {output}", err=True)
+
+
+def _current_umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+

@@ -1,0 +1,147 @@
+"""muceval report: the HTML report with plots."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from muceval.cli.app import cli
+from muceval.cli.common import progress_bar, resolve_configuration, significance_options
+
+
+@cli.command("report")
+@click.argument("inputs", metavar="INPUT...", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--key", "key_path", type=click.Path(dir_okay=False),
+              help="Answer key: INPUT files are then system responses to score. Without it, "
+              "INPUT files are 1992 score reports or muceval JSON scores.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="Configuration (TOML or 1992 config-*.el); needed with --key, optional for "
+              "reports (it tells object subtotal rows from slot rows).")
+@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
+              help="1992 slot file (slotconfig-*.el) for a 1992 --config.")
+@click.option("--history", "history_path", type=click.Path(dir_okay=False),
+              help="1992 history file of human judgements (with --key).")
+@click.option("--no-query-pass", is_flag=True,
+              help="With --key: 1992 batch mode, questions give no credit.")
+@click.option("--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
+              show_default=True, help="With --key: the automatic template mapping.")
+@click.option("--example", is_flag=True,
+              help="Report on the bundled example (its key, configuration, history and four "
+              "systems); no INPUT needed.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="muceval-report",
+              show_default=True, help="Folder for report.html, the figures and the data.")
+@click.option("--title", help="Title of the page.")
+@significance_options
+@click.option("--no-png", is_flag=True, help="Write the figures as SVG only.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="What to print: a compact table, or the written files as JSON.")
+def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | None,
+           slots_path: str | None, history_path: str | None, no_query_pass: bool, mapping: str,
+           example: bool, out_dir: str, title: str | None, metrics: str, method: str,
+           shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
+           adjust: str, bootstrap: int, threads: int | None, no_png: bool, fmt: str) -> None:
+    """Score systems, test their differences and write one self-contained HTML report.
+
+    With --key, INPUT files are system responses scored against the key (with
+    --config and an optional --history). Without it, INPUT files are 1992 score
+    reports and/or muceval JSON scores (muceval score --format json). The
+    --out folder receives report.html (viewable offline), the figures as SVG and
+    PNG, and the data as JSON and CSV.
+
+    \b
+    Example:
+      muceval report --example --out example-report
+      muceval report ../shared/muc4/tst3/official-scores/*.nrad --seed 1 --out tst3-report
+      muceval report --key key.txt --config task.toml --history h.lisp A.txt B.txt
+    """
+    import json
+    import time
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from muceval.errors import UsageError
+    from muceval.reporting.analysis import (
+        analyze,
+        load_systems,
+        score_responses,
+        systems_from_pairs,
+    )
+    from muceval.reporting.html import format_pct, write_report
+    from muceval.reporting.muc1992 import scores_to_json
+
+    started = time.perf_counter()
+    extra: dict[str, str] = {}
+    if example:
+        from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+
+        if inputs or key_path or config_path or history_path:
+            raise UsageError("--example takes no INPUT, --key, --config or --history")
+        source = example_dir()
+        key_path, config_path = str(source / "key.txt"), str(source / "config.toml")
+        history_path = str(source / "history.lisp")
+        inputs = tuple(str(source / f"{name}.txt") for name in EXAMPLE_SYSTEMS)
+    if not inputs:
+        raise UsageError("give INPUT files (or --example)")
+    recorded: dict[str, object] = {}
+    if key_path is not None:
+        if config_path is None:
+            raise UsageError("--key needs --config (the configuration of the task)")
+        config = resolve_configuration(config_path, slots_path)
+        results = score_responses(key_path, config, inputs, history_path,
+                                  query_pass=not no_query_pass, mapping=mapping)
+        from muceval.reporting.muc1992 import system_name
+
+        systems, tallies = systems_from_pairs(results, config,
+                                              {system_name(p): str(p) for p in inputs})
+        label = os.path.basename(config_path)
+        extra["scores.json"] = scores_to_json(results, config, config_label=label)
+        recorded = {"key": key_path, "configuration": config_path, "history": history_path or "none",
+                    "responses": list(inputs), "query pass": not no_query_pass,
+                    "mapping": mapping}
+    else:
+        if history_path is not None:
+            raise UsageError("--history only applies when scoring responses with --key")
+        config = resolve_configuration(config_path, slots_path) if config_path or slots_path else None
+        systems, tallies = load_systems(list(inputs), config)
+        recorded = {"inputs": list(inputs), "configuration": config_path or "none"}
+    if len(systems) < 2:
+        raise UsageError("a report compares systems: give at least two")
+
+    show_progress = sys.stderr.isatty()
+    with progress_bar(show_progress) as advance:
+        analysis = analyze(systems, tallies, metrics=metrics, method=method, shuffles=shuffles,
+                           seed=seed, alternative=alternative, alpha=alpha,
+                           confidence=confidence, adjust=adjust, bootstrap=bootstrap,
+                           threads=threads, progress=advance, inputs=recorded)
+    if show_progress:
+        with Console(stderr=True).status("drawing figures and writing the report"):
+            files = write_report(analysis, out_dir, title=title, png=not no_png, extra_files=extra)
+    else:
+        files = write_report(analysis, out_dir, title=title, png=not no_png, extra_files=extra)
+    elapsed = time.perf_counter() - started
+    if fmt == "json":
+        click.echo(json.dumps({
+            "html": str(files.html), "json": str(files.json),
+            "figures": [str(p) for p in files.figures], "data": [str(p) for p in files.data],
+            "seconds": round(elapsed, 2)}, indent=2))
+        return
+    sig = analysis.significance
+    rank_metric = "f1" if "f1" in sig.metrics else sig.metrics[0]
+    console = Console()
+    table = Table(title=f"ALL TEMPLATES (%), ranked by {rank_metric}", title_justify="left")
+    for column in ("system", "REC", "PRE", "F P&R", "F 2P&R", "F P&2R", "group"):
+        table.add_column(column, justify="left" if column in ("system", "group") else "right")
+    for name in sig.ranking(rank_metric):
+        row = analysis.system(name).all_templates
+        table.add_row(name, format_pct(row.recall), format_pct(row.precision),
+                      format_pct(row.f_pr), format_pct(row.f_2pr), format_pct(row.f_p2r),
+                      sig.letters[rank_metric][name])
+    console.print(table)
+    console.print(f"seed {sig.settings['seed']}; report written to [bold]{files.html}[/bold] "
+                  f"({elapsed:.1f} s)")
+
+
+

@@ -1,0 +1,214 @@
+"""muceval score: score responses as the 1992 MUC-4 scorer did."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from muceval.cli.app import cli
+from muceval.cli.common import resolve_configuration, scores_table
+
+
+@cli.command("score")
+@click.argument("responses", nargs=-1, required=True, metavar="RESPONSE...",
+                type=click.Path(dir_okay=False))
+@click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False),
+              help="The answer-key template file.")
+@click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),
+              help="Configuration: muceval TOML or a 1992 config-*.el (then see --slots).")
+@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
+              help="1992 slot file (slotconfig-*.el) for a 1992 --config "
+              "(default: its :slot-file, looked for next to it).")
+@click.option("--history", "history_path", type=click.Path(dir_okay=False),
+              help="1992 history file of human judgements.")
+@click.option("--no-query-pass", is_flag=True,
+              help="Batch mode of the 1992 program: no queries, so questions give no credit "
+              "(the history is still used by the automatic look-up).")
+@click.option("--manual-mappings", "mapping_paths", multiple=True,
+              type=click.Path(dir_okay=False),
+              help="Template pairs to use instead of the automatic mapping: lines "
+              "'MESSAGE-ID KEY-ID RESPONSE-ID', or a 1992 score report. Give it once for "
+              "all responses, or once per RESPONSE in the same order.")
+@click.option("--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
+              show_default=True, help="Automatic mapping: the 1992 greedy one or an optimal one.")
+@click.option("--unresolved", type=click.Choice(["incorrect", "partial", "correct", "ask"]),
+              default="incorrect", show_default=True,
+              help="What a question without a recorded answer gives; 'ask' asks you.")
+@click.option("--save-history", "save_history", type=click.Path(dir_okay=False),
+              help="With --unresolved ask: store the history with your answers here "
+              "instead of updating --history in place.")
+@click.option("--format", "fmt", type=click.Choice(["report", "json", "csv", "table"]),
+              default="report", show_default=True,
+              help="report: the 1992 text report; json / csv: every tally, for programs; "
+              "table: a compact summary for the terminal.")
+@click.option("--layout", type=click.Choice(["template", "summary", "message"]),
+              default="template", show_default=True,
+              help="1992 report layout: per template pair, summary only, or per message "
+              "(with TEXT FILTERING).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write to this file instead of standard output.")
+def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
+          history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
+          mapping: str, unresolved: str, save_history: str | None, fmt: str, layout: str,
+          output: str | None) -> None:
+    """Score system response files against an answer key as the 1992 MUC-4 scorer did.
+
+    Prints the 1992 report of each RESPONSE (systems are named after the file
+    name without its last suffix), or all tallies as JSON or CSV.
+
+    \b
+    Example:
+      muceval score --key key-tst3.v2 --config config-tst3.el \\
+          --history final-history-nrad.tst3 BBN.tst3 > BBN.report
+      muceval score --key key.txt --config task.toml --format json -o scores.json A.txt B.txt
+    """
+
+    from muceval.core.model import History
+    from muceval.errors import UsageError
+    from muceval.formats.muc.history import add_judgement, read_history
+    from muceval.formats.muc.history import save_history as store_history
+    from muceval.formats.muc.templates import read_templates
+    from muceval.reporting.muc1992 import format_report, scores_to_csv, scores_to_json, system_name
+    from muceval.scoring.muc1992.mapping import read_mapping_file
+    from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions, add_judgements
+
+    if len(mapping_paths) not in (0, 1, len(responses)):
+        raise UsageError(
+            f"--manual-mappings was given {len(mapping_paths)} times for {len(responses)} "
+            "response files: give it once for all, or once per response file"
+        )
+    if save_history is not None and unresolved != "ask":
+        raise UsageError("--save-history only makes sense with --unresolved ask")
+    answers_file = save_history or history_path
+    if unresolved == "ask" and answers_file is None:
+        raise UsageError(
+            "--unresolved ask stores every answer in a history file: give --history FILE "
+            "(created if it does not exist) or --save-history FILE"
+        )
+    names = [system_name(path) for path in responses]
+    if len(set(names)) != len(names):
+        raise UsageError("two response files give the same system name: " + ", ".join(names))
+
+    config = resolve_configuration(config_path, slots_path)
+    if history_path is not None and (unresolved != "ask" or os.path.exists(history_path)):
+        history = read_history(history_path)
+    else:
+        history = None
+    key = read_templates(key_path, config)
+    mappings = [read_mapping_file(path) for path in mapping_paths]
+    ask = _ask_on_terminal(config) if unresolved == "ask" else None
+    on_judgement = None
+    if answers_file is not None and unresolved == "ask":
+        stored = {"history": history if history is not None else History(answers_file, ())}
+
+        def on_judgement(judgement) -> None:
+            # Each answer is written at once (atomically): an interrupted
+            # session loses nothing that was already answered.
+            stored["history"] = add_judgement(
+                stored["history"], judgement.message_id, judgement.template_id,
+                judgement.slot_id, judgement.entry)
+            store_history(stored["history"], answers_file)
+
+    scorer = None
+    results = {}
+    new_judgements = []
+    for n, (name, path) in enumerate(zip(names, responses, strict=True)):
+        manual = mappings[0] if len(mappings) == 1 else mappings[n] if mappings else None
+        options = ScoringOptions(query_pass=not no_query_pass, unresolved=unresolved, ask=ask,
+                                 mapping=mapping, manual_mappings=manual,
+                                 on_judgement=on_judgement)
+        if scorer is None or len(mappings) > 1:
+            # One scorer keeps the answers given for one system for the next ones,
+            # as the 1992 session did; per-system manual mappings need a new scorer,
+            # which gets those answers through the history.
+            known = add_judgements(history, new_judgements) if new_judgements else history
+            scorer = Scorer(config, known, options)
+        result = scorer.score(key, read_templates(path, config))
+        results[name] = result.pairs
+        new_judgements.extend(result.new_judgements)
+
+    if fmt == "table":
+        from rich.console import Console
+
+        from muceval.core.metrics import float_scores
+        from muceval.core.tallies import summarize
+
+        summaries = {name: summarize(pairs, config).accumulators for name, pairs in results.items()}
+        table = scores_table(
+            "ALL TEMPLATES (%)",
+            {name: float_scores(acc.all_templates.total) for name, acc in summaries.items()},
+            {name: [float_scores(getattr(acc, m).total) for m in
+                    ("matched_only", "matched_missing", "matched_spurious", "all_templates")]
+             for name, acc in summaries.items()},
+        )
+        if output is None:
+            Console().print(table)
+        else:
+            console = Console(record=True, width=120, file=open(os.devnull, "w"))  # noqa: SIM115
+            console.print(table)
+            _write_text(output, console.export_text())
+        text = None
+    elif fmt == "json":
+        text = scores_to_json(results, config)
+    elif fmt == "csv":
+        text = scores_to_csv(results, config)
+    else:
+        text = "".join(format_report(pairs, config, layout=layout) for pairs in results.values())
+    if text is None:
+        pass
+    elif output is None:
+        click.echo(text, nl=False)
+    else:
+        _write_text(output, text)
+    if unresolved == "ask":
+        click.echo(f"{len(new_judgements)} new judgement(s) stored in {answers_file}", err=True)
+
+
+def _write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (latin-1, like the 1992 files), via a temporary file."""
+    import tempfile
+
+    from muceval.errors import UsageError
+
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".muceval-")
+        with os.fdopen(handle, "w", encoding="latin-1", errors="replace", newline="") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _ask_on_terminal(config):
+    """A callback that asks the person at the terminal to judge a response fill."""
+    from muceval.core.model import Judgement
+    from muceval.formats.muc.templates import format_value
+
+    choices = {"c": Judgement.MATCH, "p": Judgement.PARTIAL, "i": Judgement.FAIL}
+
+    def ask(query):
+        slot_type = config.slot(query.slot_id).type
+        click.echo(f"\n{query.message_id}  key {query.key_template_id}  response "
+                   f"{query.response_template_id or '<NONE>'}  slot {query.slot_id}", err=True)
+        click.echo(f"  response: {format_value(query.response, slot_type)}", err=True)
+        for i, fill in enumerate(query.offered, start=1):
+            click.echo(f"  key [{i}]: {format_value(fill, slot_type)}", err=True)
+        while True:
+            answer = click.prompt(
+                "  [c]orrect, [p]artial, [i]ncorrect or [s]kip; after c or p the key number "
+                "(e.g. 'p 2')", default="s", err=True).split()
+            kind = answer[0][:1].lower() if answer else "s"
+            if kind == "s":
+                return None  # no credit now, and nothing recorded: asked again next time
+            which = answer[1] if len(answer) > 1 else "1"
+            if kind in choices and which.isdigit() and 1 <= int(which) <= max(len(query.offered), 1):
+                return choices[kind], int(which) - 1
+            click.echo("  please answer c, p, i or s (c and p may be followed by a key number)",
+                       err=True)
+
+    return ask
+
+
+

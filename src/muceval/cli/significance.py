@@ -1,0 +1,51 @@
+"""muceval significance: test every pairwise difference."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from muceval.cli.app import cli
+from muceval.cli.common import progress_bar, significance_options
+
+
+@cli.command("significance")
+@click.argument("inputs", metavar="INPUT...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@significance_options
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True)
+def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
+                 seed: int | None, alternative: str, alpha: float, confidence: float,
+                 adjust: str, bootstrap: int, threads: int | None, fmt: str) -> None:
+    """Test every pairwise difference between systems for significance.
+
+    INPUT files are 1992 score reports (one system each, named by the file name
+    up to its first dot), muceval scores (muceval score --format json: every
+    system in the file, per message) or CSV files with the columns
+    system,unit,POS,ACT,COR,PAR.
+
+    \b
+    Example:
+      muceval significance ../shared/muc4/tst3/official-scores/*.nrad --seed 1
+    """
+    from rich.console import Console
+
+    from muceval.core.units import load_inputs
+    from muceval.significance.engine import compare
+
+    tallies = load_inputs(list(inputs))
+    with progress_bar(sys.stdout.isatty() and sys.stderr.isatty()) as advance:
+        result = compare(tallies, metrics=metrics, method=method, shuffles=shuffles, seed=seed,
+                         alternative=alternative, alpha=alpha, confidence=confidence,
+                         adjust=adjust, bootstrap=bootstrap, threads=threads, progress=advance)
+    if fmt == "json":
+        click.echo(result.to_json())
+    elif fmt == "csv":
+        click.echo(result.to_csv(), nl=False)
+    else:
+        result.render(Console(soft_wrap=False))
+
+
+
