@@ -59,3 +59,7 @@ class InputError(MucevalError):
 
 class UsageError(MucevalError):
     """The caller combined options or arguments that cannot work together."""
+
+
+class OutputError(MucevalError):
+    """A file muceval was asked to write could not be written, or must not be overwritten."""

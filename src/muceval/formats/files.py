@@ -1,4 +1,4 @@
-"""Reading a user's text file, with one clear error for everything that can go wrong.
+"""Reading a user's text file and writing any file: one decoder, one atomic writer.
 
 Every reader of whole files (reports, CSV tallies, JSON scores, configurations,
 ``validate``) goes through :func:`read_text`, so that a missing file, a
@@ -8,9 +8,13 @@ file, line, and what is wrong.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
+import tempfile
 from pathlib import Path
 
-from muceval.errors import InputError
+from muceval.errors import InputError, OutputError
 
 
 def decode_text(data: bytes, path: str, *, utf8_only: bool = False) -> str:
@@ -57,3 +61,86 @@ def read_text(path: str | Path, *, utf8_only: bool = False) -> str:
 def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
     line_start = data.rfind(b"\n", 0, offset) + 1
     return data.count(b"\n", 0, offset) + 1, offset - line_start + 1
+
+
+def write_atomic(
+    path: str | Path,
+    data: str | bytes,
+    *,
+    encoding: str = "utf-8",
+    errors: str = "strict",
+    overwrite: bool = True,
+) -> Path:
+    """Write ``data`` to ``path`` so that it holds either its old content or all of the new.
+
+    The one writer of every file muceval writes. The data goes to a temporary
+    file in the same directory, is flushed to disk and renamed over ``path``;
+    the directory is flushed too, so the rename survives a crash. A symbolic
+    link is written through (its target is replaced; the link stays). The new
+    file gets the mode of the file it replaces, or what an ordinary new file
+    gets (0666 less the umask). On any failure the temporary file is removed
+    and :class:`OutputError` says what went wrong; ``overwrite=False`` refuses
+    an existing file.
+
+    >>> import os, tempfile
+    >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> _ = write_atomic(target, "hello\\n")
+    >>> open(target).read()
+    'hello\\n'
+    >>> write_atomic(target, "again", overwrite=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    muceval.errors.OutputError: ...out.txt exists; use --force to overwrite it
+    """
+    target = Path(os.path.realpath(path))
+    shown = str(path)
+    payload = data.encode(encoding, errors) if isinstance(data, str) else data
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+        exists = True
+    except FileNotFoundError:
+        mode, exists = 0o666 & ~_umask(), False
+    except OSError as error:
+        raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
+    if exists and not overwrite:
+        raise OutputError(f"{shown} exists; use --force to overwrite it")
+    temp_name: str | None = None
+    try:
+        fd, temp_name = tempfile.mkstemp(
+            prefix=f".{target.name[:200]}.", suffix=".tmp", dir=target.parent)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_name, mode)
+        os.replace(temp_name, target)
+        temp_name = None
+    except OSError as error:
+        raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
+    finally:
+        if temp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp_name)
+    _fsync_directory(target.parent)
+    return target
+
+
+def _umask() -> int:
+    # os.umask can only be read by setting it; set it straight back.
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _fsync_directory(directory: Path) -> None:
+    # Makes the rename itself durable; not possible on every platform.
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -53,6 +53,13 @@ try:  # numba compiles the kernels; the NumPy paths below are the reference and 
     from numba import njit, prange
 
     HAVE_NUMBA = True
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        # An installed package must never write into itself: the compiled kernels
+        # go to the user's cache directory unless NUMBA_CACHE_DIR says otherwise.
+        import platformdirs
+
+        numba.config.CACHE_DIR = os.path.join(
+            platformdirs.user_cache_dir("muceval", appauthor=False), "numba")
 except ImportError:  # pragma: no cover - numba is a declared dependency
     HAVE_NUMBA = False
 

@@ -1,0 +1,80 @@
+"""The one atomic writer: permissions, symlinks, refusals and no leftovers on failure."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from muceval.errors import OutputError
+from muceval.formats import files
+from muceval.formats.files import write_atomic
+
+
+def _mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_new_file_gets_the_umask_permissions(tmp_path):
+    old = os.umask(0o027)
+    try:
+        write_atomic(tmp_path / "a.txt", "x")
+    finally:
+        os.umask(old)
+    assert _mode(tmp_path / "a.txt") == 0o640
+    assert (tmp_path / "a.txt").read_text() == "x"
+
+
+def test_replaced_file_keeps_its_mode(tmp_path):
+    target = tmp_path / "a.txt"
+    target.write_text("old")
+    target.chmod(0o604)
+    write_atomic(target, "new")
+    assert _mode(target) == 0o604
+    assert target.read_text() == "new"
+
+
+def test_symlink_is_written_through(tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    write_atomic(link, "new")
+    assert link.is_symlink()
+    assert real.read_text() == "new"
+
+
+def test_refuses_to_overwrite_when_asked(tmp_path):
+    target = tmp_path / "a.txt"
+    target.write_text("mine")
+    with pytest.raises(OutputError, match="exists; use --force"):
+        write_atomic(target, "theirs", overwrite=False)
+    assert target.read_text() == "mine"
+
+
+def test_failure_leaves_old_content_and_no_temporary_file(tmp_path, monkeypatch):
+    target = tmp_path / "a.txt"
+    target.write_text("old")
+
+    def boom(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", boom)
+    with pytest.raises(OutputError, match="No space left on device"):
+        write_atomic(target, "new")
+    monkeypatch.undo()
+    assert target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+
+
+def test_missing_folder_is_an_output_error(tmp_path):
+    with pytest.raises(OutputError, match="cannot write"):
+        write_atomic(tmp_path / "no" / "such" / "a.txt", "x")
+
+
+def test_encoding_and_bytes(tmp_path):
+    write_atomic(tmp_path / "l.txt", "café", encoding="latin-1")
+    assert (tmp_path / "l.txt").read_bytes() == b"caf\xe9"
+    write_atomic(tmp_path / "b.bin", b"\x00\x01")
+    assert (tmp_path / "b.bin").read_bytes() == b"\x00\x01"
