@@ -17,12 +17,12 @@ from muceval.reporting.analysis import (
     SystemScores,
     analyze,
     load_systems,
-    score_responses,
     systems_from_pairs,
 )
 from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 from muceval.reporting.html import format_p, render_html, write_report
 from muceval.reporting.muc1992 import format_report, scores_to_json
+from muceval.scoring.session import score_files
 
 # ---------------------------------------------------------------------------
 # A small DOM for reading pages back (also used by the browser test)
@@ -206,9 +206,9 @@ def _slug(name: str) -> str:
 def example():
     source = example_dir()
     config = load_configuration(source / "config.toml")
-    results = score_responses(source / "key.txt", config,
-                              [source / f"{n}.txt" for n in EXAMPLE_SYSTEMS],
-                              source / "history.lisp")  # fmt: skip
+    results = score_files(config, source / "key.txt",
+                          [source / f"{n}.txt" for n in EXAMPLE_SYSTEMS],
+                          history_path=source / "history.lisp").systems
     return config, results
 
 

@@ -63,14 +63,15 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     from rich.table import Table
 
     from muceval.errors import UsageError
+    from muceval.formats.files import system_name
     from muceval.reporting.analysis import (
         analyze,
         load_systems,
-        score_responses,
         systems_from_pairs,
     )
     from muceval.reporting.html import format_pct, write_report
     from muceval.reporting.muc1992 import scores_to_json
+    from muceval.scoring.session import score_files
 
     started = time.perf_counter()
     extra: dict[str, str] = {}
@@ -90,10 +91,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         if config_path is None:
             raise UsageError("--key needs --config (the configuration of the task)")
         config = resolve_configuration(config_path, slots_path)
-        results = score_responses(key_path, config, inputs, history_path,
-                                  query_pass=not no_query_pass, mapping=mapping)
-        from muceval.reporting.muc1992 import system_name
-
+        results = score_files(config, key_path, inputs, history_path=history_path,
+                              query_pass=not no_query_pass, mapping=mapping).systems
         systems, tallies = systems_from_pairs(results, config,
                                               {system_name(p): str(p) for p in inputs})
         label = os.path.basename(config_path)

@@ -64,69 +64,16 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
       muceval score --key key.txt --config task.toml --format json -o scores.json A.txt B.txt
     """
 
-    from muceval.core.model import History
-    from muceval.errors import UsageError
-    from muceval.formats.muc.history import add_judgement, read_history
-    from muceval.formats.muc.history import save_history as store_history
-    from muceval.formats.muc.templates import read_templates
-    from muceval.reporting.muc1992 import format_report, scores_to_csv, scores_to_json, system_name
-    from muceval.scoring.muc1992.mapping import read_mapping_file
-    from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions, add_judgements
-
-    if len(mapping_paths) not in (0, 1, len(responses)):
-        raise UsageError(
-            f"--manual-mappings was given {len(mapping_paths)} times for {len(responses)} "
-            "response files: give it once for all, or once per response file"
-        )
-    if save_history is not None and unresolved != "ask":
-        raise UsageError("--save-history only makes sense with --unresolved ask")
-    answers_file = save_history or history_path
-    if unresolved == "ask" and answers_file is None:
-        raise UsageError(
-            "--unresolved ask stores every answer in a history file: give --history FILE "
-            "(created if it does not exist) or --save-history FILE"
-        )
-    names = [system_name(path) for path in responses]
-    if len(set(names)) != len(names):
-        raise UsageError("two response files give the same system name: " + ", ".join(names))
+    from muceval.reporting.muc1992 import format_report, scores_to_csv, scores_to_json
+    from muceval.scoring.session import score_files
 
     config = resolve_configuration(config_path, slots_path)
-    if history_path is not None and (unresolved != "ask" or os.path.exists(history_path)):
-        history = read_history(history_path)
-    else:
-        history = None
-    key = read_templates(key_path, config)
-    mappings = [read_mapping_file(path) for path in mapping_paths]
-    ask = _ask_on_terminal(config) if unresolved == "ask" else None
-    on_judgement = None
-    if answers_file is not None and unresolved == "ask":
-        stored = {"history": history if history is not None else History(answers_file, ())}
-
-        def on_judgement(judgement) -> None:
-            # Each answer is written at once (atomically): an interrupted
-            # session loses nothing that was already answered.
-            stored["history"] = add_judgement(
-                stored["history"], judgement.message_id, judgement.template_id,
-                judgement.slot_id, judgement.entry)
-            store_history(stored["history"], answers_file)
-
-    scorer = None
-    results = {}
-    new_judgements = []
-    for n, (name, path) in enumerate(zip(names, responses, strict=True)):
-        manual = mappings[0] if len(mappings) == 1 else mappings[n] if mappings else None
-        options = ScoringOptions(query_pass=not no_query_pass, unresolved=unresolved, ask=ask,
-                                 mapping=mapping, manual_mappings=manual,
-                                 on_judgement=on_judgement)
-        if scorer is None or len(mappings) > 1:
-            # One scorer keeps the answers given for one system for the next ones,
-            # as the 1992 session did; per-system manual mappings need a new scorer,
-            # which gets those answers through the history.
-            known = add_judgements(history, new_judgements) if new_judgements else history
-            scorer = Scorer(config, known, options)
-        result = scorer.score(key, read_templates(path, config))
-        results[name] = result.pairs
-        new_judgements.extend(result.new_judgements)
+    session = score_files(
+        config, key_path, responses, history_path=history_path, query_pass=not no_query_pass,
+        mapping=mapping, mapping_paths=mapping_paths, unresolved=unresolved,
+        ask=_ask_on_terminal(config) if unresolved == "ask" else None,
+        save_history=save_history)
+    results = session.systems
 
     if fmt == "table":
         from rich.console import Console
@@ -161,8 +108,9 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
         click.echo(text, nl=False)
     else:
         _write_text(output, text)
-    if unresolved == "ask":
-        click.echo(f"{len(new_judgements)} new judgement(s) stored in {answers_file}", err=True)
+    if session.answers_file is not None:
+        click.echo(f"{len(session.new_judgements)} new judgement(s) stored in "
+                   f"{session.answers_file}", err=True)
 
 
 def _write_text(path: str, text: str) -> None:

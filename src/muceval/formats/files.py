@@ -144,3 +144,16 @@ def _fsync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def system_name(path: str | os.PathLike[str]) -> str:
+    """The name of the system whose output is at ``path``: the file name without its last suffix.
+
+    >>> system_name("runs/mysys.v2.report")
+    'mysys.v2'
+    >>> system_name("BBN")
+    'BBN'
+    """
+    name = Path(path).name
+    stem, dot, _ = name.rpartition(".")
+    return stem if dot and stem else name

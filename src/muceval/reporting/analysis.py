@@ -4,8 +4,8 @@ Three kinds of input give the same :class:`SystemScores` (the rows of one
 system's summary) and the per-message :class:`~muceval.core.units.UnitTallies`
 the significance tests need:
 
-* scored responses — :func:`score_responses` runs the scorer against a key
-  and :func:`systems_from_pairs` summarises the catalog entries;
+* scored responses — :func:`systems_from_pairs` summarises the pair scores
+  of a scoring session (:func:`muceval.scoring.session.score_files`);
 * 1992 score reports — :func:`systems_from_reports` (no PIE is printed, so
   the ALL TEMPLATES fallout is unavailable and per-row fallout is the
   printed integer percentage);
@@ -52,7 +52,6 @@ __all__ = [
     "SystemScores",
     "analyze",
     "load_systems",
-    "score_responses",
     "systems_from_json",
     "systems_from_pairs",
     "systems_from_reports",
@@ -160,40 +159,6 @@ class SystemScores:
 # ---------------------------------------------------------------------------
 # Scored responses
 # ---------------------------------------------------------------------------
-
-
-def score_responses(
-    key_path: str | Path,
-    config: Configuration,
-    responses: Sequence[str | Path],
-    history_path: str | Path | None = None,
-    *,
-    query_pass: bool = True,
-    mapping: str = "greedy",
-) -> dict[str, tuple[PairScore, ...]]:
-    """Score every response file against the key; systems are named after the files.
-
-    One scorer serves all systems, so the history is looked up the same way
-    for each (as in a 1992 session). Unresolved questions give no credit.
-
-    >>> score_responses("key.txt", cfg, ["A.txt", "B.txt"])  # doctest: +SKIP
-    {'A': (...), 'B': (...)}
-    """
-    from muceval.formats.muc.history import read_history
-    from muceval.formats.muc.templates import read_templates
-    from muceval.reporting.muc1992 import system_name as response_name
-    from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
-
-    names = [response_name(p) for p in responses]
-    if len(set(names)) != len(names):
-        raise UsageError("two response files give the same system name: " + ", ".join(names))
-    history = read_history(history_path) if history_path is not None else None
-    key = read_templates(key_path, config)
-    scorer = Scorer(config, history, ScoringOptions(query_pass=query_pass, mapping=mapping))  # type: ignore[arg-type]
-    return {
-        name: scorer.score(key, read_templates(path, config)).pairs
-        for name, path in zip(names, responses, strict=True)
-    }
 
 
 def _fallout_of(tally: Tally) -> float | None:

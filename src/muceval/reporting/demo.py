@@ -17,10 +17,8 @@ from muceval.core.metrics import FloatScores, float_scores
 from muceval.core.model import Configuration
 from muceval.core.tallies import PairScore, summarize
 from muceval.formats.config import load_configuration
-from muceval.formats.muc.history import read_history
-from muceval.formats.muc.templates import read_templates
 from muceval.reporting.muc1992 import format_report, scores_to_json
-from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
+from muceval.scoring.session import score_files
 
 EXAMPLE_SYSTEMS = ("alpha", "beta", "gamma", "delta")
 
@@ -67,12 +65,11 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     config = load_configuration(source / "config.toml")
-    key = read_templates(source / "key.txt", config)
-    history = read_history(source / "history.lisp")
-    scorer = Scorer(config, history, ScoringOptions())
+    session = score_files(config, source / "key.txt",
+                          [source / f"{name}.txt" for name in EXAMPLE_SYSTEMS],
+                          history_path=source / "history.lisp")
     results = []
-    for name in EXAMPLE_SYSTEMS:
-        pairs = scorer.score(key, read_templates(source / f"{name}.txt", config)).pairs
+    for name, pairs in session.systems.items():
         summary = summarize(pairs, config)
         report_path = out / f"{name}.report"
         _write_atomically(report_path, format_report(pairs, config, config_label="config.toml"))

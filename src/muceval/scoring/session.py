@@ -1,0 +1,183 @@
+"""A scoring session: several systems scored against one key, as an operator ran the 1992 program.
+
+The 1992 scorer is one program run over many response files in a row: the
+answers an operator gives for one system are known when the next one is
+scored, and every answer goes into the history. :func:`score_systems` is that
+session on model objects; :func:`score_files` reads the files first and stores
+each new answer in the history file the moment it is given, so an interrupted
+session loses nothing that was answered. The CLI's ``score`` and ``report``
+commands and the library share these two functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from muceval.core.model import Configuration, History, TemplateFile
+from muceval.core.tallies import PairScore
+from muceval.errors import UsageError
+from muceval.formats.files import system_name
+from muceval.formats.muc.history import read_history
+from muceval.formats.muc.store import HistoryStore
+from muceval.formats.muc.templates import read_templates
+from muceval.scoring.muc1992.mapping import ManualMappings, read_mapping_file
+from muceval.scoring.muc1992.scorer import (
+    Scorer,
+    ScoringOptions,
+    add_judgements,
+)
+from muceval.scoring.muc1992.slots import AnswerCallback, NewJudgement
+
+__all__ = ["SessionResult", "score_files", "score_systems"]
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """The pair scores of every system (in the order given) and the answers given on the way."""
+
+    systems: Mapping[str, tuple[PairScore, ...]]
+    new_judgements: tuple[NewJudgement, ...] = field(default=())
+    answers_file: str | None = None
+
+
+def score_systems(
+    config: Configuration,
+    key: TemplateFile,
+    responses: Mapping[str, TemplateFile],
+    *,
+    history: History | None = None,
+    options: ScoringOptions | None = None,
+    manual_mappings: Mapping[str, ManualMappings] | None = None,
+) -> SessionResult:
+    """Score every response against ``key`` in one session.
+
+    One scorer serves all systems, so an answer given for one system is used
+    for the next ones, as in the 1992 session. ``manual_mappings`` (per system)
+    replace the automatic mapping; a system with mappings of its own gets a new
+    scorer, which learns the earlier answers through the history.
+
+    >>> from importlib.resources import files
+    >>> from muceval.formats.config import load_configuration
+    >>> from muceval.formats.muc.templates import read_templates
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = load_configuration(example / "config.toml")
+    >>> key = read_templates(example / "key.txt", config)
+    >>> result = score_systems(config, key, {"key": key})
+    >>> from muceval.core.tallies import summarize
+    >>> total = summarize(result.systems["key"], config).all_templates.total
+    >>> total.cor == total.pos == total.act
+    True
+    """
+    options = options or ScoringOptions()
+    manual_mappings = manual_mappings or {}
+    results: dict[str, tuple[PairScore, ...]] = {}
+    new_judgements: list[NewJudgement] = []
+    scorer: Scorer | None = None
+    scorer_mappings: ManualMappings | None = None
+    for name, response in responses.items():
+        mappings = manual_mappings.get(name)
+        if scorer is None or mappings is not scorer_mappings:
+            known = add_judgements(history, new_judgements) if new_judgements else history
+            scorer = Scorer(config, known, _with_mappings(options, mappings))
+            scorer_mappings = mappings
+        result = scorer.score(key, response)
+        results[name] = result.pairs
+        new_judgements.extend(result.new_judgements)
+    return SessionResult(results, tuple(new_judgements))
+
+
+def _with_mappings(options: ScoringOptions, mappings: ManualMappings | None) -> ScoringOptions:
+    from dataclasses import replace
+
+    return replace(options, manual_mappings=mappings)
+
+
+def score_files(
+    config: Configuration,
+    key_path: str | Path,
+    response_paths: Sequence[str | Path],
+    *,
+    history_path: str | Path | None = None,
+    query_pass: bool = True,
+    mapping: str = "greedy",
+    mapping_paths: Sequence[str | Path] = (),
+    unresolved: str = "incorrect",
+    ask: AnswerCallback | None = None,
+    save_history: str | Path | None = None,
+    on_read: Callable[[str], None] | None = None,
+) -> SessionResult:
+    """Read the key, the responses and the history, and score every response in one session.
+
+    Systems are named after their files (:func:`~muceval.formats.files.system_name`).
+    ``mapping_paths`` holds one mapping file for all responses or one per
+    response. With ``unresolved="ask"``, ``ask`` is called for each open
+    question and each answer is stored at once in ``save_history`` (or, by
+    default, in ``history_path``, created if it does not exist).
+    ``on_read(name)`` is called as each response is scored (for progress).
+
+    >>> score_files(config, "key.txt", ["A.txt", "B.txt"])  # doctest: +SKIP
+    SessionResult(systems={'A': (...), 'B': (...)}, ...)
+    """
+    paths = [str(p) for p in response_paths]
+    _check_request(paths, mapping_paths, unresolved, ask, history_path, save_history)
+    names = [system_name(p) for p in paths]
+    answers_file = str(save_history or history_path) if unresolved == "ask" else None
+    history = None
+    if history_path is not None and (answers_file is None or Path(history_path).exists()):
+        history = read_history(history_path)
+    key = read_templates(key_path, config)
+    mappings = [read_mapping_file(p) for p in mapping_paths]
+    per_system = {name: mappings[0] if len(mappings) == 1 else mappings[n]
+                  for n, name in enumerate(names)} if mappings else {}
+    on_judgement: Callable[[NewJudgement], None] | None = None
+    if answers_file is not None:
+        store = HistoryStore(answers_file, history)
+
+        def on_judgement(judgement: NewJudgement) -> None:
+            store.record(judgement.message_id, judgement.template_id, judgement.slot_id,
+                         judgement.entry)
+    options = ScoringOptions(query_pass=query_pass, unresolved=unresolved,  # type: ignore[arg-type]
+                             ask=ask, mapping=mapping,  # type: ignore[arg-type]
+                             on_judgement=on_judgement)
+
+    def responses() -> dict[str, TemplateFile]:
+        read = {}
+        for name, path in zip(names, paths, strict=True):
+            read[name] = read_templates(path, config)
+            if on_read is not None:
+                on_read(name)
+        return read
+
+    result = score_systems(config, key, responses(), history=history, options=options,
+                           manual_mappings=per_system)
+    return SessionResult(result.systems, result.new_judgements, answers_file)
+
+
+def _check_request(
+    paths: Sequence[str],
+    mapping_paths: Sequence[str | Path],
+    unresolved: str,
+    ask: AnswerCallback | None,
+    history_path: str | Path | None,
+    save_history: str | Path | None,
+) -> None:
+    if len(mapping_paths) not in (0, 1, len(paths)):
+        raise UsageError(
+            f"--manual-mappings was given {len(mapping_paths)} times for {len(paths)} "
+            "response files: give it once for all, or once per response file"
+        )
+    if save_history is not None and unresolved != "ask":
+        raise UsageError("--save-history only makes sense with --unresolved ask")
+    if unresolved == "ask":
+        if ask is None:
+            raise UsageError("unresolved='ask' needs an ask callback")
+        if history_path is None and save_history is None:
+            raise UsageError(
+                "--unresolved ask stores every answer in a history file: give --history FILE "
+                "(created if it does not exist) or --save-history FILE"
+            )
+    names = [system_name(p) for p in paths]
+    if len(set(names)) != len(names):
+        raise UsageError("two response files give the same system name: " + ", ".join(names))
