@@ -1,8 +1,93 @@
-"""muceval: MUC-style template scoring, significance testing and alignment diagnostics."""
+"""muceval: MUC-style template scoring, significance testing and alignment diagnostics.
 
+The names a user needs are importable from here; each is loaded on first use,
+so ``import muceval`` stays fast (no NumPy, SciPy or numba until asked for).
+
+>>> import muceval
+>>> config = muceval.bundled_configuration("muc4")
+>>> config.slot("inc-type").label
+'4.  INCIDENT: TYPE'
+"""
+
+from __future__ import annotations
+
+import importlib
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 try:
     __version__ = version("muceval")
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0.0.0+unknown"
+
+# name -> module that defines it: the curated public API.
+_PUBLIC: dict[str, str] = {
+    # errors
+    "MucevalError": "muceval.errors",
+    "InputError": "muceval.errors",
+    "UsageError": "muceval.errors",
+    "OutputError": "muceval.errors",
+    "Problem": "muceval.errors",
+    # files -> model
+    "load_configuration": "muceval.formats.config",
+    "bundled_configuration": "muceval.formats.config",
+    "read_templates": "muceval.formats.muc.templates",
+    "read_history": "muceval.formats.muc.history",
+    "save_history": "muceval.formats.muc.history",
+    "read_report": "muceval.formats.muc.reports",
+    "validate_files": "muceval.formats.validation",
+    # scoring
+    "Scorer": "muceval.scoring.muc1992.scorer",
+    "ScoringOptions": "muceval.scoring.muc1992.scorer",
+    "score_files": "muceval.scoring.session",
+    "score_systems": "muceval.scoring.session",
+    # tallies and metrics
+    "Tally": "muceval.core.tallies",
+    "PairScore": "muceval.core.tallies",
+    "summarize": "muceval.core.tallies",
+    "float_scores": "muceval.core.metrics",
+    "UnitTallies": "muceval.core.units",
+    "from_arrays": "muceval.core.units",
+    # significance
+    "compare": "muceval.significance.engine",
+    "SignificanceResult": "muceval.significance.engine",
+    # reports
+    "format_report": "muceval.reporting.muc1992",
+    "analyze": "muceval.reporting.analysis",
+    "write_report": "muceval.reporting.html",
+    "run_demo": "muceval.reporting.demo",
+}
+
+__all__ = ["__version__", *_PUBLIC]
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'muceval' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:  # the same names, for type checkers and IDEs
+    from muceval.core.metrics import float_scores
+    from muceval.core.tallies import PairScore, Tally, summarize
+    from muceval.core.units import UnitTallies, from_arrays
+    from muceval.errors import InputError, MucevalError, OutputError, Problem, UsageError
+    from muceval.formats.config import bundled_configuration, load_configuration
+    from muceval.formats.muc.history import read_history, save_history
+    from muceval.formats.muc.reports import read_report
+    from muceval.formats.muc.templates import read_templates
+    from muceval.formats.validation import validate_files
+    from muceval.reporting.analysis import analyze
+    from muceval.reporting.demo import run_demo
+    from muceval.reporting.html import write_report
+    from muceval.reporting.muc1992 import format_report
+    from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
+    from muceval.scoring.session import score_files, score_systems
+    from muceval.significance.engine import SignificanceResult, compare

@@ -1,0 +1,70 @@
+"""The shape of the package, as docs/architecture.md describes it, checked on every run."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import muceval
+
+PACKAGE = Path(muceval.__file__).parent
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+MAX_FILE_LINES = 800
+MAX_FUNCTION_LINES = 120
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def test_every_public_name_resolves() -> None:
+    for name in muceval.__all__:
+        assert getattr(muceval, name) is not None, name
+    assert (PACKAGE / "py.typed").is_file()
+
+
+def test_import_muceval_loads_no_numerics() -> None:
+    code = ("import sys, muceval; "
+            "print(sorted(m for m in ('numpy', 'scipy', 'numba', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_files_and_functions_stay_small(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_FILE_LINES, f"{path.name}: {lines} lines"
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            assert length <= MAX_FUNCTION_LINES, f"{path.name}:{node.lineno} {node.name}: {length}"
+
+
+def _calls_os_replace(path: Path) -> bool:
+    for node in ast.walk(_tree(path)):
+        if (isinstance(node, ast.Attribute) and node.attr in ("replace", "rename")
+                and isinstance(node.value, ast.Name) and node.value.id == "os"):
+            return True
+    return False
+
+
+def test_one_module_renames_files_into_place() -> None:
+    writers = [str(p.relative_to(PACKAGE)) for p in SOURCES if _calls_os_replace(p)]
+    assert writers == [os.path.join("formats", "files.py")]
+
+
+def test_compiled_kernels_are_cached_outside_the_package(tmp_path: Path) -> None:
+    before = set(PACKAGE.rglob("*.nb[ic]"))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    code = ("from muceval.core.units import from_arrays; from muceval import compare; "
+            "t = from_arrays(['A', 'B'], ['m', 'n'], [[[1, 1, 1, 0], [2, 2, 1, 0]], "
+            "[[1, 1, 0, 0], [2, 2, 2, 0]]]); compare(t, metrics=['f1'], seed=1, bootstrap=0)")
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+    assert set(PACKAGE.rglob("*.nb[ic]")) == before
+    assert list(tmp_path.rglob("*.nbi")), "the kernels were not cached in the user cache folder"
