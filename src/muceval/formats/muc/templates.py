@@ -354,7 +354,29 @@ def _has_colon(s: str, lo: int, hi: int, top_level_only: bool) -> bool:
     return False
 
 
+def _top_level_pieces(s: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """``s[lo:hi]`` cut at every ``/`` outside parentheses and quoted strings."""
+    pieces, depth, start = [], 0, lo
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[()/]', s[lo:hi]):
+        tok, at = m.group(), lo + m.start()
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+        elif tok == "/" and depth == 0:
+            pieces.append((start, at))
+            start = at + 1
+    pieces.append((start, hi))
+    return pieces
+
+
 def _parse_location(s: str, lo: int, hi: int) -> Value:
+    pieces = _top_level_pieces(s, lo, hi)
+    if len(pieces) > 1 and all(_has_colon(s, a, b, top_level_only=True) for a, b in pieces):
+        # `C: P (CITY) / C: P (TOWN)`: every alternative is a whole location, and
+        # the 1992 program matched a response equal to any one of them (TST4 key).
+        # `COLOMBIA / COLOMBIA: MEDELLIN` keeps the manual's reading below.
+        return _alternatives([_parse_location(s, a, b) for a, b in pieces])
     if not _has_colon(s, lo, hi, top_level_only=True):
         # A line without ':' is a plain string, not a location structure
         # (SCORER-SPEC §2.4.6); parenthesised alternatives may still hold locations.
