@@ -59,3 +59,22 @@ def test_response_equal_to_one_location_alternative_is_correct() -> None:
         assert slot_tally(key, response, "inc-loc")["cor"] == 1
     partial = template(inc_type="BOMBING", inc_loc="VENEZUELA: CARACAS (CITY)")
     assert slot_tally(key, partial, "inc-loc")["par"] == 1
+
+
+def test_unknown_and_repeated_slot_lines_are_skipped_with_a_warning() -> None:
+    key = template(inc_type="BOMBING", hum_tgt_name='"JOHN DOE"')
+    clean = template(inc_type="BOMBING", hum_tgt_name='"JOHN DOE"')
+    messy = clean.replace(
+        '18. HUM TGT: NAME                  "JOHN DOE"\n',
+        '18. HUM TGT: NAME                  "JOHN DOE"\n'
+        '18. HUM TGT: NAME                  "SOMEONE ELSE"\n'
+        '                                   "AND ANOTHER"\n'
+        '25. HUM TGT: SHOE SIZE             42\n')
+    assert messy != clean
+    result = parse_templates(messy, MUC4, "messy")
+    assert not result.problems
+    assert [w.line for w in result.warnings] == [20, 21, 22]
+    assert "duplicated slot '18. HUM TGT: NAME'" in result.warnings[0].message
+    assert "unknown slot label" in result.warnings[2].message
+    for slot_id in ("hum-tgt-name", "hum-tgt-desc"):
+        assert slot_tally(key, messy, slot_id) == slot_tally(key, clean, slot_id)

@@ -680,7 +680,10 @@ class _FileParser:
                 if first == ";":
                     continue  # a comment; it ends the slot before it (SCORER-SPEC §2.1)
                 if _LOOKS_LIKE_LABEL.match(line):
-                    self.problem(number, self.unknown_label(line), 1)
+                    # The 1992 program skips a line it has no label for (it only ends
+                    # the slot before it); muceval does the same, and says so.
+                    self.warning(number, self.unknown_label(line) + ": line ignored, as the "
+                                 "1992 scorer did", 1)
                 else:
                     self.warning(
                         number,
@@ -691,7 +694,10 @@ class _FileParser:
                 continue
             if spec.label in regions:
                 where = f" (first on line {regions[spec.label][0][0]})"
-                self.problem(number, f"duplicated slot {spec.label!r}{where}", 1)
+                # The 1992 program reads the first line with a label; a repeated one
+                # (and its continuation lines) is never looked at.
+                self.warning(number, f"duplicated slot {spec.label!r}{where}: this line and its "
+                             "continuation lines are ignored, as the 1992 scorer did", 1)
                 current = None
                 continue
             n = self.order[spec.slot_id]
