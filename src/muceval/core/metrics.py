@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from muceval.core.tallies import Tally, TextFiltering
 
@@ -135,12 +136,19 @@ def f_measure_1992(rec: int, pre: int, a: float) -> float:
 
     >>> f_measure_1992(29, 43, 1 / 2)
     34.64
+    >>> f_measure_1992(3, 84, 4 / 5)  # exactly 13.125: the tie goes to the even digit
+    13.12
     """
     if rec == 0 or pre == 0:
         return 0.0
-    # Same operation order as the original (§9.2); IEEE doubles reproduce the
-    # official lines.
-    return round_f_1992(1.0 / (a / pre + (1.0 - a) / rec))
+    # In exact arithmetic: a double's error can push an exact tie (13.125) over
+    # the half, where the 1992 program rounded the tie to even (13.12).
+    weight = Fraction(a).limit_denominator(1000)
+    x = 100 * Fraction(pre * rec) / (weight * rec + (1 - weight) * pre)
+    t = math.floor(x)
+    if x - t > Fraction(1, 2) or (x - t == Fraction(1, 2) and t % 2 == 1):
+        t += 1
+    return t / 100
 
 
 def f_measures_1992(rec: int | None, pre: int | None) -> tuple[float, float, float] | None:
