@@ -430,7 +430,8 @@ def test_read_templates_errors(tmp_path: Path) -> None:
     path.write_bytes(b"\x00\x01binary")
     with pytest.raises(InputError, match="NUL byte"):
         read_templates(path, CONFIG)
-    path.write_text(small_template(inc_type='"A B') + "\n" + small_template(inc_date="(1 MAY 90"))
+    path.write_text(small_template(inc_type='"A B') + "\n"
+                    + small_template(template_id="2", inc_date="(1 MAY 90"))
     with pytest.raises(InputError) as caught:
         read_templates(path, CONFIG)
     assert [p.line for p in caught.value.problems] == [5, 29]
@@ -550,3 +551,22 @@ def test_unknown_label_names_what_was_written_and_suggests_the_nearest() -> None
                                     "'4.  INCIDENT: TYPE'?)") for w in result.warnings)
     # Without its label the slot is missing, which the 1992 program could not score either.
     assert any("missing slot '4.  INCIDENT: TYPE'" in p.message for p in result.problems)
+
+
+def test_repeated_messages_and_templates_are_refused_with_both_lines() -> None:
+    one = small_template()
+    result = parse_templates(one + "\n" + one, CONFIG)
+    assert [(p.line, p.message) for p in result.problems] == [
+        (27, "template 1 of message TEST-0001 given twice (first on line 1)")]
+    other = small_template(message="TEST-0002")
+    result = parse_templates(one + "\n" + other + "\n" + one, CONFIG)
+    assert [(p.line, p.message) for p in result.problems] == [
+        (53, "message TEST-0001 given twice: its templates start again here (first on line 1)")]
+
+
+def test_an_empty_response_is_a_warning_other_text_a_problem() -> None:
+    for text in ("", "\n\n", "; event 1\n;; nothing found\n"):
+        result = parse_templates(text, CONFIG)
+        assert result.problems == () and result.templates.templates == ()
+        assert "empty response" in result.warnings[0].message
+    assert "no templates" in parse_templates("hello\n", CONFIG).problems[0].message

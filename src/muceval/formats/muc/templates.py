@@ -631,14 +631,43 @@ class _FileParser:
         if current:
             templates.append(self.template(current))
         if not templates:
+            self.no_templates(lines)
+        self.duplicates(templates)
+        return ParseResult(
+            TemplateFile(self.path, tuple(templates)), _in_file_order(self.problems), _in_file_order(self.warnings)
+        )
+
+    def no_templates(self, lines: list[str]) -> None:
+        # An empty file (or comments only) is what a system that found nothing
+        # writes: the 1992 program scored every key template as missing. Other
+        # text without a single template header is not a template file at all.
+        if all(not line.strip() or line.startswith(";") for line in lines):
+            self.warning(None, "no templates (an empty response: every key template is missing)")
+        else:
             self.problem(
                 None,
                 "no templates: no line matches the template header "
                 f"{self.config.template_header_regexp!r}",
             )
-        return ParseResult(
-            TemplateFile(self.path, tuple(templates)), _in_file_order(self.problems), _in_file_order(self.warnings)
-        )
+
+    def duplicates(self, templates: list[Template]) -> None:
+        # `cat key key` or a template pasted twice would be scored twice without a
+        # word; no MUC file repeats a message or a template id.
+        first_of_message: dict[str, int | None] = {}
+        first_of_template: dict[tuple[str, str], int | None] = {}
+        previous = None
+        for template in templates:
+            message = template.message_id
+            if message != previous and message in first_of_message:
+                self.problem(template.line, f"message {message} given twice: its templates "
+                             f"start again here (first on line {first_of_message[message]})")
+            first_of_message.setdefault(message, template.line)
+            key = (message, template.template_id)
+            if key in first_of_template and message == previous:
+                self.problem(template.line, f"template {template.template_id} of message "
+                             f"{message} given twice (first on line {first_of_template[key]})")
+            first_of_template.setdefault(key, template.line)
+            previous = message
 
     def control_characters(self, lines: list[str]) -> None:
         count = 0
