@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from muceval.core.model import Alternatives, Location, SlotType
 from muceval.formats.config import bundled_configuration
+from muceval.formats.muc.reports import parse_report
 from muceval.formats.muc.templates import parse_fill, parse_templates
 from muceval.scoring.session import score_systems
 
@@ -78,3 +79,53 @@ def test_unknown_and_repeated_slot_lines_are_skipped_with_a_warning() -> None:
     assert "unknown slot label" in result.warnings[2].message
     for slot_id in ("hum-tgt-name", "hum-tgt-desc"):
         assert slot_tally(key, messy, slot_id) == slot_tally(key, clean, slot_id)
+
+
+# --- what the 1992 program scored and muceval must score too, or refuse ---------------
+
+
+def _run(args: list[str], capsys) -> tuple[int, str, str]:
+    from muceval.cli import main
+
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_an_empty_response_scores_every_key_template_as_missing(tmp_path, capsys) -> None:
+    key = tmp_path / "key.txt"
+    key.write_text(template(inc_type="BOMBING", hum_tgt_name='"JOHN DOE"'))
+    for content in ("", "; this system found nothing\n"):
+        empty = tmp_path / "empty.txt"
+        empty.write_text(content)
+        code, out, err = _run(["score", "--key", str(key), "--config", "muc4", "--no-query-pass",
+                               str(empty)], capsys)
+        assert code == 0, err
+        total = parse_report(out).summary_row("ALL TEMPLATES").tally
+        assert total.act == 0 and total.mis == total.pos > 0
+
+
+def test_a_response_for_another_test_set_is_refused(tmp_path, capsys) -> None:
+    key = tmp_path / "key.txt"
+    key.write_text(template(message="TST3-MUC4-0001", inc_type="BOMBING"))
+    other = tmp_path / "other.txt"
+    other.write_text(template(message="TST4-MUC4-0001", inc_type="BOMBING"))
+    code, _, err = _run(["score", "--key", str(key), "--config", "muc4", str(other)], capsys)
+    assert code == 2
+    assert f"{other}: no message of this response is in the key" in err
+    assert "Traceback" not in err
+
+
+def test_a_response_mostly_outside_the_key_or_swapped_is_warned(tmp_path, capsys) -> None:
+    key = tmp_path / "key.txt"
+    key.write_text(template(message="TST3-MUC4-0001", inc_type="BOMBING"))
+    mostly = tmp_path / "mostly.txt"
+    mostly.write_text(template(message="TST3-MUC4-0001", inc_type="BOMBING")
+                      + template(message="TST4-MUC4-0001", inc_type="BOMBING")
+                      + template(message="TST4-MUC4-0002", inc_type="BOMBING"))
+    code, _, err = _run(["score", "--key", str(key), "--config", "muc4", str(mostly)], capsys)
+    assert code == 0 and "only 1 of its 3 messages are in the key" in err
+    swapped = tmp_path / "swapped.txt"
+    swapped.write_text(template(message="TST3-MUC4-0001", inc_type="BOMBING / ARSON"))
+    code, _, err = _run(["score", "--key", str(key), "--config", "muc4", str(swapped)], capsys)
+    assert code == 0 and "swapped" in err

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import os
 
 import click
+
+
+BUNDLED_CONFIGURATIONS = ("muc4",)
 
 
 def _pc(value: float | None) -> str:
@@ -44,13 +48,18 @@ def _region(points) -> str:
 
 
 def resolve_configuration(config_path: str | None, slots_path: str | None):
-    """The configuration named on the command line, or the bundled MUC-4 one."""
+    """The configuration named on the command line, or the bundled MUC-4 one.
+
+    ``--config muc4`` names the bundled configuration (a file of that name wins).
+    """
     from muceval.formats.config import bundled_configuration, load_configuration
 
     if config_path is None:
         if slots_path is not None:
             return load_configuration(slots_path)
         return bundled_configuration("muc4")
+    if config_path in BUNDLED_CONFIGURATIONS and not os.path.exists(config_path):
+        return bundled_configuration(config_path)
     return load_configuration(config_path, slots_path)
 
 

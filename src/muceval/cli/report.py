@@ -91,8 +91,11 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         if config_path is None:
             raise UsageError("--key needs --config (the configuration of the task)")
         config = resolve_configuration(config_path, slots_path)
-        results = score_files(config, key_path, inputs, history_path=history_path,
-                              query_pass=not no_query_pass, mapping=mapping).systems
+        session = score_files(config, key_path, inputs, history_path=history_path,
+                              query_pass=not no_query_pass, mapping=mapping)
+        for warning in session.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        results = session.systems
         systems, tallies = systems_from_pairs(results, config,
                                               {system_name(p): str(p) for p in inputs})
         label = os.path.basename(config_path)

@@ -15,8 +15,9 @@ from muceval.cli.common import resolve_configuration, scores_table
                 type=click.Path(dir_okay=False))
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False),
               help="The answer-key template file.")
-@click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),
-              help="Configuration: muceval TOML or a 1992 config-*.el (then see --slots).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="Configuration: muceval TOML, a 1992 config-*.el (then see --slots), or "
+              "'muc4' (the bundled MUC-4 configuration, the default).")
 @click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
               help="1992 slot file (slotconfig-*.el) for a 1992 --config "
               "(default: its :slot-file, looked for next to it).")
@@ -74,6 +75,8 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
         ask=_ask_on_terminal(config) if unresolved == "ask" else None,
         save_history=save_history)
     results = session.systems
+    for warning in session.warnings:
+        click.echo(f"warning: {warning}", err=True)
 
     if fmt == "table":
         from rich.console import Console

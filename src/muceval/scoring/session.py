@@ -15,9 +15,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from muceval.core.model import Configuration, History, TemplateFile
+from muceval.core.model import (
+    Alternatives,
+    Configuration,
+    History,
+    OptionalValue,
+    TemplateFile,
+)
 from muceval.core.tallies import PairScore
-from muceval.errors import UsageError
+from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import system_name
 from muceval.formats.muc.history import read_history
 from muceval.formats.muc.store import HistoryStore
@@ -30,7 +36,7 @@ from muceval.scoring.muc1992.scorer import (
 )
 from muceval.scoring.muc1992.slots import AnswerCallback, NewJudgement
 
-__all__ = ["SessionResult", "score_files", "score_systems"]
+__all__ = ["SessionResult", "check_pairing", "score_files", "score_systems"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,7 @@ class SessionResult:
     systems: Mapping[str, tuple[PairScore, ...]]
     new_judgements: tuple[NewJudgement, ...] = field(default=())
     answers_file: str | None = None
+    warnings: tuple[Problem, ...] = field(default=())
 
 
 def score_systems(
@@ -72,6 +79,7 @@ def score_systems(
     """
     options = options or ScoringOptions()
     manual_mappings = manual_mappings or {}
+    warnings = [w for response in responses.values() for w in check_pairing(key, response)]
     results: dict[str, tuple[PairScore, ...]] = {}
     new_judgements: list[NewJudgement] = []
     scorer: Scorer | None = None
@@ -85,7 +93,64 @@ def score_systems(
         result = scorer.score(key, response)
         results[name] = result.pairs
         new_judgements.extend(result.new_judgements)
-    return SessionResult(results, tuple(new_judgements))
+    return SessionResult(results, tuple(new_judgements), warnings=tuple(warnings))
+
+
+def check_pairing(key: TemplateFile, response: TemplateFile) -> tuple[Problem, ...]:
+    """Refuse a key with no templates, or a response for another test set; warn when in doubt.
+
+    Raises :class:`InputError` when nothing can be scored meaningfully (an empty
+    key, or a response that shares no message with the key: a TST4 response
+    against the TST3 key would score 0 without a word); returns warnings when
+    fewer than half of the response's messages are in the key, or when the key
+    and the response look swapped. An empty response is a legitimate output.
+
+    >>> from muceval.core.model import Template
+    >>> key = TemplateFile("key", (Template("TST3-MUC4-0001", "1", False, ()),))
+    >>> check_pairing(key, TemplateFile("sys", ()))
+    ()
+    >>> check_pairing(key, TemplateFile("tst4", (Template("TST4-MUC4-0001", "1", False, ()),)))
+    Traceback (most recent call last):
+    ...
+    muceval.errors.InputError: tst4: no message of this response is in the key key (1 messages, \
+e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for another test set?
+    """
+    key_messages = {t.message_id for t in key.templates}
+    if not key_messages:
+        raise InputError.at(key.path, None, "the key has no templates: nothing to score against")
+    messages = {t.message_id for t in response.templates}
+    if not messages:
+        return ()
+    shared = messages & key_messages
+    if not shared:
+        raise InputError.at(
+            response.path, None,
+            f"no message of this response is in the key {key.path} ({len(key_messages)} "
+            f"messages, e.g. {min(key_messages)}; the response has e.g. {min(messages)}): "
+            "a response for another test set?")
+    warnings = []
+    if 2 * len(shared) < len(messages):
+        warnings.append(Problem(
+            response.path, None,
+            f"only {len(shared)} of its {len(messages)} messages are in the key {key.path}: "
+            "the others are scored as spurious"))
+    if _key_marks(response) and not _key_marks(key):
+        warnings.append(Problem(
+            response.path, None,
+            f"this response has optional templates, '?' values or '/' alternatives and the key "
+            f"{key.path} has none: are the key and the response swapped?"))
+    return tuple(warnings)
+
+
+def _key_marks(templates: TemplateFile) -> bool:
+    """Whether ``templates`` uses what only keys use: optional templates or values, alternatives."""
+    for template in templates.templates:
+        if template.optional:
+            return True
+        for slot in template.slots:
+            if any(isinstance(fill, OptionalValue | Alternatives) for fill in slot.fills):
+                return True
+    return False
 
 
 def _with_mappings(options: ScoringOptions, mappings: ManualMappings | None) -> ScoringOptions:
@@ -152,7 +217,7 @@ def score_files(
 
     result = score_systems(config, key, responses(), history=history, options=options,
                            manual_mappings=per_system)
-    return SessionResult(result.systems, result.new_judgements, answers_file)
+    return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings)
 
 
 def _check_request(
