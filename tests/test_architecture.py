@@ -68,3 +68,7 @@ def test_compiled_kernels_are_cached_outside_the_package(tmp_path: Path) -> None
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
     assert set(PACKAGE.rglob("*.nb[ic]")) == before
     assert list(tmp_path.rglob("*.nbi")), "the kernels were not cached in the user cache folder"
+
+
+def test_public_names_are_listed_once() -> None:
+    assert sorted(muceval.__all__) == sorted(["__version__", *muceval._PUBLIC])

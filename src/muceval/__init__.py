@@ -58,7 +58,37 @@ _PUBLIC: dict[str, str] = {
     "run_demo": "muceval.reporting.demo",
 }
 
-__all__ = ["__version__", *_PUBLIC]
+__all__ = [
+    "__version__",
+    "MucevalError",
+    "InputError",
+    "UsageError",
+    "OutputError",
+    "Problem",
+    "load_configuration",
+    "bundled_configuration",
+    "read_templates",
+    "read_history",
+    "save_history",
+    "read_report",
+    "validate_files",
+    "Scorer",
+    "ScoringOptions",
+    "score_files",
+    "score_systems",
+    "Tally",
+    "PairScore",
+    "summarize",
+    "float_scores",
+    "UnitTallies",
+    "from_arrays",
+    "compare",
+    "SignificanceResult",
+    "format_report",
+    "analyze",
+    "write_report",
+    "run_demo",
+]
 
 
 def __getattr__(name: str) -> Any:

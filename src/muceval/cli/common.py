@@ -7,7 +7,6 @@ import os
 
 import click
 
-
 BUNDLED_CONFIGURATIONS = ("muc4",)
 
 
