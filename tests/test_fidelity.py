@@ -129,3 +129,19 @@ def test_a_response_mostly_outside_the_key_or_swapped_is_warned(tmp_path, capsys
     swapped.write_text(template(message="TST3-MUC4-0001", inc_type="BOMBING / ARSON"))
     code, _, err = _run(["score", "--key", str(key), "--config", "muc4", str(swapped)], capsys)
     assert code == 0 and "swapped" in err
+
+
+def test_history_judgements_for_unknown_slots_are_reported(tmp_path, capsys) -> None:
+    key = tmp_path / "key.txt"
+    key.write_text(template(inc_type="BOMBING", hum_tgt_name='"JOHN DOE"'))
+    response = tmp_path / "sys.txt"
+    response.write_text(template(inc_type="BOMBING", hum_tgt_name='"J. DOE"'))
+    history = tmp_path / "history.lisp"
+    history.write_text('(("TST9-MUC4-0001"\n  ("1"\n   (hum-tgt-nmae\n'
+                       '    ("\\"J. DOE\\"" match "\\"JOHN DOE\\""))))\n)\n')
+    code, _, err = _run(["score", "--key", str(key), "--history", str(history), str(response)],
+                        capsys)
+    assert code == 0
+    assert (f"warning: {history}:4: judgements for unknown slot 'hum-tgt-nmae' (message "
+            "TST9-MUC4-0001, key template 1): 1 judgement(s) not used (did you mean "
+            "'hum-tgt-name'?)") in err

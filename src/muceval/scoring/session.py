@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from muceval.core.checks import unknown_history_slots
 from muceval.core.model import (
     Alternatives,
     Configuration,
@@ -79,7 +80,8 @@ def score_systems(
     """
     options = options or ScoringOptions()
     manual_mappings = manual_mappings or {}
-    warnings = [w for response in responses.values() for w in check_pairing(key, response)]
+    warnings = list(unknown_history_slots(history, config)) if history is not None else []
+    warnings += [w for response in responses.values() for w in check_pairing(key, response)]
     results: dict[str, tuple[PairScore, ...]] = {}
     new_judgements: list[NewJudgement] = []
     scorer: Scorer | None = None
