@@ -145,3 +145,20 @@ def test_history_judgements_for_unknown_slots_are_reported(tmp_path, capsys) -> 
     assert (f"warning: {history}:4: judgements for unknown slot 'hum-tgt-nmae' (message "
             "TST9-MUC4-0001, key template 1): 1 judgement(s) not used (did you mean "
             "'hum-tgt-name'?)") in err
+
+
+def test_output_onto_an_input_is_refused(tmp_path, capsys) -> None:
+    key = tmp_path / "key.txt"
+    key.write_text(template(inc_type="BOMBING"))
+    response = tmp_path / "sys.txt"
+    response.write_text(template(inc_type="BOMBING"))
+    before = response.read_text()
+    for target, role in ((response, "response file"), (key, "key")):
+        code, _, err = _run(["score", "--key", str(key), "--format", "table", "-o", str(target),
+                             str(response)], capsys)
+        assert code == 2 and f"is the {role} this command reads" in err
+    assert response.read_text() == before
+    code, _, err = _run(["score", "--key", str(key), "--unresolved", "ask", "--save-history",
+                         str(response), str(response)], capsys)
+    assert code == 2 and "is the response file this command reads" in err
+    assert response.read_text() == before

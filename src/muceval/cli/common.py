@@ -113,3 +113,19 @@ def progress_bar(enabled: bool):
         yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
+
+
+def refuse_overwriting_inputs(output: str | None, inputs: dict[str, str | None]) -> None:
+    """Refuse an output file that is one of the command's inputs (``-o`` onto the key...).
+
+    ``inputs`` maps each input file to what it is (for the message); missing
+    entries (``None``) and files that do not exist yet are skipped.
+    """
+    from muceval.errors import UsageError
+
+    if output is None or not os.path.exists(output):
+        return
+    for path, role in inputs.items():
+        if path is not None and os.path.exists(path) and os.path.samefile(output, path):
+            raise UsageError(f"{output} is the {role} this command reads: writing there would "
+                             "destroy it; choose another output file")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
+from muceval.cli.common import refuse_overwriting_inputs
 
 
 @cli.command("convert-config")
@@ -42,6 +43,7 @@ def convert_config(
     from muceval.errors import UsageError
     from muceval.formats.config import convert_configuration
 
+    refuse_overwriting_inputs(output, {config_el: "configuration", slots_el: "slot file"})
     text = convert_configuration(config_el, slots_el)
     if output is None:
         click.echo(text, nl=False)

@@ -7,7 +7,7 @@ import os
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import resolve_configuration, scores_table
+from muceval.cli.common import refuse_overwriting_inputs, resolve_configuration, scores_table
 
 
 @cli.command("score")
@@ -68,6 +68,11 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     from muceval.reporting.muc1992 import format_report, scores_to_csv, scores_to_json
     from muceval.scoring.session import score_files
 
+    inputs = {key_path: "key", config_path: "configuration", slots_path: "slot file",
+              history_path: "history", **{path: "response file" for path in responses},
+              **{path: "mapping file" for path in mapping_paths}}
+    refuse_overwriting_inputs(output, inputs)
+    refuse_overwriting_inputs(save_history, {k: v for k, v in inputs.items() if k != history_path})
     config = resolve_configuration(config_path, slots_path)
     session = score_files(
         config, key_path, responses, history_path=history_path, query_pass=not no_query_pass,
