@@ -78,3 +78,12 @@ def test_encoding_and_bytes(tmp_path):
     assert (tmp_path / "l.txt").read_bytes() == b"caf\xe9"
     write_atomic(tmp_path / "b.bin", b"\x00\x01")
     assert (tmp_path / "b.bin").read_bytes() == b"\x00\x01"
+
+
+def test_read_only_file_is_not_replaced(tmp_path):
+    target = tmp_path / "a.txt"
+    target.write_text("keep")
+    target.chmod(0o444)
+    with pytest.raises(OutputError, match="read-only"):
+        write_atomic(target, "new")
+    assert target.read_text() == "keep"

@@ -8,6 +8,7 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import refuse_overwriting_inputs, resolve_configuration, scores_table
+from muceval.formats.muc.store import HistorySaveError
 
 
 @cli.command("score")
@@ -74,11 +75,15 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     refuse_overwriting_inputs(output, inputs)
     refuse_overwriting_inputs(save_history, {k: v for k, v in inputs.items() if k != history_path})
     config = resolve_configuration(config_path, slots_path)
-    session = score_files(
-        config, key_path, responses, history_path=history_path, query_pass=not no_query_pass,
-        mapping=mapping, mapping_paths=mapping_paths, unresolved=unresolved,
-        ask=_ask_on_terminal(config) if unresolved == "ask" else None,
-        save_history=save_history)
+    try:
+        session = score_files(
+            config, key_path, responses, history_path=history_path,
+            query_pass=not no_query_pass, mapping=mapping, mapping_paths=mapping_paths,
+            unresolved=unresolved, ask=_ask_on_terminal(config) if unresolved == "ask" else None,
+            save_history=save_history)
+    except HistorySaveError as failed:
+        _save_elsewhere(failed, set(inputs))
+        raise click.exceptions.Exit(2) from None
     results = session.systems
     for warning in session.warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -135,6 +140,32 @@ def _write_text(path: str, text: str) -> None:
         os.replace(temporary, path)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:
+    """After a failed save: offer to store the answers (kept in memory) in another file."""
+    from muceval.errors import MucevalError
+    from muceval.formats.muc.history import save_history
+
+    answers = sum(1 for _ in failed.history.entries())
+    click.echo(f"error: {failed}", err=True)
+    while True:
+        path = click.prompt(f"  the history with your answers ({answers} judgements) is kept: "
+                            "save it to another file (empty: quit without saving)",
+                            default="", show_default=False, err=True).strip()
+        if not path:
+            click.echo("  answers of this session not saved", err=True)
+            return
+        try:
+            refuse_overwriting_inputs(path, {p: "input" for p in inputs if p is not None})
+            if os.path.exists(path):
+                raise MucevalError(f"{path} exists: choose a new file")
+            save_history(failed.history, path)
+        except MucevalError as error:
+            click.echo(f"  error: {error}", err=True)
+            continue
+        click.echo(f"  history saved to {path}", err=True)
+        return
 
 
 def _ask_on_terminal(config):

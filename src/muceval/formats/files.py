@@ -104,6 +104,10 @@ def write_atomic(
         raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
     if exists and not overwrite:
         raise OutputError(f"{shown} exists; use --force to overwrite it")
+    if exists and not mode & 0o222:
+        # Replacing through a rename would work (even for root); a file that nobody
+        # may write says "keep me".
+        raise OutputError(f"{shown} is read-only: muceval does not replace it")
     temp_name: str | None = None
     try:
         fd, temp_name = tempfile.mkstemp(

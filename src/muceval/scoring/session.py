@@ -11,6 +11,7 @@ commands and the library share these two functions.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,7 +174,6 @@ def score_files(
     unresolved: str = "incorrect",
     ask: AnswerCallback | None = None,
     save_history: str | Path | None = None,
-    on_read: Callable[[str], None] | None = None,
 ) -> SessionResult:
     """Read the key, the responses and the history, and score every response in one session.
 
@@ -182,7 +182,9 @@ def score_files(
     response. With ``unresolved="ask"``, ``ask`` is called for each open
     question and each answer is stored at once in ``save_history`` (or, by
     default, in ``history_path``, created if it does not exist).
-    ``on_read(name)`` is called as each response is scored (for progress).
+    While answers are stored, the history file is locked against other
+    sessions; a failed save raises :class:`~muceval.formats.muc.store.HistorySaveError`
+    with every answer so far.
 
     >>> score_files(config, "key.txt", ["A.txt", "B.txt"])  # doctest: +SKIP
     SessionResult(systems={'A': (...), 'B': (...)}, ...)
@@ -191,35 +193,38 @@ def score_files(
     _check_request(paths, mapping_paths, unresolved, ask, history_path, save_history)
     names = [system_name(p) for p in paths]
     answers_file = str(save_history or history_path) if unresolved == "ask" else None
-    history = None
-    if history_path is not None and (answers_file is None or Path(history_path).exists()):
-        history = read_history(history_path)
     key = read_templates(key_path, config)
+    responses = {name: read_templates(path, config) for name, path in zip(names, paths, strict=True)}
     mappings = [read_mapping_file(p) for p in mapping_paths]
     per_system = {name: mappings[0] if len(mappings) == 1 else mappings[n]
                   for n, name in enumerate(names)} if mappings else {}
-    on_judgement: Callable[[NewJudgement], None] | None = None
-    if answers_file is not None:
-        store = HistoryStore(answers_file, history)
-
-        def on_judgement(judgement: NewJudgement) -> None:
-            store.record(judgement.message_id, judgement.template_id, judgement.slot_id,
-                         judgement.entry)
-    options = ScoringOptions(query_pass=query_pass, unresolved=unresolved,  # type: ignore[arg-type]
-                             ask=ask, mapping=mapping,  # type: ignore[arg-type]
-                             on_judgement=on_judgement)
-
-    def responses() -> dict[str, TemplateFile]:
-        read = {}
-        for name, path in zip(names, paths, strict=True):
-            read[name] = read_templates(path, config)
-            if on_read is not None:
-                on_read(name)
-        return read
-
-    result = score_systems(config, key, responses(), history=history, options=options,
-                           manual_mappings=per_system)
+    with contextlib.ExitStack() as held:
+        store = None
+        if answers_file is not None:
+            # Locked before the history is read: a second session would otherwise
+            # start from a copy that misses this session's answers.
+            store = held.enter_context(HistoryStore(answers_file, None))
+        history = None
+        if history_path is not None and (store is None or Path(history_path).exists()):
+            history = read_history(history_path)
+        on_judgement: Callable[[NewJudgement], None] | None = None
+        if store is not None:
+            store.history = history if history is not None else store.history
+            on_judgement = _recorder(store)
+        options = ScoringOptions(query_pass=query_pass, unresolved=unresolved,  # type: ignore[arg-type]
+                                 ask=ask, mapping=mapping,  # type: ignore[arg-type]
+                                 on_judgement=on_judgement)
+        result = score_systems(config, key, responses, history=history, options=options,
+                               manual_mappings=per_system)
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings)
+
+
+def _recorder(store: HistoryStore) -> Callable[[NewJudgement], None]:
+    def record(judgement: NewJudgement) -> None:
+        store.record(judgement.message_id, judgement.template_id, judgement.slot_id,
+                     judgement.entry)
+
+    return record
 
 
 def _check_request(
@@ -237,6 +242,12 @@ def _check_request(
         )
     if save_history is not None and unresolved != "ask":
         raise UsageError("--save-history only makes sense with --unresolved ask")
+    if (save_history is not None and Path(save_history).exists()
+            and not (history_path is not None and Path(history_path).exists()
+                     and Path(save_history).samefile(history_path))):
+        raise UsageError(
+            f"--save-history {save_history} exists: it would be replaced by --history's "
+            f"judgements and the answers of this session; to continue it, give it as --history")
     if unresolved == "ask":
         if ask is None:
             raise UsageError("unresolved='ask' needs an ask callback")

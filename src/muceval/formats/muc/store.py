@@ -1,35 +1,93 @@
-"""A history file that stores every new judgement the moment it is given.
+"""A history file that stores every new judgement the moment it is given, for one session at a time.
 
-Hours of adjudication live in a history: each answer is written to the file
-(atomically, through :func:`muceval.formats.muc.history.save_history`) before
-the next question is asked, so an interrupted session loses nothing that was
-answered.
+Hours of adjudication live in a history. While a session holds a
+:class:`HistoryStore`, no other muceval session can write the same history (an
+exclusive lock on a hidden file next to it, released when the session ends or
+its process dies); each answer is written (atomically) before the next question
+is asked, so an interrupted session loses nothing that was answered; and a
+failed save keeps the answers in memory (:class:`HistorySaveError`) so that
+they can be saved elsewhere.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
+from types import TracebackType
+
+import filelock
 
 from muceval.core.model import History, HistoryEntry
+from muceval.errors import OutputError, UsageError
 from muceval.formats.muc.history import add_judgement, save_history
 
-__all__ = ["HistoryStore"]
+__all__ = ["HistorySaveError", "HistoryStore"]
+
+
+class HistorySaveError(OutputError):
+    """A judgement could not be saved; ``history`` holds every answer, the last one included."""
+
+    def __init__(self, message: str, history: History) -> None:
+        super().__init__(message)
+        self.history = history
 
 
 class HistoryStore:
-    """The history at ``path`` as it grows by one judgement at a time.
+    """The history at ``path`` as it grows by one judgement at a time; use it as a context manager.
 
     >>> import os, tempfile
-    >>> store = HistoryStore(os.path.join(tempfile.mkdtemp(), "h.lisp"), None)
-    >>> store.history.messages
-    ()
+    >>> from muceval.core.model import HistoryEntry, Judgement, Text
+    >>> path = os.path.join(tempfile.mkdtemp(), "h.lisp")
+    >>> with HistoryStore(path, None) as store:
+    ...     store.record("M1", "1", "hum-tgt-name", HistoryEntry(Text('"X"'), Judgement.FAIL))
+    >>> print(open(path).read())
+    (("M1"
+      ("1"
+       (hum-tgt-name
+        ("\\"X\\"" fail)))))
     """
 
     def __init__(self, path: str | Path, history: History | None) -> None:
         self.path = str(path)
         self.history = history if history is not None else History(self.path, ())
+        target = Path(os.path.realpath(self.path))
+        self._target = target
+        self._lock = filelock.FileLock(str(target.parent / f".{target.name}.lock"), timeout=0)
+
+    def __enter__(self) -> HistoryStore:
+        try:
+            self._lock.acquire()
+        except filelock.Timeout:
+            raise UsageError(
+                f"{self.path} is being updated by another muceval session: answers given in "
+                "two sessions at once would overwrite each other. Finish the other session "
+                "first, or store this session's answers in a file of its own (--save-history)"
+            ) from None
+        except OSError as error:
+            raise OutputError(f"cannot lock {self.path}: {error.strerror or error}") from None
+        self._remove_stale_temporary_files()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self._lock.release()
+
+    def _remove_stale_temporary_files(self) -> None:
+        # A session killed in the middle of a save leaves its temporary file; while
+        # this session holds the lock, no other process can be writing one.
+        for stale in self._target.parent.glob(f".{self._target.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                stale.unlink()
 
     def record(self, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry) -> None:
         """Add one judgement to the history and save the file before returning."""
         self.history = add_judgement(self.history, message_id, template_id, slot_id, entry)
-        save_history(self.history, self.path)
+        try:
+            save_history(self.history, self.path)
+        except OSError as error:
+            raise HistorySaveError(
+                f"cannot save the history {self.path}: {error.strerror or error}", self.history
+            ) from None
+        except OutputError as error:
+            raise HistorySaveError(str(error), self.history) from None

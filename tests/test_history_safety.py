@@ -1,0 +1,105 @@
+"""Judgements are never lost: one session at a time per history, failed saves, leftovers."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import filelock
+from click.testing import CliRunner
+
+from muceval.cli import cli, main
+from muceval.errors import OutputError
+from muceval.formats.muc import store as store_module
+from muceval.formats.muc.history import read_history
+from muceval.reporting.demo import example_dir
+
+
+def _args(history: Path, *extra: str) -> list[str]:
+    ex = example_dir()
+    return ["score", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"),
+            "--history", str(history), "--unresolved", "ask", *extra, str(ex / "beta.txt")]
+
+
+def _run(args: list[str], stdin: str, capsys, monkeypatch) -> tuple[int, str]:
+    """``muceval ARGS`` in this process (exit code and stderr), the way a user runs it."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(args)
+    return code, capsys.readouterr().err
+
+
+def _wait_until_locked(history: Path, seconds: float = 60) -> None:
+    lock = filelock.FileLock(str(history.parent / f".{history.name}.lock"), timeout=0)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            return
+        lock.release()
+        time.sleep(0.1)
+    raise AssertionError("the first session never took the lock")
+
+
+def test_a_second_session_on_the_same_history_is_refused_and_nothing_is_lost(
+        tmp_path, capsys, monkeypatch) -> None:
+    history = tmp_path / "history.lisp"
+    first = subprocess.Popen([sys.executable, "-m", "muceval", *_args(history)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_until_locked(history)
+        code, err = _run(_args(history), "c\n" * 50, capsys, monkeypatch)
+        assert code == 2 and "being updated by another muceval session" in err
+        _, err = first.communicate("c\n" * 50, timeout=120)
+    finally:
+        first.kill()
+    assert first.returncode == 0, err
+    stored = list(read_history(history).entries())
+    assert stored and all(entry.judgement.value == "match" for *_, entry in stored)
+    # With the first session finished, the next one starts from all its answers.
+    again = CliRunner().invoke(cli, _args(history), input="s\n" * 50)
+    assert again.exit_code == 0, again.output
+    assert len(list(read_history(history).entries())) == len(stored)
+
+
+def test_a_failed_save_keeps_the_answers_and_offers_another_file(tmp_path, monkeypatch) -> None:
+    history = tmp_path / "history.lisp"
+    real_save = store_module.save_history
+
+    def disk_full(*args, **kwargs):
+        raise OutputError(f"cannot write {history}: No space left on device")
+
+    monkeypatch.setattr(store_module, "save_history", disk_full)
+    elsewhere = tmp_path / "elsewhere.lisp"
+    result = CliRunner().invoke(cli, _args(history), input=f"p\n{elsewhere}\n")
+    assert result.exit_code == 2
+    assert "No space left on device" in result.output and "Traceback" not in result.output
+    assert f"history saved to {elsewhere}" in result.output
+    assert not history.exists()
+    assert [e.judgement.value for *_, e in read_history(elsewhere).entries()] == ["partial"]
+    monkeypatch.setattr(store_module, "save_history", real_save)
+
+
+def test_temporary_files_left_by_a_killed_session_are_removed(tmp_path) -> None:
+    history = tmp_path / "history.lisp"
+    stale = tmp_path / ".history.lisp.k3j2h1.tmp"
+    stale.write_text("half a history")
+    unrelated = tmp_path / ".other.lisp.k3j2h1.tmp"
+    unrelated.write_text("not ours")
+    result = CliRunner().invoke(cli, _args(history), input="s\n" * 50)
+    assert result.exit_code == 0, result.output
+    assert not stale.exists() and unrelated.exists()
+
+
+def test_save_history_onto_an_existing_file_is_refused(tmp_path, capsys, monkeypatch) -> None:
+    history = tmp_path / "history.lisp"
+    other = tmp_path / "other.lisp"
+    other.write_text("nil")
+    code, err = _run(_args(history, "--save-history", str(other)), "s\n" * 50, capsys,
+                     monkeypatch)
+    assert code == 2 and "exists" in err
+    assert other.read_text() == "nil"
