@@ -154,12 +154,13 @@ def test_invalid_utf8_and_unreadable_files(tmp_path):
         sexpr.read_file(tmp_path / "missing.el")
 
 
-def test_deep_nesting_does_not_overflow():
-    depth = 50_000
+def test_deep_nesting_is_bounded_with_a_clear_error():
+    depth = sexpr.MAX_DEPTH
     node = one("(" * depth + ")" * depth)
     assert isinstance(node, SList)
-    with pytest.raises(InputError, match="never closed"):
-        sexpr.parse("(" * depth, "t.el")
+    for text in ("(" * 100_000 + ")" * 100_000, "(" * 100_000, "'" * 100_000 + "a"):
+        with pytest.raises(InputError, match=f"t.el:1:{depth + 1}: nested more than {depth}"):
+            sexpr.parse(text, "t.el")
 
 
 # --- properties ------------------------------------------------------------------

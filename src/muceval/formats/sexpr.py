@@ -233,6 +233,9 @@ _NUMBER_RE = re.compile(r"[+-]?(?:[0-9]+\.?|[0-9]*\.[0-9]+(?:e[+-]?[0-9]+)?|[0-9
 _INT_RE = re.compile(r"[+-]?[0-9]+\.?")
 _DELIMITERS = frozenset("()[]\";'`,")
 _WHITESPACE = frozenset(" \t\n\r\f\v")
+MAX_DEPTH = 1000
+"""Deepest nesting read: the 1992 files nest under 20 levels; deeper input is not a history or
+configuration, and the readers built on these forms recurse over them."""
 # Control characters a text file may contain outside strings.
 _ALLOWED_CONTROL = frozenset("\t\n\r\f\v")
 _SIMPLE_ESCAPES = {
@@ -298,6 +301,7 @@ class _Reader:
         self.pos = 0
         self.line = 1
         self.line_start = 0
+        self.scanned = 0
         self.first_multiline: int | None = None
         self.suspect: int | None = None
 
@@ -313,11 +317,13 @@ class _Reader:
     def where(self, pos: int) -> tuple[int, int]:
         # Called in file order, so a running line counter keeps this linear.
         while True:
-            nl = self.text.find("\n", self.line_start, pos)
+            nl = self.text.find("\n", self.scanned, pos)
             if nl < 0:
                 break
             self.line += 1
-            self.line_start = nl + 1
+            self.line_start = self.scanned = nl + 1
+        # Never scan a stretch twice: a one-line file would be quadratic.
+        self.scanned = max(self.scanned, pos)
         return self.line, pos - self.line_start + 1
 
     # -- lexing -------------------------------------------------------------
@@ -349,15 +355,22 @@ class _Reader:
     def read_all(self) -> tuple[SExpr, ...]:
         forms: list[SExpr] = []
         while True:
+            gap_start = self.pos
             self.skip_blank()
             if self.pos >= len(self.text):
                 return tuple(forms)
-            forms.append(self.read_form())
+            forms.append(self.read_form(gap_start))
 
-    def read_form(self) -> SExpr:
-        """Read one datum; iterative over nesting so deep input cannot overflow the stack."""
+    def read_form(self, gap_start: int) -> SExpr:
+        """Read one datum; iterative over nesting so deep input cannot overflow the stack.
+
+        ``gap_start`` is where the blank before the datum begins (the end of the
+        previous datum).
+        """
         stack: list[_Frame] = []
         while True:
+            if stack:
+                gap_start = self.pos
             self.skip_blank()
             if self.pos >= len(self.text):
                 if not stack:  # pragma: no cover - callers check for end of text first
@@ -377,7 +390,13 @@ class _Reader:
             ch = self.text[start]
             node: SExpr | _Dot
             if self.suspect is None and ch not in ")]":
-                self.check_indent(stack, start, col)
+                # First token of its line: a newline in the gap since the last token
+                # (looking only at the gap keeps a one-line file linear).
+                if gap_start == 0 or self.text.find("\n", gap_start, start) >= 0:
+                    self.check_indent(stack, start, col)
+            if len(stack) >= MAX_DEPTH and (ch in "(['`," or self.text.startswith("#'", start)):
+                raise self.error(f"nested more than {MAX_DEPTH} levels deep: not a file "
+                                 "muceval reads (a history or configuration nests a few levels)")
             if ch in "([":
                 self.pos += 1
                 stack.append(_Frame("list" if ch == "(" else "vector", start, line, col))
@@ -469,7 +488,7 @@ class _Reader:
             out.append(value)
 
     def check_indent(self, stack: list[_Frame], start: int, col: int) -> None:
-        """Remember the first line whose indentation contradicts the nesting.
+        """Remember the first line whose indentation contradicts the nesting (``start`` begins a line).
 
         Lisp files are indented by their nesting, so a line that starts left of
         (or at) the parenthesis that is supposed to contain it, or a top-level
@@ -477,9 +496,6 @@ class _Reader:
         missing or one too many. The reader only uses this to point at that
         line when the parentheses really do not balance.
         """
-        line_start = start - col + 1
-        if self.text[line_start:start].strip(" \t"):
-            return  # not the first token of its line
         frames = [frame for frame in stack if frame.kind != "quote"]
         if frames:
             if col <= frames[-1].column:
