@@ -12,18 +12,33 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 
+MAX_MESSAGE = 400
+"""Longest message (and path) a problem shows; longer ones are cut, saying how much."""
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with an input file.
 
     >>> str(Problem("key.txt", 12, "unknown slot label 'FOO:'"))
     "key.txt:12: unknown slot label 'FOO:'"
+    >>> len(str(Problem("big.txt", 1, "bad token " + "x" * 10**6)))
+    439
     """
 
     path: str
     line: int | None
     message: str
     column: int | None = None
+
+    def __post_init__(self) -> None:
+        # A message quotes what it found; a 1 MB token must not become 1 MB of stderr.
+        if len(self.message) > MAX_MESSAGE:
+            cut = len(self.message) - MAX_MESSAGE
+            object.__setattr__(self, "message",
+                               f"{self.message[:MAX_MESSAGE]}... ({cut} more characters)")
+        if len(self.path) > MAX_MESSAGE:
+            object.__setattr__(self, "path", "..." + self.path[-MAX_MESSAGE:])
 
     def __str__(self) -> str:
         where = self.path
