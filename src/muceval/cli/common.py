@@ -129,3 +129,20 @@ def refuse_overwriting_inputs(output: str | None, inputs: dict[str, str | None])
         if path is not None and os.path.exists(path) and os.path.samefile(output, path):
             raise UsageError(f"{output} is the {role} this command reads: writing there would "
                              "destroy it; choose another output file")
+
+
+def expand_folders(paths: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The paths, with each folder replaced by the files in it (sorted, hidden ones left out)."""
+    from muceval.errors import UsageError
+
+    expanded: list[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            expanded.append(path)
+            continue
+        found = sorted(entry.path for entry in os.scandir(path)
+                       if entry.is_file() and not entry.name.startswith("."))
+        if not found:
+            raise UsageError(f"{path} is a folder with no files in it")
+        expanded.extend(found)
+    return tuple(expanded)

@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+import io
 import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import refuse_overwriting_inputs, resolve_configuration, scores_table
+from muceval.cli.common import (
+    expand_folders,
+    refuse_overwriting_inputs,
+    resolve_configuration,
+    scores_table,
+)
+from muceval.errors import UsageError
+from muceval.formats.files import write_atomic
 from muceval.formats.muc.store import HistorySaveError
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from muceval.core.model import Configuration
+    from muceval.core.tallies import PairScore
 
 
 @cli.command("score")
 @click.argument("responses", nargs=-1, required=True, metavar="RESPONSE...",
-                type=click.Path(dir_okay=False))
+                type=click.Path())
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False),
               help="The answer-key template file.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
@@ -50,25 +66,33 @@ from muceval.formats.muc.store import HistorySaveError
               "(with TEXT FILTERING).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write to this file instead of standard output.")
+@click.option("--output-dir", type=click.Path(file_okay=False),
+              help="Write one file per system (DIR/SYSTEM.report, .json, .csv) and a summary "
+              "(DIR/summary.txt, .json or .csv) into this folder (created if needed).")
+@click.option("--force", is_flag=True, help="Replace existing output files.")
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
           mapping: str, unresolved: str, save_history: str | None, fmt: str, layout: str,
-          output: str | None) -> None:
+          output: str | None, output_dir: str | None, force: bool) -> None:
     """Score system response files against an answer key as the 1992 MUC-4 scorer did.
 
     Prints the 1992 report of each RESPONSE (systems are named after the file
-    name without its last suffix), or all tallies as JSON or CSV.
+    name without its last suffix), or all tallies as JSON or CSV. A RESPONSE
+    that is a folder stands for every file in it.
 
     \b
     Example:
       muceval score --key key-tst3.v2 --config config-tst3.el \\
           --history final-history-nrad.tst3 BBN.tst3 > BBN.report
       muceval score --key key.txt --config task.toml --format json -o scores.json A.txt B.txt
+      muceval score --key key-tst3.v2 --no-query-pass --output-dir reports/ responses/
     """
 
-    from muceval.reporting.muc1992 import format_report, scores_to_csv, scores_to_json
     from muceval.scoring.session import score_files
 
+    if output is not None and output_dir is not None:
+        raise UsageError("give -o FILE or --output-dir DIR, not both")
+    responses = expand_folders(responses)
     inputs = {key_path: "key", config_path: "configuration", slots_path: "slot file",
               history_path: "history", **{path: "response file" for path in responses},
               **{path: "mapping file" for path in mapping_paths}}
@@ -84,62 +108,89 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     except HistorySaveError as failed:
         _save_elsewhere(failed, set(inputs))
         raise click.exceptions.Exit(2) from None
-    results = session.systems
     for warning in session.warnings:
         click.echo(f"warning: {warning}", err=True)
 
-    if fmt == "table":
+    results = session.systems
+    if output_dir is not None:
+        written = _write_folder(output_dir, fmt, layout, results, config, inputs, force)
+        click.echo(f"wrote {len(written)} files to {output_dir}", err=True)
+    elif output is not None:
+        write_atomic(output, _render(fmt, layout, results, config),
+                     encoding=_ENCODING[fmt], errors="replace", overwrite=force)
+    elif fmt == "table":
         from rich.console import Console
 
-        from muceval.core.metrics import float_scores
-        from muceval.core.tallies import summarize
-
-        summaries = {name: summarize(pairs, config).accumulators for name, pairs in results.items()}
-        table = scores_table(
-            "ALL TEMPLATES (%)",
-            {name: float_scores(acc.all_templates.total) for name, acc in summaries.items()},
-            {name: [float_scores(getattr(acc, m).total) for m in
-                    ("matched_only", "matched_missing", "matched_spurious", "all_templates")]
-             for name, acc in summaries.items()},
-        )
-        if output is None:
-            Console().print(table)
-        else:
-            console = Console(record=True, width=120, file=open(os.devnull, "w"))  # noqa: SIM115
-            console.print(table)
-            _write_text(output, console.export_text())
-        text = None
-    elif fmt == "json":
-        text = scores_to_json(results, config)
-    elif fmt == "csv":
-        text = scores_to_csv(results, config)
+        Console().print(_table(results, config))
     else:
-        text = "".join(format_report(pairs, config, layout=layout) for pairs in results.values())
-    if text is None:
-        pass
-    elif output is None:
-        click.echo(text, nl=False)
-    else:
-        _write_text(output, text)
+        click.echo(_render(fmt, layout, results, config), nl=False)
     if session.answers_file is not None:
         click.echo(f"{len(session.new_judgements)} new judgement(s) stored in "
                    f"{session.answers_file}", err=True)
 
 
-def _write_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` (latin-1, like the 1992 files), via a temporary file."""
-    import tempfile
+# The 1992 reports are 8-bit text like the files they come from; the rest is UTF-8.
+_ENCODING = {"report": "latin-1", "json": "utf-8", "csv": "utf-8", "table": "utf-8"}
+_EXTENSION = {"report": "report", "json": "json", "csv": "csv", "table": "txt"}
 
-    from muceval.errors import UsageError
 
-    directory = os.path.dirname(os.path.abspath(path))
+def _table(results: Mapping[str, Sequence[PairScore]], config: Configuration) -> Table:
+    from muceval.core.metrics import float_scores
+    from muceval.core.tallies import summarize
+
+    summaries = {name: summarize(pairs, config).accumulators for name, pairs in results.items()}
+    return scores_table(
+        "ALL TEMPLATES (%)",
+        {name: float_scores(acc.all_templates.total) for name, acc in summaries.items()},
+        {name: [float_scores(getattr(acc, m).total) for m in
+                ("matched_only", "matched_missing", "matched_spurious", "all_templates")]
+         for name, acc in summaries.items()},
+    )
+
+
+def _render(fmt: str, layout: str, results: Mapping[str, Sequence[PairScore]],
+            config: Configuration) -> str:
+    """The text of ``results`` in ``fmt`` (all systems in one text)."""
+    from muceval.reporting.muc1992 import format_report, scores_to_csv, scores_to_json
+
+    if fmt == "table":
+        from rich.console import Console
+
+        console = Console(record=True, width=120, file=io.StringIO())
+        console.print(_table(results, config))
+        return console.export_text()
+    if fmt == "json":
+        return scores_to_json(results, config)
+    if fmt == "csv":
+        return scores_to_csv(results, config)
+    return "".join(format_report(pairs, config, layout=layout) for pairs in results.values())
+
+
+def _write_folder(folder: str, fmt: str, layout: str, results: Mapping[str, Sequence[PairScore]],
+                  config: Configuration, inputs: dict[str | None, str], force: bool) -> list[str]:
+    """One file per system and a summary in ``folder``; existing files only with ``force``."""
+    from muceval.errors import OutputError
+
+    files: dict[str, tuple[str, str]] = {}  # file name -> (text, format)
+    if fmt != "table":
+        for name, pairs in results.items():
+            files[f"{name}.{_EXTENSION[fmt]}"] = (_render(fmt, layout, {name: pairs}, config), fmt)
+    summary = fmt if fmt in ("json", "csv") else "table"
+    files[f"summary.{_EXTENSION[summary]}"] = (_render(summary, layout, results, config), summary)
     try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".muceval-")
-        with os.fdopen(handle, "w", encoding="latin-1", errors="replace", newline="") as out:
-            out.write(text)
-        os.replace(temporary, path)
+        os.makedirs(folder, exist_ok=True)
     except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+        raise OutputError(f"cannot create {folder}: {error.strerror or error}") from None
+    paths = [os.path.join(folder, name) for name in files]
+    for path in paths:
+        refuse_overwriting_inputs(path, inputs)
+    existing = [p for p in paths if os.path.exists(p)]
+    if existing and not force:
+        raise OutputError(f"{len(existing)} output file(s) exist in {folder} (e.g. "
+                          f"{os.path.basename(existing[0])}); use --force to replace them")
+    for (text, kind), path in zip(files.values(), paths, strict=True):
+        write_atomic(path, text, encoding=_ENCODING[kind], errors="replace")
+    return paths
 
 
 def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:

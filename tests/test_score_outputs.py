@@ -1,0 +1,70 @@
+"""`muceval score` outputs: one file per system, folders of responses, encodings, no overwriting."""
+
+from __future__ import annotations
+
+import shutil
+
+from muceval.cli import main
+from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+
+
+def _example_args(*extra: str) -> list[str]:
+    ex = example_dir()
+    return ["score", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"), *extra]
+
+
+def test_output_dir_writes_one_report_per_system_identical_to_stdout(tmp_path, capsys) -> None:
+    ex = example_dir()
+    responses = tmp_path / "responses"
+    responses.mkdir()
+    for name in EXAMPLE_SYSTEMS:
+        shutil.copy(ex / f"{name}.txt", responses / f"{name}.txt")
+    (responses / ".hidden").write_text("not a response")
+    out = tmp_path / "reports"
+    assert main(_example_args("--output-dir", str(out), str(responses))) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        [f"{n}.report" for n in EXAMPLE_SYSTEMS] + ["summary.txt"])
+    capsys.readouterr()
+    for name in EXAMPLE_SYSTEMS:
+        assert main(_example_args(str(ex / f"{name}.txt"))) == 0
+        printed = capsys.readouterr().out
+        assert (out / f"{name}.report").read_text(encoding="latin-1") == printed
+    summary = (out / "summary.txt").read_text(encoding="utf-8")
+    assert all(name in summary for name in EXAMPLE_SYSTEMS)
+    # A second run does not replace the reports without --force.
+    assert main(_example_args("--output-dir", str(out), str(responses))) == 2
+    assert "use --force" in capsys.readouterr().err
+    assert main(_example_args("--output-dir", str(out), "--force", str(responses))) == 0
+
+
+def test_output_dir_json_has_a_file_per_system_and_a_summary(tmp_path) -> None:
+    ex = example_dir()
+    out = tmp_path / "json"
+    args = _example_args("--format", "json", "--output-dir", str(out),
+                         str(ex / "alpha.txt"), str(ex / "beta.txt"))
+    assert main(args) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["alpha.json", "beta.json", "summary.json"]
+
+
+def test_table_written_to_a_file_keeps_its_box_characters(tmp_path) -> None:
+    ex = example_dir()
+    target = tmp_path / "table.txt"
+    assert main(_example_args("--format", "table", "-o", str(target), str(ex / "alpha.txt"))) == 0
+    text = target.read_text(encoding="utf-8")
+    assert "?" not in text and "alpha" in text
+    assert any(box in text for box in "━─┃│")
+
+
+def test_existing_output_file_needs_force(tmp_path, capsys) -> None:
+    ex = example_dir()
+    target = tmp_path / "out.report"
+    target.write_text("mine")
+    assert main(_example_args("-o", str(target), str(ex / "alpha.txt"))) == 2
+    assert "use --force" in capsys.readouterr().err and target.read_text() == "mine"
+    assert main(_example_args("-o", str(target), "--force", str(ex / "alpha.txt"))) == 0
+    assert target.read_text(encoding="latin-1").startswith("Configuration:")
+
+
+def test_empty_folder_is_a_usage_error(tmp_path, capsys) -> None:
+    assert main(_example_args(str(tmp_path))) == 2
+    assert "no files in it" in capsys.readouterr().err
