@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-
 MAX_MESSAGE = 400
 """Longest message (and path) a problem shows; longer ones are cut, saying how much."""
 
