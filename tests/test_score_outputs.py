@@ -68,3 +68,22 @@ def test_existing_output_file_needs_force(tmp_path, capsys) -> None:
 def test_empty_folder_is_a_usage_error(tmp_path, capsys) -> None:
     assert main(_example_args(str(tmp_path))) == 2
     assert "no files in it" in capsys.readouterr().err
+
+
+def test_per_slot_table_and_json_agree(tmp_path, capsys) -> None:
+    import json
+
+    ex = example_dir()
+    assert main(_example_args("--format", "json", "--per-slot", str(ex / "beta.txt"))) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "muceval-per-slot" and doc["format_version"] == 1
+    rows = {r["name"]: r for r in doc["systems"][0]["rows"]}
+    assert list(rows)[:2] == ["inc-date", "inc-loc"]
+    assert rows["ALL TEMPLATES"]["pos"] == 98
+    target = tmp_path / "slots.txt"
+    assert main(_example_args("--format", "table", "--per-slot", "-o", str(target),
+                              str(ex / "beta.txt"))) == 0
+    line = next(x for x in target.read_text(encoding="utf-8").splitlines() if "inc-loc" in x)
+    recall = 100 * rows["inc-loc"]["recall"]
+    assert f"{recall:.1f}" in line
+    assert main(_example_args("--per-slot", str(ex / "beta.txt"))) == 2

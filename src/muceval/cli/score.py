@@ -70,10 +70,13 @@ if TYPE_CHECKING:
               help="Write one file per system (DIR/SYSTEM.report, .json, .csv) and a summary "
               "(DIR/summary.txt, .json or .csv) into this folder (created if needed).")
 @click.option("--force", is_flag=True, help="Replace existing output files.")
+@click.option("--per-slot", is_flag=True,
+              help="With --format table or json: recall, precision and F of every slot, the "
+              "object subtotals and the four manners, per system.")
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
           mapping: str, unresolved: str, save_history: str | None, fmt: str, layout: str,
-          output: str | None, output_dir: str | None, force: bool) -> None:
+          output: str | None, output_dir: str | None, force: bool, per_slot: bool) -> None:
     """Score system response files against an answer key as the 1992 MUC-4 scorer did.
 
     Prints the 1992 report of each RESPONSE (systems are named after the file
@@ -86,12 +89,16 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
           --history final-history-nrad.tst3 BBN.tst3 > BBN.report
       muceval score --key key.txt --config task.toml --format json -o scores.json A.txt B.txt
       muceval score --key key-tst3.v2 --no-query-pass --output-dir reports/ responses/
+      muceval score --key key-tst3.v2 --format table --per-slot BBN.tst3
     """
 
     from muceval.scoring.session import score_files
 
     if output is not None and output_dir is not None:
         raise UsageError("give -o FILE or --output-dir DIR, not both")
+    if per_slot and (fmt not in ("table", "json") or output_dir is not None):
+        raise UsageError("--per-slot goes with --format table or --format json, without "
+                         "--output-dir")
     responses = expand_folders(responses)
     inputs = {key_path: "key", config_path: "configuration", slots_path: "slot file",
               history_path: "history", **{path: "response file" for path in responses},
@@ -112,7 +119,9 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
         click.echo(f"warning: {warning}", err=True)
 
     results = session.systems
-    if output_dir is not None:
+    if per_slot:
+        _print_per_slot(fmt, results, config, output, force)
+    elif output_dir is not None:
         written = _write_folder(output_dir, fmt, layout, results, config, inputs, force)
         click.echo(f"wrote {len(written)} files to {output_dir}", err=True)
     elif output is not None:
@@ -127,6 +136,34 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     if session.answers_file is not None:
         click.echo(f"{len(session.new_judgements)} new judgement(s) stored in "
                    f"{session.answers_file}", err=True)
+
+
+def _print_per_slot(fmt: str, results: Mapping[str, Sequence[PairScore]], config: Configuration,
+                    output: str | None, force: bool) -> None:
+    import json
+
+    from rich.console import Console
+
+    from muceval import __version__
+    from muceval.reporting.slots import PER_SLOT_FORMAT, per_slot_rows, per_slot_table
+
+    rows = {name: per_slot_rows(pairs, config) for name, pairs in results.items()}
+    if fmt == "json":
+        text = json.dumps({"format": PER_SLOT_FORMAT, "format_version": 1,
+                           "muceval": __version__,
+                           "systems": [{"system": name, "rows": [r.to_dict() for r in system]}
+                                       for name, system in rows.items()]}, indent=1) + "\n"
+    else:
+        console = Console(record=True, width=100, file=io.StringIO()) if output else Console()
+        for name, system in rows.items():
+            console.print(per_slot_table(name, system))
+        if output is None:
+            return
+        text = console.export_text()
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text, overwrite=force)
 
 
 # The 1992 reports are 8-bit text like the files they come from; the rest is UTF-8.
