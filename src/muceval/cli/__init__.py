@@ -5,7 +5,15 @@ Errors in user input (:class:`muceval.errors.MucevalError`) end the program with
 exit code 2 and one clear message; they never show a traceback.
 """
 
-from muceval.cli import convert_config, demo, report, score, significance, validate  # noqa: F401
+from muceval.cli import (  # noqa: F401  (each module adds its command)
+    compare,
+    convert_config,
+    demo,
+    report,
+    score,
+    significance,
+    validate,
+)
 from muceval.cli.app import cli, main
 
 __all__ = ["cli", "main"]

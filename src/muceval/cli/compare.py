@@ -1,0 +1,99 @@
+"""muceval compare: is my new version really better? A baseline against candidates, one command."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from muceval.cli.app import cli
+from muceval.cli.common import progress_bar, resolve_configuration
+
+
+@cli.command("compare")
+@click.argument("baseline", metavar="BASELINE", type=click.Path(dir_okay=False))
+@click.argument("candidates", metavar="CANDIDATE...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@click.option("--key", "key_path", type=click.Path(dir_okay=False),
+              help="Answer key: BASELINE and CANDIDATE are then system responses, scored here. "
+              "Without it they are 1992 score reports or muceval score files.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="With --key: the configuration (default: the bundled MUC-4 one).")
+@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
+              help="1992 slot file for a 1992 --config.")
+@click.option("--history", "history_path", type=click.Path(dir_okay=False),
+              help="With --key: 1992 history of human judgements.")
+@click.option("--no-query-pass", is_flag=True, help="With --key: 1992 batch mode.")
+@click.option("--metrics", default="recall,precision,f1", show_default=True,
+              help="Comma-separated metrics: recall, precision, f1, f0.5, f2.")
+@click.option("--method", type=click.Choice(["auto", "approximate", "exact"]), default="auto",
+              show_default=True,
+              help="auto: the exact test when it is cheap, else approximate randomization.")
+@click.option("--shuffles", type=click.IntRange(min=1), default=9999, show_default=True,
+              help="Shuffles of the approximate test.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Seed of the shuffles and the bootstrap (recorded in the output).")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="Significance level.")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Paired bootstrap samples for the interval of the difference (0: none).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True)
+def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
+            config_path: str | None, slots_path: str | None, history_path: str | None,
+            no_query_pass: bool, metrics: str, method: str, shuffles: int, seed: int,
+            alpha: float, bootstrap: int, fmt: str) -> None:
+    """Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, verdict.
+
+    The test is paired and stratified by message: it asks whether the
+    candidate's gain could come from chance in which messages each system got
+    right. Systems are named after their files (the file name without its last
+    suffix).
+
+    \b
+    Example:
+      muceval compare --key key-tst3.v2 old.tst3 new.tst3
+      muceval compare ../shared/muc4/tst3/official-scores/UMASS.tst3-pass1.nrad \\
+          ../shared/muc4/tst3/official-scores/GE.tst3-pass1.nrad --format json
+    """
+    from rich.console import Console
+
+    from muceval.errors import UsageError
+    from muceval.formats.files import system_name
+    from muceval.significance.baseline import compare_to_baseline
+
+    paths = [baseline, *candidates]
+    names = [system_name(p) for p in paths]
+    if len(set(names)) != len(names):
+        raise UsageError("two files give the same system name: " + ", ".join(names))
+    if key_path is not None:
+        from muceval.reporting.analysis import systems_from_pairs
+        from muceval.scoring.session import score_files
+
+        config = resolve_configuration(config_path, slots_path)
+        session = score_files(config, key_path, paths, history_path=history_path,
+                              query_pass=not no_query_pass)
+        for warning in session.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        _, tallies = systems_from_pairs(session.systems, config)
+    else:
+        if config_path or history_path:
+            raise UsageError("--config and --history go with --key (scoring responses)")
+        from muceval.core.units import load_inputs
+
+        tallies = load_inputs(paths)
+        if len(tallies.systems) != len(paths):
+            raise UsageError(f"{len(paths)} files hold {len(tallies.systems)} systems "
+                             f"({', '.join(tallies.systems)}): give one system per file")
+        names = list(tallies.systems)
+    with progress_bar(sys.stderr.isatty()) as advance:
+        result = compare_to_baseline(
+            tallies, names[0], names[1:], metrics=[m.strip() for m in metrics.split(",")],
+            method=method, shuffles=shuffles, seed=seed, alpha=alpha, bootstrap=bootstrap,
+            progress=advance)
+    if fmt == "json":
+        click.echo(result.to_json())
+    elif fmt == "csv":
+        click.echo(result.to_csv(), nl=False)
+    else:
+        result.render(Console())

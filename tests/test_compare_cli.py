@@ -1,0 +1,53 @@
+"""`muceval compare`: the one-command A/B test of a baseline against candidates."""
+
+from __future__ import annotations
+
+import json
+
+from muceval.cli import main
+from muceval.core.units import from_arrays
+from muceval.reporting.demo import example_dir
+from muceval.significance.baseline import compare_to_baseline
+from muceval.significance.engine import compare
+
+
+def test_compare_scores_responses_and_answers_in_json(capsys) -> None:
+    ex = example_dir()
+    code = main(["compare", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"),
+                 "--history", str(ex / "history.lisp"), str(ex / "beta.txt"),
+                 str(ex / "alpha.txt"), "--format", "json"])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "muceval-compare" and doc["baseline"] == "beta"
+    assert [c["metric"] for c in doc["comparisons"]] == ["recall", "precision", "f1"]
+    for c in doc["comparisons"]:
+        assert c["candidate"] == "alpha"
+        assert abs(c["difference"] - (c["candidate_score"] - c["baseline"])) < 1e-12
+        assert 0 < c["p_value"] <= 1 and c["ci"][0] <= c["difference"] <= c["ci"][1]
+        assert c["verdict"] in ("better", "worse", "not significant")
+    assert doc["settings"]["seed"] == 1
+
+
+def test_difference_and_interval_are_oriented_candidate_minus_baseline() -> None:
+    tallies = from_arrays(["old", "new"], [f"m{i}" for i in range(8)],
+                          [[[4, 4, 1, 0]] * 8, [[4, 4, 3, 0]] * 8])
+    for baseline, candidate in (("old", "new"), ("new", "old")):
+        result = compare_to_baseline(tallies, baseline, [candidate], metrics=["recall"],
+                                     bootstrap=200)
+        c = result.comparisons[0]
+        engine = compare(tallies, metrics=["recall"], seed=1, bootstrap=200,
+                         method="auto").comparison(baseline, candidate, "recall")
+        assert c.p_value == engine.p_value
+        sign = 1 if candidate == "new" else -1
+        assert c.difference == sign * 0.5 and c.verdict == ("better" if sign > 0 else "worse")
+        assert c.ci is not None and sign * c.ci[0] > 0
+
+
+def test_compare_ge_against_umass_in_one_command(muc4, capsys) -> None:
+    scores = muc4 / "tst3" / "official-scores"
+    code = main(["compare", str(scores / "UMASS.tst3-pass1.nrad"),
+                 str(scores / "GE.tst3-pass1.nrad"), "--format", "csv"])
+    assert code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("baseline,candidate,metric")
+    assert len(lines) == 4 and all(",GE" in line or "GE," in line for line in lines[1:])
