@@ -15,15 +15,17 @@ from muceval.core.model import (
     Text,
 )
 from muceval.errors import InputError
+from muceval.formats.muc.mappings import (
+    mappings_from_report,
+    parse_mapping_file,
+    read_mapping_file,
+)
 from muceval.scoring.muc1992.mapping import (
     PairEvaluator,
     greedy_mapping,
     history_mapping,
-    mappings_from_report,
     optimal_mapping,
-    parse_mapping_file,
     prepare,
-    read_mapping_file,
     replay_mapping,
     sort_templates,
 )

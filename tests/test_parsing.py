@@ -24,9 +24,9 @@ from muceval.core.model import (
 )
 from muceval.errors import InputError
 from muceval.formats.config import bundled_configuration
+from muceval.formats.files import decode_text, read_text
 from muceval.formats.muc.templates import (
     ERROR_VALUE,
-    decode_template_bytes,
     format_template,
     format_value,
     parse_fill,
@@ -73,7 +73,7 @@ def test_real_files_read_cleanly_and_round_trip(muc4: Path) -> None:
     total = 0
     for path in files:
         rel = path.relative_to(muc4).as_posix()
-        text = decode_template_bytes(path.read_bytes(), str(path))
+        text = read_text(path)
         result = parse_templates(text, CONFIG, str(path))
         expected_count = sum(1 for line in text.splitlines() if HEADER.match(line))
         assert len(result.templates.templates) == expected_count, rel
@@ -122,14 +122,14 @@ def test_tst3_key_spot_checks(muc4: Path) -> None:
 def test_response_quirks_are_accepted(muc4: Path) -> None:
     """BBN's `; event` lines, NYU's tabs, MITRE's unindented continuation line."""
     bbn = parse_templates(
-        decode_template_bytes((muc4 / "tst3/responses/BBN.tst3").read_bytes()), CONFIG, "BBN"
+        read_text(muc4 / "tst3/responses/BBN.tst3"), CONFIG, "BBN"
     )
     assert bbn.problems == ()
     nyu = read_templates(muc4 / "tst3/responses/NYU.tst3", CONFIG)
     assert nyu.templates[0].message_id == "TST3-MUC4-0001"
     assert nyu.templates[0].fills("hum-tgt-type") == (CrossRef(T("CIVILIAN"), T('"THE JESUIT PRIESTS"')),)
     mitre = parse_templates(
-        decode_template_bytes((muc4 / "tst3/responses/MITRE.tst3").read_bytes()), CONFIG, "MITRE"
+        read_text(muc4 / "tst3/responses/MITRE.tst3"), CONFIG, "MITRE"
     )
     assert mitre.problems == ()
     assert any("line ignored" in w.message for w in mitre.warnings)
@@ -141,7 +141,7 @@ def test_tst3_parsing_is_fast(muc4: Path) -> None:
     The bound here is loose because CI machines are shared; it catches gross regressions.
     """
     files = [muc4 / "corpora/tst3/key-tst3.v2", *sorted(muc4.glob("tst3/responses/*"))]
-    texts = [decode_template_bytes(path.read_bytes()) for path in files]
+    texts = [decode_text(path.read_bytes(), "<bytes>") for path in files]
     start = time.perf_counter()
     for text in texts:
         parse_templates(text, CONFIG)
@@ -150,7 +150,7 @@ def test_tst3_parsing_is_fast(muc4: Path) -> None:
 
 def test_dev_key_with_slots_out_of_order_reads_with_a_warning(muc4: Path) -> None:
     path = muc4 / "corpora/dev/key-dev-0201.muc4"
-    result = parse_templates(decode_template_bytes(path.read_bytes()), CONFIG, str(path))
+    result = parse_templates(decode_text(path.read_bytes(), "<bytes>"), CONFIG, str(path))
     assert result.problems == ()
     assert sum("out of order" in w.message for w in result.warnings) == 2
     # Comment lines inside templates and the " (ADS)" comments after message ids.
@@ -410,7 +410,7 @@ def test_comment_line_inside_a_template_ends_the_slot() -> None:
 def test_crlf_and_latin1() -> None:
     text = small_template(inc_loc="ATLANTIS: SAN JOS\xc9 (CITY)").replace("\n", "\r\n")
     for encoding in ("utf-8", "latin-1"):
-        decoded = decode_template_bytes(text.encode(encoding))
+        decoded = decode_text(text.encode(encoding), "<bytes>")
         result = parse_templates(decoded, CONFIG)
         assert result.problems == ()
         loc = result.templates.templates[0].fills("inc-loc")[0]
@@ -478,7 +478,7 @@ def test_broken_fixture(path: Path) -> None:
     assert expected or warned, f"{path.name} states no expected problem"
     warnings: tuple = ()
     try:
-        result = parse_templates(decode_template_bytes(data, str(path)), CONFIG, str(path))
+        result = parse_templates(decode_text(data, str(path)), CONFIG, str(path))
         problems, warnings = result.problems, result.warnings
     except InputError as error:
         problems = error.problems

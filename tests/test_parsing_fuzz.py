@@ -21,9 +21,9 @@ from muceval.core.model import (
 )
 from muceval.errors import InputError
 from muceval.formats.config import bundled_configuration
+from muceval.formats.files import decode_text
 from muceval.formats.muc.templates import (
     ParseResult,
-    decode_template_bytes,
     format_value,
     parse_fill,
     parse_templates,
@@ -66,7 +66,7 @@ def test_any_text_gives_a_result_or_problems(text: str) -> None:
 @given(st.binary(max_size=300))
 def test_any_bytes_give_input_error_or_a_result(data: bytes) -> None:
     try:
-        parse_templates(decode_template_bytes(data, "fuzz"), CONFIG, "fuzz")
+        parse_templates(decode_text(data, "fuzz"), CONFIG, "fuzz")
     except InputError as error:
         assert error.problems
 
@@ -171,7 +171,8 @@ TEMPLATE = st.builds(
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(TEMPLATE, min_size=1, max_size=3))
+# One template per message: a repeated message or template id is refused on reading.
+@given(st.lists(TEMPLATE, min_size=1, max_size=3, unique_by=lambda t: t.message_id))
 def test_write_then_parse_is_identity(templates: list[Template]) -> None:
     text = write_templates(templates, CONFIG)
     result = parse_templates(text, CONFIG, "generated")

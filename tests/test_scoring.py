@@ -22,7 +22,7 @@ from muceval.core.model import (
     Text,
 )
 from muceval.core.tallies import PairScore, Tally, TemplateStatus, summarize
-from muceval.scoring.muc1992.mapping import mappings_from_report
+from muceval.formats.muc.mappings import mappings_from_report
 from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions, add_judgements, score_system
 
 SYSTEMS = (

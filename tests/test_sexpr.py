@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from muceval.errors import InputError
 from muceval.formats import sexpr
+from muceval.formats.files import decode_text
 from muceval.formats.sexpr import Char, Float, Integer, SList, String, Symbol, Vector
 
 
@@ -145,10 +146,13 @@ def test_parse_one_rejects_trailing_forms():
         sexpr.parse_one("(a)\n\n(b)", "t.el")
 
 
-def test_invalid_utf8_and_unreadable_files(tmp_path):
+def test_latin1_mixed_encodings_and_unreadable_files(tmp_path):
+    latin1 = tmp_path / "latin1.el"
+    latin1.write_bytes(b'("caf\xe9")')
+    assert sexpr.read_file(latin1)[0].items[0].value == "café"
     bad = tmp_path / "bad.el"
-    bad.write_bytes(b"(a\n \xff\xfe)")
-    with pytest.raises(InputError, match=r"bad\.el:2:2: not a text file"):
+    bad.write_bytes('("café"\n "'.encode() + b'\xff")')
+    with pytest.raises(InputError, match=r"bad\.el:2:3: mixed encodings"):
         sexpr.read_file(bad)
     with pytest.raises(InputError, match="cannot read file"):
         sexpr.read_file(tmp_path / "missing.el")
@@ -170,7 +174,7 @@ def test_deep_nesting_is_bounded_with_a_clear_error():
 @given(st.binary(max_size=200))
 def test_random_bytes_raise_only_input_error(data):
     try:
-        sexpr.parse(sexpr.decode(data, "r.el"), "r.el")
+        sexpr.parse(decode_text(data, "r.el"), "r.el")
     except InputError as error:
         assert all(p.path == "r.el" for p in error.problems)
 

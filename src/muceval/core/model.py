@@ -23,7 +23,7 @@ a file can be written back exactly; the scorer normalises case itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -489,3 +489,56 @@ class History:
 
 
 EMPTY_HISTORY = History(path=None, messages=())
+
+
+MAP_ID = ":MAP"
+"""The pseudo template id under which a 1992 history records a manual mapping."""
+
+ManualMappings = Mapping[str, Sequence[tuple[str | None, str | None]]]
+"""Per message id, the ordered (key id, response id) pairs of a manual mapping; ``None`` for no
+template."""
+
+
+def add_judgement(
+    history: History, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry
+) -> History:
+    """A new history with ``entry`` appended under message / key template / slot.
+
+    Missing groups are created at the end; the given history is not changed.
+
+    >>> h = add_judgement(History(None, ()), "M-1", "1", "inc-loc",
+    ...                   HistoryEntry(Text("PERU"), Judgement.FAIL))
+    >>> [(m, t, s) for m, t, s, _ in h.entries()]
+    [('M-1', '1', 'inc-loc')]
+    """
+    if template_id == MAP_ID:
+        raise ValueError(f"{MAP_ID!r} is not a template id")
+    messages = list(history.messages)
+    m_index = next((i for i, m in enumerate(messages) if m.message_id == message_id), None)
+    if m_index is None:
+        messages.append(HistoryMessage(message_id, ()))
+        m_index = len(messages) - 1
+    message = messages[m_index]
+    items = list(message.items)
+    t_index = next(
+        (
+            i
+            for i, item in enumerate(items)
+            if isinstance(item, HistoryTemplate) and item.template_id == template_id
+        ),
+        None,
+    )
+    if t_index is None:
+        items.append(HistoryTemplate(template_id, ()))
+        t_index = len(items) - 1
+    template = items[t_index]
+    assert isinstance(template, HistoryTemplate)
+    slots = list(template.slots)
+    s_index = next((i for i, s in enumerate(slots) if s.slot_id == slot_id), None)
+    if s_index is None:
+        slots.append(HistorySlot(slot_id, ()))
+        s_index = len(slots) - 1
+    slots[s_index] = HistorySlot(slot_id, (*slots[s_index].entries, entry))
+    items[t_index] = HistoryTemplate(template_id, tuple(slots))
+    messages[m_index] = HistoryMessage(message_id, tuple(items))
+    return History(path=history.path, messages=tuple(messages))

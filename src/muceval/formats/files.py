@@ -1,61 +1,148 @@
 """Reading a user's text file and writing any file: one decoder, one atomic writer.
 
-Every reader of whole files (reports, CSV tallies, JSON scores, configurations,
-``validate``) goes through :func:`read_text`, so that a missing file, a
-directory, binary data or an undecodable byte is reported the same way:
-file, line, and what is wrong.
+Every reader of a user's file (templates, histories, configurations, reports,
+mapping files, CSV tallies, JSON scores) goes through :func:`read_text`, so that
+a missing file, a folder, a device, binary data or an undecodable byte is
+reported the same way: file, line, and what is wrong. Every file muceval writes
+goes through :func:`write_atomic`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
 
 from muceval.errors import InputError, OutputError
 
+MAX_INPUT_BYTES = 1 << 30
+"""Largest input muceval reads (1 GiB): the MUC-4 distribution's largest file is 2 MB."""
+
+_BOM = b"\xef\xbb\xbf"
+_CHUNK = 1 << 20
+# A well-formed UTF-8 multi-byte sequence: 8-bit text that has one is UTF-8 text
+# (Latin-1 text practically never contains one).
+_UTF8_MULTIBYTE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
+_NUL_MESSAGE = "binary data (NUL byte): not a text file"
+
 
 def decode_text(data: bytes, path: str, *, utf8_only: bool = False) -> str:
-    """Decode a file's bytes: UTF-8, else Latin-1 (the 1992 files are 8-bit text).
+    """Decode a file's bytes: the one decoder of every text muceval reads.
 
-    ``utf8_only`` refuses non-UTF-8 bytes instead (TOML files must be UTF-8).
-    Binary data (a NUL byte) is an :class:`InputError` naming its line.
+    A UTF-8 byte-order mark is skipped. UTF-8 text is read as UTF-8; 8-bit text
+    with no UTF-8 in it as Latin-1 (the 1992 files); a file that mixes the two
+    is refused at its first non-UTF-8 byte, never silently re-decoded.
+    ``utf8_only`` refuses any non-UTF-8 byte (TOML files must be UTF-8). Binary
+    data (a NUL byte) is refused too. Every refusal names file, line and column.
 
     >>> decode_text(b"caf\\xe9", "x.txt")
     'café'
+    >>> decode_text(b"\\xef\\xbb\\xbf0.  MESSAGE: ID", "bom.txt")
+    '0.  MESSAGE: ID'
     >>> decode_text(b"a\\nb\\x00", "x.bin")
     Traceback (most recent call last):
     ...
     muceval.errors.InputError: x.bin:2:2: binary data (NUL byte): not a text file
+    >>> decode_text("café\\nna\\xefve".encode("utf-8").replace(b"\\xc3\\xaf", b"\\xef"), "m.txt")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.InputError: m.txt:2:3: mixed encodings: byte 0xEF is not UTF-8, but the file \
+has UTF-8 text elsewhere (line 1); save the whole file in one encoding
     """
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
     nul = data.find(b"\x00")
     if nul >= 0:
         line, column = _line_and_column(data, nul)
-        raise InputError.at(path, line, "binary data (NUL byte): not a text file", column)
+        raise InputError.at(path, line, _NUL_MESSAGE, column)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as bad:
+        line, column = _line_and_column(data, bad.start)
         if utf8_only:
-            line, column = _line_and_column(data, bad.start)
             raise InputError.at(path, line, "not UTF-8 text: invalid byte", column) from None
+        utf8 = _UTF8_MULTIBYTE.search(data)
+        if utf8 is not None:
+            raise InputError.at(
+                path, line,
+                f"mixed encodings: byte 0x{data[bad.start]:02X} is not UTF-8, but the file has "
+                f"UTF-8 text elsewhere (line {_line_and_column(data, utf8.start())[0]}); save "
+                "the whole file in one encoding", column) from None
         return data.decode("latin-1")
 
 
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of the regular file at ``path``, read only as far as they can be text.
+
+    Folders, devices and FIFOs are refused at once (reading ``/dev/zero`` or a
+    FIFO with no writer would never end), and so are files over
+    :data:`MAX_INPUT_BYTES`; reading stops at the first NUL byte, so a huge
+    binary file is refused without being read whole.
+
+    >>> read_bytes("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.InputError: /dev/zero: not a regular file (a character device): muceval reads files only
+    """
+    name = str(path)
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        raise InputError.at(name, None, f"cannot read file: {error.strerror or error}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError.at(name, None, "is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError.at(name, None, f"not a regular file ({_kind(info.st_mode)}): muceval "
+                            "reads files only")
+    if info.st_size > MAX_INPUT_BYTES:
+        raise InputError.at(name, None, f"too large: {info.st_size:,} bytes (muceval reads files "
+                            f"of up to {MAX_INPUT_BYTES:,} bytes)")
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                nul = chunk.find(b"\x00")
+                if nul >= 0:
+                    data = b"".join([*chunks, chunk[:nul]])
+                    line, column = _line_and_column(data, len(data))
+                    raise InputError.at(name, line, _NUL_MESSAGE, column)
+                size += len(chunk)
+                if size > MAX_INPUT_BYTES:
+                    raise InputError.at(name, None, f"too large: over {MAX_INPUT_BYTES:,} bytes")
+                chunks.append(chunk)
+    except OSError as error:
+        raise InputError.at(name, None, f"cannot read file: {error.strerror or error}") from None
+    return b"".join(chunks)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
 def read_text(path: str | Path, *, utf8_only: bool = False) -> str:
-    """The text of the file at ``path`` (see :func:`decode_text`).
+    """The text of the file at ``path`` (see :func:`read_bytes` and :func:`decode_text`).
 
     >>> read_text("/no/such/file")
     Traceback (most recent call last):
     ...
     muceval.errors.InputError: /no/such/file: cannot read file: No such file or directory
     """
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise InputError.at(str(path), None, f"cannot read file: {error.strerror or error}") from None
-    return decode_text(data, str(path), utf8_only=utf8_only)
+    return decode_text(read_bytes(path), str(path), utf8_only=utf8_only)
 
 
 def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from muceval.errors import InputError
+from muceval.formats.files import read_text
 
 # ---------------------------------------------------------------------------
 # Nodes
@@ -251,29 +252,6 @@ _SIMPLE_ESCAPES = {
     "d": "\x7f",
 }
 _QUOTE_PREFIX = {"'": "quote", "`": "`", ",": ",", ",@": ",@", "#'": "function"}
-
-
-def decode(data: bytes, path: str) -> str:
-    """Bytes of a Lisp file → text; binary garbage becomes an :class:`InputError`.
-
-    >>> decode(b"(a)", "x.el")
-    '(a)'
-    """
-    nul = data.find(b"\x00")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        nul_first = 0 <= nul < bad.start
-        start = nul if nul_first else bad.start
-        line = data.count(b"\n", 0, start) + 1
-        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
-        message = (
-            "NUL character (binary data?)"
-            if nul_first
-            else "not a text file: invalid UTF-8 byte (binary data?)"
-        )
-        raise InputError.at(path, line, message, column) from None
-    return text
 
 
 @dataclass(slots=True)
@@ -723,9 +701,4 @@ def read_file(path: str | Path, *, allow_empty: bool = False) -> tuple[SExpr, ..
     Traceback (most recent call last):
     muceval.errors.InputError: /nonexistent.el: cannot read file: No such file or directory
     """
-    name = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as bad:
-        raise InputError.at(name, None, f"cannot read file: {bad.strerror or bad}") from None
-    return parse(decode(data, name), name, allow_empty=allow_empty)
+    return parse(read_text(path), str(path), allow_empty=allow_empty)

@@ -21,6 +21,7 @@ from muceval.core.model import (
     Alternatives,
     Configuration,
     History,
+    ManualMappings,
     OptionalValue,
     TemplateFile,
 )
@@ -28,9 +29,9 @@ from muceval.core.tallies import PairScore
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import system_name
 from muceval.formats.muc.history import read_history
+from muceval.formats.muc.mappings import read_mapping_file
 from muceval.formats.muc.store import HistoryStore
 from muceval.formats.muc.templates import read_templates
-from muceval.scoring.muc1992.mapping import ManualMappings, read_mapping_file
 from muceval.scoring.muc1992.scorer import (
     Scorer,
     ScoringOptions,

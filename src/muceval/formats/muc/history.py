@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from muceval.core.model import (
+    MAP_ID,
     AllOf,
     Alternatives,
     Between,
@@ -47,11 +48,11 @@ from muceval.core.model import (
 )
 from muceval.errors import InputError
 from muceval.formats import sexpr
+from muceval.formats.files import read_text
 from muceval.formats.sexpr import SExpr, SList, String, Symbol
 
 __all__ = [
     "MAP_ID",
-    "add_judgement",
     "format_value",
     "parse_history",
     "read_history",
@@ -59,7 +60,6 @@ __all__ = [
     "write_history",
 ]
 
-MAP_ID = ":MAP"
 """The pseudo template id under which a message's user mapping is stored."""
 
 # The 1992 pretty-printer puts a judgement on one line when it ends within
@@ -93,12 +93,7 @@ def read_history(path: str | Path) -> History:
     Traceback (most recent call last):
     muceval.errors.InputError: /nonexistent/history: cannot read file: No such file or directory
     """
-    name = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as bad:
-        raise InputError.at(name, None, f"cannot read file: {bad.strerror or bad}") from None
-    return parse_history(sexpr.decode(data, name), name)
+    return parse_history(read_text(path), str(path))
 
 
 def parse_history(text: str, path: str = "<string>") -> History:
@@ -404,53 +399,3 @@ def _fsync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
-
-
-# ---------------------------------------------------------------------------
-# Updating
-# ---------------------------------------------------------------------------
-
-
-def add_judgement(
-    history: History, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry
-) -> History:
-    """A new history with ``entry`` appended under message / key template / slot.
-
-    Missing groups are created at the end; the given history is not changed.
-
-    >>> h = add_judgement(History(None, ()), "M-1", "1", "inc-loc",
-    ...                   HistoryEntry(Text("PERU"), Judgement.FAIL))
-    >>> [(m, t, s) for m, t, s, _ in h.entries()]
-    [('M-1', '1', 'inc-loc')]
-    """
-    if template_id == MAP_ID:
-        raise ValueError(f"{MAP_ID!r} is not a template id")
-    messages = list(history.messages)
-    m_index = next((i for i, m in enumerate(messages) if m.message_id == message_id), None)
-    if m_index is None:
-        messages.append(HistoryMessage(message_id, ()))
-        m_index = len(messages) - 1
-    message = messages[m_index]
-    items = list(message.items)
-    t_index = next(
-        (
-            i
-            for i, item in enumerate(items)
-            if isinstance(item, HistoryTemplate) and item.template_id == template_id
-        ),
-        None,
-    )
-    if t_index is None:
-        items.append(HistoryTemplate(template_id, ()))
-        t_index = len(items) - 1
-    template = items[t_index]
-    assert isinstance(template, HistoryTemplate)
-    slots = list(template.slots)
-    s_index = next((i for i, s in enumerate(slots) if s.slot_id == slot_id), None)
-    if s_index is None:
-        slots.append(HistorySlot(slot_id, ()))
-        s_index = len(slots) - 1
-    slots[s_index] = HistorySlot(slot_id, (*slots[s_index].entries, entry))
-    items[t_index] = HistoryTemplate(template_id, tuple(slots))
-    messages[m_index] = HistoryMessage(message_id, tuple(items))
-    return History(path=history.path, messages=tuple(messages))

@@ -18,9 +18,9 @@ from types import TracebackType
 
 import filelock
 
-from muceval.core.model import History, HistoryEntry
+from muceval.core.model import History, HistoryEntry, add_judgement
 from muceval.errors import OutputError, UsageError
-from muceval.formats.muc.history import add_judgement, save_history
+from muceval.formats.muc.history import save_history
 
 __all__ = ["HistorySaveError", "HistoryStore"]
 

@@ -52,11 +52,11 @@ from muceval.core.model import (
     Value,
 )
 from muceval.errors import InputError, Problem
+from muceval.formats.files import read_text
 
 __all__ = [
     "ERROR_VALUE",
     "ParseResult",
-    "decode_template_bytes",
     "format_template",
     "format_value",
     "parse_fill",
@@ -500,26 +500,6 @@ _TEMPLATE_ID = re.compile(r"([^\s()/:\"]+)(?:[ \t]*\(([^()]*)\))?")
 _MAX_CONTROL_PROBLEMS = 5
 
 
-def decode_template_bytes(data: bytes, path: str = "<bytes>") -> str:
-    """Decode a template file: UTF-8 if it is valid UTF-8, otherwise Latin-1.
-
-    Raises :class:`InputError` for binary data (NUL bytes), the clearest sign
-    that the file is not a template file at all.
-
-    >>> decode_template_bytes(b"0.  MESSAGE: ID  X\\n")
-    '0.  MESSAGE: ID  X\\n'
-    """
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise InputError(Problem(str(path), line, "binary data (NUL byte): this is not a template file"))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        # The 1992 files are 7-bit ASCII; Latin-1 accepts any other 8-bit text.
-        return data.decode("latin-1")
-
-
 # The usual tail (a blank line), spelt with a tab or with a backslash-t.
 _BLANK_TAILS = frozenset({r"^[ \t]*$", "^[ \t]*$"})
 
@@ -846,11 +826,7 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
 
     >>> read_templates("key-tst3.v2", bundled_configuration("muc4"))  # doctest: +SKIP
     """
-    try:
-        data = Path(path).read_bytes()
-    except OSError as bad:
-        raise InputError(Problem(str(path), None, f"cannot read template file: {bad.strerror or bad}")) from None
-    result = parse_templates(decode_template_bytes(data, str(path)), config, str(path))
+    result = parse_templates(read_text(path), config, str(path))
     if result.problems:
         raise InputError(result.problems)
     return result.templates
@@ -876,7 +852,14 @@ def _fmt(value: Value, ctx: str) -> str:
     if isinstance(value, Range):
         return _join(" - ", _fmt(value.low, "range"), _fmt(value.high, "range"))
     if isinstance(value, Location):
-        return _join(": ", _fmt(value.country, "place"), *(_fmt(p, "place") for p in value.places))
+        text = _join(": ", _fmt(value.country, "place"), *(_fmt(p, "place") for p in value.places))
+        pieces = _top_level_pieces(text, 0, len(text))
+        if len(pieces) > 1 and all(_has_colon(text, a, b, top_level_only=True) for a, b in pieces):
+            # Unbracketed, `A: B / C: D` would read back as two whole locations.
+            return _join(": ", _fmt(value.country, "place"),
+                         *(f"({_fmt(p, 'place')})" if isinstance(p, Alternatives) else _fmt(p, "place")
+                           for p in value.places))
+        return text
     if isinstance(value, Qualified):
         return f"{_fmt(value.value, 'place')} ({_fmt(value.qualifier, 'qual')})".strip()
     if isinstance(value, Between):

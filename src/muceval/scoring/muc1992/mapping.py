@@ -24,12 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from muceval.core.model import IRRELEVANT_ID, Restriction, Template
+from muceval.core.model import IRRELEVANT_ID, ManualMappings, Restriction, Template
 from muceval.errors import InputError, Problem
 from muceval.scoring.muc1992.equality import CValue, canon
 from muceval.scoring.muc1992.slots import COR, NON, PAR, POS, SlotScorer
@@ -40,17 +39,12 @@ __all__ = [
     "PreparedTemplate",
     "greedy_mapping",
     "history_mapping",
-    "mappings_from_report",
     "optimal_mapping",
-    "parse_mapping_file",
     "prepare",
-    "read_mapping_file",
     "replay_mapping",
     "sort_templates",
 ]
 
-ManualMappings = Mapping[str, Sequence[tuple[str | None, str | None]]]
-"""Per message id, the ordered (key id, response id) pairs; ``None`` for no template."""
 
 Pair = tuple["PreparedTemplate | None", "PreparedTemplate | None"]
 
@@ -325,77 +319,3 @@ def history_mapping(
     if key_pool or response_pool:
         return None
     return out
-
-
-# ---------------------------------------------------------------------------
-# Manual mapping files
-# ---------------------------------------------------------------------------
-
-
-def _template_ref(token: str) -> str | None:
-    return None if token in ("-", "<NONE>", "NONE", "nil") else token
-
-
-def parse_mapping_file(
-    text: str, path: str = "<string>"
-) -> dict[str, list[tuple[str | None, str | None]]]:
-    """Read a simple mapping file: one ``MESSAGE-ID KEY-ID RESPONSE-ID`` line per pair.
-
-    ``-`` (or ``<NONE>``) stands for no template; ``#`` starts a comment.
-    Pairs keep their order; a pair may repeat.
-
-    >>> parse_mapping_file("# msg key resp\\nTST3-MUC4-0001 1 2\\nTST3-MUC4-0001 - 1\\n")
-    {'TST3-MUC4-0001': [('1', '2'), (None, '1')]}
-    """
-    out: dict[str, list[tuple[str | None, str | None]]] = {}
-    problems = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        content = line.split("#", 1)[0].strip()
-        if not content:
-            continue
-        fields = content.split()
-        if len(fields) != 3:
-            problems.append(
-                Problem(path, number, f"expected 'MESSAGE-ID KEY-ID RESPONSE-ID', got {content!r}")
-            )
-            continue
-        key_id = _template_ref(fields[1])
-        response_id = _template_ref(fields[2])
-        if key_id is None and response_id is None:
-            problems.append(Problem(path, number, "a pair needs a key or a response template"))
-            continue
-        out.setdefault(fields[0], []).append((key_id, response_id))
-    if problems:
-        raise InputError(problems)
-    return out
-
-
-def mappings_from_report(blocks: Iterable) -> dict[str, list[tuple[str | None, str | None]]]:
-    """The ordered (key, response) pairs of the sections of a 1992 report, duplicates kept.
-
-    ``blocks`` are :class:`muceval.formats.muc.reports.ReportBlock` values (anything
-    with ``message_id``, ``key_id`` and ``response_id``).
-    """
-    out: dict[str, list[tuple[str | None, str | None]]] = {}
-    for block in blocks:
-        out.setdefault(block.message_id, []).append((block.key_id, block.response_id))
-    return out
-
-
-def read_mapping_file(path: str | Path) -> dict[str, list[tuple[str | None, str | None]]]:
-    """Manual mappings from a mapping file or from a 1992 score report (detected by content)."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError.at(
-            str(path), None, f"cannot read mapping file: {error.strerror}"
-        ) from None
-    if b"\0" in data:
-        raise InputError.at(str(path), None, "not a text file (NUL bytes)")
-    text = data.decode("latin-1")
-    if "response:" in text and "key:" in text:
-        from muceval.formats.muc.reports import parse_report
-
-        return mappings_from_report(parse_report(text, str(path)).blocks)
-    return parse_mapping_file(text, str(path))

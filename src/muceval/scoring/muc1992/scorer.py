@@ -30,15 +30,15 @@ from typing import Literal
 from muceval.core.model import (
     Configuration,
     History,
+    ManualMappings,
     Template,
     TemplateFile,
+    add_judgement,
 )
 from muceval.core.tallies import ZERO, PairScore, Tally, TemplateStatus
 from muceval.errors import UsageError
-from muceval.formats.muc.history import add_judgement
 from muceval.scoring.muc1992.equality import ValueMatcher
 from muceval.scoring.muc1992.mapping import (
-    ManualMappings,
     PairEvaluator,
     PreparedTemplate,
     greedy_mapping,
