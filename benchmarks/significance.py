@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from muceval.core.units import from_reports
+from muceval.formats.scores.reports import from_reports
 from muceval.significance.engine import compare
 from muceval.significance.kernels import (
     METRICS,

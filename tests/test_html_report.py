@@ -10,18 +10,16 @@ import numpy as np
 import pytest
 
 from muceval.cli import main
+from muceval.core.systems import SystemScores
 from muceval.core.tallies import Tally
 from muceval.core.units import from_arrays
 from muceval.formats.config import load_configuration
-from muceval.reporting.analysis import (
-    SystemScores,
-    analyze,
-    load_systems,
-    systems_from_pairs,
-)
+from muceval.formats.registry import load_systems
+from muceval.formats.scores.json import scores_to_json
+from muceval.reporting.analysis import analyze, systems_from_pairs
 from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 from muceval.reporting.html import format_p, render_html, write_report
-from muceval.reporting.muc1992 import format_report, scores_to_json
+from muceval.reporting.muc1992 import format_report
 from muceval.scoring.session import score_files
 
 # ---------------------------------------------------------------------------
@@ -346,7 +344,7 @@ def test_report_command_from_reports_prints_a_table(example, tmp_path, capsys) -
         (["report", "--out", "{tmp}"], "give INPUT files"),
         (["report", "--key", "k.txt", "a.txt"], "--key needs --config"),
         (["report", "{tmp}/nowhere.report", "{tmp}/b.report"], "nowhere.report"),
-        (["report", "{bad}", "{bad}"], "bad.report:1"),
+        (["report", "{bad}", "{bad}"], "bad.report: not a file muceval knows"),
     ],
 )
 def test_report_command_errors_name_the_problem(args, message, tmp_path, capsys) -> None:

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from muceval.cli import main
-from muceval.reporting.analysis import analyze, load_systems
+from muceval.formats.registry import load_systems
+from muceval.reporting.analysis import analyze
 from muceval.reporting.html import write_report
 from test_html_report import check_page_matches_json, parse_html
 

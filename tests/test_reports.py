@@ -33,15 +33,7 @@ from muceval.core.tallies import (
 from muceval.errors import UsageError
 from muceval.formats.config import load_configuration
 from muceval.formats.muc.reports import ReportRow, parse_report, read_report
-from muceval.reporting.muc1992 import (
-    CSV_COLUMNS,
-    FORMAT_VERSION,
-    format_report,
-    pad,
-    scores_to_csv,
-    scores_to_json,
-    system_name,
-)
+from muceval.reporting.muc1992 import format_report, pad
 
 REPORT_DIRS = ("reference-reports", "reference-reports-nohistory", "official-scores")
 
@@ -584,118 +576,6 @@ def test_report_round_trips_through_the_reader(pairs):
         assert report.f_measures is None
     else:
         assert report.f_measures is not None
-
-
-# ---------------------------------------------------------------------------
-# JSON and CSV
-# ---------------------------------------------------------------------------
-
-
-def test_system_name():
-    assert system_name("/x/responses/BBN.tst3") == "BBN"
-    assert system_name("GE-CMU.tst3") == "GE-CMU"
-
-
-def test_json_schema_and_values():
-    doc = json.loads(scores_to_json({"A": [HIT, MISS, JUNK, NONE, OPT], "B": [HIT]}, CFG))
-    assert doc["format"] == "muceval-scores" and doc["format_version"] == FORMAT_VERSION
-    assert [s["system"] for s in doc["systems"]] == ["A", "B"]
-    assert doc["slots"] == [
-        {"slot": "kind", "class": "set"},
-        {"slot": "who", "class": "string"},
-        {"slot": "when", "class": "other"},
-    ]
-    assert doc["subtotal_rows"] == {"obj-total": ["kind", "who"]}
-    a = doc["systems"][0]
-    assert [p["status"] for p in a["pairs"]] == [
-        "matched",
-        "missing",
-        "spurious",
-        "irrelevant",
-        "optional",
-    ]
-    who = next(r for r in a["pairs"][0]["rows"] if r["row"] == "who")
-    assert who["tallies"]["par"] == 1 and who["report"]["rec"] == 75
-    assert who["measures"]["recall"] == 0.75 and who["report"]["fal"] is None
-    summary = a["summary"]
-    rows = {(r["row"], r["accumulator"]): r for r in summary["report_rows"]}
-    all_total = rows[("ALL TEMPLATES", "all-templates")]
-    assert all_total["tallies"]["pos"] == 6 and all_total["report"]["rec"] == 42
-    assert all_total["measures"]["recall"] == pytest.approx(2.5 / 6)
-    assert rows[("SET FILLS ONLY", "matched-missing")]["report"]["fal"] == 0
-    assert summary["f_measures"]["report"] == {"P&R": 38.77, "2P&R": 37.06, "P&2R": 40.65}
-    p, r = 2.5 / 7, 2.5 / 6
-    assert summary["f_measures"]["float"]["P&R"] == pytest.approx(2 * p * r / (p + r))
-    assert summary["text_filtering"]["row"]["report"] == {
-        "rec": 100,
-        "pre": 50,
-        "ovg": 50,
-        "fal": 33,
-    }
-    assert set(summary["accumulators"]) == {
-        "matched-missing",
-        "matched-spurious",
-        "matched-only",
-        "all-templates",
-    }
-    assert [m["text_filtering"] for m in a["messages"]] == ["a", "b", "d", "d"]
-    b_only = doc["systems"][1]["summary"]["accumulators"]["matched-only"]
-    assert b_only[-3]["row"] == "MATCHED ONLY" and b_only[-3]["tallies"]["cor"] == 2
-
-
-def test_json_report_rows_match_the_text_report(tst3_reports, tst3):
-    path, report = next((p, r) for p, r in tst3_reports if p.name == "PRC.tst3-pass1.nrad")
-    pairs = _pairs(report, tst3)
-    doc = json.loads(scores_to_json({"PRC": pairs}, tst3, indent=None))
-    printed = parse_report(format_report(pairs, tst3)).summary
-    rows = doc["systems"][0]["summary"]["report_rows"]
-    assert [r["row"] for r in rows] == [r.name for r in printed]
-    for mine, theirs in zip(rows, printed, strict=True):
-        assert tuple(mine["tallies"][f] for f in ("pos", "act", "cor", "non")) == (
-            theirs.tally.pos,
-            theirs.tally.act,
-            theirs.tally.cor,
-            theirs.tally.non,
-        )
-        assert (mine["report"]["rec"], mine["report"]["pre"], mine["report"]["fal"]) == (
-            theirs.rec,
-            theirs.pre,
-            theirs.fal,
-        )
-    assert tuple(doc["systems"][0]["summary"]["f_measures"]["report"].values()) == report.f_measures
-
-
-def test_csv_rows():
-    text = scores_to_csv({"A": [HIT, MISS, JUNK, NONE, OPT]}, CFG)
-    rows = list(csv.DictReader(io.StringIO(text)))
-    assert tuple(rows[0].keys()) == CSV_COLUMNS
-    assert {r["format_version"] for r in rows} == {str(FORMAT_VERSION)}
-    by_scope = {}
-    for r in rows:
-        by_scope.setdefault(r["scope"], []).append(r)
-    # pairs: HIT, MISS, JUNK 6 rows each (template-id, 3 slots, subtotal, TOTAL); NONE, OPT 1
-    assert len(by_scope["pair"]) == 3 * 6 + 2
-    # summary: 4 accumulators x (template-id, 3 slots, 1 subtotal, total, set, string) + TEXT FILTERING
-    assert len(by_scope["summary"]) == 4 * 8 + 1
-    assert len(by_scope["message"]) == 4 * 4 * 8
-    all_total = next(
-        r for r in by_scope["summary"] if r["row"] == "ALL TEMPLATES" and r["kind"] == "total"
-    )
-    assert (all_total["pos"], all_total["act"], all_total["rec"], all_total["pre"]) == (
-        "6",
-        "7",
-        "42",
-        "36",
-    )
-    assert (all_total["f1_1992"], all_total["f0.5_1992"]) == ("38.77", "37.06")
-    assert float(all_total["recall"]) == pytest.approx(2.5 / 6)
-    # '*' is an empty cell
-    when_row = next(r for r in by_scope["pair"] if r["row"] == "when" and r["status"] == "matched")
-    assert when_row["rec"] == "" and when_row["recall"] == ""
-    optional_row = next(r for r in by_scope["pair"] if r["status"] == "optional")
-    assert optional_row["key_id"] == "1" and optional_row["response_id"] == ""
-    tf = by_scope["summary"][-1]
-    assert (tf["row"], tf["fal"]) == ("TEXT FILTERING", "33")
 
 
 # ---------------------------------------------------------------------------

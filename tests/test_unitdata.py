@@ -7,9 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from muceval.core.units import from_arrays, from_csv, from_reports, load_inputs, system_name
+from muceval.core.units import from_arrays
 from muceval.errors import InputError, UsageError
+from muceval.formats.files import system_name
 from muceval.formats.muc.reports import read_report
+from muceval.formats.registry import load_inputs
+from muceval.formats.scores.reports import from_reports
+from muceval.formats.scores.unit_csv import from_csv
 
 DATA = Path(__file__).parent / "data" / "significance"
 HEADER = "system,unit,POS,ACT,COR,PAR\n"
@@ -88,9 +92,13 @@ def test_from_arrays_validates():
     assert t.select(["A"]).systems == ("A",)
 
 
-def test_system_name():
-    assert system_name("/x/GE-CMU.tst3-pass1.nrad") == "GE-CMU"
-    assert system_name("BBN.tst3.report") == "BBN"
+def test_system_name_is_the_file_name_without_its_last_suffix():
+    assert system_name("/x/GE-CMU.tst3-pass1.nrad") == "GE-CMU.tst3-pass1"
+    assert system_name("BBN.tst3.report") == "BBN.tst3"
+    assert system_name("responses/BBN.tst3") == "BBN"
+    assert system_name("alpha") == "alpha"
+    # Versions of one system stay two systems.
+    assert system_name("mysys.v1.report") != system_name("mysys.v2.report")
 
 
 def test_load_inputs_dispatch_and_merge(tmp_path):
@@ -101,7 +109,7 @@ def test_load_inputs_dispatch_and_merge(tmp_path):
     with pytest.raises(InputError, match="also comes from"):
         load_inputs([csv_path, csv_path])
     junk = write(tmp_path, "hello\n", "junk.txt")
-    with pytest.raises(InputError, match="unrecognised input format"):
+    with pytest.raises(InputError, match="not a file muceval knows"):
         load_inputs([junk])
     with pytest.raises(InputError, match="cannot read"):
         load_inputs([tmp_path / "absent.csv"])
@@ -112,7 +120,7 @@ def test_load_inputs_dispatch_and_merge(tmp_path):
 def test_reports_give_per_message_totals(muc4):
     official = sorted((muc4 / "tst3" / "official-scores").iterdir())
     t = from_reports(official)
-    assert len(t.systems) == 17 and "GE-CMU" in t.systems
+    assert len(t.systems) == 17 and "GE-CMU.tst3-pass1" in t.systems
     assert len(t.units) == 100
     for path in official[:4]:
         report = read_report(path)
@@ -137,7 +145,6 @@ def test_report_with_inconsistent_total_is_rejected(muc4, tmp_path):
 def test_muceval_scores_json_gives_per_message_all_templates_tallies(tmp_path):
     """`muceval score --format json` output is an input of `muceval significance`."""
     from muceval.core.tallies import summarize
-    from muceval.core.units import load_inputs
     from muceval.reporting.demo import example_dir, run_demo
 
     demo = run_demo(tmp_path, html_report=False)
@@ -151,11 +158,6 @@ def test_muceval_scores_json_gives_per_message_all_templates_tallies(tmp_path):
 
 
 def test_broken_scores_json_names_file_and_line(tmp_path):
-    import pytest
-
-    from muceval.core.units import load_inputs
-    from muceval.errors import InputError
-
     bad = tmp_path / "scores.json"
     bad.write_text('{\n  "format": "muceval-scores",\n  "systems": [\n')
     with pytest.raises(InputError) as caught:

@@ -79,7 +79,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     else:
         if config_path or history_path:
             raise UsageError("--config and --history go with --key (scoring responses)")
-        from muceval.core.units import load_inputs
+        from muceval.formats.registry import load_inputs
 
         tallies = load_inputs(paths)
         if len(tallies.systems) != len(paths):

@@ -64,13 +64,10 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
 
     from muceval.errors import UsageError
     from muceval.formats.files import system_name
-    from muceval.reporting.analysis import (
-        analyze,
-        load_systems,
-        systems_from_pairs,
-    )
+    from muceval.formats.registry import load_systems
+    from muceval.formats.scores.json import scores_to_json
+    from muceval.reporting.analysis import analyze, systems_from_pairs
     from muceval.reporting.html import format_pct, write_report
-    from muceval.reporting.muc1992 import scores_to_json
     from muceval.scoring.session import score_files
 
     started = time.perf_counter()

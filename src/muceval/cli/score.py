@@ -188,7 +188,9 @@ def _table(results: Mapping[str, Sequence[PairScore]], config: Configuration) ->
 def _render(fmt: str, layout: str, results: Mapping[str, Sequence[PairScore]],
             config: Configuration) -> str:
     """The text of ``results`` in ``fmt`` (all systems in one text)."""
-    from muceval.reporting.muc1992 import format_report, scores_to_csv, scores_to_json
+    from muceval.formats.scores.csv import scores_to_csv
+    from muceval.formats.scores.json import scores_to_json
+    from muceval.reporting.muc1992 import format_report
 
     if fmt == "table":
         from rich.console import Console

@@ -22,8 +22,8 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     """Test every pairwise difference between systems for significance.
 
     INPUT files are 1992 score reports (one system each, named by the file name
-    up to its first dot), muceval scores (muceval score --format json: every
-    system in the file, per message) or CSV files with the columns
+    without its last suffix), muceval scores (muceval score --format json or
+    csv: every system in the file, per message) or CSV files with the columns
     system,unit,POS,ACT,COR,PAR.
 
     \b
@@ -32,7 +32,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     """
     from rich.console import Console
 
-    from muceval.core.units import load_inputs
+    from muceval.formats.registry import load_inputs
     from muceval.significance.engine import compare
 
     tallies = load_inputs(list(inputs))

@@ -45,7 +45,7 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
     results = validate_files(files, config)
     if fmt == "json":
         click.echo(json.dumps([
-            {"path": r.path, "kind": r.kind.value, "counts": r.counts,
+            {"path": r.path, "kind": r.kind, "counts": r.counts,
              "problems": [{"line": p.line, "column": p.column, "message": p.message}
                           for p in r.problems],
              "warnings": [{"line": p.line, "column": p.column, "message": p.message}
@@ -57,7 +57,7 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
             status = "ok" if result.ok else f"{len(result.problems)} problem(s)"
             if result.warnings:
                 status += f", {len(result.warnings)} warning(s)"
-            click.echo(f"{result.path}: {result.kind.value}: {summary or '-'}: {status}")
+            click.echo(f"{result.path}: {result.kind}: {summary or '-'}: {status}")
             for problem in result.problems:
                 click.echo(f"  {problem}")
             shown = result.warnings if show_warnings else result.warnings[:3]

@@ -238,13 +238,12 @@ def _fsync_directory(directory: Path) -> None:
 
 
 def system_name(path: str | os.PathLike[str]) -> str:
-    """The name of the system whose output is at ``path``: the file name without its last suffix.
+    """The name of the system whose file is at ``path``: the file name without its last suffix.
 
-    >>> system_name("runs/mysys.v2.report")
-    'mysys.v2'
-    >>> system_name("BBN")
-    'BBN'
+    Every command names systems this way, so that ``mysys.v1.report`` and
+    ``mysys.v2.report`` stay two systems.
+
+    >>> system_name("responses/BBN.tst3"), system_name("/x/GE-CMU.tst3-pass1.nrad")
+    ('BBN', 'GE-CMU.tst3-pass1')
     """
-    name = Path(path).name
-    stem, dot, _ = name.rpartition(".")
-    return stem if dot and stem else name
+    return Path(path).stem

@@ -17,7 +17,8 @@ from muceval.core.metrics import FloatScores, float_scores
 from muceval.core.model import Configuration
 from muceval.core.tallies import PairScore, summarize
 from muceval.formats.config import load_configuration
-from muceval.reporting.muc1992 import format_report, scores_to_json
+from muceval.formats.scores.json import scores_to_json
+from muceval.reporting.muc1992 import format_report
 from muceval.scoring.session import score_files
 
 EXAMPLE_SYSTEMS = ("alpha", "beta", "gamma", "delta")
@@ -87,9 +88,9 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
         json_path,
         scores_to_json({r.name: r.pairs for r in results}, config, config_label="config.toml"),
     )
-    report_path = _html_report(config, results, out / "report") if html_report else None
+    html_path = _html_report(config, results, out / "report") if html_report else None
     return DemoResult(config=config, systems=tuple(results), out_dir=out, json_path=json_path,
-                      report_path=report_path)
+                      report_path=html_path)
 
 
 def _html_report(config: Configuration, results: list[SystemResult], folder: Path) -> Path:

@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.errors import UsageError
-from muceval.reporting.analysis import MANNER_LABELS, Analysis, Row, SystemScores
+from muceval.reporting.analysis import Analysis
 from muceval.reporting.plots import (
     METRIC_TITLES,
     groups_plot,

@@ -856,15 +856,18 @@ def _fmt(value: Value, ctx: str) -> str:
         pieces = _top_level_pieces(text, 0, len(text))
         if len(pieces) > 1 and all(_has_colon(text, a, b, top_level_only=True) for a, b in pieces):
             # Unbracketed, `A: B / C: D` would read back as two whole locations.
-            return _join(": ", _fmt(value.country, "place"),
-                         *(f"({_fmt(p, 'place')})" if isinstance(p, Alternatives) else _fmt(p, "place")
-                           for p in value.places))
+            return _join(": ", _fmt(value.country, "place"), *(_bracket_slashes(_fmt(p, "place")) for p in value.places))
         return text
     if isinstance(value, Qualified):
         return f"{_fmt(value.value, 'place')} ({_fmt(value.qualifier, 'qual')})".strip()
     if isinstance(value, Between):
         return _join(" - ", _fmt(value.first, "place"), _fmt(value.second, "place"))
     raise TypeError(f"cannot write {value!r} in a template file")
+
+
+def _bracket_slashes(text: str) -> str:
+    """``text`` in parentheses if it holds a ``/`` that a reader would take as a top-level cut."""
+    return f"({text})" if len(_top_level_pieces(text, 0, len(text))) > 1 else text
 
 
 def _join(separator: str, *parts: str) -> str:

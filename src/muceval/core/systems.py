@@ -1,0 +1,179 @@
+"""The scores of one system, wherever they come from: its summary rows and per-unit tallies.
+
+A system is scored by muceval, or read from a 1992 score report, a muceval
+scores file or a unit-tallies CSV (``muceval.formats``). Every source gives a
+:class:`ScoredSystem`: the per-message tallies the significance tests need
+and, when the source has one, the :class:`SystemScores` summary a report
+shows. :func:`unit_tallies` merges several systems into one
+:class:`~muceval.core.units.UnitTallies`.
+
+>>> from muceval.core.tallies import Tally
+>>> a = ScoredSystem("A", "a.txt", {"m1": Tally(pos=2, act=2, cor=2)})
+>>> b = ScoredSystem("B", "b.txt", {"m2": Tally(pos=1, act=1)})
+>>> t = unit_tallies([a, b])
+>>> t.units, t.totals("B").tolist()
+(('m1', 'm2'), [1, 1, 0, 0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from muceval.core.metrics import FloatScores, f_measures_1992, scores
+from muceval.core.model import DisplayType
+from muceval.core.tallies import Tally
+from muceval.core.units import UnitTallies, check_counts
+from muceval.errors import InputError
+
+__all__ = [
+    "MANNER_LABELS",
+    "Row",
+    "ScoredSystem",
+    "SystemScores",
+    "unit_tallies",
+]
+
+MANNER_LABELS: dict[str, str] = {
+    DisplayType.MATCHED_MISSING.value: "MATCHED/MISSING",
+    DisplayType.MATCHED_SPURIOUS.value: "MATCHED/SPURIOUS",
+    DisplayType.MATCHED_ONLY.value: "MATCHED ONLY",
+    DisplayType.ALL_TEMPLATES.value: "ALL TEMPLATES",
+}
+"""Accumulator name (as in :class:`~muceval.core.model.DisplayType`) → the report's row label."""
+_MANNER_OF_LABEL = {label: manner for manner, label in MANNER_LABELS.items()}
+
+@dataclass(frozen=True)
+class Row:
+    """One labelled row of a summary with its tallies and unrounded measures.
+
+    ``kind``: ``slot``, ``subtotal``, ``total`` (one of the four manners),
+    ``set-fills`` or ``string-fills``. ``fallout`` is ``None`` where the 1992
+    report prints no FAL column or (from a report) where it prints ``*``.
+
+    >>> Row.of("s", "slot", Tally(pos=4, act=2, cor=1, par=1)).recall
+    0.375
+    """
+
+    name: str
+    kind: str
+    tally: Tally
+    recall: float | None
+    precision: float | None
+    overgeneration: float | None
+    fallout: float | None
+    f_pr: float | None
+    f_2pr: float | None
+    f_p2r: float | None
+
+    @classmethod
+    def of(cls, name: str, kind: str, tally: Tally, fallout: float | None = None) -> Row:
+        f = FloatScores.of(tally)
+        return cls(name, kind, tally, f.recall, f.precision, f.overgeneration, fallout,
+                   f.f_pr, f.f_2pr, f.f_p2r)  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "row": self.name,
+            "kind": self.kind,
+            "tallies": self.tally.as_dict(),
+            **FloatScores.of(self.tally).as_dict(),
+            "fallout": self.fallout,
+        }
+
+
+@dataclass(frozen=True)
+class SystemScores:
+    """The summary of one system: ALL TEMPLATES, the four manners, slot and object rows.
+
+    ``source`` names where it came from (file or system), ``origin`` is
+    ``scored``, ``report``, ``json`` or ``arrays``. ``fallout`` is the ALL
+    TEMPLATES fallout of the set-fill slots (``None`` when PIE is unknown).
+    ``f_1992`` holds the F-measures as the 1992 report prints them.
+
+    >>> a = SystemScores.of_tally("A", "x", "arrays", Tally(pos=2, act=2, cor=2))
+    >>> a.all_templates.recall, a.f_1992
+    (1.0, (100.0, 100.0, 100.0))
+    """
+
+    name: str
+    source: str
+    origin: str
+    all_templates: Row
+    manners: tuple[Row, ...] = ()
+    slots: tuple[Row, ...] = ()
+    objects: tuple[Row, ...] = ()
+    fallout: float | None = None
+    f_1992: tuple[float, float, float] | None = None
+
+    @classmethod
+    def of_tally(cls, name: str, source: str, origin: str, total: Tally) -> SystemScores:
+        """A system known only by its ALL TEMPLATES tally."""
+        s = scores(total)
+        return cls(name, source, origin, Row.of("ALL TEMPLATES", "total", total),
+                   f_1992=f_measures_1992(s.rec, s.pre))  # fmt: skip
+
+    def manner(self, accumulator: str) -> Row | None:
+        """The total row of one manner (``"matched-only"`` …), or ``None`` if unknown."""
+        label = MANNER_LABELS[accumulator]
+        return next((r for r in self.manners if r.name == label), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.name,
+            "source": self.source,
+            "origin": self.origin,
+            "all_templates": self.all_templates.to_dict(),
+            "fallout": self.fallout,
+            "f_1992": (
+                None if self.f_1992 is None
+                else dict(zip(("P&R", "2P&R", "P&2R"), self.f_1992, strict=True))
+            ),
+            "manners": {_MANNER_OF_LABEL[r.name]: r.to_dict() for r in self.manners},
+            "slots": [r.to_dict() for r in self.slots],
+            "objects": [r.to_dict() for r in self.objects],
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class ScoredSystem:
+    """One system as a scores source gives it: per-unit tallies and, if known, its summary.
+
+    ``units`` maps a unit (a message id) to the tally whose POS, ACT, COR and
+    PAR the significance tests use. ``summary`` is ``None`` for sources that
+    hold only those counts (a unit-tallies CSV); ``source`` names the file.
+    """
+
+    name: str
+    source: str
+    units: Mapping[str, Tally]
+    summary: SystemScores | None = None
+
+
+def unit_tallies(systems: Sequence[ScoredSystem]) -> UnitTallies:
+    """The per-unit tallies of ``systems``, in their order, over the sorted union of units.
+
+    A unit a system lacks counts as zeros. Two systems of the same name are an
+    :class:`InputError` naming both sources, as are counts no MUC tally can
+    have (COR + PAR above POS or ACT).
+    """
+    seen: dict[str, str] = {}
+    for system in systems:
+        if system.name in seen:
+            raise InputError.at(
+                system.source, None, f"system {system.name!r} also comes from {seen[system.name]}"
+            )
+        seen[system.name] = system.source
+    units = sorted({u for s in systems for u in s.units})
+    position = {u: i for i, u in enumerate(units)}
+    counts = np.zeros((len(systems), len(units), 4), dtype=np.int64)
+    for n, system in enumerate(systems):
+        for unit, t in system.units.items():
+            counts[n, position[unit]] = (t.pos, t.act, t.cor, t.par)
+        why = check_counts(counts[n])
+        if why is not None:
+            raise InputError.at(system.source, None, f"system {system.name!r}: {why}")
+    return UnitTallies(tuple(s.name for s in systems), tuple(units), counts)

@@ -1,0 +1,389 @@
+"""The one registry of the files muceval reads: what a file is, and how to load it.
+
+Every command that takes files asks :data:`INPUTS`: ``validate`` what each
+file is and holds, ``significance`` (:func:`load_inputs`) and ``report``
+(:func:`load_systems`) the systems' scores. A file's kind is recognised from
+its decoded text (its name helps only for ``.toml``, ``.csv`` and ``.json``),
+so the 1992 files with their varied names (``key-tst3.v2``, ``BBN.tst3``,
+``final-history-nrad.tst3``) need no flags.
+
+Each kind is an :class:`InputKind`: a name, a sniffer and a loader (plus, for
+the scores files, how to take the systems out of what was loaded). Kinds are
+tried in order and the first whose sniffer says yes wins; a new kind
+registers in one place, with :meth:`Registry.register` (``before=`` a more
+general kind when its sniffer is more specific). A file no kind recognises is
+one :class:`~muceval.errors.InputError` listing what muceval reads.
+
+>>> INPUTS.detect('((\"TST3-MUC4-0001\" (\"1\" (inc-date (\"1 JAN 90\" fail)))))').name
+'history'
+>>> INPUTS.detect("system,unit,POS,ACT,COR,PAR\\n").label
+'unit tallies'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from muceval.core.model import Configuration, History, SlotType, TemplateFile
+from muceval.core.systems import ScoredSystem, SystemScores, unit_tallies
+from muceval.core.units import UnitTallies
+from muceval.errors import InputError, Problem, UsageError
+from muceval.formats.config import (
+    bundled_configuration,
+    load_configuration,
+    parse_configuration_toml,
+)
+from muceval.formats.files import read_text, system_name
+from muceval.formats.muc.history import parse_history
+from muceval.formats.muc.reports import ScoreReport, parse_report
+from muceval.formats.muc.templates import parse_templates
+from muceval.formats.scores.csv import looks_like_scores_csv, parse_scores_csv
+from muceval.formats.scores.json import parse_scores_json
+from muceval.formats.scores.reports import report_system
+from muceval.formats.scores.unit_csv import looks_like_unit_csv, parse_unit_csv
+
+__all__ = [
+    "INPUTS",
+    "InputKind",
+    "Loaded",
+    "ReadOptions",
+    "Registry",
+    "load_inputs",
+    "load_systems",
+]
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What some kinds need besides the text: the configuration.
+
+    Template files are read with ``config`` (their slots are defined there;
+    the bundled MUC-4 one when ``None``); for score reports it tells object
+    subtotal rows from slot rows.
+    """
+
+    config: Configuration | None = None
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What a kind's loader found in one file.
+
+    ``value`` is the core object (a :class:`~muceval.core.model.TemplateFile`,
+    a :class:`~muceval.core.model.Configuration`, …); ``counts`` what the file
+    holds, in display order (``{"messages": 100, "templates": 154}``).
+    ``problems`` and ``warnings`` are those a reader collects instead of raising
+    (template files); other readers raise :class:`InputError`.
+    """
+
+    value: Any
+    counts: dict[str, int] = field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
+    warnings: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class InputKind:
+    """One kind of file muceval reads.
+
+    ``name`` is unique; ``label`` is what ``validate`` shows (several kinds
+    may share one, as the 1992 and TOML configurations do); ``description``
+    names the kind in messages. ``sniff(text, path)`` says whether a decoded
+    file is of this kind; ``load(text, path, options)`` reads it. Kinds that
+    hold systems' scores also have ``scores(value, options)``, the systems in
+    what ``load`` returned; ``summaries`` tells whether those systems carry the
+    summary rows a report shows (not only per-unit tallies).
+    """
+
+    name: str
+    label: str
+    description: str
+    sniff: Callable[[str, str], bool]
+    load: Callable[[str, str, ReadOptions], Loaded]
+    scores: Callable[[Any, ReadOptions], Sequence[ScoredSystem]] | None = None
+    summaries: bool = False
+
+
+class Registry:
+    """Input kinds in the order they are tried.
+
+    >>> registry = Registry([])
+    >>> registry.detect("anything") is None
+    True
+    """
+
+    def __init__(self, kinds: Iterable[InputKind] = ()) -> None:
+        self._kinds: list[InputKind] = []
+        for kind in kinds:
+            self.register(kind)
+
+    @property
+    def kinds(self) -> tuple[InputKind, ...]:
+        return tuple(self._kinds)
+
+    def register(self, kind: InputKind, *, before: str | None = None) -> None:
+        """Add a kind, last or just before the kind named ``before``."""
+        if any(k.name == kind.name for k in self._kinds):
+            raise ValueError(f"input kind {kind.name!r} is already registered")
+        if before is None:
+            self._kinds.append(kind)
+            return
+        self._kinds.insert(self._kinds.index(self.get(before)), kind)
+
+    def get(self, name: str) -> InputKind:
+        for kind in self._kinds:
+            if kind.name == name:
+                return kind
+        raise KeyError(name)
+
+    def detect(self, text: str, path: str = "") -> InputKind | None:
+        """The first kind whose sniffer recognises ``text`` (read from ``path``), or ``None``."""
+        return next((k for k in self._kinds if k.sniff(text, path)), None)
+
+    def unknown(self, path: str, kinds: Sequence[InputKind] | None = None) -> InputError:
+        """The error for a file no kind (of ``kinds``, by default all) recognises."""
+        listed = "; ".join(k.description for k in (self._kinds if kinds is None else kinds))
+        return InputError.at(path, None, f"not a file muceval knows; it reads: {listed}")
+
+    def load(
+        self,
+        text: str,
+        path: str,
+        options: ReadOptions | None = None,
+        *,
+        accept: Sequence[InputKind] | None = None,
+        purpose: str = "",
+    ) -> tuple[InputKind, Loaded]:
+        """Recognise and load the decoded text of the file at ``path``.
+
+        ``accept`` limits the kinds wanted (``purpose`` says for what, in the
+        error when the file is of another kind).
+        """
+        kind = self.detect(text, path)
+        if kind is None:
+            raise self.unknown(path)
+        if accept is not None and kind not in accept:
+            wanted = "; ".join(k.description for k in accept)
+            raise InputError.at(
+                path,
+                None,
+                f"a {kind.description} is not an input of {purpose or 'this command'}; "
+                f"it reads: {wanted}",
+            )
+        return kind, kind.load(text, path, options or ReadOptions())
+
+    def read(
+        self,
+        path: str | Path,
+        options: ReadOptions | None = None,
+        *,
+        accept: Sequence[InputKind] | None = None,
+        purpose: str = "",
+    ) -> tuple[InputKind, Loaded]:
+        """Read, recognise and load the file at ``path`` (see :meth:`load`)."""
+        return self.load(read_text(path), str(path), options, accept=accept, purpose=purpose)
+
+    def scored_systems(
+        self,
+        paths: Sequence[str | Path],
+        options: ReadOptions | None = None,
+        *,
+        summaries: bool = False,
+        purpose: str = "",
+    ) -> list[ScoredSystem]:
+        """Every system of the scores files at ``paths``, in order.
+
+        ``summaries`` asks for the kinds whose systems carry summary rows only.
+        """
+        options = options or ReadOptions()
+        accept = [k for k in self._kinds if k.scores and (k.summaries or not summaries)]
+        systems: list[ScoredSystem] = []
+        for path in paths:
+            kind, loaded = self.read(path, options, accept=accept, purpose=purpose)
+            if kind.scores is not None:  # always: only such kinds are accepted
+                systems.extend(kind.scores(loaded.value, options))
+        return systems
+
+
+# ---------------------------------------------------------------------------
+# The kinds muceval reads
+# ---------------------------------------------------------------------------
+
+_REPORT_HEADING = re.compile(r"^SLOT\s+POS ACT\|COR PAR INC\|", re.MULTILINE)
+_LISP_FORM = re.compile(r"\(\s*(define-muc-configuration-options|define-muc-template-slots|setq)\b")
+_TEMPLATE_LINE = re.compile(r"^\d+\.\s+\S", re.MULTILINE)
+
+
+def _first_line(text: str) -> str:
+    return next((line for line in text.splitlines() if line.strip()), "")
+
+
+def _lisp_forms(text: str) -> set[str]:
+    return {m.group(1) for m in _LISP_FORM.finditer(text)}
+
+
+def _strip_lisp_comments(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(";"))
+
+
+def _looks_like_report(text: str, path: str) -> bool:
+    return (
+        bool(_REPORT_HEADING.search(text))
+        or _first_line(text).startswith("Configuration:")
+        or "* * * TOTAL SLOT SCORES * * *" in text
+    )
+
+
+def _looks_like_scores_json(text: str, path: str) -> bool:
+    return path.lower().endswith(".json") or text.lstrip().startswith("{")
+
+
+def _load_templates(text: str, path: str, options: ReadOptions) -> Loaded:
+    config = options.config if options.config is not None else bundled_configuration()
+    result = parse_templates(text, config, path)
+    return Loaded(result.templates, _template_counts(result.templates), result.problems,
+                  result.warnings)  # fmt: skip
+
+
+def _template_counts(templates: TemplateFile) -> dict[str, int]:
+    fills = sum(len(slot.fills) for t in templates.templates for slot in t.slots)
+    return {
+        "messages": len(templates.message_ids()),
+        "templates": len(templates.templates),
+        "irrelevant templates": sum(1 for t in templates.templates if t.irrelevant),
+        "optional templates": sum(1 for t in templates.templates if t.optional),
+        "fills": fills,
+    }
+
+
+def _load_lisp_configuration(text: str, path: str, options: ReadOptions) -> Loaded:
+    # A 1992 configuration names its slot file, looked for next to it on disk.
+    return _configuration(load_configuration(path))
+
+
+def _load_toml_configuration(text: str, path: str, options: ReadOptions) -> Loaded:
+    return _configuration(parse_configuration_toml(text, path))
+
+
+def _configuration(config: Configuration) -> Loaded:
+    return Loaded(config, {
+        "slots": len(config.slots),
+        "set-fill slots": sum(1 for s in config.slots if s.type is SlotType.SET),
+        "string-fill slots": sum(1 for s in config.slots if s.type is SlotType.STRING),
+        "premodifiers": len(config.string_premodifiers),
+        "subtotal rows": len(config.subtotal_rows),
+    })  # fmt: skip
+
+
+def _load_history(text: str, path: str, options: ReadOptions) -> Loaded:
+    history = parse_history(text, path)
+    return Loaded(history, _history_counts(history))
+
+
+def _history_counts(history: History) -> dict[str, int]:
+    counts = {"messages": len(history.messages), "judgements": 0}
+    for _, _, _, entry in history.entries():
+        counts["judgements"] += 1
+        counts[entry.judgement.value] = counts.get(entry.judgement.value, 0) + 1
+    counts["manual mappings"] = len(history.mappings())
+    return counts
+
+
+def _load_report(text: str, path: str, options: ReadOptions) -> Loaded:
+    report = parse_report(text, path)
+    return Loaded(report, {
+        "messages": len({b.message_id for b in report.blocks}),
+        "template pairs": len(report.blocks),
+        "summary rows": len(report.summary),
+    })  # fmt: skip
+
+
+def _report_scores(report: ScoreReport, options: ReadOptions) -> tuple[ScoredSystem, ...]:
+    return (report_system(report, system_name(report.path), options.config),)
+
+
+def _systems_loader(
+    parse: Callable[[str, str], Sequence[ScoredSystem]], unit: str
+) -> Callable[[str, str, ReadOptions], Loaded]:
+    def load(text: str, path: str, options: ReadOptions) -> Loaded:
+        systems = tuple(parse(text, path))
+        units = {u for s in systems for u in s.units}
+        return Loaded(systems, {"systems": len(systems), unit: len(units)})
+
+    return load
+
+
+def _the_systems(systems: Sequence[ScoredSystem], options: ReadOptions) -> Sequence[ScoredSystem]:
+    return systems
+
+
+INPUTS = Registry([
+    InputKind("scores-csv", "scores CSV", "muceval scores CSV (muceval score --format csv)",
+              looks_like_scores_csv, _systems_loader(parse_scores_csv, "messages"), _the_systems),
+    InputKind("unit-csv", "unit tallies", "unit-tallies CSV (system,unit,POS,ACT,COR,PAR)",
+              looks_like_unit_csv, _systems_loader(parse_unit_csv, "units"), _the_systems),
+    InputKind("scores-json", "scores JSON", "muceval scores JSON (muceval score --format json)",
+              _looks_like_scores_json, _systems_loader(parse_scores_json, "messages"),
+              _the_systems, summaries=True),
+    InputKind("toml-configuration", "configuration", "muceval TOML configuration (*.toml)",
+              lambda text, path: path.endswith(".toml"), _load_toml_configuration),
+    InputKind("report-1992", "score report", "1992 score report",
+              _looks_like_report, _load_report, _report_scores, summaries=True),
+    InputKind("configuration-1992", "configuration", "1992 configuration (config-*.el)",
+              lambda text, path: "define-muc-configuration-options" in _lisp_forms(text),
+              _load_lisp_configuration),
+    InputKind("slots-1992", "slot configuration", "1992 slot file (slotconfig-*.el)",
+              lambda text, path: "define-muc-template-slots" in _lisp_forms(text),
+              _load_lisp_configuration),
+    InputKind("history", "history", "1992 history of judgements",
+              lambda text, path: _strip_lisp_comments(text).lstrip().startswith("("),
+              _load_history),
+    InputKind("templates", "templates", "MUC template file (answer key or system response)",
+              lambda text, path: bool(_TEMPLATE_LINE.search(text)), _load_templates),
+])  # fmt: skip
+"""Every kind of file muceval reads, in the order they are tried."""
+
+
+# ---------------------------------------------------------------------------
+# What the commands read
+# ---------------------------------------------------------------------------
+
+
+def load_inputs(paths: Sequence[str | Path]) -> UnitTallies:
+    """Per-unit tallies of every system in the scores files at ``paths``.
+
+    Any mix of 1992 score reports (one system each, named by
+    :func:`~muceval.formats.files.system_name`), muceval scores (JSON or CSV:
+    every system in the file, per message) and unit-tallies CSV. A system may
+    come from only one file; the unit set is the sorted union.
+
+    >>> load_inputs(["BBN.tst3-pass1.nrad", "scores.json"])  # doctest: +SKIP
+    """
+    if not paths:
+        raise UsageError("no input files")
+    return unit_tallies(INPUTS.scored_systems(paths, purpose="muceval significance"))
+
+
+def load_systems(
+    paths: Sequence[str | Path], config: Configuration | None = None
+) -> tuple[list[SystemScores], UnitTallies]:
+    """Summaries and per-message tallies from 1992 score reports and/or muceval JSON scores.
+
+    ``config`` (optional) tells subtotal rows from slot rows in reports;
+    without it a row named ``…-total`` is taken as an object subtotal.
+
+    >>> load_systems(["BBN.tst3-pass1.nrad", "scores.json"])  # doctest: +SKIP
+    """
+    if not paths:
+        raise UsageError("no input files")
+    systems = INPUTS.scored_systems(
+        paths, ReadOptions(config), summaries=True, purpose="muceval report"
+    )
+    for system in systems:
+        if system.summary is None:
+            raise InputError.at(system.source, None, f"system {system.name!r} has no summary")
+    return [s.summary for s in systems if s.summary is not None], unit_tallies(systems)

@@ -1,0 +1,224 @@
+"""muceval's scores as CSV (``muceval score --format csv``): one long table of every tally row.
+
+:func:`scores_to_csv` writes it; :func:`parse_scores_csv` reads back the
+per-message ALL TEMPLATES tallies of every system (what the significance tests
+need). The CSV carries no display type, so the summary a report shows is read
+from the JSON scores only.
+
+>>> from muceval.core.model import Configuration, SlotSpec, SlotType
+>>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
+>>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
+...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
+>>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(1, 1, 1)),))
+>>> scores_to_csv({"X": [hit]}, cfg).splitlines()[0].split(",")[:4]
+['format_version', 'system', 'scope', 'message_id']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from muceval.core.metrics import MEASURE_NAMES, FloatScores, f_measures_1992
+from muceval.core.model import Configuration, DisplayType
+from muceval.core.systems import ScoredSystem
+from muceval.core.tallies import MANNERS, TALLY_FIELDS, PairScore, Tally, summarize
+from muceval.core.units import check_counts
+from muceval.errors import InputError, Problem
+from muceval.formats.scores.rows import (
+    FORMAT_VERSION,
+    TallyRow,
+    accumulator_rows,
+    pair_rows,
+    scores_for,
+    systems_of,
+    text_filtering_row,
+)
+
+__all__ = ["CSV_COLUMNS", "looks_like_scores_csv", "parse_scores_csv", "scores_to_csv"]
+
+CSV_COLUMNS: tuple[str, ...] = (
+    "format_version",
+    "system",
+    "scope",
+    "message_id",
+    "key_id",
+    "response_id",
+    "status",
+    "accumulator",
+    "row",
+    "kind",
+    *TALLY_FIELDS,
+    "rec",
+    "pre",
+    "ovg",
+    "fal",
+    *MEASURE_NAMES,
+    "f1_1992",
+    "f0.5_1992",
+    "f2_1992",
+)
+"""Columns of :func:`scores_to_csv`, in order."""
+
+
+def _csv_cells(row: TallyRow, *, f_report: bool) -> dict[str, Any]:
+    s = scores_for(row)
+    f = FloatScores.of(row.tally)
+    cells: dict[str, Any] = {
+        "accumulator": row.accumulator or "",
+        "row": row.name,
+        "kind": row.kind,
+        **row.tally.as_dict(),
+        "rec": s.rec,
+        "pre": s.pre,
+        "ovg": s.ovg,
+        "fal": s.fal,
+        **f.as_dict(),
+        "fallout": f.fallout if row.fal else None,
+    }
+    if f_report:
+        values = f_measures_1992(s.rec, s.pre)
+        if values is not None:
+            cells.update(zip(("f1_1992", "f0.5_1992", "f2_1992"), values, strict=True))
+    return {
+        k: "" if v is None else (repr(v) if isinstance(v, float) else v) for k, v in cells.items()
+    }
+
+
+def scores_to_csv(
+    systems: Mapping[str, Sequence[PairScore]],
+    config: Configuration,
+    *,
+    config_label: str | None = None,
+) -> str:
+    """Every tally row of every system as one long CSV table (columns :data:`CSV_COLUMNS`).
+
+    ``scope`` is ``pair`` (rows of one report section: ``message_id``,
+    ``key_id``, ``response_id``, ``status`` set), ``message`` (rows of the four
+    accumulators of one message; ``status`` holds its TEXT FILTERING cell) or
+    ``summary`` (the four accumulators over all messages, then the TEXT
+    FILTERING row). ``rec``..``fal`` are the 1992 integers (empty for ``*``),
+    ``recall``..``f_p2r`` unrounded fractions, and ``f_*_1992`` the printed
+    F-measures, given on ALL TEMPLATES total rows only. ``config_label`` is
+    accepted for symmetry with the other writers; the CSV has no header block.
+
+    >>> from muceval.core.model import Configuration, SlotSpec, SlotType
+    >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
+    >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
+    ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
+    >>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(2, 2, 1, 1)),))
+    >>> rows = list(csv.DictReader(io.StringIO(scores_to_csv({"X": [hit]}, cfg))))
+    >>> [(r["scope"], r["row"]) for r in rows[:3]]
+    [('pair', 'template-id'), ('pair', 's'), ('pair', 'TOTAL')]
+    """
+    del config_label  # the CSV carries no configuration header
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for name, pairs in systems_of(systems).items():
+        summary = summarize(pairs, config)
+        base = {"format_version": FORMAT_VERSION, "system": name}
+
+        def emit(
+            row: TallyRow,
+            scope: str,
+            extra: dict[str, Any],
+            *,
+            f_report: bool = False,
+            base: dict[str, Any] = base,
+        ) -> None:
+            writer.writerow({**base, "scope": scope, **extra, **_csv_cells(row, f_report=f_report)})
+
+        for p in pairs:
+            ids = {
+                "message_id": p.message_id,
+                "key_id": "" if p.key_id is None else p.key_id,
+                "response_id": "" if p.response_id is None else p.response_id,
+                "status": p.status.value,
+            }
+            for row in pair_rows(p, summary):
+                emit(row, "pair", ids)
+        for m in summary.messages:
+            extra = {"message_id": m.message_id, "status": m.relevance.value}
+            for manner in MANNERS:
+                for row in accumulator_rows(m.accumulators.get(manner), manner, summary):
+                    emit(row, "message", extra, f_report=_is_all_total(row))
+        for manner in MANNERS:
+            for row in accumulator_rows(summary.accumulators.get(manner), manner, summary):
+                emit(row, "summary", {}, f_report=_is_all_total(row))
+        emit(text_filtering_row(summary.text_filtering), "summary", {})
+    return buffer.getvalue()
+
+
+def _is_all_total(row: TallyRow) -> bool:
+    return row.kind == "total" and row.accumulator == DisplayType.ALL_TEMPLATES.value
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+
+
+def looks_like_scores_csv(text: str, path: str = "") -> bool:
+    """True when the first non-blank line is the header :func:`scores_to_csv` writes.
+
+    >>> looks_like_scores_csv(",".join(CSV_COLUMNS) + "\\n")
+    True
+    """
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return first.strip().startswith(",".join(CSV_COLUMNS[:3]) + ",")
+
+
+def _unit_tally(row: dict[str, str], path: str, line: int) -> Tally:
+    try:
+        values = {f: int(row[f]) for f in TALLY_FIELDS}
+    except (KeyError, TypeError, ValueError):
+        raise InputError.at(path, line, "tallies must be integers") from None
+    if any(v < 0 for v in values.values()):
+        raise InputError.at(path, line, "tallies must not be negative")
+    tally = Tally(**values)
+    why = check_counts([tally.pos, tally.act, tally.cor, tally.par])
+    if why is not None:
+        raise InputError.at(path, line, why)
+    return tally
+
+
+def parse_scores_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...]:
+    """Per-message ALL TEMPLATES tallies of every system of a :func:`scores_to_csv` text.
+
+    The systems carry no summary (``summary`` is ``None``).
+
+    >>> from muceval.core.model import Configuration, SlotSpec, SlotType
+    >>> from muceval.core.tallies import PairScore, TemplateStatus
+    >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
+    ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
+    >>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(1, 1, 1)),))
+    >>> (x,) = parse_scores_csv(scores_to_csv({"X": [hit]}, cfg))
+    >>> x.name, x.units["M-1"].cor
+    ('X', 1)
+    """
+    reader = csv.DictReader(io.StringIO(text))
+    missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or ())]
+    if missing:
+        raise InputError.at(path, 1, f"not a muceval scores CSV: no column {missing[0]!r}")
+    systems: dict[str, dict[str, Tally]] = {}
+    problems: list[Problem] = []
+    for row in reader:
+        if row["scope"] != "message":
+            systems.setdefault(row["system"], {})
+            continue
+        if row["accumulator"] != DisplayType.ALL_TEMPLATES.value or row["kind"] != "total":
+            continue
+        try:
+            tally = _unit_tally(row, path, reader.line_num)
+        except InputError as bad:
+            problems.extend(bad.problems)
+            continue
+        systems.setdefault(row["system"], {})[row["message_id"]] = tally
+    if problems:
+        raise InputError(problems)
+    if not systems:
+        raise InputError.at(path, None, "no systems in this scores file")
+    return tuple(ScoredSystem(name, path, units) for name, units in systems.items())

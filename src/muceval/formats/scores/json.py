@@ -1,0 +1,289 @@
+"""muceval's scores as JSON (``muceval score --format json``): the writer and the one reader.
+
+:func:`scores_to_json` writes every tally of every system; :func:`parse_scores_json`
+reads such a file back into :class:`~muceval.core.systems.ScoredSystem` values,
+from which both the significance tests (per-message ALL TEMPLATES tallies) and
+the HTML report (the summary rows) take what they need.
+
+>>> from muceval.core.model import Configuration, SlotSpec, SlotType
+>>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
+>>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
+...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
+>>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(2, 2, 1, 1)),))
+>>> (system,) = parse_scores_json(scores_to_json({"X": [hit]}, cfg))
+>>> system.name, system.units["M-1"].cor, system.summary.all_templates.recall
+('X', 1, 0.75)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from muceval.core.metrics import F_WEIGHTS, FloatScores, f_measures_1992, scores
+from muceval.core.model import Configuration, DisplayType
+from muceval.core.systems import Row, ScoredSystem, SystemScores
+from muceval.core.tallies import (
+    MANNERS,
+    TALLY_FIELDS,
+    Accumulators,
+    PairScore,
+    SlotLayout,
+    Summary,
+    Tally,
+    summarize,
+)
+from muceval.core.units import check_counts
+from muceval.errors import InputError
+from muceval.formats.files import read_text
+from muceval.formats.scores.rows import (
+    FORMAT_VERSION,
+    TallyRow,
+    accumulator_rows,
+    configuration_label,
+    pair_rows,
+    report_rows,
+    scores_for,
+    systems_of,
+    text_filtering_row,
+)
+
+__all__ = ["FORMAT_NAME", "parse_scores_json", "read_scores_json", "scores_to_json"]
+
+FORMAT_NAME = "muceval-scores"
+"""The ``format`` field of a muceval scores JSON file."""
+
+_ALL = DisplayType.ALL_TEMPLATES.value
+
+# ---------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------
+
+
+def _row_json(row: TallyRow) -> dict[str, Any]:
+    s = scores_for(row)
+    f = FloatScores.of(row.tally)
+    return {
+        "row": row.name,
+        "kind": row.kind,
+        "accumulator": row.accumulator,
+        "tallies": row.tally.as_dict(),
+        "report": {"rec": s.rec, "pre": s.pre, "ovg": s.ovg, "fal": s.fal},
+        "measures": {**f.as_dict(), "fallout": f.fallout if row.fal else None},
+    }
+
+
+def _f_json(total: Tally) -> dict[str, Any]:
+    s = scores(total)
+    f = FloatScores.of(total)
+    report = f_measures_1992(s.rec, s.pre)
+    return {
+        "report": None
+        if report is None
+        else {label: v for (label, _, _), v in zip(F_WEIGHTS, report, strict=True)},
+        "float": {"P&R": f.f_pr, "2P&R": f.f_2pr, "P&2R": f.f_p2r},
+    }
+
+
+def _accumulators_json(accs: Accumulators, summary: Summary) -> dict[str, Any]:
+    return {
+        "accumulators": {
+            m.value: [_row_json(r) for r in accumulator_rows(accs.get(m), m, summary)]
+            for m in MANNERS
+        },
+        "f_measures": _f_json(accs.all_templates.total),
+    }
+
+
+def _slot_class(layout: SlotLayout, slot_id: str) -> str:
+    if slot_id in layout.set_slots:
+        return "set"
+    if slot_id in layout.string_slots:
+        return "string"
+    return "other"
+
+
+def scores_to_json(
+    systems: Mapping[str, Sequence[PairScore]],
+    config: Configuration,
+    *,
+    config_label: str | None = None,
+    indent: int | None = 1,
+) -> str:
+    """Every tally of every system as JSON (schema ``muceval-scores``, :data:`FORMAT_VERSION`).
+
+    ``systems`` maps a system name (see :func:`system_name`) to its catalog
+    entries in report order. Top level: ``format``, ``format_version``,
+    ``configuration``, ``display_type``, ``slots`` (id and class:
+    set/string/other), ``subtotal_rows`` and ``systems`` in the given order.
+    Each system has ``system``; ``pairs`` (one per catalog entry: ids, status
+    and the rows of its report section); ``messages`` (per message: its TEXT
+    FILTERING cell ``a``-``d``, the rows of the four ``accumulators`` and
+    ``f_measures``); and ``summary`` (the rows of the four ``accumulators``,
+    ``report_rows`` exactly as the 1992 summary shows them, ``text_filtering``
+    counts and row, ``f_measures``). A row has ``row``, ``kind``,
+    ``accumulator``, ``tallies`` (POS..PIE), ``report`` (the 1992 integers;
+    ``null`` for ``*`` or an unprinted column) and ``measures`` (fractions; F
+    with beta 1, 0.5, 2). ``f_measures`` has ``report`` (the 1992 values from
+    the rounded ALL TEMPLATES recall and precision, or ``null``) and ``float``.
+
+    >>> from muceval.core.model import Configuration, SlotSpec, SlotType
+    >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
+    >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
+    ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
+    >>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(2, 2, 1, 1)),))
+    >>> doc = json.loads(scores_to_json({"X": [hit]}, cfg))
+    >>> doc["systems"][0]["summary"]["f_measures"]["report"]
+    {'P&R': 75.0, '2P&R': 75.0, 'P&2R': 75.0}
+    """
+    label = configuration_label(config) if config_label is None else config_label
+    layout = SlotLayout.of(config)
+    out_systems: list[dict[str, Any]] = []
+    for name, pairs in systems_of(systems).items():
+        summary = summarize(pairs, config)
+        tf = summary.text_filtering
+        out_systems.append(
+            {
+                "system": name,
+                "pairs": [
+                    {
+                        "message_id": p.message_id,
+                        "key_id": p.key_id,
+                        "response_id": p.response_id,
+                        "status": p.status.value,
+                        "rows": [_row_json(r) for r in pair_rows(p, summary)],
+                    }
+                    for p in pairs
+                ],
+                "messages": [
+                    {
+                        "message_id": m.message_id,
+                        "text_filtering": m.relevance.value,
+                        **_accumulators_json(m.accumulators, summary),
+                    }
+                    for m in summary.messages
+                ],
+                "summary": {
+                    **_accumulators_json(summary.accumulators, summary),
+                    "report_rows": [_row_json(r) for r in report_rows(summary)],
+                    "text_filtering": {
+                        "a": tf.a,
+                        "b": tf.b,
+                        "c": tf.c,
+                        "d": tf.d,
+                        "row": _row_json(text_filtering_row(tf)),
+                    },
+                },
+            }
+        )
+    doc = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "configuration": label,
+        "display_type": config.display_type.value,
+        "slots": [{"slot": sid, "class": _slot_class(layout, sid)} for sid in layout.slot_ids],
+        "subtotal_rows": {r.name: list(r.slot_ids) for r in layout.subtotals},
+        "systems": out_systems,
+    }
+    return json.dumps(doc, indent=indent, ensure_ascii=False) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+
+
+def read_scores_json(path: str | Path) -> tuple[ScoredSystem, ...]:
+    """Every system of the muceval scores JSON file at ``path`` (see :func:`parse_scores_json`)."""
+    return parse_scores_json(read_text(path), str(path))
+
+
+def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...]:
+    """Every system of a muceval scores JSON text, in file order.
+
+    A system's ``units`` are the per-message ALL TEMPLATES totals; its
+    ``summary`` holds the rows of the 1992 summary (``report_rows``), the four
+    manners and the ALL TEMPLATES fallout. Anything malformed is an
+    :class:`InputError` naming the file (and the line, for invalid JSON).
+    """
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise InputError.at(path, bad.lineno, f"not valid JSON: {bad.msg}", bad.colno) from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
+        raise InputError.at(path, 1, f"not a muceval scores file (JSON with format {FORMAT_NAME!r})")
+    entries = doc.get("systems")
+    if not isinstance(entries, list) or not entries:
+        raise InputError.at(path, None, "no systems in this scores file")
+    return tuple(_read_system(entry, n, path) for n, entry in enumerate(entries, start=1))
+
+
+class _Malformed(Exception):
+    """Something in one system entry is not as :func:`scores_to_json` writes it."""
+
+
+def _tally(row: Any) -> Tally:
+    values = row["tallies"]
+    if not isinstance(values, Mapping) or not set(values) <= set(TALLY_FIELDS):
+        raise _Malformed(f"row {row.get('row')!r}: 'tallies' must map {', '.join(TALLY_FIELDS)}")
+    if not all(type(v) is int and v >= 0 for v in values.values()):
+        raise _Malformed(f"row {row.get('row')!r}: tallies must be non-negative integers")
+    tally = Tally(**values)
+    why = check_counts([tally.pos, tally.act, tally.cor, tally.par])
+    if why is not None:
+        raise _Malformed(f"row {row.get('row')!r}: {why}")
+    return tally
+
+
+def _total(rows: Sequence[Any]) -> Tally:
+    for row in rows:
+        if row.get("kind") == "total":
+            return _tally(row)
+    raise _Malformed("an accumulator without its total row")
+
+
+def _read_system(entry: Any, n: int, path: str) -> ScoredSystem:
+    try:
+        name = str(entry["system"])
+        units = {str(m["message_id"]): _total(m["accumulators"][_ALL]) for m in entry["messages"]}
+    except (KeyError, TypeError, AttributeError, _Malformed) as bad:
+        detail = f": {bad}" if isinstance(bad, _Malformed) else ""
+        raise InputError.at(
+            path, None, f"system entry {n} lacks per-message ALL TEMPLATES tallies{detail}"
+        ) from None
+    try:
+        summary = _read_summary(entry["summary"], name, path)
+    except (KeyError, TypeError, AttributeError, _Malformed) as bad:
+        detail = f": {bad}" if isinstance(bad, _Malformed) else ""
+        raise InputError.at(
+            path, None, f"system {name!r} lacks a valid summary (report rows, ALL TEMPLATES){detail}"
+        ) from None
+    return ScoredSystem(name, path, units, summary)
+
+
+def _read_summary(summary: Any, name: str, path: str) -> SystemScores:
+    rows: dict[str, list[Row]] = {"slot": [], "subtotal": [], "total": [], "fills": []}
+    for row in summary["report_rows"]:
+        kind = row.get("kind")
+        fal = (row.get("measures") or {}).get("fallout")
+        if kind in ("slot", "subtotal", "total"):
+            rows[kind].append(Row.of(row["row"], kind, _tally(row), fal if kind == "slot" else None))
+        elif kind in ("set-fills", "string-fills"):
+            rows["fills"].append(Row.of(row["row"], kind, _tally(row), fal))
+    all_rows = summary["accumulators"][_ALL]
+    at = _total(all_rows)
+    set_row = next((r for r in all_rows if r.get("kind") == "set-fills"), None)
+    s = scores(at)
+    return SystemScores(
+        name=name,
+        source=path,
+        origin="json",
+        all_templates=Row.of("ALL TEMPLATES", "total", at),
+        manners=tuple(rows["total"]),
+        slots=tuple(rows["slot"]),
+        objects=tuple(rows["subtotal"] + rows["total"] + rows["fills"]),
+        fallout=FloatScores.of(_tally(set_row)).fallout if set_row else None,
+        f_1992=f_measures_1992(s.rec, s.pre),
+    )

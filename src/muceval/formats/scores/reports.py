@@ -1,0 +1,141 @@
+"""1992 score reports as scores: per-message tallies and the summary of one system.
+
+A message's tallies are the sums of the TOTAL rows of its template-pair
+sections (duplicated sections included, as the 1992 totals include them);
+sections without a TOTAL row (irrelevant, optional without a response) add
+nothing, but their message still belongs to the unit set. The summary rows
+come from the report's TOTAL SLOT SCORES block; no PIE is printed, so the ALL
+TEMPLATES fallout is unknown and a row's fallout is the printed integer
+percentage. A system is named after its file (:func:`~muceval.formats.files.system_name`).
+
+>>> from_reports([]).counts.shape
+(0, 0, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from muceval.core.model import Configuration
+from muceval.core.systems import MANNER_LABELS, Row, ScoredSystem, SystemScores, unit_tallies
+from muceval.core.tallies import SlotLayout, Tally
+from muceval.core.units import UnitTallies, check_counts
+from muceval.errors import InputError
+from muceval.formats.files import system_name
+from muceval.formats.muc.reports import ScoreReport, read_report
+
+__all__ = ["from_report_objects", "from_reports", "report_summary", "report_system", "report_units"]
+
+_MANNER_ORDER = {label: i for i, label in enumerate(MANNER_LABELS.values())}
+_FILL_ROWS = {"SET FILLS ONLY": "set-fills", "STRING FILLS ONLY": "string-fills"}
+
+
+def report_units(report: ScoreReport) -> dict[str, Tally]:
+    """Per-message tallies: the sum of the TOTAL rows of each message's sections.
+
+    A TOTAL row no MUC tally can have (COR + PAR above POS or ACT) is an
+    :class:`InputError` at its line.
+    """
+    per_unit: dict[str, Tally] = {}
+    for block in report.blocks:
+        total = block.total()
+        if total is None:
+            continue
+        t = total.tally
+        why = check_counts([t.pos, t.act, t.cor, t.par])
+        if why is not None:
+            raise InputError.at(report.path, total.line, f"TOTAL row: {why}")
+        per_unit[block.message_id] = per_unit.get(block.message_id, Tally()) + t
+    # Messages whose sections all lack a TOTAL row still belong to the unit set.
+    for message_id in report.message_ids():
+        per_unit.setdefault(message_id, Tally())
+    return per_unit
+
+
+def report_summary(
+    report: ScoreReport, name: str, config: Configuration | None = None
+) -> SystemScores:
+    """The summary of one system from its report's TOTAL SLOT SCORES block.
+
+    ``config`` (optional) tells subtotal rows from slot rows; without it a row
+    named ``…-total`` is taken as an object subtotal. A report without an ALL
+    TEMPLATES row is an :class:`InputError`.
+    """
+    subtotal_names = (
+        {row.name for row in SlotLayout.of(config).subtotals} if config is not None else None
+    )
+
+    def is_subtotal(row_name: str) -> bool:
+        # Without a configuration the 1992 row names are all we have; the MUC
+        # object subtotals are the only rows named "<object>-total".
+        if subtotal_names is not None:
+            return row_name in subtotal_names
+        return row_name.endswith("-total")
+
+    slots: list[Row] = []
+    subtotals: list[Row] = []
+    manners: list[Row] = []
+    fills: list[Row] = []
+    for r in report.summary:
+        fal = None if not r.has_fal or r.fal is None else r.fal / 100
+        if r.name == "template-id":
+            continue
+        if r.name in _MANNER_ORDER:
+            manners.append(Row.of(r.name, "total", r.tally))
+        elif r.name in _FILL_ROWS:
+            fills.append(Row.of(r.name, _FILL_ROWS[r.name], r.tally, fal))
+        elif is_subtotal(r.name):
+            subtotals.append(Row.of(r.name, "subtotal", r.tally))
+        else:
+            slots.append(Row.of(r.name, "slot", r.tally, fal))
+    try:
+        at = report.summary_row("ALL TEMPLATES")
+    except KeyError:
+        raise InputError.at(report.path, None, "the summary has no ALL TEMPLATES row") from None
+    manners.sort(key=lambda r: _MANNER_ORDER[r.name])
+    return SystemScores(
+        name=name,
+        source=report.path,
+        origin="report",
+        all_templates=Row.of("ALL TEMPLATES", "total", at.tally),
+        manners=tuple(manners),
+        slots=tuple(slots),
+        objects=tuple(subtotals + manners + fills),
+        fallout=None,
+        f_1992=report.f_measures,
+    )
+
+
+def report_system(
+    report: ScoreReport, name: str | None = None, config: Configuration | None = None
+) -> ScoredSystem:
+    """One system from its report: per-message tallies and summary.
+
+    ``name`` defaults to the report file's system name; ``config`` is passed
+    to :func:`report_summary`.
+    """
+    name = system_name(report.path) if name is None else name
+    return ScoredSystem(
+        name, report.path, report_units(report), report_summary(report, name, config)
+    )
+
+
+def from_report_objects(
+    reports: Sequence[ScoreReport], names: Sequence[str] | None = None
+) -> UnitTallies:
+    """Per-message tallies from parsed reports; names default to the files' system names."""
+    if names is None:
+        names = [system_name(r.path) for r in reports]
+    return unit_tallies(
+        [ScoredSystem(n, r.path, report_units(r)) for n, r in zip(names, reports, strict=True)]
+    )
+
+
+def from_reports(paths: Sequence[str | Path]) -> UnitTallies:
+    """Per-message tallies of the systems whose 1992 reports are at ``paths``.
+
+    >>> from_reports(["BBN.tst3-pass1.nrad"]).systems  # doctest: +SKIP
+    ('BBN.tst3-pass1',)
+    """
+    return from_report_objects([read_report(p) for p in paths])
