@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any, TypeGuard
 
 from muceval.core import model
 from muceval.core.model import Configuration, SlotSpec
@@ -133,11 +134,11 @@ def to_model(value: CValue) -> model.Value:
     raise TypeError(f"not a canonical value: {value!r}")
 
 
-def is_optional(value: CValue) -> bool:
+def is_optional(value: CValue) -> TypeGuard[tuple[Any, ...]]:
     return type(value) is tuple and value[0] == OPT
 
 
-def is_xref(value: CValue) -> bool:
+def is_xref(value: CValue) -> TypeGuard[tuple[Any, ...]]:
     return type(value) is tuple and value[0] == XREF
 
 
@@ -262,7 +263,7 @@ class ValueMatcher:
             return self.equal(r, k)
         if k is None:
             return r is None or r == ""
-        if type(k) is str:
+        if isinstance(k, str):
             if k == "":
                 return r is None
             if type(r) is not str:
@@ -270,7 +271,7 @@ class ValueMatcher:
             return r == k or self.strip(k) == self.strip(r)
         tag = k[0]
         if tag == OR:
-            if type(r) is tuple and r[0] == OR:
+            if isinstance(r, tuple) and r[0] == OR:
                 return self._set_equal(k[1], r[1])
             # The response goes first here, as in 1992.
             return any(self.equal(r, a) for a in k[1])
@@ -278,7 +279,7 @@ class ValueMatcher:
             if r is None:
                 return True
             return self.equal(k[1], unwrap_optional(r))
-        if type(r) is not tuple or r[0] != tag:
+        if not isinstance(r, tuple) or r[0] != tag:
             return False
         if tag == LOC:
             return len(k[1]) == len(r[1]) and all(

@@ -234,11 +234,11 @@ class Scorer:
         noresp = r is None or r.irrelevant
         if nokey and noresp:
             return TemplateStatus.IRRELEVANT
-        if noresp and k.optional:
+        if noresp and k is not None and k.optional:
             if optional_message and k is first_key:
                 return TemplateStatus.IRRELEVANT
             return TemplateStatus.OPTIONAL
-        if nokey and r.optional:
+        if nokey and r is not None and r.optional:
             return TemplateStatus.OPTIONAL
         if nokey:
             return TemplateStatus.SPURIOUS

@@ -68,9 +68,12 @@ FAIL = "fail"
 _QUERY = "query"  # set_fill: value right, tag wrong (§6.6)
 _EXACT = "exact"
 _ABORT = "abort"
-_BLOCKED = ("blocked", None)  # stage 1 ended the look-up without a result
+_BLOCKED: Credit = ("blocked", None)  # stage 1 ended the look-up without a result
 
-Result = tuple[str, list[int] | None] | str | None
+Credit = tuple[str, list[int] | None]
+"""A status and the indices of the credited key fills (None: every remaining fill)."""
+Result = Credit | str | None
+"""None (nothing), FAIL, or a :data:`Credit`."""
 
 _JUDGED = {
     Judgement.MATCH: MATCH,
@@ -403,10 +406,10 @@ class SlotScorer:
                 res = self._lookup(ctx, K, r)
                 if res is None:
                     still.append(r)
-                elif res == FAIL:
-                    failed.append(r)
-                else:
+                elif isinstance(res, tuple):
                     K = self._credit(t, res, K, paired)
+                else:
+                    failed.append(r)
             R = still
 
         # Step C: only for the mapping restriction.
@@ -424,18 +427,19 @@ class SlotScorer:
             for r in R:
                 if rules.is_set:
                     res = self._multi_set_fill(ctx, K, r)
-                    if res is None or res == FAIL:
+                    if isinstance(res, tuple):
+                        K = self._credit(t, res, K, paired)
+                    else:
                         failed.append(r)
-                        continue
-                    K = self._credit(t, res, K, paired)
                 else:
-                    res = self._query(ctx, self._offered(ctx, K, r), r, indices=True, K=K)
+                    offered = self._offered(ctx, K, r)
+                    res = self._query(ctx, [K[i] for i in offered], r, offered)
                     if res is None:
                         still.append(r)
-                    elif res == FAIL:
-                        failed.append(r)
-                    else:
+                    elif isinstance(res, tuple):
                         K = self._credit(t, res, K, paired)
+                    else:
+                        failed.append(r)
             R = still
 
         # Step E: leftovers.
@@ -450,12 +454,10 @@ class SlotScorer:
         return t
 
     @staticmethod
-    def _credit(t: list[int], res: tuple, K: list[CValue], paired: list[CValue]) -> list[CValue]:
+    def _credit(t: list[int], res: Credit, K: list[CValue], paired: list[CValue]) -> list[CValue]:
         status, credited = res
-        if credited is None:
-            credited = list(range(len(K)))
-        _apply(t, status, len(credited))
-        chosen = set(credited)
+        chosen = set(range(len(K)) if credited is None else credited)
+        _apply(t, status, len(chosen) if credited is None else len(credited))
         paired.extend(K[i] for i in sorted(chosen))
         return [k for i, k in enumerate(K) if i not in chosen]
 
@@ -554,7 +556,8 @@ class SlotScorer:
         """Stage 1 of §6.4 with the combination table of §6.5."""
         rules = ctx.rules
         rvalue, rtag = r[1], r[2]
-        C: list[tuple[int, str]] = []
+        # (index of the key fill, how its tag corresponds, its value)
+        C: list[tuple[int, str, CValue]] = []
         for i, k in enumerate(K):
             kx = xref_part(k)
             if kx is None:
@@ -563,25 +566,25 @@ class SlotScorer:
             if how == _ABORT:
                 return None
             if how is not None:
-                C.append((i, how))
+                C.append((i, how, kx[1]))
         if not C:
             return None
-        kT, tag_status = C[-1]
+        kT, tag_status, _ = C[-1]
 
         value_status: str | None = None
         kV = -1
-        for i, _ in C:
-            if self._eq(xref_part(K[i])[1], rvalue):
+        for i, _, kvalue in C:
+            if self._eq(kvalue, rvalue):
                 value_status, kV = AUTO_MATCH, i
                 break
         if value_status is None and rules.hierarchical:
-            for i, _ in C:
-                if self.matcher.ancestor(rules.slot_id, rvalue, xref_part(K[i])[1]):
+            for i, _, kvalue in C:
+                if self.matcher.ancestor(rules.slot_id, rvalue, kvalue):
                     value_status, kV = AUTO_PARTIAL, i
                     break
         if value_status is None and rules.is_location:
-            for i, _ in C:
-                if self.matcher.country_partial(xref_part(K[i])[1], rvalue):
+            for i, _, kvalue in C:
+                if self.matcher.country_partial(kvalue, rvalue):
                     value_status, kV = AUTO_PARTIAL, i
                     break
         if value_status is None:
@@ -665,9 +668,8 @@ class SlotScorer:
             )
         m = self._set_fill(ctx, K[chosen], r)
         if m == _QUERY:
-            m = self._query(ctx, [K[chosen]], r)
-            if isinstance(m, tuple):
-                m = m[0]
+            answer = self._query(ctx, [K[chosen]], r)
+            m = answer[0] if isinstance(answer, tuple) else answer
         if m is None or m == FAIL:
             if chosen != 0:
                 # 1992 loses the chosen fill from the key list here ([C], never in TST3).
@@ -679,7 +681,7 @@ class SlotScorer:
     def _offered(self, ctx: _Ctx, K: list[CValue], r: CValue) -> list[int]:
         """Key fills offered for a step-D query: those whose tag corresponds, else all."""
         if is_xref(r):
-            out = []
+            out: list[int] = []
             for i, k in enumerate(K):
                 kx = xref_part(k)
                 if kx is None:
@@ -697,22 +699,18 @@ class SlotScorer:
     def _query(
         self,
         ctx: _Ctx,
-        offered: list,
+        fills: list[CValue],
         r: CValue,
-        *,
-        indices: bool = False,
-        K: list[CValue] | None = None,
+        positions: list[int] | None = None,
     ) -> Result:
         """Answer a query from the history, else by the resolver's policy.
 
-        ``offered`` are key fills, or (``indices=True``) indices into ``K``.
-        A result naming fills names them as indices into ``K`` (or ``offered``);
-        with a single offered fill the result is a bare status.
+        ``fills`` are the offered key fills; a result naming fills names them by
+        their ``positions`` (by default their indices in ``fills``). With a single
+        offered fill the result is a bare status.
         """
-        resolver = ctx.resolver
-        assert resolver is not None
-        fills = [K[i] for i in offered] if indices else list(offered)
-        positions = list(offered) if indices else list(range(len(offered)))
+        if positions is None:
+            positions = list(range(len(fills)))
         if not fills:
             return None
         rules = ctx.rules
@@ -736,11 +734,12 @@ class SlotScorer:
             else:
                 found = self._offered_match(fills, sk)
                 chosen = None if found is None else [found]
-        if chosen is None:
+        if chosen is None or status is None:
             answer = self._unresolved(ctx, fills, r)
-            if answer is None or answer == FAIL:
+            if not isinstance(answer, tuple):
                 return answer
             status, chosen = answer
+            assert chosen is not None
         if len(fills) == 1:
             return (status, None)
         return (status, [positions[j] for j in chosen])
@@ -757,6 +756,7 @@ class SlotScorer:
 
     def _unresolved(self, ctx: _Ctx, fills: list[CValue], r: CValue) -> Result:
         resolver = ctx.resolver
+        assert resolver is not None, "queries are put only when a resolver is given"
         policy = resolver.unresolved
         if policy == "incorrect":
             return None
@@ -772,6 +772,7 @@ class SlotScorer:
             response=to_model(r),
             offered=tuple(to_model(f) for f in fills),
         )
+        assert resolver.ask is not None, "QueryResolver refuses the ask policy without a callback"
         answer = resolver.ask(query)
         if answer is None:
             return None
