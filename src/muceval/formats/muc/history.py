@@ -149,7 +149,7 @@ def _map_side(node: SExpr, path: str) -> str | None:
     )
 
 
-def _read_mapping(node: SList, pairs: tuple[SExpr, ...], path: str) -> HistoryMapping:
+def _read_mapping(node: SExpr, pairs: tuple[SExpr, ...], path: str) -> HistoryMapping:
     out: list[tuple[str | None, str | None]] = []
     for pair in pairs:
         if not isinstance(pair, SList) or sexpr.is_nil(pair):

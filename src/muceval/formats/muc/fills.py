@@ -1,0 +1,487 @@
+"""The grammar of one fill (SCORER-SPEC §2.4): read a value line, write a value.
+
+Each slot type has its own grammar (set fills with cross-references, number and
+date ranges, locations with places, qualifiers and alternatives). The reader
+reports the column of a syntax error; the writer brackets structured values so
+that ``parse_fill(format_value(v, t), t) == v`` for every value the reader can
+produce.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from muceval.core.model import (
+    Alternatives,
+    Between,
+    BlankMarker,
+    CrossRef,
+    Location,
+    OptionalValue,
+    Qualified,
+    Range,
+    SlotType,
+    Text,
+    Value,
+)
+from muceval.errors import InputError, Problem
+
+__all__ = ["ERROR_VALUE", "format_value", "parse_fill"]
+
+ERROR_VALUE = Text("<ERROR>")
+"""What the 1992 scorer used in place of a fill it could not parse."""
+
+# ---------------------------------------------------------------------------
+# The value grammar (SCORER-SPEC §2.4)
+# ---------------------------------------------------------------------------
+
+
+class _Syntax(Exception):
+    """A value that does not parse; ``col`` is the 0-based offset in the value text.
+
+    ``recoverable`` marks text after a complete quoted string: the extent of the
+    fill is still clear, so (like the 1992 scorer, which read it as ``<ERROR>``)
+    it is a warning, and the fill is kept as :data:`ERROR_VALUE`.
+    """
+
+    def __init__(self, col: int, message: str, recoverable: bool = False):
+        super().__init__(message)
+        self.col = col
+        self.message = message
+        self.recoverable = recoverable
+
+
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_WS = re.compile(r"[ \t]*")
+_PAREN_OR_QUOTE = re.compile(r'"(?:[^"\\]|\\.)*"|[()]|"')
+
+# A bare token runs to the next separator; parentheses inside it are literal
+# text when balanced (``DEV-MUC3-0001 (NCCOSC)``, ``URUGUAY (COUNTRY)``).
+_BARE_DEFAULT = re.compile(r"(?:[^/:()]|\((?:[^()]|\([^()]*\))*\))*")
+_BARE_RANGE = re.compile(r"(?:[^/\-()]|\((?:[^()]|\([^()]*\))*\))*")
+_BARE_PLAIN = re.compile(r"(?:[^/()]|\((?:[^()]|\([^()]*\))*\))*")
+_BARE_PLACE = re.compile(r"[^/:()\-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class _Grammar:
+    name: str
+    bare: re.Pattern[str]
+    ops: str  # structural tokens
+    qualifier: bool = False  # "NAME (TYPE)" after a bare token (places)
+
+
+_DEFAULT = _Grammar("default", _BARE_DEFAULT, ":")
+_RANGE = _Grammar("range", _BARE_RANGE, "-")
+_PLAIN = _Grammar("plain", _BARE_PLAIN, "")
+_LOC_TOP = _Grammar("loc-top", _BARE_PLAIN, "")
+_PLACE = _Grammar("place", _BARE_PLACE, ":-", qualifier=True)
+_SEGMENT = _Grammar("segment", _BARE_PLACE, "-", qualifier=True)
+
+_OP_NAMES = {":": "cross-reference ':'", "-": "'-'"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    value: Value
+    plain: bool
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Op:
+    char: str
+    col: int
+
+
+_Element = _Choice | _Op
+
+
+def _matching_paren(s: str, start: int) -> int:
+    """Index of the ``)`` closing the ``(`` at ``start`` (quoted strings skipped), or -1."""
+    depth = 0
+    for m in _PAREN_OR_QUOTE.finditer(s, start):
+        tok = m.group()
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+            if depth == 0:
+                return m.start()
+        elif tok == '"':  # an unterminated string swallows the rest
+            return -1
+    return -1
+
+
+def _is_plain(value: Value, qualified_plain: bool = False) -> bool:
+    if value is None or isinstance(value, Text):
+        return True
+    if qualified_plain and isinstance(value, Qualified):
+        return True
+    if isinstance(value, Alternatives):
+        return all(_is_plain(o, qualified_plain) for o in value.options)
+    return False
+
+
+def _alternatives(values: list[Value]) -> Value:
+    """``or(...)`` of ``values``: nested sets flattened, a set of one collapses."""
+    flat: list[Value] = []
+    for v in values:
+        if isinstance(v, Alternatives):
+            flat.extend(v.options)
+        else:
+            flat.append(v)
+    if len(flat) == 1:
+        return flat[0]
+    return Alternatives(tuple(flat))
+
+
+def _skip_ws(s: str, i: int, hi: int) -> int:
+    m = _WS.match(s, i, hi)
+    return i if m is None else m.end()
+
+
+def _scan(s: str, lo: int, hi: int, grammar: _Grammar) -> list[_Element]:
+    """Cut ``s[lo:hi]`` into choices and structural tokens (``/`` only separates)."""
+    out: list[_Element] = []
+    i = lo
+    while True:
+        # --- a choice ---
+        i = _skip_ws(s, i, hi)
+        c = s[i] if i < hi else ""
+        after = ""
+        if c == '"':
+            m = _QUOTED.match(s, i, hi)
+            if m is None:
+                raise _Syntax(i, "unterminated string (no closing '\"')")
+            out.append(_Choice(Text(m.group()), True, i))
+            i = m.end()
+            after = "closing quote"
+        elif c == "(":
+            j = _matching_paren(s, i)
+            if j < 0 or j >= hi:
+                raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
+            value = _parse_group(s, i + 1, j, grammar)
+            plain = _is_plain(value, grammar.qualifier)
+            out.append(_Choice(value, plain, i))
+            i = j + 1
+            after = "')'"
+        else:
+            m = grammar.bare.match(s, i, hi)
+            assert m is not None, "the bare patterns match the empty string"
+            token = m.group().rstrip(" \t")
+            start = i
+            i = m.end()
+            if grammar.qualifier and i < hi and s[i] == "(":
+                j = _matching_paren(s, i)
+                if j < 0 or j >= hi:
+                    raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
+                qualifier = _parse_group(s, i + 1, j, _PLAIN)
+                out.append(_Choice(Qualified(Text(token) if token else None, qualifier), True, start))
+                i = j + 1
+                after = "')'"
+            else:
+                out.append(_Choice(Text(token) if token else None, True, start))
+        # --- a separator, a structural token, or the end ---
+        i = _skip_ws(s, i, hi)
+        if i >= hi:
+            return out
+        c = s[i]
+        if c == "/":
+            i += 1
+        elif c in grammar.ops:
+            out.append(_Op(c, i))
+            i += 1
+        elif c == ")":
+            raise _Syntax(i, "unbalanced parentheses: ')' without a matching '('")
+        elif c == "(":
+            raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
+        elif after:
+            raise _Syntax(
+                i,
+                f"unexpected text after {after}: {s[i:hi].strip()[:30]!r}",
+                recoverable=after == "closing quote",
+            )
+        else:
+            raise _Syntax(i, f"unexpected {c!r} here")
+
+
+def _assemble(
+    elements: list[_Element],
+    make: Callable[[Value, Value], Value],
+    qualified_plain: bool = False,
+) -> Value:
+    """Combine choices around one kind of binary structural token.
+
+    ``/`` binds tighter than the structural token: the operands of ``A / B - C``
+    are ``or(A, B)`` and ``C`` (the 1992 reading of ``COLOMBIA / COLOMBIA:
+    MEDELLIN``). A parenthesised structured choice stands alone as an
+    alternative, which is how ``- 03 SEP 89 / (28 AUG 92 - 03 SEP 89)`` reads.
+    """
+    segments: list[list[_Choice]] = [[]]
+    ops: list[_Op] = []
+    for e in elements:
+        if isinstance(e, _Op):
+            ops.append(e)
+            segments.append([])
+        else:
+            segments[-1].append(e)
+    if not ops:
+        return _alternatives([c.value for c in segments[0]])
+
+    def run(choices: list[_Choice]) -> Value:
+        return _alternatives([c.value for c in choices])
+
+    alts: list[Value] = []
+    left: Value = None
+    last = len(segments) - 1
+    for k, seg in enumerate(segments):
+        start, end = 0, len(seg)
+        if k > 0:
+            while start < end and _is_plain(seg[start].value, qualified_plain):
+                start += 1
+            if start == 0:
+                raise _Syntax(ops[k - 1].col, f"a parenthesised structure cannot follow {_OP_NAMES[ops[k - 1].char]}")
+            alts.append(make(left, run(seg[:start])))
+        if k < last:
+            while end > start and _is_plain(seg[end - 1].value, qualified_plain):
+                end -= 1
+            if end == len(seg):
+                if k > 0 and start == len(seg) == 1:
+                    raise _Syntax(ops[k].col, f"one {_OP_NAMES[ops[k].char]} too many")
+                if k > 0 and start == len(seg):
+                    raise _Syntax(
+                        ops[k].col,
+                        f"ambiguous value: alternatives that contain {_OP_NAMES[ops[k].char]} "
+                        "must be written in parentheses",
+                    )
+                raise _Syntax(ops[k].col, f"a parenthesised structure cannot precede {_OP_NAMES[ops[k].char]}")
+            left = run(seg[end:])
+        alts.extend(c.value for c in seg[start:end])
+    return _alternatives(alts)
+
+
+def _parse_group(s: str, lo: int, hi: int, outer: _Grammar) -> Value:
+    """The value of a parenthesised sub-expression, in the grammar of its context."""
+    if outer is _DEFAULT:
+        return _parse_default(s, lo, hi)
+    if outer is _RANGE:
+        return _assemble(_scan(s, lo, hi, _RANGE), Range)
+    if outer is _LOC_TOP:
+        return _parse_location(s, lo, hi)
+    if outer is _PLACE or outer is _SEGMENT:
+        return _assemble(_scan(s, lo, hi, _SEGMENT), Between, qualified_plain=True)
+    return _alternatives([c.value for c in _scan(s, lo, hi, _PLAIN) if isinstance(c, _Choice)])
+
+
+def _parse_default(s: str, lo: int, hi: int) -> Value:
+    value = _assemble(_scan(s, lo, hi, _DEFAULT), CrossRef)
+    if isinstance(value, Alternatives) and any(isinstance(o, CrossRef) for o in value.options):
+        raise _Syntax(lo, "unsupported complex cross-reference (alternatives that carry their own tags)")
+    return value
+
+
+def _has_colon(s: str, lo: int, hi: int, top_level_only: bool) -> bool:
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[():]', s[lo:hi]):
+        tok = m.group()
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+        elif tok == ":" and (depth == 0 or not top_level_only):
+            return True
+    return False
+
+
+def _top_level_pieces(s: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """``s[lo:hi]`` cut at every ``/`` outside parentheses and quoted strings."""
+    pieces, depth, start = [], 0, lo
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[()/]', s[lo:hi]):
+        tok, at = m.group(), lo + m.start()
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+        elif tok == "/" and depth == 0:
+            pieces.append((start, at))
+            start = at + 1
+    pieces.append((start, hi))
+    return pieces
+
+
+def _parse_location(s: str, lo: int, hi: int) -> Value:
+    pieces = _top_level_pieces(s, lo, hi)
+    if len(pieces) > 1 and all(_has_colon(s, a, b, top_level_only=True) for a, b in pieces):
+        # `C: P (CITY) / C: P (TOWN)`: every alternative is a whole location, and
+        # the 1992 program matched a response equal to any one of them (TST4 key).
+        # `COLOMBIA / COLOMBIA: MEDELLIN` keeps the manual's reading below.
+        return _alternatives([_parse_location(s, a, b) for a, b in pieces])
+    if not _has_colon(s, lo, hi, top_level_only=True):
+        # A line without ':' is a plain string, not a location structure
+        # (SCORER-SPEC §2.4.6); parenthesised alternatives may still hold locations.
+        return _alternatives([c.value for c in _scan(s, lo, hi, _LOC_TOP) if isinstance(c, _Choice)])
+    elements = _scan(s, lo, hi, _PLACE)
+    segments: list[list[_Element]] = [[]]
+    for e in elements:
+        if isinstance(e, _Op) and e.char == ":":
+            segments.append([])
+        else:
+            segments[-1].append(e)
+    parts = [_assemble(seg, Between, qualified_plain=True) for seg in segments]
+    return Location(parts[0], tuple(parts[1:]))
+
+
+def _parse_number(s: str, lo: int, hi: int) -> Value:
+    # Default grammar first; only a plain result is re-read as a range, so
+    # inside a cross-reference "5 - 7" stays one string (SCORER-SPEC §2.4.4).
+    value = _parse_default(s, lo, hi)
+    if isinstance(value, CrossRef | Alternatives):
+        return value
+    return _assemble(_scan(s, lo, hi, _RANGE), Range)
+
+
+_PARSERS: dict[SlotType, Callable[[str, int, int], Value]] = {
+    SlotType.MESSAGE_ID: _parse_default,
+    SlotType.SET: _parse_default,
+    SlotType.STRING: _parse_default,
+    SlotType.DATE: lambda s, lo, hi: _assemble(_scan(s, lo, hi, _RANGE), Range),
+    SlotType.NUMBER: _parse_number,
+    SlotType.LOCATION: _parse_location,
+}
+
+_OPTIONAL_PREFIX = re.compile(r"\?[ \t]*")
+NO_FILL_MARKERS = {"*": BlankMarker.NOT_APPLICABLE, "-": BlankMarker.NO_DATA, "": BlankMarker.EMPTY}
+
+
+@lru_cache(maxsize=1 << 16)
+def parse_value_line(
+    text: str, slot_type: SlotType
+) -> tuple[Value, BlankMarker | None, int, str, bool]:
+    """Parse one value line: ``(fill, marker, error column, error message, recoverable)``.
+
+    ``fill`` is ``None`` when the line contributes no fill (``marker`` tells
+    how it was written); on a syntax error the message is non-empty and the
+    fill is ``<ERROR>``. Cached: the same values recur thousands of times.
+    """
+    optional = False
+    lo = 0
+    m = _OPTIONAL_PREFIX.match(text)
+    if m:
+        optional = True
+        lo = m.end()
+    body = text[lo:]
+    if body in NO_FILL_MARKERS:
+        return None, NO_FILL_MARKERS[body], 0, "", False
+    try:
+        value = _PARSERS[slot_type](text, lo, len(text))
+    except _Syntax as bad:
+        fill: Value = OptionalValue(ERROR_VALUE) if optional else ERROR_VALUE
+        return fill, None, bad.col, bad.message, bad.recoverable
+    if value is None:
+        return None, BlankMarker.EMPTY, 0, "", False
+    if isinstance(value, Text) and value.raw in ("*", "-"):
+        return None, NO_FILL_MARKERS[value.raw], 0, "", False
+    if isinstance(value, Range) and value.low is None and value.high is None:
+        return None, BlankMarker.NO_DATA, 0, "", False
+    if optional:
+        value = OptionalValue(value)
+    return value, None, 0, "", False
+
+
+def parse_fill(text: str, slot_type: SlotType) -> Value:
+    """Parse one value line of a slot of type ``slot_type`` (as written after the label).
+
+    Returns ``None`` when the line gives no fill (``*``, ``-`` or nothing).
+    Raises :class:`InputError` when the value does not parse.
+
+    >>> parse_fill('DEATH: "JESUITS"', SlotType.SET)
+    CrossRef(value=Text(raw='DEATH'), tag=Text(raw='"JESUITS"'))
+    >>> parse_fill("- 26 AUG 89", SlotType.DATE)
+    Range(low=None, high=Text(raw='26 AUG 89'))
+    """
+    if slot_type is SlotType.TEMPLATE_ID:
+        raise ValueError("template ids are not fills; see parse_templates")
+    text = text.strip(" \t")
+    value, _marker, col, message, _recoverable = parse_value_line(text, slot_type)
+    if message:
+        raise InputError(Problem("<value>", 1, message, col + 1))
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------
+
+
+def _fmt(value: Value, ctx: str) -> str:
+    """Format ``value`` so that the grammar of context ``ctx`` reads it back unchanged."""
+    if value is None:
+        return ""
+    if isinstance(value, Text):
+        return value.raw
+    if isinstance(value, OptionalValue):
+        return "? " + _fmt(value.value, ctx)
+    if isinstance(value, Alternatives):
+        return " / ".join(_fmt_option(o, ctx) for o in value.options)
+    if isinstance(value, CrossRef):
+        return _join(": ", _fmt(value.value, "default"), _fmt(value.tag, "default"))
+    if isinstance(value, Range):
+        return _join(" - ", _fmt(value.low, "range"), _fmt(value.high, "range"))
+    if isinstance(value, Location):
+        text = _join(": ", _fmt(value.country, "place"), *(_fmt(p, "place") for p in value.places))
+        pieces = _top_level_pieces(text, 0, len(text))
+        if len(pieces) > 1 and all(_has_colon(text, a, b, top_level_only=True) for a, b in pieces):
+            # Unbracketed, `A: B / C: D` would read back as two whole locations.
+            return _join(": ", _fmt(value.country, "place"), *(_bracket_slashes(_fmt(p, "place")) for p in value.places))
+        return text
+    if isinstance(value, Qualified):
+        return f"{_fmt(value.value, 'place')} ({_fmt(value.qualifier, 'qual')})".strip()
+    if isinstance(value, Between):
+        return _join(" - ", _fmt(value.first, "place"), _fmt(value.second, "place"))
+    raise TypeError(f"cannot write {value!r} in a template file")
+
+
+def _bracket_slashes(text: str) -> str:
+    """``text`` in parentheses if it holds a ``/`` that a reader would take as a top-level cut."""
+    return f"({text})" if len(_top_level_pieces(text, 0, len(text))) > 1 else text
+
+
+def _join(separator: str, *parts: str) -> str:
+    # An empty part is a null (an open range end, an empty place); no doubled spaces.
+    return separator.join(p.strip() for p in parts).strip()
+
+
+def _fmt_option(option: Value, ctx: str) -> str:
+    """One alternative: structured ones go in parentheses so that '/' cannot regroup them."""
+    text = _fmt(option, ctx)
+    plain = option is None or isinstance(option, Text) or (ctx == "place" and isinstance(option, Qualified))
+    return text if plain else f"({text})"
+
+
+_CONTEXT = {
+    SlotType.MESSAGE_ID: "default",
+    SlotType.SET: "default",
+    SlotType.STRING: "default",
+    SlotType.NUMBER: "range",
+    SlotType.DATE: "range",
+    SlotType.LOCATION: "loc",
+}
+
+
+def format_value(value: Value, slot_type: SlotType) -> str:
+    """The text of one fill as written in a template file.
+
+    >>> format_value(Range(None, Text("26 AUG 89")), SlotType.DATE)
+    '- 26 AUG 89'
+    >>> format_value(CrossRef(Text("DEATH"), Text('"JESUITS"')), SlotType.SET)
+    'DEATH: "JESUITS"'
+    """
+    if slot_type is SlotType.TEMPLATE_ID:
+        if isinstance(value, Qualified):
+            return f"{_fmt(value.value, 'default')} ({_fmt(value.qualifier, 'qual')})"
+        return _fmt(value, "default")
+    return _fmt(value, _CONTEXT[slot_type])
