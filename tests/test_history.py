@@ -30,8 +30,8 @@ from muceval.core.model import (
     Text,
     add_judgement,
 )
-from muceval.errors import InputError
-from muceval.formats.muc import history as history_module
+from muceval.errors import InputError, OutputError
+from muceval.formats import files as files_module
 from muceval.formats.muc.history import (
     format_value,
     parse_history,
@@ -295,11 +295,11 @@ def test_save_history_is_atomic(tmp_path, monkeypatch, failing):
                 return getattr(self.handle, name)
 
         monkeypatch.setattr(
-            history_module.os, "fdopen", lambda fd, mode: HalfWriter(real_fdopen(fd, mode))
+            files_module.os, "fdopen", lambda fd, mode: HalfWriter(real_fdopen(fd, mode))
         )
     else:
-        monkeypatch.setattr(history_module.os, failing, boom)
-    with pytest.raises(OSError, match="No space left"):
+        monkeypatch.setattr(files_module.os, failing, boom)
+    with pytest.raises(OutputError, match="No space left"):
         save_history(bigger, target)
     monkeypatch.undo()
     assert target.read_bytes() == before

@@ -7,8 +7,6 @@ systems of different quality and a history of judgements.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -17,6 +15,7 @@ from muceval.core.metrics import FloatScores, float_scores
 from muceval.core.model import Configuration
 from muceval.core.tallies import PairScore, summarize
 from muceval.formats.config import load_configuration
+from muceval.formats.files import write_atomic
 from muceval.formats.scores.json import scores_to_json
 from muceval.reporting.muc1992 import format_report
 from muceval.scoring.session import score_files
@@ -73,7 +72,7 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
     for name, pairs in session.systems.items():
         summary = summarize(pairs, config)
         report_path = out / f"{name}.report"
-        _write_atomically(report_path, format_report(pairs, config, config_label="config.toml"))
+        write_atomic(report_path, format_report(pairs, config, config_label="config.toml"))
         results.append(
             SystemResult(
                 name=name,
@@ -84,7 +83,7 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
             )
         )
     json_path = out / "scores.json"
-    _write_atomically(
+    write_atomic(
         json_path,
         scores_to_json({r.name: r.pairs for r in results}, config, config_label="config.toml"),
     )
@@ -104,13 +103,3 @@ def _html_report(config: Configuration, results: list[SystemResult], folder: Pat
     return write_report(analysis, folder, title="muceval demo: the bundled example").html
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    # Never leave a half-written report behind if the demo is interrupted.
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

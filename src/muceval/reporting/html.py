@@ -27,8 +27,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +34,7 @@ from typing import Any
 
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.errors import UsageError
+from muceval.formats.files import write_atomic
 from muceval.reporting.analysis import Analysis
 from muceval.reporting.plots import (
     METRIC_TITLES,
@@ -599,22 +598,6 @@ def _slots_csv(analysis: Analysis) -> str:
     return buffer.getvalue()
 
 
-def _write(path: Path, data: str | bytes) -> None:
-    # Via a temporary file: an interrupted run never leaves a half-written report.
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
-        # mkstemp creates 0600; a report is meant to be shared like any other file.
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_report(
     analysis: Analysis,
     out_dir: str | Path,
@@ -644,11 +627,11 @@ def write_report(
         assert isinstance(fig, Figure)
         svgs[fig_id] = to_svg(fig)
         path = out / "figures" / f"{fig_id}.svg"
-        _write(path, svgs[fig_id])
+        write_atomic(path, svgs[fig_id])
         figure_paths.append(path)
         if png:
             path = out / "figures" / f"{fig_id}.png"
-            _write(path, to_png(fig))
+            write_atomic(path, to_png(fig))
             figure_paths.append(path)
     data: dict[str, str] = {
         "report.json": analysis.to_json(),
@@ -660,8 +643,8 @@ def write_report(
     }
     data_paths = []
     for name, text in data.items():
-        _write(out / name, text)
+        write_atomic(out / name, text)
         data_paths.append(out / name)
     html_path = out / "report.html"
-    _write(html_path, render_html(analysis, svgs, title))
+    write_atomic(html_path, render_html(analysis, svgs, title))
     return ReportFiles(out, html_path, out / "report.json", tuple(figure_paths), tuple(data_paths))

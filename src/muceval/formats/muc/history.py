@@ -22,8 +22,6 @@ records a new judgement without changing the original object.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from muceval.core.model import (
@@ -48,7 +46,7 @@ from muceval.core.model import (
 )
 from muceval.errors import InputError
 from muceval.formats import sexpr
-from muceval.formats.files import read_text
+from muceval.formats.files import read_text, write_atomic
 from muceval.formats.sexpr import SExpr, SList, String, Symbol
 
 __all__ = [
@@ -349,53 +347,10 @@ def write_history(history: History) -> str:
 def save_history(history: History, path: str | Path) -> None:
     """Write ``history`` to ``path`` atomically: either the old file or the complete new one.
 
-    The text goes to a temporary file in the same directory, is flushed to
-    disk, and then replaces ``path`` in one step (``os.replace``).
-
     >>> import tempfile, os
     >>> target = os.path.join(tempfile.mkdtemp(), "history")
     >>> save_history(parse_history("nil", "h"), target)
     >>> open(target).read()
     'nil'
     """
-    target = Path(path)
-    text = write_history(history)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, temp_name = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.chmod(temp_name, os.stat(target).st_mode & 0o7777)
-        except FileNotFoundError:
-            os.chmod(temp_name, 0o666 & ~_umask())
-        os.replace(temp_name, target)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_directory(directory)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _fsync_directory(directory: Path) -> None:
-    # Makes the rename itself durable; not possible everywhere (e.g. Windows).
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    write_atomic(path, write_history(history))
