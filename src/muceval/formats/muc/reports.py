@@ -32,7 +32,7 @@ Tabs are expanded to 8 columns before parsing. A ``*`` in a count column
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from muceval.core.tallies import Tally
@@ -216,138 +216,147 @@ def parse_report(text: str, path: str = "<string>") -> ScoreReport:
     >>> parse_report(_EXAMPLE).f_measures is None
     True
     """
-    header: list[str] = []
-    blocks: list[ReportBlock] = []
-    summary: list[ReportRow] = []
-    f_measures: tuple[float, float, float] | None = None
-    seen_f = False
-
-    # state: "header", "block", "summary", "end"
-    state = "header"
-    current: dict | None = None  # the open block: id fields, rows, line
-    current_heading = False
-
-    def close_block() -> None:
-        nonlocal current, current_heading
-        if current is not None:
-            blocks.append(
-                ReportBlock(
-                    current["msg"],
-                    current["key"],
-                    current["resp"],
-                    current["tag"],
-                    tuple(current["rows"]),
-                    current["line"],
-                )
-            )
-        current = None
-        current_heading = False
-
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    parser = _ReportParser(path)
     for number, raw in enumerate(lines, start=1):
         raw = raw.rstrip("\r")
         form_feed = raw.startswith("\f")
         line = raw.lstrip("\f").expandtabs(8)
         if "\f" in line:
             raise InputError.at(path, number, "form feed in the middle of a line")
-        if form_feed and state == "block":
-            close_block()
+        parser.feed(number, line, form_feed)
+    return parser.finish(len(lines) if lines else None)
+
+
+@dataclass
+class _OpenBlock:
+    message_id: str
+    key_id: str | None
+    response_id: str | None
+    tag: str
+    line: int
+    rows: list[ReportRow] = field(default_factory=list)
+
+
+class _ReportParser:
+    """The states of a report: header, template blocks, summary, end (after the F-measures)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.header: list[str] = []
+        self.blocks: list[ReportBlock] = []
+        self.summary: list[ReportRow] = []
+        self.f_measures: tuple[float, float, float] | None = None
+        self.seen_f = False
+        self.state = "header"
+        self.current: _OpenBlock | None = None
+        self.heading = False  # the SLOT heading of the open section was seen
+
+    def close_block(self) -> None:
+        c = self.current
+        if c is not None:
+            self.blocks.append(
+                ReportBlock(c.message_id, c.key_id, c.response_id, c.tag, tuple(c.rows), c.line)
+            )
+        self.current = None
+        self.heading = False
+
+    def feed(self, number: int, line: str, form_feed: bool) -> None:
+        if form_feed and self.state == "block":
+            self.close_block()
         stripped = line.strip()
-
-        if state == "end":
+        if self.state == "end":
             if stripped:
-                raise InputError.at(path, number, f"text after the F-measures: {stripped!r}")
-            continue
+                raise InputError.at(self.path, number, f"text after the F-measures: {stripped!r}")
+            return
         if not stripped:
-            continue
-
+            return
         if stripped == _SUMMARY_MARK:
-            if state == "summary":
-                raise InputError.at(path, number, "second TOTAL SLOT SCORES summary")
-            close_block()
-            state = "summary"
-            current_heading = False
-            continue
-
+            if self.state == "summary":
+                raise InputError.at(self.path, number, "second TOTAL SLOT SCORES summary")
+            self.close_block()
+            self.state = "summary"
+            return
         id_match = _ID_LINE.match(line)
         if id_match is not None:
-            if state == "summary":
-                raise InputError.at(path, number, "template section after the summary")
-            tag = (id_match.group("tag") or "").strip()
-            if tag not in TAGS:
-                raise InputError.at(path, number, f"unknown section tag [{tag}]")
-            close_block()
-            key, resp = id_match.group("key"), id_match.group("resp")
-            current = {
-                "msg": id_match.group("msg"),
-                "key": None if key == _NONE else key,
-                "resp": None if resp == _NONE else resp,
-                "tag": tag,
-                "rows": [],
-                "line": number,
-            }
-            state = "block"
-            continue
-
-        if state == "header":
+            self._open_block(number, id_match)
+        elif self.state == "header":
             if _HEADING.match(line) or _ROW.match(line) or _RULE.match(line):
                 raise InputError.at(
-                    path, number, "tally rows before any template section or summary"
+                    self.path, number, "tally rows before any template section or summary"
                 )
-            header.append(stripped)
-            continue
+            self.header.append(stripped)
+        elif _HEADING.match(line):
+            if self.heading:
+                raise InputError.at(self.path, number, "repeated SLOT heading")
+            self.heading = True
+        elif _RULE.match(line):
+            return
+        elif not (self.state == "summary" and self._f_line(number, line, stripped)):
+            self._row(number, line, stripped)
 
-        if _HEADING.match(line):
-            if current_heading:
-                raise InputError.at(path, number, "repeated SLOT heading")
-            current_heading = True
-            continue
-        if _RULE.match(line):
-            continue
+    def _open_block(self, number: int, id_match: re.Match[str]) -> None:
+        if self.state == "summary":
+            raise InputError.at(self.path, number, "template section after the summary")
+        tag = (id_match.group("tag") or "").strip()
+        if tag not in TAGS:
+            raise InputError.at(self.path, number, f"unknown section tag [{tag}]")
+        self.close_block()
+        key, resp = id_match.group("key"), id_match.group("resp")
+        self.current = _OpenBlock(
+            id_match.group("msg"), None if key == _NONE else key, None if resp == _NONE else resp,
+            tag, number,
+        )  # fmt: skip
+        self.state = "block"
 
-        if state == "summary":
-            if _F_HEADING.match(line):
-                continue
-            if _F_NONE.match(stripped):
-                seen_f = True
-                state = "end"
-                continue
-            f_match = _F_LINE.match(stripped)
-            if f_match is not None:
-                f_measures = (
-                    _parse_f(f_match.group("a"), path, number),
-                    _parse_f(f_match.group("b"), path, number),
-                    _parse_f(f_match.group("c"), path, number),
-                )
-                seen_f = True
-                state = "end"
-                continue
+    def _f_line(self, number: int, line: str, stripped: str) -> bool:
+        """Whether ``line`` is the F-MEASURES heading or line (read into ``f_measures``)."""
+        if _F_HEADING.match(line):
+            return True
+        if _F_NONE.match(stripped):
+            self.seen_f = True
+            self.state = "end"
+            return True
+        f_match = _F_LINE.match(stripped)
+        if f_match is None:
+            return False
+        self.f_measures = (
+            _parse_f(f_match.group("a"), self.path, number),
+            _parse_f(f_match.group("b"), self.path, number),
+            _parse_f(f_match.group("c"), self.path, number),
+        )
+        self.seen_f = True
+        self.state = "end"
+        return True
 
-        if state == "block" and current is None:
-            raise InputError.at(path, number, f"text outside a template section: {stripped!r}")
-        if not current_heading:
+    def _row(self, number: int, line: str, stripped: str) -> None:
+        if self.state == "block" and self.current is None:
+            raise InputError.at(self.path, number, f"text outside a template section: {stripped!r}")
+        if not self.heading:
             raise InputError.at(
-                path, number, f"expected the SLOT heading before tally rows, found {stripped!r}"
+                self.path, number, f"expected the SLOT heading before tally rows, found {stripped!r}"
             )
-        row = _parse_row(line, path, number)
-        if state == "summary":
-            summary.append(row)
+        row = _parse_row(line, self.path, number)
+        if self.state == "summary":
+            self.summary.append(row)
         else:
-            assert current is not None
-            current["rows"].append(row)
+            assert self.current is not None
+            self.current.rows.append(row)
 
-    last = len(lines) if lines else None
-    if state in ("header", "block"):
-        if not blocks and current is None and not header:
-            raise InputError.at(path, last, "empty report")
-        raise InputError.at(path, last, "report ends before the TOTAL SLOT SCORES summary")
-    if not seen_f:
-        raise InputError.at(path, last, "report ends before the F-MEASURES line")
-    if not summary:
-        raise InputError.at(path, last, "the summary has no tally rows")
-    return ScoreReport(path, tuple(header), tuple(blocks), tuple(summary), f_measures)
+    def finish(self, last: int | None) -> ScoreReport:
+        if self.state in ("header", "block"):
+            if not self.blocks and self.current is None and not self.header:
+                raise InputError.at(self.path, last, "empty report")
+            raise InputError.at(self.path, last, "report ends before the TOTAL SLOT SCORES summary")
+        if not self.seen_f:
+            raise InputError.at(self.path, last, "report ends before the F-MEASURES line")
+        if not self.summary:
+            raise InputError.at(self.path, last, "the summary has no tally rows")
+        return ScoreReport(
+            self.path, tuple(self.header), tuple(self.blocks), tuple(self.summary), self.f_measures
+        )
 
 
 def read_report(path: str | Path) -> ScoreReport:
