@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 
 import click
 
@@ -115,11 +116,11 @@ def progress_bar(enabled: bool):
 
 
 
-def refuse_overwriting_inputs(output: str | None, inputs: dict[str, str | None]) -> None:
+def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, str]) -> None:
     """Refuse an output file that is one of the command's inputs (``-o`` onto the key...).
 
-    ``inputs`` maps each input file to what it is (for the message); missing
-    entries (``None``) and files that do not exist yet are skipped.
+    ``inputs`` maps each input file to what it is (for the message); options
+    not given (``None``) and files that do not exist yet are skipped.
     """
     from muceval.errors import UsageError
 

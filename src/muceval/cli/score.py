@@ -100,7 +100,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
         raise UsageError("--per-slot goes with --format table or --format json, without "
                          "--output-dir")
     responses = expand_folders(responses)
-    inputs = {key_path: "key", config_path: "configuration", slots_path: "slot file",
+    inputs: dict[str | None, str] = {key_path: "key", config_path: "configuration", slots_path: "slot file",
               history_path: "history", **{path: "response file" for path in responses},
               **{path: "mapping file" for path in mapping_paths}}
     refuse_overwriting_inputs(output, inputs)
