@@ -162,3 +162,21 @@ def test_output_onto_an_input_is_refused(tmp_path, capsys) -> None:
                          str(response), str(response)], capsys)
     assert code == 2 and "is the response file this command reads" in err
     assert response.read_text() == before
+
+
+def test_a_question_mark_in_a_response_is_ignored_as_in_1992() -> None:
+    # '?' marks key fills optional; the 1992 program read a response's '?' as nothing.
+    key = template(inc_type="BOMBING", hum_tgt_name='"JOSE PEREZ"',
+                   hum_tgt_type='CIVILIAN: "JOSE PEREZ"', hum_tgt_num='1: "JOSE PEREZ"')
+    response = template(inc_type="BOMBING", hum_tgt_name='"JOSE PEREZ"',
+                        hum_tgt_type='? CIVILIAN: "JOSE PEREZ"', hum_tgt_num='? 1: "JOSE PEREZ"')
+    for slot in ("hum-tgt-type", "hum-tgt-num"):
+        assert slot_tally(key, response, slot) == slot_tally(key, key, slot)
+        assert slot_tally(key, response, slot)["cor"] == 1
+    # Multi-valued, and against a blank key: a spurious fill, not a noncommittal one.
+    key2 = template(inc_type="BOMBING", hum_tgt_name=['"A"', '"B"'],
+                    hum_tgt_type=['CIVILIAN: "A"', 'CIVILIAN: "B"'])
+    response2 = template(inc_type="BOMBING", hum_tgt_name=['"A"', '"B"'],
+                         hum_tgt_type=['? CIVILIAN: "A"', '? CIVILIAN: "B"'], perp_ind_id='? "X"')
+    assert slot_tally(key2, response2, "hum-tgt-type")["cor"] == 2
+    assert slot_tally(key2, response2, "perp-ind-id")["spu"] == 1

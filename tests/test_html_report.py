@@ -287,10 +287,14 @@ def test_reports_and_json_scores_give_the_same_systems_as_scoring(example, tmp_p
             assert [r.name for r in a.slots] == [r.name for r in b.slots]
             assert [r.name for r in a.objects] == [r.name for r in b.objects]
             assert [(r.name, r.recall) for r in a.manners] == [(r.name, r.recall) for r in b.manners]
-    # A report prints no PIE: the ALL TEMPLATES fallout is unknown there, known from JSON.
-    assert all(s.fallout is None for s in from_reports)
+    # One fallout per system: the SET FILLS ONLY row's. A report prints it as a whole percent.
     assert [s.fallout for s in from_json] == [s.fallout for s in from_pairs]
     assert any(s.fallout is not None for s in from_pairs)
+    for a, b in zip(from_pairs, from_reports, strict=True):
+        set_row = next(r for r in a.objects if r.kind == "set-fills")
+        assert a.fallout == set_row.fallout
+        assert a.fallout is not None and b.fallout is not None
+        assert abs(a.fallout - b.fallout) <= 0.005
 
 
 def test_names_are_escaped_in_the_page() -> None:

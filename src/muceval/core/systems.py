@@ -90,8 +90,8 @@ class SystemScores:
     """The summary of one system: ALL TEMPLATES, the four manners, slot and object rows.
 
     ``source`` names where it came from (file or system), ``origin`` is
-    ``scored``, ``report``, ``json`` or ``arrays``. ``fallout`` is the ALL
-    TEMPLATES fallout of the set-fill slots (``None`` when PIE is unknown).
+    ``scored``, ``report``, ``json`` or ``arrays``. :attr:`fallout` is the one
+    fallout of a system: that of the 1992 SET FILLS ONLY row.
     ``f_1992`` holds the F-measures as the 1992 report prints them.
 
     >>> a = SystemScores.of_tally("A", "x", "arrays", Tally(pos=2, act=2, cor=2))
@@ -106,7 +106,6 @@ class SystemScores:
     manners: tuple[Row, ...] = ()
     slots: tuple[Row, ...] = ()
     objects: tuple[Row, ...] = ()
-    fallout: float | None = None
     f_1992: tuple[float, float, float] | None = None
 
     @classmethod
@@ -115,6 +114,17 @@ class SystemScores:
         s = scores(total)
         return cls(name, source, origin, Row.of("ALL TEMPLATES", "total", total),
                    f_1992=f_measures_1992(s.rec, s.pre))  # fmt: skip
+
+    @property
+    def fallout(self) -> float | None:
+        """The fallout of the set-fill slots as the 1992 summary reports it (the SET FILLS ONLY
+        row, from the MATCHED/MISSING accumulator); ``None`` when unknown.
+
+        Fallout needs the count of possible wrong fills (PIE), which only set-fill
+        slots have; every output of muceval gives this one number.
+        """
+        row = next((r for r in self.objects if r.kind == "set-fills"), None)
+        return None if row is None else row.fallout
 
     def manner(self, accumulator: str) -> Row | None:
         """The total row of one manner (``"matched-only"`` …), or ``None`` if unknown."""

@@ -93,7 +93,6 @@ def systems_from_pairs(
                 manners=manners,
                 slots=slots,
                 objects=subtotals + manners + fills,
-                fallout=_fallout_of(accs.all_templates.set_fills),
                 f_1992=f_measures_1992(s.rec, s.pre),
             )
         )

@@ -143,6 +143,13 @@ e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for anoth
             response.path, None,
             f"this response has optional templates, '?' values or '/' alternatives and the key "
             f"{key.path} has none: are the key and the response swapped?"))
+    marked = [slot for t in response.templates for slot in t.slots
+              if any(isinstance(fill, OptionalValue) for fill in slot.fills)]
+    if marked:
+        warnings.append(Problem(
+            response.path, marked[0].line,
+            f"{len(marked)} slot(s) of this response mark fills optional with '?': only a key's "
+            "'?' means optional; in a response the marker is ignored, as the 1992 program did"))
     return tuple(warnings)
 
 

@@ -205,7 +205,7 @@ def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, 
 
     A system's ``units`` are the per-message ALL TEMPLATES totals; its
     ``summary`` holds the rows of the 1992 summary (``report_rows``), the four
-    manners and the ALL TEMPLATES fallout. Anything malformed is an
+    manners and the SET FILLS ONLY row (its fallout is the system's). Anything malformed is an
     :class:`InputError` naming the file (and the line, for invalid JSON).
     """
     try:
@@ -274,7 +274,6 @@ def _read_summary(summary: Any, name: str, path: str) -> SystemScores:
             rows["fills"].append(Row.of(row["row"], kind, _tally(row), fal))
     all_rows = summary["accumulators"][_ALL]
     at = _total(all_rows)
-    set_row = next((r for r in all_rows if r.get("kind") == "set-fills"), None)
     s = scores(at)
     return SystemScores(
         name=name,
@@ -284,6 +283,5 @@ def _read_summary(summary: Any, name: str, path: str) -> SystemScores:
         manners=tuple(rows["total"]),
         slots=tuple(rows["slot"]),
         objects=tuple(rows["subtotal"] + rows["total"] + rows["fills"]),
-        fallout=FloatScores.of(_tally(set_row)).fallout if set_row else None,
         f_1992=f_measures_1992(s.rec, s.pre),
     )

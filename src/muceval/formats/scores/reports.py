@@ -102,7 +102,6 @@ def report_summary(
         manners=tuple(manners),
         slots=tuple(slots),
         objects=tuple(subtotals + manners + fills),
-        fallout=None,
         f_1992=report.f_measures,
     )
 
