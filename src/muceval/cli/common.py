@@ -63,6 +63,16 @@ def resolve_configuration(config_path: str | None, slots_path: str | None):
     return load_configuration(config_path, slots_path)
 
 
+def units_option(command):
+    """``--units``: how systems with different unit sets are compared."""
+    return click.option(
+        "--units", "units", type=click.Choice(["same", "intersection"]), default="same",
+        show_default=True,
+        help="same: refuse systems scored on different test sets (a unit with key fills "
+        "missing from a system); intersection: compare on the units all systems share.",
+    )(command)
+
+
 def significance_options(command):
     """The options of the significance tests, shared by `significance` and `report`."""
     options = [

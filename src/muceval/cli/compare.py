@@ -7,7 +7,7 @@ import sys
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import progress_bar, resolve_configuration
+from muceval.cli.common import progress_bar, resolve_configuration, units_option
 
 
 @cli.command("compare")
@@ -37,12 +37,13 @@ from muceval.cli.common import progress_bar, resolve_configuration
               default=0.05, show_default=True, help="Significance level.")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Paired bootstrap samples for the interval of the difference (0: none).")
+@units_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             config_path: str | None, slots_path: str | None, history_path: str | None,
             no_query_pass: bool, metrics: str, method: str, shuffles: int, seed: int,
-            alpha: float, bootstrap: int, fmt: str) -> None:
+            alpha: float, bootstrap: int, units: str, fmt: str) -> None:
     """Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, verdict.
 
     The test is paired and stratified by message: it asks whether the
@@ -81,7 +82,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             raise UsageError("--config and --history go with --key (scoring responses)")
         from muceval.formats.registry import load_inputs
 
-        tallies = load_inputs(paths)
+        tallies = load_inputs(paths, units)
         if len(tallies.systems) != len(paths):
             raise UsageError(f"{len(paths)} files hold {len(tallies.systems)} systems "
                              f"({', '.join(tallies.systems)}): give one system per file")

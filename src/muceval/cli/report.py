@@ -8,7 +8,12 @@ import sys
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import progress_bar, resolve_configuration, significance_options
+from muceval.cli.common import (
+    progress_bar,
+    resolve_configuration,
+    significance_options,
+    units_option,
+)
 
 
 @cli.command("report")
@@ -34,6 +39,7 @@ from muceval.cli.common import progress_bar, resolve_configuration, significance
               show_default=True, help="Folder for report.html, the figures and the data.")
 @click.option("--title", help="Title of the page.")
 @significance_options
+@units_option
 @click.option("--no-png", is_flag=True, help="Write the figures as SVG only.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="What to print: a compact table, or the written files as JSON.")
@@ -41,7 +47,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
            slots_path: str | None, history_path: str | None, no_query_pass: bool, mapping: str,
            example: bool, out_dir: str, title: str | None, metrics: str, method: str,
            shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
-           adjust: str, bootstrap: int, threads: int | None, no_png: bool, fmt: str) -> None:
+           adjust: str, bootstrap: int, threads: int | None, units: str, no_png: bool,
+           fmt: str) -> None:
     """Score systems, test their differences and write one self-contained HTML report.
 
     With --key, INPUT files are system responses scored against the key (with
@@ -104,8 +111,9 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         if history_path is not None:
             raise UsageError("--history only applies when scoring responses with --key")
         config = resolve_configuration(config_path, slots_path) if config_path or slots_path else None
-        systems, tallies = load_systems(list(inputs), config)
-        recorded = {"inputs": list(inputs), "configuration": config_path or "none"}
+        systems, tallies = load_systems(list(inputs), config, units)
+        recorded = {"inputs": list(inputs), "configuration": config_path or "none",
+                    "units": units}
     if len(systems) < 2:
         raise UsageError("a report compares systems: give at least two")
 

@@ -7,18 +7,19 @@ import sys
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import progress_bar, significance_options
+from muceval.cli.common import progress_bar, significance_options, units_option
 
 
 @cli.command("significance")
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False))
 @significance_options
+@units_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
                  seed: int | None, alternative: str, alpha: float, confidence: float,
-                 adjust: str, bootstrap: int, threads: int | None, fmt: str) -> None:
+                 adjust: str, bootstrap: int, threads: int | None, units: str, fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
 
     INPUT files are 1992 score reports (one system each, named by the file name
@@ -35,7 +36,10 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     from muceval.formats.registry import load_inputs
     from muceval.significance.engine import compare
 
-    tallies = load_inputs(list(inputs))
+    tallies = load_inputs(list(inputs), units)
+    if units == "intersection":
+        click.echo(f"note: compared on the {len(tallies.units)} units all systems share "
+                   "(--units intersection)", err=True)
     with progress_bar(sys.stdout.isatty() and sys.stderr.isatty()) as advance:
         result = compare(tallies, metrics=metrics, method=method, shuffles=shuffles, seed=seed,
                          alternative=alternative, alpha=alpha, confidence=confidence,

@@ -27,13 +27,14 @@ from muceval.core.metrics import FloatScores, f_measures_1992, scores
 from muceval.core.model import DisplayType
 from muceval.core.tallies import Tally
 from muceval.core.units import UnitTallies, check_counts
-from muceval.errors import InputError
+from muceval.errors import InputError, UsageError
 
 __all__ = [
     "MANNER_LABELS",
     "Row",
     "ScoredSystem",
     "SystemScores",
+    "UNIT_POLICIES",
     "unit_tallies",
 ]
 
@@ -163,13 +164,25 @@ class ScoredSystem:
     summary: SystemScores | None = None
 
 
-def unit_tallies(systems: Sequence[ScoredSystem]) -> UnitTallies:
-    """The per-unit tallies of ``systems``, in their order, over the sorted union of units.
+UNIT_POLICIES = ("same", "intersection")
+"""How systems with different unit sets are compared (``--units``)."""
 
-    A unit a system lacks counts as zeros. Two systems of the same name are an
-    :class:`InputError` naming both sources, as are counts no MUC tally can
-    have (COR + PAR above POS or ACT).
+
+def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTallies:
+    """The per-unit tallies of ``systems``, in their order, over a common set of units.
+
+    ``units="same"``: the union of the systems' units, where a unit a system
+    lacks counts as zeros. That is exact only where no other system has key
+    fills there (POS 0: a message of spurious templates only, which every other
+    system left alone); a system that lacks a unit with key fills was scored on
+    another test set, and that is an :class:`InputError` naming the units.
+    ``units="intersection"``: only the units every system has.
+
+    Two systems of the same name are an :class:`InputError` naming both
+    sources, as are counts no MUC tally can have (COR + PAR above POS or ACT).
     """
+    if units not in UNIT_POLICIES:
+        raise ValueError(f"unknown unit policy {units!r}; choose from {', '.join(UNIT_POLICIES)}")
     seen: dict[str, str] = {}
     for system in systems:
         if system.name in seen:
@@ -177,13 +190,37 @@ def unit_tallies(systems: Sequence[ScoredSystem]) -> UnitTallies:
                 system.source, None, f"system {system.name!r} also comes from {seen[system.name]}"
             )
         seen[system.name] = system.source
-    units = sorted({u for s in systems for u in s.units})
-    position = {u: i for i, u in enumerate(units)}
-    counts = np.zeros((len(systems), len(units), 4), dtype=np.int64)
+    if units == "intersection":
+        common = set.intersection(*(set(s.units) for s in systems)) if systems else set()
+        if systems and not common:
+            raise UsageError("--units intersection: the systems share no unit, nothing to compare")
+        chosen = sorted(common)
+    else:
+        _check_same_units(systems)
+        chosen = sorted({u for s in systems for u in s.units})
+    position = {u: i for i, u in enumerate(chosen)}
+    counts = np.zeros((len(systems), len(chosen), 4), dtype=np.int64)
     for n, system in enumerate(systems):
         for unit, t in system.units.items():
-            counts[n, position[unit]] = (t.pos, t.act, t.cor, t.par)
+            if unit in position:
+                counts[n, position[unit]] = (t.pos, t.act, t.cor, t.par)
         why = check_counts(counts[n])
         if why is not None:
             raise InputError.at(system.source, None, f"system {system.name!r}: {why}")
-    return UnitTallies(tuple(s.name for s in systems), tuple(units), counts)
+    return UnitTallies(tuple(s.name for s in systems), tuple(chosen), counts)
+
+
+def _check_same_units(systems: Sequence[ScoredSystem]) -> None:
+    """Refuse systems scored on different test sets (see :func:`unit_tallies`)."""
+    keyed = {u for s in systems for u, t in s.units.items() if t.pos > 0}
+    for system in systems:
+        missing = sorted(keyed - set(system.units))
+        if not missing:
+            continue
+        other = next(s for s in systems if missing[0] in s.units and s.units[missing[0]].pos)
+        shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise InputError.at(
+            system.source, None,
+            f"system {system.name!r} lacks {len(missing)} unit(s) where {other.name!r} "
+            f"({other.source}) has key fills ({shown}): they were not scored on the same test "
+            "set. --units intersection compares systems on the units they share")

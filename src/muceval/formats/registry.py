@@ -353,23 +353,25 @@ INPUTS = Registry([
 # ---------------------------------------------------------------------------
 
 
-def load_inputs(paths: Sequence[str | Path]) -> UnitTallies:
+def load_inputs(paths: Sequence[str | Path], units: str = "same") -> UnitTallies:
     """Per-unit tallies of every system in the scores files at ``paths``.
 
     Any mix of 1992 score reports (one system each, named by
     :func:`~muceval.formats.files.system_name`), muceval scores (JSON or CSV:
     every system in the file, per message) and unit-tallies CSV. A system may
-    come from only one file; the unit set is the sorted union.
+    come from only one file. ``units`` says how differing unit sets are
+    treated (:func:`~muceval.core.systems.unit_tallies`): ``"same"`` refuses
+    systems scored on different test sets, ``"intersection"`` keeps the shared units.
 
     >>> load_inputs(["BBN.tst3-pass1.nrad", "scores.json"])  # doctest: +SKIP
     """
     if not paths:
         raise UsageError("no input files")
-    return unit_tallies(INPUTS.scored_systems(paths, purpose="muceval significance"))
+    return unit_tallies(INPUTS.scored_systems(paths, purpose="muceval significance"), units)
 
 
 def load_systems(
-    paths: Sequence[str | Path], config: Configuration | None = None
+    paths: Sequence[str | Path], config: Configuration | None = None, units: str = "same"
 ) -> tuple[list[SystemScores], UnitTallies]:
     """Summaries and per-message tallies from 1992 score reports and/or muceval JSON scores.
 
@@ -386,4 +388,4 @@ def load_systems(
     for system in systems:
         if system.summary is None:
             raise InputError.at(system.source, None, f"system {system.name!r} has no summary")
-    return [s.summary for s in systems if s.summary is not None], unit_tallies(systems)
+    return [s.summary for s in systems if s.summary is not None], unit_tallies(systems, units)
