@@ -103,9 +103,12 @@ def test_system_name_is_the_file_name_without_its_last_suffix():
 
 def test_load_inputs_dispatch_and_merge(tmp_path):
     csv_path = write(tmp_path, HEADER + "A,u1,1,1,1,0\n", "a.txt")  # recognised by its header
-    other = write(tmp_path, HEADER + "B,u2,1,1,0,0\n", "b.csv")
+    other = write(tmp_path, HEADER + "B,u1,1,1,0,0\nB,u2,0,1,0,0\n", "b.csv")
     t = load_inputs([csv_path, other])
-    assert t.systems == ("A", "B") and t.units == ("u1", "u2")
+    assert t.systems == ("A", "B") and t.units == ("u1", "u2")  # u2: spurious only, zeros for A
+    elsewhere = write(tmp_path, HEADER + "C,u3,1,1,0,0\n", "c.csv")
+    with pytest.raises(InputError, match="not scored on the same test set"):
+        load_inputs([csv_path, elsewhere])
     with pytest.raises(InputError, match="also comes from"):
         load_inputs([csv_path, csv_path])
     junk = write(tmp_path, "hello\n", "junk.txt")

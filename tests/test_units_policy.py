@@ -12,39 +12,46 @@ from muceval.formats.scores.unit_csv import parse_unit_csv
 HEADER = "system,unit,POS,ACT,COR,PAR\n"
 
 
-def systems(text: str):
-    return parse_unit_csv(HEADER + text, "units.csv")
+def systems(*files: str):
+    """The systems of one unit-tallies CSV per text (each file is its own source)."""
+    return tuple(s for n, text in enumerate(files)
+                 for s in parse_unit_csv(HEADER + text, f"file{n}.csv"))
 
 
 def test_a_unit_with_key_fills_missing_from_a_system_is_refused() -> None:
-    tst3_and_tst4 = systems("A,m1,4,3,2,0\nA,m2,2,2,1,1\nB,n1,3,3,3,0\nB,n2,1,0,0,0\n")
+    tst3_and_tst4 = systems("A,m1,4,3,2,0\nA,m2,2,2,1,1\n", "B,n1,3,3,3,0\nB,n2,1,0,0,0\n")
     with pytest.raises(InputError, match=r"'A' lacks 2 unit\(s\) where 'B' .*n1, n2"):
         unit_tallies(tst3_and_tst4)
 
 
+def test_within_one_file_missing_rows_are_zeros() -> None:
+    loaded = unit_tallies(systems("A,m1,4,3,2,0\nA,m2,2,2,1,1\nB,m2,2,1,1,0\n"))
+    assert loaded.units == ("m1", "m2") and loaded.counts[1, 0].tolist() == [0, 0, 0, 0]
+
+
 def test_a_message_of_spurious_templates_only_is_a_unit_of_zeros_for_the_others() -> None:
     # B answered a message outside the key (POS 0): A left it alone, zeros are exact.
-    loaded = unit_tallies(systems("A,m1,4,3,2,0\nB,m1,4,4,1,0\nB,x9,0,2,0,0\n"))
+    loaded = unit_tallies(systems("A,m1,4,3,2,0\n", "B,m1,4,4,1,0\nB,x9,0,2,0,0\n"))
     assert loaded.units == ("m1", "x9")
     assert loaded.counts[0, 1].tolist() == [0, 0, 0, 0]
 
 
 def test_intersection_keeps_the_shared_units_only() -> None:
-    loaded = unit_tallies(systems("A,m1,4,3,2,0\nA,m2,2,2,1,1\nB,m2,2,1,1,0\nB,m3,1,1,1,0\n"),
+    loaded = unit_tallies(systems("A,m1,4,3,2,0\nA,m2,2,2,1,1\n", "B,m2,2,1,1,0\nB,m3,1,1,1,0\n"),
                           units="intersection")
     assert loaded.units == ("m2",)
     assert loaded.counts[:, 0].tolist() == [[2, 2, 1, 1], [2, 1, 1, 0]]
 
 
 def test_the_cli_refuses_with_exit_2_and_intersects_on_request(tmp_path, capsys) -> None:
-    path = tmp_path / "units.csv"
-    path.write_text(HEADER + "A,m1,4,3,2,0\nA,m2,2,2,1,1\nA,m3,2,2,2,0\n"
-                    "B,m2,2,1,1,0\nB,m3,2,2,0,0\nB,m4,5,5,5,0\n")
-    assert main(["significance", str(path), "--seed", "1", "--shuffles", "9"]) == 2
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text(HEADER + "A,m1,4,3,2,0\nA,m2,2,2,1,1\nA,m3,2,2,2,0\n")
+    b.write_text(HEADER + "B,m2,2,1,1,0\nB,m3,2,2,0,0\nB,m4,5,5,5,0\n")
+    assert main(["significance", str(a), str(b), "--seed", "1", "--shuffles", "9"]) == 2
     err = capsys.readouterr().err
     assert "not scored on the same test set" in err and "--units intersection" in err
     assert "Traceback" not in err
-    code = main(["significance", str(path), "--seed", "1", "--shuffles", "9",
+    code = main(["significance", str(a), str(b), "--seed", "1", "--shuffles", "9",
                  "--units", "intersection", "--format", "json"])
     assert code == 0
     captured = capsys.readouterr()

@@ -172,10 +172,12 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
     """The per-unit tallies of ``systems``, in their order, over a common set of units.
 
     ``units="same"``: the union of the systems' units, where a unit a system
-    lacks counts as zeros. That is exact only where no other system has key
-    fills there (POS 0: a message of spurious templates only, which every other
-    system left alone); a system that lacks a unit with key fills was scored on
-    another test set, and that is an :class:`InputError` naming the units.
+    lacks counts as zeros. Across files that is exact only where no other
+    system has key fills there (POS 0: a message of spurious templates only,
+    which every other system left alone); a system whose file lacks a unit
+    with key fills was scored on another test set, and that is an
+    :class:`InputError` naming the units. (Within one file, missing rows are
+    zeros: that file's author defined its units.)
     ``units="intersection"``: only the units every system has.
 
     Two systems of the same name are an :class:`InputError` naming both
@@ -213,11 +215,16 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
 def _check_same_units(systems: Sequence[ScoredSystem]) -> None:
     """Refuse systems scored on different test sets (see :func:`unit_tallies`)."""
     keyed = {u for s in systems for u, t in s.units.items() if t.pos > 0}
+    # Within one file the file sets the units: a unit-tallies CSV may leave out
+    # the rows of zeros (documented), so a system has every unit of its file.
+    of_source: dict[str, set[str]] = {}
     for system in systems:
-        missing = sorted(keyed - set(system.units))
+        of_source.setdefault(system.source, set()).update(system.units)
+    for system in systems:
+        missing = sorted(keyed - of_source[system.source])
         if not missing:
             continue
-        other = next(s for s in systems if missing[0] in s.units and s.units[missing[0]].pos)
+        other = next(s for s in systems if missing[0] in s.units and s.units[missing[0]].pos > 0)
         shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
         raise InputError.at(
             system.source, None,
