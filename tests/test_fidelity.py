@@ -164,8 +164,8 @@ def test_output_onto_an_input_is_refused(tmp_path, capsys) -> None:
     assert response.read_text() == before
 
 
-def test_a_question_mark_in_a_response_is_ignored_as_in_1992() -> None:
-    # '?' marks key fills optional; the 1992 program read a response's '?' as nothing.
+def test_a_question_mark_in_a_response_is_compared_without_the_marker() -> None:
+    # '?' marks key fills optional; the 1992 program compared a response's values without it.
     key = template(inc_type="BOMBING", hum_tgt_name='"JOSE PEREZ"',
                    hum_tgt_type='CIVILIAN: "JOSE PEREZ"', hum_tgt_num='1: "JOSE PEREZ"')
     response = template(inc_type="BOMBING", hum_tgt_name='"JOSE PEREZ"',
@@ -173,10 +173,30 @@ def test_a_question_mark_in_a_response_is_ignored_as_in_1992() -> None:
     for slot in ("hum-tgt-type", "hum-tgt-num"):
         assert slot_tally(key, response, slot) == slot_tally(key, key, slot)
         assert slot_tally(key, response, slot)["cor"] == 1
-    # Multi-valued, and against a blank key: a spurious fill, not a noncommittal one.
+    # Multi-valued; and a lone marked fill against a blank key is noncommittal (SYNCH, TST3).
     key2 = template(inc_type="BOMBING", hum_tgt_name=['"A"', '"B"'],
                     hum_tgt_type=['CIVILIAN: "A"', 'CIVILIAN: "B"'])
     response2 = template(inc_type="BOMBING", hum_tgt_name=['"A"', '"B"'],
                          hum_tgt_type=['? CIVILIAN: "A"', '? CIVILIAN: "B"'], perp_ind_id='? "X"')
     assert slot_tally(key2, response2, "hum-tgt-type")["cor"] == 2
-    assert slot_tally(key2, response2, "perp-ind-id")["spu"] == 1
+    assert slot_tally(key2, response2, "perp-ind-id") == dict.fromkeys(
+        ("pos", "act", "cor", "par", "inc", "spu", "mis"), 0)
+
+
+def test_score_names_what_it_skipped_and_strict_refuses_it(tmp_path, capsys) -> None:
+    key = tmp_path / "key.txt"
+    key.write_text(template(inc_type="BOMBING"))
+    response = tmp_path / "sys.txt"
+    response.write_text(template(inc_type="BOMBING").replace(
+        "4.  INCIDENT: TYPE                 BOMBING\n",
+        "4.  INCIDENT: TYPE                 BOMBING\n4.  INCIDENT: TYPE                 ARSON\n"))
+    code, out, err = _run(["score", "--key", str(key), str(response), "--no-query-pass"], capsys)
+    assert code == 0 and "F-MEASURES" in out
+    assert f"warning: {response}:6:1: duplicated slot '4.  INCIDENT: TYPE'" in err
+    code, out, err = _run(["score", "--key", str(key), str(response), "--strict"], capsys)
+    assert code == 2 and out == ""
+    assert "error:" in err and "--strict: nothing scored" in err and "Traceback" not in err
+    code, _, _ = _run(["validate", "--strict", str(response)], capsys)
+    assert code == 2
+    code, _, _ = _run(["validate", str(response)], capsys)
+    assert code == 0

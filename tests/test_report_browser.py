@@ -105,11 +105,12 @@ def test_tst3_report_from_official_scores(muc4: Path, tmp_path: Path) -> None:
 
     dom = parse_html(rendered_dom(files.html, tmp_path))
     check_page_matches_json(dom, data)
-    # The printed 1992 F-measures come through unchanged; fallout is unknown from reports.
+    # The printed 1992 F-measures and SET FILLS ONLY fallout come through unchanged.
     for path, system in zip(paths, analysis.systems, strict=True):
         row = dom.find("tr", data_system=system.name)
         assert system.f_1992 is not None
         assert row.find("td", data_metric="f1-1992").text() == f"{system.f_1992[0]:.2f}"
-        assert row.find("td", data_metric="fallout").text() == "n/a"
+        assert system.fallout is not None
+        assert row.find("td", data_metric="fallout").text() == f"{100 * system.fallout:.2f}"
         assert Path(path).name.startswith(system.name)
     _check_screenshot(screenshot(files.html, tmp_path, "tst3-report"))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import click
+
+from muceval.errors import Problem
 
 BUNDLED_CONFIGURATIONS = ("muc4",)
 
@@ -157,3 +159,41 @@ def expand_folders(paths: tuple[str, ...] | list[str]) -> tuple[str, ...]:
             raise UsageError(f"{path} is a folder with no files in it")
         expanded.extend(found)
     return tuple(expanded)
+
+
+def strict_option(command):
+    """``--strict``: warnings are errors (exit 2)."""
+    return click.option(
+        "--strict", is_flag=True,
+        help="Treat every warning as an error (exit 2): for pipelines that must not score "
+        "anything the 1992 program would have accepted only with a shrug.",
+    )(command)
+
+
+def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem],
+                    strict: bool) -> None:
+    """Print the warnings of a scoring session on stderr; with ``strict``, stop with exit 2.
+
+    Session warnings are printed in full; the readers' warnings (often many per
+    file) as one line per file, with a pointer to ``muceval validate --warnings``.
+    """
+    prefix = "error" if strict else "warning"
+    for warning in warnings:
+        click.echo(f"{prefix}: {warning}", err=True)
+    per_file: dict[str, list[Problem]] = {}
+    for warning in file_warnings:
+        per_file.setdefault(warning.path, []).append(warning)
+    for path, found in per_file.items():
+        if strict or len(found) == 1:
+            for warning in found:
+                click.echo(f"{prefix}: {warning}", err=True)
+            continue
+        first = found[0]
+        where = f"line {first.line}: " if first.line is not None else ""
+        click.echo(f"{prefix}: {path}: {len(found)} things the 1992 program accepted (first, "
+                   f"{where}{first.message}); 'muceval validate {path} --warnings' lists them",
+                   err=True)
+    if strict and (warnings or file_warnings):
+        click.echo(f"error: {len(warnings) + len(file_warnings)} warning(s) and --strict: "
+                   "nothing scored", err=True)
+        raise click.exceptions.Exit(2)

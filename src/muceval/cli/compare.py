@@ -7,7 +7,13 @@ import sys
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import progress_bar, resolve_configuration, units_option
+from muceval.cli.common import (
+    progress_bar,
+    report_warnings,
+    resolve_configuration,
+    strict_option,
+    units_option,
+)
 
 
 @cli.command("compare")
@@ -40,10 +46,11 @@ from muceval.cli.common import progress_bar, resolve_configuration, units_option
 @units_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
+@strict_option
 def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             config_path: str | None, slots_path: str | None, history_path: str | None,
             no_query_pass: bool, metrics: str, method: str, shuffles: int, seed: int,
-            alpha: float, bootstrap: int, units: str, fmt: str) -> None:
+            alpha: float, bootstrap: int, units: str, fmt: str, strict: bool) -> None:
     """Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, verdict.
 
     The test is paired and stratified by message: it asks whether the
@@ -74,8 +81,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
         config = resolve_configuration(config_path, slots_path)
         session = score_files(config, key_path, paths, history_path=history_path,
                               query_pass=not no_query_pass)
-        for warning in session.warnings:
-            click.echo(f"warning: {warning}", err=True)
+        report_warnings(session.warnings, session.file_warnings, strict)
         _, tallies = systems_from_pairs(session.systems, config)
     else:
         if config_path or history_path:

@@ -10,8 +10,10 @@ import click
 from muceval.cli.app import cli
 from muceval.cli.common import (
     progress_bar,
+    report_warnings,
     resolve_configuration,
     significance_options,
+    strict_option,
     units_option,
 )
 
@@ -43,12 +45,13 @@ from muceval.cli.common import (
 @click.option("--no-png", is_flag=True, help="Write the figures as SVG only.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="What to print: a compact table, or the written files as JSON.")
+@strict_option
 def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | None,
            slots_path: str | None, history_path: str | None, no_query_pass: bool, mapping: str,
            example: bool, out_dir: str, title: str | None, metrics: str, method: str,
            shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
            adjust: str, bootstrap: int, threads: int | None, units: str, no_png: bool,
-           fmt: str) -> None:
+           fmt: str, strict: bool) -> None:
     """Score systems, test their differences and write one self-contained HTML report.
 
     With --key, INPUT files are system responses scored against the key (with
@@ -97,8 +100,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         config = resolve_configuration(config_path, slots_path)
         session = score_files(config, key_path, inputs, history_path=history_path,
                               query_pass=not no_query_pass, mapping=mapping)
-        for warning in session.warnings:
-            click.echo(f"warning: {warning}", err=True)
+        report_warnings(session.warnings, session.file_warnings, strict)
         results = session.systems
         systems, tallies = systems_from_pairs(results, config,
                                               {system_name(p): str(p) for p in inputs})

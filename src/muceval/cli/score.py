@@ -13,8 +13,10 @@ from muceval.cli.app import cli
 from muceval.cli.common import (
     expand_folders,
     refuse_overwriting_inputs,
+    report_warnings,
     resolve_configuration,
     scores_table,
+    strict_option,
 )
 from muceval.errors import UsageError
 from muceval.formats.files import write_atomic
@@ -73,10 +75,11 @@ if TYPE_CHECKING:
 @click.option("--per-slot", is_flag=True,
               help="With --format table or json: recall, precision and F of every slot, the "
               "object subtotals and the four manners, per system.")
+@strict_option
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
           mapping: str, unresolved: str, save_history: str | None, fmt: str, layout: str,
-          output: str | None, output_dir: str | None, force: bool, per_slot: bool) -> None:
+          output: str | None, output_dir: str | None, force: bool, per_slot: bool, strict: bool) -> None:
     """Score system response files against an answer key as the 1992 MUC-4 scorer did.
 
     Prints the 1992 report of each RESPONSE (systems are named after the file
@@ -115,8 +118,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     except HistorySaveError as failed:
         _save_elsewhere(failed, set(inputs))
         raise click.exceptions.Exit(2) from None
-    for warning in session.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    report_warnings(session.warnings, session.file_warnings, strict)
 
     results = session.systems
     if per_slot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import resolve_configuration
+from muceval.cli.common import resolve_configuration, strict_option
 
 
 @cli.command("validate")
@@ -23,14 +23,16 @@ from muceval.cli.common import resolve_configuration
               show_default=True, help="text for people, json for programs.")
 @click.option("--warnings", "show_warnings", is_flag=True,
               help="Show every warning (text format shows the first three per file).")
+@strict_option
 def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | None,
-             fmt: str, show_warnings: bool) -> None:
+             fmt: str, show_warnings: bool, strict: bool) -> None:
     """Read keys, responses, configurations, histories or score reports and report
     what each holds and every problem found (file, line, problem).
 
     The kind of each file is recognised from its content. Warnings report what
     the 1992 scorer accepted but you may want to know (values outside a slot's
-    set, ignored lines). Exit code 0 when no file has a problem, 2 otherwise.
+    set, ignored lines). Exit code 0 when no file has a problem, 2 otherwise
+    (and, with --strict, when any file has a warning).
 
     \b
     Example:
@@ -66,7 +68,7 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
             if len(shown) < len(result.warnings):
                 click.echo(f"  ... {len(result.warnings) - len(shown)} more warning(s) "
                            "(--warnings shows all)")
-    if not all(r.ok for r in results):
+    if not all(r.ok for r in results) or (strict and any(r.warnings for r in results)):
         raise click.exceptions.Exit(2)
 
 

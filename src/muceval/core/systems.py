@@ -9,10 +9,10 @@ shows. :func:`unit_tallies` merges several systems into one
 
 >>> from muceval.core.tallies import Tally
 >>> a = ScoredSystem("A", "a.txt", {"m1": Tally(pos=2, act=2, cor=2)})
->>> b = ScoredSystem("B", "b.txt", {"m2": Tally(pos=1, act=1)})
+>>> b = ScoredSystem("B", "b.txt", {"m1": Tally(pos=2, act=1), "m2": Tally(act=1)})
 >>> t = unit_tallies([a, b])
->>> t.units, t.totals("B").tolist()
-(('m1', 'm2'), [1, 1, 0, 0])
+>>> t.units, t.totals("A").tolist()
+(('m1', 'm2'), [2, 2, 2, 0])
 """
 
 from __future__ import annotations

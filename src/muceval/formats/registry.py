@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from muceval.core.checks import unknown_history_slots
 from muceval.core.model import Configuration, History, SlotType, TemplateFile
 from muceval.core.systems import ScoredSystem, SystemScores, unit_tallies
 from muceval.core.units import UnitTallies
@@ -281,7 +282,10 @@ def _configuration(config: Configuration) -> Loaded:
 
 def _load_history(text: str, path: str, options: ReadOptions) -> Loaded:
     history = parse_history(text, path)
-    return Loaded(history, _history_counts(history))
+    # Judgements for slots the configuration lacks (a typo) are never used.
+    config = options.config if options.config is not None else bundled_configuration()
+    return Loaded(history, _history_counts(history),
+                  warnings=unknown_history_slots(history, config))
 
 
 def _history_counts(history: History) -> dict[str, int]:

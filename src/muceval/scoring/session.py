@@ -27,11 +27,11 @@ from muceval.core.model import (
 )
 from muceval.core.tallies import PairScore
 from muceval.errors import InputError, Problem, UsageError
-from muceval.formats.files import system_name
+from muceval.formats.files import read_text, system_name
 from muceval.formats.muc.history import read_history
 from muceval.formats.muc.mappings import read_mapping_file
 from muceval.formats.muc.store import HistoryStore
-from muceval.formats.muc.templates import read_templates
+from muceval.formats.muc.templates import parse_templates
 from muceval.scoring.muc1992.scorer import (
     Scorer,
     ScoringOptions,
@@ -44,12 +44,19 @@ __all__ = ["SessionResult", "check_pairing", "score_files", "score_systems"]
 
 @dataclass(frozen=True)
 class SessionResult:
-    """The pair scores of every system (in the order given) and the answers given on the way."""
+    """The pair scores of every system (in the order given) and the answers given on the way.
+
+    ``warnings`` concern the session (pairing, history); ``file_warnings`` are
+    what the readers of the key and the responses noted in the files (what the
+    1992 program accepted: unknown or repeated slot lines, values outside a
+    slot's set, ...), often many per file.
+    """
 
     systems: Mapping[str, tuple[PairScore, ...]]
     new_judgements: tuple[NewJudgement, ...] = field(default=())
     answers_file: str | None = None
     warnings: tuple[Problem, ...] = field(default=())
+    file_warnings: tuple[Problem, ...] = field(default=())
 
 
 def score_systems(
@@ -70,10 +77,10 @@ def score_systems(
 
     >>> from importlib.resources import files
     >>> from muceval.formats.config import load_configuration
-    >>> from muceval.formats.muc.templates import read_templates
+    >>> from muceval.formats.muc.templates import parse_templates
     >>> example = files("muceval") / "data" / "example"
     >>> config = load_configuration(example / "config.toml")
-    >>> key = read_templates(example / "key.txt", config)
+    >>> key = parse_templates((example / "key.txt").read_text(), config).templates
     >>> result = score_systems(config, key, {"key": key})
     >>> from muceval.core.tallies import summarize
     >>> total = summarize(result.systems["key"], config).all_templates.total
@@ -148,8 +155,9 @@ e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for anoth
     if marked:
         warnings.append(Problem(
             response.path, marked[0].line,
-            f"{len(marked)} slot(s) of this response mark fills optional with '?': only a key's "
-            "'?' means optional; in a response the marker is ignored, as the 1992 program did"))
+            f"{len(marked)} slot(s) of this response mark fills optional with '?', which is meant "
+            "for keys: as in the 1992 program, values are compared without the marker, and a "
+            "lone marked fill against a blank key is noncommittal"))
     return tuple(warnings)
 
 
@@ -201,8 +209,10 @@ def score_files(
     _check_request(paths, mapping_paths, unresolved, ask, history_path, save_history)
     names = [system_name(p) for p in paths]
     answers_file = str(save_history or history_path) if unresolved == "ask" else None
-    key = read_templates(key_path, config)
-    responses = {name: read_templates(path, config) for name, path in zip(names, paths, strict=True)}
+    file_warnings: list[Problem] = []
+    key = _read_templates(key_path, config, file_warnings)
+    responses = {name: _read_templates(path, config, file_warnings)
+                 for name, path in zip(names, paths, strict=True)}
     mappings = [read_mapping_file(p) for p in mapping_paths]
     per_system = {name: mappings[0] if len(mappings) == 1 else mappings[n]
                   for n, name in enumerate(names)} if mappings else {}
@@ -224,7 +234,16 @@ def score_files(
                                  on_judgement=on_judgement)
         result = score_systems(config, key, responses, history=history, options=options,
                                manual_mappings=per_system)
-    return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings)
+    return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
+                         tuple(file_warnings))
+
+
+def _read_templates(path: str | Path, config: Configuration, warnings: list[Problem]) -> TemplateFile:
+    parsed = parse_templates(read_text(path), config, str(path))
+    if parsed.problems:
+        raise InputError(parsed.problems)
+    warnings.extend(parsed.warnings)
+    return parsed.templates
 
 
 def _recorder(store: HistoryStore) -> Callable[[NewJudgement], None]:

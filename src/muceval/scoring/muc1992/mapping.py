@@ -30,7 +30,7 @@ from scipy.optimize import linear_sum_assignment
 
 from muceval.core.model import IRRELEVANT_ID, ManualMappings, Restriction, Template
 from muceval.errors import InputError, Problem
-from muceval.scoring.muc1992.equality import CValue, canon, unwrap_optional
+from muceval.scoring.muc1992.equality import CValue, canon
 from muceval.scoring.muc1992.slots import COR, NON, PAR, POS, SlotScorer
 
 __all__ = [
@@ -69,24 +69,14 @@ class PreparedTemplate:
         return self.template.optional
 
 
-def prepare(template: Template, *, response: bool = False) -> PreparedTemplate:
+def prepare(template: Template) -> PreparedTemplate:
     """Canonicalise every slot of a template once.
 
-    A ``?`` marks a fill optional in a key only (SCORER-SPEC §2.3; the manual:
-    "Response templates should never have optional values"): in a response
-    the 1992 program read the fill without the marker, so ``response=True``
-    drops it.
-
-    >>> from muceval.core.model import OptionalValue, Slot, Text
-    >>> t = Template("M", "1", False, (Slot("s", (OptionalValue(Text("bombing")),)),))
-    >>> prepare(t).fills["s"], prepare(t, response=True).fills["s"]
-    ((('opt', 'BOMBING'),), ('BOMBING',))
+    >>> from muceval.core.model import Slot, Text
+    >>> t = Template("M", "1", False, (Slot("s", (Text("bombing"),)),))
+    >>> prepare(t).fills["s"]
+    ('BOMBING',)
     """
-    if response:
-        return PreparedTemplate(template, {
-            slot.slot_id: tuple(unwrap_optional(canon(v)) for v in slot.fills)
-            for slot in template.slots
-        })  # fmt: skip
     return PreparedTemplate(
         template, {slot.slot_id: tuple(canon(v) for v in slot.fills) for slot in template.slots}
     )

@@ -150,13 +150,13 @@ class Scorer:
             else {}
         )
         self._selection = _selection(config)
-        self._prepared: dict[tuple[int, bool], PreparedTemplate] = {}
+        self._prepared: dict[int, PreparedTemplate] = {}
 
-    def _prepare(self, template: Template, response: bool) -> PreparedTemplate:
-        cached = self._prepared.get((id(template), response))
+    def _prepare(self, template: Template) -> PreparedTemplate:
+        cached = self._prepared.get(id(template))
         if cached is None or cached.template is not template:
-            cached = prepare(template, response=response)
-            self._prepared[(id(template), response)] = cached
+            cached = prepare(template)
+            self._prepared[id(template)] = cached
         return cached
 
     # -- mapping --------------------------------------------------------------
@@ -185,8 +185,8 @@ class Scorer:
     # -- scoring --------------------------------------------------------------
     def score(self, key: TemplateFile, response: TemplateFile) -> ScoringResult:
         """Score one response file against the key; PairScores in report order."""
-        keys_by_message = _group(self._prepare(t, False) for t in key.templates)
-        responses_by_message = _group(self._prepare(t, True) for t in response.templates)
+        keys_by_message = _group(self._prepare(t) for t in key.templates)
+        responses_by_message = _group(self._prepare(t) for t in response.templates)
         message_ids = sorted(set(keys_by_message) | set(responses_by_message))
         if self._selection is not None:
             message_ids = [m for m in message_ids if m in self._selection]

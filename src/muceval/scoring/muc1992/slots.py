@@ -378,6 +378,10 @@ class SlotScorer:
 
     # -- §6.2 ------------------------------------------------------------------
     def _multi(self, ctx: _Ctx, K: list[CValue], R: list[CValue]) -> list[int]:
+        # '?' marks key fills optional; on a response fill the 1992 program
+        # compared the value without the marker here (a lone marked fill against
+        # a blank key stays noncommittal in _single, as SYNCH's TST3 report shows).
+        R = [unwrap_optional(r) for r in R]
         eq = self._eq
         rules = ctx.rules
         t = [0] * 11
