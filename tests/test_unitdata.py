@@ -47,8 +47,8 @@ def test_csv_shipped_sample():
 @pytest.mark.parametrize(
     "body, line, fragment",
     [
-        ("A,u1,1,1,x,0\n", 2, "COR is not an integer"),
-        ("A,u1,1,1,-1,0\n", 2, "negative"),
+        ("A,u1,1,1,x,0\n", 2, "COR: not a count"),
+        ("A,u1,1,1,-1,0\n", 2, "COR: not a count"),
         ("A,u1,1,1,1,0\nA,u1,1,1,1,0\n", 3, "duplicate row"),
         ("A,u1,1,1,1\n", 2, "expected 6 columns"),
         ("A,u1,1,3,1,1\n", 2, "exceeds POS"),

@@ -56,3 +56,22 @@ def test_the_cli_refuses_with_exit_2_and_intersects_on_request(tmp_path, capsys)
     assert code == 0
     captured = capsys.readouterr()
     assert "2 units all systems share" in captured.err
+
+
+@pytest.mark.parametrize("cell", ["1_0", "+3", "1e3", " 0x1", "²", "4611686018427387904",
+                                  "1000000000000000000000000000000", "-1", "2.0"])
+def test_counts_are_read_strictly_and_bounded(tmp_path, capsys, cell) -> None:
+    path = tmp_path / "units.csv"
+    path.write_text(HEADER + f"A,m1,{cell},1,1,0\nB,m1,2,2,1,0\n")
+    assert main(["significance", str(path), "--seed", "1", "--shuffles", "9"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:2" in err and "Traceback" not in err
+    assert "not a count" in err or "larger than any tally" in err
+
+
+def test_huge_counts_in_score_files_are_refused(tmp_path, capsys) -> None:
+    from muceval.core.units import MAX_COUNT, check_counts
+
+    assert check_counts([MAX_COUNT, MAX_COUNT, 0, 0]) is None
+    assert "exceeds" in (check_counts([MAX_COUNT + 1, 1, 0, 0]) or "")
+    assert "exceeds" in (check_counts([10**30, 1, 0, 0]) or "")

@@ -25,6 +25,7 @@ from muceval.errors import UsageError
 
 __all__ = [
     "FIELDS",
+    "MAX_COUNT",
     "UnitTallies",
     "check_counts",
     "from_arrays",
@@ -87,6 +88,11 @@ class UnitTallies:
         return UnitTallies(tuple(systems), self.units, self.counts[rows])
 
 
+MAX_COUNT = 2**31 - 1
+"""The largest count of one tally cell muceval accepts: sums over units and systems
+then stay exact in 64-bit integers and in the kernels' arithmetic."""
+
+
 def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     """Why a ``(…, 4)`` array of (POS, ACT, COR, PAR) is not a valid set of MUC tallies, or None.
 
@@ -95,9 +101,13 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     >>> check_counts([[2, 2, 1, 1]]) is None
     True
     """
+    if not isinstance(counts, np.ndarray) and any(int(c) > MAX_COUNT for c in np.ravel(counts)):
+        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
     counts = np.asarray(counts)
     if (counts < 0).any():
         return "counts must not be negative"
+    if (counts > MAX_COUNT).any():
+        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
     correct = counts[..., 2] + counts[..., 3]
     if (correct > counts[..., 0]).any():
         return "COR + PAR exceeds POS"

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from muceval.core.tallies import Tally
 from muceval.errors import InputError
+from muceval.formats.counts import parse_count
 from muceval.formats.files import read_text
 
 __all__ = ["ReportRow", "ReportBlock", "ScoreReport", "parse_report", "read_report", "TAGS"]
@@ -158,9 +159,10 @@ class ScoreReport:
 def _parse_int(token: str, path: str, line: int, what: str) -> int | None:
     if token == "*":
         return None
-    if not token.isdigit():
-        raise InputError.at(path, line, f"{what}: expected a number or '*', found {token!r}")
-    return int(token)
+    try:
+        return parse_count(token)
+    except ValueError as bad:
+        raise InputError.at(path, line, f"{what}: expected a number or '*': {bad}") from None
 
 
 def _parse_row(text: str, path: str, line: int) -> ReportRow:

@@ -27,6 +27,7 @@ from muceval.core.systems import ScoredSystem
 from muceval.core.tallies import MANNERS, TALLY_FIELDS, PairScore, Tally, summarize
 from muceval.core.units import check_counts
 from muceval.errors import InputError, Problem
+from muceval.formats.counts import parse_count
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
     TallyRow,
@@ -172,12 +173,15 @@ def looks_like_scores_csv(text: str, path: str = "") -> bool:
 
 
 def _unit_tally(row: dict[str, str], path: str, line: int) -> Tally:
-    try:
-        values = {f: int(row[f]) for f in TALLY_FIELDS}
-    except (KeyError, TypeError, ValueError):
-        raise InputError.at(path, line, "tallies must be integers") from None
-    if any(v < 0 for v in values.values()):
-        raise InputError.at(path, line, "tallies must not be negative")
+    values = {}
+    for f in TALLY_FIELDS:
+        cell = row.get(f)
+        if cell is None:
+            raise InputError.at(path, line, f"no {f} column")
+        try:
+            values[f] = parse_count(cell)
+        except ValueError as bad:
+            raise InputError.at(path, line, f"{f}: {bad}") from None
     tally = Tally(**values)
     why = check_counts([tally.pos, tally.act, tally.cor, tally.par])
     if why is not None:

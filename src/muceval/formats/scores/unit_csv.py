@@ -19,6 +19,7 @@ from muceval.core.systems import ScoredSystem, unit_tallies
 from muceval.core.tallies import Tally
 from muceval.core.units import FIELDS, UnitTallies, check_counts
 from muceval.errors import InputError, Problem
+from muceval.formats.counts import parse_count
 from muceval.formats.files import read_text
 
 __all__ = ["HEADER", "from_csv", "looks_like_unit_csv", "parse_unit_csv"]
@@ -51,11 +52,9 @@ def _counts(cells: list[str], path: str, line: int) -> Tally | Problem:
     values = []
     for name, cell in zip(FIELDS, cells, strict=True):
         try:
-            value = int(cell)
-        except ValueError:
-            return Problem(path, line, f"{name} is not an integer: {cell!r}")
-        if value < 0:
-            return Problem(path, line, f"{name} is negative: {value}")
+            value = parse_count(cell)
+        except ValueError as bad:
+            return Problem(path, line, f"{name}: {bad}")
         values.append(value)
     why = check_counts(values)
     if why is not None:

@@ -1,0 +1,35 @@
+"""Counts read from text: plain ASCII digits, within what a tally can hold.
+
+Every reader of counts (unit-tallies CSV, muceval score CSV, 1992 reports)
+uses :func:`parse_count`, so ``1_0``, ``+3``, ``1e3``, ``²`` and ``10**30``
+are refused the same way everywhere, with the same message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from muceval.core.units import MAX_COUNT
+
+__all__ = ["parse_count"]
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def parse_count(text: str) -> int:
+    """The non-negative integer written in ``text``; ``ValueError`` saying why not.
+
+    >>> parse_count("42")
+    42
+    >>> parse_count("1_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a count (digits 0-9 only): '1_0'
+    """
+    token = text.strip()
+    if not _DIGITS.fullmatch(token):
+        raise ValueError(f"not a count (digits 0-9 only): {token!r}")
+    if len(token) > 12 or int(token) > MAX_COUNT:
+        raise ValueError(f"count {token[:20]}{'...' if len(token) > 20 else ''} is larger than "
+                         f"any tally can be (at most {MAX_COUNT:,})")
+    return int(token)
