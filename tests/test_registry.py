@@ -129,6 +129,13 @@ def test_system_names_keep_everything_but_the_last_suffix(tmp_path: Path) -> Non
 
 def test_broken_scores_files_name_the_problem() -> None:
     doc = json.loads(scores_to_json(SYSTEMS, CFG))
+    unit = next(iter(doc["systems"][0]["units"]))
+    doc["systems"][0]["units"][unit][2] = 99
+    with pytest.raises(InputError, match="system entry 1 lacks .*COR \\+ PAR exceeds POS"):
+        parse_scores_json(json.dumps(doc), "s.json")
+    # Files written before format version 2 keep their units in the per-message rows.
+    doc = json.loads(scores_to_json(SYSTEMS, CFG, detail="messages"))
+    del doc["systems"][0]["units"]
     row = doc["systems"][0]["messages"][0]["accumulators"]["all-templates"][-3]
     assert row["kind"] == "total"
     row["tallies"]["cor"] = 99
@@ -146,7 +153,7 @@ def test_broken_scores_files_name_the_problem() -> None:
     lines[n - 1] = ",".join(cells)
     with pytest.raises(InputError) as caught:
         parse_scores_csv("\n".join(lines), "s.csv")
-    assert str(caught.value).startswith(f"s.csv:{n}: tallies must not be negative")
+    assert str(caught.value).startswith(f"s.csv:{n}: pos: not a count")
 
 
 def test_validate_knows_the_scores_files(tmp_path: Path, capsys) -> None:

@@ -608,7 +608,7 @@ def test_cli_score_batch_reproduces_reference_reports(muc4, capsys):
     out = capsys.readouterr().out
     assert code == 0
     expected = "".join(
-        (t / "reference-reports" / f"{s}.tst3.report").read_bytes().decode("latin-1")
+        f"==> {s} <==\n" + (t / "reference-reports" / f"{s}.tst3.report").read_bytes().decode("latin-1")
         for s in ("MDC", "SRI")
     )
     assert out == expected
@@ -621,7 +621,8 @@ def test_cli_score_json_csv_and_output_file(muc4, tmp_path, capsys):
     out_json = tmp_path / "scores.json"
     code = main(
         _tst3_args(muc4)
-        + ["--format", "json", "-o", str(out_json), str(t / "responses" / "MDC.tst3")]
+        + ["--format", "json", "--detail", "pairs", "-o", str(out_json),
+           str(t / "responses" / "MDC.tst3")]
     )
     assert code == 0 and capsys.readouterr().out == ""
     doc = json.loads(out_json.read_text(encoding="latin-1"))

@@ -87,3 +87,27 @@ def test_per_slot_table_and_json_agree(tmp_path, capsys) -> None:
     recall = 100 * rows["inc-loc"]["recall"]
     assert f"{recall:.1f}" in line
     assert main(_example_args("--per-slot", str(ex / "beta.txt"))) == 2
+
+
+def test_options_that_do_not_apply_are_refused_not_ignored(capsys) -> None:
+    ex = example_dir()
+    alpha = str(ex / "alpha.txt")
+    assert main(_example_args("--format", "json", "--layout", "message", alpha)) == 2
+    assert "--layout" in capsys.readouterr().err
+    assert main(_example_args("--detail", "pairs", alpha)) == 2
+    assert "--detail goes with --format json or csv" in capsys.readouterr().err
+
+
+def test_json_records_its_settings_and_a_report_stream_names_each_system(capsys) -> None:
+    import json
+
+    ex = example_dir()
+    files = [str(ex / f"{name}.txt") for name in EXAMPLE_SYSTEMS]
+    assert main(_example_args("--format", "json", *files)) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["detail"] == "summary" and doc["settings"]["responses"] == files
+    assert doc["settings"]["key"] == str(ex / "key.txt") and doc["settings"]["query_pass"]
+    assert main(_example_args(*files)) == 0
+    stream = capsys.readouterr().out
+    heads = [line for line in stream.splitlines() if line.startswith("==> ")]
+    assert heads == [f"==> {name} <==" for name in EXAMPLE_SYSTEMS]

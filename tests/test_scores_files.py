@@ -12,8 +12,8 @@ import pytest
 from muceval.core.model import Configuration
 from muceval.formats.config import load_configuration
 from muceval.formats.muc.reports import parse_report, read_report
-from muceval.formats.scores.csv import CSV_COLUMNS, scores_to_csv
-from muceval.formats.scores.json import scores_to_json
+from muceval.formats.scores.csv import CSV_COLUMNS, parse_scores_csv, scores_to_csv
+from muceval.formats.scores.json import parse_scores_json, scores_to_json
 from muceval.formats.scores.rows import FORMAT_VERSION
 from muceval.reporting.muc1992 import format_report
 from test_reports import CFG, HIT, JUNK, MISS, NONE, OPT, _pairs
@@ -30,7 +30,8 @@ def tst3(muc4: Path) -> Configuration:
 
 
 def test_json_schema_and_values():
-    doc = json.loads(scores_to_json({"A": [HIT, MISS, JUNK, NONE, OPT], "B": [HIT]}, CFG))
+    doc = json.loads(scores_to_json({"A": [HIT, MISS, JUNK, NONE, OPT], "B": [HIT]}, CFG,
+                                    detail="pairs"))
     assert doc["format"] == "muceval-scores" and doc["format_version"] == FORMAT_VERSION
     assert [s["system"] for s in doc["systems"]] == ["A", "B"]
     assert doc["slots"] == [
@@ -99,7 +100,7 @@ def test_json_report_rows_match_the_text_report(muc4, tst3):
 
 
 def test_csv_rows():
-    text = scores_to_csv({"A": [HIT, MISS, JUNK, NONE, OPT]}, CFG)
+    text = scores_to_csv({"A": [HIT, MISS, JUNK, NONE, OPT]}, CFG, detail="pairs")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert tuple(rows[0].keys()) == CSV_COLUMNS
     assert {r["format_version"] for r in rows} == {str(FORMAT_VERSION)}
@@ -129,3 +130,29 @@ def test_csv_rows():
     assert optional_row["key_id"] == "1" and optional_row["response_id"] == ""
     tf = by_scope["summary"][-1]
     assert (tf["row"], tf["fal"]) == ("TEXT FILTERING", "33")
+
+
+def test_default_detail_is_the_summary_with_units_and_the_rest_on_request() -> None:
+    systems = {"A": [HIT, MISS, JUNK, NONE, OPT], "B": [HIT]}
+    small = json.loads(scores_to_json(systems, CFG, settings={"key": "k.txt"}))
+    assert small["detail"] == "summary" and small["settings"] == {"key": "k.txt"}
+    assert all("pairs" not in s and "messages" not in s for s in small["systems"])
+    assert small["systems"][1]["units"] == {"DEV-0001": [3, 3, 2, 1]}
+    messages = json.loads(scores_to_json(systems, CFG, detail="messages"))
+    assert all("messages" in s and "pairs" not in s for s in messages["systems"])
+    # Every detail gives the same systems back, units and summaries alike.
+    def units(read):
+        return [{u: t.as_tuple()[:4] for u, t in s.units.items()} for s in read]
+
+    full = parse_scores_json(scores_to_json(systems, CFG, detail="pairs"))
+    for detail in ("summary", "messages", "pairs"):
+        read = parse_scores_json(scores_to_json(systems, CFG, detail=detail))
+        assert [s.summary for s in read] == [s.summary for s in full]
+        assert units(read) == units(full)
+        assert units(parse_scores_csv(scores_to_csv(systems, CFG, detail=detail))) == units(full)
+    rows = list(csv.DictReader(io.StringIO(scores_to_csv(systems, CFG))))
+    assert {r["scope"] for r in rows} == {"message", "summary"}
+    assert all(r["kind"] == "total" and r["accumulator"] == "all-templates"
+               for r in rows if r["scope"] == "message")
+    with pytest.raises(ValueError, match="unknown detail"):
+        scores_to_json(systems, CFG, detail="everything")

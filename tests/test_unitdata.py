@@ -172,5 +172,5 @@ def test_broken_scores_json_names_file_and_line(tmp_path):
         load_inputs([other])
     empty = tmp_path / "empty.json"
     empty.write_text('{"format": "muceval-scores", "systems": [{"system": "A"}]}')
-    with pytest.raises(InputError, match="lacks per-message"):
+    with pytest.raises(InputError, match="lacks its per-message"):
         load_inputs([empty])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import click
@@ -64,8 +65,12 @@ if TYPE_CHECKING:
               "table: a compact summary for the terminal.")
 @click.option("--layout", type=click.Choice(["template", "summary", "message"]),
               default="template", show_default=True,
-              help="1992 report layout: per template pair, summary only, or per message "
-              "(with TEXT FILTERING).")
+              help="1992 report layout (--format report): per template pair, summary only, or "
+              "per message (with TEXT FILTERING).")
+@click.option("--detail", type=click.Choice(["summary", "messages", "pairs"]), default="summary",
+              show_default=True,
+              help="--format json / csv: the summary of each system with its per-message totals; "
+              "'messages' adds every row of every message, 'pairs' also every template pair.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write to this file instead of standard output.")
 @click.option("--output-dir", type=click.Path(file_okay=False),
@@ -79,7 +84,8 @@ if TYPE_CHECKING:
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
           mapping: str, unresolved: str, save_history: str | None, fmt: str, layout: str,
-          output: str | None, output_dir: str | None, force: bool, per_slot: bool, strict: bool) -> None:
+          detail: str, output: str | None, output_dir: str | None, force: bool, per_slot: bool,
+          strict: bool) -> None:
     """Score system response files against an answer key as the 1992 MUC-4 scorer did.
 
     Prints the 1992 report of each RESPONSE (systems are named after the file
@@ -102,6 +108,12 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     if per_slot and (fmt not in ("table", "json") or output_dir is not None):
         raise UsageError("--per-slot goes with --format table or --format json, without "
                          "--output-dir")
+    given = click.get_current_context().get_parameter_source
+    if fmt != "report" and given("layout") is click.core.ParameterSource.COMMANDLINE:
+        raise UsageError(f"--layout chooses a 1992 report layout; --format {fmt} has none "
+                         "(json and csv take --detail)")
+    if fmt not in ("json", "csv") and given("detail") is click.core.ParameterSource.COMMANDLINE:
+        raise UsageError("--detail goes with --format json or csv")
     responses = expand_folders(responses)
     inputs: dict[str | None, str] = {key_path: "key", config_path: "configuration", slots_path: "slot file",
               history_path: "history", **{path: "response file" for path in responses},
@@ -121,20 +133,25 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     report_warnings(session.warnings, session.file_warnings, strict)
 
     results = session.systems
+    out = _Output(fmt, layout, detail, {
+        "command": "score", "muceval": _version(), "key": key_path,
+        "configuration": config_path or "muc4", "slots": slots_path, "history": history_path,
+        "responses": list(responses), "query_pass": not no_query_pass, "mapping": mapping,
+        "manual_mappings": list(mapping_paths), "unresolved": unresolved})
     if per_slot:
         _print_per_slot(fmt, results, config, output, force)
     elif output_dir is not None:
-        written = _write_folder(output_dir, fmt, layout, results, config, inputs, force)
+        written = _write_folder(output_dir, out, results, config, inputs, force)
         click.echo(f"wrote {len(written)} files to {output_dir}", err=True)
     elif output is not None:
-        write_atomic(output, _render(fmt, layout, results, config),
+        write_atomic(output, out.text(results, config),
                      encoding=_ENCODING[fmt], errors="replace", overwrite=force)
     elif fmt == "table":
         from rich.console import Console
 
         Console().print(_table(results, config))
     else:
-        click.echo(_render(fmt, layout, results, config), nl=False)
+        click.echo(out.text(results, config), nl=False)
     if session.answers_file is not None:
         click.echo(f"{len(session.new_judgements)} new judgement(s) stored in "
                    f"{session.answers_file}", err=True)
@@ -187,37 +204,58 @@ def _table(results: Mapping[str, Sequence[PairScore]], config: Configuration) ->
     )
 
 
-def _render(fmt: str, layout: str, results: Mapping[str, Sequence[PairScore]],
-            config: Configuration) -> str:
-    """The text of ``results`` in ``fmt`` (all systems in one text)."""
-    from muceval.formats.scores.csv import scores_to_csv
-    from muceval.formats.scores.json import scores_to_json
-    from muceval.reporting.muc1992 import format_report
+def _version() -> str:
+    from muceval import __version__
 
-    if fmt == "table":
-        from rich.console import Console
-
-        console = Console(record=True, width=120, file=io.StringIO())
-        console.print(_table(results, config))
-        return console.export_text()
-    if fmt == "json":
-        return scores_to_json(results, config)
-    if fmt == "csv":
-        return scores_to_csv(results, config)
-    return "".join(format_report(pairs, config, layout=layout) for pairs in results.values())
+    return __version__
 
 
-def _write_folder(folder: str, fmt: str, layout: str, results: Mapping[str, Sequence[PairScore]],
+@dataclass(frozen=True)
+class _Output:
+    """What the user asked to see: format, report layout, detail, and the settings to record."""
+
+    fmt: str
+    layout: str
+    detail: str
+    settings: Mapping[str, object]
+
+    def text(self, results: Mapping[str, Sequence[PairScore]], config: Configuration,
+             fmt: str | None = None) -> str:
+        """The text of ``results`` in ``fmt`` (default: the chosen one), all systems in one text."""
+        from muceval.formats.scores.csv import scores_to_csv
+        from muceval.formats.scores.json import scores_to_json
+        from muceval.reporting.muc1992 import format_report
+
+        fmt = fmt or self.fmt
+        if fmt == "table":
+            from rich.console import Console
+
+            console = Console(record=True, width=120, file=io.StringIO())
+            console.print(_table(results, config))
+            return console.export_text()
+        if fmt == "json":
+            return scores_to_json(results, config, detail=self.detail,
+                                  settings={**self.settings, "detail": self.detail})
+        if fmt == "csv":
+            return scores_to_csv(results, config, detail=self.detail)
+        reports = [format_report(pairs, config, layout=self.layout) for pairs in results.values()]
+        if len(reports) == 1:
+            return reports[0]
+        # Each report stays byte-identical to the 1992 one; the line before it names the system.
+        return "".join(f"==> {name} <==\n{text}" for name, text in zip(results, reports, strict=True))
+
+
+def _write_folder(folder: str, out: _Output, results: Mapping[str, Sequence[PairScore]],
                   config: Configuration, inputs: dict[str | None, str], force: bool) -> list[str]:
     """One file per system and a summary in ``folder``; existing files only with ``force``."""
     from muceval.errors import OutputError
 
     files: dict[str, tuple[str, str]] = {}  # file name -> (text, format)
-    if fmt != "table":
+    if out.fmt != "table":
         for name, pairs in results.items():
-            files[f"{name}.{_EXTENSION[fmt]}"] = (_render(fmt, layout, {name: pairs}, config), fmt)
-    summary = fmt if fmt in ("json", "csv") else "table"
-    files[f"summary.{_EXTENSION[summary]}"] = (_render(summary, layout, results, config), summary)
+            files[f"{name}.{_EXTENSION[out.fmt]}"] = (out.text({name: pairs}, config), out.fmt)
+    summary = out.fmt if out.fmt in ("json", "csv") else "table"
+    files[f"summary.{_EXTENSION[summary]}"] = (out.text(results, config, summary), summary)
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as error:

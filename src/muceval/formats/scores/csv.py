@@ -28,6 +28,7 @@ from muceval.core.tallies import MANNERS, TALLY_FIELDS, PairScore, Tally, summar
 from muceval.core.units import check_counts
 from muceval.errors import InputError, Problem
 from muceval.formats.counts import parse_count
+from muceval.formats.scores.json import check_detail
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
     TallyRow,
@@ -93,8 +94,9 @@ def scores_to_csv(
     config: Configuration,
     *,
     config_label: str | None = None,
+    detail: str = "summary",
 ) -> str:
-    """Every tally row of every system as one long CSV table (columns :data:`CSV_COLUMNS`).
+    """The tally rows of every system as one long CSV table (columns :data:`CSV_COLUMNS`).
 
     ``scope`` is ``pair`` (rows of one report section: ``message_id``,
     ``key_id``, ``response_id``, ``status`` set), ``message`` (rows of the four
@@ -105,16 +107,21 @@ def scores_to_csv(
     F-measures, given on ALL TEMPLATES total rows only. ``config_label`` is
     accepted for symmetry with the other writers; the CSV has no header block.
 
+    ``detail`` ``"summary"`` (the default) writes the summary rows and, per
+    message, only the ALL TEMPLATES total (what the significance tests need);
+    ``"messages"`` every row of every message; ``"pairs"`` also every pair.
+
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
     ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
     >>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(2, 2, 1, 1)),))
-    >>> rows = list(csv.DictReader(io.StringIO(scores_to_csv({"X": [hit]}, cfg))))
+    >>> rows = list(csv.DictReader(io.StringIO(scores_to_csv({"X": [hit]}, cfg, detail="pairs"))))
     >>> [(r["scope"], r["row"]) for r in rows[:3]]
     [('pair', 'template-id'), ('pair', 's'), ('pair', 'TOTAL')]
     """
     del config_label  # the CSV carries no configuration header
+    check_detail(detail)
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -132,7 +139,7 @@ def scores_to_csv(
         ) -> None:
             writer.writerow({**base, "scope": scope, **extra, **_csv_cells(row, f_report=f_report)})
 
-        for p in pairs:
+        for p in pairs if detail == "pairs" else ():
             ids = {
                 "message_id": p.message_id,
                 "key_id": "" if p.key_id is None else p.key_id,
@@ -143,9 +150,10 @@ def scores_to_csv(
                 emit(row, "pair", ids)
         for m in summary.messages:
             extra = {"message_id": m.message_id, "status": m.relevance.value}
-            for manner in MANNERS:
+            for manner in MANNERS if detail != "summary" else (DisplayType.ALL_TEMPLATES,):
                 for row in accumulator_rows(m.accumulators.get(manner), manner, summary):
-                    emit(row, "message", extra, f_report=_is_all_total(row))
+                    if detail != "summary" or _is_all_total(row):
+                        emit(row, "message", extra, f_report=_is_all_total(row))
         for manner in MANNERS:
             for row in accumulator_rows(summary.accumulators.get(manner), manner, summary):
                 emit(row, "summary", {}, f_report=_is_all_total(row))

@@ -50,7 +50,7 @@ from muceval.formats.scores.rows import (
     text_filtering_row,
 )
 
-__all__ = ["FORMAT_NAME", "parse_scores_json", "read_scores_json", "scores_to_json"]
+__all__ = ["DETAILS", "FORMAT_NAME", "parse_scores_json", "read_scores_json", "scores_to_json"]
 
 FORMAT_NAME = "muceval-scores"
 """The ``format`` field of a muceval scores JSON file."""
@@ -105,29 +105,46 @@ def _slot_class(layout: SlotLayout, slot_id: str) -> str:
     return "other"
 
 
+DETAILS = ("summary", "messages", "pairs")
+"""How much a scores file holds: the summary (with per-message ALL TEMPLATES
+totals, what significance needs), plus every message's rows, plus every pair's."""
+
+
+def check_detail(detail: str) -> None:
+    if detail not in DETAILS:
+        raise ValueError(f"unknown detail {detail!r}; choose from {', '.join(DETAILS)}")
+
+
 def scores_to_json(
     systems: Mapping[str, Sequence[PairScore]],
     config: Configuration,
     *,
     config_label: str | None = None,
-    indent: int | None = 1,
+    detail: str = "summary",
+    settings: Mapping[str, Any] | None = None,
+    indent: int | None = None,
 ) -> str:
-    """Every tally of every system as JSON (schema ``muceval-scores``, :data:`FORMAT_VERSION`).
+    """The scores of every system as JSON (schema ``muceval-scores``, :data:`FORMAT_VERSION`).
 
     ``systems`` maps a system name (see :func:`system_name`) to its catalog
     entries in report order. Top level: ``format``, ``format_version``,
-    ``configuration``, ``display_type``, ``slots`` (id and class:
-    set/string/other), ``subtotal_rows`` and ``systems`` in the given order.
-    Each system has ``system``; ``pairs`` (one per catalog entry: ids, status
-    and the rows of its report section); ``messages`` (per message: its TEXT
-    FILTERING cell ``a``-``d``, the rows of the four ``accumulators`` and
-    ``f_measures``); and ``summary`` (the rows of the four ``accumulators``,
-    ``report_rows`` exactly as the 1992 summary shows them, ``text_filtering``
-    counts and row, ``f_measures``). A row has ``row``, ``kind``,
-    ``accumulator``, ``tallies`` (POS..PIE), ``report`` (the 1992 integers;
-    ``null`` for ``*`` or an unprinted column) and ``measures`` (fractions; F
-    with beta 1, 0.5, 2). ``f_measures`` has ``report`` (the 1992 values from
-    the rounded ALL TEMPLATES recall and precision, or ``null``) and ``float``.
+    ``detail``, ``settings`` (what produced the file, as given), ``configuration``,
+    ``display_type``, ``slots`` (id and class: set/string/other),
+    ``subtotal_rows`` and ``systems`` in the given order.
+
+    Each system has ``system``; ``summary`` (the rows of the four
+    ``accumulators``, ``report_rows`` exactly as the 1992 summary shows them,
+    ``fallout`` (the SET FILLS ONLY row's), ``text_filtering`` counts and row,
+    ``f_measures``); and ``units``: per message the ALL TEMPLATES
+    ``[POS, ACT, COR, PAR]``, which the significance tests need. ``detail``
+    ``"messages"`` adds ``messages`` (per message: its TEXT FILTERING cell
+    ``a``-``d``, the rows of the four ``accumulators`` and ``f_measures``);
+    ``"pairs"`` also ``pairs`` (one per catalog entry: ids, status and the rows
+    of its report section). A row has ``row``, ``kind``, ``accumulator``,
+    ``tallies`` (POS..PIE), ``report`` (the 1992 integers; ``null`` for ``*``
+    or an unprinted column) and ``measures`` (fractions; F with beta 1, 0.5,
+    2). ``f_measures`` has ``report`` (the 1992 values from the rounded ALL
+    TEMPLATES recall and precision, or ``null``) and ``float``.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -135,59 +152,72 @@ def scores_to_json(
     ...     SlotSpec("template-id", "1.", SlotType.TEMPLATE_ID), SlotSpec("s", "2.", SlotType.STRING)))
     >>> hit = PairScore("M-1", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(2, 2, 1, 1)),))
     >>> doc = json.loads(scores_to_json({"X": [hit]}, cfg))
-    >>> doc["systems"][0]["summary"]["f_measures"]["report"]
-    {'P&R': 75.0, '2P&R': 75.0, 'P&2R': 75.0}
+    >>> doc["systems"][0]["summary"]["f_measures"]["report"], doc["systems"][0]["units"]
+    ({'P&R': 75.0, '2P&R': 75.0, 'P&2R': 75.0}, {'M-1': [2, 2, 1, 1]})
     """
+    check_detail(detail)
     label = configuration_label(config) if config_label is None else config_label
     layout = SlotLayout.of(config)
-    out_systems: list[dict[str, Any]] = []
-    for name, pairs in systems_of(systems).items():
-        summary = summarize(pairs, config)
-        tf = summary.text_filtering
-        out_systems.append(
-            {
-                "system": name,
-                "pairs": [
-                    {
-                        "message_id": p.message_id,
-                        "key_id": p.key_id,
-                        "response_id": p.response_id,
-                        "status": p.status.value,
-                        "rows": [_row_json(r) for r in pair_rows(p, summary)],
-                    }
-                    for p in pairs
-                ],
-                "messages": [
-                    {
-                        "message_id": m.message_id,
-                        "text_filtering": m.relevance.value,
-                        **_accumulators_json(m.accumulators, summary),
-                    }
-                    for m in summary.messages
-                ],
-                "summary": {
-                    **_accumulators_json(summary.accumulators, summary),
-                    "report_rows": [_row_json(r) for r in report_rows(summary)],
-                    "text_filtering": {
-                        "a": tf.a,
-                        "b": tf.b,
-                        "c": tf.c,
-                        "d": tf.d,
-                        "row": _row_json(text_filtering_row(tf)),
-                    },
-                },
-            }
-        )
+    out_systems = [_system_json(name, pairs, config, detail)
+                   for name, pairs in systems_of(systems).items()]
     doc = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
+        "detail": detail,
+        "settings": dict(settings or {}),
         "configuration": label,
         "display_type": config.display_type.value,
         "slots": [{"slot": sid, "class": _slot_class(layout, sid)} for sid in layout.slot_ids],
         "subtotal_rows": {r.name: list(r.slot_ids) for r in layout.subtotals},
         "systems": out_systems,
     }
-    return json.dumps(doc, indent=indent, ensure_ascii=False) + "\n"
+    separators = (",", ":") if indent is None else None
+    return json.dumps(doc, indent=indent, separators=separators, ensure_ascii=False) + "\n"
+
+
+def _system_json(
+    name: str, pairs: Sequence[PairScore], config: Configuration, detail: str
+) -> dict[str, Any]:
+    summary = summarize(pairs, config)
+    tf = summary.text_filtering
+    set_fills = summary.accumulators.matched_missing.set_fills
+    entry: dict[str, Any] = {
+        "system": name,
+        "summary": {
+            **_accumulators_json(summary.accumulators, summary),
+            "report_rows": [_row_json(r) for r in report_rows(summary)],
+            "fallout": FloatScores.of(set_fills).fallout,
+            "text_filtering": {
+                "a": tf.a, "b": tf.b, "c": tf.c, "d": tf.d,
+                "row": _row_json(text_filtering_row(tf)),
+            },
+        },
+        "units": {
+            m.message_id: list(m.accumulators.all_templates.total.as_tuple()[:4])
+            for m in summary.messages
+        },
+    }  # fmt: skip
+    if detail in ("messages", "pairs"):
+        entry["messages"] = [
+            {
+                "message_id": m.message_id,
+                "text_filtering": m.relevance.value,
+                **_accumulators_json(m.accumulators, summary),
+            }
+            for m in summary.messages
+        ]
+    if detail == "pairs":
+        entry["pairs"] = [
+            {
+                "message_id": p.message_id,
+                "key_id": p.key_id,
+                "response_id": p.response_id,
+                "status": p.status.value,
+                "rows": [_row_json(r) for r in pair_rows(p, summary)],
+            }
+            for p in pairs
+        ]
+    return entry
 
 
 # ---------------------------------------------------------------------------
@@ -237,6 +267,17 @@ def _tally(row: Any) -> Tally:
     return tally
 
 
+def _unit(unit: str, counts: Any) -> Tally:
+    if not (isinstance(counts, list) and len(counts) == 4
+            and all(type(v) is int and v >= 0 for v in counts)):
+        raise _Malformed(f"unit {unit!r}: expected [POS, ACT, COR, PAR] as non-negative integers")
+    why = check_counts(counts)
+    if why is not None:
+        raise _Malformed(f"unit {unit!r}: {why}")
+    pos, act, cor, par = counts
+    return Tally(pos=pos, act=act, cor=cor, par=par)
+
+
 def _total(rows: Sequence[Any]) -> Tally:
     for row in rows:
         if row.get("kind") == "total":
@@ -247,11 +288,14 @@ def _total(rows: Sequence[Any]) -> Tally:
 def _read_system(entry: Any, n: int, path: str) -> ScoredSystem:
     try:
         name = str(entry["system"])
-        units = {str(m["message_id"]): _total(m["accumulators"][_ALL]) for m in entry["messages"]}
+        if "units" in entry:
+            units = {str(unit): _unit(unit, counts) for unit, counts in entry["units"].items()}
+        else:  # written before format version 2: from the per-message rows
+            units = {str(m["message_id"]): _total(m["accumulators"][_ALL]) for m in entry["messages"]}
     except (KeyError, TypeError, AttributeError, _Malformed) as bad:
         detail = f": {bad}" if isinstance(bad, _Malformed) else ""
         raise InputError.at(
-            path, None, f"system entry {n} lacks per-message ALL TEMPLATES tallies{detail}"
+            path, None, f"system entry {n} lacks its per-message ALL TEMPLATES tallies (units){detail}"
         ) from None
     try:
         summary = _read_summary(entry["summary"], name, path)

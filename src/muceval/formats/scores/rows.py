@@ -37,7 +37,7 @@ __all__ = [
     "text_filtering_row",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Version of the JSON and CSV schemas written by ``scores_to_json`` / ``scores_to_csv``."""
 
 
