@@ -34,6 +34,7 @@ from muceval.errors import InputError, OutputError
 from muceval.formats import files as files_module
 from muceval.formats.muc.history import (
     format_value,
+    insert_entries,
     parse_history,
     read_history,
     save_history,
@@ -366,3 +367,37 @@ def test_random_histories_round_trip(history):
     text = write_history(history)
     assert parse_history(text, "h") == history
     assert write_history(parse_history(text, "h")) == text
+
+
+# --- inserting answers into a user's file ---------------------------------------------
+
+_IDS = st.sampled_from(["M-1", "M-2", "M-3"])
+_TIDS = st.sampled_from(["1", "2"])
+_SLOTS = st.sampled_from(["inc-type", "hum-tgt-name", "inc-loc"])
+_ENTRY = st.builds(lambda raw, j: HistoryEntry(Text(raw), j),
+                   st.sampled_from(['"A"', "B", '"C\\"D"', "E\0F"]),
+                   st.sampled_from([Judgement.FAIL, Judgement.NOMATCH]))
+_ADDED = st.lists(st.tuples(_IDS, _TIDS, _SLOTS, _ENTRY), max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(base=_ADDED, added=_ADDED, commented=st.booleans(), crlf=st.booleans())
+def test_inserted_answers_read_back_as_appended_judgements(base, added, commented, crlf) -> None:
+    history = History(None, ())
+    for m, t, s, e in base:
+        history = add_judgement(history, m, t, s, e)
+    text = write_history(history)
+    if commented:  # a comment at the end of every line: they must all survive
+        text = "\n".join(f"{line} ; note {n}" for n, line in enumerate(text.split("\n"))) + "\n"
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    expected = history
+    for m, t, s, e in added:
+        expected = add_judgement(expected, m, t, s, e)
+    result = insert_entries(text, added)
+    assert parse_history(result, "h").messages == expected.messages
+    if commented:
+        assert all(f"; note {n}" in result for n in range(text.count("\n")))
+    if "\r\n" in text:  # the file's line ends are kept for what is added
+        assert "\n" not in result.replace("\r\n", "")
+    assert "\0" not in result

@@ -68,12 +68,12 @@ def test_a_second_session_on_the_same_history_is_refused_and_nothing_is_lost(
 
 def test_a_failed_save_keeps_the_answers_and_offers_another_file(tmp_path, monkeypatch) -> None:
     history = tmp_path / "history.lisp"
-    real_save = store_module.save_history
+    real_save = store_module.write_atomic
 
     def disk_full(*args, **kwargs):
         raise OutputError(f"cannot write {history}: No space left on device")
 
-    monkeypatch.setattr(store_module, "save_history", disk_full)
+    monkeypatch.setattr(store_module, "write_atomic", disk_full)
     elsewhere = tmp_path / "elsewhere.lisp"
     result = CliRunner().invoke(cli, _args(history), input=f"p\n{elsewhere}\n")
     assert result.exit_code == 2
@@ -81,7 +81,7 @@ def test_a_failed_save_keeps_the_answers_and_offers_another_file(tmp_path, monke
     assert f"history saved to {elsewhere}" in result.output
     assert not history.exists()
     assert [e.judgement.value for *_, e in read_history(elsewhere).entries()] == ["partial"]
-    monkeypatch.setattr(store_module, "save_history", real_save)
+    monkeypatch.setattr(store_module, "write_atomic", real_save)
 
 
 def test_temporary_files_left_by_a_killed_session_are_removed(tmp_path) -> None:
@@ -103,3 +103,47 @@ def test_save_history_onto_an_existing_file_is_refused(tmp_path, capsys, monkeyp
                      monkeypatch)
     assert code == 2 and "exists" in err
     assert other.read_text() == "nil"
+
+
+# --- a save changes only what was added ----------------------------------------------
+
+_HAND_WRITTEN = (';;; history of the example, adjudicated by hand\n'
+                 '(("EX-0001"  ; first message\n'
+                 '  ("1" (hum-tgt-name ("\\"A\\0B\\"" fail))))\n'
+                 ' ("EX-0002" ("1")))\n')
+
+
+def test_comments_escapes_and_layout_survive_a_session(tmp_path) -> None:
+    history = tmp_path / "history.lisp"
+    history.write_text(_HAND_WRITTEN)
+    result = CliRunner().invoke(cli, _args(history), input="p\n" * 50)
+    assert result.exit_code == 0, result.output
+    text = history.read_text()
+    assert "\0" not in text
+    # Everything the user wrote is still there, in order; answers were only inserted.
+    position = 0
+    for piece in (';;; history of the example, adjudicated by hand\n(("EX-0001"  ; first message',
+                  '("1" (hum-tgt-name ("\\"A\\0B\\"" fail)', ' ("EX-0002" ("1")'):
+        position = text.index(piece, position) + len(piece)
+    answers = [e for *_, e in read_history(history).entries()]
+    assert len(answers) > 1 and answers[0].response.raw == '"A\0B"'
+
+
+def test_answers_go_through_a_symlink_into_its_target(tmp_path) -> None:
+    target = tmp_path / "real-history.lisp"
+    target.write_text(_HAND_WRITTEN)
+    link = tmp_path / "history.lisp"
+    link.symlink_to(target.name)
+    result = CliRunner().invoke(cli, _args(link), input="c\n" * 50)
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and target.read_text().startswith(";;; history of the example")
+    assert len(list(read_history(target).entries())) > 1
+
+
+def test_a_read_only_history_is_not_rewritten(tmp_path) -> None:
+    history = tmp_path / "history.lisp"
+    history.write_text(_HAND_WRITTEN)
+    history.chmod(0o444)
+    result = CliRunner().invoke(cli, _args(history), input="c\n\n")
+    assert result.exit_code == 2 and "read-only" in result.output
+    assert history.read_text() == _HAND_WRITTEN

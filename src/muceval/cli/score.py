@@ -275,7 +275,6 @@ def _write_folder(folder: str, out: _Output, results: Mapping[str, Sequence[Pair
 def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:
     """After a failed save: offer to store the answers (kept in memory) in another file."""
     from muceval.errors import MucevalError
-    from muceval.formats.muc.history import save_history
 
     answers = sum(1 for _ in failed.history.entries())
     click.echo(f"error: {failed}", err=True)
@@ -290,7 +289,7 @@ def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:
             refuse_overwriting_inputs(path, {p: "input" for p in inputs if p is not None})
             if os.path.exists(path):
                 raise MucevalError(f"{path} exists: choose a new file")
-            save_history(failed.history, path)
+            write_atomic(path, failed.text, overwrite=False)
         except MucevalError as error:
             click.echo(f"  error: {error}", err=True)
             continue

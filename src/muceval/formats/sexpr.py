@@ -86,6 +86,9 @@ class SList:
     tail: SExpr | None = None
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
+    # Offset of the closing ')' in the text read (-1 when not read from text):
+    # what an editor of the file needs to insert before it.
+    end: int = field(default=-1, compare=False)
 
     def __len__(self) -> int:
         return len(self.items)
@@ -169,15 +172,22 @@ def describe(node: SExpr) -> str:
 # ---------------------------------------------------------------------------
 
 
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def quote_string(text: str) -> str:
     """``text`` as an Emacs Lisp string literal, as ``prin1`` writes it.
 
-    Only ``"`` and ``\\`` need a backslash; everything else is written as is.
+    ``"`` and ``\\`` get a backslash; control characters other than tab and
+    newline are written as three-digit octal escapes (so that a history that
+    held ``\\0`` never gains a raw NUL byte); everything else as is.
 
-    >>> print(quote_string('"LEADERS"'))
-    "\\"LEADERS\\""
+    >>> print(quote_string('"LEADERS"'), quote_string("A\\x00B"))
+    "\\"LEADERS\\"" "A\\000B"
     """
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"')
+    quoted = _CONTROL_CHARS.sub(lambda m: f"\\{ord(m.group()):03o}", quoted)
+    return '"' + quoted + '"'
 
 
 _SYMBOL_SPECIAL = set("()[]\"';`,#?\\ \t\n\r\f\v")
@@ -394,7 +404,7 @@ class _Reader:
                 self.pos += 1
                 stack.pop()
                 if frame.kind == "list":
-                    node = SList(tuple(frame.items), frame.tail, frame.line, frame.column)
+                    node = SList(tuple(frame.items), frame.tail, frame.line, frame.column, start)
                 else:
                     node = Vector(tuple(frame.items), frame.line, frame.column)
             elif ch in "'`," or self.text.startswith("#'", start):

@@ -28,7 +28,7 @@ from muceval.core.model import (
 from muceval.core.tallies import PairScore
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import read_text, system_name
-from muceval.formats.muc.history import read_history
+from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.mappings import read_mapping_file
 from muceval.formats.muc.store import HistoryStore
 from muceval.formats.muc.templates import parse_templates
@@ -222,12 +222,14 @@ def score_files(
             # Locked before the history is read: a second session would otherwise
             # start from a copy that misses this session's answers.
             store = held.enter_context(HistoryStore(answers_file, None))
-        history = None
+        history = text = None
         if history_path is not None and (store is None or Path(history_path).exists()):
-            history = read_history(history_path)
+            text = read_text(history_path)
+            history = parse_history(text, str(history_path))
         on_judgement: Callable[[NewJudgement], None] | None = None
         if store is not None:
-            store.history = history if history is not None else store.history
+            if history is not None:
+                store.start_from(history, text)
             on_judgement = _recorder(store)
         options = ScoringOptions(query_pass=query_pass, unresolved=unresolved,  # type: ignore[arg-type]
                                  ask=ask, mapping=mapping,  # type: ignore[arg-type]

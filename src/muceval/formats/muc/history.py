@@ -22,6 +22,7 @@ records a new judgement without changing the original object.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from muceval.core.model import (
@@ -43,6 +44,7 @@ from muceval.core.model import (
     Range,
     Text,
     Value,
+    add_judgement,
 )
 from muceval.errors import InputError
 from muceval.formats import sexpr
@@ -310,38 +312,127 @@ def write_history(history: History) -> str:
     if not history.messages:
         return "nil"
     lines: list[str] = []
-
-    def close(count: int) -> None:
-        lines[-1] += ")" * count
-
     for m_index, message in enumerate(history.messages):
-        lines.append(("((" if m_index == 0 else " (") + sexpr.quote_string(message.message_id))
-        for item in message.items:
-            if isinstance(item, HistoryMapping):
-                pairs = []
-                for key, response in item.pairs:
-                    if response is None:
-                        pairs.append("(" + _map_side_text(key) + ")")
-                    else:
-                        pairs.append(f"({_map_side_text(key)} . {_map_side_text(response)})")
-                lines.append("  (" + " ".join([sexpr.quote_string(MAP_ID), *pairs]) + ")")
-                continue
-            if item.template_id == MAP_ID:
-                raise ValueError(f"{MAP_ID!r} cannot be used as a template id")
-            lines.append("  (" + sexpr.quote_string(item.template_id))
-            for slot in item.slots:
-                if not slot.slot_id or slot.slot_id in ("nil", "t"):
-                    raise ValueError(f"invalid slot id {slot.slot_id!r}")
-                lines.append("   (" + sexpr.format_symbol(slot.slot_id))
-                for entry in slot.entries:
-                    entry_lines = _format_entry(entry, 4)
-                    lines.append("    " + entry_lines[0])
-                    lines.extend(entry_lines[1:])
-                close(1)
-            close(1)
-        close(1)
-    close(1)
+        message_lines = _message_lines(message)
+        lines.append(("(" if m_index == 0 else " ") + message_lines[0])
+        lines.extend(message_lines[1:])
+    lines[-1] += ")"
     return "\n".join(lines)
+
+
+def _message_lines(message: HistoryMessage) -> list[str]:
+    lines = ["(" + sexpr.quote_string(message.message_id)]
+    for item in message.items:
+        if isinstance(item, HistoryMapping):
+            pairs = []
+            for key, response in item.pairs:
+                if response is None:
+                    pairs.append("(" + _map_side_text(key) + ")")
+                else:
+                    pairs.append(f"({_map_side_text(key)} . {_map_side_text(response)})")
+            lines.append("  (" + " ".join([sexpr.quote_string(MAP_ID), *pairs]) + ")")
+        else:
+            lines.extend(_template_lines(item))
+    lines[-1] += ")"
+    return lines
+
+
+def _template_lines(template: HistoryTemplate) -> list[str]:
+    if template.template_id == MAP_ID:
+        raise ValueError(f"{MAP_ID!r} cannot be used as a template id")
+    lines = ["  (" + sexpr.quote_string(template.template_id)]
+    for slot in template.slots:
+        lines.extend(_slot_lines(slot))
+    lines[-1] += ")"
+    return lines
+
+
+def _slot_lines(slot: HistorySlot) -> list[str]:
+    if not slot.slot_id or slot.slot_id in ("nil", "t"):
+        raise ValueError(f"invalid slot id {slot.slot_id!r}")
+    lines = ["   (" + sexpr.format_symbol(slot.slot_id)]
+    for entry in slot.entries:
+        lines.extend(_entry_lines(entry))
+    lines[-1] += ")"
+    return lines
+
+
+def _entry_lines(entry: HistoryEntry) -> list[str]:
+    entry_lines = _format_entry(entry, 4)
+    return ["    " + entry_lines[0], *entry_lines[1:]]
+
+
+def insert_entries(
+    text: str, added: Sequence[tuple[str, str, str, HistoryEntry]], path: str = "<string>"
+) -> str:
+    """``text`` (a history file) with the ``added`` judgements in it, the rest byte for byte.
+
+    Each judgement goes where :func:`~muceval.core.model.add_judgement` puts it
+    (at the end of its slot, template or message, created if missing), written
+    as :func:`write_history` writes it. Comments, layout and escapes of the
+    user's file stay as they were.
+
+    >>> text = ';; checked by hand\\n(("M-1" ("1" (inc-type ("ATTACK" fail)))))'
+    >>> print(insert_entries(text, [("M-1", "1", "inc-type", HistoryEntry(Text("X"), Judgement.FAIL))]))
+    ;; checked by hand
+    (("M-1" ("1" (inc-type ("ATTACK" fail)
+        ("X" fail)))))
+    """
+    if not added:
+        return text
+    new = History(None, ())
+    for message_id, template_id, slot_id, entry in added:
+        new = add_judgement(new, message_id, template_id, slot_id, entry)
+    top = sexpr.parse_one(text, path)
+    nl = "\r\n" if "\r\n" in text else "\n"
+    if not isinstance(top, SList):  # the symbol nil: the whole history is new
+        offset = _offset(text, top.line, top.column)
+        return text[:offset] + write_history(new).replace("\n", nl) + text[offset + 3 :]
+    inserts: list[tuple[int, str]] = []
+    first_in_empty = not top.items
+    for message in new.messages:
+        m_node = _child(top, String, message.message_id)
+        if m_node is None:
+            lead = "" if first_in_empty else "\n "
+            first_in_empty = False
+            inserts.append((top.end, lead + "\n".join(_message_lines(message))))
+            continue
+        for item in message.items:
+            assert isinstance(item, HistoryTemplate)
+            t_node = _child(m_node, String, item.template_id)
+            if t_node is None:
+                inserts.append((m_node.end, "\n" + "\n".join(_template_lines(item))))
+                continue
+            for slot in item.slots:
+                s_node = _child(t_node, Symbol, slot.slot_id)
+                lines = _slot_lines(slot) if s_node is None else [
+                    line for e in slot.entries for line in _entry_lines(e)]
+                inserts.append(((t_node if s_node is None else s_node).end,
+                                "\n" + "\n".join(lines)))
+    # Back to front, so that earlier offsets stay valid; at one offset the later
+    # piece goes in first, so that the pieces end up in the order they were added.
+    order = sorted(range(len(inserts)), key=lambda i: (inserts[i][0], i), reverse=True)
+    for i in order:
+        offset, piece = inserts[i]
+        text = text[:offset] + piece.replace("\n", nl) + text[offset:]
+    return text
+
+
+def _child(node: SList, kind: type[String] | type[Symbol], name: str) -> SList | None:
+    """The first list among ``node``'s items (after its own id) whose head is ``name``."""
+    for item in node.items[1:] if node.items and not isinstance(node.items[0], SList) else node.items:
+        if isinstance(item, SList) and item.items and isinstance(item.items[0], kind):
+            head = item.items[0]
+            if (head.value if isinstance(head, String) else head.name) == name:
+                return item
+    return None
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    start = 0
+    for _ in range(line - 1):
+        start = text.index("\n", start) + 1
+    return start + column - 1
 
 
 def save_history(history: History, path: str | Path) -> None:

@@ -20,17 +20,20 @@ import filelock
 
 from muceval.core.model import History, HistoryEntry, add_judgement
 from muceval.errors import OutputError, UsageError
-from muceval.formats.muc.history import save_history
+from muceval.formats.files import write_atomic
+from muceval.formats.muc.history import insert_entries, write_history
 
 __all__ = ["HistorySaveError", "HistoryStore"]
 
 
 class HistorySaveError(OutputError):
-    """A judgement could not be saved; ``history`` holds every answer, the last one included."""
+    """A judgement could not be saved; ``history`` holds every answer, the last one included,
+    and ``text`` the file that could not be written (to be saved elsewhere)."""
 
-    def __init__(self, message: str, history: History) -> None:
+    def __init__(self, message: str, history: History, text: str) -> None:
         super().__init__(message)
         self.history = history
+        self.text = text
 
 
 class HistoryStore:
@@ -48,9 +51,10 @@ class HistoryStore:
         ("\\"X\\"" fail)))))
     """
 
-    def __init__(self, path: str | Path, history: History | None) -> None:
+    def __init__(self, path: str | Path, history: History | None, text: str | None = None) -> None:
         self.path = str(path)
         self.history = history if history is not None else History(self.path, ())
+        self.start_from(self.history, text)
         target = Path(os.path.realpath(self.path))
         self._target = target
         self._lock = filelock.FileLock(str(target.parent / f".{target.name}.lock"), timeout=0)
@@ -80,14 +84,25 @@ class HistoryStore:
             with contextlib.suppress(OSError):
                 stale.unlink()
 
+    def start_from(self, history: History, text: str | None) -> None:
+        """Answers go into ``history``, read from ``text`` (None: a new file).
+
+        Saving inserts each answer into ``text``: the user's comments, layout and
+        escapes are kept byte for byte.
+        """
+        self.history = history
+        self._text = text
+        self._added: list[tuple[str, str, str, HistoryEntry]] = []
+
     def record(self, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry) -> None:
         """Add one judgement to the history and save the file before returning."""
         self.history = add_judgement(self.history, message_id, template_id, slot_id, entry)
+        self._added.append((message_id, template_id, slot_id, entry))
+        if self._text is None:
+            text = write_history(self.history)
+        else:
+            text = insert_entries(self._text, self._added, self.path)
         try:
-            save_history(self.history, self.path)
-        except OSError as error:
-            raise HistorySaveError(
-                f"cannot save the history {self.path}: {error.strerror or error}", self.history
-            ) from None
+            write_atomic(self.path, text)
         except OutputError as error:
-            raise HistorySaveError(str(error), self.history) from None
+            raise HistorySaveError(str(error), self.history, text) from None
