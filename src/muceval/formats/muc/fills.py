@@ -116,6 +116,25 @@ def _matching_paren(s: str, start: int) -> int:
     return -1
 
 
+MAX_NESTING = 20
+"""Parentheses a fill may nest (the MUC-4 keys nest three deep)."""
+
+
+def _check_nesting(s: str, lo: int) -> None:
+    """Refuse parentheses nested deeper than :data:`MAX_NESTING` before the recursive parse."""
+    depth = 0
+    for m in _PAREN_OR_QUOTE.finditer(s, lo):
+        tok = m.group()
+        if tok == "(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _Syntax(m.start(), f"parentheses nested more than {MAX_NESTING} deep")
+        elif tok == ")":
+            depth -= 1
+        elif tok == '"':  # an unterminated string: the parse reports it
+            return
+
+
 def _is_plain(value: Value, qualified_plain: bool = False) -> bool:
     if value is None or isinstance(value, Text):
         return True
@@ -377,6 +396,8 @@ def parse_value_line(
     if body in NO_FILL_MARKERS:
         return None, NO_FILL_MARKERS[body], 0, "", False
     try:
+        if "(" in text:
+            _check_nesting(text, lo)
         value = _PARSERS[slot_type](text, lo, len(text))
     except _Syntax as bad:
         fill: Value = OptionalValue(ERROR_VALUE) if optional else ERROR_VALUE

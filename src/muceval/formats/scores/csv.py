@@ -28,6 +28,7 @@ from muceval.core.tallies import MANNERS, TALLY_FIELDS, PairScore, Tally, summar
 from muceval.core.units import check_counts
 from muceval.errors import InputError, Problem
 from muceval.formats.counts import parse_count
+from muceval.formats.csvrows import csv_records
 from muceval.formats.scores.json import check_detail
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
@@ -211,20 +212,20 @@ def parse_scores_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, .
     >>> x.name, x.units["M-1"].cor
     ('X', 1)
     """
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or ())]
+    header, records = csv_records(text, path)
+    missing = [c for c in CSV_COLUMNS if c not in header]
     if missing:
         raise InputError.at(path, 1, f"not a muceval scores CSV: no column {missing[0]!r}")
     systems: dict[str, dict[str, Tally]] = {}
     problems: list[Problem] = []
-    for row in reader:
+    for line, row in records:
         if row["scope"] != "message":
             systems.setdefault(row["system"], {})
             continue
         if row["accumulator"] != DisplayType.ALL_TEMPLATES.value or row["kind"] != "total":
             continue
         try:
-            tally = _unit_tally(row, path, reader.line_num)
+            tally = _unit_tally(row, path, line)
         except InputError as bad:
             problems.extend(bad.problems)
             continue

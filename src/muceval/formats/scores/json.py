@@ -242,6 +242,8 @@ def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, 
         doc = json.loads(text)
     except json.JSONDecodeError as bad:
         raise InputError.at(path, bad.lineno, f"not valid JSON: {bad.msg}", bad.colno) from None
+    except RecursionError:
+        raise InputError.at(path, None, "JSON nested too deeply: not a muceval scores file") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise InputError.at(path, 1, f"not a muceval scores file (JSON with format {FORMAT_NAME!r})")
     entries = doc.get("systems")

@@ -11,8 +11,6 @@ numbers and COR + PAR above POS or ACT are errors naming file and line.
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
 from muceval.core.systems import ScoredSystem, unit_tallies
@@ -20,6 +18,7 @@ from muceval.core.tallies import Tally
 from muceval.core.units import FIELDS, UnitTallies, check_counts
 from muceval.errors import InputError, Problem
 from muceval.formats.counts import parse_count
+from muceval.formats.csvrows import csv_rows
 from muceval.formats.files import read_text
 
 __all__ = ["HEADER", "from_csv", "looks_like_unit_csv", "parse_unit_csv"]
@@ -69,13 +68,11 @@ def parse_unit_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...
     All problems of the rows are collected and raised together as one
     :class:`InputError`; a wrong header stops at once.
     """
-    reader = csv.reader(io.StringIO(text))
     problems: list[Problem] = []
     header_seen = False
     systems: dict[str, dict[str, Tally]] = {}
     first_line: dict[tuple[str, str], int] = {}
-    for row in reader:
-        line = reader.line_num
+    for line, row in csv_rows(text, path):
         if not row or all(not cell.strip() for cell in row):
             continue
         cells = [cell.strip() for cell in row]

@@ -1,0 +1,51 @@
+"""The one CSV row reader of muceval's tables (unit tallies, score CSV).
+
+A row that the ``csv`` module cannot read (a lone carriage return, an unterminated
+quote, a field over its size limit) becomes an :class:`~muceval.errors.InputError`
+naming the file and line, instead of a ``csv.Error`` traceback.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+
+from muceval.errors import InputError
+
+__all__ = ["csv_records", "csv_rows"]
+
+
+def csv_rows(text: str, path: str) -> Iterator[tuple[int, list[str]]]:
+    """Each row of ``text`` with the line it ends on.
+
+    >>> list(csv_rows("a,b\\n1,2\\n", "t.csv"))
+    [(1, ['a', 'b']), (2, ['1', '2'])]
+    """
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as bad:
+            raise InputError.at(path, reader.line_num or 1, f"not a readable CSV row: {bad}") from None
+        yield reader.line_num, row
+
+
+def csv_records(text: str, path: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]]:
+    """The header of ``text`` and its rows as header → cell mappings (missing cells: "").
+
+    >>> header, rows = csv_records("a,b\\n1,2\\n", "t.csv")
+    >>> header, list(rows)
+    (['a', 'b'], [(2, {'a': '1', 'b': '2'})])
+    """
+    rows = csv_rows(text, path)
+    header = next((row for _, row in rows if row), [])
+
+    def records() -> Iterator[tuple[int, dict[str, str]]]:
+        for line, row in rows:
+            if row:
+                yield line, {name: (row[i] if i < len(row) else "") for i, name in enumerate(header)}
+
+    return header, records()
