@@ -45,6 +45,16 @@ def muc4() -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def modern() -> Path:
+    """Path of ``shared/modern`` (GTT, GRIT, IterX); skips the test when it is absent."""
+    root = shared_root() / "modern"
+    if not root.is_dir():
+        pytest.skip(f"modern MUC-4 data not found at {root} "
+                    "(set MUCEVAL_SHARED to the folder that holds modern/)")
+    return root
+
+
 def assert_one_problem(error, path: Path, line: int, fragment: str) -> None:
     """``error`` (an InputError) reports exactly one problem, at ``path:line``, saying ``fragment``."""
     (problem,) = error.problems

@@ -60,7 +60,7 @@ def test_a_file_no_kind_knows_lists_what_muceval_reads(tmp_path: Path) -> None:
     assert problem.path == str(notes) and problem.line is None
     assert problem.message.startswith("not a file muceval knows; it reads: ")
     for kind in INPUTS.kinds:
-        assert kind.description in problem.message
+        assert (kind.family or kind.description) in problem.message
 
 
 def test_kind_names_are_unique_and_a_new_kind_registers_in_one_place() -> None:
@@ -91,7 +91,7 @@ def test_each_command_reads_only_its_kinds(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         load_inputs([key])
     message = str(caught.value)
-    assert "a MUC template file (answer key or system response) is not an input of " \
+    assert "a MUC template file (a key or a response) is not an input of " \
         "muceval significance; it reads: " in message
     assert "1992 score report" in message and "unit-tallies CSV" in message
     units = tmp_path / "u.csv"

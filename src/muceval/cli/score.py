@@ -19,6 +19,7 @@ from muceval.cli.common import (
     scores_table,
     strict_option,
 )
+from muceval.cli.modern import key_is_modern, modern_options, run_modern
 from muceval.errors import UsageError
 from muceval.formats.files import write_atomic
 from muceval.formats.muc.store import HistorySaveError
@@ -80,12 +81,14 @@ if TYPE_CHECKING:
 @click.option("--per-slot", is_flag=True,
               help="With --format table or json: recall, precision and F of every slot, the "
               "object subtotals and the four manners, per system.")
+@modern_options
 @strict_option
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
           mapping: str, unresolved: str, save_history: str | None, fmt: str, layout: str,
           detail: str, output: str | None, output_dir: str | None, force: bool, per_slot: bool,
-          strict: bool) -> None:
+          metric: str, phi: str | None, event_n: str | None, ignore_empty_docs: bool,
+          compat: bool, strict: bool) -> None:
     """Score system response files against an answer key as the 1992 MUC-4 scorer did.
 
     Prints the 1992 report of each RESPONSE (systems are named after the file
@@ -99,16 +102,33 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
       muceval score --key key.txt --config task.toml --format json -o scores.json A.txt B.txt
       muceval score --key key-tst3.v2 --no-query-pass --output-dir reports/ responses/
       muceval score --key key-tst3.v2 --format table --per-slot BBN.tst3
+      muceval score --key gtt/test.json --metric all gtt/preds_gtt.out iterx/*.jsonlines
     """
 
     from muceval.scoring.session import score_files
+
+    given = click.get_current_context().get_parameter_source
+    if metric != "1992" or key_is_modern(key_path):
+        if metric == "1992":
+            raise UsageError(f"{key_path} is a modern MUC-4 gold file: choose --metric gtt, "
+                             "ceaf-ree, ceaf-rme or all")
+        explicit = {name: given(name) is click.core.ParameterSource.COMMANDLINE
+                    for name in ("config_path", "slots_path", "history_path", "no_query_pass",
+                                 "mapping_paths", "mapping", "unresolved", "save_history",
+                                 "layout", "detail", "output_dir", "per_slot")}
+        refuse_overwriting_inputs(output, {key_path: "key", **{p: "predictions" for p in responses}})
+        run_modern(key_path, expand_folders(responses), metric, phi, event_n, ignore_empty_docs,
+                   compat, fmt, output, force, strict, explicit)
+        return
+    for option in ("phi", "event_n", "ignore_empty_docs", "compat"):
+        if given(option) is click.core.ParameterSource.COMMANDLINE:
+            raise UsageError(f"--{option.replace('_', '-')} goes with a modern --metric")
 
     if output is not None and output_dir is not None:
         raise UsageError("give -o FILE or --output-dir DIR, not both")
     if per_slot and (fmt not in ("table", "json") or output_dir is not None):
         raise UsageError("--per-slot goes with --format table or --format json, without "
                          "--output-dir")
-    given = click.get_current_context().get_parameter_source
     if fmt != "report" and given("layout") is click.core.ParameterSource.COMMANDLINE:
         raise UsageError(f"--layout chooses a 1992 report layout; --format {fmt} has none "
                          "(json and csv take --detail)")

@@ -39,6 +39,7 @@ from muceval.formats.config import (
     parse_configuration_toml,
 )
 from muceval.formats.files import read_text, system_name
+from muceval.formats.modern import LAYOUTS, detect_layout, parse_modern
 from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.reports import ScoreReport, parse_report
 from muceval.formats.muc.templates import parse_templates
@@ -107,6 +108,7 @@ class InputKind:
     load: Callable[[str, str, ReadOptions], Loaded]
     scores: Callable[[Any, ReadOptions], Sequence[ScoredSystem]] | None = None
     summaries: bool = False
+    family: str | None = None  # how "not a file muceval knows" lists it, with its siblings
 
 
 class Registry:
@@ -147,7 +149,8 @@ class Registry:
 
     def unknown(self, path: str, kinds: Sequence[InputKind] | None = None) -> InputError:
         """The error for a file no kind (of ``kinds``, by default all) recognises."""
-        listed = "; ".join(k.description for k in (self._kinds if kinds is None else kinds))
+        listed = "; ".join(dict.fromkeys(
+            k.family or k.description for k in (self._kinds if kinds is None else kinds)))
         return InputError.at(path, None, f"not a file muceval knows; it reads: {listed}")
 
     def load(
@@ -321,16 +324,44 @@ def _systems_loader(
     return load
 
 
+_MODERN_NAMES = {"gtt-gold": "GTT gold", "gtt-pred": "GTT predictions", "grit-gold": "GRIT gold",
+                 "grit-pred": "GRIT predictions", "iterx-pred": "IterX predictions"}
+
+
+def _modern_kind(layout: str) -> InputKind:
+    def sniff(text: str, path: str) -> bool:
+        return detect_layout(text) == layout
+
+    def load(text: str, path: str, options: ReadOptions) -> Loaded:
+        return _load_modern(text, path, layout)
+
+    return InputKind(layout, layout, f"{_MODERN_NAMES[layout]} (modern MUC-4 JSON)", sniff, load,
+                     family="modern MUC-4 JSON (GTT, GRIT, IterX)")
+
+
+def _load_modern(text: str, path: str, layout: str) -> Loaded:
+    read = parse_modern(text, path, layout)
+    templates = [t for d in read.documents for t in d.templates or ()]
+    entities = sum(len(e) for t in templates for e in t.roles) + sum(
+        len(e) for d in read.documents for e in d.extracts or ())
+    counts = {"documents": len(read.documents)}
+    if templates or read.documents and read.documents[0].templates is not None:
+        counts["templates"] = len(templates)
+    counts["entities"] = entities
+    return Loaded(read, counts)
+
+
 def _the_systems(systems: Sequence[ScoredSystem], options: ReadOptions) -> Sequence[ScoredSystem]:
     return systems
 
 
 INPUTS = Registry([
-    InputKind("scores-csv", "scores CSV", "muceval scores CSV (muceval score --format csv)",
+    InputKind("scores-csv", "scores CSV", "muceval scores CSV (score --format csv)",
               looks_like_scores_csv, _systems_loader(parse_scores_csv, "messages"), _the_systems),
     InputKind("unit-csv", "unit tallies", "unit-tallies CSV (system,unit,POS,ACT,COR,PAR)",
               looks_like_unit_csv, _systems_loader(parse_unit_csv, "units"), _the_systems),
-    InputKind("scores-json", "scores JSON", "muceval scores JSON (muceval score --format json)",
+    *(_modern_kind(layout) for layout in LAYOUTS),
+    InputKind("scores-json", "scores JSON", "muceval scores JSON (score --format json)",
               _looks_like_scores_json, _systems_loader(parse_scores_json, "messages"),
               _the_systems, summaries=True),
     InputKind("toml-configuration", "configuration", "muceval TOML configuration (*.toml)",
@@ -346,7 +377,7 @@ INPUTS = Registry([
     InputKind("history", "history", "1992 history of judgements",
               lambda text, path: _strip_lisp_comments(text).lstrip().startswith("("),
               _load_history),
-    InputKind("templates", "templates", "MUC template file (answer key or system response)",
+    InputKind("templates", "templates", "MUC template file (a key or a response)",
               lambda text, path: bool(_TEMPLATE_LINE.search(text)), _load_templates),
 ])  # fmt: skip
 """Every kind of file muceval reads, in the order they are tried."""

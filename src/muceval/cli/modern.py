@@ -1,0 +1,148 @@
+"""`muceval score --metric gtt|ceaf-ree|ceaf-rme|all`: the modern MUC-4 scorers, reproduced."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import click
+
+from muceval.errors import UsageError
+
+if TYPE_CHECKING:
+    from muceval.scoring.modern import ModernScores
+
+METRIC_CHOICES = ("1992", "gtt", "ceaf-ree", "ceaf-rme", "all")
+# What only the 1992 scorer uses: refused with a modern metric rather than ignored.
+_1992_ONLY = ("config_path", "slots_path", "history_path", "no_query_pass", "mapping_paths",
+              "mapping", "unresolved", "save_history", "layout", "detail", "output_dir", "per_slot")
+
+
+def modern_options(command):
+    """The options of the modern metrics, added to `score`."""
+    options = [
+        click.option("--metric", type=click.Choice(METRIC_CHOICES), default="1992",
+                     show_default=True,
+                     help="1992: the MUC-4 scorer of 1992 (templates in the 1992 layout); gtt, "
+                     "ceaf-ree, ceaf-rme: the scorers of GTT, GRIT and IterX on their JSON "
+                     "layouts; all: every modern scorer side by side."),
+        click.option("--phi", help="Similarity: ceaf-ree strict|prop, ceaf-rme "
+                     "subset|phi3|phi3-entities (default: the first)."),
+        click.option("--event-n", type=click.Choice(["1", "2", "3", "4", ">=2"]),
+                     help="gtt: only documents with this many gold templates (4: four or more)."),
+        click.option("--ignore-empty-docs", is_flag=True,
+                     help="ceaf-rme: leave out documents without gold templates."),
+        click.option("--compat", is_flag=True,
+                     help="Reproduce the originals also where they err (an entity without "
+                     "mentions or an empty incident type gets full credit; unknown documents "
+                     "are counted)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def key_is_modern(key_path: str) -> str | None:
+    """The modern layout of the key file, if it has one (read lazily, a few bytes)."""
+    from muceval.formats.files import read_text
+    from muceval.formats.modern import detect_layout
+
+    return detect_layout(read_text(key_path)) if key_path.endswith((".json", ".jsonl")) or \
+        _starts_with_brace(key_path) else None
+
+
+def _starts_with_brace(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(64).lstrip().startswith(b"{")
+    except OSError:
+        return False
+
+
+def run_modern(key_path: str, predictions: Sequence[str], metric: str, phi: str | None,
+               event_n: str | None, ignore_empty_docs: bool, compat: bool, fmt: str,
+               output: str | None, force: bool, strict: bool, given: dict[str, bool]) -> None:
+    """Score modern predictions; print or write the table, JSON or CSV."""
+    from muceval import __version__
+    from muceval.formats.files import system_name, write_atomic
+    from muceval.formats.modern import read_modern
+    from muceval.reporting.modern import modern_scores_to_csv, modern_scores_to_json
+    from muceval.scoring.modern import METRICS, ModernOptions, score_modern
+
+    used = [name for name in _1992_ONLY if given.get(name)]
+    if used:
+        flag = "--" + used[0].removesuffix("_path").removesuffix("_paths").replace("_", "-")
+        raise UsageError(f"{flag} belongs to the 1992 scorer; the modern metrics take --phi, "
+                         "--event-n, --ignore-empty-docs and --compat")
+    if fmt == "report":
+        fmt = "table"
+    gold = read_modern(key_path)
+    preds = [(system_name(p), read_modern(p)) for p in predictions]
+    names = [n for n, _ in preds]
+    if len(set(names)) != len(names):
+        raise UsageError("two prediction files give the same system name: " + ", ".join(names))
+    metrics = METRICS if metric == "all" else (metric,)
+    results: list[list[ModernScores]] = []
+    skipped: list[str] = []
+    for m in metrics:
+        options = ModernOptions(m, phi if metric != "all" else None, event_n if m == "gtt" else None,
+                                ignore_empty_docs and m == "ceaf-rme", compat)
+        systems = []
+        for name, pred in preds:
+            if metric == "all" and _cannot(m, gold, pred):
+                skipped.append(f"{name} under {m} ({pred.layout} has no templates)")
+                continue
+            systems.append(score_modern(gold, pred, options, name))
+        results.append(systems)
+    warnings = [w for systems in results for s in systems for w in s.warnings]
+    for warning in dict.fromkeys(str(w) for w in warnings):
+        click.echo(f"{'error' if strict else 'warning'}: {warning}", err=True)
+    if strict and warnings:
+        raise click.exceptions.Exit(2)
+    settings = {"command": "score", "muceval": __version__, "key": key_path,
+                "predictions": list(predictions), "metric": metric, "phi": phi,
+                "event_n": event_n, "ignore_empty_docs": ignore_empty_docs, "compat": compat}
+    if fmt == "json":
+        text = modern_scores_to_json(results, settings)
+    elif fmt == "csv":
+        text = modern_scores_to_csv(results)
+    else:
+        text = _table_text(results, skipped, gold.layout, output is None)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text, overwrite=force)
+
+
+def _cannot(metric: str, gold, pred) -> bool:
+    needs_templates = metric in ("gtt", "ceaf-rme")
+    return needs_templates and (pred.documents and pred.documents[0].templates is None
+                                or gold.documents and gold.documents[0].templates is None)
+
+
+def _table_text(results: Sequence[Sequence[ModernScores]], skipped: Sequence[str],
+                gold_layout: str, terminal: bool) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(record=True, width=120, file=None if terminal else io.StringIO())
+    for systems in results:
+        if not systems:
+            continue
+        options = systems[0].options
+        label = options.metric + (f" (phi {options.phi})" if options.phi else "")
+        table = Table(title=f"{label}: reproduces {options.reproduces}")
+        for column in ("system", "P", "R", "F1", "p_num/p_den", "r_num/r_den"):
+            table.add_column(column, justify="left" if column == "system" else "right")
+        for s in sorted(systems, key=lambda s: -s.overall.f1):
+            c = s.overall
+            table.add_row(s.system, f"{100 * c.precision:.2f}", f"{100 * c.recall:.2f}",
+                          f"{100 * c.f1:.2f}", f"{c.p_num:g}/{c.p_den}", f"{c.r_num:g}/{c.r_den}")
+        console.print(table)
+        if options.metric == "ceaf-ree" and gold_layout == "gtt-gold":
+            console.print("  gold extracts: the per-role union of the GTT gold templates "
+                          "(GRIT's own gold differs in a dozen documents)")
+    for line in skipped:
+        console.print(f"  not scored: {line}")
+    return "" if terminal else console.export_text()

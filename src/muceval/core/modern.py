@@ -1,0 +1,94 @@
+"""The model of modern MUC-4 data (GTT, GRIT and IterX layouts): documents, templates, entities.
+
+Since 2021, document-level event extraction evaluates on MUC-4 in JSON layouts of its
+own (``docs/modern-formats.md``). Whatever the layout, a document holds either
+*templates* (an incident type and, per role, a list of entities) or *extracts*
+(per role, a list of entities, with no templates). An entity is the tuple of its
+mention strings, as written in the file (normalisation belongs to the metrics).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = [
+    "ROLES",
+    "Entity",
+    "ModernDocument",
+    "ModernFile",
+    "ModernTemplate",
+    "docid_of_number",
+    "number_of_docid",
+]
+
+ROLES: tuple[str, ...] = ("PerpInd", "PerpOrg", "Target", "Victim", "Weapon")
+"""The five roles of MUC-4 template extraction, in the order every layout uses."""
+
+Entity = tuple[str, ...]
+"""One entity: its mention strings, in file order."""
+
+
+@dataclass(frozen=True)
+class ModernTemplate:
+    """One template: its incident type (``None`` when the file gives no string) and, per role
+    of :data:`ROLES`, its entities."""
+
+    incident_type: str | None
+    roles: tuple[tuple[Entity, ...], ...]
+
+    def role(self, name: str) -> tuple[Entity, ...]:
+        return self.roles[ROLES.index(name)]
+
+
+@dataclass(frozen=True)
+class ModernDocument:
+    """One document: ``templates`` (template layouts) or ``extracts`` (per role; GRIT)."""
+
+    docid: str
+    templates: tuple[ModernTemplate, ...] | None = None
+    extracts: tuple[tuple[Entity, ...], ...] | None = None
+    line: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class ModernFile:
+    """The documents of one file, in file order, and what layout they were read from."""
+
+    path: str
+    layout: str
+    documents: tuple[ModernDocument, ...]
+
+    @property
+    def gold(self) -> bool:
+        return self.layout.endswith("-gold")
+
+    def by_id(self) -> dict[str, ModernDocument]:
+        return {d.docid: d for d in self.documents}
+
+
+_DOCID = re.compile(r"TST(\d)-MUC([34])-(\d{4})")
+
+
+def docid_of_number(number: int) -> str:
+    """The MUC-4 document id of a numeric id (test-set digit × 10000 + message number).
+
+    >>> docid_of_number(30002), docid_of_number(10017)
+    ('TST3-MUC4-0002', 'TST1-MUC3-0017')
+    """
+    test_set, message = divmod(number, 10_000)
+    if not 1 <= test_set <= 9 or not 1 <= message <= 9999:
+        raise ValueError(f"{number} is not a numeric MUC document id (e.g. 30002)")
+    return f"TST{test_set}-MUC{3 if test_set == 1 else 4}-{message:04d}"
+
+
+def number_of_docid(docid: str) -> int:
+    """The numeric form of a MUC document id.
+
+    >>> number_of_docid("TST4-MUC4-0100")
+    40100
+    """
+    m = _DOCID.fullmatch(docid)
+    if m is None:
+        raise ValueError(f"{docid!r} is not a MUC document id (e.g. TST3-MUC4-0002)")
+    return int(m.group(1)) * 10_000 + int(m.group(3))

@@ -1,0 +1,248 @@
+"""Readers of the modern MUC-4 layouts: GTT and GRIT gold and predictions, IterX predictions.
+
+=============  ===================================================================
+layout         what the file is
+=============  ===================================================================
+``gtt-gold``   JSON lines ``{"docid", "doctext", "templates": [...]}``; mentions ``[string, offset]``
+``gtt-pred``   one JSON object: numeric id → ``{"pred_templates": [...], ...}``
+``grit-gold``  JSON lines ``{"docid", "doctext", "extracts": {role: [entity]}}``
+``grit-pred``  one JSON object: numeric id → ``{"pred_extracts": {role: [entity]}, ...}``
+``iterx-pred`` JSON lines ``{"TST3-MUC4-0001": [template, ...]}``, several lines per document
+=============  ===================================================================
+
+Numeric ids (``30002``) become ``TST3-MUC4-0002``; every document id of a
+prediction file is in that style once read. Anything malformed is an
+:class:`~muceval.errors.InputError` naming the file, the line (JSON lines) and
+the document.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from muceval.core.modern import (
+    ROLES,
+    Entity,
+    ModernDocument,
+    ModernFile,
+    ModernTemplate,
+    docid_of_number,
+)
+from muceval.errors import InputError
+from muceval.formats.files import read_text
+
+__all__ = ["LAYOUTS", "detect_layout", "parse_modern", "read_modern"]
+
+LAYOUTS = ("gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred")
+
+
+class _Bad(Exception):
+    """Something in one document is not as its layout says."""
+
+
+def read_modern(path: str | Path, layout: str | None = None) -> ModernFile:
+    """The documents of a modern MUC-4 file (``layout`` detected when not given).
+
+    >>> read_modern("../shared/modern/gtt/test.json").layout  # doctest: +SKIP
+    'gtt-gold'
+    """
+    return parse_modern(read_text(path), str(path), layout)
+
+
+def detect_layout(text: str) -> str | None:
+    """The layout of a modern MUC-4 text, or ``None`` if it is none of :data:`LAYOUTS`.
+
+    >>> detect_layout('{"docid": "TST3-MUC4-0001", "doctext": "", "templates": []}')
+    'gtt-gold'
+    >>> detect_layout('{"TST3-MUC4-0001": []}')
+    'iterx-pred'
+    """
+    first = next((line for line in text.splitlines() if line.strip()), "").strip()
+    if not first.startswith("{"):
+        return None
+    try:
+        head = json.loads(first)
+    except (json.JSONDecodeError, RecursionError):
+        head = None
+    if isinstance(head, dict):
+        if "docid" in head and "templates" in head:
+            return "gtt-gold"
+        if "docid" in head and "extracts" in head:
+            return "grit-gold"
+        if len(head) == 1 and isinstance(next(iter(head.values())), list):
+            return "iterx-pred"
+    probe = text[:200_000]
+    if '"pred_templates"' in probe:
+        return "gtt-pred"
+    if '"pred_extracts"' in probe:
+        return "grit-pred"
+    return None
+
+
+def parse_modern(text: str, path: str = "<string>", layout: str | None = None) -> ModernFile:
+    """The documents of a modern MUC-4 text (see :func:`read_modern`)."""
+    layout = layout or detect_layout(text)
+    if layout is None:
+        raise InputError.at(path, 1, "not a GTT, GRIT or IterX file (JSON lines of documents, "
+                            "or one JSON object of predictions by document id)")
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; choose from {', '.join(LAYOUTS)}")
+    if layout in ("gtt-gold", "grit-gold"):
+        documents = tuple(_gold_documents(text, path, layout))
+    elif layout == "iterx-pred":
+        documents = tuple(_iterx_documents(text, path))
+    else:
+        documents = tuple(_prediction_documents(text, path, layout))
+    seen: dict[str, int | None] = {}
+    for document in documents:
+        if document.docid in seen:
+            where = f" (first on line {seen[document.docid]})" if seen[document.docid] else ""
+            raise InputError.at(path, document.line, f"document {document.docid} given twice{where}")
+        seen[document.docid] = document.line
+    return ModernFile(path, layout, documents)
+
+
+# ---------------------------------------------------------------------------
+# JSON lines
+# ---------------------------------------------------------------------------
+
+
+def _json_lines(text: str, path: str) -> Iterator[tuple[int, Any]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as bad:
+            raise InputError.at(path, number, f"not valid JSON: {bad.msg}", bad.colno) from None
+        except RecursionError:
+            raise InputError.at(path, number, "JSON nested too deeply") from None
+
+
+def _gold_documents(text: str, path: str, layout: str) -> Iterator[ModernDocument]:
+    for number, doc in _json_lines(text, path):
+        docid = doc.get("docid") if isinstance(doc, dict) else None
+        if not isinstance(docid, str) or not docid:
+            raise InputError.at(path, number, "a document needs a string 'docid'")
+        try:
+            if layout == "gtt-gold":
+                templates = doc.get("templates")
+                if not isinstance(templates, list):
+                    raise _Bad("'templates' must be a list")
+                yield ModernDocument(docid, tuple(_template(t, gold=True) for t in templates),
+                                     line=number)
+            else:
+                yield ModernDocument(docid, extracts=_roles(doc.get("extracts"), gold=True),
+                                     line=number)
+        except _Bad as bad:
+            raise InputError.at(path, number, f"document {docid}: {bad}") from None
+
+
+def _iterx_documents(text: str, path: str) -> Iterator[ModernDocument]:
+    templates: dict[str, list[ModernTemplate]] = {}
+    first_line: dict[str, int] = {}
+    for number, doc in _json_lines(text, path):
+        if not isinstance(doc, dict) or len(doc) != 1:
+            raise InputError.at(path, number, "an IterX line holds one document id and its "
+                                "templates: {\"TST3-MUC4-0001\": [...]}")
+        ((docid, items),) = doc.items()
+        if not isinstance(items, list):
+            raise InputError.at(path, number, f"document {docid}: its templates must be a list")
+        try:
+            parsed = [_template(t, gold=False) for t in items]
+        except _Bad as bad:
+            raise InputError.at(path, number, f"document {docid}: {bad}") from None
+        first_line.setdefault(docid, number)
+        templates.setdefault(docid, []).extend(parsed)
+    for docid, items in templates.items():
+        yield ModernDocument(docid, tuple(items), line=first_line[docid])
+
+
+# ---------------------------------------------------------------------------
+# One JSON object of predictions
+# ---------------------------------------------------------------------------
+
+
+def _prediction_documents(text: str, path: str, layout: str) -> Iterator[ModernDocument]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise InputError.at(path, bad.lineno, f"not valid JSON: {bad.msg}", bad.colno) from None
+    except RecursionError:
+        raise InputError.at(path, None, "JSON nested too deeply") from None
+    if not isinstance(doc, dict):
+        raise InputError.at(path, 1, "predictions must be one JSON object: document id → prediction")
+    field = "pred_templates" if layout == "gtt-pred" else "pred_extracts"
+    for key, value in doc.items():
+        docid = _docid(key, path)
+        if not isinstance(value, dict) or field not in value:
+            raise InputError.at(path, None, f"document {key}: no {field!r}")
+        try:
+            if layout == "gtt-pred":
+                items = value[field]
+                if not isinstance(items, list):
+                    raise _Bad(f"{field!r} must be a list")
+                yield ModernDocument(docid, tuple(_template(t, gold=False) for t in items))
+            else:
+                yield ModernDocument(docid, extracts=_roles(value[field], gold=False))
+        except _Bad as bad:
+            raise InputError.at(path, None, f"document {key}: {bad}") from None
+
+
+def _docid(key: str, path: str) -> str:
+    if key.isdigit():
+        try:
+            return docid_of_number(int(key))
+        except ValueError as bad:
+            raise InputError.at(path, None, str(bad)) from None
+    return key
+
+
+# ---------------------------------------------------------------------------
+# Templates and entities
+# ---------------------------------------------------------------------------
+
+
+def _template(item: Any, gold: bool) -> ModernTemplate:
+    if not isinstance(item, dict):
+        raise _Bad("a template must be a JSON object")
+    unknown = sorted(k for k in item if k != "incident_type" and k not in ROLES)
+    if unknown:
+        raise _Bad(f"unknown role {unknown[0]!r} (roles: {', '.join(ROLES)})")
+    kind = item.get("incident_type")
+    return ModernTemplate(kind if isinstance(kind, str) else None,
+                          _roles({k: v for k, v in item.items() if k != "incident_type"}, gold))
+
+
+def _roles(value: Any, gold: bool) -> tuple[tuple[Entity, ...], ...]:
+    if not isinstance(value, Mapping):
+        raise _Bad("the roles must be a JSON object of role → entities")
+    unknown = sorted(k for k in value if k not in ROLES)
+    if unknown:
+        raise _Bad(f"unknown role {unknown[0]!r} (roles: {', '.join(ROLES)})")
+    out = []
+    for role in ROLES:
+        entities = value.get(role, [])
+        if not isinstance(entities, list):
+            raise _Bad(f"{role}: a list of entities expected")
+        out.append(tuple(_entity(e, role, gold) for e in entities))
+    return tuple(out)
+
+
+def _entity(value: Any, role: str, gold: bool) -> Entity:
+    if not isinstance(value, list):
+        raise _Bad(f"{role}: an entity must be a list of mentions")
+    mentions = []
+    for mention in value:
+        # Gold mentions are [string, offset]; predicted ones plain strings (either is accepted).
+        if isinstance(mention, list) and mention and isinstance(mention[0], str):
+            mentions.append(mention[0])
+        elif isinstance(mention, str):
+            mentions.append(mention)
+        else:
+            raise _Bad(f"{role}: a mention must be a string or [string, offset], found "
+                       f"{json.dumps(mention)[:60]}")
+    return tuple(mentions)

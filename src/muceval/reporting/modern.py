@@ -1,0 +1,72 @@
+"""Scores of the modern metrics as JSON and CSV (``muceval score --metric gtt|ceaf-ree|ceaf-rme``).
+
+JSON (format ``muceval-modern-scores``)::
+
+    {"format", "format_version", "settings": {...},
+     "results": [{"metric", "options": {...}, "systems": [
+        {"system", "overall": {p_num, p_den, r_num, r_den, precision, recall, f1},
+         "roles": {ROLE: {...}}, "documents": [{"docid", p_num, p_den, r_num, r_den}]}]}]}
+
+One result per metric (``--metric all`` gives three). The per-document counts are
+the units of the significance tests.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from muceval.scoring.modern import ModernScores
+
+__all__ = ["MODERN_FORMAT", "modern_scores_to_csv", "modern_scores_to_json"]
+
+MODERN_FORMAT = "muceval-modern-scores"
+FORMAT_VERSION = 1
+CSV_COLUMNS = ("metric", "phi", "system", "scope", "name", "p_num", "p_den", "r_num", "r_den",
+               "precision", "recall", "f1")
+
+
+def _system_json(scores: ModernScores) -> dict[str, Any]:
+    return {
+        "system": scores.system,
+        "overall": scores.overall.to_dict(),
+        "roles": {role: counts.to_dict() for role, counts in scores.roles.items()},
+        "documents": [{"docid": d.docid, "p_num": d.overall.p_num, "p_den": d.overall.p_den,
+                       "r_num": d.overall.r_num, "r_den": d.overall.r_den}
+                      for d in scores.documents],
+        "warnings": [str(w) for w in scores.warnings],
+    }
+
+
+def modern_scores_to_json(results: Sequence[Sequence[ModernScores]],
+                          settings: Mapping[str, Any] | None = None) -> str:
+    """``results``: per metric, the scores of every system (same options within a metric)."""
+    doc = {
+        "format": MODERN_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "settings": dict(settings or {}),
+        "results": [{"metric": systems[0].options.metric,
+                     "options": systems[0].options.to_dict(),
+                     "systems": [_system_json(s) for s in systems]}
+                    for systems in results if systems],
+    }
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
+    """One row per metric, system and scope (``overall``, ``role``, ``document``)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for systems in results:
+        for s in systems:
+            head = [s.options.metric, s.options.phi or "", s.system]
+            rows = [("overall", "", s.overall), *(("role", r, c) for r, c in s.roles.items()),
+                    *(("document", d.docid, d.overall) for d in s.documents)]
+            for scope, name, c in rows:
+                writer.writerow([*head, scope, name, c.p_num, c.p_den, c.r_num, c.r_den,
+                                 c.precision, c.recall, c.f1])
+    return buffer.getvalue()

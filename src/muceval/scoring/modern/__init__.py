@@ -1,0 +1,243 @@
+"""Scoring modern MUC-4 predictions as the official scorers of GTT, GRIT and IterX do.
+
+=============  ==========================================================  ==================
+metric         reproduces                                                  options
+=============  ==========================================================  ==================
+``gtt``        GTT ``eval.py`` (template F1, incident type included)        ``event_n``
+``ceaf-ree``   GRIT's CEAF-REE (per role, entities aligned)                 ``phi``: strict, prop
+``ceaf-rme``   IterX's CEAF-RME (templates aligned, mentions typed)         ``phi``: subset, phi3,
+                                                                            phi3-entities;
+                                                                            ``ignore_empty_docs``
+=============  ==========================================================  ==================
+
+Every metric gives per-document counts (``p_num``, ``p_den``, ``r_num``,
+``r_den``): the units of the significance tests. Where the originals accept
+input that can only be a mistake (an empty predicted entity or incident type
+earns full credit in GTT and crashes GRIT; unknown document ids score 0 without
+a word), muceval refuses it, naming file, document and template;
+``compat=True`` reproduces the original behaviour where there is one.
+
+>>> from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
+>>> t = ModernTemplate("attack", ((("shining path",),), (), (), (), ()))
+>>> gold = ModernFile("gold", "gtt-gold", (ModernDocument("TST3-MUC4-0001", (t,)),))
+>>> pred = ModernFile("pred", "gtt-pred", (ModernDocument("TST3-MUC4-0001", (t,)),))
+>>> score_modern(gold, pred, ModernOptions("gtt")).overall.f1
+1.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from muceval.core.modern import ROLES, ModernDocument, ModernFile
+from muceval.errors import InputError, Problem, UsageError
+from muceval.scoring.modern import ceaf, gtt
+from muceval.scoring.modern.counts import Counts, normalize
+
+__all__ = ["EVENT_N", "METRICS", "Counts", "DocumentCounts", "ModernOptions", "ModernScores",
+           "normalize", "score_modern"]
+
+METRICS = ("gtt", "ceaf-ree", "ceaf-rme")
+EVENT_N = ("1", "2", "3", "4", ">=2")
+_PHI = {"ceaf-ree": ceaf.PHI_REE, "ceaf-rme": ceaf.PHI_RME}
+_REPRODUCES = {
+    "gtt": "GTT eval.py (Du, Rush & Cardie 2021)",
+    "ceaf-ree": "GRIT CEAF-REE (Du, Rush & Cardie 2021)",
+    "ceaf-rme": "IterX CEAF-RME (Chen et al. 2023)",
+}
+
+
+@dataclass(frozen=True)
+class ModernOptions:
+    """A metric and its options; :meth:`validated` fills in the defaults and checks the rest."""
+
+    metric: str
+    phi: str | None = None
+    event_n: str | None = None
+    ignore_empty_docs: bool = False
+    compat: bool = False
+
+    def validated(self) -> ModernOptions:
+        if self.metric not in METRICS:
+            raise UsageError(f"unknown metric {self.metric!r}; choose from {', '.join(METRICS)}")
+        phi = self.phi
+        if self.metric in _PHI:
+            phi = phi or _PHI[self.metric][0]
+            if phi not in _PHI[self.metric]:
+                raise UsageError(f"--phi {phi} does not go with {self.metric}; choose from "
+                                 f"{', '.join(_PHI[self.metric])}")
+        elif phi is not None:
+            raise UsageError("--phi goes with ceaf-ree or ceaf-rme")
+        if self.event_n is not None and (self.metric != "gtt" or self.event_n not in EVENT_N):
+            raise UsageError(f"--event-n ({', '.join(EVENT_N)}) goes with the gtt metric")
+        if self.ignore_empty_docs and self.metric != "ceaf-rme":
+            raise UsageError("--ignore-empty-docs goes with ceaf-rme")
+        return ModernOptions(self.metric, phi, self.event_n, self.ignore_empty_docs, self.compat)
+
+    @property
+    def reproduces(self) -> str:
+        return _REPRODUCES[self.metric]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metric": self.metric, "phi": self.phi, "event_n": self.event_n,
+                "ignore_empty_docs": self.ignore_empty_docs, "compat": self.compat,
+                "reproduces": self.reproduces}
+
+
+@dataclass(frozen=True)
+class DocumentCounts:
+    """The counts of one document, overall and per field (``incident_type`` and the roles,
+    where the metric has them)."""
+
+    docid: str
+    overall: Counts
+    roles: Mapping[str, Counts] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModernScores:
+    """One system's scores under one metric: per document, summed on demand."""
+
+    system: str
+    options: ModernOptions
+    documents: tuple[DocumentCounts, ...]
+    warnings: tuple[Problem, ...] = ()
+
+    @property
+    def overall(self) -> Counts:
+        return sum((d.overall for d in self.documents), Counts())
+
+    @property
+    def roles(self) -> dict[str, Counts]:
+        out: dict[str, Counts] = {}
+        for document in self.documents:
+            for role, counts in document.roles.items():
+                out[role] = out.get(role, Counts()) + counts
+        return out
+
+
+def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
+                 system: str | None = None) -> ModernScores:
+    """Score the predictions ``pred`` against ``gold`` under ``options.metric``."""
+    options = options.validated()
+    warnings = _check(gold, pred, options)
+    golds = gold.by_id()
+    preds = pred.by_id()
+    if options.metric == "gtt":
+        documents = _gtt(golds, preds, options)
+    elif options.metric == "ceaf-ree":
+        documents = _ree(golds, preds, options)
+    else:
+        documents = _rme(golds, preds, options, gold.path)
+    return ModernScores(system or pred.path, options, tuple(documents), tuple(warnings))
+
+
+def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions) -> list[Problem]:
+    """Refuse what can only be a mistake; return what the user should know."""
+    if not gold.gold:
+        raise InputError.at(gold.path, None, f"not a gold file ({gold.layout}): give the gold "
+                            "file as --key and predictions as the other arguments")
+    if pred.gold:
+        raise InputError.at(pred.path, None, f"a gold file ({pred.layout}), given as predictions")
+    if options.metric in ("gtt", "ceaf-rme") and any(d.templates is None for d in gold.documents):
+        raise InputError.at(gold.path, None, f"{options.metric} needs gold templates; "
+                            f"{gold.layout} has per-role extracts only (use ceaf-ree)")
+    if options.metric in ("gtt", "ceaf-rme") and any(d.templates is None for d in pred.documents):
+        raise InputError.at(pred.path, None, f"{options.metric} scores templates; these are "
+                            f"per-role extracts ({pred.layout}): use ceaf-ree")
+    known = gold.by_id()
+    unknown = [d for d in pred.documents if d.docid not in known]
+    if unknown and not options.compat:
+        shown = ", ".join(d.docid for d in unknown[:3]) + (", ..." if len(unknown) > 3 else "")
+        raise InputError.at(pred.path, unknown[0].line, f"{len(unknown)} document(s) not in the "
+                            f"gold {gold.path}: {shown} (predictions for another test set?)")
+    warnings = [] if options.compat else _refuse_empty(pred)
+    missing = [d.docid for d in gold.documents if d.docid not in pred.by_id()]
+    if missing:
+        warnings.append(Problem(pred.path, None, f"{len(missing)} gold document(s) have no "
+                                f"prediction (e.g. {missing[0]}): scored as predicting nothing"))
+    return warnings
+
+
+def _refuse_empty(pred: ModernFile) -> list[Problem]:
+    """An entity without mentions, or a template without an incident type, earns full credit
+    in GTT and crashes GRIT: refused. Mentions that normalise to nothing match nothing: warned."""
+    blank: list[str] = []
+    for document in pred.documents:
+        for n, template in enumerate(document.templates or (), start=1):
+            if template.incident_type is None or not template.incident_type.strip():
+                raise InputError.at(pred.path, document.line, f"document {document.docid}, "
+                                    f"template {n}: no incident type (the original GTT scorer "
+                                    "gives it full credit; --compat reproduces that)")
+            blank += _empty_entities(pred.path, document, template.roles, f"template {n}, ")
+        if document.extracts is not None:
+            blank += _empty_entities(pred.path, document, document.extracts, "")
+    if not blank:
+        return []
+    return [Problem(pred.path, None, f"{len(blank)} predicted mention(s) normalise to nothing "
+                    f"and match no gold mention (first: {blank[0]})")]
+
+
+def _empty_entities(path: str, document: ModernDocument, roles: Any, where: str) -> list[str]:
+    blank = []
+    for role, entities in zip(ROLES, roles, strict=True):
+        for k, entity in enumerate(entities, start=1):
+            if not entity:
+                raise InputError.at(path, document.line, f"document {document.docid}, {where}"
+                                    f"{role} entity {k}: an entity without mentions (the original "
+                                    "GTT scorer gives it full credit, GRIT's fails; --compat "
+                                    "reproduces GTT)")
+            if any(not normalize(m) for m in entity):
+                blank.append(f"document {document.docid}, {where}{role} entity {k}")
+    return blank
+
+
+def _gtt(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
+         options: ModernOptions) -> list[DocumentCounts]:
+    out = []
+    for docid, document in golds.items():
+        gold_templates = gtt.gold_templates(document.templates or ())
+        if options.event_n is not None and not _in_bucket(len(gold_templates), options.event_n):
+            continue
+        predicted = preds.get(docid)
+        fields = gtt.score_document(
+            gtt.predicted_templates(predicted.templates or () if predicted else ()), gold_templates)
+        out.append(DocumentCounts(docid, sum(fields.values(), Counts()), fields))
+    return out
+
+
+def _in_bucket(n: int, bucket: str) -> bool:
+    return n >= 2 if bucket == ">=2" else n >= 4 if bucket == "4" else n == int(bucket)
+
+
+def _extracts(document: ModernDocument | None) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    if document is None:
+        return tuple(() for _ in ROLES)
+    if document.extracts is not None:
+        return document.extracts
+    return ceaf.role_union(document.templates or ())
+
+
+def _ree(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
+         options: ModernOptions) -> list[DocumentCounts]:
+    out = []
+    for docid, document in golds.items():
+        roles = ceaf.ree_document(_extracts(preds.get(docid)), _extracts(document),
+                                  options.phi or "strict")
+        out.append(DocumentCounts(docid, sum(roles.values(), Counts()), roles))
+    return out
+
+
+def _rme(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
+         options: ModernOptions, gold_path: str) -> list[DocumentCounts]:
+    out = []
+    for docid in sorted(set(golds) | set(preds)):
+        gold_templates = golds[docid].templates or () if docid in golds else ()
+        if options.ignore_empty_docs and not gold_templates:
+            continue
+        predicted = preds[docid].templates or () if docid in preds else ()
+        counts = ceaf.rme_document(predicted, gold_templates, options.phi or "subset")
+        out.append(DocumentCounts(docid, counts))
+    return out

@@ -1,0 +1,59 @@
+"""Counts of the modern metrics: precision and recall with numerators of their own."""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+
+__all__ = ["Counts", "normalize"]
+
+_PUNCTUATION = str.maketrans("", "", string.punctuation)
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+
+def normalize(mention: str) -> str:
+    """A mention as every modern MUC-4 scorer compares it (the SQuAD answer normalisation).
+
+    >>> normalize("The Shining  Path's leaders!")
+    'shining paths leaders'
+    """
+    text = _ARTICLES.sub(" ", mention.lower().translate(_PUNCTUATION))
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Precision numerator and denominator, recall numerator and denominator.
+
+    The numerators differ in general (GTT counts a predicted entity that matches
+    any gold entity, and a gold entity that any predicted one matches); with
+    ``prop`` similarity they are fractions.
+    """
+
+    p_num: float = 0
+    p_den: int = 0
+    r_num: float = 0
+    r_den: int = 0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.p_num + other.p_num, self.p_den + other.p_den,
+                      self.r_num + other.r_num, self.r_den + other.r_den)
+
+    @property
+    def precision(self) -> float:
+        return 0.0 if self.p_num == 0 else self.p_num / self.p_den
+
+    @property
+    def recall(self) -> float:
+        return 0.0 if self.r_num == 0 else self.r_num / self.r_den
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+    def to_dict(self) -> dict[str, float]:
+        return {"p_num": self.p_num, "p_den": self.p_den, "r_num": self.r_num,
+                "r_den": self.r_den, "precision": self.precision, "recall": self.recall,
+                "f1": self.f1}

@@ -1,0 +1,174 @@
+"""Modern MUC-4 (GTT, GRIT, IterX layouts): readers, the three scorers, the command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from muceval.cli import main
+from muceval.core.modern import ROLES, ModernDocument, ModernFile, ModernTemplate
+from muceval.errors import InputError
+from muceval.formats.modern import detect_layout, parse_modern, read_modern
+from muceval.scoring.modern import ModernOptions, score_modern
+from muceval.scoring.modern.ceaf import rme_document
+from muceval.scoring.modern.gtt import GttTemplate, best_map, brute_force_map
+
+
+def _template(kind: str | None, **roles: list[list[str]]) -> ModernTemplate:
+    return ModernTemplate(kind, tuple(tuple(tuple(e) for e in roles.get(r, [])) for r in ROLES))
+
+
+def _file(layout: str, *documents: tuple[str, list[ModernTemplate]]) -> ModernFile:
+    return ModernFile(layout, layout, tuple(ModernDocument(d, tuple(t)) for d, t in documents))
+
+
+# --- the published figures (the shared predictions) --------------------------------------
+
+def test_published_figures_of_gtt_and_grit(modern: Path) -> None:
+    gtt = score_modern(read_modern(modern / "gtt" / "test.json"),
+                       read_modern(modern / "gtt" / "preds_gtt.out"), ModernOptions("gtt")).overall
+    assert (gtt.p_num, gtt.p_den, gtt.r_num, gtt.r_den) == (343, 556, 344, 812)
+    assert [f"{100 * v:.2f}" for v in (gtt.precision, gtt.recall, gtt.f1)] == ["61.69", "42.36",
+                                                                               "50.23"]
+    grit = score_modern(read_modern(modern / "grit" / "test.json"),
+                        read_modern(modern / "grit" / "preds_s_t.out"),
+                        ModernOptions("ceaf-ree", phi="strict")).overall
+    assert [f"{100 * v:.2f}" for v in (grit.precision, grit.recall, grit.f1)] == ["64.19", "47.36",
+                                                                                  "54.50"]
+
+
+def test_every_shared_file_is_read_and_detected(modern: Path) -> None:
+    expected = {"gtt/test.json": "gtt-gold", "gtt/dev.json": "gtt-gold",
+                "gtt/preds_gtt.out": "gtt-pred", "grit/test.json": "grit-gold",
+                "grit/preds_s_t.out": "grit-pred",
+                "iterx/preds.bart-base.test.jsonlines": "iterx-pred"}
+    for name, layout in expected.items():
+        read = read_modern(modern / name)
+        assert read.layout == layout and len(read.documents) == 200
+        assert all(d.docid.startswith(("TST", "DEV")) for d in read.documents)
+
+
+# --- the GTT search: the original's map, without enumerating every map ------------------
+
+_MENTIONS = st.sampled_from(["a", "b", "c", "d"])
+_ENTITY = st.frozensets(_MENTIONS, min_size=1, max_size=2)
+_GTT_TEMPLATE = st.builds(
+    GttTemplate,
+    st.sampled_from(["attack", "bombing", "attack / bombing", "kidnapping"]),
+    st.tuples(*(st.lists(_ENTITY, max_size=2).map(tuple) for _ in ROLES)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(preds=st.lists(_GTT_TEMPLATE, max_size=5), golds=st.lists(_GTT_TEMPLATE, max_size=4))
+def test_the_gtt_search_keeps_the_map_of_the_exhaustive_enumeration(preds, golds) -> None:
+    assert best_map(preds, golds) == brute_force_map(preds, golds)
+
+
+def test_the_incident_type_counts_only_as_a_substring_of_the_gold_type() -> None:
+    gold = _file("gtt-gold", ("TST3-MUC4-0001", [_template("attack / bombing", Victim=[["x"]])]))
+    for kind, f1 in (("bombing", 1.0), ("arson", 0.0)):
+        pred = _file("gtt-pred", ("TST3-MUC4-0001", [_template(kind, Victim=[["x"]])]))
+        assert score_modern(gold, pred, ModernOptions("gtt")).overall.f1 == f1
+
+
+# --- better than the originals: refusals and --compat ------------------------------------
+
+def test_empty_entities_and_types_are_refused_unless_compat() -> None:
+    gold = _file("gtt-gold", ("TST3-MUC4-0001", [_template("attack", Victim=[["x"]])]))
+    empty_entity = _file("gtt-pred", ("TST3-MUC4-0001", [_template("attack", Victim=[[]])]))
+    with pytest.raises(InputError, match="TST3-MUC4-0001, template 1, Victim entity 1"):
+        score_modern(gold, empty_entity, ModernOptions("gtt"))
+    # The original gives an entity without mentions full credit.
+    assert score_modern(gold, empty_entity, ModernOptions("gtt", compat=True)).overall.f1 == 1.0
+    no_type = _file("gtt-pred", ("TST3-MUC4-0001", [_template("", Victim=[["x"]])]))
+    with pytest.raises(InputError, match="no incident type"):
+        score_modern(gold, no_type, ModernOptions("gtt"))
+
+
+def test_unknown_documents_are_refused_and_missing_ones_warned() -> None:
+    gold = _file("gtt-gold", ("TST3-MUC4-0001", []), ("TST3-MUC4-0002", []))
+    other = _file("gtt-pred", ("TST4-MUC4-0001", []))
+    with pytest.raises(InputError, match="1 document.* not in the gold"):
+        score_modern(gold, other, ModernOptions("gtt"))
+    partial = _file("gtt-pred", ("TST3-MUC4-0001", []))
+    scores = score_modern(gold, partial, ModernOptions("gtt"))
+    assert "1 gold document(s) have no prediction" in str(scores.warnings[0])
+
+
+# --- CEAF-RME: typed mentions, split gold types --------------------------------------------
+
+def test_rme_mentions_match_within_the_same_incident_type_only() -> None:
+    gold = [_template("attack", Victim=[["x"]], Target=[["t"]])]
+    same = rme_document([_template("attack", Victim=[["x"]])], gold, "subset")
+    other = rme_document([_template("bombing", Victim=[["x"]])], gold, "subset")
+    assert (same.p_num, same.p_den, same.r_num, same.r_den) == (1, 1, 1, 2)
+    assert (other.p_num, other.r_num) == (0, 0)
+
+
+def test_rme_two_valued_gold_types_keep_the_better_copy() -> None:
+    gold = [_template("attack / bombing", Victim=[["x", "y"]])]
+    pred = [_template("bombing", Victim=[["x"]])]
+    subset = rme_document(pred, gold, "subset")
+    assert (subset.p_num, subset.r_num, subset.r_den) == (1, 1, 1)
+    phi3 = rme_document(pred, gold, "phi3")
+    # phi3 counts the mentions of both copies in its recall denominator.
+    assert (phi3.p_num, phi3.p_den, phi3.r_den) == (1, 1, 4)
+    alone = rme_document([], gold, "phi3")  # nothing predicted: the template is not split
+    assert alone.r_den == 2
+
+
+# --- readers ---------------------------------------------------------------------------------
+
+def test_layouts_are_detected_and_numeric_ids_converted(tmp_path: Path) -> None:
+    assert detect_layout('{"docid": "TST3-MUC4-0001", "extracts": {}}') == "grit-gold"
+    preds = parse_modern(json.dumps({"30002": {"pred_templates": [
+        {"incident_type": "attack", "Victim": [["x"]]}]}}), "p.out")
+    assert preds.layout == "gtt-pred" and preds.documents[0].docid == "TST3-MUC4-0002"
+    iterx = parse_modern('{"TST3-MUC4-0001": []}\n{"TST3-MUC4-0001": [{"incident_type": '
+                         '"arson", "Target": [["house"]]}]}\n', "i.jsonlines")
+    assert [len(d.templates or ()) for d in iterx.documents] == [1]
+
+
+@pytest.mark.parametrize("text, line, fragment", [
+    ('{"docid": "TST3-MUC4-0001", "templates": [{"Victm": []}]}\n', 1, "unknown role 'Victm'"),
+    ('{"docid": "TST3-MUC4-0001", "templates": []}\n{"docid": "TST3-MUC4-0001", "templates": []}\n',
+     2, "given twice"),
+    ('{"docid": "TST3-MUC4-0001", "templates": []}\n{"docid": \n', 2, "not valid JSON"),
+    ('{"docid": "TST3-MUC4-0001", "templates": [{"Victim": [[7]]}]}\n', 1, "a mention must be"),
+])
+def test_broken_files_name_file_line_and_document(text: str, line: int, fragment: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_modern(text, "gold.json", "gtt-gold")
+    problem = caught.value.problems[0]
+    assert (problem.path, problem.line) == ("gold.json", line) and fragment in problem.message
+
+
+# --- the command ---------------------------------------------------------------------------
+
+def test_score_metric_all_as_json(modern: Path, capsys) -> None:
+    code = main(["score", "--key", str(modern / "gtt" / "test.json"), "--metric", "all",
+                 "--format", "json", str(modern / "gtt" / "preds_gtt.out"),
+                 str(modern / "iterx" / "preds.bart-large.test.jsonlines")])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "muceval-modern-scores"
+    assert [r["metric"] for r in doc["results"]] == ["gtt", "ceaf-ree", "ceaf-rme"]
+    gtt = doc["results"][0]["systems"][0]
+    assert gtt["system"] == "preds_gtt" and f"{100 * gtt['overall']['f1']:.2f}" == "50.23"
+    assert set(gtt["roles"]) == {"incident_type", *ROLES} and len(gtt["documents"]) == 200
+    assert sum(d["r_num"] for d in gtt["documents"]) == 344
+
+
+def test_score_refuses_1992_options_with_a_modern_metric(modern: Path, capsys) -> None:
+    key, pred = str(modern / "gtt" / "test.json"), str(modern / "gtt" / "preds_gtt.out")
+    assert main(["score", "--key", key, pred]) == 2
+    assert "choose --metric" in capsys.readouterr().err
+    assert main(["score", "--key", key, "--metric", "gtt", "--history", key, pred]) == 2
+    assert "--history belongs to the 1992 scorer" in capsys.readouterr().err
+    assert main(["score", "--key", key, "--metric", "gtt", "--phi", "prop", pred]) == 2
+    assert "--phi" in capsys.readouterr().err
+
