@@ -346,7 +346,7 @@ def test_report_command_from_reports_prints_a_table(example, tmp_path, capsys) -
     "args, message",
     [
         (["report", "--out", "{tmp}"], "give INPUT files"),
-        (["report", "--key", "k.txt", "a.txt"], "--key needs --config"),
+        (["report", "--key", "{tmp}/k.txt", "a.txt"], "k.txt"),
         (["report", "{tmp}/nowhere.report", "{tmp}/b.report"], "nowhere.report"),
         (["report", "{bad}", "{bad}"], "bad.report: not a file muceval knows"),
     ],

@@ -111,3 +111,39 @@ def test_json_records_its_settings_and_a_report_stream_names_each_system(capsys)
     stream = capsys.readouterr().out
     heads = [line for line in stream.splitlines() if line.startswith("==> ")]
     assert heads == [f"==> {name} <==" for name in EXAMPLE_SYSTEMS]
+
+
+def test_name_renames_a_system_and_same_names_are_refused(tmp_path, capsys) -> None:
+    import json
+
+    ex = example_dir()
+    alpha = str(ex / "alpha.txt")
+    copy = tmp_path / "alpha.txt"
+    shutil.copy(alpha, copy)
+    assert main(_example_args("--format", "json", alpha, str(copy))) == 2
+    assert "--name FILE=NAME" in capsys.readouterr().err
+    assert main(_example_args("--format", "json", "--name", f"{copy}=alpha-copy", alpha,
+                              str(copy))) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [s["system"] for s in doc["systems"]] == ["alpha", "alpha-copy"]
+    reports = []
+    for name in ("v1", "v2"):
+        folder = tmp_path / name
+        folder.mkdir()
+        assert main(_example_args("-o", str(folder / "sys.report"), alpha)) == 0
+        reports.append(str(folder / "sys.report"))
+    capsys.readouterr()
+    assert main(["significance", *reports, "--seed", "1", "--shuffles", "9"]) == 2
+    assert main(["significance", *reports, "--name", f"{reports[1]}=sys-v2", "--seed", "1",
+                 "--shuffles", "9", "--format", "json"]) == 0
+    assert list(json.loads(capsys.readouterr().out.strip())["systems"]) == ["sys", "sys-v2"]
+    assert main(["significance", *reports, "--name", "nothere.report=x"]) == 2
+    assert "not one of the input files" in capsys.readouterr().err
+
+
+def test_a_wall_of_problems_is_cut_with_a_hint(capsys) -> None:
+    ex = example_dir()
+    # The example's templates read with the bundled MUC-4 configuration: every slot is missing.
+    assert main(["score", "--key", str(ex / "key.txt"), str(ex / "alpha.txt")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) <= 12 and "more problem(s)" in err[-2] and "--config" in err[-1]

@@ -40,8 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         bad_usage.show()
         return bad_usage.exit_code
     except InputError as error:
-        for problem in error.problems:
-            click.echo(f"error: {problem}", err=True)
+        _print_problems(error)
         return 2
     except MucevalError as error:
         click.echo(f"error: {error}", err=True)
@@ -55,3 +54,24 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+_SHOWN_PROBLEMS = 10
+
+
+def _print_problems(error: InputError) -> None:
+    """The first problems of each file; the rest counted, with where to see them all."""
+    problems = error.problems
+    for problem in problems[:_SHOWN_PROBLEMS]:
+        click.echo(f"error: {problem}", err=True)
+    hidden = problems[_SHOWN_PROBLEMS:]
+    if not hidden:
+        return
+    paths = list(dict.fromkeys(p.path for p in hidden))
+    click.echo(f"error: ... and {len(hidden)} more problem(s) in {', '.join(paths[:3])}"
+               f"{' ...' if len(paths) > 3 else ''}; 'muceval validate FILE' lists them all",
+               err=True)
+    missing = sum(1 for p in problems if p.message.startswith("missing slot"))
+    if missing > len(problems) // 2:
+        click.echo("hint: most problems are missing slots: is the configuration (--config) the "
+                   "one these templates were written for?", err=True)

@@ -112,20 +112,24 @@ def significance_options(command):
 
 
 @contextlib.contextmanager
-def progress_bar(enabled: bool):
+def progress_bar(enabled: bool, label: str = "randomization"):
     """A progress callback ``(done, total)`` drawing a bar on stderr, or ``None`` when disabled."""
     if not enabled:
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
-    with Progress(TextColumn("randomization"), BarColumn(), TimeRemainingColumn(),
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("randomization", total=None)
+        task = bar.add_task(label, total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
-
-
 
 
 def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, str]) -> None:
@@ -197,3 +201,29 @@ def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem
         click.echo(f"error: {len(warnings) + len(file_warnings)} warning(s) and --strict: "
                    "nothing scored", err=True)
         raise click.exceptions.Exit(2)
+
+
+def name_option(command):
+    """``--name FILE=NAME``: the system of FILE is called NAME (repeatable)."""
+    return click.option(
+        "--name", "names", multiple=True, metavar="FILE=NAME",
+        help="Call the system of FILE NAME instead of its file name without the last suffix "
+        "(repeatable).",
+    )(command)
+
+
+def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
+    """``--name FILE=NAME`` values as input path → name; FILE must be one of ``inputs``."""
+    from muceval.errors import UsageError
+
+    by_real = {os.path.realpath(p): p for p in inputs}
+    out: dict[str, str] = {}
+    for value in values:
+        file, sep, name = value.rpartition("=")
+        if not sep or not file or not name.strip():
+            raise UsageError(f"--name {value!r}: give FILE=NAME")
+        path = by_real.get(os.path.realpath(file))
+        if path is None:
+            raise UsageError(f"--name {value!r}: {file} is not one of the input files")
+        out[path] = name.strip()
+    return out

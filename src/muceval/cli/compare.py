@@ -8,6 +8,8 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    name_option,
+    parse_names,
     progress_bar,
     report_warnings,
     resolve_configuration,
@@ -44,13 +46,14 @@ from muceval.cli.common import (
 @click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Paired bootstrap samples for the interval of the difference (0: none).")
 @units_option
+@name_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 @strict_option
 def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             config_path: str | None, slots_path: str | None, history_path: str | None,
             no_query_pass: bool, metrics: str, method: str, shuffles: int, seed: int,
-            alpha: float, bootstrap: int, units: str, fmt: str, strict: bool) -> None:
+            alpha: float, bootstrap: int, units: str, names: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, verdict.
 
     The test is paired and stratified by message: it asks whether the
@@ -71,16 +74,18 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     from muceval.significance.baseline import compare_to_baseline
 
     paths = [baseline, *candidates]
-    names = [system_name(p) for p in paths]
-    if len(set(names)) != len(names):
-        raise UsageError("two files give the same system name: " + ", ".join(names))
+    renamed = parse_names(names, paths)
+    system_names = [renamed.get(p) or system_name(p) for p in paths]
+    if len(set(system_names)) != len(system_names):
+        raise UsageError("two files give the same system name: " + ", ".join(system_names)
+                         + " (--name FILE=NAME renames one)")
     if key_path is not None:
         from muceval.reporting.analysis import systems_from_pairs
         from muceval.scoring.session import score_files
 
         config = resolve_configuration(config_path, slots_path)
         session = score_files(config, key_path, paths, history_path=history_path,
-                              query_pass=not no_query_pass)
+                              query_pass=not no_query_pass, names=renamed)
         report_warnings(session.warnings, session.file_warnings, strict)
         _, tallies = systems_from_pairs(session.systems, config)
     else:
@@ -88,14 +93,14 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             raise UsageError("--config and --history go with --key (scoring responses)")
         from muceval.formats.registry import load_inputs
 
-        tallies = load_inputs(paths, units)
+        tallies = load_inputs(paths, units, renamed)
         if len(tallies.systems) != len(paths):
             raise UsageError(f"{len(paths)} files hold {len(tallies.systems)} systems "
                              f"({', '.join(tallies.systems)}): give one system per file")
-        names = list(tallies.systems)
+        system_names = list(tallies.systems)
     with progress_bar(sys.stderr.isatty()) as advance:
         result = compare_to_baseline(
-            tallies, names[0], names[1:], metrics=[m.strip() for m in metrics.split(",")],
+            tallies, system_names[0], system_names[1:], metrics=[m.strip() for m in metrics.split(",")],
             method=method, shuffles=shuffles, seed=seed, alpha=alpha, bootstrap=bootstrap,
             progress=advance)
     if fmt == "json":

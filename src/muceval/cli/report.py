@@ -9,6 +9,8 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    name_option,
+    parse_names,
     progress_bar,
     report_warnings,
     resolve_configuration,
@@ -42,6 +44,7 @@ from muceval.cli.common import (
 @click.option("--title", help="Title of the page.")
 @significance_options
 @units_option
+@name_option
 @click.option("--no-png", is_flag=True, help="Write the figures as SVG only.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="What to print: a compact table, or the written files as JSON.")
@@ -50,7 +53,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
            slots_path: str | None, history_path: str | None, no_query_pass: bool, mapping: str,
            example: bool, out_dir: str, title: str | None, metrics: str, method: str,
            shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
-           adjust: str, bootstrap: int, threads: int | None, units: str, no_png: bool,
+           adjust: str, bootstrap: int, threads: int | None, units: str,
+           names: tuple[str, ...], no_png: bool,
            fmt: str, strict: bool) -> None:
     """Score systems, test their differences and write one self-contained HTML report.
 
@@ -95,25 +99,25 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         raise UsageError("give INPUT files (or --example)")
     recorded: dict[str, object] = {}
     if key_path is not None:
-        if config_path is None:
-            raise UsageError("--key needs --config (the configuration of the task)")
         config = resolve_configuration(config_path, slots_path)
+        renamed = parse_names(names, inputs)
         session = score_files(config, key_path, inputs, history_path=history_path,
-                              query_pass=not no_query_pass, mapping=mapping)
+                              query_pass=not no_query_pass, mapping=mapping, names=renamed)
         report_warnings(session.warnings, session.file_warnings, strict)
         results = session.systems
         systems, tallies = systems_from_pairs(results, config,
-                                              {system_name(p): str(p) for p in inputs})
-        label = os.path.basename(config_path)
+                                              {renamed.get(p) or system_name(p): str(p)
+                                               for p in inputs})
+        label = os.path.basename(config_path) if config_path else "muc4 (bundled)"
         extra["scores.json"] = scores_to_json(results, config, config_label=label)
-        recorded = {"key": key_path, "configuration": config_path, "history": history_path or "none",
+        recorded = {"key": key_path, "configuration": config_path or "muc4", "history": history_path or "none",
                     "responses": list(inputs), "query pass": not no_query_pass,
                     "mapping": mapping}
     else:
         if history_path is not None:
             raise UsageError("--history only applies when scoring responses with --key")
         config = resolve_configuration(config_path, slots_path) if config_path or slots_path else None
-        systems, tallies = load_systems(list(inputs), config, units)
+        systems, tallies = load_systems(list(inputs), config, units, parse_names(names, inputs))
         recorded = {"inputs": list(inputs), "configuration": config_path or "none",
                     "units": units}
     if len(systems) < 2:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -13,6 +14,9 @@ import click
 from muceval.cli.app import cli
 from muceval.cli.common import (
     expand_folders,
+    name_option,
+    parse_names,
+    progress_bar,
     refuse_overwriting_inputs,
     report_warnings,
     resolve_configuration,
@@ -81,6 +85,7 @@ if TYPE_CHECKING:
 @click.option("--per-slot", is_flag=True,
               help="With --format table or json: recall, precision and F of every slot, the "
               "object subtotals and the four manners, per system.")
+@name_option
 @modern_options
 @strict_option
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
@@ -88,7 +93,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
           mapping: str, unresolved: str, save_history: str | None, fmt: str, layout: str,
           detail: str, output: str | None, output_dir: str | None, force: bool, per_slot: bool,
           metric: str, phi: str | None, event_n: str | None, ignore_empty_docs: bool,
-          compat: bool, strict: bool) -> None:
+          compat: bool, names: tuple[str, ...], strict: bool) -> None:
     """Score system response files against an answer key as the 1992 MUC-4 scorer did.
 
     Prints the 1992 report of each RESPONSE (systems are named after the file
@@ -141,12 +146,16 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     refuse_overwriting_inputs(output, inputs)
     refuse_overwriting_inputs(save_history, {k: v for k, v in inputs.items() if k != history_path})
     config = resolve_configuration(config_path, slots_path)
+    show_progress = len(responses) > 1 and unresolved != "ask" and sys.stderr.isatty()
     try:
-        session = score_files(
-            config, key_path, responses, history_path=history_path,
-            query_pass=not no_query_pass, mapping=mapping, mapping_paths=mapping_paths,
-            unresolved=unresolved, ask=_ask_on_terminal(config) if unresolved == "ask" else None,
-            save_history=save_history)
+        with progress_bar(show_progress, "scoring") as advance:
+            session = score_files(
+                config, key_path, responses, history_path=history_path,
+                query_pass=not no_query_pass, mapping=mapping, mapping_paths=mapping_paths,
+                unresolved=unresolved,
+                ask=_ask_on_terminal(config) if unresolved == "ask" else None,
+                save_history=save_history, names=parse_names(names, responses),
+                progress=advance)
     except HistorySaveError as failed:
         _save_elsewhere(failed, set(inputs))
         raise click.exceptions.Exit(2) from None

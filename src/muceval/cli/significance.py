@@ -7,7 +7,13 @@ import sys
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import progress_bar, significance_options, units_option
+from muceval.cli.common import (
+    name_option,
+    parse_names,
+    progress_bar,
+    significance_options,
+    units_option,
+)
 
 
 @cli.command("significance")
@@ -15,11 +21,13 @@ from muceval.cli.common import progress_bar, significance_options, units_option
                 type=click.Path(dir_okay=False))
 @significance_options
 @units_option
+@name_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
                  seed: int | None, alternative: str, alpha: float, confidence: float,
-                 adjust: str, bootstrap: int, threads: int | None, units: str, fmt: str) -> None:
+                 adjust: str, bootstrap: int, threads: int | None, units: str, names: tuple[str, ...],
+                 fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
 
     INPUT files are 1992 score reports (one system each, named by the file name
@@ -36,7 +44,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     from muceval.formats.registry import load_inputs
     from muceval.significance.engine import compare
 
-    tallies = load_inputs(list(inputs), units)
+    tallies = load_inputs(list(inputs), units, parse_names(names, inputs))
     if units == "intersection":
         click.echo(f"note: compared on the {len(tallies.units)} units all systems share "
                    "(--units intersection)", err=True)

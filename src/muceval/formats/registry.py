@@ -22,9 +22,11 @@ one :class:`~muceval.errors.InputError` listing what muceval reads.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -388,7 +390,33 @@ INPUTS = Registry([
 # ---------------------------------------------------------------------------
 
 
-def load_inputs(paths: Sequence[str | Path], units: str = "same") -> UnitTallies:
+def rename_systems(systems: Sequence[ScoredSystem], names: Mapping[str, str]) -> list[ScoredSystem]:
+    """``systems`` with the system of each file in ``names`` (path → name) renamed.
+
+    A file that holds several systems cannot take one name: that is a
+    :class:`~muceval.errors.UsageError`.
+    """
+    if not names:
+        return list(systems)
+    wanted = {os.path.realpath(path): name for path, name in names.items()}
+    count = Counter(os.path.realpath(s.source) for s in systems)
+    out = []
+    for system in systems:
+        real = os.path.realpath(system.source)
+        name = wanted.get(real)
+        if name is None:
+            out.append(system)
+            continue
+        if count[real] > 1:
+            raise UsageError(f"--name: {system.source} holds {count[real]} systems; only a file "
+                             "of one system can be renamed")
+        summary = replace(system.summary, name=name) if system.summary is not None else None
+        out.append(replace(system, name=name, summary=summary))
+    return out
+
+
+def load_inputs(paths: Sequence[str | Path], units: str = "same",
+                names: Mapping[str, str] | None = None) -> UnitTallies:
     """Per-unit tallies of every system in the scores files at ``paths``.
 
     Any mix of 1992 score reports (one system each, named by
@@ -402,11 +430,13 @@ def load_inputs(paths: Sequence[str | Path], units: str = "same") -> UnitTallies
     """
     if not paths:
         raise UsageError("no input files")
-    return unit_tallies(INPUTS.scored_systems(paths, purpose="muceval significance"), units)
+    systems = INPUTS.scored_systems(paths, purpose="muceval significance")
+    return unit_tallies(rename_systems(systems, names or {}), units)
 
 
 def load_systems(
-    paths: Sequence[str | Path], config: Configuration | None = None, units: str = "same"
+    paths: Sequence[str | Path], config: Configuration | None = None, units: str = "same",
+    names: Mapping[str, str] | None = None,
 ) -> tuple[list[SystemScores], UnitTallies]:
     """Summaries and per-message tallies from 1992 score reports and/or muceval JSON scores.
 
@@ -417,9 +447,9 @@ def load_systems(
     """
     if not paths:
         raise UsageError("no input files")
-    systems = INPUTS.scored_systems(
+    systems = rename_systems(INPUTS.scored_systems(
         paths, ReadOptions(config), summaries=True, purpose="muceval report"
-    )
+    ), names or {})
     for system in systems:
         if system.summary is None:
             raise InputError.at(system.source, None, f"system {system.name!r} has no summary")

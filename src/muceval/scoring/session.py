@@ -67,6 +67,7 @@ def score_systems(
     history: History | None = None,
     options: ScoringOptions | None = None,
     manual_mappings: Mapping[str, ManualMappings] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SessionResult:
     """Score every response against ``key`` in one session.
 
@@ -74,6 +75,7 @@ def score_systems(
     for the next ones, as in the 1992 session. ``manual_mappings`` (per system)
     replace the automatic mapping; a system with mappings of its own gets a new
     scorer, which learns the earlier answers through the history.
+    ``progress(done, total)`` is called after each system.
 
     >>> from importlib.resources import files
     >>> from muceval.formats.config import load_configuration
@@ -104,6 +106,8 @@ def score_systems(
         result = scorer.score(key, response)
         results[name] = result.pairs
         new_judgements.extend(result.new_judgements)
+        if progress is not None:
+            progress(len(results), len(responses))
     return SessionResult(results, tuple(new_judgements), warnings=tuple(warnings))
 
 
@@ -190,10 +194,13 @@ def score_files(
     unresolved: str = "incorrect",
     ask: AnswerCallback | None = None,
     save_history: str | Path | None = None,
+    names: Mapping[str, str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SessionResult:
     """Read the key, the responses and the history, and score every response in one session.
 
-    Systems are named after their files (:func:`~muceval.formats.files.system_name`).
+    Systems are named after their files (:func:`~muceval.formats.files.system_name`),
+    or by ``names`` (file → name).
     ``mapping_paths`` holds one mapping file for all responses or one per
     response. With ``unresolved="ask"``, ``ask`` is called for each open
     question and each answer is stored at once in ``save_history`` (or, by
@@ -207,15 +214,20 @@ def score_files(
     """
     paths = [str(p) for p in response_paths]
     _check_request(paths, mapping_paths, unresolved, ask, history_path, save_history)
-    names = [system_name(p) for p in paths]
+    names_of = dict(names or {})
+    names_list = [names_of.get(p) or system_name(p) for p in paths]
+    if len(set(names_list)) != len(names_list):
+        repeated = sorted({n for n in names_list if names_list.count(n) > 1})
+        raise UsageError(f"two responses give the system name {repeated[0]!r}: rename one "
+                         "(--name FILE=NAME)")
     answers_file = str(save_history or history_path) if unresolved == "ask" else None
     file_warnings: list[Problem] = []
     key = _read_templates(key_path, config, file_warnings)
     responses = {name: _read_templates(path, config, file_warnings)
-                 for name, path in zip(names, paths, strict=True)}
+                 for name, path in zip(names_list, paths, strict=True)}
     mappings = [read_mapping_file(p) for p in mapping_paths]
     per_system = {name: mappings[0] if len(mappings) == 1 else mappings[n]
-                  for n, name in enumerate(names)} if mappings else {}
+                  for n, name in enumerate(names_list)} if mappings else {}
     with contextlib.ExitStack() as held:
         store = None
         if answers_file is not None:
@@ -235,7 +247,7 @@ def score_files(
                                  ask=ask, mapping=mapping,  # type: ignore[arg-type]
                                  on_judgement=on_judgement)
         result = score_systems(config, key, responses, history=history, options=options,
-                               manual_mappings=per_system)
+                               manual_mappings=per_system, progress=progress)
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
                          tuple(file_warnings))
 
@@ -285,6 +297,4 @@ def _check_request(
                 "--unresolved ask stores every answer in a history file: give --history FILE "
                 "(created if it does not exist) or --save-history FILE"
             )
-    names = [system_name(p) for p in paths]
-    if len(set(names)) != len(names):
-        raise UsageError("two response files give the same system name: " + ", ".join(names))
+
