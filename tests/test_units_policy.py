@@ -75,3 +75,44 @@ def test_huge_counts_in_score_files_are_refused(tmp_path, capsys) -> None:
     assert check_counts([MAX_COUNT, MAX_COUNT, 0, 0]) is None
     assert "exceeds" in (check_counts([MAX_COUNT + 1, 1, 0, 0]) or "")
     assert "exceeds" in (check_counts([10**30, 1, 0, 0]) or "")
+
+
+def test_template_units_sum_to_the_all_templates_total() -> None:
+    from muceval.core.tallies import Tally, summarize
+    from muceval.formats.config import load_configuration
+    from muceval.formats.muc.templates import read_templates
+    from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+    from muceval.scoring.session import score_systems
+    from muceval.scoring.units import units_of
+
+    ex = example_dir()
+    config = load_configuration(ex / "config.toml")
+    key = read_templates(ex / "key.txt", config)
+    responses = {n: read_templates(ex / f"{n}.txt", config) for n in EXAMPLE_SYSTEMS}
+    results = score_systems(config, key, responses).systems
+    template_names: list[set[str]] = []
+    for pairs in results.values():
+        total = summarize(pairs, config).all_templates.total
+        for level in ("message", "template"):
+            units = units_of(pairs, config, level)
+            summed = sum(units.values(), Tally())
+            assert summed.as_tuple()[:4] == total.as_tuple()[:4], level
+        template_names.append({u for u in units_of(pairs, config, "template") if "#key:" in u})
+    # Every system has a unit for every key template: the same units across systems.
+    assert all(names == template_names[0] for names in template_names)
+    assert len(template_names[0]) > len({u.split("#")[0] for u in template_names[0]})
+
+
+def test_compare_with_template_units(capsys) -> None:
+    import json
+
+    from muceval.reporting.demo import example_dir
+
+    ex = example_dir()
+    code = main(["compare", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"),
+                 "--unit", "template", "--format", "json", str(ex / "beta.txt"),
+                 str(ex / "alpha.txt")])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["settings"]["units"] > 0
+    assert main(["compare", "--unit", "template", str(ex / "beta.txt"), str(ex / "alpha.txt")]) == 2

@@ -227,3 +227,13 @@ def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
             raise UsageError(f"--name {value!r}: {file} is not one of the input files")
         out[path] = name.strip()
     return out
+
+
+def unit_level_option(command):
+    """``--unit``: what one unit of the significance tests is, when responses are scored here."""
+    return click.option(
+        "--unit", "unit", type=click.Choice(["message", "template"]), default="message",
+        show_default=True,
+        help="With --key: the unit of the randomization: a message (MUC-4), or a key template "
+        "with its mapped response (unmapped response templates on their own).",
+    )(command)

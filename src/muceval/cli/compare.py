@@ -14,6 +14,7 @@ from muceval.cli.common import (
     report_warnings,
     resolve_configuration,
     strict_option,
+    unit_level_option,
     units_option,
 )
 
@@ -46,6 +47,7 @@ from muceval.cli.common import (
 @click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Paired bootstrap samples for the interval of the difference (0: none).")
 @units_option
+@unit_level_option
 @name_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
@@ -53,7 +55,7 @@ from muceval.cli.common import (
 def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             config_path: str | None, slots_path: str | None, history_path: str | None,
             no_query_pass: bool, metrics: str, method: str, shuffles: int, seed: int,
-            alpha: float, bootstrap: int, units: str, names: tuple[str, ...], fmt: str, strict: bool) -> None:
+            alpha: float, bootstrap: int, units: str, unit: str, names: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, verdict.
 
     The test is paired and stratified by message: it asks whether the
@@ -87,10 +89,11 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
         session = score_files(config, key_path, paths, history_path=history_path,
                               query_pass=not no_query_pass, names=renamed)
         report_warnings(session.warnings, session.file_warnings, strict)
-        _, tallies = systems_from_pairs(session.systems, config)
+        _, tallies = systems_from_pairs(session.systems, config, unit=unit)
     else:
-        if config_path or history_path:
-            raise UsageError("--config and --history go with --key (scoring responses)")
+        if config_path or history_path or unit != "message":
+            raise UsageError("--config, --history and --unit template go with --key "
+                             "(scoring responses here)")
         from muceval.formats.registry import load_inputs
 
         tallies = load_inputs(paths, units, renamed)

@@ -16,6 +16,7 @@ from muceval.cli.common import (
     resolve_configuration,
     significance_options,
     strict_option,
+    unit_level_option,
     units_option,
 )
 
@@ -44,6 +45,7 @@ from muceval.cli.common import (
 @click.option("--title", help="Title of the page.")
 @significance_options
 @units_option
+@unit_level_option
 @name_option
 @click.option("--no-png", is_flag=True, help="Write the figures as SVG only.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
@@ -53,7 +55,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
            slots_path: str | None, history_path: str | None, no_query_pass: bool, mapping: str,
            example: bool, out_dir: str, title: str | None, metrics: str, method: str,
            shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
-           adjust: str, bootstrap: int, threads: int | None, units: str,
+           adjust: str, bootstrap: int, threads: int | None, units: str, unit: str,
            names: tuple[str, ...], no_png: bool,
            fmt: str, strict: bool) -> None:
     """Score systems, test their differences and write one self-contained HTML report.
@@ -107,15 +109,16 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         results = session.systems
         systems, tallies = systems_from_pairs(results, config,
                                               {renamed.get(p) or system_name(p): str(p)
-                                               for p in inputs})
+                                               for p in inputs}, unit=unit)
         label = os.path.basename(config_path) if config_path else "muc4 (bundled)"
         extra["scores.json"] = scores_to_json(results, config, config_label=label)
         recorded = {"key": key_path, "configuration": config_path or "muc4", "history": history_path or "none",
                     "responses": list(inputs), "query pass": not no_query_pass,
-                    "mapping": mapping}
+                    "mapping": mapping, "unit": unit}
     else:
-        if history_path is not None:
-            raise UsageError("--history only applies when scoring responses with --key")
+        if history_path is not None or unit != "message":
+            raise UsageError("--history and --unit template apply when scoring responses "
+                             "with --key")
         config = resolve_configuration(config_path, slots_path) if config_path or slots_path else None
         systems, tallies = load_systems(list(inputs), config, units, parse_names(names, inputs))
         recorded = {"inputs": list(inputs), "configuration": config_path or "none",

@@ -36,6 +36,7 @@ from muceval.core.model import Configuration
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.core.tallies import MANNERS, PairScore, Tally, summarize
 from muceval.core.units import UnitTallies, from_arrays
+from muceval.scoring.units import units_of
 from muceval.significance.engine import METRICS, SignificanceResult, compare, parse_metrics
 
 __all__ = [
@@ -57,8 +58,11 @@ def systems_from_pairs(
     results: Mapping[str, Sequence[PairScore]],
     config: Configuration,
     sources: Mapping[str, str] | None = None,
+    unit: str = "message",
 ) -> tuple[list[SystemScores], UnitTallies]:
-    """Summaries and per-message tallies (ALL TEMPLATES totals) of scored systems.
+    """Summaries and per-unit tallies (ALL TEMPLATES totals) of scored systems.
+
+    ``unit`` is ``message`` or ``template`` (see :mod:`muceval.scoring.units`).
 
     The rows mirror the 1992 summary: slot and subtotal rows from the display
     accumulator, the four manners, SET/STRING FILLS ONLY from MATCHED/MISSING.
@@ -96,7 +100,9 @@ def systems_from_pairs(
                 f_1992=f_measures_1992(s.rec, s.pre),
             )
         )
-        per_unit.append({m.message_id: m.accumulators.all_templates.total for m in summary.messages})
+        per_unit.append(
+            {m.message_id: m.accumulators.all_templates.total for m in summary.messages}
+            if unit == "message" else units_of(pairs, config, unit))
     return systems, _tallies_of(systems, per_unit)
 
 
