@@ -228,7 +228,12 @@ def test_1992_options_and_defaults(tmp_path):
 
 def test_slot_file_alone_and_empty_scored_templates(tmp_path):
     slots = write(tmp_path, "only-slots.el", SMALL_SLOTS)
-    config = load_configuration(slots)
+    # Given as the configuration, a slot file is refused (its defaults change the scores),
+    # naming the configuration beside it that uses it.
+    write(tmp_path, "config-small.el", f'(define-muc-configuration-options :slot-file "{slots.name}")')
+    with pytest.raises(InputError, match=r"a 1992 slot file.*config-small\.el"):
+        load_configuration(slots)
+    config = load_configuration(slots, slot_file_alone=True)
     assert config.display_type is DisplayType.MATCHED_MISSING
     assert [s.slot_id for s in config.slots] == [
         "message-id",

@@ -58,7 +58,7 @@ def resolve_configuration(config_path: str | None, slots_path: str | None):
 
     if config_path is None:
         if slots_path is not None:
-            return load_configuration(slots_path)
+            return load_configuration(slots_path, slot_file_alone=True)
         return bundled_configuration("muc4")
     if config_path in BUNDLED_CONFIGURATIONS and not os.path.exists(config_path):
         return bundled_configuration(config_path)

@@ -36,42 +36,14 @@ def convert_config(
     Example:
       muceval convert-config tst3/config-tst3.el --slots tst3/slotconfig-tst3.el -o tst3.toml
     """
-    import os
-    import tempfile
-    from pathlib import Path
-
-    from muceval.errors import UsageError
     from muceval.formats.config import convert_configuration
+    from muceval.formats.files import write_atomic
 
     refuse_overwriting_inputs(output, {config_el: "configuration", slots_el: "slot file"})
     text = convert_configuration(config_el, slots_el)
     if output is None:
         click.echo(text, nl=False)
         return
-    target = Path(output)
-    if target.exists() and not force:
-        raise UsageError(f"{output} exists; use --force to overwrite it")
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, temp_name = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp_name, 0o666 & ~_current_umask())
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    write_atomic(output, text, overwrite=force)
     click.echo(f"wrote {output}", err=True)
-
-
-def _current_umask() -> int:
-    import os
-
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 

@@ -268,7 +268,8 @@ def _template_counts(templates: TemplateFile) -> dict[str, int]:
 
 def _load_lisp_configuration(text: str, path: str, options: ReadOptions) -> Loaded:
     # A 1992 configuration names its slot file, looked for next to it on disk.
-    return _configuration(load_configuration(path))
+    # Validating a slot file reads it as the configuration it defines (1992 defaults).
+    return _configuration(load_configuration(path, slot_file_alone=True))
 
 
 def _load_toml_configuration(text: str, path: str, options: ReadOptions) -> Loaded:

@@ -389,9 +389,9 @@ def _slot_comparison_section(analysis: Analysis) -> str:
     order = sig.ranking("f1" if "f1" in sig.metrics else sig.metrics[0])
     slot_names: list[str] = []
     for s in analysis.systems:
-        for r in (*s.slots, *s.objects):
-            if r.name not in slot_names and r.kind in ("slot", "subtotal"):
-                slot_names.append(r.name)
+        for row in (*s.slots, *s.objects):
+            if row.name not in slot_names and row.kind in ("slot", "subtotal"):
+                slot_names.append(row.name)
     if not slot_names:
         return ""
     head = '<th class="name">slot</th>' + "".join(

@@ -87,7 +87,7 @@ def to_svg(fig: Figure) -> str:
     True
     """
     buffer = io.StringIO()
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_RC):  # type: ignore[arg-type]  # rcParams keys are str here
         fig.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
 
@@ -99,7 +99,7 @@ def to_png(fig: Figure, dpi: int = 110) -> bytes:
     b'\\x89PNG'
     """
     buffer = io.BytesIO()
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_RC):  # type: ignore[arg-type]  # rcParams keys are str here
         fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
     return buffer.getvalue()
 
@@ -229,7 +229,8 @@ def matrix_plot(result: SignificanceResult, metric: str) -> Figure:
     ax.set_aspect("equal")
     cmap = colormaps["viridis"]
     floor = 1.0 / (settings["shuffles"] + 1) if settings.get("shuffles") else 1e-4
-    norm = LogNorm(vmin=min(floor, 1e-3), vmax=1.0)
+    vmin = min(floor, 1e-3)
+    norm = LogNorm(vmin=vmin, vmax=1.0)
     fontsize = 9.0 if n <= 12 else 7.8
     for i, row in enumerate(order):
         for j, col in enumerate(order):
@@ -237,7 +238,7 @@ def matrix_plot(result: SignificanceResult, metric: str) -> Figure:
                 ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.85", edgecolor="white"))
                 continue
             c = result.comparison(row, col, metric)
-            p = max(c.p_adjusted, norm.vmin)
+            p = max(c.p_adjusted, vmin)
             face = cmap(norm(p))
             weak = c.method == "approximate" and c.confidence < needed
             ax.add_patch(
@@ -275,7 +276,7 @@ def matrix_plot(result: SignificanceResult, metric: str) -> Figure:
     bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.75, pad=0.02)
     bar.set_label("p-value (log scale); red line: α")
     # Plain labels: the default 10^k labels go through mathtext, slow and harder to read.
-    ticks = [t for t in (1e-4, 1e-3, 1e-2, 1e-1, 1.0) if t >= norm.vmin]
+    ticks = [t for t in (1e-4, 1e-3, 1e-2, 1e-1, 1.0) if t >= vmin]
     bar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
     bar.ax.minorticks_off()
     bar.ax.axhline(alpha, color="red", lw=1.5)

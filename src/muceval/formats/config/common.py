@@ -1,0 +1,144 @@
+"""What both configuration readers and the writer share: the 1992 defaults and names, and the
+cross-checks that need a whole configuration."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from muceval.core.model import (
+    Configuration,
+    DisplayType,
+    SetNode,
+    SlotType,
+)
+from muceval.errors import InputError
+from muceval.formats.files import read_text
+
+# The defaults of the 1992 program (manual, "Defining your template files"),
+# used by both readers for options a file does not give. They differ from the
+# dataclass defaults of ``Configuration`` in ``query_verbose`` and
+# ``display_type`` (nil displays the matched/missing scores).
+DEFAULTS = Configuration(
+    slots=(),
+    query_verbose=True,
+    display_type=DisplayType.MATCHED_MISSING,
+)
+
+FILE_OPTIONS = ("slot-file", "key-file", "response-file", "message-file", "history-file")
+FLAG_OPTIONS = {
+    "disable-edit": "disable_edit",
+    "query-verbose": "query_verbose",
+    "report-verbose": "report_verbose",
+    "score-irrelevant": "score_irrelevant",
+}
+_LISP_VARIABLES = {
+    "*message-header-regexp*": "message_header_regexp",
+    "*template-header-regexp*": "template_header_regexp",
+    "*template-tail-regexp*": "template_tail_regexp",
+    "*muc-alternate-separator*": "alternative_separator",
+}
+# Types the 1992 manual lists that the scorer of muceval does not implement
+# (the MUC-4 configuration does not use them).
+_UNSUPPORTED_TYPES = ("boolean", "qualified-string")
+_LISP_TYPES = {
+    "id": SlotType.MESSAGE_ID,
+    "template-id": SlotType.TEMPLATE_ID,
+    "date": SlotType.DATE,
+    "location": SlotType.LOCATION,
+    "element": SlotType.SET,
+    "string": SlotType.STRING,
+    "number": SlotType.NUMBER,
+}
+_DISPLAY_ALIASES = {
+    # The manual spells this one with an underscore.
+    "all_templates": DisplayType.ALL_TEMPLATES,
+}
+
+
+
+# ---------------------------------------------------------------------------
+# Shared validation
+# ---------------------------------------------------------------------------
+
+
+def _read_text(path: Path) -> str:
+    return read_text(path, utf8_only=True)
+
+
+def _check_references(
+    config: Configuration,
+    where: Mapping[str, tuple[str, int | None]],
+    default: tuple[str, int | None],
+) -> None:
+    """Cross-checks that need the whole configuration: every slot reference must exist.
+
+    ``where`` maps a check name to the (file, line) to blame.
+    """
+    ids = [spec.slot_id for spec in config.slots]
+    known = set(ids)
+
+    def fail(key: str, message: str, slot_id: str | None = None) -> None:
+        # A reader may record where each slot id was written ("check:slot").
+        path, line = where.get(f"{key}:{slot_id}") or where.get(key, default)
+        raise InputError.at(path, line, message)
+
+    if not config.slots:
+        fail("slots", "no slots are defined")
+    for type_ in (SlotType.MESSAGE_ID, SlotType.TEMPLATE_ID):
+        count = sum(1 for s in config.slots if s.type is type_)
+        if count != 1:
+            fail("slots", f"exactly one slot of type '{type_.value}' is needed, found {count}")
+    if config.slots[0].type is not SlotType.MESSAGE_ID or (
+        len(config.slots) < 2 or config.slots[1].type is not SlotType.TEMPLATE_ID
+    ):
+        fail("slots", "the first two slots must be the message id and the template id slots")
+    for spec in config.slots:
+        for target in spec.xref:
+            if target not in known:
+                fail(
+                    f"xref:{spec.slot_id}",
+                    f"slot '{spec.slot_id}': xref names unknown slot '{target}'",
+                )
+    if config.restrict_map_slots is not None:
+        for slot_id in config.restrict_map_slots.slot_ids():
+            if slot_id not in known:
+                fail(
+                    "restrict-map-slots",
+                    f"restrict-map-slots names unknown slot '{slot_id}'",
+                    slot_id,
+                )
+    for row in config.subtotal_rows:
+        for slot_id in row.slot_ids:
+            if slot_id not in known:
+                fail(
+                    f"subtotal:{row.name}",
+                    f"subtotal row '{row.name}' names unknown slot '{slot_id}'",
+                    slot_id,
+                )
+    if config.scored_slots is not None:
+        for slot_id in config.scored_slots:
+            if slot_id not in known:
+                fail("scored-slots", f"scored-slots names unknown slot '{slot_id}'", slot_id)
+    if config.scored_templates is not None:
+        for selection in config.scored_templates:
+            for _, slot_ids in selection.templates:
+                for slot_id in slot_ids or ():
+                    if slot_id not in known:
+                        fail(
+                            "scored-templates",
+                            f"scored-templates ({selection.message_id}) names unknown slot "
+                            f"'{slot_id}'",
+                            slot_id,
+                        )
+
+
+def _check_set_tree(roots: Iterable[SetNode]) -> str | None:
+    """The first value that occurs twice in a set tree, if any."""
+    seen: set[str] = set()
+    for root in roots:
+        for node in root.walk():
+            if node.value in seen:
+                return node.value
+            seen.add(node.value)
+    return None

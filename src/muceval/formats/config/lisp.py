@@ -1,0 +1,592 @@
+"""The 1992 Emacs Lisp configuration files: ``config-*.el`` and ``slotconfig-*.el``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from muceval.core.model import (
+    Configuration,
+    DisplayType,
+    Restriction,
+    SetNode,
+    SlotSpec,
+    SlotType,
+    SubtotalRow,
+    TemplateSelection,
+)
+from muceval.errors import InputError
+from muceval.formats import sexpr
+from muceval.formats.config.common import (
+    _DISPLAY_ALIASES,
+    _LISP_TYPES,
+    _LISP_VARIABLES,
+    _UNSUPPORTED_TYPES,
+    DEFAULTS,
+    FILE_OPTIONS,
+    FLAG_OPTIONS,
+    _check_references,
+    _check_set_tree,
+)
+from muceval.formats.sexpr import SExpr, SList, String, Symbol
+
+# ---------------------------------------------------------------------------
+# 1992 Emacs Lisp files
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _LispState:
+    """What has been read so far from the 1992 files."""
+
+    fields: dict[str, Any]
+    where: dict[str, tuple[str, int | None]]
+    slots: tuple[SlotSpec, ...] | None = None
+    slot_file: str | None = None
+
+
+def read_lisp_configuration(
+    config_path: str | Path, slots_path: str | Path | None = None, *,
+    slot_file_alone: bool = False,
+) -> Configuration:
+    """Read a 1992 ``config-*.el`` (and its ``slotconfig-*.el``) into a :class:`Configuration`.
+
+    File options are recorded as written relative to ``*muc-base-directory*``.
+    A slot file given as the configuration (no ``define-muc-configuration-options``)
+    is refused, naming the configuration that probably was meant: scored with
+    every option at its 1992 default, the numbers change without a word.
+    ``slot_file_alone=True`` accepts it on purpose.
+
+    >>> cfg = read_lisp_configuration("tst3/config-tst3.el")  # doctest: +SKIP
+    >>> cfg.files[0]  # doctest: +SKIP
+    ('slot-file', 'tst3/slotconfig-tst3.el')
+    """
+    config_path = Path(config_path)
+    name = str(config_path)
+    state = _LispState(fields={}, where={})
+    _read_lisp_forms(sexpr.read_file(config_path), name, state, is_slot_file=False)
+    if state.slots is not None and "options" not in state.where and not slot_file_alone:
+        raise InputError.at(name, None, _slot_file_message(config_path))
+    sources = [name]
+    if state.slots is None or slots_path is not None:
+        if slots_path is None:
+            if state.slot_file is None:
+                raise InputError.at(
+                    name,
+                    None,
+                    "no slot definitions: the file has neither a define-muc-template-slots form "
+                    "nor a :slot-file option (give the slot file explicitly)",
+                )
+            slots_path = config_path.parent / Path(state.slot_file).name
+            if not slots_path.is_file():
+                line = state.where.get("slot-file", (name, None))[1]
+                raise InputError.at(
+                    name,
+                    line,
+                    f"slot file {state.slot_file!r} not found (looked for "
+                    f"{slots_path}); give it explicitly",
+                )
+        slots_path = Path(slots_path)
+        if state.slots is not None:
+            line = state.where["slots"][1]
+            raise InputError.at(
+                name, line, "slots are defined here and a separate slot file was given too"
+            )
+        _read_lisp_forms(sexpr.read_file(slots_path), str(slots_path), state, is_slot_file=True)
+        sources.append(str(slots_path))
+        if state.slots is None:
+            raise InputError.at(str(slots_path), None, "no define-muc-template-slots form found")
+    config = replace(DEFAULTS, slots=state.slots, source=" + ".join(sources), **state.fields)
+    _check_references(config, state.where, (name, None))
+    return config
+
+
+def _slot_file_message(path: Path) -> str:
+    meant = []
+    for sibling in sorted(path.parent.glob("*.el")):
+        if sibling == path:
+            continue
+        try:
+            text = sibling.read_text(encoding="latin-1")
+        except OSError:
+            continue
+        if "define-muc-configuration-options" in text and path.name in text:
+            meant.append(sibling.name)
+    hint = (f" ({', '.join(meant[:2])} in the same folder names it)" if meant else "")
+    return (f"a 1992 slot file, not a configuration: scored with the 1992 default options "
+            f"(no mapping restriction, ...) the numbers change. Give the configuration as "
+            f"--config{hint}, or this file as --slots without --config to use the defaults")
+
+
+def _lisp_error(path: str, node: SExpr, message: str) -> InputError:
+    return InputError.at(path, node.line or None, message, node.column or None)
+
+
+def _read_lisp_forms(
+    forms: tuple[SExpr, ...], path: str, state: _LispState, is_slot_file: bool
+) -> None:
+    for form in forms:
+        if not isinstance(form, SList) or form.tail is not None or not form.items:
+            raise _lisp_error(path, form, f"expected a (name …) form, found {sexpr.describe(form)}")
+        head = form.items[0]
+        if sexpr.is_symbol(head, "setq"):
+            _read_setq(form, path, state)
+        elif sexpr.is_symbol(head, "define-muc-template-slots"):
+            if state.slots is not None:
+                raise _lisp_error(path, form, "second define-muc-template-slots form")
+            state.slots = _read_slots(form, path)
+            state.where["slots"] = (path, form.line)
+        elif sexpr.is_symbol(head, "define-muc-configuration-options") and not is_slot_file:
+            if "options" in state.where:
+                raise _lisp_error(path, form, "second define-muc-configuration-options form")
+            state.where["options"] = (path, form.line)
+            _read_options(form, path, state)
+        else:
+            raise _lisp_error(
+                path,
+                head,
+                f"unknown top-level form {sexpr.describe(head)} (expected "
+                + (
+                    "setq or define-muc-template-slots)"
+                    if is_slot_file
+                    else "define-muc-configuration-options, setq or define-muc-template-slots)"
+                ),
+            )
+
+
+def _read_setq(form: SList, path: str, state: _LispState) -> None:
+    args = form.items[1:]
+    if not args or len(args) % 2:
+        raise _lisp_error(path, form, "setq needs variable/value pairs")
+    for var, value in zip(args[::2], args[1::2], strict=True):
+        if not isinstance(var, Symbol):
+            raise _lisp_error(path, var, f"setq: expected a variable, found {sexpr.describe(var)}")
+        if var.name == "*muc-base-directory*":
+            continue  # file options are recorded relative to it anyway
+        target = _LISP_VARIABLES.get(var.name)
+        if target is None:
+            raise _lisp_error(
+                path,
+                var,
+                f"unknown variable '{var.name}' (known: {', '.join(sorted(_LISP_VARIABLES))}, "
+                "*muc-base-directory*)",
+            )
+        if isinstance(value, String):
+            text = value.value
+        elif isinstance(value, sexpr.Char) and target == "alternative_separator":
+            text = chr(value.value)
+        else:
+            raise _lisp_error(
+                path, value, f"{var.name}: expected a string, found {sexpr.describe(value)}"
+            )
+        if target == "alternative_separator" and len(text) != 1:
+            raise _lisp_error(path, value, f"{var.name}: expected a single character")
+        state.fields[target] = text
+        state.where[target] = (path, value.line)
+
+
+def _read_path(node: SExpr, path: str, option: str) -> str:
+    """The file name of a file option: a string, or (expand-file-name (concat *muc-base-directory* "…"))."""
+    if isinstance(node, String):
+        return node.value
+    if isinstance(node, SList) and node.tail is None and node.items:
+        head = node.items[0]
+        if sexpr.is_symbol(head, "expand-file-name") and len(node.items) == 2:
+            return _read_path(node.items[1], path, option)
+        if sexpr.is_symbol(head, "concat"):
+            parts = []
+            for part in node.items[1:]:
+                if sexpr.is_symbol(part, "*muc-base-directory*"):
+                    continue  # the paths are kept relative to the base directory
+                if not isinstance(part, String):
+                    raise _lisp_error(
+                        path, part, f":{option}: cannot evaluate {sexpr.describe(part)} in concat"
+                    )
+                parts.append(part.value)
+            return "".join(parts)
+    raise _lisp_error(
+        path,
+        node,
+        f":{option}: expected a file name (a string or (expand-file-name (concat "
+        f'*muc-base-directory* "…"))), found {sexpr.describe(node)}',
+    )
+
+
+def _read_flag(node: SExpr, path: str, option: str) -> bool:
+    if sexpr.is_nil(node):
+        return False
+    if sexpr.is_symbol(node, "t"):
+        return True
+    raise _lisp_error(path, node, f":{option}: expected t or nil, found {sexpr.describe(node)}")
+
+
+def _symbol_list(
+    node: SExpr,
+    path: str,
+    what: str,
+    where: dict[str, tuple[str, int | None]] | None = None,
+    check: str = "",
+) -> tuple[str, ...]:
+    if sexpr.is_nil(node):
+        return ()
+    if not isinstance(node, SList) or node.tail is not None:
+        raise _lisp_error(
+            path, node, f"{what}: expected a list of slot ids, found {sexpr.describe(node)}"
+        )
+    out = []
+    for item in node.items:
+        if not isinstance(item, Symbol) or item.name in ("nil", "t") or item.name.startswith(":"):
+            raise _lisp_error(
+                path, item, f"{what}: expected a slot id, found {sexpr.describe(item)}"
+            )
+        out.append(item.name)
+        if where is not None:
+            where.setdefault(f"{check}:{item.name}", (path, item.line))
+    return tuple(out)
+
+
+def _read_restriction(
+    node: SExpr, path: str, where: dict[str, tuple[str, int | None]]
+) -> Restriction:
+    if not isinstance(node, SList) or node.tail is not None or not node.items:
+        raise _lisp_error(
+            path,
+            node,
+            f"restrict-map-slots: expected (and …) or (or …), found {sexpr.describe(node)}",
+        )
+    head = node.items[0]
+    if not isinstance(head, Symbol) or head.name not in ("and", "or"):
+        raise _lisp_error(
+            path, head, f"restrict-map-slots: expected 'and' or 'or', found {sexpr.describe(head)}"
+        )
+    if len(node.items) < 2:
+        raise _lisp_error(path, node, f"restrict-map-slots: ({head.name}) without operands")
+    operands: list[str | Restriction] = []
+    for item in node.items[1:]:
+        if isinstance(item, SList):
+            operands.append(_read_restriction(item, path, where))
+        elif isinstance(item, Symbol) and item.name not in ("nil", "t"):
+            operands.append(item.name)
+            where.setdefault(f"restrict-map-slots:{item.name}", (path, item.line))
+        else:
+            raise _lisp_error(
+                path,
+                item,
+                f"restrict-map-slots: expected a slot id or a list, found {sexpr.describe(item)}",
+            )
+    return Restriction(head.name, tuple(operands))
+
+
+def _read_scored_templates(
+    node: SExpr, path: str, where: dict[str, tuple[str, int | None]]
+) -> tuple[TemplateSelection, ...]:
+    if sexpr.is_nil(node):
+        return ()
+    if not isinstance(node, SList) or node.tail is not None:
+        raise _lisp_error(
+            path, node, f":scored-templates: expected :all or a list, found {sexpr.describe(node)}"
+        )
+    selections = []
+    for entry in node.items:
+        if (
+            not isinstance(entry, SList)
+            or entry.tail is not None
+            or not entry.items
+            or not isinstance(entry.items[0], String)
+        ):
+            raise _lisp_error(
+                path,
+                entry,
+                f':scored-templates: expected ("MESSAGE-ID" template…), found {sexpr.describe(entry)}',
+            )
+        templates: list[tuple[str, tuple[str, ...] | None]] = []
+        for spec in entry.items[1:]:
+            if isinstance(spec, String):
+                templates.append((spec.value, None))
+            elif (
+                isinstance(spec, SList)
+                and spec.tail is None
+                and spec.items
+                and isinstance(spec.items[0], String)
+            ):
+                slots = _symbol_list(
+                    SList(spec.items[1:]), path, ":scored-templates", where, "scored-templates"
+                )
+                templates.append((spec.items[0].value, slots))
+            else:
+                raise _lisp_error(
+                    path,
+                    spec,
+                    f':scored-templates: expected a template id or ("ID" slot…), found {sexpr.describe(spec)}',
+                )
+        selections.append(TemplateSelection(entry.items[0].value, tuple(templates)))
+    return tuple(selections)
+
+
+def _read_options(form: SList, path: str, state: _LispState) -> None:
+    args = form.items[1:]
+    files: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    i = 0
+    while i < len(args):
+        key = args[i]
+        if not isinstance(key, Symbol) or not key.name.startswith(":") or len(key.name) < 2:
+            raise _lisp_error(path, key, f"expected an option keyword, found {sexpr.describe(key)}")
+        option = key.name[1:]
+        if i + 1 >= len(args):
+            raise _lisp_error(path, key, f"option {key.name} has no value")
+        raw = args[i + 1]
+        i += 2
+        if option in seen:
+            raise _lisp_error(path, key, f"option {key.name} given twice")
+        seen.add(option)
+        state.where[option] = (path, key.line)
+        value = sexpr.unquote(raw)
+        fields = state.fields
+        if option in FILE_OPTIONS:
+            file_name = _read_path(raw, path, option)
+            files.append((option, file_name))
+            if option == "slot-file":
+                state.slot_file = file_name
+        elif option in FLAG_OPTIONS:
+            fields[FLAG_OPTIONS[option]] = _read_flag(value, path, option)
+        elif option == "display-type":
+            if sexpr.is_nil(value):
+                fields["display_type"] = DisplayType.MATCHED_MISSING
+            elif isinstance(value, Symbol) and value.name in _DISPLAY_ALIASES:
+                fields["display_type"] = _DISPLAY_ALIASES[value.name]
+            else:
+                try:
+                    fields["display_type"] = DisplayType(getattr(value, "name", None))
+                except ValueError:
+                    raise _lisp_error(
+                        path,
+                        value,
+                        f":display-type: expected one of "
+                        f"{', '.join(repr(d.value) for d in DisplayType)} or nil, found "
+                        f"{sexpr.describe(value)}",
+                    ) from None
+        elif option == "scored-slots":
+            if sexpr.is_symbol(value, ":all"):
+                fields["scored_slots"] = None
+            else:
+                fields["scored_slots"] = _symbol_list(
+                    value, path, ":scored-slots", state.where, "scored-slots"
+                )
+        elif option == "scored-templates":
+            if sexpr.is_symbol(value, ":all"):
+                fields["scored_templates"] = None
+            else:
+                fields["scored_templates"] = _read_scored_templates(value, path, state.where)
+        elif option == "restrict-map-slots":
+            fields["restrict_map_slots"] = (
+                None if sexpr.is_nil(value) else _read_restriction(value, path, state.where)
+            )
+        elif option == "string-premodifiers":
+            if sexpr.is_nil(value):
+                fields["string_premodifiers"] = ()
+            elif not isinstance(value, SList) or value.tail is not None:
+                raise _lisp_error(
+                    path,
+                    value,
+                    f":string-premodifiers: expected a list of strings, found {sexpr.describe(value)}",
+                )
+            else:
+                words = []
+                for item in value.items:
+                    if not isinstance(item, String):
+                        raise _lisp_error(
+                            path,
+                            item,
+                            f":string-premodifiers: expected a string, found {sexpr.describe(item)}",
+                        )
+                    words.append(item.value)
+                fields["string_premodifiers"] = tuple(words)
+        elif option == "subtotal-rows":
+            fields["subtotal_rows"] = _read_subtotals(value, path, state)
+        else:
+            known = sorted(
+                [
+                    *FILE_OPTIONS,
+                    *FLAG_OPTIONS,
+                    "display-type",
+                    "scored-slots",
+                    "scored-templates",
+                    "restrict-map-slots",
+                    "string-premodifiers",
+                    "subtotal-rows",
+                ]
+            )
+            raise _lisp_error(
+                path, key, f"unknown option {key.name} (known: {', '.join(':' + k for k in known)})"
+            )
+    state.fields["files"] = tuple(files)
+
+
+def _read_subtotals(value: SExpr, path: str, state: _LispState) -> tuple[SubtotalRow, ...]:
+    if sexpr.is_nil(value):
+        return ()
+    if not isinstance(value, SList) or value.tail is not None:
+        raise _lisp_error(
+            path, value, f":subtotal-rows: expected a list, found {sexpr.describe(value)}"
+        )
+    rows: list[SubtotalRow] = []
+    for entry in value.items:
+        if (
+            not isinstance(entry, SList)
+            or entry.tail is not None
+            or not entry.items
+            or not isinstance(entry.items[0], Symbol)
+        ):
+            raise _lisp_error(
+                path, entry, f":subtotal-rows: expected (name slot…), found {sexpr.describe(entry)}"
+            )
+        name = entry.items[0].name
+        if any(row.name == name for row in rows):
+            raise _lisp_error(path, entry, f":subtotal-rows: row '{name}' given twice")
+        slot_ids = _symbol_list(
+            SList(entry.items[1:]), path, f"subtotal row '{name}'", state.where, f"subtotal:{name}"
+        )
+        rows.append(SubtotalRow(name, slot_ids))
+        state.where[f"subtotal:{name}"] = (path, entry.line)
+    return tuple(rows)
+
+
+def _read_set_node(node: SExpr, path: str) -> SetNode:
+    if isinstance(node, String):
+        return SetNode(node.value)
+    if (
+        isinstance(node, SList)
+        and node.tail is None
+        and node.items
+        and isinstance(node.items[0], String)
+    ):
+        children = tuple(_read_set_node(child, path) for child in node.items[1:])
+        return SetNode(node.items[0].value, children)
+    raise _lisp_error(
+        path,
+        node,
+        f'set: expected a string or a ("PARENT" child…) list, found {sexpr.describe(node)}',
+    )
+
+
+def _read_slots(form: SList, path: str) -> tuple[SlotSpec, ...]:
+    specs: list[SlotSpec] = []
+    seen: dict[str, int] = {}
+    labels: dict[str, int] = {}
+    where: dict[str, tuple[str, int | None]] = {}
+    for entry in form.items[1:]:
+        if not isinstance(entry, SList) or entry.tail is not None or len(entry.items) < 3:
+            raise _lisp_error(
+                path,
+                entry,
+                f'expected a slot (slot-id "LABEL" type option…), found {sexpr.describe(entry)}',
+            )
+        slot_node, label_node, type_node, *options = entry.items
+        if not isinstance(slot_node, Symbol) or slot_node.name in ("nil", "t"):
+            raise _lisp_error(
+                path, slot_node, f"expected a slot id, found {sexpr.describe(slot_node)}"
+            )
+        slot_id = slot_node.name
+        if slot_id in seen:
+            raise _lisp_error(
+                path,
+                slot_node,
+                f"duplicate slot id '{slot_id}' (first defined at line {seen[slot_id]})",
+            )
+        seen[slot_id] = slot_node.line
+        if not isinstance(label_node, String) or not label_node.value.strip():
+            raise _lisp_error(
+                path,
+                label_node,
+                f"slot '{slot_id}': expected a label string, found {sexpr.describe(label_node)}",
+            )
+        if label_node.value in labels:
+            raise _lisp_error(
+                path,
+                label_node,
+                f"slot '{slot_id}': label {label_node.value!r} already used at line {labels[label_node.value]}",
+            )
+        labels[label_node.value] = label_node.line
+        if not isinstance(type_node, Symbol):
+            raise _lisp_error(
+                path,
+                type_node,
+                f"slot '{slot_id}': expected a type, found {sexpr.describe(type_node)}",
+            )
+        if type_node.name in _UNSUPPORTED_TYPES:
+            raise _lisp_error(
+                path,
+                type_node,
+                f"slot '{slot_id}': slot type '{type_node.name}' is not supported by muceval",
+            )
+        slot_type = _LISP_TYPES.get(type_node.name)
+        if slot_type is None:
+            raise _lisp_error(
+                path,
+                type_node,
+                f"slot '{slot_id}': unknown slot type '{type_node.name}' (known: {', '.join(_LISP_TYPES)})",
+            )
+        set_values: tuple[SetNode, ...] | None = None
+        xref: tuple[str, ...] | None = None
+        for option in options:
+            if (
+                not isinstance(option, SList)
+                or option.tail is not None
+                or not option.items
+                or not isinstance(option.items[0], Symbol)
+            ):
+                raise _lisp_error(
+                    path,
+                    option,
+                    f"slot '{slot_id}': expected (set …) or (xref …), found {sexpr.describe(option)}",
+                )
+            kind = option.items[0].name
+            if kind == "set":
+                if set_values is not None:
+                    raise _lisp_error(path, option, f"slot '{slot_id}': second (set …)")
+                if slot_type is not SlotType.SET:
+                    raise _lisp_error(
+                        path, option, f"slot '{slot_id}': (set …) is only allowed for element slots"
+                    )
+                if len(option.items) < 2:
+                    raise _lisp_error(path, option, f"slot '{slot_id}': empty (set)")
+                set_values = tuple(_read_set_node(item, path) for item in option.items[1:])
+                twice = _check_set_tree(set_values)
+                if twice is not None:
+                    raise _lisp_error(
+                        path, option, f"slot '{slot_id}': set value {twice!r} occurs twice"
+                    )
+            elif kind == "xref":
+                if xref is not None:
+                    raise _lisp_error(path, option, f"slot '{slot_id}': second (xref …)")
+                xref = _symbol_list(SList(option.items[1:]), path, f"slot '{slot_id}' xref")
+                if not xref:
+                    raise _lisp_error(path, option, f"slot '{slot_id}': empty (xref)")
+                if slot_id in xref:
+                    raise _lisp_error(path, option, f"slot '{slot_id}': xref names the slot itself")
+                if len(set(xref)) != len(xref):
+                    raise _lisp_error(path, option, f"slot '{slot_id}': xref names a slot twice")
+                where[slot_id] = (path, option.line)
+            else:
+                raise _lisp_error(
+                    path,
+                    option.items[0],
+                    f"slot '{slot_id}': unknown slot option '{kind}' (known: set, xref)",
+                )
+        if slot_type is SlotType.SET and set_values is None:
+            raise _lisp_error(
+                path, entry, f"slot '{slot_id}': an element slot needs a (set …) option"
+            )
+        specs.append(SlotSpec(slot_id, label_node.value, slot_type, set_values or (), xref or ()))
+    # Unknown xref targets can only be checked once every slot is known.
+    known = set(seen)
+    for spec in specs:
+        for target in spec.xref:
+            if target not in known:
+                xpath, line = where[spec.slot_id]
+                raise InputError.at(
+                    xpath, line, f"slot '{spec.slot_id}': xref names unknown slot '{target}'"
+                )
+    return tuple(specs)

@@ -1,0 +1,525 @@
+"""muceval's native TOML configuration format (``docs/configuration.md``): the reader."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from muceval.core.model import (
+    Configuration,
+    DisplayType,
+    Restriction,
+    SetNode,
+    SlotSpec,
+    SlotType,
+    SubtotalRow,
+    TemplateSelection,
+)
+from muceval.errors import InputError
+from muceval.formats.config.common import (
+    DEFAULTS,
+    FILE_OPTIONS,
+    FLAG_OPTIONS,
+    _check_references,
+    _check_set_tree,
+)
+
+# ---------------------------------------------------------------------------
+# Native TOML
+# ---------------------------------------------------------------------------
+
+FORMAT_VERSION = 1
+_TOP_KEYS = (
+    "format-version",
+    "templates",
+    "options",
+    "subtotal-rows",
+    "files",
+    "scored-templates",
+    "slot",
+)
+_TEMPLATE_KEYS = {
+    "message-header-regexp": "message_header_regexp",
+    "template-header-regexp": "template_header_regexp",
+    "template-tail-regexp": "template_tail_regexp",
+    "alternative-separator": "alternative_separator",
+}
+_OPTION_KEYS = (
+    "display-type",
+    *FLAG_OPTIONS,
+    "scored-slots",
+    "restrict-map-slots",
+    "string-premodifiers",
+)
+_SLOT_KEYS = ("id", "label", "type", "values", "xref")
+_TOML_TYPES = {t.value: t for t in SlotType}
+
+
+class _Locator:
+    """Best-effort line numbers for keys of a TOML text (tomllib gives none after parsing).
+
+    It follows table headers and ``key =`` lines outside strings and arrays,
+    which is how configurations are written; anything it cannot place is
+    reported without a line.
+    """
+
+    def __init__(self, text: str):
+        self.tables: list[tuple[str, int]] = []  # (header, line) in order
+        self.keys: dict[tuple[int, str], int] = {}  # (table index, key) -> line
+        table = -1
+        depth = 0
+        in_multi: str | None = None
+        for number, line in enumerate(text.splitlines(), 1):
+            if in_multi is not None:
+                if in_multi in line:
+                    in_multi = None
+                continue
+            stripped = line.strip()
+            if depth == 0 and stripped.startswith("["):
+                header = stripped.split("#", 1)[0].strip()
+                self.tables.append((header, number))
+                table += 1
+                continue
+            if depth == 0 and "=" in stripped and not stripped.startswith("#"):
+                key = stripped.split("=", 1)[0].strip().strip('"').strip("'")
+                self.keys.setdefault((table, key), number)
+            depth, in_multi = self._scan(line, depth)
+
+    @staticmethod
+    def _scan(line: str, depth: int) -> tuple[int, str | None]:
+        i = 0
+        value_start = line.find("=") + 1 if depth == 0 else 0
+        i = max(value_start, 0)
+        while i < len(line):
+            ch = line[i]
+            if ch == "#":
+                break
+            for quote in ('"""', "'''"):
+                if line.startswith(quote, i):
+                    end = line.find(quote, i + 3)
+                    if end < 0:
+                        return depth, quote
+                    i = end + 3
+                    break
+            else:
+                if ch in "\"'":
+                    end = i + 1
+                    while end < len(line) and line[end] != ch:
+                        end += 2 if ch == '"' and line[end] == "\\" else 1
+                    i = end + 1
+                    continue
+                if ch in "[{":
+                    depth += 1
+                elif ch in "]}":
+                    depth = max(depth - 1, 0)
+                i += 1
+        return depth, None
+
+    def table_line(self, header: str, index: int = 0) -> int | None:
+        count = 0
+        for name, line in self.tables:
+            if name == header:
+                if count == index:
+                    return line
+                count += 1
+        return None
+
+    def key_line(self, header: str | None, key: str, index: int = 0) -> int | None:
+        if header is None:
+            table = -1
+        else:
+            table = -2
+            count = 0
+            for position, (name, _) in enumerate(self.tables):
+                if name == header:
+                    if count == index:
+                        table = position
+                        break
+                    count += 1
+        line = self.keys.get((table, key))
+        if line is None and header is not None:
+            return self.table_line(header, index)
+        return line
+
+
+class _TomlReader:
+    def __init__(self, text: str, path: str):
+        self.path = path
+        self.locate = _Locator(text)
+        try:
+            self.data = tomllib.loads(text)
+        except RecursionError:
+            raise InputError.at(path, None, "TOML nested too deeply: not a configuration") from None
+        except tomllib.TOMLDecodeError as bad:
+            message = str(bad)
+            line = getattr(bad, "lineno", None)
+            column = getattr(bad, "colno", None)
+            if line is None and "(at line " in message:
+                detail = message.rsplit("(at line ", 1)[1].rstrip(")")
+                parts = detail.split(", column ")
+                try:
+                    line = int(parts[0])
+                    column = int(parts[1]) if len(parts) > 1 else None
+                except ValueError:
+                    line = None
+            text_message = getattr(bad, "msg", None) or message.split(" (at line ")[0]
+            raise InputError.at(path, line, f"TOML syntax error: {text_message}", column) from None
+
+    def fail(self, message: str, line: int | None) -> InputError:
+        return InputError.at(self.path, line, message)
+
+    def check_keys(
+        self,
+        table: Mapping[str, Any],
+        allowed: Iterable[str],
+        header: str | None,
+        index: int = 0,
+        what: str = "",
+    ) -> None:
+        allowed = tuple(allowed)
+        for key in table:
+            if key not in allowed:
+                where = what or (f"[{header}]" if header else "the top level")
+                raise self.fail(
+                    f"unknown key '{key}' in {where} (allowed: {', '.join(allowed)})",
+                    self.locate.key_line(header, key, index),
+                )
+
+    def expect(self, value: Any, kind: type | tuple[type, ...], what: str, line: int | None) -> Any:
+        if (
+            isinstance(value, bool)
+            and kind is not bool
+            and bool not in (kind if isinstance(kind, tuple) else (kind,))
+        ):
+            raise self.fail(f"{what}: expected {_kind_name(kind)}, found a boolean", line)
+        if not isinstance(value, kind):
+            raise self.fail(f"{what}: expected {_kind_name(kind)}, found {_toml_type(value)}", line)
+        return value
+
+    def string_list(self, value: Any, what: str, line: int | None) -> tuple[str, ...]:
+        self.expect(value, list, what, line)
+        for item in value:
+            self.expect(item, str, f"{what} (each item)", line)
+        return tuple(value)
+
+    def read(self) -> Configuration:
+        data = self.data
+        self.check_keys(data, _TOP_KEYS, None)
+        fields: dict[str, Any] = {}
+        where: dict[str, tuple[str, int | None]] = {}
+        version = data.get("format-version", FORMAT_VERSION)
+        if version != FORMAT_VERSION or isinstance(version, bool):
+            raise self.fail(
+                f"format-version {version!r} is not supported (this muceval reads version {FORMAT_VERSION})",
+                self.locate.key_line(None, "format-version"),
+            )
+        templates = self.expect(
+            data.get("templates", {}), dict, "[templates]", self.locate.table_line("[templates]")
+        )
+        self.check_keys(templates, _TEMPLATE_KEYS, "[templates]")
+        for key, attr in _TEMPLATE_KEYS.items():
+            if key in templates:
+                line = self.locate.key_line("[templates]", key)
+                fields[attr] = self.expect(templates[key], str, f"templates.{key}", line)
+                if attr == "alternative_separator" and len(fields[attr]) != 1:
+                    raise self.fail(
+                        "templates.alternative-separator: expected a single character", line
+                    )
+        options = self.expect(
+            data.get("options", {}), dict, "[options]", self.locate.table_line("[options]")
+        )
+        self.check_keys(options, _OPTION_KEYS, "[options]")
+        for key, value in options.items():
+            line = self.locate.key_line("[options]", key)
+            what = f"options.{key}"
+            if key in FLAG_OPTIONS:
+                fields[FLAG_OPTIONS[key]] = self.expect(value, bool, what, line)
+            elif key == "display-type":
+                self.expect(value, str, what, line)
+                try:
+                    fields["display_type"] = DisplayType(value)
+                except ValueError:
+                    raise self.fail(
+                        f"{what}: expected one of {', '.join(repr(d.value) for d in DisplayType)}, found {value!r}",
+                        line,
+                    ) from None
+            elif key == "scored-slots":
+                if value == "all":
+                    fields["scored_slots"] = None
+                elif isinstance(value, list):
+                    fields["scored_slots"] = self.string_list(value, what, line)
+                else:
+                    raise self.fail(
+                        f'{what}: expected "all" or a list of slot ids, found {_toml_type(value)}',
+                        line,
+                    )
+            elif key == "restrict-map-slots":
+                fields["restrict_map_slots"] = self.restriction(value, what, line)
+            elif key == "string-premodifiers":
+                fields["string_premodifiers"] = self.string_list(value, what, line)
+            where[key] = (self.path, line)
+        subtotals = self.expect(
+            data.get("subtotal-rows", {}),
+            dict,
+            "[subtotal-rows]",
+            self.locate.table_line("[subtotal-rows]"),
+        )
+        rows = []
+        for name, slot_ids in subtotals.items():
+            line = self.locate.key_line("[subtotal-rows]", name)
+            rows.append(
+                SubtotalRow(name, self.string_list(slot_ids, f"subtotal-rows.{name}", line))
+            )
+            where[f"subtotal:{name}"] = (self.path, line)
+        fields["subtotal_rows"] = tuple(rows)
+        files = self.expect(
+            data.get("files", {}), dict, "[files]", self.locate.table_line("[files]")
+        )
+        self.check_keys(files, FILE_OPTIONS, "[files]")
+        for key, value in files.items():
+            self.expect(value, str, f"files.{key}", self.locate.key_line("[files]", key))
+        fields["files"] = tuple(files.items())
+        if "scored-templates" in data:
+            fields["scored_templates"] = self.scored_templates(data["scored-templates"], where)
+        slots = self.slots(data.get("slot"), where)
+        config = replace(DEFAULTS, slots=slots, source=self.path, **fields)
+        _check_references(config, where, (self.path, None))
+        return config
+
+    def restriction(self, value: Any, what: str, line: int | None) -> Restriction:
+        if not isinstance(value, list) or len(value) < 2 or value[0] not in ("and", "or"):
+            raise self.fail(
+                f'{what}: expected an array ["and" | "or", operand, …] with at least one operand',
+                line,
+            )
+        operands: list[str | Restriction] = []
+        for item in value[1:]:
+            if isinstance(item, list):
+                operands.append(self.restriction(item, what, line))
+            elif isinstance(item, str):
+                operands.append(item)
+            else:
+                raise self.fail(
+                    f"{what}: expected a slot id or a nested array, found {_toml_type(item)}", line
+                )
+        return Restriction(value[0], tuple(operands))
+
+    def scored_templates(
+        self, value: Any, where: dict[str, tuple[str, int | None]]
+    ) -> tuple[TemplateSelection, ...] | None:
+        line = self.locate.key_line(None, "scored-templates") or self.locate.table_line(
+            "[[scored-templates]]"
+        )
+        where["scored-templates"] = (self.path, line)
+        if value == "all":
+            return None
+        self.expect(value, list, "scored-templates", line)
+        selections = []
+        for index, entry in enumerate(value):
+            header = "[[scored-templates]]"
+            eline = self.locate.table_line(header, index) or line
+            self.expect(entry, dict, "scored-templates (each entry)", eline)
+            self.check_keys(
+                entry, ("message", "templates"), header, index, "a [[scored-templates]] table"
+            )
+            message = self.expect(entry.get("message"), str, "scored-templates.message", eline)
+            templates: list[tuple[str, tuple[str, ...] | None]] = []
+            for spec in self.expect(
+                entry.get("templates", []), list, "scored-templates.templates", eline
+            ):
+                if isinstance(spec, str):
+                    templates.append((spec, None))
+                elif isinstance(spec, dict):
+                    self.check_keys(spec, ("id", "slots"), header, index, "a scored template")
+                    tid = self.expect(spec.get("id"), str, "scored-templates.templates.id", eline)
+                    slots = self.string_list(
+                        spec.get("slots", []), "scored-templates.templates.slots", eline
+                    )
+                    templates.append((tid, slots))
+                else:
+                    raise self.fail(
+                        f"scored-templates.templates: expected a template id or {{ id = …, slots = […] }}, found {_toml_type(spec)}",
+                        eline,
+                    )
+            selections.append(TemplateSelection(message, tuple(templates)))
+        return tuple(selections)
+
+    def slots(self, value: Any, where: dict[str, tuple[str, int | None]]) -> tuple[SlotSpec, ...]:
+        if value is None:
+            raise self.fail("no [[slot]] tables: a configuration needs slot definitions", None)
+        self.expect(value, list, "slot", self.locate.key_line(None, "slot"))
+        where["slots"] = (self.path, self.locate.table_line("[[slot]]"))
+        specs: list[SlotSpec] = []
+        seen: dict[str, int] = {}
+        labels: set[str] = set()
+        for index, table in enumerate(value):
+            header = "[[slot]]"
+            tline = self.locate.table_line(header, index)
+            self.expect(table, dict, "slot", tline)
+            self.check_keys(table, _SLOT_KEYS, header, index, "a [[slot]] table")
+            for required in ("id", "label", "type"):
+                if required not in table:
+                    raise self.fail(f"[[slot]] number {index + 1}: missing key '{required}'", tline)
+            slot_id = self.expect(
+                table["id"], str, "slot.id", self.locate.key_line(header, "id", index)
+            )
+            if not slot_id or slot_id != slot_id.strip():
+                raise self.fail(
+                    f"slot id {slot_id!r} is empty or has surrounding spaces",
+                    self.locate.key_line(header, "id", index),
+                )
+            if slot_id in seen:
+                raise self.fail(
+                    f"duplicate slot id '{slot_id}' (first in [[slot]] number {seen[slot_id]})",
+                    self.locate.key_line(header, "id", index),
+                )
+            seen[slot_id] = index + 1
+            label_line = self.locate.key_line(header, "label", index)
+            label = self.expect(table["label"], str, f"slot '{slot_id}': label", label_line)
+            if not label.strip():
+                raise self.fail(f"slot '{slot_id}': empty label", label_line)
+            if label in labels:
+                raise self.fail(f"slot '{slot_id}': label {label!r} is used twice", label_line)
+            labels.add(label)
+            type_line = self.locate.key_line(header, "type", index)
+            type_name = self.expect(table["type"], str, f"slot '{slot_id}': type", type_line)
+            slot_type = _TOML_TYPES.get(type_name)
+            if slot_type is None:
+                hint = (
+                    " (the 1992 type 'element' is called 'set' here)"
+                    if type_name == "element"
+                    else ""
+                )
+                raise self.fail(
+                    f"slot '{slot_id}': unknown type {type_name!r} (known: {', '.join(_TOML_TYPES)}){hint}",
+                    type_line,
+                )
+            values_line = self.locate.key_line(header, "values", index)
+            set_values: tuple[SetNode, ...] = ()
+            if "values" in table:
+                if slot_type is not SlotType.SET:
+                    raise self.fail(
+                        f"slot '{slot_id}': 'values' is only allowed for slots of type \"set\"",
+                        values_line,
+                    )
+                set_values = self.set_values(table["values"], slot_id, values_line)
+            elif slot_type is SlotType.SET:
+                raise self.fail(f"slot '{slot_id}': a set slot needs 'values'", tline)
+            xref_line = self.locate.key_line(header, "xref", index)
+            xref = self.string_list(table.get("xref", []), f"slot '{slot_id}': xref", xref_line)
+            if slot_id in xref:
+                raise self.fail(f"slot '{slot_id}': xref names the slot itself", xref_line)
+            if len(set(xref)) != len(xref):
+                raise self.fail(f"slot '{slot_id}': xref names a slot twice", xref_line)
+            where[f"xref:{slot_id}"] = (self.path, xref_line)
+            specs.append(SlotSpec(slot_id, label, slot_type, set_values, xref))
+        return tuple(specs)
+
+    def set_values(self, value: Any, slot_id: str, line: int | None) -> tuple[SetNode, ...]:
+        what = f"slot '{slot_id}': values"
+        if isinstance(value, list):
+            roots = tuple(SetNode(v) for v in self.string_list(value, what, line))
+            first_line = line
+        elif isinstance(value, str):
+            roots = self.outline(value, what, line)
+            first_line = line
+        else:
+            raise self.fail(
+                f"{what}: expected an indented outline string or a list of strings, found {_toml_type(value)}",
+                line,
+            )
+        if not roots:
+            raise self.fail(f"{what}: the set is empty", first_line)
+        twice = _check_set_tree(roots)
+        if twice is not None:
+            raise self.fail(f"{what}: {twice!r} occurs twice", line)
+        return roots
+
+    def outline(self, text: str, what: str, line: int | None) -> tuple[SetNode, ...]:
+        """An indented outline: one value a line, children indented below their parent."""
+        # (indent, value, children) frames; the root frame collects top-level values.
+        root: list = [-1, None, []]
+        stack = [root]
+        # A multi-line string starts on the line after the key when it opens with a newline.
+        base = (line + 1) if line is not None else None
+        for offset, raw in enumerate(text.split("\n")):
+            here = base + offset if base is not None else None
+            if not raw.strip():
+                continue
+            if "\t" in raw[: len(raw) - len(raw.lstrip())]:
+                raise self.fail(f"{what}: indent with spaces, not tabs", here)
+            indent = len(raw) - len(raw.lstrip(" "))
+            value = raw.strip()
+            while indent <= stack[-1][0]:
+                stack.pop()
+            parent = stack[-1]
+            if parent is not root and parent[2] and indent != parent[2][-1][0]:
+                raise self.fail(f"{what}: {value!r} is not aligned with the values above it", here)
+            if parent is root and root[2] and indent != root[2][-1][0]:
+                raise self.fail(f"{what}: {value!r} is not aligned with the values above it", here)
+            frame = [indent, value, []]
+            parent[2].append(frame)
+            stack.append(frame)
+
+        def build(frame: list) -> SetNode:
+            return SetNode(frame[1], tuple(build(child) for child in frame[2]))
+
+        return tuple(build(child) for child in root[2])
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {
+        str: "a string",
+        bool: "true or false",
+        list: "an array",
+        dict: "a table",
+        int: "an integer",
+    }
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _toml_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    if value is None:
+        return "nothing"
+    return type(value).__name__
+
+
+def parse_configuration_toml(text: str, path: str = "<string>") -> Configuration:
+    """Read a configuration in muceval's TOML format (``docs/configuration.md``).
+
+    >>> cfg = parse_configuration_toml('''
+    ... [[slot]]
+    ... id = "message-id"
+    ... label = "0.  MESSAGE: ID"
+    ... type = "id"
+    ... [[slot]]
+    ... id = "template-id"
+    ... label = "1.  MESSAGE: TEMPLATE"
+    ... type = "template-id"
+    ... [[slot]]
+    ... id = "colour"
+    ... label = "2.  COLOUR"
+    ... type = "set"
+    ... values = \"\"\"
+    ... RED
+    ...   DARK RED
+    ... BLUE
+    ... \"\"\"
+    ... ''')
+    >>> cfg.slot("colour").cardinality, cfg.slot("colour").hierarchical
+    (3, True)
+    """
+    return _TomlReader(text, path).read()
