@@ -20,7 +20,8 @@ from muceval.core.model import (
     Text,
 )
 from muceval.scoring.muc1992.equality import ValueMatcher, allowable, canon, to_model
-from muceval.scoring.muc1992.slots import QueryResolver, SlotScorer
+from muceval.scoring.muc1992.judgements import QueryResolver
+from muceval.scoring.muc1992.slots import SlotScorer
 
 PREMODIFIERS = ("a", "the", "an", "one", "two", "six", "1", "10", "other", "of")
 

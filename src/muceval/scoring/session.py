@@ -32,12 +32,12 @@ from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.mappings import read_mapping_file
 from muceval.formats.muc.store import HistoryStore
 from muceval.formats.muc.templates import parse_templates
+from muceval.scoring.muc1992.judgements import AnswerCallback, NewJudgement
 from muceval.scoring.muc1992.scorer import (
     Scorer,
     ScoringOptions,
     add_judgements,
 )
-from muceval.scoring.muc1992.slots import AnswerCallback, NewJudgement
 
 __all__ = ["SessionResult", "check_pairing", "score_files", "score_systems"]
 

@@ -38,6 +38,13 @@ from muceval.core.model import (
 from muceval.core.tallies import ZERO, PairScore, Tally, TemplateStatus
 from muceval.errors import UsageError
 from muceval.scoring.muc1992.equality import ValueMatcher
+from muceval.scoring.muc1992.judgements import (
+    AnswerCallback,
+    HistoryIndex,
+    NewJudgement,
+    QueryResolver,
+    Unresolved,
+)
 from muceval.scoring.muc1992.mapping import (
     PairEvaluator,
     PreparedTemplate,
@@ -48,14 +55,7 @@ from muceval.scoring.muc1992.mapping import (
     replay_mapping,
     sort_templates,
 )
-from muceval.scoring.muc1992.slots import (
-    AnswerCallback,
-    HistoryIndex,
-    NewJudgement,
-    QueryResolver,
-    SlotScorer,
-    Unresolved,
-)
+from muceval.scoring.muc1992.slots import SlotScorer
 
 __all__ = [
     "Scorer",

@@ -1,16 +1,10 @@
-"""Slot scoring as the 1992 MUC-4 scorer did it: history look-up and the slot procedures.
+"""Slot scoring as the 1992 MUC-4 scorer did it (SCORER-SPEC §§4–6).
 
-This module holds SCORER-SPEC §§4–6 and §12.3:
-
-* :class:`HistoryIndex` — the recorded human judgements, looked up by
-  (message, key template, slot, response value) with the equality of §3;
-* :class:`SlotScorer` — the single-valued (§6.1) and multi-valued (§6.2)
-  procedures, the automatic look-up ``lookup`` (§6.4, with the cross-reference
-  combination rules of §6.5), automatic set-fill scoring (§6.6) and queries (§6.8);
-* :class:`QueryResolver` — what happens when the 1992 program would have asked
-  the operator: answer from the history, then a policy (incorrect, partial,
-  correct) or a callback that asks a person; answers from the callback are
-  added to the history index and returned as :class:`NewJudgement` values.
+:class:`SlotScorer` holds the single-valued (§6.1) and multi-valued (§6.2)
+procedures, the automatic look-up ``lookup`` (§6.4, with the cross-reference
+combination rules of §6.5), automatic set-fill scoring (§6.6) and queries (§6.8).
+The history index, the query resolver and the statuses are in
+:mod:`muceval.scoring.muc1992.judgements`; they are re-exported here.
 
 A slot's tallies come back as a list of 11 integers in the order of
 :data:`muceval.core.tallies.TALLY_FIELDS`.
@@ -18,11 +12,9 @@ A slot's tallies come back as a list of 11 integers in the order of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
-from muceval.core import model
 from muceval.core.model import Configuration, History, HistoryEntry, Judgement, SlotSpec, SlotType
 from muceval.scoring.muc1992.equality import (
     ALLOF,
@@ -30,12 +22,32 @@ from muceval.scoring.muc1992.equality import (
     CValue,
     ValueMatcher,
     allowable,
-    canon,
     is_optional,
     is_xref,
     to_model,
     unwrap_optional,
     xref_part,
+)
+from muceval.scoring.muc1992.judgements import (
+    AUTO_MATCH,
+    AUTO_PARTIAL,
+    COMPOSITE,
+    FAIL,
+    JUDGED,
+    MATCH,
+    PARTIAL,
+    PLAIN,
+    AnswerCallback,
+    Credit,
+    HistoryIndex,
+    NewJudgement,
+    Query,
+    QueryAnswer,
+    QueryResolver,
+    Result,
+    StoredJudgement,
+    Unresolved,
+    stored_judgement,
 )
 
 __all__ = [
@@ -55,157 +67,11 @@ __all__ = [
 # Tally positions (muceval.core.tallies.TALLY_FIELDS order).
 POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON, PIE = range(11)
 
-# Match results (SCORER-SPEC §6.1/§6.4). A result is None (nothing), FAIL, or a
-# pair (status, credited) where credited lists indices of the key fills that
-# are credited, or is None for a "bare" status (credits every remaining fill).
-MATCH = "match"  # judged by a person: COR + ICR
-PARTIAL = "partial"  # judged by a person: PAR + IPA
-AUTO_MATCH = "auto-match"
-AUTO_PARTIAL = "auto-partial"
-PLAIN = "plain"  # plain equality: COR
-COMPOSITE = "composite"  # the nested status of §6.5 that no branch recognises
-FAIL = "fail"
+# Look-up outcomes that stay inside slot scoring.
 _QUERY = "query"  # set_fill: value right, tag wrong (§6.6)
 _EXACT = "exact"
 _ABORT = "abort"
 _BLOCKED: Credit = ("blocked", None)  # stage 1 ended the look-up without a result
-
-Credit = tuple[str, list[int] | None]
-"""A status and the indices of the credited key fills (None: every remaining fill)."""
-Result = Credit | str | None
-"""None (nothing), FAIL, or a :data:`Credit`."""
-
-_JUDGED = {
-    Judgement.MATCH: MATCH,
-    Judgement.PARTIAL: PARTIAL,
-    Judgement.AUTO_PARTIAL: AUTO_PARTIAL,
-}
-
-Unresolved = Literal["incorrect", "partial", "correct", "ask"]
-
-
-# ---------------------------------------------------------------------------
-# History
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class StoredJudgement:
-    """One history entry in canonical form. ``judgement`` is ``FAIL`` or a status."""
-
-    response: CValue
-    judgement: str
-    key: CValue
-
-
-def _stored(entry: HistoryEntry) -> StoredJudgement:
-    if entry.judgement in (Judgement.FAIL, Judgement.NOMATCH):
-        # nomatch never occurs in the 1992 histories we have; it gives no credit.
-        return StoredJudgement(canon(entry.response), FAIL, None)
-    return StoredJudgement(canon(entry.response), _JUDGED[entry.judgement], canon(entry.key))
-
-
-class HistoryIndex:
-    """Recorded judgements, looked up as in SCORER-SPEC §12.3.
-
-    The first entry (in file order) whose stored response value is ``equal``
-    to the looked-up value (which is on the key side) answers.
-
-    >>> from muceval.core.model import Configuration, History, HistoryMessage, HistoryTemplate, HistorySlot
-    >>> entry = HistoryEntry(model.Text('"LEADERS"'), Judgement.FAIL)
-    >>> h = History(None, (HistoryMessage("M1", (HistoryTemplate("1", (HistorySlot("s", (entry,)),)),)),))
-    >>> index = HistoryIndex(h, ValueMatcher(Configuration(slots=(), string_premodifiers=("the",))))
-    >>> index.find("M1", "1", "s", '"THE LEADERS"').judgement
-    'fail'
-    """
-
-    def __init__(self, history: History | None, matcher: ValueMatcher):
-        self._matcher = matcher
-        self._entries: dict[tuple[str, str, str], list[StoredJudgement]] = {}
-        self._cache: dict[tuple[str, str, str, CValue], StoredJudgement | None] = {}
-        if history is not None:
-            for message_id, template_id, slot_id, entry in history.entries():
-                self._entries.setdefault((message_id, template_id, slot_id), []).append(
-                    _stored(entry)
-                )
-
-    def find(
-        self, message_id: str, template_id: str, slot_id: str, value: CValue
-    ) -> StoredJudgement | None:
-        key = (message_id, template_id, slot_id, value)
-        if key in self._cache:
-            return self._cache[key]
-        found = None
-        for stored in self._entries.get(key[:3], ()):
-            if self._matcher.equal(value, stored.response):
-                found = stored
-                break
-        self._cache[key] = found
-        return found
-
-    def add(self, message_id: str, template_id: str, slot_id: str, stored: StoredJudgement) -> None:
-        """Append a judgement; later look-ups see it."""
-        self._entries.setdefault((message_id, template_id, slot_id), []).append(stored)
-        self._cache.clear()
-
-
-# ---------------------------------------------------------------------------
-# Queries
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Query:
-    """A question the 1992 program would have put to the operator.
-
-    ``offered`` are the key fills the response value may be credited to.
-    """
-
-    message_id: str
-    key_template_id: str
-    response_template_id: str | None
-    slot_id: str
-    response: model.Value
-    offered: tuple[model.Value, ...]
-
-
-QueryAnswer = Judgement | tuple[Judgement, int] | None
-"""An answer: a judgement (crediting the first offered key fill), or a judgement and
-the index of the offered key fill it credits, or ``None`` for no answer (no credit)."""
-
-AnswerCallback = Callable[[Query], QueryAnswer]
-
-
-@dataclass(frozen=True, slots=True)
-class NewJudgement:
-    """A judgement given during the run (through the ``ask`` callback), for the history file."""
-
-    message_id: str
-    template_id: str
-    slot_id: str
-    entry: HistoryEntry
-
-
-class QueryResolver:
-    """Answers queries: from the history first, then by policy or by asking.
-
-    >>> QueryResolver("correct").unresolved
-    'correct'
-    """
-
-    def __init__(
-        self,
-        unresolved: Unresolved = "incorrect",
-        ask: AnswerCallback | None = None,
-        on_judgement: Callable[[NewJudgement], None] | None = None,
-    ):
-        if unresolved == "ask" and ask is None:
-            raise ValueError("the 'ask' policy needs a callback")
-        self.unresolved = unresolved
-        self.ask = ask
-        self.on_judgement = on_judgement
-        self.new_judgements: list[NewJudgement] = []
-
 
 # ---------------------------------------------------------------------------
 # Slot rules
@@ -794,8 +660,8 @@ class SlotScorer:
             result: Result = FAIL
         else:
             entry = HistoryEntry(query.response, judgement, query.offered[which], has_key=True)
-            result = (_JUDGED[judgement], [which])
-        self.history.add(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, _stored(entry))
+            result = (JUDGED[judgement], [which])
+        self.history.add(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, stored_judgement(entry))
         recorded = NewJudgement(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, entry)
         resolver.new_judgements.append(recorded)
         if resolver.on_judgement is not None:

@@ -1,0 +1,189 @@
+"""Statuses, the history index and queries of the 1992 slot scoring (SCORER-SPEC §§6.4–6.8, §12.3).
+
+* the statuses a look-up gives and the :data:`Credit` results;
+* :class:`HistoryIndex` — the recorded human judgements, looked up by
+  (message, key template, slot, response value) with the equality of §3;
+* :class:`QueryResolver` — what happens when the 1992 program would have asked
+  the operator: answer from the history, then a policy (incorrect, partial,
+  correct) or a callback that asks a person; answers from the callback are
+  added to the history index and returned as :class:`NewJudgement` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from muceval.core import model
+from muceval.core.model import History, HistoryEntry, Judgement
+from muceval.scoring.muc1992.equality import CValue, ValueMatcher, canon
+
+__all__ = [
+    "AUTO_MATCH",
+    "AUTO_PARTIAL",
+    "COMPOSITE",
+    "FAIL",
+    "MATCH",
+    "PARTIAL",
+    "PLAIN",
+    "AnswerCallback",
+    "Credit",
+    "HistoryIndex",
+    "NewJudgement",
+    "Query",
+    "QueryAnswer",
+    "QueryResolver",
+    "Result",
+    "stored_judgement",
+    "JUDGED",
+    "StoredJudgement",
+    "Unresolved",
+]
+
+# Match results (SCORER-SPEC §6.1/§6.4). A result is None (nothing), FAIL, or a
+# pair (status, credited) where credited lists indices of the key fills that
+# are credited, or is None for a "bare" status (credits every remaining fill).
+MATCH = "match"  # judged by a person: COR + ICR
+PARTIAL = "partial"  # judged by a person: PAR + IPA
+AUTO_MATCH = "auto-match"
+AUTO_PARTIAL = "auto-partial"
+PLAIN = "plain"  # plain equality: COR
+COMPOSITE = "composite"  # the nested status of §6.5 that no branch recognises
+FAIL = "fail"
+
+Credit = tuple[str, list[int] | None]
+"""A status and the indices of the credited key fills (None: every remaining fill)."""
+Result = Credit | str | None
+"""None (nothing), FAIL, or a :data:`Credit`."""
+
+JUDGED = {
+    Judgement.MATCH: MATCH,
+    Judgement.PARTIAL: PARTIAL,
+    Judgement.AUTO_PARTIAL: AUTO_PARTIAL,
+}
+
+Unresolved = Literal["incorrect", "partial", "correct", "ask"]
+
+
+# ---------------------------------------------------------------------------
+# History
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredJudgement:
+    """One history entry in canonical form. ``judgement`` is ``FAIL`` or a status."""
+
+    response: CValue
+    judgement: str
+    key: CValue
+
+
+def stored_judgement(entry: HistoryEntry) -> StoredJudgement:
+    if entry.judgement in (Judgement.FAIL, Judgement.NOMATCH):
+        # nomatch never occurs in the 1992 histories we have; it gives no credit.
+        return StoredJudgement(canon(entry.response), FAIL, None)
+    return StoredJudgement(canon(entry.response), JUDGED[entry.judgement], canon(entry.key))
+
+
+class HistoryIndex:
+    """Recorded judgements, looked up as in SCORER-SPEC §12.3.
+
+    The first entry (in file order) whose stored response value is ``equal``
+    to the looked-up value (which is on the key side) answers.
+
+    >>> from muceval.core.model import Configuration, History, HistoryMessage, HistoryTemplate, HistorySlot
+    >>> entry = HistoryEntry(model.Text('"LEADERS"'), Judgement.FAIL)
+    >>> h = History(None, (HistoryMessage("M1", (HistoryTemplate("1", (HistorySlot("s", (entry,)),)),)),))
+    >>> index = HistoryIndex(h, ValueMatcher(Configuration(slots=(), string_premodifiers=("the",))))
+    >>> index.find("M1", "1", "s", '"THE LEADERS"').judgement
+    'fail'
+    """
+
+    def __init__(self, history: History | None, matcher: ValueMatcher):
+        self._matcher = matcher
+        self._entries: dict[tuple[str, str, str], list[StoredJudgement]] = {}
+        self._cache: dict[tuple[str, str, str, CValue], StoredJudgement | None] = {}
+        if history is not None:
+            for message_id, template_id, slot_id, entry in history.entries():
+                self._entries.setdefault((message_id, template_id, slot_id), []).append(
+                    stored_judgement(entry)
+                )
+
+    def find(
+        self, message_id: str, template_id: str, slot_id: str, value: CValue
+    ) -> StoredJudgement | None:
+        key = (message_id, template_id, slot_id, value)
+        if key in self._cache:
+            return self._cache[key]
+        found = None
+        for stored in self._entries.get(key[:3], ()):
+            if self._matcher.equal(value, stored.response):
+                found = stored
+                break
+        self._cache[key] = found
+        return found
+
+    def add(self, message_id: str, template_id: str, slot_id: str, stored: StoredJudgement) -> None:
+        """Append a judgement; later look-ups see it."""
+        self._entries.setdefault((message_id, template_id, slot_id), []).append(stored)
+        self._cache.clear()
+
+
+# ---------------------------------------------------------------------------
+# Queries
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A question the 1992 program would have put to the operator.
+
+    ``offered`` are the key fills the response value may be credited to.
+    """
+
+    message_id: str
+    key_template_id: str
+    response_template_id: str | None
+    slot_id: str
+    response: model.Value
+    offered: tuple[model.Value, ...]
+
+
+QueryAnswer = Judgement | tuple[Judgement, int] | None
+"""An answer: a judgement (crediting the first offered key fill), or a judgement and
+the index of the offered key fill it credits, or ``None`` for no answer (no credit)."""
+
+AnswerCallback = Callable[[Query], QueryAnswer]
+
+
+@dataclass(frozen=True, slots=True)
+class NewJudgement:
+    """A judgement given during the run (through the ``ask`` callback), for the history file."""
+
+    message_id: str
+    template_id: str
+    slot_id: str
+    entry: HistoryEntry
+
+
+class QueryResolver:
+    """Answers queries: from the history first, then by policy or by asking.
+
+    >>> QueryResolver("correct").unresolved
+    'correct'
+    """
+
+    def __init__(
+        self,
+        unresolved: Unresolved = "incorrect",
+        ask: AnswerCallback | None = None,
+        on_judgement: Callable[[NewJudgement], None] | None = None,
+    ):
+        if unresolved == "ask" and ask is None:
+            raise ValueError("the 'ask' policy needs a callback")
+        self.unresolved = unresolved
+        self.ask = ask
+        self.on_judgement = on_judgement
+        self.new_judgements: list[NewJudgement] = []
