@@ -27,6 +27,10 @@ from muceval.core.tallies import Tally, TextFiltering
 
 __all__ = [
     "F_WEIGHTS",
+    "METRIC_IDS",
+    "METRIC_LABELS",
+    "METRIC_REGISTRY",
+    "MetricSpec",
     "FloatScores",
     "Scores",
     "f_measure",
@@ -238,6 +242,30 @@ def f_measure(precision: float | None, recall: float | None, beta: float = 1.0) 
     if den == 0:
         return 0.0
     return (b2 + 1.0) * precision * recall / den
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric the significance tests compare: ``kappa·N2 / (alpha·POS + gamma·ACT)`` with
+    ``N2 = 2·COR + PAR`` (so COR + ½PAR is credited)."""
+
+    id: str
+    label: str
+    alpha: int
+    gamma: int
+    kappa: float
+
+
+METRIC_REGISTRY: tuple[MetricSpec, ...] = (
+    MetricSpec("recall", "recall", 2, 0, 1.0),
+    MetricSpec("precision", "precision", 0, 2, 1.0),
+    MetricSpec("f1", "F P&R", 1, 1, 1.0),
+    MetricSpec("f0.5", "F 2P&R", 1, 4, 2.5),
+    MetricSpec("f2", "F P&2R", 4, 1, 2.5),
+)
+"""The one registry of significance metrics: ids, report labels, coefficients."""
+METRIC_IDS: tuple[str, ...] = tuple(m.id for m in METRIC_REGISTRY)
+METRIC_LABELS: dict[str, str] = {m.id: m.label for m in METRIC_REGISTRY}
 
 
 MEASURE_NAMES: tuple[str, ...] = (

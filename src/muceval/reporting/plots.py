@@ -34,7 +34,8 @@ from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from muceval.significance.engine import METRIC_LABELS, SignificanceResult  # noqa: E402
+from muceval.core.metrics import METRIC_LABELS  # noqa: E402
+from muceval.significance.engine import SignificanceResult  # noqa: E402
 
 __all__ = [
     "METRIC_TITLES",

@@ -48,6 +48,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from muceval.core.metrics import METRIC_IDS, METRIC_REGISTRY
+
 try:  # numba compiles the kernels; the NumPy paths below are the reference and the fallback.
     import numba
     from numba import njit, prange
@@ -58,7 +60,7 @@ try:  # numba compiles the kernels; the NumPy paths below are the reference and 
         # go to the user's cache directory unless NUMBA_CACHE_DIR says otherwise.
         import platformdirs
 
-        numba.config.CACHE_DIR = os.path.join(
+        numba.config.CACHE_DIR = os.path.join(  # type: ignore[attr-defined]
             platformdirs.user_cache_dir("muceval", appauthor=False), "numba")
 except ImportError:  # pragma: no cover - numba is a declared dependency
     HAVE_NUMBA = False
@@ -68,6 +70,7 @@ __all__ = [
     "METRIC_COEFS",
     "REL_TOL",
     "metric_value",
+    "totals_value",
     "metric_values",
     "reduce_counts",
     "coin_words",
@@ -81,14 +84,10 @@ __all__ = [
     "ExactResult",
 ]
 
-METRICS: tuple[str, ...] = ("recall", "precision", "f1", "f0.5", "f2")
+METRICS: tuple[str, ...] = METRIC_IDS
+# name: (α on POS, γ on ACT, κ):  metric = κ·N2 / (α·POS + γ·ACT)
 METRIC_COEFS: dict[str, tuple[int, int, float]] = {
-    # name: (α on POS, γ on ACT, κ):  metric = κ·N2 / (α·POS + γ·ACT)
-    "recall": (2, 0, 1.0),
-    "precision": (0, 2, 1.0),
-    "f1": (1, 1, 1.0),
-    "f0.5": (1, 4, 2.5),
-    "f2": (4, 1, 2.5),
+    m.id: (m.alpha, m.gamma, m.kappa) for m in METRIC_REGISTRY
 }
 REL_TOL = 1e-9
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -122,6 +121,11 @@ def metric_value(pos: float, act: float, n2: float, metric: str) -> float:
     alpha, gamma, kappa = METRIC_COEFS[metric]
     v = alpha * pos + gamma * act
     return (kappa * float(n2)) / float(v) if v > 0 else 0.0
+
+
+def totals_value(totals: np.ndarray | tuple[float, float, float], metric: str) -> float:
+    """:func:`metric_value` of summed ``(POS, ACT, N2)``."""
+    return metric_value(float(totals[0]), float(totals[1]), float(totals[2]), metric)
 
 
 def metric_values(reduced: np.ndarray, metric: str) -> np.ndarray:
@@ -228,7 +232,7 @@ def approximate_counts_numpy(
     d = pair.diffs
     tx, ty = pair.total_x, pair.total_y
     thresholds = [
-        _threshold(metric_value(*tx, m) - metric_value(*ty, m), two_sided) for m in metrics
+        _threshold(totals_value(tx, m) - totals_value(ty, m), two_sided) for m in metrics
     ]
     counts = np.zeros(len(metrics), dtype=np.int64)
     for start in range(0, shuffles, chunk):
@@ -416,13 +420,14 @@ def approximate_counts(
     thresholds = np.empty((len(sel), len(metrics)))
     for k, pair in enumerate(sel):
         for m, metric in enumerate(metrics):
-            observed = metric_value(*pair.total_x, metric) - metric_value(*pair.total_y, metric)
+            observed = totals_value(pair.total_x, metric) - totals_value(pair.total_y, metric)
             signs[k, m], thresholds[k, m] = _threshold(observed, two_sided)
     n_chunks = -(-shuffles // chunk)
     result = np.zeros((len(sel), n_chunks, len(metrics)), dtype=np.int64)
     previous = numba.get_num_threads()
     if threads:
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+        available = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+        numba.set_num_threads(max(1, min(threads, available)))
     try:
         _approx_kernel(
             tables,
@@ -628,7 +633,7 @@ def exact_pvalue(
     _, _, kappa = METRIC_COEFS[metric]
     shifts, vx, vy = _lattice(pair, metric)
     nx, ny = int(pair.total_x[2]), int(pair.total_y[2])
-    observed = metric_value(*pair.total_x, metric) - metric_value(*pair.total_y, metric)
+    observed = totals_value(pair.total_x, metric) - totals_value(pair.total_y, metric)
     sign, thr = _threshold(observed, two_sided)
     if not len(shifts):
         return ExactResult(1.0, 0.0, 1)
@@ -662,7 +667,7 @@ def brute_force_pvalue(x: np.ndarray, y: np.ndarray, metric: str, two_sided: boo
     s = masks @ (x - y)
     tx, ty = x.sum(0), y.sum(0)
     diff = metric_values(tx - s, metric) - metric_values(ty + s, metric)
-    observed = metric_value(*tx, metric) - metric_value(*ty, metric)
+    observed = totals_value(tx, metric) - totals_value(ty, metric)
     sign, thr = _threshold(observed, two_sided)
     stat = np.abs(diff) if two_sided else sign * diff
     return float(np.count_nonzero(stat >= thr)) / float(1 << n)
@@ -671,5 +676,5 @@ def brute_force_pvalue(x: np.ndarray, y: np.ndarray, metric: str, two_sided: boo
 def default_threads() -> int:
     """Threads the compiled kernels use by default (all cores numba sees)."""
     if HAVE_NUMBA:
-        return int(numba.config.NUMBA_NUM_THREADS)
+        return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
     return os.cpu_count() or 1  # pragma: no cover

@@ -1,0 +1,76 @@
+"""Running a :class:`~muceval.significance.plan.Plan`: the in-process executor.
+
+An executor takes the plan and the pairs' data and returns, per approximate
+pair and metric, the number of shuffles at least as extreme as observed, and
+per exact job its :class:`~muceval.significance.kernels.ExactResult`. The
+in-process one runs the compiled kernels on this machine's threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from muceval.significance.kernels import ExactResult, PairData, approximate_counts, exact_pvalue
+from muceval.significance.plan import ExactJob, Plan
+from muceval.significance.settings import SignificanceSettings
+
+__all__ = ["Executor", "LocalExecutor", "Outcomes"]
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """``nge[k, m]`` for the approximate pairs; the exact result of every exact job."""
+
+    nge: np.ndarray
+    exact: dict[ExactJob, ExactResult]
+
+
+class Executor(Protocol):
+    def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
+            settings: SignificanceSettings, progress: Progress | None = None) -> Outcomes: ...
+
+
+@dataclass(frozen=True)
+class LocalExecutor:
+    """The compiled kernels on ``threads`` threads of this machine (None: all of them)."""
+
+    threads: int
+
+    def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
+            settings: SignificanceSettings, progress: Progress | None = None) -> Outcomes:
+        assert settings.seed is not None, "the seed is drawn before the plan runs"
+        done = 0
+        total = plan.work
+        nge = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
+        # Batches bound the memory of the shared coin tables.
+        batch = max(1, (1 << 22) // max(1, settings.shuffles))
+        approximate = list(plan.approximate_pairs)
+        for start in range(0, len(approximate), batch):
+            chunk = approximate[start : start + batch]
+            nge[chunk] = approximate_counts(
+                [pairs[k] for k in chunk], tuple(metrics), settings.shuffles, settings.seed,
+                settings.two_sided, threads=self.threads)
+            done += len(chunk) * settings.shuffles
+            if progress is not None:
+                progress(done, total)
+        exact: dict[ExactJob, ExactResult] = {}
+
+        def enumerate_job(job: ExactJob) -> tuple[ExactJob, ExactResult]:
+            return job, exact_pvalue(pairs[job.pair], metrics[job.metric], settings.two_sided,
+                                     settings.exact_budget)
+
+        if plan.exact_jobs:
+            with ThreadPoolExecutor(max_workers=max(1, self.threads)) as pool:
+                for job, result in pool.map(enumerate_job, plan.exact_jobs):
+                    exact[job] = result
+                    done += max(1, settings.shuffles // 4)
+                    if progress is not None:
+                        progress(done, total)
+        return Outcomes(nge, exact)

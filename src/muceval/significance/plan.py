@@ -1,0 +1,89 @@
+"""The plan of a significance analysis: which pair and metric is tested how, as plain jobs.
+
+A :class:`Plan` lists the pairs whose metrics are estimated together by
+approximate randomization (one job per pair: the shuffles are shared by its
+metrics) and the (pair, metric) cells enumerated exactly. Jobs are plain data:
+the in-process executor runs them today; a distributed one (issue 15) can run
+the same list, since every shuffle's coins come from (seed, shuffle, unit) alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from muceval.errors import UsageError
+from muceval.significance.kernels import _BLOCK_BITS, PairData, exact_cost, exact_grid_cells
+from muceval.significance.settings import SignificanceSettings
+
+__all__ = ["MAX_EXACT_CELLS", "ExactJob", "Plan", "plan"]
+
+# Beyond this many grid cells an exact distribution needs too much memory.
+MAX_EXACT_CELLS = 300_000_000
+# Cost model of method "auto", in nanoseconds measured on the TST3 data: one
+# estimated exact grid cell; per shuffle, one table gather (8 units), one metric,
+# and a fixed part (coins, decoding).
+_EXACT_CELL_COST = 1.7
+_SHUFFLE_BLOCK_COST = 1.1
+_SHUFFLE_METRIC_COST = 1.5
+_SHUFFLE_FIXED_COST = 2.0
+
+
+@dataclass(frozen=True)
+class ExactJob:
+    """Enumerate every exchange of pair ``pair`` for metric number ``metric``."""
+
+    pair: int
+    metric: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """``exact[k, m]``: whether pair k, metric m is enumerated; the jobs that follow from it."""
+
+    exact: np.ndarray
+    approximate_pairs: tuple[int, ...]
+    exact_jobs: tuple[ExactJob, ...]
+    shuffles: int
+
+    @property
+    def work(self) -> int:
+        """Units of progress: shuffles of the approximate pairs, a quarter as much per exact job."""
+        return (len(self.approximate_pairs) * self.shuffles
+                + len(self.exact_jobs) * max(1, self.shuffles // 4))
+
+
+def plan(pairs: Sequence[PairData], metrics: Sequence[str], settings: SignificanceSettings,
+         names: Sequence[tuple[str, str]]) -> Plan:
+    """Decide, per pair and metric, exact or approximate (``settings.method``).
+
+    ``auto`` enumerates exactly whenever that is estimated cheaper than the
+    shuffles (and fits in memory); ``exact`` refuses a pair whose grid does not
+    fit, naming it (``names``: the systems of each pair).
+    """
+    exact = np.zeros((len(pairs), len(metrics)), dtype=bool)
+    for k, pair in enumerate(pairs):
+        blocks = -(-len(pair.diffs) // _BLOCK_BITS)
+        # Marginal cost of one more metric in the shared shuffles.
+        approx_cost = settings.shuffles * (
+            _SHUFFLE_METRIC_COST
+            + (_SHUFFLE_BLOCK_COST * blocks + _SHUFFLE_FIXED_COST) / len(metrics)
+        )
+        for m, metric in enumerate(metrics):
+            if settings.method == "exact":
+                cells = exact_grid_cells(pair, metric)
+                if cells > MAX_EXACT_CELLS:
+                    a, b = names[k]
+                    raise UsageError(
+                        f"exact randomization of {a} vs {b} ({metric}) needs a grid of about "
+                        f"{cells:.0f} cells; use --method approximate or auto")
+                exact[k, m] = True
+            elif settings.method == "auto":
+                exact[k, m] = (exact_cost(pair, metric) * _EXACT_CELL_COST <= approx_cost
+                               and exact_grid_cells(pair, metric) <= MAX_EXACT_CELLS)
+    approximate_pairs = tuple(k for k in range(len(pairs)) if not exact[k].all())
+    jobs = tuple(ExactJob(k, m) for k in range(len(pairs)) for m in range(len(metrics))
+                 if exact[k, m])
+    return Plan(exact, approximate_pairs, jobs, settings.shuffles)
