@@ -147,3 +147,25 @@ def test_a_wall_of_problems_is_cut_with_a_hint(capsys) -> None:
     assert main(["score", "--key", str(ex / "key.txt"), str(ex / "alpha.txt")]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) <= 12 and "more problem(s)" in err[-2] and "--config" in err[-1]
+
+
+def test_every_json_output_names_its_format_version_and_signature(tmp_path, capsys) -> None:
+    import json
+
+    ex = example_dir()
+    files = [str(ex / f"{n}.txt") for n in EXAMPLE_SYSTEMS]
+    outputs = []
+    assert main(_example_args("--format", "json", *files)) == 0
+    outputs.append(json.loads(capsys.readouterr().out))
+    scores = tmp_path / "scores.json"
+    assert main(_example_args("--format", "json", "-o", str(scores), *files)) == 0
+    assert main(["significance", str(scores), "--seed", "1", "--shuffles", "9",
+                 "--format", "json"]) == 0
+    outputs.append(json.loads(capsys.readouterr().out))
+    assert main(["compare", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"),
+                 *files[:2], "--format", "json", "--shuffles", "9"]) == 0
+    outputs.append(json.loads(capsys.readouterr().out))
+    for doc in outputs:
+        assert doc["format"].startswith("muceval-") and isinstance(doc["format_version"], int)
+        assert doc["signature"].startswith(f"muceval:{doc['muceval']}|")
+    assert "seed:1" in outputs[1]["signature"] and "shuffles:9" in outputs[2]["signature"]

@@ -55,3 +55,22 @@ def test_official_reports(muc4, capsys):
     # Systems are named by the file name without its last suffix.
     assert round(100 * data["systems"]["GE.tst3-pass1"]["f1"], 2) == 56.01
     assert round(100 * data["systems"]["UMASS.tst3-pass1"]["f1"], 2) == 51.61
+
+
+def test_the_terminal_output_fits_100_columns_and_elides_nothing(muc4) -> None:
+    import os
+    import subprocess
+    import sys
+
+    reports = sorted(str(p) for p in (muc4 / "tst3" / "reference-reports").glob("*.report"))
+    env = {**os.environ, "COLUMNS": "100"}
+    out = subprocess.run([sys.executable, "-m", "muceval", "significance", *reports, "--seed",
+                          "1", "--shuffles", "99", "--bootstrap", "0"], capture_output=True,
+                         text=True, env=env, check=True).stdout
+    assert "…" not in out
+    assert all(len(line) <= 100 for line in out.splitlines())
+    rows = [line.split()[0] for line in out.splitlines() if line.split()[:1]
+            and line.split()[0].endswith(".tst3")]
+    first = rows[:17]
+    # Rows are in the same order for every metric.
+    assert all(rows[i:i + 17] == first for i in range(0, len(rows), 17))

@@ -12,13 +12,9 @@ so ``import muceval`` stays fast (no NumPy, SciPy or numba until asked for).
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("muceval")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0.0.0+unknown"
+from muceval.version import __version__
 
 # name -> module that defines it: the curated public API.
 _PUBLIC: dict[str, str] = {

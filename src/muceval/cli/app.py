@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from muceval import __version__
 from muceval.errors import InputError, MucevalError
+from muceval.version import __version__
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -64,11 +64,11 @@ def run_modern(key_path: str, predictions: Sequence[str], metric: str, phi: str 
                event_n: str | None, ignore_empty_docs: bool, compat: bool, fmt: str,
                output: str | None, force: bool, strict: bool, given: dict[str, bool]) -> None:
     """Score modern predictions; print or write the table, JSON or CSV."""
-    from muceval import __version__
     from muceval.formats.files import system_name, write_atomic
     from muceval.formats.modern import read_modern
     from muceval.reporting.modern import modern_scores_to_csv, modern_scores_to_json
     from muceval.scoring.modern import METRICS, ModernOptions, score_modern
+    from muceval.version import __version__
 
     used = [name for name in _1992_ONLY if given.get(name)]
     if used:

@@ -192,8 +192,8 @@ def _print_per_slot(fmt: str, results: Mapping[str, Sequence[PairScore]], config
 
     from rich.console import Console
 
-    from muceval import __version__
     from muceval.reporting.slots import PER_SLOT_FORMAT, per_slot_rows, per_slot_table
+    from muceval.version import __version__
 
     rows = {name: per_slot_rows(pairs, config) for name, pairs in results.items()}
     if fmt == "json":
@@ -234,7 +234,7 @@ def _table(results: Mapping[str, Sequence[PairScore]], config: Configuration) ->
 
 
 def _version() -> str:
-    from muceval import __version__
+    from muceval.version import __version__
 
     return __version__
 

@@ -22,12 +22,14 @@ from muceval.cli.common import (
 @significance_options
 @units_option
 @name_option
+@click.option("--matrix/--no-matrix", default=None,
+              help="Print the p-value matrices (by default only when they fit the terminal).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
                  seed: int | None, alternative: str, alpha: float, confidence: float,
                  adjust: str, bootstrap: int, threads: int | None, units: str, names: tuple[str, ...],
-                 fmt: str) -> None:
+                 matrix: bool | None, fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
 
     INPUT files are 1992 score reports (one system each, named by the file name
@@ -57,7 +59,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     elif fmt == "csv":
         click.echo(result.to_csv(), nl=False)
     else:
-        result.render(Console(soft_wrap=False))
+        result.render(Console(soft_wrap=False), matrix=matrix)
 
 
 

@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from muceval import __version__
 from muceval.core.metrics import FloatScores, f_measures_1992, scores
 from muceval.core.model import Configuration
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
@@ -38,6 +37,7 @@ from muceval.core.tallies import MANNERS, PairScore, Tally, summarize
 from muceval.core.units import UnitTallies, from_arrays
 from muceval.scoring.units import units_of
 from muceval.significance.engine import METRICS, SignificanceResult, compare, parse_metrics
+from muceval.version import __version__
 
 __all__ = [
     "Analysis",

@@ -19,7 +19,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from muceval.core.signature import signature
 from muceval.scoring.modern import ModernScores
+from muceval.version import __version__
 
 __all__ = ["MODERN_FORMAT", "modern_scores_to_csv", "modern_scores_to_json"]
 
@@ -47,6 +49,8 @@ def modern_scores_to_json(results: Sequence[Sequence[ModernScores]],
     doc = {
         "format": MODERN_FORMAT,
         "format_version": FORMAT_VERSION,
+        "muceval": __version__,
+        "signature": signature(settings or {}),
         "settings": dict(settings or {}),
         "results": [{"metric": systems[0].options.metric,
                      "options": systems[0].options.to_dict(),

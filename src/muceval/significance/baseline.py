@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from muceval.core.signature import signature
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
 
@@ -55,7 +56,10 @@ class BaselineResult:
     settings: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": BASELINE_FORMAT, "format_version": 1, "settings": self.settings,
+        from muceval.version import __version__
+
+        return {"format": BASELINE_FORMAT, "format_version": 1, "muceval": __version__,
+                "signature": signature(self.settings), "settings": self.settings,
                 "baseline": self.baseline, "candidates": list(self.candidates),
                 "comparisons": [c.to_dict() for c in self.comparisons]}
 
@@ -95,7 +99,7 @@ class BaselineResult:
                               c.verdict)
             console.print(table)
         methods = sorted({c.method for c in self.comparisons})
-        console.print(f"paired randomization over {self.settings['units']} messages "
+        console.print(f"paired randomization over {self.settings['units']} units "
                       f"({', '.join(methods)}); significant: p < {self.settings['alpha']}; "
                       f"seed {self.settings['seed']}")
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from muceval.core.metrics import METRIC_LABELS
+from muceval.core.signature import signature
 from muceval.significance.classic import ClassicTests
 
 
@@ -70,7 +73,13 @@ class SignificanceResult:
         return sorted(self.systems, key=lambda s: (-self.scores[s][metric], s))
 
     def to_dict(self) -> dict:
+        from muceval.version import __version__
+
         return {
+            "format": "muceval-significance",
+            "format_version": 1,
+            "muceval": __version__,
+            "signature": signature(self.settings),
             "settings": self.settings,
             "systems": self.scores,
             "system_ci": (
@@ -112,42 +121,99 @@ class SignificanceResult:
             writer.writerow(row)
         return buffer.getvalue()
 
-    def render(self, console) -> None:
-        """Readable pairwise matrices, one per metric, on a rich console."""
-        from rich.table import Table
-
+    def render(self, console: Any, matrix: bool | None = None) -> None:
+        """The result for a terminal: a ranked table (scores, groups, the difference and p to the
+        next system), then the p-value matrices when they fit the console (``matrix`` None) or
+        when asked (True). Rows are in the same order for every metric; no number is elided."""
         settings = self.settings
         console.print(
             f"[bold]{len(self.systems)} systems, {settings['units']} units[/bold] — "
             f"method {settings['method']}, {settings['alternative']}, α = {settings['alpha']}, "
             f"confidence {settings['confidence']}, seed {settings['seed']}"
         )
-        for metric in self.metrics:
-            order = self.ranking(metric)
-            table = Table(
-                title=f"{METRIC_LABELS[metric]}: p-values (* = significant)",
-                show_lines=False,
-                title_justify="left",
-            )
-            table.add_column("system")
-            table.add_column("score", justify="right")
-            table.add_column("groups")
-            for name in order:
-                table.add_column(name[:8], justify="right")
-            for row_name in order:
-                cells = []
-                for col_name in order:
-                    if col_name == row_name:
-                        cells.append("—")
-                        continue
-                    c = self.comparison(row_name, col_name, metric)
-                    p = c.p_adjusted
-                    text = f"{p:.3f}" if p >= 0.001 else f"{p:.0e}"
-                    cells.append(f"[bold]{text}*[/bold]" if c.significant else text)
-                table.add_row(
-                    row_name,
-                    f"{100 * self.scores[row_name][metric]:.2f}",
-                    self.letters[metric][row_name],
-                    *cells,
-                )
-            console.print(table)
+        primary = "f1" if "f1" in self.metrics else self.metrics[0]
+        order = self.ranking(primary)
+        short = _short_names(order)
+        width = console.width or 80
+        if _ranked_width(short, self.metrics) <= width:
+            console.print(self._ranked_table(order, short, self.metrics, primary))
+        else:
+            for metric in self.metrics:
+                console.print(self._ranked_table(order, short, (metric,), metric))
+        console.print("Systems sharing a letter are not significantly different; "
+                      "* = significant (adjusted p ≤ α and confident enough).")
+        show = matrix if matrix is not None else _matrix_width(short) <= width
+        if show:
+            for metric in self.metrics:
+                console.print(self._matrix(order, short, metric))
+        elif matrix is None and len(order) > 2:
+            console.print("(the p-value matrices are wider than the terminal: --matrix prints "
+                          "them, --format csv lists every pair)")
+
+    def _cell(self, a: str, b: str, metric: str) -> str:
+        c = self.comparison(a, b, metric)
+        p = c.p_adjusted
+        text = f"{p:.3f}" if p >= 0.001 else f"{p:.0e}"
+        return f"{text}*" if c.significant else text
+
+    def _ranked_table(self, order: list[str], short: dict[str, str], metrics: Sequence[str],
+                      primary: str) -> Any:
+        from rich.table import Table
+
+        label = METRIC_LABELS[primary]
+        table = Table(title=("scores (%) and groups" if len(metrics) > 1 else label),
+                      title_justify="left", show_edge=False, pad_edge=False)
+        table.add_column("system", no_wrap=True)
+        for metric in metrics:
+            table.add_column(METRIC_LABELS[metric], justify="right", no_wrap=True)
+        table.add_column(f"Δ next ({label})" if len(metrics) > 1 else "Δ next",
+                         justify="right", no_wrap=True)
+        table.add_column("p next", justify="right", no_wrap=True)
+        for i, name in enumerate(order):
+            cells = [f"{100 * self.scores[name][m]:.2f} {self.letters[m][name]}" for m in metrics]
+            if i + 1 < len(order):
+                below = order[i + 1]
+                diff = self.scores[name][primary] - self.scores[below][primary]
+                cells += [f"{100 * diff:+.2f}", self._cell(name, below, primary)]
+            else:
+                cells += ["", ""]
+            table.add_row(short[name], *cells)
+        return table
+
+    def _matrix(self, order: list[str], short: dict[str, str], metric: str) -> Any:
+        from rich.table import Table
+
+        table = Table(title=f"{METRIC_LABELS[metric]}: adjusted p-values (* = significant)",
+                      title_justify="left", show_edge=False, pad_edge=False)
+        table.add_column("system", no_wrap=True)
+        for name in order:
+            table.add_column(short[name], justify="right", no_wrap=True)
+        for row in order:
+            table.add_row(short[row], *("—" if col == row else self._cell(row, col, metric)
+                                        for col in order))
+        return table
+
+
+def _short_names(names: Sequence[str], limit: int = 12) -> dict[str, str]:
+    """Names cut to ``limit`` characters, kept distinct (``…`` and a number where needed)."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        short = name if len(name) <= limit else name[: limit - 1] + "…"
+        n = 2
+        while short in used:
+            short = f"{name[: limit - 2 - len(str(n))]}…{n}"
+            n += 1
+        used.add(short)
+        out[name] = short
+    return out
+
+
+def _ranked_width(short: dict[str, str], metrics: Sequence[str]) -> int:
+    name = max((len(s) for s in short.values()), default=6)
+    return name + 3 + len(metrics) * 14 + 2 * 10 + 12
+
+
+def _matrix_width(short: dict[str, str]) -> int:
+    name = max((len(s) for s in short.values()), default=6)
+    return name + 3 + len(short) * (max(8, name) + 3)

@@ -24,6 +24,7 @@ from typing import Any
 
 from muceval.core.metrics import F_WEIGHTS, FloatScores, f_measures_1992, scores
 from muceval.core.model import Configuration, DisplayType
+from muceval.core.signature import signature
 from muceval.core.systems import Row, ScoredSystem, SystemScores
 from muceval.core.tallies import (
     MANNERS,
@@ -163,6 +164,8 @@ def scores_to_json(
     doc = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
+        "muceval": _version(),
+        "signature": signature({**(settings or {}), "detail": detail}),
         "detail": detail,
         "settings": dict(settings or {}),
         "configuration": label,
@@ -173,6 +176,12 @@ def scores_to_json(
     }
     separators = (",", ":") if indent is None else None
     return json.dumps(doc, indent=indent, separators=separators, ensure_ascii=False) + "\n"
+
+
+def _version() -> str:
+    from muceval.version import __version__
+
+    return __version__
 
 
 def _system_json(

@@ -1,0 +1,43 @@
+"""A one-line signature of the settings behind a number (in the manner of sacrebleu's).
+
+Every JSON output of muceval carries its ``format``, ``format_version``, the
+muceval version and this line, so that a number can be reproduced from the file
+alone: ``muceval:0.4|method:auto|shuffles:9999|seed:1|...``. File names appear
+without their folders; lists are joined with ``,``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["signature"]
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_text(v) for v in value)
+    text = str(value)
+    if os.sep in text or "/" in text:
+        text = os.path.basename(text.rstrip("/")) or text
+    return text.replace("|", "/")
+
+
+def signature(settings: Mapping[str, Any], version: str | None = None) -> str:
+    """``muceval:VERSION|key:value|...`` for the settings, in their order.
+
+    >>> signature({"method": "exact", "seed": 1, "key": "data/key-tst3.v2", "query_pass": False},
+    ...           "0.4")
+    'muceval:0.4|method:exact|seed:1|key:key-tst3.v2|query_pass:no'
+    """
+    if version is None:
+        from muceval.version import __version__ as version
+    parts = [f"muceval:{version}"]
+    parts += [f"{key}:{_text(value)}" for key, value in settings.items()
+              if key not in ("muceval", "command") and not isinstance(value, Mapping)]
+    return "|".join(parts)
