@@ -172,3 +172,58 @@ def test_score_refuses_1992_options_with_a_modern_metric(modern: Path, capsys) -
     assert main(["score", "--key", key, "--metric", "gtt", "--phi", "prop", pred]) == 2
     assert "--phi" in capsys.readouterr().err
 
+
+
+# --- significance on per-document counts ---------------------------------------------------
+
+_DOC = st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3)).map(
+    lambda t: (min(t[0], t[1]), t[1], min(t[2], t[3]), t[3]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(docs=st.lists(st.tuples(_DOC, _DOC), min_size=1, max_size=8),
+       metric=st.sampled_from(["precision", "recall", "f1"]),
+       two_sided=st.booleans())
+def test_exact_ratio_randomization_equals_enumeration(docs, metric, two_sided) -> None:
+    import itertools
+
+    import numpy as np
+
+    from muceval.core.units import RatioTallies
+    from muceval.significance.kernels import _threshold
+    from muceval.significance.ratios import compare_ratios, ratio_values
+
+    a = np.array([d[0] for d in docs], dtype=float)
+    b = np.array([d[1] for d in docs], dtype=float)
+    tallies = RatioTallies(("A", "B"), tuple(f"d{i}" for i in range(len(docs))), np.stack([a, b]))
+    alternative = "two-sided" if two_sided else "one-sided"
+    p = compare_ratios(tallies, (metric,), method="exact", bootstrap=0,
+                       alternative=alternative).comparison("A", "B", metric).p_value
+    observed = float(ratio_values(a.sum(0), metric) - ratio_values(b.sum(0), metric))
+    sign, threshold = _threshold(observed, two_sided)
+    hits = 0
+    for swap in itertools.product([False, True], repeat=len(docs)):
+        x = sum(b[i] if s else a[i] for i, s in enumerate(swap))
+        y = sum(a[i] if s else b[i] for i, s in enumerate(swap))
+        d = float(ratio_values(np.asarray(x), metric) - ratio_values(np.asarray(y), metric))
+        hits += (abs(d) if two_sided else sign * d) >= threshold
+    assert p == hits / 2 ** len(docs)
+
+
+def test_significance_and_compare_on_modern_scores(modern: Path, tmp_path: Path, capsys) -> None:
+    scores = tmp_path / "gtt.json"
+    preds = [str(modern / "gtt" / "preds_gtt.out"),
+             str(modern / "iterx" / "preds.t5-large-enc.test.jsonlines")]
+    assert main(["score", "--key", str(modern / "gtt" / "test.json"), "--metric", "gtt",
+                 "--format", "json", "-o", str(scores), *preds]) == 0
+    assert main(["significance", str(scores), "--seed", "1", "--shuffles", "199",
+                 "--bootstrap", "0", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["settings"]["units"] == 200 and set(doc["settings"]["metrics"]) == {
+        "precision", "recall", "f1"}
+    f1 = next(c for c in doc["comparisons"] if c["metric"] == "f1")
+    assert {round(100 * f1["value_a"], 2), round(100 * f1["value_b"], 2)} == {50.23, 53.01}
+    assert main(["compare", "--key", str(modern / "gtt" / "test.json"), "--metric", "gtt",
+                 *preds, "--format", "json", "--shuffles", "199", "--bootstrap", "0"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["baseline"] == "preds_gtt" and len(result["comparisons"]) == 3

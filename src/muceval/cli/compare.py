@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from muceval.cli.app import cli
+from muceval.cli.modern import key_is_modern
+
+if TYPE_CHECKING:
+    from muceval.core.units import RatioTallies, UnitTallies
 from muceval.cli.common import (
     name_option,
     parse_names,
@@ -46,6 +51,10 @@ from muceval.cli.common import (
               default=0.05, show_default=True, help="Significance level.")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Paired bootstrap samples for the interval of the difference (0: none).")
+@click.option("--metric", type=click.Choice(["gtt", "ceaf-ree", "ceaf-rme"]),
+              help="With a modern MUC-4 gold file as --key: the scorer whose per-document "
+              "counts are compared (default gtt).")
+@click.option("--phi", help="With --metric ceaf-ree or ceaf-rme: the similarity.")
 @units_option
 @unit_level_option
 @name_option
@@ -55,7 +64,8 @@ from muceval.cli.common import (
 def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             config_path: str | None, slots_path: str | None, history_path: str | None,
             no_query_pass: bool, metrics: str, method: str, shuffles: int, seed: int,
-            alpha: float, bootstrap: int, units: str, unit: str, names: tuple[str, ...], fmt: str, strict: bool) -> None:
+            alpha: float, bootstrap: int, metric: str | None, phi: str | None, units: str, unit: str,
+            names: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, verdict.
 
     The test is paired and stratified by message: it asks whether the
@@ -81,7 +91,10 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     if len(set(system_names)) != len(system_names):
         raise UsageError("two files give the same system name: " + ", ".join(system_names)
                          + " (--name FILE=NAME renames one)")
-    if key_path is not None:
+    tallies: UnitTallies | RatioTallies
+    if key_path is not None and (metric is not None or key_is_modern(key_path)):
+        tallies = _modern_tallies(key_path, paths, system_names, metric, phi)
+    elif key_path is not None:
         from muceval.reporting.analysis import systems_from_pairs
         from muceval.scoring.session import score_files
 
@@ -112,3 +125,18 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
         click.echo(result.to_csv(), nl=False)
     else:
         result.render(Console())
+
+
+def _modern_tallies(key_path: str, paths: list[str], names: list[str], metric: str | None,
+                    phi: str | None) -> RatioTallies:
+    """Score modern predictions against a modern gold: per document, the counts of ``metric``."""
+    from muceval.formats.modern import read_modern
+    from muceval.scoring.modern import ModernOptions, ratio_tallies, score_modern
+
+    gold = read_modern(key_path)
+    options = ModernOptions(metric or "gtt", phi)
+    scores = [score_modern(gold, read_modern(p), options, name)
+              for p, name in zip(paths, names, strict=True)]
+    for warning in dict.fromkeys(str(w) for s in scores for w in s.warnings):
+        click.echo(f"warning: {warning}", err=True)
+    return ratio_tallies(scores)

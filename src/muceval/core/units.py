@@ -26,6 +26,7 @@ from muceval.errors import UsageError
 __all__ = [
     "FIELDS",
     "MAX_COUNT",
+    "RatioTallies",
     "UnitTallies",
     "check_counts",
     "from_arrays",
@@ -86,6 +87,43 @@ class UnitTallies:
         """The same units restricted to (and ordered as) ``systems``."""
         rows = [self.index(s) for s in systems]
         return UnitTallies(tuple(systems), self.units, self.counts[rows])
+
+
+@dataclass(frozen=True, eq=False)
+class RatioTallies:
+    """Counts of ``systems × units × (p_num, p_den, r_num, r_den)`` (float64, read-only):
+    the units of metrics whose precision and recall have numerators of their own
+    (the modern MUC-4 scorers, per document).
+
+    >>> t = RatioTallies(("A",), ("d1",), np.array([[[1, 2, 1, 3]]], dtype=float))
+    >>> t.counts.shape
+    (1, 1, 4)
+    """
+
+    systems: tuple[str, ...]
+    units: tuple[str, ...]
+    counts: np.ndarray = field(repr=False)
+
+    def __post_init__(self) -> None:
+        counts = np.array(self.counts, dtype=np.float64, copy=True)
+        if counts.shape != (len(self.systems), len(self.units), 4):
+            raise ValueError(f"counts must have shape (systems, units, 4) = "
+                             f"{(len(self.systems), len(self.units), 4)}, got {counts.shape}")
+        if len(set(self.systems)) != len(self.systems):
+            raise ValueError("system names must be unique")
+        if (counts < 0).any() or (counts[..., 0] > counts[..., 1] + 1e-9).any() or \
+                (counts[..., 2] > counts[..., 3] + 1e-9).any():
+            raise ValueError("counts must be non-negative with numerators at most denominators")
+        counts.setflags(write=False)
+        object.__setattr__(self, "counts", counts)
+
+    def select(self, systems: Sequence[str]) -> RatioTallies:
+        """The same units restricted to (and ordered as) ``systems``."""
+        missing = [s for s in systems if s not in self.systems]
+        if missing:
+            raise UsageError(f"unknown system {missing[0]!r} (known: {', '.join(self.systems)})")
+        rows = [self.systems.index(s) for s in systems]
+        return RatioTallies(tuple(systems), self.units, self.counts[rows])
 
 
 MAX_COUNT = 2**31 - 1

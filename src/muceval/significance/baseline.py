@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from muceval.core.signature import signature
-from muceval.core.units import UnitTallies
+from muceval.core.units import RatioTallies, UnitTallies
 from muceval.errors import UsageError
 
 __all__ = ["BaselineComparison", "BaselineResult", "compare_to_baseline", "BASELINE_FORMAT"]
@@ -122,7 +122,7 @@ def verdict(difference: float, significant: bool) -> str:
 
 
 def compare_to_baseline(
-    tallies: UnitTallies,
+    tallies: UnitTallies | RatioTallies,
     baseline: str,
     candidates: Sequence[str] | None = None,
     *,
@@ -146,6 +146,7 @@ def compare_to_baseline(
     ('new', 0.5, 1.0, 0.25, 'exact')
     """
     from muceval.significance.engine import compare
+    from muceval.significance.ratios import compare_ratios
 
     if baseline not in tallies.systems:
         raise UsageError(f"no system {baseline!r} among {', '.join(tallies.systems)}")
@@ -156,9 +157,13 @@ def compare_to_baseline(
     comparisons: list[BaselineComparison] = []
     settings: dict[str, Any] = {}
     for candidate in chosen:
-        result = compare(tallies.select([baseline, candidate]), metrics=metrics, method=method,
-                         shuffles=shuffles, seed=seed, alpha=alpha, bootstrap=bootstrap,
-                         progress=progress)
+        pair = tallies.select([baseline, candidate])
+        if isinstance(pair, RatioTallies):
+            result = compare_ratios(pair, metrics=metrics, method=method, shuffles=shuffles,
+                                    seed=seed, alpha=alpha, bootstrap=bootstrap)
+        else:
+            result = compare(pair, metrics=metrics, method=method, shuffles=shuffles, seed=seed,
+                             alpha=alpha, bootstrap=bootstrap, progress=progress)
         settings = dict(result.settings)
         for metric in result.metrics:
             c = result.comparison(baseline, candidate, metric)

@@ -64,6 +64,7 @@ from muceval.significance.groups import (
     ADJUSTMENTS,
     adjust_pvalues,
     confidence_level,
+    group_letters,
     groupings,
     letter_display,
 )
@@ -245,25 +246,8 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
                                       settings.alternative) if settings.classic else None,
                 **entry,
             ))  # fmt: skip
-    groups, letters = _groups(names, metrics, scores, different)
+    groups, letters = group_letters(names, metrics, scores, different)
     recorded = {**settings.to_json(), "units": len(tallies.units), "metrics": list(metrics)}
     return SignificanceResult(systems=names, metrics=metrics, scores=scores,
                               comparisons=tuple(comparisons), groups=groups, letters=letters,
                               settings=recorded, system_ci=system_ci)
-
-
-def _differs(apart: set[frozenset[str]]) -> Callable[[str, str], bool]:
-    return lambda x, y: frozenset((x, y)) in apart
-
-
-def _groups(names: Sequence[str], metrics: Sequence[str], scores: dict[str, dict[str, float]],
-            different: dict[str, set[frozenset[str]]],
-            ) -> tuple[dict[str, list[list[str]]], dict[str, dict[str, str]]]:
-    groups: dict[str, list[list[str]]] = {}
-    letters: dict[str, dict[str, str]] = {}
-    for metric in metrics:
-        order = sorted(names, key=lambda s: (-scores[s][metric], s))
-        runs = groupings(order, _differs(different[metric]))
-        groups[metric] = runs
-        letters[metric] = letter_display(order, runs)
-    return groups, letters

@@ -103,3 +103,22 @@ def letter_display(order: Sequence[str], runs: Sequence[Sequence[str]]) -> dict[
         for name in run:
             letters[name] += _letter(k)
     return letters
+
+
+def _differs(apart: set[frozenset[str]]) -> Callable[[str, str], bool]:
+    return lambda x, y: frozenset((x, y)) in apart
+
+
+def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str, dict[str, float]],
+            different: dict[str, set[frozenset[str]]],
+            ) -> tuple[dict[str, list[list[str]]], dict[str, dict[str, str]]]:
+    """Per metric, the significance groups and the compact letter display of ``names``
+    (``different[metric]``: the pairs found significantly different)."""
+    groups: dict[str, list[list[str]]] = {}
+    letters: dict[str, dict[str, str]] = {}
+    for metric in metrics:
+        order = sorted(names, key=lambda s: (-scores[s][metric], s))
+        runs = groupings(order, _differs(different[metric]))
+        groups[metric] = runs
+        letters[metric] = letter_display(order, runs)
+    return groups, letters

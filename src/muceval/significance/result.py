@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -195,18 +196,37 @@ class SignificanceResult:
 
 
 def _short_names(names: Sequence[str], limit: int = 12) -> dict[str, str]:
-    """Names cut to ``limit`` characters, kept distinct (``…`` and a number where needed)."""
+    """Names of at most ``limit`` characters, kept distinct: what all names share at the start
+    and the end (``preds.`` … ``.test``) is left out first, then the rest is cut with ``…``."""
+    names = list(names)
+    if len(names) > 1 and max(len(n) for n in names) > limit:
+        start = _at_separator(os.path.commonprefix(names))
+        end = _at_separator(os.path.commonprefix([n[::-1] for n in names]))
+        cores = [n[start: len(n) - end] for n in names]
+        if all(cores) and len(set(cores)) == len(cores):
+            names_core = dict(zip(names, cores, strict=True))
+        else:
+            names_core = {n: n for n in names}
+    else:
+        names_core = {n: n for n in names}
     out: dict[str, str] = {}
     used: set[str] = set()
     for name in names:
-        short = name if len(name) <= limit else name[: limit - 1] + "…"
+        core = names_core[name]
+        short = core if len(core) <= limit else core[: limit - 1] + "…"
         n = 2
         while short in used:
-            short = f"{name[: limit - 2 - len(str(n))]}…{n}"
+            short = f"{core[: limit - 2 - len(str(n))]}…{n}"
             n += 1
         used.add(short)
         out[name] = short
     return out
+
+
+def _at_separator(shared: str) -> int:
+    """The length of ``shared`` up to and including its last separator (``.``, ``_``, ``-``)."""
+    cut = max(shared.rfind(c) for c in "._- ")
+    return cut + 1
 
 
 def _ranked_width(short: dict[str, str], metrics: Sequence[str]) -> int:

@@ -27,17 +27,20 @@ a word), muceval refuses it, naming file, document and template;
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from muceval.core.modern import ROLES, ModernDocument, ModernFile
+from muceval.core.units import RatioTallies
 from muceval.errors import InputError, Problem, UsageError
 from muceval.scoring.modern import ceaf, gtt
 from muceval.scoring.modern.counts import Counts, normalize
 
 __all__ = ["EVENT_N", "METRICS", "Counts", "DocumentCounts", "ModernOptions", "ModernScores",
-           "normalize", "score_modern"]
+           "normalize", "ratio_tallies", "score_modern"]
 
 METRICS = ("gtt", "ceaf-ree", "ceaf-rme")
 EVENT_N = ("1", "2", "3", "4", ">=2")
@@ -241,3 +244,21 @@ def _rme(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument
         counts = ceaf.rme_document(predicted, gold_templates, options.phi or "subset")
         out.append(DocumentCounts(docid, counts))
     return out
+
+
+def ratio_tallies(systems: Sequence[ModernScores]) -> RatioTallies:
+    """The per-document counts of several systems (same metric) as significance units.
+
+    A document a system has no counts for (only possible with ``compat``) counts as zeros.
+    """
+    names = [s.system for s in systems]
+    if len(set(names)) != len(names):
+        raise UsageError("two systems have the same name: " + ", ".join(names))
+    units = sorted({d.docid for s in systems for d in s.documents})
+    position = {u: i for i, u in enumerate(units)}
+    counts = np.zeros((len(systems), len(units), 4))
+    for n, s in enumerate(systems):
+        for d in s.documents:
+            c = d.overall
+            counts[n, position[d.docid]] = (c.p_num, c.p_den, c.r_num, c.r_den)
+    return RatioTallies(tuple(names), tuple(units), counts)

@@ -1,0 +1,82 @@
+"""Reading back muceval's modern scores JSON (``score --metric ... --format json``) as the units
+of the significance tests: per system and document, ``(p_num, p_den, r_num, r_den)``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from muceval.core.units import RatioTallies
+from muceval.errors import InputError, UsageError
+from muceval.formats.files import read_text, system_name
+
+__all__ = ["MODERN_FORMAT", "looks_like_modern_scores", "read_modern_scores"]
+
+MODERN_FORMAT = "muceval-modern-scores"
+
+
+def looks_like_modern_scores(text: str) -> bool:
+    """Whether ``text`` is a modern scores JSON of muceval (its format field comes first)."""
+    return f'"{MODERN_FORMAT}"' in text[:200]
+
+
+def read_modern_scores(paths: Sequence[str | Path], metric: str | None = None) -> RatioTallies:
+    """The per-document counts of every system in the files, under one metric.
+
+    A file of ``--metric all`` holds three metrics: ``metric`` chooses one.
+    """
+    systems: dict[str, dict[str, tuple[float, ...]]] = {}
+    chosen: str | None = None
+    for path in paths:
+        for name, documents, used in _systems(read_text(path), str(path), metric):
+            if chosen is not None and used != chosen:
+                raise UsageError(f"{path} scores {used}, another file {chosen}: give files of "
+                                 "one metric (or --metric)")
+            chosen = used
+            if name in systems:
+                raise InputError.at(str(path), None, f"system {name!r} is given twice")
+            systems[name] = documents
+    units = sorted({d for docs in systems.values() for d in docs})
+    position = {u: i for i, u in enumerate(units)}
+    counts = np.zeros((len(systems), len(units), 4))
+    for n, docs in enumerate(systems.values()):
+        for docid, values in docs.items():
+            counts[n, position[docid]] = values
+    return RatioTallies(tuple(systems), tuple(units), counts)
+
+
+def _systems(text: str, path: str, metric: str | None) -> list[tuple[str, dict[str, tuple[float, ...]], str]]:
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as bad:
+        raise InputError.at(path, getattr(bad, "lineno", None), f"not valid JSON: {bad}") from None
+    results = doc.get("results") if isinstance(doc, dict) else None
+    if not isinstance(results, list) or not results:
+        raise InputError.at(path, None, "no results in this modern scores file")
+    if metric is None and len(results) > 1:
+        names = ", ".join(str(r.get("metric")) for r in results if isinstance(r, dict))
+        raise UsageError(f"{path} holds several metrics ({names}): choose one with --metric")
+    picked = [r for r in results if isinstance(r, dict) and (metric is None or r.get("metric") == metric)]
+    if not picked:
+        raise InputError.at(path, None, f"no {metric} scores in this file")
+    result = picked[0]
+    out = []
+    try:
+        for entry in result["systems"]:
+            documents = {str(d["docid"]): _counts(d) for d in entry["documents"]}
+            name = str(entry.get("system") or system_name(path))
+            out.append((name, documents, str(result["metric"])))
+    except (KeyError, TypeError, ValueError) as bad:
+        raise InputError.at(path, None, f"malformed system entry: {bad}") from None
+    return out
+
+
+def _counts(document: Any) -> tuple[float, ...]:
+    values = tuple(float(document[k]) for k in ("p_num", "p_den", "r_num", "r_den"))
+    if any(v < 0 for v in values):
+        raise ValueError(f"document {document.get('docid')}: negative counts")
+    return values

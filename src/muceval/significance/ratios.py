@@ -1,0 +1,181 @@
+"""Significance for metrics whose precision and recall have numerators of their own.
+
+The modern MUC-4 scorers (GTT, CEAF-REE, CEAF-RME) count per document
+``(p_num, p_den, r_num, r_den)``: precision ``p_num/p_den``, recall
+``r_num/r_den``, F1 their harmonic mean. GTT's p_num and r_num differ (343 and
+344 on its own predictions), so the MUC tallies' single numerator does not
+apply. Here the unit (a document) is what two systems exchange: a paired,
+stratified randomization over documents (exact over all 2^n exchanges of the
+n differing documents when n ≤ :data:`MAX_EXACT_UNITS`, else approximate with
+the same coins as every other test of muceval: drawn from (seed, shuffle,
+unit)), paired bootstrap intervals, adjustments, groups.
+
+>>> from muceval.core.units import RatioTallies
+>>> t = RatioTallies(("A", "B"), ("d1", "d2", "d3"),
+...     np.array([[[1, 1, 1, 1]] * 3, [[0, 1, 0, 1]] * 3], dtype=float))
+>>> r = compare_ratios(t, metrics=("f1",), method="exact", bootstrap=0)
+>>> r.comparison("A", "B", "f1").p_value
+0.25
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from muceval.core.units import RatioTallies
+from muceval.errors import UsageError
+from muceval.significance.groups import adjust_pvalues, confidence_level, group_letters
+from muceval.significance.kernels import _threshold, coins
+from muceval.significance.result import Comparison, SignificanceResult
+from muceval.significance.settings import SignificanceSettings
+
+__all__ = ["MAX_EXACT_UNITS", "RATIO_METRICS", "compare_ratios", "ratio_values"]
+
+RATIO_METRICS = ("precision", "recall", "f1")
+MAX_EXACT_UNITS = 20
+_CHUNK = 4096
+
+
+def ratio_values(sums: np.ndarray, metric: str) -> np.ndarray:
+    """Precision, recall or F1 of ``(..., 4)`` summed ``(p_num, p_den, r_num, r_den)``
+    (0 where a numerator is 0, as the official scorers print it)."""
+    p_num, p_den, r_num, r_den = (sums[..., i] for i in range(4))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(p_num == 0, 0.0, p_num / np.where(p_den == 0, 1, p_den))
+        r = np.where(r_num == 0, 0.0, r_num / np.where(r_den == 0, 1, r_den))
+        if metric == "precision":
+            return p
+        if metric == "recall":
+            return r
+        return np.where(p + r == 0, 0.0, 2 * p * r / np.where(p + r == 0, 1, p + r))
+
+
+def _count(diffs: np.ndarray, x: np.ndarray, y: np.ndarray, coin: np.ndarray, metric: str,
+           sign: float, threshold: float, two_sided: bool) -> int:
+    moved = coin.astype(np.float64) @ diffs
+    d = ratio_values(x + moved, metric) - ratio_values(y - moved, metric)
+    return int(np.count_nonzero((np.abs(d) if two_sided else sign * d) >= threshold))
+
+
+def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: SignificanceSettings,
+            exact: bool) -> dict[str, Any]:
+    diffs = (y_units - x_units)
+    diffs = diffs[np.any(diffs != 0, axis=1)]
+    x, y = x_units.sum(0), y_units.sum(0)
+    observed = float(ratio_values(x, metric) - ratio_values(y, metric))
+    sign, threshold = _threshold(observed, settings.two_sided)
+    n = len(diffs)
+    if exact:
+        total = 0
+        for start in range(0, 1 << n, _CHUNK):
+            words = np.arange(start, min(1 << n, start + _CHUNK), dtype=np.int64)
+            coin = ((words[:, None] >> np.arange(n)) & 1).astype(np.uint8)
+            total += _count(diffs, x, y, coin, metric, sign, threshold, settings.two_sided)
+        return dict(p_value=total / (1 << n), method="exact", shuffles=None, nge=None,
+                    confidence=1.0, error_bound=0.0)
+    assert settings.seed is not None
+    nge = 0
+    for start in range(0, settings.shuffles, _CHUNK):
+        stop = min(settings.shuffles, start + _CHUNK)
+        coin = coins(settings.seed, start, stop, max(n, 1))[:, :n]
+        nge += _count(diffs, x, y, coin, metric, sign, threshold, settings.two_sided)
+    return dict(p_value=(nge + 1) / (settings.shuffles + 1), method="approximate",
+                shuffles=settings.shuffles, nge=nge,
+                confidence=confidence_level(nge, settings.shuffles, settings.alpha),
+                error_bound=0.0)
+
+
+def _bootstrap(counts: np.ndarray, metrics: Sequence[str], pairs: list[tuple[int, int]],
+               settings: SignificanceSettings) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile intervals: (systems × metrics × 2), (pairs × metrics × 2)."""
+    n_systems, n_units, _ = counts.shape
+    rng = np.random.default_rng(settings.seed)
+    values = np.empty((len(metrics), n_systems, settings.bootstrap))
+    for start in range(0, settings.bootstrap, 1000):
+        stop = min(settings.bootstrap, start + 1000)
+        idx = rng.integers(0, n_units, size=(stop - start, n_units))
+        weights = np.zeros((stop - start, n_units))
+        np.add.at(weights, (np.arange(stop - start)[:, None], idx), 1)
+        sums = np.einsum("bu,suk->sbk", weights, counts)
+        for m, metric in enumerate(metrics):
+            values[m, :, start:stop] = ratio_values(sums, metric)
+    lo, hi = (1 - settings.ci_level) / 2, (1 + settings.ci_level) / 2
+    system_ci = np.quantile(values, [lo, hi], axis=2).transpose(2, 1, 0)
+    pair_ci = np.empty((len(pairs), len(metrics), 2))
+    for k, (a, b) in enumerate(pairs):
+        pair_ci[k] = np.quantile(values[:, a] - values[:, b], [lo, hi], axis=1).T
+    return system_ci, pair_ci
+
+
+def compare_ratios(
+    tallies: RatioTallies,
+    metrics: Sequence[str] = RATIO_METRICS,
+    settings: SignificanceSettings | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    **overrides: Any,
+) -> SignificanceResult:
+    """Every pair of systems on every metric (``precision``, ``recall``, ``f1``).
+
+    ``method`` ``auto`` enumerates exactly when at most :data:`MAX_EXACT_UNITS`
+    units differ; ``exact`` refuses more. The classic tests are not computed here.
+    """
+    chosen = replace(settings or SignificanceSettings(), **overrides).validated().with_seed()
+    unknown = [m for m in metrics if m not in RATIO_METRICS]
+    if unknown or not metrics:
+        raise UsageError(f"unknown metric(s) {', '.join(unknown) or '(none)'} for these scores; "
+                         f"choose from {', '.join(RATIO_METRICS)}")
+    metrics = tuple(dict.fromkeys(metrics))
+    names = tallies.systems
+    if len(names) < 2:
+        raise UsageError("significance needs at least two systems")
+    counts = tallies.counts
+    totals = counts.sum(axis=1)
+    scores = {s: {m: float(ratio_values(totals[i], m)) for m in metrics}
+              for i, s in enumerate(names)}
+    index_pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
+    raw = []
+    for k, (a, b) in enumerate(index_pairs):
+        differing = int(np.any(counts[a] != counts[b], axis=1).sum())
+        if chosen.method == "exact" and differing > MAX_EXACT_UNITS:
+            raise UsageError(f"exact randomization of {names[a]} vs {names[b]}: {differing} "
+                             f"documents differ (at most {MAX_EXACT_UNITS}); use --method "
+                             "approximate or auto")
+        exact = chosen.method == "exact" or (chosen.method == "auto"
+                                             and differing <= MAX_EXACT_UNITS)
+        raw.append([_pvalue(counts[a], counts[b], m, chosen, exact) for m in metrics])
+        if progress is not None:
+            progress(k + 1, len(index_pairs))
+    system_ci = pair_ci = None
+    if chosen.bootstrap > 0:
+        sys_ci, pair_ci = _bootstrap(counts, metrics, index_pairs, chosen)
+        system_ci = {s: {m: (float(sys_ci[i, j, 0]), float(sys_ci[i, j, 1]))
+                         for j, m in enumerate(metrics)} for i, s in enumerate(names)}
+    adjusted = np.array([adjust_pvalues([raw[k][m]["p_value"] for k in range(len(raw))],
+                                        chosen.adjust) for m in range(len(metrics))]).T
+    different: dict[str, set[frozenset[str]]] = {m: set() for m in metrics}
+    comparisons = []
+    for k, (a, b) in enumerate(index_pairs):
+        for m, metric in enumerate(metrics):
+            entry = raw[k][m]
+            significant = bool(adjusted[k, m] <= chosen.alpha
+                               and entry["confidence"] >= chosen.confidence)
+            if significant:
+                different[metric].add(frozenset((names[a], names[b])))
+            comparisons.append(Comparison(
+                a=names[a], b=names[b], metric=metric, value_a=scores[names[a]][metric],
+                value_b=scores[names[b]][metric],
+                difference=scores[names[a]][metric] - scores[names[b]][metric],
+                alternative=chosen.alternative, p_adjusted=float(adjusted[k, m]),
+                significant=significant,
+                units=int(np.any(counts[a] != counts[b], axis=1).sum()),
+                ci=(float(pair_ci[k, m, 0]), float(pair_ci[k, m, 1])) if pair_ci is not None
+                else None, **entry))  # fmt: skip
+    groups, letters = group_letters(names, metrics, scores, different)
+    recorded = {**chosen.to_json(), "units": len(tallies.units), "metrics": list(metrics)}
+    return SignificanceResult(names, metrics, scores, tuple(comparisons), groups, letters,
+                              recorded, system_ci)
