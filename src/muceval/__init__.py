@@ -32,11 +32,16 @@ _PUBLIC: dict[str, str] = {
     "save_history": "muceval.formats.muc.history",
     "read_report": "muceval.formats.muc.reports",
     "validate_files": "muceval.formats.validation",
+    "load_inputs": "muceval.formats.registry",
+    "load_systems": "muceval.formats.registry",
+    "read_modern": "muceval.formats.modern",
     # scoring
     "Scorer": "muceval.scoring.muc1992.scorer",
     "ScoringOptions": "muceval.scoring.muc1992.scorer",
     "score_files": "muceval.scoring.session",
     "score_systems": "muceval.scoring.session",
+    "ModernOptions": "muceval.scoring.modern",
+    "score_modern": "muceval.scoring.modern",
     # tallies and metrics
     "Tally": "muceval.core.tallies",
     "PairScore": "muceval.core.tallies",
@@ -44,9 +49,13 @@ _PUBLIC: dict[str, str] = {
     "float_scores": "muceval.core.metrics",
     "UnitTallies": "muceval.core.units",
     "from_arrays": "muceval.core.units",
+    "RatioTallies": "muceval.core.units",
     # significance
     "compare": "muceval.significance.engine",
     "SignificanceResult": "muceval.significance.engine",
+    "SignificanceSettings": "muceval.significance.settings",
+    "compare_ratios": "muceval.significance.ratios",
+    "compare_to_baseline": "muceval.significance.baseline",
     # reports
     "format_report": "muceval.reporting.muc1992",
     "analyze": "muceval.reporting.analysis",
@@ -68,18 +77,27 @@ __all__ = [
     "save_history",
     "read_report",
     "validate_files",
+    "load_inputs",
+    "load_systems",
+    "read_modern",
     "Scorer",
     "ScoringOptions",
     "score_files",
     "score_systems",
+    "ModernOptions",
+    "score_modern",
     "Tally",
     "PairScore",
     "summarize",
     "float_scores",
     "UnitTallies",
     "from_arrays",
+    "RatioTallies",
     "compare",
     "SignificanceResult",
+    "SignificanceSettings",
+    "compare_ratios",
+    "compare_to_baseline",
     "format_report",
     "analyze",
     "write_report",
@@ -103,17 +121,23 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from muceval.core.metrics import float_scores
     from muceval.core.tallies import PairScore, Tally, summarize
-    from muceval.core.units import UnitTallies, from_arrays
+    from muceval.core.units import RatioTallies, UnitTallies, from_arrays
     from muceval.errors import InputError, MucevalError, OutputError, Problem, UsageError
     from muceval.formats.config import bundled_configuration, load_configuration
+    from muceval.formats.modern import read_modern
     from muceval.formats.muc.history import read_history, save_history
     from muceval.formats.muc.reports import read_report
     from muceval.formats.muc.templates import read_templates
+    from muceval.formats.registry import load_inputs, load_systems
     from muceval.formats.validation import validate_files
     from muceval.reporting.analysis import analyze
     from muceval.reporting.demo import run_demo
     from muceval.reporting.html import write_report
     from muceval.reporting.muc1992 import format_report
+    from muceval.scoring.modern import ModernOptions, score_modern
     from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
     from muceval.scoring.session import score_files, score_systems
+    from muceval.significance.baseline import compare_to_baseline
     from muceval.significance.engine import SignificanceResult, compare
+    from muceval.significance.ratios import compare_ratios
+    from muceval.significance.settings import SignificanceSettings

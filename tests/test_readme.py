@@ -1,0 +1,63 @@
+"""The README's commands and library example work as written (with the shared data)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO_ROOT, shared_root
+
+README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.S)
+
+
+def _commands() -> list[str]:
+    """The shell commands on the shared data, continuation lines joined."""
+    out = []
+    for block in _blocks("sh"):
+        for command in block.replace("\\\n", " ").splitlines():
+            if command.startswith("muceval ") and ("$S" in command or "$M" in command
+                                                   or "../shared" in command):
+                out.append(command)
+    return out
+
+
+def test_the_quick_start_has_exactly_two_commands() -> None:
+    quick = README.split("## Quick start", 1)[1].split("##", 1)[0]
+    (block,) = re.findall(r"```sh\n(.*?)```", quick, flags=re.S)
+    lines = [line for line in block.splitlines() if line.strip()]
+    assert len(lines) == 2 and "muceval demo" in lines[0] and "pytest" in lines[1]
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_readme_command_runs(command: str, tmp_path: Path) -> None:
+    shared = shared_root()
+    if not (shared / "muc4").is_dir() or not (shared / "modern").is_dir():
+        pytest.skip(f"shared data not found at {shared}")
+    env = {**os.environ, "S": str(shared / "muc4"), "M": str(shared / "modern"),
+           "COLUMNS": "100"}
+    command = command.replace("../shared", str(shared))
+    result = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, (command, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr
+
+
+def test_readme_library_example_runs(tmp_path: Path) -> None:
+    shared = shared_root()
+    if not (shared / "muc4").is_dir():
+        pytest.skip(f"shared data not found at {shared}")
+    (code,) = _blocks("python")
+    code = code.replace('"../shared/muc4"', repr(str(shared / "muc4")))
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "BBN" in result.stdout and "GE" in result.stdout
