@@ -312,6 +312,38 @@ def test_names_are_escaped_in_the_page() -> None:
     assert {r.attrs["data-system"] for r in dom.find("table", id="summary-table").find_all("tr", data_system=True)} == {"<b>x</b>", "y&z"}
 
 
+def test_script_names_and_titles_are_text_not_markup() -> None:
+    hostile = ["<script>alert(1)</script>", 'A & "B"', "$x^2$"]
+    tallies = from_arrays(hostile, ["m1", "m2"],
+                          [[[2, 2, 2, 0], [2, 2, 1, 0]], [[2, 2, 1, 0], [2, 2, 0, 0]],
+                           [[2, 2, 0, 0], [2, 2, 0, 0]]])  # fmt: skip
+    systems = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, tallies.totals(n))))
+               for n in tallies.systems]  # fmt: skip
+    analysis = analyze(systems, tallies, method="exact", bootstrap=0, metrics="recall")
+    from muceval.reporting.html import build_figures
+    from muceval.reporting.plots import to_svg
+
+    svgs = {k: to_svg(f) for k, f in build_figures(analysis).items()}
+    # Names are drawn as text, not parsed as matplotlib math (which draws glyphs instead).
+    assert ">$x^2$<" in svgs["groups-recall"]
+    page = render_html(analysis, svgs, title="<b>bold</b> & co")
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt; &amp; co" in page
+    assert page.count("<script>") == 1  # the page's own script only
+    dom = parse_html(page)
+    names = {r.attrs["data-system"] for r in dom.find("table", id="summary-table")
+             .find_all("tr", data_system=True)}  # fmt: skip
+    assert names == set(hostile)
+
+
+def test_templates_are_packaged() -> None:
+    from importlib.resources import files
+
+    templates = files("muceval.reporting") / "templates"
+    for name in ("base.html.j2", "report.html.j2", "macros.html.j2", "report.css", "report.js"):
+        assert (templates / name).is_file(), name
+
+
 def test_report_command_on_the_bundled_example(tmp_path, capsys) -> None:
     out = tmp_path / "r"
     code = main(["report", "--example", "--out", str(out), "--shuffles", "499", "--seed", "5",

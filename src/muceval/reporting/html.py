@@ -25,12 +25,16 @@ carry ``data-system`` / ``data-metric`` attributes and every figure sits in a
 from __future__ import annotations
 
 import csv
-import html
+import functools
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import jinja2
+import matplotlib
+from markupsafe import Markup
 
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.errors import UsageError
@@ -78,10 +82,6 @@ def format_p(p: float) -> str:
     return "<0.0001" if p < 0.0001 else f"{p:.4f}"
 
 
-def _e(text: Any) -> str:
-    return html.escape(str(text), quote=True)
-
-
 @dataclass(frozen=True)
 class Figures:
     """SVG text of every figure, keyed by figure id (``region``, ``matrix-f1``, ``groups-f1`` …)."""
@@ -125,360 +125,170 @@ def build_figures(analysis: Analysis) -> dict[str, Any]:
     >>> sorted(build_figures(a))[:2]  # doctest: +SKIP
     ['groups-f0.5', 'groups-f1']
     """
-    figures: dict[str, Any] = {"region": region_plot(_regions(analysis.systems))}
-    for metric in analysis.significance.metrics:
-        figures[f"matrix-{metric}"] = matrix_plot(analysis.significance, metric)
-        figures[f"groups-{metric}"] = groups_plot(analysis.significance, metric)
+    # System names are text: "$x$" in a name must not turn into matplotlib math.
+    with matplotlib.rc_context({"text.parse_math": False}):
+        figures: dict[str, Any] = {"region": region_plot(_regions(analysis.systems))}
+        for metric in analysis.significance.metrics:
+            figures[f"matrix-{metric}"] = matrix_plot(analysis.significance, metric)
+            figures[f"groups-{metric}"] = groups_plot(analysis.significance, metric)
     return figures
 
 
 # ---------------------------------------------------------------------------
-# HTML
+# HTML: Python computes what the page shows, the Jinja2 templates in
+# reporting/templates/ hold the markup, and autoescaping escapes every name.
 # ---------------------------------------------------------------------------
 
-_CSS = """
-:root { --ink: #1d2733; --muted: #5b6775; --line: #d7dde4; --head: #eef2f6; --accent: #1f4e79; }
-* { box-sizing: border-box; }
-body { font-family: "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: var(--ink);
-       margin: 0 auto; max-width: 1320px; padding: 1.2rem 2rem 3rem; line-height: 1.4; }
-h1 { font-size: 1.7rem; margin: 0.2rem 0 0.3rem; color: var(--accent); }
-h2 { font-size: 1.3rem; margin: 2.2rem 0 0.4rem; border-bottom: 2px solid var(--accent);
-     padding-bottom: 0.2rem; }
-h3 { font-size: 1.05rem; margin: 1.4rem 0 0.3rem; }
-p.caption { color: var(--muted); margin: 0.2rem 0 0.8rem; max-width: 62rem; font-size: 0.93rem; }
-nav ul { list-style: none; padding: 0; margin: 0.6rem 0; display: flex; flex-wrap: wrap; gap: 0.4rem; }
-nav a { display: inline-block; padding: 0.2rem 0.6rem; border: 1px solid var(--line);
-        border-radius: 4px; text-decoration: none; color: var(--accent); font-size: 0.9rem; }
-table { border-collapse: collapse; font-size: 0.82rem; margin: 0.3rem 0 0.8rem; }
-th, td { border: 1px solid var(--line); padding: 0.18rem 0.45rem; text-align: right;
-         white-space: nowrap; }
-th { background: var(--head); font-weight: 600; }
-td.name, th.name { text-align: left; }
-table.sortable th { cursor: pointer; user-select: none; }
-table.sortable th[aria-sort="ascending"]::after { content: " \\25B2"; font-size: 0.7em; }
-table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; font-size: 0.7em; }
-span.ci { display: block; color: var(--muted); font-size: 0.72rem; }
-td.sig { font-weight: 700; background: #fde7c8; }
-td.diag { background: #eee; }
-td.weak { background: repeating-linear-gradient(45deg, #fff, #fff 4px, #eee 4px, #eee 8px); }
-figure { margin: 0.4rem 0 1rem; }
-figure svg { max-width: 100%; height: auto; }
-.scroll { overflow-x: auto; }
-details { margin: 0.3rem 0 0.8rem; }
-summary { cursor: pointer; color: var(--accent); }
-dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 1rem; font-size: 0.88rem; }
-dl.settings dt { font-weight: 600; }
-dl.settings dd { margin: 0; font-family: "DejaVu Sans Mono", monospace; word-break: break-all; }
-ol.groups li { margin: 0.1rem 0; }
-.system-block { border-top: 1px solid var(--line); margin-top: 1rem; }
-"""
+_SUMMARY_COLUMNS = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F P&R"),
+                    ("f0.5", "F 2P&R"), ("f2", "F P&2R"))
+_TOC = (("summary", "Summary"), ("region", "Region of performance"),
+        ("matrices", "Significance matrices"), ("groupings", "Significance groupings"),
+        ("slot-comparison", "Per-slot comparison"), ("systems", "Per-system tables"),
+        ("settings", "Settings"))
 
-# Sorting: click a header; cells sort by data-sort (numeric when possible).
-_JS = """
-document.querySelectorAll('table.sortable').forEach(function (table) {
-  table.querySelectorAll('thead th').forEach(function (th, col) {
-    th.addEventListener('click', function () {
-      var body = table.tBodies[0];
-      var asc = th.getAttribute('aria-sort') !== 'ascending';
-      table.querySelectorAll('thead th').forEach(function (h) { h.removeAttribute('aria-sort'); });
-      th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
-      var key = function (row) {
-        var cell = row.cells[col];
-        var v = cell.getAttribute('data-sort');
-        if (v === null) { v = cell.textContent.trim(); }
-        var n = parseFloat(v);
-        return isNaN(n) ? v.toLowerCase() : n;
-      };
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) {
-        var x = key(a), y = key(b);
-        if (typeof x !== typeof y) { x = String(x); y = String(y); }
-        return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1);
-      });
-      rows.forEach(function (r) { body.appendChild(r); });
-    });
-  });
-});
-// Lets a test see, in the rendered DOM, that the script ran to the end.
-document.documentElement.setAttribute('data-script', 'ready');
-"""
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The one Jinja2 environment of muceval's pages (the adjudication page extends
+    ``base.html.j2`` too): templates from the package, autoescaped, undefined names an error."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("muceval.reporting", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=False,
+    )
 
 
 def _metric_cell(value: float | None, ci: tuple[float, float] | None, system: str,
-                 metric: str) -> str:  # fmt: skip
-    sort = "" if value is None else f' data-sort="{value!r}"'
-    inner = f'<span class="v">{format_pct(value)}</span>'
-    if ci is not None:
-        inner += f'<span class="ci">{format_pct(ci[0])}–{format_pct(ci[1])}</span>'
-    return f'<td data-system="{_e(system)}" data-metric="{_e(metric)}"{sort}>{inner}</td>'
+                 metric: str) -> dict[str, Any]:
+    return {"system": system, "metric": metric, "text": format_pct(value),
+            "sort": None if value is None else repr(value),
+            "ci": None if ci is None else f"{format_pct(ci[0])}–{format_pct(ci[1])}"}
 
 
-def _summary_section(analysis: Analysis) -> str:
+def _summary_view(analysis: Analysis) -> dict[str, Any]:
     sig = analysis.significance
     ci_all = sig.system_ci or {}
     ranking_metric = "f1" if "f1" in sig.metrics else sig.metrics[0]
-    order = sig.ranking(ranking_metric)
-    columns = [("recall", "Recall"), ("precision", "Precision"), ("f1", "F P&R"),
-               ("f0.5", "F 2P&R"), ("f2", "F P&2R")]  # fmt: skip
-    head = ['<th class="name">rank</th>', '<th class="name">system</th>']
-    head += [f'<th data-metric="{m}">{label}</th>' for m, label in columns]
-    head += ['<th data-metric="overgeneration">Overgen.</th>', '<th data-metric="fallout">Fallout</th>',
-             '<th data-metric="f1-1992">F P&amp;R 1992</th>',
-             f'<th class="name">groups ({_e(METRIC_TITLES.get(ranking_metric, ranking_metric))})</th>']  # fmt: skip
     rows = []
-    for rank, name in enumerate(order, start=1):
+    for rank, name in enumerate(sig.ranking(ranking_metric), start=1):
         s = analysis.system(name)
         row = s.all_templates
-        cells = [f'<td class="name" data-sort="{rank}">{rank}</td>',
-                 f'<td class="name" data-system="{_e(name)}">{_e(name)}</td>']  # fmt: skip
-        for metric, _ in columns:
-            ci = ci_all.get(name, {}).get(metric)
-            cells.append(_metric_cell(getattr(row, METRIC_FIELDS[metric]), ci, name, metric))
+        cells = [_metric_cell(getattr(row, METRIC_FIELDS[m]), ci_all.get(name, {}).get(m), name, m)
+                 for m, _ in _SUMMARY_COLUMNS]
         cells.append(_metric_cell(row.overgeneration, None, name, "overgeneration"))
         cells.append(_metric_cell(s.fallout, None, name, "fallout"))
         f92 = s.f_1992[0] if s.f_1992 is not None else None
-        cells.append(
-            f'<td data-system="{_e(name)}" data-metric="f1-1992" '
-            f'data-sort="{f92 if f92 is not None else -1}">{"n/a" if f92 is None else f"{f92:.2f}"}</td>'
-        )
-        letters = sig.letters.get(ranking_metric, {}).get(name, "")
-        cells.append(f'<td class="name" data-system="{_e(name)}" data-metric="letters">{_e(letters)}</td>')
-        rows.append(f'<tr data-system="{_e(name)}">{"".join(cells)}</tr>')
+        rows.append({"rank": rank, "name": name, "cells": cells,
+                     "f1992": "n/a" if f92 is None else f"{f92:.2f}",
+                     "f1992_sort": f92 if f92 is not None else -1,
+                     "letters": sig.letters.get(ranking_metric, {}).get(name, "")})
     level = sig.settings.get("ci_level", 0.95)
-    ci_note = (
-        f"Small grey numbers are {100 * level:g}% paired-bootstrap confidence intervals "
-        f"({sig.settings.get('bootstrap')} resamples of the messages)."
-        if sig.system_ci
-        else "No bootstrap intervals were computed."
-    )
-    return f"""
-<section id="summary">
-<h2>Summary of all systems</h2>
-<p class="caption">ALL TEMPLATES scores (the official MUC score) of every system, in percent,
-ranked by {_e(METRIC_TITLES.get(ranking_metric, ranking_metric))}. Higher recall means more of the
-answer key was found; higher precision means fewer wrong fills; the F-measures combine both
-(P&amp;R equal weight, 2P&amp;R favours precision, P&amp;2R favours recall). Overgeneration is the
-share of spurious fills; fallout (set-fill slots only) needs the count of possible wrong fills and
-is n/a for 1992 score reports. {ci_note} Systems sharing a group letter are not significantly
-different. Click a column heading to sort.</p>
-<div class="scroll"><table id="summary-table" class="sortable">
-<thead><tr>{"".join(head)}</tr></thead>
-<tbody>
-{chr(10).join(rows)}
-</tbody></table></div>
-</section>"""
+    ci_note = (f"Small grey numbers are {100 * level:g}% paired-bootstrap confidence intervals "
+               f"({sig.settings.get('bootstrap')} resamples of the messages)." if sig.system_ci
+               else "No bootstrap intervals were computed.")
+    return {"columns": _SUMMARY_COLUMNS, "rows": rows, "ci_note": ci_note,
+            "ranking_label": METRIC_TITLES.get(ranking_metric, ranking_metric)}
 
 
-def _figure(fig_id: str, svgs: Mapping[str, str], caption: str) -> str:
-    svg = inline_svg(svgs[fig_id], f"{fig_id}-")
-    return (
-        f'<figure id="fig-{_e(fig_id)}" data-figure="{_e(fig_id)}">{svg}'
-        f'<figcaption class="caption">{caption} '
-        f'(also as <a href="figures/{_e(fig_id)}.svg">SVG</a> and '
-        f'<a href="figures/{_e(fig_id)}.png">PNG</a>)</figcaption></figure>'
-    )
+def _figure(fig_id: str, svgs: Mapping[str, str], caption: str) -> dict[str, Any]:
+    # The SVG is matplotlib's output for our own figures: markup, not user text.
+    return {"id": fig_id, "caption": caption, "svg": Markup(inline_svg(svgs[fig_id], f"{fig_id}-"))}
 
 
-def _region_section(svgs: Mapping[str, str]) -> str:
-    return f"""
-<section id="region">
-<h2>Region of performance</h2>
-<p class="caption">Each coloured rectangle is one system's region of performance: the smallest box
-holding its four (recall, precision) points — MATCHED ONLY (best case: unmatched templates ignored),
-MATCHED/MISSING, MATCHED/SPURIOUS and ALL TEMPLATES (worst case, the official score, shown as a
-dot). A small box means the score hardly depends on how unmatched templates are counted. Dotted
-curves join points of equal F (P&amp;R); further up and right is better.</p>
-{_figure("region", svgs, "Region of performance of every system.")}
-</section>"""
-
-
-def _matrix_table(analysis: Analysis, metric: str) -> str:
+def _matrix_rows(analysis: Analysis, metric: str) -> list[dict[str, Any]]:
     sig = analysis.significance
     order = sig.ranking(metric)
-    head = '<th class="name">system</th><th>score</th>' + "".join(
-        f'<th data-system="{_e(n)}">{_e(n)}</th>' for n in order
-    )
     rows = []
     for a in order:
-        cells = [f'<td class="name">{_e(a)}</td>',
-                 f'<td data-metric="{_e(metric)}">{format_pct(sig.scores[a][metric])}</td>']  # fmt: skip
+        cells: list[dict[str, Any] | None] = []
         for b in order:
             if a == b:
-                cells.append('<td class="diag">—</td>')
+                cells.append(None)
                 continue
             c = sig.comparison(a, b, metric)
             classes = ["sig"] if c.significant else []
             if c.method == "approximate" and c.confidence < sig.settings["confidence"]:
                 classes.append("weak")
             conf = f"{c.confidence:.3f}" if c.method == "approximate" else "exact"
-            title = (f"{a} vs {b}: difference {100 * (sig.scores[a][metric] - sig.scores[b][metric]):+.2f}, "
-                     f"p = {c.p_adjusted:.6g} ({c.method}), confidence {conf}")  # fmt: skip
-            cls = f' class="{" ".join(classes)}"' if classes else ""
-            cells.append(
-                f'<td{cls} data-a="{_e(a)}" data-b="{_e(b)}" data-p="{c.p_adjusted!r}" '
-                f'data-significant="{str(c.significant).lower()}" '
-                f'data-confidence="{c.confidence!r}" title="{_e(title)}">'
-                f'{format_p(c.p_adjusted)}{"*" if c.significant else ""}'
-                f'<span class="ci">{"c " + conf if c.method == "approximate" else "exact"}</span></td>'
-            )
-        rows.append(f'<tr data-system="{_e(a)}">{"".join(cells)}</tr>')
-    return (
-        f'<div class="scroll"><table class="matrix" data-metric="{_e(metric)}">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-    )
+            cells.append({
+                "a": a, "b": b, "p": repr(c.p_adjusted), "confidence": repr(c.confidence),
+                "significant": str(c.significant).lower(), "classes": " ".join(classes),
+                "title": f"{a} vs {b}: difference "
+                         f"{100 * (sig.scores[a][metric] - sig.scores[b][metric]):+.2f}, "
+                         f"p = {c.p_adjusted:.6g} ({c.method}), confidence {conf}",
+                "text": format_p(c.p_adjusted) + ("*" if c.significant else ""),
+                "note": "c " + conf if c.method == "approximate" else "exact",
+            })  # fmt: skip
+        rows.append({"name": a, "score": format_pct(sig.scores[a][metric]), "cells": cells})
+    return rows
 
 
-def _matrices_section(analysis: Analysis, svgs: Mapping[str, str]) -> str:
+def _matrices_view(analysis: Analysis, svgs: Mapping[str, str]) -> dict[str, Any]:
     sig = analysis.significance
     s = sig.settings
-    method = (
-        f"approximate randomization with {s['shuffles']:,} shuffles"
-        if s["method"] == "approximate"
-        else f"{s['method']} randomization"
-    )
-    parts = [f"""
-<section id="matrices">
-<h2>Pairwise significance matrices</h2>
-<p class="caption">For every pair of systems and every metric: the probability (p-value, by
-{_e(method)}, stratified by message, {_e(s['alternative'])}) of a difference at least as large as the
-observed one if the two systems were really equally good. Systems are in score order. Darker cells
-are smaller p-values. A framed cell with * is a significant difference: p ≤ {s['alpha']:g} and, for
-approximate results, a confidence level ≥ {s['confidence']:g} (the probability that the exact test
-would reach the same decision; shown under each p-value). Hatched cells are approximate results not
-confident enough to decide. The table below each figure holds the same numbers.</p>"""]
+    blocks = []
     for metric in sig.metrics:
         label = METRIC_TITLES.get(metric, metric)
-        parts.append(
-            f'<div class="metric-block" id="matrix-{_e(metric)}" data-metric="{_e(metric)}">'
-            f"<h3>{_e(label)}</h3>"
-            f'{_figure(f"matrix-{metric}", svgs, f"Pairwise p-values for {_e(label)}.")}'
-            f"<details><summary>{_e(label)}: p-values and confidence levels as a table</summary>"
-            f"{_matrix_table(analysis, metric)}</details></div>"
-        )
-    parts.append("</section>")
-    return "\n".join(parts)
+        blocks.append({"metric": metric, "label": label, "order": sig.ranking(metric),
+                       "figure": _figure(f"matrix-{metric}", svgs, f"Pairwise p-values for {label}."),
+                       "rows": _matrix_rows(analysis, metric)})
+    method = (f"approximate randomization with {s['shuffles']:,} shuffles"
+              if s["method"] == "approximate" else f"{s['method']} randomization")
+    return {"method": method, "alternative": s["alternative"], "alpha": f"{s['alpha']:g}",
+            "confidence": f"{s['confidence']:g}", "blocks": blocks}
 
 
-def _groupings_section(analysis: Analysis, svgs: Mapping[str, str]) -> str:
+def _groupings_view(analysis: Analysis, svgs: Mapping[str, str]) -> list[dict[str, Any]]:
     sig = analysis.significance
-    parts = [f"""
-<section id="groupings">
-<h2>Significance groupings</h2>
-<p class="caption">Systems from best to worst on each metric, with their scores (percent; grey
-whiskers are bootstrap confidence intervals). Each bar underneath spans a group of neighbouring
-systems none of which differ significantly from each other (α = {sig.settings['alpha']:g}); a system
-can belong to several groups. Two systems with no bar in common are significantly different.</p>"""]
-    for metric in sig.metrics:
-        label = METRIC_TITLES.get(metric, metric)
-        items = "".join(
-            f'<li data-group="{k}">{_e(", ".join(g))}</li>' for k, g in enumerate(sig.groups[metric])
-        )
-        parts.append(
-            f'<div class="metric-block" id="groups-{_e(metric)}" data-metric="{_e(metric)}">'
-            f"<h3>{_e(label)}</h3>"
-            f'{_figure(f"groups-{metric}", svgs, f"Significance groups for {_e(label)}.")}'
-            f'<details><summary>{_e(label)}: groups as a list</summary>'
-            f'<ol class="groups" data-metric="{_e(metric)}">{items}</ol></details></div>'
-        )
-    parts.append("</section>")
-    return "\n".join(parts)
+    return [{"metric": m, "label": METRIC_TITLES.get(m, m), "groups": sig.groups[m],
+             "figure": _figure(f"groups-{m}", svgs,
+                               f"Significance groups for {METRIC_TITLES.get(m, m)}.")}
+            for m in sig.metrics]
 
 
-def _slot_comparison_section(analysis: Analysis) -> str:
+def _slots_view(analysis: Analysis) -> dict[str, Any] | None:
     sig = analysis.significance
     order = sig.ranking("f1" if "f1" in sig.metrics else sig.metrics[0])
-    slot_names: list[str] = []
+    names: list[str] = []
     for s in analysis.systems:
         for row in (*s.slots, *s.objects):
-            if row.name not in slot_names and row.kind in ("slot", "subtotal"):
-                slot_names.append(row.name)
-    if not slot_names:
-        return ""
-    head = '<th class="name">slot</th>' + "".join(
-        f'<th data-system="{_e(n)}">{_e(n)}</th>' for n in order
-    )
-    lookup = {
-        s.name: {r.name: r for r in (*s.slots, *s.objects)} for s in analysis.systems
-    }
+            if row.name not in names and row.kind in ("slot", "subtotal"):
+                names.append(row.name)
+    if not names:
+        return None
+    lookup = {s.name: {r.name: r for r in (*s.slots, *s.objects)} for s in analysis.systems}
     rows = []
-    for slot in slot_names:
-        cells = [f'<td class="name">{_e(slot)}</td>']
+    for slot in names:
+        cells = []
         for name in order:
-            r = lookup[name].get(slot)
-            if r is None:
-                cells.append(f'<td data-system="{_e(name)}">n/a</td>')
+            found = lookup[name].get(slot)
+            if found is None:
+                cells.append({"system": name, "missing": True})
                 continue
-            f = r.f_pr
-            shade = "" if f is None else f' style="background: rgba(46, 125, 50, {0.08 + 0.5 * f:.2f})"'
-            cells.append(
-                f'<td data-system="{_e(name)}" data-slot="{_e(slot)}"{shade}>'
-                f'<span class="r" data-metric="recall">{format_pct(r.recall, 1)}</span> / '
-                f'<span class="p" data-metric="precision">{format_pct(r.precision, 1)}</span></td>'
-            )
+            f = found.f_pr
+            cells.append({"system": name, "missing": False,
+                          "shade": None if f is None else f"{0.08 + 0.5 * f:.2f}",
+                          "recall": format_pct(found.recall, 1),
+                          "precision": format_pct(found.precision, 1)})
         kind = "subtotal" if any(
             lookup[n].get(slot) is not None and lookup[n][slot].kind == "subtotal" for n in order
         ) else "slot"
-        rows.append(f'<tr data-slot="{_e(slot)}" data-kind="{kind}">{"".join(cells)}</tr>')
-    return f"""
-<section id="slot-comparison">
-<h2>Per-slot comparison across systems</h2>
-<p class="caption">Recall / precision (percent) of every slot and object subtotal for every system,
-systems in the order of the summary. Greener cells have a higher F (P&amp;R). Slots where all
-systems are weak are the hard parts of the task; n/a means the key or the responses never fill the
-slot.</p>
-<div class="scroll"><table id="slot-table">
-<thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>
-</section>"""
+        rows.append({"slot": slot, "kind": kind, "cells": cells})
+    return {"order": order, "rows": rows}
 
 
-def _tally_table(rows: Sequence[Row], system: str, table_kind: str) -> str:
-    head = '<th class="name">row</th>' + "".join(f"<th>{c.upper()}</th>" for c in _COUNT_COLUMNS)
-    head += "<th>REC</th><th>PRE</th><th>OVG</th><th>FAL</th><th>F P&amp;R</th>"
-    body = []
-    for r in rows:
-        t = r.tally
-        counts = "".join(f"<td>{getattr(t, c)}</td>" for c in _COUNT_COLUMNS)
-        measures = "".join(
-            f'<td data-metric="{m}">{format_pct(v)}</td>'
-            for m, v in (("recall", r.recall), ("precision", r.precision),
-                         ("overgeneration", r.overgeneration), ("fallout", r.fallout),
-                         ("f1", r.f_pr))  # fmt: skip
-        )
-        body.append(
-            f'<tr data-row="{_e(r.name)}" data-kind="{_e(r.kind)}"><td class="name">{_e(r.name)}</td>'
-            f"{counts}{measures}</tr>"
-        )
-    return (
-        f'<div class="scroll"><table class="tally sortable" data-system="{_e(system)}" '
-        f'data-table="{table_kind}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
-        "</table></div>"
-    )
+def _tally_view(rows: Sequence[Row], system: str, kind: str) -> dict[str, Any]:
+    return {"system": system, "kind": kind, "columns": [c.upper() for c in _COUNT_COLUMNS],
+            "rows": [{"name": r.name, "kind": r.kind,
+                      "counts": [getattr(r.tally, c) for c in _COUNT_COLUMNS],
+                      "measures": [(m, format_pct(v)) for m, v in (
+                          ("recall", r.recall), ("precision", r.precision),
+                          ("overgeneration", r.overgeneration), ("fallout", r.fallout),
+                          ("f1", r.f_pr))]} for r in rows]}  # fmt: skip
 
 
-def _systems_section(analysis: Analysis) -> str:
-    parts = ["""
-<section id="systems">
-<h2>Per-system tables</h2>
-<p class="caption">The rows of each system's summary as the 1992 scorer printed them: counts of
-possible (POS) and actual (ACT) fills, correct, partial, incorrect, spurious, missing and
-non-committal ones, then recall, precision, overgeneration and fallout in percent. The first table
-has one row per slot; the second the object subtotals, the four manners of counting unmatched
-templates and the set-fill and string-fill totals. Tables can be sorted by clicking a heading.</p>"""]
-    for i, s in enumerate(analysis.systems):
-        parts.append(
-            f'<div class="system-block" id="system-{slug(s.name)}" data-system="{_e(s.name)}">'
-            f"<h3>{_e(s.name)}</h3><p class=\"caption\">From {_e(s.origin)} input "
-            f"<code>{_e(s.source)}</code>.</p>"
-            f"<details{' open' if i == 0 else ''}><summary>{_e(s.name)}: per-slot and per-object tables</summary>"
-            f"<h4>Per slot</h4>{_tally_table(s.slots, s.name, 'slots')}"
-            f"<h4>Per object and in total</h4>{_tally_table(s.objects, s.name, 'objects')}"
-            "</details></div>"
-        )
-    parts.append("</section>")
-    return "\n".join(parts)
-
-
-def _settings_section(analysis: Analysis) -> str:
+def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:
     s = analysis.settings
     items: list[tuple[str, str]] = [
         ("systems", str(s.get("systems"))),
@@ -495,21 +305,11 @@ def _settings_section(analysis: Analysis) -> str:
         ("metrics", ", ".join(s.get("metrics", []))),
     ]
     for key, value in (s.get("inputs") or {}).items():
-        text = ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
-        items.append((key, text))
+        items.append((key, ", ".join(map(str, value)) if isinstance(value, list | tuple)
+                      else str(value)))
     for package, version in (s.get("versions") or {}).items():
         items.append((f"version of {package}", version))
-    body = "".join(
-        f'<dt>{_e(k)}</dt><dd data-setting="{_e(k)}">{_e(v)}</dd>' for k, v in items
-    )
-    return f"""
-<section id="settings">
-<h2>Settings</h2>
-<p class="caption">Everything that produced this report. Running muceval again with the same
-inputs, configuration and seed gives the same numbers; <code>report.json</code> next to this page
-holds all of them.</p>
-<dl class="settings">{body}</dl>
-</section>"""
+    return items
 
 
 def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None = None) -> str:
@@ -519,41 +319,21 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
     True
     """
     sig = analysis.significance
-    title = title or f"muceval report: {len(analysis.systems)} systems"
-    toc = [("summary", "Summary"), ("region", "Region of performance"),
-           ("matrices", "Significance matrices"), ("groupings", "Significance groupings"),
-           ("slot-comparison", "Per-slot comparison"), ("systems", "Per-system tables"),
-           ("settings", "Settings")]  # fmt: skip
-    nav = "".join(f'<li><a href="#{k}">{_e(v)}</a></li>' for k, v in toc)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="generator" content="muceval {_e(analysis.settings.get('versions', {}).get('muceval', ''))}">
-<title>{_e(title)}</title>
-<style>{_CSS}</style>
-</head>
-<body>
-<header>
-<h1>{_e(title)}</h1>
-<p class="caption">{len(analysis.systems)} systems scored on {sig.settings['units']} messages;
-significance by {_e(sig.settings['method'])} randomization (seed {_e(sig.settings['seed'])}).
-Numbers are percentages unless said otherwise.</p>
-<nav><ul>{nav}</ul></nav>
-</header>
-<main>
-{_summary_section(analysis)}
-{_region_section(svgs)}
-{_matrices_section(analysis, svgs)}
-{_groupings_section(analysis, svgs)}
-{_slot_comparison_section(analysis)}
-{_systems_section(analysis)}
-{_settings_section(analysis)}
-</main>
-<script>{_JS}</script>
-</body>
-</html>
-"""
+    return environment().get_template("report.html.j2").render(
+        title=title or f"muceval report: {len(analysis.systems)} systems",
+        version=analysis.settings.get("versions", {}).get("muceval", ""),
+        systems_count=len(analysis.systems), units=sig.settings["units"],
+        method=sig.settings["method"], seed=sig.settings["seed"], toc=_TOC,
+        summary=_summary_view(analysis),
+        region=_figure("region", svgs, "Region of performance of every system."),
+        matrices=_matrices_view(analysis, svgs), groupings=_groupings_view(analysis, svgs),
+        slots=_slots_view(analysis),
+        systems=[{"name": s.name, "slug": slug(s.name), "origin": s.origin, "source": s.source,
+                  "slots": _tally_view(s.slots, s.name, "slots"),
+                  "objects": _tally_view(s.objects, s.name, "objects")}
+                 for s in analysis.systems],
+        settings=_settings_view(analysis),
+    ) + "\n"
 
 
 # ---------------------------------------------------------------------------
