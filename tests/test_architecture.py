@@ -72,3 +72,11 @@ def test_compiled_kernels_are_cached_outside_the_package(tmp_path: Path) -> None
 
 def test_public_names_are_listed_once() -> None:
     assert sorted(muceval.__all__) == sorted(["__version__", *muceval._PUBLIC])
+
+
+def test_tally_columns_are_declared_once() -> None:
+    from muceval.core.tallies import TALLY_FIELDS, Col
+    from muceval.scoring.muc1992 import slots
+
+    assert [c.name.lower() for c in Col] == list(TALLY_FIELDS)
+    assert [slots.POS, slots.PAR, slots.PIE] == [Col.POS, Col.PAR, Col.PIE]

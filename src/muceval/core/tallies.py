@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from enum import Enum, StrEnum
+from enum import Enum, IntEnum, StrEnum
 from functools import cached_property
 
 import numpy as np
@@ -28,6 +28,22 @@ TALLY_FIELDS: tuple[str, ...] = (
     "non",
     "pie",
 )
+
+
+class Col(IntEnum):
+    """Positions of the tally columns in a slot's list of 11 counts (:data:`TALLY_FIELDS` order)."""
+
+    POS = 0
+    ACT = 1
+    COR = 2
+    PAR = 3
+    INC = 4
+    ICR = 5
+    IPA = 6
+    SPU = 7
+    MIS = 8
+    NON = 9
+    PIE = 10
 
 
 @dataclass(frozen=True, slots=True)

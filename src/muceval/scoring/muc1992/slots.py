@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from muceval.core.model import Configuration, History, HistoryEntry, Judgement, SlotSpec, SlotType
+from muceval.core.tallies import Col
 from muceval.scoring.muc1992.equality import (
     ALLOF,
     LOC,
@@ -65,7 +66,8 @@ __all__ = [
 ]
 
 # Tally positions (muceval.core.tallies.TALLY_FIELDS order).
-POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON, PIE = range(11)
+# Plain ints in the hot loops, from the one declaration of the columns.
+POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON, PIE = (int(c) for c in Col)
 
 # Look-up outcomes that stay inside slot scoring.
 _QUERY = "query"  # set_fill: value right, tag wrong (§6.6)
