@@ -26,6 +26,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from muceval.core.alignment import AlignmentSettings
 
 # ---------------------------------------------------------------------------
 # Fill values
@@ -359,6 +363,8 @@ class Configuration:
     for ``:all``. ``files`` holds the file options of a 1992 configuration as
     ``(option, path)`` pairs, e.g. ``("slot-file", "tst3/slotconfig-tst3.el")``.
     ``source`` is where the configuration was read from (for report headers).
+    ``alignment`` holds the native format's ``[alignment]`` tables (``None``:
+    only the predefined criteria, the 1992 mapping by default).
     """
 
     slots: tuple[SlotSpec, ...]
@@ -377,6 +383,7 @@ class Configuration:
     template_tail_regexp: str = r"^[ \t]*$"
     alternative_separator: str = "/"
     files: tuple[tuple[str, str], ...] = ()
+    alignment: AlignmentSettings | None = None
     source: str | None = field(default=None, compare=False)
 
     def slot(self, slot_id: str) -> SlotSpec:

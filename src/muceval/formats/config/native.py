@@ -18,6 +18,7 @@ from muceval.core.model import (
     TemplateSelection,
 )
 from muceval.errors import InputError
+from muceval.formats.config.alignment import read_alignment
 from muceval.formats.config.common import (
     DEFAULTS,
     FILE_OPTIONS,
@@ -39,6 +40,7 @@ _TOP_KEYS = (
     "files",
     "scored-templates",
     "slot",
+    "alignment",
 )
 _TEMPLATE_KEYS = {
     "message-header-regexp": "message_header_regexp",
@@ -286,6 +288,8 @@ class _TomlReader:
         slots = self.slots(data.get("slot"), where)
         config = replace(DEFAULTS, slots=slots, source=self.path, **fields)
         _check_references(config, where, (self.path, None))
+        if "alignment" in data:
+            config = replace(config, alignment=read_alignment(self, data["alignment"], config))
         return config
 
     def restriction(self, value: Any, what: str, line: int | None) -> Restriction:

@@ -12,6 +12,7 @@ from muceval.core.model import (
     SetNode,
 )
 from muceval.errors import UsageError
+from muceval.formats.config.alignment import alignment_lines
 from muceval.formats.config.common import FLAG_OPTIONS
 from muceval.formats.config.native import _TEMPLATE_KEYS, FORMAT_VERSION
 
@@ -174,6 +175,8 @@ def write_configuration_toml(config: Configuration, *, comment: str | None = Non
                 out.append("values = '''")
                 out.extend(lines)
                 out.append("'''")
+    if config.alignment is not None:
+        out.extend(alignment_lines(config.alignment))
     return "\n".join(out) + "\n"
 
 

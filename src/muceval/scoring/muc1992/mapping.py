@@ -22,8 +22,9 @@ section headers of an existing 1992 report (:func:`mappings_from_report`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -36,12 +37,16 @@ from muceval.scoring.muc1992.slots import COR, NON, PAR, POS, SlotScorer
 __all__ = [
     "ManualMappings",
     "PairEvaluator",
+    "PairJudge",
     "PreparedTemplate",
     "greedy_mapping",
     "history_mapping",
     "optimal_mapping",
+    "overlap_verdict",
+    "pair_score",
     "prepare",
     "replay_mapping",
+    "restriction_holds",
     "sort_templates",
 ]
 
@@ -120,54 +125,84 @@ class PairEvaluator:
 
         def verdict(slot_id: str) -> str:
             if slot_id not in verdicts:
-                t = self.scorer.score(
-                    message_id,
-                    key.template_id,
-                    self.scorer.rules[slot_id],
-                    self._fills(key, slot_id),
-                    self._fills(response, slot_id),
-                    response_tid=response.template_id,
-                    overlap=True,
-                )
-                if t[NON]:
-                    verdicts[slot_id] = "null"
-                else:
-                    verdicts[slot_id] = "match" if t[COR] or t[PAR] else "no"
+                verdicts[slot_id] = overlap_verdict(
+                    self.restriction_tally(message_id, key, response, slot_id))
             return verdicts[slot_id]
 
-        def holds(expr: Restriction) -> bool:
-            results = [
-                holds(op) if isinstance(op, Restriction) else verdict(op) == "match"
-                for op in expr.operands
-            ]
-            if expr.op == "and":
-                return all(results)
-            if any(results):
-                return True
-            # "or" also holds when every operand is null (nothing to compare at all).
-            return all(
-                not isinstance(op, Restriction) and verdict(op) == "null" for op in expr.operands
-            )
+        return restriction_holds(self.restriction, verdict)
 
-        return holds(self.restriction)
+    def restriction_tally(
+        self, message_id: str, key: PreparedTemplate, response: PreparedTemplate, slot_id: str
+    ) -> list[int]:
+        """One slot scored as the restriction scores it (word overlap counts)."""
+        return self.scorer.score(
+            message_id,
+            key.template_id,
+            self.scorer.rules[slot_id],
+            self._fills(key, slot_id),
+            self._fills(response, slot_id),
+            response_tid=response.template_id,
+            overlap=True,
+        )
+
+    def slot_tally(
+        self, message_id: str, key: PreparedTemplate, response: PreparedTemplate, slot_id: str
+    ) -> list[int]:
+        """One slot scored as the pair score scores it (batch mode, history used)."""
+        return self.scorer.score(
+            message_id,
+            key.template_id,
+            self.scorer.rules[slot_id],
+            self._fills(key, slot_id),
+            self._fills(response, slot_id),
+            response_tid=response.template_id,
+        )
 
     def score(self, message_id: str, key: PreparedTemplate, response: PreparedTemplate) -> int:
         """§7.3 pair score: the recall percentage of the pair, 100 if nothing is possible."""
-        cor = par = pos = 0
-        for slot_id in self.slot_ids:
-            t = self.scorer.score(
-                message_id,
-                key.template_id,
-                self.scorer.rules[slot_id],
-                self._fills(key, slot_id),
-                self._fills(response, slot_id),
-                response_tid=response.template_id,
-            )
-            if not t[NON]:
-                cor += t[COR]
-                par += t[PAR]
-                pos += t[POS]
-        return 100 if pos == 0 else _percent(cor, par, pos)
+        return pair_score(self.slot_tally(message_id, key, response, s) for s in self.slot_ids)
+
+
+def overlap_verdict(tally: Sequence[int]) -> str:
+    """A restriction slot's verdict from its tally: ``null`` (nothing to compare), ``match``, ``no``."""
+    if tally[NON]:
+        return "null"
+    return "match" if tally[COR] or tally[PAR] else "no"
+
+
+def restriction_holds(expr: Restriction, verdict: Callable[[str], str]) -> bool:
+    """§7.2: an and/or restriction over slot verdicts (``match``, ``no``, ``null``)."""
+    results = [
+        restriction_holds(op, verdict) if isinstance(op, Restriction) else verdict(op) == "match"
+        for op in expr.operands
+    ]
+    if expr.op == "and":
+        return all(results)
+    if any(results):
+        return True
+    # "or" also holds when every operand is null (nothing to compare at all).
+    return all(not isinstance(op, Restriction) and verdict(op) == "null" for op in expr.operands)
+
+
+def pair_score(tallies: Iterable[Sequence[int]]) -> int:
+    """§7.3: the 1992 recall percentage of a pair's slot tallies (noncommittal slots left out)."""
+    cor = par = pos = 0
+    for t in tallies:
+        if not t[NON]:
+            cor += t[COR]
+            par += t[PAR]
+            pos += t[POS]
+    return 100 if pos == 0 else _percent(cor, par, pos)
+
+
+class PairJudge(Protocol):
+    """What a mapping asks of a pair: is it allowed, and what is its score."""
+
+    def allowed(self, message_id: str, key: PreparedTemplate, response: PreparedTemplate) -> bool:
+        ...
+
+    def score(self, message_id: str, key: PreparedTemplate, response: PreparedTemplate) -> int:
+        ...
 
 
 def _finish(
@@ -185,7 +220,7 @@ def _candidates(
     message_id: str,
     keys: Sequence[PreparedTemplate],
     responses: Sequence[PreparedTemplate],
-    evaluator: PairEvaluator,
+    evaluator: PairJudge,
 ) -> list[tuple[int, int, int]]:
     out = []
     for i, key in enumerate(keys):
@@ -199,7 +234,7 @@ def greedy_mapping(
     message_id: str,
     keys: Sequence[PreparedTemplate],
     responses: Sequence[PreparedTemplate],
-    evaluator: PairEvaluator,
+    evaluator: PairJudge,
 ) -> list[Pair]:
     """The 1992 mapping of one message (§7.3): keys in order, then unused responses.
 
@@ -223,7 +258,7 @@ def optimal_mapping(
     message_id: str,
     keys: Sequence[PreparedTemplate],
     responses: Sequence[PreparedTemplate],
-    evaluator: PairEvaluator,
+    evaluator: PairJudge,
 ) -> list[Pair]:
     """A maximum-weight mapping of one message under the same restriction and pair scores.
 
@@ -293,7 +328,7 @@ def history_mapping(
     keys: Sequence[PreparedTemplate],
     responses: Sequence[PreparedTemplate],
     pairs: Sequence[tuple[str | None, str | None]],
-    evaluator: PairEvaluator,
+    evaluator: PairJudge,
 ) -> list[Pair] | None:
     """A 1992 user mapping (``":MAP"`` history entry, §7.4), or ``None`` if it is discarded.
 

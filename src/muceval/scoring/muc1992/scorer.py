@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 from muceval.core.model import (
     Configuration,
@@ -46,7 +46,9 @@ from muceval.scoring.muc1992.judgements import (
     Unresolved,
 )
 from muceval.scoring.muc1992.mapping import (
+    Pair,
     PairEvaluator,
+    PairJudge,
     PreparedTemplate,
     greedy_mapping,
     history_mapping,
@@ -58,6 +60,8 @@ from muceval.scoring.muc1992.mapping import (
 from muceval.scoring.muc1992.slots import SlotScorer
 
 __all__ = [
+    "AlignmentHook",
+    "MessageInput",
     "Scorer",
     "ScoringOptions",
     "ScoringResult",
@@ -77,6 +81,23 @@ _TEMPLATE_ID_TALLY = {
 _OPTIONAL_ALONE = Tally(pos=1, mis=1)
 
 
+class AlignmentHook(Protocol):
+    """An alignment criterion other than the 1992 mapping (see :mod:`muceval.scoring.alignment`).
+
+    ``judge`` gives, for the key being scored, which pairs are allowed and their
+    scores; ``assignment`` (``greedy`` or ``optimal``) chooses among them.
+    """
+
+    @property
+    def assignment(self) -> str: ...
+
+    def judge(self, evaluator: PairEvaluator, key: TemplateFile) -> PairJudge: ...
+
+
+MessageInput = tuple[str, list[PreparedTemplate], list[PreparedTemplate]]
+"""One message to map: its id, its key and response templates in catalog order."""
+
+
 @dataclass(frozen=True)
 class ScoringOptions:
     """How to score.
@@ -90,6 +111,8 @@ class ScoringOptions:
     1992 ``":MAP"`` entries of the history (§7.4). ``on_judgement`` is called
     with each answer given through ``ask`` the moment it is recorded, so that a
     caller can store it at once (an interrupted session then loses nothing).
+    ``alignment`` replaces the automatic mapping's restriction and assignment by
+    a named criterion's (manual and history mappings still come first).
     """
 
     query_pass: bool = True
@@ -99,6 +122,7 @@ class ScoringOptions:
     manual_mappings: ManualMappings | None = None
     use_history_mappings: bool = True
     on_judgement: Callable[[NewJudgement], None] | None = None
+    alignment: AlignmentHook | None = None
 
 
 @dataclass(frozen=True)
@@ -160,13 +184,24 @@ class Scorer:
         return cached
 
     # -- mapping --------------------------------------------------------------
+    def judge_for(self, key: TemplateFile) -> tuple[PairJudge, str]:
+        """The pair judge and assignment the options ask for (the 1992 restriction by default)."""
+        hook = self.options.alignment
+        if hook is None:
+            return self.evaluator, self.options.mapping
+        return hook.judge(self.evaluator, key), hook.assignment
+
     def map_message(
         self,
         message_id: str,
         keys: Sequence[PreparedTemplate],
         responses: Sequence[PreparedTemplate],
-    ) -> list[tuple[PreparedTemplate | None, PreparedTemplate | None]]:
+        judge: PairJudge | None = None,
+        assignment: str | None = None,
+    ) -> list[Pair]:
         """The ordered catalog entries of one message (§7.1–§7.4, §13.1)."""
+        judge = judge or self.evaluator
+        assignment = assignment or self.options.mapping
         manual = self.options.manual_mappings
         if manual is not None and message_id in manual:
             return replay_mapping(message_id, keys, responses, manual[message_id])
@@ -174,50 +209,71 @@ class Scorer:
             return [(k, None) for k in keys] + [(None, r) for r in responses]
         if message_id in self._history_maps:
             user = history_mapping(
-                message_id, keys, responses, self._history_maps[message_id], self.evaluator
+                message_id, keys, responses, self._history_maps[message_id], judge
             )
             if user is not None:
                 return user
-        if self.options.mapping == "optimal":
-            return optimal_mapping(message_id, keys, responses, self.evaluator)
-        return greedy_mapping(message_id, keys, responses, self.evaluator)
+        if assignment == "optimal":
+            return optimal_mapping(message_id, keys, responses, judge)
+        return greedy_mapping(message_id, keys, responses, judge)
 
     # -- scoring --------------------------------------------------------------
-    def score(self, key: TemplateFile, response: TemplateFile) -> ScoringResult:
-        """Score one response file against the key; PairScores in report order."""
+    def messages(self, key: TemplateFile, response: TemplateFile) -> list[MessageInput]:
+        """The messages to score, in report order, with their templates in catalog order."""
         keys_by_message = _group(self._prepare(t) for t in key.templates)
         responses_by_message = _group(self._prepare(t) for t in response.templates)
         message_ids = sorted(set(keys_by_message) | set(responses_by_message))
         if self._selection is not None:
             message_ids = [m for m in message_ids if m in self._selection]
-
-        # The whole mapping is computed first, with the history as it is now (§7.3).
-        catalog = []
+        out: list[MessageInput] = []
         for message_id in message_ids:
             keys = sort_templates(keys_by_message.get(message_id, ()))
             if self._selection is not None and self._selection[message_id]:
                 wanted = self._selection[message_id]
                 keys = [k for k in keys if k.template_id in wanted]
             responses = sort_templates(responses_by_message.get(message_id, ()))
-            catalog.append(
-                (message_id, keys, responses, self.map_message(message_id, keys, responses))
-            )
+            out.append((message_id, keys, responses))
+        return out
 
-        resolver = (
-            QueryResolver(self.options.unresolved, self.options.ask, self.options.on_judgement)
-            if self.options.query_pass
-            else None
-        )
+    def score(self, key: TemplateFile, response: TemplateFile) -> ScoringResult:
+        """Score one response file against the key; PairScores in report order."""
+        judge, assignment = self.judge_for(key)
+        # The whole mapping is computed first, with the history as it is now (§7.3).
+        catalog = [
+            (message_id, keys, responses,
+             self.map_message(message_id, keys, responses, judge, assignment))
+            for message_id, keys, responses in self.messages(key, response)
+        ]
+        resolver = self.resolver()
         pairs: list[PairScore] = []
         for message_id, keys, responses, entries in catalog:
-            first_key = keys[0] if keys else None
-            optional_message = _optional_message(keys, responses)
-            message_irrelevant = all(k.irrelevant for k in keys)
-            for k, r in entries:
-                status = self._status(k, r, first_key, optional_message, message_irrelevant)
-                pairs.append(self._pair_score(message_id, k, r, status, resolver))
+            pairs.extend(self.score_entries(message_id, keys, responses, entries, resolver))
         new = tuple(resolver.new_judgements) if resolver is not None else ()
         return ScoringResult(tuple(pairs), new)
+
+    def resolver(self) -> QueryResolver | None:
+        """A query resolver for the options (``None`` in batch mode)."""
+        if not self.options.query_pass:
+            return None
+        return QueryResolver(self.options.unresolved, self.options.ask, self.options.on_judgement)
+
+    def score_entries(
+        self,
+        message_id: str,
+        keys: Sequence[PreparedTemplate],
+        responses: Sequence[PreparedTemplate],
+        entries: Sequence[Pair],
+        resolver: QueryResolver | None,
+    ) -> list[PairScore]:
+        """The pair scores of one message's catalog entries (§8.1 statuses, §6 slots)."""
+        first_key = keys[0] if keys else None
+        optional_message = _optional_message(keys, responses)
+        message_irrelevant = all(k.irrelevant for k in keys)
+        out = []
+        for k, r in entries:
+            status = self._status(k, r, first_key, optional_message, message_irrelevant)
+            out.append(self._pair_score(message_id, k, r, status, resolver))
+        return out
 
     def _status(
         self,
