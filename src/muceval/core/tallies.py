@@ -74,6 +74,12 @@ class Tally:
             return NotImplemented
         return Tally(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
 
+    def __sub__(self, other: Tally) -> Tally:
+        """What is left when ``other``, a part of this tally, is taken out."""
+        if not isinstance(other, Tally):
+            return NotImplemented
+        return Tally(*(a - b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
+
     def as_tuple(self) -> tuple[int, ...]:
         return tuple(getattr(self, f.name) for f in fields(self))
 
@@ -372,6 +378,17 @@ def accumulate(pairs: Iterable[PairScore], layout: SlotLayout) -> Accumulators:
     """
     pairs = tuple(pairs)
     return _accumulate_matrix(_pair_matrix(pairs, layout), [p.status for p in pairs], layout)
+
+
+def all_templates_total(pairs: Iterable[PairScore]) -> Tally:
+    """The ALL TEMPLATES total of some catalog entries (as :func:`summarize` adds them).
+
+    >>> hit = PairScore("M", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(1, 1, 1)),))
+    >>> all_templates_total([hit, hit]).cor
+    2
+    """
+    return Tally.total(p.total() for p in pairs
+                       if DisplayType.ALL_TEMPLATES in _MANNERS_OF_STATUS[p.status])
 
 
 class Relevance(StrEnum):

@@ -32,7 +32,7 @@ from scipy.optimize import linear_sum_assignment
 from muceval.core.model import IRRELEVANT_ID, ManualMappings, Restriction, Template
 from muceval.errors import InputError, Problem
 from muceval.scoring.muc1992.equality import CValue, canon
-from muceval.scoring.muc1992.slots import COR, NON, PAR, POS, SlotScorer
+from muceval.scoring.muc1992.slots import COR, NON, PAR, POS, SlotScorer, Trace
 
 __all__ = [
     "ManualMappings",
@@ -132,7 +132,8 @@ class PairEvaluator:
         return restriction_holds(self.restriction, verdict)
 
     def restriction_tally(
-        self, message_id: str, key: PreparedTemplate, response: PreparedTemplate, slot_id: str
+        self, message_id: str, key: PreparedTemplate, response: PreparedTemplate, slot_id: str,
+        trace: Trace | None = None,
     ) -> list[int]:
         """One slot scored as the restriction scores it (word overlap counts)."""
         return self.scorer.score(
@@ -143,10 +144,12 @@ class PairEvaluator:
             self._fills(response, slot_id),
             response_tid=response.template_id,
             overlap=True,
+            trace=trace,
         )
 
     def slot_tally(
-        self, message_id: str, key: PreparedTemplate, response: PreparedTemplate, slot_id: str
+        self, message_id: str, key: PreparedTemplate, response: PreparedTemplate, slot_id: str,
+        trace: Trace | None = None,
     ) -> list[int]:
         """One slot scored as the pair score scores it (batch mode, history used)."""
         return self.scorer.score(
@@ -156,6 +159,7 @@ class PairEvaluator:
             self._fills(key, slot_id),
             self._fills(response, slot_id),
             response_tid=response.template_id,
+            trace=trace,
         )
 
     def score(self, message_id: str, key: PreparedTemplate, response: PreparedTemplate) -> int:

@@ -106,16 +106,35 @@ def slot_rules(spec: SlotSpec) -> SlotRules:
     )
 
 
-class _Ctx:
-    __slots__ = ("message_id", "key_tid", "response_tid", "rules", "resolver", "overlap")
+Trace = list[tuple[str, str, CValue, CValue]]
+"""What a traced slot call credited: (how, credit, key fill, response fill).
 
-    def __init__(self, message_id, key_tid, response_tid, rules, resolver, overlap):
+``how``: ``equal`` (§3 equality), ``history`` (a stored judgement), ``general``
+(the response names an ancestor in the set hierarchy), ``country`` (a location's
+country), ``xref`` (the cross-reference combination of §6.5), ``set-fill``
+(§6.6), ``words`` (the restriction's word overlap; the key fill is then the
+tuple of the key fills left). ``credit``: ``full`` or ``partial``.
+"""
+
+_FULL = frozenset({PLAIN, AUTO_MATCH, MATCH, COMPOSITE})
+
+
+class _Ctx:
+    __slots__ = ("message_id", "key_tid", "response_tid", "rules", "resolver", "overlap",
+                 "trace")
+
+    def __init__(self, message_id, key_tid, response_tid, rules, resolver, overlap, trace=None):
         self.message_id: str = message_id
         self.key_tid: str = key_tid
         self.response_tid: str | None = response_tid
         self.rules: SlotRules = rules
         self.resolver: QueryResolver | None = resolver
         self.overlap: bool = overlap
+        self.trace: Trace | None = trace
+
+    def note(self, how: str, status: str, k: CValue, r: CValue) -> None:
+        if self.trace is not None:
+            self.trace.append((how, "full" if status in _FULL else "partial", k, r))
 
 
 def _apply(tally: list[int], status: str, n: int) -> None:
@@ -177,12 +196,17 @@ class SlotScorer:
         response_tid: str | None = None,
         resolver: QueryResolver | None = None,
         overlap: bool = False,
+        trace: Trace | None = None,
     ) -> list[int]:
-        """Tallies of one slot: §5 dispatch to the single- or multi-valued procedure."""
+        """Tallies of one slot: §5 dispatch to the single- or multi-valued procedure.
+
+        ``trace``, when given, receives what was credited (see :data:`Trace`);
+        it changes nothing in the tallies.
+        """
         if not key_fills and not response_fills:
             # Both blank: noncommittal (the most common case by far).
             return [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, rules.cardinality]
-        ctx = _Ctx(message_id, key_tid, response_tid, rules, resolver, overlap)
+        ctx = _Ctx(message_id, key_tid, response_tid, rules, resolver, overlap, trace)
         if len(key_fills) <= 1 and len(response_fills) <= 1:
             k = key_fills[0] if key_fills else None
             r = response_fills[0] if response_fills else None
@@ -199,6 +223,8 @@ class SlotScorer:
         status: str | None = None
         if self._eq(k1, r1):
             status = PLAIN
+            if ctx.trace is not None and k1 is not None:
+                ctx.note("equal", PLAIN, k1, r1)
         elif k1 is not None and r1 is not None:
             res = self._lookup(ctx, [k1], r1)
             if res is None:
@@ -206,9 +232,12 @@ class SlotScorer:
                     res = self._set_fill(ctx, k1, r1)
                     if res == _QUERY:
                         res = self._query(ctx, [k1], r1) if ctx.resolver else None
+                    elif res is not None:
+                        ctx.note("set-fill", res, k1, r1)
                 elif rules.is_string and ctx.overlap:
                     if self.matcher.words(k1) & self.matcher.words(r1):
                         res = PLAIN
+                        ctx.note("words", AUTO_PARTIAL, (k1,), r1)
                 elif ctx.resolver is not None:
                     res = self._query(ctx, [k], r)
             status = res[0] if isinstance(res, tuple) else res
@@ -266,6 +295,8 @@ class SlotScorer:
                     t[COR] += 1
                     del R[j]
                     paired.append(k)
+                    if ctx.trace is not None:
+                        ctx.note("equal", PLAIN, k, r)
                     break
             else:
                 rest.append(k)
@@ -289,8 +320,11 @@ class SlotScorer:
             if K and R:
                 words = self.matcher.words
                 key_words = set().union(*(words(k) for k in K))
-                if any(key_words & words(r) for r in R):
+                overlapping = [r for r in R if key_words & words(r)]
+                if overlapping:
                     t[PAR] += 1
+                    for r in overlapping:
+                        ctx.note("words", AUTO_PARTIAL, tuple(K), r)
             return t
 
         # Step D: the query pass (interactive scoring only).
@@ -388,6 +422,8 @@ class SlotScorer:
                 # list and is not offered to the query pass.
                 return FAIL
             if res is not None:
+                if ctx.trace is not None and isinstance(res, tuple):
+                    ctx.note("xref", res[0], K[res[1][0]] if res[1] else K[0], r)
                 return res
 
         stored = self.history.find(ctx.message_id, ctx.key_tid, rules.slot_id, r)
@@ -404,23 +440,31 @@ class SlotScorer:
                     if found not in credited:
                         credited.append(found)
                 else:
+                    if ctx.trace is not None:
+                        for i in credited:
+                            ctx.note("history", stored.judgement, K[i], r)
                     return (stored.judgement, credited)
             elif len(K) <= 1:
                 if eq(K[0] if K else None, sk):
+                    if K:
+                        ctx.note("history", stored.judgement, K[0], r)
                     return (stored.judgement, None)
             else:
                 for i, k in enumerate(K):
                     if eq(k, sk):
+                        ctx.note("history", stored.judgement, k, r)
                         return (stored.judgement, [i])
 
         named = len(K) > 1
         if rules.is_location and (type(r) is str or (type(r) is tuple and r[0] == LOC)):
             for i, k in enumerate(K):
                 if self.matcher.country_partial(k, r):
+                    ctx.note("country", AUTO_PARTIAL, k, r)
                     return (AUTO_PARTIAL, [i] if named else None)
         if rules.hierarchical and type(r) is str:
             for i, k in enumerate(K):
                 if self.matcher.ancestor(rules.slot_id, r, k):
+                    ctx.note("general", AUTO_PARTIAL, k, r)
                     return (AUTO_PARTIAL, [i] if named else None)
         return None
 
