@@ -310,7 +310,8 @@ def _calibration(key: TemplateFile, auditor: _Auditor, names: Sequence[str]) -> 
     for name in names:
         judge = auditor.judges[name]
 
-        def aligned(pairs: list[tuple[PreparedTemplate, PreparedTemplate]]) -> int:
+        def aligned(pairs: list[tuple[PreparedTemplate, PreparedTemplate]],
+                    judge: CriterionJudge = judge) -> int:
             return sum(1 for a, b in pairs
                        if judge.admits(auditor.evidence.evidence(a.template.message_id, a, b)))
 

@@ -160,14 +160,14 @@ class CriterionHook:
     """
 
     def __init__(self, criterion: Criterion, config: Configuration,
-                 chance: ChanceSettings = ChanceSettings(),
+                 chance: ChanceSettings | None = None,
                  chance_keys: Sequence[TemplateFile] = ()):
         if criterion.cardinality != "1:1":
             raise UsageError(f"alignment criterion {criterion.name!r} is N:1: it lists split "
                              "events in `muceval alignment` but cannot score")
         self.criterion = criterion
         self.config = config
-        self.chance = chance
+        self.chance = chance or ChanceSettings()
         self.chance_keys = tuple(chance_keys)
         self._judges: dict[int, tuple[TemplateFile, CriterionJudge]] = {}
 

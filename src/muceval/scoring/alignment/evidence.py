@@ -41,7 +41,6 @@ from muceval.scoring.muc1992.mapping import (
     PreparedTemplate,
     overlap_verdict,
     pair_score,
-    restriction_holds,
 )
 from muceval.scoring.muc1992.slots import Trace
 
