@@ -45,6 +45,31 @@ def demo(out_dir: str, fmt: str) -> None:
     console.print(f"1992-layout reports and scores.json written to [bold]{result.out_dir}[/bold]")
     if result.report_path is not None:
         console.print(f"HTML report with plots: [bold]{result.report_path}[/bold]")
+    if result.kehler is not None:
+        _kehler(console, result)
+
+
+def _kehler(console, result) -> None:
+    """Kehler's trap: F at each step under the 1992 criterion and the strict one."""
+    from rich.table import Table
+
+    audit = result.kehler
+    table = Table(title="Kehler's trap (example/kehler): a wrong template aligned by luck")
+    table.add_column("response")
+    for name in audit.scored:
+        table.add_column(f"F {name}", justify="right")
+    first = {name: audit.systems[0].scores[name].f1 for name in audit.scored}
+    for s in audit.systems:
+        cells = []
+        for name in audit.scored:
+            f = s.scores[name].f1 or 0.0
+            arrow = "" if s is audit.systems[0] else (" ↑" if f > first[name] else " ↓")
+            cells.append(f"{100 * f:.2f}{arrow}")
+        table.add_row(s.system, *cells)
+    console.print(table)
+    console.print(f"Each single correct step lowers F under {audit.default} and raises it under "
+                  f"{audit.flag}: see [bold]{result.kehler_path}[/bold] "
+                  "(muceval alignment --audit all)")
 
 
 

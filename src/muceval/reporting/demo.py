@@ -18,9 +18,13 @@ from muceval.formats.config import load_configuration
 from muceval.formats.files import write_atomic
 from muceval.formats.scores.json import scores_to_json
 from muceval.reporting.muc1992 import format_report
-from muceval.scoring.session import score_files
+from muceval.scoring.alignment.audit import AlignmentAudit
+from muceval.scoring.session import audit_files, score_files
 
 EXAMPLE_SYSTEMS = ("alpha", "beta", "gamma", "delta")
+KEHLER_STEPS = ("before", "removed", "added", "both")
+"""Kehler's trap (``data/example/kehler``): a wholly wrong template aligned by luck, then the
+wrong template removed, a right one added, and both."""
 
 
 def example_dir() -> Path:
@@ -45,6 +49,8 @@ class DemoResult:
     out_dir: Path
     json_path: Path
     report_path: Path | None = None
+    kehler: AlignmentAudit | None = None
+    kehler_path: Path | None = None
 
 
 DEMO_SEED = 1992
@@ -88,8 +94,24 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
         scores_to_json({r.name: r.pairs for r in results}, config, config_label="config.toml"),
     )
     html_path = _html_report(config, results, out / "report") if html_report else None
+    kehler, kehler_path = _kehler(config, source, out)
     return DemoResult(config=config, systems=tuple(results), out_dir=out, json_path=json_path,
-                      report_path=html_path)
+                      report_path=html_path, kehler=kehler, kehler_path=kehler_path)
+
+
+def _kehler(config: Configuration, source: Path, out: Path) -> tuple[AlignmentAudit, Path]:
+    """Kehler's trap under the 1992 criterion and the example's strict one (text to ``out``)."""
+    from muceval.reporting.alignment import alignment_table, compare_criteria
+    from muceval.significance.settings import SignificanceSettings
+
+    folder = source / "kehler"
+    audit, _ = audit_files(config, folder / "key.txt",
+                           [folder / f"{step}.txt" for step in KEHLER_STEPS],
+                           pairs=True, removal=True)
+    comparison = compare_criteria(audit, SignificanceSettings(seed=DEMO_SEED, shuffles=999))
+    path = out / "kehler-alignment.txt"
+    write_atomic(path, alignment_table(audit, comparison))
+    return audit, path
 
 
 def _html_report(config: Configuration, results: list[SystemResult], folder: Path) -> Path:

@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from muceval.core.checks import unknown_history_slots
 from muceval.core.model import (
     Alternatives,
@@ -39,7 +41,10 @@ from muceval.scoring.muc1992.scorer import (
     add_judgements,
 )
 
-__all__ = ["SessionResult", "check_pairing", "score_files", "score_systems"]
+if TYPE_CHECKING:
+    from muceval.scoring.alignment.audit import AlignmentAudit
+
+__all__ = ["SessionResult", "audit_files", "check_pairing", "score_files", "score_systems"]
 
 
 @dataclass(frozen=True)
@@ -250,6 +255,53 @@ def score_files(
                                manual_mappings=per_system, progress=progress)
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
                          tuple(file_warnings))
+
+
+def audit_files(
+    config: Configuration,
+    key_path: str | Path,
+    response_paths: Sequence[str | Path],
+    *,
+    history_path: str | Path | None = None,
+    names: Mapping[str, str] | None = None,
+    criteria: Sequence[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    **audits: bool,
+) -> tuple[AlignmentAudit, tuple[Problem, ...]]:
+    """Read the files and audit the alignment criteria of ``config`` (see
+    :func:`~muceval.scoring.alignment.audit.audit_alignment`; ``audits``:
+    ``pairs``, ``removal``, ``calibrate``, ``entropy``, ``query_pass``).
+
+    Chance key files (``[alignment.chance] source = "files"``) given relative
+    are found next to the configuration. Returns the audit and the readers' warnings.
+    """
+    from muceval.core.alignment import AlignmentSettings
+    from muceval.scoring.alignment.audit import audit_alignment
+
+    paths = [str(p) for p in response_paths]
+    names_list = [(names or {}).get(p) or system_name(p) for p in paths]
+    if len(set(names_list)) != len(names_list):
+        repeated = sorted({n for n in names_list if names_list.count(n) > 1})
+        raise UsageError(f"two responses give the system name {repeated[0]!r}: rename one "
+                         "(--name FILE=NAME)")
+    warnings: list[Problem] = []
+    key = _read_templates(key_path, config, warnings)
+    responses = {n: _read_templates(p, config, warnings)
+                 for n, p in zip(names_list, paths, strict=True)}
+    for response in responses.values():
+        warnings.extend(check_pairing(key, response))
+    history = None
+    if history_path is not None:
+        history = parse_history(read_text(history_path), str(history_path))
+    settings = config.alignment or AlignmentSettings()
+    chance_keys = []
+    if settings.chance.source == "files":
+        base = Path(config.source).parent if config.source else Path()
+        chance_keys = [_read_templates(base / k, config, warnings) for k in settings.chance.keys]
+    audit = audit_alignment(config, key, responses, history=history, settings=settings,
+                            criteria=criteria, chance_keys=chance_keys, progress=progress,
+                            **audits)
+    return audit, tuple(warnings)
 
 
 def _read_templates(path: str | Path, config: Configuration, warnings: list[Problem]) -> TemplateFile:

@@ -348,7 +348,7 @@ def audit_alignment(
     settings = settings or config.alignment or AlignmentSettings()
     names = list(criteria) if criteria else list(settings.compared)
     default = settings.default
-    flag = settings.flag_criterion
+    flag = settings.flag or next((n for n in names if n != default), settings.flag_criterion)
     wanted = list(dict.fromkeys([default, *names, flag]))
     chosen = tuple(settings.criterion(n) for n in wanted)
     if settings.criterion(default).cardinality != "1:1":

@@ -1,0 +1,142 @@
+"""muceval alignment: the alignment criteria side by side, and when a score rests on luck."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from muceval.cli.app import cli
+from muceval.cli.common import (
+    expand_folders,
+    name_option,
+    parse_names,
+    progress_bar,
+    refuse_overwriting_inputs,
+    report_warnings,
+    resolve_configuration,
+    strict_option,
+)
+from muceval.errors import UsageError
+
+AUDITS = ("pairs", "removal", "all")
+
+
+@cli.command("alignment")
+@click.argument("responses", nargs=-1, required=True, metavar="RESPONSE...", type=click.Path())
+@click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False),
+              help="The answer-key template file.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="Configuration (muceval TOML with [alignment] tables, a 1992 config-*.el, or "
+              "'muc4', the default).")
+@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
+              help="1992 slot file for a 1992 --config.")
+@click.option("--history", "history_path", type=click.Path(dir_okay=False),
+              help="1992 history file of human judgements.")
+@click.option("--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
+              help="A TOML file of [alignment...] tables merged into the configuration "
+              "(criteria added or replaced; default, compare, flag, chance replaced).")
+@click.option("--criteria", help="Criteria to compare, comma-separated (default: the "
+              "configuration's 'compare', else the default and the flag criterion). "
+              "Predefined: 1992, 1992-optimal, any-slot.")
+@click.option("--audit", type=click.Choice(AUDITS),
+              help="pairs: the evidence of every pair some criterion maps or judges "
+              "differently; removal: ΔR/ΔP/ΔF when each mapped response template is removed; "
+              "all: both.")
+@click.option("--calibrate", is_flag=True,
+              help="From the key alone: the share of pairs of different key templates (same "
+              "message, other messages) each criterion would align.")
+@click.option("--entropy", is_flag=True,
+              help="The distribution of the key's values per slot (how informative a match is).")
+@click.option("--no-query-pass", is_flag=True,
+              help="Batch mode of the 1992 program (questions give no credit).")
+@click.option("--shuffles", type=click.IntRange(min=1), default=9_999, show_default=True,
+              help="Shuffles of the randomization test of each change.")
+@click.option("--seed", type=int, help="Seed of the randomization (default: drawn, reported).")
+@click.option("--csv-view", type=click.Choice(["scores", "pairs", "removal", "calibration",
+                                                "entropy"]), default="scores",
+              show_default=True, help="--format csv: which view.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write to this file instead of standard output.")
+@click.option("--force", is_flag=True, help="Replace --output if it exists.")
+@name_option
+@strict_option
+def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None,
+              slots_path: str | None, history_path: str | None, alignment_path: str | None,
+              criteria: str | None, audit: str | None, calibrate: bool, entropy: bool,
+              no_query_pass: bool, shuffles: int, seed: int | None, csv_view: str, fmt: str,
+              output: str | None, force: bool, names: tuple[str, ...], strict: bool) -> None:
+    """Score the responses under several alignment criteria and show what changes.
+
+    A criterion decides which key/response template pairs may be aligned and
+    how pairs are chosen, never how an aligned pair is scored. For each system
+    and criterion: R, P, F, and the change of F against the default criterion
+    with its p-value (paired randomization over messages); Kendall's τ between
+    the rankings and the significance decisions that flip. --audit adds the
+    evidence of each pair (flags: type-root, or-common, or-set-word, stripped,
+    history) and the removal audit (Kehler's anomaly: removing a template lowers
+    F under the default criterion and raises it under the flag criterion).
+
+    \b
+    Example:
+      muceval alignment --key key.txt --config config.toml --criteria 1992,strict \\
+          --audit all sys1.txt sys2.txt
+    """
+    from muceval.formats.config.alignment import load_alignment_file
+    from muceval.formats.files import write_atomic
+    from muceval.reporting.alignment import (
+        alignment_table,
+        alignment_to_csv,
+        alignment_to_json,
+        compare_criteria,
+    )
+    from muceval.scoring.session import audit_files
+    from muceval.significance.settings import SignificanceSettings
+    from muceval.version import __version__
+
+    paths = expand_folders(responses)
+    refuse_overwriting_inputs(output, {key_path: "the key", history_path: "the history",
+                                       config_path: "the configuration",
+                                       alignment_path: "the alignment file",
+                                       **{p: "a response" for p in paths}})
+    config = resolve_configuration(config_path, slots_path)
+    if alignment_path is not None:
+        config = load_alignment_file(alignment_path, config)
+    chosen = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
+    if criteria is not None and not chosen:
+        raise UsageError("--criteria: name at least one criterion")
+    if chosen and config.alignment is not None:
+        for name in chosen:
+            config.alignment.criterion(name)  # unknown names: a UsageError listing the known
+    elif chosen:
+        from muceval.core.alignment import AlignmentSettings
+
+        for name in chosen:
+            AlignmentSettings().criterion(name)
+    interactive = sys.stdout.isatty() and sys.stderr.isatty()
+    with progress_bar(interactive and output is None and fmt == "table", "systems") as advance:
+        result, warnings = audit_files(
+            config, key_path, paths, history_path=history_path,
+            names=parse_names(names, paths), criteria=chosen, progress=advance,
+            pairs=audit in ("pairs", "all"), removal=audit in ("removal", "all"),
+            calibrate=calibrate, entropy=entropy, query_pass=not no_query_pass)
+    report_warnings((), warnings, strict)
+    comparison = compare_criteria(result, SignificanceSettings(shuffles=shuffles, seed=seed)) \
+        if len(result.scored) > 1 else None
+    settings = {"command": "alignment", "muceval": __version__, "key": key_path,
+                "config": config_path or "muc4", "history": history_path,
+                "alignment_file": alignment_path, "criteria": list(result.scored),
+                "default": result.default, "flag": result.flag, "audit": audit,
+                "query_pass": not no_query_pass, "unit": "message"}
+    if fmt == "json":
+        text = alignment_to_json(result, comparison, settings)
+    elif fmt == "csv":
+        text = alignment_to_csv(result, comparison, csv_view)
+    else:
+        text = alignment_table(result, comparison, terminal=output is None and interactive)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text, overwrite=force)

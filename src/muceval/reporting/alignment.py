@@ -1,0 +1,414 @@
+"""The views of ``muceval alignment``: criteria side by side with the significance of each
+change, the audit of pairs, the removal audit, the calibration and the entropy table.
+
+The change of a system's F from the default criterion to another is tested as
+any difference between two systems is: the pseudo-systems ``SYS@default`` and
+``SYS@criterion``, paired and stratified by message, in the same randomization
+engine as ``muceval significance``. Per criterion the systems are also compared
+with each other, and the pairs whose significance decision differs from the
+default criterion's are listed (flips), with Kendall's τ between the rankings.
+
+JSON (format ``muceval-alignment``)::
+
+    {"format", "format_version", "muceval", "signature", "settings",
+     "criteria": {NAME: definition}, "default", "flag",
+     "systems": [{"system", "criteria": {NAME: {"recall", "precision", "f1", "mapped_pairs",
+                  "delta_f1", "p_value", "rank", "tally"}}, "pairs": [...], "removal": [...],
+                  "splits": [...]}],
+     "comparisons": [{"criterion", "kendall_tau", "flips": [...]}],
+     "calibration": [...], "entropy": [...]}
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from muceval.core.signature import signature
+from muceval.core.units import UnitTallies
+from muceval.scoring.alignment.audit import AlignmentAudit, SystemAudit
+from muceval.significance.engine import compare
+from muceval.significance.settings import SignificanceSettings
+from muceval.version import __version__
+
+__all__ = [
+    "ALIGNMENT_FORMAT",
+    "AlignmentComparison",
+    "alignment_to_csv",
+    "alignment_to_json",
+    "alignment_table",
+    "compare_criteria",
+]
+
+ALIGNMENT_FORMAT = "muceval-alignment"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Flip:
+    """A pair of systems whose F difference is significant under one criterion and not the other."""
+
+    a: str
+    b: str
+    default_significant: bool
+    significant: bool
+    p_default: float
+    p_value: float
+
+
+@dataclass(frozen=True)
+class AlignmentComparison:
+    """Per system and criterion: ΔF against the default and its p-value; ranks, τ and flips."""
+
+    p_values: Mapping[tuple[str, str], float]
+    ranks: Mapping[tuple[str, str], int]
+    kendall_tau: Mapping[str, float | None]
+    flips: Mapping[str, tuple[Flip, ...]]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+def _units(audit: AlignmentAudit) -> list[str]:
+    names: set[str] = set()
+    for s in audit.systems:
+        for score in s.scores.values():
+            names.update(score.units)
+    return sorted(names)
+
+
+def _tallies(rows: Sequence[tuple[str, Mapping[str, Any]]], units: Sequence[str]) -> UnitTallies:
+    counts = np.zeros((len(rows), len(units), 4), dtype=np.int64)
+    for i, (_, per_unit) in enumerate(rows):
+        for j, unit in enumerate(units):
+            t = per_unit.get(unit)
+            if t is not None:
+                counts[i, j] = (t.pos, t.act, t.cor, t.par)
+    return UnitTallies(tuple(n for n, _ in rows), tuple(units), counts)
+
+
+def compare_criteria(audit: AlignmentAudit,
+                     settings: SignificanceSettings | None = None) -> AlignmentComparison:
+    """Test every change of F against the default criterion, and the flips between systems."""
+    from scipy.stats import kendalltau, rankdata
+
+    chosen = (settings or SignificanceSettings()).validated().with_seed()
+    # Only the randomization p-values are needed here: no classic tests, no intervals.
+    chosen = replace(chosen, classic=False, bootstrap=0)
+    units = _units(audit)
+    default = audit.default
+    p_values: dict[tuple[str, str], float] = {}
+    for s in audit.systems:
+        for c in audit.scored:
+            if c == default:
+                continue
+            t = _tallies([(f"{s.system}@{default}", s.scores[default].units),
+                          (f"{s.system}@{c}", s.scores[c].units)], units)
+            result = compare(t, metrics=("f1",), settings=chosen)
+            p_values[(s.system, c)] = result.comparison(
+                f"{s.system}@{default}", f"{s.system}@{c}", "f1").p_value
+    ranks: dict[tuple[str, str], int] = {}
+    tau: dict[str, float | None] = {}
+    decisions: dict[str, dict[tuple[str, str], tuple[bool, float]]] = {}
+    names = [s.system for s in audit.systems]
+    for c in audit.scored:
+        f = [s.scores[c].f1 or 0.0 for s in audit.systems]
+        for s, r in zip(audit.systems, rankdata([-x for x in f], method="min"), strict=True):
+            ranks[(s.system, c)] = int(r)
+        if len(names) >= 2:
+            result = compare(_tallies([(s.system, s.scores[c].units) for s in audit.systems],
+                                      units), metrics=("f1",), settings=chosen)
+            decisions[c] = {(x.a, x.b): (x.significant, x.p_value) for x in result.comparisons}
+    base_f = [s.scores[default].f1 or 0.0 for s in audit.systems]
+    flips: dict[str, tuple[Flip, ...]] = {}
+    for c in audit.scored:
+        if c == default:
+            continue
+        f = [s.scores[c].f1 or 0.0 for s in audit.systems]
+        tau[c] = float(kendalltau(base_f, f).statistic) if len(names) >= 2 else None
+        if c in decisions:
+            flips[c] = tuple(
+                Flip(a, b, d0, d1, p0, p1)
+                for (a, b), (d1, p1) in decisions[c].items()
+                for d0, p0 in (decisions[default][(a, b)],) if d0 != d1)
+    return AlignmentComparison(p_values, ranks, tau, flips, chosen.to_json())
+
+
+# ---------------------------------------------------------------------------
+# JSON and CSV
+# ---------------------------------------------------------------------------
+
+
+def _r(value: float | None, digits: int = 6) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _system_json(s: SystemAudit, audit: AlignmentAudit,
+                 comparison: AlignmentComparison | None) -> dict[str, Any]:
+    base = s.scores[audit.default].f1
+    criteria = {}
+    for c in audit.scored:
+        score = s.scores[c]
+        entry: dict[str, Any] = {
+            "recall": _r(score.recall), "precision": _r(score.precision), "f1": _r(score.f1),
+            "mapped_pairs": score.mapped_pairs,
+            "delta_f1": _r(None if score.f1 is None or base is None else score.f1 - base),
+            "tally": {k: getattr(score.tally, k) for k in ("pos", "act", "cor", "par")},
+        }
+        if comparison is not None:
+            entry["p_value"] = comparison.p_values.get((s.system, c))
+            entry["rank"] = comparison.ranks.get((s.system, c))
+        criteria[c] = entry
+    return {
+        "system": s.system,
+        "criteria": criteria,
+        "pairs": [{**p.evidence.to_dict(), "verdicts": dict(p.verdicts), "flagged": p.flagged}
+                  for p in s.pairs],
+        "removal": [{"message": r.message_id, "response": r.response_id, "key": r.key_id,
+                     "anomaly": r.anomaly,
+                     "deltas": {c: {"recall": _r(d[0]), "precision": _r(d[1]), "f1": _r(d[2])}
+                                for c, d in r.deltas.items()}} for r in s.removal],
+        "splits": [{"criterion": x.criterion, "message": x.message_id, "key": x.key_id,
+                    "responses": list(x.response_ids)} for x in s.splits],
+    }
+
+
+def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | None,
+                      settings: Mapping[str, Any]) -> str:
+    """The whole audit as one JSON document (see the module docstring)."""
+    doc = {
+        "format": ALIGNMENT_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "muceval": __version__,
+        "signature": signature(settings),
+        "settings": {**settings, **({"significance": comparison.settings}
+                                    if comparison is not None else {})},
+        "criteria": {c.name: {**c.to_dict(), "describe": c.describe()} for c in audit.criteria},
+        "default": audit.default,
+        "flag": audit.flag,
+        "systems": [_system_json(s, audit, comparison) for s in audit.systems],
+        "comparisons": [] if comparison is None else [
+            {"criterion": c, "kendall_tau": _r(comparison.kendall_tau.get(c)),
+             "flips": [{"a": f.a, "b": f.b, "significant_default": f.default_significant,
+                        "significant": f.significant, "p_default": f.p_default,
+                        "p_value": f.p_value} for f in comparison.flips.get(c, ())]}
+            for c in audit.scored if c != audit.default],
+        "calibration": [{"criterion": c.criterion,
+                         "same_message": {"pairs": c.same_message_pairs,
+                                          "aligned": c.same_message_aligned,
+                                          "share": _r(c.same_message_share)},
+                         "other_messages": {"pairs": c.other_message_pairs,
+                                            "aligned": c.other_message_aligned,
+                                            "share": _r(c.other_message_share),
+                                            "sampled": c.other_message_sampled}}
+                        for c in audit.calibration],
+        "entropy": [{"slot": e.slot_id, "templates": e.templates, "filled": e.filled,
+                     "distinct": e.distinct, "entropy": _r(e.entropy, 4),
+                     "top": [{"value": v, "share": _r(p, 4)} for v, p in e.top]}
+                    for e in audit.entropy],
+    }
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+CSV_VIEWS = ("scores", "pairs", "removal", "calibration", "entropy")
+
+
+def alignment_to_csv(audit: AlignmentAudit, comparison: AlignmentComparison | None,
+                     view: str = "scores") -> str:
+    """One view as CSV: ``scores`` (one row per system and criterion), ``pairs``,
+    ``removal`` (one row per template and criterion), ``calibration`` or ``entropy``."""
+    buffer = io.StringIO()
+    w = csv.writer(buffer, lineterminator="\n")
+    if view == "scores":
+        w.writerow(("system", "criterion", "recall", "precision", "f1", "delta_f1", "p_value",
+                    "rank", "mapped_pairs", "pos", "act", "cor", "par"))
+        for s in audit.systems:
+            base = s.scores[audit.default].f1
+            for c in audit.scored:
+                x = s.scores[c]
+                p = comparison.p_values.get((s.system, c)) if comparison else None
+                rank = comparison.ranks.get((s.system, c)) if comparison else None
+                w.writerow((s.system, c, _r(x.recall), _r(x.precision), _r(x.f1),
+                            _r(None if x.f1 is None or base is None else x.f1 - base),
+                            "" if p is None else p, "" if rank is None else rank,
+                            x.mapped_pairs, x.tally.pos, x.tally.act, x.tally.cor, x.tally.par))
+    elif view == "pairs":
+        w.writerow(("system", "message", "key", "response", "pair_score", "evidence_bits",
+                    "flags", "flagged", *audit.scored))
+        for s in audit.systems:
+            for record in s.pairs:
+                e = record.evidence
+                w.writerow((s.system, e.message_id, e.key_id, e.response_id, e.pair_score,
+                            round(e.bits, 4), " ".join(e.flags), record.flagged,
+                            *(record.verdicts.get(c, "") for c in audit.scored)))
+    elif view == "removal":
+        w.writerow(("system", "message", "response", "key", "criterion", "delta_recall",
+                    "delta_precision", "delta_f1", "anomaly"))
+        for s in audit.systems:
+            for r in s.removal:
+                for c, d in r.deltas.items():
+                    w.writerow((s.system, r.message_id, r.response_id, r.key_id or "", c,
+                                _r(d[0]), _r(d[1]), _r(d[2]), r.anomaly))
+    elif view == "calibration":
+        w.writerow(("criterion", "same_message_pairs", "same_message_aligned",
+                    "other_message_pairs", "other_message_aligned", "other_message_sampled"))
+        for cal in audit.calibration:
+            w.writerow((cal.criterion, cal.same_message_pairs, cal.same_message_aligned,
+                        cal.other_message_pairs, cal.other_message_aligned,
+                        cal.other_message_sampled))
+    elif view == "entropy":
+        w.writerow(("slot", "templates", "filled", "distinct", "entropy", "value", "share"))
+        for slot in audit.entropy:
+            for v, share in slot.top or (("", 0.0),):
+                w.writerow((slot.slot_id, slot.templates, slot.filled, slot.distinct,
+                            round(slot.entropy, 4), v, round(share, 4)))
+    else:
+        raise ValueError(f"unknown CSV view {view!r} (choose from {', '.join(CSV_VIEWS)})")
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# Terminal tables
+# ---------------------------------------------------------------------------
+
+
+def _pc(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.2f}"
+
+
+def _signed(value: float | None) -> str:
+    return "" if value is None else f"{100 * value:+.2f}"
+
+
+def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | None,
+                    terminal: bool = False, width: int = 140) -> str:
+    """The audit as rich tables (exported as text unless printing to a terminal)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    # No markup: criteria, values and names may hold brackets.
+    console = Console(record=True, width=width, file=None if terminal else io.StringIO(),
+                      markup=False, highlight=False)
+    console.print("Criteria:")
+    for criterion in audit.criteria:
+        role = [r for r, n in (("default", audit.default), ("flag", audit.flag))
+                if n == criterion.name]
+        console.print(f"  {criterion.name}{' (' + ', '.join(role) + ')' if role else ''}: "
+                      f"{criterion.describe()}", highlight=False)
+    table = Table(title="Scores per criterion (ALL TEMPLATES, %); ΔF and its p-value against "
+                  f"{audit.default}")
+    table.add_column("system")
+    for c in audit.scored:
+        heads = ("R", "P", "F", "pairs") if c == audit.default else ("F", "ΔF", "p", "rank")
+        for head in heads:
+            table.add_column(f"{c}\n{head}", justify="right")
+    for s in audit.systems:
+        row = [s.system]
+        base = s.scores[audit.default].f1
+        for c in audit.scored:
+            x = s.scores[c]
+            if c == audit.default:
+                row += [_pc(x.recall), _pc(x.precision), _pc(x.f1), str(x.mapped_pairs)]
+                continue
+            p = comparison.p_values.get((s.system, c)) if comparison else None
+            rank = comparison.ranks.get((s.system, c)) if comparison else None
+            row += [_pc(x.f1), _signed(None if x.f1 is None or base is None else x.f1 - base),
+                    "" if p is None else f"{p:.4f}", "" if rank is None else str(rank)]
+        table.add_row(*row)
+    console.print(table)
+    if comparison is not None:
+        for c in audit.scored:
+            if c == audit.default:
+                continue
+            tau = comparison.kendall_tau.get(c)
+            flips = comparison.flips.get(c, ())
+            console.print(f"{c}: Kendall τ against {audit.default} "
+                          f"{'-' if tau is None else f'{tau:.3f}'}; "
+                          f"{len(flips)} significance decision(s) flip", highlight=False)
+            for f in flips:
+                console.print(f"  {f.a} vs {f.b}: {'different' if f.default_significant else 'same'}"
+                              f" (p {f.p_default:.4f}) → "
+                              f"{'different' if f.significant else 'same'} (p {f.p_value:.4f})",
+                              highlight=False)
+    _pairs_table(console, audit)
+    _removal_table(console, audit)
+    _calibration_table(console, audit)
+    _entropy_table(console, audit)
+    return "" if terminal else console.export_text()
+
+
+def _pairs_table(console: Any, audit: AlignmentAudit) -> None:
+    from rich.table import Table
+
+    records = [p for s in audit.systems for p in s.pairs]
+    if not records:
+        return
+    table = Table(title=f"Pairs ({sum(p.flagged for p in records)} flagged: mapped under "
+                  f"{audit.default}, refused by {audit.flag})")
+    for head in ("system", "message", "key", "resp", "score", "bits", "flags",
+                 *audit.scored, "matching slots"):
+        table.add_column(head)
+    for p in records:
+        e = p.evidence
+        table.add_row(p.system, e.message_id, e.key_id, e.response_id, str(e.pair_score),
+                      f"{e.bits:.1f}", " ".join(e.flags) + (" FLAGGED" if p.flagged else ""),
+                      *(p.verdicts.get(c, "") for c in audit.scored),
+                      ", ".join(e.matching_slots))
+    console.print(table)
+
+
+def _removal_table(console: Any, audit: AlignmentAudit) -> None:
+    from rich.table import Table
+
+    records = [r for s in audit.systems for r in s.removal]
+    if not records:
+        return
+    anomalies = [r for r in records if r.anomaly]
+    table = Table(title=f"Removal audit: ΔF when one response template is removed "
+                  f"({len(anomalies)} with Kehler's anomaly: F falls under {audit.default}, "
+                  f"rises under {audit.flag})")
+    for head in ("system", "message", "response", "key", *(f"ΔF {c}" for c in audit.scored),
+                 "anomaly"):
+        table.add_column(head)
+    for r in records:
+        table.add_row(r.system, r.message_id, r.response_id, r.key_id or "-",
+                      *(_signed(r.deltas[c][2]) for c in audit.scored),
+                      "ANOMALY" if r.anomaly else "")
+    console.print(table)
+
+
+def _calibration_table(console: Any, audit: AlignmentAudit) -> None:
+    from rich.table import Table
+
+    if not audit.calibration:
+        return
+    table = Table(title="Calibration from the key alone: pairs of different key templates "
+                  "each criterion would align")
+    for head in ("criterion", "same message", "other messages"):
+        table.add_column(head, justify="left" if head == "criterion" else "right")
+    for c in audit.calibration:
+        table.add_row(
+            c.criterion,
+            f"{_pc(c.same_message_share)}% of {c.same_message_pairs}",
+            f"{_pc(c.other_message_share)}% of {c.other_message_pairs}"
+            + (" (sample)" if c.other_message_sampled else ""))
+    console.print(table)
+
+
+def _entropy_table(console: Any, audit: AlignmentAudit) -> None:
+    from rich.table import Table
+
+    if not audit.entropy:
+        return
+    table = Table(title="Key values per slot (share of key templates)")
+    for head in ("slot", "filled", "distinct", "entropy (bits)", "most frequent"):
+        table.add_column(head)
+    for e in audit.entropy:
+        table.add_row(e.slot_id, f"{e.filled}/{e.templates}", str(e.distinct),
+                      f"{e.entropy:.2f}",
+                      "; ".join(f"{v} {100 * p:.0f}%" for v, p in e.top[:3]))
+    console.print(table)
