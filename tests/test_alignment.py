@@ -189,3 +189,17 @@ def test_tst3_calibration_and_flags(muc4: Path):
         expected = all_templates_total(plain.score(key, responses[system.system]).pairs)
         assert system.scores["1992"].tally == expected
         assert any("type-root" in p.evidence.flags for p in system.pairs)
+
+
+def test_score_with_an_alignment_criterion(tmp_path, capsys):
+    base = ["score", "--key", str(KEHLER / "key.txt"), "--config", str(EXAMPLE / "config.toml"),
+            "--format", "json", str(KEHLER / "before.txt")]
+    docs = {}
+    for name in ("1992", "strict"):
+        out = tmp_path / f"{name}.json"
+        assert main(base + ["--alignment", name, "-o", str(out)]) == 0, capsys.readouterr().err
+        docs[name] = json.loads(out.read_text())
+    assert docs["strict"]["settings"]["alignment"] == "strict"
+    assert docs["1992"] != docs["strict"]
+    assert main(base + ["--alignment", "strict", "--mapping", "optimal"]) == 2
+    assert "both choose the mapping" in capsys.readouterr().err

@@ -58,6 +58,11 @@ if TYPE_CHECKING:
               "all responses, or once per RESPONSE in the same order.")
 @click.option("--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
               show_default=True, help="Automatic mapping: the 1992 greedy one or an optimal one.")
+@click.option("--alignment", "alignment", metavar="CRITERION",
+              help="Score with this alignment criterion of the configuration ([alignment] "
+              "tables; predefined: 1992, 1992-optimal, any-slot) instead of its default.")
+@click.option("--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
+              help="A TOML file of [alignment...] tables merged into the configuration.")
 @click.option("--unresolved", type=click.Choice(["incorrect", "partial", "correct", "ask"]),
               default="incorrect", show_default=True,
               help="What a question without a recorded answer gives; 'ask' asks you.")
@@ -90,7 +95,7 @@ if TYPE_CHECKING:
 @strict_option
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
-          mapping: str, unresolved: str, save_history: str | None, fmt: str, layout: str,
+          mapping: str, alignment: str | None, alignment_path: str | None, unresolved: str, save_history: str | None, fmt: str, layout: str,
           detail: str, output: str | None, output_dir: str | None, force: bool, per_slot: bool,
           metric: str, phi: str | None, event_n: str | None, ignore_empty_docs: bool,
           compat: bool, names: tuple[str, ...], strict: bool) -> None:
@@ -119,7 +124,8 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
                              "ceaf-ree, ceaf-rme or all")
         explicit = {name: given(name) is click.core.ParameterSource.COMMANDLINE
                     for name in ("config_path", "slots_path", "history_path", "no_query_pass",
-                                 "mapping_paths", "mapping", "unresolved", "save_history",
+                                 "mapping_paths", "mapping", "alignment", "alignment_path",
+                                 "unresolved", "save_history",
                                  "layout", "detail", "output_dir", "per_slot")}
         refuse_overwriting_inputs(output, {key_path: "key", **{p: "predictions" for p in responses}})
         run_modern(key_path, expand_folders(responses), metric, phi, event_n, ignore_empty_docs,
@@ -146,6 +152,10 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     refuse_overwriting_inputs(output, inputs)
     refuse_overwriting_inputs(save_history, {k: v for k, v in inputs.items() if k != history_path})
     config = resolve_configuration(config_path, slots_path)
+    if alignment_path is not None:
+        from muceval.formats.config.alignment import load_alignment_file
+
+        config = load_alignment_file(alignment_path, config)
     show_progress = len(responses) > 1 and unresolved != "ask" and sys.stderr.isatty()
     try:
         with progress_bar(show_progress, "scoring") as advance:
@@ -155,7 +165,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
                 unresolved=unresolved,
                 ask=_ask_on_terminal(config) if unresolved == "ask" else None,
                 save_history=save_history, names=parse_names(names, responses),
-                progress=advance)
+                progress=advance, alignment=alignment)
     except HistorySaveError as failed:
         _save_elsewhere(failed, set(inputs))
         raise click.exceptions.Exit(2) from None
@@ -166,6 +176,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
         "command": "score", "muceval": _version(), "key": key_path,
         "configuration": config_path or "muc4", "slots": slots_path, "history": history_path,
         "responses": list(responses), "query_pass": not no_query_pass, "mapping": mapping,
+        "alignment": alignment or (config.alignment.default if config.alignment else "1992"),
         "manual_mappings": list(mapping_paths), "unresolved": unresolved})
     if per_slot:
         _print_per_slot(fmt, results, config, output, force)

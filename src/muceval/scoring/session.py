@@ -15,7 +15,6 @@ import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from muceval.core.checks import unknown_history_slots
@@ -43,6 +42,7 @@ from muceval.scoring.muc1992.scorer import (
 
 if TYPE_CHECKING:
     from muceval.scoring.alignment.audit import AlignmentAudit
+    from muceval.scoring.alignment.criteria import CriterionHook
 
 __all__ = ["SessionResult", "audit_files", "check_pairing", "score_files", "score_systems"]
 
@@ -201,6 +201,7 @@ def score_files(
     save_history: str | Path | None = None,
     names: Mapping[str, str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    alignment: str | None = None,
 ) -> SessionResult:
     """Read the key, the responses and the history, and score every response in one session.
 
@@ -248,9 +249,10 @@ def score_files(
             if history is not None:
                 store.start_from(history, text)
             on_judgement = _recorder(store)
+        hook = _alignment_hook(config, alignment, mapping, file_warnings)
         options = ScoringOptions(query_pass=query_pass, unresolved=unresolved,  # type: ignore[arg-type]
                                  ask=ask, mapping=mapping,  # type: ignore[arg-type]
-                                 on_judgement=on_judgement)
+                                 on_judgement=on_judgement, alignment=hook)
         result = score_systems(config, key, responses, history=history, options=options,
                                manual_mappings=per_system, progress=progress)
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
@@ -294,14 +296,37 @@ def audit_files(
     if history_path is not None:
         history = parse_history(read_text(history_path), str(history_path))
     settings = config.alignment or AlignmentSettings()
-    chance_keys = []
-    if settings.chance.source == "files":
-        base = Path(config.source).parent if config.source else Path()
-        chance_keys = [_read_templates(base / k, config, warnings) for k in settings.chance.keys]
+    chance_keys = _chance_keys(config, warnings)
     audit = audit_alignment(config, key, responses, history=history, settings=settings,
                             criteria=criteria, chance_keys=chance_keys, progress=progress,
                             **audits)
     return audit, tuple(warnings)
+
+
+def _chance_keys(config: Configuration, warnings: list[Problem]) -> list[TemplateFile]:
+    """The key files value chances come from (``[alignment.chance] source = "files"``)."""
+    settings = config.alignment
+    if settings is None or settings.chance.source != "files":
+        return []
+    base = Path(config.source).parent if config.source else Path()
+    return [_read_templates(base / k, config, warnings) for k in settings.chance.keys]
+
+
+def _alignment_hook(config: Configuration, name: str | None, mapping: str,
+                    warnings: list[Problem]) -> CriterionHook | None:
+    """The hook of the criterion to score with (``name``, else the configuration's default);
+    ``None`` for the 1992 mapping, which keeps the 1992 code path."""
+    from muceval.core.alignment import AlignmentSettings
+    from muceval.scoring.alignment.criteria import CriterionHook
+
+    settings = config.alignment or AlignmentSettings()
+    criterion = settings.criterion(name or settings.default)
+    if criterion.is_1992:
+        return None
+    if mapping != "greedy":
+        raise UsageError(f"--mapping {mapping} and the alignment criterion {criterion.name!r} "
+                         "both choose the mapping: a criterion says greedy or optimal itself")
+    return CriterionHook(criterion, config, settings.chance, _chance_keys(config, warnings))
 
 
 def _read_templates(path: str | Path, config: Configuration, warnings: list[Problem]) -> TemplateFile:
