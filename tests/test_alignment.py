@@ -19,7 +19,6 @@ from muceval.formats.config import load_configuration
 from muceval.formats.files import read_text
 from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.templates import parse_templates
-from muceval.reporting.muc1992 import format_report
 from muceval.scoring.alignment.audit import audit_alignment
 from muceval.scoring.alignment.criteria import CriterionHook
 from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
@@ -99,16 +98,33 @@ def test_unknown_criterion_and_bad_alignment_file(tmp_path, capsys):
     assert f"{bad}:2" in err and "unknown slot 'hum-tgt-nam'" in err
 
 
-def test_alignment_table_leaves_reports_unchanged():
-    """With the 1992 default, a configuration's [alignment] table changes no number."""
-    config = _config()
-    key = _templates(EXAMPLE / "key.txt", config)
-    history = parse_history(read_text(EXAMPLE / "history.lisp"), "history.lisp")
-    for name in ("alpha", "beta", "gamma", "delta"):
-        response = _templates(EXAMPLE / f"{name}.txt", config)
-        with_table = Scorer(config, history).score(key, response).pairs
-        without = Scorer(replace(config, alignment=None), history).score(key, response).pairs
-        assert format_report(with_table, config) == format_report(without, config)
+def test_alignment_table_leaves_reports_unchanged(tmp_path, capsys):
+    """With the 1992 default, a configuration's [alignment] tables change no byte of a report;
+    a default criterion of its own is the one `score` uses."""
+    text = (EXAMPLE / "config.toml").read_text()
+    bare = tmp_path / "config.toml"
+    bare.write_text(text[:text.index("[alignment]")])
+    responses = [str(EXAMPLE / f"{n}.txt") for n in ("alpha", "beta", "gamma", "delta")]
+    history = ["--history", str(EXAMPLE / "history.lisp")]
+    reports = {}
+    for config in (EXAMPLE / "config.toml", bare):
+        out = tmp_path / f"{config.parent.name}.report"
+        assert main(["score", "--key", str(EXAMPLE / "key.txt"), "--config", str(config),
+                     *history, "-o", str(out), *responses]) == 0, capsys.readouterr().err
+        reports[config] = [line for line in out.read_text().splitlines()
+                           if not line.startswith("Configuration: ")]
+    assert reports[EXAMPLE / "config.toml"] == reports[bare]
+
+    default_strict = tmp_path / "strict.toml"
+    default_strict.write_text('[alignment]\ndefault = "strict"\n')
+    scored = {}
+    for extra in (["--alignment-file", str(default_strict)], ["--alignment", "strict"], []):
+        out = tmp_path / "scores.json"
+        assert main(["score", "--key", str(KEHLER / "key.txt"), "--config",
+                     str(EXAMPLE / "config.toml"), "--format", "json", "-o", str(out), "--force",
+                     *extra, str(KEHLER / "before.txt")]) == 0, capsys.readouterr().err
+        scored[len(scored)] = json.loads(out.read_text())["systems"]
+    assert scored[0] == scored[1] != scored[2]
 
 
 def test_the_1992_criterion_through_the_hook_is_the_1992_mapping():

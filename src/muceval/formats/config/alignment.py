@@ -309,7 +309,9 @@ def load_alignment_file(path: str | Path, config: Configuration) -> Configuratio
     if "alignment" not in reader.data:
         raise reader.fail("no [alignment] table in this file", None)
     settings = read_alignment(reader, reader.data["alignment"], config, config.alignment)
-    if settings.chance.source == "files":
+    given = reader.data["alignment"]
+    if isinstance(given.get("chance"), dict) and "keys" in given["chance"]:
+        # Keys this file names are found next to it; the configuration's stay next to it.
         base = path.resolve().parent
         settings = replace(settings, chance=replace(
             settings.chance, keys=tuple(str(base / k) for k in settings.chance.keys)))
