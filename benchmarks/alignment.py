@@ -16,12 +16,9 @@ Usage: python3 benchmarks/alignment.py [--repeat N] [--shared DIR]
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
 import sys
-import time
-from pathlib import Path
 
+from common import median_time, shared_folder
 from muceval.core.alignment import AlignmentSettings, Criterion, SlotMatch
 from muceval.core.tallies import all_templates_total
 from muceval.formats.config import load_configuration
@@ -41,30 +38,12 @@ SETTINGS = AlignmentSettings(criteria=(*AlignmentSettings().criteria, STRICT),
                              compare=("1992", "strict", "any-slot"), flag="strict")
 
 
-def muc4_root(shared: str | None) -> Path:
-    base = Path(shared or os.environ.get("MUCEVAL_SHARED")
-                or Path(__file__).resolve().parents[2] / "shared")
-    root = base / "muc4"
-    if not root.is_dir():
-        sys.exit(f"MUC-4 distribution not found at {root} (use --shared or MUCEVAL_SHARED)")
-    return root
-
-
-def median_time(fn, repeat: int):
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--shared", help="folder holding muc4/ (default: ../shared)")
     args = parser.parse_args()
-    root = muc4_root(args.shared)
+    root = shared_folder(args.shared, "muc4")
     tst3 = root / "tst3"
     config = load_configuration(tst3 / "config-tst3.el")
     key = read_templates(root / "corpora/tst3/key-tst3.v2", config)

@@ -13,10 +13,8 @@ Usage: python3 benchmarks/modern.py [--shared ../shared] [--repeat N]
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from pathlib import Path
 
+from common import median_time, shared_folder
 from muceval.formats.modern import read_modern
 from muceval.scoring.modern import ModernOptions, score_modern
 from muceval.scoring.modern.gtt import (
@@ -31,21 +29,12 @@ PREDICTIONS = ["gtt/preds_gtt.out", "grit/preds_s_t.out",
                  for e in ("bart-base", "bart-large", "bert-base", "t5-large-enc"))]
 
 
-def median(repeat: int, work) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", default=str(Path(__file__).resolve().parents[2] / "shared"))
+    parser.add_argument("--shared", help="folder holding modern/ (default: ../shared)")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    modern = Path(args.shared) / "modern"
+    modern = shared_folder(args.shared, "modern")
 
     def run(metric: str) -> None:
         gold = read_modern(modern / ("grit/test.json" if metric == "ceaf-ree" else "gtt/test.json"))
@@ -57,7 +46,7 @@ def main() -> None:
 
     total = 0.0
     for metric in ("gtt", "ceaf-ree", "ceaf-rme"):
-        seconds = median(args.repeat, lambda metric=metric: run(metric))
+        seconds = median_time(lambda metric=metric: run(metric), args.repeat)[0]
         total += seconds
         print(f"{metric:9s} all prediction files: {seconds:7.3f} s (median of {args.repeat})")
     print(f"{'total':9s}                      {total:7.3f} s")
@@ -72,8 +61,8 @@ def main() -> None:
             documents.append((predicted_templates(document.templates or ()),
                               gold_templates(gold[docid].templates or ())))
     maps = sum((len(g) + 1) ** len(p) for p, g in documents)
-    pruned = median(args.repeat, lambda: [best_map(p, g) for p, g in documents])
-    plain = median(1, lambda: [brute_force_map(p, g) for p, g in documents])
+    pruned = median_time(lambda: [best_map(p, g) for p, g in documents], args.repeat)[0]
+    plain = median_time(lambda: [brute_force_map(p, g) for p, g in documents], 1)[0]
     assert all(best_map(p, g) == brute_force_map(p, g) for p, g in documents)
     print(f"GTT map search over {len(documents)} documents ({maps:,} candidate maps):")
     print(f"  exhaustive enumeration (baseline) {plain:8.3f} s")

@@ -18,13 +18,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import shared_folder
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", default=str(Path(__file__).resolve().parents[2] / "shared"))
+    parser.add_argument("--shared", help="folder holding muc4/ (default: ../shared)")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    muc4 = Path(args.shared) / "muc4"
+    muc4 = shared_folder(args.shared, "muc4")
     base = [sys.executable, "-m", "muceval", "score",
             "--key", str(muc4 / "corpora/tst3/key-tst3.v2"),
             "--config", str(muc4 / "tst3/config-tst3.el"),

@@ -16,12 +16,10 @@ Usage: python3 benchmarks/score.py [--repeat N] [--shared DIR]
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
+from common import median_time, shared_folder
 from muceval.core.tallies import summarize
 from muceval.formats.config import load_configuration
 from muceval.formats.muc import templates as parsing
@@ -32,14 +30,6 @@ from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
 SYSTEMS = (
     "BBN GE GE-CMU HUGHES LSI MDC MITRE NMSU NYU PARAMAX PRC SRA SRI SYNCH UMASS UMICH USC".split()
 )
-
-
-def muc4_root(shared: str | None) -> Path:
-    base = Path(shared or os.environ.get("MUCEVAL_SHARED") or Path(__file__).resolve().parents[2] / "shared")
-    root = base / "muc4"
-    if not root.is_dir():
-        sys.exit(f"MUC-4 distribution not found at {root} (use --shared or MUCEVAL_SHARED)")
-    return root
 
 
 def clear_caches() -> None:
@@ -76,13 +66,11 @@ def score_all_baseline(root: Path) -> list[float]:
 
 
 def timed(fn, root: Path, repeat: int) -> tuple[float, list[float]]:
-    times, result = [], []
-    for _ in range(repeat):
+    def run() -> list[float]:
         clear_caches()
-        start = time.perf_counter()
-        result = fn(root)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+        return fn(root)
+
+    return median_time(run, repeat)
 
 
 def main() -> None:
@@ -90,7 +78,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--shared", help="folder holding muc4/ (default: ../shared)")
     args = parser.parse_args()
-    root = muc4_root(args.shared)
+    root = shared_folder(args.shared, "muc4")
     fast, fast_result = timed(score_all_shared, root, args.repeat)
     slow, slow_result = timed(score_all_baseline, root, args.repeat)
     if fast_result != slow_result:

@@ -84,6 +84,7 @@ def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None
       muceval alignment --key key.txt --config config.toml --criteria 1992,strict \\
           --audit all sys1.txt sys2.txt
     """
+    from muceval.core.alignment import AlignmentSettings
     from muceval.formats.config.alignment import load_alignment_file
     from muceval.formats.files import write_atomic
     from muceval.reporting.alignment import (
@@ -107,14 +108,9 @@ def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None
     chosen = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
     if criteria is not None and not chosen:
         raise UsageError("--criteria: name at least one criterion")
-    if chosen and config.alignment is not None:
-        for name in chosen:
-            config.alignment.criterion(name)  # unknown names: a UsageError listing the known
-    elif chosen:
-        from muceval.core.alignment import AlignmentSettings
-
-        for name in chosen:
-            AlignmentSettings().criterion(name)
+    settings = config.alignment or AlignmentSettings()
+    for name in chosen or ():
+        settings.criterion(name)  # before any file is read: a UsageError naming the known ones
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     with progress_bar(interactive and output is None and fmt == "table", "systems") as advance:
         result, warnings = audit_files(

@@ -10,11 +10,13 @@ goes through :func:`write_atomic`.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from muceval.errors import InputError, OutputError
 
@@ -143,6 +145,22 @@ def read_text(path: str | Path, *, utf8_only: bool = False) -> str:
     muceval.errors.InputError: /no/such/file: cannot read file: No such file or directory
     """
     return decode_text(read_bytes(path), str(path), utf8_only=utf8_only)
+
+
+def parse_json(text: str, path: str, line: int | None = None) -> Any:
+    """Decoded JSON; invalid or too deeply nested JSON is an :class:`InputError` naming the
+    file and line (``line``: where a one-line document of a JSON-lines file starts).
+
+    >>> parse_json('{"a": 1}', "x.json")
+    {'a': 1}
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise InputError.at(path, line or bad.lineno, f"not valid JSON: {bad.msg}",
+                            bad.colno) from None
+    except RecursionError:
+        raise InputError.at(path, line, "JSON nested too deeply") from None
 
 
 def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:

@@ -220,12 +220,7 @@ def score_files(
     """
     paths = [str(p) for p in response_paths]
     _check_request(paths, mapping_paths, unresolved, ask, history_path, save_history)
-    names_of = dict(names or {})
-    names_list = [names_of.get(p) or system_name(p) for p in paths]
-    if len(set(names_list)) != len(names_list):
-        repeated = sorted({n for n in names_list if names_list.count(n) > 1})
-        raise UsageError(f"two responses give the system name {repeated[0]!r}: rename one "
-                         "(--name FILE=NAME)")
+    names_list = _system_names(paths, names)
     answers_file = str(save_history or history_path) if unresolved == "ask" else None
     file_warnings: list[Problem] = []
     key = _read_templates(key_path, config, file_warnings)
@@ -267,25 +262,23 @@ def audit_files(
     history_path: str | Path | None = None,
     names: Mapping[str, str] | None = None,
     criteria: Sequence[str] | None = None,
+    pairs: bool = False,
+    removal: bool = False,
+    calibrate: bool = False,
+    entropy: bool = False,
+    query_pass: bool = True,
     progress: Callable[[int, int], None] | None = None,
-    **audits: bool,
 ) -> tuple[AlignmentAudit, tuple[Problem, ...]]:
-    """Read the files and audit the alignment criteria of ``config`` (see
-    :func:`~muceval.scoring.alignment.audit.audit_alignment`; ``audits``:
-    ``pairs``, ``removal``, ``calibrate``, ``entropy``, ``query_pass``).
+    """Read the files and audit the alignment criteria of ``config`` (the options are
+    those of :func:`~muceval.scoring.alignment.audit.audit_alignment`).
 
     Chance key files (``[alignment.chance] source = "files"``) given relative
     are found next to the configuration. Returns the audit and the readers' warnings.
     """
-    from muceval.core.alignment import AlignmentSettings
     from muceval.scoring.alignment.audit import audit_alignment
 
     paths = [str(p) for p in response_paths]
-    names_list = [(names or {}).get(p) or system_name(p) for p in paths]
-    if len(set(names_list)) != len(names_list):
-        repeated = sorted({n for n in names_list if names_list.count(n) > 1})
-        raise UsageError(f"two responses give the system name {repeated[0]!r}: rename one "
-                         "(--name FILE=NAME)")
+    names_list = _system_names(paths, names)
     warnings: list[Problem] = []
     key = _read_templates(key_path, config, warnings)
     responses = {n: _read_templates(p, config, warnings)
@@ -295,12 +288,21 @@ def audit_files(
     history = None
     if history_path is not None:
         history = parse_history(read_text(history_path), str(history_path))
-    settings = config.alignment or AlignmentSettings()
-    chance_keys = _chance_keys(config, warnings)
-    audit = audit_alignment(config, key, responses, history=history, settings=settings,
-                            criteria=criteria, chance_keys=chance_keys, progress=progress,
-                            **audits)
+    audit = audit_alignment(config, key, responses, history=history, criteria=criteria,
+                            chance_keys=_chance_keys(config, warnings), pairs=pairs,
+                            removal=removal, calibrate=calibrate, entropy=entropy,
+                            query_pass=query_pass, progress=progress)
     return audit, tuple(warnings)
+
+
+def _system_names(paths: Sequence[str], names: Mapping[str, str] | None) -> list[str]:
+    """The system of each response file: its name in ``names``, else from the file name."""
+    out = [(names or {}).get(p) or system_name(p) for p in paths]
+    if len(set(out)) != len(out):
+        repeated = sorted({n for n in out if out.count(n) > 1})
+        raise UsageError(f"two responses give the system name {repeated[0]!r}: rename one "
+                         "(--name FILE=NAME)")
+    return out
 
 
 def _chance_keys(config: Configuration, warnings: list[Problem]) -> list[TemplateFile]:

@@ -32,7 +32,7 @@ from muceval.core.modern import (
     docid_of_number,
 )
 from muceval.errors import InputError
-from muceval.formats.files import read_text
+from muceval.formats.files import parse_json, read_text
 
 __all__ = ["LAYOUTS", "detect_layout", "parse_modern", "read_modern"]
 
@@ -114,12 +114,7 @@ def _json_lines(text: str, path: str) -> Iterator[tuple[int, Any]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as bad:
-            raise InputError.at(path, number, f"not valid JSON: {bad.msg}", bad.colno) from None
-        except RecursionError:
-            raise InputError.at(path, number, "JSON nested too deeply") from None
+        yield number, parse_json(line, path, number)
 
 
 def _gold_documents(text: str, path: str, layout: str) -> Iterator[ModernDocument]:
@@ -167,12 +162,7 @@ def _iterx_documents(text: str, path: str) -> Iterator[ModernDocument]:
 
 
 def _prediction_documents(text: str, path: str, layout: str) -> Iterator[ModernDocument]:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as bad:
-        raise InputError.at(path, bad.lineno, f"not valid JSON: {bad.msg}", bad.colno) from None
-    except RecursionError:
-        raise InputError.at(path, None, "JSON nested too deeply") from None
+    doc = parse_json(text, path)
     if not isinstance(doc, dict):
         raise InputError.at(path, 1, "predictions must be one JSON object: document id → prediction")
     field = "pred_templates" if layout == "gtt-pred" else "pred_extracts"

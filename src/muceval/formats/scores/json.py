@@ -38,7 +38,7 @@ from muceval.core.tallies import (
 )
 from muceval.core.units import check_counts
 from muceval.errors import InputError
-from muceval.formats.files import read_text
+from muceval.formats.files import parse_json, read_text
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
     TallyRow,
@@ -247,12 +247,7 @@ def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, 
     manners and the SET FILLS ONLY row (its fallout is the system's). Anything malformed is an
     :class:`InputError` naming the file (and the line, for invalid JSON).
     """
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as bad:
-        raise InputError.at(path, bad.lineno, f"not valid JSON: {bad.msg}", bad.colno) from None
-    except RecursionError:
-        raise InputError.at(path, None, "JSON nested too deeply: not a muceval scores file") from None
+    doc = parse_json(text, path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise InputError.at(path, 1, f"not a muceval scores file (JSON with format {FORMAT_NAME!r})")
     entries = doc.get("systems")

@@ -3,7 +3,6 @@ of the significance tests: per system and document, ``(p_num, p_den, r_num, r_de
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ import numpy as np
 
 from muceval.core.units import RatioTallies
 from muceval.errors import InputError, UsageError
-from muceval.formats.files import read_text, system_name
+from muceval.formats.files import parse_json, read_text, system_name
 
 __all__ = ["MODERN_FORMAT", "looks_like_modern_scores", "read_modern_scores"]
 
@@ -50,10 +49,7 @@ def read_modern_scores(paths: Sequence[str | Path], metric: str | None = None) -
 
 
 def _systems(text: str, path: str, metric: str | None) -> list[tuple[str, dict[str, tuple[float, ...]], str]]:
-    try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as bad:
-        raise InputError.at(path, getattr(bad, "lineno", None), f"not valid JSON: {bad}") from None
+    doc = parse_json(text, path)
     results = doc.get("results") if isinstance(doc, dict) else None
     if not isinstance(results, list) or not results:
         raise InputError.at(path, None, "no results in this modern scores file")

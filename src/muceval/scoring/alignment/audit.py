@@ -43,9 +43,17 @@ CALIBRATION_SAMPLE = 5_000
 """Pairs of key templates from different messages drawn for the calibration (fixed seed)."""
 
 
-def _metrics(tally: Tally) -> tuple[float | None, float | None, float | None]:
+Metrics = tuple[float | None, float | None, float | None]
+"""Recall, precision and F (None where undefined)."""
+
+
+def _metrics(tally: Tally) -> Metrics:
     r, p = recall(tally), precision(tally)
     return r, p, f_measure(p, r)
+
+
+def _minus(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a - b
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,7 @@ class RemovalRecord:
     message_id: str
     response_id: str
     key_id: str | None
-    deltas: Mapping[str, tuple[float | None, float | None, float | None]]
+    deltas: Mapping[str, Metrics]
     anomaly: bool
 
 
@@ -255,23 +263,23 @@ def _removal(system: str, messages: Sequence[MessageInput], auditor: _Auditor,
     for message in messages:
         message_id, keys, responses = message
         key_of = {id(r): k.template_id for k, r in entries[default][message_id]
-                  if _relevant(k, r) and k is not None and r is not None}
+                  if k is not None and r is not None and _relevant(k, r)}
         candidates = {id(r) for c in scored for k, r in entries[c][message_id] if _relevant(k, r)}
         for n, r in enumerate(responses):
             if id(r) not in candidates:
                 continue
             smaller: MessageInput = (message_id, keys, responses[:n] + responses[n + 1:])
-            deltas = {}
+            deltas: dict[str, Metrics] = {}
             for c in scored:
                 unit, _ = auditor.unit(c, smaller)
                 after = _metrics(totals[c] - units[c][message_id] + unit)
-                deltas[c] = tuple(None if a is None or b is None else a - b
-                                  for a, b in zip(after, before[c], strict=True))
+                r0, p0, f0 = before[c]
+                deltas[c] = (_minus(after[0], r0), _minus(after[1], p0), _minus(after[2], f0))
             d_default, d_flag = deltas[default][2], deltas[flag][2]
             anomaly = (d_default is not None and d_flag is not None
                        and d_default < -1e-12 and d_flag > 1e-12)
             out.append(RemovalRecord(system, message_id, r.template_id, key_of.get(id(r)),
-                                     deltas, anomaly))  # type: ignore[arg-type]
+                                     deltas, anomaly))
     return tuple(out)
 
 

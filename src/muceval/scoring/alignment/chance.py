@@ -15,7 +15,7 @@ value absent from the key from looking infinitely informative.
 >>> cfg = Configuration(slots=(spec,))
 >>> keys = [Template("M", str(i), False, (Slot("t", (Text(v),)),))
 ...         for i, v in enumerate(["BOMBING", "BOMBING", "ATTACK"])]
->>> model = ChanceModel.of(keys, cfg)
+>>> model = ChanceModel(keys, cfg)
 >>> model.chance("t", "BOMBING"), model.chance("t", "ATTACK")
 (0.75, 1.0)
 """
@@ -24,16 +24,18 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from muceval.core.model import IRRELEVANT_ID, Configuration, SlotType, Template
+from muceval.formats.muc.fills import format_value
 from muceval.scoring.muc1992.equality import (
     LOC,
     OR,
     CValue,
     ValueMatcher,
     canon,
+    to_model,
     unwrap_optional,
 )
 
@@ -55,28 +57,9 @@ def bits(chance: float) -> float:
     return -math.log2(chance) if chance > 0 else math.inf
 
 
-def value_text(value: CValue) -> str:
+def value_text(value: CValue, slot_type: SlotType) -> str:
     """A canonical value written as in a template file (for reports)."""
-    if value is None:
-        return "-"
-    if type(value) is str:
-        return value
-    tag = value[0]
-    if tag == OR:
-        return " / ".join(value_text(v) for v in value[1])
-    if tag == "opt":
-        return "? " + value_text(value[1])
-    if tag == "xref":
-        return f"{value_text(value[1])}: {value_text(value[2])}"
-    if tag == LOC:
-        return ": ".join(value_text(v) for v in value[1])
-    if tag == "range":
-        return f"{value_text(value[1])} - {value_text(value[2])}"
-    if tag == "qual":
-        return f"{value_text(value[1])} ({value_text(value[2])})"
-    if tag == "between":
-        return f"{value_text(value[1])} < > {value_text(value[2])}"
-    return " ".join(value_text(v) for v in value[1])
+    return format_value(to_model(value), slot_type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +95,6 @@ class ChanceModel:
             self._atoms[slot_id] = rows
         self._cache: dict[tuple[str, CValue], float] = {}
         self._words_cache: dict[tuple[str, frozenset[str]], float] = {}
-
-    @classmethod
-    def of(cls, templates: Iterable[Template], config: Configuration) -> ChanceModel:
-        return cls(list(templates), config)
 
     def _covers(self, slot_id: str, atom: CValue, value: CValue) -> bool:
         m = self.matcher
@@ -154,7 +133,7 @@ class ChanceModel:
         for slot_id, rows in self._atoms.items():
             per_template: Counter[str] = Counter()
             for row in rows:
-                per_template.update({value_text(a) for a in row})
+                per_template.update({value_text(a, self._types[slot_id]) for a in row})
             filled = sum(1 for row in rows if row)
             total = sum(per_template.values())
             entropy = -sum((c / total) * math.log2(c / total)

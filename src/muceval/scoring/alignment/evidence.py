@@ -219,6 +219,7 @@ class EvidenceEvaluator:
                                                   *overlap_slots)))
         self._roots = _roots(config)
         self._set_words = _set_words(config, self.matcher)
+        self._types = {s.slot_id: s.type for s in config.content_slots}
         self._cache: dict[tuple[str, int, int], tuple[Any, Any, PairEvidence]] = {}
 
     def evidence(self, message_id: str, key: PreparedTemplate,
@@ -240,7 +241,7 @@ class EvidenceEvaluator:
         for slot_id in self.overlap_slots:
             trace: Trace = []
             verdicts[slot_id] = overlap_verdict(
-                ev.restriction_tally(message_id, key, response, slot_id, trace=trace))
+                ev.slot_tally(message_id, key, response, slot_id, overlap=True, trace=trace))
             overlap_traces[slot_id] = trace
         tallies: dict[str, list[int]] = {}
         traces: dict[str, Trace] = {}
@@ -264,13 +265,15 @@ class EvidenceEvaluator:
 
     def _match(self, slot_id: str, event: tuple[str, str, CValue, CValue]) -> ValueMatch:
         how, credit, k, r = event
+        kind = self._types[slot_id]
         if how == "words":
             assert isinstance(k, tuple)  # the key fills left, for a word overlap
             shared = frozenset(set().union(*(self.matcher.words(x) for x in k))
                                & self.matcher.words(r))
             chance = self.chance.words_chance(slot_id, shared)
             set_word = bool(shared) and shared <= self._set_words.get(slot_id, frozenset())
-            return ValueMatch(how, credit, " / ".join(value_text(x) for x in k), value_text(r),
+            return ValueMatch(how, credit, " / ".join(value_text(x, kind) for x in k),
+                              value_text(r, kind),
                               " ".join(sorted(shared)), chance, bits(chance), set_word=set_word)
         agreed = atoms(r)
         value: CValue = agreed[0] if len(agreed) == 1 else r
@@ -280,7 +283,8 @@ class EvidenceEvaluator:
         root = how == "general" and value in self._roots.get(slot_id, ())
         stripped = (how == "equal" and not self._exact.equal(k, r)
                     and not any(s.startswith('"') for s in iter_strings(r)))
-        return ValueMatch(how, credit, value_text(k), value_text(r), value_text(value),
+        return ValueMatch(how, credit, value_text(k, kind), value_text(r, kind),
+                          value_text(value, kind),
                           chance, bits(chance), root=root, stripped=stripped)
 
     def _slot_flags(self, verdict: str | None, tally: list[int] | None,

@@ -126,32 +126,17 @@ class PairEvaluator:
         def verdict(slot_id: str) -> str:
             if slot_id not in verdicts:
                 verdicts[slot_id] = overlap_verdict(
-                    self.restriction_tally(message_id, key, response, slot_id))
+                    self.slot_tally(message_id, key, response, slot_id, overlap=True))
             return verdicts[slot_id]
 
         return restriction_holds(self.restriction, verdict)
 
-    def restriction_tally(
-        self, message_id: str, key: PreparedTemplate, response: PreparedTemplate, slot_id: str,
-        trace: Trace | None = None,
-    ) -> list[int]:
-        """One slot scored as the restriction scores it (word overlap counts)."""
-        return self.scorer.score(
-            message_id,
-            key.template_id,
-            self.scorer.rules[slot_id],
-            self._fills(key, slot_id),
-            self._fills(response, slot_id),
-            response_tid=response.template_id,
-            overlap=True,
-            trace=trace,
-        )
-
     def slot_tally(
         self, message_id: str, key: PreparedTemplate, response: PreparedTemplate, slot_id: str,
-        trace: Trace | None = None,
+        *, overlap: bool = False, trace: Trace | None = None,
     ) -> list[int]:
-        """One slot scored as the pair score scores it (batch mode, history used)."""
+        """One slot of a pair in mapping mode (history used, no queries): as the pair score
+        scores it, or with ``overlap`` as the restriction does (word overlap counts)."""
         return self.scorer.score(
             message_id,
             key.template_id,
@@ -159,6 +144,7 @@ class PairEvaluator:
             self._fills(key, slot_id),
             self._fills(response, slot_id),
             response_tid=response.template_id,
+            overlap=overlap,
             trace=trace,
         )
 
