@@ -67,9 +67,13 @@ def _kehler(console, result) -> None:
             cells.append(f"{100 * f:.2f}{arrow}")
         table.add_row(s.system, *cells)
     console.print(table)
-    console.print(f"Each single correct step lowers F under {audit.default} and raises it under "
-                  f"{audit.flag}: see [bold]{result.kehler_path}[/bold] "
-                  "(muceval alignment --audit all)")
+    # The sentence is said only when the scores above bear it out.
+    single = audit.systems[1:-1]  # removed, added: one correct step each
+    trap = all((s.scores[audit.default].f1 or 0.0) < (first[audit.default] or 0.0)
+               and (s.scores[audit.flag].f1 or 0.0) > (first[audit.flag] or 0.0) for s in single)
+    said = (f"Each single correct step lowers F under {audit.default} and raises it under "
+            f"{audit.flag}" if trap else "Steps and scores above")
+    console.print(f"{said}: see [bold]{result.kehler_path}[/bold] (muceval alignment --audit all)")
 
 
 
