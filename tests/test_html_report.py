@@ -418,3 +418,112 @@ def test_demo_writes_the_html_report(tmp_path) -> None:
     for system in result.systems:
         assert by_name[system.name]["all_templates"]["f1"] == pytest.approx(system.all_templates.f_pr)
     check_page_matches_json(parse_html(result.report_path.read_text()), data)
+
+
+# ---------------------------------------------------------------------------
+# The Alignment section (report --alignment)
+# ---------------------------------------------------------------------------
+
+
+def check_alignment_matches_json(dom: Node, doc: dict) -> None:
+    """The Alignment section shows the numbers of report.json's ``alignment`` part."""
+    section = dom.find("section", id="alignment")
+    assert dom.find("a", href="#alignment")
+    alpha = doc["settings"]["significance"]["alpha"]
+    table = section.find("table", id="alignment-scores")
+    rows = {r.attrs["data-system"]: r for r in table.find("tbody").find_all("tr")}
+    assert sorted(rows) == sorted(s["system"] for s in doc["systems"])
+    for s in doc["systems"]:
+        for criterion, values in s["criteria"].items():
+            cells = {c.attrs["data-metric"]: c for c in rows[s["system"]].find_all(
+                "td", data_criterion=criterion)}
+            assert cells["f1"].text() == _pct(values["f1"])
+            if criterion == doc["default"]:
+                assert cells["recall"].text() == _pct(values["recall"])
+                assert cells["mapped_pairs"].text() == str(values["mapped_pairs"])
+                continue
+            assert cells["delta_f1"].text() == f"{100 * values['delta_f1']:+.2f}"
+            p = values["p_value"]
+            assert cells["p_value"].text().rstrip("*") == format_p(p)
+            assert ("sig" in cells["p_value"].attrs.get("class", "")) == (p <= alpha)
+            assert cells["rank"].text() == str(values["rank"])
+    flagged = sorted((s["system"], p["message"], str(p["key"]), str(p["response"]))
+                     for s in doc["systems"] for p in s["pairs"] if p["flagged"])
+    if flagged:
+        shown = section.find("table", id="alignment-flagged").find("tbody").find_all("tr")
+        assert sorted((r.attrs["data-system"], r.attrs["data-message"], r.attrs["data-key"],
+                       r.attrs["data-response"]) for r in shown) == flagged
+    else:
+        assert section.find_all(id="alignment-flagged-none")
+    removal = {r.attrs["data-system"]: r for r in section.find(
+        "table", id="alignment-removal").find("tbody").find_all("tr")}
+    for s in doc["systems"]:
+        if s["removal"]:
+            shown = removal[s["system"]].find("td", data_metric="anomalies").text()
+            assert int(shown) == sum(r["anomaly"] for r in s["removal"])
+    for comparison in doc["comparisons"]:
+        caption = section.find("p", data_comparison=comparison["criterion"])
+        assert caption.find("span", data_metric="flips").text() == str(len(comparison["flips"]))
+
+
+def test_report_alignment_section_shows_the_audit(tmp_path, capsys) -> None:
+    """The bundled example: a strict criterion flags weak pairs and shows Kehler's anomaly."""
+    out = tmp_path / "r"
+    assert main(["report", "--example", "--alignment", "1992,strict", "--out", str(out),
+                 "--shuffles", "999", "--seed", "3", "--bootstrap", "0", "--no-png",
+                 "--format", "json"]) == 0  # fmt: skip
+    data = json.loads((out / "report.json").read_text())
+    doc = data["alignment"]
+    assert doc["default"] == "1992" and doc["flag"] == "strict"
+    assert doc["settings"]["significance"]["seed"] == 3
+    assert json.loads((out / "alignment.json").read_text()) == doc
+    assert any(r["anomaly"] for s in doc["systems"] for r in s["removal"])
+    html = (out / "report.html").read_text()
+    dom = parse_html(html)
+    check_page_matches_json(dom, data)
+    check_alignment_matches_json(dom, doc)
+    # The evidence figure marks the flagged pairs of each system that has some.
+    for s in doc["systems"]:
+        if any(p["flagged"] for p in s["pairs"]):
+            assert f'id="alignment-evidence-flagged-{s["system"]}"' in html
+
+
+def test_report_alignment_compare_takes_the_configuration_list(tmp_path) -> None:
+    out = tmp_path / "r"
+    assert main(["report", "--example", "--alignment", "compare", "--out", str(out),
+                 "--shuffles", "99", "--seed", "3", "--bootstrap", "0", "--no-png",
+                 "--format", "json"]) == 0  # fmt: skip
+    doc = json.loads((out / "report.json").read_text())["alignment"]
+    assert doc["settings"]["criteria"] == ["1992", "strict"]
+
+
+def test_report_without_alignment_has_no_section(tmp_path) -> None:
+    out = tmp_path / "r"
+    assert main(["report", "--example", "--out", str(out), "--shuffles", "99", "--seed", "3",
+                 "--bootstrap", "0", "--no-png", "--format", "json"]) == 0  # fmt: skip
+    assert "alignment" not in json.loads((out / "report.json").read_text())
+    dom = parse_html((out / "report.html").read_text())
+    assert not dom.find_all("section", id="alignment")
+    assert not dom.find_all("a", href="#alignment")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--alignment", "1992,strict", "{reports}"], "need responses scored with --key"),
+        (["--alignment", "1992,nosuch", "--example"], "nosuch"),
+        (["--alignment", ",", "--example"], "name at least one alignment criterion"),
+    ],
+)
+def test_report_alignment_errors(args, message, example, tmp_path, capsys) -> None:
+    config, results = example
+    paths = []
+    for name, pairs in results.items():
+        path = tmp_path / f"{name}.report"
+        path.write_text(format_report(pairs, config), encoding="latin-1")
+        paths.append(str(path))
+    expanded = [p for a in args for p in (paths if a == "{reports}" else [a])]
+    assert main(["report", *expanded, "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "r").exists()

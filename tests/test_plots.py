@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from muceval.core.units import from_arrays
 from muceval.reporting.plots import (
+    evidence_plot,
     groups_plot,
     inline_svg,
     lanes,
@@ -157,3 +158,20 @@ def test_inline_svg_prefixes_ids_and_keeps_every_reference_resolvable() -> None:
     assert ids and all(i.startswith("m-") for i in ids)
     references = re.findall(r"url\(#([^)]+)\)", body) + re.findall(r'href="#([^"]+)"', body)
     assert references and set(references) <= ids
+
+
+def test_evidence_plot_draws_one_mark_per_pair() -> None:
+    rows = [("A", [(1.0, True), (9.5, False), (3.2, True)]), ("B x", [(12.0, False)]),
+            ("C", [])]
+    svg = to_svg(evidence_plot(rows, "1992", "strict"))
+    root = ET.fromstring(svg)
+    groups = {el.get("id"): el for el in root.iter() if el.get("id")}
+    for name, points in rows:
+        for gid, want in ((f"flagged-{slug(name)}", sum(f for _, f in points)),
+                          (f"pairs-{slug(name)}", sum(not f for _, f in points))):
+            marks = [el for el in groups[gid].iter() if el.tag == f"{SVG}use"]
+            assert len(marks) == want, gid
+    texts = _svg_texts(svg)
+    assert {"A", "B x", "C"} <= set(texts)
+    assert any("refused by strict" in t for t in texts)
+    assert to_svg(evidence_plot(rows, "1992", "strict")) == svg

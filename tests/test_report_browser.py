@@ -24,7 +24,7 @@ from muceval.cli import main
 from muceval.formats.registry import load_systems
 from muceval.reporting.analysis import analyze
 from muceval.reporting.html import write_report
-from test_html_report import check_page_matches_json, parse_html
+from test_html_report import check_alignment_matches_json, check_page_matches_json, parse_html
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
@@ -79,11 +79,14 @@ def _check_screenshot(png: Path) -> None:
 
 def test_example_report_renders_with_every_section(tmp_path: Path) -> None:
     out = tmp_path / "report"
-    assert main(["report", "--example", "--out", str(out), "--seed", "11", "--shuffles", "999",
-                 "--bootstrap", "200", "--format", "json"]) == 0  # fmt: skip
+    assert main(["report", "--example", "--alignment", "1992,strict", "--out", str(out),
+                 "--seed", "11", "--shuffles", "999", "--bootstrap", "200",
+                 "--format", "json"]) == 0  # fmt: skip
     dom = parse_html(rendered_dom(out / "report.html", tmp_path))
     assert dom.find("html").attrs.get("data-script") == "ready"  # the inline script ran
-    check_page_matches_json(dom, json.loads((out / "report.json").read_text()))
+    data = json.loads((out / "report.json").read_text())
+    check_page_matches_json(dom, data)
+    check_alignment_matches_json(dom, data["alignment"])
     _check_screenshot(screenshot(out / "report.html", tmp_path, "example-report"))
 
 

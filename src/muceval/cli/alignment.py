@@ -8,8 +8,10 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    alignment_file_option,
     expand_folders,
     name_option,
+    parse_criteria,
     parse_names,
     progress_bar,
     refuse_overwriting_inputs,
@@ -17,7 +19,6 @@ from muceval.cli.common import (
     resolve_configuration,
     strict_option,
 )
-from muceval.errors import UsageError
 
 AUDITS = ("pairs", "removal", "all")
 
@@ -33,9 +34,7 @@ AUDITS = ("pairs", "removal", "all")
               help="1992 slot file for a 1992 --config.")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="1992 history file of human judgements.")
-@click.option("--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
-              help="A TOML file of [alignment...] tables merged into the configuration "
-              "(criteria added or replaced; default, compare, flag, chance replaced).")
+@alignment_file_option
 @click.option("--criteria", help="Criteria to compare, comma-separated (default: the "
               "configuration's 'compare', else the default and the flag criterion). "
               "Predefined: 1992, 1992-optimal, any-slot.")
@@ -84,8 +83,6 @@ def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None
       muceval alignment --key key.txt --config config.toml --criteria 1992,strict \\
           --audit all sys1.txt sys2.txt
     """
-    from muceval.core.alignment import AlignmentSettings
-    from muceval.formats.config.alignment import load_alignment_file
     from muceval.formats.files import write_atomic
     from muceval.reporting.alignment import (
         alignment_table,
@@ -102,15 +99,8 @@ def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None
                                        config_path: "the configuration",
                                        alignment_path: "the alignment file",
                                        **{p: "a response" for p in paths}})
-    config = resolve_configuration(config_path, slots_path)
-    if alignment_path is not None:
-        config = load_alignment_file(alignment_path, config)
-    chosen = [c.strip() for c in criteria.split(",") if c.strip()] if criteria else None
-    if criteria is not None and not chosen:
-        raise UsageError("--criteria: name at least one criterion")
-    settings = config.alignment or AlignmentSettings()
-    for name in chosen or ():
-        settings.criterion(name)  # before any file is read: a UsageError naming the known ones
+    config = resolve_configuration(config_path, slots_path, alignment_path)
+    chosen = parse_criteria(criteria, config)
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     with progress_bar(interactive and output is None and fmt == "table", "systems") as advance:
         result, warnings = audit_files(

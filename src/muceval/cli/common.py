@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import click
 
-from muceval.errors import Problem
+from muceval.errors import Problem, UsageError
 
 BUNDLED_CONFIGURATIONS = ("muc4",)
 
@@ -49,20 +49,49 @@ def _region(points) -> str:
 
 
 
-def resolve_configuration(config_path: str | None, slots_path: str | None):
-    """The configuration named on the command line, or the bundled MUC-4 one.
+def resolve_configuration(config_path: str | None, slots_path: str | None,
+                          alignment_path: str | None = None):
+    """The configuration named on the command line, or the bundled MUC-4 one, with the
+    ``[alignment...]`` tables of ``--alignment-file`` merged in.
 
     ``--config muc4`` names the bundled configuration (a file of that name wins).
     """
     from muceval.formats.config import bundled_configuration, load_configuration
+    from muceval.formats.config.alignment import load_alignment_file
 
     if config_path is None:
         if slots_path is not None:
-            return load_configuration(slots_path, slot_file_alone=True)
-        return bundled_configuration("muc4")
-    if config_path in BUNDLED_CONFIGURATIONS and not os.path.exists(config_path):
-        return bundled_configuration(config_path)
-    return load_configuration(config_path, slots_path)
+            config = load_configuration(slots_path, slot_file_alone=True)
+        else:
+            config = bundled_configuration("muc4")
+    elif config_path in BUNDLED_CONFIGURATIONS and not os.path.exists(config_path):
+        config = bundled_configuration(config_path)
+    else:
+        config = load_configuration(config_path, slots_path)
+    return config if alignment_path is None else load_alignment_file(alignment_path, config)
+
+
+def parse_criteria(text: str | None, config) -> list[str] | None:
+    """Comma-separated criterion names, each checked against the configuration before any
+    file is read (a UsageError names the known ones); None when not given."""
+    from muceval.core.alignment import AlignmentSettings
+
+    if text is None:
+        return None
+    chosen = [c.strip() for c in text.split(",") if c.strip()]
+    if not chosen:
+        raise UsageError("name at least one alignment criterion")
+    settings = config.alignment or AlignmentSettings()
+    for name in chosen:
+        settings.criterion(name)
+    return chosen
+
+
+def alignment_file_option(command):
+    return click.option(
+        "--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
+        help="A TOML file of [alignment...] tables merged into the configuration (criteria "
+        "added or replaced; default, compare, flag, chance replaced).")(command)
 
 
 def units_option(command):

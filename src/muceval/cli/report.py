@@ -9,7 +9,9 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    alignment_file_option,
     name_option,
+    parse_criteria,
     parse_names,
     progress_bar,
     report_warnings,
@@ -47,6 +49,11 @@ from muceval.cli.common import (
 @units_option
 @unit_level_option
 @name_option
+@click.option("--alignment", "alignment_criteria", metavar="CRITERIA",
+              help="With --key: add an Alignment section comparing these criteria "
+              "(comma-separated; 'compare' takes the configuration's compare list), with the "
+              "pair evidence, the removal audit and the calibration.")
+@alignment_file_option
 @click.option("--no-png", is_flag=True, help="Write the figures as SVG only.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="What to print: a compact table, or the written files as JSON.")
@@ -56,21 +63,23 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
            example: bool, out_dir: str, title: str | None, metrics: str, method: str,
            shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
            adjust: str, bootstrap: int, threads: int | None, units: str, unit: str,
-           names: tuple[str, ...], no_png: bool,
-           fmt: str, strict: bool) -> None:
+           names: tuple[str, ...], alignment_criteria: str | None,
+           alignment_path: str | None, no_png: bool, fmt: str, strict: bool) -> None:
     """Score systems, test their differences and write one self-contained HTML report.
 
     With --key, INPUT files are system responses scored against the key (with
     --config and an optional --history). Without it, INPUT files are 1992 score
     reports and/or muceval JSON scores (muceval score --format json). The
     --out folder receives report.html (viewable offline), the figures as SVG and
-    PNG, and the data as JSON and CSV.
+    PNG, and the data as JSON and CSV. --alignment adds a section on the
+    alignment criteria (muceval alignment --audit all --calibrate, drawn).
 
     \b
     Example:
       muceval report --example --out example-report
       muceval report ../shared/muc4/tst3/official-scores/*.nrad --seed 1 --out tst3-report
       muceval report --key key.txt --config task.toml --history h.lisp A.txt B.txt
+      muceval report --example --alignment 1992,strict --out example-report
     """
     import json
     import time
@@ -100,8 +109,13 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     if not inputs:
         raise UsageError("give INPUT files (or --example)")
     recorded: dict[str, object] = {}
+    if (alignment_criteria is not None or alignment_path is not None) and key_path is None:
+        raise UsageError("--alignment and --alignment-file need responses scored with --key "
+                         "(or --example)")
     if key_path is not None:
-        config = resolve_configuration(config_path, slots_path)
+        config = resolve_configuration(config_path, slots_path, alignment_path)
+        chosen = None if alignment_criteria in (None, "compare") \
+            else parse_criteria(alignment_criteria, config)
         renamed = parse_names(names, inputs)
         session = score_files(config, key_path, inputs, history_path=history_path,
                               query_pass=not no_query_pass, mapping=mapping, names=renamed)
@@ -115,6 +129,9 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         recorded = {"key": key_path, "configuration": config_path or "muc4", "history": history_path or "none",
                     "responses": list(inputs), "query pass": not no_query_pass,
                     "mapping": mapping, "unit": unit}
+        if alignment_criteria is not None:
+            recorded["alignment"] = alignment_criteria
+            recorded["alignment file"] = alignment_path or "none"
     else:
         if history_path is not None or unit != "message":
             raise UsageError("--history and --unit template apply when scoring responses "
@@ -132,6 +149,10 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
                            seed=seed, alternative=alternative, alpha=alpha,
                            confidence=confidence, adjust=adjust, bootstrap=bootstrap,
                            threads=threads, progress=advance, inputs=recorded)
+    if alignment_criteria is not None:
+        analysis = _with_alignment(analysis, config, key_path, inputs, renamed, chosen,
+                                   history_path, not no_query_pass, alignment_path, shuffles,
+                                   strict, extra)
     if show_progress:
         with Console(stderr=True).status("drawing figures and writing the report"):
             files = write_report(analysis, out_dir, title=title, png=not no_png, extra_files=extra)
@@ -161,3 +182,32 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
 
 
 
+
+
+def _with_alignment(analysis, config, key_path, inputs, names, criteria, history_path,
+                    query_pass, alignment_path, shuffles, strict, extra):
+    """The analysis with its ``alignment`` part: the same audit as ``muceval alignment
+    --audit all --calibrate``, tested with the report's seed and alpha."""
+    import dataclasses
+
+    from muceval.reporting.alignment import alignment_to_dict, alignment_to_json, compare_criteria
+    from muceval.scoring.session import audit_files
+    from muceval.significance.settings import SignificanceSettings
+    from muceval.version import __version__
+
+    audit, warnings = audit_files(config, key_path, inputs, history_path=history_path,
+                                  names=names, criteria=criteria, pairs=True, removal=True,
+                                  calibrate=True, query_pass=query_pass)
+    report_warnings((), warnings, strict)
+    settings = analysis.significance.settings
+    comparison = compare_criteria(audit, SignificanceSettings(
+        shuffles=shuffles, seed=settings["seed"], alpha=settings["alpha"])) \
+        if len(audit.scored) > 1 else None
+    recorded = {"command": "report", "muceval": __version__, "key": key_path,
+                "config": analysis.settings["inputs"].get("configuration"), "history": history_path,
+                "alignment_file": alignment_path, "criteria": list(audit.scored),
+                "default": audit.default, "flag": audit.flag, "audit": "all",
+                "query_pass": query_pass, "unit": "message"}
+    extra["alignment.json"] = alignment_to_json(audit, comparison, recorded)
+    return dataclasses.replace(
+        analysis, alignment=alignment_to_dict(audit, comparison, recorded))

@@ -13,6 +13,7 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    alignment_file_option,
     expand_folders,
     name_option,
     parse_names,
@@ -61,8 +62,7 @@ if TYPE_CHECKING:
 @click.option("--alignment", "alignment", metavar="CRITERION",
               help="Score with this alignment criterion of the configuration ([alignment] "
               "tables; predefined: 1992, 1992-optimal, any-slot) instead of its default.")
-@click.option("--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
-              help="A TOML file of [alignment...] tables merged into the configuration.")
+@alignment_file_option
 @click.option("--unresolved", type=click.Choice(["incorrect", "partial", "correct", "ask"]),
               default="incorrect", show_default=True,
               help="What a question without a recorded answer gives; 'ask' asks you.")
@@ -151,11 +151,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
               **{path: "mapping file" for path in mapping_paths}}
     refuse_overwriting_inputs(output, inputs)
     refuse_overwriting_inputs(save_history, {k: v for k, v in inputs.items() if k != history_path})
-    config = resolve_configuration(config_path, slots_path)
-    if alignment_path is not None:
-        from muceval.formats.config.alignment import load_alignment_file
-
-        config = load_alignment_file(alignment_path, config)
+    config = resolve_configuration(config_path, slots_path, alignment_path)
     show_progress = len(responses) > 1 and unresolved != "ask" and sys.stderr.isatty()
     try:
         with progress_bar(show_progress, "scoring") as advance:

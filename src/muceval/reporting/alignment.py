@@ -177,10 +177,11 @@ def _system_json(s: SystemAudit, audit: AlignmentAudit,
     }
 
 
-def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | None,
-                      settings: Mapping[str, Any]) -> str:
-    """The whole audit as one JSON document (see the module docstring)."""
-    doc = {
+def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | None,
+                      settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The whole audit as the JSON document of the module docstring (also the ``alignment``
+    part of a report's ``report.json``)."""
+    return {
         "format": ALIGNMENT_FORMAT,
         "format_version": FORMAT_VERSION,
         "muceval": __version__,
@@ -211,6 +212,12 @@ def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | N
                      "top": [{"value": v, "share": _r(p, 4)} for v, p in e.top]}
                     for e in audit.entropy],
     }
+
+
+def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | None,
+                      settings: Mapping[str, Any]) -> str:
+    """The whole audit as one compact JSON document (see the module docstring)."""
+    doc = alignment_to_dict(audit, comparison, settings)
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 

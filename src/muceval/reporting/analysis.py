@@ -141,6 +141,9 @@ class Analysis:
     tallies: UnitTallies = field(repr=False)
     significance: SignificanceResult
     settings: dict[str, Any]
+    # The ``muceval-alignment`` document (reporting.alignment.alignment_to_dict) when the
+    # report compares alignment criteria; None otherwise.
+    alignment: dict[str, Any] | None = None
 
     def system(self, name: str) -> SystemScores:
         for s in self.systems:
@@ -149,14 +152,18 @@ class Analysis:
         raise KeyError(name)
 
     def to_dict(self) -> dict[str, Any]:
-        """The machine-readable report: ``settings``, ``systems`` and ``significance``."""
-        return {
+        """The machine-readable report: ``settings``, ``systems``, ``significance`` and,
+        when criteria were compared, ``alignment``."""
+        out = {
             "format": "muceval-report",
             "format_version": 1,
             "settings": self.settings,
             "systems": [s.to_dict() for s in self.systems],
             "significance": self.significance.to_dict(),
         }
+        if self.alignment is not None:
+            out["alignment"] = self.alignment
+        return out
 
     def to_json(self, indent: int | None = 1) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False) + "\n"

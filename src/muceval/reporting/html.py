@@ -42,6 +42,7 @@ from muceval.formats.files import write_atomic
 from muceval.reporting.analysis import Analysis
 from muceval.reporting.plots import (
     METRIC_TITLES,
+    evidence_plot,
     groups_plot,
     inline_svg,
     matrix_plot,
@@ -131,6 +132,13 @@ def build_figures(analysis: Analysis) -> dict[str, Any]:
         for metric in analysis.significance.metrics:
             figures[f"matrix-{metric}"] = matrix_plot(analysis.significance, metric)
             figures[f"groups-{metric}"] = groups_plot(analysis.significance, metric)
+        doc = analysis.alignment
+        if doc is not None and any(p["verdicts"].get(doc["default"]) == "mapped"
+                                   for s in doc["systems"] for p in s["pairs"]):
+            figures["alignment-evidence"] = evidence_plot(
+                [(s["system"], [(p["evidence_bits"], p["flagged"]) for p in s["pairs"]
+                                if p["verdicts"].get(doc["default"]) == "mapped"])
+                 for s in doc["systems"]], doc["default"], doc["flag"])
     return figures
 
 
@@ -143,8 +151,8 @@ _SUMMARY_COLUMNS = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F 
                     ("f0.5", "F 2P&R"), ("f2", "F P&2R"))
 _TOC = (("summary", "Summary"), ("region", "Region of performance"),
         ("matrices", "Significance matrices"), ("groupings", "Significance groupings"),
-        ("slot-comparison", "Per-slot comparison"), ("systems", "Per-system tables"),
-        ("settings", "Settings"))
+        ("slot-comparison", "Per-slot comparison"), ("alignment", "Alignment"),
+        ("systems", "Per-system tables"), ("settings", "Settings"))
 
 
 @functools.cache
@@ -278,6 +286,82 @@ def _slots_view(analysis: Analysis) -> dict[str, Any] | None:
     return {"order": order, "rows": rows}
 
 
+def _signed_pct(value: float | None) -> str:
+    return "" if value is None else f"{100 * value:+.2f}"
+
+
+def _alignment_view(doc: Mapping[str, Any] | None, svgs: Mapping[str, str]) -> dict[str, Any] | None:
+    """What the Alignment section shows, from the ``muceval-alignment`` document."""
+    if doc is None:
+        return None
+    default, flag = doc["default"], doc["flag"]
+    scored = [c for c in doc["criteria"] if doc["criteria"][c].get("cardinality", "1:1") == "1:1"]
+    criteria = [{"name": name, "describe": d["describe"],
+                 "role": ", ".join(r for r, n in (("default", default), ("flag", flag))
+                                   if n == name)} for name, d in doc["criteria"].items()]
+    alpha = doc["settings"].get("significance", {}).get("alpha", 0.10)
+    columns: list[tuple[str, str, str]] = []  # (criterion, metric, heading)
+    for c in scored:
+        heads = ((("recall", "R"), ("precision", "P"), ("f1", "F"), ("mapped_pairs", "pairs"))
+                 if c == default else (("f1", "F"), ("delta_f1", "ΔF"), ("p_value", "p"),
+                                       ("rank", "rank")))
+        columns += [(c, m, f"{c} {h}") for m, h in heads]
+    rows = []
+    for s in doc["systems"]:
+        cells = []
+        for c, metric, _ in columns:
+            v = s["criteria"][c].get(metric)
+            if metric in ("recall", "precision", "f1"):
+                text = format_pct(v)
+            elif metric == "delta_f1":
+                text = _signed_pct(v)
+            elif metric == "p_value":
+                text = "" if v is None else format_p(v)
+            else:
+                text = "" if v is None else str(v)
+            significant = metric == "p_value" and v is not None and v <= alpha
+            cells.append({"criterion": c, "metric": metric, "text": text,
+                          "sort": "" if v is None else repr(v), "significant": significant})
+        rows.append({"system": s["system"], "cells": cells})
+    flagged = [{"system": s["system"], **p} for s in doc["systems"] for p in s["pairs"]
+               if p["flagged"]]
+    removal = []
+    anomalies = []
+    for s in doc["systems"]:
+        records = s["removal"]
+        if not records:
+            continue
+        raises = {c: sum(1 for r in records if (r["deltas"][c]["f1"] or 0) > 0) for c in scored}
+        removal.append({"system": s["system"], "templates": len(records),
+                        "raises": [raises[c] for c in scored],
+                        "anomalies": sum(r["anomaly"] for r in records)})
+        anomalies += [{"system": s["system"], **r,
+                       "df": [_signed_pct(r["deltas"][c]["f1"]) for c in scored]}
+                      for r in records if r["anomaly"]]
+    calibration = [{"criterion": c["criterion"],
+                    "same": f"{format_pct(c['same_message']['share'])}% of "
+                            f"{c['same_message']['pairs']}",
+                    "other": f"{format_pct(c['other_messages']['share'])}% of "
+                             f"{c['other_messages']['pairs']}"
+                             + (" (sample)" if c["other_messages"]["sampled"] else "")}
+                   for c in doc["calibration"]]
+    comparisons = [{"criterion": c["criterion"],
+                    "tau": "n/a" if c["kendall_tau"] is None else f"{c['kendall_tau']:.3f}",
+                    "flips": [{**f, "p_default": format_p(f["p_default"]),
+                               "p_value": format_p(f["p_value"])} for f in c["flips"]]}
+                   for c in doc["comparisons"]]
+    return {
+        "default": default, "flag": flag, "criteria": criteria, "scored": scored,
+        "alpha": f"{alpha:g}",
+        "columns": columns, "rows": rows, "comparisons": comparisons,
+        "shuffles": doc["settings"].get("significance", {}).get("shuffles"),
+        "figure": (_figure("alignment-evidence", svgs, "Evidence of every aligned pair.")
+                   if "alignment-evidence" in svgs else None),
+        "flagged": flagged, "removal": removal, "anomalies": anomalies,
+        "calibration": calibration,
+    }
+
+
 def _tally_view(rows: Sequence[Row], system: str, kind: str) -> dict[str, Any]:
     return {"system": system, "kind": kind, "columns": [c.upper() for c in _COUNT_COLUMNS],
             "rows": [{"name": r.name, "kind": r.kind,
@@ -323,11 +407,13 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
         title=title or f"muceval report: {len(analysis.systems)} systems",
         version=analysis.settings.get("versions", {}).get("muceval", ""),
         systems_count=len(analysis.systems), units=sig.settings["units"],
-        method=sig.settings["method"], seed=sig.settings["seed"], toc=_TOC,
+        method=sig.settings["method"], seed=sig.settings["seed"],
+        toc=[(a, label) for a, label in _TOC if a != "alignment" or analysis.alignment],
         summary=_summary_view(analysis),
         region=_figure("region", svgs, "Region of performance of every system."),
         matrices=_matrices_view(analysis, svgs), groupings=_groupings_view(analysis, svgs),
         slots=_slots_view(analysis),
+        alignment=_alignment_view(analysis.alignment, svgs),
         systems=[{"name": s.name, "slug": slug(s.name), "origin": s.origin, "source": s.source,
                   "slots": _tally_view(s.slots, s.name, "slots"),
                   "objects": _tally_view(s.objects, s.name, "objects")}

@@ -9,6 +9,8 @@ from a browser's DOM. Marks carry ids (``gid``) naming what they show:
 * region of performance: ``region-<system>`` (rectangle) and ``point-<system>``;
 * significance matrix: ``cell-<row>--<column>`` for every off-diagonal cell;
 * significance groups: ``score-<system>`` and ``group-<k>``;
+* alignment evidence: ``pairs-<system>`` and ``flagged-<system>`` (pairs aligned
+  under the default criterion, the flagged ones apart);
 
 with system names passed through :func:`slug`.
 
@@ -39,6 +41,7 @@ from muceval.significance.engine import SignificanceResult  # noqa: E402
 
 __all__ = [
     "METRIC_TITLES",
+    "evidence_plot",
     "groups_plot",
     "inline_svg",
     "lanes",
@@ -371,4 +374,45 @@ def groups_plot(result: SignificanceResult, metric: str) -> Figure:
     bars.set_xlabel("system (by decreasing score)")
     for spine in ("left", "right", "top"):
         bars.spines[spine].set_visible(False)
+    return fig
+
+
+# ---------------------------------------------------------------------------
+# Alignment evidence
+# ---------------------------------------------------------------------------
+
+
+def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], default: str,
+                  flag: str) -> Figure:
+    """One strip per system: the evidence (bits) of each pair aligned under ``default``.
+
+    ``rows``: ``(system, [(bits, flagged), ...])``. Flagged pairs (aligned under
+    the default criterion, refused by the flag criterion) are red crosses
+    (``flagged-<system>``), the others dots (``pairs-<system>``). A pair at
+    few bits was aligned on values that match by chance often.
+
+    >>> fig = evidence_plot([("A", [(1.0, True), (9.5, False)])], "1992", "strict")
+    >>> fig.axes[0].get_xlabel()
+    'evidence of the aligned pair (bits: −log2 of the chance of each slot match, summed)'
+    """
+    n = len(rows)
+    fig = Figure(figsize=(10.5, 1.7 + 0.38 * max(n, 1)), layout="constrained")
+    ax = fig.add_subplot()
+    # A fixed jitter (not a random one): the same data draw the same figure.
+    for i, (name, points) in enumerate(rows):
+        jitter = 0.28 * np.sin(np.arange(len(points)) * 2.3999632)
+        bits = np.array([b for b, _ in points], dtype=float)
+        flagged = np.array([f for _, f in points], dtype=bool)
+        ax.scatter(bits[~flagged], (i + jitter)[~flagged], s=14, color="#1f4e79", alpha=0.55,
+                   linewidths=0, gid=f"pairs-{slug(name)}", zorder=2)
+        ax.scatter(bits[flagged], (i + jitter)[flagged], s=42, color="#c62828", marker="x",
+                   linewidths=1.6, gid=f"flagged-{slug(name)}", zorder=3)
+    ax.set_yticks(range(n), [name for name, _ in rows], fontsize=8)
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlim(left=0)
+    ax.set_xlabel("evidence of the aligned pair (bits: −log2 of the chance of each slot "
+                  "match, summed)")
+    ax.set_title(f"Pairs aligned under {default}; red crosses are refused by {flag}",
+                 fontsize=10)
+    ax.grid(True, axis="x", color="0.92", zorder=0)
     return fig

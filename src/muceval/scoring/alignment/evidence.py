@@ -167,6 +167,7 @@ class PairEvidence:
             "message": self.message_id, "key": self.key_id, "response": self.response_id,
             "pair_score": self.pair_score, "restriction_1992": self.restriction_1992,
             "evidence_bits": round(self.bits, 4), "flags": list(self.flags),
+            "matching_slots": list(self.matching_slots),
             "slots": [s.to_dict() for s in self.slots.values()
                       if s.verdict == "match" or s.matches or s.flags],
         }
