@@ -15,6 +15,7 @@ from muceval.errors import InputError
 from muceval.formats.modern import detect_layout, parse_modern, read_modern
 from muceval.scoring.modern import ModernOptions, score_modern
 from muceval.scoring.modern.ceaf import rme_document
+from muceval.scoring.modern.counts import Counts
 from muceval.scoring.modern.gtt import GttTemplate, best_map, brute_force_map
 
 
@@ -227,3 +228,85 @@ def test_significance_and_compare_on_modern_scores(modern: Path, tmp_path: Path,
                  *preds, "--format", "json", "--shuffles", "199", "--bootstrap", "0"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["baseline"] == "preds_gtt" and len(result["comparisons"]) == 3
+
+
+# --- the alignment of the modern metrics (muceval alignment with a modern key) ---------------
+
+@settings(max_examples=300, deadline=None)
+@given(preds=st.lists(_GTT_TEMPLATE, max_size=5), golds=st.lists(_GTT_TEMPLATE, max_size=4))
+def test_gtt_role_match_keeps_the_map_of_the_exhaustive_enumeration(preds, golds) -> None:
+    from muceval.scoring.modern.gtt import mapped_pairs, score_document
+
+    assert best_map(preds, golds, role_match=True) == brute_force_map(preds, golds,
+                                                                      role_match=True)
+    loose = sum(score_document(preds, golds).values(), Counts())
+    strict = sum(score_document(preds, golds, role_match=True).values(), Counts())
+    # A stricter criterion never raises F; without pairs on the type alone it changes nothing.
+    assert strict.f1 <= loose.f1 + 1e-12
+    type_only = [counts for _, _, counts in mapped_pairs(preds, golds)
+                 if not any(c.p_num or c.r_num for c in counts[1:])
+                 and any(c.p_den or c.r_den for c in counts[1:])]
+    if not type_only:
+        assert strict == loose
+
+
+def test_gtt_audit_counts_pairs_credited_on_the_incident_type_alone() -> None:
+    from muceval.scoring.modern.alignment import audit_gtt
+
+    gold = _file("gtt-gold", ("TST3-MUC4-0001", [_template("attack", Victim=[["priest"]]),
+                                                 _template("bombing", Target=[["bank"]])]),
+                 ("TST3-MUC4-0002", [_template("kidnapping")]))
+    pred = _file("gtt-pred", ("TST3-MUC4-0001", [_template("attack", Victim=[["soldier"]]),
+                                                 _template("bombing", Target=[["bank"]])]),
+                 ("TST3-MUC4-0002", [_template("kidnapping")]))
+    audit = audit_gtt(gold, pred, "sys")
+    # The attack pair shares only its type; the bombing matches a target; the two empty
+    # kidnappings agree wholly, not on the type alone.
+    assert (audit.mapped, audit.type_only) == (3, 1)
+    assert [(p.docid, p.predicted, p.type_only) for p in audit.pairs] == [
+        ("TST3-MUC4-0001", 1, True), ("TST3-MUC4-0001", 2, False), ("TST3-MUC4-0002", 1, False)]
+    assert audit.scores.overall == score_modern(gold, pred, ModernOptions("gtt")).overall
+    loose, strict = audit.scores.overall, audit.strict.overall
+    assert (loose.p_num - strict.p_num, loose.r_num - strict.r_num) == (1, 1)
+    assert (loose.p_den, loose.r_den) == (strict.p_den, strict.r_den)
+
+
+def test_alignment_command_with_a_modern_key(modern: Path, capsys) -> None:
+    key = str(modern / "gtt" / "test.json")
+    preds = [str(modern / "gtt" / "preds_gtt.out"),
+             str(modern / "iterx" / "preds.bart-large.test.jsonlines")]
+    assert main(["score", "--key", key, "--metric", "gtt", "--format", "json", *preds]) == 0
+    scores = json.loads(capsys.readouterr().out)["results"][0]["systems"]
+    assert main(["alignment", "--key", key, "--format", "json", "--seed", "7",
+                 "--shuffles", "999", *preds]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "muceval-modern-alignment" and doc["default"] == "gtt"
+    assert set(doc["criteria"]) == {"gtt", "gtt-role-match", "ceaf-ree", "ceaf-rme"}
+    assert doc["settings"]["significance"]["seed"] == 7
+    for system, score in zip(doc["systems"], scores, strict=True):
+        assert system["system"] == score["system"]
+        gtt, strict = system["criteria"]["gtt"], system["criteria"]["gtt-role-match"]
+        # The default criterion is the official scorer, count for count.
+        assert {k: gtt[k] for k in ("p_num", "p_den", "r_num", "r_den")} == \
+            {k: score["overall"][k] for k in ("p_num", "p_den", "r_num", "r_den")}
+        type_only = [p for p in system["pairs"] if p["type_only"]]
+        assert system["type_only_pairs"] == len(type_only) > 0
+        assert system["mapped_pairs"] == len(system["pairs"])
+        # Refusing the pairs credited on the type alone lowers F here (never raises it).
+        assert strict["f1"] < gtt["f1"] and 0 <= strict["p_value"] <= 1
+    assert main(["alignment", "--key", key, "--format", "csv", "--csv-view", "pairs",
+                 *preds]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("system,docid,predicted,gold")
+    assert len(rows) - 1 == sum(s["mapped_pairs"] for s in doc["systems"])
+
+
+@pytest.mark.parametrize("extra, flag", [(["--criteria", "1992"], "--criteria"),
+                                         (["--calibrate"], "--calibrate"),
+                                         (["--audit", "removal"], "--audit removal")])
+def test_alignment_with_a_modern_key_refuses_1992_options(modern: Path, capsys, extra,
+                                                          flag) -> None:
+    key, pred = str(modern / "gtt" / "test.json"), str(modern / "gtt" / "preds_gtt.out")
+    assert main(["alignment", "--key", key, *extra, pred]) == 2
+    err = capsys.readouterr().err
+    assert flag in err and "Traceback" not in err

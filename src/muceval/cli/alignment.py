@@ -19,6 +19,8 @@ from muceval.cli.common import (
     resolve_configuration,
     strict_option,
 )
+from muceval.cli.modern import key_is_modern
+from muceval.errors import UsageError
 
 AUDITS = ("pairs", "removal", "all")
 
@@ -78,10 +80,18 @@ def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None
     history) and the removal audit (Kehler's anomaly: removing a template lowers
     F under the default criterion and raises it under the flag criterion).
 
+    With a modern key (GTT, GRIT or IterX JSON) the criteria of the modern
+    metrics are stated, and GTT's is audited: how many template pairs its map
+    credits on the incident type alone, and F when such pairs are refused
+    (gtt-role-match), with the p-value of the change (paired randomization over
+    documents).
+
     \b
     Example:
       muceval alignment --key key.txt --config config.toml --criteria 1992,strict \\
           --audit all sys1.txt sys2.txt
+      muceval alignment --key ../shared/modern/gtt/test.json --audit pairs \\
+          ../shared/modern/gtt/preds_gtt.out
     """
     from muceval.formats.files import write_atomic
     from muceval.reporting.alignment import (
@@ -95,6 +105,20 @@ def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None
     from muceval.version import __version__
 
     paths = expand_folders(responses)
+    if key_is_modern(key_path):
+        given = {"--config": config_path, "--slots": slots_path, "--history": history_path,
+                 "--alignment-file": alignment_path, "--criteria": criteria,
+                 "--calibrate": calibrate, "--entropy": entropy, "--no-query-pass": no_query_pass,
+                 "--audit removal/all": audit in ("removal", "all"),
+                 "--csv-view " + csv_view: csv_view not in ("scores", "pairs")}
+        used = [flag for flag, value in given.items() if value]
+        if used:
+            raise UsageError(f"{used[0]} belongs to the 1992 scorer's alignment; with a modern "
+                             "key muceval audits GTT's criterion (gtt against gtt-role-match) "
+                             "and takes --audit pairs, --shuffles, --seed, --format, -o")
+        _modern(key_path, paths, audit == "pairs", shuffles, seed, csv_view, fmt, output, force,
+                names, strict)
+        return
     refuse_overwriting_inputs(output, {key_path: "the key", history_path: "the history",
                                        config_path: "the configuration",
                                        alignment_path: "the alignment file",
@@ -122,6 +146,49 @@ def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None
         text = alignment_to_csv(result, comparison, csv_view)
     else:
         text = alignment_table(result, comparison, terminal=output is None and interactive)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text, overwrite=force)
+
+
+def _modern(key_path: str, paths: tuple[str, ...], pairs: bool, shuffles: int,
+            seed: int | None, csv_view: str, fmt: str, output: str | None, force: bool,
+            names: tuple[str, ...], strict: bool) -> None:
+    import sys
+
+    from muceval.formats.files import system_name, write_atomic
+    from muceval.formats.modern import read_modern
+    from muceval.reporting.modern_alignment import (
+        compare_gtt_alignment,
+        modern_alignment_table,
+        modern_alignment_to_csv,
+        modern_alignment_to_json,
+    )
+    from muceval.scoring.modern.alignment import audit_gtt
+    from muceval.significance.settings import SignificanceSettings
+    from muceval.version import __version__
+
+    gold = read_modern(key_path)
+    renamed = parse_names(names, paths)
+    chosen = [renamed.get(p) or system_name(p) for p in paths]
+    if len(set(chosen)) != len(chosen):
+        raise UsageError("two prediction files give the same system name: " + ", ".join(chosen)
+                         + " (use --name FILE=NAME)")
+    audits = [audit_gtt(gold, read_modern(p), name) for p, name in zip(paths, chosen,
+                                                                       strict=True)]
+    report_warnings((), [w for a in audits for w in a.scores.warnings], strict)
+    comparison = compare_gtt_alignment(audits, SignificanceSettings(shuffles=shuffles, seed=seed))
+    settings = {"command": "alignment", "muceval": __version__, "key": key_path,
+                "predictions": list(paths), "metric": "gtt",
+                "criteria": ["gtt", "gtt-role-match"], "unit": "document"}
+    if fmt == "json":
+        text = modern_alignment_to_json(audits, comparison, settings)
+    elif fmt == "csv":
+        text = modern_alignment_to_csv(audits, comparison, csv_view)
+    else:
+        interactive = sys.stdout.isatty() and output is None
+        text = modern_alignment_table(audits, comparison, pairs=pairs, terminal=interactive)
     if output is None:
         click.echo(text, nl=False)
     else:

@@ -44,6 +44,7 @@ __all__ = [
     "alignment_to_json",
     "alignment_table",
     "compare_criteria",
+    "rank_and_flip",
 ]
 
 ALIGNMENT_FORMAT = "muceval-alignment"
@@ -73,6 +74,31 @@ class AlignmentComparison:
     settings: dict[str, Any] = field(default_factory=dict)
 
 
+def rank_and_flip(
+    names: Sequence[str], f1: Mapping[str, Sequence[float]],
+    decisions: Mapping[str, Mapping[tuple[str, str], tuple[bool, float]]], default: str,
+) -> tuple[dict[tuple[str, str], int], dict[str, float | None], dict[str, tuple[Flip, ...]]]:
+    """Ranks per (system, criterion), Kendall's τ of each criterion's F against the default's,
+    and the pairwise significance decisions ``(significant, p)`` that differ from the default's."""
+    from scipy.stats import kendalltau, rankdata
+
+    ranks: dict[tuple[str, str], int] = {}
+    tau: dict[str, float | None] = {}
+    flips: dict[str, tuple[Flip, ...]] = {}
+    for c, values in f1.items():
+        for name, r in zip(names, rankdata([-x for x in values], method="min"), strict=True):
+            ranks[(name, c)] = int(r)
+        if c == default:
+            continue
+        tau[c] = float(kendalltau(f1[default], values).statistic) if len(names) >= 2 else None
+        if c in decisions:
+            flips[c] = tuple(
+                Flip(a, b, d0, d1, p0, p1)
+                for (a, b), (d1, p1) in decisions[c].items()
+                for d0, p0 in (decisions[default][(a, b)],) if d0 != d1)
+    return ranks, tau, flips
+
+
 def _units(audit: AlignmentAudit) -> list[str]:
     names: set[str] = set()
     for s in audit.systems:
@@ -94,7 +120,6 @@ def _tallies(rows: Sequence[tuple[str, Mapping[str, Any]]], units: Sequence[str]
 def compare_criteria(audit: AlignmentAudit,
                      settings: SignificanceSettings | None = None) -> AlignmentComparison:
     """Test every change of F against the default criterion, and the flips between systems."""
-    from scipy.stats import kendalltau, rankdata
 
     chosen = (settings or SignificanceSettings()).validated().with_seed()
     # Only the randomization p-values are needed here: no classic tests, no intervals.
@@ -111,30 +136,16 @@ def compare_criteria(audit: AlignmentAudit,
             result = compare(t, metrics=("f1",), settings=chosen)
             p_values[(s.system, c)] = result.comparison(
                 f"{s.system}@{default}", f"{s.system}@{c}", "f1").p_value
-    ranks: dict[tuple[str, str], int] = {}
-    tau: dict[str, float | None] = {}
-    decisions: dict[str, dict[tuple[str, str], tuple[bool, float]]] = {}
     names = [s.system for s in audit.systems]
-    for c in audit.scored:
-        f = [s.scores[c].f1 or 0.0 for s in audit.systems]
-        for s, r in zip(audit.systems, rankdata([-x for x in f], method="min"), strict=True):
-            ranks[(s.system, c)] = int(r)
-        if len(names) >= 2:
+    decisions: dict[str, dict[tuple[str, str], tuple[bool, float]]] = {}
+    if len(names) >= 2:
+        for c in audit.scored:
             result = compare(_tallies([(s.system, s.scores[c].units) for s in audit.systems],
                                       units), metrics=("f1",), settings=chosen)
             decisions[c] = {(x.a, x.b): (x.significant, x.p_value) for x in result.comparisons}
-    base_f = [s.scores[default].f1 or 0.0 for s in audit.systems]
-    flips: dict[str, tuple[Flip, ...]] = {}
-    for c in audit.scored:
-        if c == default:
-            continue
-        f = [s.scores[c].f1 or 0.0 for s in audit.systems]
-        tau[c] = float(kendalltau(base_f, f).statistic) if len(names) >= 2 else None
-        if c in decisions:
-            flips[c] = tuple(
-                Flip(a, b, d0, d1, p0, p1)
-                for (a, b), (d1, p1) in decisions[c].items()
-                for d0, p0 in (decisions[default][(a, b)],) if d0 != d1)
+    ranks, tau, flips = rank_and_flip(
+        names, {c: [s.scores[c].f1 or 0.0 for s in audit.systems] for c in audit.scored},
+        decisions, default)
     return AlignmentComparison(p_values, ranks, tau, flips, chosen.to_json())
 
 

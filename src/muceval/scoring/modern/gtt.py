@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from muceval.core.modern import ROLES, ModernTemplate
 from muceval.scoring.modern.counts import Counts, normalize
 
-__all__ = ["GttTemplate", "best_map", "brute_force_map", "gold_templates", "predicted_templates",
-           "score_document"]
+__all__ = ["GttTemplate", "best_map", "brute_force_map", "gold_templates", "mapped_pairs",
+           "predicted_templates", "score_document"]
 
 FIELDS = ("incident_type", *ROLES)
 """The rows of the per-role breakdown: the incident type, then the five roles."""
@@ -66,6 +66,18 @@ def _role_counts(pred: GttTemplate, gold: GttTemplate) -> list[Counts]:
     return out
 
 
+def _credited(pred: GttTemplate, gold: GttTemplate, role_match: bool) -> list[Counts] | None:
+    """The counts of a pair that may be aligned, else None: the types must agree and, with
+    ``role_match``, some role entity must match where either side has entities."""
+    if pred.incident_type not in gold.incident_type:
+        return None
+    counts = _role_counts(pred, gold)
+    if role_match and not any(c.p_num or c.r_num for c in counts[1:]) \
+            and any(c.p_den or c.r_den for c in counts[1:]):
+        return None
+    return counts
+
+
 def _alone(template: GttTemplate, predicted: bool) -> list[Counts]:
     """Per field, what an unmapped template adds to the denominators."""
     sizes = [1, *(len(entities) for entities in template.roles)]
@@ -76,18 +88,17 @@ def _f1(p_num: float, p_den: int, r_num: float, r_den: int) -> float:
     return Counts(p_num, p_den, r_num, r_den).f1
 
 
-def _pair_gains(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate]) -> list[list[tuple[int, int] | None]]:
-    """(p_num, r_num) a mapped pair adds, or None when its types do not agree (then both count
-    as unmapped)."""
+def _pair_gains(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
+                role_match: bool = False) -> list[list[tuple[int, int] | None]]:
+    """(p_num, r_num) a mapped pair adds, or None when the pair may not be aligned (then both
+    count as unmapped): see :func:`_credited`."""
     gains: list[list[tuple[int, int] | None]] = []
     for p in preds:
         row: list[tuple[int, int] | None] = []
         for g in golds:
-            if p.incident_type in g.incident_type:
-                counts = _role_counts(p, g)
-                row.append((sum(c.p_num for c in counts), sum(c.r_num for c in counts)))  # type: ignore[misc]
-            else:
-                row.append(None)
+            counts = _credited(p, g, role_match)
+            row.append(None if counts is None else (int(sum(c.p_num for c in counts)),
+                                                    int(sum(c.r_num for c in counts))))
         gains.append(row)
     return gains
 
@@ -98,15 +109,19 @@ def _denominators(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate]) ->
     return p_den, r_den
 
 
-def best_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate]) -> tuple[int, ...]:
+def best_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
+             role_match: bool = False) -> tuple[int, ...]:
     """The map the original keeps: ``map[i]`` is the gold template of prediction ``i`` (-1: none).
+
+    ``role_match`` states a stricter criterion than the original's: a pair may be
+    aligned only when some role entity matches, not on the incident type alone.
 
     >>> g = GttTemplate("attack", ((frozenset({"x"}),), (), (), (), ()))
     >>> best_map([g, g], [g])
     (0, -1)
     """
     n_pred, n_gold = len(preds), len(golds)
-    gains = _pair_gains(preds, golds)
+    gains = _pair_gains(preds, golds, role_match)
     p_den, r_den = _denominators(preds, golds)
     # The most the predictions from i on can still add (each on its own, a bound).
     rest_p = [0] * (n_pred + 1)
@@ -146,11 +161,12 @@ def best_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate]) -> tupl
     return best
 
 
-def brute_force_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate]) -> tuple[int, ...]:
+def brute_force_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
+                    role_match: bool = False) -> tuple[int, ...]:
     """The original's exhaustive enumeration (for tests: exponential in the predictions)."""
     import itertools
 
-    gains = _pair_gains(preds, golds)
+    gains = _pair_gains(preds, golds, role_match)
     p_den, r_den = _denominators(preds, golds)
     best_f1, best = -1.0, tuple([-1] * len(preds))
     for candidate in itertools.product([*range(len(golds)), -1], repeat=len(preds)):
@@ -169,15 +185,28 @@ def brute_force_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate]) 
     return best
 
 
-def score_document(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate]) -> dict[str, Counts]:
-    """Per field of :data:`FIELDS`, the counts of one document at the original's map."""
-    mapping = best_map(preds, golds)
+def mapped_pairs(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
+                 role_match: bool = False) -> list[tuple[int, int, list[Counts]]]:
+    """The pairs that earn credit at the best map: ``(prediction, gold, counts per field)``."""
+    mapping = best_map(preds, golds, role_match)
+    out = []
+    for i, j in enumerate(mapping):
+        counts = _credited(preds[i], golds[j], role_match) if j >= 0 else None
+        if counts is not None:
+            out.append((i, j, counts))
+    return out
+
+
+def score_document(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
+                   role_match: bool = False) -> dict[str, Counts]:
+    """Per field of :data:`FIELDS`, the counts of one document at the original's map (with
+    ``role_match``: at the best map of the stricter criterion, see :func:`best_map`)."""
+    credited = {i: (j, counts) for i, j, counts in mapped_pairs(preds, golds, role_match)}
     totals = [Counts() for _ in FIELDS]
     mapped_gold: set[int] = set()
     for i, p in enumerate(preds):
-        j = mapping[i]
-        if j >= 0 and p.incident_type in golds[j].incident_type:
-            parts = _role_counts(p, golds[j])
+        if i in credited:
+            j, parts = credited[i]
             mapped_gold.add(j)
         else:
             parts = _alone(p, predicted=True)

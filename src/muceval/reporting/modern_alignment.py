@@ -1,0 +1,211 @@
+"""The alignment view of the modern metrics (``muceval alignment`` with a GTT, GRIT or IterX key).
+
+GTT's criterion credits a template pair whose incident types agree even when no
+role entity matches. Per system: the pairs GTT's map credits, how many of them on
+the incident type alone, F under ``gtt`` (the official counts) and under
+``gtt-role-match``, the change with its p-value (the paired randomization over
+documents of ``muceval significance`` on the pseudo-systems ``SYS@gtt`` and
+``SYS@gtt-role-match``), ranks, Kendall's τ and the significance decisions between
+systems that flip.
+
+JSON (format ``muceval-modern-alignment``)::
+
+    {"format", "format_version", "muceval", "signature", "settings",
+     "criteria": {NAME: {"metric", "aligns", "restriction", "assignment", "cardinality",
+                         "credit"}},
+     "default": "gtt", "flag": "gtt-role-match",
+     "systems": [{"system", "mapped_pairs", "type_only_pairs", "type_only_share",
+                  "criteria": {NAME: {"precision", "recall", "f1", "p_num", "p_den", "r_num",
+                                      "r_den", "delta_f1", "p_value", "rank"}},
+                  "pairs": [{"docid", "predicted", "gold", "predicted_type", "gold_type",
+                             "role_p_num", "role_p_den", "role_r_num", "role_r_den",
+                             "type_only"}]}],
+     "comparisons": [{"criterion", "kendall_tau", "flips": [...]}]}
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from muceval.core.signature import signature
+from muceval.reporting.alignment import AlignmentComparison, rank_and_flip
+from muceval.scoring.modern import ratio_tallies
+from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
+from muceval.significance.ratios import compare_ratios
+from muceval.significance.settings import SignificanceSettings
+from muceval.version import __version__
+
+__all__ = ["MODERN_ALIGNMENT_FORMAT", "compare_gtt_alignment", "modern_alignment_table",
+           "modern_alignment_to_csv", "modern_alignment_to_dict", "modern_alignment_to_json"]
+
+MODERN_ALIGNMENT_FORMAT = "muceval-modern-alignment"
+FORMAT_VERSION = 1
+DEFAULT, FLAG = "gtt", "gtt-role-match"
+CRITERIA = (DEFAULT, FLAG)
+
+
+def _scores(audit: GttAlignmentAudit, criterion: str):
+    return audit.scores if criterion == DEFAULT else audit.strict
+
+
+def compare_gtt_alignment(audits: Sequence[GttAlignmentAudit],
+                          settings: SignificanceSettings | None = None) -> AlignmentComparison:
+    """The p-value of each system's change of F from ``gtt`` to ``gtt-role-match``, and the
+    ranks, τ and flips of the systems under both."""
+    chosen = replace((settings or SignificanceSettings()).validated().with_seed(),
+                     classic=False, bootstrap=0)
+    p_values: dict[tuple[str, str], float] = {}
+    for a in audits:
+        pseudo = [replace(a.scores, system=f"{a.system}@{DEFAULT}"),
+                  replace(a.strict, system=f"{a.system}@{FLAG}")]
+        result = compare_ratios(ratio_tallies(pseudo), ("f1",), chosen)
+        p_values[(a.system, FLAG)] = result.comparison(
+            pseudo[0].system, pseudo[1].system, "f1").p_value
+    names = [a.system for a in audits]
+    decisions: dict[str, dict[tuple[str, str], tuple[bool, float]]] = {}
+    if len(audits) >= 2:
+        for c in CRITERIA:
+            result = compare_ratios(ratio_tallies([_scores(a, c) for a in audits]), ("f1",),
+                                    chosen)
+            decisions[c] = {(x.a, x.b): (x.significant, x.p_value) for x in result.comparisons}
+    ranks, tau, flips = rank_and_flip(
+        names, {c: [_scores(a, c).overall.f1 for a in audits] for c in CRITERIA}, decisions,
+        DEFAULT)
+    return AlignmentComparison(p_values, ranks, tau, flips, chosen.to_json())
+
+
+def _r(value: float) -> float:
+    return round(value, 6)
+
+
+def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
+                             comparison: AlignmentComparison | None,
+                             settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The audit as the JSON document of the module docstring."""
+    systems = []
+    for a in audits:
+        base = a.scores.overall.f1
+        criteria = {}
+        for c in CRITERIA:
+            counts = _scores(a, c).overall
+            criteria[c] = {**counts.to_dict(), "delta_f1": _r(counts.f1 - base)}
+            if comparison is not None:
+                criteria[c]["p_value"] = comparison.p_values.get((a.system, c))
+                criteria[c]["rank"] = comparison.ranks.get((a.system, c))
+        systems.append({"system": a.system, "mapped_pairs": a.mapped,
+                        "type_only_pairs": a.type_only,
+                        "type_only_share": None if a.share is None else _r(a.share),
+                        "criteria": criteria, "pairs": [p.to_dict() for p in a.pairs]})
+    return {
+        "format": MODERN_ALIGNMENT_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "muceval": __version__,
+        "signature": signature(settings),
+        "settings": {**settings, **({"significance": comparison.settings}
+                                    if comparison is not None else {})},
+        "criteria": {name: c.to_dict() for name, c in MODERN_CRITERIA.items()},
+        "default": DEFAULT,
+        "flag": FLAG,
+        "systems": systems,
+        "comparisons": [] if comparison is None else [
+            {"criterion": FLAG, "kendall_tau": comparison.kendall_tau.get(FLAG),
+             "flips": [{"a": f.a, "b": f.b, "significant_default": f.default_significant,
+                        "significant": f.significant, "p_default": f.p_default,
+                        "p_value": f.p_value} for f in comparison.flips.get(FLAG, ())]}],
+    }
+
+
+def modern_alignment_to_csv(audits: Sequence[GttAlignmentAudit],
+                            comparison: AlignmentComparison | None, view: str = "scores") -> str:
+    """``scores``: one row per system and criterion; ``pairs``: one row per credited pair."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    if view == "pairs":
+        writer.writerow(["system", "docid", "predicted", "gold", "predicted_type", "gold_type",
+                         "role_p_num", "role_p_den", "role_r_num", "role_r_den", "type_only"])
+        for a in audits:
+            for pair in a.pairs:
+                writer.writerow([a.system, pair.docid, pair.predicted, pair.gold,
+                                 pair.predicted_type, pair.gold_type, pair.role_p_num,
+                                 pair.role_p_den, pair.role_r_num, pair.role_r_den,
+                                 int(pair.type_only)])
+        return buffer.getvalue()
+    writer.writerow(["system", "criterion", "p_num", "p_den", "r_num", "r_den", "precision",
+                     "recall", "f1", "delta_f1", "p_value", "rank", "mapped_pairs",
+                     "type_only_pairs"])
+    for a in audits:
+        for c in CRITERIA:
+            counts = _scores(a, c).overall
+            p = comparison.p_values.get((a.system, c)) if comparison else None
+            rank = comparison.ranks.get((a.system, c)) if comparison else None
+            writer.writerow([a.system, c, f"{counts.p_num:g}", counts.p_den, f"{counts.r_num:g}",
+                             counts.r_den, _r(counts.precision), _r(counts.recall),
+                             _r(counts.f1), _r(counts.f1 - a.scores.overall.f1),
+                             "" if p is None else p, "" if rank is None else rank, a.mapped,
+                             a.type_only])
+    return buffer.getvalue()
+
+
+def modern_alignment_table(audits: Sequence[GttAlignmentAudit],
+                           comparison: AlignmentComparison | None, pairs: bool = False,
+                           terminal: bool = False, width: int = 140) -> str:
+    """The audit as rich tables (exported as text unless printing to a terminal)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(record=True, width=width, file=None if terminal else io.StringIO(),
+                      markup=False, highlight=False)
+    console.print("Criteria:")
+    for name, c in MODERN_CRITERIA.items():
+        role = " (default)" if name == DEFAULT else " (flag)" if name == FLAG else ""
+        console.print(f"  {name}{role}: aligns {c.aligns}; may align when {c.restriction}; "
+                      f"chosen by {c.assignment}; {c.cardinality}")
+    table = Table(title=f"GTT's alignment: pairs credited on the incident type alone, and F "
+                  f"under {FLAG} (%)")
+    for head in ("system", "pairs", "type only", "share", f"{DEFAULT} F", f"{FLAG} F", "ΔF",
+                 "p", "rank"):
+        table.add_column(head, justify="left" if head == "system" else "right")
+    for a in audits:
+        f0, f1 = a.scores.overall.f1, a.strict.overall.f1
+        p = comparison.p_values.get((a.system, FLAG)) if comparison else None
+        rank = comparison.ranks.get((a.system, FLAG)) if comparison else None
+        table.add_row(a.system, str(a.mapped), str(a.type_only),
+                      "-" if a.share is None else f"{100 * a.share:.1f}%", f"{100 * f0:.2f}",
+                      f"{100 * f1:.2f}", f"{100 * (f1 - f0):+.2f}",
+                      "" if p is None else f"{p:.4f}", "" if rank is None else str(rank))
+    console.print(table)
+    if comparison is not None and len(audits) >= 2:
+        tau = comparison.kendall_tau.get(FLAG)
+        flips = comparison.flips.get(FLAG, ())
+        console.print(f"{FLAG}: Kendall τ against {DEFAULT} {'-' if tau is None else f'{tau:.3f}'}"
+                      f"; {len(flips)} significance decision(s) flip")
+        for f in flips:
+            console.print(f"  {f.a} vs {f.b}: {'different' if f.default_significant else 'same'}"
+                          f" (p {f.p_default:.4f}) → {'different' if f.significant else 'same'}"
+                          f" (p {f.p_value:.4f})")
+    if pairs:
+        listing = Table(title="Pairs credited on the incident type alone")
+        for head in ("system", "document", "predicted", "gold", "type", "gold type",
+                     "predicted entities", "gold entities"):
+            listing.add_column(head, justify="left" if head in ("system", "document", "type",
+                                                                "gold type") else "right")
+        for a in audits:
+            for pair in a.pairs:
+                if pair.type_only:
+                    listing.add_row(a.system, pair.docid, str(pair.predicted), str(pair.gold),
+                                    pair.predicted_type, pair.gold_type, str(pair.role_p_den),
+                                    str(pair.role_r_den))
+        console.print(listing)
+    return "" if terminal else console.export_text()
+
+
+def modern_alignment_to_json(audits: Sequence[GttAlignmentAudit],
+                             comparison: AlignmentComparison | None,
+                             settings: Mapping[str, Any]) -> str:
+    return json.dumps(modern_alignment_to_dict(audits, comparison, settings), indent=1,
+                      ensure_ascii=False) + "\n"
