@@ -85,14 +85,13 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     import time
 
     from rich.console import Console
-    from rich.table import Table
 
     from muceval.errors import UsageError
     from muceval.formats.files import system_name
     from muceval.formats.registry import load_systems
     from muceval.formats.scores.json import scores_to_json
     from muceval.reporting.analysis import analyze, systems_from_pairs
-    from muceval.reporting.html import format_pct, write_report
+    from muceval.reporting.html import write_report
     from muceval.scoring.session import score_files
 
     started = time.perf_counter()
@@ -165,6 +164,16 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
             "figures": [str(p) for p in files.figures], "data": [str(p) for p in files.data],
             "seconds": round(elapsed, 2)}, indent=2))
         return
+    _print_summary(analysis, files.html, elapsed)
+
+
+def _print_summary(analysis, html, elapsed: float) -> None:
+    """The compact terminal table: ALL TEMPLATES per system, ranked, with its group."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from muceval.reporting.html import format_pct
+
     sig = analysis.significance
     rank_metric = "f1" if "f1" in sig.metrics else sig.metrics[0]
     console = Console()
@@ -177,11 +186,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
                       format_pct(row.f_pr), format_pct(row.f_2pr), format_pct(row.f_p2r),
                       sig.letters[rank_metric][name])
     console.print(table)
-    console.print(f"seed {sig.settings['seed']}; report written to [bold]{files.html}[/bold] "
+    console.print(f"seed {sig.settings['seed']}; report written to [bold]{html}[/bold] "
                   f"({elapsed:.1f} s)")
-
-
-
 
 
 def _with_alignment(analysis, config, key_path, inputs, names, criteria, history_path,
