@@ -153,14 +153,17 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     refuse_overwriting_inputs(save_history, {k: v for k, v in inputs.items() if k != history_path})
     config = resolve_configuration(config_path, slots_path, alignment_path)
     show_progress = len(responses) > 1 and unresolved != "ask" and sys.stderr.isatty()
+    renamed = parse_names(names, responses)
+    chosen_mappings = _adjudicated_mappings(history_path, responses, renamed) \
+        if not mapping_paths else mapping_paths
     try:
         with progress_bar(show_progress, "scoring") as advance:
             session = score_files(
                 config, key_path, responses, history_path=history_path,
-                query_pass=not no_query_pass, mapping=mapping, mapping_paths=mapping_paths,
+                query_pass=not no_query_pass, mapping=mapping, mapping_paths=chosen_mappings,
                 unresolved=unresolved,
                 ask=_ask_on_terminal(config) if unresolved == "ask" else None,
-                save_history=save_history, names=parse_names(names, responses),
+                save_history=save_history, names=renamed,
                 progress=advance, alignment=alignment)
     except HistorySaveError as failed:
         _save_elsewhere(failed, set(inputs))
@@ -173,7 +176,10 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
         "configuration": config_path or "muc4", "slots": slots_path, "history": history_path,
         "responses": list(responses), "query_pass": not no_query_pass, "mapping": mapping,
         "alignment": alignment or (config.alignment.default if config.alignment else "1992"),
-        "manual_mappings": list(mapping_paths), "unresolved": unresolved})
+        "manual_mappings": [str(p) for p in (chosen_mappings.values()
+                                             if isinstance(chosen_mappings, dict)
+                                             else chosen_mappings)],
+        "unresolved": unresolved})
     if per_slot:
         _print_per_slot(fmt, results, config, output, force)
     elif output_dir is not None:
@@ -191,6 +197,26 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     if session.answers_file is not None:
         click.echo(f"{len(session.new_judgements)} new judgement(s) stored in "
                    f"{session.answers_file}", err=True)
+
+
+def _adjudicated_mappings(history_path: str | None, responses: Sequence[str],
+                          renamed: Mapping[str, str]) -> dict[str, str]:
+    """The manual mappings ``muceval adjudicate`` kept next to the history, per system; each
+    one used is said on standard error."""
+    from muceval.formats.files import system_name
+    from muceval.formats.muc.mappings import sidecar_mapping_path
+
+    if history_path is None:
+        return {}
+    found = {}
+    for path in responses:
+        name = renamed.get(path) or system_name(path)
+        sidecar = sidecar_mapping_path(history_path, name)
+        if sidecar.is_file():
+            found[name] = str(sidecar)
+            click.echo(f"note: {name} uses the manual mappings of muceval adjudicate in "
+                       f"{sidecar} (--manual-mappings overrides)", err=True)
+    return found
 
 
 def _print_per_slot(fmt: str, results: Mapping[str, Sequence[PairScore]], config: Configuration,

@@ -195,7 +195,7 @@ def score_files(
     history_path: str | Path | None = None,
     query_pass: bool = True,
     mapping: str = "greedy",
-    mapping_paths: Sequence[str | Path] = (),
+    mapping_paths: Sequence[str | Path] | Mapping[str, str | Path] = (),
     unresolved: str = "incorrect",
     ask: AnswerCallback | None = None,
     save_history: str | Path | None = None,
@@ -208,7 +208,8 @@ def score_files(
     Systems are named after their files (:func:`~muceval.formats.files.system_name`),
     or by ``names`` (file → name).
     ``mapping_paths`` holds one mapping file for all responses or one per
-    response. With ``unresolved="ask"``, ``ask`` is called for each open
+    response, or maps system names to their mapping files (systems not named there
+    are mapped automatically). With ``unresolved="ask"``, ``ask`` is called for each open
     question and each answer is stored at once in ``save_history`` (or, by
     default, in ``history_path``, created if it does not exist).
     While answers are stored, the history file is locked against other
@@ -219,16 +220,19 @@ def score_files(
     SessionResult(systems={'A': (...), 'B': (...)}, ...)
     """
     paths = [str(p) for p in response_paths]
-    _check_request(paths, mapping_paths, unresolved, ask, history_path, save_history)
+    _check_request(paths, () if isinstance(mapping_paths, Mapping) else mapping_paths, unresolved, ask, history_path, save_history)
     names_list = _system_names(paths, names)
     answers_file = str(save_history or history_path) if unresolved == "ask" else None
     file_warnings: list[Problem] = []
     key = _read_templates(key_path, config, file_warnings)
     responses = {name: _read_templates(path, config, file_warnings)
                  for name, path in zip(names_list, paths, strict=True)}
-    mappings = [read_mapping_file(p) for p in mapping_paths]
-    per_system = {name: mappings[0] if len(mappings) == 1 else mappings[n]
-                  for n, name in enumerate(names_list)} if mappings else {}
+    if isinstance(mapping_paths, Mapping):
+        per_system = {name: read_mapping_file(p) for name, p in mapping_paths.items()}
+    else:
+        mappings = [read_mapping_file(p) for p in mapping_paths]
+        per_system = {name: mappings[0] if len(mappings) == 1 else mappings[n]
+                      for n, name in enumerate(names_list)} if mappings else {}
     with contextlib.ExitStack() as held:
         store = None
         if answers_file is not None:

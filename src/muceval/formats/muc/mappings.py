@@ -7,14 +7,15 @@ official MUC-4 scores used such hand-made mappings).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from muceval.errors import InputError, Problem
 from muceval.formats.files import read_text
 from muceval.formats.muc.reports import parse_report
 
-__all__ = ["mappings_from_report", "parse_mapping_file", "read_mapping_file"]
+__all__ = ["format_mapping_file", "mappings_from_report", "parse_mapping_file",
+           "read_mapping_file", "sidecar_mapping_path"]
 
 
 def _template_ref(token: str) -> str | None:
@@ -73,3 +74,31 @@ def read_mapping_file(path: str | Path) -> dict[str, list[tuple[str | None, str 
     if "response:" in text and "key:" in text:
         return mappings_from_report(parse_report(text, str(path)).blocks)
     return parse_mapping_file(text, str(path))
+
+
+def format_mapping_file(mappings: dict[str, list[tuple[str | None, str | None]]] | Mapping,
+                        comment: str = "") -> str:
+    """A mapping file that :func:`parse_mapping_file` reads back as ``mappings``.
+
+    >>> text = format_mapping_file({"M-1": [("1", "2"), (None, "1")]}, "by hand")
+    >>> print(text, end="")
+    # by hand
+    # MESSAGE-ID KEY-ID RESPONSE-ID ('-': no template)
+    M-1 1 2
+    M-1 - 1
+    >>> parse_mapping_file(text)
+    {'M-1': [('1', '2'), (None, '1')]}
+    """
+    lines = [f"# {line}" for line in comment.splitlines()]
+    lines.append("# MESSAGE-ID KEY-ID RESPONSE-ID ('-': no template)")
+    for message_id in sorted(mappings):
+        for key_id, response_id in mappings[message_id]:
+            lines.append(f"{message_id} {key_id or '-'} {response_id or '-'}")
+    return "\n".join(lines) + "\n"
+
+
+def sidecar_mapping_path(history_path: str | Path, system: str) -> Path:
+    """Where ``muceval adjudicate`` keeps a system's manual mappings: next to the history,
+    in ``<history>.mappings/<system>.map`` (``score`` with that history uses them)."""
+    history = Path(history_path)
+    return history.with_name(history.name + ".mappings") / f"{system}.map"

@@ -91,13 +91,40 @@ class HistoryStore:
         escapes are kept byte for byte.
         """
         self.history = history
+        self._base = history
         self._text = text
         self._added: list[tuple[str, str, str, HistoryEntry]] = []
+
+    @property
+    def added(self) -> tuple[tuple[str, str, str, HistoryEntry], ...]:
+        """The judgements this session added, oldest first: (message, template, slot, entry)."""
+        return tuple(self._added)
 
     def record(self, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry) -> None:
         """Add one judgement to the history and save the file before returning."""
         self.history = add_judgement(self.history, message_id, template_id, slot_id, entry)
         self._added.append((message_id, template_id, slot_id, entry))
+        self._save()
+
+    def undo(self) -> tuple[str, str, str, HistoryEntry]:
+        """Take back the last judgement of this session and save the file (as it was before
+        that judgement, byte for byte); returns the judgement taken back."""
+        if not self._added:
+            raise UsageError("no answer of this session to undo")
+        last = self._added.pop()
+        history = self._base
+        for message_id, template_id, slot_id, entry in self._added:
+            history = add_judgement(history, message_id, template_id, slot_id, entry)
+        self.history = history
+        try:
+            self._save()
+        except HistorySaveError:
+            self._added.append(last)
+            self.history = add_judgement(history, *last)
+            raise
+        return last
+
+    def _save(self) -> None:
         if self._text is None:
             text = write_history(self.history)
         else:

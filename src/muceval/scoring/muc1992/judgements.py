@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from muceval.core import model
@@ -39,6 +39,7 @@ __all__ = [
     "JUDGED",
     "StoredJudgement",
     "Unresolved",
+    "answer_entry",
 ]
 
 # Match results (SCORER-SPEC §6.1/§6.4). A result is None (nothing), FAIL, or a
@@ -140,7 +141,8 @@ class HistoryIndex:
 class Query:
     """A question the 1992 program would have put to the operator.
 
-    ``offered`` are the key fills the response value may be credited to.
+    ``offered`` are the key fills the response value may be credited to; ``rule``
+    says which step of the slot scoring left the fill open (SCORER-SPEC §6).
     """
 
     message_id: str
@@ -149,6 +151,7 @@ class Query:
     slot_id: str
     response: model.Value
     offered: tuple[model.Value, ...]
+    rule: str = field(default="", compare=False)
 
 
 QueryAnswer = Judgement | tuple[Judgement, int] | None
@@ -156,6 +159,18 @@ QueryAnswer = Judgement | tuple[Judgement, int] | None
 the index of the offered key fill it credits, or ``None`` for no answer (no credit)."""
 
 AnswerCallback = Callable[[Query], QueryAnswer]
+
+
+def answer_entry(query: Query, judgement: Judgement, which: int = 0) -> HistoryEntry:
+    """The history entry that records ``judgement`` of ``query`` (crediting offered key fill
+    ``which``): what the 1992 program wrote into the history after an operator's answer."""
+    if not 0 <= which < len(query.offered):
+        raise ValueError(
+            f"answer names offered key fill {which}, but {len(query.offered)} were offered")
+    judgement = Judgement(judgement)
+    if judgement in (Judgement.FAIL, Judgement.NOMATCH):
+        return HistoryEntry(query.response, Judgement.FAIL)
+    return HistoryEntry(query.response, judgement, query.offered[which], has_key=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,10 +195,13 @@ class QueryResolver:
         unresolved: Unresolved = "incorrect",
         ask: AnswerCallback | None = None,
         on_judgement: Callable[[NewJudgement], None] | None = None,
+        on_reuse: Callable[[Query], None] | None = None,
     ):
         if unresolved == "ask" and ask is None:
             raise ValueError("the 'ask' policy needs a callback")
         self.unresolved = unresolved
         self.ask = ask
         self.on_judgement = on_judgement
+        # Told of every question the history answers (an adjudication page counts them).
+        self.on_reuse = on_reuse
         self.new_judgements: list[NewJudgement] = []

@@ -42,6 +42,7 @@ from muceval.scoring.muc1992.judgements import (
     AnswerCallback,
     HistoryIndex,
     NewJudgement,
+    Query,
     QueryResolver,
     Unresolved,
 )
@@ -113,6 +114,7 @@ class ScoringOptions:
     caller can store it at once (an interrupted session then loses nothing).
     ``alignment`` replaces the automatic mapping's restriction and assignment by
     a named criterion's (manual and history mappings still come first).
+    ``on_reuse`` is told of each question that the history answers.
     """
 
     query_pass: bool = True
@@ -123,6 +125,7 @@ class ScoringOptions:
     use_history_mappings: bool = True
     on_judgement: Callable[[NewJudgement], None] | None = None
     alignment: AlignmentHook | None = None
+    on_reuse: Callable[[Query], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -255,7 +258,8 @@ class Scorer:
         """A query resolver for the options (``None`` in batch mode)."""
         if not self.options.query_pass:
             return None
-        return QueryResolver(self.options.unresolved, self.options.ask, self.options.on_judgement)
+        return QueryResolver(self.options.unresolved, self.options.ask, self.options.on_judgement,
+                             self.options.on_reuse)
 
     def score_entries(
         self,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from muceval.core.model import Configuration, History, HistoryEntry, Judgement, SlotSpec, SlotType
+from muceval.core.model import Configuration, History, Judgement, SlotSpec, SlotType
 from muceval.core.tallies import Col
 from muceval.scoring.muc1992.equality import (
     ALLOF,
@@ -48,6 +48,7 @@ from muceval.scoring.muc1992.judgements import (
     Result,
     StoredJudgement,
     Unresolved,
+    answer_entry,
     stored_judgement,
 )
 
@@ -73,6 +74,17 @@ POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON, PIE = (int(c) for c in Col)
 _QUERY = "query"  # set_fill: value right, tag wrong (§6.6)
 _EXACT = "exact"
 _ABORT = "abort"
+
+# Why a fill was left to the operator (Query.rule): the step of SCORER-SPEC §6.
+_RULE_LOOKUP = "§6.4 look-up: answered from the history"
+_RULE_SINGLE = ("§6.1 single-valued slot: the response fill equals no key fill, and no rule or "
+                "history entry decides it")
+_RULE_SET = ("§6.1/§6.6 set fill: the value agrees but its cross-reference tag does not, and "
+             "no history entry decides it")
+_RULE_MULTI = ("§6.2 step D, the query pass: a fill of a multi-valued slot that the automatic "
+               "steps left uncredited")
+_RULE_MULTI_SET = ("§6.2 step D / §6.6: a set fill of a multi-valued slot whose tag does not "
+                   "agree with the key's")
 _BLOCKED: Credit = ("blocked", None)  # stage 1 ended the look-up without a result
 
 # ---------------------------------------------------------------------------
@@ -231,7 +243,8 @@ class SlotScorer:
                 if rules.is_set:
                     res = self._set_fill(ctx, k1, r1)
                     if res == _QUERY:
-                        res = self._query(ctx, [k1], r1) if ctx.resolver else None
+                        res = self._query(ctx, [k1], r1, rule=_RULE_SET) \
+                            if ctx.resolver else None
                     elif res is not None:
                         ctx.note("set-fill", res, k1, r1)
                 elif rules.is_string and ctx.overlap:
@@ -239,7 +252,7 @@ class SlotScorer:
                         res = PLAIN
                         ctx.note("words", AUTO_PARTIAL, (k1,), r1)
                 elif ctx.resolver is not None:
-                    res = self._query(ctx, [k], r)
+                    res = self._query(ctx, [k], r, rule=_RULE_SINGLE)
             status = res[0] if isinstance(res, tuple) else res
 
         t = [0] * 11
@@ -339,7 +352,7 @@ class SlotScorer:
                         failed.append(r)
                 else:
                     offered = self._offered(ctx, K, r)
-                    res = self._query(ctx, [K[i] for i in offered], r, offered)
+                    res = self._query(ctx, [K[i] for i in offered], r, offered, _RULE_MULTI)
                     if res is None:
                         still.append(r)
                     elif isinstance(res, tuple):
@@ -429,6 +442,7 @@ class SlotScorer:
         stored = self.history.find(ctx.message_id, ctx.key_tid, rules.slot_id, r)
         if stored is not None:
             if stored.judgement == FAIL:
+                self._reused(ctx, K, r)
                 return FAIL
             sk = stored.key
             if type(sk) is tuple and sk[0] == ALLOF:
@@ -443,16 +457,19 @@ class SlotScorer:
                     if ctx.trace is not None:
                         for i in credited:
                             ctx.note("history", stored.judgement, K[i], r)
+                    self._reused(ctx, K, r)
                     return (stored.judgement, credited)
             elif len(K) <= 1:
                 if eq(K[0] if K else None, sk):
                     if K:
                         ctx.note("history", stored.judgement, K[0], r)
+                    self._reused(ctx, K, r)
                     return (stored.judgement, None)
             else:
                 for i, k in enumerate(K):
                     if eq(k, sk):
                         ctx.note("history", stored.judgement, k, r)
+                        self._reused(ctx, K, r)
                         return (stored.judgement, [i])
 
         named = len(K) > 1
@@ -584,7 +601,7 @@ class SlotScorer:
             )
         m = self._set_fill(ctx, K[chosen], r)
         if m == _QUERY:
-            answer = self._query(ctx, [K[chosen]], r)
+            answer = self._query(ctx, [K[chosen]], r, rule=_RULE_MULTI_SET)
             m = answer[0] if isinstance(answer, tuple) else answer
         if m is None or m == FAIL:
             if chosen != 0:
@@ -618,6 +635,7 @@ class SlotScorer:
         fills: list[CValue],
         r: CValue,
         positions: list[int] | None = None,
+        rule: str = "",
     ) -> Result:
         """Answer a query from the history, else by the resolver's policy.
 
@@ -635,6 +653,7 @@ class SlotScorer:
         status: str | None = None
         if stored is not None:
             if stored.judgement == FAIL:
+                self._reused(ctx, fills, r)
                 return FAIL
             status = stored.judgement
             sk = stored.key
@@ -650,8 +669,10 @@ class SlotScorer:
             else:
                 found = self._offered_match(fills, sk)
                 chosen = None if found is None else [found]
+        if stored is not None and chosen is not None and status is not None:
+            self._reused(ctx, fills, r)
         if chosen is None or status is None:
-            answer = self._unresolved(ctx, fills, r)
+            answer = self._unresolved(ctx, fills, r, rule)
             if not isinstance(answer, tuple):
                 return answer
             status, chosen = answer
@@ -670,7 +691,24 @@ class SlotScorer:
                 return j
         return None
 
-    def _unresolved(self, ctx: _Ctx, fills: list[CValue], r: CValue) -> Result:
+    def _reused(self, ctx: _Ctx, fills: list[CValue], r: CValue) -> None:
+        """Tell the resolver's ``on_reuse`` that the history answered a question."""
+        if ctx.resolver is not None and ctx.resolver.on_reuse is not None:
+            ctx.resolver.on_reuse(self._question(ctx, fills, r, _RULE_LOOKUP))
+
+    @staticmethod
+    def _question(ctx: _Ctx, fills: list[CValue], r: CValue, rule: str) -> Query:
+        return Query(
+            message_id=ctx.message_id,
+            key_template_id=ctx.key_tid,
+            response_template_id=ctx.response_tid,
+            slot_id=ctx.rules.slot_id,
+            response=to_model(r),
+            offered=tuple(to_model(f) for f in fills),
+            rule=rule,
+        )
+
+    def _unresolved(self, ctx: _Ctx, fills: list[CValue], r: CValue, rule: str = "") -> Result:
         resolver = ctx.resolver
         assert resolver is not None, "queries are put only when a resolver is given"
         policy = resolver.unresolved
@@ -680,33 +718,15 @@ class SlotScorer:
             return (PARTIAL, [0])
         if policy == "correct":
             return (MATCH, [0])
-        query = Query(
-            message_id=ctx.message_id,
-            key_template_id=ctx.key_tid,
-            response_template_id=ctx.response_tid,
-            slot_id=ctx.rules.slot_id,
-            response=to_model(r),
-            offered=tuple(to_model(f) for f in fills),
-        )
+        query = self._question(ctx, fills, r, rule)
         assert resolver.ask is not None, "QueryResolver refuses the ask policy without a callback"
         answer = resolver.ask(query)
         if answer is None:
             return None
-        if isinstance(answer, tuple):
-            judgement, which = answer
-        else:
-            judgement, which = answer, 0
-        if not 0 <= which < len(fills):
-            raise ValueError(
-                f"answer names offered key fill {which}, but {len(fills)} were offered"
-            )
-        judgement = Judgement(judgement)
-        if judgement in (Judgement.FAIL, Judgement.NOMATCH):
-            entry = HistoryEntry(query.response, Judgement.FAIL)
-            result: Result = FAIL
-        else:
-            entry = HistoryEntry(query.response, judgement, query.offered[which], has_key=True)
-            result = (JUDGED[judgement], [which])
+        judgement, which = answer if isinstance(answer, tuple) else (answer, 0)
+        entry = answer_entry(query, judgement, which)
+        result: Result = FAIL if entry.judgement == Judgement.FAIL \
+            else (JUDGED[Judgement(judgement)], [which])
         self.history.add(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, stored_judgement(entry))
         recorded = NewJudgement(ctx.message_id, ctx.key_tid, ctx.rules.slot_id, entry)
         resolver.new_judgements.append(recorded)

@@ -1,0 +1,296 @@
+"""Adjudication: the open questions of a scoring session, answered one at a time.
+
+The 1992 program asked its operator about each fill no rule could decide, and
+wrote the answers into a history that later runs reused. :class:`Adjudication`
+is that session held open: it scores every system with the history as it stands,
+collects the questions the program would ask (in its order: system by system,
+message by message, pair by pair, slot by slot; one question per message, key
+template, slot and response value, however many systems put it), stores each
+answer in the history the moment it is given (:class:`~muceval.formats.muc.store.HistoryStore`:
+locked, atomic, the user's file kept byte for byte), and scores again. An answer
+can be taken back (:meth:`Adjudication.undo`), and a message's templates can be
+re-mapped by hand per system (kept as a mapping file next to the history, which
+``muceval score`` with that history uses). The same questions and answers as
+``muceval score --unresolved ask``; ``muceval adjudicate`` serves them as a page.
+
+>>> from importlib.resources import files
+>>> import shutil, tempfile, os
+>>> example = files("muceval") / "data" / "example"
+>>> folder = tempfile.mkdtemp()
+>>> _ = shutil.copy(example / "history.lisp", os.path.join(folder, "history.lisp"))
+>>> from muceval.formats.config import load_configuration
+>>> config = load_configuration(example / "config.toml")
+>>> with Adjudication(config, example / "key.txt", [example / "delta.txt"],
+...                   os.path.join(folder, "history.lisp")) as session:
+...     first = session.questions[0]
+...     print(first.slot_id, first.response, "for", first.offered[0])
+...     _ = session.answer(first.id, "incorrect")
+...     len(session.answered), first in session.questions
+perp-org-id "POLICE" for "RED DAWN FRONT"
+(1, False)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from muceval.core.model import Configuration, History, Judgement, Template, TemplateFile, Value
+from muceval.core.tallies import PairScore
+from muceval.errors import InputError, Problem, UsageError
+from muceval.formats.files import read_text, write_atomic
+from muceval.formats.muc.history import parse_history
+from muceval.formats.muc.mappings import (
+    format_mapping_file,
+    read_mapping_file,
+    sidecar_mapping_path,
+)
+from muceval.formats.muc.store import HistoryStore
+from muceval.scoring.muc1992.judgements import Query, answer_entry
+from muceval.scoring.muc1992.scorer import ScoringOptions
+from muceval.scoring.session import _read_templates, _system_names, check_pairing, score_systems
+
+__all__ = ["ANSWERS", "Adjudication", "Answer", "Question"]
+
+ANSWERS: Mapping[str, Judgement] = {
+    "correct": Judgement.MATCH, "partial": Judgement.PARTIAL, "incorrect": Judgement.FAIL}
+"""The operator's answers, as the page and the terminal prompt name them."""
+
+ManualPairs = list[tuple[str | None, str | None]]
+
+
+@dataclass(frozen=True)
+class Question:
+    """One open question: a response fill of a slot, and the key fills it may be credited to.
+
+    ``systems`` lists ``(system, response template id)`` of every system that puts
+    it (the first is shown); ``number`` is its place in the 1992 order.
+    """
+
+    id: str
+    number: int
+    message_id: str
+    key_template_id: str
+    slot_id: str
+    response: Value
+    offered: tuple[Value, ...]
+    rule: str
+    systems: tuple[tuple[str, str | None], ...]
+
+    @property
+    def query(self) -> Query:
+        return Query(self.message_id, self.key_template_id, self.systems[0][1], self.slot_id,
+                     self.response, self.offered, self.rule)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer given in this session: the question as it stood, the judgement, the key fill."""
+
+    question: Question
+    answer: str
+    which: int
+
+
+def _question_key(query: Query) -> tuple[str, str, str, str]:
+    # The history answers a question by message, key template, slot and response value.
+    return (query.message_id, query.key_template_id, query.slot_id, repr(query.response))
+
+
+def _question_id(key: tuple[str, str, str, str]) -> str:
+    return hashlib.sha1("\x1f".join(key).encode()).hexdigest()[:12]
+
+
+class Adjudication:
+    """The open questions of ``responses`` against ``key``, answered into ``history_path``.
+
+    Use it as a context manager: the history is locked against other sessions
+    while it is open (a second session gets a :class:`~muceval.errors.UsageError`).
+    """
+
+    def __init__(self, config: Configuration, key_path: str | Path,
+                 response_paths: Sequence[str | Path], history_path: str | Path, *,
+                 names: Mapping[str, str] | None = None, mapping: str = "greedy") -> None:
+        paths = [str(p) for p in response_paths]
+        if not paths:
+            raise UsageError("give at least one response file to adjudicate")
+        self.config = config
+        self.history_path = str(history_path)
+        self.mapping = mapping
+        self.warnings: list[Problem] = []
+        self.key = _read_templates(key_path, config, self.warnings)
+        self.names = _system_names(paths, names)
+        for name in self.names:
+            if Path(name).name != name or name.startswith("."):
+                raise UsageError(f"system name {name!r} cannot name a mapping file; rename it "
+                                 "with --name FILE=NAME")
+        self.paths = dict(zip(self.names, paths, strict=True))
+        self.responses: dict[str, TemplateFile] = {
+            n: _read_templates(p, config, self.warnings) for n, p in self.paths.items()}
+        for response in self.responses.values():
+            self.warnings.extend(check_pairing(self.key, response))
+        self.store = HistoryStore(self.history_path, None)
+        self.manual: dict[str, dict[str, ManualPairs]] = {}
+        self.questions: list[Question] = []
+        self.reused = 0
+        self.pairs: dict[str, tuple[PairScore, ...]] = {}
+        self.open_per_system: dict[str, int] = {}
+        self.answered: list[Answer] = []
+
+    # -- the session --------------------------------------------------------------------
+    def __enter__(self) -> Adjudication:
+        self.store.__enter__()
+        try:
+            history: History | None = None
+            text: str | None = None
+            if Path(self.history_path).exists():
+                text = read_text(self.history_path)
+                history = parse_history(text, self.history_path)
+            self.store.start_from(history or History(self.history_path, ()), text)
+            for name in self.names:
+                sidecar = sidecar_mapping_path(self.history_path, name)
+                if sidecar.is_file():
+                    self.manual[name] = {m: list(p) for m, p in read_mapping_file(sidecar).items()}
+            self.refresh()
+        except BaseException:
+            self.store.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.store.__exit__(kind, error, traceback)
+
+    def refresh(self) -> None:
+        """Score every system with the history as it stands; collect the open questions."""
+        found: dict[tuple[str, str, str, str], Question] = {}
+        reused: set[tuple[str, str, str, str]] = set()
+        self.pairs = {}
+        self.open_per_system = {}
+        for name in self.names:
+            asked: list[Query] = []
+
+            def ask(query: Query, asked: list[Query] = asked) -> None:
+                asked.append(query)
+                return None  # no answer yet: no credit, nothing recorded
+
+            options = ScoringOptions(unresolved="ask", ask=ask, mapping=self.mapping,  # type: ignore[arg-type]
+                                     on_reuse=lambda q: reused.add(_question_key(q)))
+            result = score_systems(self.config, self.key, {name: self.responses[name]},
+                                   history=self.store.history, options=options,
+                                   manual_mappings={name: self.manual[name]}
+                                   if self.manual.get(name) else None)
+            self.pairs[name] = result.systems[name]
+            keys = []
+            for query in asked:
+                key = _question_key(query)
+                if key not in found:
+                    found[key] = Question(_question_id(key), len(found) + 1, query.message_id,
+                                          query.key_template_id, query.slot_id, query.response,
+                                          query.offered, query.rule, ())
+                question = found[key]
+                if all(s != name for s, _ in question.systems):
+                    found[key] = Question(**{**question.__dict__, "systems": (
+                        *question.systems, (name, query.response_template_id))})
+                keys.append(key)
+            self.open_per_system[name] = len(set(keys))
+        self.questions = list(found.values())
+        self.reused = len(reused)
+
+    def question(self, question_id: str) -> Question:
+        for question in self.questions:
+            if question.id == question_id:
+                return question
+        raise UsageError(f"no open question {question_id} (answered already, or the scores "
+                         "changed)")
+
+    # -- answers ------------------------------------------------------------------------
+    def answer(self, question_id: str, answer: str, which: int = 0) -> Question:
+        """Store the answer to an open question in the history (saved before this returns),
+        and score again. ``which`` is the offered key fill credited (correct, partial)."""
+        if answer not in ANSWERS:
+            raise UsageError(f"answer {answer!r}: choose from {', '.join(ANSWERS)}")
+        question = self.question(question_id)
+        if not 0 <= which < max(len(question.offered), 1):
+            raise UsageError(f"key fill {which + 1} was not offered ({len(question.offered)} were)")
+        entry = answer_entry(question.query, ANSWERS[answer], which)
+        self.store.record(question.message_id, question.key_template_id, question.slot_id, entry)
+        self.answered.append(Answer(question, answer, which))
+        self.refresh()
+        return question
+
+    def undo(self) -> Answer:
+        """Take back the last answer of this session (the history as it was before it)."""
+        if not self.answered:
+            raise UsageError("nothing to undo: no answer given in this session")
+        self.store.undo()
+        last = self.answered.pop()
+        self.refresh()
+        return last
+
+    # -- manual mappings ----------------------------------------------------------------
+    def templates(self, system: str, message_id: str) -> tuple[list[Template], list[Template]]:
+        """The key templates and the system's response templates of a message."""
+        self._system(system)
+        return ([t for t in self.key.templates if t.message_id == message_id],
+                [t for t in self.responses[system].templates if t.message_id == message_id])
+
+    def mapping_of(self, system: str, message_id: str) -> list[PairScore]:
+        """The catalog entries of a message as the system is scored now."""
+        return [p for p in self.pairs[self._system(system)] if p.message_id == message_id]
+
+    def is_manual(self, system: str, message_id: str) -> bool:
+        return message_id in self.manual.get(system, {})
+
+    def remap(self, system: str, message_id: str,
+              pairs: Sequence[tuple[str | None, str | None]] | None) -> None:
+        """Map a message's templates by hand for one system (``None``: back to the automatic
+        mapping); kept in the system's mapping file next to the history, then scored again.
+
+        Every key and response template of the message must appear exactly once.
+        """
+        self._system(system)
+        keys, responses = self.templates(system, message_id)
+        if pairs is not None:
+            self._check_pairs(message_id, pairs, [t.template_id for t in keys],
+                              [t.template_id for t in responses])
+        chosen = dict(self.manual.get(system, {}))
+        if pairs is None:
+            chosen.pop(message_id, None)
+        else:
+            chosen[message_id] = list(pairs)
+        path = sidecar_mapping_path(self.history_path, system)
+        path.parent.mkdir(exist_ok=True)
+        write_atomic(path, format_mapping_file(
+            chosen, f"manual mappings of {system} (muceval adjudicate); used by muceval score "
+                    f"with the history {Path(self.history_path).name}"))
+        self.manual[system] = chosen
+        self.refresh()
+
+    @staticmethod
+    def _check_pairs(message_id: str, pairs: Sequence[tuple[str | None, str | None]],
+                     keys: Sequence[str], responses: Sequence[str]) -> None:
+        problems = []
+        used_keys = [k for k, _ in pairs if k is not None]
+        used_responses = [r for _, r in pairs if r is not None]
+        if any(k is None and r is None for k, r in pairs):
+            problems.append("a pair needs a key or a response template")
+        for side, used, known in (("key", used_keys, keys), ("response", used_responses,
+                                                             responses)):
+            for t in used:
+                if t not in known:
+                    problems.append(f"{message_id} has no {side} template {t}")
+            for t in known:
+                if used.count(t) != 1:
+                    problems.append(f"{side} template {t} of {message_id} must appear exactly "
+                                    f"once (it appears {used.count(t)} times)")
+        if problems:
+            raise InputError(Problem("<manual mapping>", None, p) for p in problems)
+
+    def _system(self, system: str) -> str:
+        if system not in self.responses:
+            raise UsageError(f"no system {system!r}; the systems are {', '.join(self.names)}")
+        return system
