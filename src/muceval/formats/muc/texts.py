@@ -16,7 +16,7 @@ from muceval.formats.files import read_text
 
 __all__ = ["parse_texts", "read_texts"]
 
-_ID = re.compile(r"^([A-Z][A-Z0-9]*-[A-Z0-9]+-\d{4})(?:[ \t]+\([^)\n]*\))?[ \t]*$", re.MULTILINE)
+_ID = re.compile(r"^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)?-\d{4})(?:[ \t]+\([^)\n]*\))?[ \t]*$", re.MULTILINE)
 
 
 def parse_texts(text: str, path: str = "<string>") -> dict[str, str]:
