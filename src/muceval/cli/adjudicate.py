@@ -1,0 +1,100 @@
+"""muceval adjudicate: answer the open questions in the browser, beside the message text."""
+
+from __future__ import annotations
+
+import click
+
+from muceval.cli.app import cli
+from muceval.cli.common import expand_folders, name_option, parse_names, resolve_configuration
+
+
+@cli.command("adjudicate")
+@click.argument("responses", nargs=-1, metavar="RESPONSE...", type=click.Path())
+@click.option("--key", "key_path", type=click.Path(dir_okay=False), help="The answer key.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="Configuration (muceval TOML, a 1992 config-*.el, or 'muc4', the default).")
+@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
+              help="1992 slot file for a 1992 --config.")
+@click.option("--history", "history_path", required=True, type=click.Path(dir_okay=False),
+              help="The history the answers go into (created if it does not exist; locked "
+              "while the page is served).")
+@click.option("--texts", "texts_path", type=click.Path(exists=True),
+              help="The message texts: a MUC corpus text file or a folder of them (e.g. "
+              "../shared/muc4/corpora).")
+@click.option("--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
+              show_default=True, help="The automatic template mapping.")
+@click.option("--example", is_flag=True,
+              help="Adjudicate the bundled example (its key, configuration, texts and four "
+              "systems) into --history.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port on 127.0.0.1 (0: a free one).")
+@click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
+@name_option
+def adjudicate(responses: tuple[str, ...], key_path: str | None, config_path: str | None,
+               slots_path: str | None, history_path: str, texts_path: str | None, mapping: str,
+               example: bool, port: int, no_browser: bool, names: tuple[str, ...]) -> None:
+    """Serve the open questions of the responses as a page, on 127.0.0.1 only.
+
+    For each fill no rule can decide: the message text with the key and
+    response fills marked, the key and response templates side by side, the
+    slot and the rule that left it open, and buttons (keys c, p, i, s; u takes
+    the last answer back). Each answer is saved in the history (1992 format)
+    before the next question is shown, and the scores are updated. A message's
+    templates can be re-mapped by hand per system; the mapping is kept in
+    HISTORY.mappings/SYSTEM.map, which `muceval score` with that history uses.
+    The address carries a token: requests without it are refused.
+
+    \b
+    Example:
+      muceval adjudicate --example --history my-answers.lisp
+      muceval adjudicate --key ../shared/muc4/corpora/tst3/key-tst3.v2 \\
+          --config ../shared/muc4/tst3/config-tst3.el --history h.tst3 \\
+          --texts ../shared/muc4/corpora ../shared/muc4/tst3/responses/
+    """
+    import secrets
+    import socket
+    import threading
+    import webbrowser
+
+    import uvicorn
+
+    from muceval.errors import UsageError
+    from muceval.formats.muc.texts import read_texts
+    from muceval.scoring.adjudication import Adjudication
+    from muceval.web.app import create_app
+
+    if example:
+        from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+
+        if responses or key_path or config_path or texts_path:
+            raise UsageError("--example takes no RESPONSE, --key, --config or --texts")
+        source = example_dir()
+        key_path, config_path = str(source / "key.txt"), str(source / "config.toml")
+        texts_path = str(source / "texts.txt")
+        responses = tuple(str(source / f"{name}.txt") for name in EXAMPLE_SYSTEMS)
+    if key_path is None or not responses:
+        raise UsageError("give --key and RESPONSE files (or --example)")
+    paths = expand_folders(responses)
+    config = resolve_configuration(config_path, slots_path)
+    texts = read_texts(texts_path) if texts_path else None
+    token = secrets.token_urlsafe(18)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(("127.0.0.1", port))
+    except OSError as error:
+        raise UsageError(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}") from None
+    address = f"http://127.0.0.1:{listener.getsockname()[1]}/{token}/"
+    with Adjudication(config, key_path, paths, history_path, names=parse_names(names, paths),
+                      mapping=mapping) as session:
+        for warning in session.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        click.echo(f"{len(session.questions)} open question(s), {session.reused} answered by "
+                   f"the history; answers go into {history_path}")
+        click.echo(f"adjudication page: {address}  (Ctrl-C to stop)", nl=True)
+        app = create_app(session, token, texts)
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+        if not no_browser:
+            threading.Timer(0.5, webbrowser.open, args=(address,)).start()
+        server.run(sockets=[listener])
+    click.echo("stopped; every answer is in the history")

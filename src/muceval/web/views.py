@@ -1,0 +1,129 @@
+"""What the adjudication pages show, computed from the session (no HTML here: the templates
+escape every value, so a fill or a file name can never become markup)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from muceval.core.model import Configuration, SlotType, Template, Value, iter_texts
+from muceval.formats.muc.fills import format_value
+from muceval.reporting.analysis import systems_from_pairs
+from muceval.reporting.html import format_pct
+from muceval.scoring.adjudication import Adjudication, Question
+
+__all__ = ["fill_text", "highlight", "question_view", "scores_view", "template_rows"]
+
+_TYPE_NAMES = {"string": "string fill", "set": "set fill", "date": "date", "location": "location",
+               "number": "number"}
+
+
+def fill_text(value: Value | None, config: Configuration, slot_id: str) -> str:
+    if value is None:
+        return "-"
+    return format_value(value, config.slot(slot_id).type)
+
+
+def _strings(value: Value, slot_type: SlotType) -> list[str]:
+    """The strings of a fill that may occur in the message text: quoted strings without
+    their quotes and, for dates and locations, the bare words without a "(CITY)" kind."""
+    out = []
+    for text in iter_texts(value):
+        raw = text.raw.strip()
+        if raw.startswith('"') and raw.endswith('"') and len(raw) > 2:
+            out.append(raw[1:-1])
+        elif slot_type in (SlotType.DATE, SlotType.LOCATION):
+            bare = re.sub(r"\s*\([A-Z ]+\)$", "", raw)
+            if len(bare) > 2:
+                out.append(bare)
+    return out
+
+
+@dataclass(frozen=True)
+class Segment:
+    text: str
+    kind: str  # "", "key", "response" or "both"
+
+
+def highlight(text: str, key: Sequence[str], response: Sequence[str]) -> list[Segment]:
+    """``text`` cut into segments, those where a key or a response string occurs marked
+    (case and line breaks ignored, as the texts wrap lines)."""
+    marks = [""] * len(text)
+    for kind, strings in (("key", key), ("response", response)):
+        for s in strings:
+            words = [re.escape(w) for w in s.split()]
+            if not words:
+                continue
+            for m in re.finditer(r"\s+".join(words), text, re.IGNORECASE):
+                for i in range(m.start(), m.end()):
+                    marks[i] = kind if marks[i] in ("", kind) else "both"
+    segments: list[Segment] = []
+    for i, ch in enumerate(text):
+        if segments and segments[-1].kind == marks[i]:
+            segments[-1] = Segment(segments[-1].text + ch, marks[i])
+        else:
+            segments.append(Segment(ch, marks[i]))
+    return segments
+
+
+def template_rows(config: Configuration, key: Template | None, response: Template | None,
+                  slot_id: str | None = None) -> list[dict[str, Any]]:
+    """Slot by slot, the key's and the response's fills as written in a template file."""
+    rows = []
+    key_slots = {s.slot_id: s for s in key.slots} if key else {}
+    response_slots = {s.slot_id: s for s in response.slots} if response else {}
+    for spec in config.slots[2:]:
+        def text(slots: Mapping, spec=spec) -> list[str]:
+            slot = slots.get(spec.slot_id)
+            if slot is None:
+                return []
+            if not slot.fills:
+                return [slot.marker.value if slot.marker is not None and slot.marker.value
+                        else "-"]
+            return [format_value(f, spec.type) for f in slot.fills]
+        rows.append({"slot": spec.slot_id, "label": spec.label, "key": text(key_slots),
+                     "response": text(response_slots), "current": spec.slot_id == slot_id})
+    return rows
+
+
+def scores_view(session: Adjudication) -> list[dict[str, Any]]:
+    """ALL TEMPLATES of every system as it stands (the 1992 summary's row)."""
+    systems, _ = systems_from_pairs(session.pairs, session.config)
+    out = []
+    for s in systems:
+        row = s.all_templates
+        f = s.f_1992
+        out.append({"system": s.name, "recall": format_pct(row.recall),
+                    "precision": format_pct(row.precision), "f1": format_pct(row.f_pr),
+                    "f_1992": "-" if f is None else f"{f[0]:.2f}",
+                    "open": session.open_per_system.get(s.name, 0),
+                    "manual": sorted(session.manual.get(s.name, {}))})
+    return out
+
+
+def question_view(session: Adjudication, question: Question,
+                  texts: Mapping[str, str] | None) -> dict[str, Any]:
+    config = session.config
+    system, response_tid = question.systems[0]
+    keys, responses = session.templates(system, question.message_id)
+    key = next((t for t in keys if t.template_id == question.key_template_id), None)
+    response = next((t for t in responses if t.template_id == response_tid), None)
+    spec = config.slot(question.slot_id)
+    key_strings = [s for v in question.offered for s in _strings(v, spec.type)]
+    response_strings = _strings(question.response, spec.type)
+    text = (texts or {}).get(question.message_id)
+    return {
+        "question": question,
+        "system": system,
+        "others": [s for s, _ in question.systems[1:]],
+        "response_template": response_tid,
+        "response_fill": fill_text(question.response, config, question.slot_id),
+        "offered": [fill_text(v, config, question.slot_id) for v in question.offered],
+        "category": f"{spec.label.strip()} ({_TYPE_NAMES.get(spec.type.value, spec.type.value)})",
+        "segments": highlight(text, key_strings, response_strings) if text else None,
+        "have_texts": texts is not None,
+        "rows": template_rows(config, key, response, question.slot_id),
+        "manual": session.is_manual(system, question.message_id),
+    }
