@@ -45,10 +45,31 @@ def test_readme_command_runs(command: str, tmp_path: Path) -> None:
     env = {**os.environ, "S": str(shared / "muc4"), "M": str(shared / "modern"),
            "COLUMNS": "100"}
     command = command.replace("../shared", str(shared))
+    if command.startswith("muceval adjudicate"):
+        _serves(command + " --no-browser", tmp_path, env)
+        return
     result = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, (command, result.stderr[-2000:])
     assert "Traceback" not in result.stderr
+
+
+def _serves(command: str, cwd: Path, env: dict[str, str]) -> None:
+    """A command that serves a page: it must print its address, then it is stopped."""
+    server = subprocess.Popen(["bash", "-c", "exec " + command], cwd=cwd, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        for _ in range(20):
+            line = server.stdout.readline()
+            if not line or "adjudication page: http://127.0.0.1:" in line:
+                break
+        assert "adjudication page: http://127.0.0.1:" in line, (command, server.stderr.read()
+                                                               if server.poll() is not None
+                                                               else "")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def test_readme_library_example_runs(tmp_path: Path) -> None:

@@ -44,142 +44,162 @@ def environment() -> jinja2.Environment:
 def create_app(session: Adjudication, token: str, texts: Mapping[str, str] | None = None,
                hosts: tuple[str, ...] = ("127.0.0.1", "localhost")) -> Starlette:
     """The application; ``session`` must be open (entered) while it serves."""
-    env = environment()
-    lock = threading.Lock()
-    base = f"/{token}"
+    pages = _Pages(session, token, texts, hosts)
+    routes = [
+        Route("/{token}/", pages.guarded(pages.queue)),
+        Route("/{token}/q/{qid}", pages.guarded(pages.question)),
+        Route("/{token}/answer", pages.posted(pages.answer), methods=["POST"]),
+        Route("/{token}/undo", pages.posted(pages.undo), methods=["POST"]),
+        Route("/{token}/map/{system}/{message}", pages.guarded(pages.mapping)),
+        Route("/{token}/map/{system}/{message}", pages.posted(pages.remap), methods=["POST"]),
+        Route("/{token}/scores", pages.guarded(pages.scores)),
+    ]
+    return Starlette(routes=routes)
 
-    def page(name: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+
+Form = dict[str, str]
+
+
+class _Pages:
+    """The handlers; each runs under the one lock, after the host and token checks."""
+
+    def __init__(self, session: Adjudication, token: str, texts: Mapping[str, str] | None,
+                 hosts: tuple[str, ...]) -> None:
+        self.session, self.token, self.texts, self.hosts = session, token, texts, hosts
+        self.env = environment()
+        self.lock = threading.Lock()
+        self.base = f"/{token}"
+
+    def page(self, name: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("title", "muceval adjudicate: open questions")
-        html = env.get_template(name).render(
-            version=__version__, base=base, counts=_counts(session), scores=scores_view(session),
-            systems=session.names, history=session.history_path, notice=request.query_params.get(
-                "notice", ""), **context)
+        session = self.session
+        html = self.env.get_template(name).render(
+            version=__version__, base=self.base, counts=_counts(session),
+            scores=scores_view(session), systems=session.names, history=session.history_path,
+            notice=request.query_params.get("notice", ""), **context)
         return HTMLResponse(html, status_code=status)
 
-    def guarded(handler):
+    def _refused(self, request: Request) -> Response | None:
+        host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
+        if host not in self.hosts:
+            return PlainTextResponse("refused: this page answers on the loopback address only",
+                                     status_code=403)
+        if not secrets.compare_digest(request.path_params.get("token", ""), self.token):
+            return PlainTextResponse("refused: the address lacks this session's token (see the "
+                                     "URL muceval adjudicate printed)", status_code=403)
+        return None
+
+    def _run(self, handler, request: Request, *args: Any) -> Response:
+        refused = self._refused(request)
+        if refused is not None:
+            return refused
+        with self.lock:
+            try:
+                return handler(request, *args)
+            except MucevalError as error:
+                return self.page("error.html.j2", request, status=400, message=str(error))
+
+    def guarded(self, handler):
         def endpoint(request: Request) -> Response:
-            host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
-            if host not in hosts:
-                return PlainTextResponse("refused: this page answers on the loopback address "
-                                         "only", status_code=403)
-            if not secrets.compare_digest(request.path_params.get("token", ""), token):
-                return PlainTextResponse("refused: the address lacks this session's token "
-                                         "(see the URL muceval adjudicate printed)",
-                                         status_code=403)
-            with lock:
-                try:
-                    return handler(request)
-                except MucevalError as error:
-                    return page("error.html.j2", request, status=400, message=str(error))
+            return self._run(handler, request)
         return endpoint
 
-    async def form_of(request: Request) -> dict[str, str]:
-        form = await request.form()
-        return {k: str(v) for k, v in form.items()}
+    def posted(self, handler):
+        async def endpoint(request: Request) -> Response:
+            if self._refused(request) is None:
+                form: Form = {k: str(v) for k, v in (await request.form()).items()}
+            else:
+                form = {}
+            return self._run(handler, request, form)
+        return endpoint
 
-    def queue(request: Request) -> Response:
+    def queue(self, request: Request) -> Response:
+        session = self.session
         params = request.query_params
         chosen = {k: params.get(k, "") for k in ("system", "message", "slot")}
         shown = [q for q in session.questions if _matches(q, chosen)]
-        return page("queue.html.j2", request, questions=shown, chosen=chosen,
-                    messages=sorted({q.message_id for q in session.questions}),
-                    slots=sorted({q.slot_id for q in session.questions}),
-                    filters=urlencode({k: v for k, v in chosen.items() if v}),
-                    answered=list(reversed(session.answered)), fill=_fill(session))
+        return self.page("queue.html.j2", request, questions=shown, chosen=chosen,
+                         messages=sorted({q.message_id for q in session.questions}),
+                         slots=sorted({q.slot_id for q in session.questions}),
+                         filters=urlencode({k: v for k, v in chosen.items() if v}),
+                         answered=list(reversed(session.answered)), fill=_fill(session))
 
-    def question(request: Request) -> Response:
+    def question(self, request: Request) -> Response:
+        session = self.session
         question_id = request.path_params["qid"]
         found = next((q for q in session.questions if q.id == question_id), None)
         if found is None:
-            return RedirectResponse(_queue_url(base, request, "that question is answered "
-                                               "already"), status_code=303)
-        view = question_view(session, found, texts)
-        return page("question.html.j2", request, title=f"muceval adjudicate: question "
-                    f"{found.number} of {len(session.questions)}", **view,
-                    filters=request.query_params.get("filters", ""))
+            return RedirectResponse(f"{self.base}/?" + urlencode(
+                {"notice": "that question is answered already"}), status_code=303)
+        view = question_view(session, found, self.texts)
+        return self.page("question.html.j2", request, title=f"muceval adjudicate: question "
+                         f"{found.number} of {len(session.questions)}", **view,
+                         filters=request.query_params.get("filters", ""))
 
-    async def answer(request: Request) -> Response:
-        form = await form_of(request)
+    def answer(self, request: Request, form: Form) -> Response:
+        question_id, kind = form.get("question", ""), form.get("answer", "")
+        filters = form.get("filters", "")
+        if kind == "skip":
+            return _next(self.base, self.session, question_id, filters, skip=True)
+        if kind not in ANSWERS:
+            raise InputError.at("<form>", None, f"unknown answer {kind!r}")
+        which = form.get("which", "1") or "1"
+        if not which.isdigit():
+            raise InputError.at("<form>", None, f"key fill {which!r} is not a number")
+        self.session.answer(question_id, kind, int(which) - 1)
+        return _next(self.base, self.session, question_id, filters)
 
-        def act(request: Request) -> Response:
-            question_id, kind = form.get("question", ""), form.get("answer", "")
-            filters = form.get("filters", "")
-            if kind == "skip":
-                return _next(base, session, question_id, filters, skip=True)
-            if kind not in ANSWERS:
-                raise InputError.at("<form>", None, f"unknown answer {kind!r}")
-            which = int(form.get("which", "1") or 1) - 1
-            session.answer(question_id, kind, which)
-            return _next(base, session, question_id, filters)
-        return guarded(act)(request)
+    def undo(self, request: Request, form: Form) -> Response:
+        last = self.session.undo()
+        again = next((q for q in self.session.questions if q.id == last.question.id), None)
+        target = f"{self.base}/q/{again.id}" if again else f"{self.base}/"
+        return RedirectResponse(target + "?" + urlencode(
+            {"notice": f"answer to question {last.question.number} taken back"}),
+            status_code=303)
 
-    async def undo(request: Request) -> Response:
-        await form_of(request)
-
-        def act(request: Request) -> Response:
-            last = session.undo()
-            again = next((q for q in session.questions if _same(q, last.question)), None)
-            target = f"{base}/q/{again.id}" if again else f"{base}/"
-            return RedirectResponse(target + "?" + urlencode(
-                {"notice": f"answer to question {last.question.number} taken back"}),
-                status_code=303)
-        return guarded(act)(request)
-
-    def mapping(request: Request) -> Response:
+    def mapping(self, request: Request) -> Response:
+        session = self.session
         system, message_id = request.path_params["system"], request.path_params["message"]
         keys, responses = session.templates(system, message_id)
         entries = session.mapping_of(system, message_id)
-        mapped = {p.response_id: p.key_id for p in entries if p.response_id is not None}
-        pairs = [{"key": k, "response": r,
-                  "rows": template_rows(session.config, next((t for t in keys if t.template_id == k), None),
-                                        next((t for t in responses if t.template_id == r), None))}
-                 for k, r in ((p.key_id, p.response_id) for p in entries)]
-        return page("mapping.html.j2", request, title=f"Mapping of {message_id} for {system}",
-                    system=system, message=message_id, keys=[t.template_id for t in keys],
-                    responses=[t.template_id for t in responses], mapped=mapped, pairs=pairs,
-                    manual=session.is_manual(system, message_id),
-                    back=request.query_params.get("back", f"{base}/"))
+        by_id = ({t.template_id: t for t in keys}, {t.template_id: t for t in responses})
+        pairs = [{"key": p.key_id, "response": p.response_id,
+                  "rows": template_rows(session.config, by_id[0].get(p.key_id or ""),
+                                        by_id[1].get(p.response_id or ""))} for p in entries]
+        back = request.query_params.get("back", f"{self.base}/")
+        return self.page("mapping.html.j2", request,
+                         title=f"Mapping of {message_id} for {system}", system=system,
+                         message=message_id, keys=list(by_id[0]), responses=list(by_id[1]),
+                         mapped={p.response_id: p.key_id for p in entries
+                                 if p.response_id is not None},
+                         pairs=pairs, manual=session.is_manual(system, message_id),
+                         back=back if back.startswith(self.base + "/") else f"{self.base}/")
 
-    async def remap(request: Request) -> Response:
-        form = await form_of(request)
-
-        def act(request: Request) -> Response:
-            system, message_id = request.path_params["system"], request.path_params["message"]
-            back = form.get("back", f"{base}/")
-            if not back.startswith(base + "/"):
-                back = f"{base}/"
-            if form.get("automatic"):
-                session.remap(system, message_id, None)
-            else:
-                keys, responses = session.templates(system, message_id)
-                chosen = {r.template_id: form.get(f"key-for-{r.template_id}", "") or None
-                          for r in responses}
-                pairs: list[tuple[str | None, str | None]] = []
-                for k in keys:
-                    matched = [r for r, key in chosen.items() if key == k.template_id]
-                    if len(matched) > 1:
-                        raise InputError.at("<form>", None, f"key template {k.template_id} is "
-                                            f"chosen for responses {', '.join(matched)}: one "
-                                            "response per key template")
-                    pairs.append((k.template_id, matched[0] if matched else None))
-                pairs += [(None, r) for r, key in chosen.items() if key is None]
-                session.remap(system, message_id, pairs)
+    def remap(self, request: Request, form: Form) -> Response:
+        system, message_id = request.path_params["system"], request.path_params["message"]
+        back = form.get("back", f"{self.base}/")
+        if not back.startswith(self.base + "/"):
+            back = f"{self.base}/"
+        if form.get("automatic"):
+            self.session.remap(system, message_id, None)
             return RedirectResponse(back, status_code=303)
-        return guarded(act)(request)
+        keys, responses = self.session.templates(system, message_id)
+        chosen = {r.template_id: form.get(f"key-for-{r.template_id}", "") or None
+                  for r in responses}
+        pairs: list[tuple[str | None, str | None]] = []
+        for k in keys:
+            matched = [r for r, key in chosen.items() if key == k.template_id]
+            if len(matched) > 1:
+                raise InputError.at("<form>", None, f"key template {k.template_id} is chosen "
+                                    f"for responses {', '.join(matched)}: one response per key "
+                                    "template")
+            pairs.append((k.template_id, matched[0] if matched else None))
+        pairs += [(None, r) for r, key in chosen.items() if key is None]
+        self.session.remap(system, message_id, pairs)
+        return RedirectResponse(back, status_code=303)
 
-    def scores(request: Request) -> Response:
-        return page("scores.html.j2", request, title="Scores as they stand")
-
-    routes = [
-        Route("/{token}/", guarded(queue)),
-        Route("/{token}/q/{qid}", guarded(question)),
-        Route("/{token}/answer", answer, methods=["POST"]),
-        Route("/{token}/undo", undo, methods=["POST"]),
-        Route("/{token}/map/{system}/{message}", guarded(mapping)),
-        Route("/{token}/map/{system}/{message}", remap, methods=["POST"]),
-        Route("/{token}/scores", guarded(scores)),
-    ]
-    return Starlette(routes=routes)
+    def scores(self, request: Request) -> Response:
+        return self.page("scores.html.j2", request, title="Scores as they stand")
 
 
 def _counts(session: Adjudication) -> dict[str, int]:
@@ -199,14 +219,6 @@ def _matches(question: Question, chosen: Mapping[str, str]) -> bool:
     return ((not chosen["system"] or any(s == chosen["system"] for s, _ in question.systems))
             and (not chosen["message"] or question.message_id == chosen["message"])
             and (not chosen["slot"] or question.slot_id == chosen["slot"]))
-
-
-def _same(a: Question, b: Question) -> bool:
-    return a.id == b.id
-
-
-def _queue_url(base: str, request: Request, notice: str) -> str:
-    return f"{base}/?" + urlencode({"notice": notice})
 
 
 def _next(base: str, session: Adjudication, question_id: str, filters: str,
