@@ -26,12 +26,22 @@ from muceval.cli.common import (
               help="Modern scores files (score --metric all): which scorer's counts to test.")
 @click.option("--matrix/--no-matrix", default=None,
               help="Print the p-value matrices (by default only when they fit the terminal).")
+@click.option("--scheduler", help="Run the shuffles on Dask: tcp://HOST:8786 (a running "
+              "scheduler) or local:N (N worker processes started for the run); the p-values "
+              "are those of an in-process run. Needs 'muceval[distributed]'.")
+@click.option("--checkpoint", type=click.Path(dir_okay=False),
+              help="With --scheduler: append each finished batch to this file; the same "
+              "command started again with it resumes where the run stopped.")
+@click.option("--plan", "show_plan", is_flag=True,
+              help="Print the jobs, the work and the estimated time (from a short calibration "
+              "run on this machine), and run nothing.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
                  seed: int | None, alternative: str, alpha: float, confidence: float,
                  adjust: str, bootstrap: int, threads: int | None, units: str, names: tuple[str, ...],
-                 scorer: str | None, matrix: bool | None, fmt: str) -> None:
+                 scorer: str | None, scheduler: str | None, checkpoint: str | None,
+                 show_plan: bool, matrix: bool | None, fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
 
     INPUT files are 1992 score reports (one system each, named by the file name
@@ -42,6 +52,8 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     \b
     Example:
       muceval significance ../shared/muc4/tst3/official-scores/*.nrad --seed 1
+      muceval significance scores.json --plan
+      muceval significance scores.json --scheduler local:2 --checkpoint run.ckpt
     """
     from rich.console import Console
 
@@ -52,7 +64,12 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     settings = SignificanceSettings(method=method, shuffles=shuffles, seed=seed,
                                     alternative=alternative, alpha=alpha, confidence=confidence,
                                     adjust=adjust, bootstrap=bootstrap)
+    if checkpoint is not None and scheduler is None:
+        raise click.UsageError("--checkpoint goes with --scheduler")
     if _modern_scores(inputs):
+        if scheduler is not None or show_plan:
+            raise click.UsageError("--scheduler and --plan apply to MUC tallies; modern scores "
+                                   "are tested in-process")
         from muceval.formats.scores.modern import read_modern_scores
         from muceval.significance.ratios import RATIO_METRICS, compare_ratios
 
@@ -67,8 +84,18 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
         if units == "intersection":
             click.echo(f"note: compared on the {len(tallies.units)} units all systems share "
                        "(--units intersection)", err=True)
+        executor = None
+        if scheduler is not None:
+            from muceval.significance.distributed import parse_scheduler
+
+            executor = parse_scheduler(scheduler)
+            executor.checkpoint = checkpoint
+        if show_plan:
+            _print_plan(tallies, metrics, settings, threads, executor, fmt)
+            return
         with progress_bar(sys.stdout.isatty() and sys.stderr.isatty()) as advance:
-            result = compare(tallies, metrics, settings, threads=threads, progress=advance)
+            result = compare(tallies, metrics, settings, threads=threads, progress=advance,
+                             executor=executor)
     if fmt == "json":
         click.echo(result.to_json())
     elif fmt == "csv":
@@ -78,6 +105,38 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
 
 
 
+
+
+def _print_plan(tallies, metrics: str, settings, threads: int | None, executor,
+                fmt: str) -> None:
+    """``--plan``: the jobs, the work and the estimated time, and nothing run."""
+    import json
+
+    from muceval.significance.engine import prepare
+    from muceval.significance.kernels import default_threads
+    from muceval.significance.plan import estimate
+    from muceval.version import __version__
+
+    prepared = prepare(tallies, metrics, settings)
+    parallel = executor.parallelism() if executor is not None else (threads or default_threads())
+    where = executor.describe() if executor is not None else f"in-process, {parallel} threads"
+    found = estimate(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings, parallel)
+    if fmt == "json":
+        click.echo(json.dumps({"format": "muceval-significance-plan", "format_version": 1,
+                               "muceval": __version__, "executor": where,
+                               "systems": len(tallies.systems), "units": len(tallies.units),
+                               "metrics": list(prepared.metrics),
+                               "settings": prepared.settings.to_json(), **found.to_dict()},
+                              indent=1))
+        return
+    click.echo(f"{len(tallies.systems)} systems, {len(tallies.units)} units, "
+               f"{found.pairs} pairs × {len(prepared.metrics)} metrics")
+    click.echo(f"approximate: {found.approximate_pairs} pairs × {prepared.settings.shuffles} "
+               f"shuffles = {found.pair_shuffles:,} pair-shuffles "
+               f"({found.ns_per_pair_shuffle:.1f} ns each on one thread here)")
+    click.echo(f"exact: {found.exact_jobs} jobs, about {found.exact_cells:,.0f} lattice cells")
+    click.echo(f"estimated time on {where}: {found.seconds:,.2f} s "
+               f"(kernel only; reading, bootstrap and classic tests come on top)")
 
 
 def _modern_scores(paths: tuple[str, ...]) -> bool:

@@ -51,7 +51,7 @@ tallies with COR + ½PAR in the numerator) :func:`compare` computes:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -90,6 +90,8 @@ __all__ = [
     "Comparison",
     "SignificanceResult",
     "compare",
+    "prepare",
+    "Prepared",
     "confidence_level",
     "adjust_pvalues",
     "groupings",
@@ -171,6 +173,30 @@ def compare(
     >>> compare(t, metrics=["f1"], seed=1).comparison("A", "B", "f1").p_value
     1.0
     """
+    prepared = prepare(tallies, metrics, settings, **overrides)
+    runner = executor or LocalExecutor(threads or default_threads())
+    outcomes = runner.run(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings,
+                          progress)
+    return _assemble(tallies, prepared.reduced, prepared.metrics, prepared.settings,
+                     prepared.index_pairs, prepared.pairs, prepared.plan, outcomes)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What a run needs before any shuffle: settings (seed drawn), pairs, and the plan."""
+
+    settings: SignificanceSettings
+    metrics: tuple[str, ...]
+    reduced: np.ndarray
+    index_pairs: list[tuple[int, int]]
+    pairs: list[PairData]
+    plan: Plan
+
+
+def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
+            settings: SignificanceSettings | None = None, **overrides: Any) -> Prepared:
+    """Validate the settings, build every pair's data and decide the plan (no shuffling):
+    what :func:`compare` runs, and what ``significance --plan`` estimates."""
     try:
         chosen = replace(settings or SignificanceSettings(), **overrides)
     except TypeError as bad:
@@ -184,9 +210,7 @@ def compare(
     index_pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
     pairs = [PairData.of(reduced[a], reduced[b]) for a, b in index_pairs]
     the_plan = plan(pairs, metric_ids, chosen, [(names[a], names[b]) for a, b in index_pairs])
-    runner = executor or LocalExecutor(threads or default_threads())
-    outcomes = runner.run(the_plan, pairs, metric_ids, chosen, progress)
-    return _assemble(tallies, reduced, metric_ids, chosen, index_pairs, pairs, the_plan, outcomes)
+    return Prepared(chosen, metric_ids, reduced, index_pairs, pairs, the_plan)
 
 
 def _raw_entry(plan_: Plan, outcomes: Outcomes, k: int, m: int,
