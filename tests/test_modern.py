@@ -310,3 +310,55 @@ def test_alignment_with_a_modern_key_refuses_1992_options(modern: Path, capsys, 
     assert main(["alignment", "--key", key, *extra, pred]) == 2
     err = capsys.readouterr().err
     assert flag in err and "Traceback" not in err
+
+
+# --- one HTML report of the six shared prediction files ------------------------------------
+
+def modern_report(modern: Path, out: Path) -> dict:
+    preds = [modern / "gtt" / "preds_gtt.out", modern / "grit" / "preds_s_t.out",
+             *sorted((modern / "iterx").glob("*.jsonlines"))]
+    assert main(["report", "--key", str(modern / "gtt" / "test.json"), *map(str, preds),
+                 "--out", str(out), "--seed", "3", "--shuffles", "999", "--no-png",
+                 "--format", "json"]) == 0
+    return json.loads((out / "report.json").read_text())
+
+
+def check_modern_page(dom, data: dict) -> None:
+    """Every scorer's section shows the numbers of report.json."""
+    assert data["format"] == "muceval-modern-report"
+    assert [s["metric"] for s in data["scorers"]] == ["gtt", "ceaf-ree", "ceaf-rme"]
+    side = dom.find("table", id="side-table")
+    for scorer in data["scorers"]:
+        section = dom.find("section", id=f"scorer-{scorer['metric']}")
+        for system in scorer["systems"]:
+            f1 = f"{100 * system['overall']['f1']:.2f}"
+            row = section.find("tr", data_system=system["system"])
+            assert row.find("td", data_metric="f1").text() == f1
+            cell = side.find("tr", data_system=system["system"]).find(
+                "td", data_scorer=scorer["metric"], data_metric="f1")
+            assert cell.text().startswith(f1)
+        for comparison in scorer["significance"]["comparisons"]:
+            table = section.find("table", data_metric=comparison["metric"])
+            shown = table.find("td", data_a=comparison["a"], data_b=comparison["b"])
+            assert float(shown.attrs["data-p"]) == comparison["p_adjusted"]
+            assert shown.attrs["data-significant"] == str(comparison["significant"]).lower()
+
+
+def test_report_of_the_six_prediction_files(modern: Path, tmp_path: Path) -> None:
+    from test_html_report import parse_html
+
+    data = modern_report(modern, tmp_path / "r")
+    systems = {s["metric"]: [x["system"] for x in s["systems"]] for s in data["scorers"]}
+    assert "preds_s_t" in systems["ceaf-ree"] and "preds_s_t" not in systems["gtt"]
+    assert len(systems["ceaf-ree"]) == 6 and len(systems["gtt"]) == 5
+    gtt = next(x for x in data["scorers"][0]["systems"] if x["system"] == "preds_gtt")
+    assert f"{100 * gtt['overall']['f1']:.2f}" == "50.23"
+    check_modern_page(parse_html((tmp_path / "r" / "report.html").read_text()), data)
+
+
+def test_report_with_a_modern_key_refuses_1992_options(modern: Path, tmp_path: Path,
+                                                       capsys) -> None:
+    key, pred = str(modern / "gtt" / "test.json"), str(modern / "gtt" / "preds_gtt.out")
+    assert main(["report", "--key", key, "--history", key, pred, pred, "--out",
+                 str(tmp_path / "r")]) == 2
+    assert "belong to the 1992 scorer" in capsys.readouterr().err

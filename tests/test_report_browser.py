@@ -117,3 +117,14 @@ def test_tst3_report_from_official_scores(muc4: Path, tmp_path: Path) -> None:
         assert row.find("td", data_metric="fallout").text() == f"{100 * system.fallout:.2f}"
         assert Path(path).name.startswith(system.name)
     _check_screenshot(screenshot(files.html, tmp_path, "tst3-report"))
+
+
+def test_modern_report_renders(modern: Path, tmp_path: Path) -> None:
+    from test_modern import check_modern_page, modern_report
+
+    data = modern_report(modern, tmp_path / "modern")
+    html = tmp_path / "modern" / "report.html"
+    dom = parse_html(rendered_dom(html, tmp_path))
+    assert dom.find("html").attrs.get("data-script") == "ready"
+    check_modern_page(dom, data)
+    _check_screenshot(screenshot(html, tmp_path, "modern-report"))

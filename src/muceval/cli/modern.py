@@ -64,10 +64,8 @@ def run_modern(key_path: str, predictions: Sequence[str], metric: str, phi: str 
                event_n: str | None, ignore_empty_docs: bool, compat: bool, fmt: str,
                output: str | None, force: bool, strict: bool, given: dict[str, bool]) -> None:
     """Score modern predictions; print or write the table, JSON or CSV."""
-    from muceval.formats.files import system_name, write_atomic
-    from muceval.formats.modern import read_modern
+    from muceval.formats.files import write_atomic
     from muceval.reporting.modern import modern_scores_to_csv, modern_scores_to_json
-    from muceval.scoring.modern import METRICS, ModernOptions, score_modern
     from muceval.version import __version__
 
     used = [name for name in _1992_ONLY if given.get(name)]
@@ -77,11 +75,40 @@ def run_modern(key_path: str, predictions: Sequence[str], metric: str, phi: str 
                          "--event-n, --ignore-empty-docs and --compat")
     if fmt == "report":
         fmt = "table"
+    results, skipped, layout = score_modern_files(key_path, predictions, metric, phi, event_n,
+                                                  ignore_empty_docs, compat, strict)
+    settings = {"command": "score", "muceval": __version__, "key": key_path,
+                "predictions": list(predictions), "metric": metric, "phi": phi,
+                "event_n": event_n, "ignore_empty_docs": ignore_empty_docs, "compat": compat}
+    if fmt == "json":
+        text = modern_scores_to_json(results, settings)
+    elif fmt == "csv":
+        text = modern_scores_to_csv(results)
+    else:
+        text = _table_text(results, skipped, layout, output is None)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(output, text, overwrite=force)
+
+
+def score_modern_files(key_path: str, predictions: Sequence[str], metric: str,
+                       phi: str | None, event_n: str | None, ignore_empty_docs: bool,
+                       compat: bool, strict: bool,
+                       names: dict[str, str] | None = None,
+                       ) -> tuple[list[list[ModernScores]], list[str], str]:
+    """Score predictions under one metric or all (``all``: those each layout allows); the
+    warnings are printed (``strict``: as errors, exit 2). Returns the scores per metric, what
+    could not be scored, and the gold layout."""
+    from muceval.formats.files import system_name
+    from muceval.formats.modern import read_modern
+    from muceval.scoring.modern import METRICS, ModernOptions, score_modern
+
     gold = read_modern(key_path)
-    preds = [(system_name(p), read_modern(p)) for p in predictions]
-    names = [n for n, _ in preds]
-    if len(set(names)) != len(names):
-        raise UsageError("two prediction files give the same system name: " + ", ".join(names))
+    preds = [((names or {}).get(p) or system_name(p), read_modern(p)) for p in predictions]
+    chosen = [n for n, _ in preds]
+    if len(set(chosen)) != len(chosen):
+        raise UsageError("two prediction files give the same system name: " + ", ".join(chosen))
     metrics = METRICS if metric == "all" else (metric,)
     results: list[list[ModernScores]] = []
     skipped: list[str] = []
@@ -100,19 +127,7 @@ def run_modern(key_path: str, predictions: Sequence[str], metric: str, phi: str 
         click.echo(f"{'error' if strict else 'warning'}: {warning}", err=True)
     if strict and warnings:
         raise click.exceptions.Exit(2)
-    settings = {"command": "score", "muceval": __version__, "key": key_path,
-                "predictions": list(predictions), "metric": metric, "phi": phi,
-                "event_n": event_n, "ignore_empty_docs": ignore_empty_docs, "compat": compat}
-    if fmt == "json":
-        text = modern_scores_to_json(results, settings)
-    elif fmt == "csv":
-        text = modern_scores_to_csv(results)
-    else:
-        text = _table_text(results, skipped, gold.layout, output is None)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        write_atomic(output, text, overwrite=force)
+    return results, skipped, gold.layout
 
 
 def _cannot(metric: str, gold, pred) -> bool:

@@ -21,6 +21,7 @@ from muceval.cli.common import (
     unit_level_option,
     units_option,
 )
+from muceval.cli.modern import key_is_modern
 
 
 @cli.command("report")
@@ -80,6 +81,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
       muceval report ../shared/muc4/tst3/official-scores/*.nrad --seed 1 --out tst3-report
       muceval report --key key.txt --config task.toml --history h.lisp A.txt B.txt
       muceval report --example --alignment 1992,strict --out example-report
+      muceval report --key ../shared/modern/gtt/test.json ../shared/modern/gtt/preds_gtt.out \\
+          ../shared/modern/iterx/*.jsonlines --out modern-report
     """
     import json
     import time
@@ -111,6 +114,17 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     if (alignment_criteria is not None or alignment_path is not None) and key_path is None:
         raise UsageError("--alignment and --alignment-file need responses scored with --key "
                          "(or --example)")
+    if key_path is not None and key_is_modern(key_path):
+        if config_path or slots_path or history_path or alignment_criteria or alignment_path \
+                or unit != "message":
+            raise UsageError("with a modern key (GTT, GRIT, IterX) the report scores every "
+                             "modern scorer; --config, --slots, --history, --alignment and "
+                             "--unit belong to the 1992 scorer")
+        _modern_report(key_path, inputs, parse_names(names, inputs), out_dir, title, no_png,
+                       fmt, strict, started, method=method, shuffles=shuffles, seed=seed,
+                       alternative=alternative, alpha=alpha, confidence=confidence,
+                       adjust=adjust, bootstrap=bootstrap)
+        return
     if key_path is not None:
         config = resolve_configuration(config_path, slots_path, alignment_path)
         chosen = None if alignment_criteria in (None, "compare") \
@@ -217,3 +231,36 @@ def _with_alignment(analysis, config, key_path, inputs, names, criteria, history
     extra["alignment.json"] = alignment_to_json(audit, comparison, recorded)
     return dataclasses.replace(
         analysis, alignment=alignment_to_dict(audit, comparison, recorded))
+
+
+def _modern_report(key_path: str, inputs, names, out_dir: str, title: str | None, no_png: bool,
+                   fmt: str, strict: bool, started: float, **settings) -> None:
+    """Modern predictions: every scorer side by side, significance per scorer, one page."""
+    import json
+    import time
+
+    from muceval.cli.modern import score_modern_files
+    from muceval.reporting.modern_report import analyze_modern, write_modern_report
+    from muceval.significance.settings import SignificanceSettings
+
+    results, skipped, _ = score_modern_files(key_path, inputs, "all", None, None, False, False,
+                                             strict, names)
+    for line in skipped:
+        click.echo(f"note: not scored: {line}", err=True)
+    show_progress = sys.stderr.isatty()
+    with progress_bar(show_progress, "pairs") as advance:
+        analysis = analyze_modern(results, SignificanceSettings(**settings),
+                                  {"key": key_path, "predictions": list(inputs)}, advance)
+    files = write_modern_report(analysis, out_dir, title=title, png=not no_png)
+    elapsed = time.perf_counter() - started
+    if fmt == "json":
+        click.echo(json.dumps({"html": str(files.html), "json": str(files.json),
+                               "figures": [str(p) for p in files.figures],
+                               "seconds": round(elapsed, 2)}, indent=2))
+        return
+    for r in analysis.scorers:
+        ranked = sorted(r.systems, key=lambda s: -s.overall.f1)
+        click.echo(f"{r.label}: " + ", ".join(f"{s.system} {100 * s.overall.f1:.2f}"
+                                              for s in ranked))
+    click.echo(f"seed {analysis.settings['seed']}; report written to {files.html} "
+               f"({elapsed:.1f} s)")

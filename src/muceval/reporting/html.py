@@ -51,6 +51,7 @@ from muceval.reporting.plots import (
     to_png,
     to_svg,
 )
+from muceval.significance.result import SignificanceResult
 
 __all__ = ["ReportFiles", "format_p", "format_pct", "render_html", "write_report"]
 
@@ -204,8 +205,8 @@ def _figure(fig_id: str, svgs: Mapping[str, str], caption: str) -> dict[str, Any
     return {"id": fig_id, "caption": caption, "svg": Markup(inline_svg(svgs[fig_id], f"{fig_id}-"))}
 
 
-def _matrix_rows(analysis: Analysis, metric: str) -> list[dict[str, Any]]:
-    sig = analysis.significance
+def matrix_rows(sig: SignificanceResult, metric: str) -> list[dict[str, Any]]:
+    """The rows of a p-value matrix table: systems in score order, one cell per other system."""
     order = sig.ranking(metric)
     rows = []
     for a in order:
@@ -232,26 +233,29 @@ def _matrix_rows(analysis: Analysis, metric: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _matrices_view(analysis: Analysis, svgs: Mapping[str, str]) -> dict[str, Any]:
-    sig = analysis.significance
+def matrices_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str = "",
+                  titles: Mapping[str, str] = METRIC_TITLES) -> dict[str, Any]:
+    """The matrices section of a significance result (figures ``{prefix}matrix-{metric}``)."""
     s = sig.settings
     blocks = []
     for metric in sig.metrics:
-        label = METRIC_TITLES.get(metric, metric)
+        label = titles.get(metric, metric)
         blocks.append({"metric": metric, "label": label, "order": sig.ranking(metric),
-                       "figure": _figure(f"matrix-{metric}", svgs, f"Pairwise p-values for {label}."),
-                       "rows": _matrix_rows(analysis, metric)})
+                       "figure": _figure(f"{prefix}matrix-{metric}", svgs,
+                                         f"Pairwise p-values for {label}."),
+                       "rows": matrix_rows(sig, metric)})
     method = (f"approximate randomization with {s['shuffles']:,} shuffles"
               if s["method"] == "approximate" else f"{s['method']} randomization")
     return {"method": method, "alternative": s["alternative"], "alpha": f"{s['alpha']:g}",
             "confidence": f"{s['confidence']:g}", "blocks": blocks}
 
 
-def _groupings_view(analysis: Analysis, svgs: Mapping[str, str]) -> list[dict[str, Any]]:
-    sig = analysis.significance
-    return [{"metric": m, "label": METRIC_TITLES.get(m, m), "groups": sig.groups[m],
-             "figure": _figure(f"groups-{m}", svgs,
-                               f"Significance groups for {METRIC_TITLES.get(m, m)}.")}
+def groupings_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str = "",
+                   titles: Mapping[str, str] = METRIC_TITLES) -> list[dict[str, Any]]:
+    """The groupings section of a significance result (figures ``{prefix}groups-{metric}``)."""
+    return [{"metric": m, "label": titles.get(m, m), "groups": sig.groups[m],
+             "figure": _figure(f"{prefix}groups-{m}", svgs,
+                               f"Significance groups for {titles.get(m, m)}.")}
             for m in sig.metrics]
 
 
@@ -411,7 +415,7 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
         toc=[(a, label) for a, label in _TOC if a != "alignment" or analysis.alignment],
         summary=_summary_view(analysis),
         region=_figure("region", svgs, "Region of performance of every system."),
-        matrices=_matrices_view(analysis, svgs), groupings=_groupings_view(analysis, svgs),
+        matrices=matrices_view(analysis.significance, svgs), groupings=groupings_view(analysis.significance, svgs),
         slots=_slots_view(analysis),
         alignment=_alignment_view(analysis.alignment, svgs),
         systems=[{"name": s.name, "slug": slug(s.name), "origin": s.origin, "source": s.source,

@@ -208,7 +208,7 @@ def _p_text(p: float) -> str:
     return f"{p:.3f}".lstrip("0") if p < 1 else "1.0"
 
 
-def matrix_plot(result: SignificanceResult, metric: str) -> Figure:
+def matrix_plot(result: SignificanceResult, metric: str, label: str | None = None) -> Figure:
     """Heat map of the pairwise p-values of one metric, systems in score order.
 
     A cell holds the (adjusted) p-value of row vs column; significant cells
@@ -269,7 +269,7 @@ def matrix_plot(result: SignificanceResult, metric: str) -> Figure:
     ax.set_xlabel("column system")
     ax.set_ylabel("row system (by decreasing score)")
     ax.set_title(
-        f"{METRIC_TITLES.get(metric, metric)}: pairwise p-values "
+        f"{label or METRIC_TITLES.get(metric, metric)}: pairwise p-values "
         f"(* significant at α = {alpha:g}, confidence ≥ {needed:g})",
         fontsize=10,
     )
@@ -312,7 +312,7 @@ def lanes(runs: Sequence[Sequence[int]]) -> list[int]:
     return out
 
 
-def groups_plot(result: SignificanceResult, metric: str) -> Figure:
+def groups_plot(result: SignificanceResult, metric: str, label: str | None = None) -> Figure:
     """Systems in score order with their scores, and bars over the groups not significantly different.
 
     Each bar spans a maximal run of consecutive systems none of which differ
@@ -355,7 +355,7 @@ def groups_plot(result: SignificanceResult, metric: str) -> Figure:
     top = max(values, default=1.0)
     highs = [100 * ci[s][metric][1] for s in order] if ci is not None else []
     ax.set_ylim(0, min(100.0, max([top, *highs]) * 1.15 + 2))
-    label = METRIC_TITLES.get(metric, metric)
+    label = label or METRIC_TITLES.get(metric, metric)
     ax.set_ylabel(f"{label} (%)")
     ax.set_title(
         f"{label}: significance groups (α = {result.settings['alpha']:g}); "

@@ -1,0 +1,168 @@
+"""The HTML report of modern MUC-4 predictions: every scorer side by side, significance per scorer.
+
+The same predictions score differently under GTT's, GRIT's and IterX's scorers
+(MODERN-FORMATS.md), and rankings change between them: the report shows all of
+them at once. Per scorer: precision, recall and F1 of each system with the counts
+behind them, the pairwise p-values (paired randomization over documents on
+``(p_num, p_den, r_num, r_den)``, :func:`~muceval.significance.ratios.compare_ratios`)
+as matrices and groups. ``report.json`` holds everything (format
+``muceval-modern-report``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+from muceval.core.signature import signature
+from muceval.errors import UsageError
+from muceval.formats.files import write_atomic
+from muceval.reporting.html import (
+    ReportFiles,
+    environment,
+    format_pct,
+    groupings_view,
+    matrices_view,
+)
+from muceval.reporting.plots import groups_plot, matrix_plot, to_png, to_svg
+from muceval.scoring.modern import ModernScores, ratio_tallies
+from muceval.significance.ratios import RATIO_METRICS, compare_ratios
+from muceval.significance.result import SignificanceResult
+from muceval.significance.settings import SignificanceSettings
+from muceval.version import __version__
+
+__all__ = ["MODERN_REPORT_FORMAT", "ModernAnalysis", "ScorerResult", "analyze_modern",
+           "write_modern_report"]
+
+MODERN_REPORT_FORMAT = "muceval-modern-report"
+TITLES = {"precision": "Precision", "recall": "Recall", "f1": "F1"}
+
+
+@dataclass(frozen=True)
+class ScorerResult:
+    """One scorer's scores of every system it can score, and their significance."""
+
+    metric: str
+    label: str
+    reproduces: str
+    systems: tuple[ModernScores, ...]
+    significance: SignificanceResult | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metric": self.metric, "label": self.label, "reproduces": self.reproduces,
+                "options": self.systems[0].options.to_dict() if self.systems else {},
+                "systems": [{"system": s.system, "overall": s.overall.to_dict(),
+                             "roles": {r: c.to_dict() for r, c in s.roles.items()}}
+                            for s in self.systems],
+                "significance": (self.significance.to_dict()
+                                 if self.significance is not None else None)}
+
+
+@dataclass(frozen=True)
+class ModernAnalysis:
+    scorers: tuple[ScorerResult, ...]
+    settings: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": MODERN_REPORT_FORMAT, "format_version": 1, "muceval": __version__,
+                "signature": signature(self.settings), "settings": self.settings,
+                "scorers": [s.to_dict() for s in self.scorers]}
+
+
+def analyze_modern(results: Sequence[Sequence[ModernScores]], settings: SignificanceSettings,
+                   inputs: dict[str, Any] | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> ModernAnalysis:
+    """Test every pair of systems under each scorer (one seed for all of them)."""
+    chosen = settings.validated().with_seed()
+    scorers = []
+    for systems in results:
+        if not systems:
+            continue
+        options = systems[0].options
+        label = options.metric + (f" ({options.phi})" if options.phi else "")
+        sig = compare_ratios(ratio_tallies(systems), RATIO_METRICS, chosen, progress=progress) \
+            if len(systems) >= 2 else None
+        scorers.append(ScorerResult(options.metric, label, options.reproduces, tuple(systems),
+                                    sig))
+    if not scorers:
+        raise UsageError("no scorer could score these predictions")
+    return ModernAnalysis(tuple(scorers), {**chosen.to_json(), "inputs": inputs or {}})
+
+
+def _side_by_side(analysis: ModernAnalysis) -> dict[str, Any]:
+    names = list(dict.fromkeys(s.system for r in analysis.scorers for s in r.systems))
+    rows = []
+    for name in names:
+        cells = []
+        for r in analysis.scorers:
+            found = next((s for s in r.systems if s.system == name), None)
+            rank = (r.significance.ranking("f1").index(name) + 1
+                    if r.significance is not None and found is not None else None)
+            cells.append(None if found is None else {
+                "metric": r.metric, "precision": format_pct(found.overall.precision),
+                "recall": format_pct(found.overall.recall), "f1": format_pct(found.overall.f1),
+                "rank": rank, "letters": (r.significance.letters["f1"][name]
+                                          if r.significance is not None else "")})
+        rows.append({"system": name, "cells": cells})
+    return {"scorers": analysis.scorers, "rows": rows}
+
+
+def _scorer_view(r: ScorerResult, svgs: dict[str, str]) -> dict[str, Any]:
+    return {
+        "metric": r.metric, "label": r.label, "reproduces": r.reproduces,
+        "systems": [{"system": s.system, **{k: format_pct(getattr(s.overall, k))
+                                           for k in ("precision", "recall", "f1")},
+                     "counts": f"{s.overall.p_num:g}/{s.overall.p_den} · "
+                               f"{s.overall.r_num:g}/{s.overall.r_den}"}
+                    for s in sorted(r.systems, key=lambda s: -s.overall.f1)],
+        "matrices": matrices_view(r.significance, svgs, f"{r.metric}-", TITLES)
+        if r.significance is not None else None,
+        "groupings": groupings_view(r.significance, svgs, f"{r.metric}-", TITLES)
+        if r.significance is not None else None,
+    }
+
+
+def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
+                        title: str | None = None, png: bool = True) -> ReportFiles:
+    """Write ``report.html``, the figures and ``report.json`` for modern predictions."""
+    out = Path(out_dir)
+    try:
+        (out / "figures").mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot create {out / 'figures'}: {error.strerror or error}") from None
+    svgs: dict[str, str] = {}
+    paths: list[Path] = []
+    with matplotlib.rc_context({"text.parse_math": False}):
+        for r in analysis.scorers:
+            if r.significance is None:
+                continue
+            for metric in r.significance.metrics:
+                label = f"{r.label}: {TITLES[metric]}"
+                for kind, fig in (("matrix", matrix_plot(r.significance, metric, label)),
+                                  ("groups", groups_plot(r.significance, metric, label))):
+                    fig_id = f"{r.metric}-{kind}-{metric}"
+                    svgs[fig_id] = to_svg(fig)
+                    write_atomic(out / "figures" / f"{fig_id}.svg", svgs[fig_id])
+                    paths.append(out / "figures" / f"{fig_id}.svg")
+                    if png:
+                        write_atomic(out / "figures" / f"{fig_id}.png", to_png(fig))
+                        paths.append(out / "figures" / f"{fig_id}.png")
+    data = json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False) + "\n"
+    write_atomic(out / "report.json", data)
+    scorers = [_scorer_view(r, svgs) for r in analysis.scorers]
+    s = analysis.settings
+    html = environment().get_template("modern_report.html.j2").render(
+        version=__version__, title=title or "muceval report: modern MUC-4 scorers",
+        side=_side_by_side(analysis), scorers=scorers, seed=s.get("seed"),
+        shuffles=s.get("shuffles"), method=s.get("method"), alpha=s.get("alpha"),
+        documents=max((len(x.documents) for r in analysis.scorers for x in r.systems),
+                      default=0),
+        settings=[(k, json.dumps(v) if not isinstance(v, str) else v) for k, v in s.items()])
+    write_atomic(out / "report.html", html + "\n")
+    return ReportFiles(out, out / "report.html", out / "report.json", tuple(paths),
+                       (out / "report.json",))
