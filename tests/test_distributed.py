@@ -130,3 +130,23 @@ def test_scheduler_option_errors_and_plan(tmp_path: Path, capsys) -> None:
     local = json.loads(capsys.readouterr().out)
     assert [c["p_value"] for c in remote["comparisons"]] == \
         [c["p_value"] for c in local["comparisons"]]
+
+
+def test_batch_scoring_on_a_cluster_gives_the_in_process_scores() -> None:
+    from muceval.formats.config import load_configuration
+    from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+    from muceval.scoring.session import score_files
+
+    example = example_dir()
+    config = load_configuration(example / "config.toml")
+    systems = [example / f"{name}.txt" for name in EXAMPLE_SYSTEMS]
+    here = score_files(config, example / "key.txt", systems,
+                       history_path=example / "history.lisp")
+    there = score_files(config, example / "key.txt", systems,
+                        history_path=example / "history.lisp", scheduler="local:2")
+    assert list(there.systems) == list(here.systems) and there.systems == here.systems
+    without_history = score_files(config, example / "key.txt", systems, scheduler="local:1")
+    assert without_history.systems == score_files(config, example / "key.txt", systems).systems
+    with pytest.raises(UsageError, match="cannot run on --scheduler"):
+        score_files(config, example / "key.txt", systems, history_path=example / "history.lisp",
+                    unresolved="ask", ask=lambda q: None, scheduler="local:1")

@@ -69,6 +69,8 @@ if TYPE_CHECKING:
 @click.option("--save-history", "save_history", type=click.Path(dir_okay=False),
               help="With --unresolved ask: store the history with your answers here "
               "instead of updating --history in place.")
+@click.option("--scheduler", help="Score the systems on Dask, one task per system: "
+              "tcp://HOST:8786 or local:N (N worker processes). Needs 'muceval[distributed]'.")
 @click.option("--format", "fmt", type=click.Choice(["report", "json", "csv", "table"]),
               default="report", show_default=True,
               help="report: the 1992 text report; json / csv: every tally, for programs; "
@@ -95,7 +97,8 @@ if TYPE_CHECKING:
 @strict_option
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
-          mapping: str, alignment: str | None, alignment_path: str | None, unresolved: str, save_history: str | None, fmt: str, layout: str,
+          mapping: str, alignment: str | None, alignment_path: str | None, unresolved: str,
+          save_history: str | None, scheduler: str | None, fmt: str, layout: str,
           detail: str, output: str | None, output_dir: str | None, force: bool, per_slot: bool,
           metric: str, phi: str | None, event_n: str | None, ignore_empty_docs: bool,
           compat: bool, names: tuple[str, ...], strict: bool) -> None:
@@ -164,7 +167,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
                 unresolved=unresolved,
                 ask=_ask_on_terminal(config) if unresolved == "ask" else None,
                 save_history=save_history, names=renamed,
-                progress=advance, alignment=alignment)
+                progress=advance, alignment=alignment, scheduler=scheduler)
     except HistorySaveError as failed:
         _save_elsewhere(failed, set(inputs))
         raise click.exceptions.Exit(2) from None

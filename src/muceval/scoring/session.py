@@ -202,6 +202,7 @@ def score_files(
     names: Mapping[str, str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     alignment: str | None = None,
+    scheduler: str | None = None,
 ) -> SessionResult:
     """Read the key, the responses and the history, and score every response in one session.
 
@@ -212,6 +213,9 @@ def score_files(
     are mapped automatically). With ``unresolved="ask"``, ``ask`` is called for each open
     question and each answer is stored at once in ``save_history`` (or, by
     default, in ``history_path``, created if it does not exist).
+    ``scheduler`` (a Dask scheduler address or ``local:N``) scores the systems
+    there, one task per system, the key, configuration and history sent once (not
+    with ``unresolved="ask"``: answers must reach the next system in order).
     While answers are stored, the history file is locked against other
     sessions; a failed save raises :class:`~muceval.formats.muc.store.HistorySaveError`
     with every answer so far.
@@ -220,6 +224,9 @@ def score_files(
     SessionResult(systems={'A': (...), 'B': (...)}, ...)
     """
     paths = [str(p) for p in response_paths]
+    if scheduler is not None and unresolved == "ask":
+        raise UsageError("--unresolved ask scores the systems in order (each answer serves the "
+                         "next ones): it cannot run on --scheduler")
     _check_request(paths, () if isinstance(mapping_paths, Mapping) else mapping_paths, unresolved, ask, history_path, save_history)
     names_list = _system_names(paths, names)
     answers_file = str(save_history or history_path) if unresolved == "ask" else None
@@ -252,8 +259,12 @@ def score_files(
         options = ScoringOptions(query_pass=query_pass, unresolved=unresolved,  # type: ignore[arg-type]
                                  ask=ask, mapping=mapping,  # type: ignore[arg-type]
                                  on_judgement=on_judgement, alignment=hook)
-        result = score_systems(config, key, responses, history=history, options=options,
-                               manual_mappings=per_system, progress=progress)
+        if scheduler is not None:
+            result = _score_on_cluster(scheduler, config, key, responses, history, options,
+                                       per_system, progress)
+        else:
+            result = score_systems(config, key, responses, history=history, options=options,
+                                   manual_mappings=per_system, progress=progress)
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
                          tuple(file_warnings))
 
@@ -349,6 +360,38 @@ def _recorder(store: HistoryStore) -> Callable[[NewJudgement], None]:
                      judgement.entry)
 
     return record
+
+
+def _score_one(config: Configuration, key: TemplateFile, response: TemplateFile,
+               history: History | None, options: ScoringOptions) -> tuple[PairScore, ...]:
+    return Scorer(config, history, options).score(key, response).pairs
+
+
+def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
+                      responses: Mapping[str, TemplateFile], history: History | None,
+                      options: ScoringOptions, manual: Mapping[str, ManualMappings],
+                      progress: Callable[[int, int], None] | None) -> SessionResult:
+    """One task per system on a Dask cluster; the same pairs as :func:`score_systems` (without
+    questions, systems do not depend on each other)."""
+    from muceval.cluster import connect, distributed_module, parse_address
+
+    distributed = distributed_module()
+    warnings = list(unknown_history_slots(history, config)) if history is not None else []
+    warnings += [w for response in responses.values() for w in check_pairing(key, response)]
+    address, workers = parse_address(scheduler)
+    results: dict[str, tuple[PairScore, ...]] = {}
+    with connect(address, workers) as client:
+        shared = client.scatter([config, key, history], broadcast=True)
+        futures = {client.submit(_score_one, shared[0], shared[1], response, shared[2],
+                                 _with_mappings(options, manual.get(name)), retries=3,
+                                 pure=False): name
+                   for name, response in responses.items()}
+        for future in distributed.as_completed(futures):
+            results[futures[future]] = future.result()
+            if progress is not None:
+                progress(len(results), len(responses))
+    ordered = {name: results[name] for name in responses}
+    return SessionResult(ordered, (), warnings=tuple(warnings))
 
 
 def _check_request(

@@ -18,13 +18,14 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from muceval.errors import InputError, UsageError
+from muceval.cluster import connect, distributed_module, parse_address
+from muceval.errors import InputError
 from muceval.significance.execute import Outcomes
 from muceval.significance.kernels import ExactResult, PairData, approximate_counts, exact_pvalue
 from muceval.significance.plan import ExactJob, Plan
@@ -40,23 +41,8 @@ Progress = Callable[[int, int], None]
 
 def parse_scheduler(text: str) -> DaskExecutor:
     """``local:N`` (a local cluster of N worker processes) or a scheduler address."""
-    if text.startswith("local:"):
-        count = text.removeprefix("local:")
-        if not count.isdigit() or int(count) < 1:
-            raise UsageError(f"--scheduler {text}: local:N needs a number of workers N >= 1")
-        return DaskExecutor(workers=int(count))
-    if "://" not in text:
-        raise UsageError(f"--scheduler {text}: give a Dask scheduler address "
-                         "(tcp://HOST:8786) or local:N")
-    return DaskExecutor(address=text)
-
-
-def _client_module():
-    try:
-        import distributed
-    except ImportError:
-        raise UsageError("--scheduler needs Dask: pip install 'muceval[distributed]'") from None
-    return distributed
+    address, workers = parse_address(text)
+    return DaskExecutor(address=address, workers=workers)
 
 
 def _approximate_task(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
@@ -80,7 +66,6 @@ class DaskExecutor:
     workers: int | None = None
     checkpoint: str | None = None
     retries: int = 3
-    _client: Any = field(default=None, init=False, repr=False)
 
     def describe(self) -> str:
         return self.address or f"local:{self.workers}"
@@ -89,14 +74,14 @@ class DaskExecutor:
         """Worker threads the jobs run on (asks a running scheduler)."""
         if self.address is None:
             return self.workers or 1
-        distributed = _client_module()
+        distributed = distributed_module()
         with distributed.Client(self.address, timeout=10) as client:
             return max(1, sum(client.nthreads().values()))
 
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
             settings: SignificanceSettings, progress: Progress | None = None) -> Outcomes:
         assert settings.seed is not None, "the seed is drawn before the plan runs"
-        distributed = _client_module()
+        distributed = distributed_module()
         batches = _batches(plan, pairs, settings)
         nge = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
         exact: dict[ExactJob, ExactResult] = {}
@@ -112,39 +97,29 @@ class DaskExecutor:
         pending = [n for n in range(len(batches)) if n not in book.finished()]
         if not pending:
             return Outcomes(nge, exact)
-        cluster = None
-        if self.address is None:
-            cluster = distributed.LocalCluster(n_workers=self.workers or 1, threads_per_worker=1,
-                                               processes=True, dashboard_address=None)
-        try:
-            with distributed.Client(cluster or self.address) as client:
-                self._client = client
-                futures = {}
-                for n in pending:
-                    kind, items = batches[n]
-                    if kind == "approximate":
-                        future = client.submit(
-                            _approximate_task, [pairs[k] for k in items], tuple(metrics),
-                            settings.shuffles, settings.seed, settings.two_sided,
-                            retries=self.retries, pure=False)
-                    else:
-                        future = client.submit(
-                            _exact_task, [(job.pair, metrics[job.metric], pairs[job.pair])
-                                          for job in items],
-                            settings.two_sided, settings.exact_budget, retries=self.retries,
-                            pure=False)
-                    futures[future] = n
-                for future in distributed.as_completed(futures):
-                    n = futures[future]
-                    result = _encode(batches[n][0], future.result())
-                    book.record(n, result)
-                    done_work += _apply(batches[n], result, nge, exact, metrics, settings.shuffles)
-                    if progress is not None:
-                        progress(done_work, total)
-        finally:
-            self._client = None
-            if cluster is not None:
-                cluster.close()
+        with connect(self.address, self.workers) as client:
+            futures = {}
+            for n in pending:
+                kind, items = batches[n]
+                if kind == "approximate":
+                    future = client.submit(
+                        _approximate_task, [pairs[k] for k in items], tuple(metrics),
+                        settings.shuffles, settings.seed, settings.two_sided,
+                        retries=self.retries, pure=False)
+                else:
+                    future = client.submit(
+                        _exact_task, [(job.pair, metrics[job.metric], pairs[job.pair])
+                                      for job in items],
+                        settings.two_sided, settings.exact_budget, retries=self.retries,
+                        pure=False)
+                futures[future] = n
+            for future in distributed.as_completed(futures):
+                n = futures[future]
+                result = _encode(batches[n][0], future.result())
+                book.record(n, result)
+                done_work += _apply(batches[n], result, nge, exact, metrics, settings.shuffles)
+                if progress is not None:
+                    progress(done_work, total)
         return Outcomes(nge, exact)
 
 
