@@ -184,6 +184,22 @@ def check_page_matches_json(dom: Node, data: dict) -> None:
         assert [r.attrs["data-row"] for r in slots] == [r["row"] for r in s["slots"]]
         for tr, row in zip(slots, s["slots"], strict=True):
             assert tr.find("td", data_metric="recall").text() == _pct(row["recall"])
+    # Classic tests: every pair's p-values of every test, r and Yeh's factor.
+    classic = [c for c in sig["comparisons"] if c.get("classic")]
+    if classic:
+        assert dom.find("a", href="#classic-tests")
+    for c in classic:
+        table = dom.find("table", class_="classic", data_metric=c["metric"])
+        row = table.find("tr", data_a=c["a"], data_b=c["b"])
+        for test, field in (("paired-t", "paired_t"), ("sign", "sign"), ("wilcoxon", "wilcoxon"),
+                            ("two-sample-t", "two_sample_t"), ("binomial", "binomial"),
+                            ("chi2", "chi2")):
+            value = c["classic"][field]
+            cell = row.find("td", data_test=test)
+            assert cell.attrs["data-p"] == ("" if value is None else repr(value)), test
+        r = c["classic"]["correlation"]
+        assert row.find("td", data_metric="correlation").text() == (
+            "n/a" if r is None else f"{r:.2f}")
     # Settings.
     seed = dom.find("dd", data_setting="seed").text()
     assert seed == str(sig["settings"]["seed"])

@@ -253,13 +253,15 @@ def test_classic_tests_against_scipy():
             assert c.two_sample_t == pytest.approx(stats.ttest_ind(va, vb, alternative=alt).pvalue)
             assert c.correlation == pytest.approx(stats.pearsonr(va, vb)[0])
             if metric == "f1":
-                assert c.chi2 is None
+                assert c.chi2 is None and c.binomial is None
             else:
                 col = 0 if metric == "recall" else 1
                 na, nb = ra[:, 2].sum() / 2, rb[:, 2].sum() / 2
                 table = [[na, ra[:, col].sum() - na], [nb, rb[:, col].sum() - nb]]
                 expected = stats.chi2_contingency(table, correction=False).pvalue
                 assert c.chi2 == pytest.approx(expected)
+                # The two-proportion z test: z² is that χ² statistic, one tail halves p.
+                assert c.binomial == pytest.approx(expected / (1 if alt == "two-sided" else 2))
 
 
 def test_compare_outputs_and_options():

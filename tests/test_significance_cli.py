@@ -74,3 +74,26 @@ def test_the_terminal_output_fits_100_columns_and_elides_nothing(muc4) -> None:
     first = rows[:17]
     # Rows are in the same order for every metric.
     assert all(rows[i:i + 17] == first for i in range(0, len(rows), 17))
+
+
+def test_tests_view_shows_the_classic_tests_with_r(tmp_path, capsys) -> None:
+    from muceval.cli import main
+
+    rows = ["system,unit,POS,ACT,COR,PAR"]
+    for u in range(12):
+        rows.append(f"A,u{u},4,4,{3 if u % 3 else 2},0")
+        rows.append(f"B,u{u},4,4,{2 if u % 4 else 3},0")
+    path = tmp_path / "units.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["significance", str(path), "--seed", "1", "--metrics", "recall,f1",
+                 "--tests", "all"]) == 0
+    out = capsys.readouterr().out
+    assert "classic tests beside randomization" in out and "Yeh ×" in out
+    for head in ("pair t", "sign", "wilcox", "2-smp t", "binom", "χ²"):
+        assert head in out
+    assert "randomization and the sign test" in out
+    assert main(["significance", str(path), "--seed", "1", "--tests", "paired"]) == 0
+    out = capsys.readouterr().out
+    assert "pair t" in out and "2-smp t" not in out
+    assert main(["significance", str(path), "--tests", "student"]) == 2
+    assert "unknown test 'student'" in capsys.readouterr().err

@@ -26,6 +26,12 @@ from muceval.cli.common import (
               help="Modern scores files (score --metric all): which scorer's counts to test.")
 @click.option("--matrix/--no-matrix", default=None,
               help="Print the p-value matrices (by default only when they fit the terminal).")
+@click.option("--tests", "tests", metavar="TESTS",
+              help="Show the classic tests beside randomization, per pair: comma-separated "
+              "from paired-t, sign, wilcoxon, two-sample-t, binomial, chi2, or 'paired' "
+              "(paired-t, sign, wilcoxon) or 'all'; with the correlation r of the systems and "
+              "Yeh's factor √(1/(1−r)) by which tests assuming independence understate "
+              "significance. JSON and CSV always hold every test.")
 @click.option("--scheduler", help="Run the shuffles on Dask: tcp://HOST:8786 (a running "
               "scheduler) or local:N (N worker processes started for the run); the p-values "
               "are those of an in-process run. Needs 'muceval[distributed]'.")
@@ -40,7 +46,8 @@ from muceval.cli.common import (
 def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
                  seed: int | None, alternative: str, alpha: float, confidence: float,
                  adjust: str, bootstrap: int, threads: int | None, units: str, names: tuple[str, ...],
-                 scorer: str | None, scheduler: str | None, checkpoint: str | None,
+                 scorer: str | None, tests: str | None, scheduler: str | None,
+                 checkpoint: str | None,
                  show_plan: bool, matrix: bool | None, fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
 
@@ -53,6 +60,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     Example:
       muceval significance ../shared/muc4/tst3/official-scores/*.nrad --seed 1
       muceval significance scores.json --plan
+      muceval significance scores.json --metrics recall,f1 --tests all
       muceval significance scores.json --scheduler local:2 --checkpoint run.ckpt
     """
     from rich.console import Console
@@ -64,6 +72,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     settings = SignificanceSettings(method=method, shuffles=shuffles, seed=seed,
                                     alternative=alternative, alpha=alpha, confidence=confidence,
                                     adjust=adjust, bootstrap=bootstrap)
+    chosen_tests = _parse_tests(tests)
     if checkpoint is not None and scheduler is None:
         raise click.UsageError("--checkpoint goes with --scheduler")
     if _modern_scores(inputs):
@@ -101,10 +110,32 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     elif fmt == "csv":
         click.echo(result.to_csv(), nl=False)
     else:
-        result.render(Console(soft_wrap=False), matrix=matrix)
+        console = Console(soft_wrap=False)
+        result.render(console, matrix=matrix)
+        if chosen_tests:
+            result.render_tests(console, chosen_tests)
 
 
 
+
+
+def _parse_tests(text: str | None) -> tuple[str, ...]:
+    from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS
+
+    if text is None:
+        return ()
+    chosen: list[str] = []
+    for name in (t.strip() for t in text.split(",") if t.strip()):
+        expanded = {"paired": PAIRED_TESTS, "all": CLASSIC_TESTS}.get(name, (name,))
+        for test in expanded:
+            if test not in CLASSIC_TESTS:
+                raise click.UsageError(f"unknown test {test!r} in --tests; choose from "
+                                       f"{', '.join(CLASSIC_TESTS)}, paired, all")
+            if test not in chosen:
+                chosen.append(test)
+    if not chosen:
+        raise click.UsageError("--tests names no test")
+    return tuple(chosen)
 
 
 def _print_plan(tallies, metrics: str, settings, threads: int | None, executor,

@@ -51,6 +51,7 @@ from muceval.reporting.plots import (
     to_png,
     to_svg,
 )
+from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELDS, understatement
 from muceval.significance.result import SignificanceResult
 
 __all__ = ["ReportFiles", "format_p", "format_pct", "render_html", "write_report"]
@@ -153,7 +154,8 @@ _SUMMARY_COLUMNS = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F 
 _TOC = (("summary", "Summary"), ("region", "Region of performance"),
         ("matrices", "Significance matrices"), ("groupings", "Significance groupings"),
         ("slot-comparison", "Per-slot comparison"), ("alignment", "Alignment"),
-        ("systems", "Per-system tables"), ("settings", "Settings"))
+        ("classic-tests", "Classic tests"), ("systems", "Per-system tables"),
+        ("settings", "Settings"))
 
 
 @functools.cache
@@ -366,6 +368,32 @@ def _alignment_view(doc: Mapping[str, Any] | None, svgs: Mapping[str, str]) -> d
     }
 
 
+def classic_view(sig: SignificanceResult) -> list[dict[str, Any]]:
+    """Per metric, every pair's randomization p beside the classic tests, r and Yeh's factor
+    (empty when the classic tests were not computed)."""
+    out = []
+    for metric in sig.metrics:
+        rows = []
+        for c in sig.comparisons:
+            if c.metric != metric or c.classic is None:
+                continue
+            tests = [(t, getattr(c.classic, TEST_FIELDS[t])) for t in CLASSIC_TESTS]
+            factor = understatement(c.classic.correlation)
+            rows.append({
+                "a": c.a, "b": c.b, "difference": f"{100 * c.difference:+.2f}",
+                "p": format_p(c.p_adjusted), "significant": c.significant,
+                "tests": [{"test": t, "text": "n/a" if v is None else format_p(v),
+                           "value": "" if v is None else repr(v),
+                           "independent": t not in PAIRED_TESTS} for t, v in tests],
+                "r": "n/a" if c.classic.correlation is None else f"{c.classic.correlation:.2f}",
+                "factor": "n/a" if factor is None else f"{factor:.2f}"})
+        if rows:
+            out.append({"metric": metric, "label": METRIC_TITLES.get(metric, metric),
+                        "rows": rows, "tests": list(CLASSIC_TESTS),
+                        "independent": [t not in PAIRED_TESTS for t in CLASSIC_TESTS]})
+    return out
+
+
 def _tally_view(rows: Sequence[Row], system: str, kind: str) -> dict[str, Any]:
     return {"system": system, "kind": kind, "columns": [c.upper() for c in _COUNT_COLUMNS],
             "rows": [{"name": r.name, "kind": r.kind,
@@ -407,17 +435,20 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
     True
     """
     sig = analysis.significance
+    classic = classic_view(sig)
     return environment().get_template("report.html.j2").render(
         title=title or f"muceval report: {len(analysis.systems)} systems",
         version=analysis.settings.get("versions", {}).get("muceval", ""),
         systems_count=len(analysis.systems), units=sig.settings["units"],
         method=sig.settings["method"], seed=sig.settings["seed"],
-        toc=[(a, label) for a, label in _TOC if a != "alignment" or analysis.alignment],
+        toc=[(a, label) for a, label in _TOC
+             if (a != "alignment" or analysis.alignment) and (a != "classic-tests" or classic)],
         summary=_summary_view(analysis),
         region=_figure("region", svgs, "Region of performance of every system."),
         matrices=matrices_view(analysis.significance, svgs), groupings=groupings_view(analysis.significance, svgs),
         slots=_slots_view(analysis),
         alignment=_alignment_view(analysis.alignment, svgs),
+        classic=classic,
         systems=[{"name": s.name, "slug": slug(s.name), "origin": s.origin, "source": s.source,
                   "slots": _tally_view(s.slots, s.name, "slots"),
                   "objects": _tally_view(s.objects, s.name, "objects")}

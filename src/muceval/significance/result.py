@@ -13,7 +13,13 @@ from typing import Any
 
 from muceval.core.metrics import METRIC_LABELS
 from muceval.core.signature import signature
-from muceval.significance.classic import ClassicTests
+from muceval.significance.classic import (
+    CLASSIC_TESTS,
+    PAIRED_TESTS,
+    TEST_FIELDS,
+    ClassicTests,
+    understatement,
+)
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,7 @@ class SignificanceResult:
             "metric", "a", "b", "value_a", "value_b", "difference", "p_value", "p_adjusted",
             "method", "shuffles", "confidence", "error_bound", "significant", "alternative",
             "units", "ci_low", "ci_high", "correlation", "sign", "wilcoxon", "paired_t",
-            "two_sample_t", "chi2",
+            "two_sample_t", "chi2", "binomial",
         ]  # fmt: skip
         writer.writerow(header)
         for c in self.comparisons:
@@ -116,7 +122,8 @@ class SignificanceResult:
                 c.error_bound, int(c.significant), c.alternative, c.units,
                 c.ci[0] if c.ci else "", c.ci[1] if c.ci else "",
             ]  # fmt: skip
-            for name in ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t", "chi2"):
+            for name in ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t", "chi2",
+                         "binomial"):
                 value = getattr(classic, name) if classic is not None else None
                 row.append("" if value is None else value)
             writer.writerow(row)
@@ -193,6 +200,73 @@ class SignificanceResult:
             table.add_row(short[row], *("—" if col == row else self._cell(row, col, metric)
                                         for col in order))
         return table
+
+
+    def classic_disagreements(self, metric: str = "recall") -> list[Comparison]:
+        """Pairs whose randomization decision (p ≤ α) differs from the sign test's: Yeh's
+        check for recall, where both apply."""
+        alpha = self.settings["alpha"]
+        return [c for c in self.comparisons if c.metric == metric and c.classic is not None
+                and c.classic.sign is not None
+                and (c.p_adjusted <= alpha) != (c.classic.sign <= alpha)]
+
+    def render_tests(self, console: Any, tests: Sequence[str] = PAIRED_TESTS,
+                     metrics: Sequence[str] | None = None) -> None:
+        """The classic tests as a view: per pair, the randomization p, the chosen tests and the
+        correlation r of the systems' per-unit values, with Yeh's factor."""
+        from rich.table import Table
+
+        unknown = [t for t in tests if t not in CLASSIC_TESTS]
+        if unknown:
+            raise ValueError(f"unknown test(s) {', '.join(unknown)}")
+        short = _short_names(self.systems)
+        heads = {"paired-t": "pair t", "sign": "sign", "wilcoxon": "wilcox",
+                 "two-sample-t": "2-smp t", "binomial": "binom", "chi2": "χ²"}
+
+        def p_text(value: float | None) -> str:
+            return "n/a" if value is None else "<.001" if value < 0.001 else f"{value:.3f}"
+
+        for metric in metrics or self.metrics:
+            rows = [c for c in self.comparisons if c.metric == metric]
+            if not rows or all(c.classic is None for c in rows):
+                continue
+            table = Table(title=f"{METRIC_LABELS[metric]}: classic tests beside randomization "
+                          "(p-values; r: correlation of the systems' per-unit values)",
+                          title_justify="left", show_edge=False, pad_edge=False)
+            for head in ("a", "b", "Δ %", "rand.", *(heads[t] for t in tests), "r",
+                         "Yeh ×"):
+                table.add_column(head, justify="left" if head in ("a", "b") else "right",
+                                 no_wrap=True)
+            for c in rows:
+                classic = c.classic
+                values = [getattr(classic, TEST_FIELDS[t]) if classic else None for t in tests]
+                r = classic.correlation if classic else None
+                factor = understatement(r)
+                table.add_row(short[c.a], short[c.b], f"{100 * c.difference:+.2f}",
+                              p_text(c.p_adjusted), *(p_text(v) for v in values),
+                              "n/a" if r is None else f"{r:.2f}",
+                              "n/a" if factor is None else f"{factor:.2f}")
+            # Every number in full, even when the terminal is narrow: wider rather than cut.
+            width = console.width
+            console.width = max(width or 80, 44 + 10 * (len(tests) + 4))
+            try:
+                console.print(table)
+            finally:
+                console.width = width
+        independent = [t for t in tests if t not in PAIRED_TESTS]
+        console.print(
+            "Paired tests (paired-t, sign, wilcoxon) and randomization compare the systems unit "
+            "by unit. " + (f"{', '.join(independent)} assume(s) the systems independent; "
+                           if independent else "Two-sample t, binomial and χ² assume the "
+                           "systems independent; ") +
+            "systems on one test set are positively correlated (r), so those tests understate "
+            "significance by about √(1/(1−r)), the column Yeh × (Yeh 2000).")
+        if "recall" in self.metrics:
+            disagree = self.classic_disagreements("recall")
+            console.print(f"Recall: randomization and the sign test agree on every pair at "
+                          f"α = {self.settings['alpha']}." if not disagree else
+                          f"Recall: randomization and the sign test disagree on {len(disagree)} "
+                          "pair(s): " + ", ".join(f"{c.a}/{c.b}" for c in disagree))
 
 
 def _short_names(names: Sequence[str], limit: int = 12) -> dict[str, str]:
