@@ -168,7 +168,7 @@ def check_page_matches_json(dom: Node, data: dict) -> None:
             seen += 1
         assert seen == len(systems) * (len(systems) - 1)
         # Groupings: figure bars and the list, as in the JSON.
-        groups = sig["groups"][metric]
+        groups = sig["letter_groups"][metric]
         svg = dom.find("figure", id=f"fig-groups-{metric}").find("svg")
         bars = [n for n in svg.iter() if n.attrs.get("id", "").startswith(f"groups-{metric}-group-")]
         assert len(bars) == len(groups)

@@ -216,6 +216,25 @@ def test_adjustments():
         adjust_pvalues(p, "bonferroni")
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 7).flatmap(lambda n: st.tuples(
+    st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))))))
+def test_letter_groups_share_a_letter_exactly_when_not_different(case):
+    from muceval.significance.groups import letter_groups
+
+    n, pairs = case
+    order = [f"S{i}" for i in range(n)]
+    apart = {frozenset((order[a], order[b])) for a, b in pairs if a != b}
+    groups = letter_groups(order, lambda x, y: frozenset((x, y)) in apart)
+    for i, a in enumerate(order):
+        assert any(a in g for g in groups)
+        for b in order[i + 1:]:
+            together = any(a in g and b in g for g in groups)
+            assert together == (frozenset((a, b)) not in apart), (a, b)
+    sets = [set(g) for g in groups]
+    assert not any(x < y for x in sets for y in sets)  # maximal: none inside another
+
+
 def test_groupings_and_letters():
     diff = {frozenset(p) for p in [("A", "C"), ("A", "D"), ("B", "D")]}
     order = ["A", "B", "C", "D"]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import matplotlib
 
@@ -162,6 +163,7 @@ def region_plot(
         ax.text(100 * f / (2 - f), 100.5, f"F={f:.1f}", fontsize=7, color="0.45",
                 ha="center", va="bottom")  # fmt: skip
     colors = system_colors(sorted(name for name, _ in regions))
+    labelled: list[tuple[str, float, float]] = []
     for name, points in regions:
         pts = [
             (100 * rp[0], 100 * rp[1])
@@ -181,10 +183,10 @@ def region_plot(
         if at is not None and at[0] is not None and at[1] is not None:
             ax.plot([100 * at[0]], [100 * at[1]], "o", color=color, markeredgecolor="black",
                     markersize=6, gid=f"point-{slug(name)}", zorder=4, label=name)  # fmt: skip
-            ax.annotate(name, (100 * at[0], 100 * at[1]), xytext=(4, -9),
-                        textcoords="offset points", fontsize=7, color="0.15", zorder=5)  # fmt: skip
+            labelled.append((name, 100 * at[0], 100 * at[1]))
         else:
             ax.plot([], [], "s", color=color, label=name)
+    _place_labels(ax, labelled)
     ax.set_xlim(0, 100)
     ax.set_ylim(0, 100)
     ax.set_xlabel("Recall (%)")
@@ -195,6 +197,30 @@ def region_plot(
     ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=8, frameon=False,
               title="system", ncol=1 if len(regions) <= 24 else 2)  # fmt: skip
     return fig
+
+
+def _place_labels(ax: Any, points: Sequence[tuple[str, float, float]]) -> None:
+    """Label each ALL TEMPLATES dot with its system's short name, moved down (with a leader
+    line) until it overlaps no label placed before: 17 systems stay readable."""
+    from muceval.significance.result import short_names
+
+    short = short_names([name for name, _, _ in points], limit=16)
+    # Label sizes in data units of this 100 × 100 plot at fontsize 7 (about 4.7 pt per unit).
+    char, height = 0.9, 2.4
+    placed: list[tuple[float, float, float, float]] = []
+    for name, x, y in sorted(points, key=lambda p: (-p[2], p[1])):
+        text = short[name]
+        width = char * len(text) + 1
+        lx, ly = x + 0.8, y - 2.2
+        while any(lx < bx1 and bx0 < lx + width and ly < by1 and by0 < ly + height
+                  for bx0, by0, bx1, by1 in placed) and ly > -5:
+            ly -= height * 0.8
+        placed.append((lx, ly, lx + width, ly + height))
+        moved = abs(ly - (y - 2.2)) > 1e-9
+        ax.annotate(text, (x, y), xytext=(lx, ly), textcoords="data", fontsize=7,
+                    color="0.15", zorder=5, va="bottom",
+                    arrowprops={"arrowstyle": "-", "color": "0.55", "lw": 0.5,
+                                "shrinkA": 0, "shrinkB": 3} if moved else None)
 
 
 # ---------------------------------------------------------------------------
@@ -313,12 +339,12 @@ def lanes(runs: Sequence[Sequence[int]]) -> list[int]:
 
 
 def groups_plot(result: SignificanceResult, metric: str, label: str | None = None) -> Figure:
-    """Systems in score order with their scores, and bars over the groups not significantly different.
+    """Systems in score order with their scores, and the compact letter display underneath.
 
-    Each bar spans a maximal run of consecutive systems none of which differ
-    significantly (the MUC-4 significance groupings). Systems under one bar
-    cannot be told apart; a system alone under its bar differs from every
-    neighbour.
+    Each row underneath is one letter: the systems marked on it are not
+    significantly different from each other, and two systems that share no row
+    are (:func:`~muceval.significance.groups.letter_groups`). A row may skip a
+    system: its line is drawn thin, its members as round marks.
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.engine import compare
@@ -327,11 +353,14 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     >>> fig.axes[0].get_ylabel()
     'recall (%)'
     """
+    from muceval.significance.groups import letter_display, letter_name
+
     order = result.ranking(metric)
     n = len(order)
     position = {name: i for i, name in enumerate(order)}
-    runs = [(position[g[0]], position[g[-1]]) for g in result.groups[metric]]
-    lane_of = lanes(runs)
+    groups = (result.letter_groups or result.groups)[metric]
+    members = [sorted(position[m] for m in g) for g in groups]
+    lane_of = lanes([(m[0], m[-1]) for m in members])
     n_lanes = max(lane_of, default=0) + 1
     width = max(6.0, 0.62 * n + 2.5)
     fig = Figure(figsize=(width, 5.2 + 0.22 * n_lanes))
@@ -341,6 +370,7 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     bars = fig.add_subplot(grid[1], sharex=ax)
     colors = system_colors(sorted(result.systems))
     values = [100 * result.scores[s][metric] for s in order]
+    letters = result.letters.get(metric) or letter_display(order, groups)
     ax.plot(range(n), values, "-", color="0.8", lw=1, zorder=1)
     ci = result.system_ci
     for i, (name, v) in enumerate(zip(order, values, strict=True)):
@@ -349,8 +379,8 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
             ax.plot([i, i], [100 * lo, 100 * hi], "-", color="0.55", lw=1.2, zorder=2)
         ax.plot([i], [v], "o", color=colors[name], markeredgecolor="black", markersize=8,
                 gid=f"score-{slug(name)}", zorder=3)  # fmt: skip
-        ax.annotate(f"{v:.2f}", (i, v), xytext=(7, 5), textcoords="offset points",
-                    ha="left", fontsize=7.5, zorder=4,
+        ax.annotate(f"{v:.2f} {letters.get(name, '')}", (i, v), xytext=(7, 5),
+                    textcoords="offset points", ha="left", fontsize=7.5, zorder=4,
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})  # fmt: skip
     top = max(values, default=1.0)
     highs = [100 * ci[s][metric][1] for s in order] if ci is not None else []
@@ -358,15 +388,20 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     label = label or METRIC_TITLES.get(metric, metric)
     ax.set_ylabel(f"{label} (%)")
     ax.set_title(
-        f"{label}: significance groups (α = {result.settings['alpha']:g}); "
-        "systems under one bar are not significantly different",
+        f"{label}: letters (α = {result.settings['alpha']:g}); systems sharing a letter are "
+        "not significantly different, systems with none in common are",
         fontsize=10,
     )
     ax.grid(True, axis="y", color="0.92")
     ax.tick_params(labelbottom=False)
-    for k, ((start, end), lane) in enumerate(zip(runs, lane_of, strict=True)):
-        bars.plot([start - 0.25, end + 0.25], [lane, lane], "-", color="#1f4e79", lw=5,
-                  solid_capstyle="round", gid=f"group-{k}")  # fmt: skip
+    for k, (marks, lane) in enumerate(zip(members, lane_of, strict=True)):
+        contiguous = marks[-1] - marks[0] + 1 == len(marks)
+        bars.plot([marks[0] - 0.25, marks[-1] + 0.25], [lane, lane], "-", color="#1f4e79",
+                  lw=5 if contiguous else 1.2, solid_capstyle="round", gid=f"group-{k}")
+        if not contiguous:
+            bars.plot(marks, [lane] * len(marks), "o", color="#1f4e79", markersize=7)
+        bars.annotate(letter_name(k), (marks[0] - 0.35, lane), ha="right", va="center",
+                      fontsize=7.5, color="#1f4e79")
     bars.set_ylim(n_lanes - 0.4, -0.6)
     bars.set_yticks([])
     bars.set_xlim(-0.6, n - 0.4)

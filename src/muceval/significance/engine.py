@@ -270,8 +270,8 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
                                       settings.alternative) if settings.classic else None,
                 **entry,
             ))  # fmt: skip
-    groups, letters = group_letters(names, metrics, scores, different)
+    groups, letters, cld = group_letters(names, metrics, scores, different)
     recorded = {**settings.to_json(), "units": len(tallies.units), "metrics": list(metrics)}
     return SignificanceResult(systems=names, metrics=metrics, scores=scores,
                               comparisons=tuple(comparisons), groups=groups, letters=letters,
-                              settings=recorded, system_ci=system_ci)
+                              settings=recorded, system_ci=system_ci, letter_groups=cld)

@@ -82,7 +82,8 @@ def groupings(order: Sequence[str], different: Callable[[str, str], bool]) -> li
     return runs
 
 
-def _letter(k: int) -> str:
+def letter_name(k: int) -> str:
+    """The k-th letter of a letter display: a … z, aa, ab, …"""
     alphabet = "abcdefghijklmnopqrstuvwxyz"
     out = ""
     k += 1
@@ -101,8 +102,38 @@ def letter_display(order: Sequence[str], runs: Sequence[Sequence[str]]) -> dict[
     letters = {name: "" for name in order}
     for k, run in enumerate(runs):
         for name in run:
-            letters[name] += _letter(k)
+            letters[name] += letter_name(k)
     return letters
+
+
+def letter_groups(order: Sequence[str], different: Callable[[str, str], bool]) -> list[list[str]]:
+    """The groups of a compact letter display: maximal sets of systems none two of which
+    differ significantly (insert and absorb, Piepho 2004), each in ``order``, ordered by
+    their best member. Two systems share a group exactly when they are not significantly
+    different; unlike :func:`groupings`, a group may skip a system.
+
+    >>> diff = lambda a, b: {a, b} == {"A", "B"}
+    >>> letter_groups(["A", "B", "C"], diff)
+    [['A', 'C'], ['B', 'C']]
+    """
+    position = {name: i for i, name in enumerate(order)}
+    groups: list[frozenset[str]] = [frozenset(order)] if order else []
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            if not different(a, b):
+                continue
+            keep = [g for g in groups if a not in g or b not in g]
+            if len(keep) == len(groups):
+                continue
+            split = [part for g in groups if a in g and b in g for part in (g - {a}, g - {b})]
+            new: list[frozenset[str]] = []
+            for g in split:
+                if g in new or any(g <= h for h in keep) or any(g < h for h in split):
+                    continue
+                new.append(g)
+            groups = keep + new
+    ranked = [sorted(g, key=position.__getitem__) for g in groups]
+    return sorted(ranked, key=lambda g: [position[n] for n in g])
 
 
 def _differs(apart: set[frozenset[str]]) -> Callable[[str, str], bool]:
@@ -111,14 +142,19 @@ def _differs(apart: set[frozenset[str]]) -> Callable[[str, str], bool]:
 
 def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str, dict[str, float]],
             different: dict[str, set[frozenset[str]]],
-            ) -> tuple[dict[str, list[list[str]]], dict[str, dict[str, str]]]:
-    """Per metric, the significance groups and the compact letter display of ``names``
-    (``different[metric]``: the pairs found significantly different)."""
+            ) -> tuple[dict[str, list[list[str]]], dict[str, dict[str, str]],
+                       dict[str, list[list[str]]]]:
+    """Per metric, the MUC-4 significance groups (runs of neighbours, :func:`groupings`) and
+    the compact letter display of ``names`` (:func:`letter_groups`: sharing a letter means
+    not significantly different, and no letter in common means different);
+    ``different[metric]``: the pairs found significantly different."""
     groups: dict[str, list[list[str]]] = {}
     letters: dict[str, dict[str, str]] = {}
+    cld: dict[str, list[list[str]]] = {}
     for metric in metrics:
         order = sorted(names, key=lambda s: (-scores[s][metric], s))
-        runs = groupings(order, _differs(different[metric]))
-        groups[metric] = runs
-        letters[metric] = letter_display(order, runs)
-    return groups, letters
+        differs = _differs(different[metric])
+        groups[metric] = groupings(order, differs)
+        cld[metric] = letter_groups(order, differs)
+        letters[metric] = letter_display(order, cld[metric])
+    return groups, letters, cld

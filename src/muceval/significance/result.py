@@ -63,6 +63,7 @@ class SignificanceResult:
     letters: dict[str, dict[str, str]]
     settings: dict
     system_ci: dict[str, dict[str, tuple[float, float]]] | None = None
+    letter_groups: dict[str, list[list[str]]] | None = None
     _index: dict = field(default_factory=dict, repr=False, compare=False)
 
     def comparison(self, a: str, b: str, metric: str) -> Comparison:
@@ -97,6 +98,7 @@ class SignificanceResult:
             "comparisons": [c.to_dict() for c in self.comparisons],
             "groups": self.groups,
             "letters": self.letters,
+            "letter_groups": self.letter_groups,
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -141,14 +143,15 @@ class SignificanceResult:
         )
         primary = "f1" if "f1" in self.metrics else self.metrics[0]
         order = self.ranking(primary)
-        short = _short_names(order)
+        short = short_names(order)
         width = console.width or 80
         if _ranked_width(short, self.metrics) <= width:
             console.print(self._ranked_table(order, short, self.metrics, primary))
         else:
             for metric in self.metrics:
                 console.print(self._ranked_table(order, short, (metric,), metric))
-        console.print("Systems sharing a letter are not significantly different; "
+        console.print("Systems sharing a letter are not significantly different, systems with "
+                      "no letter in common are; "
                       "* = significant (adjusted p ≤ α and confident enough).")
         show = matrix if matrix is not None else _matrix_width(short) <= width
         if show:
@@ -219,7 +222,7 @@ class SignificanceResult:
         unknown = [t for t in tests if t not in CLASSIC_TESTS]
         if unknown:
             raise ValueError(f"unknown test(s) {', '.join(unknown)}")
-        short = _short_names(self.systems)
+        short = short_names(self.systems)
         heads = {"paired-t": "pair t", "sign": "sign", "wilcoxon": "wilcox",
                  "two-sample-t": "2-smp t", "binomial": "binom", "chi2": "χ²"}
 
@@ -269,7 +272,7 @@ class SignificanceResult:
                           "pair(s): " + ", ".join(f"{c.a}/{c.b}" for c in disagree))
 
 
-def _short_names(names: Sequence[str], limit: int = 12) -> dict[str, str]:
+def short_names(names: Sequence[str], limit: int = 12) -> dict[str, str]:
     """Names of at most ``limit`` characters, kept distinct: what all names share at the start
     and the end (``preds.`` … ``.test``) is left out first, then the rest is cut with ``…``."""
     names = list(names)
