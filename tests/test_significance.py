@@ -79,6 +79,26 @@ def test_compiled_kernel_equals_numpy_reference(data):
         assert fast.tolist() == plain.tolist()
 
 
+@pytest.mark.parametrize("scale, units", [(400, 12000), (4000, 3000), (3 << 20, 40)])
+def test_pairs_too_large_for_one_packed_sum(scale, units):
+    """Sums beyond the packing are added in segments (the first two cases) and units too
+    large for a segment go to the NumPy path (the last): the counts are the reference's."""
+    from muceval.significance.kernels import _FIELD_LIMIT, _segment_words
+
+    rng = np.random.default_rng(5)
+    pos = rng.integers(scale // 2, scale, units)
+    x = np.stack([pos, pos, rng.integers(0, pos)], axis=1)
+    y = np.stack([pos, pos, rng.integers(0, pos)], axis=1)
+    pair = PairData.of(x, y)
+    assert np.abs(pair.diffs).sum(axis=0).max() >= _FIELD_LIMIT
+    # A segment holds at least one coin word (64 units) without overflowing a field.
+    assert (_segment_words(pair) == 0) == (np.abs(pair.diffs).max() * 64 > _FIELD_LIMIT - 2)
+    for two_sided in (True, False):
+        fast = approximate_counts([pair], METRICS, 300, seed=3, two_sided=two_sided)[0]
+        plain = approximate_counts_numpy(pair, METRICS, 300, seed=3, two_sided=two_sided)
+        assert fast.tolist() == plain.tolist()
+
+
 def random_pair(rng, n):
     def system():
         pos = rng.integers(0, 8, n)

@@ -58,6 +58,7 @@ import numpy as np
 
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
+from muceval.significance.bootstrap import bootstrap_intervals
 from muceval.significance.classic import ClassicTests, classic_tests
 from muceval.significance.execute import Executor, LocalExecutor, Outcomes
 from muceval.significance.groups import (
@@ -128,24 +129,7 @@ def _bootstrap(
     seed: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile intervals: (systems × metrics × 2), (pairs × metrics × 2)."""
-    n_systems, n_units, _ = reduced.shape
-    rng = np.random.default_rng(seed)
-    values = np.empty((len(metrics), n_systems, samples))
-    batch = max(1, min(samples, 20_000_000 // max(1, n_units * 8)))
-    for start in range(0, samples, batch):
-        stop = min(samples, start + batch)
-        idx = rng.integers(0, n_units, size=(stop - start, n_units))
-        weights = np.zeros((stop - start, n_units), dtype=np.int64)
-        np.add.at(weights, (np.arange(stop - start)[:, None], idx), 1)
-        sums = np.einsum("bu,suk->sbk", weights, reduced)
-        for m, metric in enumerate(metrics):
-            values[m, :, start:stop] = metric_values(sums, metric)
-    lo, hi = (1 - level) / 2, (1 + level) / 2
-    system_ci = np.quantile(values, [lo, hi], axis=2).transpose(2, 1, 0)
-    pair_ci = np.empty((len(pairs), len(metrics), 2))
-    for k, (a, b) in enumerate(pairs):
-        pair_ci[k] = np.quantile(values[:, a] - values[:, b], [lo, hi], axis=1).T
-    return system_ci, pair_ci
+    return bootstrap_intervals(reduced, metrics, pairs, samples, level, seed, metric_values)
 
 
 def compare(

@@ -235,6 +235,8 @@ def approximate_counts_numpy(
         _threshold(totals_value(tx, m) - totals_value(ty, m), two_sided) for m in metrics
     ]
     counts = np.zeros(len(metrics), dtype=np.int64)
+    # Coin matrices of at most about 4M entries, whatever the number of units.
+    chunk = max(1, min(chunk, (1 << 22) // max(1, len(d))))
     for start in range(0, shuffles, chunk):
         stop = min(shuffles, start + chunk)
         s = coins(seed, start, stop, len(d)).astype(np.int64) @ d
@@ -286,7 +288,8 @@ if HAVE_NUMBA:
 
     @njit(parallel=True, cache=True)
     def _approx_kernel(
-        tables, block_start, totals, coefs, signs, thresholds, two_sided, shuffles, key, chunk, out
+        tables, block_start, totals, coefs, signs, thresholds, two_sided, shuffles, key, chunk,
+        seg_words, out
     ):
         n_pairs = totals.shape[0]
         n_metrics = coefs.shape[0]
@@ -320,9 +323,13 @@ if HAVE_NUMBA:
             yn = np.empty(_BATCH)
             for i0 in range(start, stop, _BATCH):
                 size = min(_BATCH, stop - i0)
+                sw = seg_words[p]
                 for t in range(size):
                     i = i0 + t
                     s = 0
+                    sp = 0
+                    sa = 0
+                    sn = 0
                     for w in range(n_words):
                         counter = np.uint64(i) * np.uint64(_WORD_STRIDE) + np.uint64(w + 1)
                         word = _mix64(key + np.uint64(_GOLDEN) * counter)
@@ -332,10 +339,18 @@ if HAVE_NUMBA:
                                 (word >> np.uint64(_BLOCK_BITS * k)) & np.uint64(_TABLE - 1)
                             )
                             s += tables[b0 + w * _PER_WORD + k, idx]
+                        # A pair too large for one packed sum is summed in segments, each
+                        # unpacked before its fields could overflow.
+                        if (w + 1) % sw == 0:
+                            u = s + bias
+                            sp += (u & mask) - half
+                            sa += ((u >> _FIELD_BITS) & mask) - half
+                            sn += (u >> (2 * _FIELD_BITS)) - half
+                            s = 0
                     u = s + bias
-                    sp = (u & mask) - half
-                    sa = ((u >> _FIELD_BITS) & mask) - half
-                    sn = (u >> (2 * _FIELD_BITS)) - half
+                    sp += (u & mask) - half
+                    sa += ((u >> _FIELD_BITS) & mask) - half
+                    sn += (u >> (2 * _FIELD_BITS)) - half
                     xp[t] = px - sp
                     xa[t] = ax - sa
                     xn[t] = nx - sn
@@ -372,8 +387,17 @@ if HAVE_NUMBA:
                 out[p, c, m] = local[m]
 
 
-def _packable(pair: PairData) -> bool:
-    return bool(np.all(np.abs(pair.diffs).sum(axis=0) < _FIELD_LIMIT - 1))
+def _segment_words(pair: PairData) -> int:
+    """Coin words per packed partial sum: all of them when the whole pair fits the packing,
+    else as many as keep every field of a segment below the limit; 0 when a single unit's
+    difference does not fit (the NumPy path takes that pair)."""
+    if not len(pair.diffs):
+        return 1 << 40
+    if np.all(np.abs(pair.diffs).sum(axis=0) < _FIELD_LIMIT - 1):
+        return 1 << 40
+    largest = int(np.abs(pair.diffs).max())
+    units = (_FIELD_LIMIT - 2) // max(1, largest)
+    return units // 64 if units >= 64 else 0
 
 
 def approximate_counts(
@@ -388,14 +412,16 @@ def approximate_counts(
     """``nge`` for every pair and metric: a ``(pairs, metrics)`` int64 array.
 
     Uses the compiled kernel (per-block lookup tables of packed partial sums, all
-    metrics from one set of shuffled sums); pairs whose sums do not fit the
-    packing fall back to :func:`approximate_counts_numpy`. The result is the same
+    metrics from one set of shuffled sums; a pair whose sums do not fit one packed
+    sum is summed in segments); only a pair with a single unit's difference beyond
+    the packing falls back to :func:`approximate_counts_numpy`. The result is the same
     for any ``threads``/``chunk``.
     """
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     if not pairs or shuffles <= 0:
         return out
-    fast = [k for k, p in enumerate(pairs) if HAVE_NUMBA and _packable(p)]
+    segments = [_segment_words(p) if HAVE_NUMBA else 0 for p in pairs]
+    fast = [k for k in range(len(pairs)) if segments[k] > 0]
     fast_set = set(fast)
     for k, pair in enumerate(pairs):
         if k not in fast_set:
@@ -440,6 +466,7 @@ def approximate_counts(
             shuffles,
             np.uint64(seed_key(seed)),
             chunk,
+            np.array([segments[k] for k in fast], dtype=np.int64),
             result,
         )
     finally:

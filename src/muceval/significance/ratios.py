@@ -28,6 +28,7 @@ import numpy as np
 
 from muceval.core.units import RatioTallies
 from muceval.errors import UsageError
+from muceval.significance.bootstrap import bootstrap_intervals
 from muceval.significance.groups import adjust_pvalues, confidence_level, group_letters
 from muceval.significance.kernels import _threshold, coins
 from muceval.significance.result import Comparison, SignificanceResult
@@ -92,23 +93,8 @@ def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: Sig
 def _bootstrap(counts: np.ndarray, metrics: Sequence[str], pairs: list[tuple[int, int]],
                settings: SignificanceSettings) -> tuple[np.ndarray, np.ndarray]:
     """Percentile intervals: (systems × metrics × 2), (pairs × metrics × 2)."""
-    n_systems, n_units, _ = counts.shape
-    rng = np.random.default_rng(settings.seed)
-    values = np.empty((len(metrics), n_systems, settings.bootstrap))
-    for start in range(0, settings.bootstrap, 1000):
-        stop = min(settings.bootstrap, start + 1000)
-        idx = rng.integers(0, n_units, size=(stop - start, n_units))
-        weights = np.zeros((stop - start, n_units))
-        np.add.at(weights, (np.arange(stop - start)[:, None], idx), 1)
-        sums = np.einsum("bu,suk->sbk", weights, counts)
-        for m, metric in enumerate(metrics):
-            values[m, :, start:stop] = ratio_values(sums, metric)
-    lo, hi = (1 - settings.ci_level) / 2, (1 + settings.ci_level) / 2
-    system_ci = np.quantile(values, [lo, hi], axis=2).transpose(2, 1, 0)
-    pair_ci = np.empty((len(pairs), len(metrics), 2))
-    for k, (a, b) in enumerate(pairs):
-        pair_ci[k] = np.quantile(values[:, a] - values[:, b], [lo, hi], axis=1).T
-    return system_ci, pair_ci
+    return bootstrap_intervals(counts, metrics, pairs, settings.bootstrap, settings.ci_level,
+                               settings.seed, ratio_values, batch=1000)
 
 
 def compare_ratios(
