@@ -10,7 +10,7 @@ randomization do not assume independence.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +20,6 @@ from muceval.significance.kernels import (
     METRIC_COEFS,
     metric_values,
     reduce_counts,
-    totals_value,
 )
 
 
@@ -58,18 +57,6 @@ def understatement(correlation: float | None) -> float | None:
     return float(np.sqrt(1.0 / (1.0 - correlation)))
 
 
-def _finite(x: float) -> float | None:
-    x = float(x)
-    return x if np.isfinite(x) else None
-
-
-def _tail(z: float, alt: str, upper: Callable[[float], float]) -> float:
-    """p-value of statistic ``z`` from its upper-tail function (symmetric distribution)."""
-    if alt == "two-sided":
-        return min(1.0, 2.0 * upper(abs(z)))
-    return upper(z) if alt == "greater" else upper(-z)
-
-
 def classic_tests(
     a: np.ndarray, b: np.ndarray, metric: str, alternative: str = "two-sided"
 ) -> ClassicTests:
@@ -78,8 +65,9 @@ def classic_tests(
     ``a``/``b``: ``units × 4`` counts (POS, ACT, COR, PAR). Per-unit values are the
     metric of each unit's own tallies; units where either denominator is 0 are
     left out. One-sided tests look in the direction of the observed difference.
-    Formulas (written out because scipy.stats' per-call overhead dominates with
-    hundreds of pairs; the tests check them against scipy.stats):
+    Formulas (written out, and computed for many pairs at once by
+    :func:`classic_tests_many`, because scipy.stats' per-call overhead dominates
+    with hundreds of pairs; the tests check them against scipy.stats):
 
     * sign test: exact binomial on the non-zero differences;
     * Wilcoxon signed-rank: normal approximation with tie correction, zero
@@ -92,72 +80,120 @@ def classic_tests(
     >>> round(classic_tests(a, b, "recall").sign, 4)
     0.0312
     """
+    return classic_tests_many(np.stack([a, b]), [(0, 1)], metric, alternative)[0]
+
+
+def _tails(z: np.ndarray, alt: np.ndarray, upper) -> np.ndarray:
+    """p-values of statistics ``z`` from their upper-tail function; ``alt``: 0 two-sided,
+    1 greater, −1 less."""
+    two = np.minimum(1.0, 2.0 * upper(np.abs(z)))
+    return np.where(alt == 0, two, np.where(alt > 0, upper(z), upper(-z)))
+
+
+def _none(values: np.ndarray, valid: np.ndarray) -> list[float | None]:
+    return [float(v) if ok and np.isfinite(v) else None for v, ok in zip(values, valid,
+                                                                          strict=True)]
+
+
+def classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], metric: str,
+                       alternative: str = "two-sided") -> list[ClassicTests]:
+    """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4),
+    vectorised over the pairs in blocks (bounded memory)."""
     alpha, gamma, _ = METRIC_COEFS[metric]
-    ra, rb = reduce_counts(a), reduce_counts(b)
-    va_den = alpha * ra[:, 0] + gamma * ra[:, 1]
-    vb_den = alpha * rb[:, 0] + gamma * rb[:, 1]
-    keep = (va_den > 0) & (vb_den > 0)
-    va = metric_values(ra[keep], metric)
-    vb = metric_values(rb[keep], metric)
-    ta, tb = ra.sum(0), rb.sum(0)
-    observed = totals_value(ta, metric) - totals_value(tb, metric)
-    alt = alternative if alternative == "two-sided" else ("greater" if observed >= 0 else "less")
-    n = int(keep.sum())
+    reduced = reduce_counts(counts)
+    den = alpha * reduced[..., 0] + gamma * reduced[..., 1]
+    values = metric_values(reduced, metric)
+    totals = reduced.sum(axis=1)
+    n_units = counts.shape[1]
+    out: list[ClassicTests] = []
+    block = max(1, (1 << 21) // max(1, n_units))
+    for start in range(0, len(pairs), block):
+        chunk = np.asarray(pairs[start:start + block], dtype=np.int64).reshape(-1, 2)
+        out += _block(chunk[:, 0], chunk[:, 1], den, values, totals, metric, alternative)
+    return out
+
+
+def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
+           totals: np.ndarray, metric: str, alternative: str) -> list[ClassicTests]:
+    keep = (den[ia] > 0) & (den[ib] > 0)
+    va = np.where(keep, values[ia], 0.0)
+    vb = np.where(keep, values[ib], 0.0)
+    n = keep.sum(axis=1)
+    observed = metric_values(totals[ia], metric) - metric_values(totals[ib], metric)
+    alt = np.zeros(len(ia)) if alternative == "two-sided" else np.where(observed >= 0, 1, -1)
     d = va - vb
-    nonzero = d[d != 0]
-    normal_upper = lambda z: float(special.ndtr(-z))  # noqa: E731
-    correlation = sign = wilcoxon = paired_t = two_sample_t = chi2 = binomial = None
-    if n >= 2 and np.std(va) > 0 and np.std(vb) > 0:
-        correlation = _finite(np.corrcoef(va, vb)[0, 1])
-    if n:
-        m = len(nonzero)
-        if m:
-            k = int((nonzero > 0).sum())
-            below = float(special.bdtr(k, m, 0.5))  # P(K <= k)
-            above = float(special.bdtrc(k - 1, m, 0.5)) if k > 0 else 1.0  # P(K >= k)
-            if alt == "two-sided":
-                sign = min(1.0, 2.0 * min(below, above))
-            else:
-                sign = above if alt == "greater" else below
-            ranks = stats.rankdata(np.abs(nonzero))
-            w_plus = float(ranks[nonzero > 0].sum())
-            _, ties = np.unique(np.abs(nonzero), return_counts=True)
-            var = m * (m + 1) * (2 * m + 1) / 24.0 - float((ties**3 - ties).sum()) / 48.0
-            if var > 0:
-                z = (w_plus - m * (m + 1) / 4.0) / np.sqrt(var)
-                wilcoxon = _tail(z, alt, normal_upper)
-        else:
-            sign = wilcoxon = 1.0
-        if n >= 2:
-            sd = float(np.std(d, ddof=1))
-            mean = float(np.mean(d))
-            if sd > 1e-12 * max(1.0, abs(mean)):
-                t = mean / (sd / np.sqrt(n))
-                paired_t = _tail(t, alt, lambda x: float(special.stdtr(n - 1, -x)))
-            else:
-                paired_t = 1.0 if mean == 0 else 0.0
-            pooled = ((n - 1) * np.var(va, ddof=1) + (n - 1) * np.var(vb, ddof=1)) / (2 * n - 2)
-            gap = float(np.mean(va) - np.mean(vb))
-            if pooled > 1e-24:
-                t = gap / np.sqrt(pooled * 2.0 / n)
-                two_sample_t = _tail(t, alt, lambda x: float(special.stdtr(2 * n - 2, -x)))
-            else:
-                two_sample_t = 1.0 if gap == 0 else 0.0
+    nz = keep & (d != 0)
+    m = nz.sum(axis=1)
+    safe_n = np.maximum(n, 1)
+    mean_a, mean_b = va.sum(1) / safe_n, vb.sum(1) / safe_n
+    ca, cb = np.where(keep, va - mean_a[:, None], 0.0), np.where(keep, vb - mean_b[:, None], 0.0)
+    ss_a, ss_b = (ca * ca).sum(1), (cb * cb).sum(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # Pearson r where both systems vary (np.std > 0), as np.corrcoef computes it.
+        r = (ca * cb).sum(1) / np.sqrt(ss_a * ss_b)
+        std_ok = (n >= 2) & (np.sqrt(ss_a / safe_n) > 0) & (np.sqrt(ss_b / safe_n) > 0)
+        correlation = _none(np.clip(r, -1.0, 1.0), std_ok)
+        # Sign test.
+        k = (nz & (d > 0)).sum(1)
+        below = special.bdtr(k, m, 0.5)
+        above = np.where(k > 0, special.bdtrc(k - 1, m, 0.5), 1.0)
+        sign_p = np.where(alt == 0, np.minimum(1.0, 2.0 * np.minimum(below, above)),
+                          np.where(alt > 0, above, below))
+        sign_p = np.where(m == 0, 1.0, sign_p)
+        # Wilcoxon: ranks of |d| among the non-zero differences (others ranked last).
+        absd = np.where(nz, np.abs(d), np.inf)
+        ranks = stats.rankdata(absd, axis=1)
+        w_plus = np.where(nz & (d > 0), ranks, 0.0).sum(1)
+        # Σ(t³ − t) over tie groups, from the average ranks' sum of squares.
+        squares = np.where(nz, ranks * ranks, 0.0).sum(1)
+        ties = 12.0 * (m * (m + 1) * (2 * m + 1) / 6.0 - squares)
+        var = m * (m + 1) * (2 * m + 1) / 24.0 - ties / 48.0
+        z = (w_plus - m * (m + 1) / 4.0) / np.sqrt(np.where(var > 0, var, 1.0))
+        wilcoxon_p = np.where(m == 0, 1.0, _tails(z, alt, lambda x: special.ndtr(-x)))
+        wilcoxon_ok = (n > 0) & ((m == 0) | (var > 0))
+        # Matched-pair t.
+        mean_d = d.sum(1) / safe_n
+        cd = np.where(keep, d - mean_d[:, None], 0.0)
+        sd = np.sqrt((cd * cd).sum(1) / np.maximum(n - 1, 1))
+        big = sd > 1e-12 * np.maximum(1.0, np.abs(mean_d))
+        t = mean_d / np.where(big, sd / np.sqrt(safe_n), 1.0)
+        paired = np.where(big, _tails(t, alt, lambda x: special.stdtr(np.maximum(n - 1, 1), -x)),
+                          np.where(mean_d == 0, 1.0, 0.0))
+        # Two-sample (pooled) t.
+        pooled = (ss_a + ss_b) / np.maximum(2 * n - 2, 1)
+        gap = mean_a - mean_b
+        spread = pooled > 1e-24
+        t2 = gap / np.sqrt(np.where(spread, pooled, 1.0) * 2.0 / safe_n)
+        two_sample = np.where(spread, _tails(t2, alt, lambda x: special.stdtr(
+            np.maximum(2 * n - 2, 1), -x)), np.where(gap == 0, 1.0, 0.0))
+    chi2: list[float | None] = [None] * len(ia)
+    binomial: list[float | None] = [None] * len(ia)
     if metric in ("recall", "precision"):
-        col = 0 if metric == "recall" else 1
-        na, nb = ta[2] / 2.0, tb[2] / 2.0
-        table = np.array([[na, ta[col] - na], [nb, tb[col] - nb]], dtype=np.float64)
-        rows, cols = table.sum(1), table.sum(0)
-        if np.all(rows > 0) and np.all(cols > 0):
-            expected = np.outer(rows, cols) / table.sum()
-            statistic = float(((table - expected) ** 2 / expected).sum())
-            chi2 = float(special.chdtrc(1, statistic))
-            # Credited share of each system, as two independent binomial samples.
-            pa, pb = table[0, 0] / rows[0], table[1, 0] / rows[1]
-            pooled = cols[0] / table.sum()
-            se = np.sqrt(pooled * (1 - pooled) * (1 / rows[0] + 1 / rows[1]))
-            if se > 0:
-                binomial = _tail(float((pa - pb) / se), alt, normal_upper)
-            else:
-                binomial = 1.0 if pa == pb else 0.0
-    return ClassicTests(n, correlation, sign, wilcoxon, paired_t, two_sample_t, chi2, binomial)
+        chi2, binomial = _proportions(totals[ia], totals[ib], metric, alt)
+    sign_l, wil_l = _none(sign_p, n > 0), _none(wilcoxon_p, wilcoxon_ok)
+    paired_l, two_l = _none(paired, n >= 2), _none(two_sample, n >= 2)
+    return [ClassicTests(int(n[i]), correlation[i], sign_l[i], wil_l[i], paired_l[i], two_l[i],
+                         chi2[i], binomial[i]) for i in range(len(ia))]
+
+
+def _proportions(ta: np.ndarray, tb: np.ndarray, metric: str,
+                 alt: np.ndarray) -> tuple[list[float | None], list[float | None]]:
+    """χ² and the two-proportion z test on the credited share of recall or precision."""
+    col = 0 if metric == "recall" else 1
+    na, nb = ta[:, 2] / 2.0, tb[:, 2] / 2.0
+    table = np.stack([np.stack([na, ta[:, col] - na], 1), np.stack([nb, tb[:, col] - nb], 1)],
+                     1).astype(np.float64)
+    rows, cols = table.sum(2), table.sum(1)
+    ok = np.all(rows > 0, axis=1) & np.all(cols > 0, axis=1)
+    total = table.sum((1, 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = rows[:, :, None] * cols[:, None, :] / total[:, None, None]
+        statistic = ((table - expected) ** 2 / expected).sum((1, 2))
+        chi2 = special.chdtrc(1, statistic)
+        pa, pb = table[:, 0, 0] / rows[:, 0], table[:, 1, 0] / rows[:, 1]
+        pooled = cols[:, 0] / total
+        se = np.sqrt(pooled * (1 - pooled) * (1 / rows[:, 0] + 1 / rows[:, 1]))
+        z = (pa - pb) / np.where(se > 0, se, 1.0)
+        binomial = np.where(se > 0, _tails(z, alt, lambda x: special.ndtr(-x)),
+                            np.where(pa == pb, 1.0, 0.0))
+    return _none(chi2, ok), _none(binomial, ok)

@@ -59,12 +59,13 @@ import numpy as np
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
 from muceval.significance.bootstrap import bootstrap_intervals
-from muceval.significance.classic import ClassicTests, classic_tests
+from muceval.significance.classic import ClassicTests, classic_tests, classic_tests_many
 from muceval.significance.execute import Executor, LocalExecutor, Outcomes
 from muceval.significance.groups import (
     ADJUSTMENTS,
     adjust_pvalues,
     confidence_level,
+    confidence_levels,
     group_letters,
     groupings,
     letter_display,
@@ -198,8 +199,9 @@ def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
 
 
 def _raw_entry(plan_: Plan, outcomes: Outcomes, k: int, m: int,
-               settings: SignificanceSettings) -> dict[str, Any]:
-    """The p-value and its provenance for pair ``k`` and metric ``m``."""
+               settings: SignificanceSettings, confidence: np.ndarray) -> dict[str, Any]:
+    """The p-value and its provenance for pair ``k`` and metric ``m`` (``confidence``: of
+    every approximate count, computed at once)."""
     if plan_.exact[k, m]:
         result = outcomes.exact[ExactJob(k, m)]
         return dict(p_value=result.p_value, method="exact", shuffles=None, nge=None,
@@ -207,7 +209,7 @@ def _raw_entry(plan_: Plan, outcomes: Outcomes, k: int, m: int,
     count = int(outcomes.nge[k, m])
     return dict(p_value=(count + 1) / (settings.shuffles + 1), method="approximate",
                 shuffles=settings.shuffles, nge=count,
-                confidence=confidence_level(count, settings.shuffles, settings.alpha),
+                confidence=float(confidence[k, m]),
                 error_bound=0.0)
 
 
@@ -227,13 +229,17 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
             s: {m: (float(sys_ci[i, j, 0]), float(sys_ci[i, j, 1])) for j, m in enumerate(metrics)}
             for i, s in enumerate(names)
         }
-    raw = [[_raw_entry(plan_, outcomes, k, m, settings) for m in range(len(metrics))]
+    confidence = confidence_levels(outcomes.nge, settings.shuffles, settings.alpha)
+    raw = [[_raw_entry(plan_, outcomes, k, m, settings, confidence) for m in range(len(metrics))]
            for k in range(len(pairs))]
     adjusted = np.empty((len(pairs), len(metrics)))
     for m in range(len(metrics)):
         adjusted[:, m] = adjust_pvalues([raw[k][m]["p_value"] for k in range(len(pairs))],
                                         settings.adjust)
     different: dict[str, set[frozenset[str]]] = {metric: set() for metric in metrics}
+    classic = {metric: classic_tests_many(tallies.counts, index_pairs, metric,
+                                          settings.alternative) for metric in metrics} \
+        if settings.classic else None
     comparisons: list[Comparison] = []
     for k, (a, b) in enumerate(index_pairs):
         for m, metric in enumerate(metrics):
@@ -250,8 +256,7 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
                 significant=significant, units=len(pairs[k].diffs),
                 ci=(float(pair_ci[k, m, 0]), float(pair_ci[k, m, 1])) if pair_ci is not None
                 else None,
-                classic=classic_tests(tallies.counts[a], tallies.counts[b], metric,
-                                      settings.alternative) if settings.classic else None,
+                classic=classic[metric][k] if classic is not None else None,
                 **entry,
             ))  # fmt: skip
     groups, letters, cld = group_letters(names, metrics, scores, different)
