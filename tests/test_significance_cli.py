@@ -97,3 +97,19 @@ def test_tests_view_shows_the_classic_tests_with_r(tmp_path, capsys) -> None:
     assert "pair t" in out and "2-smp t" not in out
     assert main(["significance", str(path), "--tests", "student"]) == 2
     assert "unknown test 'student'" in capsys.readouterr().err
+
+
+def test_progress_lines_when_stderr_is_not_a_terminal(tmp_path, capsys) -> None:
+    from muceval.cli import main
+
+    rows = ["system,unit,POS,ACT,COR,PAR"]
+    for s, cor in (("A", 3), ("B", 2), ("C", 1)):
+        rows += [f"{s},u{u},4,4,{cor if u % 2 else 2},0" for u in range(10)]
+    path = tmp_path / "units.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert main(["significance", str(path), "--seed", "1", "--progress",
+                 "--format", "json"]) == 0
+    err = capsys.readouterr().err
+    assert "randomization: 100%" in err
+    assert main(["significance", str(path), "--seed", "1", "--format", "json"]) == 0
+    assert "randomization" not in capsys.readouterr().err

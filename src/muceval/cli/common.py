@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Mapping, Sequence
 
 import click
@@ -142,9 +143,23 @@ def significance_options(command):
 
 @contextlib.contextmanager
 def progress_bar(enabled: bool, label: str = "randomization"):
-    """A progress callback ``(done, total)`` drawing a bar on stderr, or ``None`` when disabled."""
+    """A progress callback ``(done, total)`` drawing a bar on stderr, or ``None`` when disabled.
+
+    When stderr is not a terminal (a log file, a batch job) it writes a line at every tenth
+    of the work instead of a bar.
+    """
     if not enabled:
         yield None
+        return
+    if not sys.stderr.isatty():
+        shown = [-1]
+
+        def report(done: int, total: int) -> None:
+            tenth = 10 * done // max(1, total)
+            if tenth > shown[0]:
+                shown[0] = tenth
+                click.echo(f"{label}: {10 * tenth}% ({done:,}/{total:,})", err=True)
+        yield report
         return
     from rich.console import Console
     from rich.progress import (
@@ -159,6 +174,14 @@ def progress_bar(enabled: bool, label: str = "randomization"):
                   console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def progress_option(command):
+    """``--progress/--no-progress``: progress on stderr (default: when stderr is a terminal)."""
+    return click.option(
+        "--progress/--no-progress", "progress", default=None,
+        help="Report progress on stderr: a bar on a terminal, a line per tenth of the work "
+        "otherwise (default: only on a terminal).")(command)
 
 
 def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, str]) -> None:

@@ -11,6 +11,7 @@ from muceval.cli.common import (
     name_option,
     parse_names,
     progress_bar,
+    progress_option,
     significance_options,
     units_option,
 )
@@ -41,6 +42,7 @@ from muceval.cli.common import (
 @click.option("--plan", "show_plan", is_flag=True,
               help="Print the jobs, the work and the estimated time (from a short calibration "
               "run on this machine), and run nothing.")
+@progress_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
@@ -48,7 +50,8 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
                  adjust: str, bootstrap: int, threads: int | None, units: str, names: tuple[str, ...],
                  scorer: str | None, tests: str | None, scheduler: str | None,
                  checkpoint: str | None,
-                 show_plan: bool, matrix: bool | None, fmt: str) -> None:
+                 show_plan: bool, progress: bool | None, matrix: bool | None,
+                 fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
 
     INPUT files are 1992 score reports (one system each, named by the file name
@@ -86,7 +89,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
         given = click.get_current_context().get_parameter_source("metrics")
         chosen = (RATIO_METRICS if given is not click.core.ParameterSource.COMMANDLINE
                   else tuple(m.strip() for m in metrics.split(",")))
-        with progress_bar(sys.stdout.isatty() and sys.stderr.isatty(), "pairs") as advance:
+        with progress_bar(_show(progress), "pairs") as advance:
             result = compare_ratios(ratios, chosen, settings, progress=advance)
     else:
         tallies = load_inputs(list(inputs), units, parse_names(names, inputs))
@@ -102,7 +105,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
         if show_plan:
             _print_plan(tallies, metrics, settings, threads, executor, fmt)
             return
-        with progress_bar(sys.stdout.isatty() and sys.stderr.isatty()) as advance:
+        with progress_bar(_show(progress)) as advance:
             result = compare(tallies, metrics, settings, threads=threads, progress=advance,
                              executor=executor)
     if fmt == "json":
@@ -117,6 +120,10 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
 
 
 
+
+
+def _show(progress: bool | None) -> bool:
+    return progress if progress is not None else sys.stdout.isatty() and sys.stderr.isatty()
 
 
 def _parse_tests(text: str | None) -> tuple[str, ...]:
