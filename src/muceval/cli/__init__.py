@@ -9,6 +9,7 @@ from muceval.cli import (  # noqa: F401  (each module adds its command)
     adjudicate,
     alignment,
     compare,
+    convert,
     convert_config,
     demo,
     report,

@@ -20,6 +20,7 @@ __all__ = [
     "ModernTemplate",
     "docid_of_number",
     "number_of_docid",
+    "role_union",
 ]
 
 ROLES: tuple[str, ...] = ("PerpInd", "PerpOrg", "Target", "Victim", "Weapon")
@@ -92,3 +93,21 @@ def number_of_docid(docid: str) -> int:
     if m is None:
         raise ValueError(f"{docid!r} is not a MUC document id (e.g. TST3-MUC4-0002)")
     return int(m.group(1)) * 10_000 + int(m.group(3))
+
+
+def role_union(templates: tuple[ModernTemplate, ...] | list[ModernTemplate],
+               ) -> tuple[tuple[Entity, ...], ...]:
+    """Per role, the entities of all templates in first-seen order, exact duplicates dropped
+    (how template predictions are scored by CEAF-REE, and written as GRIT extracts).
+
+    >>> t = ModernTemplate("attack", ((("a",),), (), (), (), ()))
+    >>> role_union([t, t])[0]
+    (('a',),)
+    """
+    out: list[list[Entity]] = [[] for _ in ROLES]
+    for template in templates:
+        for entities, bucket in zip(template.roles, out, strict=True):
+            for entity in entities:
+                if entity not in bucket:
+                    bucket.append(entity)
+    return tuple(tuple(bucket) for bucket in out)

@@ -328,7 +328,9 @@ def _systems_loader(
 
 
 _MODERN_NAMES = {"gtt-gold": "GTT gold", "gtt-pred": "GTT predictions", "grit-gold": "GRIT gold",
-                 "grit-pred": "GRIT predictions", "iterx-pred": "IterX predictions"}
+                 "grit-pred": "GRIT predictions", "iterx-pred": "IterX predictions",
+                 "muceval-gold": "neutral gold templates", "muceval-pred": "neutral predicted "
+                 "templates"}
 
 
 def _modern_kind(layout: str) -> InputKind:

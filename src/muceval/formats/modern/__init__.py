@@ -8,6 +8,8 @@ layout         what the file is
 ``grit-gold``  JSON lines ``{"docid", "doctext", "extracts": {role: [entity]}}``
 ``grit-pred``  one JSON object: numeric id → ``{"pred_extracts": {role: [entity]}, ...}``
 ``iterx-pred`` JSON lines ``{"TST3-MUC4-0001": [template, ...]}``, several lines per document
+``muceval-gold`` muceval's neutral JSON ``{"format": "muceval-templates", "gold": true,
+``muceval-pred`` "documents": [{"docid", "templates" or "extracts"}]}`` (``muceval convert``)
 =============  ===================================================================
 
 Numeric ids (``30002``) become ``TST3-MUC4-0002``; every document id of a
@@ -34,9 +36,12 @@ from muceval.core.modern import (
 from muceval.errors import InputError
 from muceval.formats.files import parse_json, read_text
 
-__all__ = ["LAYOUTS", "detect_layout", "parse_modern", "read_modern"]
+__all__ = ["LAYOUTS", "NEUTRAL_FORMAT", "detect_layout", "parse_modern", "read_modern"]
 
-LAYOUTS = ("gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred")
+LAYOUTS = ("gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred", "muceval-gold",
+           "muceval-pred")
+NEUTRAL_FORMAT = "muceval-templates"
+"""The ``format`` of muceval's neutral JSON of documents, templates and entities."""
 
 
 class _Bad(Exception):
@@ -63,6 +68,8 @@ def detect_layout(text: str) -> str | None:
     first = next((line for line in text.splitlines() if line.strip()), "").strip()
     if not first.startswith("{"):
         return None
+    if f'"format": "{NEUTRAL_FORMAT}"' in text[:400]:
+        return "muceval-gold" if '"gold": true' in text[:400] else "muceval-pred"
     try:
         head = json.loads(first)
     except (json.JSONDecodeError, RecursionError):
@@ -94,6 +101,8 @@ def parse_modern(text: str, path: str = "<string>", layout: str | None = None) -
         documents = tuple(_gold_documents(text, path, layout))
     elif layout == "iterx-pred":
         documents = tuple(_iterx_documents(text, path))
+    elif layout.startswith("muceval-"):
+        documents = tuple(_neutral_documents(text, path, layout == "muceval-gold"))
     else:
         documents = tuple(_prediction_documents(text, path, layout))
     seen: dict[str, int | None] = {}
@@ -154,6 +163,31 @@ def _iterx_documents(text: str, path: str) -> Iterator[ModernDocument]:
         templates.setdefault(docid, []).extend(parsed)
     for docid, items in templates.items():
         yield ModernDocument(docid, tuple(items), line=first_line[docid])
+
+
+def _neutral_documents(text: str, path: str, gold: bool) -> Iterator[ModernDocument]:
+    doc = parse_json(text, path)
+    documents = doc.get("documents") if isinstance(doc, dict) else None
+    if not isinstance(documents, list):
+        raise InputError.at(path, None, f"a {NEUTRAL_FORMAT} file holds a list 'documents'")
+    if doc.get("format_version") != 1:
+        raise InputError.at(path, None, f"{NEUTRAL_FORMAT} format_version "
+                            f"{doc.get('format_version')!r}: this muceval reads version 1")
+    for n, item in enumerate(documents, start=1):
+        docid = item.get("docid") if isinstance(item, dict) else None
+        if not isinstance(docid, str) or not docid:
+            raise InputError.at(path, None, f"document {n}: a string 'docid' is needed")
+        try:
+            if "templates" in item:
+                if not isinstance(item["templates"], list):
+                    raise _Bad("'templates' must be a list")
+                yield ModernDocument(docid, tuple(_template(t, gold) for t in item["templates"]))
+            elif "extracts" in item:
+                yield ModernDocument(docid, extracts=_roles(item["extracts"], gold))
+            else:
+                raise _Bad("'templates' or 'extracts' is needed")
+        except _Bad as bad:
+            raise InputError.at(path, None, f"document {docid}: {bad}") from None
 
 
 # ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from muceval.core.modern import ROLES, Entity, ModernTemplate
+from muceval.core.modern import ROLES, Entity, ModernTemplate, role_union
 from muceval.scoring.modern.counts import Counts, normalize
 
 __all__ = ["PHI_REE", "PHI_RME", "ree_document", "rme_document", "role_union"]
@@ -24,18 +24,6 @@ PHI_RME = ("subset", "phi3", "phi3-entities")
 # ---------------------------------------------------------------------------
 # CEAF-REE: role-filler entities, per role
 # ---------------------------------------------------------------------------
-
-
-def role_union(templates: Sequence[ModernTemplate]) -> tuple[tuple[Entity, ...], ...]:
-    """Per role, the entities of all templates in first-seen order, exact duplicates dropped
-    (how template predictions are scored by CEAF-REE)."""
-    out: list[list[Entity]] = [[] for _ in ROLES]
-    for template in templates:
-        for entities, bucket in zip(template.roles, out, strict=True):
-            for entity in entities:
-                if entity not in bucket:
-                    bucket.append(entity)
-    return tuple(tuple(bucket) for bucket in out)
 
 
 def _similarity(pred: list[str], gold: list[str], phi: str) -> float:

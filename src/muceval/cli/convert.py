@@ -1,0 +1,72 @@
+"""muceval convert: modern MUC-4 files (and 1992 templates) from one layout to another."""
+
+from __future__ import annotations
+
+import click
+
+from muceval.cli.app import cli
+from muceval.cli.common import refuse_overwriting_inputs, resolve_configuration
+
+LAYOUT_CHOICES = ("muceval", "gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred")
+
+
+@cli.command("convert")
+@click.argument("source", metavar="INPUT", type=click.Path(dir_okay=False))
+@click.option("--to", "layout", required=True, type=click.Choice(LAYOUT_CHOICES),
+              help="The layout to write: muceval's neutral JSON, or that of GTT, GRIT or IterX.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="For a 1992 template file: its configuration (default: the bundled MUC-4 "
+              "one).")
+@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
+              help="1992 slot file for a 1992 --config.")
+@click.option("--gold", is_flag=True,
+              help="For a 1992 template file: it is an answer key (the -gold layouts imply it).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write to this file instead of standard output.")
+@click.option("--force", is_flag=True, help="Replace --output if it exists.")
+def convert(source: str, layout: str, config_path: str | None, slots_path: str | None,
+            gold: bool, output: str | None, force: bool) -> None:
+    """Convert between the modern MUC-4 layouts (GTT, GRIT, IterX, muceval's neutral JSON).
+
+    INPUT is detected: any modern layout, or a 1992 template file (key or
+    response), whose incident type and string slots become the five roles
+    (perp-ind-id → PerpInd, perp-org-id → PerpOrg, phys-tgt-id → Target,
+    hum-tgt-name and hum-tgt-desc → Victim, inc-instr-id → Weapon; '/'
+    alternatives are mentions of one entity). The template layouts cannot be
+    made from GRIT's extracts; the extract layouts take the per-role union of
+    each document's templates. Scores do not change across a conversion.
+
+    \b
+    Example:
+      muceval convert ../shared/modern/gtt/preds_gtt.out --to iterx-pred -o gtt.jsonlines
+      muceval convert ../shared/muc4/corpora/tst3/key-tst3.v2 --to gtt-gold -o tst3-gold.json
+    """
+    from muceval.formats.files import read_text, write_atomic
+    from muceval.formats.modern import detect_layout, parse_modern
+    from muceval.formats.modern.writer import from_templates, write_layout
+    from muceval.formats.muc.templates import read_templates
+
+    refuse_overwriting_inputs(output, {source: "the input", config_path: "the configuration",
+                                       slots_path: "the slot file"})
+    text = read_text(source)
+    if detect_layout(text) is not None:
+        if config_path or slots_path or gold:
+            raise click.UsageError("--config, --slots and --gold are for 1992 template files; "
+                                   f"{source} is a modern MUC-4 file")
+        modern = parse_modern(text, source)
+    else:
+        config = resolve_configuration(config_path, slots_path)
+        modern = from_templates(read_templates(source, config), config,
+                                gold or layout.endswith("-gold"))
+    if layout.endswith("-gold") and not modern.gold:
+        raise click.UsageError(f"{source} holds predictions ({modern.layout}): --to {layout} "
+                               "writes a gold file (use gtt-pred, grit-pred, iterx-pred or "
+                               "muceval)")
+    if layout.endswith("-pred") and modern.gold:
+        click.echo(f"note: {source} is a gold file; written as predictions ({layout})", err=True)
+    written = write_layout(modern, layout)
+    if output is None:
+        click.echo(written, nl=False)
+    else:
+        write_atomic(output, written, overwrite=force)
+        click.echo(f"wrote {output} ({len(modern.documents)} documents, {layout})", err=True)
