@@ -162,6 +162,7 @@ def compare_ratios(
                 ci=(float(pair_ci[k, m, 0]), float(pair_ci[k, m, 1])) if pair_ci is not None
                 else None, **entry))  # fmt: skip
     groups, letters, cld = group_letters(names, metrics, scores, different)
-    recorded = {**chosen.to_json(), "units": len(tallies.units), "metrics": list(metrics)}
+    recorded = {**chosen.to_json(), "units": len(tallies.units), "metrics": list(metrics),
+                "ratio": True}
     return SignificanceResult(names, metrics, scores, tuple(comparisons), groups, letters,
                               recorded, system_ci, letter_groups=cld)

@@ -22,6 +22,9 @@ from muceval.significance.classic import (
 )
 
 
+_RATIO_LABELS = {"precision": "P", "recall": "R", "f1": "F1"}
+
+
 @dataclass(frozen=True)
 class Comparison:
     """The result of one pair (a, b) and one metric; ``difference`` = value_a − value_b."""
@@ -75,6 +78,13 @@ class SignificanceResult:
         if found is None:
             raise KeyError((a, b, metric))
         return found
+
+    def label(self, metric: str) -> str:
+        """How a metric is named: the MUC names for MUC tallies; P, R and F1 for the modern
+        scorers' counts (``settings["ratio"]``)."""
+        if self.settings.get("ratio"):
+            return _RATIO_LABELS.get(metric, metric)
+        return METRIC_LABELS.get(metric, metric)
 
     def ranking(self, metric: str) -> list[str]:
         """Systems by decreasing score (ties by name)."""
@@ -171,12 +181,12 @@ class SignificanceResult:
                       primary: str) -> Any:
         from rich.table import Table
 
-        label = METRIC_LABELS[primary]
+        label = self.label(primary)
         table = Table(title=("scores (%) and groups" if len(metrics) > 1 else label),
                       title_justify="left", show_edge=False, pad_edge=False)
         table.add_column("system", no_wrap=True)
         for metric in metrics:
-            table.add_column(METRIC_LABELS[metric], justify="right", no_wrap=True)
+            table.add_column(self.label(metric), justify="right", no_wrap=True)
         table.add_column(f"Δ next ({label})" if len(metrics) > 1 else "Δ next",
                          justify="right", no_wrap=True)
         table.add_column("p next", justify="right", no_wrap=True)
@@ -194,7 +204,7 @@ class SignificanceResult:
     def _matrix(self, order: list[str], short: dict[str, str], metric: str) -> Any:
         from rich.table import Table
 
-        table = Table(title=f"{METRIC_LABELS[metric]}: adjusted p-values (* = significant)",
+        table = Table(title=f"{self.label(metric)}: adjusted p-values (* = significant)",
                       title_justify="left", show_edge=False, pad_edge=False)
         table.add_column("system", no_wrap=True)
         for name in order:
@@ -233,7 +243,7 @@ class SignificanceResult:
             rows = [c for c in self.comparisons if c.metric == metric]
             if not rows or all(c.classic is None for c in rows):
                 continue
-            table = Table(title=f"{METRIC_LABELS[metric]}: classic tests beside randomization "
+            table = Table(title=f"{self.label(metric)}: classic tests beside randomization "
                           "(p-values; r: correlation of the systems' per-unit values)",
                           title_justify="left", show_edge=False, pad_edge=False)
             for head in ("a", "b", "Δ %", "rand.", *(heads[t] for t in tests), "r",
