@@ -119,13 +119,19 @@ def test_groups_plot_marks_each_system_at_its_score_and_draws_each_group() -> No
     for i, name in enumerate(order):
         x, y = marks[f"score-{name}"].get_xydata()[0]
         assert x == i and y == pytest.approx(100 * result.scores[name]["recall"])
-    groups = result.groups["recall"]
+    # One row per letter of the compact letter display, from its first member to its last.
+    groups = result.letter_groups["recall"]
     drawn = {line.get_gid(): line for line in bars.lines if line.get_gid()}
     assert set(drawn) == {f"group-{k}" for k in range(len(groups))}
     for k, group in enumerate(groups):
         xs = drawn[f"group-{k}"].get_xdata()
         assert xs[0] == pytest.approx(order.index(group[0]) - 0.25)
         assert xs[1] == pytest.approx(order.index(group[-1]) + 0.25)
+    letters = [t.get_text() for t in bars.texts]
+    assert letters == [chr(ord("a") + k) for k in range(len(groups))]
+    for name in order:  # each score label ends with the system's letters
+        assert any(t.get_text().endswith(" " + result.letters["recall"][name])
+                   for t in ax.texts)
     assert [t.get_text() for t in bars.get_xticklabels()] == order
     ids = _svg_ids(to_svg(fig))
     assert sum(i.startswith("score-") for i in ids) == len(order)

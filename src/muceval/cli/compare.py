@@ -92,7 +92,8 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
         raise UsageError("two files give the same system name: " + ", ".join(system_names)
                          + " (--name FILE=NAME renames one)")
     tallies: UnitTallies | RatioTallies
-    if key_path is not None and (metric is not None or key_is_modern(key_path)):
+    modern = key_path is not None and (metric is not None or key_is_modern(key_path))
+    if modern and key_path is not None:
         tallies = _modern_tallies(key_path, paths, system_names, metric, phi)
     elif key_path is not None:
         from muceval.reporting.analysis import systems_from_pairs
@@ -118,7 +119,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
         result = compare_to_baseline(
             tallies, system_names[0], system_names[1:], metrics=[m.strip() for m in metrics.split(",")],
             method=method, shuffles=shuffles, seed=seed, alpha=alpha, bootstrap=bootstrap,
-            progress=advance)
+            progress=advance, unit="document" if modern else unit)
     if fmt == "json":
         click.echo(result.to_json())
     elif fmt == "csv":

@@ -133,6 +133,7 @@ def compare_to_baseline(
     alpha: float = 0.05,
     bootstrap: int = 1_000,
     progress: Callable[[int, int], None] | None = None,
+    unit: str = "message",
 ) -> BaselineResult:
     """Compare every candidate with ``baseline`` (default: every other system in ``tallies``).
 
@@ -177,5 +178,6 @@ def compare_to_baseline(
                 result.scores[candidate][metric], difference, ci, c.p_value, c.method,
                 c.significant, verdict(difference, c.significant)))
     settings["alpha"] = alpha
+    settings["unit"] = unit
     settings.setdefault("ci_level", 0.95)
     return BaselineResult(baseline, chosen, tuple(comparisons), settings)
