@@ -21,7 +21,6 @@ from muceval.significance.classic import (
     understatement,
 )
 
-
 _RATIO_LABELS = {"precision": "P", "recall": "R", "f1": "F1"}
 
 
