@@ -45,15 +45,24 @@ def parse_scheduler(text: str) -> DaskExecutor:
     return DaskExecutor(address=address, workers=workers)
 
 
-def _approximate_task(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
-                      two_sided: bool) -> np.ndarray:
+def _pair(reduced: np.ndarray | None, item: Any) -> PairData:
+    """A task's pair: sent whole, or two system indices into the tallies sent once."""
+    if isinstance(item, PairData):
+        return item
+    assert reduced is not None
+    return PairData.of(reduced[item[0]], reduced[item[1]])
+
+
+def _approximate_task(reduced: np.ndarray | None, items: list, metrics: tuple[str, ...],
+                      shuffles: int, seed: int, two_sided: bool) -> np.ndarray:
+    pairs = [_pair(reduced, item) for item in items]
     return approximate_counts(pairs, metrics, shuffles, seed, two_sided, threads=1)
 
 
-def _exact_task(jobs: list[tuple[int, str, PairData]], two_sided: bool,
+def _exact_task(reduced: np.ndarray | None, jobs: list[tuple[int, str, Any]], two_sided: bool,
                 budget: int) -> list[tuple[int, str, ExactResult]]:
-    return [(k, metric, exact_pvalue(pair, metric, two_sided, budget))
-            for k, metric, pair in jobs]
+    return [(k, metric, exact_pvalue(_pair(reduced, item), metric, two_sided, budget))
+            for k, metric, item in jobs]
 
 
 @dataclass
@@ -79,7 +88,10 @@ class DaskExecutor:
             return max(1, sum(client.nthreads().values()))
 
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
-            settings: SignificanceSettings, progress: Progress | None = None) -> Outcomes:
+            settings: SignificanceSettings, progress: Progress | None = None,
+            source: tuple[np.ndarray, Sequence[tuple[int, int]]] | None = None) -> Outcomes:
+        """Run the plan; ``source`` (the systems' reduced unit tallies and the systems of each
+        pair) is sent to every worker once, and the tasks carry pair indices only."""
         assert settings.seed is not None, "the seed is drawn before the plan runs"
         distributed = distributed_module()
         batches = _batches(plan, pairs, settings)
@@ -97,19 +109,24 @@ class DaskExecutor:
         pending = [n for n in range(len(batches)) if n not in book.finished()]
         if not pending:
             return Outcomes(nge, exact)
+
+        def item(k: int) -> Any:
+            return tuple(source[1][k]) if source is not None else pairs[k]
+
         with connect(self.address, self.workers) as client:
+            reduced = client.scatter(source[0], broadcast=True) if source is not None else None
             futures = {}
             for n in pending:
                 kind, items = batches[n]
                 if kind == "approximate":
                     future = client.submit(
-                        _approximate_task, [pairs[k] for k in items], tuple(metrics),
+                        _approximate_task, reduced, [item(k) for k in items], tuple(metrics),
                         settings.shuffles, settings.seed, settings.two_sided,
                         retries=self.retries, pure=False)
                 else:
                     future = client.submit(
-                        _exact_task, [(job.pair, metrics[job.metric], pairs[job.pair])
-                                      for job in items],
+                        _exact_task, reduced, [(job.pair, metrics[job.metric], item(job.pair))
+                                               for job in items],
                         settings.two_sided, settings.exact_budget, retries=self.retries,
                         pure=False)
                 futures[future] = n

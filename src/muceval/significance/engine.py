@@ -161,7 +161,7 @@ def compare(
     prepared = prepare(tallies, metrics, settings, **overrides)
     runner = executor or LocalExecutor(threads or default_threads())
     outcomes = runner.run(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings,
-                          progress)
+                          progress, source=(prepared.reduced, prepared.index_pairs))
     return _assemble(tallies, prepared.reduced, prepared.metrics, prepared.settings,
                      prepared.index_pairs, prepared.pairs, prepared.plan, outcomes)
 

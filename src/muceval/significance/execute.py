@@ -33,8 +33,12 @@ class Outcomes:
 
 
 class Executor(Protocol):
+    """Runs a plan. ``source`` (the systems' reduced unit tallies and the two systems of each
+    pair) lets an executor that ships work elsewhere send the tallies once, not every pair."""
+
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
-            settings: SignificanceSettings, progress: Progress | None = None) -> Outcomes: ...
+            settings: SignificanceSettings, progress: Progress | None = None,
+            source: tuple[np.ndarray, Sequence[tuple[int, int]]] | None = None) -> Outcomes: ...
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,8 @@ class LocalExecutor:
     threads: int
 
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
-            settings: SignificanceSettings, progress: Progress | None = None) -> Outcomes:
+            settings: SignificanceSettings, progress: Progress | None = None,
+            source: tuple[np.ndarray, Sequence[tuple[int, int]]] | None = None) -> Outcomes:
         assert settings.seed is not None, "the seed is drawn before the plan runs"
         done = 0
         total = plan.work
