@@ -174,6 +174,11 @@ def check_page_matches_json(dom: Node, data: dict) -> None:
         assert len(bars) == len(groups)
         marks = [n for n in svg.iter() if n.attrs.get("id", "").startswith(f"groups-{metric}-score-")]
         assert len(marks) == len(systems)
+        # Each system's score is labelled with its letters (the compact letter display).
+        labels = {t.text().strip() for t in svg.iter() if t.tag == "text"}
+        for name in systems:
+            score = f"{100 * sig['systems'][name][metric]:.2f}"
+            assert f"{score} {sig['letters'][metric][name]}" in labels, (metric, name)
         items = dom.find("ol", class_="groups", data_metric=metric).find_all("li")
         assert [li.text().split(", ") for li in items] == groups
 
