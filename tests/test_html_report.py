@@ -373,6 +373,7 @@ def test_report_command_on_the_bundled_example(tmp_path, capsys) -> None:
     printed = json.loads(capsys.readouterr().out)
     assert Path(printed["html"]).is_file()
     assert not list((out / "figures").glob("*.png"))
+    assert '.png"' not in (out / "report.html").read_text()  # no link to a figure not written
     data = json.loads((out / "report.json").read_text())
     assert data["settings"]["seed"] == 5 and data["settings"]["shuffles"] == 499
     assert [s["system"] for s in data["systems"]] == list(EXAMPLE_SYSTEMS)

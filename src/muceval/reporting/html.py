@@ -429,7 +429,8 @@ def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:
     return items
 
 
-def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None = None) -> str:
+def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None = None,
+                png: bool = True) -> str:
     """The whole page as a string, from the analysis and the SVG text of every figure.
 
     >>> render_html(a, svgs).startswith("<!DOCTYPE html>")  # doctest: +SKIP
@@ -438,7 +439,7 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
     sig = analysis.significance
     classic = classic_view(sig)
     return environment().get_template("report.html.j2").render(
-        title=title or f"muceval report: {len(analysis.systems)} systems",
+        title=title or f"muceval report: {len(analysis.systems)} systems", png=png,
         version=analysis.settings.get("versions", {}).get("muceval", ""),
         systems_count=len(analysis.systems), units=sig.settings["units"],
         method=sig.settings["method"], seed=sig.settings["seed"],
@@ -548,5 +549,5 @@ def write_report(
         write_atomic(out / name, text)
         data_paths.append(out / name)
     html_path = out / "report.html"
-    write_atomic(html_path, render_html(analysis, svgs, title))
+    write_atomic(html_path, render_html(analysis, svgs, title, png))
     return ReportFiles(out, html_path, out / "report.json", tuple(figure_paths), tuple(data_paths))

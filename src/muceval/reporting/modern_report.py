@@ -157,7 +157,7 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
     scorers = [_scorer_view(r, svgs) for r in analysis.scorers]
     s = analysis.settings
     html = environment().get_template("modern_report.html.j2").render(
-        version=__version__, title=title or "muceval report: modern MUC-4 scorers",
+        version=__version__, title=title or "muceval report: modern MUC-4 scorers", png=png,
         side=_side_by_side(analysis), scorers=scorers, seed=s.get("seed"),
         shuffles=s.get("shuffles"), method=s.get("method"), alpha=s.get("alpha"),
         documents=max((len(x.documents) for r in analysis.scorers for x in r.systems),

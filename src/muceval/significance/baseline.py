@@ -94,7 +94,8 @@ class BaselineResult:
                 table.add_column(column, justify="right" if numeric else "left", no_wrap=True)
             for c in rows:
                 interval = f"{100 * c.ci[0]:+.2f} {100 * c.ci[1]:+.2f}" if c.ci else "-"
-                table.add_row(c.metric, f"{100 * c.baseline:.2f}", f"{100 * c.candidate_score:.2f}",
+                table.add_row(_label(c.metric, self.settings), f"{100 * c.baseline:.2f}",
+                              f"{100 * c.candidate_score:.2f}",
                               f"{100 * c.difference:+.2f}", interval, _p_text(c.p_value),
                               c.verdict)
             console.print(table)
@@ -119,6 +120,15 @@ def verdict(difference: float, significant: bool) -> str:
     if not significant or difference == 0:
         return "not significant"
     return "better" if difference > 0 else "worse"
+
+
+def _label(metric: str, settings: dict[str, Any]) -> str:
+    """The metric's name: P, R, F1 for the modern scorers' counts, the MUC names otherwise."""
+    from muceval.core.metrics import METRIC_LABELS
+
+    if settings.get("ratio"):
+        return {"precision": "P", "recall": "R", "f1": "F1"}.get(metric, metric)
+    return METRIC_LABELS.get(metric, metric)
 
 
 def compare_to_baseline(
