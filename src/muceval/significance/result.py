@@ -8,7 +8,7 @@ import io
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from muceval.core.metrics import METRIC_LABELS
@@ -22,6 +22,7 @@ from muceval.significance.classic import (
 )
 
 _RATIO_LABELS = {"precision": "P", "recall": "R", "f1": "F1"}
+_CLASSIC_FIELDS = tuple(f.name for f in fields(ClassicTests))
 
 
 @dataclass(frozen=True)
@@ -48,9 +49,16 @@ class Comparison:
     classic: ClassicTests | None = None
 
     def to_dict(self) -> dict:
-        out = asdict(self)
+        # By hand rather than dataclasses.asdict: a leaderboard has millions of these.
+        out = {name: getattr(self, name) for name in _COMPARISON_FIELDS}
         out["ci"] = list(self.ci) if self.ci is not None else None
+        classic = self.classic
+        out["classic"] = None if classic is None else {
+            name: getattr(classic, name) for name in _CLASSIC_FIELDS}
         return out
+
+
+_COMPARISON_FIELDS = tuple(f.name for f in fields(Comparison) if f.name not in ("ci", "classic"))
 
 
 @dataclass(frozen=True)
@@ -111,8 +119,18 @@ class SignificanceResult:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        """JSON with at least ``systems``, ``comparisons`` and ``groups``."""
-        return json.dumps(self.to_dict(), indent=indent)
+        """JSON with at least ``systems``, ``comparisons`` and ``groups``; with ``indent``, one
+        comparison per line (written by the C encoder: an indented dump of many comparisons
+        would take Python's own, many times slower)."""
+        doc = self.to_dict()
+        if indent is None:
+            return json.dumps(doc)
+        comparisons = doc.pop("comparisons")
+        head = json.dumps(doc, indent=indent)
+        pad = " " * indent
+        rows = ",\n".join(pad * 2 + json.dumps(c) for c in comparisons)
+        return (head[:-2] + f',\n{pad}"comparisons": [' + (f"\n{rows}\n{pad}" if rows else "")
+                + "]\n}")
 
     def to_csv(self) -> str:
         """One row per comparison."""
