@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from muceval.core.tallies import Tally
+from muceval.core.units import MAX_COUNT
 from muceval.errors import InputError
 from muceval.formats.counts import parse_count
 from muceval.formats.files import read_text
@@ -165,6 +166,15 @@ def _parse_int(token: str, path: str, line: int, what: str) -> int | None:
         raise InputError.at(path, line, f"{what}: expected a number or '*': {bad}") from None
 
 
+def _plain_int(token: str) -> int | None:
+    """The common case, without building a message: a short run of ASCII digits."""
+    if len(token) <= 12 and token.isdigit() and token.isascii():
+        value = int(token)
+        if value <= MAX_COUNT:
+            return value
+    return None
+
+
 def _parse_row(text: str, path: str, line: int) -> ReportRow:
     match = _ROW.match(text)
     if match is None:
@@ -186,7 +196,9 @@ def _parse_row(text: str, path: str, line: int) -> ReportRow:
                 f"{'/'.join(f.upper() for f in fields)}, found {len(tokens)}",
             )
         for field_name, token in zip(fields, tokens, strict=True):
-            value = _parse_int(token, path, line, f"tally row {name!r}, {field_name.upper()}")
+            value = _plain_int(token)
+            if value is None:
+                value = _parse_int(token, path, line, f"tally row {name!r}, {field_name.upper()}")
             # '*' in a count column only occurs in the TEXT FILTERING row (PAR..IPA).
             counts[field_name] = 0 if value is None else value
     measures = groups[4].split()
@@ -197,7 +209,8 @@ def _parse_row(text: str, path: str, line: int) -> ReportRow:
             f"tally row {name!r}: expected REC PRE OVG [FAL], found {len(measures)} values",
         )
     rec, pre, ovg = (
-        _parse_int(tok, path, line, f"tally row {name!r}, {label}")
+        _plain_int(tok) if _plain_int(tok) is not None
+        else _parse_int(tok, path, line, f"tally row {name!r}, {label}")
         for tok, label in zip(measures[:3], ("REC", "PRE", "OVG"), strict=True)
     )
     has_fal = len(measures) == 4
