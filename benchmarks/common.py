@@ -34,3 +34,27 @@ def median_time(work: Callable[[], T], repeat: int) -> tuple[float, T]:
         result = work()
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
+
+
+def synthetic_counts(systems: int, units: int, seed: int = 2):
+    """``systems × units × 4`` POS/ACT/COR/PAR counts of correlated synthetic systems (one
+    key; each system a little better than the last)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    pos = rng.integers(1, 8, size=units)
+    counts = np.zeros((systems, units, 4), dtype=np.int64)
+    for s in range(systems):
+        act = np.maximum(1, pos + rng.integers(-2, 3, size=units))
+        cor = np.minimum(act, rng.binomial(pos, 0.3 + 0.002 * s))
+        par = np.minimum(np.minimum(act, pos) - cor, rng.integers(0, 2, size=units))
+        counts[s] = np.stack([pos, act, cor, par], 1)
+    return counts
+
+
+def synthetic_tallies(systems: int, units: int, seed: int = 2):
+    """:func:`synthetic_counts` as unit tallies (systems ``S0…``, units ``u0…``)."""
+    from muceval.core.units import UnitTallies
+
+    return UnitTallies(tuple(f"S{i}" for i in range(systems)),
+                       tuple(f"u{i}" for i in range(units)), synthetic_counts(systems, units, seed))

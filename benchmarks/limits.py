@@ -18,29 +18,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-import numpy as np
+from common import synthetic_counts
+
+HERE = Path(__file__).resolve().parent
 
 CASE = r"""
 import json, resource, sys, time
-import numpy as np
-from muceval.core.units import UnitTallies
+from common import synthetic_tallies
 from muceval.significance.engine import compare
-systems, units = int(sys.argv[1]), int(sys.argv[2])
-rng = np.random.default_rng(2)
-pos = rng.integers(1, 8, size=units)
-counts = np.zeros((systems, units, 4), dtype=np.int64)
-for s in range(systems):
-    act = np.maximum(1, pos + rng.integers(-2, 3, size=units))
-    cor = np.minimum(act, rng.binomial(pos, 0.3 + 0.002 * s))
-    par = np.minimum(np.minimum(act, pos) - cor, rng.integers(0, 2, size=units))
-    counts[s] = np.stack([pos, act, cor, par], 1)
-tallies = UnitTallies(tuple(f"S{i}" for i in range(systems)),
-                      tuple(f"u{i}" for i in range(units)), counts)
+tallies = synthetic_tallies(int(sys.argv[1]), int(sys.argv[2]))
 start = time.perf_counter()
 compare(tallies, seed=1)
 print(json.dumps({"seconds": time.perf_counter() - start,
@@ -51,23 +44,14 @@ print(json.dumps({"seconds": time.perf_counter() - start,
 def run_case(systems: int, units: int, repeat: int) -> tuple[float, float]:
     runs = []
     for _ in range(repeat):
+        # A fresh process per run: its peak memory is that of the case alone.
         out = subprocess.run([sys.executable, "-c", CASE, str(systems), str(units)],
-                             capture_output=True, text=True, check=True)
+                             capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                                 [str(HERE), os.environ.get("PYTHONPATH", "")])})
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     return (statistics.median(r["seconds"] for r in runs),
             max(r["peak_mb"] for r in runs))
-
-
-def synthetic(systems: int, units: int) -> np.ndarray:
-    rng = np.random.default_rng(2)
-    pos = rng.integers(1, 8, size=units)
-    counts = np.zeros((systems, units, 4), dtype=np.int64)
-    for s in range(systems):
-        act = np.maximum(1, pos + rng.integers(-2, 3, size=units))
-        cor = np.minimum(act, rng.binomial(pos, 0.3 + 0.002 * s))
-        par = np.minimum(np.minimum(act, pos) - cor, rng.integers(0, 2, size=units))
-        counts[s] = np.stack([pos, act, cor, par], 1)
-    return counts
 
 
 def main() -> None:
@@ -88,7 +72,7 @@ def main() -> None:
         seconds, peak = run_case(systems, units, args.repeat)
         print(f"{systems} systems × {units:,} units, full default analysis: {seconds:.1f} s, "
               f"peak {peak:.0f} MB")
-    counts = synthetic(2, 1_000_000)
+    counts = synthetic_counts(2, 1_000_000)
     pair = PairData.of(reduce_counts(counts[0]), reduce_counts(counts[1]))
     shuffles = 999
     start = time.perf_counter()
@@ -99,7 +83,7 @@ def main() -> None:
     numpy_cost = (time.perf_counter() - start) / args.baseline_shuffles
     print(f"2 × 1M units, per shuffle: kernel {1e3 * kernel:.2f} ms, NumPy reference "
           f"{1e3 * numpy_cost:.2f} ms ({numpy_cost / kernel:.1f}× the kernel)")
-    counts = synthetic(200, 1_000)
+    counts = synthetic_counts(200, 1_000)
     pairs = [(a, b) for a in range(200) for b in range(a + 1, 200)]
     sample = pairs[:: max(1, len(pairs) // 400)]
     start = time.perf_counter()

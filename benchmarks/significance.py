@@ -149,21 +149,9 @@ def json_output() -> None:
     import dataclasses
     import json
 
-    import numpy as np
+    from common import synthetic_tallies
 
-    from muceval.core.units import UnitTallies
-
-    rng = np.random.default_rng(2)
-    n_systems, n_units = 120, 100
-    pos = rng.integers(1, 8, size=n_units)
-    counts = np.zeros((n_systems, n_units, 4), dtype=np.int64)
-    for s in range(n_systems):
-        act = np.maximum(1, pos + rng.integers(-2, 3, size=n_units))
-        cor = np.minimum(act, rng.binomial(pos, 0.3 + 0.002 * s))
-        par = np.minimum(np.minimum(act, pos) - cor, rng.integers(0, 2, size=n_units))
-        counts[s] = np.stack([pos, act, cor, par], 1)
-    tallies = UnitTallies(tuple(f"S{i}" for i in range(n_systems)),
-                          tuple(f"u{i}" for i in range(n_units)), counts)
+    tallies = synthetic_tallies(120, 100)
     result = compare(tallies, shuffles=999, seed=1, bootstrap=0)
     start = time.perf_counter()
     text = result.to_json()

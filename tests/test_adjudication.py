@@ -152,8 +152,11 @@ def test_answer_skip_and_undo_through_the_pages(client, history) -> None:
     page = client.get(f"/{TOKEN}/").text
     first = session.questions[0]
     assert f'data-question="{first.id}"' in page
+    assert (first.message_id, first.slot_id) == ("DEMO-0006", "phys-tgt-id")
     shown = client.get(f"/{TOKEN}/q/{first.id}").text
-    assert '<mark class="key">POWER PYLON</mark>' in shown or "POWER PYLON" in shown
+    # Key fill "POWER PYLON", response fill "PYLON": both marked where they occur.
+    assert '<mark class="key">POWER </mark><mark class="both">PYLON</mark>' in shown
+    assert '<mark class="response">PYLON</mark>' in shown
     assert first.rule in shown
     skipped = client.post(f"/{TOKEN}/answer", data={"question": first.id, "answer": "skip"},
                           follow_redirects=False)

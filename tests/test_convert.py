@@ -16,8 +16,6 @@ from muceval.formats.muc.templates import parse_templates
 from muceval.reporting.demo import example_dir
 from muceval.scoring.modern import METRICS, ModernOptions, score_modern
 
-TEMPLATE_LAYOUTS = ("muceval", "gtt-pred", "iterx-pred")
-
 
 def _scores(gold, pred, metrics=METRICS) -> dict[str, tuple]:
     out = {}
@@ -32,9 +30,10 @@ def test_template_predictions_keep_their_scores_in_every_layout(modern: Path, na
     gold = read_modern(modern / "gtt" / "test.json")
     original = read_modern(modern / name)
     expected = _scores(gold, original)
-    for layout in TEMPLATE_LAYOUTS:
+    for layout, read_as in (("muceval", "muceval-pred"), ("gtt-pred", "gtt-pred"),
+                            ("iterx-pred", "iterx-pred")):
         converted = parse_modern(write_layout(original, layout), f"<{layout}>")
-        assert converted.layout.startswith(layout.split("-")[0]) or layout == "muceval"
+        assert converted.layout == read_as
         assert _scores(gold, converted) == expected, layout
     extracts = parse_modern(write_layout(original, "grit-pred"), "<grit>")
     assert _scores(gold, extracts, ("ceaf-ree",)) == {"ceaf-ree": expected["ceaf-ree"]}
@@ -88,6 +87,17 @@ def test_1992_templates_become_roles() -> None:
     assert template.role("PerpOrg") == (("RED DAWN FRONT",),)
     # The description tagged with the name is a mention of that person; the other is its own.
     assert template.role("Victim") == (("JUAN PEREZ", "NIGHT WATCHMAN"), ("PASSER-BY",))
+
+
+def test_escaped_quotes_are_unescaped_in_mentions() -> None:
+    from muceval.core.model import Alternatives, Slot, Template, TemplateFile, Text
+
+    config = load_configuration(example_dir() / "config.toml")
+    fills = (Alternatives((Text('"THE \\"FRONT\\""'), Text('"FRONT"'))),)
+    template = Template("M-1", "1", False, (Slot("inc-type", (Text("ATTACK"),)),
+                                             Slot("perp-org-id", fills)))
+    modern = from_templates(TemplateFile("k", (template,)), config, gold=True)
+    assert modern.documents[0].templates[0].role("PerpOrg") == (('THE "FRONT"', "FRONT"),)
 
 
 def test_a_key_converted_twice_scores_itself_perfectly(tmp_path: Path, capsys) -> None:

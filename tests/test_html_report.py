@@ -380,13 +380,19 @@ def test_report_command_on_the_bundled_example(tmp_path, capsys) -> None:
     assert (out / "scores.json").is_file()
 
 
-def test_report_command_from_reports_prints_a_table(example, tmp_path, capsys) -> None:
+def write_reports(example, folder) -> list[str]:
+    """The bundled example's systems as 1992 score reports in ``folder``."""
     config, results = example
     paths = []
     for name, pairs in results.items():
-        path = tmp_path / f"{name}.report"
+        path = folder / f"{name}.report"
         path.write_text(format_report(pairs, config), encoding="latin-1")
         paths.append(str(path))
+    return paths
+
+
+def test_report_command_from_reports_prints_a_table(example, tmp_path, capsys) -> None:
+    paths = write_reports(example, tmp_path)
     code = main(["report", *paths, "--out", str(tmp_path / "r"), "--shuffles", "199",
                  "--seed", "1", "--bootstrap", "0", "--metrics", "f1", "--no-png"])  # fmt: skip
     assert code == 0
@@ -538,12 +544,7 @@ def test_report_without_alignment_has_no_section(tmp_path) -> None:
     ],
 )
 def test_report_alignment_errors(args, message, example, tmp_path, capsys) -> None:
-    config, results = example
-    paths = []
-    for name, pairs in results.items():
-        path = tmp_path / f"{name}.report"
-        path.write_text(format_report(pairs, config), encoding="latin-1")
-        paths.append(str(path))
+    paths = write_reports(example, tmp_path)
     expanded = [p for a in args for p in (paths if a == "{reports}" else [a])]
     assert main(["report", *expanded, "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err

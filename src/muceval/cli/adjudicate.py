@@ -5,16 +5,19 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import expand_folders, name_option, parse_names, resolve_configuration
+from muceval.cli.common import (
+    configuration_options,
+    expand_folders,
+    name_option,
+    parse_names,
+    resolve_configuration,
+)
 
 
 @cli.command("adjudicate")
 @click.argument("responses", nargs=-1, metavar="RESPONSE...", type=click.Path())
 @click.option("--key", "key_path", type=click.Path(dir_okay=False), help="The answer key.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Configuration (muceval TOML, a 1992 config-*.el, or 'muc4', the default).")
-@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
-              help="1992 slot file for a 1992 --config.")
+@configuration_options()
 @click.option("--history", "history_path", required=True, type=click.Path(dir_okay=False),
               help="The history the answers go into (created if it does not exist; locked "
               "while the page is served).")
@@ -64,14 +67,13 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None, config_path: st
     from muceval.web.app import create_app
 
     if example:
-        from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+        from muceval.reporting.demo import example_files
 
         if responses or key_path or config_path or texts_path:
             raise UsageError("--example takes no RESPONSE, --key, --config or --texts")
-        source = example_dir()
-        key_path, config_path = str(source / "key.txt"), str(source / "config.toml")
-        texts_path = str(source / "texts.txt")
-        responses = tuple(str(source / f"{name}.txt") for name in EXAMPLE_SYSTEMS)
+        bundled = example_files()
+        key_path, config_path, texts_path = bundled.key, bundled.config, bundled.texts
+        responses = bundled.responses
     if key_path is None or not responses:
         raise UsageError("give --key and RESPONSE files (or --example)")
     paths = expand_folders(responses)

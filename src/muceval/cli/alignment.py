@@ -9,6 +9,7 @@ import click
 from muceval.cli.app import cli
 from muceval.cli.common import (
     alignment_file_option,
+    configuration_options,
     expand_folders,
     name_option,
     parse_criteria,
@@ -29,11 +30,7 @@ AUDITS = ("pairs", "removal", "all")
 @click.argument("responses", nargs=-1, required=True, metavar="RESPONSE...", type=click.Path())
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False),
               help="The answer-key template file.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Configuration (muceval TOML with [alignment] tables, a 1992 config-*.el, or "
-              "'muc4', the default).")
-@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
-              help="1992 slot file for a 1992 --config.")
+@configuration_options(note="Criteria come from its [alignment] tables.")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="1992 history file of human judgements.")
 @alignment_file_option

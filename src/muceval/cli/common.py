@@ -88,6 +88,23 @@ def parse_criteria(text: str | None, config) -> list[str] | None:
     return chosen
 
 
+def configuration_options(when: str = "", note: str = ""):
+    """``--config`` and ``--slots``, worded alike in every command (``when``: the case they
+    apply to, e.g. "With --key"; ``note``: what else this command does with them)."""
+    lead = f"{when}: the configuration" if when else "Configuration"
+
+    def add(command):
+        command = click.option(
+            "--slots", "slots_path", type=click.Path(dir_okay=False),
+            help="1992 slot file (slotconfig-*.el) for a 1992 --config (default: its "
+            ":slot-file, looked for next to it).")(command)
+        return click.option(
+            "--config", "config_path", type=click.Path(dir_okay=False),
+            help=f"{lead}: muceval TOML, a 1992 config-*.el (then see --slots), or 'muc4' "
+            f"(the bundled MUC-4 configuration, the default).{' ' + note if note else ''}")(command)
+    return add
+
+
 def alignment_file_option(command):
     return click.option(
         "--alignment-file", "alignment_path", type=click.Path(dir_okay=False),

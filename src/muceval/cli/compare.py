@@ -13,6 +13,7 @@ from muceval.cli.modern import key_is_modern
 if TYPE_CHECKING:
     from muceval.core.units import RatioTallies, UnitTallies
 from muceval.cli.common import (
+    configuration_options,
     name_option,
     parse_names,
     progress_bar,
@@ -31,10 +32,7 @@ from muceval.cli.common import (
 @click.option("--key", "key_path", type=click.Path(dir_okay=False),
               help="Answer key: BASELINE and CANDIDATE are then system responses, scored here. "
               "Without it they are 1992 score reports or muceval score files.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="With --key: the configuration (default: the bundled MUC-4 one).")
-@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
-              help="1992 slot file for a 1992 --config.")
+@configuration_options("With --key")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="With --key: 1992 history of human judgements.")
 @click.option("--no-query-pass", is_flag=True, help="With --key: 1992 batch mode.")

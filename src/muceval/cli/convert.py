@@ -5,7 +5,11 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import refuse_overwriting_inputs, resolve_configuration
+from muceval.cli.common import (
+    configuration_options,
+    refuse_overwriting_inputs,
+    resolve_configuration,
+)
 
 LAYOUT_CHOICES = ("muceval", "gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred")
 
@@ -14,11 +18,7 @@ LAYOUT_CHOICES = ("muceval", "gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "
 @click.argument("source", metavar="INPUT", type=click.Path(dir_okay=False))
 @click.option("--to", "layout", required=True, type=click.Choice(LAYOUT_CHOICES),
               help="The layout to write: muceval's neutral JSON, or that of GTT, GRIT or IterX.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="For a 1992 template file: its configuration (default: the bundled MUC-4 "
-              "one).")
-@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
-              help="1992 slot file for a 1992 --config.")
+@configuration_options("For a 1992 template file")
 @click.option("--gold", is_flag=True,
               help="For a 1992 template file: it is an answer key (the -gold layouts imply it).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),

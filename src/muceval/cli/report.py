@@ -10,6 +10,7 @@ import click
 from muceval.cli.app import cli
 from muceval.cli.common import (
     alignment_file_option,
+    configuration_options,
     name_option,
     parse_criteria,
     parse_names,
@@ -29,11 +30,7 @@ from muceval.cli.modern import key_is_modern
 @click.option("--key", "key_path", type=click.Path(dir_okay=False),
               help="Answer key: INPUT files are then system responses to score. Without it, "
               "INPUT files are 1992 score reports or muceval JSON scores.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Configuration (TOML or 1992 config-*.el); needed with --key, optional for "
-              "reports (it tells object subtotal rows from slot rows).")
-@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
-              help="1992 slot file (slotconfig-*.el) for a 1992 --config.")
+@configuration_options("With --key", "Optional for score reports: it tells object subtotal rows from slot rows.")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="1992 history file of human judgements (with --key).")
 @click.option("--no-query-pass", is_flag=True,
@@ -100,14 +97,13 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     started = time.perf_counter()
     extra: dict[str, str] = {}
     if example:
-        from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+        from muceval.reporting.demo import example_files
 
         if inputs or key_path or config_path or history_path:
             raise UsageError("--example takes no INPUT, --key, --config or --history")
-        source = example_dir()
-        key_path, config_path = str(source / "key.txt"), str(source / "config.toml")
-        history_path = str(source / "history.lisp")
-        inputs = tuple(str(source / f"{name}.txt") for name in EXAMPLE_SYSTEMS)
+        bundled = example_files()
+        key_path, config_path, history_path = bundled.key, bundled.config, bundled.history
+        inputs = bundled.responses
     if not inputs:
         raise UsageError("give INPUT files (or --example)")
     recorded: dict[str, object] = {}

@@ -14,6 +14,7 @@ import click
 from muceval.cli.app import cli
 from muceval.cli.common import (
     alignment_file_option,
+    configuration_options,
     expand_folders,
     name_option,
     parse_names,
@@ -41,12 +42,7 @@ if TYPE_CHECKING:
                 type=click.Path())
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False),
               help="The answer-key template file.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Configuration: muceval TOML, a 1992 config-*.el (then see --slots), or "
-              "'muc4' (the bundled MUC-4 configuration, the default).")
-@click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
-              help="1992 slot file (slotconfig-*.el) for a 1992 --config "
-              "(default: its :slot-file, looked for next to it).")
+@configuration_options()
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="1992 history file of human judgements.")
 @click.option("--no-query-pass", is_flag=True,

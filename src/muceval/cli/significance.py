@@ -150,22 +150,21 @@ def _print_plan(tallies, metrics: str, settings, threads: int | None, executor,
     """``--plan``: the jobs, the work and the estimated time, and nothing run."""
     import json
 
+    from muceval.core.signature import document_header
     from muceval.significance.engine import prepare
     from muceval.significance.kernels import default_threads
     from muceval.significance.plan import estimate
-    from muceval.version import __version__
 
     prepared = prepare(tallies, metrics, settings)
     parallel = executor.parallelism() if executor is not None else (threads or default_threads())
     where = executor.describe() if executor is not None else f"in-process, {parallel} threads"
     found = estimate(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings, parallel)
     if fmt == "json":
-        click.echo(json.dumps({"format": "muceval-significance-plan", "format_version": 1,
-                               "muceval": __version__, "executor": where,
-                               "systems": len(tallies.systems), "units": len(tallies.units),
-                               "metrics": list(prepared.metrics),
-                               "settings": prepared.settings.to_json(), **found.to_dict()},
-                              indent=1))
+        click.echo(json.dumps({**document_header("muceval-significance-plan",
+                                                 prepared.settings.to_json()),
+                               "executor": where, "systems": len(tallies.systems),
+                               "units": len(tallies.units), "metrics": list(prepared.metrics),
+                               **found.to_dict()}, indent=1))
         return
     click.echo(f"{len(tallies.systems)} systems, {len(tallies.units)} units, "
                f"{found.pairs} pairs × {len(prepared.metrics)} metrics")

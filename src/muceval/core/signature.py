@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["signature"]
+__all__ = ["document_header", "signature"]
 
 
 def _text(value: Any) -> str:
@@ -41,3 +41,17 @@ def signature(settings: Mapping[str, Any], version: str | None = None) -> str:
     parts += [f"{key}:{_text(value)}" for key, value in settings.items()
               if key not in ("muceval", "command") and not isinstance(value, Mapping)]
     return "|".join(parts)
+
+
+def document_header(format: str, settings: Mapping[str, Any], format_version: int = 1,
+                    ) -> dict[str, Any]:
+    """The opening keys of every muceval JSON document: ``format``, ``format_version``, the
+    muceval version, the :func:`signature` of ``settings`` and the settings themselves.
+
+    >>> list(document_header("muceval-x", {"seed": 1}))
+    ['format', 'format_version', 'muceval', 'signature', 'settings']
+    """
+    from muceval.version import __version__
+
+    return {"format": format, "format_version": format_version, "muceval": __version__,
+            "signature": signature(settings), "settings": dict(settings)}

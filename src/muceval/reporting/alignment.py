@@ -30,12 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from muceval.core.signature import signature
+from muceval.core.signature import document_header
 from muceval.core.units import UnitTallies
 from muceval.scoring.alignment.audit import AlignmentAudit, SystemAudit
 from muceval.significance.engine import compare
 from muceval.significance.settings import SignificanceSettings
-from muceval.version import __version__
 
 __all__ = [
     "ALIGNMENT_FORMAT",
@@ -192,13 +191,11 @@ def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | N
                       settings: Mapping[str, Any]) -> dict[str, Any]:
     """The whole audit as the JSON document of the module docstring (also the ``alignment``
     part of a report's ``report.json``)."""
+    header = document_header(ALIGNMENT_FORMAT, settings, FORMAT_VERSION)
+    if comparison is not None:
+        header["settings"]["significance"] = comparison.settings
     return {
-        "format": ALIGNMENT_FORMAT,
-        "format_version": FORMAT_VERSION,
-        "muceval": __version__,
-        "signature": signature(settings),
-        "settings": {**settings, **({"significance": comparison.settings}
-                                    if comparison is not None else {})},
+        **header,
         "criteria": {c.name: {**c.to_dict(), "describe": c.describe()} for c in audit.criteria},
         "default": audit.default,
         "flag": audit.flag,

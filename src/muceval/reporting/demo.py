@@ -34,6 +34,29 @@ def example_dir() -> Path:
 
 
 @dataclass(frozen=True)
+class ExampleFiles:
+    """The paths of the bundled example, as strings for the commands' options."""
+
+    key: str
+    config: str
+    history: str
+    texts: str
+    responses: tuple[str, ...]
+
+
+def example_files() -> ExampleFiles:
+    """The bundled example's key, configuration, history, message texts and four systems.
+
+    >>> [Path(p).name for p in example_files().responses]
+    ['alpha.txt', 'beta.txt', 'gamma.txt', 'delta.txt']
+    """
+    source = example_dir()
+    return ExampleFiles(str(source / "key.txt"), str(source / "config.toml"),
+                        str(source / "history.lisp"), str(source / "texts.txt"),
+                        tuple(str(source / f"{name}.txt") for name in EXAMPLE_SYSTEMS))
+
+
+@dataclass(frozen=True)
 class SystemResult:
     name: str
     pairs: tuple[PairScore, ...]

@@ -32,13 +32,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from muceval.core.signature import signature
+from muceval.core.signature import document_header
 from muceval.reporting.alignment import AlignmentComparison, rank_and_flip
 from muceval.scoring.modern import ratio_tallies
 from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
 from muceval.significance.ratios import compare_ratios
 from muceval.significance.settings import SignificanceSettings
-from muceval.version import __version__
 
 __all__ = ["MODERN_ALIGNMENT_FORMAT", "compare_gtt_alignment", "modern_alignment_table",
            "modern_alignment_to_csv", "modern_alignment_to_dict", "modern_alignment_to_json"]
@@ -101,13 +100,11 @@ def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
                         "type_only_pairs": a.type_only,
                         "type_only_share": None if a.share is None else _r(a.share),
                         "criteria": criteria, "pairs": [p.to_dict() for p in a.pairs]})
+    header = document_header(MODERN_ALIGNMENT_FORMAT, settings, FORMAT_VERSION)
+    if comparison is not None:
+        header["settings"]["significance"] = comparison.settings
     return {
-        "format": MODERN_ALIGNMENT_FORMAT,
-        "format_version": FORMAT_VERSION,
-        "muceval": __version__,
-        "signature": signature(settings),
-        "settings": {**settings, **({"significance": comparison.settings}
-                                    if comparison is not None else {})},
+        **header,
         "criteria": {name: c.to_dict() for name, c in MODERN_CRITERIA.items()},
         "default": DEFAULT,
         "flag": FLAG,

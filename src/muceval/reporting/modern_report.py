@@ -19,7 +19,7 @@ from typing import Any
 
 import matplotlib
 
-from muceval.core.signature import signature
+from muceval.core.signature import document_header
 from muceval.errors import UsageError
 from muceval.formats.files import write_atomic
 from muceval.reporting.html import (
@@ -69,8 +69,7 @@ class ModernAnalysis:
     settings: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": MODERN_REPORT_FORMAT, "format_version": 1, "muceval": __version__,
-                "signature": signature(self.settings), "settings": self.settings,
+        return {**document_header(MODERN_REPORT_FORMAT, self.settings),
                 "scorers": [s.to_dict() for s in self.scorers]}
 
 

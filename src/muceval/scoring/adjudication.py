@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 
@@ -51,7 +51,7 @@ from muceval.formats.muc.mappings import (
 from muceval.formats.muc.store import HistoryStore
 from muceval.scoring.muc1992.judgements import Query, answer_entry
 from muceval.scoring.muc1992.scorer import ScoringOptions
-from muceval.scoring.session import _read_templates, _system_names, check_pairing, score_systems
+from muceval.scoring.session import check_pairing, read_template_file, score_systems, system_names
 
 __all__ = ["ANSWERS", "Adjudication", "Answer", "Question"]
 
@@ -121,15 +121,15 @@ class Adjudication:
         self.history_path = str(history_path)
         self.mapping = mapping
         self.warnings: list[Problem] = []
-        self.key = _read_templates(key_path, config, self.warnings)
-        self.names = _system_names(paths, names)
+        self.key = read_template_file(key_path, config, self.warnings)
+        self.names = system_names(paths, names)
         for name in self.names:
             if Path(name).name != name or name.startswith("."):
                 raise UsageError(f"system name {name!r} cannot name a mapping file; rename it "
                                  "with --name FILE=NAME")
         self.paths = dict(zip(self.names, paths, strict=True))
         self.responses: dict[str, TemplateFile] = {
-            n: _read_templates(p, config, self.warnings) for n, p in self.paths.items()}
+            n: read_template_file(p, config, self.warnings) for n, p in self.paths.items()}
         for response in self.responses.values():
             self.warnings.extend(check_pairing(self.key, response))
         self.store = HistoryStore(self.history_path, None)
@@ -193,8 +193,8 @@ class Adjudication:
                                           query.offered, query.rule, ())
                 question = found[key]
                 if all(s != name for s, _ in question.systems):
-                    found[key] = Question(**{**question.__dict__, "systems": (
-                        *question.systems, (name, query.response_template_id))})
+                    found[key] = replace(question, systems=(
+                        *question.systems, (name, query.response_template_id)))
                 keys.append(key)
             self.open_per_system[name] = len(set(keys))
         self.questions = list(found.values())

@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from muceval.scoring.alignment.audit import AlignmentAudit
     from muceval.scoring.alignment.criteria import CriterionHook
 
-__all__ = ["SessionResult", "audit_files", "check_pairing", "score_files", "score_systems"]
+__all__ = ["SessionResult", "audit_files", "check_pairing", "read_template_file", "score_files",
+           "score_systems", "system_names"]
 
 
 @dataclass(frozen=True)
@@ -228,11 +229,11 @@ def score_files(
         raise UsageError("--unresolved ask scores the systems in order (each answer serves the "
                          "next ones): it cannot run on --scheduler")
     _check_request(paths, () if isinstance(mapping_paths, Mapping) else mapping_paths, unresolved, ask, history_path, save_history)
-    names_list = _system_names(paths, names)
+    names_list = system_names(paths, names)
     answers_file = str(save_history or history_path) if unresolved == "ask" else None
     file_warnings: list[Problem] = []
-    key = _read_templates(key_path, config, file_warnings)
-    responses = {name: _read_templates(path, config, file_warnings)
+    key = read_template_file(key_path, config, file_warnings)
+    responses = {name: read_template_file(path, config, file_warnings)
                  for name, path in zip(names_list, paths, strict=True)}
     if isinstance(mapping_paths, Mapping):
         per_system = {name: read_mapping_file(p) for name, p in mapping_paths.items()}
@@ -293,10 +294,10 @@ def audit_files(
     from muceval.scoring.alignment.audit import audit_alignment
 
     paths = [str(p) for p in response_paths]
-    names_list = _system_names(paths, names)
+    names_list = system_names(paths, names)
     warnings: list[Problem] = []
-    key = _read_templates(key_path, config, warnings)
-    responses = {n: _read_templates(p, config, warnings)
+    key = read_template_file(key_path, config, warnings)
+    responses = {n: read_template_file(p, config, warnings)
                  for n, p in zip(names_list, paths, strict=True)}
     for response in responses.values():
         warnings.extend(check_pairing(key, response))
@@ -310,7 +311,7 @@ def audit_files(
     return audit, tuple(warnings)
 
 
-def _system_names(paths: Sequence[str], names: Mapping[str, str] | None) -> list[str]:
+def system_names(paths: Sequence[str], names: Mapping[str, str] | None) -> list[str]:
     """The system of each response file: its name in ``names``, else from the file name."""
     out = [(names or {}).get(p) or system_name(p) for p in paths]
     if len(set(out)) != len(out):
@@ -326,7 +327,7 @@ def _chance_keys(config: Configuration, warnings: list[Problem]) -> list[Templat
     if settings is None or settings.chance.source != "files":
         return []
     base = Path(config.source).parent if config.source else Path()
-    return [_read_templates(base / k, config, warnings) for k in settings.chance.keys]
+    return [read_template_file(base / k, config, warnings) for k in settings.chance.keys]
 
 
 def _alignment_hook(config: Configuration, name: str | None, mapping: str,
@@ -346,7 +347,10 @@ def _alignment_hook(config: Configuration, name: str | None, mapping: str,
     return CriterionHook(criterion, config, settings.chance, _chance_keys(config, warnings))
 
 
-def _read_templates(path: str | Path, config: Configuration, warnings: list[Problem]) -> TemplateFile:
+def read_template_file(path: str | Path, config: Configuration,
+                       warnings: list[Problem]) -> TemplateFile:
+    """A key or response file: its problems refused (InputError), its warnings added to
+    ``warnings``."""
     parsed = parse_templates(read_text(path), config, str(path))
     if parsed.problems:
         raise InputError(parsed.problems)

@@ -393,9 +393,10 @@ def _segment_words(pair: PairData) -> int:
     difference does not fit (the NumPy path takes that pair)."""
     if not len(pair.diffs):
         return 1 << 40
-    if np.all(np.abs(pair.diffs).sum(axis=0) < _FIELD_LIMIT - 1):
+    sizes = np.abs(pair.diffs)
+    if np.all(sizes.sum(axis=0) < _FIELD_LIMIT - 1):
         return 1 << 40
-    largest = int(np.abs(pair.diffs).max())
+    largest = int(sizes.max())
     units = (_FIELD_LIMIT - 2) // max(1, largest)
     return units // 64 if units >= 64 else 0
 

@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode
 
 import jinja2
 from starlette.applications import Starlette
@@ -25,7 +25,7 @@ from starlette.routing import Route
 from muceval.errors import InputError, MucevalError
 from muceval.scoring.adjudication import ANSWERS, Adjudication, Question
 from muceval.version import __version__
-from muceval.web.views import question_view, scores_view, template_rows
+from muceval.web.views import fill_text, question_view, scores_view, template_rows
 
 __all__ = ["create_app", "environment"]
 
@@ -208,8 +208,6 @@ def _counts(session: Adjudication) -> dict[str, int]:
 
 
 def _fill(session: Adjudication):
-    from muceval.web.views import fill_text
-
     def fill(question: Question) -> str:
         return fill_text(question.response, session.config, question.slot_id)
     return fill
@@ -225,8 +223,6 @@ def _next(base: str, session: Adjudication, question_id: str, filters: str,
           skip: bool = False) -> Response:
     """The next open question after the one just answered (or skipped), in 1992 order and
     within the queue's filters; the queue when none is left."""
-    from urllib.parse import parse_qs
-
     chosen = {k: v[0] for k, v in parse_qs(filters).items() if k in ("system", "message", "slot")}
     chosen = {k: chosen.get(k, "") for k in ("system", "message", "slot")}
     current = next((q for q in session.questions if q.id == question_id), None)

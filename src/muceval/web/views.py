@@ -27,15 +27,14 @@ def fill_text(value: Value | None, config: Configuration, slot_id: str) -> str:
 
 
 def _strings(value: Value, slot_type: SlotType) -> list[str]:
-    """The strings of a fill that may occur in the message text: quoted strings without
-    their quotes and, for dates and locations, the bare words without a "(CITY)" kind."""
+    """The strings of a fill that may occur in the message text: quoted strings unquoted and,
+    for dates and locations, the bare words without a "(CITY)" kind."""
     out = []
     for text in iter_texts(value):
-        raw = text.raw.strip()
-        if raw.startswith('"') and raw.endswith('"') and len(raw) > 2:
-            out.append(raw[1:-1])
+        if text.quoted:
+            out.append(text.content)
         elif slot_type in (SlotType.DATE, SlotType.LOCATION):
-            bare = re.sub(r"\s*\([A-Z ]+\)$", "", raw)
+            bare = re.sub(r"\s*\([A-Z ]+\)$", "", text.raw.strip())
             if len(bare) > 2:
                 out.append(bare)
     return out
@@ -60,11 +59,11 @@ def highlight(text: str, key: Sequence[str], response: Sequence[str]) -> list[Se
                 for i in range(m.start(), m.end()):
                     marks[i] = kind if marks[i] in ("", kind) else "both"
     segments: list[Segment] = []
-    for i, ch in enumerate(text):
-        if segments and segments[-1].kind == marks[i]:
-            segments[-1] = Segment(segments[-1].text + ch, marks[i])
-        else:
-            segments.append(Segment(ch, marks[i]))
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or marks[i] != marks[start]:
+            segments.append(Segment(text[start:i], marks[start]))
+            start = i
     return segments
 
 

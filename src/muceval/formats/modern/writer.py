@@ -14,15 +14,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from muceval.core.model import (
-    Alternatives,
     Configuration,
     CrossRef,
-    OptionalValue,
-    Qualified,
     Template,
     TemplateFile,
-    Text,
     Value,
+    iter_texts,
 )
 from muceval.core.modern import (
     ROLES,
@@ -167,18 +164,8 @@ def from_templates(file: TemplateFile, config: Configuration, gold: bool) -> Mod
 
 
 def _strings(value: Value) -> list[str]:
-    """The quoted strings of a fill, quotes taken off (alternatives in written order)."""
-    if isinstance(value, OptionalValue):
-        return _strings(value.value)
-    if isinstance(value, Alternatives):
-        return [s for option in value.options for s in _strings(option)]
-    if isinstance(value, Qualified):
-        return _strings(value.value)
-    if isinstance(value, Text):
-        raw = value.raw.strip()
-        if len(raw) >= 2 and raw.startswith('"') and raw.endswith('"'):
-            return [raw[1:-1].replace('\\\\"', '"')]
-    return []
+    """The quoted strings of a fill, unquoted (alternatives in written order)."""
+    return [t.content for t in iter_texts(value) if t.quoted]
 
 
 def _modern_template(t: Template) -> ModernTemplate:
@@ -206,13 +193,5 @@ def _modern_template(t: Template) -> ModernTemplate:
 
 
 def _words(value: Value) -> list[str]:
-    """The set words of an ``inc-type`` fill (alternatives joined as GTT writes them)."""
-    if isinstance(value, OptionalValue):
-        return _words(value.value)
-    if isinstance(value, Alternatives):
-        return [w for option in value.options for w in _words(option)]
-    if isinstance(value, CrossRef):
-        return _words(value.value)
-    if isinstance(value, Text):
-        return [value.raw.strip()]
-    return []
+    """The set words of an ``inc-type`` fill (a tag in quotes is not one)."""
+    return [t.raw.strip() for t in iter_texts(value) if not t.quoted]

@@ -209,8 +209,7 @@ def _parse_row(text: str, path: str, line: int) -> ReportRow:
             f"tally row {name!r}: expected REC PRE OVG [FAL], found {len(measures)} values",
         )
     rec, pre, ovg = (
-        _plain_int(tok) if _plain_int(tok) is not None
-        else _parse_int(tok, path, line, f"tally row {name!r}, {label}")
+        _parse_int(tok, path, line, f"tally row {name!r}, {label}")
         for tok, label in zip(measures[:3], ("REC", "PRE", "OVG"), strict=True)
     )
     has_fal = len(measures) == 4
