@@ -79,11 +79,11 @@ def test_huge_counts_in_score_files_are_refused(tmp_path, capsys) -> None:
 
 def test_template_units_sum_to_the_all_templates_total() -> None:
     from muceval.core.tallies import Tally, summarize
+    from muceval.core.unit_levels import units_of
     from muceval.formats.config import load_configuration
     from muceval.formats.muc.templates import read_templates
     from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
     from muceval.scoring.session import score_systems
-    from muceval.scoring.units import units_of
 
     ex = example_dir()
     config = load_configuration(ex / "config.toml")

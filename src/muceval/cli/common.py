@@ -298,11 +298,16 @@ def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (unmapped "
+                   "response templates on their own), or a fill (Yeh 2000: each key fill with the "
+                   "response fill credited against it, each spurious fill on its own; a fill both "
+                   "systems produced alike is never exchanged). See docs/significance-units.md.")
+
+
 def unit_level_option(command):
     """``--unit``: what one unit of the significance tests is, when responses are scored here."""
     return click.option(
-        "--unit", "unit", type=click.Choice(["message", "template"]), default="message",
+        "--unit", "unit", type=click.Choice(["message", "template", "fill"]), default="message",
         show_default=True,
-        help="With --key: the unit of the randomization: a message (MUC-4), or a key template "
-        "with its mapped response (unmapped response templates on their own).",
+        help="With --key: the unit of the randomization: " + UNIT_LEVEL_HELP,
     )(command)

@@ -99,12 +99,13 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
 
         config = resolve_configuration(config_path, slots_path)
         session = score_files(config, key_path, paths, history_path=history_path,
-                              query_pass=not no_query_pass, names=renamed)
+                              query_pass=not no_query_pass, names=renamed,
+                              fills=unit == "fill")
         report_warnings(session.warnings, session.file_warnings, strict)
         _, tallies = systems_from_pairs(session.systems, config, unit=unit)
     else:
         if config_path or history_path or unit != "message":
-            raise UsageError("--config, --history and --unit template go with --key "
+            raise UsageError(f"--config, --history and --unit {unit} go with --key "
                              "(scoring responses here)")
         from muceval.formats.registry import load_inputs
 

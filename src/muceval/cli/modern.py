@@ -17,7 +17,7 @@ METRIC_CHOICES = ("1992", "gtt", "ceaf-ree", "ceaf-rme", "all")
 # What only the 1992 scorer uses: refused with a modern metric rather than ignored.
 _1992_ONLY = ("config_path", "slots_path", "history_path", "no_query_pass", "mapping_paths",
               "mapping", "alignment", "alignment_path", "unresolved", "save_history", "layout",
-              "detail", "output_dir", "per_slot", "scheduler")
+              "detail", "unit", "output_dir", "per_slot", "scheduler")
 
 
 def modern_options(command):

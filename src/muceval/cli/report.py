@@ -127,14 +127,15 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
             else parse_criteria(alignment_criteria, config)
         renamed = parse_names(names, inputs)
         session = score_files(config, key_path, inputs, history_path=history_path,
-                              query_pass=not no_query_pass, mapping=mapping, names=renamed)
+                              query_pass=not no_query_pass, mapping=mapping, names=renamed,
+                              fills=unit == "fill")
         report_warnings(session.warnings, session.file_warnings, strict)
         results = session.systems
         systems, tallies = systems_from_pairs(results, config,
                                               {renamed.get(p) or system_name(p): str(p)
                                                for p in inputs}, unit=unit)
         label = os.path.basename(config_path) if config_path else "muc4 (bundled)"
-        extra["scores.json"] = scores_to_json(results, config, config_label=label)
+        extra["scores.json"] = scores_to_json(results, config, config_label=label, unit=unit)
         recorded = {"key": key_path, "configuration": config_path or "muc4", "history": history_path or "none",
                     "responses": list(inputs), "query pass": not no_query_pass,
                     "mapping": mapping, "unit": unit}
@@ -142,13 +143,15 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
             recorded["alignment"] = alignment_criteria
             recorded["alignment file"] = alignment_path or "none"
     else:
-        if history_path is not None or unit != "message":
-            raise UsageError("--history and --unit template apply when scoring responses "
-                             "with --key")
+        if history_path is not None:
+            raise UsageError("--history applies when scoring responses with --key")
+        given = click.get_current_context().get_parameter_source("unit")
+        level = unit if given is click.core.ParameterSource.COMMANDLINE else None
         config = resolve_configuration(config_path, slots_path) if config_path or slots_path else None
-        systems, tallies = load_systems(list(inputs), config, units, parse_names(names, inputs))
+        systems, tallies = load_systems(list(inputs), config, units, parse_names(names, inputs),
+                                        level)
         recorded = {"inputs": list(inputs), "configuration": config_path or "none",
-                    "units": units}
+                    "units": units, "unit": tallies.level or "as given"}
     if len(systems) < 2:
         raise UsageError("a report compares systems: give at least two")
 

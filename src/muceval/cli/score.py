@@ -13,6 +13,7 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    UNIT_LEVEL_HELP,
     alignment_file_option,
     configuration_options,
     expand_folders,
@@ -79,6 +80,10 @@ if TYPE_CHECKING:
               show_default=True,
               help="--format json / csv: the summary of each system with its per-message totals; "
               "'messages' adds every row of every message, 'pairs' also every template pair.")
+@click.option("--unit", type=click.Choice(["message", "template", "fill"]), default="message",
+              show_default=True,
+              help="With --format json: the units written for the significance tests: "
+              + UNIT_LEVEL_HELP)
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write to this file instead of standard output.")
 @click.option("--output-dir", type=click.Path(file_okay=False),
@@ -95,7 +100,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
           mapping: str, alignment: str | None, alignment_path: str | None, unresolved: str,
           save_history: str | None, scheduler: str | None, fmt: str, layout: str,
-          detail: str, output: str | None, output_dir: str | None, force: bool, per_slot: bool,
+          detail: str, unit: str, output: str | None, output_dir: str | None, force: bool, per_slot: bool,
           metric: str, phi: str | None, event_n: str | None, ignore_empty_docs: bool,
           compat: bool, names: tuple[str, ...], strict: bool) -> None:
     """Score system response files against an answer key as the 1992 MUC-4 scorer did.
@@ -109,6 +114,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
       muceval score --key key-tst3.v2 --config config-tst3.el \\
           --history final-history-nrad.tst3 BBN.tst3 > BBN.report
       muceval score --key key.txt --config task.toml --format json -o scores.json A.txt B.txt
+      muceval score --key key.txt --unit fill --format json -o fills.json A.txt B.txt
       muceval score --key key-tst3.v2 --no-query-pass --output-dir reports/ responses/
       muceval score --key key-tst3.v2 --format table --per-slot BBN.tst3
       muceval score --key gtt/test.json --metric all gtt/preds_gtt.out iterx/*.jsonlines
@@ -125,7 +131,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
                     for name in ("config_path", "slots_path", "history_path", "no_query_pass",
                                  "mapping_paths", "mapping", "alignment", "alignment_path",
                                  "unresolved", "save_history",
-                                 "layout", "detail", "output_dir", "per_slot")}
+                                 "layout", "detail", "unit", "output_dir", "per_slot")}
         refuse_overwriting_inputs(output, {key_path: "key", **{p: "predictions" for p in responses}})
         run_modern(key_path, expand_folders(responses), metric, phi, event_n, ignore_empty_docs,
                    compat, fmt, output, force, strict, explicit)
@@ -144,6 +150,9 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
                          "(json and csv take --detail)")
     if fmt not in ("json", "csv") and given("detail") is click.core.ParameterSource.COMMANDLINE:
         raise UsageError("--detail goes with --format json or csv")
+    if unit != "message" and (fmt != "json" or per_slot):
+        raise UsageError(f"--unit {unit} writes the units into muceval's JSON scores: it goes "
+                         "with --format json (without --per-slot)")
     responses = expand_folders(responses)
     inputs: dict[str | None, str] = {key_path: "key", config_path: "configuration", slots_path: "slot file",
               history_path: "history", **{path: "response file" for path in responses},
@@ -163,14 +172,15 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
                 unresolved=unresolved,
                 ask=_ask_on_terminal(config) if unresolved == "ask" else None,
                 save_history=save_history, names=renamed,
-                progress=advance, alignment=alignment, scheduler=scheduler)
+                progress=advance, alignment=alignment, scheduler=scheduler,
+                fills=unit == "fill")
     except HistorySaveError as failed:
         _save_elsewhere(failed, set(inputs))
         raise click.exceptions.Exit(2) from None
     report_warnings(session.warnings, session.file_warnings, strict)
 
     results = session.systems
-    out = _Output(fmt, layout, detail, {
+    out = _Output(fmt, layout, detail, unit, {
         "command": "score", "muceval": _version(), "key": key_path,
         "configuration": config_path or "muc4", "slots": slots_path, "history": history_path,
         "responses": list(responses), "query_pass": not no_query_pass, "mapping": mapping,
@@ -278,6 +288,7 @@ class _Output:
     fmt: str
     layout: str
     detail: str
+    unit: str
     settings: Mapping[str, object]
 
     def text(self, results: Mapping[str, Sequence[PairScore]], config: Configuration,
@@ -295,7 +306,7 @@ class _Output:
             console.print(_table(results, config))
             return console.export_text()
         if fmt == "json":
-            return scores_to_json(results, config, detail=self.detail,
+            return scores_to_json(results, config, detail=self.detail, unit=self.unit,
                                   settings={**self.settings, "detail": self.detail})
         if fmt == "csv":
             return scores_to_csv(results, config, detail=self.detail)

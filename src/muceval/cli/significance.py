@@ -8,6 +8,7 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    UNIT_LEVEL_HELP,
     name_option,
     parse_names,
     progress_bar,
@@ -22,6 +23,10 @@ from muceval.cli.common import (
                 type=click.Path(dir_okay=False))
 @significance_options
 @units_option
+@click.option("--unit", "unit_level", type=click.Choice(["message", "template", "fill"]),
+              help="Insist on what one unit is: " + UNIT_LEVEL_HELP + " muceval scores hold the "
+              "level they were written with (muceval score --unit LEVEL --format json); "
+              "1992 reports hold messages. By default, the level the inputs hold.")
 @name_option
 @click.option("--scorer", type=click.Choice(["gtt", "ceaf-ree", "ceaf-rme"]),
               help="Modern scores files (score --metric all): which scorer's counts to test.")
@@ -47,7 +52,8 @@ from muceval.cli.common import (
               show_default=True)
 def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
                  seed: int | None, alternative: str, alpha: float, confidence: float,
-                 adjust: str, bootstrap: int, threads: int | None, units: str, names: tuple[str, ...],
+                 adjust: str, bootstrap: int, threads: int | None, units: str,
+                 unit_level: str | None, names: tuple[str, ...],
                  scorer: str | None, tests: str | None, scheduler: str | None,
                  checkpoint: str | None,
                  show_plan: bool, progress: bool | None, matrix: bool | None,
@@ -64,6 +70,8 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
       muceval significance ../shared/muc4/tst3/official-scores/*.nrad --seed 1
       muceval significance scores.json --plan
       muceval significance scores.json --metrics recall,f1 --tests all
+      muceval score --key KEY --history HIST --unit fill --format json -o fills.json A B
+      muceval significance fills.json --unit fill --method auto --tests all
       muceval significance scores.json --scheduler local:2 --checkpoint run.ckpt
     """
     from rich.console import Console
@@ -79,6 +87,9 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     if checkpoint is not None and scheduler is None:
         raise click.UsageError("--checkpoint goes with --scheduler")
     if _modern_scores(inputs):
+        if unit_level is not None:
+            raise click.UsageError("--unit applies to MUC tallies; modern scores are tested "
+                                   "per document")
         if scheduler is not None or show_plan:
             raise click.UsageError("--scheduler and --plan apply to MUC tallies; modern scores "
                                    "are tested in-process")
@@ -92,7 +103,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
         with progress_bar(_show(progress), "pairs") as advance:
             result = compare_ratios(ratios, chosen, settings, progress=advance)
     else:
-        tallies = load_inputs(list(inputs), units, parse_names(names, inputs))
+        tallies = load_inputs(list(inputs), units, parse_names(names, inputs), unit_level)
         if units == "intersection":
             click.echo(f"note: compared on the {len(tallies.units)} units all systems share "
                        "(--units intersection)", err=True)

@@ -156,12 +156,15 @@ class ScoredSystem:
     ``units`` maps a unit (a message id) to the tally whose POS, ACT, COR and
     PAR the significance tests use. ``summary`` is ``None`` for sources that
     hold only those counts (a unit-tallies CSV); ``source`` names the file.
+    ``unit_level`` says what a unit is (``message``, ``template``, ``fill``;
+    ``None`` where the source's author defined the units).
     """
 
     name: str
     source: str
     units: Mapping[str, Tally]
     summary: SystemScores | None = None
+    unit_level: str | None = "message"
 
 
 UNIT_POLICIES = ("same", "intersection")
@@ -181,7 +184,8 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
     ``units="intersection"``: only the units every system has.
 
     Two systems of the same name are an :class:`InputError` naming both
-    sources, as are counts no MUC tally can have (COR + PAR above POS or ACT).
+    sources, as are counts no MUC tally can have (COR + PAR above POS or ACT),
+    and systems whose units are of different levels (messages and fills).
     """
     if units not in UNIT_POLICIES:
         raise ValueError(f"unknown unit policy {units!r}; choose from {', '.join(UNIT_POLICIES)}")
@@ -192,13 +196,14 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
                 system.source, None, f"system {system.name!r} also comes from {seen[system.name]}"
             )
         seen[system.name] = system.source
+    level = _common_level(systems)
     if units == "intersection":
         common = set.intersection(*(set(s.units) for s in systems)) if systems else set()
         if systems and not common:
             raise UsageError("--units intersection: the systems share no unit, nothing to compare")
         chosen = sorted(common)
     else:
-        _check_same_units(systems)
+        _check_same_units(systems, by_message=level == "fill")
         chosen = sorted({u for s in systems for u in s.units})
     position = {u: i for i, u in enumerate(chosen)}
     counts = np.zeros((len(systems), len(chosen), 4), dtype=np.int64)
@@ -209,22 +214,43 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
         why = check_counts(counts[n])
         if why is not None:
             raise InputError.at(system.source, None, f"system {system.name!r}: {why}")
-    return UnitTallies(tuple(s.name for s in systems), tuple(chosen), counts)
+    return UnitTallies(tuple(s.name for s in systems), tuple(chosen), counts, level)
 
 
-def _check_same_units(systems: Sequence[ScoredSystem]) -> None:
-    """Refuse systems scored on different test sets (see :func:`unit_tallies`)."""
-    keyed = {u for s in systems for u, t in s.units.items() if t.pos > 0}
+def _common_level(systems: Sequence[ScoredSystem]) -> str | None:
+    known = [s for s in systems if s.unit_level is not None]
+    for s in known[1:]:
+        if s.unit_level != known[0].unit_level:
+            raise InputError.at(
+                s.source, None,
+                f"system {s.name!r} has {s.unit_level} units, but {known[0].name!r} "
+                f"({known[0].source}) has {known[0].unit_level} units: a test exchanges units of "
+                "one kind (score both with the same --unit)")
+    return known[0].unit_level if known else None
+
+
+def _check_same_units(systems: Sequence[ScoredSystem], by_message: bool = False) -> None:
+    """Refuse systems scored on different test sets (see :func:`unit_tallies`).
+
+    Fill units differ between systems by nature (each has its own spurious
+    fills): for them the test set is the set of messages, the part of a unit's
+    name before ``#``.
+    """
+    def name(unit: str) -> str:
+        return unit.split("#", 1)[0] if by_message else unit
+
+    keyed = {name(u) for s in systems for u, t in s.units.items() if t.pos > 0}
     # Within one file the file sets the units: a unit-tallies CSV may leave out
     # the rows of zeros (documented), so a system has every unit of its file.
     of_source: dict[str, set[str]] = {}
     for system in systems:
-        of_source.setdefault(system.source, set()).update(system.units)
+        of_source.setdefault(system.source, set()).update(name(u) for u in system.units)
     for system in systems:
         missing = sorted(keyed - of_source[system.source])
         if not missing:
             continue
-        other = next(s for s in systems if missing[0] in s.units and s.units[missing[0]].pos > 0)
+        other = next(s for s in systems
+                     if any(t.pos > 0 and name(u) == missing[0] for u, t in s.units.items()))
         shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
         raise InputError.at(
             system.source, None,

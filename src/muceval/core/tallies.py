@@ -109,6 +109,28 @@ class TemplateStatus(str, Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class FillCredit:
+    """What one key fill, or one response fill credited against none, added to a slot's tally.
+
+    Recorded by the scorer only when asked (``ScoringOptions.fills``): the
+    response-level units of the significance tests are made from them
+    (:func:`muceval.core.unit_levels.units_of`). ``key`` is the key fill in the
+    scorer's normal form (with the POS it counted and the ACT, COR and PAR of
+    the response fill credited against it), or ``None`` for a response fill
+    that no key fill took (a spurious fill: ``response`` in normal form, ACT
+    only). A slot's credits sum to its POS, ACT, COR and PAR.
+    """
+
+    slot_id: str
+    key: str | None
+    response: str | None
+    pos: int
+    act: int
+    cor: int
+    par: int
+
+
+@dataclass(frozen=True, slots=True)
 class PairScore:
     """The tallies of one key/response pairing: one section of the 1992 report.
 
@@ -117,7 +139,8 @@ class PairScore:
     content slots in configuration order with their tallies; it is empty for
     entries that are not scored slot by slot (irrelevant, optional without any
     response template, ignored). ``scored`` tells whether the section shows
-    all slot rows.
+    all slot rows. ``fills`` holds the credit of every scored fill when the
+    scorer was asked to record it (see :class:`FillCredit`), else nothing.
     """
 
     message_id: str
@@ -126,6 +149,7 @@ class PairScore:
     status: TemplateStatus
     template_id: Tally
     slots: tuple[tuple[str, Tally], ...] = ()
+    fills: tuple[FillCredit, ...] = ()
 
     @property
     def scored(self) -> bool:

@@ -48,6 +48,8 @@ class UnitTallies:
     systems: tuple[str, ...]
     units: tuple[str, ...]
     counts: np.ndarray = field(repr=False)
+    level: str | None = None
+    """What one unit is (``message``, ``template``, ``fill``), where the source says so."""
 
     def __post_init__(self) -> None:
         counts = np.asarray(self.counts)
@@ -86,7 +88,7 @@ class UnitTallies:
     def select(self, systems: Sequence[str]) -> UnitTallies:
         """The same units restricted to (and ordered as) ``systems``."""
         rows = [self.index(s) for s in systems]
-        return UnitTallies(tuple(systems), self.units, self.counts[rows])
+        return UnitTallies(tuple(systems), self.units, self.counts[rows], self.level)
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,7 +157,8 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
 
 
 def from_arrays(
-    systems: Sequence[str], units: Sequence[str], counts: Iterable | np.ndarray
+    systems: Sequence[str], units: Sequence[str], counts: Iterable | np.ndarray,
+    level: str | None = None,
 ) -> UnitTallies:
     """Build :class:`UnitTallies` from names and a ``systems × units × 4`` array.
 
@@ -173,4 +176,4 @@ def from_arrays(
     why = check_counts(array)
     if why is not None:
         raise ValueError(why)
-    return UnitTallies(tuple(str(s) for s in systems), tuple(str(u) for u in units), array)
+    return UnitTallies(tuple(str(s) for s in systems), tuple(str(u) for u in units), array, level)

@@ -419,7 +419,8 @@ def rename_systems(systems: Sequence[ScoredSystem], names: Mapping[str, str]) ->
 
 
 def load_inputs(paths: Sequence[str | Path], units: str = "same",
-                names: Mapping[str, str] | None = None) -> UnitTallies:
+                names: Mapping[str, str] | None = None,
+                level: str | None = None) -> UnitTallies:
     """Per-unit tallies of every system in the scores files at ``paths``.
 
     Any mix of 1992 score reports (one system each, named by
@@ -428,23 +429,41 @@ def load_inputs(paths: Sequence[str | Path], units: str = "same",
     come from only one file. ``units`` says how differing unit sets are
     treated (:func:`~muceval.core.systems.unit_tallies`): ``"same"`` refuses
     systems scored on different test sets, ``"intersection"`` keeps the shared units.
+    ``level`` (``message``, ``template``, ``fill``), when given, must be what
+    the files hold (a unit-tallies CSV holds what its author says).
 
     >>> load_inputs(["BBN.tst3-pass1.nrad", "scores.json"])  # doctest: +SKIP
     """
     if not paths:
         raise UsageError("no input files")
     systems = INPUTS.scored_systems(paths, purpose="muceval significance")
-    return unit_tallies(rename_systems(systems, names or {}), units)
+    return _tallies_at(rename_systems(systems, names or {}), units, level)
+
+
+def _tallies_at(systems: Sequence[ScoredSystem], units: str, level: str | None) -> UnitTallies:
+    """:func:`unit_tallies`, refusing systems whose units are not of ``level`` (if given)."""
+    if level is not None:
+        for system in systems:
+            if system.unit_level not in (None, level):
+                raise InputError.at(
+                    system.source, None,
+                    f"system {system.name!r} has {system.unit_level} units, not {level} units: "
+                    f"score the responses with muceval score --unit {level} --format json")
+    tallies = unit_tallies(systems, units)
+    if level is not None and tallies.level is None:
+        tallies = UnitTallies(tallies.systems, tallies.units, tallies.counts, level)
+    return tallies
 
 
 def load_systems(
     paths: Sequence[str | Path], config: Configuration | None = None, units: str = "same",
-    names: Mapping[str, str] | None = None,
+    names: Mapping[str, str] | None = None, level: str | None = None,
 ) -> tuple[list[SystemScores], UnitTallies]:
-    """Summaries and per-message tallies from 1992 score reports and/or muceval JSON scores.
+    """Summaries and per-unit tallies from 1992 score reports and/or muceval JSON scores.
 
     ``config`` (optional) tells subtotal rows from slot rows in reports;
     without it a row named ``…-total`` is taken as an object subtotal.
+    ``level`` as in :func:`load_inputs`.
 
     >>> load_systems(["BBN.tst3-pass1.nrad", "scores.json"])  # doctest: +SKIP
     """
@@ -456,4 +475,4 @@ def load_systems(
     for system in systems:
         if system.summary is None:
             raise InputError.at(system.source, None, f"system {system.name!r} has no summary")
-    return [s.summary for s in systems if s.summary is not None], unit_tallies(systems, units)
+    return [s.summary for s in systems if s.summary is not None], _tallies_at(systems, units, level)

@@ -34,8 +34,8 @@ from muceval.core.metrics import FloatScores, f_measures_1992, scores
 from muceval.core.model import Configuration
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.core.tallies import MANNERS, PairScore, Tally, summarize
+from muceval.core.unit_levels import units_of
 from muceval.core.units import UnitTallies, from_arrays
-from muceval.scoring.units import units_of
 from muceval.significance.engine import METRICS, SignificanceResult, compare, parse_metrics
 from muceval.version import __version__
 
@@ -62,7 +62,7 @@ def systems_from_pairs(
 ) -> tuple[list[SystemScores], UnitTallies]:
     """Summaries and per-unit tallies (ALL TEMPLATES totals) of scored systems.
 
-    ``unit`` is ``message`` or ``template`` (see :mod:`muceval.scoring.units`).
+    ``unit`` is ``message`` or ``template`` (see :mod:`muceval.core.unit_levels`).
 
     The rows mirror the 1992 summary: slot and subtotal rows from the display
     accumulator, the four manners, SET/STRING FILLS ONLY from MATCHED/MISSING.

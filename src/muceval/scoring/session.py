@@ -204,6 +204,7 @@ def score_files(
     progress: Callable[[int, int], None] | None = None,
     alignment: str | None = None,
     scheduler: str | None = None,
+    fills: bool = False,
 ) -> SessionResult:
     """Read the key, the responses and the history, and score every response in one session.
 
@@ -217,6 +218,7 @@ def score_files(
     ``scheduler`` (a Dask scheduler address or ``local:N``) scores the systems
     there, one task per system, the key, configuration and history sent once (not
     with ``unresolved="ask"``: answers must reach the next system in order).
+    ``fills`` records every fill's credit in the pairs (for ``--unit fill``).
     While answers are stored, the history file is locked against other
     sessions; a failed save raises :class:`~muceval.formats.muc.store.HistorySaveError`
     with every answer so far.
@@ -259,7 +261,7 @@ def score_files(
         hook = _alignment_hook(config, alignment, mapping, file_warnings)
         options = ScoringOptions(query_pass=query_pass, unresolved=unresolved,  # type: ignore[arg-type]
                                  ask=ask, mapping=mapping,  # type: ignore[arg-type]
-                                 on_judgement=on_judgement, alignment=hook)
+                                 on_judgement=on_judgement, alignment=hook, fills=fills)
         if scheduler is not None:
             result = _score_on_cluster(scheduler, config, key, responses, history, options,
                                        per_system, progress)

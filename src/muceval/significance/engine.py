@@ -260,7 +260,8 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
                 **entry,
             ))  # fmt: skip
     groups, letters, cld = group_letters(names, metrics, scores, different)
-    recorded = {**settings.to_json(), "units": len(tallies.units), "metrics": list(metrics)}
+    recorded = {**settings.to_json(), "units": len(tallies.units), "metrics": list(metrics),
+                **({"unit": tallies.level} if tallies.level is not None else {})}
     return SignificanceResult(systems=names, metrics=metrics, scores=scores,
                               comparisons=tuple(comparisons), groups=groups, letters=letters,
                               settings=recorded, system_ci=system_ci, letter_groups=cld)

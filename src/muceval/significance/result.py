@@ -164,7 +164,8 @@ class SignificanceResult:
         when asked (True). Rows are in the same order for every metric; no number is elided."""
         settings = self.settings
         console.print(
-            f"[bold]{len(self.systems)} systems, {settings['units']} units[/bold] — "
+            f"[bold]{len(self.systems)} systems, {settings['units']} "
+            f"{settings['unit'] + ' ' if settings.get('unit') else ''}units[/bold] — "
             f"method {settings['method']}, {settings['alternative']}, α = {settings['alpha']}, "
             f"confidence {settings['confidence']}, seed {settings['seed']}"
         )

@@ -36,6 +36,7 @@ from muceval.core.tallies import (
     Tally,
     summarize,
 )
+from muceval.core.unit_levels import UNIT_LEVELS, units_of
 from muceval.core.units import check_counts
 from muceval.errors import InputError
 from muceval.formats.files import parse_json, read_text
@@ -124,6 +125,7 @@ def scores_to_json(
     detail: str = "summary",
     settings: Mapping[str, Any] | None = None,
     indent: int | None = None,
+    unit: str = "message",
 ) -> str:
     """The scores of every system as JSON (schema ``muceval-scores``, :data:`FORMAT_VERSION`).
 
@@ -136,8 +138,11 @@ def scores_to_json(
     Each system has ``system``; ``summary`` (the rows of the four
     ``accumulators``, ``report_rows`` exactly as the 1992 summary shows them,
     ``fallout`` (the SET FILLS ONLY row's), ``text_filtering`` counts and row,
-    ``f_measures``); and ``units``: per message the ALL TEMPLATES
-    ``[POS, ACT, COR, PAR]``, which the significance tests need. ``detail``
+    ``f_measures``); and ``units``: per unit the ALL TEMPLATES
+    ``[POS, ACT, COR, PAR]``, which the significance tests need; top-level
+    ``unit`` says what a unit is (``message``, ``template`` or ``fill``, see
+    :mod:`muceval.core.unit_levels`; ``fill`` needs pairs scored with
+    ``ScoringOptions(fills=True)``). ``detail``
     ``"messages"`` adds ``messages`` (per message: its TEXT FILTERING cell
     ``a``-``d``, the rows of the four ``accumulators`` and ``f_measures``);
     ``"pairs"`` also ``pairs`` (one per catalog entry: ids, status and the rows
@@ -159,14 +164,17 @@ def scores_to_json(
     check_detail(detail)
     label = configuration_label(config) if config_label is None else config_label
     layout = SlotLayout.of(config)
-    out_systems = [_system_json(name, pairs, config, detail)
+    if unit not in UNIT_LEVELS:
+        raise ValueError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_LEVELS)}")
+    out_systems = [_system_json(name, pairs, config, detail, unit)
                    for name, pairs in systems_of(systems).items()]
     doc = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
         "muceval": _version(),
-        "signature": signature({**(settings or {}), "detail": detail}),
+        "signature": signature({**(settings or {}), "detail": detail, "unit": unit}),
         "detail": detail,
+        "unit": unit,
         "settings": dict(settings or {}),
         "configuration": label,
         "display_type": config.display_type.value,
@@ -185,7 +193,7 @@ def _version() -> str:
 
 
 def _system_json(
-    name: str, pairs: Sequence[PairScore], config: Configuration, detail: str
+    name: str, pairs: Sequence[PairScore], config: Configuration, detail: str, unit: str
 ) -> dict[str, Any]:
     summary = summarize(pairs, config)
     tf = summary.text_filtering
@@ -204,6 +212,8 @@ def _system_json(
         "units": {
             m.message_id: list(m.accumulators.all_templates.total.as_tuple()[:4])
             for m in summary.messages
+        } if unit == "message" else {
+            u: list(t.as_tuple()[:4]) for u, t in units_of(pairs, config, unit).items()
         },
     }  # fmt: skip
     if detail in ("messages", "pairs"):
@@ -253,7 +263,12 @@ def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, 
     entries = doc.get("systems")
     if not isinstance(entries, list) or not entries:
         raise InputError.at(path, None, "no systems in this scores file")
-    return tuple(_read_system(entry, n, path) for n, entry in enumerate(entries, start=1))
+    level = doc.get("unit", "message")
+    if level not in UNIT_LEVELS:
+        raise InputError.at(path, None, f"unknown unit {level!r} (this muceval reads "
+                            f"{', '.join(UNIT_LEVELS)})")
+    return tuple(_read_system(entry, n, path, level)
+                 for n, entry in enumerate(entries, start=1))
 
 
 class _Malformed(Exception):
@@ -291,7 +306,7 @@ def _total(rows: Sequence[Any]) -> Tally:
     raise _Malformed("an accumulator without its total row")
 
 
-def _read_system(entry: Any, n: int, path: str) -> ScoredSystem:
+def _read_system(entry: Any, n: int, path: str, level: str) -> ScoredSystem:
     try:
         name = str(entry["system"])
         if "units" in entry:
@@ -310,7 +325,7 @@ def _read_system(entry: Any, n: int, path: str) -> ScoredSystem:
         raise InputError.at(
             path, None, f"system {name!r} lacks a valid summary (report rows, ALL TEMPLATES){detail}"
         ) from None
-    return ScoredSystem(name, path, units, summary)
+    return ScoredSystem(name, path, units, summary, level)
 
 
 def _read_summary(summary: Any, name: str, path: str) -> SystemScores:

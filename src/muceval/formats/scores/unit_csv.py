@@ -110,7 +110,7 @@ def parse_unit_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...
         raise InputError.at(path, 1, f"empty CSV: expected the header {','.join(HEADER)}")
     if problems:
         raise InputError(problems)
-    return tuple(ScoredSystem(name, path, units) for name, units in systems.items())
+    return tuple(ScoredSystem(name, path, units, unit_level=None) for name, units in systems.items())
 
 
 def from_csv(path: str | Path) -> UnitTallies:

@@ -248,6 +248,32 @@ class ValueMatcher:
         self._strip_cache[text] = out
         return out
 
+    def identity(self, value: CValue) -> str:
+        """A fill in normal form: what makes two fills "the same response" across systems.
+
+        Upper case (as read), premodifiers stripped from strings (§3.2),
+        alternatives in sorted order; other shapes written out.
+
+        >>> ValueMatcher(Configuration(slots=(), string_premodifiers=("the",))).identity(
+        ...     ("xref", '"THE JESUITS"', ("or", ("B", "A"))))
+        '"JESUITS": A / B'
+        """
+        if value is None:
+            return "-"
+        if type(value) is str:
+            return self.strip(value)
+        tag = value[0]
+        if tag in (OR, ALLOF):
+            parts = sorted(self.identity(v) for v in value[1])
+            return " / ".join(parts) if tag == OR else "{" + ", ".join(parts) + "}"
+        if tag == OPT:
+            return "?" + self.identity(value[1])
+        if tag == XREF:
+            return f"{self.identity(value[1])}: {self.identity(value[2])}"
+        if tag == LOC:
+            return " - ".join(self.identity(v) for v in value[1])
+        return f"{tag}({', '.join(self.identity(v) for v in value[1:])})"
+
     # -- §3.1 -------------------------------------------------------------
     def equal(self, k: CValue, r: CValue) -> bool:
         """The asymmetric equality of §3.1 (``k`` on the key side, ``r`` on the response side)."""

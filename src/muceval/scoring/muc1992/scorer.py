@@ -35,7 +35,7 @@ from muceval.core.model import (
     TemplateFile,
     add_judgement,
 )
-from muceval.core.tallies import ZERO, PairScore, Tally, TemplateStatus
+from muceval.core.tallies import ZERO, FillCredit, PairScore, Tally, TemplateStatus
 from muceval.errors import UsageError
 from muceval.scoring.muc1992.equality import ValueMatcher
 from muceval.scoring.muc1992.judgements import (
@@ -58,7 +58,7 @@ from muceval.scoring.muc1992.mapping import (
     replay_mapping,
     sort_templates,
 )
-from muceval.scoring.muc1992.slots import SlotScorer
+from muceval.scoring.muc1992.slots import Ledger, SlotScorer
 
 __all__ = [
     "AlignmentHook",
@@ -115,6 +115,8 @@ class ScoringOptions:
     ``alignment`` replaces the automatic mapping's restriction and assignment by
     a named criterion's (manual and history mappings still come first).
     ``on_reuse`` is told of each question that the history answers.
+    ``fills`` records the credit of every scored fill in ``PairScore.fills``
+    (for response-level significance units); it changes no tally.
     """
 
     query_pass: bool = True
@@ -126,6 +128,7 @@ class ScoringOptions:
     on_judgement: Callable[[NewJudgement], None] | None = None
     alignment: AlignmentHook | None = None
     on_reuse: Callable[[Query], None] | None = None
+    fills: bool = False
 
 
 @dataclass(frozen=True)
@@ -317,8 +320,9 @@ class Scorer:
         key_id = k.template_id if k is not None else None
         response_id = r.template_id if r is not None else None
 
-        def make(template_id: Tally, slots=()) -> PairScore:
-            return PairScore(message_id, key_id, response_id, status, template_id, tuple(slots))
+        def make(template_id: Tally, slots=(), fills=()) -> PairScore:
+            return PairScore(message_id, key_id, response_id, status, template_id, tuple(slots),
+                             tuple(fills))
 
         if status in (TemplateStatus.IRRELEVANT, TemplateStatus.IGNORED):
             return make(_TEMPLATE_ID_TALLY[status])
@@ -330,6 +334,8 @@ class Scorer:
             return make(ZERO, ((s, ZERO) for s in slot_ids))
         key_tid = k.template_id if k is not None else ""
         slots = []
+        ledger: Ledger | None = [] if self.options.fills else None
+        credits: list[FillCredit] = []
         for slot_id in slot_ids:
             t = self.slots.score(
                 message_id,
@@ -339,9 +345,19 @@ class Scorer:
                 r.fills.get(slot_id, ()) if r is not None else (),
                 response_tid=response_id,
                 resolver=resolver,
+                ledger=ledger,
             )
             slots.append((slot_id, Tally(*t)))
-        return make(_TEMPLATE_ID_TALLY[status], slots)
+            if ledger:
+                credits.extend(self._credits(slot_id, ledger))
+                ledger.clear()
+        return make(_TEMPLATE_ID_TALLY[status], slots, credits)
+
+    def _credits(self, slot_id: str, ledger: Ledger) -> Iterator[FillCredit]:
+        identity = self.matcher.identity
+        for kf, rf, pos, act, cor, par in ledger:
+            yield FillCredit(slot_id, None if kf is None else identity(kf),
+                             None if rf is None else identity(rf), pos, act, cor, par)
 
     def _slot_ids_for(self, message_id: str, k: PreparedTemplate | None) -> tuple[str, ...]:
         if self._selection is None or k is None:

@@ -60,6 +60,7 @@ __all__ = [
     "QueryAnswer",
     "QueryResolver",
     "SlotRules",
+    "Ledger",
     "SlotScorer",
     "StoredJudgement",
     "Unresolved",
@@ -130,12 +131,25 @@ tuple of the key fills left). ``credit``: ``full`` or ``partial``.
 
 _FULL = frozenset({PLAIN, AUTO_MATCH, MATCH, COMPOSITE})
 
+Ledger = list[tuple[CValue, CValue, int, int, int, int]]
+"""What a slot call credited fill by fill: (key fill, response fill, POS, ACT, COR, PAR).
+
+One entry per key fill the slot counted (with the response fill credited
+against it, or ``None``), and one per response fill no key fill took (key fill
+``None``: ACT only). The entries sum to the slot's POS, ACT, COR and PAR.
+Where 1992 counted leftovers by number (§6.2 step E), the convention is: the
+leftover key fills, required ones first, take the leftover response fills in
+order as incorrect, the remaining required ones are missing, the remaining
+response fills spurious.
+"""
+
 
 class _Ctx:
     __slots__ = ("message_id", "key_tid", "response_tid", "rules", "resolver", "overlap",
-                 "trace")
+                 "trace", "ledger")
 
-    def __init__(self, message_id, key_tid, response_tid, rules, resolver, overlap, trace=None):
+    def __init__(self, message_id, key_tid, response_tid, rules, resolver, overlap, trace=None,
+                 ledger=None):
         self.message_id: str = message_id
         self.key_tid: str = key_tid
         self.response_tid: str | None = response_tid
@@ -143,6 +157,7 @@ class _Ctx:
         self.resolver: QueryResolver | None = resolver
         self.overlap: bool = overlap
         self.trace: Trace | None = trace
+        self.ledger: Ledger | None = ledger
 
     def note(self, how: str, status: str, k: CValue, r: CValue) -> None:
         if self.trace is not None:
@@ -163,6 +178,22 @@ def _apply(tally: list[int], status: str, n: int) -> None:
     else:  # match, or the composite status no branch recognises
         tally[COR] += n
         tally[ICR] += n
+
+
+def _ledger_leftovers(ledger: Ledger, before: list[int], after: list[int], K: list[CValue],
+                      Rs: list[CValue]) -> None:
+    """Step E's counts fill by fill, by the convention of :data:`Ledger`."""
+    inc = after[INC] - before[INC]
+    mis = after[MIS] - before[MIS]
+    spu = after[SPU] - before[SPU]
+    keys = [k for k in K if not is_optional(k)] + [k for k in K if is_optional(k)]
+    responses = [r for r in Rs if not is_optional(r)] + [r for r in Rs if is_optional(r)]
+    for i in range(inc):
+        ledger.append((keys[i], responses[i], 1, 1, 0, 0))
+    for k in keys[inc:inc + mis]:
+        ledger.append((k, None, 1, 0, 0, 0))
+    for r in responses[inc:inc + spu]:
+        ledger.append((None, r, 0, 1, 0, 0))
 
 
 # ---------------------------------------------------------------------------
@@ -209,16 +240,18 @@ class SlotScorer:
         resolver: QueryResolver | None = None,
         overlap: bool = False,
         trace: Trace | None = None,
+        ledger: Ledger | None = None,
     ) -> list[int]:
         """Tallies of one slot: §5 dispatch to the single- or multi-valued procedure.
 
-        ``trace``, when given, receives what was credited (see :data:`Trace`);
-        it changes nothing in the tallies.
+        ``trace``, when given, receives what was credited (see :data:`Trace`),
+        and ``ledger`` the credit of every fill (see :data:`Ledger`; not with
+        ``overlap``); neither changes anything in the tallies.
         """
         if not key_fills and not response_fills:
             # Both blank: noncommittal (the most common case by far).
             return [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, rules.cardinality]
-        ctx = _Ctx(message_id, key_tid, response_tid, rules, resolver, overlap, trace)
+        ctx = _Ctx(message_id, key_tid, response_tid, rules, resolver, overlap, trace, ledger)
         if len(key_fills) <= 1 and len(response_fills) <= 1:
             k = key_fills[0] if key_fills else None
             r = response_fills[0] if response_fills else None
@@ -284,6 +317,8 @@ class SlotScorer:
         t[POS] = 1 if (not kblank and not (kopt and t[ACT] == 0)) else 0
         if rules.is_set:
             t[PIE] = rules.cardinality - (0 if kopt and t[ACT] == 0 else allowable(k))
+        if ctx.ledger is not None and (t[POS] or t[ACT]):
+            ctx.ledger.append((k, r if t[ACT] else None, t[POS], t[ACT], t[COR], t[PAR]))
         return t
 
     # -- §6.2 ------------------------------------------------------------------
@@ -308,6 +343,8 @@ class SlotScorer:
                     t[COR] += 1
                     del R[j]
                     paired.append(k)
+                    if ctx.ledger is not None:
+                        ctx.ledger.append((k, r, 1, 1, 1, 0))
                     if ctx.trace is not None:
                         ctx.note("equal", PLAIN, k, r)
                     break
@@ -323,7 +360,7 @@ class SlotScorer:
                 if res is None:
                     still.append(r)
                 elif isinstance(res, tuple):
-                    K = self._credit(t, res, K, paired)
+                    K = self._credit(ctx, t, res, K, paired, r)
                 else:
                     failed.append(r)
             R = still
@@ -347,7 +384,7 @@ class SlotScorer:
                 if rules.is_set:
                     res = self._multi_set_fill(ctx, K, r)
                     if isinstance(res, tuple):
-                        K = self._credit(t, res, K, paired)
+                        K = self._credit(ctx, t, res, K, paired, r)
                     else:
                         failed.append(r)
                 else:
@@ -356,14 +393,19 @@ class SlotScorer:
                     if res is None:
                         still.append(r)
                     elif isinstance(res, tuple):
-                        K = self._credit(t, res, K, paired)
+                        K = self._credit(ctx, t, res, K, paired, r)
                     else:
                         failed.append(r)
             R = still
 
         # Step E: leftovers.
         if K or R or failed:
-            self._leftovers(t, K, R + failed, paired)
+            if ctx.ledger is None:
+                self._leftovers(t, K, R + failed, paired)
+            else:
+                before = t[:]
+                self._leftovers(t, K, R + failed, paired)
+                _ledger_leftovers(ctx.ledger, before, t, K, R + failed)
 
         if rules.is_set:
             if not paired:
@@ -373,10 +415,15 @@ class SlotScorer:
         return t
 
     @staticmethod
-    def _credit(t: list[int], res: Credit, K: list[CValue], paired: list[CValue]) -> list[CValue]:
+    def _credit(ctx: _Ctx, t: list[int], res: Credit, K: list[CValue], paired: list[CValue],
+                r: CValue) -> list[CValue]:
         status, credited = res
         chosen = set(range(len(K)) if credited is None else credited)
         _apply(t, status, len(chosen) if credited is None else len(credited))
+        if ctx.ledger is not None:
+            full = int(status not in (AUTO_PARTIAL, PARTIAL))  # as _apply counts it
+            for i in (sorted(chosen) if credited is None else credited):
+                ctx.ledger.append((K[i], r, 1, 1, full, 1 - full))
         paired.extend(K[i] for i in sorted(chosen))
         return [k for i, k in enumerate(K) if i not in chosen]
 

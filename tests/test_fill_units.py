@@ -1,0 +1,242 @@
+"""Fill-level (response-level) units from the scorer itself (Yeh 2000, issue 17)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from muceval.cli import main
+from muceval.core.tallies import Tally, summarize
+from muceval.core.unit_levels import units_of
+from muceval.core.units import from_arrays
+from muceval.formats.config import load_configuration
+from muceval.formats.muc.templates import parse_templates
+from muceval.formats.registry import load_inputs
+from muceval.scoring.muc1992.scorer import ScoringOptions
+from muceval.scoring.session import score_systems
+from muceval.significance.engine import compare
+from muceval.significance.kernels import METRICS, brute_force_pvalue, reduce_counts
+
+YEH = Path(__file__).parent / "data" / "yeh"
+CONFIG = load_configuration(YEH / "config.toml")
+
+
+def scored(key_text: str, responses: dict[str, str], fills: bool = True):
+    def read(text: str, name: str):
+        parsed = parse_templates(text, CONFIG, name)
+        assert parsed.ok, parsed.problems
+        return parsed.templates
+
+    key = read(key_text, "key")
+    systems = {name: read(text, name) for name, text in responses.items()}
+    return score_systems(CONFIG, key, systems, options=ScoringOptions(fills=fills)).systems
+
+
+def yeh_pairs():
+    return scored((YEH / "key.txt").read_text(),
+                  {n: (YEH / f"{n}.txt").read_text() for n in ("A", "B")})
+
+
+def test_scored_fill_units_are_the_hand_written_ones() -> None:
+    """tests/data/yeh/units.csv was written by hand from the definitions in the docs."""
+    hand = load_inputs([YEH / "units.csv"])
+    for name, pairs in yeh_pairs().items():
+        units = {u: t.as_tuple()[:4] for u, t in units_of(pairs, CONFIG, "fill").items()
+                 if t.as_tuple()[:4] != (0, 0, 0, 0)}
+        written = {u: tuple(int(v) for v in row)
+                   for u, row in zip(hand.units, hand.system(name), strict=True) if row.any()}
+        assert units == written, name
+
+
+def test_exact_fill_test_from_scored_templates_equals_the_hand_written_csv(tmp_path) -> None:
+    out = tmp_path / "fills.json"
+    assert main(["score", "--key", str(YEH / "key.txt"), "--config", str(YEH / "config.toml"),
+                 "--unit", "fill", "--format", "json", "-o", str(out),
+                 str(YEH / "A.txt"), str(YEH / "B.txt")]) == 0
+    scored_units = load_inputs([out], level="fill")
+    hand = load_inputs([YEH / "units.csv"], level="fill")
+    assert scored_units.level == hand.level == "fill"
+    a = compare(scored_units, method="exact", bootstrap=0)
+    b = compare(hand, method="exact", bootstrap=0)
+    for x, y in zip(a.comparisons, b.comparisons, strict=True):
+        assert (x.metric, x.method) == (y.metric, "exact")
+        assert x.p_value == y.p_value, x.metric
+    # 14 fills differ: the exact test enumerates 2^14 exchanges.
+    counts = scored_units.counts
+    assert int((counts[0] != counts[1]).any(axis=1).sum()) == 14
+
+
+def test_shared_fills_are_one_unit_with_equal_counts() -> None:
+    units = {n: units_of(p, CONFIG, "fill") for n, p in yeh_pairs().items()}
+    # B's "THE DMITRI" is A's "DMITRI" after the premodifier is stripped: one spurious unit.
+    shared = 'YEH-2#key:1#people#+"DMITRI"'
+    assert units["A"][shared] == units["B"][shared] == Tally(act=1)
+    # B's "THE CARLA" is credited against the key's "CARLA" as A's "CARLA" is.
+    assert units["A"]['YEH-2#key:1#people#"CARLA"'] == units["B"]['YEH-2#key:1#people#"CARLA"']
+
+
+def test_recording_fills_changes_no_tally() -> None:
+    with_fills = yeh_pairs()
+    without = scored((YEH / "key.txt").read_text(),
+                     {n: (YEH / f"{n}.txt").read_text() for n in ("A", "B")}, fills=False)
+    for name in with_fills:
+        assert [p.slots for p in with_fills[name]] == [p.slots for p in without[name]]
+        assert all(not p.fills for p in without[name])
+    with pytest.raises(ValueError, match="without the credit of every fill"):
+        units_of(without["A"], CONFIG, "fill")
+
+
+# -- property: random relation sets --------------------------------------------------------
+
+TYPES = ("MEETING", "CALL", "CONTACT", "EMPLOYMENT")
+PEOPLE = ('"ANA"', '"BORIS"', '"THE BORIS"', '"CARLA"', '"DMITRI"')
+PLACES = ('"LIMA"', '"OSLO"', '"ROME"')
+
+
+@st.composite
+def template(draw, message: str, tid: str) -> str:
+    def fills(label: str, values: list[str]) -> list[str]:
+        if not values:
+            return [f"{label:<36}-"]
+        return [f"{label:<36}{values[0]}"] + [" " * 36 + v for v in values[1:]]
+
+    lines = [f"{'0.  MESSAGE: ID':<36}{message}", f"{'1.  MESSAGE: TEMPLATE':<36}{tid}"]
+    lines += fills("2.  RELATION: TYPE", [draw(st.sampled_from(TYPES))])
+    lines += fills("3.  RELATION: PEOPLE",
+                   draw(st.lists(st.sampled_from(PEOPLE), max_size=3, unique=True)))
+    lines += fills("4.  RELATION: PLACES",
+                   draw(st.lists(st.sampled_from(PLACES), max_size=2, unique=True)))
+    return "\n".join(lines) + "\n\n"
+
+
+@st.composite
+def template_file(draw, messages: int) -> str:
+    out = []
+    for m in range(1, messages + 1):
+        count = draw(st.integers(0, 2))
+        if count == 0:
+            star = [f"{'0.  MESSAGE: ID':<36}YEH-{m}", f"{'1.  MESSAGE: TEMPLATE':<36}*"]
+            star += [f"{label:<36}*" for label in
+                     ("2.  RELATION: TYPE", "3.  RELATION: PEOPLE", "4.  RELATION: PLACES")]
+            out.append("\n".join(star) + "\n\n")
+        for t in range(1, count + 1):
+            out.append(draw(template(f"YEH-{m}", str(t))))
+    return "".join(out)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fill_level_exact_test_equals_brute_force(data) -> None:
+    key = data.draw(template_file(2))
+    a = data.draw(template_file(2))
+    b = data.draw(st.one_of(st.just(a), template_file(2)))
+    results = scored(key, {"A": a, "B": b})
+    per_system = {}
+    for name, pairs in results.items():
+        units = units_of(pairs, CONFIG, "fill")
+        # Units sum to the ALL TEMPLATES total (units_of checks it too).
+        total = summarize(pairs, CONFIG).all_templates.total
+        assert Tally.total(units.values()).as_tuple()[:4] == total.as_tuple()[:4]
+        per_system[name] = units
+    names = sorted(set(per_system["A"]) | set(per_system["B"]))
+    counts = np.array([[list(per_system[s].get(u, Tally()).as_tuple()[:4]) for u in names]
+                       for s in ("A", "B")])
+    differing = int((counts[0] != counts[1]).any(axis=1).sum())
+    if a == b:
+        assert differing == 0  # every fill shared: nothing is ever exchanged
+    if differing > 12:
+        return
+    result = compare(from_arrays(["A", "B"], names, counts), method="exact", bootstrap=0,
+                     classic=False)
+    # Units both systems share with equal counts are never exchanged: summed into one unit
+    # they keep the totals and leave the enumeration small.
+    changed = (counts[0] != counts[1]).any(axis=1)
+    x, y = (reduce_counts(np.vstack([c[changed], c[~changed].sum(axis=0)])) for c in counts)
+    for metric in METRICS:
+        brute = brute_force_pvalue(x, y, metric, True)
+        assert result.comparison("A", "B", metric).p_value == pytest.approx(brute, abs=1e-12)
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+def test_levels_are_checked_on_reading(tmp_path, capsys) -> None:
+    args = ["score", "--key", str(YEH / "key.txt"), "--config", str(YEH / "config.toml"),
+            "--format", "json"]
+    messages = tmp_path / "messages.json"
+    fills = tmp_path / "fills.json"
+    assert main([*args, "-o", str(messages), str(YEH / "A.txt"), str(YEH / "B.txt")]) == 0
+    assert main([*args, "--unit", "fill", "-o", str(fills), str(YEH / "A.txt")]) == 0
+    capsys.readouterr()
+    assert main(["significance", str(messages), "--unit", "fill"]) == 2
+    err = capsys.readouterr().err
+    assert "messages.json" in err and "message units, not fill units" in err
+    assert "muceval score --unit fill" in err
+    # Fill units of one system beside message units of another: refused.
+    b_fills = tmp_path / "b.json"
+    assert main([*args, "--unit", "template", "-o", str(b_fills), str(YEH / "B.txt")]) == 0
+    capsys.readouterr()
+    assert main(["significance", str(fills), str(b_fills)]) == 2
+    assert "a test exchanges units of one kind" in capsys.readouterr().err
+    # --unit goes with JSON output only.
+    assert main([*args[:-2], "--unit", "fill", "--format", "csv", str(YEH / "A.txt")]) == 2
+    assert "--unit fill" in capsys.readouterr().err
+
+
+def test_fill_units_across_files_are_checked_by_message(tmp_path, capsys) -> None:
+    args = ["score", "--key", str(YEH / "key.txt"), "--config", str(YEH / "config.toml"),
+            "--format", "json", "--unit", "fill"]
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert main([*args, "-o", str(a), str(YEH / "A.txt")]) == 0
+    assert main([*args, "-o", str(b), str(YEH / "B.txt")]) == 0
+    capsys.readouterr()
+    assert main(["significance", str(a), str(b), "--method", "exact", "--format", "json",
+                 "--seed", "1"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["settings"]["unit"] == "fill"
+    assert main(["significance", str(YEH / "units.csv"), "--unit", "fill", "--method", "exact",
+                 "--format", "json"]) == 0
+    by_hand = json.loads(capsys.readouterr().out)
+    assert by_hand["settings"]["unit"] == "fill"
+    assert [c["p_value"] for c in doc["comparisons"]] == \
+        [c["p_value"] for c in by_hand["comparisons"]]
+
+
+def test_compare_and_report_take_fill_units(tmp_path, capsys) -> None:
+    args = ["--key", str(YEH / "key.txt"), "--config", str(YEH / "config.toml"), "--unit", "fill"]
+    assert main(["compare", *args, "--method", "exact", "--format", "json",
+                 str(YEH / "A.txt"), str(YEH / "B.txt")]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    hand = compare(load_inputs([YEH / "units.csv"]), method="exact", bootstrap=0)
+    for c in doc["comparisons"]:
+        assert c["p_value"] == hand.comparison("B", "A", c["metric"]).p_value
+    out = tmp_path / "report"
+    assert main(["report", *args, "--method", "exact", "--no-png", "--out", str(out),
+                 str(YEH / "A.txt"), str(YEH / "B.txt")]) == 0
+    page = (out / "report.html").read_text()
+    assert "Classic tests" in page and "fill" in page
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["unit"] == "fill"
+
+
+def test_tst3_fill_units_sum_to_the_totals(muc4) -> None:
+    from muceval.formats.muc.history import read_history
+    from muceval.formats.muc.templates import read_templates
+
+    config = load_configuration(muc4 / "tst3" / "config-tst3.el")
+    key = read_templates(muc4 / "corpora" / "tst3" / "key-tst3.v2", config)
+    history = read_history(muc4 / "tst3" / "final-history-nrad.tst3")
+    names = ("GE", "GE-CMU", "UMASS", "SYNCH")
+    responses = {n: read_templates(muc4 / "tst3" / "responses" / f"{n}.tst3", config)
+                 for n in names}
+    options = ScoringOptions(query_pass=False, fills=True)
+    results = score_systems(config, key, responses, history=history, options=options).systems
+    plain = score_systems(config, key, responses, history=history,
+                          options=ScoringOptions(query_pass=False)).systems
+    for name in names:
+        assert [p.slots for p in results[name]] == [p.slots for p in plain[name]]
+        units_of(results[name], config, "fill")  # raises unless the units sum to the total
