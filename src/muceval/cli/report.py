@@ -88,7 +88,6 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
 
     from muceval.errors import UsageError
     from muceval.formats.files import system_name
-    from muceval.formats.registry import load_systems
     from muceval.formats.scores.json import scores_to_json
     from muceval.reporting.analysis import analyze, systems_from_pairs
     from muceval.reporting.html import write_report
@@ -145,13 +144,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     else:
         if history_path is not None:
             raise UsageError("--history applies when scoring responses with --key")
-        given = click.get_current_context().get_parameter_source("unit")
-        level = unit if given is click.core.ParameterSource.COMMANDLINE else None
-        config = resolve_configuration(config_path, slots_path) if config_path or slots_path else None
-        systems, tallies = load_systems(list(inputs), config, units, parse_names(names, inputs),
-                                        level)
-        recorded = {"inputs": list(inputs), "configuration": config_path or "none",
-                    "units": units, "unit": tallies.level or "as given"}
+        config, systems, tallies, recorded = _from_scores(inputs, config_path, slots_path, units,
+                                                          names, unit)
     if len(systems) < 2:
         raise UsageError("a report compares systems: give at least two")
 
@@ -178,6 +172,19 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
             "seconds": round(elapsed, 2)}, indent=2))
         return
     _print_summary(analysis, files.html, elapsed)
+
+
+def _from_scores(inputs, config_path, slots_path, units, names, unit):
+    """Systems read from score files; ``--unit`` insists on a level only when it was given."""
+    from muceval.formats.registry import load_systems
+
+    given = click.get_current_context().get_parameter_source("unit")
+    level = unit if given is click.core.ParameterSource.COMMANDLINE else None
+    config = resolve_configuration(config_path, slots_path) if config_path or slots_path else None
+    systems, tallies = load_systems(list(inputs), config, units, parse_names(names, inputs), level)
+    recorded = {"inputs": list(inputs), "configuration": config_path or "none",
+                "units": units, "unit": tallies.level or "as given"}
+    return config, systems, tallies, recorded
 
 
 def _print_summary(analysis, html, elapsed: float) -> None:
