@@ -359,3 +359,43 @@ def test_official_tst3_exact_and_approximate_agree(muc4):
             pe = exact.comparison(a, b, metric).p_value
             pa = approx.comparison(a, b, metric).p_value
             assert abs(pa - pe) <= 5 * np.sqrt(max(pe * (1 - pe), 1e-4) / 20000) + 2e-4
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 300), st.integers(2, 6), st.floats(0.0, 0.5), st.integers(0, 3))
+def test_pair_intervals_equal_numpy_quantiles(samples, systems, half, seed):
+    # The compiled tail selection must give np.quantile's linear interpolation bit for bit,
+    # ties included (rounded values), at any level.
+    from muceval.significance.bootstrap import pair_intervals
+
+    rng = np.random.default_rng(seed)
+    values = np.round(rng.random((3, systems, samples)), 1 + seed % 3)
+    pairs = [(a, b) for a in range(systems) for b in range(systems) if a != b]
+    lo, hi = half, 1 - half
+    got = pair_intervals(values, pairs, lo, hi)
+    want = np.stack([np.quantile(values[:, a] - values[:, b], [lo, hi], axis=1).T
+                     for a, b in pairs])
+    assert np.array_equal(got, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 7), st.data())
+def test_letter_groups_are_the_maximal_cliques_of_non_differences(n, data):
+    from muceval.significance.groups import letter_groups
+
+    order = [f"S{i}" for i in range(n)]
+    pairs = [(a, b) for i, a in enumerate(order) for b in order[i + 1:]]
+    apart = {frozenset(p) for p in pairs if data.draw(st.booleans())}
+
+    def different(a, b):
+        return frozenset((a, b)) in apart
+
+    def clique(group):
+        return all(not different(a, b) for i, a in enumerate(group) for b in group[i + 1:])
+
+    subsets = [list(c) for r in range(1, n + 1) for c in itertools.combinations(order, r)]
+    cliques = [c for c in subsets if clique(c)]
+    maximal = [c for c in cliques if not any(set(c) < set(d) for d in cliques)]
+    got = letter_groups(order, different)
+    assert sorted(got) == sorted(maximal)
+    assert got == sorted(got, key=lambda g: [order.index(m) for m in g])
