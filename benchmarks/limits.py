@@ -76,7 +76,7 @@ def main() -> None:
     pair = PairData.of(reduce_counts(counts[0]), reduce_counts(counts[1]))
     shuffles = 999
     start = time.perf_counter()
-    approximate_counts([pair], METRICS, shuffles, seed=1)
+    approximate_counts([pair], METRICS, shuffles, seed=1, compiled=True)
     kernel = (time.perf_counter() - start) / shuffles
     start = time.perf_counter()
     approximate_counts_numpy(pair, METRICS, args.baseline_shuffles, seed=1)

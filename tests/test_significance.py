@@ -74,7 +74,8 @@ def test_compiled_kernel_equals_numpy_reference(data):
     x, y = (reduce_counts(a) for a in data)
     pair = PairData.of(x, y)
     for two_sided in (True, False):
-        fast = approximate_counts([pair], METRICS, 600, seed=7, two_sided=two_sided)[0]
+        fast = approximate_counts([pair], METRICS, 600, seed=7, two_sided=two_sided,
+                                  compiled=True)[0]
         plain = approximate_counts_numpy(pair, METRICS, 600, seed=7, two_sided=two_sided)
         assert fast.tolist() == plain.tolist()
 
@@ -94,7 +95,8 @@ def test_pairs_too_large_for_one_packed_sum(scale, units):
     # A segment holds at least one coin word (64 units) without overflowing a field.
     assert (_segment_words(pair) == 0) == (np.abs(pair.diffs).max() * 64 > _FIELD_LIMIT - 2)
     for two_sided in (True, False):
-        fast = approximate_counts([pair], METRICS, 300, seed=3, two_sided=two_sided)[0]
+        fast = approximate_counts([pair], METRICS, 300, seed=3, two_sided=two_sided,
+                                  compiled=True)[0]
         plain = approximate_counts_numpy(pair, METRICS, 300, seed=3, two_sided=two_sided)
         assert fast.tolist() == plain.tolist()
 
@@ -130,8 +132,8 @@ def test_approximate_converges_to_exact():
 def test_counts_independent_of_chunks_and_threads():
     rng = np.random.default_rng(5)
     pairs = [PairData.of(*(reduce_counts(a) for a in random_pair(rng, 70))) for _ in range(3)]
-    a = approximate_counts(pairs, METRICS, 5000, seed=2, threads=1, chunk=5000)
-    b = approximate_counts(pairs, METRICS, 5000, seed=2, threads=2, chunk=333)
+    a = approximate_counts(pairs, METRICS, 5000, seed=2, threads=1, chunk=5000, compiled=True)
+    b = approximate_counts(pairs, METRICS, 5000, seed=2, threads=2, chunk=333, compiled=True)
     c = approximate_counts(pairs[1:2], METRICS, 5000, seed=2)
     assert a.tolist() == b.tolist()
     assert a[1].tolist() == c[0].tolist()
@@ -372,7 +374,7 @@ def test_pair_intervals_equal_numpy_quantiles(samples, systems, half, seed):
     values = np.round(rng.random((3, systems, samples)), 1 + seed % 3)
     pairs = [(a, b) for a in range(systems) for b in range(systems) if a != b]
     lo, hi = half, 1 - half
-    got = pair_intervals(values, pairs, lo, hi)
+    got = pair_intervals(values, pairs, lo, hi, compiled=True)
     want = np.stack([np.quantile(values[:, a] - values[:, b], [lo, hi], axis=1).T
                      for a, b in pairs])
     assert np.array_equal(got, want)
@@ -399,3 +401,22 @@ def test_letter_groups_are_the_maximal_cliques_of_non_differences(n, data):
     got = letter_groups(order, different)
     assert sorted(got) == sorted(maximal)
     assert got == sorted(got, key=lambda g: [order.index(m) for m in g])
+
+
+def test_json_keeps_one_comparison_per_line_whatever_the_names():
+    # The writer splits the C encoder's output at '}, {"a": ': names holding that text
+    # (or quotes, braces, newlines) must not move a boundary.
+    import json
+
+    names = ['x}, {"a": y', 'b\n"q"', '{"a": 1}']
+    rng = np.random.default_rng(1)
+    counts = rng.integers(0, 5, (3, 6, 4))
+    counts[..., 2] = np.minimum(counts[..., 2], np.minimum(counts[..., 0], counts[..., 1]))
+    counts[..., 3] = 0
+    result = compare(from_arrays(names, [f"u{i}" for i in range(6)], counts), bootstrap=10,
+                     seed=1)
+    text = result.to_json()
+    assert json.loads(text) == json.loads(json.dumps(result.to_dict()))
+    rows = [line for line in text.splitlines() if line.startswith('    {"a": ')]
+    assert len(rows) == len(result.comparisons)
+    assert all(json.loads(line.rstrip(",")) for line in rows)

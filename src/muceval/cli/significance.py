@@ -80,10 +80,14 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
     from muceval.significance.engine import compare
     from muceval.significance.settings import SignificanceSettings
 
+    chosen_tests = _parse_tests(tests)
+    # The terminal shows no intervals, and the classic tests only with --tests: computing
+    # them there would cost a leaderboard seconds for nothing.
+    table = fmt == "table"
     settings = SignificanceSettings(method=method, shuffles=shuffles, seed=seed,
                                     alternative=alternative, alpha=alpha, confidence=confidence,
-                                    adjust=adjust, bootstrap=bootstrap)
-    chosen_tests = _parse_tests(tests)
+                                    adjust=adjust, bootstrap=0 if table else bootstrap,
+                                    classic=bool(chosen_tests) or not table)
     if checkpoint is not None and scheduler is None:
         raise click.UsageError("--checkpoint goes with --scheduler")
     if _modern_scores(inputs):

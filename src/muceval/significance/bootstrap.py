@@ -7,6 +7,7 @@ Resampling weights are counted with ``bincount`` and summed with a float matrix 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -59,10 +60,12 @@ def bootstrap_intervals(
 
 
 def pair_intervals(values: np.ndarray, pairs: Sequence[tuple[int, int]], lo: float,
-                   hi: float) -> np.ndarray:
+                   hi: float, compiled: bool | None = None) -> np.ndarray:
     """The ``lo`` and ``hi`` quantiles of ``values[:, a] - values[:, b]`` over the samples,
     for every pair ``(a, b)``: pairs × metrics × 2, equal bit for bit to ``np.quantile``
-    (linear). ``values``: metrics × systems × samples.
+    (linear). ``values``: metrics × systems × samples. ``compiled`` chooses the compiled
+    tail selection or NumPy's quantiles (by default: compiled when the work is worth
+    loading numba for).
 
     >>> v = np.arange(6, dtype=float).reshape(1, 2, 3)
     >>> pair_intervals(v, [(1, 0)], 0.25, 0.75).tolist()
@@ -71,8 +74,15 @@ def pair_intervals(values: np.ndarray, pairs: Sequence[tuple[int, int]], lo: flo
     index = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     samples = values.shape[2]
     where, weights = _positions(samples, (lo, hi))
-    if HAVE_NUMBA and samples > 1 and where[1] + 1 <= _TAIL and samples - where[2] <= _TAIL:
+    # Loading numba costs about as much as 2·10^7 differences on the NumPy path.
+    if compiled is None:
+        compiled = ("muceval.significance.compiled" in sys.modules
+                    or len(index) * values.shape[0] * samples > 2e7)
+    if HAVE_NUMBA and compiled and samples > 1 and where[1] + 1 <= _TAIL and \
+            samples - where[2] <= _TAIL:
         out = np.empty((len(index), values.shape[0], 4))
+        from muceval.significance.compiled import _tails
+
         _tails(np.ascontiguousarray(values, dtype=np.float64), index[:, 0].copy(),
                index[:, 1].copy(), where, out)
         return _lerp(out[..., 0::2], out[..., 1::2], weights)
@@ -116,43 +126,3 @@ def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
     diff = b - a
     out = a + diff * t
     return np.where(t >= 0.5, b - diff * (1 - t), out)
-
-
-if HAVE_NUMBA:
-    from numba import njit, prange
-
-    @njit(cache=True, inline="always")
-    def _keep_smallest(buf, count, cap, x):  # pragma: no cover - compiled
-        if count == cap:
-            if x >= buf[cap - 1]:
-                return count
-            i = cap - 1
-        else:
-            i = count
-            count += 1
-        while i > 0 and buf[i - 1] > x:
-            buf[i] = buf[i - 1]
-            i -= 1
-        buf[i] = x
-        return count
-
-    @njit(parallel=True, cache=True)
-    def _tails(values, a, b, where, out):  # pragma: no cover - compiled
-        # Only the order statistics the two quantiles need: the smallest and the largest
-        # few differences, kept sorted by insertion (most samples fail one comparison).
-        n_metrics, _, samples = values.shape
-        small_cap = where[1] + 1
-        large_cap = samples - where[2]
-        for n in prange(a.shape[0]):
-            small = np.empty(small_cap)
-            large = np.empty(large_cap)  # negated: the largest differences, ascending
-            for m in range(n_metrics):
-                ns = 0
-                nl = 0
-                for s in range(samples):
-                    d = values[m, a[n], s] - values[m, b[n], s]
-                    ns = _keep_smallest(small, ns, small_cap, d)
-                    nl = _keep_smallest(large, nl, large_cap, -d)
-                for q in range(4):
-                    k = where[q]
-                    out[n, m, q] = small[k] if k < small_cap else -large[samples - 1 - k]

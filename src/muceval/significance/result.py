@@ -8,7 +8,7 @@ import io
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from muceval.core.metrics import METRIC_LABELS
@@ -22,7 +22,6 @@ from muceval.significance.classic import (
 )
 
 _RATIO_LABELS = {"precision": "P", "recall": "R", "f1": "F1"}
-_CLASSIC_FIELDS = tuple(f.name for f in fields(ClassicTests))
 
 
 @dataclass(frozen=True)
@@ -49,16 +48,15 @@ class Comparison:
     classic: ClassicTests | None = None
 
     def to_dict(self) -> dict:
-        # By hand rather than dataclasses.asdict: a leaderboard has millions of these.
-        out = {name: getattr(self, name) for name in _COMPARISON_FIELDS}
+        # A copy of the instance dict rather than dataclasses.asdict: a leaderboard has
+        # millions of these. The fields keep their declared order (ci and classic last).
+        out = dict(self.__dict__)
         out["ci"] = list(self.ci) if self.ci is not None else None
         classic = self.classic
-        out["classic"] = None if classic is None else {
-            name: getattr(classic, name) for name in _CLASSIC_FIELDS}
+        out["classic"] = None if classic is None else dict(classic.__dict__)
         return out
 
 
-_COMPARISON_FIELDS = tuple(f.name for f in fields(Comparison) if f.name not in ("ci", "classic"))
 
 
 @dataclass(frozen=True)
@@ -128,9 +126,13 @@ class SignificanceResult:
         comparisons = doc.pop("comparisons")
         head = json.dumps(doc, indent=indent)
         pad = " " * indent
-        rows = ",\n".join(pad * 2 + json.dumps(c) for c in comparisons)
-        return (head[:-2] + f',\n{pad}"comparisons": [' + (f"\n{rows}\n{pad}" if rows else "")
-                + "]\n}")
+        # All comparisons in one call of the C encoder, then one per line: every comparison
+        # starts with its key "a", and the text '}, {"a": ' cannot occur inside a JSON
+        # string (its quote would be escaped) nor between nested values (no nested object
+        # has a key "a"), so it marks exactly the boundaries.
+        rows = json.dumps(comparisons)[1:-1].replace('}, {"a": ', '},\n' + pad * 2 + '{"a": ')
+        return (head[:-2] + f',\n{pad}"comparisons": ['
+                + (f"\n{pad * 2}{rows}\n{pad}" if rows else "") + "]\n}")
 
     def to_csv(self) -> str:
         """One row per comparison."""
