@@ -73,11 +73,19 @@ def test_exact_equals_brute_force(data):
 def test_compiled_kernel_equals_numpy_reference(data):
     x, y = (reduce_counts(a) for a in data)
     pair = PairData.of(x, y)
+    from muceval.significance.kernels import _gemm_counts, _table_counts
+
     for two_sided in (True, False):
         fast = approximate_counts([pair], METRICS, 600, seed=7, two_sided=two_sided,
                                   compiled=True)[0]
         plain = approximate_counts_numpy(pair, METRICS, 600, seed=7, two_sided=two_sided)
         assert fast.tolist() == plain.tolist()
+        # Both compiled kernels, whichever approximate_counts chose: the matrix product
+        # (over 1,100 shuffles: more than one coin block) and the lookup tables.
+        gemm = _gemm_counts([pair, pair], METRICS, 1100, 7, two_sided)
+        table = _table_counts([pair], METRICS, 1100, 7, two_sided, 1 << 14)[0]
+        reference = approximate_counts_numpy(pair, METRICS, 1100, seed=7, two_sided=two_sided)
+        assert gemm[0].tolist() == gemm[1].tolist() == table.tolist() == reference.tolist()
 
 
 @pytest.mark.parametrize("scale, units", [(400, 12000), (4000, 3000), (3 << 20, 40)])

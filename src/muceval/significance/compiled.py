@@ -17,6 +17,8 @@ from muceval.significance.kernels import (
     _BATCH,
     _BLOCK_BITS,
     _FIELD_BITS,
+    _GEMM_PAIRS,
+    _GEMM_SHUFFLES,
     _GOLDEN,
     _M1,
     _M2,
@@ -298,3 +300,65 @@ def _tails(values, a, b, where, out):  # pragma: no cover - compiled
             for q in range(4):
                 k = where[q]
                 out[n, m, q] = small[k] if k < small_cap else -large[samples - 1 - k]
+
+
+@njit(parallel=True, cache=True)
+def _gemm_hits(diffs_t, coins_t, n_shuffles, totals, coefs, signs, thresholds, two_sided, out):
+    """Counts of extreme shuffles from exchanged sums formed by float32 matrix products.
+
+    ``diffs_t``: 3·pairs × units (each pair's differing units first, zeros after), exact in
+    float32 because every partial sum stays below 2^24; ``coins_t``: blocks × units ×
+    _GEMM_SHUFFLES of the shared coin stream (coin j of a shuffle exchanges each pair's
+    j-th differing unit, as everywhere). Each thread takes a few pairs, multiplies their
+    differences by a block of coins (BLAS, one thread per call) and counts every metric
+    over the block with the same IEEE operations as :func:`_approx_kernel`. Adds to ``out``.
+    """
+    n_pairs = totals.shape[0]
+    n_metrics = coefs.shape[0]
+    for b in prange((n_pairs + _GEMM_PAIRS - 1) // _GEMM_PAIRS):
+        p0 = b * _GEMM_PAIRS
+        p1 = min(n_pairs, p0 + _GEMM_PAIRS)
+        block = diffs_t[3 * p0:3 * p1]
+        for k in range(coins_t.shape[0]):
+            width = min(_GEMM_SHUFFLES, n_shuffles - k * _GEMM_SHUFFLES)
+            sums = np.dot(block, coins_t[k])
+            for p in range(p0, p1):
+                q = 3 * (p - p0)
+                px = totals[p, 0]
+                ax = totals[p, 1]
+                nx = totals[p, 2]
+                py = totals[p, 3]
+                ay = totals[p, 4]
+                ny = totals[p, 5]
+                for m in range(n_metrics):
+                    alpha = coefs[m, 0]
+                    gamma = coefs[m, 1]
+                    kappa = coefs[m, 2]
+                    sign = signs[p, m]
+                    thr = thresholds[p, m]
+                    hits = 0
+                    if two_sided:
+                        for t in range(width):
+                            sp = np.float64(sums[q, t])
+                            sa = np.float64(sums[q + 1, t])
+                            sn = np.float64(sums[q + 2, t])
+                            vx = alpha * (px - sp) + gamma * (ax - sa)
+                            vy = alpha * (py + sp) + gamma * (ay + sa)
+                            mx = (kappa * (nx - sn)) / (vx if vx > 0 else 1.0)
+                            my = (kappa * (ny + sn)) / (vy if vy > 0 else 1.0)
+                            mx = mx if vx > 0 else 0.0
+                            my = my if vy > 0 else 0.0
+                            hits += abs(mx - my) >= thr
+                    else:
+                        for t in range(width):
+                            sp = np.float64(sums[q, t])
+                            sa = np.float64(sums[q + 1, t])
+                            sn = np.float64(sums[q + 2, t])
+                            vx = alpha * (px - sp) + gamma * (ax - sa)
+                            vy = alpha * (py + sp) + gamma * (ay + sa)
+                            mx = (kappa * (nx - sn)) / (vx if vx > 0 else 1.0)
+                            my = (kappa * (ny + sn)) / (vy if vy > 0 else 1.0)
+                            mx = mx if vx > 0 else 0.0
+                            my = my if vy > 0 else 0.0
+                            hits += sign * (mx - my) >= thr
+                    out[p, m] += hits

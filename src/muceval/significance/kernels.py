@@ -103,6 +103,13 @@ _BATCH = 256  # shuffles per vectorised metric pass
 # on the NumPy path), a run takes the NumPy path: loading numba and its cached kernels costs
 # about half a second, and both paths give the same counts.
 _NUMPY_BUDGET_NS = 2.5e8
+# The matrix-product kernel: pairs of at most _GEMM_UNITS differing units whose summed
+# differences stay below 2^24 (float32 sums are then exact integers); coins in blocks of
+# _GEMM_SHUFFLES shuffles, pairs in tasks of _GEMM_PAIRS.
+_GEMM_UNITS = 4096
+_GEMM_SHUFFLES = 512
+_GEMM_PAIRS = 16
+_FLOAT32_EXACT = 1 << 24
 
 
 def reduce_counts(counts: np.ndarray) -> np.ndarray:
@@ -283,13 +290,15 @@ def approximate_counts(
 ) -> np.ndarray:
     """``nge`` for every pair and metric: a ``(pairs, metrics)`` int64 array.
 
-    Uses the compiled kernel (per-block lookup tables of packed partial sums, all
-    metrics from one set of shuffled sums; a pair whose sums do not fit one packed
-    sum is summed in segments); a pair with a single unit's difference beyond
-    the packing, and a run small enough that loading the compiled kernels would cost
-    more than the work, take :func:`approximate_counts_numpy` (``compiled`` True or False
-    chooses instead). The result is the same
-    for any ``threads``/``chunk``.
+    Compiled, every pair's exchanged sums come from float32 matrix products of the shared
+    coin stream with the pairs' differences (exact: the sums are integers below 2^24), and
+    all metrics are counted from them; a pair too large for that (thousands of differing
+    units, or sums beyond 2^24) takes the lookup-table kernel (per-block tables of packed
+    partial sums, summed in segments when needed), and a pair with a single unit's
+    difference beyond the packing, or a run small enough that loading the compiled kernels
+    would cost more than the work, takes :func:`approximate_counts_numpy` (``compiled``
+    True or False chooses instead). Every path gives the same counts, for any
+    ``threads``/``chunk``.
     """
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     if not pairs or shuffles <= 0:
@@ -298,16 +307,97 @@ def approximate_counts(
         compiled = HAVE_NUMBA and (
             "muceval.significance.compiled" in sys.modules
             or sum(shuffles * (350 + 6.5 * len(p.diffs)) for p in pairs) > _NUMPY_BUDGET_NS)
-    segments = [_segment_words(p) if compiled else 0 for p in pairs]
-    fast = [k for k in range(len(pairs)) if segments[k] > 0]
-    fast_set = set(fast)
+    if not compiled:
+        for k, pair in enumerate(pairs):
+            out[k] = approximate_counts_numpy(pair, metrics, shuffles, seed, two_sided)
+        return out
+    jit = _jit()
+    numba = jit.numba
+    previous = numba.get_num_threads()
+    if threads:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    try:
+        gemm = [k for k, p in enumerate(pairs) if _gemm_fits(p)]
+        if gemm:
+            out[gemm] = _gemm_counts([pairs[k] for k in gemm], metrics, shuffles, seed,
+                                     two_sided)
+        taken = set(gemm)
+        rest = [k for k in range(len(pairs)) if k not in taken]
+        if rest:
+            out[rest] = _table_counts([pairs[k] for k in rest], metrics, shuffles, seed,
+                                      two_sided, chunk)
+    finally:
+        numba.set_num_threads(previous)
+    return out
+
+
+def _thresholds(pairs: list[PairData], metrics: tuple[str, ...],
+                two_sided: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Metric coefficients, the pairs' totals (x then y), and each pair's signs and
+    thresholds of extremeness per metric, as the kernels take them."""
+    coefs = np.array([METRIC_COEFS[m] for m in metrics], dtype=np.float64)
+    totals = np.array([np.concatenate([p.total_x, p.total_y]) for p in pairs], dtype=np.int64)
+    signs = np.empty((len(pairs), len(metrics)))
+    thresholds = np.empty((len(pairs), len(metrics)))
     for k, pair in enumerate(pairs):
-        if k not in fast_set:
+        for m, metric in enumerate(metrics):
+            observed = totals_value(pair.total_x, metric) - totals_value(pair.total_y, metric)
+            signs[k, m], thresholds[k, m] = _threshold(observed, two_sided)
+    return coefs, totals, signs, thresholds
+
+
+def _gemm_fits(pair: PairData) -> bool:
+    return len(pair.diffs) <= _GEMM_UNITS and bool(
+        np.all(np.abs(pair.diffs).sum(axis=0) < _FLOAT32_EXACT))
+
+
+def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
+                 two_sided: bool) -> np.ndarray:
+    """The matrix-product kernel (:func:`muceval.significance.compiled._gemm_hits`): every
+    pair's exchanged sums of a block of shuffles by one float32 product with the shared coin
+    block, memory bounded (differences of at most about 64 MB of pairs at a time)."""
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+    jit = _jit()
+    out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
+    units = max(1, max(len(p.diffs) for p in pairs))
+    words = -(-units // 64)
+    # Coin blocks of about 16 MB while they are unpacked, a multiple of the product width.
+    per_block = max(1, (1 << 21) // (words * 64) // _GEMM_SHUFFLES) * _GEMM_SHUFFLES
+    group = max(_GEMM_PAIRS, (1 << 24) // (3 * units))
+    with threadpool_limits(limits=1, user_api="blas"):  # the threads are numba's
+        for g0 in range(0, len(pairs), group):
+            chosen = pairs[g0:g0 + group]
+            coefs, totals, signs, thresholds = _thresholds(chosen, metrics, two_sided)
+            diffs_t = np.zeros((3 * len(chosen), units), dtype=np.float32)
+            for k, pair in enumerate(chosen):
+                diffs_t[3 * k:3 * k + 3, :len(pair.diffs)] = pair.diffs.T
+            for s0 in range(0, shuffles, per_block):
+                s1 = min(shuffles, s0 + per_block)
+                blocks = -(-(s1 - s0) // _GEMM_SHUFFLES)
+                flips = np.zeros((blocks * _GEMM_SHUFFLES, units), dtype=np.float32)
+                flips[: s1 - s0] = coins(seed, s0, s1, units)
+                coins_t = np.ascontiguousarray(
+                    flips.reshape(blocks, _GEMM_SHUFFLES, units).transpose(0, 2, 1))
+                jit._gemm_hits(diffs_t, coins_t, s1 - s0, totals.astype(np.float64), coefs,
+                               signs, thresholds, two_sided, out[g0:g0 + group])
+    return out
+
+
+def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
+                  two_sided: bool, chunk: int) -> np.ndarray:
+    """The lookup-table kernel for pairs the matrix product cannot sum exactly (thousands of
+    differing units, or sums beyond float32's integers); a pair whose single unit exceeds
+    the packing takes the NumPy path."""
+    out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
+    segments = [_segment_words(p) for p in pairs]
+    fast = [k for k in range(len(pairs)) if segments[k] > 0]
+    for k, pair in enumerate(pairs):
+        if segments[k] == 0:
             out[k] = approximate_counts_numpy(pair, metrics, shuffles, seed, two_sided)
     if not fast:
         return out
     sel = [pairs[k] for k in fast]
-    coefs = np.array([METRIC_COEFS[m] for m in metrics], dtype=np.float64)
     n_units = np.array([len(p.diffs) for p in sel], dtype=np.int64)
     unit_offsets = np.concatenate([[0], np.cumsum(n_units)]).astype(np.int64)
     blocks = -(-n_units // _BLOCK_BITS)
@@ -320,37 +410,12 @@ def approximate_counts(
     tables = np.zeros((max(1, int(block_start[-1])), _TABLE), dtype=np.int64)
     jit = _jit()
     jit._build_tables(diffs, unit_offsets, block_start, tables)
-    totals = np.array([np.concatenate([p.total_x, p.total_y]) for p in sel], dtype=np.int64)
-    signs = np.empty((len(sel), len(metrics)))
-    thresholds = np.empty((len(sel), len(metrics)))
-    for k, pair in enumerate(sel):
-        for m, metric in enumerate(metrics):
-            observed = totals_value(pair.total_x, metric) - totals_value(pair.total_y, metric)
-            signs[k, m], thresholds[k, m] = _threshold(observed, two_sided)
+    coefs, totals, signs, thresholds = _thresholds(sel, metrics, two_sided)
     n_chunks = -(-shuffles // chunk)
     result = np.zeros((len(sel), n_chunks, len(metrics)), dtype=np.int64)
-    numba = jit.numba
-    previous = numba.get_num_threads()
-    if threads:
-        available = numba.config.NUMBA_NUM_THREADS
-        numba.set_num_threads(max(1, min(threads, available)))
-    try:
-        jit._approx_kernel(
-            tables,
-            block_start,
-            totals,
-            coefs,
-            signs,
-            thresholds,
-            two_sided,
-            shuffles,
-            np.uint64(seed_key(seed)),
-            chunk,
-            np.array([segments[k] for k in fast], dtype=np.int64),
-            result,
-        )
-    finally:
-        numba.set_num_threads(previous)
+    jit._approx_kernel(tables, block_start, totals, coefs, signs, thresholds, two_sided,
+                       shuffles, np.uint64(seed_key(seed)), chunk,
+                       np.array([segments[k] for k in fast], dtype=np.int64), result)
     out[fast] = result.sum(axis=1)
     return out
 
