@@ -428,3 +428,19 @@ def test_json_keeps_one_comparison_per_line_whatever_the_names():
     rows = [line for line in text.splitlines() if line.startswith('    {"a": ')]
     assert len(rows) == len(result.comparisons)
     assert all(json.loads(line.rstrip(",")) for line in rows)
+
+
+def test_tst3_counts_identical_to_the_recorded_run(muc4):
+    # Recorded before the matrix-product kernel replaced the lookup tables: a faster kernel
+    # must not change a single published p-value.
+    import json
+    from pathlib import Path
+
+    recorded = json.loads((Path(__file__).parent / "data" / "significance"
+                           / "tst3-seed1-nge.json").read_text())
+    tallies = from_reports(sorted((muc4 / "tst3" / "official-scores").glob("*.nrad")))
+    assert list(tallies.systems) == recorded["systems"]
+    result = compare(tallies, shuffles=recorded["shuffles"], seed=recorded["seed"],
+                     bootstrap=0, classic=False)
+    got = {f"{c.a}|{c.b}|{c.metric}": c.nge for c in result.comparisons}
+    assert got == recorded["nge"]

@@ -362,3 +362,25 @@ def _gemm_hits(diffs_t, coins_t, n_shuffles, totals, coefs, signs, thresholds, t
                             my = my if vy > 0 else 0.0
                             hits += sign * (mx - my) >= thr
                     out[p, m] += hits
+
+
+@njit(parallel=True, cache=True)
+def _coin_blocks(key, start, n_shuffles, units, out):
+    """The coins of shuffles ``start`` … ``start + n_shuffles - 1`` as float32 0/1 in the
+    layout :func:`_gemm_hits` multiplies by: ``out[k, u, t]`` is unit u's coin in shuffle
+    ``start + k·width + t`` (the same words and bits as ``kernels.coins``). ``out`` comes
+    zeroed; shuffles past the end stay zero."""
+    width = out.shape[2]
+    n_words = (units + 63) // 64
+    for k in prange(out.shape[0]):
+        first = k * width
+        count = min(width, n_shuffles - first)
+        words = np.empty(width, dtype=np.uint64)
+        for w in range(n_words):
+            for t in range(count):
+                counter = np.uint64(start + first + t) * np.uint64(_WORD_STRIDE) + np.uint64(w + 1)
+                words[t] = _mix64(key + np.uint64(_GOLDEN) * counter)
+            for b in range(min(64, units - 64 * w)):
+                row = 64 * w + b
+                for t in range(count):
+                    out[k, row, t] = np.float32((words[t] >> np.uint64(b)) & np.uint64(1))

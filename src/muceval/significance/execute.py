@@ -54,8 +54,9 @@ class LocalExecutor:
         done = 0
         total = plan.work
         nge = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
-        # Batches bound the memory of the shared coin tables.
-        batch = max(1, (1 << 22) // max(1, settings.shuffles))
+        # Batches of about 2^25 pair-shuffles: the progress bar moves, and each batch's coins
+        # (generated once per batch, shared by its pairs) stay a small part of the work.
+        batch = max(1, (1 << 25) // max(1, settings.shuffles))
         approximate = list(plan.approximate_pairs)
         for start in range(0, len(approximate), batch):
             chunk = approximate[start : start + batch]

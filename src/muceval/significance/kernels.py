@@ -361,10 +361,10 @@ def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
     jit = _jit()
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     units = max(1, max(len(p.diffs) for p in pairs))
-    words = -(-units // 64)
-    # Coin blocks of about 16 MB while they are unpacked, a multiple of the product width.
-    per_block = max(1, (1 << 21) // (words * 64) // _GEMM_SHUFFLES) * _GEMM_SHUFFLES
+    # Coin blocks of about 32 MB of float32, a multiple of the product width.
+    per_block = max(1, (1 << 23) // units // _GEMM_SHUFFLES) * _GEMM_SHUFFLES
     group = max(_GEMM_PAIRS, (1 << 24) // (3 * units))
+    key = np.uint64(seed_key(seed))
     with threadpool_limits(limits=1, user_api="blas"):  # the threads are numba's
         for g0 in range(0, len(pairs), group):
             chosen = pairs[g0:g0 + group]
@@ -375,10 +375,8 @@ def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
             for s0 in range(0, shuffles, per_block):
                 s1 = min(shuffles, s0 + per_block)
                 blocks = -(-(s1 - s0) // _GEMM_SHUFFLES)
-                flips = np.zeros((blocks * _GEMM_SHUFFLES, units), dtype=np.float32)
-                flips[: s1 - s0] = coins(seed, s0, s1, units)
-                coins_t = np.ascontiguousarray(
-                    flips.reshape(blocks, _GEMM_SHUFFLES, units).transpose(0, 2, 1))
+                coins_t = np.zeros((blocks, units, _GEMM_SHUFFLES), dtype=np.float32)
+                jit._coin_blocks(key, s0, s1 - s0, units, coins_t)
                 jit._gemm_hits(diffs_t, coins_t, s1 - s0, totals.astype(np.float64), coefs,
                                signs, thresholds, two_sided, out[g0:g0 + group])
     return out
