@@ -237,7 +237,7 @@ def written(example, tmp_path_factory):
     systems, tallies = systems_from_pairs(results, config)
     analysis = analyze(systems, tallies, shuffles=999, seed=7, bootstrap=200)
     out = tmp_path_factory.mktemp("report")
-    return analysis, write_report(analysis, out)
+    return analysis, write_report(analysis, out, png=True)
 
 
 # ---------------------------------------------------------------------------

@@ -52,7 +52,9 @@ from muceval.cli.modern import key_is_modern
               "(comma-separated; 'compare' takes the configuration's compare list), with the "
               "pair evidence, the removal audit and the calibration.")
 @alignment_file_option
-@click.option("--no-png", is_flag=True, help="Write the figures as SVG only.")
+@click.option("--png/--no-png", "png", default=False, show_default=True,
+              help="Also write every figure as PNG (for slides and documents); the report "
+              "itself shows the SVG figures, which are always written.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="What to print: a compact table, or the written files as JSON.")
 @strict_option
@@ -62,7 +64,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
            shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
            adjust: str, bootstrap: int, threads: int | None, units: str, unit: str,
            names: tuple[str, ...], alignment_criteria: str | None,
-           alignment_path: str | None, no_png: bool, fmt: str, strict: bool) -> None:
+           alignment_path: str | None, png: bool, fmt: str, strict: bool) -> None:
     """Score systems, test their differences and write one self-contained HTML report.
 
     With --key, INPUT files are system responses scored against the key (with
@@ -115,7 +117,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
             raise UsageError("with a modern key (GTT, GRIT, IterX) the report scores every "
                              "modern scorer; --config, --slots, --history, --alignment and "
                              "--unit belong to the 1992 scorer")
-        _modern_report(key_path, inputs, parse_names(names, inputs), out_dir, title, no_png,
+        _modern_report(key_path, inputs, parse_names(names, inputs), out_dir, title, png,
                        fmt, strict, started, method=method, shuffles=shuffles, seed=seed,
                        alternative=alternative, alpha=alpha, confidence=confidence,
                        adjust=adjust, bootstrap=bootstrap)
@@ -161,9 +163,9 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
                                    strict, extra)
     if show_progress:
         with Console(stderr=True).status("drawing figures and writing the report"):
-            files = write_report(analysis, out_dir, title=title, png=not no_png, extra_files=extra)
+            files = write_report(analysis, out_dir, title=title, png=png, extra_files=extra)
     else:
-        files = write_report(analysis, out_dir, title=title, png=not no_png, extra_files=extra)
+        files = write_report(analysis, out_dir, title=title, png=png, extra_files=extra)
     elapsed = time.perf_counter() - started
     if fmt == "json":
         click.echo(json.dumps({
@@ -239,7 +241,7 @@ def _with_alignment(analysis, config, key_path, inputs, names, criteria, history
         analysis, alignment=alignment_to_dict(audit, comparison, recorded))
 
 
-def _modern_report(key_path: str, inputs, names, out_dir: str, title: str | None, no_png: bool,
+def _modern_report(key_path: str, inputs, names, out_dir: str, title: str | None, png: bool,
                    fmt: str, strict: bool, started: float, **settings) -> None:
     """Modern predictions: every scorer side by side, significance per scorer, one page."""
     import json
@@ -257,7 +259,7 @@ def _modern_report(key_path: str, inputs, names, out_dir: str, title: str | None
     with progress_bar(show_progress, "pairs") as advance:
         analysis = analyze_modern(results, SignificanceSettings(**settings),
                                   {"key": key_path, "predictions": list(inputs)}, advance)
-    files = write_modern_report(analysis, out_dir, title=title, png=not no_png)
+    files = write_modern_report(analysis, out_dir, title=title, png=png)
     elapsed = time.perf_counter() - started
     if fmt == "json":
         click.echo(json.dumps({"html": str(files.html), "json": str(files.json),

@@ -127,7 +127,7 @@ def _scorer_view(r: ScorerResult, svgs: dict[str, str]) -> dict[str, Any]:
 
 
 def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
-                        title: str | None = None, png: bool = True) -> ReportFiles:
+                        title: str | None = None, png: bool = False) -> ReportFiles:
     """Write ``report.html``, the figures and ``report.json`` for modern predictions."""
     out = Path(out_dir)
     try:
