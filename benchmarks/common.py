@@ -46,7 +46,7 @@ def synthetic_counts(systems: int, units: int, seed: int = 2):
     counts = np.zeros((systems, units, 4), dtype=np.int64)
     for s in range(systems):
         act = np.maximum(1, pos + rng.integers(-2, 3, size=units))
-        cor = np.minimum(act, rng.binomial(pos, 0.3 + 0.002 * s))
+        cor = np.minimum(act, rng.binomial(pos, min(0.95, 0.3 + 0.002 * s)))
         par = np.minimum(np.minimum(act, pos) - cor, rng.integers(0, 2, size=units))
         counts[s] = np.stack([pos, act, cor, par], 1)
     return counts

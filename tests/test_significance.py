@@ -444,3 +444,31 @@ def test_tst3_counts_identical_to_the_recorded_run(muc4):
                      bootstrap=0, classic=False)
     got = {f"{c.a}|{c.b}|{c.metric}": c.nge for c in result.comparisons}
     assert got == recorded["nge"]
+
+
+@pytest.mark.parametrize("method, adjust, bootstrap", [("approximate", "none", 200),
+                                                       ("auto", "holm", 0),
+                                                       ("exact", "bh", 50)])
+def test_streamed_comparisons_equal_the_objects(method, adjust, bootstrap):
+    # Blocks of 4 pairs over 15 pairs: the table, groups and letters are compare()'s.
+    import csv
+    import io
+
+    from muceval.significance.settings import SignificanceSettings
+    from muceval.significance.stream import compare_streamed
+
+    rng = np.random.default_rng(4)
+    systems = [random_pair(rng, 9)[0] for _ in range(6)]
+    tallies = from_arrays([f"S{i}" for i in range(6)], [f"u{j}" for j in range(9)],
+                          np.stack(systems))
+    settings = SignificanceSettings(method=method, shuffles=499, seed=5, adjust=adjust,
+                                    bootstrap=bootstrap, alpha=0.2)
+    whole = compare(tallies, ["recall", "f1"], settings)
+    summary, rows = compare_streamed(tallies, ["recall", "f1"], settings, block=4)
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    assert buffer.getvalue() == whole.to_csv()
+    assert summary.groups == whole.groups and summary.letters == whole.letters
+    assert summary.letter_groups == whole.letter_groups
+    assert summary.system_ci == whole.system_ci and summary.settings == whole.settings
+    assert summary.comparisons == ()

@@ -113,3 +113,24 @@ def test_progress_lines_when_stderr_is_not_a_terminal(tmp_path, capsys) -> None:
     assert "randomization: 100%" in err
     assert main(["significance", str(path), "--seed", "1", "--format", "json"]) == 0
     assert "randomization" not in capsys.readouterr().err
+
+
+def test_pairs_are_streamed_to_a_file(tmp_path, capsys):
+    # --pairs writes the very table --format csv prints, then the summary; an existing
+    # file is kept unless --force.
+    args = ["significance", str(DATA / "small.csv"), "--seed", "4", "--shuffles", "999"]
+    assert main([*args, "--format", "csv"]) == 0
+    table = capsys.readouterr().out
+    out = tmp_path / "pairs.csv"
+    assert main([*args, "--pairs", str(out), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert out.read_text() == table
+    assert doc["comparisons"] == [] and doc["settings"]["pairs_file"] == str(out)
+    assert doc["letters"] and doc["groups"]
+    assert main([*args, "--pairs", str(out)]) == 2
+    assert "exists" in capsys.readouterr().err
+    assert main([*args, "--pairs", str(out), "--force"]) == 0
+    shown = capsys.readouterr().out
+    assert "written to" in shown and "p next" not in shown
+    assert main([*args, "--pairs", str(DATA / "small.csv"), "--force"]) == 2
+    assert (DATA / "small.csv").read_text().startswith("system,unit")

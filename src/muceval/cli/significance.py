@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from dataclasses import replace
 
 import click
 
@@ -44,6 +46,12 @@ from muceval.cli.common import (
 @click.option("--checkpoint", type=click.Path(dir_okay=False),
               help="With --scheduler: append each finished batch to this file; the same "
               "command started again with it resumes where the run stopped.")
+@click.option("--pairs", "pairs_path", type=click.Path(dir_okay=False),
+              help="Write every pairwise comparison to this CSV file as it is computed (the "
+              "columns of --format csv), keeping only arrays in memory: for leaderboards of "
+              "hundreds or thousands of systems. The terminal (or --format json) then gets "
+              "the summary: scores, groups and letters.")
+@click.option("--force", is_flag=True, help="With --pairs: replace an existing file.")
 @click.option("--plan", "show_plan", is_flag=True,
               help="Print the jobs, the work and the estimated time (from a short calibration "
               "run on this machine), and run nothing.")
@@ -55,7 +63,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
                  adjust: str, bootstrap: int, threads: int | None, units: str,
                  unit_level: str | None, names: tuple[str, ...],
                  scorer: str | None, tests: str | None, scheduler: str | None,
-                 checkpoint: str | None,
+                 checkpoint: str | None, pairs_path: str | None, force: bool,
                  show_plan: bool, progress: bool | None, matrix: bool | None,
                  fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
@@ -73,6 +81,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
       muceval score --key KEY --history HIST --unit fill --format json -o fills.json A B
       muceval significance fills.json --unit fill --method auto --tests all
       muceval significance scores.json --scheduler local:2 --checkpoint run.ckpt
+      muceval significance leaderboard.csv --pairs pairs.csv --format json
     """
     from rich.console import Console
 
@@ -120,6 +129,12 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
         if show_plan:
             _print_plan(tallies, metrics, settings, threads, executor, fmt)
             return
+        if pairs_path is not None:
+            # The file holds every column, whatever the terminal shows.
+            _write_pairs(tallies, metrics, replace(settings, classic=True, bootstrap=bootstrap),
+                         threads, executor, pairs_path, force, list(inputs), _show(progress),
+                         fmt, tests)
+            return
         with progress_bar(_show(progress)) as advance:
             result = compare(tallies, metrics, settings, threads=threads, progress=advance,
                              executor=executor)
@@ -135,6 +150,52 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
 
 
 
+
+
+def _write_pairs(tallies, metrics, settings, threads, executor, path, force, inputs, show,
+                 fmt, tests) -> None:
+    """The streamed run: rows to ``path`` as they are computed, the summary to stdout."""
+    import csv
+    import io
+
+    from rich.console import Console
+
+    from muceval.cli.common import refuse_overwriting_inputs
+    from muceval.formats.files import write_atomic
+    from muceval.significance.stream import compare_streamed
+
+    if executor is not None and executor.checkpoint is not None:
+        raise click.UsageError("--checkpoint does not go with --pairs yet: a streamed run "
+                               "starts again from the beginning")
+    if fmt == "csv" or tests:
+        raise click.UsageError("--pairs writes the pairwise CSV itself (classic tests "
+                               "included); the terminal or --format json gets the summary")
+    refuse_overwriting_inputs(path, {p: "input" for p in inputs})
+    if os.path.exists(path) and not force:
+        raise click.UsageError(f"{path} exists; use --force to replace it")
+    with progress_bar(show) as advance:
+        summary, rows = compare_streamed(tallies, metrics, settings, threads=threads,
+                                         progress=advance, executor=executor)
+
+        def lines():
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
+            for row in rows:
+                writer.writerow(row)
+                if buffer.tell() > 1 << 20:
+                    yield buffer.getvalue()
+                    buffer.seek(0)
+                    buffer.truncate()
+            yield buffer.getvalue()
+
+        write_atomic(path, lines())
+    summary.settings["pairs_file"] = path
+    if fmt == "json":
+        click.echo(summary.to_json())
+    else:
+        summary.render(Console(soft_wrap=False))
+        pairs = len(tallies.systems) * (len(tallies.systems) - 1) // 2
+        click.echo(f"{pairs:,} pairs × {len(summary.metrics)} metrics written to {path}")
 
 
 def _show(progress: bool | None) -> bool:

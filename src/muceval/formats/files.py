@@ -15,6 +15,7 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -170,13 +171,16 @@ def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
 
 def write_atomic(
     path: str | Path,
-    data: str | bytes,
+    data: str | bytes | Iterable[str],
     *,
     encoding: str = "utf-8",
     errors: str = "strict",
     overwrite: bool = True,
 ) -> Path:
     """Write ``data`` to ``path`` so that it holds either its old content or all of the new.
+
+    ``data`` may also be an iterable of text pieces, written as they come (a table too
+    large to hold in memory); the file appears only when the last piece is written.
 
     The one writer of every file muceval writes. The data goes to a temporary
     file in the same directory, is flushed to disk and renamed over ``path``;
@@ -199,7 +203,10 @@ def write_atomic(
     """
     target = Path(os.path.realpath(path))
     shown = str(path)
-    payload = data.encode(encoding, errors) if isinstance(data, str) else data
+    pieces: Iterable[bytes] = (
+        (data.encode(encoding, errors),) if isinstance(data, str)
+        else (data,) if isinstance(data, bytes)
+        else (piece.encode(encoding, errors) for piece in data))
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)
         exists = True
@@ -218,7 +225,8 @@ def write_atomic(
         fd, temp_name = tempfile.mkstemp(
             prefix=f".{target.name[:200]}.", suffix=".tmp", dir=target.parent)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+            for payload in pieces:
+                handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, mode)

@@ -14,7 +14,7 @@ import numpy as np
 
 from muceval.significance.kernels import HAVE_NUMBA
 
-__all__ = ["bootstrap_intervals", "pair_intervals"]
+__all__ = ["bootstrap_intervals", "bootstrap_values", "pair_intervals"]
 
 
 def bootstrap_intervals(
@@ -39,6 +39,22 @@ def bootstrap_intervals(
     >>> s[0, 0].tolist(), p[0, 0].tolist()
     ([1.0, 1.0], [1.0, 1.0])
     """
+    values = bootstrap_values(counts, metrics, samples, seed, value, batch)
+    lo, hi = (1 - level) / 2, (1 + level) / 2
+    system_ci = np.quantile(values, [lo, hi], axis=2).transpose(2, 1, 0)
+    return system_ci, pair_intervals(values, pairs, lo, hi)
+
+
+def bootstrap_values(
+    counts: np.ndarray,
+    metrics: Sequence[str],
+    samples: int,
+    seed: int | None,
+    value: Callable[[np.ndarray, str], np.ndarray],
+    batch: int | None = None,
+) -> np.ndarray:
+    """The metric of every system in every resample: metrics × systems × samples (the
+    draws :func:`bootstrap_intervals` takes its intervals from)."""
     n_systems, n_units, k = counts.shape
     rng = np.random.default_rng(seed)
     values = np.empty((len(metrics), n_systems, samples))
@@ -54,9 +70,7 @@ def bootstrap_intervals(
             rows, n_systems, k).transpose(1, 0, 2)
         for m, metric in enumerate(metrics):
             values[m, :, start:stop] = value(sums, metric)
-    lo, hi = (1 - level) / 2, (1 + level) / 2
-    system_ci = np.quantile(values, [lo, hi], axis=2).transpose(2, 1, 0)
-    return system_ci, pair_intervals(values, pairs, lo, hi)
+    return values
 
 
 def pair_intervals(values: np.ndarray, pairs: Sequence[tuple[int, int]], lo: float,

@@ -3,7 +3,7 @@ multiple comparisons, significance groupings and the compact letter display."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import special
@@ -164,24 +164,29 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _differs(apart: set[frozenset[str]]) -> Callable[[str, str], bool]:
+def _differs(apart: set[frozenset[str]] | np.ndarray,
+             names: Sequence[str]) -> Callable[[str, str], bool]:
+    if isinstance(apart, np.ndarray):  # a symmetric matrix of decisions, in ``names`` order
+        position = {name: i for i, name in enumerate(names)}
+        return lambda x, y: bool(apart[position[x], position[y]])
     return lambda x, y: frozenset((x, y)) in apart
 
 
 def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str, dict[str, float]],
-            different: dict[str, set[frozenset[str]]],
+            different: Mapping[str, set[frozenset[str]] | np.ndarray],
             ) -> tuple[dict[str, list[list[str]]], dict[str, dict[str, str]],
                        dict[str, list[list[str]]]]:
     """Per metric, the MUC-4 significance groups (runs of neighbours, :func:`groupings`) and
     the compact letter display of ``names`` (:func:`letter_groups`: sharing a letter means
     not significantly different, and no letter in common means different);
-    ``different[metric]``: the pairs found significantly different."""
+    ``different[metric]``: the pairs found significantly different, as a set of name pairs
+    or a symmetric boolean matrix in ``names`` order."""
     groups: dict[str, list[list[str]]] = {}
     letters: dict[str, dict[str, str]] = {}
     cld: dict[str, list[list[str]]] = {}
     for metric in metrics:
         order = sorted(names, key=lambda s: (-scores[s][metric], s))
-        differs = _differs(different[metric])
+        differs = _differs(different[metric], names)
         groups[metric] = groupings(order, differs)
         cld[metric] = letter_groups(order, differs)
         letters[metric] = letter_display(order, cld[metric])

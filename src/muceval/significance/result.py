@@ -59,6 +59,34 @@ class Comparison:
 
 
 
+CSV_HEADER: tuple[str, ...] = (
+    "metric", "a", "b", "value_a", "value_b", "difference", "p_value", "p_adjusted",
+    "method", "shuffles", "confidence", "error_bound", "significant", "alternative",
+    "units", "ci_low", "ci_high", "correlation", "sign", "wilcoxon", "paired_t",
+    "two_sample_t", "chi2", "binomial",
+)  # fmt: skip
+"""The columns of the pairwise table (``significance --format csv``, ``--pairs``)."""
+
+_CLASSIC_COLUMNS = ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t", "chi2",
+                    "binomial")
+
+
+def csv_row(*, metric: str, a: str, b: str, value_a: float, value_b: float, p_value: float,
+            p_adjusted: float, method: str, shuffles: int | None, confidence: float,
+            error_bound: float, significant: bool, alternative: str, units: int,
+            ci: tuple[float, float] | None, classic: ClassicTests | None) -> list[Any]:
+    """One comparison as a row of :data:`CSV_HEADER` (the one place that lays it out)."""
+    row: list[Any] = [
+        metric, a, b, value_a, value_b, value_a - value_b, p_value, p_adjusted, method,
+        shuffles if shuffles is not None else "", confidence, error_bound, int(significant),
+        alternative, units, ci[0] if ci else "", ci[1] if ci else "",
+    ]
+    for name in _CLASSIC_COLUMNS:
+        value = getattr(classic, name) if classic is not None else None
+        row.append("" if value is None else value)
+    return row
+
+
 @dataclass(frozen=True)
 class SignificanceResult:
     """Everything :func:`compare` found; ``to_json()`` is the machine-readable form."""
@@ -135,35 +163,24 @@ class SignificanceResult:
                 + (f"\n{pad * 2}{rows}\n{pad}" if rows else "") + "]\n}")
 
     def to_csv(self) -> str:
-        """One row per comparison."""
+        """One row per comparison (columns :data:`CSV_HEADER`)."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        header = [
-            "metric", "a", "b", "value_a", "value_b", "difference", "p_value", "p_adjusted",
-            "method", "shuffles", "confidence", "error_bound", "significant", "alternative",
-            "units", "ci_low", "ci_high", "correlation", "sign", "wilcoxon", "paired_t",
-            "two_sample_t", "chi2", "binomial",
-        ]  # fmt: skip
-        writer.writerow(header)
+        writer.writerow(CSV_HEADER)
         for c in self.comparisons:
-            classic = c.classic
-            row = [
-                c.metric, c.a, c.b, c.value_a, c.value_b, c.difference, c.p_value, c.p_adjusted,
-                c.method, c.shuffles if c.shuffles is not None else "", c.confidence,
-                c.error_bound, int(c.significant), c.alternative, c.units,
-                c.ci[0] if c.ci else "", c.ci[1] if c.ci else "",
-            ]  # fmt: skip
-            for name in ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t", "chi2",
-                         "binomial"):
-                value = getattr(classic, name) if classic is not None else None
-                row.append("" if value is None else value)
-            writer.writerow(row)
+            writer.writerow(csv_row(
+                metric=c.metric, a=c.a, b=c.b, value_a=c.value_a, value_b=c.value_b,
+                p_value=c.p_value, p_adjusted=c.p_adjusted, method=c.method,
+                shuffles=c.shuffles, confidence=c.confidence, error_bound=c.error_bound,
+                significant=c.significant, alternative=c.alternative, units=c.units, ci=c.ci,
+                classic=c.classic))
         return buffer.getvalue()
 
     def render(self, console: Any, matrix: bool | None = None) -> None:
         """The result for a terminal: a ranked table (scores, groups, the difference and p to the
         next system), then the p-value matrices when they fit the console (``matrix`` None) or
-        when asked (True). Rows are in the same order for every metric; no number is elided."""
+        when asked (True). Rows are in the same order for every metric; no number is elided.
+        A summary without comparisons (``significance --pairs``) shows scores and letters."""
         settings = self.settings
         console.print(
             f"[bold]{len(self.systems)} systems, {settings['units']} "
@@ -181,8 +198,11 @@ class SignificanceResult:
             for metric in self.metrics:
                 console.print(self._ranked_table(order, short, (metric,), metric))
         console.print("Systems sharing a letter are not significantly different, systems with "
-                      "no letter in common are; "
-                      "* = significant (adjusted p ≤ α and confident enough).")
+                      "no letter in common are" + ("; * = significant (adjusted p ≤ α and "
+                                                   "confident enough)." if self.comparisons
+                                                   else "."))
+        if not self.comparisons:
+            return
         show = matrix if matrix is not None else _matrix_width(short) <= width
         if show:
             for metric in self.metrics:
@@ -207,12 +227,16 @@ class SignificanceResult:
         table.add_column("system", no_wrap=True)
         for metric in metrics:
             table.add_column(self.label(metric), justify="right", no_wrap=True)
-        table.add_column(f"Δ next ({label})" if len(metrics) > 1 else "Δ next",
-                         justify="right", no_wrap=True)
-        table.add_column("p next", justify="right", no_wrap=True)
+        pairs = bool(self.comparisons)
+        if pairs:
+            table.add_column(f"Δ next ({label})" if len(metrics) > 1 else "Δ next",
+                             justify="right", no_wrap=True)
+            table.add_column("p next", justify="right", no_wrap=True)
         for i, name in enumerate(order):
             cells = [f"{100 * self.scores[name][m]:.2f} {self.letters[m][name]}" for m in metrics]
-            if i + 1 < len(order):
+            if not pairs:
+                pass
+            elif i + 1 < len(order):
                 below = order[i + 1]
                 diff = self.scores[name][primary] - self.scores[below][primary]
                 cells += [f"{100 * diff:+.2f}", self._cell(name, below, primary)]

@@ -1,0 +1,197 @@
+"""All-pairs significance whose memory does not grow with Python objects per pair.
+
+:func:`compare` keeps one :class:`~muceval.significance.result.Comparison` per pair and
+metric: half a million pairs (1,000 systems) are millions of objects. :func:`compare_streamed`
+runs the same plan in blocks of pairs, keeps only arrays (p-values, counts, decisions: a
+few numbers per pair and metric) and a bit matrix of decisions per metric, and hands back
+the rows of the pairwise table as an iterator, block by block, for the caller to write. The
+summary (scores, groups, letters, settings) is a :class:`SignificanceResult` without
+comparisons. The rows are those of :meth:`SignificanceResult.to_csv` for the same run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from muceval.core.units import UnitTallies
+from muceval.errors import UsageError
+from muceval.significance.bootstrap import pair_intervals
+from muceval.significance.classic import classic_tests_many
+from muceval.significance.engine import parse_metrics
+from muceval.significance.execute import ExactJob, Executor, LocalExecutor
+from muceval.significance.groups import adjust_pvalues, confidence_levels, group_letters
+from muceval.significance.kernels import (
+    PairData,
+    default_threads,
+    metric_values,
+    reduce_counts,
+    totals_value,
+)
+from muceval.significance.plan import plan
+from muceval.significance.result import CSV_HEADER, SignificanceResult, csv_row
+from muceval.significance.settings import SignificanceSettings
+
+__all__ = ["compare_streamed"]
+
+_BLOCK = 20_000
+"""Pairs per block: their pair data and results exist only while the block runs."""
+
+
+def compare_streamed(
+    tallies: UnitTallies,
+    metrics: str | Sequence[str],
+    settings: SignificanceSettings | None = None,
+    *,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
+    block: int = _BLOCK,
+) -> tuple[SignificanceResult, Iterator[list[Any]]]:
+    """The summary of every pairwise comparison, and the pairwise table's rows (header
+    first) as an iterator that computes the classic tests and intervals block by block.
+
+    The p-values, decisions, groups and rows equal :func:`compare`'s for the same
+    settings (``block`` changes nothing but memory).
+
+    >>> from muceval.core.units import from_arrays
+    >>> t = from_arrays(["A", "B"], ["m"], [[[1, 1, 1, 0]], [[1, 1, 1, 0]]])
+    >>> summary, rows = compare_streamed(t, ["f1"], SignificanceSettings(seed=1))
+    >>> next(rows)[:3], next(rows)[:3], summary.comparisons
+    (['metric', 'a', 'b'], ['f1', 'A', 'B'], ())
+    """
+    chosen = (settings or SignificanceSettings()).validated().with_seed()
+    metric_ids = parse_metrics(metrics)
+    if len(tallies.systems) < 2:
+        raise UsageError("significance needs at least two systems")
+    reduced = reduce_counts(tallies.counts)
+    names = tallies.systems
+    n = len(names)
+    first, second = np.triu_indices(n, 1)
+    runs = _run_blocks(reduced, names, first, second, metric_ids, chosen, block,
+                       executor or LocalExecutor(threads or default_threads()), progress)
+    p_raw, nge, exact, bound, confident = runs
+    adjusted = np.column_stack([adjust_pvalues(p_raw[:, m].tolist(), chosen.adjust)
+                                for m in range(len(metric_ids))]) if len(p_raw) else p_raw
+    significant = (adjusted <= chosen.alpha) & (confident >= chosen.confidence)
+    totals = reduced.sum(axis=1)
+    scores = {s: {m: totals_value(totals[i], m) for m in metric_ids} for i, s in enumerate(names)}
+    apart = {}
+    for m, metric in enumerate(metric_ids):
+        matrix = np.zeros((n, n), dtype=bool)
+        matrix[first[significant[:, m]], second[significant[:, m]]] = True
+        apart[metric] = matrix | matrix.T
+    groups, letters, cld = group_letters(names, metric_ids, scores, apart)
+    values = _bootstrap_values(reduced, metric_ids, chosen)
+    system_ci = None
+    if values is not None:
+        lo, hi = (1 - chosen.ci_level) / 2, (1 + chosen.ci_level) / 2
+        ci = np.quantile(values, [lo, hi], axis=2)
+        system_ci = {s: {m: (float(ci[0, j, i]), float(ci[1, j, i]))
+                         for j, m in enumerate(metric_ids)} for i, s in enumerate(names)}
+    recorded = {**chosen.to_json(), "units": len(tallies.units), "metrics": list(metric_ids),
+                **({"unit": tallies.level} if tallies.level is not None else {})}
+    summary = SignificanceResult(systems=names, metrics=metric_ids, scores=scores,
+                                 comparisons=(), groups=groups, letters=letters,
+                                 settings=recorded, system_ci=system_ci, letter_groups=cld)
+    columns = _Columns(p_raw, adjusted, nge, exact, bound, confident, significant)
+    rows = _rows(tallies, reduced, first, second, metric_ids, chosen, scores, columns, values,
+                 block)
+    return summary, rows
+
+
+def _run_blocks(reduced, names, first, second, metrics, settings, block, runner, progress):
+    """Pass one: p-values and their provenance, block by block (arrays pairs × metrics)."""
+    count = len(first)
+    p_raw = np.ones((count, len(metrics)))
+    nge = np.full((count, len(metrics)), -1, dtype=np.int64)
+    exact = np.zeros((count, len(metrics)), dtype=bool)
+    bound = np.zeros((count, len(metrics)))
+    confident = np.ones((count, len(metrics)))
+    total = count * settings.shuffles
+    for start in range(0, count, block):
+        stop = min(count, start + block)
+        index = list(zip(first[start:stop].tolist(), second[start:stop].tolist(), strict=True))
+        pairs = [PairData.of(reduced[a], reduced[b]) for a, b in index]
+        chosen = plan(pairs, metrics, settings, [(names[a], names[b]) for a, b in index])
+        outcomes = runner.run(chosen, pairs, metrics, settings,
+                              _share(progress, start * settings.shuffles,
+                                     (stop - start) * settings.shuffles, total),
+                              source=(reduced, index))
+        approx = ~chosen.exact
+        levels = confidence_levels(outcomes.nge, settings.shuffles, settings.alpha)
+        p_raw[start:stop][approx] = ((outcomes.nge + 1) / (settings.shuffles + 1))[approx]
+        nge[start:stop][approx] = outcomes.nge[approx]
+        confident[start:stop][approx] = levels[approx]
+        exact[start:stop] = chosen.exact
+        for job, result in outcomes.exact.items():
+            assert isinstance(job, ExactJob)
+            p_raw[start + job.pair, job.metric] = result.p_value
+            bound[start + job.pair, job.metric] = result.error_bound
+    return p_raw, nge, exact, bound, confident
+
+
+def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
+           total: int) -> Callable[[int, int], None] | None:
+    """A block's progress (its own units) as a share of the whole run's."""
+    if progress is None:
+        return None
+
+    def advance(done: int, of: int) -> None:
+        progress(before + (size * done) // max(1, of), total)
+
+    return advance
+
+
+class _Columns:
+    """Pass one's arrays, by name."""
+
+    def __init__(self, p_raw, adjusted, nge, exact, bound, confident, significant):
+        self.p_raw, self.adjusted, self.nge, self.exact = p_raw, adjusted, nge, exact
+        self.bound, self.confident, self.significant = bound, confident, significant
+
+
+def _bootstrap_values(reduced: np.ndarray, metrics: tuple[str, ...],
+                      settings: SignificanceSettings) -> np.ndarray | None:
+    """The bootstrap's metric values (metrics × systems × samples), drawn as :func:`compare`
+    draws them, or None without intervals."""
+    if settings.bootstrap <= 0:
+        return None
+    from muceval.significance.bootstrap import bootstrap_values
+
+    return bootstrap_values(reduced, metrics, settings.bootstrap, settings.seed, metric_values)
+
+
+def _rows(tallies, reduced, first, second, metrics, settings, scores, columns, values,
+          block) -> Iterator[list[Any]]:
+    yield list(CSV_HEADER)
+    names = tallies.systems
+    lo, hi = (1 - settings.ci_level) / 2, (1 + settings.ci_level) / 2
+    for start in range(0, len(first), block):
+        stop = min(len(first), start + block)
+        index = list(zip(first[start:stop].tolist(), second[start:stop].tolist(), strict=True))
+        units = [int(np.any(reduced[a] != reduced[b], axis=1).sum()) for a, b in index]
+        intervals = pair_intervals(values, index, lo, hi) if values is not None else None
+        classic = {metric: classic_tests_many(tallies.counts, index, metric, settings.alternative)
+                   for metric in metrics} if settings.classic else None
+        for k, (a, b) in enumerate(index):
+            row_k = start + k
+            for m, metric in enumerate(metrics):
+                exact = bool(columns.exact[row_k, m])
+                yield csv_row(
+                    metric=metric, a=names[a], b=names[b], value_a=scores[names[a]][metric],
+                    value_b=scores[names[b]][metric],
+                    p_value=float(columns.p_raw[row_k, m]),
+                    p_adjusted=float(columns.adjusted[row_k, m]),
+                    method="exact" if exact else "approximate",
+                    shuffles=None if exact else settings.shuffles,
+                    confidence=1.0 if exact else float(columns.confident[row_k, m]),
+                    error_bound=float(columns.bound[row_k, m]),
+                    significant=bool(columns.significant[row_k, m]),
+                    alternative=settings.alternative, units=units[k],
+                    ci=None if intervals is None else (float(intervals[k, m, 0]),
+                                                       float(intervals[k, m, 1])),
+                    classic=None if classic is None else classic[metric][k])
+
