@@ -8,6 +8,7 @@ exit code 2 and one clear message; they never show a traceback.
 from muceval.cli import (  # noqa: F401  (each module adds its command)
     adjudicate,
     alignment,
+    batch,
     compare,
     convert,
     convert_config,

@@ -180,7 +180,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     report_warnings(session.warnings, session.file_warnings, strict)
 
     results = session.systems
-    out = _Output(fmt, layout, detail, unit, {
+    out = Output(fmt, layout, detail, unit, {
         "command": "score", "muceval": _version(), "key": key_path,
         "configuration": config_path or "muc4", "slots": slots_path, "history": history_path,
         "responses": list(responses), "query_pass": not no_query_pass, "mapping": mapping,
@@ -192,7 +192,7 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     if per_slot:
         _print_per_slot(fmt, results, config, output, force)
     elif output_dir is not None:
-        written = _write_folder(output_dir, out, results, config, inputs, force)
+        written = write_folder(output_dir, out, results, config, inputs, force)
         click.echo(f"wrote {len(written)} files to {output_dir}", err=True)
     elif output is not None:
         write_atomic(output, out.text(results, config),
@@ -282,7 +282,7 @@ def _version() -> str:
 
 
 @dataclass(frozen=True)
-class _Output:
+class Output:
     """What the user asked to see: format, report layout, detail, and the settings to record."""
 
     fmt: str
@@ -317,7 +317,7 @@ class _Output:
         return "".join(f"==> {name} <==\n{text}" for name, text in zip(results, reports, strict=True))
 
 
-def _write_folder(folder: str, out: _Output, results: Mapping[str, Sequence[PairScore]],
+def write_folder(folder: str, out: Output, results: Mapping[str, Sequence[PairScore]],
                   config: Configuration, inputs: dict[str | None, str], force: bool) -> list[str]:
     """One file per system and a summary in ``folder``; existing files only with ``force``."""
     from muceval.errors import OutputError

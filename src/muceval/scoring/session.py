@@ -382,22 +382,40 @@ def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
     from muceval.cluster import connect, distributed_module, parse_address
 
     distributed = distributed_module()
+    address, workers = parse_address(scheduler)
+    with connect(address, workers) as client:
+        pending = submit_systems(client, config, key, responses, history, options, manual)
+        done = gather_systems(distributed, pending, progress)
+    return done
+
+
+def submit_systems(client, config: Configuration, key: TemplateFile,
+                   responses: Mapping[str, TemplateFile], history: History | None,
+                   options: ScoringOptions,
+                   manual: Mapping[str, ManualMappings]) -> tuple[dict, list[str], list[Problem]]:
+    """Send one test set to a Dask ``client``: its key, configuration and history once, then
+    one task per system. Returns (future → system, the systems in order, the warnings)."""
     warnings = list(unknown_history_slots(history, config)) if history is not None else []
     warnings += [w for response in responses.values() for w in check_pairing(key, response)]
-    address, workers = parse_address(scheduler)
+    shared = client.scatter([config, key, history], broadcast=True)
+    futures = {client.submit(_score_one, shared[0], shared[1], response, shared[2],
+                             _with_mappings(options, manual.get(name)), retries=3,
+                             pure=False): name
+               for name, response in responses.items()}
+    return futures, list(responses), warnings
+
+
+def gather_systems(distributed, pending: tuple[dict, list[str], list[Problem]],
+                   progress: Callable[[int, int], None] | None) -> SessionResult:
+    """The results of :func:`submit_systems` as they finish, in the systems' order."""
+    futures, order, warnings = pending
     results: dict[str, tuple[PairScore, ...]] = {}
-    with connect(address, workers) as client:
-        shared = client.scatter([config, key, history], broadcast=True)
-        futures = {client.submit(_score_one, shared[0], shared[1], response, shared[2],
-                                 _with_mappings(options, manual.get(name)), retries=3,
-                                 pure=False): name
-                   for name, response in responses.items()}
-        for future in distributed.as_completed(futures):
-            results[futures[future]] = future.result()
-            if progress is not None:
-                progress(len(results), len(responses))
-    ordered = {name: results[name] for name in responses}
-    return SessionResult(ordered, (), warnings=tuple(warnings))
+    for future in distributed.as_completed(futures):
+        results[futures[future]] = future.result()
+        if progress is not None:
+            progress(len(results), len(futures))
+    return SessionResult({name: results[name] for name in order}, (),
+                         warnings=tuple(warnings))
 
 
 def _check_request(

@@ -1,0 +1,88 @@
+"""Many test sets scored in one run (``muceval batch``), in-process or on one Dask cluster.
+
+On a cluster every system of every test set is one task, all submitted before any result
+is awaited, so the workers stay busy across test sets; each test set's key, configuration
+and history are sent once. The pairs are those of :func:`muceval.scoring.session.score_files`
+for each test set alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from muceval.core.model import Configuration
+from muceval.errors import Problem
+from muceval.formats.batch import TestSetSpec
+from muceval.formats.files import read_text
+from muceval.formats.muc.history import parse_history
+from muceval.scoring.muc1992.scorer import ScoringOptions
+from muceval.scoring.session import (
+    SessionResult,
+    gather_systems,
+    read_template_file,
+    score_files,
+    submit_systems,
+    system_names,
+)
+
+__all__ = ["score_test_sets"]
+
+
+def score_test_sets(
+    test_sets: Sequence[tuple[TestSetSpec, Configuration]],
+    *,
+    scheduler: str | None = None,
+    fills: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, SessionResult]:
+    """Test-set name → its scored systems (in batch mode: unresolved questions score as
+    incorrect, as ``muceval score`` does without ``--unresolved``), each test set with its
+    own configuration.
+
+    >>> score_test_sets([(spec, config)], scheduler="local:2")  # doctest: +SKIP
+    {'tst3': SessionResult(systems={'BBN': (...), ...}, ...)}
+    """
+    total = sum(len(spec.responses) for spec, _ in test_sets)
+    if scheduler is None:
+        out: dict[str, SessionResult] = {}
+        done = 0
+        for spec, config in test_sets:
+            out[spec.name] = score_files(config, spec.key, spec.responses,
+                                         history_path=spec.history, query_pass=spec.query_pass,
+                                         fills=fills)
+            done += len(spec.responses)
+            if progress is not None:
+                progress(done, total)
+        return out
+    from muceval.cluster import connect, distributed_module, parse_address
+
+    distributed = distributed_module()
+    address, workers = parse_address(scheduler)
+    with connect(address, workers) as client:
+        pending = {spec.name: _submit(client, spec, config, fills) for spec, config in test_sets}
+        out = {}
+        finished = 0
+        for name, (submitted, file_warnings) in pending.items():
+            def advance(done: int, _of: int, before: int = finished) -> None:
+                if progress is not None:
+                    progress(before + done, total)
+
+            result = gather_systems(distributed, submitted, advance)
+            out[name] = SessionResult(result.systems, (), warnings=result.warnings,
+                                      file_warnings=tuple(file_warnings))
+            finished += len(result.systems)
+    return out
+
+
+def _submit(client, spec: TestSetSpec, config: Configuration,
+            fills: bool) -> tuple[tuple[dict, list[str], list[Problem]], list[Problem]]:
+    file_warnings: list[Problem] = []
+    key = read_template_file(spec.key, config, file_warnings)
+    names = system_names(list(spec.responses), None)
+    responses = {name: read_template_file(path, config, file_warnings)
+                 for name, path in zip(names, spec.responses, strict=True)}
+    history = parse_history(read_text(spec.history), spec.history) if spec.history else None
+    options = ScoringOptions(query_pass=spec.query_pass, fills=fills)
+    manual: Mapping = {}
+    return submit_systems(client, config, key, responses, history, options, manual), \
+        file_warnings
