@@ -173,6 +173,10 @@ def _approx_kernel(
 
 @njit(cache=True, nogil=True)
 def _dp_kernel(unique, counts, rows, cols, neg, budget):
+    # The cells hold probabilities times 2^pending: each unit doubles instead of halving
+    # every cell (one pass over the rows instead of two). Scaling by a power of two is exact,
+    # so the cells are bit for bit the halved ones once scaled back (below every 900 units,
+    # far from overflow, and at the end).
     grid = np.zeros((rows, cols))
     lo = np.full(rows, cols, dtype=np.int64)
     hi = np.full(rows, -1, dtype=np.int64)
@@ -181,6 +185,7 @@ def _dp_kernel(unique, counts, rows, cols, neg, budget):
     hi[0] = -neg
     used_rows = 1
     dropped = 0.0
+    pending = 0
     for g in range(unique.shape[0]):
         a = unique[g, 0]
         b = unique[g, 1]
@@ -189,29 +194,24 @@ def _dp_kernel(unique, counts, rows, cols, neg, budget):
             # In place, rows from the bottom so that row i-a is still the old one.
             for i in range(new_rows - 1, -1, -1):
                 src = i - a
-                has_src = src >= 0 and src < used_rows and lo[src] <= hi[src]
                 if a == 0:
-                    # Same row: columns in the direction that keeps sources unread.
+                    # Same row (b > 0): columns from the right, so sources are still unread.
                     if lo[i] > hi[i]:
                         continue
                     s_lo = lo[i]
                     s_hi = hi[i]
-                    if b > 0:
-                        for j in range(s_hi + b, s_lo - 1, -1):
-                            v = grid[i, j] * 0.5
-                            if j - b >= s_lo and j - b <= s_hi:
-                                v += grid[i, j - b] * 0.5
-                            grid[i, j] = v
-                        hi[i] = s_hi + b
+                    for j in range(s_hi + b, s_lo - 1, -1):
+                        v = grid[i, j]
+                        if j - b >= s_lo and j - b <= s_hi:
+                            v += grid[i, j - b]
+                        grid[i, j] = v
+                    hi[i] = s_hi + b
                     continue
-                if lo[i] <= hi[i]:
-                    for j in range(lo[i], hi[i] + 1):
-                        grid[i, j] *= 0.5
-                if has_src:
+                if src >= 0 and src < used_rows and lo[src] <= hi[src]:
                     t_lo = lo[src] + b
                     t_hi = hi[src] + b
                     for j in range(t_lo, t_hi + 1):
-                        grid[i, j] += 0.5 * grid[src, j - b]
+                        grid[i, j] += grid[src, j - b]
                     if t_lo < lo[i]:
                         if lo[i] > hi[i]:
                             # Row was empty: cells between are zero already.
@@ -220,22 +220,33 @@ def _dp_kernel(unique, counts, rows, cols, neg, budget):
                     if t_hi > hi[i]:
                         hi[i] = t_hi
             used_rows = new_rows
+            pending += 1
+            if pending == 900:
+                for i in range(used_rows):
+                    for j in range(lo[i], hi[i] + 1):
+                        grid[i, j] *= 2.0 ** -900
+                pending = 0
             if budget > 0.0:
                 # Trim negligible mass from row ends while the total stays in budget.
+                scale = 2.0 ** -pending
                 limit = budget * 1e-3
                 for i in range(used_rows):
-                    while lo[i] <= hi[i] and grid[i, lo[i]] < limit:
-                        if dropped + grid[i, lo[i]] > budget:
+                    while lo[i] <= hi[i] and grid[i, lo[i]] * scale < limit:
+                        if dropped + grid[i, lo[i]] * scale > budget:
                             break
-                        dropped += grid[i, lo[i]]
+                        dropped += grid[i, lo[i]] * scale
                         grid[i, lo[i]] = 0.0
                         lo[i] += 1
-                    while lo[i] <= hi[i] and grid[i, hi[i]] < limit:
-                        if dropped + grid[i, hi[i]] > budget:
+                    while lo[i] <= hi[i] and grid[i, hi[i]] * scale < limit:
+                        if dropped + grid[i, hi[i]] * scale > budget:
                             break
-                        dropped += grid[i, hi[i]]
+                        dropped += grid[i, hi[i]] * scale
                         grid[i, hi[i]] = 0.0
                         hi[i] -= 1
+    scale = 2.0 ** -pending
+    for i in range(used_rows):
+        for j in range(lo[i], hi[i] + 1):
+            grid[i, j] *= scale
     return grid, lo, hi, dropped
 
 
