@@ -347,31 +347,22 @@ def _gemm_hits(diffs_t, coins_t, n_shuffles, totals, coefs, signs, thresholds, t
                     kappa = coefs[m, 2]
                     sign = signs[p, m]
                     thr = thresholds[p, m]
+                    # |d| ≥ thr is sign·d ≥ thr or −sign·d ≥ thr (sign is ±1: exact); one-sided
+                    # tests only the first, with the second threshold out of reach.
+                    other = thr if two_sided else np.inf
                     hits = 0
-                    if two_sided:
-                        for t in range(width):
-                            sp = np.float64(sums[q, t])
-                            sa = np.float64(sums[q + 1, t])
-                            sn = np.float64(sums[q + 2, t])
-                            vx = alpha * (px - sp) + gamma * (ax - sa)
-                            vy = alpha * (py + sp) + gamma * (ay + sa)
-                            mx = (kappa * (nx - sn)) / (vx if vx > 0 else 1.0)
-                            my = (kappa * (ny + sn)) / (vy if vy > 0 else 1.0)
-                            mx = mx if vx > 0 else 0.0
-                            my = my if vy > 0 else 0.0
-                            hits += abs(mx - my) >= thr
-                    else:
-                        for t in range(width):
-                            sp = np.float64(sums[q, t])
-                            sa = np.float64(sums[q + 1, t])
-                            sn = np.float64(sums[q + 2, t])
-                            vx = alpha * (px - sp) + gamma * (ax - sa)
-                            vy = alpha * (py + sp) + gamma * (ay + sa)
-                            mx = (kappa * (nx - sn)) / (vx if vx > 0 else 1.0)
-                            my = (kappa * (ny + sn)) / (vy if vy > 0 else 1.0)
-                            mx = mx if vx > 0 else 0.0
-                            my = my if vy > 0 else 0.0
-                            hits += sign * (mx - my) >= thr
+                    for t in range(width):
+                        sp = np.float64(sums[q, t])
+                        sa = np.float64(sums[q + 1, t])
+                        sn = np.float64(sums[q + 2, t])
+                        vx = alpha * (px - sp) + gamma * (ax - sa)
+                        vy = alpha * (py + sp) + gamma * (ay + sa)
+                        mx = (kappa * (nx - sn)) / (vx if vx > 0 else 1.0)
+                        my = (kappa * (ny + sn)) / (vy if vy > 0 else 1.0)
+                        mx = mx if vx > 0 else 0.0
+                        my = my if vy > 0 else 0.0
+                        d = sign * (mx - my)
+                        hits += (d >= thr) | (-d >= other)
                     out[p, m] += hits
 
 
