@@ -5,8 +5,13 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from muceval.core.units import UnitTallies
+    from muceval.significance.settings import SignificanceSettings
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
@@ -152,8 +157,9 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
 
 
 
-def _write_pairs(tallies, metrics, settings, threads, executor, path, force, inputs, show,
-                 fmt, tests) -> None:
+def _write_pairs(tallies: UnitTallies, metrics: str, settings: SignificanceSettings,
+                 threads: int | None, executor: Any, path: str, force: bool, inputs: list[str],
+                 show: bool, fmt: str, tests: str | None) -> None:
     """The streamed run: rows to ``path`` as they are computed, the summary to stdout."""
     import csv
     import io

@@ -12,6 +12,7 @@ comparisons. The rows are those of :meth:`SignificanceResult.to_csv` for the sam
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -70,12 +71,12 @@ def compare_streamed(
     names = tallies.systems
     n = len(names)
     first, second = np.triu_indices(n, 1)
-    runs = _run_blocks(reduced, names, first, second, metric_ids, chosen, block,
-                       executor or LocalExecutor(threads or default_threads()), progress)
-    p_raw, nge, exact, bound, confident = runs
-    adjusted = np.column_stack([adjust_pvalues(p_raw[:, m].tolist(), chosen.adjust)
-                                for m in range(len(metric_ids))]) if len(p_raw) else p_raw
-    significant = (adjusted <= chosen.alpha) & (confident >= chosen.confidence)
+    found = _run_blocks(reduced, names, first, second, metric_ids, chosen, block,
+                        executor or LocalExecutor(threads or default_threads()), progress)
+    adjusted = np.column_stack([adjust_pvalues(found.p_raw[:, m].tolist(), chosen.adjust)
+                                for m in range(len(metric_ids))])
+    significant = (adjusted <= chosen.alpha) & (found.confident >= chosen.confidence)
+    columns = replace(found, adjusted=adjusted, significant=significant)
     totals = reduced.sum(axis=1)
     scores = {s: {m: totals_value(totals[i], m) for m in metric_ids} for i, s in enumerate(names)}
     apart = {}
@@ -96,14 +97,31 @@ def compare_streamed(
     summary = SignificanceResult(systems=names, metrics=metric_ids, scores=scores,
                                  comparisons=(), groups=groups, letters=letters,
                                  settings=recorded, system_ci=system_ci, letter_groups=cld)
-    columns = _Columns(p_raw, adjusted, nge, exact, bound, confident, significant)
     rows = _rows(tallies, reduced, first, second, metric_ids, chosen, scores, columns, values,
                  block)
     return summary, rows
 
 
-def _run_blocks(reduced, names, first, second, metrics, settings, block, runner, progress):
-    """Pass one: p-values and their provenance, block by block (arrays pairs × metrics)."""
+@dataclass(frozen=True)
+class _Columns:
+    """Per pair and metric (arrays pairs × metrics): the raw p-value, the count of extreme
+    shuffles (-1: exact), whether exact, the pruning bound, the confidence; after the
+    adjustment, the adjusted p-value and the decision."""
+
+    p_raw: np.ndarray
+    nge: np.ndarray
+    exact: np.ndarray
+    bound: np.ndarray
+    confident: np.ndarray
+    adjusted: np.ndarray | None = None
+    significant: np.ndarray | None = None
+
+
+def _run_blocks(reduced: np.ndarray, names: tuple[str, ...], first: np.ndarray,
+                second: np.ndarray, metrics: tuple[str, ...], settings: SignificanceSettings,
+                block: int, runner: Executor,
+                progress: Callable[[int, int], None] | None) -> _Columns:
+    """Pass one: p-values and their provenance, block by block."""
     count = len(first)
     p_raw = np.ones((count, len(metrics)))
     nge = np.full((count, len(metrics)), -1, dtype=np.int64)
@@ -130,7 +148,7 @@ def _run_blocks(reduced, names, first, second, metrics, settings, block, runner,
             assert isinstance(job, ExactJob)
             p_raw[start + job.pair, job.metric] = result.p_value
             bound[start + job.pair, job.metric] = result.error_bound
-    return p_raw, nge, exact, bound, confident
+    return _Columns(p_raw, nge, exact, bound, confident)
 
 
 def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
@@ -145,14 +163,6 @@ def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
     return advance
 
 
-class _Columns:
-    """Pass one's arrays, by name."""
-
-    def __init__(self, p_raw, adjusted, nge, exact, bound, confident, significant):
-        self.p_raw, self.adjusted, self.nge, self.exact = p_raw, adjusted, nge, exact
-        self.bound, self.confident, self.significant = bound, confident, significant
-
-
 def _bootstrap_values(reduced: np.ndarray, metrics: tuple[str, ...],
                       settings: SignificanceSettings) -> np.ndarray | None:
     """The bootstrap's metric values (metrics × systems × samples), drawn as :func:`compare`
@@ -164,8 +174,13 @@ def _bootstrap_values(reduced: np.ndarray, metrics: tuple[str, ...],
     return bootstrap_values(reduced, metrics, settings.bootstrap, settings.seed, metric_values)
 
 
-def _rows(tallies, reduced, first, second, metrics, settings, scores, columns, values,
-          block) -> Iterator[list[Any]]:
+def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
+          metrics: tuple[str, ...], settings: SignificanceSettings,
+          scores: dict[str, dict[str, float]], columns: _Columns, values: np.ndarray | None,
+          block: int) -> Iterator[list[Any]]:
+    """Pass two: the rows of the pairwise table, the classic tests and intervals of a block
+    computed when the block is reached."""
+    assert columns.adjusted is not None and columns.significant is not None
     yield list(CSV_HEADER)
     names = tallies.systems
     lo, hi = (1 - settings.ci_level) / 2, (1 + settings.ci_level) / 2
