@@ -119,3 +119,12 @@ def test_on_a_local_cluster_the_files_are_the_same(tmp_path):
                                                     tmp_path / "there" / name, files,
                                                     shallow=False)
         assert not mismatch and not errors and match == files
+
+
+def test_a_file_where_a_result_folder_goes_is_refused(tmp_path, capsys):
+    path = two_sets(tmp_path)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "two").write_text("mine")
+    assert main(["batch", str(path), "--output-dir", str(tmp_path / "out"), "--force"]) == 2
+    assert "is a file" in capsys.readouterr().err
+    assert (tmp_path / "out" / "two").read_text() == "mine"

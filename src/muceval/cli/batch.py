@@ -61,7 +61,10 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: str, uni
     test_sets = [(spec, resolve_configuration(spec.config, spec.slots)) for spec in specs]
     for spec in specs:
         target = os.path.join(output_dir, spec.name)
-        if os.path.exists(target) and not force and os.listdir(target):
+        if os.path.exists(target) and not os.path.isdir(target):
+            raise UsageError(f"{target} is a file: the results of test set {spec.name!r} go "
+                             "into a folder of that name")
+        if os.path.isdir(target) and not force and os.listdir(target):
             raise UsageError(f"{target} exists and is not empty; use --force to replace its "
                              "files")
     with progress_bar(sys.stderr.isatty(), "scoring") as advance:
