@@ -307,7 +307,7 @@ def approximate_counts(
         compiled = HAVE_NUMBA and (
             "muceval.significance.compiled" in sys.modules
             or sum(shuffles * (350 + 6.5 * len(p.diffs)) for p in pairs) > _NUMPY_BUDGET_NS)
-    if not compiled:
+    if not compiled or not HAVE_NUMBA:
         for k, pair in enumerate(pairs):
             out[k] = approximate_counts_numpy(pair, metrics, shuffles, seed, two_sided)
         return out
