@@ -102,11 +102,34 @@ def test_pairs_too_large_for_one_packed_sum(scale, units):
     assert np.abs(pair.diffs).sum(axis=0).max() >= _FIELD_LIMIT
     # A segment holds at least one coin word (64 units) without overflowing a field.
     assert (_segment_words(pair) == 0) == (np.abs(pair.diffs).max() * 64 > _FIELD_LIMIT - 2)
+    from muceval.significance.kernels import _gemm_fits, _table_counts
+
     for two_sided in (True, False):
         fast = approximate_counts([pair], METRICS, 300, seed=3, two_sided=two_sided,
                                   compiled=True)[0]
         plain = approximate_counts_numpy(pair, METRICS, 300, seed=3, two_sided=two_sided)
         assert fast.tolist() == plain.tolist()
+        # The lookup tables (summed in segments) whichever path approximate_counts took.
+        table = _table_counts([pair], METRICS, 300, 3, two_sided, 1 << 14)[0]
+        assert table.tolist() == plain.tolist()
+    # The first two go through the matrix product: more than one chunk of units for the
+    # first (12,000 units), one product for the second; the third's sums reach 2^24.
+    assert [_gemm_fits(pair)] == [units != 40]
+
+
+def test_matrix_product_in_chunks_of_units_equals_the_reference():
+    from muceval.significance.kernels import _GEMM_UNITS, _chunked_counts
+
+    rng = np.random.default_rng(8)
+    units = 2 * _GEMM_UNITS + 100
+    pairs = [PairData.of(*(reduce_counts(a) for a in random_pair(rng, units)))
+             for _ in range(3)]
+    for two_sided in (True, False):
+        chunked = _chunked_counts(pairs, METRICS, 700, 9, two_sided)
+        for k, pair in enumerate(pairs):
+            reference = approximate_counts_numpy(pair, METRICS, 700, seed=9,
+                                                 two_sided=two_sided)
+            assert chunked[k].tolist() == reference.tolist()
 
 
 def random_pair(rng, n):

@@ -313,6 +313,42 @@ def _tails(values, a, b, where, out):  # pragma: no cover - compiled
                 out[n, m, q] = small[k] if k < small_cap else -large[samples - 1 - k]
 
 
+@njit(cache=True, inline="always")
+def _count_pair(sums, q, p, width, totals, coefs, signs, thresholds, two_sided, out):
+    """Adds to ``out[p]`` the shuffles among ``width`` whose exchanged sums (rows q, q+1,
+    q+2 of ``sums``: POS, ACT, N2) are at least as extreme, per metric, with the same IEEE
+    operations as :func:`_approx_kernel`."""
+    px = totals[p, 0]
+    ax = totals[p, 1]
+    nx = totals[p, 2]
+    py = totals[p, 3]
+    ay = totals[p, 4]
+    ny = totals[p, 5]
+    for m in range(coefs.shape[0]):
+        alpha = coefs[m, 0]
+        gamma = coefs[m, 1]
+        kappa = coefs[m, 2]
+        sign = signs[p, m]
+        thr = thresholds[p, m]
+        # |d| ≥ thr is sign·d ≥ thr or −sign·d ≥ thr (sign is ±1: exact); one-sided
+        # tests only the first, with the second threshold out of reach.
+        other = thr if two_sided else np.inf
+        hits = 0
+        for t in range(width):
+            sp = np.float64(sums[q, t])
+            sa = np.float64(sums[q + 1, t])
+            sn = np.float64(sums[q + 2, t])
+            vx = alpha * (px - sp) + gamma * (ax - sa)
+            vy = alpha * (py + sp) + gamma * (ay + sa)
+            mx = (kappa * (nx - sn)) / (vx if vx > 0 else 1.0)
+            my = (kappa * (ny + sn)) / (vy if vy > 0 else 1.0)
+            mx = mx if vx > 0 else 0.0
+            my = my if vy > 0 else 0.0
+            d = sign * (mx - my)
+            hits += (d >= thr) | (-d >= other)
+        out[p, m] += hits
+
+
 @njit(parallel=True, cache=True)
 def _gemm_hits(diffs_t, coins_t, n_shuffles, totals, coefs, signs, thresholds, two_sided, out):
     """Counts of extreme shuffles from exchanged sums formed by float32 matrix products.
@@ -322,10 +358,9 @@ def _gemm_hits(diffs_t, coins_t, n_shuffles, totals, coefs, signs, thresholds, t
     _GEMM_SHUFFLES of the shared coin stream (coin j of a shuffle exchanges each pair's
     j-th differing unit, as everywhere). Each thread takes a few pairs, multiplies their
     differences by a block of coins (BLAS, one thread per call) and counts every metric
-    over the block with the same IEEE operations as :func:`_approx_kernel`. Adds to ``out``.
+    over the block. Adds to ``out``.
     """
     n_pairs = totals.shape[0]
-    n_metrics = coefs.shape[0]
     for b in prange((n_pairs + _GEMM_PAIRS - 1) // _GEMM_PAIRS):
         p0 = b * _GEMM_PAIRS
         p1 = min(n_pairs, p0 + _GEMM_PAIRS)
@@ -334,53 +369,37 @@ def _gemm_hits(diffs_t, coins_t, n_shuffles, totals, coefs, signs, thresholds, t
             width = min(_GEMM_SHUFFLES, n_shuffles - k * _GEMM_SHUFFLES)
             sums = np.dot(block, coins_t[k])
             for p in range(p0, p1):
-                q = 3 * (p - p0)
-                px = totals[p, 0]
-                ax = totals[p, 1]
-                nx = totals[p, 2]
-                py = totals[p, 3]
-                ay = totals[p, 4]
-                ny = totals[p, 5]
-                for m in range(n_metrics):
-                    alpha = coefs[m, 0]
-                    gamma = coefs[m, 1]
-                    kappa = coefs[m, 2]
-                    sign = signs[p, m]
-                    thr = thresholds[p, m]
-                    # |d| ≥ thr is sign·d ≥ thr or −sign·d ≥ thr (sign is ±1: exact); one-sided
-                    # tests only the first, with the second threshold out of reach.
-                    other = thr if two_sided else np.inf
-                    hits = 0
-                    for t in range(width):
-                        sp = np.float64(sums[q, t])
-                        sa = np.float64(sums[q + 1, t])
-                        sn = np.float64(sums[q + 2, t])
-                        vx = alpha * (px - sp) + gamma * (ax - sa)
-                        vy = alpha * (py + sp) + gamma * (ay + sa)
-                        mx = (kappa * (nx - sn)) / (vx if vx > 0 else 1.0)
-                        my = (kappa * (ny + sn)) / (vy if vy > 0 else 1.0)
-                        mx = mx if vx > 0 else 0.0
-                        my = my if vy > 0 else 0.0
-                        d = sign * (mx - my)
-                        hits += (d >= thr) | (-d >= other)
-                    out[p, m] += hits
+                _count_pair(sums, 3 * (p - p0), p, width, totals, coefs, signs, thresholds,
+                            two_sided, out)
 
 
 @njit(parallel=True, cache=True)
-def _coin_blocks(key, start, n_shuffles, units, out):
-    """The coins of shuffles ``start`` … ``start + n_shuffles - 1`` as float32 0/1 in the
-    layout :func:`_gemm_hits` multiplies by: ``out[k, u, t]`` is unit u's coin in shuffle
-    ``start + k·width + t`` (the same words and bits as ``kernels.coins``). ``out`` comes
-    zeroed; shuffles past the end stay zero."""
+def _sum_hits(sums, width, totals, coefs, signs, thresholds, two_sided, out):
+    """:func:`_count_pair` for every pair of exchanged sums formed elsewhere (3·pairs ×
+    shuffles; the pairs with more units than one product takes)."""
+    for p in prange(totals.shape[0]):
+        _count_pair(sums, 3 * p, p, width, totals, coefs, signs, thresholds, two_sided, out)
+
+
+@njit(parallel=True, cache=True)
+def _coin_blocks(key, start, n_shuffles, unit_start, out):
+    """The coins of shuffles ``start`` … ``start + n_shuffles - 1`` for units ``unit_start``
+    (a multiple of 64) onwards, as float32 0/1 in the layout :func:`_gemm_hits` multiplies
+    by: ``out[k, u, t]`` is unit ``unit_start + u``'s coin in shuffle ``start + k·width + t``
+    (the same words and bits as ``kernels.coins``). ``out`` comes zeroed; shuffles past the
+    end stay zero."""
     width = out.shape[2]
+    units = out.shape[1]
     n_words = (units + 63) // 64
+    first_word = unit_start // 64
     for k in prange(out.shape[0]):
         first = k * width
         count = min(width, n_shuffles - first)
         words = np.empty(width, dtype=np.uint64)
         for w in range(n_words):
+            word_id = np.uint64(first_word + w + 1)
             for t in range(count):
-                counter = np.uint64(start + first + t) * np.uint64(_WORD_STRIDE) + np.uint64(w + 1)
+                counter = np.uint64(start + first + t) * np.uint64(_WORD_STRIDE) + word_id
                 words[t] = _mix64(key + np.uint64(_GOLDEN) * counter)
             for b in range(min(64, units - 64 * w)):
                 row = 64 * w + b

@@ -103,13 +103,14 @@ _BATCH = 256  # shuffles per vectorised metric pass
 # on the NumPy path), a run takes the NumPy path: loading numba and its cached kernels costs
 # about half a second, and both paths give the same counts.
 _NUMPY_BUDGET_NS = 2.5e8
-# The matrix-product kernel: pairs of at most _GEMM_UNITS differing units whose summed
-# differences stay below 2^24 (float32 sums are then exact integers); coins in blocks of
-# _GEMM_SHUFFLES shuffles, pairs in tasks of _GEMM_PAIRS.
+# The matrix-product kernel: pairs whose summed differences stay below 2^24 (float32 sums
+# are then exact integers); coins in blocks of _GEMM_SHUFFLES shuffles, pairs in tasks of
+# _GEMM_PAIRS; pairs beyond _GEMM_UNITS differing units are summed in chunks of that many.
 _GEMM_UNITS = 4096
 _GEMM_SHUFFLES = 512
 _GEMM_PAIRS = 16
 _FLOAT32_EXACT = 1 << 24
+_TABLE_BUDGET = 1 << 29
 
 
 def reduce_counts(counts: np.ndarray) -> np.ndarray:
@@ -292,9 +293,10 @@ def approximate_counts(
 
     Compiled, every pair's exchanged sums come from float32 matrix products of the shared
     coin stream with the pairs' differences (exact: the sums are integers below 2^24), and
-    all metrics are counted from them; a pair too large for that (thousands of differing
-    units, or sums beyond 2^24) takes the lookup-table kernel (per-block tables of packed
-    partial sums, summed in segments when needed), and a pair with a single unit's
+    all metrics are counted from them (pairs of many units in chunks of units, unless they
+    are few enough for lookup tables); a pair whose sums reach 2^24 takes the lookup-table
+    kernel (per-block tables of packed partial sums, summed in segments when needed), and a
+    pair with a single unit's
     difference beyond the packing, or a run small enough that loading the compiled kernels
     would cost more than the work, takes :func:`approximate_counts_numpy` (``compiled``
     True or False chooses instead). Every path gives the same counts, for any
@@ -317,7 +319,13 @@ def approximate_counts(
     if threads:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     try:
-        gemm = [k for k, p in enumerate(pairs) if _gemm_fits(p)]
+        fits = [k for k, p in enumerate(pairs) if _gemm_fits(p)]
+        # Pairs of many units: the lookup tables are faster for a few of them (they read
+        # eight coins at a time) but take 256 bytes per unit and pair; past _TABLE_BUDGET
+        # bytes the chunked products, whose memory does not grow with the units, take over.
+        big = sum(len(pairs[k].diffs) for k in fits if len(pairs[k].diffs) > _GEMM_UNITS)
+        gemm = [k for k in fits if len(pairs[k].diffs) <= _GEMM_UNITS
+                or 256 * big > _TABLE_BUDGET]
         if gemm:
             out[gemm] = _gemm_counts([pairs[k] for k in gemm], metrics, shuffles, seed,
                                      two_sided)
@@ -347,46 +355,91 @@ def _thresholds(pairs: list[PairData], metrics: tuple[str, ...],
 
 
 def _gemm_fits(pair: PairData) -> bool:
-    return len(pair.diffs) <= _GEMM_UNITS and bool(
-        np.all(np.abs(pair.diffs).sum(axis=0) < _FLOAT32_EXACT))
+    return bool(np.all(np.abs(pair.diffs).sum(axis=0) < _FLOAT32_EXACT))
 
 
 def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
                  two_sided: bool) -> np.ndarray:
-    """The matrix-product kernel (:func:`muceval.significance.compiled._gemm_hits`): every
-    pair's exchanged sums of a block of shuffles by one float32 product with the shared coin
-    block, memory bounded (differences of at most about 64 MB of pairs at a time)."""
+    """The matrix-product kernel: every pair's exchanged sums of a block of shuffles by
+    float32 products with the shared coin block. Pairs of up to _GEMM_UNITS differing units
+    go a few to a thread (:func:`muceval.significance.compiled._gemm_hits`); larger ones
+    are summed over chunks of units (:func:`_chunked_counts`), so memory never grows with a
+    pair's units beyond its differences (about 64 MB of pairs at a time)."""
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
-    jit = _jit()
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
-    units = max(1, max(len(p.diffs) for p in pairs))
+    small = [k for k, p in enumerate(pairs) if len(p.diffs) <= _GEMM_UNITS]
+    large = [k for k, p in enumerate(pairs) if len(p.diffs) > _GEMM_UNITS]
+    if large:
+        out[large] = _chunked_counts([pairs[k] for k in large], metrics, shuffles, seed,
+                                     two_sided)
+    if not small:
+        return out
+    chosen_pairs = [pairs[k] for k in small]
+    found = np.zeros((len(small), len(metrics)), dtype=np.int64)
+    jit = _jit()
+    units = max(1, max(len(p.diffs) for p in chosen_pairs))
     # Coin blocks of about 32 MB of float32, a multiple of the product width.
     per_block = max(1, (1 << 23) // units // _GEMM_SHUFFLES) * _GEMM_SHUFFLES
     group = max(_GEMM_PAIRS, (1 << 24) // (3 * units))
     key = np.uint64(seed_key(seed))
     with threadpool_limits(limits=1, user_api="blas"):  # the threads are numba's
-        for g0 in range(0, len(pairs), group):
-            chosen = pairs[g0:g0 + group]
+        for g0 in range(0, len(chosen_pairs), group):
+            chosen = chosen_pairs[g0:g0 + group]
             coefs, totals, signs, thresholds = _thresholds(chosen, metrics, two_sided)
-            diffs_t = np.zeros((3 * len(chosen), units), dtype=np.float32)
-            for k, pair in enumerate(chosen):
-                diffs_t[3 * k:3 * k + 3, :len(pair.diffs)] = pair.diffs.T
+            diffs_t = _differences(chosen, units)
             for s0 in range(0, shuffles, per_block):
                 s1 = min(shuffles, s0 + per_block)
                 blocks = -(-(s1 - s0) // _GEMM_SHUFFLES)
                 coins_t = np.zeros((blocks, units, _GEMM_SHUFFLES), dtype=np.float32)
-                jit._coin_blocks(key, s0, s1 - s0, units, coins_t)
+                jit._coin_blocks(key, s0, s1 - s0, 0, coins_t)
                 jit._gemm_hits(diffs_t, coins_t, s1 - s0, totals.astype(np.float64), coefs,
-                               signs, thresholds, two_sided, out[g0:g0 + group])
+                               signs, thresholds, two_sided, found[g0:g0 + group])
+    out[small] = found
+    return out
+
+
+def _differences(pairs: list[PairData], units: int) -> np.ndarray:
+    """3·pairs × units float32: each pair's differing units (POS, ACT, N2 rows), zeros after."""
+    diffs_t = np.zeros((3 * len(pairs), units), dtype=np.float32)
+    for k, pair in enumerate(pairs):
+        diffs_t[3 * k:3 * k + 3, :len(pair.diffs)] = pair.diffs.T
+    return diffs_t
+
+
+def _chunked_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
+                    seed: int, two_sided: bool) -> np.ndarray:
+    """Pairs of many differing units: for a block of shuffles, the exchanged sums of a group
+    of pairs are added up over chunks of _GEMM_UNITS units (one product each, the coins of
+    just that chunk), then every metric is counted from them. The sums stay exact integers
+    (below 2^24) however they are split."""
+    jit = _jit()
+    out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
+    units = max(len(p.diffs) for p in pairs)
+    group = max(1, (1 << 24) // (3 * units))
+    width = 4 * _GEMM_SHUFFLES
+    key = np.uint64(seed_key(seed))
+    for g0 in range(0, len(pairs), group):
+        chosen = pairs[g0:g0 + group]
+        coefs, totals, signs, thresholds = _thresholds(chosen, metrics, two_sided)
+        diffs_t = _differences(chosen, units)
+        for s0 in range(0, shuffles, width):
+            n = min(width, shuffles - s0)
+            sums = np.zeros((3 * len(chosen), width), dtype=np.float32)
+            for u0 in range(0, units, _GEMM_UNITS):
+                u1 = min(units, u0 + _GEMM_UNITS)
+                flips = np.zeros((1, u1 - u0, width), dtype=np.float32)
+                jit._coin_blocks(key, s0, n, u0, flips)
+                sums += diffs_t[:, u0:u1] @ flips[0]
+            jit._sum_hits(sums, n, totals.astype(np.float64), coefs, signs, thresholds,
+                          two_sided, out[g0:g0 + group])
     return out
 
 
 def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
                   two_sided: bool, chunk: int) -> np.ndarray:
-    """The lookup-table kernel for pairs the matrix product cannot sum exactly (thousands of
-    differing units, or sums beyond float32's integers); a pair whose single unit exceeds
-    the packing takes the NumPy path."""
+    """The lookup-table kernel for pairs the matrix product cannot sum exactly (sums beyond
+    float32's integers); a pair whose single unit exceeds the packing takes the NumPy path."""
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     segments = [_segment_words(p) for p in pairs]
     fast = [k for k in range(len(pairs)) if segments[k] > 0]

@@ -70,6 +70,8 @@ def compare_streamed(
     reduced = reduce_counts(tallies.counts)
     names = tallies.systems
     n = len(names)
+    # A pair's data are up to 24 bytes per unit: blocks of at most about 256 MB of them.
+    block = max(1, min(block, (1 << 28) // (24 * max(1, len(tallies.units)))))
     first, second = np.triu_indices(n, 1)
     found = _run_blocks(reduced, names, first, second, metric_ids, chosen, block,
                         executor or LocalExecutor(threads or default_threads()), progress)
