@@ -218,7 +218,7 @@ def test_compare_and_report_take_fill_units(tmp_path, capsys) -> None:
     assert main(["report", *args, "--method", "exact", "--no-png", "--out", str(out),
                  str(YEH / "A.txt"), str(YEH / "B.txt")]) == 0
     page = (out / "report.html").read_text()
-    assert "Classic tests" in page and "fill" in page
+    assert "Classic tests" in page and "units (fills)" in page
     scores = json.loads((out / "scores.json").read_text())
     assert scores["unit"] == "fill"
 

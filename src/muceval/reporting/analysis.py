@@ -62,7 +62,8 @@ def systems_from_pairs(
 ) -> tuple[list[SystemScores], UnitTallies]:
     """Summaries and per-unit tallies (ALL TEMPLATES totals) of scored systems.
 
-    ``unit`` is ``message`` or ``template`` (see :mod:`muceval.core.unit_levels`).
+    ``unit`` is ``message``, ``template`` or ``fill`` (see :mod:`muceval.core.unit_levels`;
+    ``fill`` needs pairs scored with ``ScoringOptions(fills=True)``).
 
     The rows mirror the 1992 summary: slot and subtotal rows from the display
     accumulator, the four manners, SET/STRING FILLS ONLY from MATCHED/MISSING.
@@ -103,17 +104,18 @@ def systems_from_pairs(
         per_unit.append(
             {m.message_id: m.accumulators.all_templates.total for m in summary.messages}
             if unit == "message" else units_of(pairs, config, unit))
-    return systems, _tallies_of(systems, per_unit)
+    return systems, _tallies_of(systems, per_unit, unit)
 
 
-def _tallies_of(systems: Sequence[SystemScores], per_unit: Sequence[Mapping[str, Tally]]) -> UnitTallies:
+def _tallies_of(systems: Sequence[SystemScores], per_unit: Sequence[Mapping[str, Tally]],
+                level: str) -> UnitTallies:
     units = sorted({u for d in per_unit for u in d})
     counts = np.zeros((len(systems), len(units), 4), dtype=np.int64)
     position = {u: i for i, u in enumerate(units)}
     for s, d in enumerate(per_unit):
         for unit, t in d.items():
             counts[s, position[unit]] = (t.pos, t.act, t.cor, t.par)
-    return from_arrays([s.name for s in systems], units, counts)
+    return from_arrays([s.name for s in systems], units, counts, level)
 
 
 # ---------------------------------------------------------------------------

@@ -409,7 +409,7 @@ def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:
     s = analysis.settings
     items: list[tuple[str, str]] = [
         ("systems", str(s.get("systems"))),
-        ("units (messages)", str(s.get("units"))),
+        (f"units ({s['unit']}s)" if s.get("unit") else "units", str(s.get("units"))),
         ("method", str(s.get("method"))),
         ("shuffles", str(s.get("shuffles"))),
         ("seed", str(s.get("seed"))),
