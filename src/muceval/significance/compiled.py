@@ -147,25 +147,17 @@ def _approx_kernel(
                 kappa = coefs[m, 2]
                 sign = signs[p, m]
                 thr = thresholds[p, m]
+                other = thr if two_sided else np.inf  # as in _count_pair
                 hits = 0
-                if two_sided:
-                    for t in range(size):
-                        vx = alpha * xp[t] + gamma * xa[t]
-                        vy = alpha * yp[t] + gamma * ya[t]
-                        mx = (kappa * xn[t]) / (vx if vx > 0 else 1.0)
-                        my = (kappa * yn[t]) / (vy if vy > 0 else 1.0)
-                        mx = mx if vx > 0 else 0.0
-                        my = my if vy > 0 else 0.0
-                        hits += abs(mx - my) >= thr
-                else:
-                    for t in range(size):
-                        vx = alpha * xp[t] + gamma * xa[t]
-                        vy = alpha * yp[t] + gamma * ya[t]
-                        mx = (kappa * xn[t]) / (vx if vx > 0 else 1.0)
-                        my = (kappa * yn[t]) / (vy if vy > 0 else 1.0)
-                        mx = mx if vx > 0 else 0.0
-                        my = my if vy > 0 else 0.0
-                        hits += sign * (mx - my) >= thr
+                for t in range(size):
+                    vx = alpha * xp[t] + gamma * xa[t]
+                    vy = alpha * yp[t] + gamma * ya[t]
+                    mx = (kappa * xn[t]) / (vx if vx > 0 else 1.0)
+                    my = (kappa * yn[t]) / (vy if vy > 0 else 1.0)
+                    mx = mx if vx > 0 else 0.0
+                    my = my if vy > 0 else 0.0
+                    d = sign * (mx - my)
+                    hits += (d >= thr) | (-d >= other)
                 local[m] += hits
         for m in range(n_metrics):
             out[p, c, m] = local[m]
