@@ -14,7 +14,7 @@ import numpy as np
 
 from muceval.significance.kernels import HAVE_NUMBA
 
-__all__ = ["bootstrap_intervals", "bootstrap_values", "pair_intervals"]
+__all__ = ["bootstrap_intervals", "bootstrap_values", "bounds", "pair_intervals", "system_intervals"]
 
 
 def bootstrap_intervals(
@@ -40,9 +40,21 @@ def bootstrap_intervals(
     ([1.0, 1.0], [1.0, 1.0])
     """
     values = bootstrap_values(counts, metrics, samples, seed, value, batch)
-    lo, hi = (1 - level) / 2, (1 + level) / 2
+    lo, hi = bounds(level)
     system_ci = np.quantile(values, [lo, hi], axis=2).transpose(2, 1, 0)
     return system_ci, pair_intervals(values, pairs, lo, hi)
+
+
+def bounds(level: float) -> tuple[float, float]:
+    """The quantiles of a central interval at ``level`` (0.95 → 0.025, 0.975)."""
+    return (1 - level) / 2, (1 + level) / 2
+
+
+def system_intervals(system_ci: np.ndarray, names: Sequence[str],
+                     metrics: Sequence[str]) -> dict[str, dict[str, tuple[float, float]]]:
+    """System → metric → (low, high), from a systems × metrics × 2 array."""
+    return {s: {m: (float(system_ci[i, j, 0]), float(system_ci[i, j, 1]))
+                for j, m in enumerate(metrics)} for i, s in enumerate(names)}
 
 
 def bootstrap_values(

@@ -58,7 +58,7 @@ import numpy as np
 
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
-from muceval.significance.bootstrap import bootstrap_intervals
+from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
 from muceval.significance.classic import ClassicTests, classic_tests, classic_tests_many
 from muceval.significance.execute import Executor, LocalExecutor, Outcomes
 from muceval.significance.groups import (
@@ -66,6 +66,7 @@ from muceval.significance.groups import (
     adjust_pvalues,
     confidence_level,
     confidence_levels,
+    decisions,
     group_letters,
     groupings,
     letter_display,
@@ -182,6 +183,20 @@ def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
             settings: SignificanceSettings | None = None, **overrides: Any) -> Prepared:
     """Validate the settings, build every pair's data and decide the plan (no shuffling):
     what :func:`compare` runs, and what ``significance --plan`` estimates."""
+    chosen, metric_ids = checked(tallies, metrics, settings, **overrides)
+    reduced = reduce_counts(tallies.counts)
+    names = tallies.systems
+    index_pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
+    pairs = [PairData.of(reduced[a], reduced[b]) for a, b in index_pairs]
+    the_plan = plan(pairs, metric_ids, chosen, [(names[a], names[b]) for a, b in index_pairs])
+    return Prepared(chosen, metric_ids, reduced, index_pairs, pairs, the_plan)
+
+
+def checked(tallies: UnitTallies, metrics: str | Sequence[str],
+            settings: SignificanceSettings | None, **overrides: Any
+            ) -> tuple[SignificanceSettings, tuple[str, ...]]:
+    """The settings (validated, seed drawn) and metrics of a run on ``tallies``, or a
+    :class:`UsageError` saying what is wrong."""
     try:
         chosen = replace(settings or SignificanceSettings(), **overrides)
     except TypeError as bad:
@@ -190,12 +205,14 @@ def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
     metric_ids = parse_metrics(metrics)
     if len(tallies.systems) < 2:
         raise UsageError("significance needs at least two systems")
-    reduced = reduce_counts(tallies.counts)
-    names = tallies.systems
-    index_pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
-    pairs = [PairData.of(reduced[a], reduced[b]) for a, b in index_pairs]
-    the_plan = plan(pairs, metric_ids, chosen, [(names[a], names[b]) for a, b in index_pairs])
-    return Prepared(chosen, metric_ids, reduced, index_pairs, pairs, the_plan)
+    return chosen, metric_ids
+
+
+def system_scores(reduced: np.ndarray, names: Sequence[str],
+                  metrics: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Every system's score on every metric, from its summed (POS, ACT, N2)."""
+    totals = reduced.sum(axis=1)
+    return {s: {m: totals_value(totals[i], m) for m in metrics} for i, s in enumerate(names)}
 
 
 def _raw_entry(plan_: Plan, outcomes: Outcomes, k: int, m: int,
@@ -218,24 +235,20 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
               pairs: list[PairData], plan_: Plan, outcomes: Outcomes) -> SignificanceResult:
     """p-values, adjustments, decisions, intervals, classic tests and groups into one result."""
     names = tallies.systems
-    totals = reduced.sum(axis=1)
-    scores = {s: {m: totals_value(totals[i], m) for m in metrics} for i, s in enumerate(names)}
+    scores = system_scores(reduced, names, metrics)
     system_ci = pair_ci = None
     if settings.bootstrap > 0:
         assert settings.seed is not None
         sys_ci, pair_ci = _bootstrap(reduced, metrics, index_pairs, settings.bootstrap,
                                      settings.ci_level, settings.seed)
-        system_ci = {
-            s: {m: (float(sys_ci[i, j, 0]), float(sys_ci[i, j, 1])) for j, m in enumerate(metrics)}
-            for i, s in enumerate(names)
-        }
+        system_ci = system_intervals(sys_ci, names, metrics)
     confidence = confidence_levels(outcomes.nge, settings.shuffles, settings.alpha)
     raw = [[_raw_entry(plan_, outcomes, k, m, settings, confidence) for m in range(len(metrics))]
            for k in range(len(pairs))]
-    adjusted = np.empty((len(pairs), len(metrics)))
-    for m in range(len(metrics)):
-        adjusted[:, m] = adjust_pvalues([raw[k][m]["p_value"] for k in range(len(pairs))],
-                                        settings.adjust)
+    adjusted, decided = decisions(
+        np.array([[entry["p_value"] for entry in row] for row in raw]).reshape(-1, len(metrics)),
+        np.array([[entry["confidence"] for entry in row] for row in raw]).reshape(
+            -1, len(metrics)), settings)
     different: dict[str, set[frozenset[str]]] = {metric: set() for metric in metrics}
     classic = {metric: classic_tests_many(tallies.counts, index_pairs, metric,
                                           settings.alternative) for metric in metrics} \
@@ -244,8 +257,7 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
     for k, (a, b) in enumerate(index_pairs):
         for m, metric in enumerate(metrics):
             entry = raw[k][m]
-            significant = bool(adjusted[k, m] <= settings.alpha
-                               and entry["confidence"] >= settings.confidence)
+            significant = bool(decided[k, m])
             if significant:
                 different[metric].add(frozenset((names[a], names[b])))
             comparisons.append(Comparison(
@@ -260,8 +272,7 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
                 **entry,
             ))  # fmt: skip
     groups, letters, cld = group_letters(names, metrics, scores, different)
-    recorded = {**settings.to_json(), "units": len(tallies.units), "metrics": list(metrics),
-                **({"unit": tallies.level} if tallies.level is not None else {})}
+    recorded = settings.recorded(len(tallies.units), metrics, tallies.level)
     return SignificanceResult(systems=names, metrics=metrics, scores=scores,
                               comparisons=tuple(comparisons), groups=groups, letters=letters,
                               settings=recorded, system_ci=system_ci, letter_groups=cld)

@@ -9,6 +9,7 @@ import numpy as np
 from scipy import special
 
 from muceval.errors import UsageError
+from muceval.significance.settings import SignificanceSettings
 
 ADJUSTMENTS = ("none", "holm", "bh")
 
@@ -64,6 +65,17 @@ def adjust_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
     else:
         raise UsageError(f"unknown adjustment {method!r}; choose from {', '.join(ADJUSTMENTS)}")
     return adjusted.tolist()
+
+
+def decisions(p_raw: np.ndarray, confident: np.ndarray,
+              settings: SignificanceSettings) -> tuple[np.ndarray, np.ndarray]:
+    """Adjusted p-values (per metric, over all pairs) and decisions (pairs × metrics): a
+    difference is significant when its adjusted p is at most α and its confidence reaches
+    the required level."""
+    adjusted = np.empty_like(p_raw, dtype=np.float64)
+    for m in range(p_raw.shape[1]):
+        adjusted[:, m] = adjust_pvalues(p_raw[:, m].tolist(), settings.adjust)
+    return adjusted, (adjusted <= settings.alpha) & (confident >= settings.confidence)
 
 
 def groupings(order: Sequence[str], different: Callable[[str, str], bool]) -> list[list[str]]:

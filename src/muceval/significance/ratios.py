@@ -28,8 +28,8 @@ import numpy as np
 
 from muceval.core.units import RatioTallies
 from muceval.errors import UsageError
-from muceval.significance.bootstrap import bootstrap_intervals
-from muceval.significance.groups import adjust_pvalues, confidence_level, group_letters
+from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
+from muceval.significance.groups import confidence_level, decisions, group_letters
 from muceval.significance.kernels import _threshold, coins
 from muceval.significance.result import Comparison, SignificanceResult
 from muceval.significance.settings import SignificanceSettings
@@ -139,17 +139,16 @@ def compare_ratios(
     system_ci = pair_ci = None
     if chosen.bootstrap > 0:
         sys_ci, pair_ci = _bootstrap(counts, metrics, index_pairs, chosen)
-        system_ci = {s: {m: (float(sys_ci[i, j, 0]), float(sys_ci[i, j, 1]))
-                         for j, m in enumerate(metrics)} for i, s in enumerate(names)}
-    adjusted = np.array([adjust_pvalues([raw[k][m]["p_value"] for k in range(len(raw))],
-                                        chosen.adjust) for m in range(len(metrics))]).T
+        system_ci = system_intervals(sys_ci, names, metrics)
+    adjusted, decided = decisions(np.array([[e["p_value"] for e in row] for row in raw]),
+                                  np.array([[e["confidence"] for e in row] for row in raw]),
+                                  chosen)
     different: dict[str, set[frozenset[str]]] = {m: set() for m in metrics}
     comparisons = []
     for k, (a, b) in enumerate(index_pairs):
         for m, metric in enumerate(metrics):
             entry = raw[k][m]
-            significant = bool(adjusted[k, m] <= chosen.alpha
-                               and entry["confidence"] >= chosen.confidence)
+            significant = bool(decided[k, m])
             if significant:
                 different[metric].add(frozenset((names[a], names[b])))
             comparisons.append(Comparison(
@@ -162,7 +161,6 @@ def compare_ratios(
                 ci=(float(pair_ci[k, m, 0]), float(pair_ci[k, m, 1])) if pair_ci is not None
                 else None, **entry))  # fmt: skip
     groups, letters, cld = group_letters(names, metrics, scores, different)
-    recorded = {**chosen.to_json(), "units": len(tallies.units), "metrics": list(metrics),
-                "ratio": True}
+    recorded = chosen.recorded(len(tallies.units), metrics, ratio=True)
     return SignificanceResult(names, metrics, scores, tuple(comparisons), groups, letters,
                               recorded, system_ci, letter_groups=cld)

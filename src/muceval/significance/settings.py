@@ -8,6 +8,7 @@ all build a :class:`SignificanceSettings`; the result records :meth:`to_json`.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -80,3 +81,10 @@ class SignificanceSettings:
         out = asdict(self)
         del out["exact_budget"], out["classic"]
         return out
+
+    def recorded(self, units: int, metrics: Sequence[str], level: str | None = None,
+                 **more: Any) -> dict[str, Any]:
+        """What a result records of the run that produced it: these settings, the number
+        of units, the metrics, the unit level when known, and ``more``."""
+        return {**self.to_json(), "units": units, "metrics": list(metrics),
+                **({"unit": level} if level is not None else {}), **more}

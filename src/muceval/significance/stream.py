@@ -18,18 +18,16 @@ from typing import Any
 import numpy as np
 
 from muceval.core.units import UnitTallies
-from muceval.errors import UsageError
-from muceval.significance.bootstrap import pair_intervals
+from muceval.significance.bootstrap import bounds, pair_intervals, system_intervals
 from muceval.significance.classic import classic_tests_many
-from muceval.significance.engine import parse_metrics
+from muceval.significance.engine import checked, system_scores
 from muceval.significance.execute import ExactJob, Executor, LocalExecutor
-from muceval.significance.groups import adjust_pvalues, confidence_levels, group_letters
+from muceval.significance.groups import confidence_levels, decisions, group_letters
 from muceval.significance.kernels import (
     PairData,
     default_threads,
     metric_values,
     reduce_counts,
-    totals_value,
 )
 from muceval.significance.plan import plan
 from muceval.significance.result import CSV_HEADER, SignificanceResult, csv_row
@@ -63,10 +61,7 @@ def compare_streamed(
     >>> next(rows)[:3], next(rows)[:3], summary.comparisons
     (['metric', 'a', 'b'], ['f1', 'A', 'B'], ())
     """
-    chosen = (settings or SignificanceSettings()).validated().with_seed()
-    metric_ids = parse_metrics(metrics)
-    if len(tallies.systems) < 2:
-        raise UsageError("significance needs at least two systems")
+    chosen, metric_ids = checked(tallies, metrics, settings)
     reduced = reduce_counts(tallies.counts)
     names = tallies.systems
     n = len(names)
@@ -75,12 +70,9 @@ def compare_streamed(
     first, second = np.triu_indices(n, 1)
     found = _run_blocks(reduced, names, first, second, metric_ids, chosen, block,
                         executor or LocalExecutor(threads or default_threads()), progress)
-    adjusted = np.column_stack([adjust_pvalues(found.p_raw[:, m].tolist(), chosen.adjust)
-                                for m in range(len(metric_ids))])
-    significant = (adjusted <= chosen.alpha) & (found.confident >= chosen.confidence)
+    adjusted, significant = decisions(found.p_raw, found.confident, chosen)
     columns = replace(found, adjusted=adjusted, significant=significant)
-    totals = reduced.sum(axis=1)
-    scores = {s: {m: totals_value(totals[i], m) for m in metric_ids} for i, s in enumerate(names)}
+    scores = system_scores(reduced, names, metric_ids)
     apart = {}
     for m, metric in enumerate(metric_ids):
         matrix = np.zeros((n, n), dtype=bool)
@@ -90,12 +82,9 @@ def compare_streamed(
     values = _bootstrap_values(reduced, metric_ids, chosen)
     system_ci = None
     if values is not None:
-        lo, hi = (1 - chosen.ci_level) / 2, (1 + chosen.ci_level) / 2
-        ci = np.quantile(values, [lo, hi], axis=2)
-        system_ci = {s: {m: (float(ci[0, j, i]), float(ci[1, j, i]))
-                         for j, m in enumerate(metric_ids)} for i, s in enumerate(names)}
-    recorded = {**chosen.to_json(), "units": len(tallies.units), "metrics": list(metric_ids),
-                **({"unit": tallies.level} if tallies.level is not None else {})}
+        ci = np.quantile(values, bounds(chosen.ci_level), axis=2).transpose(2, 1, 0)
+        system_ci = system_intervals(ci, names, metric_ids)
+    recorded = chosen.recorded(len(tallies.units), metric_ids, tallies.level)
     summary = SignificanceResult(systems=names, metrics=metric_ids, scores=scores,
                                  comparisons=(), groups=groups, letters=letters,
                                  settings=recorded, system_ci=system_ci, letter_groups=cld)
@@ -185,7 +174,7 @@ def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: 
     assert columns.adjusted is not None and columns.significant is not None
     yield list(CSV_HEADER)
     names = tallies.systems
-    lo, hi = (1 - settings.ci_level) / 2, (1 + settings.ci_level) / 2
+    lo, hi = bounds(settings.ci_level)
     for start in range(0, len(first), block):
         stop = min(len(first), start + block)
         index = list(zip(first[start:stop].tolist(), second[start:stop].tolist(), strict=True))
