@@ -84,7 +84,7 @@ def test_fill_units_and_reports(tmp_path):
     ('[[test-set]]\nname = "a"\ncolour = 1\n', "unknown key 'colour'", 4),
     ('[[tests]]\nname = "a"\n', "unknown key 'tests'", None),
     ('', "no [[test-set]]", None),
-    ('[[test-set]\n', "not valid TOML", 2),
+    ('[[test-set]\n', "TOML syntax error", 2),
     ('format-version = 2\n', "format-version", None),
 ])
 def test_bad_batch_files_are_refused(tmp_path, capsys, body, fragment, line):
@@ -128,3 +128,14 @@ def test_a_file_where_a_result_folder_goes_is_refused(tmp_path, capsys):
     assert main(["batch", str(path), "--output-dir", str(tmp_path / "out"), "--force"]) == 2
     assert "is a file" in capsys.readouterr().err
     assert (tmp_path / "out" / "two").read_text() == "mine"
+
+
+def test_a_mistake_in_the_second_test_set_names_its_own_line(tmp_path, capsys):
+    first = (f'[[test-set]]\nname = "a"\nkey = "{EXAMPLE.key}"\n'
+             f'responses = ["{EXAMPLE.responses[0]}"]\n')
+    second = '[[test-set]]\nname = "b"\nkey = "missing.txt"\nresponses = ["x"]\n'
+    path = batch_file(tmp_path, first + second)
+    assert main(["batch", str(path), "--output-dir", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    # format-version on line 1, the first table on lines 2-5, the second's key on line 8.
+    assert "batch.toml:8" in err and "test set 'b'" in err and "missing.txt" in err

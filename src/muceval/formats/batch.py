@@ -20,18 +20,19 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from muceval.errors import InputError
 from muceval.formats.files import read_text
+from muceval.formats.toml import TomlLocator, parse_toml
 
 __all__ = ["TestSetSpec", "read_batch"]
 
 FORMAT_VERSION = 1
 _KEYS = {"name", "key", "config", "slots", "history", "responses", "query-pass"}
+_TABLE = "[[test-set]]"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -57,21 +58,17 @@ def read_batch(path: str | Path) -> tuple[TestSetSpec, ...]:
     (TestSetSpec(name='tst3', key='/…/key-tst3.v2', responses=(…), …),)
     """
     shown = str(path)
-    text = read_text(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as bad:
-        line = re.search(r"line (\d+)", str(bad))
-        raise InputError.at(shown, int(line.group(1)) if line else None,
-                            f"not valid TOML: {bad}") from None
+    data, locate = parse_toml(read_text(path), shown, "a batch file")
     version = data.get("format-version", FORMAT_VERSION)
     if version != FORMAT_VERSION or isinstance(version, bool):
-        raise InputError.at(shown, _line(text, "format-version"),
+        raise InputError.at(shown, locate.key_line(None, "format-version"),
                             f"format-version {version!r} is not supported (this muceval reads "
                             f"version {FORMAT_VERSION})")
     unknown = sorted(set(data) - {"format-version", "test-set"})
     if unknown:
-        raise InputError.at(shown, _line(text, unknown[0]),
+        raise InputError.at(shown, locate.key_line(None, unknown[0]) or
+                            locate.table_line(f"[[{unknown[0]}]]") or
+                            locate.table_line(f"[{unknown[0]}]"),
                             f"unknown key {unknown[0]!r} (a batch has [[test-set]] tables)")
     entries = data.get("test-set")
     if not isinstance(entries, list) or not entries:
@@ -79,20 +76,21 @@ def read_batch(path: str | Path) -> tuple[TestSetSpec, ...]:
     base = Path(os.path.abspath(path)).parent
     specs: list[TestSetSpec] = []
     for n, entry in enumerate(entries, start=1):
-        spec = _test_set(entry, n, base, shown, text)
+        spec = _test_set(entry, n, base, shown, locate)
         if any(s.name == spec.name for s in specs):
-            raise InputError.at(shown, _line(text, "name", spec.name),
+            raise InputError.at(shown, locate.key_line(_TABLE, "name", n - 1),
                                 f"two test sets are named {spec.name!r}")
         specs.append(spec)
     return tuple(specs)
 
 
-def _test_set(entry: Any, n: int, base: Path, shown: str, text: str) -> TestSetSpec:
+def _test_set(entry: Any, n: int, base: Path, shown: str, locate: TomlLocator) -> TestSetSpec:
     where = f"test set {n}"
 
-    def fail(message: str, key: str | None = None, value: str | None = None) -> InputError:
-        return InputError.at(shown, _line(text, key, value) if key else None,
-                             f"{where}: {message}")
+    def fail(message: str, key: str | None = None) -> InputError:
+        # The line of the key in this test set's table (or of the table, without a key).
+        line = locate.key_line(_TABLE, key, n - 1) if key else locate.table_line(_TABLE, n - 1)
+        return InputError.at(shown, line, f"{where}: {message}")
 
     unknown = sorted(set(entry) - _KEYS)
     if unknown:
@@ -112,7 +110,7 @@ def _test_set(entry: Any, n: int, base: Path, shown: str, text: str) -> TestSetS
             raise fail(f"'{key}' must be a path", key)
         full = base / value
         if not full.is_file():
-            raise fail(f"{key} {value!r} is not a file", key, value)
+            raise fail(f"{key} {value!r} is not a file", key)
         return str(full)
 
     key = file("key", required=True)
@@ -136,21 +134,10 @@ def _test_set(entry: Any, n: int, base: Path, shown: str, text: str) -> TestSetS
         elif full.is_file():
             found.append(str(full))
         else:
-            raise fail(f"response {value!r} is neither a file nor a folder", "responses", value)
+            raise fail(f"response {value!r} is neither a file nor a folder", "responses")
     query_pass = entry.get("query-pass", True)
     if not isinstance(query_pass, bool):
         raise fail("'query-pass' must be true or false", "query-pass")
     return TestSetSpec(name, key, tuple(found), file("config"), file("slots"), file("history"),
                        query_pass)
 
-
-def _line(text: str, key: str | None, value: str | None = None) -> int | None:
-    """The first line that sets ``key`` (to ``value``, if given)."""
-    if key is None:
-        return None
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith(key) and stripped[len(key):].lstrip().startswith("=") and \
-                (value is None or value in stripped):
-            return number
-    return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -26,6 +25,7 @@ from muceval.formats.config.common import (
     _check_references,
     _check_set_tree,
 )
+from muceval.formats.toml import parse_toml
 
 # ---------------------------------------------------------------------------
 # Native TOML
@@ -59,115 +59,10 @@ _SLOT_KEYS = ("id", "label", "type", "values", "xref")
 _TOML_TYPES = {t.value: t for t in SlotType}
 
 
-class _Locator:
-    """Best-effort line numbers for keys of a TOML text (tomllib gives none after parsing).
-
-    It follows table headers and ``key =`` lines outside strings and arrays,
-    which is how configurations are written; anything it cannot place is
-    reported without a line.
-    """
-
-    def __init__(self, text: str):
-        self.tables: list[tuple[str, int]] = []  # (header, line) in order
-        self.keys: dict[tuple[int, str], int] = {}  # (table index, key) -> line
-        table = -1
-        depth = 0
-        in_multi: str | None = None
-        for number, line in enumerate(text.splitlines(), 1):
-            if in_multi is not None:
-                if in_multi in line:
-                    in_multi = None
-                continue
-            stripped = line.strip()
-            if depth == 0 and stripped.startswith("["):
-                header = stripped.split("#", 1)[0].strip()
-                self.tables.append((header, number))
-                table += 1
-                continue
-            if depth == 0 and "=" in stripped and not stripped.startswith("#"):
-                key = stripped.split("=", 1)[0].strip().strip('"').strip("'")
-                self.keys.setdefault((table, key), number)
-            depth, in_multi = self._scan(line, depth)
-
-    @staticmethod
-    def _scan(line: str, depth: int) -> tuple[int, str | None]:
-        i = 0
-        value_start = line.find("=") + 1 if depth == 0 else 0
-        i = max(value_start, 0)
-        while i < len(line):
-            ch = line[i]
-            if ch == "#":
-                break
-            for quote in ('"""', "'''"):
-                if line.startswith(quote, i):
-                    end = line.find(quote, i + 3)
-                    if end < 0:
-                        return depth, quote
-                    i = end + 3
-                    break
-            else:
-                if ch in "\"'":
-                    end = i + 1
-                    while end < len(line) and line[end] != ch:
-                        end += 2 if ch == '"' and line[end] == "\\" else 1
-                    i = end + 1
-                    continue
-                if ch in "[{":
-                    depth += 1
-                elif ch in "]}":
-                    depth = max(depth - 1, 0)
-                i += 1
-        return depth, None
-
-    def table_line(self, header: str, index: int = 0) -> int | None:
-        count = 0
-        for name, line in self.tables:
-            if name == header:
-                if count == index:
-                    return line
-                count += 1
-        return None
-
-    def key_line(self, header: str | None, key: str, index: int = 0) -> int | None:
-        if header is None:
-            table = -1
-        else:
-            table = -2
-            count = 0
-            for position, (name, _) in enumerate(self.tables):
-                if name == header:
-                    if count == index:
-                        table = position
-                        break
-                    count += 1
-        line = self.keys.get((table, key))
-        if line is None and header is not None:
-            return self.table_line(header, index)
-        return line
-
-
 class _TomlReader:
     def __init__(self, text: str, path: str):
         self.path = path
-        self.locate = _Locator(text)
-        try:
-            self.data = tomllib.loads(text)
-        except RecursionError:
-            raise InputError.at(path, None, "TOML nested too deeply: not a configuration") from None
-        except tomllib.TOMLDecodeError as bad:
-            message = str(bad)
-            line = getattr(bad, "lineno", None)
-            column = getattr(bad, "colno", None)
-            if line is None and "(at line " in message:
-                detail = message.rsplit("(at line ", 1)[1].rstrip(")")
-                parts = detail.split(", column ")
-                try:
-                    line = int(parts[0])
-                    column = int(parts[1]) if len(parts) > 1 else None
-                except ValueError:
-                    line = None
-            text_message = getattr(bad, "msg", None) or message.split(" (at line ")[0]
-            raise InputError.at(path, line, f"TOML syntax error: {text_message}", column) from None
+        self.data, self.locate = parse_toml(text, path, "a configuration")
 
     def fail(self, message: str, line: int | None) -> InputError:
         return InputError.at(self.path, line, message)

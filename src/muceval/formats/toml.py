@@ -1,0 +1,123 @@
+"""TOML as muceval reads it: parsed with :mod:`tomllib`, every syntax error an
+:class:`InputError` with file, line and column, and line numbers for keys (which
+``tomllib`` does not keep) from :class:`TomlLocator`."""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+from muceval.errors import InputError
+
+__all__ = ["TomlLocator", "parse_toml"]
+
+
+def parse_toml(text: str, path: str, what: str) -> tuple[dict[str, Any], TomlLocator]:
+    """The data of a TOML ``text`` and the lines of its keys; ``what`` names the kind of
+    file in the error for absurd nesting (``"a configuration"``)."""
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise InputError.at(path, None, f"TOML nested too deeply: not {what}") from None
+    except tomllib.TOMLDecodeError as bad:
+        message = str(bad)
+        line = getattr(bad, "lineno", None)
+        column = getattr(bad, "colno", None)
+        if line is None and "(at line " in message:
+            detail = message.rsplit("(at line ", 1)[1].rstrip(")")
+            parts = detail.split(", column ")
+            try:
+                line = int(parts[0])
+                column = int(parts[1]) if len(parts) > 1 else None
+            except ValueError:
+                line = None
+        text_message = getattr(bad, "msg", None) or message.split(" (at line ")[0]
+        raise InputError.at(path, line, f"TOML syntax error: {text_message}", column) from None
+    return data, TomlLocator(text)
+
+
+class TomlLocator:
+    """Best-effort line numbers for keys of a TOML text (tomllib gives none after parsing).
+
+    It follows table headers and ``key =`` lines outside strings and arrays,
+    which is how configurations are written; anything it cannot place is
+    reported without a line.
+    """
+
+    def __init__(self, text: str):
+        self.tables: list[tuple[str, int]] = []  # (header, line) in order
+        self.keys: dict[tuple[int, str], int] = {}  # (table index, key) -> line
+        table = -1
+        depth = 0
+        in_multi: str | None = None
+        for number, line in enumerate(text.splitlines(), 1):
+            if in_multi is not None:
+                if in_multi in line:
+                    in_multi = None
+                continue
+            stripped = line.strip()
+            if depth == 0 and stripped.startswith("["):
+                header = stripped.split("#", 1)[0].strip()
+                self.tables.append((header, number))
+                table += 1
+                continue
+            if depth == 0 and "=" in stripped and not stripped.startswith("#"):
+                key = stripped.split("=", 1)[0].strip().strip('"').strip("'")
+                self.keys.setdefault((table, key), number)
+            depth, in_multi = self._scan(line, depth)
+
+    @staticmethod
+    def _scan(line: str, depth: int) -> tuple[int, str | None]:
+        i = 0
+        value_start = line.find("=") + 1 if depth == 0 else 0
+        i = max(value_start, 0)
+        while i < len(line):
+            ch = line[i]
+            if ch == "#":
+                break
+            for quote in ('"""', "'''"):
+                if line.startswith(quote, i):
+                    end = line.find(quote, i + 3)
+                    if end < 0:
+                        return depth, quote
+                    i = end + 3
+                    break
+            else:
+                if ch in "\"'":
+                    end = i + 1
+                    while end < len(line) and line[end] != ch:
+                        end += 2 if ch == '"' and line[end] == "\\" else 1
+                    i = end + 1
+                    continue
+                if ch in "[{":
+                    depth += 1
+                elif ch in "]}":
+                    depth = max(depth - 1, 0)
+                i += 1
+        return depth, None
+
+    def table_line(self, header: str, index: int = 0) -> int | None:
+        count = 0
+        for name, line in self.tables:
+            if name == header:
+                if count == index:
+                    return line
+                count += 1
+        return None
+
+    def key_line(self, header: str | None, key: str, index: int = 0) -> int | None:
+        if header is None:
+            table = -1
+        else:
+            table = -2
+            count = 0
+            for position, (name, _) in enumerate(self.tables):
+                if name == header:
+                    if count == index:
+                        table = position
+                        break
+                    count += 1
+        line = self.keys.get((table, key))
+        if line is None and header is not None:
+            return self.table_line(header, index)
+        return line
