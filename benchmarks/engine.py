@@ -9,6 +9,10 @@
 3. Start-up: ``muceval significance`` on two small CSV systems (warm numba cache).
 4. Exact F0.5 for all 136 pairs of the 17 official TST3 systems (needs ../shared).
 
+Between 2 and 3, the parts the engine replaced against the former way, same run: the
+lookup-table kernel, ``np.quantile`` for the bootstrap intervals, insert-and-absorb for
+the letter groups.
+
     python3 benchmarks/engine.py                    # 300 × 100 × 9,999, medians of 3
     python3 benchmarks/engine.py --systems 100 --repeat 1
 
@@ -107,6 +111,75 @@ def kernel_and_floor(tallies, shuffles: int, repeat: int) -> None:
           f"kernel / floor = {ns_one / ns_floor:.1f}× (target ≤ 2)")
 
 
+def parts(tallies, shuffles: int, repeat: int) -> None:
+    """The parts this engine replaced, each against the former way in the same run."""
+    from muceval.significance.bootstrap import bootstrap_values, pair_intervals
+    from muceval.significance.engine import compare
+    from muceval.significance.groups import letter_groups
+    from muceval.significance.kernels import _table_counts, metric_values
+
+    reduced = reduce_counts(tallies.counts)
+    index = list(itertools.combinations(range(len(tallies.systems)), 2))
+    pairs = [PairData.of(reduced[a], reduced[b]) for a, b in index]
+    sample = pairs[:2000]
+    import numba
+
+    _table_counts(sample[:2], METRICS, 100, 1, True, 1 << 14)  # load it
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        new, _ = median_time(lambda: approximate_counts(sample, METRICS, shuffles, seed=1,
+                                                        compiled=True), repeat)
+        old, _ = median_time(lambda: _table_counts(sample, METRICS, shuffles, 1, True,
+                                                   1 << 14), repeat)
+    finally:
+        numba.set_num_threads(previous)
+    print(f"  matrix-product kernel {new:.2f} s, lookup-table kernel {old:.2f} s "
+          f"({old / new:.1f}×; {len(sample)} pairs, one thread)")
+    values = bootstrap_values(reduced, METRICS, 1000, 1, metric_values)
+    new, _ = median_time(lambda: pair_intervals(values, index, 0.025, 0.975, compiled=True),
+                         repeat)
+    old, _ = median_time(lambda: pair_intervals(values, index, 0.025, 0.975, compiled=False),
+                         repeat)
+    print(f"  bootstrap intervals of {len(index):,} pairs: tail selection {new:.2f} s, "
+          f"np.quantile {old:.2f} s ({old / new:.1f}×, equal bit for bit)")
+    result = compare(tallies, metrics=["f1"], shuffles=999, seed=1, bootstrap=0,
+                     classic=False)
+    order = result.ranking("f1")
+    apart = {frozenset((c.a, c.b)) for c in result.comparisons if c.significant}
+
+    def different(x: str, y: str) -> bool:
+        return frozenset((x, y)) in apart
+
+    new, groups = median_time(lambda: letter_groups(order, different), repeat)
+    old, former = median_time(lambda: insert_and_absorb(order, different), 1)
+    assert sorted(groups) == sorted(former)
+    print(f"  letter groups of {len(order)} systems: Bron–Kerbosch {new:.3f} s, "
+          f"insert-and-absorb {old:.3f} s ({old / new:.0f}×, the same groups)")
+
+
+def insert_and_absorb(order, different):
+    """Piepho's (2004) insert-and-absorb, as muceval computed letter groups before: the
+    baseline of the letter-group figure."""
+    groups = [frozenset(order)]
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            if not different(a, b):
+                continue
+            keep = [g for g in groups if a not in g or b not in g]
+            if len(keep) == len(groups):
+                continue
+            split = [part for g in groups if a in g and b in g for part in (g - {a}, g - {b})]
+            new = []
+            for g in split:
+                if g in new or any(g <= h for h in keep) or any(g < h for h in split):
+                    continue
+                new.append(g)
+            groups = keep + new
+    position = {name: k for k, name in enumerate(order)}
+    return [sorted(g, key=position.__getitem__) for g in groups]
+
+
 def start_up(repeat: int, folder: Path) -> None:
     path = folder / "two.csv"
     write_csv(path, synthetic_tallies(2, 20))
@@ -146,6 +219,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         end_to_end(tallies, args.shuffles, args.repeat, Path(tmp))
         kernel_and_floor(tallies, args.shuffles, args.repeat)
+        parts(tallies, args.shuffles, args.repeat)
         start_up(args.repeat, Path(tmp))
     exact_f05(args.shared)
 

@@ -394,6 +394,16 @@ def test_official_tst3_exact_and_approximate_agree(muc4):
             assert abs(pa - pe) <= 5 * np.sqrt(max(pe * (1 - pe), 1e-4) / 20000) + 2e-4
 
 
+def test_pair_intervals_compiled_at_the_default_level():
+    # The case every report takes (95 %, 1,000 samples), on the compiled path for certain.
+    from muceval.significance.bootstrap import _pair_intervals_numpy, pair_intervals
+
+    values = np.round(np.random.default_rng(2).random((5, 12, 1000)), 2)
+    pairs = [(a, b) for a in range(12) for b in range(a + 1, 12)]
+    compiled = pair_intervals(values, pairs, 0.025, 0.975, compiled=True)
+    assert np.array_equal(compiled, _pair_intervals_numpy(values, np.array(pairs), 0.025, 0.975))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 300), st.integers(2, 6), st.floats(0.0, 0.5), st.integers(0, 3))
 def test_pair_intervals_equal_numpy_quantiles(samples, systems, half, seed):

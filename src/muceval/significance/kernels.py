@@ -387,14 +387,15 @@ def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
         for g0 in range(0, len(chosen_pairs), group):
             chosen = chosen_pairs[g0:g0 + group]
             coefs, totals, signs, thresholds = _thresholds(chosen, metrics, two_sided)
+            totals_f = totals.astype(np.float64)
             diffs_t = _differences(chosen, units)
             for s0 in range(0, shuffles, per_block):
                 s1 = min(shuffles, s0 + per_block)
                 blocks = -(-(s1 - s0) // _GEMM_SHUFFLES)
                 coins_t = np.zeros((blocks, units, _GEMM_SHUFFLES), dtype=np.float32)
                 jit._coin_blocks(key, s0, s1 - s0, 0, coins_t)
-                jit._gemm_hits(diffs_t, coins_t, s1 - s0, totals.astype(np.float64), coefs,
-                               signs, thresholds, two_sided, found[g0:g0 + group])
+                jit._gemm_hits(diffs_t, coins_t, s1 - s0, totals_f, coefs, signs, thresholds,
+                               two_sided, found[g0:g0 + group])
     out[small] = found
     return out
 
@@ -422,6 +423,7 @@ def _chunked_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: i
     for g0 in range(0, len(pairs), group):
         chosen = pairs[g0:g0 + group]
         coefs, totals, signs, thresholds = _thresholds(chosen, metrics, two_sided)
+        totals_f = totals.astype(np.float64)
         diffs_t = _differences(chosen, units)
         for s0 in range(0, shuffles, width):
             n = min(width, shuffles - s0)
@@ -431,8 +433,8 @@ def _chunked_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: i
                 flips = np.zeros((1, u1 - u0, width), dtype=np.float32)
                 jit._coin_blocks(key, s0, n, u0, flips)
                 sums += diffs_t[:, u0:u1] @ flips[0]
-            jit._sum_hits(sums, n, totals.astype(np.float64), coefs, signs, thresholds,
-                          two_sided, out[g0:g0 + group])
+            jit._sum_hits(sums, n, totals_f, coefs, signs, thresholds, two_sided,
+                          out[g0:g0 + group])
     return out
 
 
