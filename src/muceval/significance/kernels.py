@@ -386,9 +386,8 @@ def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
     with threadpool_limits(limits=1, user_api="blas"):  # the threads are numba's
         for g0 in range(0, len(chosen_pairs), group):
             chosen = chosen_pairs[g0:g0 + group]
-            coefs, totals, signs, thresholds = _thresholds(chosen, metrics, two_sided)
-            totals_f = totals.astype(np.float64)
-            diffs_t = _differences(chosen, units)
+            diffs_t, totals_f, coefs, signs, thresholds = _product_inputs(
+                chosen, metrics, two_sided, units)
             for s0 in range(0, shuffles, per_block):
                 s1 = min(shuffles, s0 + per_block)
                 blocks = -(-(s1 - s0) // _GEMM_SHUFFLES)
@@ -400,12 +399,16 @@ def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
     return out
 
 
-def _differences(pairs: list[PairData], units: int) -> np.ndarray:
-    """3·pairs × units float32: each pair's differing units (POS, ACT, N2 rows), zeros after."""
+def _product_inputs(pairs: list[PairData], metrics: tuple[str, ...], two_sided: bool,
+                    units: int) -> tuple[np.ndarray, ...]:
+    """What the product kernels take for a group of pairs: their differences (3·pairs ×
+    units float32, each pair's differing units as POS, ACT, N2 rows, zeros after), totals
+    (float64), metric coefficients, signs and thresholds."""
+    coefs, totals, signs, thresholds = _thresholds(pairs, metrics, two_sided)
     diffs_t = np.zeros((3 * len(pairs), units), dtype=np.float32)
     for k, pair in enumerate(pairs):
         diffs_t[3 * k:3 * k + 3, :len(pair.diffs)] = pair.diffs.T
-    return diffs_t
+    return diffs_t, totals.astype(np.float64), coefs, signs, thresholds
 
 
 def _chunked_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
@@ -422,9 +425,8 @@ def _chunked_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: i
     key = np.uint64(seed_key(seed))
     for g0 in range(0, len(pairs), group):
         chosen = pairs[g0:g0 + group]
-        coefs, totals, signs, thresholds = _thresholds(chosen, metrics, two_sided)
-        totals_f = totals.astype(np.float64)
-        diffs_t = _differences(chosen, units)
+        diffs_t, totals_f, coefs, signs, thresholds = _product_inputs(chosen, metrics,
+                                                                      two_sided, units)
         for s0 in range(0, shuffles, width):
             n = min(width, shuffles - s0)
             sums = np.zeros((3 * len(chosen), width), dtype=np.float32)
