@@ -240,3 +240,88 @@ def test_tst3_fill_units_sum_to_the_totals(muc4) -> None:
     for name in names:
         assert [p.slots for p in results[name]] == [p.slots for p in plain[name]]
         units_of(results[name], config, "fill")  # raises unless the units sum to the total
+
+
+def test_equal_spurious_fills_of_a_message_are_one_unit() -> None:
+    # A second spurious template in the irrelevant message YEH-5 with the same fills as A's
+    # first: each spurious fill name now holds ACT 2, and nothing else changes.
+    a = (YEH / "A.txt").read_text()
+    second = a[a.index("0.  MESSAGE: ID                     YEH-5"):].replace(
+        "1.  MESSAGE: TEMPLATE               1", "1.  MESSAGE: TEMPLATE               2")
+    units = units_of(scored((YEH / "key.txt").read_text(), {"A": a + "\n" + second})["A"],
+                     CONFIG, "fill")
+    once = units_of(yeh_pairs()["A"], CONFIG, "fill")
+    for name in ('YEH-5#spurious#rel-type#+EMPLOYMENT', 'YEH-5#spurious#people#+"JUAN"',
+                 'YEH-5#spurious#places#+"MADRID"'):
+        assert once[name] == Tally(act=1) and units[name] == Tally(act=2)
+    assert {u: t for u, t in units.items() if not u.startswith("YEH-5#spurious")} == \
+        {u: t for u, t in once.items() if not u.startswith("YEH-5#spurious")}
+
+
+# -- the worked example of docs/significance-units.md --------------------------------------------
+
+UNITS_DOC = Path(__file__).resolve().parent.parent / "docs" / "significance-units.md"
+_METRICS = {"recall": "recall", "precision": "precision", "F": "f1"}
+
+
+def _p(value: float | None) -> str:
+    """A p-value as the table prints it."""
+    return "n/a" if value is None else "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def test_tst3_worked_example_is_what_muceval_computes(muc4, tmp_path, capsys) -> None:
+    """The commands of the worked example, run here; every cell of its table, the counts of
+    units and the range of differing fill units must be what the docs say."""
+    text = UNITS_DOC.read_text(encoding="utf-8")
+    example = text.split("## Worked example: MUC-4 TST3", 1)[1]
+    responses = [str(muc4 / "tst3" / "responses" / f"{n}.tst3")
+                 for n in ("GE", "GE-CMU", "UMASS", "SRI", "NYU")]
+    tallies, results = {}, {}
+    for unit in ("message", "fill"):
+        scores = tmp_path / f"tst3-{unit}.json"
+        assert main(["score", "--key", str(muc4 / "corpora" / "tst3" / "key-tst3.v2"),
+                     "--config", str(muc4 / "tst3" / "config-tst3.el"),
+                     "--history", str(muc4 / "tst3" / "final-history-nrad.tst3"),
+                     "--no-query-pass", "--unit", unit, "--format", "json", "-o", str(scores),
+                     *responses]) == 0
+        capsys.readouterr()
+        assert main(["significance", str(scores), "--seed", "1", "--tests", "all",
+                     "--metrics", "recall,precision,f1", "--format", "json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        results[unit] = {(c["a"], c["b"], c["metric"]): c for c in doc["comparisons"]}
+        tallies[unit] = load_inputs([scores])
+    assert (f"{len(tallies['message'].units)} message units; "
+            f"{len(tallies['fill'].units):,} fill units.") in example
+    counts = tallies["fill"].counts
+    differing = [int((counts[i] != counts[j]).any(axis=1).sum())
+                 for i in range(len(counts)) for j in range(i + 1, len(counts))]
+    assert f"({min(differing):,} to {max(differing):,} for the ten pairs" in text
+
+    rows = [line for line in example.splitlines()
+            if line.startswith("| ") and not line.startswith(("| pair", "|---"))]
+    assert len(rows) == 8
+    correlations = []
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        a, b = cells[0].split(" – ")
+        metric = _METRICS[cells[1]]
+        both = {}
+        for unit in ("message", "fill"):
+            c = results[unit].get((a, b, metric)) or results[unit][(b, a, metric)]
+            sign = 1 if (c["a"], c["b"]) == (a, b) else -1
+            both[unit] = (c, sign)
+        (m, sign), (f, _) = both["message"], both["fill"]
+        mc, fc = m["classic"], f["classic"]
+
+        def two(test: str, mc=mc, fc=fc) -> str:
+            return f"{_p(mc[test])} / {_p(fc[test])}"
+
+        computed = [cells[0], cells[1], f"{100 * sign * m['difference']:+.2f}".replace("-", "−"),
+                    _p(m["p_value"]), _p(f["p_value"]), two("paired_t"), two("sign"),
+                    two("wilcoxon"), _p(mc["two_sample_t"]), _p(mc["binomial"]),
+                    f"{mc['correlation']:.2f} / {fc['correlation']:.2f}"]
+        assert cells == computed, row
+        assert mc["binomial"] == fc["binomial"]  # from the totals: the same at both levels
+        assert f["p_value"] <= m["p_value"]  # "smaller p-values ... in every row"
+        correlations += [mc["correlation"], fc["correlation"]]
+    assert f"(r {min(correlations):.2f}–{max(correlations):.2f} at either level)" in example

@@ -271,6 +271,31 @@ def test_gtt_audit_counts_pairs_credited_on_the_incident_type_alone() -> None:
     assert (loose.p_den, loose.r_den) == (strict.p_den, strict.r_den)
 
 
+def test_gtt_credits_15_of_its_116_pairs_on_the_incident_type_alone(modern: Path) -> None:
+    """The README's figure, from GTT's exhaustive enumeration of maps and the definition: a
+    credited pair (types agree as substrings) with role entities of which none matches."""
+    from muceval.scoring.modern.alignment import audit_gtt
+    from muceval.scoring.modern.gtt import gold_templates, predicted_templates
+
+    gold = read_modern(modern / "gtt" / "test.json")
+    pred = read_modern(modern / "gtt" / "preds_gtt.out")
+    credited = type_only = 0
+    preds = pred.by_id()
+    for docid, document in gold.by_id().items():
+        golds = gold_templates(document.templates or ())
+        predicted = predicted_templates(preds[docid].templates or () if docid in preds else ())
+        for i, j in enumerate(brute_force_map(predicted, golds)):
+            if j < 0 or predicted[i].incident_type not in golds[j].incident_type:
+                continue
+            credited += 1
+            roles = list(zip(predicted[i].roles, golds[j].roles, strict=True))
+            matched = any(p <= g for ps, gs in roles for p in ps for g in gs)
+            type_only += not matched and any(ps or gs for ps, gs in roles)
+    assert (credited, type_only) == (116, 15)
+    audit = audit_gtt(gold, pred)
+    assert (audit.mapped, audit.type_only) == (116, 15)
+
+
 def test_alignment_command_with_a_modern_key(modern: Path, capsys) -> None:
     key = str(modern / "gtt" / "test.json")
     preds = [str(modern / "gtt" / "preds_gtt.out"),
