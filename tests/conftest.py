@@ -22,6 +22,30 @@ settings.load_profile("muceval-ci" if os.environ.get("CI") else "muceval")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
+# .ci/run sets MUCEVAL_NO_SKIPS=1: there every package, Chromium and ../shared are present, so a
+# skip can only mean something is missing that a user would miss too (an undeclared package, a
+# file left out). Outside CI a skip stays a skip, with its reason.
+NO_SKIPS = os.environ.get("MUCEVAL_NO_SKIPS") == "1"
+
+
+def _fail_skip(report: pytest.CollectReport | pytest.TestReport) -> None:
+    if NO_SKIPS and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped, and MUCEVAL_NO_SKIPS=1 allows no skip: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    _fail_skip(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    outcome = yield
+    _fail_skip(outcome.get_result())
+
 
 def shared_root() -> Path:
     override = os.environ.get("MUCEVAL_SHARED")

@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from muceval.formats.config import load_configuration
@@ -147,7 +147,7 @@ def test_answer_undo_and_remap_in_the_browser(history: Path, tmp_path: Path) -> 
     assert shown == {s.name: format_pct(s.all_templates.f_pr) for s in systems}
 
 
-def _queue(client: httpx.Client, url: str) -> list[tuple[str, str, str, str]]:
+def _queue(client: httpx2.Client, url: str) -> list[tuple[str, str, str, str]]:
     page = client.get(url).text
     return re.findall(r'<tr data-question="(\w+)"><td>\d+</td><td class="name">([^<]+)</td>'
                       r'<td>([^<]+)</td><td class="name">([^<]+)</td>', page)
@@ -158,7 +158,7 @@ def test_killing_the_server_mid_answer_keeps_every_acknowledged_answer(history: 
                                                                       delay: float) -> None:
     server = Server(history)
     acknowledged: list[tuple[str, str, str]] = []
-    with httpx.Client(timeout=30) as client:
+    with httpx2.Client(timeout=30) as client:
         questions = _queue(client, server.url)
         assert len(questions) >= 2
         first = questions[0]
@@ -174,7 +174,7 @@ def test_killing_the_server_mid_answer_keeps_every_acknowledged_answer(history: 
                                                                  "answer": "correct"})
                 if reply.status_code in (200, 303):
                     acknowledged.append(second[1:])
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass  # killed before it answered: this answer was never acknowledged
 
         sender = threading.Thread(target=post)
@@ -191,7 +191,7 @@ def test_killing_the_server_mid_answer_keeps_every_acknowledged_answer(history: 
     # The next session starts (the lock died with the process) and clears stale files.
     again = Server(history)
     try:
-        with httpx.Client(timeout=30) as client:
+        with httpx2.Client(timeout=30) as client:
             assert client.get(again.url).status_code == 200
         assert not list(history.parent.glob(".history.lisp.*.tmp"))
     finally:

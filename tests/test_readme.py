@@ -42,8 +42,10 @@ def test_readme_command_runs(command: str, tmp_path: Path) -> None:
     shared = shared_root()
     if not (shared / "muc4").is_dir() or not (shared / "modern").is_dir():
         pytest.skip(f"shared data not found at {shared}")
+    # The commands name `muceval`: the one installed beside this Python, activated or not.
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**os.environ, "S": str(shared / "muc4"), "M": str(shared / "modern"),
-           "COLUMNS": "100"}
+           "COLUMNS": "100", "PATH": path}
     command = command.replace("../shared", str(shared))
     if command.startswith("muceval adjudicate"):
         _serves(command + " --no-browser", tmp_path, env)
