@@ -18,6 +18,7 @@ from muceval.formats.muc.history import parse_history
 from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.scoring.session import (
     SessionResult,
+    SubmittedSystems,
     gather_systems,
     read_template_file,
     score_files,
@@ -75,7 +76,7 @@ def score_test_sets(
 
 
 def _submit(client, spec: TestSetSpec, config: Configuration,
-            fills: bool) -> tuple[tuple[dict, list[str], list[Problem]], list[Problem]]:
+            fills: bool) -> tuple[SubmittedSystems, list[Problem]]:
     file_warnings: list[Problem] = []
     key = read_template_file(spec.key, config, file_warnings)
     names = system_names(list(spec.responses), None)

@@ -389,33 +389,46 @@ def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
     return done
 
 
+@dataclass(frozen=True)
+class SubmittedSystems:
+    """One test set on a Dask cluster: future → system, the systems in order, the warnings, and
+    the futures of the data sent once, held until every result is in."""
+
+    futures: dict
+    order: list[str]
+    warnings: list[Problem]
+    shared: list
+
+
 def submit_systems(client, config: Configuration, key: TemplateFile,
                    responses: Mapping[str, TemplateFile], history: History | None,
                    options: ScoringOptions,
-                   manual: Mapping[str, ManualMappings]) -> tuple[dict, list[str], list[Problem]]:
+                   manual: Mapping[str, ManualMappings]) -> SubmittedSystems:
     """Send one test set to a Dask ``client``: its key, configuration and history once, then
-    one task per system. Returns (future → system, the systems in order, the warnings)."""
+    one task per system."""
     warnings = list(unknown_history_slots(history, config)) if history is not None else []
     warnings += [w for response in responses.values() for w in check_pairing(key, response)]
-    shared = client.scatter([config, key, history], broadcast=True)
+    # Keys of their own (hash=False), not keys named by content: two test sets with the same key
+    # file would otherwise share a key, and the release of the first one's copy could reach the
+    # scheduler just as the second asks for it ("lost dependencies").
+    shared = client.scatter([config, key, history], broadcast=True, hash=False)
     futures = {client.submit(_score_one, shared[0], shared[1], response, shared[2],
                              _with_mappings(options, manual.get(name)), retries=3,
                              pure=False): name
                for name, response in responses.items()}
-    return futures, list(responses), warnings
+    return SubmittedSystems(futures, list(responses), warnings, shared)
 
 
-def gather_systems(distributed, pending: tuple[dict, list[str], list[Problem]],
+def gather_systems(distributed, pending: SubmittedSystems,
                    progress: Callable[[int, int], None] | None) -> SessionResult:
     """The results of :func:`submit_systems` as they finish, in the systems' order."""
-    futures, order, warnings = pending
     results: dict[str, tuple[PairScore, ...]] = {}
-    for future in distributed.as_completed(futures):
-        results[futures[future]] = future.result()
+    for future in distributed.as_completed(pending.futures):
+        results[pending.futures[future]] = future.result()
         if progress is not None:
-            progress(len(results), len(futures))
-    return SessionResult({name: results[name] for name in order}, (),
-                         warnings=tuple(warnings))
+            progress(len(results), len(pending.futures))
+    return SessionResult({name: results[name] for name in pending.order}, (),
+                         warnings=tuple(pending.warnings))
 
 
 def _check_request(

@@ -114,7 +114,10 @@ class DaskExecutor:
             return tuple(source[1][k]) if source is not None else pairs[k]
 
         with connect(self.address, self.workers) as client:
-            reduced = client.scatter(source[0], broadcast=True) if source is not None else None
+            # A key of its own (hash=False): on a shared scheduler, another run's copy of
+            # the same tallies could be released just as this run asks for it.
+            reduced = (client.scatter(source[0], broadcast=True, hash=False)
+                       if source is not None else None)
             futures = {}
             for n in pending:
                 kind, items = batches[n]
