@@ -234,13 +234,16 @@ def _print_plan(tallies, metrics: str, settings, threads: int | None, executor,
 
     from muceval.core.signature import document_header
     from muceval.significance.engine import prepare
+    from muceval.significance.estimate import estimate
     from muceval.significance.kernels import default_threads
-    from muceval.significance.plan import estimate
 
     prepared = prepare(tallies, metrics, settings)
-    parallel = executor.parallelism() if executor is not None else (threads or default_threads())
-    where = executor.describe() if executor is not None else f"in-process, {parallel} threads"
-    found = estimate(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings, parallel)
+    # In-process: one worker of all the threads; on a cluster: one thread per worker.
+    workers, per_worker = ((executor.parallelism(), 1) if executor is not None
+                           else (1, threads or default_threads()))
+    where = executor.describe() if executor is not None else f"in-process, {per_worker} threads"
+    found = estimate(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings,
+                     workers, per_worker)
     if fmt == "json":
         click.echo(json.dumps({**document_header("muceval-significance-plan",
                                                  prepared.settings.to_json()),
@@ -250,12 +253,17 @@ def _print_plan(tallies, metrics: str, settings, threads: int | None, executor,
         return
     click.echo(f"{len(tallies.systems)} systems, {len(tallies.units)} units, "
                f"{found.pairs} pairs × {len(prepared.metrics)} metrics")
+    threads_here = "one thread" if found.threads == 1 else f"{found.threads} threads"
     click.echo(f"approximate: {found.approximate_pairs} pairs × {prepared.settings.shuffles} "
                f"shuffles = {found.pair_shuffles:,} pair-shuffles "
-               f"({found.ns_per_pair_shuffle:.1f} ns each on one thread here)")
-    click.echo(f"exact: {found.exact_jobs} jobs, about {found.exact_cells:,.0f} lattice cells")
+               f"({found.ns_per_pair_shuffle:.1f} ns each on {threads_here} here): "
+               f"{found.approximate_seconds:,.2f} s")
+    click.echo(f"exact: {found.exact_jobs} jobs, about {found.exact_cells:,.0f} lattice cells "
+               f"({found.ns_per_cell:.2f} ns each and {found.us_per_job:,.0f} µs per job on one "
+               f"thread here, {found.exact_speedup:.1f}× on {threads_here}): "
+               f"{found.exact_seconds:,.2f} s")
     click.echo(f"estimated time on {where}: {found.seconds:,.2f} s "
-               f"(kernel only; reading, bootstrap and classic tests come on top)")
+               f"(the randomization only; reading, bootstrap and classic tests come on top)")
 
 
 def _modern_scores(paths: tuple[str, ...]) -> bool:

@@ -46,6 +46,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,6 +66,7 @@ def _jit():
 
 
 __all__ = [
+    "takes_compiled",
     "METRICS",
     "METRIC_COEFS",
     "REL_TOL",
@@ -279,6 +281,14 @@ def _segment_words(pair: PairData) -> int:
     return units // 64 if units >= 64 else 0
 
 
+def takes_compiled(pairs: Sequence[PairData], shuffles: int) -> bool:
+    """Whether :func:`approximate_counts` runs these pairs compiled by default: when the
+    compiled kernels are loaded already, or the work would repay loading them."""
+    return HAVE_NUMBA and (
+        "muceval.significance.compiled" in sys.modules
+        or sum(shuffles * (350 + 6.5 * len(p.diffs)) for p in pairs) > _NUMPY_BUDGET_NS)
+
+
 def approximate_counts(
     pairs: list[PairData],
     metrics: tuple[str, ...],
@@ -306,9 +316,7 @@ def approximate_counts(
     if not pairs or shuffles <= 0:
         return out
     if compiled is None:
-        compiled = HAVE_NUMBA and (
-            "muceval.significance.compiled" in sys.modules
-            or sum(shuffles * (350 + 6.5 * len(p.diffs)) for p in pairs) > _NUMPY_BUDGET_NS)
+        compiled = takes_compiled(pairs, shuffles)
     if not compiled or not HAVE_NUMBA:
         for k, pair in enumerate(pairs):
             out[k] = approximate_counts_numpy(pair, metrics, shuffles, seed, two_sided)

@@ -18,7 +18,7 @@ from muceval.errors import UsageError
 from muceval.significance.kernels import _BLOCK_BITS, PairData, exact_cost, exact_grid_cells
 from muceval.significance.settings import SignificanceSettings
 
-__all__ = ["MAX_EXACT_CELLS", "ExactJob", "Plan", "PlanEstimate", "estimate", "plan"]
+__all__ = ["MAX_EXACT_CELLS", "ExactJob", "Plan", "plan"]
 
 # Beyond this many grid cells an exact distribution needs too much memory.
 MAX_EXACT_CELLS = 300_000_000
@@ -87,57 +87,3 @@ def plan(pairs: Sequence[PairData], metrics: Sequence[str], settings: Significan
     jobs = tuple(ExactJob(k, m) for k in range(len(pairs)) for m in range(len(metrics))
                  if exact[k, m])
     return Plan(exact, approximate_pairs, jobs, settings.shuffles)
-
-
-@dataclass(frozen=True)
-class PlanEstimate:
-    """What a plan will cost: jobs, work, and the time on ``parallel`` workers, from a short
-    calibration run of the kernel on this machine (one thread)."""
-
-    pairs: int
-    approximate_pairs: int
-    exact_jobs: int
-    pair_shuffles: int
-    exact_cells: float
-    ns_per_pair_shuffle: float
-    parallel: int
-    seconds: float
-
-    def to_dict(self) -> dict[str, float | int]:
-        return {"pairs": self.pairs, "approximate_pairs": self.approximate_pairs,
-                "exact_jobs": self.exact_jobs, "pair_shuffles": self.pair_shuffles,
-                "exact_cells": self.exact_cells,
-                "ns_per_pair_shuffle": round(self.ns_per_pair_shuffle, 2),
-                "parallel": self.parallel, "seconds": round(self.seconds, 2)}
-
-
-def estimate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
-             settings: SignificanceSettings, parallel: int) -> PlanEstimate:
-    """Time the kernel on up to 16 of the plan's pairs and extrapolate to the whole plan.
-
-    Exact jobs are costed by the plan's cell model, scaled by how this machine's
-    shuffles compare with the model's.
-    """
-    import time
-
-    from muceval.significance.kernels import approximate_counts, exact_cost
-
-    assert settings.seed is not None, "the seed is drawn before the plan is estimated"
-    sample = [pairs[k] for k in (the_plan.approximate_pairs or range(len(pairs)))[:16]]
-    shuffles = min(settings.shuffles, 2048)
-    measured = 0.0
-    for _ in range(2):  # the first run may compile or load the kernels
-        started = time.perf_counter()
-        approximate_counts(list(sample), tuple(metrics), shuffles, settings.seed,
-                           settings.two_sided, threads=1)
-        measured = (time.perf_counter() - started) * 1e9 / max(1, len(sample) * shuffles)
-    modelled = sum(_SHUFFLE_METRIC_COST * len(metrics)
-                   + _SHUFFLE_BLOCK_COST * -(-len(p.diffs) // _BLOCK_BITS) + _SHUFFLE_FIXED_COST
-                   for p in sample) / max(1, len(sample))
-    cells = float(sum(exact_cost(pairs[job.pair], metrics[job.metric])
-                      for job in the_plan.exact_jobs))
-    pair_shuffles = len(the_plan.approximate_pairs) * settings.shuffles
-    nanoseconds = pair_shuffles * measured + cells * _EXACT_CELL_COST * measured / modelled
-    return PlanEstimate(len(pairs), len(the_plan.approximate_pairs), len(the_plan.exact_jobs),
-                        pair_shuffles, cells, measured, parallel,
-                        nanoseconds / 1e9 / max(1, parallel))
