@@ -41,6 +41,7 @@ from muceval.significance.kernels import (
     default_threads,
     reduce_counts,
 )
+from muceval.significance.settings import SignificanceSettings
 
 
 def write_csv(path: Path, tallies) -> None:
@@ -143,8 +144,9 @@ def parts(tallies, shuffles: int, repeat: int) -> None:
                          repeat)
     print(f"  bootstrap intervals of {len(index):,} pairs: tail selection {new:.2f} s, "
           f"np.quantile {old:.2f} s ({old / new:.1f}×, equal bit for bit)")
-    result = compare(tallies, metrics=["f1"], shuffles=999, seed=1, bootstrap=0,
-                     classic=False)
+    result = compare(tallies, metrics=["f1"],
+                     settings=SignificanceSettings(
+                         shuffles=999, seed=1, bootstrap=0, classic=False))
     order = result.ranking("f1")
     apart = {frozenset((c.a, c.b)) for c in result.comparisons if c.significant}
 
@@ -199,9 +201,11 @@ def exact_f05(shared: str | None) -> None:
         print(f"exact F0.5: skipped ({missing})")
         return
     tallies = from_reports(sorted((folder / "tst3" / "official-scores").glob("*.nrad")))
-    compare(tallies.select(tallies.systems[:2]), metrics=["f0.5"], method="exact", bootstrap=0)
+    compare(tallies.select(tallies.systems[:2]), metrics=["f0.5"],
+            settings=SignificanceSettings(method="exact", bootstrap=0))
     start = time.perf_counter()
-    compare(tallies, metrics=["f0.5"], method="exact", bootstrap=0, classic=False)
+    compare(tallies, metrics=["f0.5"],
+            settings=SignificanceSettings(method="exact", bootstrap=0, classic=False))
     print(f"exact F0.5, all {len(tallies.systems) * (len(tallies.systems) - 1) // 2} TST3 "
           f"pairs: {time.perf_counter() - start:.1f} s (target ≤ 10)")
 

@@ -35,6 +35,7 @@ from muceval.significance.kernels import (
     metric_values,
     reduce_counts,
 )
+from muceval.significance.settings import SignificanceSettings
 
 SHUFFLES = 1 << 20
 
@@ -71,7 +72,7 @@ def main(argv: list[str]) -> int:
           f"({per_fast * 1e9:.1f} ns per pair-shuffle)")  # fmt: skip
 
     start = time.perf_counter()
-    compare(tallies, shuffles=SHUFFLES, seed=1, bootstrap=1000)
+    compare(tallies, settings=SignificanceSettings(shuffles=SHUFFLES, seed=1, bootstrap=1000))
     print(f"full compare() incl. classic tests and 1,000 bootstrap samples: "
           f"{time.perf_counter() - start:.2f} s")  # fmt: skip
 
@@ -196,7 +197,7 @@ def json_output() -> None:
     from common import synthetic_tallies
 
     tallies = synthetic_tallies(120, 100)
-    result = compare(tallies, shuffles=999, seed=1, bootstrap=0)
+    result = compare(tallies, settings=SignificanceSettings(shuffles=999, seed=1, bootstrap=0))
     start = time.perf_counter()
     text = result.to_json()
     ours = time.perf_counter() - start

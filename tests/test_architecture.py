@@ -62,9 +62,10 @@ def test_compiled_kernels_are_cached_outside_the_package(tmp_path: Path) -> None
     before = set(PACKAGE.rglob("*.nb[ic]"))
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path)
-    code = ("from muceval.core.units import from_arrays; from muceval import compare; "
+    code = ("from muceval.core.units import from_arrays; "
+            "from muceval import compare, SignificanceSettings as S; "
             "t = from_arrays(['A', 'B'], ['m', 'n'], [[[1, 1, 1, 0], [2, 2, 1, 0]], "
-            "[[1, 1, 0, 0], [2, 2, 2, 0]]]); compare(t, metrics=['f1'], method='exact', bootstrap=0)")
+            "[[1, 1, 0, 0], [2, 2, 2, 0]]]); compare(t, ['f1'], S(method='exact', bootstrap=0))")
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
     assert set(PACKAGE.rglob("*.nb[ic]")) == before
     assert list(tmp_path.rglob("*.nbi")), "the kernels were not cached in the user cache folder"

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+
+import pytest
 
 from muceval.cli import main
 from muceval.core.units import from_arrays
 from muceval.reporting.demo import example_dir
 from muceval.significance.baseline import compare_to_baseline
 from muceval.significance.engine import compare
+from muceval.significance.settings import PRESETS, SignificanceSettings
 
 
 def test_compare_scores_responses_and_answers_in_json(capsys) -> None:
@@ -32,11 +36,12 @@ def test_difference_and_interval_are_oriented_candidate_minus_baseline() -> None
     tallies = from_arrays(["old", "new"], [f"m{i}" for i in range(8)],
                           [[[4, 4, 1, 0]] * 8, [[4, 4, 3, 0]] * 8])
     for baseline, candidate in (("old", "new"), ("new", "old")):
+        ab = replace(PRESETS["ab"].settings, bootstrap=200)
         result = compare_to_baseline(tallies, baseline, [candidate], metrics=["recall"],
-                                     bootstrap=200)
+                                     settings=ab)
         c = result.comparisons[0]
-        engine = compare(tallies, metrics=["recall"], seed=1, bootstrap=200,
-                         method="auto").comparison(baseline, candidate, "recall")
+        engine = compare(tallies, ["recall"], SignificanceSettings(
+            seed=1, bootstrap=200, method="auto")).comparison(baseline, candidate, "recall")
         assert c.p_value == engine.p_value
         sign = 1 if candidate == "new" else -1
         assert c.difference == sign * 0.5 and c.verdict == ("better" if sign > 0 else "worse")
@@ -51,3 +56,18 @@ def test_compare_ge_against_umass_in_one_command(muc4, capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("baseline,candidate,metric")
     assert len(lines) == 4 and all(",GE" in line or "GE," in line for line in lines[1:])
+
+
+@pytest.mark.parametrize("command,preset", [("compare", "ab"), ("significance", "muc4")])
+def test_the_preset_is_named_in_help_and_recorded(command, preset, tmp_path, capsys) -> None:
+    assert main([command, "--help"]) == 0
+    assert f"Defaults: the '{preset}' preset" in capsys.readouterr().out
+    header = "system,unit,POS,ACT,COR,PAR\n"
+    a, b = tmp_path / "A.csv", tmp_path / "B.csv"
+    a.write_text(header + "A,m1,2,2,2,0\nA,m2,2,2,1,0\n")
+    b.write_text(header + "B,m1,2,2,1,0\nB,m2,2,2,0,0\n")
+    assert main([command, str(a), str(b), "--format", "json", "--bootstrap", "0"]) == 0
+    out = capsys.readouterr().out
+    recorded = json.loads(out)["settings"]
+    assert recorded["preset"] == preset
+    assert recorded["alpha"] == PRESETS[preset].settings.alpha

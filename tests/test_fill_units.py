@@ -21,6 +21,7 @@ from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.scoring.session import score_systems
 from muceval.significance.engine import compare
 from muceval.significance.kernels import METRICS, brute_force_pvalue, reduce_counts
+from muceval.significance.settings import SignificanceSettings
 
 YEH = Path(__file__).parent / "data" / "yeh"
 CONFIG = load_configuration(YEH / "config.toml")
@@ -61,8 +62,8 @@ def test_exact_fill_test_from_scored_templates_equals_the_hand_written_csv(tmp_p
     scored_units = load_inputs([out], level="fill")
     hand = load_inputs([YEH / "units.csv"], level="fill")
     assert scored_units.level == hand.level == "fill"
-    a = compare(scored_units, method="exact", bootstrap=0)
-    b = compare(hand, method="exact", bootstrap=0)
+    a = compare(scored_units, settings=SignificanceSettings(method="exact", bootstrap=0))
+    b = compare(hand, settings=SignificanceSettings(method="exact", bootstrap=0))
     for x, y in zip(a.comparisons, b.comparisons, strict=True):
         assert (x.metric, x.method) == (y.metric, "exact")
         assert x.p_value == y.p_value, x.metric
@@ -151,8 +152,8 @@ def test_fill_level_exact_test_equals_brute_force(data) -> None:
         assert differing == 0  # every fill shared: nothing is ever exchanged
     if differing > 12:
         return
-    result = compare(from_arrays(["A", "B"], names, counts), method="exact", bootstrap=0,
-                     classic=False)
+    result = compare(from_arrays(["A", "B"], names, counts),
+                     settings=SignificanceSettings(method="exact", bootstrap=0, classic=False))
     # Units both systems share with equal counts are never exchanged: summed into one unit
     # they keep the totals and leave the enumeration small.
     changed = (counts[0] != counts[1]).any(axis=1)
@@ -211,7 +212,8 @@ def test_compare_and_report_take_fill_units(tmp_path, capsys) -> None:
     assert main(["compare", *args, "--method", "exact", "--format", "json",
                  str(YEH / "A.txt"), str(YEH / "B.txt")]) == 0
     doc = json.loads(capsys.readouterr().out)
-    hand = compare(load_inputs([YEH / "units.csv"]), method="exact", bootstrap=0)
+    hand = compare(load_inputs([YEH / "units.csv"]),
+                   settings=SignificanceSettings(method="exact", bootstrap=0))
     for c in doc["comparisons"]:
         assert c["p_value"] == hand.comparison("B", "A", c["metric"]).p_value
     out = tmp_path / "report"

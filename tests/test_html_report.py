@@ -21,6 +21,7 @@ from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 from muceval.reporting.html import format_p, render_html, write_report
 from muceval.reporting.muc1992 import format_report
 from muceval.scoring.session import score_files
+from muceval.significance.settings import SignificanceSettings
 
 # ---------------------------------------------------------------------------
 # A small DOM for reading pages back (also used by the browser test)
@@ -235,7 +236,8 @@ def example():
 def written(example, tmp_path_factory):
     config, results = example
     systems, tallies = systems_from_pairs(results, config)
-    analysis = analyze(systems, tallies, shuffles=999, seed=7, bootstrap=200)
+    analysis = analyze(systems, tallies,
+                       settings=SignificanceSettings(shuffles=999, seed=7, bootstrap=200))
     out = tmp_path_factory.mktemp("report")
     return analysis, write_report(analysis, out, png=True)
 
@@ -323,7 +325,8 @@ def test_names_are_escaped_in_the_page() -> None:
                           [[[2, 2, 2, 0], [2, 2, 1, 0]], [[2, 2, 1, 0], [2, 2, 0, 0]]])  # fmt: skip
     systems = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, tallies.totals(n))))
                for n in tallies.systems]  # fmt: skip
-    analysis = analyze(systems, tallies, method="exact", bootstrap=0, metrics="recall")
+    analysis = analyze(systems, tallies, metrics="recall",
+                       settings=SignificanceSettings(method="exact", bootstrap=0))
     from muceval.reporting.html import build_figures
     from muceval.reporting.plots import to_svg
 
@@ -340,7 +343,8 @@ def test_script_names_and_titles_are_text_not_markup() -> None:
                            [[2, 2, 0, 0], [2, 2, 0, 0]]])  # fmt: skip
     systems = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, tallies.totals(n))))
                for n in tallies.systems]  # fmt: skip
-    analysis = analyze(systems, tallies, method="exact", bootstrap=0, metrics="recall")
+    analysis = analyze(systems, tallies, metrics="recall",
+                       settings=SignificanceSettings(method="exact", bootstrap=0))
     from muceval.reporting.html import build_figures
     from muceval.reporting.plots import to_svg
 
@@ -427,10 +431,12 @@ def test_same_analysis_gives_the_same_files(tmp_path) -> None:
                            [[2, 0, 0, 0], [2, 2, 0, 0], [3, 3, 0, 0]]])  # fmt: skip
     systems = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, tallies.totals(n))))
                for n in tallies.systems]  # fmt: skip
-    first = write_report(analyze(systems, tallies, seed=3, shuffles=199, bootstrap=50,
-                                 metrics="recall,f1"), tmp_path / "1", png=False)  # fmt: skip
-    second = write_report(analyze(systems, tallies, seed=3, shuffles=199, bootstrap=50,
-                                  metrics="recall,f1"), tmp_path / "2", png=False)  # fmt: skip
+    first = write_report(analyze(systems, tallies, metrics="recall,f1",
+                                 settings=SignificanceSettings(
+                                     seed=3, shuffles=199, bootstrap=50)), tmp_path / "1", png=False)  # fmt: skip
+    second = write_report(analyze(systems, tallies, metrics="recall,f1",
+                                  settings=SignificanceSettings(
+                                      seed=3, shuffles=199, bootstrap=50)), tmp_path / "2", png=False)  # fmt: skip
     for a, b in zip((first.html, *first.figures, *first.data),
                     (second.html, *second.figures, *second.data), strict=True):  # fmt: skip
         assert a.read_bytes() == b.read_bytes(), a.name

@@ -17,6 +17,7 @@ from muceval.scoring.modern import ModernOptions, score_modern
 from muceval.scoring.modern.ceaf import rme_document
 from muceval.scoring.modern.counts import Counts
 from muceval.scoring.modern.gtt import GttTemplate, best_map, brute_force_map
+from muceval.significance.settings import SignificanceSettings
 
 
 def _template(kind: str | None, **roles: list[list[str]]) -> ModernTemplate:
@@ -198,8 +199,9 @@ def test_exact_ratio_randomization_equals_enumeration(docs, metric, two_sided) -
     b = np.array([d[1] for d in docs], dtype=float)
     tallies = RatioTallies(("A", "B"), tuple(f"d{i}" for i in range(len(docs))), np.stack([a, b]))
     alternative = "two-sided" if two_sided else "one-sided"
-    p = compare_ratios(tallies, (metric,), method="exact", bootstrap=0,
-                       alternative=alternative).comparison("A", "B", metric).p_value
+    p = compare_ratios(tallies, (metric,),
+                       settings=SignificanceSettings(
+                           method="exact", bootstrap=0, alternative=alternative)).comparison("A", "B", metric).p_value
     observed = float(ratio_values(a.sum(0), metric) - ratio_values(b.sum(0), metric))
     sign, threshold = _threshold(observed, two_sided)
     hits = 0

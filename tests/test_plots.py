@@ -22,6 +22,7 @@ from muceval.reporting.plots import (
     to_svg,
 )
 from muceval.significance.engine import compare
+from muceval.significance.settings import SignificanceSettings
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -73,7 +74,8 @@ def _result(method: str = "exact"):
         [[4, 4, 1, 0]] * 8,
     ]
     tallies = from_arrays(["A", "B", "C"], [f"m{i}" for i in range(8)], counts)
-    return compare(tallies, metrics=["recall", "f1"], method=method, seed=3, bootstrap=200)
+    return compare(tallies, metrics=["recall", "f1"],
+                   settings=SignificanceSettings(method=method, seed=3, bootstrap=200))
 
 
 def test_matrix_plot_shows_every_pair_with_its_p_value_and_significance() -> None:

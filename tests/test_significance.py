@@ -33,6 +33,7 @@ from muceval.significance.kernels import (
     metric_value,
     reduce_counts,
 )
+from muceval.significance.settings import SignificanceSettings
 
 
 @st.composite
@@ -183,7 +184,9 @@ def test_identical_systems_give_p_one():
     x, _ = random_pair(rng, 30)
     t = from_arrays(["A", "B"], [f"u{i}" for i in range(30)], np.stack([x, x]))
     for method in ("approximate", "exact"):
-        result = compare(t, method=method, shuffles=999, seed=1, bootstrap=0)
+        result = compare(t,
+                         settings=SignificanceSettings(
+                             method=method, shuffles=999, seed=1, bootstrap=0))
         assert all(c.p_value == 1.0 for c in result.comparisons)
         assert result.groups == {m: [["A", "B"]] for m in METRICS}
 
@@ -195,7 +198,9 @@ def test_exchange_that_cannot_change_the_statistic_gives_p_one():
     b[17] = [20, 20, 0, 0]
     t = from_arrays(["A", "B"], [f"m{i:02d}" for i in range(50)], np.stack([a, b]))
     for method in ("approximate", "exact"):
-        result = compare(t, method=method, shuffles=9999, seed=4, bootstrap=0, classic=False)
+        result = compare(t,
+                         settings=SignificanceSettings(
+                             method=method, shuffles=9999, seed=4, bootstrap=0, classic=False))
         for c in result.comparisons:
             assert c.difference > 0
             assert c.p_value == 1.0, (method, c.metric)
@@ -205,10 +210,14 @@ def test_swapping_systems_keeps_two_sided_p():
     rng = np.random.default_rng(8)
     x, y = random_pair(rng, 40)
     units = [f"u{i}" for i in range(40)]
-    ab = compare(from_arrays(["A", "B"], units, np.stack([x, y])), seed=9, bootstrap=0)
-    ba = compare(from_arrays(["B", "A"], units, np.stack([y, x])), seed=9, bootstrap=0)
-    ex_ab = compare(from_arrays(["A", "B"], units, np.stack([x, y])), method="exact", bootstrap=0)
-    ex_ba = compare(from_arrays(["B", "A"], units, np.stack([y, x])), method="exact", bootstrap=0)
+    ab = compare(from_arrays(["A", "B"], units, np.stack([x, y])),
+                 settings=SignificanceSettings(seed=9, bootstrap=0))
+    ba = compare(from_arrays(["B", "A"], units, np.stack([y, x])),
+                 settings=SignificanceSettings(seed=9, bootstrap=0))
+    ex_ab = compare(from_arrays(["A", "B"], units, np.stack([x, y])),
+                    settings=SignificanceSettings(method="exact", bootstrap=0))
+    ex_ba = compare(from_arrays(["B", "A"], units, np.stack([y, x])),
+                    settings=SignificanceSettings(method="exact", bootstrap=0))
     for metric in METRICS:
         assert ab.comparison("A", "B", metric).p_value == ba.comparison("A", "B", metric).p_value
         assert ex_ab.comparison("A", "B", metric).p_value == pytest.approx(
@@ -227,7 +236,8 @@ def test_response_level_recall_matches_sign_test():
     a = np.stack([ones, ones, a_cor.astype(np.int64), 0 * ones], axis=1)
     b = np.stack([ones, ones, b_cor.astype(np.int64), 0 * ones], axis=1)
     t = from_arrays(["A", "B"], [f"r{i}" for i in range(n)], np.stack([a, b]))
-    result = compare(t, metrics=["recall"], method="exact", bootstrap=0)
+    result = compare(t, metrics=["recall"],
+                     settings=SignificanceSettings(method="exact", bootstrap=0))
     c = result.comparison("A", "B", "recall")
     wins = int((a_cor & ~b_cor).sum())
     losses = int((~a_cor & b_cor).sum())
@@ -342,7 +352,8 @@ def test_compare_outputs_and_options():
     z = np.minimum(x, x)  # a third system: copy of x
     units = [f"u{i}" for i in range(25)]
     t = from_arrays(["A", "B", "C"], units, np.stack([x, y, z]))
-    r = compare(t, metrics="recall,f2", seed=5, bootstrap=200, adjust="holm")
+    r = compare(t, metrics="recall,f2",
+                settings=SignificanceSettings(seed=5, bootstrap=200, adjust="holm"))
     data = r.to_dict()
     assert set(data) >= {"systems", "comparisons", "groups"}
     assert set(data["systems"]) == {"A", "B", "C"}
@@ -360,14 +371,16 @@ def test_compare_outputs_and_options():
     assert ab.p_adjusted >= ab.p_value
     assert r.to_csv().splitlines()[0].startswith("metric,a,b,")
     assert len(r.to_csv().splitlines()) == 7
-    again = compare(t, metrics="recall,f2", seed=5, bootstrap=200, adjust="holm")
+    again = compare(t, metrics="recall,f2",
+                    settings=SignificanceSettings(seed=5, bootstrap=200, adjust="holm"))
     assert again.to_json() == r.to_json()
-    auto = compare(t, metrics=["recall"], method="auto", seed=5, bootstrap=0)
+    auto = compare(t, metrics=["recall"],
+                   settings=SignificanceSettings(method="auto", seed=5, bootstrap=0))
     assert {c.method for c in auto.comparisons} == {"exact"}  # 25 units: exact is cheap
     with pytest.raises(UsageError):
         parse_metrics("recall,bogus")
     with pytest.raises(UsageError):
-        compare(t, method="magic")
+        compare(t, settings=SignificanceSettings(method="magic"))
     with pytest.raises(UsageError):
         compare(t.select(["A"]))
 
@@ -383,10 +396,11 @@ def test_official_tst3_f_measures(muc4):
 def test_official_tst3_exact_and_approximate_agree(muc4):
     t = from_reports(sorted((muc4 / "tst3" / "official-scores").iterdir()))
     t = t.select([f"{s}.tst3-pass1" for s in ("GE", "GE-CMU", "UMASS", "NYU")])
-    exact = compare(t, metrics=["recall", "precision"], method="exact", bootstrap=0, classic=False)
-    approx = compare(
-        t, metrics=["recall", "precision"], shuffles=20000, seed=1, bootstrap=0, classic=False
-    )
+    exact = compare(t, metrics=["recall", "precision"],
+                    settings=SignificanceSettings(method="exact", bootstrap=0, classic=False))
+    approx = compare(t, metrics=["recall", "precision"],
+                     settings=SignificanceSettings(
+                         shuffles=20000, seed=1, bootstrap=0, classic=False))
     for a, b in itertools.combinations(t.systems, 2):
         for metric in ("recall", "precision"):
             pe = exact.comparison(a, b, metric).p_value
@@ -454,8 +468,8 @@ def test_json_keeps_one_comparison_per_line_whatever_the_names():
     counts = rng.integers(0, 5, (3, 6, 4))
     counts[..., 2] = np.minimum(counts[..., 2], np.minimum(counts[..., 0], counts[..., 1]))
     counts[..., 3] = 0
-    result = compare(from_arrays(names, [f"u{i}" for i in range(6)], counts), bootstrap=10,
-                     seed=1)
+    result = compare(from_arrays(names, [f"u{i}" for i in range(6)], counts),
+                     settings=SignificanceSettings(bootstrap=10, seed=1))
     text = result.to_json()
     assert json.loads(text) == json.loads(json.dumps(result.to_dict()))
     rows = [line for line in text.splitlines() if line.startswith('    {"a": ')]
@@ -473,8 +487,9 @@ def test_tst3_counts_identical_to_the_recorded_run(muc4):
                            / "tst3-seed1-nge.json").read_text())
     tallies = from_reports(sorted((muc4 / "tst3" / "official-scores").glob("*.nrad")))
     assert list(tallies.systems) == recorded["systems"]
-    result = compare(tallies, shuffles=recorded["shuffles"], seed=recorded["seed"],
-                     bootstrap=0, classic=False)
+    result = compare(tallies,
+                     settings=SignificanceSettings(
+                         shuffles=recorded["shuffles"], seed=recorded["seed"], bootstrap=0, classic=False))
     got = {f"{c.a}|{c.b}|{c.metric}": c.nge for c in result.comparisons}
     assert got == recorded["nge"]
 
@@ -505,3 +520,34 @@ def test_streamed_comparisons_equal_the_objects(method, adjust, bootstrap):
     assert summary.letter_groups == whole.letter_groups
     assert summary.system_ci == whole.system_ci and summary.settings == whole.settings
     assert summary.comparisons == ()
+
+
+def test_a_comparison_asked_the_other_way_round_is_mirrored():
+    t = from_arrays(["A", "B"], ["m1", "m2", "m3"],
+                    [[[2, 2, 2, 0], [2, 2, 1, 0], [3, 3, 3, 0]],
+                     [[2, 2, 1, 0], [2, 2, 0, 0], [3, 3, 2, 0]]])
+    result = compare(t, metrics=["recall"], settings=SignificanceSettings(seed=1, shuffles=199))
+    ab = result.comparison("A", "B", "recall")
+    ba = result.comparison("B", "A", "recall")
+    assert (ab.a, ab.b, ba.a, ba.b) == ("A", "B", "B", "A")
+    assert ab.difference > 0 and ba.difference == -ab.difference
+    assert (ba.value_a, ba.value_b) == (ab.value_b, ab.value_a)
+    assert ba.ci == (-ab.ci[1], -ab.ci[0])
+    assert (ba.p_value, ba.p_adjusted, ba.significant) == (ab.p_value, ab.p_adjusted,
+                                                          ab.significant)
+    with pytest.raises(KeyError):
+        result.comparison("A", "C", "recall")
+
+
+@pytest.mark.parametrize("field,value,fragment", [
+    ("method", "bogus", "method='bogus'"), ("alternative", "less", "alternative='less'"),
+    ("adjust", "bonferroni", "adjust='bonferroni'"), ("alpha", 0.0, "alpha=0.0"),
+    ("confidence", 1.0, "confidence=1.0"), ("ci_level", 2, "ci_level=2"),
+    ("shuffles", 0, "shuffles=0"), ("shuffles", 9.5, "shuffles=9.5"),
+    ("seed", -1, "seed=-1"), ("bootstrap", -5, "bootstrap=-5"),
+    ("exact_budget", 1.0, "exact_budget=1.0"),
+])
+def test_settings_are_checked_when_made_and_name_the_parameter(field, value, fragment):
+    with pytest.raises(ValueError, match="SignificanceSettings") as caught:
+        SignificanceSettings(**{field: value})
+    assert fragment in str(caught.value) and isinstance(caught.value, UsageError)

@@ -71,8 +71,9 @@ class InputError(MucevalError):
         return cls(Problem(str(path), line, message, column))
 
 
-class UsageError(MucevalError):
-    """The caller combined options or arguments that cannot work together."""
+class UsageError(MucevalError, ValueError):
+    """The caller combined options or arguments that cannot work together, or gave a value
+    outside its range (a ``ValueError`` too, as for any bad argument)."""
 
 
 class OutputError(MucevalError):

@@ -5,11 +5,15 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from muceval.errors import Problem, UsageError
+
+if TYPE_CHECKING:
+    from muceval.significance.settings import PresetName, SignificanceSettings
 
 BUNDLED_CONFIGURATIONS = ("muc4",)
 
@@ -122,40 +126,70 @@ def units_option(command):
     )(command)
 
 
-def significance_options(command):
-    """The options of the significance tests, shared by `significance` and `report`."""
+SETTINGS_OPTIONS = ("method", "shuffles", "seed", "alternative", "alpha", "confidence", "adjust",
+                    "bootstrap")
+"""The options of the significance tests that make a SignificanceSettings."""
+
+
+def significance_options(preset: PresetName):
+    """The options of the significance tests, shared by `significance`, `report` and `compare`,
+    their defaults those of ``preset`` (named, with its purpose, at the end of the help)."""
+    from muceval.significance.settings import ADJUSTMENTS, ALTERNATIVES, METHODS, PRESETS
+
+    chosen = PRESETS[preset]
+    default = chosen.settings
+    level = click.FloatRange(0, 1, min_open=True, max_open=True)
     options = [
-        click.option("--metrics", default="recall,precision,f1,f0.5,f2", show_default=True,
+        click.option("--metrics", default=",".join(chosen.metrics), show_default=True,
                      help="Comma-separated metrics: recall, precision, f1 (P&R), f0.5 (2P&R), "
                      "f2 (P&2R)."),
-        click.option("--method", type=click.Choice(["approximate", "exact", "auto"]),
-                     default="approximate", show_default=True,
-                     help="Approximate randomization, exact enumeration, or whichever is "
-                     "cheaper."),
-        click.option("--shuffles", type=click.IntRange(min=1), default=9999, show_default=True,
-                     help="Shuffles of the approximate test."),
-        click.option("--seed", type=int, default=None,
-                     help="Seed of the shuffles and the bootstrap (drawn and recorded in the "
-                     "output if not given)."),
-        click.option("--alternative", type=click.Choice(["two-sided", "one-sided"]),
-                     default="two-sided", show_default=True,
+        click.option("--method", type=click.Choice(METHODS), default=default.method,
+                     show_default=True,
+                     help="Approximate randomization, exact enumeration, or auto: exact "
+                     "whenever that is cheaper."),
+        click.option("--shuffles", type=click.IntRange(min=1), default=default.shuffles,
+                     show_default=True, help="Shuffles of the approximate test."),
+        click.option("--seed", type=click.IntRange(min=0), default=default.seed,
+                     show_default=default.seed is not None,
+                     help="Seed of the shuffles and the bootstrap (recorded in the output; "
+                     + ("drawn if not given)." if default.seed is None else "the same inputs "
+                        "give the same verdict).")),
+        click.option("--alternative", type=click.Choice(ALTERNATIVES),
+                     default=default.alternative, show_default=True,
                      help="one-sided: is the better system better by at least the observed "
                      "amount."),
-        click.option("--alpha", type=float, default=0.10, show_default=True,
+        click.option("--alpha", type=level, default=default.alpha, show_default=True,
                      help="Significance cutoff."),
-        click.option("--confidence", type=float, default=0.99, show_default=True,
+        click.option("--confidence", type=level, default=default.confidence, show_default=True,
                      help="Confidence level an approximate result needs to count as "
                      "significant."),
-        click.option("--adjust", type=click.Choice(["none", "holm", "bh"]), default="none",
+        click.option("--adjust", type=click.Choice(ADJUSTMENTS), default=default.adjust,
                      show_default=True, help="Multiple-comparison adjustment across pairs."),
-        click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
+        click.option("--bootstrap", type=click.IntRange(min=0), default=default.bootstrap,
+                     show_default=True,
                      help="Paired bootstrap samples for confidence intervals (0: none)."),
         click.option("--threads", type=click.IntRange(min=1), default=None,
                      help="Threads of the randomization kernels (default: all cores)."),
     ]
-    for option in reversed(options):
-        command = option(command)
-    return command
+
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        command.__doc__ = (command.__doc__ or "").rstrip() + (
+            f"\n\n    Defaults: the '{preset}' preset, {chosen.purpose}.\n")
+        return command
+
+    return decorate
+
+
+def chosen_settings(preset: PresetName, **changes: Any) -> SignificanceSettings:
+    """The settings the command line chose: the options of :func:`significance_options` over
+    ``preset``, then ``changes`` (what the command itself decides, e.g. no intervals)."""
+    from muceval.significance.settings import SignificanceSettings
+
+    params = click.get_current_context().params
+    given = {name: params[name] for name in SETTINGS_OPTIONS}
+    return SignificanceSettings(**{**given, **changes}, preset=preset)
 
 
 @contextlib.contextmanager
@@ -311,3 +345,18 @@ def unit_level_option(command):
         show_default=True,
         help="With --key: the unit of the randomization: " + UNIT_LEVEL_HELP,
     )(command)
+
+
+def refuse_unused(accepted: Collection[str], why: str) -> None:
+    """Refuse every option given on the command line that the path taken does not use
+    (``accepted``: the parameter names it uses), so that no flag is taken and ignored; the
+    message is the flag, then ``why``."""
+    from muceval.errors import UsageError
+
+    context = click.get_current_context()
+    for param in context.command.params:
+        if (param.name is not None and param.name not in accepted
+                and context.get_parameter_source(param.name)
+                is click.core.ParameterSource.COMMANDLINE):
+            flag = max(param.opts, key=len)
+            raise UsageError(f"{flag} {why}")

@@ -13,12 +13,14 @@ from muceval.cli.modern import key_is_modern
 if TYPE_CHECKING:
     from muceval.core.units import RatioTallies, UnitTallies
 from muceval.cli.common import (
+    chosen_settings,
     configuration_options,
     name_option,
     parse_names,
     progress_bar,
     report_warnings,
     resolve_configuration,
+    significance_options,
     strict_option,
     unit_level_option,
     units_option,
@@ -36,19 +38,7 @@ from muceval.cli.common import (
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="With --key: 1992 history of human judgements.")
 @click.option("--no-query-pass", is_flag=True, help="With --key: 1992 batch mode.")
-@click.option("--metrics", default="recall,precision,f1", show_default=True,
-              help="Comma-separated metrics: recall, precision, f1, f0.5, f2.")
-@click.option("--method", type=click.Choice(["auto", "approximate", "exact"]), default="auto",
-              show_default=True,
-              help="auto: the exact test when it is cheap, else approximate randomization.")
-@click.option("--shuffles", type=click.IntRange(min=1), default=9999, show_default=True,
-              help="Shuffles of the approximate test.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Seed of the shuffles and the bootstrap (recorded in the output).")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.05, show_default=True, help="Significance level.")
-@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
-              help="Paired bootstrap samples for the interval of the difference (0: none).")
+@significance_options("ab")
 @click.option("--metric", type=click.Choice(["gtt", "ceaf-ree", "ceaf-rme"]),
               help="With a modern MUC-4 gold file as --key: the scorer whose per-document "
               "counts are compared (default gtt).")
@@ -62,7 +52,8 @@ from muceval.cli.common import (
 def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             config_path: str | None, slots_path: str | None, history_path: str | None,
             no_query_pass: bool, metrics: str, method: str, shuffles: int, seed: int,
-            alpha: float, bootstrap: int, metric: str | None, phi: str | None, units: str, unit: str,
+            alternative: str, alpha: float, confidence: float, adjust: str, bootstrap: int,
+            threads: int | None, metric: str | None, phi: str | None, units: str, unit: str,
             names: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, verdict.
 
@@ -116,9 +107,9 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
         system_names = list(tallies.systems)
     with progress_bar(sys.stderr.isatty()) as advance:
         result = compare_to_baseline(
-            tallies, system_names[0], system_names[1:], metrics=[m.strip() for m in metrics.split(",")],
-            method=method, shuffles=shuffles, seed=seed, alpha=alpha, bootstrap=bootstrap,
-            progress=advance, unit="document" if modern else unit)
+            tallies, system_names[0], system_names[1:],
+            metrics=[m.strip() for m in metrics.split(",")], settings=chosen_settings("ab"),
+            threads=threads, progress=advance, unit="document" if modern else unit)
     if fmt == "json":
         click.echo(result.to_json())
     elif fmt == "csv":

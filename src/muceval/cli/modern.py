@@ -14,10 +14,11 @@ if TYPE_CHECKING:
     from muceval.scoring.modern import ModernScores
 
 METRIC_CHOICES = ("1992", "gtt", "ceaf-ree", "ceaf-rme", "all")
-# What only the 1992 scorer uses: refused with a modern metric rather than ignored.
-_1992_ONLY = ("config_path", "slots_path", "history_path", "no_query_pass", "mapping_paths",
-              "mapping", "alignment", "alignment_path", "unresolved", "save_history", "layout",
-              "detail", "unit", "output_dir", "per_slot", "scheduler")
+MODERN_ONLY = ("phi", "event_n", "ignore_empty_docs", "compat")
+"""The options of `score` that only the modern metrics take."""
+MODERN_USES = ("responses", "key_path", "metric", *MODERN_ONLY, "fmt", "output", "force",
+               "names", "strict")
+"""Every option of `score` the modern path uses: any other one given is refused."""
 
 
 def modern_options(command):
@@ -63,24 +64,21 @@ def _starts_with_brace(path: str) -> bool:
 
 def run_modern(key_path: str, predictions: Sequence[str], metric: str, phi: str | None,
                event_n: str | None, ignore_empty_docs: bool, compat: bool, fmt: str,
-               output: str | None, force: bool, strict: bool, given: dict[str, bool]) -> None:
+               output: str | None, force: bool, strict: bool,
+               names: dict[str, str] | None = None) -> None:
     """Score modern predictions; print or write the table, JSON or CSV."""
     from muceval.formats.files import write_atomic
     from muceval.reporting.modern import modern_scores_to_csv, modern_scores_to_json
     from muceval.version import __version__
 
-    used = [name for name in _1992_ONLY if given.get(name)]
-    if used:
-        flag = "--" + used[0].removesuffix("_path").removesuffix("_paths").replace("_", "-")
-        raise UsageError(f"{flag} belongs to the 1992 scorer; the modern metrics take --phi, "
-                         "--event-n, --ignore-empty-docs and --compat")
     if fmt == "report":
         fmt = "table"
     results, skipped, layout = score_modern_files(key_path, predictions, metric, phi, event_n,
-                                                  ignore_empty_docs, compat, strict)
+                                                  ignore_empty_docs, compat, strict, names)
     settings = {"command": "score", "muceval": __version__, "key": key_path,
                 "predictions": list(predictions), "metric": metric, "phi": phi,
-                "event_n": event_n, "ignore_empty_docs": ignore_empty_docs, "compat": compat}
+                "event_n": event_n, "ignore_empty_docs": ignore_empty_docs, "compat": compat,
+                "names": dict(names or {})}
     if fmt == "json":
         text = modern_scores_to_json(results, settings)
     elif fmt == "csv":

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
     alignment_file_option,
+    chosen_settings,
     configuration_options,
     name_option,
     parse_criteria,
@@ -23,6 +25,9 @@ from muceval.cli.common import (
     units_option,
 )
 from muceval.cli.modern import key_is_modern
+
+if TYPE_CHECKING:
+    from muceval.significance.settings import SignificanceSettings
 
 
 @cli.command("report")
@@ -43,7 +48,7 @@ from muceval.cli.modern import key_is_modern
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="muceval-report",
               show_default=True, help="Folder for report.html, the figures and the data.")
 @click.option("--title", help="Title of the page.")
-@significance_options
+@significance_options("muc4")
 @units_option
 @unit_level_option
 @name_option
@@ -118,9 +123,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
                              "modern scorer; --config, --slots, --history, --alignment and "
                              "--unit belong to the 1992 scorer")
         _modern_report(key_path, inputs, parse_names(names, inputs), out_dir, title, png,
-                       fmt, strict, started, method=method, shuffles=shuffles, seed=seed,
-                       alternative=alternative, alpha=alpha, confidence=confidence,
-                       adjust=adjust, bootstrap=bootstrap)
+                       fmt, strict, started, chosen_settings("muc4"))
         return
     if key_path is not None:
         config = resolve_configuration(config_path, slots_path, alignment_path)
@@ -153,9 +156,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
 
     show_progress = sys.stderr.isatty()
     with progress_bar(show_progress) as advance:
-        analysis = analyze(systems, tallies, metrics=metrics, method=method, shuffles=shuffles,
-                           seed=seed, alternative=alternative, alpha=alpha,
-                           confidence=confidence, adjust=adjust, bootstrap=bootstrap,
+        analysis = analyze(systems, tallies, metrics=metrics, settings=chosen_settings("muc4"),
                            threads=threads, progress=advance, inputs=recorded)
     if alignment_criteria is not None:
         analysis = _with_alignment(analysis, config, key_path, inputs, renamed, chosen,
@@ -242,14 +243,14 @@ def _with_alignment(analysis, config, key_path, inputs, names, criteria, history
 
 
 def _modern_report(key_path: str, inputs, names, out_dir: str, title: str | None, png: bool,
-                   fmt: str, strict: bool, started: float, **settings) -> None:
+                   fmt: str, strict: bool, started: float,
+                   settings: SignificanceSettings) -> None:
     """Modern predictions: every scorer side by side, significance per scorer, one page."""
     import json
     import time
 
     from muceval.cli.modern import score_modern_files
     from muceval.reporting.modern_report import analyze_modern, write_modern_report
-    from muceval.significance.settings import SignificanceSettings
 
     results, skipped, _ = score_modern_files(key_path, inputs, "all", None, None, False, False,
                                              strict, names)
@@ -257,7 +258,7 @@ def _modern_report(key_path: str, inputs, names, out_dir: str, title: str | None
         click.echo(f"note: not scored: {line}", err=True)
     show_progress = sys.stderr.isatty()
     with progress_bar(show_progress, "pairs") as advance:
-        analysis = analyze_modern(results, SignificanceSettings(**settings),
+        analysis = analyze_modern(results, settings,
                                   {"key": key_path, "predictions": list(inputs)}, advance)
     files = write_modern_report(analysis, out_dir, title=title, png=png)
     elapsed = time.perf_counter() - started

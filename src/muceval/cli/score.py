@@ -21,12 +21,19 @@ from muceval.cli.common import (
     parse_names,
     progress_bar,
     refuse_overwriting_inputs,
+    refuse_unused,
     report_warnings,
     resolve_configuration,
     scores_table,
     strict_option,
 )
-from muceval.cli.modern import key_is_modern, modern_options, run_modern
+from muceval.cli.modern import (
+    MODERN_ONLY,
+    MODERN_USES,
+    key_is_modern,
+    modern_options,
+    run_modern,
+)
 from muceval.errors import UsageError
 from muceval.formats.files import write_atomic
 from muceval.formats.muc.store import HistorySaveError
@@ -127,18 +134,17 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
         if metric == "1992":
             raise UsageError(f"{key_path} is a modern MUC-4 gold file: choose --metric gtt, "
                              "ceaf-ree, ceaf-rme or all")
-        explicit = {name: given(name) is click.core.ParameterSource.COMMANDLINE
-                    for name in ("config_path", "slots_path", "history_path", "no_query_pass",
-                                 "mapping_paths", "mapping", "alignment", "alignment_path",
-                                 "unresolved", "save_history",
-                                 "layout", "detail", "unit", "output_dir", "per_slot")}
-        refuse_overwriting_inputs(output, {key_path: "key", **{p: "predictions" for p in responses}})
-        run_modern(key_path, expand_folders(responses), metric, phi, event_n, ignore_empty_docs,
-                   compat, fmt, output, force, strict, explicit)
+        refuse_unused(MODERN_USES, "belongs to the 1992 scorer; the modern metrics take --phi, "
+                      "--event-n, --ignore-empty-docs, --compat, --name, --format, -o, --force "
+                      "and --strict")
+        predictions = expand_folders(responses)
+        refuse_overwriting_inputs(output, {key_path: "key",
+                                           **{p: "predictions" for p in predictions}})
+        run_modern(key_path, predictions, metric, phi, event_n, ignore_empty_docs, compat, fmt,
+                   output, force, strict, parse_names(names, predictions))
         return
-    for option in ("phi", "event_n", "ignore_empty_docs", "compat"):
-        if given(option) is click.core.ParameterSource.COMMANDLINE:
-            raise UsageError(f"--{option.replace('_', '-')} goes with a modern --metric")
+    refuse_unused([name for name in click.get_current_context().params
+                   if name not in MODERN_ONLY], "goes with a modern --metric")
 
     if output is not None and output_dir is not None:
         raise UsageError("give -o FILE or --output-dir DIR, not both")

@@ -11,11 +11,12 @@ import click
 
 if TYPE_CHECKING:
     from muceval.core.units import UnitTallies
-    from muceval.significance.settings import SignificanceSettings
+    from muceval.significance.settings import Adjustment, Alternative, Method, SignificanceSettings
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
     UNIT_LEVEL_HELP,
+    chosen_settings,
     name_option,
     parse_names,
     progress_bar,
@@ -28,7 +29,7 @@ from muceval.cli.common import (
 @cli.command("significance")
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False))
-@significance_options
+@significance_options("muc4")
 @units_option
 @click.option("--unit", "unit_level", type=click.Choice(["message", "template", "fill"]),
               help="Insist on what one unit is: " + UNIT_LEVEL_HELP + " muceval scores hold the "
@@ -63,9 +64,9 @@ from muceval.cli.common import (
 @progress_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
-def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: int,
-                 seed: int | None, alternative: str, alpha: float, confidence: float,
-                 adjust: str, bootstrap: int, threads: int | None, units: str,
+def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles: int,
+                 seed: int | None, alternative: Alternative, alpha: float, confidence: float,
+                 adjust: Adjustment, bootstrap: int, threads: int | None, units: str,
                  unit_level: str | None, names: tuple[str, ...],
                  scorer: str | None, tests: str | None, scheduler: str | None,
                  checkpoint: str | None, pairs_path: str | None, force: bool,
@@ -92,16 +93,12 @@ def significance(inputs: tuple[str, ...], metrics: str, method: str, shuffles: i
 
     from muceval.formats.registry import load_inputs
     from muceval.significance.engine import compare
-    from muceval.significance.settings import SignificanceSettings
-
     chosen_tests = _parse_tests(tests)
     # The terminal shows no intervals, and the classic tests only with --tests: computing
     # them there would cost a leaderboard seconds for nothing.
     table = fmt == "table"
-    settings = SignificanceSettings(method=method, shuffles=shuffles, seed=seed,
-                                    alternative=alternative, alpha=alpha, confidence=confidence,
-                                    adjust=adjust, bootstrap=0 if table else bootstrap,
-                                    classic=bool(chosen_tests) or not table)
+    settings = chosen_settings("muc4", bootstrap=0 if table else bootstrap,
+                               classic=bool(chosen_tests) or not table)
     if checkpoint is not None and scheduler is None:
         raise click.UsageError("--checkpoint goes with --scheduler")
     if _modern_scores(inputs):

@@ -37,6 +37,7 @@ from muceval.core.tallies import MANNERS, PairScore, Tally, summarize
 from muceval.core.unit_levels import units_of
 from muceval.core.units import UnitTallies, from_arrays
 from muceval.significance.engine import METRICS, SignificanceResult, compare, parse_metrics
+from muceval.significance.settings import SignificanceSettings
 from muceval.version import __version__
 
 __all__ = [
@@ -176,43 +177,35 @@ def analyze(
     tallies: UnitTallies,
     *,
     metrics: str | Sequence[str] = METRICS,
-    method: str = "approximate",
-    shuffles: int = 9_999,
-    seed: int | None = None,
-    alternative: str = "two-sided",
-    alpha: float = 0.10,
-    confidence: float = 0.99,
-    adjust: str = "none",
-    bootstrap: int = 1_000,
+    settings: SignificanceSettings | None = None,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     inputs: Mapping[str, Any] | None = None,
 ) -> Analysis:
     """Run the significance analysis on the systems and collect everything for a report.
 
-    ``inputs`` (e.g. key, configuration, history, files) is recorded in the
-    settings so that the report says what produced it.
+    ``settings`` say how (default: the ``muc4`` preset); ``inputs`` (e.g. key,
+    configuration, history, files) is recorded in the settings so that the report says
+    what produced it.
 
     >>> from muceval.core.tallies import Tally
+    >>> from muceval.significance.settings import SignificanceSettings
     >>> t = from_arrays(["A", "B"], ["m1", "m2"], [[[2, 2, 2, 0], [2, 2, 1, 0]],
     ...                                           [[2, 2, 1, 0], [2, 2, 0, 0]]])
     >>> s = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, t.totals(n))))
     ...      for n in t.systems]
-    >>> a = analyze(s, t, method="exact", bootstrap=0)
+    >>> a = analyze(s, t, settings=SignificanceSettings(method="exact", bootstrap=0))
     >>> a.significance.comparison("A", "B", "recall").p_value
     0.5
     """
     if [s.name for s in systems] != list(tallies.systems):
         raise ValueError("systems and tallies must list the same systems in the same order")
-    result = compare(
-        tallies, metrics=parse_metrics(metrics), method=method, shuffles=shuffles, seed=seed,
-        alternative=alternative, alpha=alpha, confidence=confidence, adjust=adjust,
-        bootstrap=bootstrap, threads=threads, progress=progress,
-    )  # fmt: skip
-    settings = {
+    result = compare(tallies, parse_metrics(metrics), settings, threads=threads,
+                     progress=progress)
+    recorded = {
         **result.settings,
         "systems": len(systems),
         "inputs": dict(inputs or {}),
         "versions": _versions(),
     }
-    return Analysis(tuple(systems), tallies, result, settings)
+    return Analysis(tuple(systems), tallies, result, recorded)

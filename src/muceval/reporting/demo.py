@@ -140,10 +140,11 @@ def _kehler(config: Configuration, source: Path, out: Path) -> tuple[AlignmentAu
 def _html_report(config: Configuration, results: list[SystemResult], folder: Path) -> Path:
     from muceval.reporting.analysis import analyze, systems_from_pairs
     from muceval.reporting.html import write_report
+    from muceval.significance.settings import SignificanceSettings
 
     systems, tallies = systems_from_pairs({r.name: r.pairs for r in results}, config,
                                           {r.name: f"{r.name}.txt (bundled example)" for r in results})
-    analysis = analyze(systems, tallies, seed=DEMO_SEED,
+    analysis = analyze(systems, tallies, settings=SignificanceSettings(seed=DEMO_SEED),
                        inputs={"example": "bundled example (muceval/data/example)"})
     return write_report(analysis, folder, title="muceval demo: the bundled example").html
 

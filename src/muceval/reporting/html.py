@@ -516,7 +516,7 @@ def write_report(
 
     ``extra_files`` maps further file names to their text (e.g. ``scores.json``).
 
-    >>> files = write_report(analyze(systems, tallies, seed=1), "out")  # doctest: +SKIP
+    >>> files = write_report(analyze(systems, tallies, settings=SignificanceSettings(seed=1)), "out")  # doctest: +SKIP
     >>> files.html.name  # doctest: +SKIP
     'report.html'
     """

@@ -244,8 +244,9 @@ def matrix_plot(result: SignificanceResult, metric: str, label: str | None = Non
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.engine import compare
+    >>> from muceval.significance.settings import SignificanceSettings
     >>> t = from_arrays(["A", "B"], ["m"], [[[2, 2, 2, 0]], [[2, 2, 0, 0]]])
-    >>> fig = matrix_plot(compare(t, metrics=["recall"], seed=1, bootstrap=0), "recall")
+    >>> fig = matrix_plot(compare(t, ["recall"], SignificanceSettings(seed=1, bootstrap=0)), "recall")
     >>> fig.axes[0].get_xlabel()
     'column system'
     """
@@ -348,8 +349,9 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.engine import compare
+    >>> from muceval.significance.settings import SignificanceSettings
     >>> t = from_arrays(["A", "B"], ["m"], [[[2, 2, 2, 0]], [[2, 2, 0, 0]]])
-    >>> fig = groups_plot(compare(t, metrics=["recall"], seed=1, bootstrap=0), "recall")
+    >>> fig = groups_plot(compare(t, ["recall"], SignificanceSettings(seed=1, bootstrap=0)), "recall")
     >>> fig.axes[0].get_ylabel()
     'recall (%)'
     """

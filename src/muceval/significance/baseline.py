@@ -20,6 +20,7 @@ from typing import Any
 from muceval.core.signature import signature
 from muceval.core.units import RatioTallies, UnitTallies
 from muceval.errors import UsageError
+from muceval.significance.settings import PRESETS, SignificanceSettings
 
 __all__ = ["BaselineComparison", "BaselineResult", "compare_to_baseline", "BASELINE_FORMAT"]
 
@@ -136,22 +137,22 @@ def compare_to_baseline(
     baseline: str,
     candidates: Sequence[str] | None = None,
     *,
-    metrics: Sequence[str] = ("recall", "precision", "f1"),
-    method: str = "auto",
-    shuffles: int = 9_999,
-    seed: int | None = 1,
-    alpha: float = 0.05,
-    bootstrap: int = 1_000,
+    metrics: Sequence[str] = PRESETS["ab"].metrics,
+    settings: SignificanceSettings = PRESETS["ab"].settings,
+    threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     unit: str = "message",
 ) -> BaselineResult:
-    """Compare every candidate with ``baseline`` (default: every other system in ``tallies``).
+    """Compare every candidate with ``baseline`` (default: every other system in ``tallies``),
+    by default with the ``ab`` preset (:data:`~muceval.significance.settings.PRESETS`).
 
     >>> from muceval.core.units import from_arrays
+    >>> from dataclasses import replace
     >>> t = from_arrays(["old", "new"], ["m1", "m2", "m3"],
     ...                 [[[2, 2, 1, 0], [2, 2, 1, 0], [2, 2, 1, 0]],
     ...                  [[2, 2, 2, 0], [2, 2, 2, 0], [2, 2, 2, 0]]])
-    >>> result = compare_to_baseline(t, "old", metrics=["recall"], bootstrap=0)
+    >>> ab = replace(PRESETS["ab"].settings, bootstrap=0)
+    >>> result = compare_to_baseline(t, "old", metrics=["recall"], settings=ab)
     >>> c = result.comparisons[0]
     >>> (c.candidate, c.baseline, c.candidate_score, c.p_value, c.method)
     ('new', 0.5, 1.0, 0.25, 'exact')
@@ -166,28 +167,20 @@ def compare_to_baseline(
     if not chosen:
         raise UsageError("give at least one candidate to compare with the baseline")
     comparisons: list[BaselineComparison] = []
-    settings: dict[str, Any] = {}
+    recorded: dict[str, Any] = {}
     for candidate in chosen:
         pair = tallies.select([baseline, candidate])
         if isinstance(pair, RatioTallies):
-            result = compare_ratios(pair, metrics=metrics, method=method, shuffles=shuffles,
-                                    seed=seed, alpha=alpha, bootstrap=bootstrap)
+            result = compare_ratios(pair, metrics, settings)
         else:
-            result = compare(pair, metrics=metrics, method=method, shuffles=shuffles, seed=seed,
-                             alpha=alpha, bootstrap=bootstrap, progress=progress)
-        settings = dict(result.settings)
+            result = compare(pair, metrics, settings, threads=threads, progress=progress)
+        recorded = dict(result.settings)
         for metric in result.metrics:
-            c = result.comparison(baseline, candidate, metric)
-            flip = c.a == baseline  # the engine's difference is a − b
-            difference = -c.difference if flip else c.difference
-            ci = None
-            if c.ci is not None:
-                ci = (-c.ci[1], -c.ci[0]) if flip else c.ci
+            c = result.comparison(candidate, baseline, metric)  # candidate − baseline
             comparisons.append(BaselineComparison(
                 candidate, metric, result.scores[baseline][metric],
-                result.scores[candidate][metric], difference, ci, c.p_value, c.method,
-                c.significant, verdict(difference, c.significant)))
-    settings["alpha"] = alpha
-    settings["unit"] = unit
-    settings.setdefault("ci_level", 0.95)
-    return BaselineResult(baseline, chosen, tuple(comparisons), settings)
+                result.scores[candidate][metric], c.difference, c.ci, c.p_value, c.method,
+                c.significant, verdict(c.difference, c.significant)))
+    recorded["unit"] = unit
+    recorded.setdefault("ci_level", settings.ci_level)
+    return BaselineResult(baseline, chosen, tuple(comparisons), recorded)

@@ -43,7 +43,7 @@ tallies with COR + ½PAR in the numerator) :func:`compare` computes:
 >>> t = from_arrays(["A", "B"], ["m1", "m2", "m3"],
 ...                 [[[2, 2, 2, 0], [2, 2, 1, 0], [2, 2, 2, 0]],
 ...                  [[2, 2, 0, 0], [2, 2, 1, 0], [2, 2, 0, 0]]])
->>> r = compare(t, metrics=("recall",), method="exact")
+>>> r = compare(t, metrics=("recall",), settings=SignificanceSettings(method="exact"))
 >>> r.comparison("A", "B", "recall").p_value
 0.5
 """
@@ -51,7 +51,7 @@ tallies with COR + ½PAR in the numerator) :func:`compare` computes:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -142,24 +142,21 @@ def compare(
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     executor: Executor | None = None,
-    **overrides: Any,
 ) -> SignificanceResult:
     """Compare every pair of systems on every metric.
 
-    ``settings`` (or keyword overrides of its fields: ``method``, ``shuffles``,
-    ``seed``, ``alternative``, ``alpha``, ``confidence``, ``adjust``,
-    ``bootstrap``, ``ci_level``, ``classic``, ``exact_budget``) say how; a seed of
-    None draws one (reported in ``settings``). ``bootstrap`` 0 skips the
-    intervals; ``classic`` False skips the classic tests. ``progress(done,
-    total)`` is called as the randomization work advances; ``executor`` runs the
-    plan (default: this machine's threads).
+    ``settings`` say how (default: the ``muc4`` preset, :data:`~muceval.significance.settings.PRESETS`);
+    a seed of None draws one (reported in the result's ``settings``). ``bootstrap`` 0 skips
+    the intervals; ``classic`` False skips the classic tests. ``progress(done, total)`` is
+    called as the randomization work advances; ``executor`` runs the plan (default: this
+    machine's threads).
 
     >>> from muceval.core.units import from_arrays
     >>> t = from_arrays(["A", "B"], ["m"], [[[1, 1, 1, 0]], [[1, 1, 1, 0]]])
-    >>> compare(t, metrics=["f1"], seed=1).comparison("A", "B", "f1").p_value
+    >>> compare(t, ["f1"], SignificanceSettings(seed=1)).comparison("A", "B", "f1").p_value
     1.0
     """
-    prepared = prepare(tallies, metrics, settings, **overrides)
+    prepared = prepare(tallies, metrics, settings)
     runner = executor or LocalExecutor(threads or default_threads())
     outcomes = runner.run(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings,
                           progress, source=(prepared.reduced, prepared.index_pairs))
@@ -180,10 +177,10 @@ class Prepared:
 
 
 def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
-            settings: SignificanceSettings | None = None, **overrides: Any) -> Prepared:
+            settings: SignificanceSettings | None = None) -> Prepared:
     """Validate the settings, build every pair's data and decide the plan (no shuffling):
     what :func:`compare` runs, and what ``significance --plan`` estimates."""
-    chosen, metric_ids = checked(tallies, metrics, settings, **overrides)
+    chosen, metric_ids = checked(tallies, metrics, settings)
     reduced = reduce_counts(tallies.counts)
     names = tallies.systems
     index_pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
@@ -193,15 +190,13 @@ def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
 
 
 def checked(tallies: UnitTallies, metrics: str | Sequence[str],
-            settings: SignificanceSettings | None, **overrides: Any
+            settings: SignificanceSettings | None
             ) -> tuple[SignificanceSettings, tuple[str, ...]]:
-    """The settings (validated, seed drawn) and metrics of a run on ``tallies``, or a
+    """The settings (seed drawn) and metrics of a run on ``tallies``, or a
     :class:`UsageError` saying what is wrong."""
-    try:
-        chosen = replace(settings or SignificanceSettings(), **overrides)
-    except TypeError as bad:
-        raise UsageError(f"unknown significance setting: {bad}") from None
-    chosen = chosen.validated().with_seed()
+    if settings is not None and not isinstance(settings, SignificanceSettings):
+        raise UsageError(f"settings must be a SignificanceSettings, not {type(settings).__name__}")
+    chosen = (settings or SignificanceSettings()).with_seed()
     metric_ids = parse_metrics(metrics)
     if len(tallies.systems) < 2:
         raise UsageError("significance needs at least two systems")

@@ -13,7 +13,7 @@ unit)), paired bootstrap intervals, adjustments, groups.
 >>> from muceval.core.units import RatioTallies
 >>> t = RatioTallies(("A", "B"), ("d1", "d2", "d3"),
 ...     np.array([[[1, 1, 1, 1]] * 3, [[0, 1, 0, 1]] * 3], dtype=float))
->>> r = compare_ratios(t, metrics=("f1",), method="exact", bootstrap=0)
+>>> r = compare_ratios(t, ("f1",), SignificanceSettings(method="exact", bootstrap=0))
 >>> r.comparison("A", "B", "f1").p_value
 0.25
 """
@@ -21,7 +21,6 @@ unit)), paired bootstrap intervals, adjustments, groups.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -103,14 +102,13 @@ def compare_ratios(
     settings: SignificanceSettings | None = None,
     *,
     progress: Callable[[int, int], None] | None = None,
-    **overrides: Any,
 ) -> SignificanceResult:
     """Every pair of systems on every metric (``precision``, ``recall``, ``f1``).
 
     ``method`` ``auto`` enumerates exactly when at most :data:`MAX_EXACT_UNITS`
     units differ; ``exact`` refuses more. The classic tests are not computed here.
     """
-    chosen = replace(settings or SignificanceSettings(), **overrides).validated().with_seed()
+    chosen = (settings or SignificanceSettings()).with_seed()
     unknown = [m for m in metrics if m not in RATIO_METRICS]
     if unknown or not metrics:
         raise UsageError(f"unknown metric(s) {', '.join(unknown) or '(none)'} for these scores; "

@@ -8,7 +8,7 @@ import io
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from muceval.core.metrics import METRIC_LABELS
@@ -46,6 +46,14 @@ class Comparison:
     units: int
     ci: tuple[float, float] | None = None
     classic: ClassicTests | None = None
+
+    def mirrored(self) -> Comparison:
+        """The same comparison seen from ``b``: b − a, its interval negated. p-values, tests
+        and decisions stay (two-sided, or one-sided in the observed direction: both
+        symmetric)."""
+        return replace(self, a=self.b, b=self.a, value_a=self.value_b, value_b=self.value_a,
+                       difference=-self.difference,
+                       ci=(-self.ci[1], -self.ci[0]) if self.ci is not None else None)
 
     def to_dict(self) -> dict:
         # A copy of the instance dict rather than dataclasses.asdict: a leaderboard has
@@ -103,14 +111,18 @@ class SignificanceResult:
     _index: dict = field(default_factory=dict, repr=False, compare=False)
 
     def comparison(self, a: str, b: str, metric: str) -> Comparison:
-        """The comparison of ``a`` and ``b`` (either order) for ``metric``."""
+        """The comparison of ``a`` with ``b`` for ``metric``: ``difference`` is a − b, whichever
+        order the analysis took them in."""
         if not self._index:
             for c in self.comparisons:
                 self._index[(c.a, c.b, c.metric)] = c
-        found = self._index.get((a, b, metric)) or self._index.get((b, a, metric))
+        found = self._index.get((a, b, metric))
+        if found is not None:
+            return found
+        found = self._index.get((b, a, metric))
         if found is None:
             raise KeyError((a, b, metric))
-        return found
+        return found.mirrored()
 
     def label(self, metric: str) -> str:
         """How a metric is named: the MUC names for MUC tallies; P, R and F1 for the modern

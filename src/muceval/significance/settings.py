@@ -10,64 +10,82 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from numbers import Integral, Real
+from typing import Any, Literal, NoReturn, get_args
 
 from muceval.errors import UsageError
 
-__all__ = ["ALTERNATIVES", "METHODS", "SignificanceSettings"]
+__all__ = ["ADJUSTMENTS", "ALTERNATIVES", "METHODS", "PRESETS", "Adjustment", "Alternative", "Method", "Preset",
+           "PresetName", "SignificanceSettings"]
 
-METHODS = ("approximate", "exact", "auto")
-ALTERNATIVES = ("two-sided", "one-sided")
-_ADJUSTMENTS = ("none", "holm", "bh")
+Method = Literal["approximate", "exact", "auto"]
+Alternative = Literal["two-sided", "one-sided"]
+Adjustment = Literal["none", "holm", "bh"]
+PresetName = Literal["muc4", "ab"]
+METHODS: tuple[Method, ...] = get_args(Method)
+ALTERNATIVES: tuple[Alternative, ...] = get_args(Alternative)
+ADJUSTMENTS: tuple[Adjustment, ...] = get_args(Adjustment)
 
 
 @dataclass(frozen=True)
 class SignificanceSettings:
     """How to test: method, shuffles, seed, sidedness, decision levels, intervals, classic tests.
 
-    ``seed`` None draws one when the analysis starts (:meth:`with_seed`);
-    ``exact_budget`` > 0 lets the exact test prune (its error bound is reported).
+    The defaults are the ``muc4`` preset (:data:`PRESETS`: MUC-4's practice); ``preset`` records
+    which preset settings started from. ``seed`` None draws one when the analysis starts
+    (:meth:`with_seed`); ``exact_budget`` > 0 lets the exact test prune (its error bound is
+    reported). Checked when made: a :class:`~muceval.errors.UsageError` (a ``ValueError``)
+    names the parameter.
 
-    >>> SignificanceSettings(method="exact", shuffles=0).validated().method
+    >>> SignificanceSettings(method="exact", shuffles=0).method
     'exact'
-    >>> SignificanceSettings(alpha=1.5).validated()
+    >>> SignificanceSettings(alpha=1.5)
     Traceback (most recent call last):
     ...
-    muceval.errors.UsageError: alpha, confidence and the interval level must lie strictly between 0 and 1
+    muceval.errors.UsageError: SignificanceSettings(alpha=1.5): alpha must lie strictly between 0 and 1
     """
 
-    method: str = "approximate"
+    method: Method = "approximate"
     shuffles: int = 9_999
     seed: int | None = None
-    alternative: str = "two-sided"
+    alternative: Alternative = "two-sided"
     alpha: float = 0.10
     confidence: float = 0.99
-    adjust: str = "none"
+    adjust: Adjustment = "none"
     bootstrap: int = 1_000
     ci_level: float = 0.95
     classic: bool = True
     exact_budget: float = 0.0
+    preset: PresetName | None = "muc4"
 
-    def validated(self) -> SignificanceSettings:
-        """The settings, checked; :class:`UsageError` naming what is wrong."""
-        if self.method not in METHODS:
-            raise UsageError(f"unknown method {self.method!r}; choose from {', '.join(METHODS)}")
-        if self.alternative not in ALTERNATIVES:
-            raise UsageError(f"unknown alternative {self.alternative!r}; choose from "
-                             f"{', '.join(ALTERNATIVES)}")
-        if self.adjust not in _ADJUSTMENTS:
-            raise UsageError(f"unknown adjustment {self.adjust!r}; choose from "
-                             f"{', '.join(_ADJUSTMENTS)}")
+    def __post_init__(self) -> None:
+        def refuse(name: str, why: str) -> NoReturn:
+            raise UsageError(f"SignificanceSettings({name}={getattr(self, name)!r}): {why}")
+
+        for name, choices in (("method", METHODS), ("alternative", ALTERNATIVES),
+                              ("adjust", ADJUSTMENTS)):
+            if getattr(self, name) not in choices:
+                refuse(name, "choose " + ", ".join(repr(c) for c in choices))
+        for name in ("shuffles", "bootstrap"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, Integral):
+                refuse(name, f"{name} must be a whole number")
+        if self.seed is not None and (isinstance(self.seed, bool)
+                                      or not isinstance(self.seed, Integral) or int(self.seed) < 0):
+            refuse("seed", "the seed must be a whole number, not negative (or None: drawn)")
         if self.shuffles < 1 and self.method != "exact":
-            raise UsageError("the number of shuffles must be at least 1")
-        if not (0 < self.alpha < 1 and 0 < self.confidence < 1 and 0 < self.ci_level < 1):
-            raise UsageError(
-                "alpha, confidence and the interval level must lie strictly between 0 and 1")
-        if self.seed is not None and self.seed < 0:
-            raise UsageError("the seed must not be negative")
+            refuse("shuffles", "at least 1 shuffle (only method='exact' needs none)")
+        for name in ("alpha", "confidence", "ci_level"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, Real) or not 0 < float(value) < 1:
+                refuse(name, f"{name} must lie strictly between 0 and 1")
         if self.bootstrap < 0:
-            raise UsageError("the number of bootstrap samples must not be negative")
-        return self
+            refuse("bootstrap", "the number of bootstrap samples must not be negative")
+        if not isinstance(self.exact_budget, Real) or not 0 <= float(self.exact_budget) < 1:
+            refuse("exact_budget", "the pruned probability mass must lie in [0, 1)")
+        if self.preset is not None and self.preset not in get_args(PresetName):
+            refuse("preset", "choose " + ", ".join(repr(p) for p in get_args(PresetName))
+                   + " or None")
 
     def with_seed(self) -> SignificanceSettings:
         """These settings with a seed: the given one, or one drawn now (and then recorded)."""
@@ -88,3 +106,30 @@ class SignificanceSettings:
         of units, the metrics, the unit level when known, and ``more``."""
         return {**self.to_json(), "units": units, "metrics": list(metrics),
                 **({"unit": level} if level is not None else {}), **more}
+
+
+@dataclass(frozen=True)
+class Preset:
+    """Defaults for one kind of question: the settings, the metrics, and why."""
+
+    name: PresetName
+    settings: SignificanceSettings
+    metrics: tuple[str, ...]
+    purpose: str
+
+
+PRESETS: dict[PresetName, Preset] = {}
+PRESETS["muc4"] = Preset(
+    "muc4", SignificanceSettings(preset="muc4"), ("recall", "precision", "f1", "f0.5", "f2"),
+    "a leaderboard (which of many systems differ?) tested as MUC-4 tested its 17 (Chinchor "
+    "1992): approximate randomization with 9,999 shuffles, every measure, cutoff 0.10 (a "
+    "decision needs 0.99 confidence), a seed drawn and recorded")
+PRESETS["ab"] = Preset(
+    "ab", SignificanceSettings(method="auto", seed=1, alpha=0.05, preset="ab"),
+    ("recall", "precision", "f1"),
+    "an A/B test (is a new version better than the old?): the exact test whenever it is cheap, "
+    "recall, precision and F1, the conventional 0.05, seed 1 so that the same inputs give the "
+    "same verdict")
+"""The presets of :class:`SignificanceSettings`: ``muc4`` (``significance``, ``report``, and the
+dataclass's own defaults) and ``ab`` (``compare``, :func:`~muceval.significance.baseline.compare_to_baseline`).
+The settings record which one they started from (``preset``)."""

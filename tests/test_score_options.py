@@ -1,0 +1,82 @@
+"""`muceval score` takes no flag it then ignores: every option the path taken (the 1992 scorer
+or a modern metric) does not use is refused, naming the flag (issue 25)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+
+from muceval.cli import main
+from muceval.cli.modern import MODERN_ONLY, MODERN_USES
+from muceval.cli.score import score
+from muceval.reporting.demo import example_files
+
+EXAMPLE = example_files()
+GOLD = ('{"docid": "TST3-MUC4-0001", "templates": [{"incident_type": "attack", '
+        '"PerpInd": [], "PerpOrg": [], "Target": [["the house"]], "Victim": [], "Weapon": []}]}\n')
+PRED = ('{"TST3-MUC4-0001": {"pred_templates": [{"incident_type": "attack", "PerpInd": [], '
+        '"PerpOrg": [], "Target": [["the house"]], "Victim": [], "Weapon": []}]}}\n')
+
+
+def _arguments(option: click.Option, existing: str) -> list[str]:
+    """The option given once on the command line, with a value click accepts."""
+    flag = max(option.opts, key=len)
+    if option.is_flag:
+        return [flag]
+    if isinstance(option.type, click.Choice):
+        return [flag, str(option.type.choices[-1])]
+    if option.name == "names":
+        return [flag, f"{existing}=X"]
+    if isinstance(option.type, click.types.IntParamType):
+        return [flag, "1"]
+    if isinstance(option.type, click.Path) and not option.type.file_okay:
+        return [flag, str(Path(existing).parent / "folder")]
+    return [flag, existing]
+
+
+def _options(accepted) -> list[click.Option]:
+    return [p for p in score.params if isinstance(p, click.Option) and p.name not in accepted]
+
+
+@pytest.fixture()
+def modern_files(tmp_path: Path) -> tuple[str, str]:
+    (tmp_path / "gold.json").write_text(GOLD)
+    (tmp_path / "preds.out").write_text(PRED)
+    return str(tmp_path / "gold.json"), str(tmp_path / "preds.out")
+
+
+@pytest.mark.parametrize("option", _options(MODERN_USES), ids=lambda o: o.name)
+def test_a_1992_option_with_a_modern_metric_is_refused(option, modern_files, capsys):
+    gold, preds = modern_files
+    code = main(["score", "--key", gold, "--metric", "gtt", preds,
+                 *_arguments(option, preds)])
+    err = capsys.readouterr().err
+    assert code == 2 and max(option.opts, key=len) in err and "1992 scorer" in err, err
+
+
+@pytest.mark.parametrize("name", MODERN_ONLY)
+def test_a_modern_option_with_the_1992_scorer_is_refused(name, capsys):
+    (option,) = [p for p in score.params if p.name == name]
+    code = main(["score", "--key", EXAMPLE.key, "--config", EXAMPLE.config,
+                 EXAMPLE.responses[0], *_arguments(option, EXAMPLE.responses[0])])
+    err = capsys.readouterr().err
+    assert code == 2 and max(option.opts, key=len) in err and "modern --metric" in err, err
+
+
+def test_the_scheduler_is_refused_with_a_modern_metric(modern_files, capsys):
+    gold, preds = modern_files
+    assert main(["score", "--key", gold, "--metric", "gtt", "--scheduler", "local:2",
+                 preds]) == 2
+    assert "--scheduler belongs to the 1992 scorer" in capsys.readouterr().err
+
+
+def test_names_reach_the_modern_scores(modern_files, capsys):
+    gold, preds = modern_files
+    assert main(["score", "--key", gold, "--metric", "gtt", "--format", "json",
+                 "--name", f"{preds}=mine", preds]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [s["system"] for s in out["results"][0]["systems"]] == ["mine"]
+    assert out["settings"]["names"] == {preds: "mine"}
