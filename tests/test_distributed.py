@@ -147,6 +147,6 @@ def test_batch_scoring_on_a_cluster_gives_the_in_process_scores() -> None:
     assert list(there.systems) == list(here.systems) and there.systems == here.systems
     without_history = score_files(config, example / "key.txt", systems, scheduler="local:1")
     assert without_history.systems == score_files(config, example / "key.txt", systems).systems
-    with pytest.raises(UsageError, match="cannot run on --scheduler"):
+    with pytest.raises(UsageError, match="unresolved: .ask. scores the systems in order"):
         score_files(config, example / "key.txt", systems, history_path=example / "history.lisp",
                     unresolved="ask", ask=lambda q: None, scheduler="local:1")

@@ -80,3 +80,23 @@ def test_names_reach_the_modern_scores(modern_files, capsys):
     out = json.loads(capsys.readouterr().out)
     assert [s["system"] for s in out["results"][0]["systems"]] == ["mine"]
     assert out["settings"]["names"] == {preds: "mine"}
+
+
+def test_a_library_error_shows_the_commands_flag(capsys):
+    # score_files says "mapping: ..." to a library caller; the command line names --mapping.
+    code = main(["score", "--key", EXAMPLE.key, "--config", EXAMPLE.config, "--mapping",
+                 "optimal", "--alignment", "strict", EXAMPLE.responses[0]])
+    err = capsys.readouterr().err
+    assert code == 2 and "error: --mapping: 'optimal' and the alignment criterion" in err, err
+
+
+def test_the_library_names_its_parameter():
+    from muceval.errors import UsageError
+    from muceval.formats.config import bundled_configuration
+    from muceval.scoring.session import score_files
+
+    config = bundled_configuration("muc4")
+    with pytest.raises(UsageError) as caught:
+        score_files(config, EXAMPLE.key, EXAMPLE.responses[:2], mapping_paths=["a", "b", "c"])
+    assert caught.value.parameter == "mapping_paths"
+    assert str(caught.value).startswith("mapping_paths: given 3 times for 2 response files")

@@ -20,7 +20,8 @@ def distributed_module() -> Any:
     try:
         import distributed
     except ImportError:
-        raise UsageError("--scheduler needs Dask: pip install 'muceval[distributed]'") from None
+        raise UsageError("needs Dask: pip install 'muceval[distributed]'",
+                         parameter="scheduler") from None
     return distributed
 
 
@@ -33,11 +34,12 @@ def parse_address(text: str) -> tuple[str | None, int | None]:
     if text.startswith("local:"):
         count = text.removeprefix("local:")
         if not count.isdigit() or int(count) < 1:
-            raise UsageError(f"--scheduler {text}: local:N needs a number of workers N >= 1")
+            raise UsageError(f"{text!r}: local:N needs a number of workers N >= 1",
+                             parameter="scheduler")
         return None, int(count)
     if "://" not in text:
-        raise UsageError(f"--scheduler {text}: give a Dask scheduler address "
-                         "(tcp://HOST:8786) or local:N")
+        raise UsageError(f"{text!r}: give a Dask scheduler address "
+                         "(tcp://HOST:8786) or local:N", parameter="scheduler")
     return text, None
 
 

@@ -73,7 +73,23 @@ class InputError(MucevalError):
 
 class UsageError(MucevalError, ValueError):
     """The caller combined options or arguments that cannot work together, or gave a value
-    outside its range (a ``ValueError`` too, as for any bad argument)."""
+    outside its range (a ``ValueError`` too, as for any bad argument).
+
+    ``parameter`` names the library's parameter at fault; the command line shows its flag
+    instead (``--method`` for ``method``), so that each speaks its user's language.
+
+    >>> str(UsageError("choose 'approximate' or 'auto'", parameter="method"))
+    "method: choose 'approximate' or 'auto'"
+    """
+
+    def __init__(self, message: str, parameter: str | None = None) -> None:
+        self.message = message
+        self.parameter = parameter
+        super().__init__(f"{parameter}: {message}" if parameter else message)
+
+    def naming(self, flag: str) -> UsageError:
+        """The same error, its parameter shown as ``flag``."""
+        return UsageError(f"{flag}: {self.message}")
 
 
 class OutputError(MucevalError):

@@ -6,11 +6,27 @@ import sys
 
 import click
 
-from muceval.errors import InputError, MucevalError
+from muceval.errors import InputError, MucevalError, UsageError
 from muceval.version import __version__
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Commands(click.Group):
+    """The commands; a library error about a parameter is shown with the command's flag."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except UsageError as error:
+            command = self.get_command(ctx, ctx.invoked_subcommand or "")
+            flags = {p.name: max(p.opts, key=len) for p in (command.params if command else ())
+                     if isinstance(p, click.Option)}
+            if error.parameter in flags:
+                raise error.naming(flags[error.parameter]) from None
+            raise
+
+
+@click.group(cls=_Commands,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="muceval")
 def cli() -> None:
     """Score MUC information-extraction templates as the 1992 MUC-4 scorer did,

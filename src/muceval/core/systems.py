@@ -200,7 +200,8 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
     if units == "intersection":
         common = set.intersection(*(set(s.units) for s in systems)) if systems else set()
         if systems and not common:
-            raise UsageError("--units intersection: the systems share no unit, nothing to compare")
+            raise UsageError("'intersection': the systems share no unit, nothing to compare",
+                             parameter="units")
         chosen = sorted(common)
     else:
         _check_same_units(systems, by_message=level == "fill")

@@ -411,8 +411,8 @@ def rename_systems(systems: Sequence[ScoredSystem], names: Mapping[str, str]) ->
             out.append(system)
             continue
         if count[real] > 1:
-            raise UsageError(f"--name: {system.source} holds {count[real]} systems; only a file "
-                             "of one system can be renamed")
+            raise UsageError(f"{system.source} holds {count[real]} systems; only a file of one "
+                             "system can be renamed", parameter="names")
         summary = replace(system.summary, name=name) if system.summary is not None else None
         out.append(replace(system, name=name, summary=summary))
     return out

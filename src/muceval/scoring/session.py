@@ -228,8 +228,8 @@ def score_files(
     """
     paths = [str(p) for p in response_paths]
     if scheduler is not None and unresolved == "ask":
-        raise UsageError("--unresolved ask scores the systems in order (each answer serves the "
-                         "next ones): it cannot run on --scheduler")
+        raise UsageError("'ask' scores the systems in order (each answer serves the next ones): "
+                         "not on a scheduler", parameter="unresolved")
     _check_request(paths, () if isinstance(mapping_paths, Mapping) else mapping_paths, unresolved, ask, history_path, save_history)
     names_list = system_names(paths, names)
     answers_file = str(save_history or history_path) if unresolved == "ask" else None
@@ -344,8 +344,9 @@ def _alignment_hook(config: Configuration, name: str | None, mapping: str,
     if criterion.is_1992:
         return None
     if mapping != "greedy":
-        raise UsageError(f"--mapping {mapping} and the alignment criterion {criterion.name!r} "
-                         "both choose the mapping: a criterion says greedy or optimal itself")
+        raise UsageError(f"{mapping!r} and the alignment criterion {criterion.name!r} both "
+                         "choose the mapping: a criterion says greedy or optimal itself",
+                         parameter="mapping")
     return CriterionHook(criterion, config, settings.chance, _chance_keys(config, warnings))
 
 
@@ -441,17 +442,18 @@ def _check_request(
 ) -> None:
     if len(mapping_paths) not in (0, 1, len(paths)):
         raise UsageError(
-            f"--manual-mappings was given {len(mapping_paths)} times for {len(paths)} "
-            "response files: give it once for all, or once per response file"
-        )
+            f"given {len(mapping_paths)} times for {len(paths)} response files: give it once "
+            "for all, or once per response file", parameter="mapping_paths")
     if save_history is not None and unresolved != "ask":
-        raise UsageError("--save-history only makes sense with --unresolved ask")
+        raise UsageError("only makes sense when unresolved questions are asked ('ask')",
+                         parameter="save_history")
     if (save_history is not None and Path(save_history).exists()
             and not (history_path is not None and Path(history_path).exists()
                      and Path(save_history).samefile(history_path))):
         raise UsageError(
-            f"--save-history {save_history} exists: it would be replaced by --history's "
-            f"judgements and the answers of this session; to continue it, give it as --history")
+            f"{save_history} exists: it would be replaced by the history's judgements and the "
+            "answers of this session; to continue it, give it as the history",
+            parameter="save_history")
     if unresolved == "ask":
         if ask is None:
             raise UsageError("unresolved='ask' needs an ask callback")

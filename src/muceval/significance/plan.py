@@ -78,7 +78,7 @@ def plan(pairs: Sequence[PairData], metrics: Sequence[str], settings: Significan
                     a, b = names[k]
                     raise UsageError(
                         f"exact randomization of {a} vs {b} ({metric}) needs a grid of about "
-                        f"{cells:.0f} cells; use --method approximate or auto")
+                        f"{cells:.0f} cells; choose 'approximate' or 'auto'", parameter="method")
                 exact[k, m] = True
             elif settings.method == "auto":
                 exact[k, m] = (exact_cost(pair, metric) * _EXACT_CELL_COST <= approx_cost

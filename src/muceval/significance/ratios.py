@@ -127,8 +127,8 @@ def compare_ratios(
         differing = int(np.any(counts[a] != counts[b], axis=1).sum())
         if chosen.method == "exact" and differing > MAX_EXACT_UNITS:
             raise UsageError(f"exact randomization of {names[a]} vs {names[b]}: {differing} "
-                             f"documents differ (at most {MAX_EXACT_UNITS}); use --method "
-                             "approximate or auto")
+                             f"documents differ (at most {MAX_EXACT_UNITS}); choose "
+                             "'approximate' or 'auto'", parameter="method")
         exact = chosen.method == "exact" or (chosen.method == "auto"
                                              and differing <= MAX_EXACT_UNITS)
         raw.append([_pvalue(counts[a], counts[b], m, chosen, exact) for m in metrics])

@@ -23,18 +23,18 @@ def looks_like_modern_scores(text: str) -> bool:
     return f'"{MODERN_FORMAT}"' in text[:200]
 
 
-def read_modern_scores(paths: Sequence[str | Path], metric: str | None = None) -> RatioTallies:
+def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -> RatioTallies:
     """The per-document counts of every system in the files, under one metric.
 
-    A file of ``--metric all`` holds three metrics: ``metric`` chooses one.
+    A file of ``score --metric all`` holds three scorers' counts: ``scorer`` chooses one.
     """
     systems: dict[str, dict[str, tuple[float, ...]]] = {}
     chosen: str | None = None
     for path in paths:
-        for name, documents, used in _systems(read_text(path), str(path), metric):
+        for name, documents, used in _systems(read_text(path), str(path), scorer):
             if chosen is not None and used != chosen:
                 raise UsageError(f"{path} scores {used}, another file {chosen}: give files of "
-                                 "one metric (or --metric)")
+                                 "one scorer, or choose one", parameter="scorer")
             chosen = used
             if name in systems:
                 raise InputError.at(str(path), None, f"system {name!r} is given twice")
@@ -55,7 +55,8 @@ def _systems(text: str, path: str, metric: str | None) -> list[tuple[str, dict[s
         raise InputError.at(path, None, "no results in this modern scores file")
     if metric is None and len(results) > 1:
         names = ", ".join(str(r.get("metric")) for r in results if isinstance(r, dict))
-        raise UsageError(f"{path} holds several metrics ({names}): choose one with --metric")
+        raise UsageError(f"{path} holds several metrics ({names}): choose one",
+                         parameter="scorer")
     picked = [r for r in results if isinstance(r, dict) and (metric is None or r.get("metric") == metric)]
     if not picked:
         raise InputError.at(path, None, f"no {metric} scores in this file")

@@ -69,14 +69,15 @@ class ModernOptions:
         if self.metric in _PHI:
             phi = phi or _PHI[self.metric][0]
             if phi not in _PHI[self.metric]:
-                raise UsageError(f"--phi {phi} does not go with {self.metric}; choose from "
-                                 f"{', '.join(_PHI[self.metric])}")
+                raise UsageError(f"{phi!r} does not go with {self.metric}; choose from "
+                                 f"{', '.join(_PHI[self.metric])}", parameter="phi")
         elif phi is not None:
-            raise UsageError("--phi goes with ceaf-ree or ceaf-rme")
+            raise UsageError("goes with ceaf-ree or ceaf-rme", parameter="phi")
         if self.event_n is not None and (self.metric != "gtt" or self.event_n not in EVENT_N):
-            raise UsageError(f"--event-n ({', '.join(EVENT_N)}) goes with the gtt metric")
+            raise UsageError(f"({', '.join(EVENT_N)}) goes with the gtt metric",
+                             parameter="event_n")
         if self.ignore_empty_docs and self.metric != "ceaf-rme":
-            raise UsageError("--ignore-empty-docs goes with ceaf-rme")
+            raise UsageError("goes with ceaf-rme", parameter="ignore_empty_docs")
         return ModernOptions(self.metric, phi, self.event_n, self.ignore_empty_docs, self.compat)
 
     @property
