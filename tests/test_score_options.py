@@ -100,3 +100,30 @@ def test_the_library_names_its_parameter():
         score_files(config, EXAMPLE.key, EXAMPLE.responses[:2], mapping_paths=["a", "b", "c"])
     assert caught.value.parameter == "mapping_paths"
     assert str(caught.value).startswith("mapping_paths: given 3 times for 2 response files")
+
+
+@pytest.mark.parametrize("options,parameter", [
+    ({"unresolved": "maybe"}, "unresolved"), ({"mapping": "random"}, "mapping"),
+    ({"unresolved": "ask"}, "unresolved"),  # asking needs someone to ask
+])
+def test_scoring_options_are_checked_when_made(options, parameter):
+    from muceval.errors import UsageError
+    from muceval.scoring.muc1992.scorer import ScoringOptions
+
+    with pytest.raises(ValueError) as caught:
+        ScoringOptions(**options)
+    assert isinstance(caught.value, UsageError) and caught.value.parameter == parameter
+
+
+@pytest.mark.parametrize("options,parameter", [
+    ({"metric": "bleu"}, "metric"), ({"metric": "ceaf-ree", "phi": "phi3"}, "phi"),
+    ({"metric": "ceaf-ree", "event_n": "2"}, "event_n"),
+    ({"metric": "gtt", "ignore_empty_docs": True}, "ignore_empty_docs"),
+])
+def test_modern_options_are_checked_when_made(options, parameter):
+    from muceval.errors import UsageError
+    from muceval.scoring.modern import ModernOptions
+
+    with pytest.raises(UsageError) as caught:
+        ModernOptions(**options)
+    assert caught.value.parameter == parameter

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from muceval.cli.app import cli
@@ -12,6 +14,9 @@ from muceval.cli.common import (
     parse_names,
     resolve_configuration,
 )
+
+if TYPE_CHECKING:
+    from muceval.scoring.muc1992.scorer import MappingKind
 
 
 @cli.command("adjudicate")
@@ -34,7 +39,8 @@ from muceval.cli.common import (
 @click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
 @name_option
 def adjudicate(responses: tuple[str, ...], key_path: str | None, config_path: str | None,
-               slots_path: str | None, history_path: str, texts_path: str | None, mapping: str,
+               slots_path: str | None, history_path: str, texts_path: str | None,
+               mapping: MappingKind,
                example: bool, port: int, no_browser: bool, names: tuple[str, ...]) -> None:
     """Serve the open questions of the responses as a page, on 127.0.0.1 only.
 

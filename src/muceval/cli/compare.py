@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -12,6 +12,7 @@ from muceval.cli.modern import key_is_modern
 
 if TYPE_CHECKING:
     from muceval.core.units import RatioTallies, UnitTallies
+    from muceval.scoring.modern import ModernMetric
 from muceval.cli.common import (
     chosen_settings,
     configuration_options,
@@ -125,7 +126,7 @@ def _modern_tallies(key_path: str, paths: list[str], names: list[str], metric: s
     from muceval.scoring.modern import ModernOptions, ratio_tallies, score_modern
 
     gold = read_modern(key_path)
-    options = ModernOptions(metric or "gtt", phi)
+    options = ModernOptions(cast("ModernMetric", metric or "gtt"), phi)  # click's choices
     scores = [score_modern(gold, read_modern(p), options, name)
               for p, name in zip(paths, names, strict=True)]
     for warning in dict.fromkeys(str(w) for s in scores for w in s.warnings):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from muceval.errors import UsageError
 
 if TYPE_CHECKING:
-    from muceval.scoring.modern import ModernScores
+    from muceval.scoring.modern import EventN, ModernMetric, ModernScores
 
 METRIC_CHOICES = ("1992", "gtt", "ceaf-ree", "ceaf-rme", "all")
 MODERN_ONLY = ("phi", "event_n", "ignore_empty_docs", "compat")
@@ -108,11 +108,13 @@ def score_modern_files(key_path: str, predictions: Sequence[str], metric: str,
     chosen = [n for n, _ in preds]
     if len(set(chosen)) != len(chosen):
         raise UsageError("two prediction files give the same system name: " + ", ".join(chosen))
-    metrics = METRICS if metric == "all" else (metric,)
+    # click's choices: the names are those of ModernMetric and EventN.
+    metrics = METRICS if metric == "all" else (cast("ModernMetric", metric),)
     results: list[list[ModernScores]] = []
     skipped: list[str] = []
     for m in metrics:
-        options = ModernOptions(m, phi if metric != "all" else None, event_n if m == "gtt" else None,
+        options = ModernOptions(m, phi if metric != "all" else None,
+                                cast("EventN | None", event_n) if m == "gtt" else None,
                                 ignore_empty_docs and m == "ceaf-rme", compat)
         systems = []
         for name, pred in preds:

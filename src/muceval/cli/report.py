@@ -27,6 +27,7 @@ from muceval.cli.common import (
 from muceval.cli.modern import key_is_modern
 
 if TYPE_CHECKING:
+    from muceval.scoring.muc1992.scorer import MappingKind
     from muceval.significance.settings import SignificanceSettings
 
 
@@ -64,7 +65,8 @@ if TYPE_CHECKING:
               show_default=True, help="What to print: a compact table, or the written files as JSON.")
 @strict_option
 def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | None,
-           slots_path: str | None, history_path: str | None, no_query_pass: bool, mapping: str,
+           slots_path: str | None, history_path: str | None, no_query_pass: bool,
+           mapping: MappingKind,
            example: bool, out_dir: str, title: str | None, metrics: str, method: str,
            shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
            adjust: str, bootstrap: int, threads: int | None, units: str, unit: str,

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
+    from muceval.scoring.muc1992.judgements import Unresolved
+    from muceval.scoring.muc1992.scorer import MappingKind
 
 
 @cli.command("score")
@@ -105,7 +107,8 @@ if TYPE_CHECKING:
 @strict_option
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],
-          mapping: str, alignment: str | None, alignment_path: str | None, unresolved: str,
+          mapping: MappingKind, alignment: str | None, alignment_path: str | None,
+          unresolved: Unresolved,
           save_history: str | None, scheduler: str | None, fmt: str, layout: str,
           detail: str, unit: str, output: str | None, output_dir: str | None, force: bool, per_slot: bool,
           metric: str, phi: str | None, event_n: str | None, ignore_empty_docs: bool,

@@ -50,7 +50,7 @@ from muceval.formats.muc.mappings import (
 )
 from muceval.formats.muc.store import HistoryStore
 from muceval.scoring.muc1992.judgements import Query, answer_entry
-from muceval.scoring.muc1992.scorer import ScoringOptions
+from muceval.scoring.muc1992.scorer import MappingKind, ScoringOptions
 from muceval.scoring.session import check_pairing, read_template_file, score_systems, system_names
 
 __all__ = ["ANSWERS", "Adjudication", "Answer", "Question"]
@@ -113,7 +113,7 @@ class Adjudication:
 
     def __init__(self, config: Configuration, key_path: str | Path,
                  response_paths: Sequence[str | Path], history_path: str | Path, *,
-                 names: Mapping[str, str] | None = None, mapping: str = "greedy") -> None:
+                 names: Mapping[str, str] | None = None, mapping: MappingKind = "greedy") -> None:
         paths = [str(p) for p in response_paths]
         if not paths:
             raise UsageError("give at least one response file to adjudicate")
@@ -177,7 +177,7 @@ class Adjudication:
                 asked.append(query)
                 return None  # no answer yet: no credit, nothing recorded
 
-            options = ScoringOptions(unresolved="ask", ask=ask, mapping=self.mapping,  # type: ignore[arg-type]
+            options = ScoringOptions(unresolved="ask", ask=ask, mapping=self.mapping,
                                      on_reuse=lambda q: reused.add(_question_key(q)))
             result = score_systems(self.config, self.key, {name: self.responses[name]},
                                    history=self.store.history, options=options,

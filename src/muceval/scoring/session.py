@@ -33,8 +33,9 @@ from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.mappings import read_mapping_file
 from muceval.formats.muc.store import HistoryStore
 from muceval.formats.muc.templates import parse_templates
-from muceval.scoring.muc1992.judgements import AnswerCallback, NewJudgement
+from muceval.scoring.muc1992.judgements import AnswerCallback, NewJudgement, Unresolved
 from muceval.scoring.muc1992.scorer import (
+    MappingKind,
     Scorer,
     ScoringOptions,
     add_judgements,
@@ -195,9 +196,9 @@ def score_files(
     *,
     history_path: str | Path | None = None,
     query_pass: bool = True,
-    mapping: str = "greedy",
+    mapping: MappingKind = "greedy",
     mapping_paths: Sequence[str | Path] | Mapping[str, str | Path] = (),
-    unresolved: str = "incorrect",
+    unresolved: Unresolved = "incorrect",
     ask: AnswerCallback | None = None,
     save_history: str | Path | None = None,
     names: Mapping[str, str] | None = None,
@@ -259,9 +260,9 @@ def score_files(
                 store.start_from(history, text)
             on_judgement = _recorder(store)
         hook = _alignment_hook(config, alignment, mapping, file_warnings)
-        options = ScoringOptions(query_pass=query_pass, unresolved=unresolved,  # type: ignore[arg-type]
-                                 ask=ask, mapping=mapping,  # type: ignore[arg-type]
-                                 on_judgement=on_judgement, alignment=hook, fills=fills)
+        options = ScoringOptions(query_pass=query_pass, unresolved=unresolved, ask=ask,
+                                 mapping=mapping, on_judgement=on_judgement, alignment=hook,
+                                 fills=fills)
         if scheduler is not None:
             result = _score_on_cluster(scheduler, config, key, responses, history, options,
                                        per_system, progress)

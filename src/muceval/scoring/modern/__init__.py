@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -39,11 +39,13 @@ from muceval.errors import InputError, Problem, UsageError
 from muceval.scoring.modern import ceaf, gtt
 from muceval.scoring.modern.counts import Counts, normalize
 
-__all__ = ["EVENT_N", "METRICS", "Counts", "DocumentCounts", "ModernOptions", "ModernScores",
+__all__ = ["EVENT_N", "METRICS", "EventN", "ModernMetric", "Counts", "DocumentCounts", "ModernOptions", "ModernScores",
            "normalize", "ratio_tallies", "score_modern"]
 
-METRICS = ("gtt", "ceaf-ree", "ceaf-rme")
-EVENT_N = ("1", "2", "3", "4", ">=2")
+ModernMetric = Literal["gtt", "ceaf-ree", "ceaf-rme"]
+EventN = Literal["1", "2", "3", "4", ">=2"]
+METRICS: tuple[ModernMetric, ...] = get_args(ModernMetric)
+EVENT_N: tuple[EventN, ...] = get_args(EventN)
 _PHI = {"ceaf-ree": ceaf.PHI_REE, "ceaf-rme": ceaf.PHI_RME}
 _REPRODUCES = {
     "gtt": "GTT eval.py (Du, Rush & Cardie 2021)",
@@ -54,31 +56,40 @@ _REPRODUCES = {
 
 @dataclass(frozen=True)
 class ModernOptions:
-    """A metric and its options; :meth:`validated` fills in the defaults and checks the rest."""
+    """A metric and its options, checked when made (a :class:`UsageError` names the
+    parameter); ``phi`` None is the metric's first similarity.
 
-    metric: str
+    >>> ModernOptions("ceaf-rme").phi
+    'subset'
+    >>> ModernOptions("gtt", phi="strict")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.UsageError: phi: goes with ceaf-ree or ceaf-rme
+    """
+
+    metric: ModernMetric
     phi: str | None = None
-    event_n: str | None = None
+    event_n: EventN | None = None
     ignore_empty_docs: bool = False
     compat: bool = False
 
-    def validated(self) -> ModernOptions:
+    def __post_init__(self) -> None:
         if self.metric not in METRICS:
-            raise UsageError(f"unknown metric {self.metric!r}; choose from {', '.join(METRICS)}")
-        phi = self.phi
+            raise UsageError(f"{self.metric!r}: choose from {', '.join(METRICS)}",
+                             parameter="metric")
         if self.metric in _PHI:
-            phi = phi or _PHI[self.metric][0]
+            phi = self.phi or _PHI[self.metric][0]
             if phi not in _PHI[self.metric]:
                 raise UsageError(f"{phi!r} does not go with {self.metric}; choose from "
                                  f"{', '.join(_PHI[self.metric])}", parameter="phi")
-        elif phi is not None:
+            object.__setattr__(self, "phi", phi)
+        elif self.phi is not None:
             raise UsageError("goes with ceaf-ree or ceaf-rme", parameter="phi")
         if self.event_n is not None and (self.metric != "gtt" or self.event_n not in EVENT_N):
             raise UsageError(f"({', '.join(EVENT_N)}) goes with the gtt metric",
                              parameter="event_n")
         if self.ignore_empty_docs and self.metric != "ceaf-rme":
             raise UsageError("goes with ceaf-rme", parameter="ignore_empty_docs")
-        return ModernOptions(self.metric, phi, self.event_n, self.ignore_empty_docs, self.compat)
 
     @property
     def reproduces(self) -> str:
@@ -125,7 +136,6 @@ class ModernScores:
 def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
                  system: str | None = None) -> ModernScores:
     """Score the predictions ``pred`` against ``gold`` under ``options.metric``."""
-    options = options.validated()
     warnings = _check(gold, pred, options)
     golds = gold.by_id()
     preds = pred.by_id()

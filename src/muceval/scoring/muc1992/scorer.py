@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, get_args
 
 from muceval.core.model import (
     Configuration,
@@ -99,6 +99,10 @@ MessageInput = tuple[str, list[PreparedTemplate], list[PreparedTemplate]]
 """One message to map: its id, its key and response templates in catalog order."""
 
 
+MappingKind = Literal["greedy", "optimal"]
+"""The automatic template mappings: the 1992 greedy one, or an optimal assignment."""
+
+
 @dataclass(frozen=True)
 class ScoringOptions:
     """How to score.
@@ -122,13 +126,24 @@ class ScoringOptions:
     query_pass: bool = True
     unresolved: Unresolved = "incorrect"
     ask: AnswerCallback | None = None
-    mapping: Literal["greedy", "optimal"] = "greedy"
+    mapping: MappingKind = "greedy"
     manual_mappings: ManualMappings | None = None
     use_history_mappings: bool = True
     on_judgement: Callable[[NewJudgement], None] | None = None
     alignment: AlignmentHook | None = None
     on_reuse: Callable[[Query], None] | None = None
     fills: bool = False
+
+    def __post_init__(self) -> None:
+        for name, choices in (("unresolved", get_args(Unresolved)),
+                              ("mapping", get_args(MappingKind))):
+            value = getattr(self, name)
+            if value not in choices:
+                raise UsageError(f"{value!r}: choose " + ", ".join(repr(c) for c in choices),
+                                 parameter=name)
+        if self.unresolved == "ask" and self.ask is None:
+            raise UsageError("'ask' needs an ask callback (ScoringOptions.ask)",
+                             parameter="unresolved")
 
 
 @dataclass(frozen=True)
