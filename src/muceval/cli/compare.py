@@ -73,6 +73,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
 
     from muceval.errors import UsageError
     from muceval.formats.files import system_name
+    from muceval.reporting.terminal import render_baseline
     from muceval.significance.baseline import compare_to_baseline
 
     paths = [baseline, *candidates]
@@ -116,7 +117,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     elif fmt == "csv":
         click.echo(result.to_csv(), nl=False)
     else:
-        result.render(Console())
+        render_baseline(result, Console())
 
 
 def _modern_tallies(key_path: str, paths: list[str], names: list[str], metric: str | None,

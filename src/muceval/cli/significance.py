@@ -92,6 +92,7 @@ def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles
     from rich.console import Console
 
     from muceval.formats.registry import load_inputs
+    from muceval.reporting.terminal import render_classic_tests, render_significance
     from muceval.significance.engine import compare
     chosen_tests = _parse_tests(tests)
     # The terminal shows no intervals, and the classic tests only with --tests: computing
@@ -146,9 +147,9 @@ def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles
         click.echo(result.to_csv(), nl=False)
     else:
         console = Console(soft_wrap=False)
-        result.render(console, matrix=matrix)
+        render_significance(result, console, matrix=matrix)
         if chosen_tests:
-            result.render_tests(console, chosen_tests)
+            render_classic_tests(result, console, chosen_tests)
 
 
 
@@ -165,6 +166,7 @@ def _write_pairs(tallies: UnitTallies, metrics: str, settings: SignificanceSetti
 
     from muceval.cli.common import refuse_overwriting_inputs
     from muceval.formats.files import write_atomic
+    from muceval.reporting.terminal import render_significance
     from muceval.significance.stream import compare_streamed
 
     if executor is not None and executor.checkpoint is not None:
@@ -196,7 +198,7 @@ def _write_pairs(tallies: UnitTallies, metrics: str, settings: SignificanceSetti
     if fmt == "json":
         click.echo(summary.to_json())
     else:
-        summary.render(Console(soft_wrap=False))
+        render_significance(summary, Console(soft_wrap=False))
         pairs = len(tallies.systems) * (len(tallies.systems) - 1) // 2
         click.echo(f"{pairs:,} pairs × {len(summary.metrics)} metrics written to {path}")
 

@@ -202,7 +202,7 @@ def region_plot(
 def _place_labels(ax: Any, points: Sequence[tuple[str, float, float]]) -> None:
     """Label each ALL TEMPLATES dot with its system's short name, moved down (with a leader
     line) until it overlaps no label placed before: 17 systems stay readable."""
-    from muceval.significance.result import short_names
+    from muceval.reporting.terminal import short_names
 
     short = short_names([name for name, _, _ in points], limit=16)
     # Label sizes in data units of this 100 × 100 plot at fontsize 7 (about 4.7 pt per unit).

@@ -79,36 +79,6 @@ class BaselineResult:
                              int(c.significant), c.verdict])
         return buffer.getvalue()
 
-    def render(self, console: Any) -> None:
-        """A compact table per candidate (scores and differences in points)."""
-        from rich import box
-        from rich.table import Table
-
-        level = f"{self.settings['ci_level'] * 100:.0f}%"
-        for candidate in self.candidates:
-            rows = [c for c in self.comparisons if c.candidate == candidate]
-            table = Table(title=f"{candidate} (candidate) against {self.baseline} (baseline), %",
-                          title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-            for column in ("metric", "base", "cand", "diff", f"{level} CI of diff", "p",
-                           "verdict"):
-                numeric = column not in ("metric", "verdict")
-                table.add_column(column, justify="right" if numeric else "left", no_wrap=True)
-            for c in rows:
-                interval = f"{100 * c.ci[0]:+.2f} {100 * c.ci[1]:+.2f}" if c.ci else "-"
-                table.add_row(_label(c.metric, self.settings), f"{100 * c.baseline:.2f}",
-                              f"{100 * c.candidate_score:.2f}",
-                              f"{100 * c.difference:+.2f}", interval, _p_text(c.p_value),
-                              c.verdict)
-            console.print(table)
-        methods = sorted({c.method for c in self.comparisons})
-        console.print(f"paired randomization over {self.settings['units']} units "
-                      f"({', '.join(methods)}); significant: p < {self.settings['alpha']}; "
-                      f"seed {self.settings['seed']}")
-
-
-def _p_text(p: float) -> str:
-    return f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}"
-
 
 def verdict(difference: float, significant: bool) -> str:
     """The comparison in words.
@@ -121,15 +91,6 @@ def verdict(difference: float, significant: bool) -> str:
     if not significant or difference == 0:
         return "not significant"
     return "better" if difference > 0 else "worse"
-
-
-def _label(metric: str, settings: dict[str, Any]) -> str:
-    """The metric's name: P, R, F1 for the modern scorers' counts, the MUC names otherwise."""
-    from muceval.core.metrics import METRIC_LABELS
-
-    if settings.get("ratio"):
-        return {"precision": "P", "recall": "R", "f1": "F1"}.get(metric, metric)
-    return METRIC_LABELS.get(metric, metric)
 
 
 def compare_to_baseline(

@@ -6,22 +6,25 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from muceval.core.metrics import METRIC_LABELS
 from muceval.core.signature import signature
 from muceval.significance.classic import (
-    CLASSIC_TESTS,
-    PAIRED_TESTS,
-    TEST_FIELDS,
     ClassicTests,
-    understatement,
 )
 
 _RATIO_LABELS = {"precision": "P", "recall": "R", "f1": "F1"}
+
+
+def metric_label(metric: str, settings: Mapping[str, Any]) -> str:
+    """How a metric is named: the MUC names for MUC tallies; P, R and F1 for the modern
+    scorers' counts (``settings["ratio"]``)."""
+    if settings.get("ratio"):
+        return _RATIO_LABELS.get(metric, metric)
+    return METRIC_LABELS.get(metric, metric)
 
 
 @dataclass(frozen=True)
@@ -125,11 +128,8 @@ class SignificanceResult:
         return found.mirrored()
 
     def label(self, metric: str) -> str:
-        """How a metric is named: the MUC names for MUC tallies; P, R and F1 for the modern
-        scorers' counts (``settings["ratio"]``)."""
-        if self.settings.get("ratio"):
-            return _RATIO_LABELS.get(metric, metric)
-        return METRIC_LABELS.get(metric, metric)
+        """How a metric is named (:func:`metric_label`)."""
+        return metric_label(metric, self.settings)
 
     def ranking(self, metric: str) -> list[str]:
         """Systems by decreasing score (ties by name)."""
@@ -188,89 +188,6 @@ class SignificanceResult:
                 classic=c.classic))
         return buffer.getvalue()
 
-    def render(self, console: Any, matrix: bool | None = None) -> None:
-        """The result for a terminal: a ranked table (scores, groups, the difference and p to the
-        next system), then the p-value matrices when they fit the console (``matrix`` None) or
-        when asked (True). Rows are in the same order for every metric; no number is elided.
-        A summary without comparisons (``significance --pairs``) shows scores and letters."""
-        settings = self.settings
-        console.print(
-            f"[bold]{len(self.systems)} systems, {settings['units']} "
-            f"{settings['unit'] + ' ' if settings.get('unit') else ''}units[/bold] — "
-            f"method {settings['method']}, {settings['alternative']}, α = {settings['alpha']}, "
-            f"confidence {settings['confidence']}, seed {settings['seed']}"
-        )
-        primary = "f1" if "f1" in self.metrics else self.metrics[0]
-        order = self.ranking(primary)
-        short = short_names(order)
-        width = console.width or 80
-        if _ranked_width(short, self.metrics) <= width:
-            console.print(self._ranked_table(order, short, self.metrics, primary))
-        else:
-            for metric in self.metrics:
-                console.print(self._ranked_table(order, short, (metric,), metric))
-        console.print("Systems sharing a letter are not significantly different, systems with "
-                      "no letter in common are" + ("; * = significant (adjusted p ≤ α and "
-                                                   "confident enough)." if self.comparisons
-                                                   else "."))
-        if not self.comparisons:
-            return
-        show = matrix if matrix is not None else _matrix_width(short) <= width
-        if show:
-            for metric in self.metrics:
-                console.print(self._matrix(order, short, metric))
-        elif matrix is None and len(order) > 2:
-            console.print("(the p-value matrices are wider than the terminal: --matrix prints "
-                          "them, --format csv lists every pair)")
-
-    def _cell(self, a: str, b: str, metric: str) -> str:
-        c = self.comparison(a, b, metric)
-        p = c.p_adjusted
-        text = f"{p:.3f}" if p >= 0.001 else f"{p:.0e}"
-        return f"{text}*" if c.significant else text
-
-    def _ranked_table(self, order: list[str], short: dict[str, str], metrics: Sequence[str],
-                      primary: str) -> Any:
-        from rich.table import Table
-
-        label = self.label(primary)
-        table = Table(title=("scores (%) and groups" if len(metrics) > 1 else label),
-                      title_justify="left", show_edge=False, pad_edge=False)
-        table.add_column("system", no_wrap=True)
-        for metric in metrics:
-            table.add_column(self.label(metric), justify="right", no_wrap=True)
-        pairs = bool(self.comparisons)
-        if pairs:
-            table.add_column(f"Δ next ({label})" if len(metrics) > 1 else "Δ next",
-                             justify="right", no_wrap=True)
-            table.add_column("p next", justify="right", no_wrap=True)
-        for i, name in enumerate(order):
-            cells = [f"{100 * self.scores[name][m]:.2f} {self.letters[m][name]}" for m in metrics]
-            if not pairs:
-                pass
-            elif i + 1 < len(order):
-                below = order[i + 1]
-                diff = self.scores[name][primary] - self.scores[below][primary]
-                cells += [f"{100 * diff:+.2f}", self._cell(name, below, primary)]
-            else:
-                cells += ["", ""]
-            table.add_row(short[name], *cells)
-        return table
-
-    def _matrix(self, order: list[str], short: dict[str, str], metric: str) -> Any:
-        from rich.table import Table
-
-        table = Table(title=f"{self.label(metric)}: adjusted p-values (* = significant)",
-                      title_justify="left", show_edge=False, pad_edge=False)
-        table.add_column("system", no_wrap=True)
-        for name in order:
-            table.add_column(short[name], justify="right", no_wrap=True)
-        for row in order:
-            table.add_row(short[row], *("—" if col == row else self._cell(row, col, metric)
-                                        for col in order))
-        return table
-
-
     def classic_disagreements(self, metric: str = "recall") -> list[Comparison]:
         """Pairs whose randomization decision (p ≤ α) differs from the sign test's: Yeh's
         check for recall, where both apply."""
@@ -278,105 +195,3 @@ class SignificanceResult:
         return [c for c in self.comparisons if c.metric == metric and c.classic is not None
                 and c.classic.sign is not None
                 and (c.p_adjusted <= alpha) != (c.classic.sign <= alpha)]
-
-    def render_tests(self, console: Any, tests: Sequence[str] = PAIRED_TESTS,
-                     metrics: Sequence[str] | None = None) -> None:
-        """The classic tests as a view: per pair, the randomization p, the chosen tests and the
-        correlation r of the systems' per-unit values, with Yeh's factor."""
-        from rich.table import Table
-
-        unknown = [t for t in tests if t not in CLASSIC_TESTS]
-        if unknown:
-            raise ValueError(f"unknown test(s) {', '.join(unknown)}")
-        short = short_names(self.systems)
-        heads = {"paired-t": "pair t", "sign": "sign", "wilcoxon": "wilcox",
-                 "two-sample-t": "2-smp t", "binomial": "binom", "chi2": "χ²"}
-
-        def p_text(value: float | None) -> str:
-            return "n/a" if value is None else "<.001" if value < 0.001 else f"{value:.3f}"
-
-        for metric in metrics or self.metrics:
-            rows = [c for c in self.comparisons if c.metric == metric]
-            if not rows or all(c.classic is None for c in rows):
-                continue
-            table = Table(title=f"{self.label(metric)}: classic tests beside randomization "
-                          "(p-values; r: correlation of the systems' per-unit values)",
-                          title_justify="left", show_edge=False, pad_edge=False)
-            for head in ("a", "b", "Δ %", "rand.", *(heads[t] for t in tests), "r",
-                         "Yeh ×"):
-                table.add_column(head, justify="left" if head in ("a", "b") else "right",
-                                 no_wrap=True)
-            for c in rows:
-                classic = c.classic
-                values = [getattr(classic, TEST_FIELDS[t]) if classic else None for t in tests]
-                r = classic.correlation if classic else None
-                factor = understatement(r)
-                table.add_row(short[c.a], short[c.b], f"{100 * c.difference:+.2f}",
-                              p_text(c.p_adjusted), *(p_text(v) for v in values),
-                              "n/a" if r is None else f"{r:.2f}",
-                              "n/a" if factor is None else f"{factor:.2f}")
-            # Every number in full, even when the terminal is narrow: wider rather than cut.
-            width = console.width
-            console.width = max(width or 80, 44 + 10 * (len(tests) + 4))
-            try:
-                console.print(table)
-            finally:
-                console.width = width
-        independent = [t for t in tests if t not in PAIRED_TESTS]
-        console.print(
-            "Paired tests (paired-t, sign, wilcoxon) and randomization compare the systems unit "
-            "by unit. " + (f"{', '.join(independent)} assume(s) the systems independent; "
-                           if independent else "Two-sample t, binomial and χ² assume the "
-                           "systems independent; ") +
-            "systems on one test set are positively correlated (r), so those tests understate "
-            "significance by about √(1/(1−r)), the column Yeh × (Yeh 2000).")
-        if "recall" in self.metrics:
-            disagree = self.classic_disagreements("recall")
-            console.print(f"Recall: randomization and the sign test agree on every pair at "
-                          f"α = {self.settings['alpha']}." if not disagree else
-                          f"Recall: randomization and the sign test disagree on {len(disagree)} "
-                          "pair(s): " + ", ".join(f"{c.a}/{c.b}" for c in disagree))
-
-
-def short_names(names: Sequence[str], limit: int = 12) -> dict[str, str]:
-    """Names of at most ``limit`` characters, kept distinct: what all names share at the start
-    and the end (``preds.`` … ``.test``) is left out first, then the rest is cut with ``…``."""
-    names = list(names)
-    if len(names) > 1 and max(len(n) for n in names) > limit:
-        start = _at_separator(os.path.commonprefix(names))
-        end = _at_separator(os.path.commonprefix([n[::-1] for n in names]))
-        cores = [n[start: len(n) - end] for n in names]
-        if all(cores) and len(set(cores)) == len(cores):
-            names_core = dict(zip(names, cores, strict=True))
-        else:
-            names_core = {n: n for n in names}
-    else:
-        names_core = {n: n for n in names}
-    out: dict[str, str] = {}
-    used: set[str] = set()
-    for name in names:
-        core = names_core[name]
-        short = core if len(core) <= limit else core[: limit - 1] + "…"
-        n = 2
-        while short in used:
-            short = f"{core[: limit - 2 - len(str(n))]}…{n}"
-            n += 1
-        used.add(short)
-        out[name] = short
-    return out
-
-
-def _at_separator(shared: str) -> int:
-    """The length of ``shared`` up to and including its last separator (``.``, ``_``, ``-``)."""
-    cut = max(shared.rfind(c) for c in "._- ")
-    return cut + 1
-
-
-def _ranked_width(short: dict[str, str], metrics: Sequence[str]) -> int:
-    name = max((len(s) for s in short.values()), default=6)
-    return name + 3 + len(metrics) * 14 + 2 * 10 + 12
-
-
-def _matrix_width(short: dict[str, str]) -> int:
-    name = max((len(s) for s in short.values()), default=6)
-    return name + 3 + len(short) * (max(8, name) + 3)

@@ -1,0 +1,245 @@
+"""What a terminal shows of a significance analysis: the ranked table with groups, the p-value
+matrices, the classic tests beside randomization, and the A/B comparison (rich tables).
+
+The results are computed in :mod:`muceval.significance`; this module only draws them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from muceval.significance.baseline import BaselineResult
+from muceval.significance.classic import (
+    CLASSIC_TESTS,
+    PAIRED_TESTS,
+    TEST_FIELDS,
+    understatement,
+)
+from muceval.significance.result import SignificanceResult, metric_label
+
+__all__ = ["render_baseline", "render_classic_tests", "render_significance", "short_names"]
+
+
+def render_significance(result: SignificanceResult, console: Any,
+                        matrix: bool | None = None) -> None:
+    """The result for a terminal: a ranked table (scores, groups, the difference and p to the
+    next system), then the p-value matrices when they fit the console (``matrix`` None) or
+    when asked (True). Rows are in the same order for every metric; no number is elided.
+    A summary without comparisons (``significance --pairs``) shows scores and letters."""
+    settings = result.settings
+    console.print(
+        f"[bold]{len(result.systems)} systems, {settings['units']} "
+        f"{settings['unit'] + ' ' if settings.get('unit') else ''}units[/bold] — "
+        f"method {settings['method']}, {settings['alternative']}, α = {settings['alpha']}, "
+        f"confidence {settings['confidence']}, seed {settings['seed']}"
+    )
+    primary = "f1" if "f1" in result.metrics else result.metrics[0]
+    order = result.ranking(primary)
+    short = short_names(order)
+    width = console.width or 80
+    if _ranked_width(short, result.metrics) <= width:
+        console.print(_ranked_table(result, order, short, result.metrics, primary))
+    else:
+        for metric in result.metrics:
+            console.print(_ranked_table(result, order, short, (metric,), metric))
+    console.print("Systems sharing a letter are not significantly different, systems with "
+                  "no letter in common are" + ("; * = significant (adjusted p ≤ α and "
+                                               "confident enough)." if result.comparisons
+                                               else "."))
+    if not result.comparisons:
+        return
+    show = matrix if matrix is not None else _matrix_width(short) <= width
+    if show:
+        for metric in result.metrics:
+            console.print(_matrix(result, order, short, metric))
+    elif matrix is None and len(order) > 2:
+        console.print("(the p-value matrices are wider than the terminal: --matrix prints "
+                      "them, --format csv lists every pair)")
+
+
+def _cell(result: SignificanceResult, a: str, b: str, metric: str) -> str:
+    c = result.comparison(a, b, metric)
+    p = c.p_adjusted
+    text = f"{p:.3f}" if p >= 0.001 else f"{p:.0e}"
+    return f"{text}*" if c.significant else text
+
+
+def _ranked_table(result: SignificanceResult, order: list[str], short: dict[str, str],
+                  metrics: Sequence[str], primary: str) -> Any:
+    from rich.table import Table
+
+    label = result.label(primary)
+    table = Table(title=("scores (%) and groups" if len(metrics) > 1 else label),
+                  title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("system", no_wrap=True)
+    for metric in metrics:
+        table.add_column(result.label(metric), justify="right", no_wrap=True)
+    pairs = bool(result.comparisons)
+    if pairs:
+        table.add_column(f"Δ next ({label})" if len(metrics) > 1 else "Δ next",
+                         justify="right", no_wrap=True)
+        table.add_column("p next", justify="right", no_wrap=True)
+    for i, name in enumerate(order):
+        cells = [f"{100 * result.scores[name][m]:.2f} {result.letters[m][name]}" for m in metrics]
+        if not pairs:
+            pass
+        elif i + 1 < len(order):
+            below = order[i + 1]
+            diff = result.scores[name][primary] - result.scores[below][primary]
+            cells += [f"{100 * diff:+.2f}", _cell(result, name, below, primary)]
+        else:
+            cells += ["", ""]
+        table.add_row(short[name], *cells)
+    return table
+
+
+def _matrix(result: SignificanceResult, order: list[str], short: dict[str, str],
+            metric: str) -> Any:
+    from rich.table import Table
+
+    table = Table(title=f"{result.label(metric)}: adjusted p-values (* = significant)",
+                  title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("system", no_wrap=True)
+    for name in order:
+        table.add_column(short[name], justify="right", no_wrap=True)
+    for row in order:
+        table.add_row(short[row], *("—" if col == row else _cell(result, row, col, metric)
+                                    for col in order))
+    return table
+
+
+def render_classic_tests(result: SignificanceResult, console: Any,
+                         tests: Sequence[str] = PAIRED_TESTS,
+                         metrics: Sequence[str] | None = None) -> None:
+    """The classic tests as a view: per pair, the randomization p, the chosen tests and the
+    correlation r of the systems' per-unit values, with Yeh's factor."""
+    from rich.table import Table
+
+    unknown = [t for t in tests if t not in CLASSIC_TESTS]
+    if unknown:
+        raise ValueError(f"unknown test(s) {', '.join(unknown)}")
+    short = short_names(result.systems)
+    heads = {"paired-t": "pair t", "sign": "sign", "wilcoxon": "wilcox",
+             "two-sample-t": "2-smp t", "binomial": "binom", "chi2": "χ²"}
+
+    def p_text(value: float | None) -> str:
+        return "n/a" if value is None else "<.001" if value < 0.001 else f"{value:.3f}"
+
+    for metric in metrics or result.metrics:
+        rows = [c for c in result.comparisons if c.metric == metric]
+        if not rows or all(c.classic is None for c in rows):
+            continue
+        table = Table(title=f"{result.label(metric)}: classic tests beside randomization "
+                      "(p-values; r: correlation of the systems' per-unit values)",
+                      title_justify="left", show_edge=False, pad_edge=False)
+        for head in ("a", "b", "Δ %", "rand.", *(heads[t] for t in tests), "r",
+                     "Yeh ×"):
+            table.add_column(head, justify="left" if head in ("a", "b") else "right",
+                             no_wrap=True)
+        for c in rows:
+            classic = c.classic
+            values = [getattr(classic, TEST_FIELDS[t]) if classic else None for t in tests]
+            r = classic.correlation if classic else None
+            factor = understatement(r)
+            table.add_row(short[c.a], short[c.b], f"{100 * c.difference:+.2f}",
+                          p_text(c.p_adjusted), *(p_text(v) for v in values),
+                          "n/a" if r is None else f"{r:.2f}",
+                          "n/a" if factor is None else f"{factor:.2f}")
+        # Every number in full, even when the terminal is narrow: wider rather than cut.
+        width = console.width
+        console.width = max(width or 80, 44 + 10 * (len(tests) + 4))
+        try:
+            console.print(table)
+        finally:
+            console.width = width
+    independent = [t for t in tests if t not in PAIRED_TESTS]
+    console.print(
+        "Paired tests (paired-t, sign, wilcoxon) and randomization compare the systems unit "
+        "by unit. " + (f"{', '.join(independent)} assume(s) the systems independent; "
+                       if independent else "Two-sample t, binomial and χ² assume the "
+                       "systems independent; ") +
+        "systems on one test set are positively correlated (r), so those tests understate "
+        "significance by about √(1/(1−r)), the column Yeh × (Yeh 2000).")
+    if "recall" in result.metrics:
+        disagree = result.classic_disagreements("recall")
+        console.print(f"Recall: randomization and the sign test agree on every pair at "
+                      f"α = {result.settings['alpha']}." if not disagree else
+                      f"Recall: randomization and the sign test disagree on {len(disagree)} "
+                      "pair(s): " + ", ".join(f"{c.a}/{c.b}" for c in disagree))
+
+
+def render_baseline(result: BaselineResult, console: Any) -> None:
+    """A compact table per candidate (scores and differences in points)."""
+    from rich import box
+    from rich.table import Table
+
+    level = f"{result.settings['ci_level'] * 100:.0f}%"
+    for candidate in result.candidates:
+        rows = [c for c in result.comparisons if c.candidate == candidate]
+        table = Table(title=f"{candidate} (candidate) against {result.baseline} (baseline), %",
+                      title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        for column in ("metric", "base", "cand", "diff", f"{level} CI of diff", "p",
+                       "verdict"):
+            numeric = column not in ("metric", "verdict")
+            table.add_column(column, justify="right" if numeric else "left", no_wrap=True)
+        for c in rows:
+            interval = f"{100 * c.ci[0]:+.2f} {100 * c.ci[1]:+.2f}" if c.ci else "-"
+            table.add_row(metric_label(c.metric, result.settings), f"{100 * c.baseline:.2f}",
+                          f"{100 * c.candidate_score:.2f}",
+                          f"{100 * c.difference:+.2f}", interval, _p_text(c.p_value),
+                          c.verdict)
+        console.print(table)
+    methods = sorted({c.method for c in result.comparisons})
+    console.print(f"paired randomization over {result.settings['units']} units "
+                  f"({', '.join(methods)}); significant: p ≤ {result.settings['alpha']}; "
+                  f"seed {result.settings['seed']}")
+
+
+def _p_text(p: float) -> str:
+    return f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}"
+
+
+def short_names(names: Sequence[str], limit: int = 12) -> dict[str, str]:
+    """Names of at most ``limit`` characters, kept distinct: what all names share at the start
+    and the end (``preds.`` … ``.test``) is left out first, then the rest is cut with ``…``."""
+    names = list(names)
+    if len(names) > 1 and max(len(n) for n in names) > limit:
+        start = _at_separator(os.path.commonprefix(names))
+        end = _at_separator(os.path.commonprefix([n[::-1] for n in names]))
+        cores = [n[start: len(n) - end] for n in names]
+        if all(cores) and len(set(cores)) == len(cores):
+            names_core = dict(zip(names, cores, strict=True))
+        else:
+            names_core = {n: n for n in names}
+    else:
+        names_core = {n: n for n in names}
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        core = names_core[name]
+        short = core if len(core) <= limit else core[: limit - 1] + "…"
+        n = 2
+        while short in used:
+            short = f"{core[: limit - 2 - len(str(n))]}…{n}"
+            n += 1
+        used.add(short)
+        out[name] = short
+    return out
+
+
+def _at_separator(shared: str) -> int:
+    """The length of ``shared`` up to and including its last separator (``.``, ``_``, ``-``)."""
+    cut = max(shared.rfind(c) for c in "._- ")
+    return cut + 1
+
+
+def _ranked_width(short: dict[str, str], metrics: Sequence[str]) -> int:
+    name = max((len(s) for s in short.values()), default=6)
+    return name + 3 + len(metrics) * 14 + 2 * 10 + 12
+
+
+def _matrix_width(short: dict[str, str]) -> int:
+    name = max((len(s) for s in short.values()), default=6)
+    return name + 3 + len(short) * (max(8, name) + 3)
