@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,7 +12,6 @@ from muceval.cli.modern import key_is_modern
 
 if TYPE_CHECKING:
     from muceval.core.units import RatioTallies, UnitTallies
-    from muceval.scoring.modern import ModernMetric
 from muceval.cli.common import (
     chosen_settings,
     configuration_options,
@@ -26,6 +25,7 @@ from muceval.cli.common import (
     unit_level_option,
     units_option,
 )
+from muceval.scoring.metrics import modern_metrics
 
 
 @cli.command("compare")
@@ -40,7 +40,7 @@ from muceval.cli.common import (
               help="With --key: 1992 history of human judgements.")
 @click.option("--no-query-pass", is_flag=True, help="With --key: 1992 batch mode.")
 @significance_options("ab")
-@click.option("--metric", type=click.Choice(["gtt", "ceaf-ree", "ceaf-rme"]),
+@click.option("--metric", type=click.Choice(modern_metrics()),
               help="With a modern MUC-4 gold file as --key: the scorer whose per-document "
               "counts are compared (default gtt).")
 @click.option("--phi", help="With --metric ceaf-ree or ceaf-rme: the similarity.")
@@ -127,7 +127,7 @@ def _modern_tallies(key_path: str, paths: list[str], names: list[str], metric: s
     from muceval.scoring.modern import ModernOptions, ratio_tallies, score_modern
 
     gold = read_modern(key_path)
-    options = ModernOptions(cast("ModernMetric", metric or "gtt"), phi)  # click's choices
+    options = ModernOptions(metric or "gtt", phi)
     scores = [score_modern(gold, read_modern(p), options, name)
               for p, name in zip(paths, names, strict=True)]
     for warning in dict.fromkeys(str(w) for s in scores for w in s.warnings):

@@ -1,4 +1,5 @@
-"""`muceval score --metric gtt|ceaf-ree|ceaf-rme|all`: the modern MUC-4 scorers, reproduced."""
+"""`muceval score --metric NAME|all`: the modern MUC-4 scorers of the registry
+(:mod:`muceval.scoring.metrics`)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from muceval.errors import UsageError
+from muceval.scoring.metrics import EVENT_N, METRICS, modern_metrics
 
 if TYPE_CHECKING:
-    from muceval.scoring.modern import EventN, ModernMetric, ModernScores
+    from muceval.scoring.metrics import EventN
+    from muceval.scoring.modern import ModernScores
 
-METRIC_CHOICES = ("1992", "gtt", "ceaf-ree", "ceaf-rme", "all")
+METRIC_CHOICES = (*METRICS, "all")
 MODERN_ONLY = ("phi", "event_n", "ignore_empty_docs", "compat")
 """The options of `score` that only the modern metrics take."""
 MODERN_USES = ("responses", "key_path", "metric", *MODERN_ONLY, "fmt", "output", "force",
@@ -23,18 +26,24 @@ MODERN_USES = ("responses", "key_path", "metric", *MODERN_ONLY, "fmt", "output",
 
 def modern_options(command):
     """The options of the modern metrics, added to `score`."""
+    def taking(option: str) -> str:
+        return ", ".join(m for m in modern_metrics() if option in METRICS[m].options)
+
+    scorers = "; ".join(f"{spec.name}: {spec.reproduces}" for spec in METRICS.values())
+    similarities = ", ".join(f"{m} {'|'.join(METRICS[m].similarities)}"
+                             for m in modern_metrics() if METRICS[m].similarities)
     options = [
         click.option("--metric", type=click.Choice(METRIC_CHOICES), default="1992",
                      show_default=True,
-                     help="1992: the MUC-4 scorer of 1992 (templates in the 1992 layout); gtt, "
-                     "ceaf-ree, ceaf-rme: the scorers of GTT, GRIT and IterX on their JSON "
-                     "layouts; all: every modern scorer side by side."),
-        click.option("--phi", help="Similarity: ceaf-ree strict|prop, ceaf-rme "
-                     "subset|phi3|phi3-entities (default: the first)."),
-        click.option("--event-n", type=click.Choice(["1", "2", "3", "4", ">=2"]),
-                     help="gtt: only documents with this many gold templates (4: four or more)."),
+                     help=f"The scorer ({scorers}; the modern ones on their JSON layouts); all: "
+                     "every modern scorer side by side."),
+        click.option("--phi", help=f"Similarity: {similarities} (default: the first)."),
+        click.option("--event-n", type=click.Choice(EVENT_N),
+                     help=f"{taking('event_n')}: only documents with this many gold templates "
+                     "(4: four or more)."),
         click.option("--ignore-empty-docs", is_flag=True,
-                     help="ceaf-rme: leave out documents without gold templates."),
+                     help=f"{taking('ignore_empty_docs')}: leave out documents without gold "
+                     "templates."),
         click.option("--compat", is_flag=True,
                      help="Reproduce the originals also where they err (an entity without "
                      "mentions or an empty incident type gets full credit; unknown documents "
@@ -101,21 +110,23 @@ def score_modern_files(key_path: str, predictions: Sequence[str], metric: str,
     could not be scored, and the gold layout."""
     from muceval.formats.files import system_name
     from muceval.formats.modern import read_modern
-    from muceval.scoring.modern import METRICS, ModernOptions, score_modern
+    from muceval.scoring.modern import ModernOptions, score_modern
 
     gold = read_modern(key_path)
     preds = [((names or {}).get(p) or system_name(p), read_modern(p)) for p in predictions]
     chosen = [n for n, _ in preds]
     if len(set(chosen)) != len(chosen):
         raise UsageError("two prediction files give the same system name: " + ", ".join(chosen))
-    # click's choices: the names are those of ModernMetric and EventN.
-    metrics = METRICS if metric == "all" else (cast("ModernMetric", metric),)
+    metrics = modern_metrics() if metric == "all" else (metric,)
     results: list[list[ModernScores]] = []
     skipped: list[str] = []
     for m in metrics:
         options = ModernOptions(m, phi if metric != "all" else None,
-                                cast("EventN | None", event_n) if m == "gtt" else None,
-                                ignore_empty_docs and m == "ceaf-rme", compat)
+                                # click's choices: one of EventN
+                                cast("EventN | None", event_n)
+                                if "event_n" in METRICS[m].options else None,
+                                ignore_empty_docs and "ignore_empty_docs" in METRICS[m].options,
+                                compat)
         systems = []
         for name, pred in preds:
             if metric == "all" and _cannot(m, gold, pred):
@@ -132,8 +143,7 @@ def score_modern_files(key_path: str, predictions: Sequence[str], metric: str,
 
 
 def _cannot(metric: str, gold, pred) -> bool:
-    needs_templates = metric in ("gtt", "ceaf-rme")
-    return needs_templates and (pred.documents and pred.documents[0].templates is None
+    return METRICS[metric].needs_templates and (pred.documents and pred.documents[0].templates is None
                                 or gold.documents and gold.documents[0].templates is None)
 
 

@@ -24,6 +24,7 @@ from muceval.cli.common import (
     significance_options,
     units_option,
 )
+from muceval.scoring.metrics import modern_metrics
 
 
 @cli.command("significance")
@@ -36,7 +37,7 @@ from muceval.cli.common import (
               "level they were written with (muceval score --unit LEVEL --format json); "
               "1992 reports hold messages. By default, the level the inputs hold.")
 @name_option
-@click.option("--scorer", type=click.Choice(["gtt", "ceaf-ree", "ceaf-rme"]),
+@click.option("--scorer", type=click.Choice(modern_metrics()),
               help="Modern scores files (score --metric all): which scorer's counts to test.")
 @click.option("--matrix/--no-matrix", default=None,
               help="Print the p-value matrices (by default only when they fit the terminal).")

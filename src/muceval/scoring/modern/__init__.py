@@ -29,71 +29,68 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any
 
 import numpy as np
 
 from muceval.core.modern import ROLES, ModernDocument, ModernFile
 from muceval.core.units import RatioTallies
 from muceval.errors import InputError, Problem, UsageError
+from muceval.scoring.metrics import EVENT_N, METRICS, MODERN_OPTIONS, EventN, modern_metrics
 from muceval.scoring.modern import ceaf, gtt
 from muceval.scoring.modern.counts import Counts, normalize
 
-__all__ = ["EVENT_N", "METRICS", "EventN", "ModernMetric", "Counts", "DocumentCounts", "ModernOptions", "ModernScores",
+__all__ = ["EVENT_N", "EventN", "Counts", "DocumentCounts", "ModernOptions", "ModernScores",
            "normalize", "ratio_tallies", "score_modern"]
-
-ModernMetric = Literal["gtt", "ceaf-ree", "ceaf-rme"]
-EventN = Literal["1", "2", "3", "4", ">=2"]
-METRICS: tuple[ModernMetric, ...] = get_args(ModernMetric)
-EVENT_N: tuple[EventN, ...] = get_args(EventN)
-_PHI = {"ceaf-ree": ceaf.PHI_REE, "ceaf-rme": ceaf.PHI_RME}
-_REPRODUCES = {
-    "gtt": "GTT eval.py (Du, Rush & Cardie 2021)",
-    "ceaf-ree": "GRIT CEAF-REE (Du, Rush & Cardie 2021)",
-    "ceaf-rme": "IterX CEAF-RME (Chen et al. 2023)",
-}
 
 
 @dataclass(frozen=True)
 class ModernOptions:
-    """A metric and its options, checked when made (a :class:`UsageError` names the
-    parameter); ``phi`` None is the metric's first similarity.
+    """A modern scorer of the registry (:data:`muceval.scoring.metrics.METRICS`) and its
+    options, checked when made (a :class:`UsageError` names the parameter); ``phi`` None is the
+    scorer's first similarity.
 
     >>> ModernOptions("ceaf-rme").phi
     'subset'
     >>> ModernOptions("gtt", phi="strict")
     Traceback (most recent call last):
     ...
-    muceval.errors.UsageError: phi: goes with ceaf-ree or ceaf-rme
+    muceval.errors.UsageError: phi: goes with ceaf-ree, ceaf-rme
     """
 
-    metric: ModernMetric
+    metric: str
     phi: str | None = None
     event_n: EventN | None = None
     ignore_empty_docs: bool = False
     compat: bool = False
 
     def __post_init__(self) -> None:
-        if self.metric not in METRICS:
-            raise UsageError(f"{self.metric!r}: choose from {', '.join(METRICS)}",
+        modern = modern_metrics()
+        if self.metric not in modern:
+            raise UsageError(f"{self.metric!r}: choose from {', '.join(modern)}",
                              parameter="metric")
-        if self.metric in _PHI:
-            phi = self.phi or _PHI[self.metric][0]
-            if phi not in _PHI[self.metric]:
+        spec = METRICS[self.metric]
+        if spec.similarities:
+            phi = self.phi or spec.similarities[0]
+            if phi not in spec.similarities:
                 raise UsageError(f"{phi!r} does not go with {self.metric}; choose from "
-                                 f"{', '.join(_PHI[self.metric])}", parameter="phi")
+                                 f"{', '.join(spec.similarities)}", parameter="phi")
             object.__setattr__(self, "phi", phi)
         elif self.phi is not None:
-            raise UsageError("goes with ceaf-ree or ceaf-rme", parameter="phi")
-        if self.event_n is not None and (self.metric != "gtt" or self.event_n not in EVENT_N):
-            raise UsageError(f"({', '.join(EVENT_N)}) goes with the gtt metric",
+            raise UsageError("goes with " + ", ".join(m for m in modern
+                                                      if METRICS[m].similarities),
+                             parameter="phi")
+        if self.event_n is not None and self.event_n not in EVENT_N:
+            raise UsageError(f"{self.event_n!r}: choose from {', '.join(EVENT_N)}",
                              parameter="event_n")
-        if self.ignore_empty_docs and self.metric != "ceaf-rme":
-            raise UsageError("goes with ceaf-rme", parameter="ignore_empty_docs")
+        for option in MODERN_OPTIONS:
+            if getattr(self, option) not in (None, False) and option not in spec.options:
+                raise UsageError("goes with " + ", ".join(
+                    m for m in modern if option in METRICS[m].options), parameter=option)
 
     @property
     def reproduces(self) -> str:
-        return _REPRODUCES[self.metric]
+        return METRICS[self.metric].reproduces
 
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "phi": self.phi, "event_n": self.event_n,
@@ -137,14 +134,7 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
                  system: str | None = None) -> ModernScores:
     """Score the predictions ``pred`` against ``gold`` under ``options.metric``."""
     warnings = _check(gold, pred, options)
-    golds = gold.by_id()
-    preds = pred.by_id()
-    if options.metric == "gtt":
-        documents = _gtt(golds, preds, options)
-    elif options.metric == "ceaf-ree":
-        documents = _ree(golds, preds, options)
-    else:
-        documents = _rme(golds, preds, options, gold.path)
+    documents = METRICS[options.metric].scorer()(gold.by_id(), pred.by_id(), options)
     return ModernScores(system or pred.path, options, tuple(documents), tuple(warnings))
 
 
@@ -155,10 +145,11 @@ def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions) -> list[P
                             "file as --key and predictions as the other arguments")
     if pred.gold:
         raise InputError.at(pred.path, None, f"a gold file ({pred.layout}), given as predictions")
-    if options.metric in ("gtt", "ceaf-rme") and any(d.templates is None for d in gold.documents):
+    needs_templates = METRICS[options.metric].needs_templates
+    if needs_templates and any(d.templates is None for d in gold.documents):
         raise InputError.at(gold.path, None, f"{options.metric} needs gold templates; "
                             f"{gold.layout} has per-role extracts only (use ceaf-ree)")
-    if options.metric in ("gtt", "ceaf-rme") and any(d.templates is None for d in pred.documents):
+    if needs_templates and any(d.templates is None for d in pred.documents):
         raise InputError.at(pred.path, None, f"{options.metric} scores templates; these are "
                             f"per-role extracts ({pred.layout}): use ceaf-ree")
     known = gold.by_id()
@@ -208,8 +199,9 @@ def _empty_entities(path: str, document: ModernDocument, roles: Any, where: str)
     return blank
 
 
-def _gtt(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
-         options: ModernOptions) -> list[DocumentCounts]:
+def gtt_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
+                  options: ModernOptions) -> list[DocumentCounts]:
+    """GTT's counts per gold document (of the ``event_n`` bucket, when given)."""
     out = []
     for docid, document in golds.items():
         gold_templates = gtt.gold_templates(document.templates or ())
@@ -234,8 +226,9 @@ def _extracts(document: ModernDocument | None) -> tuple[tuple[tuple[str, ...], .
     return ceaf.role_union(document.templates or ())
 
 
-def _ree(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
-         options: ModernOptions) -> list[DocumentCounts]:
+def ree_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
+                  options: ModernOptions) -> list[DocumentCounts]:
+    """GRIT's CEAF-REE counts per gold document, per role."""
     out = []
     for docid, document in golds.items():
         roles = ceaf.ree_document(_extracts(preds.get(docid)), _extracts(document),
@@ -244,8 +237,9 @@ def _ree(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument
     return out
 
 
-def _rme(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
-         options: ModernOptions, gold_path: str) -> list[DocumentCounts]:
+def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
+                  options: ModernOptions) -> list[DocumentCounts]:
+    """IterX's CEAF-RME counts per document of the gold or the predictions."""
     out = []
     for docid in sorted(set(golds) | set(preds)):
         gold_templates = golds[docid].templates or () if docid in golds else ()
