@@ -52,12 +52,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
+from muceval.significance.assemble import RawTest, assemble
 from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
 from muceval.significance.classic import ClassicTests, classic_tests, classic_tests_many
 from muceval.significance.execute import Executor, LocalExecutor, Outcomes
@@ -66,8 +66,6 @@ from muceval.significance.groups import (
     adjust_pvalues,
     confidence_level,
     confidence_levels,
-    decisions,
-    group_letters,
     groupings,
     letter_display,
 )
@@ -210,19 +208,16 @@ def system_scores(reduced: np.ndarray, names: Sequence[str],
     return {s: {m: totals_value(totals[i], m) for m in metrics} for i, s in enumerate(names)}
 
 
-def _raw_entry(plan_: Plan, outcomes: Outcomes, k: int, m: int,
-               settings: SignificanceSettings, confidence: np.ndarray) -> dict[str, Any]:
+def _raw_test(plan_: Plan, outcomes: Outcomes, k: int, m: int,
+              settings: SignificanceSettings, confidence: np.ndarray) -> RawTest:
     """The p-value and its provenance for pair ``k`` and metric ``m`` (``confidence``: of
     every approximate count, computed at once)."""
     if plan_.exact[k, m]:
         result = outcomes.exact[ExactJob(k, m)]
-        return dict(p_value=result.p_value, method="exact", shuffles=None, nge=None,
-                    confidence=1.0, error_bound=result.error_bound)
+        return RawTest(result.p_value, "exact", None, None, 1.0, result.error_bound)
     count = int(outcomes.nge[k, m])
-    return dict(p_value=(count + 1) / (settings.shuffles + 1), method="approximate",
-                shuffles=settings.shuffles, nge=count,
-                confidence=float(confidence[k, m]),
-                error_bound=0.0)
+    return RawTest((count + 1) / (settings.shuffles + 1), "approximate", settings.shuffles,
+                   count, float(confidence[k, m]), 0.0)
 
 
 def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...],
@@ -238,36 +233,15 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
                                      settings.ci_level, settings.seed)
         system_ci = system_intervals(sys_ci, names, metrics)
     confidence = confidence_levels(outcomes.nge, settings.shuffles, settings.alpha)
-    raw = [[_raw_entry(plan_, outcomes, k, m, settings, confidence) for m in range(len(metrics))]
+    raw = [[_raw_test(plan_, outcomes, k, m, settings, confidence) for m in range(len(metrics))]
            for k in range(len(pairs))]
-    adjusted, decided = decisions(
-        np.array([[entry["p_value"] for entry in row] for row in raw]).reshape(-1, len(metrics)),
-        np.array([[entry["confidence"] for entry in row] for row in raw]).reshape(
-            -1, len(metrics)), settings)
-    different: dict[str, set[frozenset[str]]] = {metric: set() for metric in metrics}
     classic = {metric: classic_tests_many(tallies.counts, index_pairs, metric,
                                           settings.alternative) for metric in metrics} \
         if settings.classic else None
-    comparisons: list[Comparison] = []
-    for k, (a, b) in enumerate(index_pairs):
-        for m, metric in enumerate(metrics):
-            entry = raw[k][m]
-            significant = bool(decided[k, m])
-            if significant:
-                different[metric].add(frozenset((names[a], names[b])))
-            comparisons.append(Comparison(
-                a=names[a], b=names[b], metric=metric,
-                value_a=scores[names[a]][metric], value_b=scores[names[b]][metric],
-                difference=scores[names[a]][metric] - scores[names[b]][metric],
-                alternative=settings.alternative, p_adjusted=float(adjusted[k, m]),
-                significant=significant, units=len(pairs[k].diffs),
-                ci=(float(pair_ci[k, m, 0]), float(pair_ci[k, m, 1])) if pair_ci is not None
-                else None,
-                classic=classic[metric][k] if classic is not None else None,
-                **entry,
-            ))  # fmt: skip
-    groups, letters, cld = group_letters(names, metrics, scores, different)
+    found = assemble(names, metrics, scores, index_pairs, raw, settings,
+                     [len(pair.diffs) for pair in pairs], pair_ci, classic)
     recorded = settings.recorded(len(tallies.units), metrics, tallies.level)
     return SignificanceResult(systems=names, metrics=metrics, scores=scores,
-                              comparisons=tuple(comparisons), groups=groups, letters=letters,
-                              settings=recorded, system_ci=system_ci, letter_groups=cld)
+                              comparisons=found.comparisons, groups=found.groups,
+                              letters=found.letters, settings=recorded, system_ci=system_ci,
+                              letter_groups=found.letter_groups)

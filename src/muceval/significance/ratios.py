@@ -21,16 +21,16 @@ unit)), paired bootstrap intervals, adjustments, groups.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
 from muceval.core.units import RatioTallies
 from muceval.errors import UsageError
+from muceval.significance.assemble import RawTest, assemble
 from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
-from muceval.significance.groups import confidence_level, decisions, group_letters
+from muceval.significance.groups import confidence_level
 from muceval.significance.kernels import _threshold, coins
-from muceval.significance.result import Comparison, SignificanceResult
+from muceval.significance.result import SignificanceResult
 from muceval.significance.settings import SignificanceSettings
 
 __all__ = ["MAX_EXACT_UNITS", "RATIO_METRICS", "compare_ratios", "ratio_values"]
@@ -62,7 +62,7 @@ def _count(diffs: np.ndarray, x: np.ndarray, y: np.ndarray, coin: np.ndarray, me
 
 
 def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: SignificanceSettings,
-            exact: bool) -> dict[str, Any]:
+            exact: bool) -> RawTest:
     diffs = (y_units - x_units)
     diffs = diffs[np.any(diffs != 0, axis=1)]
     x, y = x_units.sum(0), y_units.sum(0)
@@ -75,18 +75,15 @@ def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: Sig
             words = np.arange(start, min(1 << n, start + _CHUNK), dtype=np.int64)
             coin = ((words[:, None] >> np.arange(n)) & 1).astype(np.uint8)
             total += _count(diffs, x, y, coin, metric, sign, threshold, settings.two_sided)
-        return dict(p_value=total / (1 << n), method="exact", shuffles=None, nge=None,
-                    confidence=1.0, error_bound=0.0)
+        return RawTest(total / (1 << n), "exact", None, None, 1.0, 0.0)
     assert settings.seed is not None
     nge = 0
     for start in range(0, settings.shuffles, _CHUNK):
         stop = min(settings.shuffles, start + _CHUNK)
         coin = coins(settings.seed, start, stop, max(n, 1))[:, :n]
         nge += _count(diffs, x, y, coin, metric, sign, threshold, settings.two_sided)
-    return dict(p_value=(nge + 1) / (settings.shuffles + 1), method="approximate",
-                shuffles=settings.shuffles, nge=nge,
-                confidence=confidence_level(nge, settings.shuffles, settings.alpha),
-                error_bound=0.0)
+    return RawTest((nge + 1) / (settings.shuffles + 1), "approximate", settings.shuffles, nge,
+                   confidence_level(nge, settings.shuffles, settings.alpha), 0.0)
 
 
 def _bootstrap(counts: np.ndarray, metrics: Sequence[str], pairs: list[tuple[int, int]],
@@ -123,14 +120,14 @@ def compare_ratios(
               for i, s in enumerate(names)}
     index_pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
     raw = []
+    differing = [int(np.any(counts[a] != counts[b], axis=1).sum()) for a, b in index_pairs]
     for k, (a, b) in enumerate(index_pairs):
-        differing = int(np.any(counts[a] != counts[b], axis=1).sum())
-        if chosen.method == "exact" and differing > MAX_EXACT_UNITS:
-            raise UsageError(f"exact randomization of {names[a]} vs {names[b]}: {differing} "
+        if chosen.method == "exact" and differing[k] > MAX_EXACT_UNITS:
+            raise UsageError(f"exact randomization of {names[a]} vs {names[b]}: {differing[k]} "
                              f"documents differ (at most {MAX_EXACT_UNITS}); choose "
                              "'approximate' or 'auto'", parameter="method")
         exact = chosen.method == "exact" or (chosen.method == "auto"
-                                             and differing <= MAX_EXACT_UNITS)
+                                             and differing[k] <= MAX_EXACT_UNITS)
         raw.append([_pvalue(counts[a], counts[b], m, chosen, exact) for m in metrics])
         if progress is not None:
             progress(k + 1, len(index_pairs))
@@ -138,27 +135,8 @@ def compare_ratios(
     if chosen.bootstrap > 0:
         sys_ci, pair_ci = _bootstrap(counts, metrics, index_pairs, chosen)
         system_ci = system_intervals(sys_ci, names, metrics)
-    adjusted, decided = decisions(np.array([[e["p_value"] for e in row] for row in raw]),
-                                  np.array([[e["confidence"] for e in row] for row in raw]),
-                                  chosen)
-    different: dict[str, set[frozenset[str]]] = {m: set() for m in metrics}
-    comparisons = []
-    for k, (a, b) in enumerate(index_pairs):
-        for m, metric in enumerate(metrics):
-            entry = raw[k][m]
-            significant = bool(decided[k, m])
-            if significant:
-                different[metric].add(frozenset((names[a], names[b])))
-            comparisons.append(Comparison(
-                a=names[a], b=names[b], metric=metric, value_a=scores[names[a]][metric],
-                value_b=scores[names[b]][metric],
-                difference=scores[names[a]][metric] - scores[names[b]][metric],
-                alternative=chosen.alternative, p_adjusted=float(adjusted[k, m]),
-                significant=significant,
-                units=int(np.any(counts[a] != counts[b], axis=1).sum()),
-                ci=(float(pair_ci[k, m, 0]), float(pair_ci[k, m, 1])) if pair_ci is not None
-                else None, **entry))  # fmt: skip
-    groups, letters, cld = group_letters(names, metrics, scores, different)
+    found = assemble(names, metrics, scores, index_pairs, raw, chosen, differing, pair_ci)
     recorded = chosen.recorded(len(tallies.units), metrics, ratio=True)
-    return SignificanceResult(names, metrics, scores, tuple(comparisons), groups, letters,
-                              recorded, system_ci, letter_groups=cld)
+    return SignificanceResult(names, metrics, scores, found.comparisons, found.groups,
+                              found.letters, recorded, system_ci,
+                              letter_groups=found.letter_groups)
