@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -13,7 +14,7 @@ from muceval.version import __version__
 class _Commands(click.Group):
     """The commands; a library error about a parameter is shown with the command's flag."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except UsageError as error:

@@ -5,15 +5,22 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from muceval.errors import Problem, UsageError
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
+    from muceval.core.metrics import FloatScores
+    from muceval.core.model import Configuration
     from muceval.significance.settings import PresetName, SignificanceSettings
+
+F = TypeVar("F", bound=Callable[..., Any])
+"""A command function (or click command) that an option decorator returns unchanged in type."""
 
 BUNDLED_CONFIGURATIONS = ("muc4",)
 
@@ -22,7 +29,8 @@ def _pc(value: float | None) -> str:
     return "*" if value is None else f"{100 * value:.2f}"
 
 
-def scores_table(title: str, systems: dict, regions: dict | None = None):
+def scores_table(title: str, systems: Mapping[str, FloatScores],
+                 regions: Mapping[str, Sequence[FloatScores]] | None = None) -> Table:
     """A rich table of systems (best F P&R first), measures in %.
 
     ``regions`` adds the region of performance: the (recall, precision) range
@@ -45,17 +53,17 @@ def scores_table(title: str, systems: dict, regions: dict | None = None):
     return table
 
 
-def _region(points) -> str:
-    def span(values) -> str:
-        values = [round(100 * v) for v in values if v is not None]
-        return f"{min(values)}-{max(values)}" if values else "*"
+def _region(points: Iterable[FloatScores]) -> str:
+    def span(values: Iterable[float | None]) -> str:
+        percents = [round(100 * v) for v in values if v is not None]
+        return f"{min(percents)}-{max(percents)}" if percents else "*"
 
     return f"{span(p.recall for p in points)} x {span(p.precision for p in points)}"
 
 
 
 def resolve_configuration(config_path: str | None, slots_path: str | None,
-                          alignment_path: str | None = None):
+                          alignment_path: str | None = None) -> Configuration:
     """The configuration named on the command line, or the bundled MUC-4 one, with the
     ``[alignment...]`` tables of ``--alignment-file`` merged in.
 
@@ -76,7 +84,7 @@ def resolve_configuration(config_path: str | None, slots_path: str | None,
     return config if alignment_path is None else load_alignment_file(alignment_path, config)
 
 
-def parse_criteria(text: str | None, config) -> list[str] | None:
+def parse_criteria(text: str | None, config: Configuration) -> list[str] | None:
     """Comma-separated criterion names, each checked against the configuration before any
     file is read (a UsageError names the known ones); None when not given."""
     from muceval.core.alignment import AlignmentSettings
@@ -92,12 +100,12 @@ def parse_criteria(text: str | None, config) -> list[str] | None:
     return chosen
 
 
-def configuration_options(when: str = "", note: str = ""):
+def configuration_options(when: str = "", note: str = "") -> Callable[[F], F]:
     """``--config`` and ``--slots``, worded alike in every command (``when``: the case they
     apply to, e.g. "With --key"; ``note``: what else this command does with them)."""
     lead = f"{when}: the configuration" if when else "Configuration"
 
-    def add(command):
+    def add(command: F) -> F:
         command = click.option(
             "--slots", "slots_path", type=click.Path(dir_okay=False),
             help="1992 slot file (slotconfig-*.el) for a 1992 --config (default: its "
@@ -109,14 +117,14 @@ def configuration_options(when: str = "", note: str = ""):
     return add
 
 
-def alignment_file_option(command):
+def alignment_file_option(command: F) -> F:
     return click.option(
         "--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
         help="A TOML file of [alignment...] tables merged into the configuration (criteria "
         "added or replaced; default, compare, flag, chance replaced).")(command)
 
 
-def units_option(command):
+def units_option(command: F) -> F:
     """``--units``: how systems with different unit sets are compared."""
     return click.option(
         "--units", "units", type=click.Choice(["same", "intersection"]), default="same",
@@ -131,7 +139,7 @@ SETTINGS_OPTIONS = ("method", "shuffles", "seed", "alternative", "alpha", "confi
 """The options of the significance tests that make a SignificanceSettings."""
 
 
-def significance_options(preset: PresetName):
+def significance_options(preset: PresetName) -> Callable[[F], F]:
     """The options of the significance tests, shared by `significance`, `report` and `compare`,
     their defaults those of ``preset`` (named, with its purpose, at the end of the help)."""
     from muceval.significance.settings import ADJUSTMENTS, ALTERNATIVES, METHODS, PRESETS
@@ -172,7 +180,7 @@ def significance_options(preset: PresetName):
                      help="Threads of the randomization kernels (default: all cores)."),
     ]
 
-    def decorate(command):
+    def decorate(command: F) -> F:
         for option in reversed(options):
             command = option(command)
         command.__doc__ = (command.__doc__ or "").rstrip() + (
@@ -193,7 +201,8 @@ def chosen_settings(preset: PresetName, **changes: Any) -> SignificanceSettings:
 
 
 @contextlib.contextmanager
-def progress_bar(enabled: bool, label: str = "randomization"):
+def progress_bar(enabled: bool, label: str = "randomization",
+                 ) -> Iterator[Callable[[int, int], None] | None]:
     """A progress callback ``(done, total)`` drawing a bar on stderr, or ``None`` when disabled.
 
     When stderr is not a terminal (a log file, a batch job) it writes a line at every tenth
@@ -227,7 +236,7 @@ def progress_bar(enabled: bool, label: str = "randomization"):
         yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
-def progress_option(command):
+def progress_option(command: F) -> F:
     """``--progress/--no-progress``: progress on stderr (default: when stderr is a terminal)."""
     return click.option(
         "--progress/--no-progress", "progress", default=None,
@@ -268,7 +277,7 @@ def expand_folders(paths: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(expanded)
 
 
-def strict_option(command):
+def strict_option(command: F) -> F:
     """``--strict``: warnings are errors (exit 2)."""
     return click.option(
         "--strict", is_flag=True,
@@ -306,7 +315,7 @@ def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem
         raise click.exceptions.Exit(2)
 
 
-def name_option(command):
+def name_option(command: F) -> F:
     """``--name FILE=NAME``: the system of FILE is called NAME (repeatable)."""
     return click.option(
         "--name", "names", multiple=True, metavar="FILE=NAME",
@@ -338,7 +347,7 @@ UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (
                    "systems produced alike is never exchanged). See docs/significance-units.md.")
 
 
-def unit_level_option(command):
+def unit_level_option(command: F) -> F:
     """``--unit``: what one unit of the significance tests is, when responses are scored here."""
     return click.option(
         "--unit", "unit", type=click.Choice(["message", "template", "fill"]), default="message",

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import scores_table
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from muceval.reporting.demo import DemoResult
+    from muceval.scoring.alignment.audit import AlignmentAudit
 
 
 @cli.command("demo")
@@ -49,11 +57,11 @@ def demo(out_dir: str, fmt: str) -> None:
         _kehler(console, result)
 
 
-def _kehler(console, result) -> None:
+def _kehler(console: Console, result: DemoResult) -> None:
     """Kehler's trap: F at each step under the 1992 criterion and the strict one."""
     from rich.table import Table
 
-    audit = result.kehler
+    audit = cast("AlignmentAudit", result.kehler)  # called only when there is one
     table = Table(title="Kehler's trap (example/kehler): a wrong template aligned by luck")
     table.add_column("response")
     for name in audit.scored:
@@ -63,7 +71,7 @@ def _kehler(console, result) -> None:
         cells = []
         for name in audit.scored:
             f = s.scores[name].f1 or 0.0
-            arrow = "" if s is audit.systems[0] else (" ↑" if f > first[name] else " ↓")
+            arrow = "" if s is audit.systems[0] else (" ↑" if f > (first[name] or 0.0) else " ↓")
             cells.append(f"{100 * f:.2f}{arrow}")
         table.add_row(s.system, *cells)
     console.print(table)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -27,6 +27,12 @@ from muceval.cli.common import (
 from muceval.cli.modern import key_is_modern
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from muceval.core.model import Configuration
+    from muceval.core.systems import SystemScores
+    from muceval.core.units import UnitTallies
+    from muceval.reporting.analysis import Analysis
     from muceval.scoring.muc1992.scorer import MappingKind
     from muceval.significance.settings import SignificanceSettings
 
@@ -127,6 +133,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         _modern_report(key_path, inputs, parse_names(names, inputs), out_dir, title, png,
                        fmt, strict, started, chosen_settings("muc4"))
         return
+    config: Configuration | None  # None: score files read without a configuration
     if key_path is not None:
         config = resolve_configuration(config_path, slots_path, alignment_path)
         chosen = None if alignment_criteria in (None, "compare") \
@@ -161,7 +168,10 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         analysis = analyze(systems, tallies, metrics=metrics, settings=chosen_settings("muc4"),
                            threads=threads, progress=advance, inputs=recorded)
     if alignment_criteria is not None:
-        analysis = _with_alignment(analysis, config, key_path, inputs, renamed, chosen,
+        # --alignment and --alignment-file were refused above without --key: a configuration
+        # was resolved and the key path is set.
+        analysis = _with_alignment(analysis, cast("Configuration", config), cast(str, key_path),
+                                   inputs, renamed, chosen,
                                    history_path, not no_query_pass, alignment_path, shuffles,
                                    strict, extra)
     if show_progress:
@@ -179,7 +189,10 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     _print_summary(analysis, files.html, elapsed)
 
 
-def _from_scores(inputs, config_path, slots_path, units, names, unit):
+def _from_scores(inputs: tuple[str, ...], config_path: str | None, slots_path: str | None,
+                 units: str, names: tuple[str, ...], unit: str,
+                 ) -> tuple[Configuration | None, list[SystemScores], UnitTallies,
+                            dict[str, object]]:
     """Systems read from score files; ``--unit`` insists on a level only when it was given."""
     from muceval.formats.registry import load_systems
 
@@ -187,12 +200,12 @@ def _from_scores(inputs, config_path, slots_path, units, names, unit):
     level = unit if given is click.core.ParameterSource.COMMANDLINE else None
     config = resolve_configuration(config_path, slots_path) if config_path or slots_path else None
     systems, tallies = load_systems(list(inputs), config, units, parse_names(names, inputs), level)
-    recorded = {"inputs": list(inputs), "configuration": config_path or "none",
-                "units": units, "unit": tallies.level or "as given"}
+    recorded: dict[str, object] = {"inputs": list(inputs), "configuration": config_path or "none",
+                                   "units": units, "unit": tallies.level or "as given"}
     return config, systems, tallies, recorded
 
 
-def _print_summary(analysis, html, elapsed: float) -> None:
+def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
     """The compact terminal table: ALL TEMPLATES per system, ranked, with its group."""
     from rich.console import Console
     from rich.table import Table
@@ -215,8 +228,10 @@ def _print_summary(analysis, html, elapsed: float) -> None:
                   f"({elapsed:.1f} s)")
 
 
-def _with_alignment(analysis, config, key_path, inputs, names, criteria, history_path,
-                    query_pass, alignment_path, shuffles, strict, extra):
+def _with_alignment(analysis: Analysis, config: Configuration, key_path: str,
+                    inputs: tuple[str, ...], names: dict[str, str], criteria: list[str] | None,
+                    history_path: str | None, query_pass: bool, alignment_path: str | None,
+                    shuffles: int, strict: bool, extra: dict[str, str]) -> Analysis:
     """The analysis with its ``alignment`` part: the same audit as ``muceval alignment
     --audit all --calibrate``, tested with the report's seed and alpha."""
     import dataclasses
@@ -244,7 +259,8 @@ def _with_alignment(analysis, config, key_path, inputs, names, criteria, history
         analysis, alignment=alignment_to_dict(audit, comparison, recorded))
 
 
-def _modern_report(key_path: str, inputs, names, out_dir: str, title: str | None, png: bool,
+def _modern_report(key_path: str, inputs: tuple[str, ...], names: dict[str, str], out_dir: str,
+                   title: str | None, png: bool,
                    fmt: str, strict: bool, started: float,
                    settings: SignificanceSettings) -> None:
     """Modern predictions: every scorer side by side, significance per scorer, one page."""

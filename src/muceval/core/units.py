@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -77,13 +78,16 @@ class UnitTallies:
 
     def system(self, name: str) -> np.ndarray:
         """The ``units × 4`` counts of one system."""
-        return self.counts[self.index(name)]
+        counts: np.ndarray = self.counts[self.index(name)]
+        return counts
 
     def totals(self, name: str | None = None) -> np.ndarray:
         """Summed (POS, ACT, COR, PAR) of one system, or ``systems × 4`` for all."""
         if name is None:
-            return self.counts.sum(axis=1)
-        return self.system(name).sum(axis=0)
+            every: np.ndarray = self.counts.sum(axis=1)
+            return every
+        totals: np.ndarray = self.system(name).sum(axis=0)
+        return totals
 
     def select(self, systems: Sequence[str]) -> UnitTallies:
         """The same units restricted to (and ordered as) ``systems``."""
@@ -157,7 +161,7 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
 
 
 def from_arrays(
-    systems: Sequence[str], units: Sequence[str], counts: Iterable | np.ndarray,
+    systems: Sequence[str], units: Sequence[str], counts: Iterable[Any] | np.ndarray,
     level: str | None = None,
 ) -> UnitTallies:
     """Build :class:`UnitTallies` from names and a ``systems × units × 4`` array.

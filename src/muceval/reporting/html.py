@@ -108,7 +108,8 @@ class ReportFiles:
 # ---------------------------------------------------------------------------
 
 
-def _regions(systems: Sequence[SystemScores]):
+def _regions(systems: Sequence[SystemScores],
+             ) -> list[tuple[str, dict[str, tuple[float | None, float | None]]]]:
     out = []
     for s in systems:
         points = {}

@@ -30,7 +30,7 @@ import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import document_header
 from muceval.reporting.alignment import AlignmentComparison, rank_and_flip
@@ -38,6 +38,9 @@ from muceval.scoring.modern import ratio_tallies
 from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
 from muceval.significance.ratios import compare_ratios
 from muceval.significance.settings import SignificanceSettings
+
+if TYPE_CHECKING:
+    from muceval.scoring.modern import ModernScores
 
 __all__ = ["MODERN_ALIGNMENT_FORMAT", "compare_gtt_alignment", "modern_alignment_table",
            "modern_alignment_to_csv", "modern_alignment_to_dict", "modern_alignment_to_json"]
@@ -48,7 +51,7 @@ DEFAULT, FLAG = "gtt", "gtt-role-match"
 CRITERIA = (DEFAULT, FLAG)
 
 
-def _scores(audit: GttAlignmentAudit, criterion: str):
+def _scores(audit: GttAlignmentAudit, criterion: str) -> ModernScores:
     return audit.scores if criterion == DEFAULT else audit.strict
 
 
@@ -89,7 +92,7 @@ def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
     systems = []
     for a in audits:
         base = a.scores.overall.f1
-        criteria = {}
+        criteria: dict[str, dict[str, Any]] = {}
         for c in CRITERIA:
             counts = _scores(a, c).overall
             criteria[c] = {**counts.to_dict(), "delta_f1": _r(counts.f1 - base)}

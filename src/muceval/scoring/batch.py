@@ -9,8 +9,9 @@ for each test set alone.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from muceval.core.model import Configuration
+from muceval.core.model import Configuration, ManualMappings
 from muceval.errors import Problem
 from muceval.formats.batch import TestSetSpec
 from muceval.formats.files import read_text
@@ -75,7 +76,7 @@ def score_test_sets(
     return out
 
 
-def _submit(client, spec: TestSetSpec, config: Configuration,
+def _submit(client: Any, spec: TestSetSpec, config: Configuration,
             fills: bool) -> tuple[SubmittedSystems, list[Problem]]:
     file_warnings: list[Problem] = []
     key = read_template_file(spec.key, config, file_warnings)
@@ -84,6 +85,6 @@ def _submit(client, spec: TestSetSpec, config: Configuration,
                  for name, path in zip(names, spec.responses, strict=True)}
     history = parse_history(read_text(spec.history), spec.history) if spec.history else None
     options = ScoringOptions(query_pass=spec.query_pass, fills=fills)
-    manual: Mapping = {}
+    manual: Mapping[str, ManualMappings] = {}
     return submit_systems(client, config, key, responses, history, options, manual), \
         file_warnings

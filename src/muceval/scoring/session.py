@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from muceval.core.checks import unknown_history_slots
 from muceval.core.model import (
@@ -396,13 +396,13 @@ class SubmittedSystems:
     """One test set on a Dask cluster: future → system, the systems in order, the warnings, and
     the futures of the data sent once, held until every result is in."""
 
-    futures: dict
+    futures: dict[Any, str]
     order: list[str]
     warnings: list[Problem]
-    shared: list
+    shared: list[Any]
 
 
-def submit_systems(client, config: Configuration, key: TemplateFile,
+def submit_systems(client: Any, config: Configuration, key: TemplateFile,
                    responses: Mapping[str, TemplateFile], history: History | None,
                    options: ScoringOptions,
                    manual: Mapping[str, ManualMappings]) -> SubmittedSystems:
@@ -421,7 +421,7 @@ def submit_systems(client, config: Configuration, key: TemplateFile,
     return SubmittedSystems(futures, list(responses), warnings, shared)
 
 
-def gather_systems(distributed, pending: SubmittedSystems,
+def gather_systems(distributed: Any, pending: SubmittedSystems,
                    progress: Callable[[int, int], None] | None) -> SessionResult:
     """The results of :func:`submit_systems` as they finish, in the systems' order."""
     results: dict[str, tuple[PairScore, ...]] = {}

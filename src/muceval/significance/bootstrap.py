@@ -151,4 +151,5 @@ def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
     """NumPy's own interpolation formula (``numpy.lib._function_base_impl._lerp``)."""
     diff = b - a
     out = a + diff * t
-    return np.where(t >= 0.5, b - diff * (1 - t), out)
+    lerped: np.ndarray = np.where(t >= 0.5, b - diff * (1 - t), out)
+    return lerped

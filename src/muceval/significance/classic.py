@@ -10,7 +10,7 @@ randomization do not assume independence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,7 +83,8 @@ def classic_tests(
     return classic_tests_many(np.stack([a, b]), [(0, 1)], metric, alternative)[0]
 
 
-def _tails(z: np.ndarray, alt: np.ndarray, upper) -> np.ndarray:
+def _tails(z: np.ndarray, alt: np.ndarray,
+           upper: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """p-values of statistics ``z`` from their upper-tail function; ``alt``: 0 two-sided,
     1 greater, −1 less."""
     two = np.minimum(1.0, 2.0 * upper(np.abs(z)))

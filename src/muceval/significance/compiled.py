@@ -37,14 +37,15 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 
 
 @njit(cache=True, inline="always")
-def _mix64(z):
+def _mix64(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> np.uint64(30))) * np.uint64(_M1)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(_M2)
     return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)
-def _build_tables(diffs, offsets, n_blocks, tables):
+def _build_tables(diffs: np.ndarray, offsets: np.ndarray, n_blocks: np.ndarray,
+                  tables: np.ndarray) -> None:
     """tables[b, mask] = packed sum of the differences selected by ``mask`` in block b."""
     for p in range(offsets.shape[0] - 1):
         lo = offsets[p]
@@ -72,9 +73,10 @@ def _build_tables(diffs, offsets, n_blocks, tables):
 
 @njit(parallel=True, cache=True)
 def _approx_kernel(
-    tables, block_start, totals, coefs, signs, thresholds, two_sided, shuffles, key, chunk,
-    seg_words, out
-):
+    tables: np.ndarray, block_start: np.ndarray, totals: np.ndarray, coefs: np.ndarray,
+    signs: np.ndarray, thresholds: np.ndarray, two_sided: bool, shuffles: int, key: np.uint64,
+    chunk: int, seg_words: np.ndarray, out: np.ndarray
+) -> None:
     n_pairs = totals.shape[0]
     n_metrics = coefs.shape[0]
     n_chunks = (shuffles + chunk - 1) // chunk
@@ -164,7 +166,8 @@ def _approx_kernel(
 
 
 @njit(cache=True, nogil=True)
-def _dp_kernel(unique, counts, rows, cols, neg, budget):
+def _dp_kernel(unique: np.ndarray, counts: np.ndarray, rows: int, cols: int, neg: int,
+               budget: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     # The cells hold probabilities times 2^pending: each unit doubles instead of halving
     # every cell (one pass over the rows instead of two). Scaling by a power of two is exact,
     # so the cells are bit for bit the halved ones once scaled back (below every 900 units,
@@ -244,8 +247,10 @@ def _dp_kernel(unique, counts, rows, cols, neg, budget):
 
 @njit(cache=True, nogil=True)
 def _tail_mass(
-    grid, lo, hi, off_v, off_n, g_v, g_n, neg, vx, nx, vy, ny, kappa, sign, thr, two_sided
-):
+    grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, off_v: int, off_n: int, g_v: int,
+    g_n: int, neg: int, vx: int, nx: int, vy: int, ny: int, kappa: float, sign: float,
+    thr: float, two_sided: bool
+) -> float:
     total = 0.0
     for i in range(grid.shape[0]):
         if lo[i] > hi[i]:
@@ -268,7 +273,8 @@ def _tail_mass(
 
 
 @njit(cache=True, inline="always")
-def _keep_smallest(buf, count, cap, x):  # pragma: no cover - compiled
+def _keep_smallest(buf: np.ndarray, count: int, cap: int,  # pragma: no cover - compiled
+                   x: float) -> int:
     if count == cap:
         if x >= buf[cap - 1]:
             return count
@@ -284,7 +290,8 @@ def _keep_smallest(buf, count, cap, x):  # pragma: no cover - compiled
 
 
 @njit(parallel=True, cache=True)
-def _tails(values, a, b, where, out):  # pragma: no cover - compiled
+def _tails(values: np.ndarray, a: np.ndarray, b: np.ndarray,  # pragma: no cover - compiled
+           where: np.ndarray, out: np.ndarray) -> None:
     # Only the order statistics the two quantiles need: the smallest and the largest
     # few differences, kept sorted by insertion (most samples fail one comparison).
     n_metrics, _, samples = values.shape
@@ -306,7 +313,9 @@ def _tails(values, a, b, where, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def _count_pair(sums, q, p, width, totals, coefs, signs, thresholds, two_sided, out):
+def _count_pair(sums: np.ndarray, q: int, p: int, width: int, totals: np.ndarray,
+                coefs: np.ndarray, signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
+                out: np.ndarray) -> None:
     """Adds to ``out[p]`` the shuffles among ``width`` whose exchanged sums (rows q, q+1,
     q+2 of ``sums``: POS, ACT, N2) are at least as extreme, per metric, with the same IEEE
     operations as :func:`_approx_kernel`."""
@@ -342,7 +351,9 @@ def _count_pair(sums, q, p, width, totals, coefs, signs, thresholds, two_sided, 
 
 
 @njit(parallel=True, cache=True)
-def _gemm_hits(diffs_t, coins_t, n_shuffles, totals, coefs, signs, thresholds, two_sided, out):
+def _gemm_hits(diffs_t: np.ndarray, coins_t: np.ndarray, n_shuffles: int, totals: np.ndarray,
+               coefs: np.ndarray, signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
+               out: np.ndarray) -> None:
     """Counts of extreme shuffles from exchanged sums formed by float32 matrix products.
 
     ``diffs_t``: 3·pairs × units (each pair's differing units first, zeros after), exact in
@@ -366,7 +377,9 @@ def _gemm_hits(diffs_t, coins_t, n_shuffles, totals, coefs, signs, thresholds, t
 
 
 @njit(parallel=True, cache=True)
-def _sum_hits(sums, width, totals, coefs, signs, thresholds, two_sided, out):
+def _sum_hits(sums: np.ndarray, width: int, totals: np.ndarray, coefs: np.ndarray,
+              signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
+              out: np.ndarray) -> None:
     """:func:`_count_pair` for every pair of exchanged sums formed elsewhere (3·pairs ×
     shuffles; the pairs with more units than one product takes)."""
     for p in prange(totals.shape[0]):
@@ -374,7 +387,8 @@ def _sum_hits(sums, width, totals, coefs, signs, thresholds, two_sided, out):
 
 
 @njit(parallel=True, cache=True)
-def _coin_blocks(key, start, n_shuffles, unit_start, out):
+def _coin_blocks(key: np.uint64, start: int, n_shuffles: int, unit_start: int,
+                 out: np.ndarray) -> None:
     """The coins of shuffles ``start`` … ``start + n_shuffles - 1`` for units ``unit_start``
     (a multiple of 64) onwards, as float32 0/1 in the layout :func:`_gemm_hits` multiplies
     by: ``out[k, u, t]`` is unit ``unit_start + u``'s coin in shuffle ``start + k·width + t``

@@ -53,7 +53,7 @@ def _pair(reduced: np.ndarray | None, item: Any) -> PairData:
     return PairData.of(reduced[item[0]], reduced[item[1]])
 
 
-def _approximate_task(reduced: np.ndarray | None, items: list, metrics: tuple[str, ...],
+def _approximate_task(reduced: np.ndarray | None, items: list[Any], metrics: tuple[str, ...],
                       shuffles: int, seed: int, two_sided: bool) -> np.ndarray:
     pairs = [_pair(reduced, item) for item in items]
     return approximate_counts(pairs, metrics, shuffles, seed, two_sided, threads=1)
@@ -85,7 +85,8 @@ class DaskExecutor:
             return self.workers or 1
         distributed = distributed_module()
         with distributed.Client(self.address, timeout=10) as client:
-            return max(1, sum(client.nthreads().values()))
+            threads: int = max(1, sum(client.nthreads().values()))
+            return threads
 
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
             settings: SignificanceSettings, progress: Progress | None = None,
@@ -143,7 +144,7 @@ class DaskExecutor:
         return Outcomes(nge, exact)
 
 
-Batch = tuple[str, list]
+Batch = tuple[str, list[Any]]
 
 
 def _batches(plan: Plan, pairs: Sequence[PairData], settings: SignificanceSettings) -> list[Batch]:

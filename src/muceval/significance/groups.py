@@ -34,7 +34,8 @@ def confidence_levels(nge: np.ndarray, shuffles: int, alpha: float) -> np.ndarra
     nge = np.asarray(nge, dtype=np.float64)
     cdf = special.betainc(nge + 1, shuffles - nge + 1, alpha)
     significant = (nge + 1) / (shuffles + 1) <= alpha
-    return np.where(significant, cdf, 1.0 - cdf)
+    levels: np.ndarray = np.where(significant, cdf, 1.0 - cdf)
+    return levels
 
 
 def adjust_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
@@ -48,7 +49,8 @@ def adjust_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
     p = np.asarray(pvalues, dtype=np.float64)
     n = len(p)
     if method == "none" or n == 0:
-        return p.tolist()
+        unadjusted: list[float] = p.tolist()
+        return unadjusted
     order = np.argsort(p, kind="stable")
     adjusted = np.empty(n)
     if method == "holm":

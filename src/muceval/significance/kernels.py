@@ -48,6 +48,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -58,7 +59,7 @@ from muceval.core.metrics import METRIC_IDS, METRIC_REGISTRY
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
 
-def _jit():
+def _jit() -> ModuleType:
     """The compiled kernels (imports numba on first use)."""
     from muceval.significance import compiled
 

@@ -58,7 +58,7 @@ class Comparison:
                        difference=-self.difference,
                        ci=(-self.ci[1], -self.ci[0]) if self.ci is not None else None)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         # A copy of the instance dict rather than dataclasses.asdict: a leaderboard has
         # millions of these. The fields keep their declared order (ci and classic last).
         out = dict(self.__dict__)
@@ -108,10 +108,10 @@ class SignificanceResult:
     comparisons: tuple[Comparison, ...]
     groups: dict[str, list[list[str]]]
     letters: dict[str, dict[str, str]]
-    settings: dict
+    settings: dict[str, Any]
     system_ci: dict[str, dict[str, tuple[float, float]]] | None = None
     letter_groups: dict[str, list[list[str]]] | None = None
-    _index: dict = field(default_factory=dict, repr=False, compare=False)
+    _index: dict[tuple[str, str, str], Comparison] = field(default_factory=dict, repr=False, compare=False)
 
     def comparison(self, a: str, b: str, metric: str) -> Comparison:
         """The comparison of ``a`` with ``b`` for ``metric``: ``difference`` is a − b, whichever
@@ -135,7 +135,7 @@ class SignificanceResult:
         """Systems by decreasing score (ties by name)."""
         return sorted(self.systems, key=lambda s: (-self.scores[s][metric], s))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         from muceval.version import __version__
 
         return {

@@ -21,7 +21,7 @@ from muceval.core.units import UnitTallies
 from muceval.significance.bootstrap import bounds, pair_intervals, system_intervals
 from muceval.significance.classic import classic_tests_many
 from muceval.significance.engine import checked, system_scores
-from muceval.significance.execute import ExactJob, Executor, LocalExecutor
+from muceval.significance.execute import Executor, LocalExecutor
 from muceval.significance.groups import confidence_levels, decisions, group_letters
 from muceval.significance.kernels import (
     PairData,
@@ -29,7 +29,7 @@ from muceval.significance.kernels import (
     metric_values,
     reduce_counts,
 )
-from muceval.significance.plan import plan
+from muceval.significance.plan import ExactJob, plan
 from muceval.significance.result import CSV_HEADER, SignificanceResult, csv_row
 from muceval.significance.settings import SignificanceSettings
 

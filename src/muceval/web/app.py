@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
@@ -89,7 +89,7 @@ class _Pages:
                                      "URL muceval adjudicate printed)", status_code=403)
         return None
 
-    def _run(self, handler, request: Request, *args: Any) -> Response:
+    def _run(self, handler: Callable[..., Response], request: Request, *args: Any) -> Response:
         refused = self._refused(request)
         if refused is not None:
             return refused
@@ -99,12 +99,13 @@ class _Pages:
             except MucevalError as error:
                 return self.page("error.html.j2", request, status=400, message=str(error))
 
-    def guarded(self, handler):
+    def guarded(self, handler: Callable[[Request], Response]) -> Callable[[Request], Response]:
         def endpoint(request: Request) -> Response:
             return self._run(handler, request)
         return endpoint
 
-    def posted(self, handler):
+    def posted(self, handler: Callable[[Request, Form], Response],
+               ) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             if self._refused(request) is None:
                 form: Form = {k: str(v) for k, v in (await request.form()).items()}
@@ -207,7 +208,7 @@ def _counts(session: Adjudication) -> dict[str, int]:
             "reused": session.reused}
 
 
-def _fill(session: Adjudication):
+def _fill(session: Adjudication) -> Callable[[Question], str]:
     def fill(question: Question) -> str:
         return fill_text(question.response, session.config, question.slot_id)
     return fill

@@ -8,7 +8,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from muceval.core.model import Configuration, SlotType, Template, Value, iter_texts
+from muceval.core.model import (
+    Configuration,
+    Slot,
+    SlotSpec,
+    SlotType,
+    Template,
+    Value,
+    iter_texts,
+)
 from muceval.formats.muc.fills import format_value
 from muceval.reporting.analysis import systems_from_pairs
 from muceval.reporting.html import format_pct
@@ -74,7 +82,7 @@ def template_rows(config: Configuration, key: Template | None, response: Templat
     key_slots = {s.slot_id: s for s in key.slots} if key else {}
     response_slots = {s.slot_id: s for s in response.slots} if response else {}
     for spec in config.slots[2:]:
-        def text(slots: Mapping, spec=spec) -> list[str]:
+        def text(slots: Mapping[str, Slot], spec: SlotSpec = spec) -> list[str]:
             slot = slots.get(spec.slot_id)
             if slot is None:
                 return []

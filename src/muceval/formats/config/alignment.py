@@ -239,7 +239,7 @@ class _AlignmentReader:
         self.check_slots(slots, where, line)
         return SlotMatch("any" if kind == "any-match" else "all", slots, test)
 
-    def optional_slots(self, value: dict, what: str, line: int | None) -> tuple[str, ...] | None:
+    def optional_slots(self, value: dict[str, Any], what: str, line: int | None) -> tuple[str, ...] | None:
         if "slots" not in value:
             return None
         slots = self.reader.string_list(value["slots"], f"{what}: slots", line)
@@ -248,7 +248,7 @@ class _AlignmentReader:
         self.check_slots(slots, what, line)
         return slots
 
-    def value_test(self, value: dict, what: str, line: int | None) -> ValueTest:
+    def value_test(self, value: dict[str, Any], what: str, line: int | None) -> ValueTest:
         credit = value.get("credit", "partial")
         if credit not in CREDITS:
             raise self.fail(f"{what}: credit {credit!r} is not one of {', '.join(CREDITS)}", line)

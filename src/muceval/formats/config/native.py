@@ -339,7 +339,7 @@ class _TomlReader:
     def outline(self, text: str, what: str, line: int | None) -> tuple[SetNode, ...]:
         """An indented outline: one value a line, children indented below their parent."""
         # (indent, value, children) frames; the root frame collects top-level values.
-        root: list = [-1, None, []]
+        root: list[Any] = [-1, None, []]
         stack = [root]
         # A multi-line string starts on the line after the key when it opens with a newline.
         base = (line + 1) if line is not None else None
@@ -362,7 +362,7 @@ class _TomlReader:
             parent[2].append(frame)
             stack.append(frame)
 
-        def build(frame: list) -> SetNode:
+        def build(frame: list[Any]) -> SetNode:
             return SetNode(frame[1], tuple(build(child) for child in frame[2]))
 
         return tuple(build(child) for child in root[2])

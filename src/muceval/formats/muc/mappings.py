@@ -7,8 +7,9 @@ official MUC-4 scores used such hand-made mappings).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from muceval.errors import InputError, Problem
 from muceval.formats.files import read_text
@@ -56,7 +57,7 @@ def parse_mapping_file(
     return out
 
 
-def mappings_from_report(blocks: Iterable) -> dict[str, list[tuple[str | None, str | None]]]:
+def mappings_from_report(blocks: Iterable[Any]) -> dict[str, list[tuple[str | None, str | None]]]:
     """The ordered (key, response) pairs of the sections of a 1992 report, duplicates kept.
 
     ``blocks`` are :class:`muceval.formats.muc.reports.ReportBlock` values (anything
@@ -76,7 +77,7 @@ def read_mapping_file(path: str | Path) -> dict[str, list[tuple[str | None, str 
     return parse_mapping_file(text, str(path))
 
 
-def format_mapping_file(mappings: dict[str, list[tuple[str | None, str | None]]] | Mapping,
+def format_mapping_file(mappings: Mapping[str, Sequence[tuple[str | None, str | None]]],
                         comment: str = "") -> str:
     """A mapping file that :func:`parse_mapping_file` reads back as ``mappings``.
 

@@ -177,7 +177,9 @@ class _Auditor:
         self.evidence = evidence
         self.judges = {c.name: CriterionJudge(c, evidence) for c in criteria}
         self.criteria = {c.name: c for c in criteria}
-        self._scored: dict[tuple, list[PairScore]] = {}
+        # (message, its responses, the pairs), by identity: their scores
+        self._scored: dict[tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]],
+                           list[PairScore]] = {}
         self.resolver: QueryResolver | None = scorer.resolver()
 
     def map(self, name: str, message: MessageInput) -> list[Pair]:

@@ -37,7 +37,7 @@ QUAL = "qual"
 BETWEEN = "between"
 ALLOF = "allof"
 
-CValue = str | None | tuple
+CValue = str | None | tuple[Any, ...]
 """A canonical value (see the module docstring)."""
 
 __all__ = [
@@ -146,7 +146,7 @@ def unwrap_optional(value: CValue) -> CValue:
     return value[1] if type(value) is tuple and value[0] == OPT else value
 
 
-def xref_part(value: CValue) -> tuple | None:
+def xref_part(value: CValue) -> tuple[Any, ...] | None:
     """The cross-reference of a key fill, looking through an optional marker (else ``None``)."""
     if type(value) is tuple:
         if value[0] == XREF:
@@ -316,7 +316,7 @@ class ValueMatcher:
         # xref, qualified, range, between: both components
         return self.equal(k[1], r[1]) and self.equal(k[2], r[2])
 
-    def _set_equal(self, left: tuple, right: tuple) -> bool:
+    def _set_equal(self, left: tuple[Any, ...], right: tuple[Any, ...]) -> bool:
         return all(any(self.equal(a, b) for b in right) for a in left) and all(
             any(self.equal(a, b) for a in left) for b in right
         )

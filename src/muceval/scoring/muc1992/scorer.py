@@ -23,7 +23,7 @@ added to the history and returned as new judgements).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, get_args
 
@@ -335,7 +335,8 @@ class Scorer:
         key_id = k.template_id if k is not None else None
         response_id = r.template_id if r is not None else None
 
-        def make(template_id: Tally, slots=(), fills=()) -> PairScore:
+        def make(template_id: Tally, slots: Iterable[tuple[str, Tally]] = (),
+                 fills: Iterable[FillCredit] = ()) -> PairScore:
             return PairScore(message_id, key_id, response_id, status, template_id, tuple(slots),
                              tuple(fills))
 
@@ -383,7 +384,7 @@ class Scorer:
         return tuple(s for s in self.slot_ids if s in wanted)
 
 
-def _group(templates) -> dict[str, list[PreparedTemplate]]:
+def _group(templates: Iterable[PreparedTemplate]) -> dict[str, list[PreparedTemplate]]:
     out: dict[str, list[PreparedTemplate]] = {}
     for t in templates:
         out.setdefault(t.template.message_id, []).append(t)

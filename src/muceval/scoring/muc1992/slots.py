@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from muceval.core.model import Configuration, History, Judgement, SlotSpec, SlotType
 from muceval.core.tallies import Col
@@ -148,8 +149,9 @@ class _Ctx:
     __slots__ = ("message_id", "key_tid", "response_tid", "rules", "resolver", "overlap",
                  "trace", "ledger")
 
-    def __init__(self, message_id, key_tid, response_tid, rules, resolver, overlap, trace=None,
-                 ledger=None):
+    def __init__(self, message_id: str, key_tid: str, response_tid: str | None, rules: SlotRules,
+                 resolver: QueryResolver | None, overlap: bool, trace: Trace | None = None,
+                 ledger: Ledger | None = None) -> None:
         self.message_id: str = message_id
         self.key_tid: str = key_tid
         self.response_tid: str | None = response_tid
@@ -532,7 +534,7 @@ class SlotScorer:
                     return (AUTO_PARTIAL, [i] if named else None)
         return None
 
-    def _xref_stage(self, ctx: _Ctx, K: list[CValue], r: tuple) -> Result:
+    def _xref_stage(self, ctx: _Ctx, K: list[CValue], r: tuple[Any, ...]) -> Result:
         """Stage 1 of §6.4 with the combination table of §6.5."""
         rules = ctx.rules
         rvalue, rtag = r[1], r[2]
