@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
+from muceval.cli.common import F
 from muceval.errors import UsageError
 from muceval.scoring.metrics import EVENT_N, METRICS, modern_metrics
 
 if TYPE_CHECKING:
+    from muceval.core.modern import ModernFile
     from muceval.scoring.metrics import EventN
     from muceval.scoring.modern import ModernScores
 
@@ -24,7 +26,7 @@ MODERN_USES = ("responses", "key_path", "metric", *MODERN_ONLY, "fmt", "output",
 """Every option of `score` the modern path uses: any other one given is refused."""
 
 
-def modern_options(command):
+def modern_options(command: F) -> F:
     """The options of the modern metrics, added to `score`."""
     def taking(option: str) -> str:
         return ", ".join(m for m in modern_metrics() if option in METRICS[m].options)
@@ -142,9 +144,12 @@ def score_modern_files(key_path: str, predictions: Sequence[str], metric: str,
     return results, skipped, gold.layout
 
 
-def _cannot(metric: str, gold, pred) -> bool:
-    return METRICS[metric].needs_templates and (pred.documents and pred.documents[0].templates is None
-                                or gold.documents and gold.documents[0].templates is None)
+def _cannot(metric: str, gold: ModernFile, pred: ModernFile) -> bool:
+    """Whether ``metric`` needs templates and one of the files has per-role extracts only."""
+    def extracts_only(file: ModernFile) -> bool:
+        return bool(file.documents) and file.documents[0].templates is None
+
+    return METRICS[metric].needs_templates and (extracts_only(pred) or extracts_only(gold))
 
 
 def _table_text(results: Sequence[Sequence[ModernScores]], skipped: Sequence[str],

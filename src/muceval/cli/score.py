@@ -104,7 +104,7 @@ if TYPE_CHECKING:
               "object subtotals and the four manners, per system.")
 @name_option
 # modern_options is still untyped: cli/modern.py is typed by the main session (issue 25).
-@modern_options  # type: ignore[untyped-decorator]
+@modern_options
 @strict_option
 def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_path: str | None,
           history_path: str | None, no_query_pass: bool, mapping_paths: tuple[str, ...],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ import click
 
 if TYPE_CHECKING:
     from muceval.core.units import UnitTallies
+    from muceval.significance.distributed import DaskExecutor
     from muceval.significance.settings import Adjustment, Alternative, Method, SignificanceSettings
 
 from muceval.cli.app import cli
@@ -183,7 +185,7 @@ def _write_pairs(tallies: UnitTallies, metrics: str, settings: SignificanceSetti
         summary, rows = compare_streamed(tallies, metrics, settings, threads=threads,
                                          progress=advance, executor=executor)
 
-        def lines():
+        def lines() -> Iterator[str]:
             buffer = io.StringIO()
             writer = csv.writer(buffer, lineterminator="\n")
             for row in rows:
@@ -227,8 +229,8 @@ def _parse_tests(text: str | None) -> tuple[str, ...]:
     return tuple(chosen)
 
 
-def _print_plan(tallies, metrics: str, settings, threads: int | None, executor,
-                fmt: str) -> None:
+def _print_plan(tallies: UnitTallies, metrics: str, settings: SignificanceSettings,
+                threads: int | None, executor: DaskExecutor | None, fmt: str) -> None:
     """``--plan``: the jobs, the work and the estimated time, and nothing run."""
     import json
 
