@@ -18,6 +18,7 @@ from muceval.cli.common import (
     name_option,
     parse_names,
     progress_bar,
+    refuse_unused,
     report_warnings,
     resolve_configuration,
     significance_options,
@@ -26,6 +27,10 @@ from muceval.cli.common import (
     units_option,
 )
 from muceval.scoring.metrics import modern_metrics
+
+_COMMON = ("baseline", "candidates", "metrics", "method", "shuffles", "seed", "alternative",
+           "alpha", "confidence", "adjust", "bootstrap", "threads", "names", "fmt", "strict")
+"""The options of `compare` whatever it compares."""
 
 
 @cli.command("compare")
@@ -84,6 +89,17 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
                          + " (--name FILE=NAME renames one)")
     tallies: UnitTallies | RatioTallies
     modern = key_path is not None and (metric is not None or key_is_modern(key_path))
+    # Each way of reading the systems takes its own options; any other one given is refused.
+    if modern:
+        refuse_unused({*_COMMON, "key_path", "metric", "phi"},
+                      "does not go with a modern key (its scorer takes --metric and --phi)")
+    elif key_path is not None:
+        refuse_unused({*_COMMON, "key_path", "config_path", "slots_path", "history_path",
+                       "no_query_pass", "unit"},
+                      "does not go with responses scored against a 1992 key")
+    else:
+        refuse_unused({*_COMMON, "units"},
+                      "goes with --key (responses scored here); these are scores")
     if modern and key_path is not None:
         tallies = _modern_tallies(key_path, paths, system_names, metric, phi)
     elif key_path is not None:
@@ -97,9 +113,6 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
         report_warnings(session.warnings, session.file_warnings, strict)
         _, tallies = systems_from_pairs(session.systems, config, unit=unit)
     else:
-        if config_path or history_path or unit != "message":
-            raise UsageError(f"--config, --history and --unit {unit} go with --key "
-                             "(scoring responses here)")
         from muceval.formats.registry import load_inputs
 
         tallies = load_inputs(paths, units, renamed)

@@ -17,12 +17,14 @@ if TYPE_CHECKING:
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    SETTINGS_OPTIONS,
     UNIT_LEVEL_HELP,
     chosen_settings,
     name_option,
     parse_names,
     progress_bar,
     progress_option,
+    refuse_unused,
     significance_options,
     units_option,
 )
@@ -105,13 +107,13 @@ def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles
                                classic=bool(chosen_tests) or not table)
     if checkpoint is not None and scheduler is None:
         raise click.UsageError("--checkpoint goes with --scheduler")
+    if not table and (matrix is not None or tests is not None):
+        raise click.UsageError(f"--matrix and --tests choose what the terminal table shows; "
+                               f"--format {fmt} holds every matrix cell and every test")
     if _modern_scores(inputs):
-        if unit_level is not None:
-            raise click.UsageError("--unit applies to MUC tallies; modern scores are tested "
-                                   "per document")
-        if scheduler is not None or show_plan:
-            raise click.UsageError("--scheduler and --plan apply to MUC tallies; modern scores "
-                                   "are tested in-process")
+        refuse_unused({*SETTINGS_OPTIONS, "inputs", "metrics", "scorer", "matrix", "progress",
+                       "fmt"}, "applies to MUC tallies; modern scores are tested per document, "
+                       "in-process, by randomization only")
         from muceval.formats.scores.modern import read_modern_scores
         from muceval.significance.ratios import RATIO_METRICS, compare_ratios
 
@@ -122,6 +124,8 @@ def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles
         with progress_bar(_show(progress), "pairs") as advance:
             result = compare_ratios(ratios, chosen, settings, progress=advance)
     else:
+        refuse_unused([p for p in click.get_current_context().params if p != "scorer"],
+                      "chooses among the scorers of modern scores files; these are MUC tallies")
         tallies = load_inputs(list(inputs), units, parse_names(names, inputs), unit_level)
         if units == "intersection":
             click.echo(f"note: compared on the {len(tallies.units)} units all systems share "

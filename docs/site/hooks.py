@@ -1,0 +1,72 @@
+"""MkDocs hooks: the workflow pages from the README's sections, the API page from muceval's
+public names, and the home page from the README's opening (one source for each text)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.files import File, Files
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Page → the README section (a ### or ## heading) it shows.
+WORKFLOWS = {
+    "workflows/scoring.md": "### Scoring the MUC-4 TST3 systems",
+    "workflows/ab-test.md": "### Is the new version better?",
+    "workflows/many-systems.md": "### Many systems",
+    "workflows/modern.md": "### Modern MUC-4 (GTT, GRIT, IterX)",
+    "workflows/alignment.md": "### Alignment: does a score rest on luck?",
+    "workflows/adjudication.md": "### Adjudication in the browser",
+    "workflows/library.md": "## Library",
+}
+
+
+def _section(readme: str, heading: str) -> str:
+    """The text under ``heading`` up to the next heading of the same or a higher level."""
+    level = heading.split(" ", 1)[0]
+    start = readme.index(heading + "\n")
+    stop = re.compile(rf"^#{{1,{len(level)}}} ", re.MULTILINE)
+    after = stop.search(readme, start + len(heading) + 1)
+    return readme[start: after.start() if after else len(readme)]
+
+
+def _relink(text: str, depth: int) -> str:
+    """README links into docs/ as links between pages ``depth`` folders below docs/."""
+    up = "../" * depth
+    return re.sub(r"\]\(docs/", f"]({up}", text)
+
+
+def _home(readme: str) -> str:
+    opening = readme.split("\n## Commands", 1)[0]
+    return _relink(opening, 0) + "\n" + "\n".join(
+        f"- [{heading.lstrip('# ')}]({page})" for page, heading in WORKFLOWS.items()) + "\n"
+
+
+def _api() -> str:
+    import ast
+
+    source = (ROOT / "src" / "muceval" / "__init__.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    public: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "_PUBLIC":
+            public = ast.literal_eval(node.value)
+    lines = ["# API reference", "",
+             "Every name below is importable from `muceval` (`import muceval; "
+             "muceval.score_files(...)`), loaded on first use.", ""]
+    lines += [f"::: {module}.{name}" for name, module in public.items()]
+    return "\n".join(lines) + "\n"
+
+
+def on_files(files: Files, config: Any) -> Files:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    pages = {"index.md": _home(readme), "api.md": _api()}
+    for page, heading in WORKFLOWS.items():
+        text = _section(readme, heading)
+        title = heading.lstrip("# ")
+        pages[page] = f"# {title}\n" + _relink(text.split("\n", 1)[1], page.count("/"))
+    for page, text in pages.items():
+        files.append(File.generated(config, page, content=text))
+    return files
