@@ -127,3 +127,37 @@ def test_modern_options_are_checked_when_made(options, parameter):
     with pytest.raises(UsageError) as caught:
         ModernOptions(**options)
     assert caught.value.parameter == parameter
+
+
+@pytest.mark.parametrize("command", [
+    ["score", "--key", "{fifo}", "{response}"],
+    ["compare", "--key", "{fifo}", "{response}", "{other}"],
+    ["report", "--key", "{fifo}", "{response}", "{other}", "--out", "{out}"],
+    ["alignment", "--key", "{fifo}", "{response}"],
+])
+def test_a_fifo_as_key_is_refused_not_waited_for(command, tmp_path):
+    # The modern-key sniffer opened the key itself: a FIFO with no writer hung every command.
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "key.fifo"
+    os.mkfifo(fifo)
+    args = [a.format(fifo=fifo, response=EXAMPLE.responses[0], other=EXAMPLE.responses[1],
+                     out=tmp_path / "r") for a in command]
+    done = subprocess.run([sys.executable, "-m", "muceval", *args], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "not a regular file (a FIFO)" in done.stderr, done.stderr
+
+
+def test_modern_scores_are_a_kind_of_the_registry(modern_files, tmp_path, capsys):
+    from muceval.formats.registry import INPUTS
+
+    gold, preds = modern_files
+    scores = tmp_path / "scores.json"
+    assert main(["score", "--key", gold, "--metric", "all", "--format", "json", "-o",
+                 str(scores), preds]) == 0
+    assert [INPUTS.kind_of(p).name for p in (gold, preds, scores)] == [
+        "gtt-gold", "gtt-pred", "modern-scores"]
+    assert main(["validate", str(scores)]) == 0
+    assert "modern scores" in capsys.readouterr().out

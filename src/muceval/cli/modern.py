@@ -56,21 +56,14 @@ def modern_options(command: F) -> F:
     return command
 
 
-def key_is_modern(key_path: str) -> str | None:
-    """The modern layout of the key file, if it has one (read lazily, a few bytes)."""
-    from muceval.formats.files import read_text
-    from muceval.formats.modern import detect_layout
+def key_is_modern(key_path: str) -> bool:
+    """Whether the key file is in a modern layout (GTT, GRIT, IterX, neutral), as the one
+    registry of inputs recognises it."""
+    from muceval.formats.modern import LAYOUTS
+    from muceval.formats.registry import INPUTS
 
-    return detect_layout(read_text(key_path)) if key_path.endswith((".json", ".jsonl")) or \
-        _starts_with_brace(key_path) else None
-
-
-def _starts_with_brace(path: str) -> bool:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(64).lstrip().startswith(b"{")
-    except OSError:
-        return False
+    kind = INPUTS.kind_of(key_path)
+    return kind is not None and kind.name in LAYOUTS
 
 
 def run_modern(key_path: str, predictions: Sequence[str], metric: str, phi: str | None,

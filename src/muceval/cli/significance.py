@@ -275,10 +275,10 @@ def _print_plan(tallies: UnitTallies, metrics: str, settings: SignificanceSettin
 def _modern_scores(paths: tuple[str, ...]) -> bool:
     """Whether the inputs are muceval's modern scores (all of them; a mix is refused)."""
     from muceval.errors import UsageError
-    from muceval.formats.files import read_text
-    from muceval.formats.scores.modern import looks_like_modern_scores
+    from muceval.formats.registry import INPUTS
 
-    kinds = [looks_like_modern_scores(read_text(p)) for p in paths]
+    kinds = [(kind := INPUTS.kind_of(p)) is not None and kind.name == "modern-scores"
+             for p in paths]
     if any(kinds) and not all(kinds):
         raise UsageError("modern scores (score --metric gtt|ceaf-ree|ceaf-rme) cannot be tested "
                          "against 1992 scores: give files of one kind")

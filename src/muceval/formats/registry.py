@@ -40,13 +40,14 @@ from muceval.formats.config import (
     load_configuration,
     parse_configuration_toml,
 )
-from muceval.formats.files import read_text, system_name
+from muceval.formats.files import parse_json, read_text, system_name
 from muceval.formats.modern import LAYOUTS, detect_layout, parse_modern
 from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.reports import ScoreReport, parse_report
 from muceval.formats.muc.templates import parse_templates
 from muceval.formats.scores.csv import looks_like_scores_csv, parse_scores_csv
 from muceval.formats.scores.json import parse_scores_json
+from muceval.formats.scores.modern import looks_like_modern_scores
 from muceval.formats.scores.reports import report_system
 from muceval.formats.scores.unit_csv import looks_like_unit_csv, parse_unit_csv
 
@@ -148,6 +149,11 @@ class Registry:
     def detect(self, text: str, path: str = "") -> InputKind | None:
         """The first kind whose sniffer recognises ``text`` (read from ``path``), or ``None``."""
         return next((k for k in self._kinds if k.sniff(text, path)), None)
+
+    def kind_of(self, path: str | Path) -> InputKind | None:
+        """The kind of the file at ``path``, read as every input is (a folder, a device or a
+        FIFO is an :class:`~muceval.errors.InputError`, never a hang), or ``None``."""
+        return self.detect(read_text(path), str(path))
 
     def unknown(self, path: str, kinds: Sequence[InputKind] | None = None) -> InputError:
         """The error for a file no kind (of ``kinds``, by default all) recognises."""
@@ -333,6 +339,10 @@ _MODERN_NAMES = {"gtt-gold": "GTT gold", "gtt-pred": "GTT predictions", "grit-go
                  "templates"}
 
 
+_LISP_FAMILY = "1992 configuration or slot file (*.el)"
+_MODERN_FAMILY = "modern MUC-4 JSON (GTT, GRIT, IterX) and its scores"
+
+
 def _modern_kind(layout: str) -> InputKind:
     def sniff(text: str, path: str) -> bool:
         return detect_layout(text) == layout
@@ -341,7 +351,7 @@ def _modern_kind(layout: str) -> InputKind:
         return _load_modern(text, path, layout)
 
     return InputKind(layout, layout, f"{_MODERN_NAMES[layout]} (modern MUC-4 JSON)", sniff, load,
-                     family="modern MUC-4 JSON (GTT, GRIT, IterX)")
+                     family=_MODERN_FAMILY)
 
 
 def _load_modern(text: str, path: str, layout: str) -> Loaded:
@@ -356,6 +366,16 @@ def _load_modern(text: str, path: str, layout: str) -> Loaded:
     return Loaded(read, counts)
 
 
+def _load_modern_scores(text: str, path: str, options: ReadOptions) -> Loaded:
+    doc = parse_json(text, path)
+    results = doc.get("results") if isinstance(doc, dict) else None
+    if not isinstance(results, list):
+        raise InputError.at(path, None, "no results in this modern scores file")
+    systems = {s.get("system") for r in results if isinstance(r, dict)
+               for s in r.get("systems", ()) if isinstance(s, dict)}
+    return Loaded(doc, {"scorers": len(results), "systems": len(systems)})
+
+
 def _the_systems(systems: Sequence[ScoredSystem], options: ReadOptions) -> Sequence[ScoredSystem]:
     return systems
 
@@ -366,6 +386,10 @@ INPUTS = Registry([
     InputKind("unit-csv", "unit tallies", "unit-tallies CSV (system,unit,POS,ACT,COR,PAR)",
               looks_like_unit_csv, _systems_loader(parse_unit_csv, "units"), _the_systems),
     *(_modern_kind(layout) for layout in LAYOUTS),
+    InputKind("modern-scores", "modern scores", "muceval modern scores JSON (score --metric "
+              "gtt|ceaf-ree|ceaf-rme|all --format json)",
+              lambda text, path: looks_like_modern_scores(text), _load_modern_scores,
+              family=_MODERN_FAMILY),
     InputKind("scores-json", "scores JSON", "muceval scores JSON (score --format json)",
               _looks_like_scores_json, _systems_loader(parse_scores_json, "messages"),
               _the_systems, summaries=True),
@@ -375,10 +399,10 @@ INPUTS = Registry([
               _looks_like_report, _load_report, _report_scores, summaries=True),
     InputKind("configuration-1992", "configuration", "1992 configuration (config-*.el)",
               lambda text, path: "define-muc-configuration-options" in _lisp_forms(text),
-              _load_lisp_configuration),
+              _load_lisp_configuration, family=_LISP_FAMILY),
     InputKind("slots-1992", "slot configuration", "1992 slot file (slotconfig-*.el)",
               lambda text, path: "define-muc-template-slots" in _lisp_forms(text),
-              _load_lisp_configuration),
+              _load_lisp_configuration, family=_LISP_FAMILY),
     InputKind("history", "history", "1992 history of judgements",
               lambda text, path: _strip_lisp_comments(text).lstrip().startswith("("),
               _load_history),
