@@ -170,10 +170,9 @@ class InputError(MucevalError):
 
 
 class UsageError(MucevalError, ValueError):
-    """The caller combined options or arguments that cannot work together, or gave a value
-    outside its range (a ``ValueError`` too, as for any bad argument).
+    """The caller asked for what cannot work: a value out of range, or options that conflict.
 
-    The message starts with the library's parameter at fault (``mapping: ...``); the command
+    A ``ValueError`` too, as for any bad argument. The message starts with the library's parameter at fault (``mapping: ...``); the command
     line shows its flag instead (``--mapping: ...``, :meth:`naming`), so that each speaks its
     user's language.
 

@@ -191,10 +191,11 @@ class PairScore:
         template on that side); ``'*'`` for an irrelevant template.
     status : TemplateStatus
         How the entry was treated: ``matched``, ``missing``, ``spurious``, ``optional`` (an
-        optional key template without response, which counts nowhere), ``irrelevant``
-        (irrelevant on both sides: NON in the template-id row only) or ``ignored``.
+        optional template left unmatched: it counts nowhere), ``irrelevant`` (nothing
+        relevant on either side: NON 1 in the template-id row, for ALL TEMPLATES only) or
+        ``ignored`` (an irrelevant message when the configuration does not score them).
     template_id : Tally
-        The template-id row, shown in the report but never added to any total.
+        The template-id row; summed into the summary's template-id row, never into a total.
     slots : tuple of (str, Tally), default ()
         Each content slot in configuration order with its tally; empty for entries that are
         not scored slot by slot (irrelevant, optional without a response, ignored).

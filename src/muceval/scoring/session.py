@@ -250,9 +250,6 @@ def score_files(
 ) -> SessionResult:
     """Read the key, the responses and the history, and score every response in one session.
 
-    An answer given for one system serves the next ones, as in a 1992 session; with
-    ``unresolved='ask'`` each is stored in the history file (locked meanwhile) when given.
-
     Parameters
     ----------
     config : muceval.core.model.Configuration
@@ -261,11 +258,16 @@ def score_files(
         The answer key, and the systems' response files (one system each).
     history_path : str or pathlib.Path or None, default None
         A 1992 history of judgements (with ``'ask'``, created if it does not exist).
-    query_pass, unresolved, ask, mapping, fills
-        As in :class:`ScoringOptions` (same defaults).
+    query_pass : bool, default True
+        False: 1992 batch mode, without questions (:class:`ScoringOptions`).
+    mapping : {'greedy', 'optimal'}, default 'greedy'
+        The automatic mapping of templates (:class:`ScoringOptions`).
     mapping_paths : sequence of paths, or mapping of system name to path, default ()
-        Manual mapping files: one for all responses, one per response, or by system name
-        (the systems not named are mapped automatically).
+        Manual mapping files: one for all responses, one per response, or by system name.
+    unresolved : {'incorrect', 'partial', 'correct', 'ask'}, default 'incorrect'
+        What a question without a recorded answer gives (:class:`ScoringOptions`).
+    ask : callable or None, default None
+        With ``'ask'``, answers each question; each answer is saved at once and serves the next.
     save_history : str or pathlib.Path or None, default None
         With ``'ask'``: a new file for the history and its answers, instead of ``history_path``.
     names : mapping of str to str or None, default None
@@ -276,12 +278,13 @@ def score_files(
         The configuration's alignment criterion to map with; None: its default.
     scheduler : str or None, default None
         A Dask scheduler address or ``local:N``: one task per system there (not with ``'ask'``).
+    fills : bool, default False
+        Record every fill's credit in the pairs (for units of one fill).
 
     Returns
     -------
     SessionResult
-        ``systems``: each system's pair scores, in the order given; ``new_judgements``;
-        ``warnings`` (pairing, history) and ``file_warnings`` (what the readers noted).
+        Each system's pair scores (``systems``), the ``new_judgements`` and the warnings.
 
     Raises
     ------
@@ -299,11 +302,9 @@ def score_files(
     >>> config = muceval.load_configuration(example / "config.toml")
     >>> result = muceval.score_files(config, example / "key.txt", [example / "alpha.txt",
     ...     example / "gamma.txt"], history_path=example / "history.lisp")
-    >>> for name, pairs in result.systems.items():
-    ...     total = muceval.summarize(pairs, config).all_templates.total
-    ...     print(name, total.pos, total.act, total.cor, total.par)
-    alpha 91 98 81 3
-    gamma 80 35 29 6
+    >>> {name: muceval.summarize(pairs, config).all_templates.total.cor
+    ...  for name, pairs in result.systems.items()}
+    {'alpha': 81, 'gamma': 29}
     """
     paths = [str(p) for p in response_paths]
     if scheduler is not None and unresolved == "ask":
