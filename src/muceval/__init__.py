@@ -2,6 +2,26 @@
 
 The names a user needs are importable from here; each is loaded on first use,
 so ``import muceval`` stays fast (no NumPy, SciPy or numba until asked for).
+Each has a numpydoc docstring (``help(muceval.score_files)``) whose examples run
+on the bundled example, ``importlib.resources.files("muceval") / "data" / "example"``.
+
+Files to model
+    load_configuration, bundled_configuration, read_templates, read_history,
+    save_history, read_report, validate_files, load_inputs, load_systems, read_modern
+Scoring
+    Scorer, ScoringOptions, score_files, score_systems, ModernOptions, score_modern
+Tallies and metrics
+    Tally, PairScore, summarize, float_scores, UnitTallies, from_arrays, RatioTallies
+Significance
+    compare, SignificanceResult, SignificanceSettings, compare_ratios,
+    compare_to_baseline
+Reports
+    format_report, analyze, write_report, run_demo
+Errors
+    MucevalError, InputError, UsageError, OutputError, Problem
+``__version__``
+    The installed version of muceval, a string (``"0.0.0+unknown"`` in a source
+    tree that was not installed).
 
 >>> import muceval
 >>> config = muceval.bundled_configuration("muc4")

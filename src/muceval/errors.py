@@ -17,10 +17,42 @@ MAX_MESSAGE = 400
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with an input file.
+    """One thing wrong with an input file, and where it is.
 
+    Readers collect problems (``muceval validate`` shows all of them) and raise them together
+    in an :class:`InputError`. ``str()`` gives the ``path:line:column: message`` form that
+    editors and terminals can jump to.
+
+    A message or path longer than :data:`MAX_MESSAGE` (400) characters is cut, saying how much
+    was left out: a message quotes what it found, and a 1 MB token must not become 1 MB of
+    error output.
+
+    Attributes
+    ----------
+    path : str
+        The file, as the caller named it (cut to its last 400 characters if longer).
+    line : int or None
+        1-based line number; None when the problem concerns the whole file (it cannot be
+        read, it is empty, it ends too early).
+    message : str
+        What is wrong, in words.
+    column : int or None, default None
+        1-based column, when the reader knows it.
+
+    See Also
+    --------
+    InputError : The exception that carries problems.
+    validate_files : Every problem of several files, without raising.
+
+    Examples
+    --------
+    >>> from muceval import Problem
     >>> str(Problem("key.txt", 12, "unknown slot label 'FOO:'"))
     "key.txt:12: unknown slot label 'FOO:'"
+    >>> str(Problem("key.txt", 12, "unparsable date", column=37))
+    'key.txt:12:37: unparsable date'
+    >>> str(Problem("key.txt", None, "is a folder, not a file"))
+    'key.txt: is a folder, not a file'
     >>> len(str(Problem("big.txt", 1, "bad token " + "x" * 10**6)))
     439
     """
@@ -49,13 +81,74 @@ class Problem:
 
 
 class MucevalError(Exception):
-    """Base class of the errors muceval raises on purpose."""
+    """Base class of the errors muceval raises on purpose.
+
+    There are three kinds, each saying where the fault lies: :class:`InputError` (a file
+    muceval read is malformed), :class:`UsageError` (the caller asked for something that
+    cannot work) and :class:`OutputError` (a file could not be written). Catching
+    ``MucevalError`` catches these three (and their subclasses) and nothing else, so that a
+    bug in muceval (any other exception) is not mistaken for a user's mistake.
+
+    See Also
+    --------
+    InputError, UsageError, OutputError
+
+    Examples
+    --------
+    >>> import muceval
+    >>> try:
+    ...     muceval.bundled_configuration("muc9")
+    ... except muceval.MucevalError as error:
+    ...     print(type(error).__name__, "-", error)
+    UsageError - no bundled configuration named 'muc9' (available: muc4)
+    """
 
 
 class InputError(MucevalError):
     """An input file (templates, configuration, history, report, tallies) is malformed.
 
-    ``problems`` holds every problem found; ``str()`` lists them one a line.
+    Every reader raises it with every problem it found before it had to stop, each naming
+    file and line (and column when known), so that a user can fix several at once.
+
+    Parameters
+    ----------
+    problems : Problem or iterable of Problem
+        What is wrong; at least one.
+
+    Attributes
+    ----------
+    problems : tuple of Problem
+        Every problem found, in the order found. ``str()`` of the error lists them one a
+        line.
+
+    Raises
+    ------
+    ValueError
+        If ``problems`` is empty.
+
+    See Also
+    --------
+    Problem : One problem with its file, line and column.
+    validate_files : Collects the problems of files instead of raising.
+
+    Examples
+    --------
+    >>> from muceval import InputError, Problem
+    >>> error = InputError([Problem("key.txt", 3, "unknown slot label 'FOO:'"),
+    ...                     Problem("key.txt", 9, "a template without a message id")])
+    >>> print(error)
+    key.txt:3: unknown slot label 'FOO:'
+    key.txt:9: a template without a message id
+    >>> [p.line for p in error.problems]
+    [3, 9]
+
+    Readers raise it for files they cannot read too:
+
+    >>> import muceval
+    >>> muceval.read_history("/nonexistent/history")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.InputError: /nonexistent/history: cannot read file: No such file or directory
     """
 
     def __init__(self, problems: Iterable[Problem] | Problem):
@@ -68,18 +161,50 @@ class InputError(MucevalError):
 
     @classmethod
     def at(cls, path: str, line: int | None, message: str, column: int | None = None) -> InputError:
+        """The error of one :class:`Problem` (the arguments are its fields).
+
+        >>> str(InputError.at("h.lisp", 2, "unbalanced parenthesis", 7))
+        'h.lisp:2:7: unbalanced parenthesis'
+        """
         return cls(Problem(str(path), line, message, column))
 
 
 class UsageError(MucevalError, ValueError):
-    """The caller combined options or arguments that cannot work together, or gave a value
-    outside its range (a ``ValueError`` too, as for any bad argument).
+    """The caller asked for what cannot work: a value out of range, or options that conflict.
 
-    ``parameter`` names the library's parameter at fault; the command line shows its flag
-    instead (``--method`` for ``method``), so that each speaks its user's language.
+    A ``ValueError`` too, as for any bad argument. The message starts with the library's parameter at fault (``mapping: ...``); the command
+    line shows its flag instead (``--mapping: ...``, :meth:`naming`), so that each speaks its
+    user's language.
 
+    Parameters
+    ----------
+    message : str
+        What is wrong and, where it helps, what to do instead.
+    parameter : str or None, default None
+        The parameter at fault, put in front of the message; None when no single parameter
+        is (the message then says what is wrong on its own).
+
+    Attributes
+    ----------
+    message : str
+        The message without the parameter.
+    parameter : str or None
+        The parameter at fault, as given.
+
+    Examples
+    --------
+    >>> from muceval import UsageError
     >>> str(UsageError("choose 'approximate' or 'auto'", parameter="method"))
     "method: choose 'approximate' or 'auto'"
+
+    The library raises it when options are made, before any work is done:
+
+    >>> import muceval
+    >>> try:
+    ...     muceval.ScoringOptions(mapping="best")
+    ... except ValueError as error:
+    ...     print(error.parameter, "|", error)
+    mapping | mapping: 'best': choose 'greedy', 'optimal'
     """
 
     def __init__(self, message: str, parameter: str | None = None) -> None:
@@ -88,9 +213,31 @@ class UsageError(MucevalError, ValueError):
         super().__init__(f"{parameter}: {message}" if parameter else message)
 
     def naming(self, flag: str) -> UsageError:
-        """The same error, its parameter shown as ``flag``."""
+        """The same error, its parameter shown as ``flag`` (the command line's name for it).
+
+        >>> print(UsageError("at least 1 shuffle", parameter="shuffles").naming("--shuffles"))
+        --shuffles: at least 1 shuffle
+        """
         return UsageError(f"{flag}: {self.message}")
 
 
 class OutputError(MucevalError):
-    """A file muceval was asked to write could not be written, or must not be overwritten."""
+    """A file muceval was asked to write could not be written, or must not be overwritten.
+
+    Every file muceval writes is written atomically (to a temporary file that is then renamed
+    into place), so after an ``OutputError`` the target holds its old content or does not
+    exist, never part of the new one. The message names the file and the reason. An existing
+    file that must not be overwritten (the command line's ``--force`` not given), or that is
+    read-only, is refused rather than replaced.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> history = muceval.read_history(files("muceval") / "data" / "example" / "history.lisp")
+    >>> muceval.save_history(history, "/nonexistent/folder/history.lisp")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.OutputError: cannot write /nonexistent/folder/history.lisp: No such file \
+or directory
+    """

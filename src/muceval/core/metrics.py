@@ -319,8 +319,44 @@ class FloatScores:
 def float_scores(tally: Tally) -> FloatScores:
     """Unrounded recall, precision, overgeneration, fallout and the three F-measures of ``tally``.
 
+    Computed in floating point from the counts, without the 1992 report's rounding (which
+    gives integer percentages and computes F from the rounded recall and precision): what
+    machine-readable output and the significance tests use.
+
+    Parameters
+    ----------
+    tally : Tally
+        The counts, e.g. a summary's ALL TEMPLATES total.
+
+    Returns
+    -------
+    muceval.core.metrics.FloatScores
+        Fractions in [0, 1], each None when its denominator is 0:
+
+        - ``recall`` = (COR + PAR/2) / POS;
+        - ``precision`` = (COR + PAR/2) / ACT;
+        - ``overgeneration`` = SPU / ACT;
+        - ``fallout`` = (INC + SPU) / PIE (set-fill slots only);
+        - ``f_pr``, ``f_2pr``, ``f_p2r``: F = (β² + 1)·P·R / (β²·P + R) with β = 1 (P&R),
+          0.5 (2P&R) and 2 (P&2R); None if P or R is, 0 if both are 0.
+
+        ``as_dict()`` gives them under their public names (``recall``, ``precision``,
+        ``overgeneration``, ``fallout``, ``f1``, ``f0.5``, ``f2``).
+
+    See Also
+    --------
+    summarize : The tallies of a system's summary rows.
+
+    Examples
+    --------
+    >>> from muceval import Tally, float_scores
     >>> float_scores(Tally(pos=4, act=2, cor=2)).recall
     0.5
+    >>> scores = float_scores(Tally(pos=10, act=8, cor=5, par=2, inc=1, spu=0, mis=2))
+    >>> scores.recall, scores.precision, round(scores.f_pr, 4), scores.fallout
+    (0.6, 0.75, 0.6667, None)
+    >>> float_scores(Tally()).recall is None
+    True
     """
     return FloatScores.of(tally)
 

@@ -48,13 +48,53 @@ class Col(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Counts of one slot (or a sum of slots), in the 1992 column order.
+    """The eleven counts the 1992 scorer keeps for a slot (or a sum of slots), in its column order.
 
-    ``pie`` ("possible incorrect elements") is the fallout denominator; the
-    1992 report never prints it.
+    Every fill of a slot gets one category: correct, partial, incorrect, missing (key
+    filled, response empty), spurious (response filled, key empty) or noncommittal (both
+    empty). Tallies add up (``+``, :meth:`total`): rows, template totals, subtotals and the
+    summary rows are sums. Recall, precision and the other measures are derived from them
+    (:func:`float_scores`).
 
+    Attributes
+    ----------
+    pos : int, default 0
+        Possible: the key fills that count, COR + PAR + INC + MIS.
+    act : int, default 0
+        Actual: the response fills that count, COR + PAR + INC + SPU.
+    cor : int, default 0
+        Correct fills (those judged correct by a person, ICR, included).
+    par : int, default 0
+        Partially correct fills (IPA included); each earns half credit.
+    inc : int, default 0
+        Incorrect fills: key and response filled, not matching.
+    icr : int, default 0
+        Fills judged correct interactively (by a person, now or in the history).
+    ipa : int, default 0
+        Fills judged partially correct interactively.
+    spu : int, default 0
+        Spurious fills.
+    mis : int, default 0
+        Missing fills.
+    non : int, default 0
+        Noncommittal: key and response both left blank.
+    pie : int, default 0
+        Possible incorrect elements, the fallout denominator (set-fill slots only); the
+        1992 report never prints it.
+
+    See Also
+    --------
+    float_scores : Recall, precision, overgeneration, fallout and F of a tally.
+    summarize : The summary rows of a system, as tallies.
+
+    Examples
+    --------
+    >>> from muceval import Tally, float_scores
     >>> Tally(pos=1, act=1, cor=1) + Tally(pos=1, mis=1)
     Tally(pos=2, act=1, cor=1, par=0, inc=0, icr=0, ipa=0, spu=0, mis=1, non=0, pie=0)
+    >>> total = Tally.total([Tally(pos=2, act=2, cor=1, par=1), Tally(pos=2, act=1, inc=1, mis=1)])
+    >>> total.pos, total.act, float_scores(total).recall
+    (4, 3, 0.375)
     """
 
     pos: int = 0
@@ -81,13 +121,17 @@ class Tally:
         return Tally(*(a - b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
 
     def as_tuple(self) -> tuple[int, ...]:
+        """The eleven counts in column order (POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS,
+        NON, PIE)."""
         return tuple(getattr(self, f.name) for f in fields(self))
 
     def as_dict(self) -> dict[str, int]:
+        """The counts by their lower-case names, in column order."""
         return {name: getattr(self, name) for name in TALLY_FIELDS}
 
     @classmethod
     def total(cls, tallies: Iterable[Tally]) -> Tally:
+        """The sum of ``tallies`` (all zeros for none)."""
         out = ZERO
         for tally in tallies:
             out = out + tally
@@ -134,13 +178,47 @@ class FillCredit:
 class PairScore:
     """The tallies of one key/response pairing: one section of the 1992 report.
 
-    ``key_id`` / ``response_id`` are ``None`` where the report prints
-    ``<NONE>``. ``template_id`` is the template-id row. ``slots`` holds the
-    content slots in configuration order with their tallies; it is empty for
-    entries that are not scored slot by slot (irrelevant, optional without any
-    response template, ignored). ``scored`` tells whether the section shows
-    all slot rows. ``fills`` holds the credit of every scored fill when the
-    scorer was asked to record it (see :class:`FillCredit`), else nothing.
+    The scorer (:meth:`Scorer.score`) gives one per catalog entry: a mapped pair, an
+    unmapped key template (missing) or an unmapped response template (spurious), in report
+    order. :func:`summarize` adds them up by their status.
+
+    Attributes
+    ----------
+    message_id : str
+        The message.
+    key_id, response_id : str or None
+        The key and response template ids; None where the report prints ``<NONE>`` (no
+        template on that side); ``'*'`` for an irrelevant template.
+    status : TemplateStatus
+        How the entry was treated: ``matched``, ``missing``, ``spurious``, ``optional`` (an
+        optional template left unmatched: it counts nowhere), ``irrelevant`` (nothing
+        relevant on either side: NON 1 in the template-id row, for ALL TEMPLATES only) or
+        ``ignored`` (an irrelevant message when the configuration does not score them).
+    template_id : Tally
+        The template-id row; summed into the summary's template-id row, never into a total.
+    slots : tuple of (str, Tally), default ()
+        Each content slot in configuration order with its tally; empty for entries that are
+        not scored slot by slot (irrelevant, optional without a response, ignored).
+    fills : tuple of FillCredit, default ()
+        The credit of every scored fill, when the scorer was asked to record it
+        (``ScoringOptions(fills=True)``), else empty.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> key = muceval.read_templates(example / "key.txt", config)
+    >>> gamma = muceval.read_templates(example / "gamma.txt", config)
+    >>> pairs = muceval.Scorer(config).score(key, gamma).pairs
+    >>> [(p.message_id, p.key_id, p.response_id, p.status.value) for p in pairs[:3]]
+    [('DEMO-0001', '1', '1', 'matched'), ('DEMO-0002', '*', '*', 'irrelevant'), \
+('DEMO-0003', '1', '1', 'matched')]
+    >>> pairs[0].scored, pairs[1].scored
+    (True, False)
+    >>> pairs[0].slot("hum-tgt-desc")  # the key has a description, gamma gave none
+    Tally(pos=1, act=0, cor=0, par=0, inc=0, icr=0, ipa=0, spu=0, mis=1, non=0, pie=0)
     """
 
     message_id: str
@@ -156,6 +234,7 @@ class PairScore:
         return bool(self.slots)
 
     def slot(self, slot_id: str) -> Tally:
+        """The tally of one content slot; ``KeyError`` if the entry does not score it."""
         for name, tally in self.slots:
             if name == slot_id:
                 return tally
@@ -557,6 +636,59 @@ class Summary:
 
 def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     """Accumulate a system's catalog entries (in report order) as the 1992 summary did.
+
+    Each entry is added to the manners of treating unmapped templates its status belongs
+    to: MATCHED ONLY (matched pairs), MATCHED/MISSING (also missing templates),
+    MATCHED/SPURIOUS (also spurious ones) and ALL TEMPLATES (all of them: the official
+    score). Each manner sums the slots, the object subtotals of the configuration, the
+    content slots (``total``; never the template-id row), and the set fills and string
+    fills. The TEXT FILTERING table counts, per message, whether key and response are
+    relevant.
+
+    Parameters
+    ----------
+    pairs : iterable of PairScore
+        A system's catalog entries, as :meth:`Scorer.score` gives them.
+    config : muceval.core.model.Configuration
+        The configuration they were scored with (which slots, subtotals, display type).
+
+    Returns
+    -------
+    muceval.core.tallies.Summary
+        ``all_templates``, ``matched_missing`` and ``accumulators`` (the four manners:
+        ``matched_only``, ``matched_missing``, ``matched_spurious``, ``all_templates``),
+        each with ``total``, ``slot(id)``, ``subtotal(name)``, ``set_fills`` and
+        ``string_fills`` tallies; ``display`` (the manner the configuration's display type
+        shows per slot); ``text_filtering`` (the contingency table: ``a`` both relevant,
+        ``b`` response only, ``c`` key only, ``d`` neither); ``messages`` (the same per
+        message).
+
+    Raises
+    ------
+    ValueError
+        If an entry scores a slot that is not a scored slot of ``config``.
+
+    See Also
+    --------
+    float_scores : Recall, precision and F of a summed tally.
+    format_report : The 1992 report of the same entries.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> key = muceval.read_templates(example / "key.txt", config)
+    >>> gamma = muceval.read_templates(example / "gamma.txt", config)
+    >>> summary = muceval.summarize(muceval.Scorer(config).score(key, gamma), config)
+    >>> total = summary.all_templates.total
+    >>> total.pos, total.act, total.cor, total.par, total.mis
+    (80, 35, 29, 4, 45)
+    >>> summary.accumulators.matched_only.total.pos, summary.text_filtering
+    (61, TextFiltering(a=5, b=0, c=1, d=4))
+
+    On entries made by hand:
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),

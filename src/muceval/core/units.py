@@ -38,12 +38,44 @@ FIELDS: tuple[str, ...] = ("POS", "ACT", "COR", "PAR")
 
 @dataclass(frozen=True, eq=False)
 class UnitTallies:
-    """Counts of ``systems × units × (POS, ACT, COR, PAR)`` as a read-only int64 array.
+    """Counts of ``systems × units × (POS, ACT, COR, PAR)``: the input of the significance tests.
 
+    A unit is what a randomization test exchanges between two systems: a message (MUC-4
+    practice), or a template or a single fill (response-level tests, Yeh 2000). For every
+    system and unit the four counts recall, precision and the F-measures need are kept.
+    Made by :func:`from_arrays` or read by :func:`load_inputs` / :func:`load_systems`.
+
+    Attributes
+    ----------
+    systems : tuple of str
+        The system names, unique.
+    units : tuple of str
+        The unit ids (message ids, for message units), unique.
+    counts : numpy.ndarray
+        Shape ``(len(systems), len(units), 4)``, int64, read-only: POS, ACT, COR and PAR.
+    level : {'message', 'template', 'fill'} or None, default None
+        What one unit is, where the source says so.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` has another shape, or names or unit ids repeat.
+
+    See Also
+    --------
+    from_arrays : Checked tallies from arrays.
+    compare : Significance of every pair of systems.
+
+    Examples
+    --------
     >>> t = from_arrays(["A", "B"], ["m1", "m2"], [[[2, 2, 1, 0], [1, 1, 1, 0]],
     ...                                           [[2, 1, 0, 1], [1, 0, 0, 0]]])
     >>> t.totals("A").tolist()
     [3, 3, 2, 0]
+    >>> t.system("B").tolist(), t.totals().tolist()
+    ([[2, 1, 0, 1], [1, 0, 0, 0]], [[3, 3, 2, 0], [3, 1, 0, 1]])
+    >>> t.select(["B"]).systems
+    ('B',)
     """
 
     systems: tuple[str, ...]
@@ -97,13 +129,38 @@ class UnitTallies:
 
 @dataclass(frozen=True, eq=False)
 class RatioTallies:
-    """Counts of ``systems × units × (p_num, p_den, r_num, r_den)`` (float64, read-only):
-    the units of metrics whose precision and recall have numerators of their own
-    (the modern MUC-4 scorers, per document).
+    """Counts of ``systems × units × (p_num, p_den, r_num, r_den)``: units of the modern scorers.
 
+    The modern MUC-4 scorers (:func:`score_modern`) count per document a precision
+    ``p_num / p_den`` and a recall ``r_num / r_den`` whose numerators differ, so the MUC
+    tallies' single numerator (COR + PAR/2) does not apply. :func:`compare_ratios` tests
+    these, and :func:`compare_to_baseline` takes them as well as :class:`UnitTallies`.
+
+    Attributes
+    ----------
+    systems : tuple of str
+        The system names, unique.
+    units : tuple of str
+        The unit (document) ids.
+    counts : numpy.ndarray
+        Shape ``(len(systems), len(units), 4)``, float64 (``prop`` similarity gives
+        fractions), read-only: p_num, p_den, r_num, r_den.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` has another shape, a name repeats, a count is negative or a numerator
+        exceeds its denominator.
+
+    Examples
+    --------
     >>> t = RatioTallies(("A",), ("d1",), np.array([[[1, 2, 1, 3]]], dtype=float))
     >>> t.counts.shape
     (1, 1, 4)
+    >>> RatioTallies(("A",), ("d1",), [[[3, 2, 1, 3]]])
+    Traceback (most recent call last):
+    ...
+    ValueError: counts must be non-negative with numerators at most denominators
     """
 
     systems: tuple[str, ...]
@@ -166,11 +223,48 @@ def from_arrays(
 ) -> UnitTallies:
     """Build :class:`UnitTallies` from names and a ``systems × units × 4`` array.
 
-    Counts must be non-negative with COR + PAR ≤ min(POS, ACT) in every unit,
-    as in any MUC tally; otherwise :class:`ValueError`.
+    For library callers with counts from elsewhere: the tallies are checked as any MUC
+    tally must be (COR + PAR is at most POS and at most ACT).
 
-    >>> from_arrays(["A"], ["u"], [[[1, 1, 1, 0]]]).counts.shape
-    (1, 1, 4)
+    Parameters
+    ----------
+    systems : sequence of str
+        The system names, unique (converted with ``str``).
+    units : sequence of str
+        The unit ids, unique, in the order of the array's second axis.
+    counts : array_like
+        Shape ``(len(systems), len(units), 4)``: POS, ACT, COR, PAR of each system and
+        unit; whole numbers (floats such as ``2.0`` are accepted), copied as int64.
+    level : {'message', 'template', 'fill'} or None, default None
+        What one unit is, if known (reports and results name it).
+
+    Returns
+    -------
+    UnitTallies
+        The tallies, ``counts`` read-only.
+
+    Raises
+    ------
+    ValueError
+        If a count is not a whole number, is negative or exceeds 2³¹ − 1, if COR + PAR
+        exceeds POS or ACT, if the shape does not fit the names, or if names repeat.
+
+    See Also
+    --------
+    load_inputs : Tallies read from scores files.
+    compare : Significance of every pair of systems.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> t = muceval.from_arrays(["A", "B"], ["m1", "m2"], [[[2, 2, 2, 0], [2, 2, 1, 0]],
+    ...                                                   [[2, 2, 1, 0], [2, 1, 0, 0]]])
+    >>> t.counts.shape, t.totals("A").tolist()
+    ((2, 2, 4), [4, 4, 3, 0])
+    >>> muceval.from_arrays(["A"], ["u"], [[[1, 0, 1, 0]]])
+    Traceback (most recent call last):
+    ...
+    ValueError: COR + PAR exceeds ACT
     """
     array = np.asarray(counts)
     if array.size and not np.issubdtype(array.dtype, np.integer):

@@ -445,18 +445,65 @@ def rename_systems(systems: Sequence[ScoredSystem], names: Mapping[str, str]) ->
 def load_inputs(paths: Sequence[str | Path], units: str = "same",
                 names: Mapping[str, str] | None = None,
                 level: str | None = None) -> UnitTallies:
-    """Per-unit tallies of every system in the scores files at ``paths``.
+    """Per-unit tallies of every system in some scores files: the input of :func:`compare`.
 
-    Any mix of 1992 score reports (one system each, named by
-    :func:`~muceval.formats.files.system_name`), muceval scores (JSON or CSV:
-    every system in the file, per message) and unit-tallies CSV. A system may
-    come from only one file. ``units`` says how differing unit sets are
-    treated (:func:`~muceval.core.systems.unit_tallies`): ``"same"`` refuses
-    systems scored on different test sets, ``"intersection"`` keeps the shared units.
-    ``level`` (``message``, ``template``, ``fill``), when given, must be what
-    the files hold (a unit-tallies CSV holds what its author says).
+    For every system and unit (a message, or a template or fill when the scores say so) the
+    four counts POS, ACT, COR and PAR that recall, precision and the F-measures need. The
+    units are sorted, so that results do not depend on the order of the files.
 
-    >>> load_inputs(["BBN.tst3-pass1.nrad", "scores.json"])  # doctest: +SKIP
+    Parameters
+    ----------
+    paths : sequence of str or pathlib.Path
+        Any mix of 1992 score reports (one system each, named after its file by
+        :func:`~muceval.formats.files.system_name`), muceval scores (JSON or CSV, as
+        ``muceval score`` writes them: every system in the file) and unit-tallies CSV
+        (``system,unit,POS,ACT,COR,PAR``). A system may come from only one file.
+    units : {'same', 'intersection'}, default 'same'
+        How systems with different sets of units are treated. ``'same'``: the union of the
+        units, a unit a system lacks counting as zeros; a system whose file lacks a unit
+        that has key fills was scored on another test set, and is refused.
+        ``'intersection'``: only the units every system has.
+    names : mapping of str to str or None, default None
+        New system names by file path (the file must hold one system).
+    level : {'message', 'template', 'fill'} or None, default None
+        The unit level the files must hold; None accepts what they hold. A unit-tallies
+        CSV holds what its author says, and takes ``level`` as its own.
+
+    Returns
+    -------
+    UnitTallies
+        The counts, ``systems × units × (POS, ACT, COR, PAR)``, systems in file order.
+
+    Raises
+    ------
+    UsageError
+        If ``paths`` is empty, if a renamed file holds several systems, or if
+        ``'intersection'`` leaves no unit.
+    ValueError
+        If ``units`` is neither ``'same'`` nor ``'intersection'``.
+    InputError
+        If a file cannot be read, is not a scores file, or is malformed; if a system comes
+        from two files, is scored on another test set (``'same'``) or has units of another
+        level than ``level`` (or than the other systems).
+
+    See Also
+    --------
+    load_systems : The same, with each system's summary rows.
+    compare : The significance tests on these tallies.
+    from_arrays : Tallies from arrays, without files.
+
+    Examples
+    --------
+    >>> import muceval, tempfile
+    >>> from pathlib import Path
+    >>> path = Path(tempfile.mkdtemp(), "tallies.csv")
+    >>> _ = path.write_text("system,unit,POS,ACT,COR,PAR\\n"
+    ...                     "A,m1,2,2,2,0\\nA,m2,2,2,1,0\\nB,m1,2,2,1,0\\nB,m2,2,1,0,0\\n")
+    >>> tallies = muceval.load_inputs([path])
+    >>> tallies.systems, tallies.units
+    (('A', 'B'), ('m1', 'm2'))
+    >>> tallies.totals("B").tolist()
+    [4, 3, 1, 0]
     """
     if not paths:
         raise UsageError("no input files")
@@ -483,13 +530,69 @@ def load_systems(
     paths: Sequence[str | Path], config: Configuration | None = None, units: str = "same",
     names: Mapping[str, str] | None = None, level: str | None = None,
 ) -> tuple[list[SystemScores], UnitTallies]:
-    """Summaries and per-unit tallies from 1992 score reports and/or muceval JSON scores.
+    """Summaries and per-unit tallies of systems from their 1992 reports or muceval JSON scores.
 
-    ``config`` (optional) tells subtotal rows from slot rows in reports;
-    without it a row named ``…-total`` is taken as an object subtotal.
-    ``level`` as in :func:`load_inputs`.
+    What ``muceval report`` reads: for each system, the rows of its summary (ALL TEMPLATES,
+    the four manners, slots and objects) and its per-unit tallies for the significance
+    tests. Only files that carry summaries are accepted (not CSV).
 
-    >>> load_systems(["BBN.tst3-pass1.nrad", "scores.json"])  # doctest: +SKIP
+    Parameters
+    ----------
+    paths : sequence of str or pathlib.Path
+        1992 score reports (one system each, named after its file by
+        :func:`~muceval.formats.files.system_name`) and muceval JSON scores (every system
+        in the file), in any mix.
+    config : muceval.core.model.Configuration or None, default None
+        Tells object subtotal rows from slot rows in 1992 reports; None takes a row named
+        ``...-total`` as a subtotal.
+    units : {'same', 'intersection'}, default 'same'
+        How systems with different sets of units are treated, as in :func:`load_inputs`.
+    names : mapping of str to str or None, default None
+        New system names by file path (the file must hold one system).
+    level : {'message', 'template', 'fill'} or None, default None
+        The unit level the files must hold, as in :func:`load_inputs`.
+
+    Returns
+    -------
+    systems : list of muceval.core.systems.SystemScores
+        One summary per system, in file order.
+    tallies : UnitTallies
+        Their per-unit tallies, systems in the same order.
+
+    Raises
+    ------
+    UsageError
+        If ``paths`` is empty, or as :func:`load_inputs`.
+    InputError
+        If a file cannot be read, is not a report or JSON scores, is malformed, or a system
+        has no summary; and as :func:`load_inputs`.
+
+    See Also
+    --------
+    analyze : The significance analysis of these systems, for a report.
+    read_report : One 1992 report, row by row.
+
+    Examples
+    --------
+    Two systems of the bundled example, scored, written as 1992 reports and read back:
+
+    >>> import muceval, tempfile
+    >>> from importlib.resources import files
+    >>> from pathlib import Path
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> session = muceval.score_files(config, example / "key.txt",
+    ...                               [example / "alpha.txt", example / "gamma.txt"],
+    ...                               history_path=example / "history.lisp")
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name, pairs in session.systems.items():
+    ...     _ = (folder / f"{name}.report").write_text(muceval.format_report(pairs, config))
+    >>> systems, tallies = muceval.load_systems(
+    ...     [folder / "alpha.report", folder / "gamma.report"], config)
+    >>> [(s.name, round(s.all_templates.recall, 3)) for s in systems]
+    [('alpha', 0.907), ('gamma', 0.4)]
+    >>> len(tallies.units), tallies.level
+    (10, 'message')
     """
     if not paths:
         raise UsageError("no input files")

@@ -72,4 +72,47 @@ def validate_file(path: str | Path, config: Configuration) -> ValidationResult:
 
 
 def validate_files(paths: Iterable[str | Path], config: Configuration) -> list[ValidationResult]:
+    """Check files of any kind muceval reads: what each is, what it holds, what is wrong.
+
+    A file's kind is recognised from its content (templates, history, configuration, score
+    report, muceval scores, unit tallies, modern MUC-4 layouts), so the 1992 files with their
+    varied names need no flags. Unlike the readers, which stop at a file's first problems,
+    this never raises for a bad file: every problem and warning goes into the result, which
+    is what ``muceval validate`` prints.
+
+    Parameters
+    ----------
+    paths : iterable of str or pathlib.Path
+        The files, of any mix of kinds.
+    config : muceval.core.model.Configuration
+        The configuration template files are read with (their slots are defined there).
+
+    Returns
+    -------
+    list of muceval.formats.validation.ValidationResult
+        One result per path, in order: ``kind`` (``"templates"``, ``"history"``, ...,
+        or ``"unknown"`` for a file that cannot be read or recognised), ``counts`` (what the
+        file holds, e.g. ``{"messages": 10, "templates": 12, ...}``), ``problems`` (what
+        makes the file unusable), ``warnings`` (what the 1992 scorer accepted but a user
+        should know) and ``ok`` (no problems).
+
+    See Also
+    --------
+    read_templates, read_history, load_configuration : The readers, which raise instead.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> results = muceval.validate_files([example / "key.txt", example / "history.lisp",
+    ...                                   "/nonexistent/alpha.txt"], config)
+    >>> [(r.kind, r.ok) for r in results]
+    [('templates', True), ('history', True), ('unknown', False)]
+    >>> results[0].counts["templates"], results[1].counts["judgements"]
+    (12, 18)
+    >>> print(results[2].problems[0])
+    /nonexistent/alpha.txt: cannot read file: No such file or directory
+    """
     return [validate_file(path, config) for path in paths]

@@ -184,10 +184,48 @@ def analyze(
 ) -> Analysis:
     """Run the significance analysis on the systems and collect everything for a report.
 
-    ``settings`` say how (default: the ``muc4`` preset); ``inputs`` (e.g. key,
-    configuration, history, files) is recorded in the settings so that the report says
-    what produced it.
+    :func:`compare` on ``tallies``, kept together with the systems' summaries and a record
+    of what produced them (settings, inputs, versions): what :func:`write_report` turns into
+    the HTML report, and ``muceval report`` into JSON.
 
+    Parameters
+    ----------
+    systems : sequence of muceval.core.systems.SystemScores
+        The systems' summaries, from :func:`load_systems`, or from
+        :func:`~muceval.reporting.analysis.systems_from_pairs` for systems scored here.
+    tallies : UnitTallies
+        Their per-unit tallies, the same systems in the same order.
+    metrics : str or sequence of str, default all five
+        As in :func:`compare`.
+    settings : SignificanceSettings or None, default None
+        How to test; None: the ``muc4`` preset.
+    threads, progress
+        As in :func:`compare`.
+    inputs : mapping of str to object or None, default None
+        What the analysis was made from (key, configuration, history, files...), recorded
+        in the settings so that the report says what produced it.
+
+    Returns
+    -------
+    muceval.reporting.analysis.Analysis
+        ``systems``, ``tallies``, ``significance`` (the :class:`SignificanceResult`) and
+        ``settings`` (those of the result, with the number of systems, ``inputs`` and the
+        versions of muceval, Python and the numerical libraries); ``to_json()`` is the
+        machine-readable report.
+
+    Raises
+    ------
+    ValueError
+        If ``systems`` and ``tallies`` do not list the same systems in the same order.
+    UsageError
+        As :func:`compare`.
+
+    See Also
+    --------
+    write_report : The HTML report of an analysis.
+
+    Examples
+    --------
     >>> from muceval.core.tallies import Tally
     >>> from muceval.significance.settings import SignificanceSettings
     >>> t = from_arrays(["A", "B"], ["m1", "m2"], [[[2, 2, 2, 0], [2, 2, 1, 0]],

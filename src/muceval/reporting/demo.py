@@ -81,14 +81,54 @@ DEMO_SEED = 1992
 
 
 def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
-    """Score the example systems and write their 1992 reports and a JSON file to ``out_dir``.
+    """Run the main job on the bundled example: score four systems, report, test, audit.
 
-    With ``html_report`` the HTML report (significance included) goes to
-    ``out_dir/report/report.html``.
+    What ``muceval demo`` does. The example (``muceval/data/example``, written for muceval)
+    has ten invented messages, an answer key, four systems of different quality (alpha
+    strong, beta overgenerating, gamma cautious, delta weak) and a history of judgements.
+    The systems are scored against the key with the history, as :func:`score_files` does.
+    Written to ``out_dir``:
 
-    >>> result = run_demo(tempfile.mkdtemp())  # doctest: +SKIP
-    >>> [s.name for s in result.systems]  # doctest: +SKIP
-    ['alpha', 'beta', 'gamma', 'delta']
+    - ``<system>.report``: each system's 1992 score report (:func:`format_report`);
+    - ``scores.json``: every system's scores, per message, as ``muceval score --format
+      json`` writes them (readable by :func:`load_inputs` and :func:`load_systems`);
+    - ``kehler-alignment.txt``: Kehler's trap (``data/example/kehler``: a wholly wrong
+      template aligned by luck) under the 1992 alignment criterion and the example's
+      ``strict`` one;
+    - ``report/``: with ``html_report``, the HTML report with the significance tests
+      (:func:`write_report`; seed 1992, so that it is reproducible).
+
+    Parameters
+    ----------
+    out_dir : str or pathlib.Path
+        The folder, created if needed; files of the same names in it are replaced.
+    html_report : bool, default True
+        Also write the HTML report (the slowest part: 9,999 shuffles and figures).
+
+    Returns
+    -------
+    muceval.reporting.demo.DemoResult
+        ``config`` (the example's configuration); ``systems``, each with its ``name``,
+        ``pairs``, ``all_templates`` and ``matched_only`` scores (:func:`float_scores`)
+        and ``report_path``; ``json_path``; ``report_path`` (the HTML page, or None);
+        ``kehler`` (the alignment audit) and ``kehler_path``.
+
+    Raises
+    ------
+    OSError
+        If ``out_dir`` cannot be created.
+    OutputError
+        If a file cannot be written.
+
+    Examples
+    --------
+    >>> import muceval, tempfile
+    >>> result = muceval.run_demo(tempfile.mkdtemp(), html_report=False)
+    >>> [(s.name, round(s.all_templates.f_pr, 3)) for s in result.systems]
+    [('alpha', 0.873), ('beta', 0.668), ('gamma', 0.557), ('delta', 0.258)]
+    >>> sorted(path.name for path in result.out_dir.iterdir())
+    ['alpha.report', 'beta.report', 'delta.report', 'gamma.report', \
+'kehler-alignment.txt', 'scores.json']
     """
     source = example_dir()
     out = Path(out_dir)

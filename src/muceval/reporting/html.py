@@ -510,16 +510,60 @@ def write_report(
     png: bool = False,
     extra_files: Mapping[str, str] | None = None,
 ) -> ReportFiles:
-    """Write ``report.html``, the figures (SVG, and PNG too when ``png``) and the data.
+    """Write the HTML report of an analysis, its figures and its data to a folder.
 
-    PNG is on request: rendering it cost about a third of a report's time, and the page
-    shows the SVG.
+    ``report.html`` is one self-contained page (inline CSS, SVG figures and a few lines of
+    JavaScript for sorting tables; it needs no network): the systems' scores, the region of
+    performance, the pairwise significance matrices, the significance groupings, the slot
+    comparison and the settings. Beside it: ``figures/`` (every figure as SVG, and PNG when
+    asked), ``report.json`` (everything the page shows), ``significance.json`` and
+    ``significance.csv`` (every comparison), ``summary.csv`` (ALL TEMPLATES per system) and
+    ``slots.csv`` (slot and object rows per system). Every file is written atomically.
 
-    ``extra_files`` maps further file names to their text (e.g. ``scores.json``).
+    Parameters
+    ----------
+    analysis : muceval.reporting.analysis.Analysis
+        What to report (:func:`analyze`).
+    out_dir : str or pathlib.Path
+        The folder, created if needed; files of the same names in it are replaced.
+    title : str or None, default None
+        The page's title; None: a default one.
+    png : bool, default False
+        Also write every figure as PNG. Off by default: rendering PNG costs about a third
+        of a report's time, and the page shows the SVG.
+    extra_files : mapping of str to str or None, default None
+        Further files to write into the folder, name to text (e.g. ``scores.json``).
 
-    >>> files = write_report(analyze(systems, tallies, settings=SignificanceSettings(seed=1)), "out")  # doctest: +SKIP
-    >>> files.html.name  # doctest: +SKIP
-    'report.html'
+    Returns
+    -------
+    muceval.reporting.html.ReportFiles
+        The paths written: ``out_dir``, ``html``, ``json``, ``figures`` and ``data``.
+
+    Raises
+    ------
+    UsageError
+        If the folder cannot be created.
+    OutputError
+        If a file cannot be written.
+
+    Examples
+    --------
+    >>> import muceval, tempfile
+    >>> from importlib.resources import files
+    >>> from muceval.reporting.analysis import systems_from_pairs
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> session = muceval.score_files(config, example / "key.txt",
+    ...                               [example / "alpha.txt", example / "gamma.txt"],
+    ...                               history_path=example / "history.lisp")
+    >>> systems, tallies = systems_from_pairs(session.systems, config)
+    >>> settings = muceval.SignificanceSettings(method="exact", bootstrap=0)
+    >>> analysis = muceval.analyze(systems, tallies, metrics="f1", settings=settings)
+    >>> written = muceval.write_report(analysis, tempfile.mkdtemp(), title="alpha and gamma")
+    >>> written.html.name, sorted(path.name for path in written.figures)
+    ('report.html', ['groups-f1.svg', 'matrix-f1.svg', 'region.svg'])
+    >>> "alpha and gamma" in written.html.read_text()
+    True
     """
     from matplotlib.figure import Figure
 

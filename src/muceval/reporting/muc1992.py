@@ -237,13 +237,61 @@ def format_report(
     layout: str = "template",
     config_label: str | None = None,
 ) -> str:
-    """The 1992 score report of one system.
+    """The 1992 score report of one system, as the MUC-4 Scoring System printed it.
 
-    ``pairs`` are the catalog entries in report order. ``layout`` is
-    ``template`` (per-pair sections and summary, as the official TST3 reports),
-    ``summary`` (summary only) or ``message`` (per-message sections, summary
-    with TEXT FILTERING). ``config_label`` is printed after
-    ``Configuration:``; by default the file name of ``config.source``.
+    The same text, tabs included, as the 1992 program's reports: per-slot rows with POS,
+    ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON and the integer percentages REC, PRE, OVG
+    and FAL (rounded as in 1992), the object subtotals, the four manners of treating
+    unmapped templates, SET FILLS ONLY and STRING FILLS ONLY, and the F-measures, computed
+    as in 1992 from the rounded recall and precision of ALL TEMPLATES.
+
+    Parameters
+    ----------
+    pairs : iterable of PairScore
+        The system's catalog entries in report order (:meth:`Scorer.score`).
+    config : muceval.core.model.Configuration
+        The configuration they were scored with.
+    layout : {'template', 'summary', 'message'}, default 'template'
+        ``'template'``: a section per key/response pair, then the summary (the layout of
+        the official TST3 reports); ``'summary'``: the header and the summary only;
+        ``'message'``: a section per message, then the summary with the TEXT FILTERING
+        row.
+    config_label : str or None, default None
+        Printed after ``Configuration:``; None: the file name of ``config.source``.
+
+    Returns
+    -------
+    str
+        The report, ending with a newline.
+
+    Raises
+    ------
+    UsageError
+        If ``layout`` is unknown.
+    ValueError
+        If an entry scores a slot that is not a scored slot of ``config``.
+
+    See Also
+    --------
+    read_report : Read such a report back.
+    summarize : The summary's tallies, as objects.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> session = muceval.score_files(config, example / "key.txt", [example / "alpha.txt"],
+    ...                               history_path=example / "history.lisp")
+    >>> text = muceval.format_report(session.systems["alpha"], config, layout="summary")
+    >>> lines = text.splitlines()
+    >>> lines[0]
+    'Configuration: config.toml'
+    >>> print(*next(line for line in lines if line.startswith("ALL TEMPLATES")).split())
+    ALL TEMPLATES 91 98| 81 3 4| 0 2| 10 3 32| 91 84 10
+    >>> lines[-1].split()
+    ['F-MEASURES', '87.36', '85.31', '89.51']
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus

@@ -76,13 +76,54 @@ def score_systems(
     manual_mappings: Mapping[str, ManualMappings] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> SessionResult:
-    """Score every response against ``key`` in one session.
+    """Score every response against ``key`` in one session, on templates already read.
 
-    One scorer serves all systems, so an answer given for one system is used
-    for the next ones, as in the 1992 session. ``manual_mappings`` (per system)
-    replace the automatic mapping; a system with mappings of its own gets a new
-    scorer, which learns the earlier answers through the history.
-    ``progress(done, total)`` is called after each system.
+    One :class:`Scorer` serves all systems, so an answer given for one system (through
+    ``options.ask``) is used for the next ones, as in the 1992 session. A system with manual
+    mappings of its own gets a new scorer, which learns the earlier answers through the
+    history. Nothing is read or written: :func:`score_files` does that.
+
+    Parameters
+    ----------
+    config : muceval.core.model.Configuration
+        The configuration the templates were read with.
+    key : muceval.core.model.TemplateFile
+        The answer key.
+    responses : mapping of str to muceval.core.model.TemplateFile
+        Each system's name and response templates, scored in this order.
+    history : muceval.core.model.History or None, default None
+        Recorded human judgements; None: none.
+    options : ScoringOptions or None, default None
+        How to score; None: ``ScoringOptions()``. Its own ``manual_mappings`` are not used:
+        each system's come from ``manual_mappings`` below.
+    manual_mappings : mapping of str to mapping, or None, default None
+        Per system name, the manual mappings of :attr:`ScoringOptions.manual_mappings`
+        (per message, ``(key id, response id)`` pairs); systems not named are mapped
+        automatically.
+    progress : callable or None, default None
+        Called as ``progress(done, total)`` after each system.
+
+    Returns
+    -------
+    SessionResult
+        ``systems``: each system's pair scores (:class:`~muceval.core.tallies.PairScore`,
+        in report order), in the order of ``responses``; ``new_judgements``: the answers
+        given through ``ask``; ``warnings``: history entries for slots the configuration
+        does not have, responses that look like another test set's or like a key.
+
+    Raises
+    ------
+    InputError
+        If the key has no templates, or a response shares no message with it.
+
+    See Also
+    --------
+    score_files : The same session, reading the files.
+    summarize : The summary rows of a system's pair scores.
+
+    Examples
+    --------
+    The key scored as a response gets full marks:
 
     >>> from importlib.resources import files
     >>> from muceval.formats.config import load_configuration
@@ -209,23 +250,61 @@ def score_files(
 ) -> SessionResult:
     """Read the key, the responses and the history, and score every response in one session.
 
-    Systems are named after their files (:func:`~muceval.formats.files.system_name`),
-    or by ``names`` (file → name).
-    ``mapping_paths`` holds one mapping file for all responses or one per
-    response, or maps system names to their mapping files (systems not named there
-    are mapped automatically). With ``unresolved="ask"``, ``ask`` is called for each open
-    question and each answer is stored at once in ``save_history`` (or, by
-    default, in ``history_path``, created if it does not exist).
-    ``scheduler`` (a Dask scheduler address or ``local:N``) scores the systems
-    there, one task per system, the key, configuration and history sent once (not
-    with ``unresolved="ask"``: answers must reach the next system in order).
-    ``fills`` records every fill's credit in the pairs (for ``--unit fill``).
-    While answers are stored, the history file is locked against other
-    sessions; a failed save raises :class:`~muceval.formats.muc.store.HistorySaveError`
-    with every answer so far.
+    Parameters
+    ----------
+    config : muceval.core.model.Configuration
+        The configuration the templates are read and scored with.
+    key_path, response_paths : str or pathlib.Path, and a sequence of them
+        The answer key, and the systems' response files (one system each).
+    history_path : str or pathlib.Path or None, default None
+        A 1992 history of judgements (with ``'ask'``, created if it does not exist).
+    query_pass : bool, default True
+        False: 1992 batch mode, without questions (:class:`ScoringOptions`).
+    mapping : {'greedy', 'optimal'}, default 'greedy'
+        The automatic mapping of templates (:class:`ScoringOptions`).
+    mapping_paths : sequence of paths, or mapping of system name to path, default ()
+        Manual mapping files: one for all responses, one per response, or by system name.
+    unresolved : {'incorrect', 'partial', 'correct', 'ask'}, default 'incorrect'
+        What a question without a recorded answer gives (:class:`ScoringOptions`).
+    ask : callable or None, default None
+        With ``'ask'``, answers each question; each answer is saved at once and serves the next.
+    save_history : str or pathlib.Path or None, default None
+        With ``'ask'``: a new file for the history and its answers, instead of ``history_path``.
+    names : mapping of str to str or None, default None
+        System names by response path; by default, the file's name (``alpha.txt``: ``alpha``).
+    progress : callable or None, default None
+        Called as ``progress(done, total)`` after each system.
+    alignment : str or None, default None
+        The configuration's alignment criterion to map with; None: its default.
+    scheduler : str or None, default None
+        A Dask scheduler address or ``local:N``: one task per system there (not with ``'ask'``).
+    fills : bool, default False
+        Record every fill's credit in the pairs (for units of one fill).
 
-    >>> score_files(config, "key.txt", ["A.txt", "B.txt"])  # doctest: +SKIP
-    SessionResult(systems={'A': (...), 'B': (...)}, ...)
+    Returns
+    -------
+    SessionResult
+        Each system's pair scores (``systems``), the ``new_judgements`` and the warnings.
+
+    Raises
+    ------
+    InputError
+        If a file is unreadable or malformed, the key is empty, or a response has no key message.
+    UsageError
+        If options cannot work together, a criterion is unknown, or two systems share a name.
+    muceval.formats.muc.store.HistorySaveError
+        If an answer cannot be saved (an :class:`OutputError` holding every answer so far).
+
+    Examples
+    --------
+    >>> import importlib.resources, muceval
+    >>> example = importlib.resources.files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> result = muceval.score_files(config, example / "key.txt", [example / "alpha.txt",
+    ...     example / "gamma.txt"], history_path=example / "history.lisp")
+    >>> {name: muceval.summarize(pairs, config).all_templates.total.cor
+    ...  for name, pairs in result.systems.items()}
+    {'alpha': 81, 'gamma': 29}
     """
     paths = [str(p) for p in response_paths]
     if scheduler is not None and unresolved == "ask":

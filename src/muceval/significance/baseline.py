@@ -104,9 +104,54 @@ def compare_to_baseline(
     progress: Callable[[int, int], None] | None = None,
     unit: str = "message",
 ) -> BaselineResult:
-    """Compare every candidate with ``baseline`` (default: every other system in ``tallies``),
-    by default with the ``ab`` preset (:data:`~muceval.significance.settings.PRESETS`).
+    """Is the new version really better? Test candidates against a baseline, one pair at a time.
 
+    For each candidate and metric: both scores, the difference (candidate − baseline) with a
+    paired bootstrap interval, the p-value of the paired randomization test stratified by
+    unit (exact where that is cheap, by default) and a verdict in words. Each pair is tested
+    on its own, as an A/B test is, not as part of a leaderboard.
+
+    Parameters
+    ----------
+    tallies : UnitTallies or RatioTallies
+        The systems' per-unit counts: MUC tallies (tested by :func:`compare`) or the modern
+        scorers' counts (tested by :func:`compare_ratios`).
+    baseline : str
+        The system the others are compared with.
+    candidates : sequence of str or None, default None
+        The systems to compare; None or empty: every other system of ``tallies``.
+    metrics : sequence of str, default ('recall', 'precision', 'f1')
+        The metrics (those of the ``ab`` preset by default).
+    settings : SignificanceSettings, default the ``ab`` preset
+        ``PRESETS['ab'].settings`` by default: ``method='auto'``, ``alpha=0.05``,
+        ``seed=1``, 1,000 bootstrap samples (see :class:`SignificanceSettings`).
+    threads : int or None, default None
+        Threads of the compiled kernels (MUC tallies), as in :func:`compare`.
+    progress : callable or None, default None
+        Called as ``progress(done, total)`` as each pair's test advances (MUC tallies).
+    unit : str, default 'message'
+        What one unit is, recorded in the result's settings.
+
+    Returns
+    -------
+    muceval.significance.baseline.BaselineResult
+        ``comparisons``: one per candidate and metric, with ``baseline`` and
+        ``candidate_score`` (fractions), ``difference``, ``ci`` (or None), ``p_value``,
+        ``method``, ``significant`` and ``verdict`` (``'better'``, ``'worse'`` or ``'not
+        significant'``); ``settings`` as recorded; ``to_json()`` and ``to_csv()``.
+
+    Raises
+    ------
+    UsageError
+        If ``baseline`` or a candidate is not among the systems, no candidate is left, or
+        as :func:`compare` and :func:`compare_ratios`.
+
+    See Also
+    --------
+    compare : Every pair of many systems, with groups.
+
+    Examples
+    --------
     >>> from muceval.core.units import from_arrays
     >>> from dataclasses import replace
     >>> t = from_arrays(["old", "new"], ["m1", "m2", "m3"],
@@ -117,6 +162,8 @@ def compare_to_baseline(
     >>> c = result.comparisons[0]
     >>> (c.candidate, c.baseline, c.candidate_score, c.p_value, c.method)
     ('new', 0.5, 1.0, 0.25, 'exact')
+    >>> c.verdict  # on three messages, no two-sided p-value is below 2/8
+    'not significant'
     """
     from muceval.significance.engine import compare
     from muceval.significance.ratios import compare_ratios

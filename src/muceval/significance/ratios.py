@@ -100,10 +100,55 @@ def compare_ratios(
     *,
     progress: Callable[[int, int], None] | None = None,
 ) -> SignificanceResult:
-    """Every pair of systems on every metric (``precision``, ``recall``, ``f1``).
+    """Test every pair of systems on every metric, for the modern scorers' per-document counts.
 
-    ``method`` ``auto`` enumerates exactly when at most :data:`MAX_EXACT_UNITS`
-    units differ; ``exact`` refuses more. The classic tests are not computed here.
+    As :func:`compare`, for counts whose precision and recall have numerators of their own
+    (:class:`RatioTallies`: GTT, CEAF-REE, CEAF-RME): a paired randomization over documents,
+    stratified by document, then bootstrap intervals, adjustment, decisions and groups. A
+    metric's value is 0 where its numerator is 0, as the official scorers print it. The
+    classic tests are not computed here.
+
+    Parameters
+    ----------
+    tallies : RatioTallies
+        At least two systems' per-document (p_num, p_den, r_num, r_den).
+    metrics : sequence of str, default ('precision', 'recall', 'f1')
+        Among ``'precision'``, ``'recall'`` and ``'f1'``.
+    settings : SignificanceSettings or None, default None
+        How to test; None: ``SignificanceSettings()``. ``method='exact'`` enumerates all
+        2^n exchanges of the n documents where a pair differs, for at most
+        :data:`MAX_EXACT_UNITS` (20) of them; ``'auto'`` does so where n is at most 20 and
+        takes the approximate test elsewhere.
+    progress : callable or None, default None
+        Called as ``progress(done, total)`` after each pair.
+
+    Returns
+    -------
+    SignificanceResult
+        As :func:`compare` gives it (``classic`` None); its ``settings`` record
+        ``ratio=True``, so that the metrics are labelled P, R and F1.
+
+    Raises
+    ------
+    UsageError
+        If a metric is unknown, there are fewer than two systems, or ``method='exact'`` and
+        a pair differs in more than 20 documents.
+
+    See Also
+    --------
+    score_modern : The per-document counts of one system.
+    compare : The same for MUC tallies.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> t = muceval.RatioTallies(("A", "B"), ("d1", "d2", "d3"),
+    ...                          [[[1, 1, 1, 1]] * 3, [[0, 1, 0, 1]] * 3])
+    >>> settings = muceval.SignificanceSettings(method="exact", bootstrap=0)
+    >>> result = muceval.compare_ratios(t, ["f1"], settings)
+    >>> c = result.comparison("A", "B", "f1")
+    >>> c.value_a, c.value_b, c.p_value, result.label("f1")
+    (1.0, 0.0, 0.25, 'F1')
     """
     chosen = (settings or SignificanceSettings()).with_seed()
     unknown = [m for m in metrics if m not in RATIO_METRICS]

@@ -100,7 +100,60 @@ def csv_row(*, metric: str, a: str, b: str, value_a: float, value_b: float, p_va
 
 @dataclass(frozen=True)
 class SignificanceResult:
-    """Everything :func:`compare` found; ``to_json()`` is the machine-readable form."""
+    """Everything a significance analysis found; ``to_json()`` is the machine-readable form.
+
+    Returned by :func:`compare` and :func:`compare_ratios` (and held by the analysis of
+    :func:`analyze`). A pair counts as significantly different on a metric when its
+    (adjusted) p-value is at most the settings' ``alpha`` and its confidence reaches their
+    ``confidence``.
+
+    Attributes
+    ----------
+    systems : tuple of str
+        The systems, in the order of the tallies.
+    metrics : tuple of str
+        The metrics tested (``'recall'``, ``'precision'``, ``'f1'``, ``'f0.5'``, ``'f2'``).
+    scores : dict of str to dict of str to float
+        Each system's score on each metric, a fraction from its summed tallies.
+    comparisons : tuple of Comparison
+        One per pair (``a`` before ``b`` in system order) and metric: ``value_a``,
+        ``value_b``, ``difference`` (a − b), ``p_value``, ``method`` (``'exact'`` or
+        ``'approximate'``), ``shuffles`` and ``nge`` (approximate only), ``confidence``,
+        ``error_bound``, ``p_adjusted``, ``significant``, ``units`` (the units where the
+        two differ), ``ci`` (bootstrap interval of the difference, or None) and
+        ``classic`` (the classic tests, or None).
+    groups : dict of str to list of list of str
+        Per metric, the MUC-4 significance groupings: the systems sorted by score, and the
+        maximal runs of consecutive systems none two of which differ significantly.
+    letters : dict of str to dict of str to str
+        Per metric, the compact letter display: two systems share a letter exactly when
+        they do not differ significantly.
+    settings : dict
+        What produced the result: the settings (the seed drawn included), the number of
+        units, the metrics, and the unit level when known.
+    system_ci : dict of str to dict of str to (float, float), or None
+        Per system and metric, the bootstrap interval of the score; None when
+        ``bootstrap`` was 0.
+    letter_groups : dict of str to list of list of str, or None
+        Per metric, the groups behind the letters (maximal sets of systems none two of
+        which differ; a group may skip a system, unlike ``groups``).
+
+    Examples
+    --------
+    >>> import muceval
+    >>> t = muceval.from_arrays(["A", "B"], ["m1", "m2", "m3", "m4"],
+    ...                         [[[2, 2, 2, 0]] * 4, [[2, 2, 1, 0]] * 4])
+    >>> settings = muceval.SignificanceSettings(method="exact", bootstrap=0)
+    >>> result = muceval.compare(t, ["recall", "precision"], settings)
+    >>> result.scores["B"], result.ranking("recall")
+    ({'recall': 0.5, 'precision': 0.5}, ['A', 'B'])
+    >>> c = result.comparison("B", "A", "recall")  # B − A, whichever order was tested
+    >>> c.difference, c.p_value, c.method, c.significant
+    (-0.5, 0.125, 'exact', False)
+    >>> import json
+    >>> json.loads(result.to_json())["groups"]
+    {'recall': [['A', 'B']], 'precision': [['A', 'B']]}
+    """
 
     systems: tuple[str, ...]
     metrics: tuple[str, ...]

@@ -31,12 +31,82 @@ ADJUSTMENTS: tuple[Adjustment, ...] = get_args(Adjustment)
 class SignificanceSettings:
     """How to test: method, shuffles, seed, sidedness, decision levels, intervals, classic tests.
 
-    The defaults are the ``muc4`` preset (:data:`PRESETS`: MUC-4's practice); ``preset`` records
-    which preset settings started from. ``seed`` None draws one when the analysis starts
-    (:meth:`with_seed`); ``exact_budget`` > 0 lets the exact test prune (its error bound is
-    reported). Checked when made: a :class:`~muceval.errors.UsageError` (a ``ValueError``)
-    names the parameter.
+    One frozen declaration for :func:`compare`, :func:`compare_ratios`,
+    :func:`compare_to_baseline` and :func:`analyze` (and the commands ``significance``,
+    ``compare`` and ``report``); every result records the settings that produced it.
+    Checked when made: a :class:`~muceval.errors.UsageError` (a ``ValueError``) names the
+    parameter.
 
+    Two presets (:data:`PRESETS`) hold the defaults for two kinds of question:
+
+    - ``'muc4'`` (the defaults of this class and of the commands ``significance`` and
+      ``report``): a leaderboard tested as MUC-4 tested its 17 systems (Chinchor 1992):
+      approximate randomization with 9,999 shuffles, cutoff 0.10 with confidence 0.99,
+      every metric, a seed drawn and recorded;
+    - ``'ab'`` (the ``compare`` command, :func:`compare_to_baseline`): is a new version
+      better than the old? ``method='auto'`` (exact whenever it is cheap), ``alpha=0.05``,
+      ``seed=1`` (the same inputs give the same verdict), recall, precision and F1.
+
+    Attributes
+    ----------
+    method : {'approximate', 'exact', 'auto'}, default 'approximate'
+        The randomization test, stratified by unit. ``'approximate'``: ``shuffles`` random
+        exchanges of the two systems' units, p = (nge + 1) / (shuffles + 1), nge counting
+        the shuffles whose difference is at least the observed one. ``'exact'``: all 2^n
+        exchanges of the n units where the two systems differ, p = count / 2^n (its cost
+        grows with n). ``'auto'``: the exact test wherever it costs less than the
+        approximate one, per pair and metric.
+    shuffles : int, default 9999
+        The number of shuffles of the approximate test (MUC-4: 9,999); at least 1, except
+        with ``method='exact'``.
+    seed : int or None, default None
+        Seeds the shuffles and the bootstrap: the same seed and inputs give the same
+        results, on any number of threads. None: one is drawn when the analysis starts
+        (:meth:`with_seed`) and recorded in the result.
+    alternative : {'two-sided', 'one-sided'}, default 'two-sided'
+        ``'two-sided'`` counts shuffles whose difference is at least as large in either
+        direction; ``'one-sided'`` only those in the direction observed.
+    alpha : float, default 0.10
+        The significance cutoff, strictly between 0 and 1: a pair differs when its
+        (adjusted) p-value is at most ``alpha``.
+    confidence : float, default 0.99
+        The confidence an approximate decision needs (Chinchor 1992: the probability that
+        the exact test would decide the same at ``alpha``); a less confident result counts
+        as not significant. Exact results have confidence 1.
+    adjust : {'none', 'holm', 'bh'}, default 'none'
+        Adjustment of the p-values across the pairs of a metric: none (MUC-4 practice),
+        Holm's (family-wise error) or Benjamini–Hochberg (false discovery rate).
+    bootstrap : int, default 1000
+        Paired bootstrap samples for the confidence intervals of every score and
+        difference (units resampled with replacement); 0 skips the intervals.
+    ci_level : float, default 0.95
+        The level of those intervals, strictly between 0 and 1.
+    classic : bool, default True
+        Also compute the classic tests for comparison (sign, Wilcoxon, paired and
+        two-sample t, χ², binomial; Yeh 2000 shows why the independent ones mislead).
+        MUC tallies only.
+    exact_budget : float, default 0.0
+        The probability mass, in [0, 1), that the exact test may leave out to save time;
+        what it leaves out is added to the p-value (which therefore never understates p)
+        and reported as ``error_bound``. 0: no pruning.
+    preset : {'muc4', 'ab'} or None, default 'muc4'
+        Which preset these settings started from (recorded, not applied).
+
+    Raises
+    ------
+    UsageError
+        If a choice is unknown or a number is out of its range.
+
+    See Also
+    --------
+    compare : Runs the tests with these settings.
+
+    Examples
+    --------
+    >>> from muceval import SignificanceSettings
+    >>> from muceval.significance.settings import PRESETS
+    >>> PRESETS["ab"].settings.method, PRESETS["ab"].settings.alpha, PRESETS["ab"].metrics
+    ('auto', 0.05, ('recall', 'precision', 'f1'))
     >>> SignificanceSettings(method="exact", shuffles=0).method
     'exact'
     >>> SignificanceSettings(alpha=1.5)
@@ -93,9 +163,11 @@ class SignificanceSettings:
 
     @property
     def two_sided(self) -> bool:
+        """Whether the test is two-sided."""
         return self.alternative == "two-sided"
 
     def to_json(self) -> dict[str, Any]:
+        """The settings a result records (all but ``exact_budget`` and ``classic``)."""
         out = asdict(self)
         del out["exact_budget"], out["classic"]
         return out

@@ -49,16 +49,54 @@ __all__ = [
 
 def load_configuration(path: str | Path, slots_path: str | Path | None = None, *,
                        slot_file_alone: bool = False) -> Configuration:
-    """Read a configuration: native TOML (``*.toml``) or a 1992 ``config-*.el``.
+    """Read a scorer configuration: native TOML (``*.toml``) or a 1992 ``config-*.el``.
 
-    For a 1992 configuration without ``slots_path``, the slot file named by
-    ``:slot-file`` is looked for by its base name next to the configuration.
-    A 1992 slot file alone (only ``define-muc-template-slots``) is refused
-    unless ``slot_file_alone``; every option then has its 1992 default.
+    A configuration says which slots a template has (their labels, types, set hierarchies and
+    cross-references) and how to score them (the mapping restriction, the premodifiers
+    ignored in string fills, the subtotal rows, the display type). Both formats give the same
+    :class:`~muceval.core.model.Configuration`; the format is chosen by the file's suffix.
 
-    >>> import muceval.formats.config as c, importlib.resources as r
-    >>> path = r.files("muceval") / "data" / "muc4.toml"
-    >>> len(c.load_configuration(str(path)).slots)
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A native TOML configuration (suffix ``.toml``, any case; ``docs/configuration.md``
+        describes it) or a 1992 Emacs Lisp configuration (any other name).
+    slots_path : str or pathlib.Path or None, default None
+        The 1992 slot file (``slotconfig-*.el``). None: the file named by the
+        configuration's ``:slot-file`` option is looked for by its base name in the folder of
+        ``path``, or the slots are defined in ``path`` itself. Only for 1992 configurations.
+    slot_file_alone : bool, default False
+        Accept a 1992 slot file alone (only a ``define-muc-template-slots`` form) as the
+        configuration; every option then has its 1992 default. Refused by default, because
+        the numbers it gives differ from those of the configuration that was probably meant.
+
+    Returns
+    -------
+    muceval.core.model.Configuration
+        The configuration (immutable); its ``source`` records the file(s) read.
+
+    Raises
+    ------
+    UsageError
+        If ``slots_path`` is given with a TOML configuration.
+    InputError
+        If a file cannot be read or is malformed (an unknown option, a slot type, a
+        reference to an unknown slot...), if no slot definitions are found, or if a slot
+        file is given alone without ``slot_file_alone``; each problem names file and line.
+
+    See Also
+    --------
+    bundled_configuration : The configurations shipped with muceval (MUC-4).
+
+    Examples
+    --------
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> len(config.slots), config.slots[2].label
+    (16, '2.  INCIDENT: DATE')
+    >>> len(muceval.load_configuration(files("muceval") / "data" / "muc4.toml").slots)
     25
     """
     path = Path(path)
@@ -72,10 +110,41 @@ def load_configuration(path: str | Path, slots_path: str | Path | None = None, *
 def bundled_configuration(name: str = "muc4") -> Configuration:
     """A configuration shipped with muceval (``src/muceval/data/<name>.toml``).
 
-    The result is cached; configurations are immutable, so sharing is safe.
+    ``muc4`` is the 1992 TST3 configuration of the MUC-4 Scoring System (``config-tst3.el``
+    with ``slotconfig-tst3.el``, converted), its message-header pattern widened to every
+    MUC-3 and MUC-4 message set: the slots numbered 0 to 24, the mapping restriction, the
+    premodifiers and the object subtotals. The result is cached; configurations are
+    immutable, so sharing one is safe.
 
-    >>> bundled_configuration("muc4").slots[0].slot_id
-    'message-id'
+    Parameters
+    ----------
+    name : str, default 'muc4'
+        The configuration's name, the file name without ``.toml``.
+
+    Returns
+    -------
+    muceval.core.model.Configuration
+        The configuration.
+
+    Raises
+    ------
+    UsageError
+        If no bundled configuration has that name (the message lists those that exist).
+
+    See Also
+    --------
+    load_configuration : Read a configuration from a file.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> config = muceval.bundled_configuration("muc4")
+    >>> config.slots[0].slot_id, config.slot("inc-type").label
+    ('message-id', '4.  INCIDENT: TYPE')
+    >>> muceval.bundled_configuration("muc3")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.UsageError: no bundled configuration named 'muc3' (available: muc4)
     """
     return _bundled(name)
 

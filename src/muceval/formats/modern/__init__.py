@@ -49,10 +49,54 @@ class _Bad(Exception):
 
 
 def read_modern(path: str | Path, layout: str | None = None) -> ModernFile:
-    """The documents of a modern MUC-4 file (``layout`` detected when not given).
+    """Read a modern MUC-4 file: the gold or predictions of GTT, GRIT or IterX (JSON).
 
-    >>> read_modern("../shared/modern/gtt/test.json").layout  # doctest: +SKIP
-    'gtt-gold'
+    Numeric document ids (``30002``) become MUC ids (``TST3-MUC4-0002``); gold mentions
+    (``[string, offset]``) keep their string. The documents are those :func:`score_modern`
+    scores.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The file.
+    layout : str or None, default None
+        One of :data:`LAYOUTS`: ``'gtt-gold'``, ``'gtt-pred'``, ``'grit-gold'``,
+        ``'grit-pred'``, ``'iterx-pred'``, ``'muceval-gold'``, ``'muceval-pred'`` (the
+        module :mod:`muceval.formats.modern` says what each is). None: detected from the
+        content.
+
+    Returns
+    -------
+    muceval.core.modern.ModernFile
+        ``layout``, ``gold`` (whether it is a gold file) and ``documents`` in file order,
+        each with its ``templates`` (incident type and entities per role) or, for GRIT,
+        its ``extracts`` (entities per role).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, is none of the layouts, or is malformed (a document
+        without an id, an unknown role, a document given twice...), naming file, line (of
+        JSON lines) and document.
+    ValueError
+        If ``layout`` is not one of :data:`LAYOUTS`.
+
+    See Also
+    --------
+    score_modern : Score predictions against gold.
+
+    Examples
+    --------
+    >>> import json, muceval, tempfile
+    >>> from pathlib import Path
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> gold = {"docid": "TST3-MUC4-0001", "doctext": "...", "templates": [
+    ...     {"incident_type": "attack", "PerpOrg": [[["shining path", 10]]],
+    ...      "Victim": [[["mayor", 40]]]}]}
+    >>> _ = (folder / "gold.jsonl").write_text(json.dumps(gold) + "\\n")
+    >>> read = muceval.read_modern(folder / "gold.jsonl")
+    >>> read.layout, read.gold, read.documents[0].templates[0].role("Victim")
+    ('gtt-gold', True, (('mayor',),))
     """
     return parse_modern(read_text(path), str(path), layout)
 

@@ -87,8 +87,44 @@ _ARITY: dict[str, tuple[int, int | None]] = {
 
 
 def read_history(path: str | Path) -> History:
-    """Read a 1992 history file.
+    """Read a 1992 history file: the human judgements that earlier scoring runs recorded.
 
+    When no rule decides whether a response fill matches a key fill (string fills, mostly),
+    the 1992 scorer asked its operator and stored the answer in a history file, which later
+    runs reused. Scoring with the same history gives the same scores.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The history file: one Emacs Lisp list of messages, key templates, slots and
+        judgements (``match``, ``partial``, ``fail``...), possibly with manual template
+        mappings (``":MAP"``).
+
+    Returns
+    -------
+    muceval.core.model.History
+        The judgements in file order; ``entries()`` yields ``(message id, key template id,
+        slot id, entry)`` for each.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or is not a well-formed history, naming file, line and
+        column.
+
+    See Also
+    --------
+    save_history : Write a history back, atomically.
+    score_files : Takes a history (``history_path``).
+
+    Examples
+    --------
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> history = muceval.read_history(files("muceval") / "data" / "example" / "history.lisp")
+    >>> message, template, slot, entry = next(history.entries())
+    >>> message, template, slot, entry.response, entry.judgement.value
+    ('DEMO-0001', '1', 'perp-ind-id', Text(raw='"MOTORCYCLE"'), 'fail')
     >>> read_history("/nonexistent/history")
     Traceback (most recent call last):
     muceval.errors.InputError: /nonexistent/history: cannot read file: No such file or directory
@@ -438,8 +474,37 @@ def _offset(text: str, line: int, column: int) -> int:
 def save_history(history: History, path: str | Path) -> None:
     """Write ``history`` to ``path`` atomically: either the old file or the complete new one.
 
-    >>> import tempfile, os
-    >>> target = os.path.join(tempfile.mkdtemp(), "history")
+    The text has the 1992 syntax and layout (:func:`write_history`), so that the 1992 program
+    can read it too. The file is replaced by a rename, after the new content is on disk: an
+    interrupted save leaves the old history intact.
+
+    Parameters
+    ----------
+    history : muceval.core.model.History
+        The judgements to write.
+    path : str or pathlib.Path
+        Where to write them; an existing file is replaced (keeping its permissions), a
+        symbolic link is written through.
+
+    Raises
+    ------
+    OutputError
+        If the file cannot be written (a missing folder, no permission) or is read-only;
+        the old file, if any, is then unchanged.
+
+    See Also
+    --------
+    read_history : Read a history file.
+
+    Examples
+    --------
+    >>> import muceval, os, tempfile
+    >>> from importlib.resources import files
+    >>> history = muceval.read_history(files("muceval") / "data" / "example" / "history.lisp")
+    >>> target = os.path.join(tempfile.mkdtemp(), "history.lisp")
+    >>> muceval.save_history(history, target)
+    >>> next(muceval.read_history(target).entries())[:3]
+    ('DEMO-0001', '1', 'perp-ind-id')
     >>> save_history(parse_history("nil", "h"), target)
     >>> open(target).read()
     'nil'

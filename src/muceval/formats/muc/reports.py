@@ -374,7 +374,58 @@ class _ReportParser:
 
 
 def read_report(path: str | Path) -> ScoreReport:
-    """Read and parse a report file (latin-1, as the 1992 files are 8-bit text).
+    """Read a score report as the 1992 MUC-4 scorer printed it.
+
+    The reader keeps what is needed to recompute and compare scores: every tally row of
+    every template-pair section (in file order, duplicated sections kept, as the official
+    reports of some sites have them), the summary rows and the F-measures. It reads the
+    official reports of the MUC-4 distribution and those :func:`format_report` writes. The
+    file may be 8-bit text (Latin-1, as the 1992 files are) or UTF-8.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The report file.
+
+    Returns
+    -------
+    muceval.formats.muc.reports.ScoreReport
+        ``header`` (the lines before the first section), ``blocks`` (one per key/response
+        section), ``summary`` (the rows of the summary; ``summary_row(name)`` finds one)
+        and ``f_measures`` (the printed P&R, 2P&R and P&2R, or None when the report says
+        they are not available). A row's ``tally`` holds the printed counts, its ``rec``,
+        ``pre``, ``ovg`` and ``fal`` the printed integer percentages.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or is not a complete report (no summary, no F-MEASURES
+        line, a malformed row), naming file and line.
+
+    See Also
+    --------
+    load_systems : Summaries and per-message tallies of systems from their reports.
+    format_report : Write a report in this layout.
+
+    Examples
+    --------
+    A report of the bundled example, written and read back:
+
+    >>> import muceval, tempfile
+    >>> from importlib.resources import files
+    >>> from pathlib import Path
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> key = muceval.read_templates(example / "key.txt", config)
+    >>> pairs = muceval.Scorer(config).score(key, key).pairs  # the key as its own response
+    >>> path = Path(tempfile.mkdtemp(), "key.report")
+    >>> _ = path.write_text(muceval.format_report(pairs, config))
+    >>> report = muceval.read_report(path)
+    >>> row = report.summary_row("ALL TEMPLATES")
+    >>> row.tally.pos == row.tally.cor, row.rec, row.pre, report.f_measures
+    (True, 100, 100, (100.0, 100.0, 100.0))
+
+    The smallest report: a summary with one row, and F-measures not available.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("w", suffix=".report", delete=False) as f:

@@ -450,9 +450,50 @@ def parse_templates(text: str, config: Configuration, path: str = "<string>") ->
 
 
 def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
-    """Read a key or response file; raise :class:`InputError` listing every problem.
+    """Read an answer-key or response file in the 1992 template layout.
 
-    >>> read_templates("key-tst3.v2", bundled_configuration("muc4"))  # doctest: +SKIP
+    The file is cut into templates at the configuration's template-header lines and into
+    slots at its slot labels; each fill is parsed with the grammar of its slot's type. The
+    file may be UTF-8 or 8-bit (Latin-1, as the 1992 files are). Anything the 1992 program
+    accepted without complaint (a slot out of order, a set fill outside its set) is allowed
+    and not reported here; :func:`validate_files` lists it as warnings.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The template file.
+    config : muceval.core.model.Configuration
+        The configuration whose slots the file uses (labels, types, set members).
+
+    Returns
+    -------
+    muceval.core.model.TemplateFile
+        Every template in file order (``templates``); the message ids in order of first
+        appearance are ``message_ids()``.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, or listing every problem in it (an unknown slot label,
+        a missing slot, an unparsable fill...), each with file, line and column.
+
+    See Also
+    --------
+    validate_files : Every problem and warning of a file, without raising.
+    score_files : Read a key and responses and score them.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> key = muceval.read_templates(example / "key.txt", config)
+    >>> len(key.templates), len(key.message_ids())
+    (12, 10)
+    >>> first = key.templates[0]
+    >>> first.message_id, first.template_id, first.fills("inc-type")
+    ('DEMO-0001', '1', (Text(raw='BOMBING'),))
     """
     result = parse_templates(read_text(path), config, str(path))
     if result.problems:

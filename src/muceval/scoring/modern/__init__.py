@@ -46,10 +46,51 @@ __all__ = ["EVENT_N", "EventN", "Counts", "DocumentCounts", "ModernOptions", "Mo
 
 @dataclass(frozen=True)
 class ModernOptions:
-    """A modern scorer of the registry (:data:`muceval.scoring.metrics.METRICS`) and its
-    options, checked when made (a :class:`UsageError` names the parameter); ``phi`` None is the
-    scorer's first similarity.
+    """A modern MUC-4 scorer and its options, as :func:`score_modern` takes them.
 
+    Each scorer reproduces an official one of the recent MUC-4 literature (the scorers of
+    :data:`muceval.scoring.metrics.METRICS`; ``reproduces`` names it). The options are
+    checked when made: an option the scorer does not take is refused rather than ignored.
+
+    Attributes
+    ----------
+    metric : {'gtt', 'ceaf-ree', 'ceaf-rme'}
+        ``'gtt'``: GTT's ``eval.py`` (Du, Rush & Cardie 2021), template F1 with the incident
+        type scored. ``'ceaf-ree'``: GRIT's CEAF-REE (Du, Rush & Cardie 2021), role-filler
+        entities aligned per role. ``'ceaf-rme'``: IterX's CEAF-RME (Chen et al. 2023),
+        templates aligned and mentions typed by incident.
+    phi : str or None, default None
+        The entity similarity, for the CEAF scorers only; None: the scorer's first. For
+        ``'ceaf-ree'``: ``'strict'`` (a predicted entity scores 1 when all its mentions are
+        the gold entity's, else 0) or ``'prop'`` (the gold entity's mentions that it has,
+        divided by its own mentions). For ``'ceaf-rme'``: ``'subset'`` (entities that share
+        a mention with a gold entity, counted in entities), ``'phi3'`` (shared mentions,
+        counted in mentions) or ``'phi3-entities'`` (as ``'phi3'``, the recall denominator
+        counted in entities, as IterX's released files show). Set to the choice in use
+        once made.
+    event_n : {'1', '2', '3', '4', '>=2'} or None, default None
+        For ``'gtt'`` only: score only the documents with this many gold templates (``'4'``:
+        four or more; ``'>=2'``: two or more); None: every document.
+    ignore_empty_docs : bool, default False
+        For ``'ceaf-rme'`` only: leave out the documents without gold templates.
+    compat : bool, default False
+        Reproduce the originals also where they err: a predicted entity without mentions
+        or template without an incident type is accepted (GTT gives it full credit), and so
+        are predictions for documents that are not in the gold. By default these are
+        refused, as the mistakes they must be.
+
+    Raises
+    ------
+    UsageError
+        If ``metric``, ``phi`` or ``event_n`` is not one of its choices, or an option goes
+        with another scorer; the error names the parameter.
+
+    See Also
+    --------
+    score_modern : Score with these options.
+
+    Examples
+    --------
     >>> ModernOptions("ceaf-rme").phi
     'subset'
     >>> ModernOptions("gtt", phi="strict")
@@ -132,7 +173,60 @@ class ModernScores:
 
 def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
                  system: str | None = None) -> ModernScores:
-    """Score the predictions ``pred`` against ``gold`` under ``options.metric``."""
+    """Score one system's predictions against the gold, as the chosen official scorer does.
+
+    Every metric counts per document ``(p_num, p_den, r_num, r_den)``: precision is
+    ``p_num / p_den``, recall ``r_num / r_den`` (the two numerators differ in general), F1
+    their harmonic mean. The per-document counts are the units of the significance tests
+    (:func:`compare_ratios`). Where the originals accept input that can only be a mistake,
+    muceval refuses it, unless ``options.compat``.
+
+    Parameters
+    ----------
+    gold : muceval.core.modern.ModernFile
+        The gold documents (a ``*-gold`` layout, :func:`read_modern`).
+    pred : muceval.core.modern.ModernFile
+        The predictions (a ``*-pred`` layout).
+    options : ModernOptions
+        The scorer and its options.
+    system : str or None, default None
+        The system's name; None: the path of ``pred``.
+
+    Returns
+    -------
+    muceval.scoring.modern.ModernScores
+        ``documents``: the counts of each scored document (``overall``, and ``roles`` for
+        the metrics that score per field); ``overall`` and ``roles``: the sums, with
+        ``precision``, ``recall`` and ``f1``; ``warnings``: gold documents without a
+        prediction (scored as predicting nothing), mentions that normalise to nothing.
+
+    Raises
+    ------
+    InputError
+        If ``gold`` is not a gold file or ``pred`` is one; if the metric needs templates and
+        a file has per-role extracts only; without ``compat``, if a prediction names a
+        document not in the gold, or has a template without an incident type or an entity
+        without mentions.
+
+    See Also
+    --------
+    compare_ratios : Significance of the differences between systems scored so.
+
+    Examples
+    --------
+    >>> import muceval
+    >>> from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
+    >>> gold_template = ModernTemplate("attack", ((), (("shining path",),), (),
+    ...                                           (("mayor",), ("driver",)), ()))
+    >>> predicted = ModernTemplate("attack", ((), (("Shining Path",),), (), (("the mayor",),), ()))
+    >>> gold = ModernFile("gold", "gtt-gold", (ModernDocument("TST3-MUC4-0001", (gold_template,)),))
+    >>> pred = ModernFile("pred", "gtt-pred", (ModernDocument("TST3-MUC4-0001", (predicted,)),))
+    >>> scores = muceval.score_modern(gold, pred, muceval.ModernOptions("gtt"), system="mine")
+    >>> scores.overall
+    Counts(p_num=3, p_den=3, r_num=3, r_den=4)
+    >>> round(scores.overall.f1, 4), scores.roles["Victim"].recall
+    (0.8571, 0.5)
+    """
     warnings = _check(gold, pred, options)
     documents = METRICS[options.metric].scorer()(gold.by_id(), pred.by_id(), options)
     return ModernScores(system or pred.path, options, tuple(documents), tuple(warnings))

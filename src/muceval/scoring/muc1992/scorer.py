@@ -105,22 +105,92 @@ MappingKind = Literal["greedy", "optimal"]
 
 @dataclass(frozen=True)
 class ScoringOptions:
-    """How to score.
+    """How a :class:`Scorer` scores: questions, mapping, and what it records.
 
-    ``query_pass`` off is 1992 batch mode. ``unresolved`` says what a query
-    without a recorded judgement gives; ``ask`` is called for each such query
-    when ``unresolved == "ask"``. ``mapping`` chooses the automatic mapping;
-    ``manual_mappings`` (per message, ordered (key id, response id) pairs)
-    replace it for the messages they name: replayed as given, duplicates
-    included, without the restriction check. ``use_history_mappings`` honours
-    1992 ``":MAP"`` entries of the history (§7.4). ``on_judgement`` is called
-    with each answer given through ``ask`` the moment it is recorded, so that a
-    caller can store it at once (an interrupted session then loses nothing).
-    ``alignment`` replaces the automatic mapping's restriction and assignment by
-    a named criterion's (manual and history mappings still come first).
-    ``on_reuse`` is told of each question that the history answers.
-    ``fills`` records the credit of every scored fill in ``PairScore.fills``
-    (for response-level significance units); it changes no tally.
+    The 1992 scorer decided most fills by rule; the rest (a string fill that only partly
+    matches, a date inside a range...) it put to its operator as questions and stored the
+    answers in a history, which later runs reused. The options say what happens to such
+    questions here, and how templates are mapped. The defaults score as the 1992 program
+    did with a history and no operator: recorded answers are used, questions without one
+    give no credit. Checked when made.
+
+    Attributes
+    ----------
+    query_pass : bool, default True
+        True: the 1992 query pass; each question is answered from the history, or else by
+        the ``unresolved`` policy. False: 1992 batch mode, without questions (the history
+        still serves the automatic look-up); ``unresolved`` and ``ask`` are then unused.
+    unresolved : {'incorrect', 'partial', 'correct', 'ask'}, default 'incorrect'
+        What a question without a recorded answer gives. ``'incorrect'``: no credit, as a
+        batch run would give. ``'partial'`` / ``'correct'``: the first key fill offered is
+        credited as partially correct (PAR and IPA) / correct (COR and ICR), an upper bound
+        of what an operator could grant. ``'ask'``: ``ask`` is called, and each answer is
+        added to the history of this scorer and returned as a new judgement.
+    ask : callable or None, default None
+        With ``unresolved='ask'``, called with each question (a
+        :class:`~muceval.scoring.muc1992.judgements.Query`: message, templates, slot, the
+        response fill and the key fills ``offered``). It returns a
+        :class:`~muceval.core.model.Judgement` (``MATCH``, ``PARTIAL``, ``FAIL``), which
+        credits the first offered key fill, or a ``(judgement, index)`` pair naming the
+        offered key fill, or None for no credit and no record.
+    mapping : {'greedy', 'optimal'}, default 'greedy'
+        The automatic mapping of key to response templates among the pairs the mapping
+        restriction allows: ``'greedy'``, the 1992 one (pairs taken by decreasing score);
+        ``'optimal'``, the assignment with the greatest total pair score (then the most
+        pairs).
+    manual_mappings : mapping or None, default None
+        Per message id, ordered ``(key id, response id)`` pairs (None on either side for an
+        unmapped template) that replace the automatic mapping of that message: replayed as
+        given, duplicates included, without the restriction check.
+    use_history_mappings : bool, default True
+        Honour the manual mappings a 1992 history records (``":MAP"`` entries).
+    on_judgement : callable or None, default None
+        Called with each :class:`~muceval.scoring.muc1992.judgements.NewJudgement` the
+        moment ``ask`` answers, so that a caller can store it at once (an interrupted
+        session then loses nothing).
+    alignment : AlignmentHook or None, default None
+        An alignment criterion (:mod:`muceval.scoring.alignment`) whose restriction and
+        assignment replace those of the automatic mapping; manual and history mappings
+        still come first. None: the 1992 mapping.
+    on_reuse : callable or None, default None
+        Called with each question that the history answers.
+    fills : bool, default False
+        Record the credit of every scored fill in ``PairScore.fills`` (for response-level
+        significance units); it changes no tally.
+
+    Raises
+    ------
+    UsageError
+        If ``unresolved`` or ``mapping`` is not one of its choices, or if
+        ``unresolved='ask'`` comes without ``ask``; the error names the parameter.
+
+    See Also
+    --------
+    Scorer : Scores with these options.
+    score_files : Builds them from its own arguments.
+
+    Examples
+    --------
+    What the policies give for the questions that the example's history leaves open:
+
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> key = muceval.read_templates(example / "key.txt", config)
+    >>> alpha = muceval.read_templates(example / "alpha.txt", config)
+    >>> history = muceval.read_history(example / "history.lisp")
+    >>> for policy in ("incorrect", "partial", "correct"):
+    ...     scorer = muceval.Scorer(config, history, muceval.ScoringOptions(unresolved=policy))
+    ...     total = muceval.summarize(scorer.score(key, alpha), config).all_templates.total
+    ...     print(policy, total.cor, total.par)
+    incorrect 81 3
+    partial 81 6
+    correct 84 3
+    >>> muceval.ScoringOptions(unresolved="ask")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.UsageError: unresolved: 'ask' needs an ask callback (ScoringOptions.ask)
     """
 
     query_pass: bool = True
@@ -161,10 +231,72 @@ class ScoringResult:
 
 
 class Scorer:
-    """Scores response files against one key with one configuration and history.
+    """Scores response files against a key with one configuration, history and options.
 
-    The history index is kept between :meth:`score` calls, so that answers
-    given through ``ask`` for one system are used for the next, as in 1992.
+    For every message (sorted by id), the key and response templates are mapped, each pair
+    gets a status (matched, missing, spurious, optional, irrelevant) and every matched pair
+    is scored slot by slot, as the 1992 MUC-4 scorer did. The history index is kept between
+    :meth:`score` calls, so that answers given through ``ask`` for one system are used for
+    the next, as in a 1992 session.
+
+    Parameters
+    ----------
+    config : muceval.core.model.Configuration
+        The slots, the mapping restriction, the premodifiers, the scored slots and
+        templates.
+    history : muceval.core.model.History or None, default None
+        Recorded human judgements (:func:`read_history`); None: none.
+    options : ScoringOptions or None, default None
+        How to score; None: ``ScoringOptions()``.
+
+    Attributes
+    ----------
+    config : muceval.core.model.Configuration
+        As given.
+    history : muceval.core.model.History or None
+        As given; answers given through ``ask`` are added to the scorer's own index, not
+        to this object.
+    options : ScoringOptions
+        The options in use.
+
+    See Also
+    --------
+    score_systems : One scorer for several systems, as a 1992 session.
+    score_files : The same, from files.
+    summarize : The summary rows of the pair scores.
+
+    Examples
+    --------
+    :meth:`score` returns the pair scores (one per section of the 1992 report) and the
+    judgements given through ``ask``:
+
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> from muceval.core.model import Judgement
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> key = muceval.read_templates(example / "key.txt", config)
+    >>> alpha = muceval.read_templates(example / "alpha.txt", config)
+    >>> history = muceval.read_history(example / "history.lisp")
+    >>> result = muceval.Scorer(config, history).score(key, alpha)
+    >>> first = result.pairs[0]
+    >>> first.message_id, first.key_id, first.response_id, first.status.value
+    ('DEMO-0001', '1', '1', 'matched')
+    >>> first.slot("inc-type")
+    Tally(pos=1, act=1, cor=1, par=0, inc=0, icr=0, ipa=0, spu=0, mis=0, non=0, pie=3)
+
+    An operator's part, played by a function that answers every question "partial". The
+    answer about ``"PYLON"`` is recorded at once, and it also decides the cross-reference
+    to ``"PYLON"`` in the next slot, which is therefore not asked:
+
+    >>> def ask(query):
+    ...     return Judgement.PARTIAL
+    >>> options = muceval.ScoringOptions(unresolved="ask", ask=ask)
+    >>> result = muceval.Scorer(config, history, options).score(key, alpha)
+    >>> for judgement in result.new_judgements:
+    ...     print(judgement.message_id, judgement.slot_id, judgement.entry.response)
+    DEMO-0006 phys-tgt-id "PYLON"
+    DEMO-0010 inc-date 21 APR 24
     """
 
     def __init__(
@@ -257,7 +389,22 @@ class Scorer:
         return out
 
     def score(self, key: TemplateFile, response: TemplateFile) -> ScoringResult:
-        """Score one response file against the key; PairScores in report order."""
+        """Score one system's response templates against the key.
+
+        Parameters
+        ----------
+        key : muceval.core.model.TemplateFile
+            The answer key.
+        response : muceval.core.model.TemplateFile
+            The system's response templates.
+
+        Returns
+        -------
+        ScoringResult
+            ``pairs``: one :class:`~muceval.core.tallies.PairScore` per key/response pair
+            (a section of the 1992 report), in report order; ``new_judgements``: the
+            answers given through ``ask``, in the order given.
+        """
         judge, assignment = self.judge_for(key)
         # The whole mapping is computed first, with the history as it is now (§7.3).
         catalog = [
