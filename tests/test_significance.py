@@ -551,3 +551,4 @@ def test_settings_are_checked_when_made_and_name_the_parameter(field, value, fra
     with pytest.raises(ValueError, match="SignificanceSettings") as caught:
         SignificanceSettings(**{field: value})
     assert fragment in str(caught.value) and isinstance(caught.value, UsageError)
+    assert caught.value.parameter == field

@@ -112,7 +112,7 @@ class SignificanceSettings:
     >>> SignificanceSettings(alpha=1.5)
     Traceback (most recent call last):
     ...
-    muceval.errors.UsageError: SignificanceSettings(alpha=1.5): alpha must lie strictly between 0 and 1
+    muceval.errors.UsageError: alpha: must lie strictly between 0 and 1 (SignificanceSettings(alpha=1.5))
     """
 
     method: Method = "approximate"
@@ -130,7 +130,8 @@ class SignificanceSettings:
 
     def __post_init__(self) -> None:
         def refuse(name: str, why: str) -> NoReturn:
-            raise UsageError(f"SignificanceSettings({name}={getattr(self, name)!r}): {why}")
+            raise UsageError(f"{why} (SignificanceSettings({name}={getattr(self, name)!r}))",
+                             parameter=name)
 
         for name, choices in (("method", METHODS), ("alternative", ALTERNATIVES),
                               ("adjust", ADJUSTMENTS)):
@@ -139,18 +140,18 @@ class SignificanceSettings:
         for name in ("shuffles", "bootstrap"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, Integral):
-                refuse(name, f"{name} must be a whole number")
+                refuse(name, "must be a whole number")
         if self.seed is not None and (isinstance(self.seed, bool)
                                       or not isinstance(self.seed, Integral) or int(self.seed) < 0):
-            refuse("seed", "the seed must be a whole number, not negative (or None: drawn)")
+            refuse("seed", "must be a whole number, not negative (or None: drawn)")
         if self.shuffles < 1 and self.method != "exact":
             refuse("shuffles", "at least 1 shuffle (only method='exact' needs none)")
         for name in ("alpha", "confidence", "ci_level"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, Real) or not 0 < float(value) < 1:
-                refuse(name, f"{name} must lie strictly between 0 and 1")
+                refuse(name, "must lie strictly between 0 and 1")
         if self.bootstrap < 0:
-            refuse("bootstrap", "the number of bootstrap samples must not be negative")
+            refuse("bootstrap", "must not be negative")
         if not isinstance(self.exact_budget, Real) or not 0 <= float(self.exact_budget) < 1:
             refuse("exact_budget", "the pruned probability mass must lie in [0, 1)")
         if self.preset is not None and self.preset not in get_args(PresetName):
