@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import filelock
+import pytest
 from click.testing import CliRunner
 
 from muceval.cli import cli, main
@@ -140,10 +141,51 @@ def test_answers_go_through_a_symlink_into_its_target(tmp_path) -> None:
     assert len(list(read_history(target).entries())) > 1
 
 
-def test_a_read_only_history_is_not_rewritten(tmp_path) -> None:
+def test_a_read_only_history_is_not_rewritten(tmp_path, capsys, monkeypatch) -> None:
     history = tmp_path / "history.lisp"
     history.write_text(_HAND_WRITTEN)
     history.chmod(0o444)
-    result = CliRunner().invoke(cli, _args(history), input="c\n\n")
-    assert result.exit_code == 2 and "read-only" in result.output
+    code, err = _run(_args(history), "c\n\n", capsys, monkeypatch)
+    assert code == 2 and "read-only" in err and "Traceback" not in err
+    assert history.read_text() == _HAND_WRITTEN
+
+
+def test_a_refused_answer_does_not_come_back(tmp_path, monkeypatch) -> None:
+    # An answer whose save failed stayed in the store and was written at the next save, over
+    # the answer the user gave instead (issue 27).
+    from muceval.core.model import HistoryEntry, Judgement, Text
+    from muceval.formats.muc.store import HistorySaveError, HistoryStore
+
+    path = tmp_path / "history.lisp"
+    real_save = store_module.write_atomic
+
+    def disk_full(*args, **kwargs):
+        raise OutputError(f"cannot write {path}: No space left on device")
+
+    refused = HistoryEntry(Text('"X"'), Judgement.FAIL)
+    given = HistoryEntry(Text('"X"'), Judgement.MATCH)
+    with HistoryStore(path, None) as store:
+        monkeypatch.setattr(store_module, "write_atomic", disk_full)
+        with pytest.raises(HistorySaveError) as failed:
+            store.record("M1", "1", "hum-tgt-name", refused)
+        # The error still holds the refused answer, to be saved elsewhere.
+        assert [e.judgement for *_, e in failed.value.history.entries()] == [Judgement.FAIL]
+        assert store.added == () and list(store.history.entries()) == []
+        monkeypatch.setattr(store_module, "write_atomic", real_save)
+        store.record("M1", "1", "hum-tgt-name", given)
+    assert [e.judgement for *_, e in read_history(path).entries()] == [Judgement.MATCH]
+
+
+def test_a_read_only_history_is_refused_when_the_session_starts(tmp_path) -> None:
+    from muceval.formats.muc.store import HistoryStore
+
+    history = tmp_path / "history.lisp"
+    history.write_text(_HAND_WRITTEN)
+    history.chmod(0o444)
+    with pytest.raises(OutputError, match="read-only"):
+        HistoryStore(history, None).__enter__()
+    # The lock was given back: a session on a writable copy can start at once.
+    history.chmod(0o644)
+    with HistoryStore(history, None):
+        pass
     assert history.read_text() == _HAND_WRITTEN

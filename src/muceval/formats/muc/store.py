@@ -70,12 +70,30 @@ class HistoryStore:
             ) from None
         except OSError as error:
             raise OutputError(f"cannot lock {self.path}: {error.strerror or error}") from None
+        try:
+            self._check_writable()
+        except OutputError:
+            self._lock.release()
+            raise
         self._remove_stale_temporary_files()
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self._lock.release()
+
+    def _check_writable(self) -> None:
+        """Refuse at the start, not at the first answer, a history that cannot be saved."""
+        try:
+            mode = self._target.stat().st_mode
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            raise OutputError(f"cannot read {self.path}: {error.strerror or error}") from None
+        if not mode & 0o222:
+            raise OutputError(f"{self.path} is read-only: no answer could be saved in it; make "
+                              "it writable, or store the answers in a file of their own "
+                              "(--save-history)")
 
     def _remove_stale_temporary_files(self) -> None:
         # A session killed in the middle of a save leaves its temporary file; while
@@ -101,10 +119,21 @@ class HistoryStore:
         return tuple(self._added)
 
     def record(self, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry) -> None:
-        """Add one judgement to the history and save the file before returning."""
+        """Add one judgement to the history and save the file before returning.
+
+        A judgement whose save fails is not recorded (the store is as before it, so a later
+        save cannot write it over the answer given instead); the :class:`HistorySaveError`
+        holds the history with it, to be saved elsewhere.
+        """
+        before = self.history
         self.history = add_judgement(self.history, message_id, template_id, slot_id, entry)
         self._added.append((message_id, template_id, slot_id, entry))
-        self._save()
+        try:
+            self._save()
+        except HistorySaveError:
+            self._added.pop()
+            self.history = before
+            raise
 
     def undo(self) -> tuple[str, str, str, HistoryEntry]:
         """Take back the last judgement of this session and save the file (as it was before
