@@ -87,3 +87,17 @@ def test_read_only_file_is_not_replaced(tmp_path):
     with pytest.raises(OutputError, match="read-only"):
         write_atomic(target, "new")
     assert target.read_text() == "keep"
+
+
+@pytest.mark.parametrize("make,kind", [
+    (lambda path: os.mkfifo(path), "a FIFO"),
+    (lambda path: path.mkdir(), "a folder"),
+])
+def test_what_is_not_a_regular_file_is_never_replaced(tmp_path, make, kind) -> None:
+    # os.replace would put a regular file where a FIFO or a device (/dev/null) was (issue 27).
+    target = tmp_path / "out"
+    make(target)
+    with pytest.raises(OutputError, match=f"not a regular file \\({kind}\\)"):
+        write_atomic(target, "data", overwrite=True)
+    assert not target.is_file()
+    assert not list(tmp_path.glob(".out.*.tmp"))

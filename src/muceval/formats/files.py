@@ -126,6 +126,8 @@ def read_bytes(path: str | Path) -> bytes:
 
 
 def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
     if stat.S_ISCHR(mode):
         return "a character device"
     if stat.S_ISBLK(mode):
@@ -208,12 +210,17 @@ def write_atomic(
         else (data,) if isinstance(data, bytes)
         else (piece.encode(encoding, errors) for piece in data))
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        info = os.stat(target)
+        mode = stat.S_IMODE(info.st_mode)
         exists = True
     except FileNotFoundError:
         mode, exists = 0o666 & ~_umask(), False
     except OSError as error:
         raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
+    if exists and not stat.S_ISREG(info.st_mode):
+        # A rename would put a regular file where a folder, a device (/dev/null) or a FIFO was.
+        raise OutputError(f"{shown} is not a regular file ({_kind(info.st_mode)}): muceval "
+                          "writes only files and does not replace it")
     if exists and not overwrite:
         raise OutputError(f"{shown} exists; use --force to overwrite it")
     if exists and not mode & 0o222:
