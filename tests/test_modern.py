@@ -389,3 +389,16 @@ def test_report_with_a_modern_key_refuses_1992_options(modern: Path, tmp_path: P
     assert main(["report", "--key", key, "--history", key, pred, pred, "--out",
                  str(tmp_path / "r")]) == 2
     assert "belong to the 1992 scorer" in capsys.readouterr().err
+
+
+def test_a_document_given_twice_in_one_prediction_object_is_refused(tmp_path: Path) -> None:
+    # Python's json keeps the last of two equal keys: the first prediction was dropped without a
+    # word (GTT's F1 50.05 instead of 50.23 with one document repeated; issue 27).
+    text = ('{"TST3-MUC4-0001": {"pred_templates": []},\n'
+            ' "TST3-MUC4-0002": {"pred_templates": []},\n'
+            ' "TST3-MUC4-0001": {"pred_templates": [{"incident_type": "attack"}]}}\n')
+    with pytest.raises(InputError) as caught:
+        parse_modern(text, "preds.out")
+    (problem,) = caught.value.problems
+    assert (problem.path, problem.line) == ("preds.out", 3)
+    assert 'key "TST3-MUC4-0001" given twice' in problem.message

@@ -150,20 +150,49 @@ def read_text(path: str | Path, *, utf8_only: bool = False) -> str:
     return decode_text(read_bytes(path), str(path), utf8_only=utf8_only)
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return found
+
+
 def parse_json(text: str, path: str, line: int | None = None) -> Any:
-    """Decoded JSON; invalid or too deeply nested JSON is an :class:`InputError` naming the
-    file and line (``line``: where a one-line document of a JSON-lines file starts).
+    """Decoded JSON; invalid or too deeply nested JSON, or an object that gives one key twice
+    (Python would keep the last silently: a document scored once, not twice), is an
+    :class:`InputError` naming the file and line (``line``: where a one-line document of a
+    JSON-lines file starts).
 
     >>> parse_json('{"a": 1}', "x.json")
     {'a': 1}
+    >>> parse_json('{"a": 1,\\n "a": 2}', "x.json")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.InputError: x.json:2: key "a" given twice in one object
     """
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as bad:
         raise InputError.at(path, line or bad.lineno, f"not valid JSON: {bad.msg}",
                             bad.colno) from None
     except RecursionError:
         raise InputError.at(path, line, "JSON nested too deeply") from None
+    except _DuplicateKey as duplicate:
+        # The decoder gives no position: the key's second place in the text, where it is
+        # the key of a member, is where it is given again.
+        quoted = json.dumps(duplicate.key)
+        places = [m.start() for m in re.finditer(re.escape(quoted) + r"\s*:", text)]
+        where = line or (text.count("\n", 0, places[1]) + 1 if len(places) > 1 else None)
+        raise InputError.at(path, where, f"key {quoted} given twice in one object") from None
 
 
 def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
