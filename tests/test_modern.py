@@ -402,3 +402,13 @@ def test_a_document_given_twice_in_one_prediction_object_is_refused(tmp_path: Pa
     (problem,) = caught.value.problems
     assert (problem.path, problem.line) == ("preds.out", 3)
     assert 'key "TST3-MUC4-0001" given twice' in problem.message
+
+
+@pytest.mark.parametrize("phi", ["strict", "prop"])
+def test_compat_refuses_under_ceaf_ree_what_grit_fails_on(phi: str) -> None:
+    # With --compat an entity without mentions reached CEAF-REE's prop similarity: a
+    # ZeroDivisionError traceback (issue 27). GRIT's own scorer fails there too.
+    gold = _file("gtt-gold", ("TST3-MUC4-0001", [_template("attack", Victim=[["x"]])]))
+    empty_entity = _file("gtt-pred", ("TST3-MUC4-0001", [_template("attack", Victim=[[]])]))
+    with pytest.raises(InputError, match="Victim entity 1: an entity without mentions"):
+        score_modern(gold, empty_entity, ModernOptions("ceaf-ree", phi=phi, compat=True))

@@ -161,3 +161,26 @@ def test_modern_scores_are_a_kind_of_the_registry(modern_files, tmp_path, capsys
         "gtt-gold", "gtt-pred", "modern-scores"]
     assert main(["validate", str(scores)]) == 0
     assert "modern scores" in capsys.readouterr().out
+
+
+def test_modern_scores_whose_numerator_exceeds_its_denominator_are_refused(modern_files,
+                                                                           tmp_path, capsys):
+    # Found by fuzzing: a ValueError traceback from RatioTallies (issue 27).
+    import json as json_module
+
+    gold, preds = modern_files
+    scores = tmp_path / "scores.json"
+    assert main(["score", "--key", gold, "--metric", "gtt", "--format", "json", "-o",
+                 str(scores), preds]) == 0
+    doc = json_module.loads(scores.read_text())
+    document = doc["results"][0]["systems"][0]["documents"][0]
+    document["p_num"] = document["p_den"] + 3
+    scores.write_text(json_module.dumps(doc))
+    other = tmp_path / "other.json"
+    assert main(["score", "--key", gold, "--metric", "gtt", "--format", "json", "-o",
+                 str(other), "--name", f"{preds}=other", preds]) == 0
+    capsys.readouterr()
+    assert main(["significance", str(scores), str(other), "--scorer", "gtt"]) == 2
+    err = capsys.readouterr().err
+    assert "numerator exceeds its denominator" in err and str(scores) in err
+    assert "Traceback" not in err

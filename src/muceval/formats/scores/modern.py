@@ -76,4 +76,7 @@ def _counts(document: Any) -> tuple[float, ...]:
     values = tuple(float(document[k]) for k in ("p_num", "p_den", "r_num", "r_den"))
     if any(v < 0 for v in values):
         raise ValueError(f"document {document.get('docid')}: negative counts")
+    if values[0] > values[1] or values[2] > values[3]:
+        raise ValueError(f"document {document.get('docid')}: a numerator exceeds its "
+                         "denominator (p_num > p_den or r_num > r_den)")
     return values
