@@ -217,3 +217,14 @@ def test_adjudicate_command_errors(tmp_path, capsys) -> None:
     assert main(["adjudicate", "--example", "--key", "k", "--history",
                  str(tmp_path / "h.lisp")]) == 2
     assert "--example takes no" in capsys.readouterr().err
+
+
+def test_odd_tokens_and_key_fill_numbers_are_refused_not_failed(client) -> None:
+    # Each gave a 500 and a traceback in the log (issue 27).
+    assert client.get("/%C3%A9/").status_code == 403
+    first = client.session.questions[0]
+    for which in ("²", "9" * 5000, "-1"):
+        reply = client.post(f"/{TOKEN}/answer", data={"question": first.id, "answer": "correct",
+                                                      "which": which})
+        assert reply.status_code == 400 and "is not a number" in reply.text
+    assert client.session.answered == []

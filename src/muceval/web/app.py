@@ -84,7 +84,9 @@ class _Pages:
         if host not in self.hosts:
             return PlainTextResponse("refused: this page answers on the loopback address only",
                                      status_code=403)
-        if not secrets.compare_digest(request.path_params.get("token", ""), self.token):
+        # As bytes: compare_digest refuses str with non-ASCII characters (a 500 for /%C3%A9/).
+        given = request.path_params.get("token", "").encode("utf-8", "surrogateescape")
+        if not secrets.compare_digest(given, self.token.encode("utf-8")):
             return PlainTextResponse("refused: the address lacks this session's token (see the "
                                      "URL muceval adjudicate printed)", status_code=403)
         return None
@@ -145,8 +147,9 @@ class _Pages:
         if kind not in ANSWERS:
             raise InputError.at("<form>", None, f"unknown answer {kind!r}")
         which = form.get("which", "1") or "1"
-        if not which.isdigit():
-            raise InputError.at("<form>", None, f"key fill {which!r} is not a number")
+        # ASCII digits only ('²' is a digit to str.isdigit, not to int) and short enough for int.
+        if not (which.isascii() and which.isdigit() and len(which) <= 6):
+            raise InputError.at("<form>", None, f"key fill {which[:20]!r} is not a number")
         self.session.answer(question_id, kind, int(which) - 1)
         return _next(self.base, self.session, question_id, filters)
 
