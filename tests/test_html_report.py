@@ -556,3 +556,33 @@ def test_report_alignment_errors(args, message, example, tmp_path, capsys) -> No
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert not (tmp_path / "r").exists()
+
+
+def test_report_replaces_an_earlier_report_only_with_force_and_an_input_never(tmp_path,
+                                                                              capsys) -> None:
+    # report --out overwrote existing files and its own inputs without a word (issue 27).
+    import shutil
+
+    from muceval.cli import main
+    from muceval.reporting.demo import example_files
+
+    example = example_files()
+    out = tmp_path / "r"
+    out.mkdir()
+    response = out / "scores.json"  # a response file under a name the report itself writes
+    shutil.copy(example.responses[0], response)
+    args = ["report", "--key", example.key, "--config", example.config, str(response),
+            example.responses[1], "--seed", "1", "--shuffles", "99", "--bootstrap", "0",
+            "--metrics", "recall", "--out"]
+    assert main([*args, str(out), "--force"]) == 2
+    assert "scores.json is the input this command reads" in capsys.readouterr().err
+    assert response.read_bytes() == Path(example.responses[0]).read_bytes()
+    assert not (out / "report.html").exists()  # nothing written: every target checked first
+    other = tmp_path / "r2"
+    assert main([*args, str(other)]) == 0
+    written = (other / "report.html").read_bytes()
+    capsys.readouterr()
+    assert main([*args, str(other)]) == 2
+    assert "holds a report already" in capsys.readouterr().err
+    assert (other / "report.html").read_bytes() == written
+    assert main([*args, str(other), "--force"]) == 0

@@ -55,6 +55,8 @@ if TYPE_CHECKING:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="muceval-report",
               show_default=True, help="Folder for report.html, the figures and the data.")
 @click.option("--title", help="Title of the page.")
+@click.option("--force", is_flag=True,
+              help="Replace the files of an earlier report in the --out folder (never an input).")
 @significance_options("muc4")
 @units_option
 @unit_level_option
@@ -77,14 +79,15 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
            shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
            adjust: str, bootstrap: int, threads: int | None, units: str, unit: str,
            names: tuple[str, ...], alignment_criteria: str | None,
-           alignment_path: str | None, png: bool, fmt: str, strict: bool) -> None:
+           alignment_path: str | None, png: bool, fmt: str, strict: bool, force: bool) -> None:
     """Score systems, test their differences and write one self-contained HTML report.
 
     With --key, INPUT files are system responses scored against the key (with
     --config and an optional --history). Without it, INPUT files are 1992 score
     reports and/or muceval JSON scores (muceval score --format json). The
-    --out folder receives report.html (viewable offline), the figures as SVG and
-    PNG, and the data as JSON and CSV. --alignment adds a section on the
+    --out folder receives report.html (viewable offline), the figures as SVG (and
+    PNG with --png), and the data as JSON and CSV; an earlier report there is
+    replaced only with --force, an input never. --alignment adds a section on the
     alignment criteria (muceval alignment --audit all --calibrate, drawn).
 
     \b
@@ -120,6 +123,12 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
         inputs = bundled.responses
     if not inputs:
         raise UsageError("give INPUT files (or --example)")
+    earlier = [name for name in ("report.html", "report.json")
+               if os.path.lexists(os.path.join(out_dir, name))]
+    if earlier and not force:
+        # Said before the analysis runs; every file is checked again before the first is written.
+        raise UsageError(f"{out_dir} holds a report already ({', '.join(earlier)}): use --force "
+                         "to replace it, or another --out folder")
     recorded: dict[str, object] = {}
     if (alignment_criteria is not None or alignment_path is not None) and key_path is None:
         raise UsageError("--alignment and --alignment-file need responses scored with --key "
@@ -131,7 +140,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
                              "modern scorer; --config, --slots, --history, --alignment and "
                              "--unit belong to the 1992 scorer")
         _modern_report(key_path, inputs, parse_names(names, inputs), out_dir, title, png,
-                       fmt, strict, started, chosen_settings("muc4"))
+                       fmt, strict, started, chosen_settings("muc4"),
+                       {key_path: "key", **{p: "prediction file" for p in inputs}}, force)
         return
     config: Configuration | None  # None: score files read without a configuration
     if key_path is not None:
@@ -163,6 +173,10 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     if len(systems) < 2:
         raise UsageError("a report compares systems: give at least two")
 
+    keep: dict[str | Path | None, str] = {
+        key_path: "key", config_path: "configuration", slots_path: "slot file",
+        history_path: "history", alignment_path: "alignment file"}
+    keep.update((path, "input") for path in inputs)
     show_progress = sys.stderr.isatty()
     with progress_bar(show_progress) as advance:
         analysis = analyze(systems, tallies, metrics=metrics, settings=chosen_settings("muc4"),
@@ -176,9 +190,11 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
                                    strict, extra)
     if show_progress:
         with Console(stderr=True).status("drawing figures and writing the report"):
-            files = write_report(analysis, out_dir, title=title, png=png, extra_files=extra)
+            files = write_report(analysis, out_dir, title=title, png=png, extra_files=extra,
+                                 overwrite=force, keep=keep)
     else:
-        files = write_report(analysis, out_dir, title=title, png=png, extra_files=extra)
+        files = write_report(analysis, out_dir, title=title, png=png, extra_files=extra,
+                             overwrite=force, keep=keep)
     elapsed = time.perf_counter() - started
     if fmt == "json":
         click.echo(json.dumps({
@@ -262,7 +278,8 @@ def _with_alignment(analysis: Analysis, config: Configuration, key_path: str,
 def _modern_report(key_path: str, inputs: tuple[str, ...], names: dict[str, str], out_dir: str,
                    title: str | None, png: bool,
                    fmt: str, strict: bool, started: float,
-                   settings: SignificanceSettings) -> None:
+                   settings: SignificanceSettings, keep: dict[str | Path | None, str],
+                   force: bool) -> None:
     """Modern predictions: every scorer side by side, significance per scorer, one page."""
     import json
     import time
@@ -278,7 +295,8 @@ def _modern_report(key_path: str, inputs: tuple[str, ...], names: dict[str, str]
     with progress_bar(show_progress, "pairs") as advance:
         analysis = analyze_modern(results, settings,
                                   {"key": key_path, "predictions": list(inputs)}, advance)
-    files = write_modern_report(analysis, out_dir, title=title, png=png)
+    files = write_modern_report(analysis, out_dir, title=title, png=png, overwrite=force,
+                                keep=keep)
     elapsed = time.perf_counter() - started
     if fmt == "json":
         click.echo(json.dumps({"html": str(files.html), "json": str(files.json),

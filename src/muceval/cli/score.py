@@ -35,7 +35,7 @@ from muceval.cli.modern import (
     run_modern,
 )
 from muceval.errors import UsageError
-from muceval.formats.files import write_atomic
+from muceval.formats.files import write_atomic, write_files
 from muceval.formats.muc.store import HistorySaveError
 
 if TYPE_CHECKING:
@@ -330,7 +330,6 @@ class Output:
 def write_folder(folder: str, out: Output, results: Mapping[str, Sequence[PairScore]],
                   config: Configuration, inputs: dict[str | None, str], force: bool) -> list[str]:
     """One file per system and a summary in ``folder``; existing files only with ``force``."""
-    from muceval.errors import OutputError
 
     files: dict[str, tuple[str, str]] = {}  # file name -> (text, format)
     if out.fmt != "table":
@@ -338,20 +337,10 @@ def write_folder(folder: str, out: Output, results: Mapping[str, Sequence[PairSc
             files[f"{name}.{_EXTENSION[out.fmt]}"] = (out.text({name: pairs}, config), out.fmt)
     summary = out.fmt if out.fmt in ("json", "csv") else "table"
     files[f"summary.{_EXTENSION[summary]}"] = (out.text(results, config, summary), summary)
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as error:
-        raise OutputError(f"cannot create {folder}: {error.strerror or error}") from None
-    paths = [os.path.join(folder, name) for name in files]
-    for path in paths:
-        refuse_overwriting_inputs(path, inputs)
-    existing = [p for p in paths if os.path.exists(p)]
-    if existing and not force:
-        raise OutputError(f"{len(existing)} output file(s) exist in {folder} (e.g. "
-                          f"{os.path.basename(existing[0])}); use --force to replace them")
-    for (text, kind), path in zip(files.values(), paths, strict=True):
-        write_atomic(path, text, encoding=_ENCODING[kind], errors="replace")
-    return paths
+    encoded = {os.path.join(folder, name): text.encode(_ENCODING[kind], "replace")
+               for name, (text, kind) in files.items()}
+    write_files(encoded, overwrite=force, keep=inputs)
+    return list(encoded)
 
 
 def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:

@@ -15,7 +15,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -276,6 +276,50 @@ def write_atomic(
                 os.unlink(temp_name)
     _fsync_directory(target.parent)
     return target
+
+
+def write_files(
+    files: Mapping[Path, str | bytes] | Mapping[str, str | bytes],
+    *,
+    overwrite: bool = False,
+    keep: Mapping[Any, str] | None = None,
+) -> list[Path]:
+    """Write several files as one act (a report, a folder of results): every target is checked
+    before the first is written, then each is written by :func:`write_atomic`.
+
+    A target that is one of ``keep`` (path → what it is, e.g. the inputs; hard links and
+    symbolic links included) is refused whatever ``overwrite`` says; existing files are refused
+    unless ``overwrite``. Folders are created as needed.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> [p.name for p in write_files({os.path.join(folder, "a.txt"): "A"})]
+    ['a.txt']
+    >>> write_files({os.path.join(folder, "a.txt"): "B"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    muceval.errors.OutputError: 1 output file(s) exist in ... (e.g. a.txt); use --force to replace them
+    """
+    targets = [Path(path) for path in files]
+    for target in targets:
+        if not os.path.exists(target):
+            continue
+        for path, role in (keep or {}).items():
+            if path is not None and os.path.exists(path) and os.path.samefile(target, path):
+                raise OutputError(f"{target} is the {role} this command reads: writing there "
+                                  "would destroy it; choose another output")
+    existing = [target for target in targets if os.path.lexists(target)]
+    if existing and not overwrite:
+        raise OutputError(f"{len(existing)} output file(s) exist in {existing[0].parent} (e.g. "
+                          f"{existing[0].name}); use --force to replace them")
+    for folder in dict.fromkeys(target.parent for target in targets):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"cannot create {folder}: {error.strerror or error}") from None
+    for target, data in zip(targets, files.values(), strict=True):
+        write_atomic(target, data)
+    return targets
 
 
 def _umask() -> int:

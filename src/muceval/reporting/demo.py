@@ -186,6 +186,8 @@ def _html_report(config: Configuration, results: list[SystemResult], folder: Pat
                                           {r.name: f"{r.name}.txt (bundled example)" for r in results})
     analysis = analyze(systems, tallies, settings=SignificanceSettings(seed=DEMO_SEED),
                        inputs={"example": "bundled example (muceval/data/example)"})
-    return write_report(analysis, folder, title="muceval demo: the bundled example").html
+    # The demo's own folder: running the demo again replaces what it wrote.
+    return write_report(analysis, folder, title="muceval demo: the bundled example",
+                        overwrite=True).html
 
 

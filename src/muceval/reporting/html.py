@@ -37,8 +37,7 @@ import matplotlib
 from markupsafe import Markup
 
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
-from muceval.errors import UsageError
-from muceval.formats.files import write_atomic
+from muceval.formats.files import write_files
 from muceval.reporting.analysis import Analysis
 from muceval.reporting.plots import (
     METRIC_TITLES,
@@ -509,6 +508,8 @@ def write_report(
     title: str | None = None,
     png: bool = False,
     extra_files: Mapping[str, str] | None = None,
+    overwrite: bool = False,
+    keep: Mapping[Any, str] | None = None,
 ) -> ReportFiles:
     """Write the HTML report of an analysis, its figures and its data to a folder.
 
@@ -525,7 +526,7 @@ def write_report(
     analysis : muceval.reporting.analysis.Analysis
         What to report (:func:`analyze`).
     out_dir : str or pathlib.Path
-        The folder, created if needed; files of the same names in it are replaced.
+        The folder, created if needed.
     title : str or None, default None
         The page's title; None: a default one.
     png : bool, default False
@@ -533,6 +534,12 @@ def write_report(
         of a report's time, and the page shows the SVG.
     extra_files : mapping of str to str or None, default None
         Further files to write into the folder, name to text (e.g. ``scores.json``).
+    overwrite : bool, default False
+        Replace files of the same names in the folder; by default they are refused, before
+        anything is written.
+    keep : mapping of path to str, or None
+        Files never to replace, ``overwrite`` or not (the inputs of the report), each with what
+        it is (for the message).
 
     Returns
     -------
@@ -544,7 +551,7 @@ def write_report(
     UsageError
         If the folder cannot be created.
     OutputError
-        If a file cannot be written.
+        If a file cannot be written, or exists (and ``overwrite`` is False), or is in ``keep``.
 
     Examples
     --------
@@ -568,22 +575,16 @@ def write_report(
     from matplotlib.figure import Figure
 
     out = Path(out_dir)
-    try:
-        (out / "figures").mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create {out / 'figures'}: {error.strerror or error}") from None
     svgs: dict[str, str] = {}
+    files: dict[Path, str | bytes] = {}
     figure_paths: list[Path] = []
     for fig_id, fig in build_figures(analysis).items():
         assert isinstance(fig, Figure)
         svgs[fig_id] = to_svg(fig)
-        path = out / "figures" / f"{fig_id}.svg"
-        write_atomic(path, svgs[fig_id])
-        figure_paths.append(path)
+        files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
         if png:
-            path = out / "figures" / f"{fig_id}.png"
-            write_atomic(path, to_png(fig))
-            figure_paths.append(path)
+            files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
+    figure_paths = list(files)
     data: dict[str, str] = {
         "report.json": analysis.to_json(),
         "significance.json": analysis.significance.to_json() + "\n",
@@ -592,10 +593,9 @@ def write_report(
         "slots.csv": _slots_csv(analysis),
         **(extra_files or {}),
     }
-    data_paths = []
-    for name, text in data.items():
-        write_atomic(out / name, text)
-        data_paths.append(out / name)
+    data_paths = [out / name for name in data]
+    files.update(zip(data_paths, data.values(), strict=True))
     html_path = out / "report.html"
-    write_atomic(html_path, render_html(analysis, svgs, title, png))
+    files[html_path] = render_html(analysis, svgs, title, png)
+    write_files(files, overwrite=overwrite, keep=keep)
     return ReportFiles(out, html_path, out / "report.json", tuple(figure_paths), tuple(data_paths))

@@ -12,7 +12,7 @@ as matrices and groups. ``report.json`` holds everything (format
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ import matplotlib
 
 from muceval.core.signature import document_header
 from muceval.errors import UsageError
-from muceval.formats.files import write_atomic
+from muceval.formats.files import write_files
 from muceval.reporting.html import (
     ReportFiles,
     environment,
@@ -127,15 +127,14 @@ def _scorer_view(r: ScorerResult, svgs: dict[str, str]) -> dict[str, Any]:
 
 
 def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
-                        title: str | None = None, png: bool = False) -> ReportFiles:
-    """Write ``report.html``, the figures and ``report.json`` for modern predictions."""
+                        title: str | None = None, png: bool = False, overwrite: bool = False,
+                        keep: Mapping[Any, str] | None = None) -> ReportFiles:
+    """Write ``report.html``, the figures and ``report.json`` for modern predictions (as
+    :func:`~muceval.reporting.html.write_report`: existing files only with ``overwrite``,
+    those of ``keep`` never)."""
     out = Path(out_dir)
-    try:
-        (out / "figures").mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot create {out / 'figures'}: {error.strerror or error}") from None
     svgs: dict[str, str] = {}
-    paths: list[Path] = []
+    files: dict[Path, str | bytes] = {}
     with matplotlib.rc_context({"text.parse_math": False}):
         for r in analysis.scorers:
             if r.significance is None:
@@ -146,13 +145,12 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
                                   ("groups", groups_plot(r.significance, metric, label))):
                     fig_id = f"{r.metric}-{kind}-{metric}"
                     svgs[fig_id] = to_svg(fig)
-                    write_atomic(out / "figures" / f"{fig_id}.svg", svgs[fig_id])
-                    paths.append(out / "figures" / f"{fig_id}.svg")
+                    files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
                     if png:
-                        write_atomic(out / "figures" / f"{fig_id}.png", to_png(fig))
-                        paths.append(out / "figures" / f"{fig_id}.png")
-    data = json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False) + "\n"
-    write_atomic(out / "report.json", data)
+                        files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
+    paths = list(files)
+    files[out / "report.json"] = json.dumps(analysis.to_dict(), indent=1,
+                                            ensure_ascii=False) + "\n"
     scorers = [_scorer_view(r, svgs) for r in analysis.scorers]
     s = analysis.settings
     html = environment().get_template("modern_report.html.j2").render(
@@ -162,6 +160,7 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
         documents=max((len(x.documents) for r in analysis.scorers for x in r.systems),
                       default=0),
         settings=[(k, json.dumps(v) if not isinstance(v, str) else v) for k, v in s.items()])
-    write_atomic(out / "report.html", html + "\n")
+    files[out / "report.html"] = html + "\n"
+    write_files(files, overwrite=overwrite, keep=keep)
     return ReportFiles(out, out / "report.html", out / "report.json", tuple(paths),
                        (out / "report.json",))
