@@ -150,3 +150,49 @@ def test_batch_scoring_on_a_cluster_gives_the_in_process_scores() -> None:
     with pytest.raises(UsageError, match="unresolved: .ask. scores the systems in order"):
         score_files(config, example / "key.txt", systems, history_path=example / "history.lisp",
                     unresolved="ask", ask=lambda q: None, scheduler="local:1")
+
+
+def test_a_tampered_or_broken_checkpoint_is_refused_with_its_line(tmp_path: Path,
+                                                                  monkeypatch) -> None:
+    # A broken line gave a traceback, tampered counts p-values of 100.0 or -0.004 (issue 27).
+    import os
+
+    monkeypatch.setattr(dist, "TASK_WORK", 4999 * 3)
+    tallies = _tallies()
+    checkpoint = tmp_path / "run.ckpt"
+    compare(tallies, settings=SETTINGS,
+            executor=dist.DaskExecutor(workers=1, checkpoint=str(checkpoint)))
+    lines = checkpoint.read_text().splitlines()
+    first = json.loads(lines[1])
+    counts = first["result"]["nge"]
+
+    def with_counts(value) -> str:
+        changed = json.loads(lines[1])
+        changed["result"]["nge"] = [[value] * len(row) for row in counts]
+        return json.dumps(changed)
+
+    cases = {
+        "a count outside 0..4999": [lines[0], with_counts(SETTINGS.shuffles * 20), *lines[2:]],
+        "a count outside": [lines[0], with_counts(-7), *lines[2:]],
+        "not whole numbers": [lines[0], with_counts(1.5), *lines[2:]],
+        "not a finished batch": [lines[0], "[1, 2]", *lines[1:]],
+        "is given twice": [lines[0], lines[1], lines[1], *lines[2:]],
+        "is not one of the": [lines[0], json.dumps({"batch": 10**6, "result": first["result"]}),
+                              *lines[2:]],
+    }
+    for fragment, text in cases.items():
+        checkpoint.write_text("\n".join(text) + "\n")
+        with pytest.raises(InputError, match=fragment) as caught:
+            compare(tallies, settings=SETTINGS,
+                    executor=dist.DaskExecutor(workers=1, checkpoint=str(checkpoint)))
+        # The line of the batch at fault (the second copy, for a batch given twice).
+        assert caught.value.problems[0].line == (3 if "twice" in fragment else 2), fragment
+    checkpoint.write_bytes(lines[0].encode() + b"\n\xff\xfe\n")
+    with pytest.raises(InputError, match="not UTF-8"):
+        compare(tallies, settings=SETTINGS,
+                executor=dist.DaskExecutor(workers=1, checkpoint=str(checkpoint)))
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="not a regular file"):
+        compare(tallies, settings=SETTINGS,
+                executor=dist.DaskExecutor(workers=1, checkpoint=str(fifo)))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from muceval.cluster import connect, distributed_module, parse_address
-from muceval.errors import InputError
+from muceval.errors import InputError, OutputError
 from muceval.significance.execute import Outcomes
 from muceval.significance.kernels import ExactResult, PairData, approximate_counts, exact_pvalue
 from muceval.significance.plan import ExactJob, Plan
@@ -99,6 +100,7 @@ class DaskExecutor:
         nge = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
         exact: dict[ExactJob, ExactResult] = {}
         book = _Checkpoint(self.checkpoint, _fingerprint(pairs, metrics, settings, plan))
+        book.check(batches, metrics, settings.shuffles)
         done_work = 0
         for number, result in book.finished().items():
             if number < len(batches):
@@ -195,49 +197,128 @@ def _fingerprint(pairs: Sequence[PairData], metrics: Sequence[str],
 
 
 class _Checkpoint:
-    """Finished batches, one JSON line each after a header line naming the run."""
+    """Finished batches, one JSON line each after a header line naming the run. A file that
+    is not such a checkpoint, or whose batches do not fit the run, is refused with its line."""
 
     def __init__(self, path: str | None, fingerprint: str) -> None:
         self.path = path
         self.fingerprint = fingerprint
         self._finished: dict[int, dict[str, Any]] = {}
+        self._lines: dict[int, int] = {}
         if path is None:
             return
-        if Path(path).exists() and Path(path).stat().st_size > 0:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            info = None
+        except OSError as error:
+            raise OutputError(f"cannot use {path} as a checkpoint: "
+                              f"{error.strerror or error}") from None
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            # A FIFO would never end; a device is not a file to append to.
+            raise InputError.at(path, None, "not a regular file: a checkpoint is a file")
+        if info is not None and info.st_size > 0:
+            self._read(path, fingerprint)
+            return
+        self._append(json.dumps({"format": "muceval-checkpoint", "format_version": 1,
+                                 "run": fingerprint}), "w")
+
+    def _read(self, path: str, fingerprint: str) -> None:
+        data = Path(path).read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise InputError.at(path, data.count(b"\n", 0, bad.start) + 1,
+                                "not UTF-8: not a muceval checkpoint") from None
+        lines = text.splitlines()
+        try:
+            header = json.loads(lines[0])
+        except (json.JSONDecodeError, IndexError):
+            raise InputError.at(path, 1, "not a muceval checkpoint") from None
+        if not isinstance(header, dict) or header.get("format") != "muceval-checkpoint":
+            raise InputError.at(path, 1, "not a muceval checkpoint")
+        if header.get("run") != fingerprint:
+            raise InputError.at(path, 1, "this checkpoint belongs to another run (other "
+                                "inputs, metrics, seed or shuffles): give a new file, or "
+                                "the settings of that run")
+        for number, line in enumerate(lines[1:], start=2):
             try:
-                header = json.loads(lines[0])
-            except (json.JSONDecodeError, IndexError):
-                raise InputError.at(path, 1, "not a muceval checkpoint") from None
-            if header.get("format") != "muceval-checkpoint":
-                raise InputError.at(path, 1, "not a muceval checkpoint")
-            if header.get("run") != fingerprint:
-                raise InputError.at(path, 1, "this checkpoint belongs to another run (other "
-                                    "inputs, metrics, seed or shuffles): give a new file, or "
-                                    "the settings of that run")
-            for number, line in enumerate(lines[1:], start=2):
-                try:
-                    entry = json.loads(line)
-                except json.JSONDecodeError:
-                    if number == len(lines):
-                        break  # the last line was being written when the run stopped
-                    raise InputError.at(path, number, "a broken line in the middle") from None
-                self._finished[int(entry["batch"])] = entry["result"]
-        else:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(json.dumps({"format": "muceval-checkpoint", "format_version": 1,
-                                         "run": fingerprint}) + "\n")
-                handle.flush()
-                os.fsync(handle.fileno())
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                if number == len(lines):
+                    break  # the last line was being written when the run stopped
+                raise InputError.at(path, number, "a broken line in the middle") from None
+            batch = entry.get("batch") if isinstance(entry, dict) else None
+            if (not isinstance(batch, int) or isinstance(batch, bool) or batch < 0
+                    or not isinstance(entry.get("result"), dict)):
+                raise InputError.at(path, number, "not a finished batch of this checkpoint")
+            if batch in self._finished:
+                raise InputError.at(path, number, f"batch {batch} is given twice")
+            self._finished[batch] = entry["result"]
+            self._lines[batch] = number
+
+    def check(self, batches: Sequence[Batch], metrics: Sequence[str], shuffles: int) -> None:
+        """Refuse a finished batch that cannot be one of this run's (a tampered checkpoint
+        would give p-values outside [0, 1])."""
+        for number, result in self._finished.items():
+            problem = (f"batch {number} is not one of the {len(batches)} of this run"
+                       if number >= len(batches)
+                       else _batch_problem(batches[number], result, metrics, shuffles))
+            if problem is not None:
+                assert self.path is not None
+                raise InputError.at(self.path, self._lines[number], problem)
 
     def finished(self) -> dict[int, dict[str, Any]]:
         return self._finished
 
     def record(self, number: int, result: dict[str, Any]) -> None:
         self._finished[number] = result
-        if self.path is None:
-            return
-        with open(self.path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"batch": number, "result": result}) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        if self.path is not None:
+            self._append(json.dumps({"batch": number, "result": result}), "a")
+
+    def _append(self, line: str, mode: str) -> None:
+        assert self.path is not None
+        try:
+            with open(self.path, mode, encoding="utf-8") as handle:
+                handle.write(line + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as error:
+            raise OutputError(f"cannot write the checkpoint {self.path}: "
+                              f"{error.strerror or error}") from None
+
+
+def _batch_problem(batch: Batch, result: dict[str, Any], metrics: Sequence[str],
+                   shuffles: int) -> str | None:
+    """What makes ``result`` impossible as the result of ``batch``, or None."""
+    kind, items = batch
+    if kind == "approximate":
+        counts = result.get("nge")
+        try:
+            nge = np.asarray(counts, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            return "its counts are not whole numbers"
+        if nge.size != len(items) * len(metrics) or nge.dtype.kind != "i":
+            return f"{nge.size} counts where the batch has {len(items) * len(metrics)}"
+        if (nge < 0).any() or (nge > shuffles).any():
+            return f"a count outside 0..{shuffles} (the shuffles)"
+        if not all(isinstance(v, int) and not isinstance(v, bool)
+                   for v in np.asarray(counts, dtype=object).ravel()):
+            return "its counts are not whole numbers"
+        return None
+    rows = result.get("exact")
+    jobs = {(job.pair, metrics[job.metric]) for job in items}
+    if not isinstance(rows, list) or len(rows) != len(items):
+        return f"not the {len(items)} exact results of the batch"
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 5):
+            return "an exact result that is not [pair, metric, p, error bound, cells]"
+        k, metric, p_value, error_bound, cells = row
+        if (k, metric) not in jobs:
+            return f"an exact result for pair {k}, {metric}: not a job of the batch"
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                   for v in (p_value, error_bound, cells)):
+            return "an exact result whose numbers are not numbers"
+        if not (0.0 <= p_value <= 1.0 and 0.0 <= error_bound <= 1.0 and cells >= 0):
+            return f"an exact p-value or error bound outside [0, 1] ({p_value}, {error_bound})"
+    return None
