@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from muceval.core.model import Configuration
+from muceval.errors import InputError
 from muceval.formats.config import load_configuration
 from muceval.formats.muc.reports import parse_report, read_report
 from muceval.formats.scores.csv import CSV_COLUMNS, parse_scores_csv, scores_to_csv
@@ -156,3 +157,45 @@ def test_default_detail_is_the_summary_with_units_and_the_rest_on_request() -> N
                for r in rows if r["scope"] == "message")
     with pytest.raises(ValueError, match="unknown detail"):
         scores_to_json(systems, CFG, detail="everything")
+
+
+def _example_scores(fmt: str) -> str:
+    from muceval.reporting.demo import example_files
+    from muceval.scoring.session import score_files
+
+    example = example_files()
+    config = load_configuration(example.config)
+    systems = score_files(config, example.key, example.responses[:2]).systems
+    return scores_to_csv(systems, config) if fmt == "csv" else scores_to_json(systems, config)
+
+
+def test_a_scores_csv_cut_or_edited_at_a_line_is_refused() -> None:
+    # Accepted before, with changed tallies: 158 of 200 line-cut CSVs (issue 27).
+    lines = _example_scores("csv").splitlines(keepends=True)
+    assert parse_scores_csv("".join(lines), "s.csv")
+    counted = next(n for n, line in enumerate(lines)
+                   if ",message," in line and ",ALL TEMPLATES,total,0," not in line)
+    deleted = "".join(lines[:counted] + lines[counted + 1:])
+    with pytest.raises(InputError, match="its units sum to .* its ALL TEMPLATES row says"):
+        parse_scores_csv(deleted, "s.csv")
+    repeated = "".join(lines[:counted + 1] + lines[counted:])
+    with pytest.raises(InputError, match=f"given twice \\(first on line {counted + 1}\\)"):
+        parse_scores_csv(repeated, "s.csv")
+    summary = max(n for n, line in enumerate(lines) if ",summary," in line
+                  and ",all-templates,ALL TEMPLATES,total," in line)
+    with pytest.raises(InputError, match="no summary ALL TEMPLATES row: the file was cut"):
+        parse_scores_csv("".join(lines[:summary]), "s.csv")
+
+
+def test_a_scores_json_with_a_unit_lost_or_repeated_is_refused() -> None:
+    doc = json.loads(_example_scores("json"))
+    units = doc["systems"][0]["units"]
+    lost = next(k for k, v in units.items() if v[0] > 0)
+    del units[lost]
+    with pytest.raises(InputError, match="its units sum to .* the file was cut or edited"):
+        parse_scores_json(json.dumps(doc), "s.json")
+    text = _example_scores("json")
+    # The second unit renamed as the first: one key twice in the units object.
+    repeated = text.replace('"DEMO-0002":[', '"DEMO-0001":[', 1)
+    with pytest.raises(InputError, match='key "DEMO-0001" given twice'):
+        parse_scores_json(repeated, "s.json")

@@ -171,6 +171,27 @@ UNIT_POLICIES = ("same", "intersection")
 """How systems with different unit sets are compared (``--units``)."""
 
 
+def units_disagree(units: Mapping[str, Tally], total: Tally) -> str | None:
+    """Why a system's units cannot be the parts of its ALL TEMPLATES ``total`` (a file cut at a
+    line or edited by hand: units lost, repeated or changed), or None.
+
+    >>> units_disagree({"m1": Tally(pos=2, act=2, cor=1), "m2": Tally(pos=1, act=1)},
+    ...                Tally(pos=3, act=3, cor=1))
+    >>> units_disagree({"m1": Tally(pos=2, act=2, cor=1)}, Tally(pos=3, act=3, cor=1))
+    'its units sum to POS 2 ACT 2 COR 1 PAR 0, its ALL TEMPLATES row says POS 3 ACT 3 COR 1 PAR 0'
+    """
+    fields = ("pos", "act", "cor", "par")
+    summed = [sum(getattr(t, f) for t in units.values()) for f in fields]
+    stated = [getattr(total, f) for f in fields]
+    if summed == stated:
+        return None
+
+    def shown(values: list[int]) -> str:
+        return " ".join(f"{f.upper()} {v}" for f, v in zip(fields, values, strict=True))
+
+    return f"its units sum to {shown(summed)}, its ALL TEMPLATES row says {shown(stated)}"
+
+
 def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTallies:
     """The per-unit tallies of ``systems``, in their order, over a common set of units.
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from muceval.core.metrics import MEASURE_NAMES, FloatScores, f_measures_1992
 from muceval.core.model import Configuration, DisplayType
-from muceval.core.systems import ScoredSystem
+from muceval.core.systems import ScoredSystem, units_disagree
 from muceval.core.tallies import MANNERS, TALLY_FIELDS, PairScore, Tally, summarize
 from muceval.core.units import check_counts
 from muceval.errors import InputError, Problem
@@ -217,19 +217,41 @@ def parse_scores_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, .
     if missing:
         raise InputError.at(path, 1, f"not a muceval scores CSV: no column {missing[0]!r}")
     systems: dict[str, dict[str, Tally]] = {}
+    # Each system's summary ALL TEMPLATES row, and where it is: the message rows must sum to it.
+    totals: dict[str, tuple[int, Tally]] = {}
+    lines: dict[tuple[str, str], int] = {}
     problems: list[Problem] = []
     for line, row in records:
-        if row["scope"] != "message":
-            systems.setdefault(row["system"], {})
-            continue
+        systems.setdefault(row["system"], {})
         if row["accumulator"] != DisplayType.ALL_TEMPLATES.value or row["kind"] != "total":
+            continue
+        if row["scope"] not in ("message", "summary"):
             continue
         try:
             tally = _unit_tally(row, path, line)
         except InputError as bad:
             problems.extend(bad.problems)
             continue
-        systems.setdefault(row["system"], {})[row["message_id"]] = tally
+        if row["scope"] == "summary":
+            totals[row["system"]] = (line, tally)
+            continue
+        unit = (row["system"], row["message_id"])
+        if unit in lines:
+            problems.append(Problem(path, line, f"message {unit[1]} of system {unit[0]!r} is "
+                                    f"given twice (first on line {lines[unit]})"))
+            continue
+        lines[unit] = line
+        systems[row["system"]][row["message_id"]] = tally
+    for name, units in systems.items():
+        if name not in totals:
+            problems.append(Problem(path, None, f"system {name!r} has no summary ALL TEMPLATES "
+                                    "row: the file was cut, or is not as muceval writes it"))
+            continue
+        line, total = totals[name]
+        why = units_disagree(units, total)
+        if why is not None:
+            problems.append(Problem(path, line, f"system {name!r}: {why}: the file was cut "
+                                    "or edited"))
     if problems:
         raise InputError(problems)
     if not systems:

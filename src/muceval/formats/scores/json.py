@@ -25,7 +25,7 @@ from typing import Any
 from muceval.core.metrics import F_WEIGHTS, FloatScores, f_measures_1992, scores
 from muceval.core.model import Configuration, DisplayType
 from muceval.core.signature import signature
-from muceval.core.systems import Row, ScoredSystem, SystemScores
+from muceval.core.systems import Row, ScoredSystem, SystemScores, units_disagree
 from muceval.core.tallies import (
     MANNERS,
     TALLY_FIELDS,
@@ -325,6 +325,9 @@ def _read_system(entry: Any, n: int, path: str, level: str) -> ScoredSystem:
         raise InputError.at(
             path, None, f"system {name!r} lacks a valid summary (report rows, ALL TEMPLATES){detail}"
         ) from None
+    why = units_disagree(units, summary.all_templates.tally)
+    if why is not None:
+        raise InputError.at(path, None, f"system {name!r}: {why}: the file was cut or edited")
     return ScoredSystem(name, path, units, summary, level)
 
 
