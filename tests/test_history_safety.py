@@ -189,3 +189,32 @@ def test_a_read_only_history_is_refused_when_the_session_starts(tmp_path) -> Non
     with HistoryStore(history, None):
         pass
     assert history.read_text() == _HAND_WRITTEN
+
+
+def test_another_programs_edit_is_kept_or_the_answer_refused(tmp_path) -> None:
+    # A comment appended by another program during a session vanished at the next answer
+    # (issue 27): an addition at the end is kept; any other change refuses the answer.
+    from muceval.core.model import HistoryEntry, Judgement, Text
+    from muceval.formats.muc.history import parse_history
+    from muceval.formats.muc.store import HistorySaveError, HistoryStore
+
+    path = tmp_path / "history.lisp"
+    path.write_text(_HAND_WRITTEN)
+    first = HistoryEntry(Text('"X"'), Judgement.FAIL)
+    second = HistoryEntry(Text('"Y"'), Judgement.MATCH)
+    with HistoryStore(path, None) as store:
+        store.start_from(parse_history(_HAND_WRITTEN, str(path)), _HAND_WRITTEN)
+        store.record("EX-0003", "1", "hum-tgt-name", first)
+        with path.open("a") as other:
+            other.write(";; checked by Beth\n")
+        store.record("EX-0003", "1", "phys-tgt-id", second)
+        text = path.read_text()
+        assert text.startswith(";;; history of the example") and ";; checked by Beth" in text
+        assert {e.judgement for *_, e in read_history(path).entries()} >= {Judgement.FAIL,
+                                                                           Judgement.MATCH}
+        edited = text.replace("first message", "the first message")
+        path.write_text(edited)
+        with pytest.raises(HistorySaveError, match="changed by another program"):
+            store.record("EX-0003", "1", "perp-ind-id", first)
+        assert path.read_text() == edited
+        assert len(store.added) == 2

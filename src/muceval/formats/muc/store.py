@@ -19,8 +19,8 @@ from types import TracebackType
 import filelock
 
 from muceval.core.model import History, HistoryEntry, add_judgement
-from muceval.errors import OutputError, UsageError
-from muceval.formats.files import write_atomic
+from muceval.errors import InputError, OutputError, UsageError
+from muceval.formats.files import read_text, write_atomic
 from muceval.formats.muc.history import insert_entries, write_history
 
 __all__ = ["HistorySaveError", "HistoryStore"]
@@ -111,6 +111,8 @@ class HistoryStore:
         self.history = history
         self._base = history
         self._text = text
+        # What the file holds as far as this session knows: what was read, then what it wrote.
+        self._written = text
         self._added: list[tuple[str, str, str, HistoryEntry]] = []
 
     @property
@@ -154,6 +156,12 @@ class HistoryStore:
         return last
 
     def _save(self) -> None:
+        try:
+            self._follow_other_writers()
+        except OutputError as error:
+            text = write_history(self.history) if self._text is None else \
+                insert_entries(self._text, self._added, self.path)
+            raise HistorySaveError(str(error), self.history, text) from None
         if self._text is None:
             text = write_history(self.history)
         else:
@@ -162,3 +170,22 @@ class HistoryStore:
             write_atomic(self.path, text)
         except OutputError as error:
             raise HistorySaveError(str(error), self.history, text) from None
+        self._written = text
+
+    def _follow_other_writers(self) -> None:
+        """What another program did to the file since this session last read or wrote it:
+        nothing, or text added at its end (a comment: kept, the answers inserted as before);
+        anything else is refused, so that no one's edit is lost."""
+        try:
+            current: str | None = read_text(self.path)
+        except InputError:
+            current = None
+        if current == self._written:
+            return
+        if current is not None and self._written is not None and self._text is not None \
+                and current.startswith(self._written):
+            self._text += current[len(self._written):]
+            return
+        raise OutputError(f"{self.path} was changed by another program during this session "
+                          "(not only added to at its end): to keep that edit, this answer is "
+                          "not written there")
