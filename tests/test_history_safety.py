@@ -218,3 +218,23 @@ def test_another_programs_edit_is_kept_or_the_answer_refused(tmp_path) -> None:
             store.record("EX-0003", "1", "perp-ind-id", first)
         assert path.read_text() == edited
         assert len(store.added) == 2
+
+
+def test_a_hard_link_to_a_history_in_session_is_refused(tmp_path) -> None:
+    # The lock was on the path: a hard link, another path to the same file, started a second
+    # session (issue 27). Now the file's inode is locked too.
+    import os
+
+    from muceval.errors import UsageError
+    from muceval.formats.muc.store import HistoryStore
+
+    history = tmp_path / "history.lisp"
+    history.write_text(_HAND_WRITTEN)
+    (tmp_path / "elsewhere").mkdir()
+    link = tmp_path / "elsewhere" / "same.lisp"
+    os.link(history, link)
+    with HistoryStore(history, None):
+        with pytest.raises(UsageError, match="being updated by another muceval session"):
+            HistoryStore(link, None).__enter__()
+    with HistoryStore(link, None):  # free again once the first session ends
+        pass

@@ -60,8 +60,41 @@ class HistoryStore:
         self._lock = filelock.FileLock(str(target.parent / f".{target.name}.lock"), timeout=0)
 
     def __enter__(self) -> HistoryStore:
+        # The file by its path, and (when it exists) by its inode: a hard link is another path
+        # to the same history, and two sessions on it would overwrite each other.
+        self._held: list[filelock.BaseFileLock] = []
         try:
-            self._lock.acquire()
+            for lock in (self._lock, self._inode_lock()):
+                if lock is not None:
+                    self._take(lock)
+            self._check_writable()
+        except BaseException:
+            self._release()
+            raise
+        self._remove_stale_temporary_files()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self._release()
+
+    def _inode_lock(self) -> filelock.BaseFileLock | None:
+        try:
+            info = self._target.stat()
+        except OSError:
+            return None
+        import platformdirs
+
+        folder = Path(platformdirs.user_cache_dir("muceval", appauthor=False)) / "locks"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise OutputError(f"cannot lock {self.path}: {error.strerror or error}") from None
+        return filelock.FileLock(str(folder / f"{info.st_dev}-{info.st_ino}.lock"), timeout=0)
+
+    def _take(self, lock: filelock.BaseFileLock) -> None:
+        try:
+            lock.acquire()
         except filelock.Timeout:
             raise UsageError(
                 f"{self.path} is being updated by another muceval session: answers given in "
@@ -70,17 +103,11 @@ class HistoryStore:
             ) from None
         except OSError as error:
             raise OutputError(f"cannot lock {self.path}: {error.strerror or error}") from None
-        try:
-            self._check_writable()
-        except OutputError:
-            self._lock.release()
-            raise
-        self._remove_stale_temporary_files()
-        return self
+        self._held.append(lock)
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self._lock.release()
+    def _release(self) -> None:
+        while self._held:
+            self._held.pop().release()
 
     def _check_writable(self) -> None:
         """Refuse at the start, not at the first answer, a history that cannot be saved."""
