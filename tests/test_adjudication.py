@@ -228,3 +228,25 @@ def test_odd_tokens_and_key_fill_numbers_are_refused_not_failed(client) -> None:
                                                       "which": which})
         assert reply.status_code == 400 and "is not a number" in reply.text
     assert client.session.answered == []
+
+
+def test_pages_only_run_their_own_script_and_refuse_forms_of_other_sites(client) -> None:
+    # Defence in depth, as Jupyter's local server does (issue 27).
+    page = client.get(f"/{TOKEN}/")
+    policy = page.headers["content-security-policy"]
+    nonce = re.search(r"script-src 'nonce-([^']+)'", policy).group(1)
+    assert f'<script nonce="{nonce}">' in page.text and f'<style nonce="{nonce}">' in page.text
+    assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
+    assert page.headers["x-frame-options"] == "DENY"
+    assert page.headers["referrer-policy"] == "same-origin"  # the token never leaves the page
+    assert nonce not in client.get(f"/{TOKEN}/").headers["content-security-policy"]  # fresh
+    first = client.session.questions[0]
+    form = {"question": first.id, "answer": "correct"}
+    for headers in ({"origin": "http://evil.example"}, {"sec-fetch-site": "cross-site"},
+                    {"origin": "null"}):
+        refused = client.post(f"/{TOKEN}/answer", data=form, headers=headers)
+        assert refused.status_code == 403, headers
+    assert client.session.answered == []
+    same = client.post(f"/{TOKEN}/answer", data=form, follow_redirects=False,
+                       headers={"origin": "http://127.0.0.1:8000", "sec-fetch-site": "same-origin"})
+    assert same.status_code == 303 and len(client.session.answered) == 1

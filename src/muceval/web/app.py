@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import jinja2
 from starlette.applications import Starlette
@@ -60,6 +60,17 @@ def create_app(session: Adjudication, token: str, texts: Mapping[str, str] | Non
 Form = dict[str, str]
 
 
+def _from_another_site(request: Request, hosts: tuple[str, ...]) -> bool:
+    """Whether the browser says a POST comes from a page not served here."""
+    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        return True
+    origin = request.headers.get("origin")
+    if origin is None:
+        return False
+    host = urlsplit(origin).hostname
+    return host is None or host not in hosts
+
+
 class _Pages:
     """The handlers; each runs under the one lock, after the host and token checks."""
 
@@ -73,11 +84,21 @@ class _Pages:
     def page(self, name: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("title", "muceval adjudicate: open questions")
         session = self.session
+        # Only this page's own inline style and script run (a nonce per response): text from a
+        # message or a response, shown on the page, can never be a script.
+        nonce = secrets.token_urlsafe(16)
         html = self.env.get_template(name).render(
-            version=__version__, base=self.base, counts=_counts(session),
+            nonce=nonce, version=__version__, base=self.base, counts=_counts(session),
             scores=scores_view(session), systems=session.names, history=session.history_path,
             notice=request.query_params.get("notice", ""), **context)
-        return HTMLResponse(html, status_code=status)
+        return HTMLResponse(html, status_code=status, headers={
+            "Content-Security-Policy": (f"default-src 'none'; script-src 'nonce-{nonce}'; "
+                                        f"style-src 'nonce-{nonce}'; img-src 'self' data:; "
+                                        "form-action 'self'; frame-ancestors 'none'; "
+                                        "base-uri 'none'"),
+            # same-origin, not no-referrer: with no-referrer the browser posts "Origin: null".
+            "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin",
+            "X-Content-Type-Options": "nosniff"})
 
     def _refused(self, request: Request) -> Response | None:
         host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
@@ -109,6 +130,10 @@ class _Pages:
     def posted(self, handler: Callable[[Request, Form], Response],
                ) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
+            if _from_another_site(request, self.hosts):
+                # A form posted by another page the browser has open (CSRF), even one that
+                # guessed the token, answers nothing.
+                return PlainTextResponse("refused: a form of another site", status_code=403)
             if self._refused(request) is None:
                 form: Form = {k: str(v) for k, v in (await request.form()).items()}
             else:
