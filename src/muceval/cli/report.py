@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 import click
@@ -114,21 +115,12 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     started = time.perf_counter()
     extra: dict[str, str] = {}
     if example:
-        from muceval.reporting.demo import example_files
-
         if inputs or key_path or config_path or history_path:
             raise UsageError("--example takes no INPUT, --key, --config or --history")
-        bundled = example_files()
-        key_path, config_path, history_path = bundled.key, bundled.config, bundled.history
-        inputs = bundled.responses
+        key_path, config_path, history_path, inputs = _the_example()
     if not inputs:
         raise UsageError("give INPUT files (or --example)")
-    earlier = [name for name in ("report.html", "report.json")
-               if os.path.lexists(os.path.join(out_dir, name))]
-    if earlier and not force:
-        # Said before the analysis runs; every file is checked again before the first is written.
-        raise UsageError(f"{out_dir} holds a report already ({', '.join(earlier)}): use --force "
-                         "to replace it, or another --out folder")
+    _refuse_an_earlier_report(out_dir, force)
     recorded: dict[str, object] = {}
     if (alignment_criteria is not None or alignment_path is not None) and key_path is None:
         raise UsageError("--alignment and --alignment-file need responses scored with --key "
@@ -173,10 +165,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
     if len(systems) < 2:
         raise UsageError("a report compares systems: give at least two")
 
-    keep: dict[str | Path | None, str] = {
-        key_path: "key", config_path: "configuration", slots_path: "slot file",
-        history_path: "history", alignment_path: "alignment file"}
-    keep.update((path, "input") for path in inputs)
+    keep = _inputs(inputs, key=key_path, configuration=config_path, **{
+        "slot file": slots_path, "history": history_path, "alignment file": alignment_path})
     show_progress = sys.stderr.isatty()
     with progress_bar(show_progress) as advance:
         analysis = analyze(systems, tallies, metrics=metrics, settings=chosen_settings("muc4"),
@@ -203,6 +193,33 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
             "seconds": round(elapsed, 2)}, indent=2))
         return
     _print_summary(analysis, files.html, elapsed)
+
+
+def _the_example() -> tuple[str, str, str, tuple[str, ...]]:
+    """The bundled example's key, configuration, history and responses."""
+    from muceval.reporting.demo import example_files
+
+    bundled = example_files()
+    return bundled.key, bundled.config, bundled.history, bundled.responses
+
+
+def _refuse_an_earlier_report(out_dir: str, force: bool) -> None:
+    """Said before the analysis runs; every file is checked again before the first is
+    written (:func:`muceval.formats.files.write_files`)."""
+    from muceval.errors import UsageError
+
+    earlier = [name for name in ("report.html", "report.json")
+               if os.path.lexists(os.path.join(out_dir, name))]
+    if earlier and not force:
+        raise UsageError(f"{out_dir} holds a report already ({', '.join(earlier)}): use --force "
+                         "to replace it, or another --out folder")
+
+
+def _inputs(inputs: Sequence[str], **named: str | None) -> dict[str | Path | None, str]:
+    """Every file the report reads, with what it is: never to be replaced by its output."""
+    keep: dict[str | Path | None, str] = {path: role for role, path in named.items()}
+    keep.update((path, "input") for path in inputs)
+    return keep
 
 
 def _from_scores(inputs: tuple[str, ...], config_path: str | None, slots_path: str | None,
