@@ -184,3 +184,17 @@ def test_modern_scores_whose_numerator_exceeds_its_denominator_are_refused(moder
     err = capsys.readouterr().err
     assert "numerator exceeds its denominator" in err and str(scores) in err
     assert "Traceback" not in err
+
+
+def test_an_empty_file_is_not_converted_and_one_system_is_named(tmp_path, capsys):
+    # convert wrote an empty output with exit 0; "needs at least two systems" named no file
+    # (issue 27).
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n")
+    assert main(["convert", str(empty), "--to", "gtt-gold", "-o", str(tmp_path / "e.json")]) == 2
+    assert "empty.txt: an empty file" in capsys.readouterr().err
+    assert not (tmp_path / "e.json").exists()
+    one = tmp_path / "one.csv"
+    one.write_text("system,unit,POS,ACT,COR,PAR\nA,m1,2,2,2,0\n")
+    assert main(["significance", str(one)]) == 2
+    assert f"{one} holds only A" in capsys.readouterr().err

@@ -41,6 +41,7 @@ def convert(source: str, layout: str, config_path: str | None, slots_path: str |
       muceval convert ../shared/modern/gtt/preds_gtt.out --to iterx-pred -o gtt.jsonlines
       muceval convert ../shared/muc4/corpora/tst3/key-tst3.v2 --to gtt-gold -o tst3-gold.json
     """
+    from muceval.errors import InputError
     from muceval.formats.files import read_text, write_atomic
     from muceval.formats.modern import detect_layout, parse_modern
     from muceval.formats.modern.writer import from_templates, write_layout
@@ -49,6 +50,8 @@ def convert(source: str, layout: str, config_path: str | None, slots_path: str |
     refuse_overwriting_inputs(output, {source: "the input", config_path: "the configuration",
                                        slots_path: "the slot file"})
     text = read_text(source)
+    if not text.strip():
+        raise InputError.at(source, None, "an empty file: nothing to convert")
     if detect_layout(text) is not None:
         if config_path or slots_path or gold:
             raise click.UsageError("--config, --slots and --gold are for 1992 template files; "

@@ -127,6 +127,10 @@ def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles
         refuse_unused([p for p in click.get_current_context().params if p != "scorer"],
                       "chooses among the scorers of modern scores files; these are MUC tallies")
         tallies = load_inputs(list(inputs), units, parse_names(names, inputs), unit_level)
+        if len(tallies.systems) < 2:
+            raise click.UsageError(
+                f"significance needs at least two systems; {', '.join(inputs)} "
+                f"hold{'s' if len(inputs) == 1 else ''} only {', '.join(tallies.systems)}")
         if units == "intersection":
             click.echo(f"note: compared on the {len(tallies.units)} units all systems share "
                        "(--units intersection)", err=True)
