@@ -198,3 +198,22 @@ def test_an_empty_file_is_not_converted_and_one_system_is_named(tmp_path, capsys
     one.write_text("system,unit,POS,ACT,COR,PAR\nA,m1,2,2,2,0\n")
     assert main(["significance", str(one)]) == 2
     assert f"{one} holds only A" in capsys.readouterr().err
+
+
+def test_the_slot_file_a_configuration_names_is_an_input_too(muc4, tmp_path, capsys):
+    # score --config config.el -o slotconfig.el --force replaced the slot file that the
+    # configuration names, though it was not given (issue 27).
+    import shutil
+
+    for name in ("config-tst3.el", "slotconfig-tst3.el"):
+        shutil.copy(muc4 / "tst3" / name, tmp_path / name)
+    slots = tmp_path / "slotconfig-tst3.el"
+    before = slots.read_bytes()
+    assert main(["score", "--key", str(muc4 / "corpora" / "tst3" / "key-tst3.v2"),
+                 "--config", str(tmp_path / "config-tst3.el"), "--no-query-pass",
+                 "-o", str(slots), "--force", str(muc4 / "tst3" / "responses" / "BBN.tst3")]) == 2
+    assert "slotconfig-tst3.el is the configuration file this command reads" in \
+        capsys.readouterr().err
+    assert main(["convert-config", str(tmp_path / "config-tst3.el"), "-o", str(slots),
+                 "--force"]) == 2
+    assert slots.read_bytes() == before

@@ -70,6 +70,15 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: str, uni
     with progress_bar(sys.stderr.isatty(), "scoring") as advance:
         results = score_test_sets(test_sets, scheduler=scheduler, fills=unit == "fill",
                                   progress=advance)
+    # What no result may replace: the batch file, and every file of every test set (a
+    # configuration's slot file included).
+    inputs: dict[str | None, str] = {batch_path: "batch file"}
+    for spec, config in test_sets:
+        named: dict[str | None, str] = {spec.key: "key", spec.config: "configuration",
+                                        spec.slots: "slot file", spec.history: "history"}
+        inputs.update(named)
+        inputs.update((path, "response file") for path in spec.responses)
+        inputs.update((path, "configuration file") for path in config.read_from)
     for spec, config in test_sets:
         session = results[spec.name]
         out = Output(fmt, "template", "summary", unit, {
@@ -77,9 +86,6 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: str, uni
             "test_set": spec.name, "key": spec.key, "configuration": spec.config or "muc4",
             "slots": spec.slots, "history": spec.history, "responses": list(spec.responses),
             "query_pass": spec.query_pass, "unresolved": "incorrect"})
-        inputs: dict[str | None, str] = {spec.key: "key", spec.config: "configuration",
-                                         spec.history: "history",
-                                         **{p: "response file" for p in spec.responses}}
         written = write_folder(os.path.join(output_dir, spec.name), out, session.systems,
                                config, inputs, force)
         noted = len(session.warnings) + len(session.file_warnings)

@@ -36,10 +36,13 @@ def convert_config(
     Example:
       muceval convert-config tst3/config-tst3.el --slots tst3/slotconfig-tst3.el -o tst3.toml
     """
-    from muceval.formats.config import convert_configuration
+    from muceval.formats.config import convert_configuration, load_configuration
     from muceval.formats.files import write_atomic
 
-    refuse_overwriting_inputs(output, {config_el: "configuration", slots_el: "slot file"})
+    # Every file read, the slot file the configuration names included (read once more below).
+    read = load_configuration(config_el, slots_el).read_from
+    refuse_overwriting_inputs(output, {config_el: "configuration", slots_el: "slot file",
+                                       **{path: "configuration file" for path in read}})
     text = convert_configuration(config_el, slots_el)
     if output is None:
         click.echo(text, nl=False)

@@ -167,9 +167,11 @@ def score(responses: tuple[str, ...], key_path: str, config_path: str, slots_pat
     inputs: dict[str | None, str] = {key_path: "key", config_path: "configuration", slots_path: "slot file",
               history_path: "history", **{path: "response file" for path in responses},
               **{path: "mapping file" for path in mapping_paths}}
+    config = resolve_configuration(config_path, slots_path, alignment_path)
+    # The slot file a 1992 configuration names is read too, though not given.
+    inputs.update((path, "configuration file") for path in config.read_from if path not in inputs)
     refuse_overwriting_inputs(output, inputs)
     refuse_overwriting_inputs(save_history, {k: v for k, v in inputs.items() if k != history_path})
-    config = resolve_configuration(config_path, slots_path, alignment_path)
     show_progress = len(responses) > 1 and unresolved != "ask" and sys.stderr.isatty()
     renamed = parse_names(names, responses)
     chosen_mappings = _adjudicated_mappings(history_path, responses, renamed) \

@@ -362,7 +362,8 @@ class Configuration:
     template-id slots. ``scored_slots`` and ``scored_templates`` are ``None``
     for ``:all``. ``files`` holds the file options of a 1992 configuration as
     ``(option, path)`` pairs, e.g. ``("slot-file", "tst3/slotconfig-tst3.el")``.
-    ``source`` is where the configuration was read from (for report headers).
+    ``source`` is where the configuration was read from (for report headers), ``read_from``
+    every file read for it (the configuration, its slot file), which no output may replace.
     ``alignment`` holds the native format's ``[alignment]`` tables (``None``:
     only the predefined criteria, the 1992 mapping by default).
     """
@@ -385,6 +386,7 @@ class Configuration:
     files: tuple[tuple[str, str], ...] = ()
     alignment: AlignmentSettings | None = None
     source: str | None = field(default=None, compare=False)
+    read_from: tuple[str, ...] = field(default=(), compare=False)
 
     def slot(self, slot_id: str) -> SlotSpec:
         for spec in self.slots:

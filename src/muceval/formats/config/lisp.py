@@ -97,7 +97,8 @@ def read_lisp_configuration(
         sources.append(str(slots_path))
         if state.slots is None:
             raise InputError.at(str(slots_path), None, "no define-muc-template-slots form found")
-    config = replace(DEFAULTS, slots=state.slots, source=" + ".join(sources), **state.fields)
+    config = replace(DEFAULTS, slots=state.slots, source=" + ".join(sources),
+                     read_from=tuple(sources), **state.fields)
     _check_references(config, state.where, (name, None))
     return config
 

@@ -181,7 +181,8 @@ class _TomlReader:
         if "scored-templates" in data:
             fields["scored_templates"] = self.scored_templates(data["scored-templates"], where)
         slots = self.slots(data.get("slot"), where)
-        config = replace(DEFAULTS, slots=slots, source=self.path, **fields)
+        config = replace(DEFAULTS, slots=slots, source=self.path, read_from=(self.path,),
+                         **fields)
         _check_references(config, where, (self.path, None))
         if "alignment" in data:
             config = replace(config, alignment=read_alignment(self, data["alignment"], config))
