@@ -101,3 +101,49 @@ def test_what_is_not_a_regular_file_is_never_replaced(tmp_path, make, kind) -> N
         write_atomic(target, "data", overwrite=True)
     assert not target.is_file()
     assert not list(tmp_path.glob(".out.*.tmp"))
+
+
+def test_temporary_files_a_killed_run_left_are_removed_by_the_next_write(tmp_path) -> None:
+    # A SIGKILL mid-write left hidden .NAME.*.tmp files of up to 103 MB (issue 27).
+    target = tmp_path / "out.csv"
+    stale = tmp_path / ".out.csv.abc123.tmp"
+    stale.write_text("half")
+    old = files.STALE_SECONDS + 60
+    os.utime(stale, (os.path.getatime(stale) - old, os.path.getmtime(stale) - old))
+    running = tmp_path / ".out.csv.def456.tmp"  # another write of it, going on now
+    running.write_text("being written")
+    write_atomic(target, "done")
+    assert not stale.exists() and running.exists() and target.read_text() == "done"
+
+
+def test_sigterm_mid_write_leaves_no_temporary_file(tmp_path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "big.csv"
+    code = f"""
+import time
+from muceval.cli.app import main
+from muceval.formats.files import write_atomic
+import click, muceval.cli.app as app
+
+@app.cli.command("slow-write")
+def slow_write():
+    def pieces():
+        yield "first piece\\n"
+        time.sleep(60)
+        yield "never"
+    write_atomic({str(target)!r}, pieces())
+
+raise SystemExit(main(["slow-write"]))
+"""
+    process = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not list(tmp_path.glob(".big.csv.*.tmp")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(tmp_path.glob(".big.csv.*.tmp")), "the write never started"
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 1  # interrupted, as with Ctrl-C
+    assert not list(tmp_path.glob(".big.csv.*.tmp")) and not target.exists()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from typing import Any
 
 import click
@@ -41,8 +43,24 @@ def cli() -> None:
 
 
 
+def _terminated(signum: int, frame: object) -> None:
+    # As Ctrl-C: the stack unwinds through every finally, so no temporary file is left.
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return _main(argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         # Without standalone mode click returns (not raises) the code of ctx.exit().
         code = cli.main(args=argv, prog_name="muceval", standalone_mode=False)

@@ -10,11 +10,13 @@ goes through :func:`write_atomic`.
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import re
 import stat
 import tempfile
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -256,6 +258,7 @@ def write_atomic(
         # Replacing through a rename would work (even for root); a file that nobody
         # may write says "keep me".
         raise OutputError(f"{shown} is read-only: muceval does not replace it")
+    _remove_stale_temporary_files(target)
     temp_name: str | None = None
     try:
         fd, temp_name = tempfile.mkstemp(
@@ -320,6 +323,20 @@ def write_files(
     for target, data in zip(targets, files.values(), strict=True):
         write_atomic(target, data)
     return targets
+
+
+STALE_SECONDS = 600
+"""A temporary file of an atomic write untouched this long was left by a killed run."""
+
+
+def _remove_stale_temporary_files(target: Path) -> None:
+    """The temporary files of earlier writes of ``target`` that a SIGKILL left behind (a
+    running write touches its own file as it goes)."""
+    now = time.time()
+    for stale in target.parent.glob(f".{glob.escape(target.name[:200])}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if now - stale.stat().st_mtime > STALE_SECONDS:
+                stale.unlink()
 
 
 def _umask() -> int:
