@@ -238,3 +238,28 @@ def test_a_hard_link_to_a_history_in_session_is_refused(tmp_path) -> None:
             HistoryStore(link, None).__enter__()
     with HistoryStore(link, None):  # free again once the first session ends
         pass
+
+
+@pytest.mark.parametrize("encode", [
+    lambda text: text.encode("latin-1"),                    # the 1992 files' encoding
+    lambda text: b"\xef\xbb\xbf" + text.encode("utf-8"),    # UTF-8 with a byte-order mark
+])
+def test_a_history_keeps_its_encoding_through_answers_and_undo(tmp_path, encode) -> None:
+    # A Latin-1 history, or one with a BOM, came back as UTF-8 without the BOM (issue 27).
+    from muceval.core.model import HistoryEntry, Judgement, Text
+    from muceval.formats.files import read_text
+    from muceval.formats.muc.history import parse_history
+    from muceval.formats.muc.store import HistoryStore
+
+    path = tmp_path / "history.lisp"
+    original = encode(";;; adjudiqué à Bogotá\n" + _HAND_WRITTEN)
+    path.write_bytes(original)
+    text = read_text(path)
+    with HistoryStore(path, None) as store:
+        store.start_from(parse_history(text, str(path)), text)
+        store.record("EX-0003", "1", "hum-tgt-name", HistoryEntry(Text('"X"'), Judgement.FAIL))
+        answered = path.read_bytes()
+        assert answered.startswith(original[:30])  # same encoding, same BOM
+        assert encode(read_text(path)) == answered
+        store.undo()
+    assert path.read_bytes() == original

@@ -82,6 +82,22 @@ has UTF-8 text elsewhere (line 1); save the whole file in one encoding
         return data.decode("latin-1")
 
 
+def text_encoding(data: bytes) -> tuple[str, bool]:
+    """How :func:`decode_text` reads these bytes: ``("utf-8" or "latin-1", has a UTF-8 BOM)``,
+    so that a file muceval rewrites (a history) keeps its encoding, byte for byte.
+
+    >>> text_encoding(b"caf\\xe9"), text_encoding(b"\\xef\\xbb\\xbfabc")
+    (('latin-1', False), ('utf-8', True))
+    """
+    bom = data.startswith(_BOM)
+    body = data[len(_BOM):] if bom else data
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return "latin-1", bom
+    return "utf-8", bom
+
+
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of the regular file at ``path``, read only as far as they can be text.
 

@@ -20,10 +20,12 @@ import filelock
 
 from muceval.core.model import History, HistoryEntry, add_judgement
 from muceval.errors import InputError, OutputError, UsageError
-from muceval.formats.files import read_text, write_atomic
+from muceval.formats.files import read_bytes, read_text, text_encoding, write_atomic
 from muceval.formats.muc.history import insert_entries, write_history
 
 __all__ = ["HistorySaveError", "HistoryStore"]
+
+_BOM = b"\xef\xbb\xbf"
 
 
 class HistorySaveError(OutputError):
@@ -141,6 +143,13 @@ class HistoryStore:
         # What the file holds as far as this session knows: what was read, then what it wrote.
         self._written = text
         self._added: list[tuple[str, str, str, HistoryEntry]] = []
+        # Written back as it was read: Latin-1 stays Latin-1, a byte-order mark stays.
+        self._encoding, self._bom = "utf-8", False
+        if text is not None:
+            try:
+                self._encoding, self._bom = text_encoding(read_bytes(self.path))
+            except InputError:
+                pass
 
     @property
     def added(self) -> tuple[tuple[str, str, str, HistoryEntry], ...]:
@@ -194,7 +203,13 @@ class HistoryStore:
         else:
             text = insert_entries(self._text, self._added, self.path)
         try:
-            write_atomic(self.path, text)
+            data = (_BOM if self._bom else b"") + text.encode(self._encoding)
+        except UnicodeEncodeError as bad:
+            raise HistorySaveError(f"{self.path} is {self._encoding}: the answer's "
+                                   f"{bad.object[bad.start:bad.end]!r} cannot be written in it",
+                                   self.history, text) from None
+        try:
+            write_atomic(self.path, data)
         except OutputError as error:
             raise HistorySaveError(str(error), self.history, text) from None
         self._written = text
