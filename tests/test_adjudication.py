@@ -250,3 +250,17 @@ def test_pages_only_run_their_own_script_and_refuse_forms_of_other_sites(client)
     same = client.post(f"/{TOKEN}/answer", data=form, follow_redirects=False,
                        headers={"origin": "http://127.0.0.1:8000", "sec-fetch-site": "same-origin"})
     assert same.status_code == 303 and len(client.session.answered) == 1
+
+
+def test_the_browser_is_sent_through_a_private_file_not_given_the_token(tmp_path) -> None:
+    # webbrowser.open(address) put the token in the browser's command line, which every user
+    # of the machine can read in the process list (issue 27).
+    import stat
+
+    from muceval.cli.adjudicate import _redirect_file
+
+    address = f"http://127.0.0.1:8765/{TOKEN}/"
+    page = _redirect_file(tmp_path, address)
+    assert TOKEN not in page.as_uri()
+    assert stat.S_IMODE(page.stat().st_mode) == 0o600
+    assert f'content="0;url={address}"' in page.read_text()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -62,6 +64,7 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None, config_path: st
     """
     import secrets
     import socket
+    import tempfile
     import threading
     import webbrowser
 
@@ -102,7 +105,23 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None, config_path: st
         click.echo(f"adjudication page: {address}  (Ctrl-C to stop)", nl=True)
         app = create_app(session, token, texts)
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-        if not no_browser:
-            threading.Timer(0.5, webbrowser.open, args=(address,)).start()
-        server.run(sockets=[listener])
+        with tempfile.TemporaryDirectory(prefix="muceval-") as private:
+            if not no_browser:
+                opener = _redirect_file(Path(private), address)
+                threading.Timer(0.5, webbrowser.open, args=(opener.as_uri(),)).start()
+            server.run(sockets=[listener])
     click.echo("stopped; every answer is in the history")
+
+
+def _redirect_file(folder: Path, address: str) -> Path:
+    """A page only this user can read that sends the browser on to ``address``: the browser
+    is started with its path, so the token stays out of the process list (as Jupyter does)."""
+    import html
+
+    path = folder / "open-adjudication.html"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as page:
+        page.write(f'<!DOCTYPE html><meta charset="utf-8"><meta http-equiv="refresh" '
+                   f'content="0;url={html.escape(address)}"><title>muceval adjudicate</title>'
+                   f'<p><a href="{html.escape(address)}">the adjudication page</a></p>\n')
+    return path
