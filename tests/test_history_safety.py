@@ -263,3 +263,27 @@ def test_a_history_keeps_its_encoding_through_answers_and_undo(tmp_path, encode)
         assert encode(read_text(path)) == answered
         store.undo()
     assert path.read_bytes() == original
+
+
+def test_the_inode_lock_follows_the_file_through_each_save(tmp_path) -> None:
+    # Each save renames a new file into place; the old inode is free for any other file, so a
+    # lock kept on it refused an unrelated history that got the number (seen in CI).
+    import filelock
+
+    from muceval.core.model import HistoryEntry, Judgement, Text
+    from muceval.formats.muc.store import HistoryStore
+
+    from muceval.formats.muc.history import parse_history
+
+    path = tmp_path / "history.lisp"
+    path.write_text(_HAND_WRITTEN)
+    before = path.stat().st_ino
+    with HistoryStore(path, None) as store:
+        store.start_from(parse_history(_HAND_WRITTEN, str(path)), _HAND_WRITTEN)
+        old_lock = store._by_inode.lock_file
+        store.record("EX-0003", "1", "hum-tgt-name", HistoryEntry(Text('"X"'), Judgement.FAIL))
+        assert path.stat().st_ino != before
+        assert store._by_inode.lock_file != old_lock
+        assert store._by_inode.lock_file.endswith(f"-{path.stat().st_ino}.lock")
+        with filelock.FileLock(old_lock, timeout=0):  # free for the file that gets the inode
+            pass

@@ -60,15 +60,19 @@ class HistoryStore:
         target = Path(os.path.realpath(self.path))
         self._target = target
         self._lock = filelock.FileLock(str(target.parent / f".{target.name}.lock"), timeout=0)
+        self._held: list[filelock.BaseFileLock] = []
+        self._by_inode: filelock.BaseFileLock | None = None
 
     def __enter__(self) -> HistoryStore:
         # The file by its path, and (when it exists) by its inode: a hard link is another path
         # to the same history, and two sessions on it would overwrite each other.
-        self._held: list[filelock.BaseFileLock] = []
+        self._held = []
+        self._by_inode = None
         try:
-            for lock in (self._lock, self._inode_lock()):
-                if lock is not None:
-                    self._take(lock)
+            self._take(self._lock)
+            self._by_inode = self._inode_lock()
+            if self._by_inode is not None:
+                self._take(self._by_inode)
             self._check_writable()
         except BaseException:
             self._release()
@@ -110,6 +114,22 @@ class HistoryStore:
     def _release(self) -> None:
         while self._held:
             self._held.pop().release()
+
+    def _follow_the_inode(self) -> None:
+        """After a save the history is a new file (an atomic rename): lock its inode and let
+        the old one go, which the system may now give to any other file."""
+        if self._by_inode is None:
+            return
+        moved = self._inode_lock()
+        if moved is None or moved.lock_file == self._by_inode.lock_file:
+            return
+        try:
+            self._take(moved)
+        except (UsageError, OutputError):
+            return  # keeps the old lock: the path lock still guards this session
+        self._held.remove(self._by_inode)
+        self._by_inode.release()
+        self._by_inode = moved
 
     def _check_writable(self) -> None:
         """Refuse at the start, not at the first answer, a history that cannot be saved."""
@@ -213,6 +233,7 @@ class HistoryStore:
         except OutputError as error:
             raise HistorySaveError(str(error), self.history, text) from None
         self._written = text
+        self._follow_the_inode()
 
     def _follow_other_writers(self) -> None:
         """What another program did to the file since this session last read or wrote it:
