@@ -271,9 +271,8 @@ def test_the_inode_lock_follows_the_file_through_each_save(tmp_path) -> None:
     import filelock
 
     from muceval.core.model import HistoryEntry, Judgement, Text
-    from muceval.formats.muc.store import HistoryStore
-
     from muceval.formats.muc.history import parse_history
+    from muceval.formats.muc.store import HistoryStore
 
     path = tmp_path / "history.lisp"
     path.write_text(_HAND_WRITTEN)
