@@ -54,8 +54,15 @@ class TestSetSpec:
 def read_batch(path: str | Path) -> tuple[TestSetSpec, ...]:
     """The test sets of the batch file at ``path``, in file order.
 
-    >>> read_batch("batch.toml")  # doctest: +SKIP
-    (TestSetSpec(name='tst3', key='/…/key-tst3.v2', responses=(…), …),)
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for name in ("key.txt", "alpha.txt"):
+    ...     _ = open(os.path.join(folder, name), "w").write("0.  MESSAGE: ID  M-1\\n")
+    >>> path = os.path.join(folder, "batch.toml")
+    >>> _ = open(path, "w").write('format-version = 1\\n[[test-set]]\\nname = "tst"\\n'
+    ...                           'key = "key.txt"\\nresponses = ["alpha.txt"]\\n')
+    >>> [(spec.name, os.path.basename(spec.key)) for spec in read_batch(path)]
+    [('tst', 'key.txt')]
     """
     shown = str(path)
     data, locate = parse_toml(read_text(path), shown, "a batch file")

@@ -49,10 +49,12 @@ def validate_file(path: str | Path, config: Configuration) -> ValidationResult:
 
     Template files are read with ``config`` (their slots are defined there).
 
-    >>> from muceval.formats.config import bundled_configuration
-    >>> result = validate_file("key-tst3.v2", bundled_configuration())  # doctest: +SKIP
-    >>> result.counts["templates"]  # doctest: +SKIP
-    154
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> validate_file(example / "key.txt", config).counts["templates"]
+    12
     """
     name = str(path)
     try:

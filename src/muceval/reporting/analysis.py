@@ -69,7 +69,15 @@ def systems_from_pairs(
     The rows mirror the 1992 summary: slot and subtotal rows from the display
     accumulator, the four manners, SET/STRING FILLS ONLY from MATCHED/MISSING.
 
-    >>> systems, tallies = systems_from_pairs({}, cfg)  # doctest: +SKIP
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> session = muceval.score_files(config, example / "key.txt",
+    ...                               [example / "alpha.txt", example / "gamma.txt"])
+    >>> systems, tallies = systems_from_pairs(session.systems, config)
+    >>> [s.name for s in systems], len(tallies.units)
+    (['alpha', 'gamma'], 10)
     """
     systems: list[SystemScores] = []
     per_unit: list[dict[str, Tally]] = []

@@ -125,8 +125,18 @@ def _regions(systems: Sequence[SystemScores],
 def build_figures(analysis: Analysis) -> dict[str, Any]:
     """Every figure of the report as matplotlib figures, keyed by figure id.
 
-    >>> sorted(build_figures(a))[:2]  # doctest: +SKIP
-    ['groups-f0.5', 'groups-f1']
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> from muceval.reporting.analysis import systems_from_pairs
+    >>> session = muceval.score_files(config, example / "key.txt",
+    ...                               [example / "alpha.txt", example / "gamma.txt"])
+    >>> systems, tallies = systems_from_pairs(session.systems, config)
+    >>> a = muceval.analyze(systems, tallies, metrics="f1", settings=muceval.SignificanceSettings(
+    ...     method="exact", bootstrap=0))
+    >>> sorted(build_figures(a))
+    ['groups-f1', 'matrix-f1', 'region']
     """
     # System names are text: "$x$" in a name must not turn into matplotlib math.
     with matplotlib.rc_context({"text.parse_math": False}):
@@ -433,7 +443,19 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
                 png: bool = True) -> str:
     """The whole page as a string, from the analysis and the SVG text of every figure.
 
-    >>> render_html(a, svgs).startswith("<!DOCTYPE html>")  # doctest: +SKIP
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> from muceval.reporting.analysis import systems_from_pairs
+    >>> from muceval.reporting.plots import to_svg
+    >>> session = muceval.score_files(config, example / "key.txt",
+    ...                               [example / "alpha.txt", example / "gamma.txt"])
+    >>> systems, tallies = systems_from_pairs(session.systems, config)
+    >>> a = muceval.analyze(systems, tallies, metrics="f1", settings=muceval.SignificanceSettings(
+    ...     method="exact", bootstrap=0))
+    >>> svgs = {name: to_svg(figure) for name, figure in build_figures(a).items()}
+    >>> render_html(a, svgs, png=False).startswith("<!DOCTYPE html>")
     True
     """
     sig = analysis.significance

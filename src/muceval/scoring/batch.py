@@ -41,8 +41,15 @@ def score_test_sets(
     incorrect, as ``muceval score`` does without ``--unresolved``), each test set with its
     own configuration.
 
-    >>> score_test_sets([(spec, config)], scheduler="local:2")  # doctest: +SKIP
-    {'tst3': SessionResult(systems={'BBN': (...), ...}, ...)}
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> from muceval.formats.batch import TestSetSpec
+    >>> spec = TestSetSpec("example", str(example / "key.txt"),
+    ...                    (str(example / "alpha.txt"), str(example / "beta.txt")))
+    >>> list(score_test_sets([(spec, config)])["example"].systems)
+    ['alpha', 'beta']
     """
     total = sum(len(spec.responses) for spec, _ in test_sets)
     if scheduler is None:

@@ -170,8 +170,9 @@ def convert_configuration(
 ) -> str:
     """Convert a 1992 configuration (and its slot file) into native TOML text.
 
-    >>> text = convert_configuration(  # doctest: +SKIP
-    ...     "tst3/config-tst3.el", "tst3/slotconfig-tst3.el")
+    With the MUC-4 distribution (``../shared/muc4``; not bundled, so not run here)::
+
+        text = convert_configuration("tst3/config-tst3.el", "tst3/slotconfig-tst3.el")
     """
     config = read_lisp_configuration(Path(config_el), slots_el)
     if comment is None:

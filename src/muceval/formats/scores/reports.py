@@ -134,7 +134,16 @@ def from_report_objects(
 def from_reports(paths: Sequence[str | Path]) -> UnitTallies:
     """Per-message tallies of the systems whose 1992 reports are at ``paths``.
 
-    >>> from_reports(["BBN.tst3-pass1.nrad"]).systems  # doctest: +SKIP
-    ('BBN.tst3-pass1',)
+    >>> import os, tempfile, muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> pairs = muceval.score_files(config, example / "key.txt",
+    ...                             [example / "alpha.txt"]).systems["alpha"]
+    >>> path = os.path.join(tempfile.mkdtemp(), "alpha.report")
+    >>> _ = open(path, "w").write(muceval.format_report(pairs, config))
+    >>> tallies = from_reports([path])
+    >>> tallies.systems, len(tallies.units)
+    (('alpha',), 10)
     """
     return from_report_objects([read_report(p) for p in paths])

@@ -116,7 +116,11 @@ def parse_unit_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...
 def from_csv(path: str | Path) -> UnitTallies:
     """Per-unit tallies from the unit-tallies CSV at ``path`` (header required).
 
-    >>> from_csv("tallies.csv").systems  # doctest: +SKIP
-    ('alpha', 'beta', 'gamma')
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "tallies.csv")
+    >>> _ = open(path, "w").write("system,unit,POS,ACT,COR,PAR\\nalpha,m1,2,2,1,0\\n"
+    ...                           "beta,m1,2,1,1,0\\n")
+    >>> from_csv(path).systems
+    ('alpha', 'beta')
     """
     return unit_tallies(parse_unit_csv(read_text(path), str(path)))

@@ -352,8 +352,15 @@ def audit_alignment(
     default criterion always comes first, and the flag criterion is added when
     missing. Unanswered queries give no credit (as in batch mode).
 
-    >>> audit_alignment(config, key, {"A": response}, pairs=True)  # doctest: +SKIP
-    AlignmentAudit(...)
+    >>> import muceval
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> key = muceval.read_templates(example / "key.txt", config)
+    >>> alpha = muceval.read_templates(example / "alpha.txt", config)
+    >>> audit = audit_alignment(config, key, {"alpha": alpha}, pairs=True)
+    >>> audit.default, list(audit.scored)[:1]
+    ('1992', ['1992'])
     """
     settings = settings or config.alignment or AlignmentSettings()
     names = list(criteria) if criteria else list(settings.compared)
