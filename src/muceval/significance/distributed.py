@@ -314,6 +314,8 @@ def _batch_problem(batch: Batch, result: dict[str, Any], metrics: Sequence[str],
         if not (isinstance(row, list) and len(row) == 5):
             return "an exact result that is not [pair, metric, p, error bound, cells]"
         k, metric, p_value, error_bound, cells = row
+        if not (isinstance(k, int) and not isinstance(k, bool) and isinstance(metric, str)):
+            return "an exact result whose pair is not a number or whose metric is not a name"
         if (k, metric) not in jobs:
             return f"an exact result for pair {k}, {metric}: not a job of the batch"
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool)
