@@ -217,3 +217,13 @@ def test_the_slot_file_a_configuration_names_is_an_input_too(muc4, tmp_path, cap
     assert main(["convert-config", str(tmp_path / "config-tst3.el"), "-o", str(slots),
                  "--force"]) == 2
     assert slots.read_bytes() == before
+
+
+def test_missing_rows_of_a_unit_csv_are_counted_aloud(tmp_path, capsys):
+    # Counted as zeros without a word before (issue 27).
+    tallies = tmp_path / "tallies.csv"
+    tallies.write_text("system,unit,POS,ACT,COR,PAR\nA,m1,2,2,2,0\nA,m2,2,2,1,0\n"
+                       "B,m1,2,2,1,0\nC,m3,1,1,1,0\n")
+    assert main(["significance", str(tallies), "--format", "json", "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {tallies}: 5 row(s) missing" in err and "counted as zeros" in err

@@ -221,6 +221,11 @@ class UsageError(MucevalError, ValueError):
         return UsageError(f"{flag}: {self.message}")
 
 
+class MucevalWarning(UserWarning):
+    """What a reader accepted but a user should know (a ``warnings`` category: the command
+    line prints it as ``warning: ...`` on stderr)."""
+
+
 class OutputError(MucevalError):
     """A file muceval was asked to write could not be written, or must not be overwritten.
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+import warnings
 from typing import Any
 
 import click
 
-from muceval.errors import InputError, MucevalError, UsageError
+from muceval.errors import InputError, MucevalError, MucevalWarning, UsageError
 from muceval.version import __version__
 
 
@@ -60,7 +61,20 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str,
+                  lineno: int, file: object = None, line: str | None = None) -> None:
+    click.echo(f"warning: {message}", err=True)
+
+
 def _main(argv: list[str] | None) -> int:
+    with warnings.catch_warnings():
+        # What a reader accepted but the user should know goes to stderr, each time.
+        warnings.simplefilter("always", MucevalWarning)
+        warnings.showwarning = _show_warning
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
     try:
         # Without standalone mode click returns (not raises) the code of ctx.exit().
         code = cli.main(args=argv, prog_name="muceval", standalone_mode=False)

@@ -11,12 +11,13 @@ numbers and COR + PAR above POS or ACT are errors naming file and line.
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 from muceval.core.systems import ScoredSystem, unit_tallies
 from muceval.core.tallies import Tally
 from muceval.core.units import FIELDS, UnitTallies, check_counts
-from muceval.errors import InputError, Problem
+from muceval.errors import InputError, MucevalWarning, Problem
 from muceval.formats.counts import parse_count
 from muceval.formats.csvrows import csv_rows
 from muceval.formats.files import read_text
@@ -110,6 +111,12 @@ def parse_unit_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...
         raise InputError.at(path, 1, f"empty CSV: expected the header {','.join(HEADER)}")
     if problems:
         raise InputError(problems)
+    every_unit = {unit for units in systems.values() for unit in units}
+    missing = sum(len(every_unit) - len(units) for units in systems.values())
+    if missing:
+        # The file's author defined its units; a row left out counts as zeros, said aloud.
+        warnings.warn(f"{path}: {missing} row(s) missing (a system without a unit another "
+                      "system of the file has): counted as zeros", MucevalWarning, stacklevel=2)
     return tuple(ScoredSystem(name, path, units, unit_level=None) for name, units in systems.items())
 
 
