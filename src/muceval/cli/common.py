@@ -245,19 +245,15 @@ def progress_option(command: F) -> F:
 
 
 def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, str]) -> None:
-    """Refuse an output file that is one of the command's inputs (``-o`` onto the key...).
+    """Refuse an output file that is one of the command's inputs (``-o`` onto the key...), as a
+    usage error: :func:`muceval.formats.files.refuse_replacing_inputs`."""
+    from muceval.errors import OutputError, UsageError
+    from muceval.formats.files import refuse_replacing_inputs
 
-    ``inputs`` maps each input file to what it is (for the message); options
-    not given (``None``) and files that do not exist yet are skipped.
-    """
-    from muceval.errors import UsageError
-
-    if output is None or not os.path.exists(output):
-        return
-    for path, role in inputs.items():
-        if path is not None and os.path.exists(path) and os.path.samefile(output, path):
-            raise UsageError(f"{output} is the {role} this command reads: writing there would "
-                             "destroy it; choose another output file")
+    try:
+        refuse_replacing_inputs(output, inputs)
+    except OutputError as error:
+        raise UsageError(str(error)) from None
 
 
 def expand_folders(paths: tuple[str, ...] | list[str]) -> tuple[str, ...]:

@@ -297,6 +297,25 @@ def write_atomic(
     return target
 
 
+def refuse_replacing_inputs(output: str | Path | None, inputs: Mapping[Any, str]) -> None:
+    """Refuse an output that is one of the inputs (``-o`` onto the key; a hard or symbolic link
+    to it too). ``inputs`` maps each input to what it is, for the message; ``None`` entries and
+    files that do not exist yet are skipped.
+
+    >>> refuse_replacing_inputs(__file__, {__file__: "key"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    muceval.errors.OutputError: ...files.py is the key this command reads: writing there would \
+destroy it; choose another output
+    """
+    if output is None or not os.path.exists(output):
+        return
+    for path, role in inputs.items():
+        if path is not None and os.path.exists(path) and os.path.samefile(output, path):
+            raise OutputError(f"{output} is the {role} this command reads: writing there "
+                              "would destroy it; choose another output")
+
+
 def write_files(
     files: Mapping[Path, str | bytes] | Mapping[str, str | bytes],
     *,
@@ -321,12 +340,7 @@ def write_files(
     """
     targets = [Path(path) for path in files]
     for target in targets:
-        if not os.path.exists(target):
-            continue
-        for path, role in (keep or {}).items():
-            if path is not None and os.path.exists(path) and os.path.samefile(target, path):
-                raise OutputError(f"{target} is the {role} this command reads: writing there "
-                                  "would destroy it; choose another output")
+        refuse_replacing_inputs(target, keep or {})
     existing = [target for target in targets if os.path.lexists(target)]
     if existing and not overwrite:
         raise OutputError(f"{len(existing)} output file(s) exist in {existing[0].parent} (e.g. "
