@@ -26,6 +26,7 @@ from muceval.reporting.analysis import systems_from_pairs
 from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 from muceval.reporting.html import format_pct
 from muceval.scoring.adjudication import ANSWERS
+from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.scoring.session import score_files
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -71,10 +72,12 @@ def history(tmp_path: Path) -> Path:
 
 def _ask(history: Path, answers: list[str]):
     given = iter(answers)
+    def ask(query):
+        answer = next(given, None)
+        return None if answer is None else ANSWERS[answer]
+
     return score_files(CONFIG, EXAMPLE / "key.txt", SYSTEMS, history_path=history,
-                       unresolved="ask",
-                       ask=lambda q: (lambda a: None if a is None else ANSWERS[a])(
-                           next(given, None))).systems
+                       options=ScoringOptions(unresolved="ask", ask=ask)).systems
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium not installed (Debian: apt-get install "

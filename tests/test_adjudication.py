@@ -16,6 +16,7 @@ from muceval.formats.config import load_configuration
 from muceval.formats.muc.mappings import read_mapping_file, sidecar_mapping_path
 from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 from muceval.scoring.adjudication import ANSWERS, Adjudication
+from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.scoring.session import score_files
 from muceval.web.app import create_app
 
@@ -40,7 +41,8 @@ def ask_session(history: Path, answers: list[str], mapping_paths=()) -> dict:
         return None if answer is None else ANSWERS[answer]
 
     return score_files(CONFIG, EXAMPLE / "key.txt", SYSTEMS, history_path=history,
-                       unresolved="ask", ask=ask, mapping_paths=mapping_paths).systems
+                       options=ScoringOptions(unresolved="ask", ask=ask),
+                       mapping_paths=mapping_paths).systems
 
 
 def test_answers_give_the_history_and_scores_of_the_terminal_prompt(history, tmp_path) -> None:

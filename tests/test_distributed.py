@@ -135,6 +135,7 @@ def test_scheduler_option_errors_and_plan(tmp_path: Path, capsys) -> None:
 def test_batch_scoring_on_a_cluster_gives_the_in_process_scores() -> None:
     from muceval.formats.config import load_configuration
     from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+    from muceval.scoring.muc1992.scorer import ScoringOptions
     from muceval.scoring.session import score_files
 
     example = example_dir()
@@ -149,7 +150,8 @@ def test_batch_scoring_on_a_cluster_gives_the_in_process_scores() -> None:
     assert without_history.systems == score_files(config, example / "key.txt", systems).systems
     with pytest.raises(UsageError, match="unresolved: .ask. scores the systems in order"):
         score_files(config, example / "key.txt", systems, history_path=example / "history.lisp",
-                    unresolved="ask", ask=lambda q: None, scheduler="local:1")
+                    options=ScoringOptions(unresolved="ask", ask=lambda q: None),
+                    scheduler="local:1")
 
 
 def test_a_tampered_or_broken_checkpoint_is_refused_with_its_line(tmp_path: Path,

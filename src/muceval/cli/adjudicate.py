@@ -9,13 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import (
-    configuration_options,
-    expand_folders,
-    name_option,
-    parse_names,
-    resolve_configuration,
-)
+from muceval.cli.common import expand_folders, name_option, parse_names
+from muceval.cli.groups import ConfigurationChoice, configuration_options
 
 if TYPE_CHECKING:
     from muceval.scoring.muc1992.scorer import MappingKind
@@ -40,8 +35,8 @@ if TYPE_CHECKING:
               help="Port on 127.0.0.1 (0: a free one).")
 @click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
 @name_option
-def adjudicate(responses: tuple[str, ...], key_path: str | None, config_path: str | None,
-               slots_path: str | None, history_path: str, texts_path: str | None,
+def adjudicate(responses: tuple[str, ...], key_path: str | None,
+               configuration: ConfigurationChoice, history_path: str, texts_path: str | None,
                mapping: MappingKind,
                example: bool, port: int, no_browser: bool, names: tuple[str, ...]) -> None:
     """Serve the open questions of the responses as a page, on 127.0.0.1 only.
@@ -78,15 +73,16 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None, config_path: st
     if example:
         from muceval.reporting.demo import example_files
 
-        if responses or key_path or config_path or texts_path:
-            raise UsageError("--example takes no RESPONSE, --key, --config or --texts")
+        if responses or key_path or configuration.given or texts_path:
+            raise UsageError("--example takes no RESPONSE, --key, --config, --slots or --texts")
         bundled = example_files()
-        key_path, config_path, texts_path = bundled.key, bundled.config, bundled.texts
+        key_path, texts_path = bundled.key, bundled.texts
+        configuration = ConfigurationChoice(bundled.config, None)
         responses = bundled.responses
     if key_path is None or not responses:
         raise UsageError("give --key and RESPONSE files (or --example)")
     paths = expand_folders(responses)
-    config = resolve_configuration(config_path, slots_path)
+    config = configuration.load()
     texts = read_texts(texts_path) if texts_path else None
     token = secrets.token_urlsafe(18)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

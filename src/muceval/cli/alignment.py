@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
-    alignment_file_option,
-    configuration_options,
     expand_folders,
     name_option,
     parse_criteria,
@@ -17,55 +17,99 @@ from muceval.cli.common import (
     progress_bar,
     refuse_overwriting_inputs,
     report_warnings,
-    resolve_configuration,
     strict_option,
+)
+from muceval.cli.groups import (
+    ConfigurationChoice,
+    Decorator,
+    Destination,
+    configuration_options,
+    destination_options,
+    option_group,
+    scoring_options,
 )
 from muceval.cli.modern import key_is_modern
 from muceval.errors import UsageError
 
+if TYPE_CHECKING:
+    from muceval.scoring.muc1992.scorer import ScoringOptions
+    from muceval.significance.settings import SignificanceSettings
+
 AUDITS = ("pairs", "removal", "all")
+
+
+@dataclass(frozen=True)
+class AuditChoice:
+    """The criteria to compare and what to audit of them."""
+
+    criteria: str | None
+    audit: str | None
+    calibrate: bool
+    entropy: bool
+
+    @property
+    def pairs(self) -> bool:
+        return self.audit in ("pairs", "all")
+
+    @property
+    def removal(self) -> bool:
+        return self.audit in ("removal", "all")
+
+
+def _audit_options() -> Decorator:
+    return option_group("chosen", AuditChoice, [
+        click.option("--criteria", help="Criteria to compare, comma-separated (default: the "
+                     "configuration's 'compare', else the default and the flag criterion). "
+                     "Predefined: 1992, 1992-optimal, any-slot."),
+        click.option("--audit", type=click.Choice(AUDITS),
+                     help="pairs: the evidence of every pair some criterion maps or judges "
+                     "differently; removal: ΔR/ΔP/ΔF when each mapped response template is "
+                     "removed; all: both."),
+        click.option("--calibrate", is_flag=True,
+                     help="From the key alone: the share of pairs of different key templates "
+                     "(same message, other messages) each criterion would align."),
+        click.option("--entropy", is_flag=True,
+                     help="The distribution of the key's values per slot (how informative a "
+                     "match is)."),
+    ])
+
+
+def _test_options() -> Decorator:
+    def build(shuffles: int, seed: int | None) -> SignificanceSettings:
+        from muceval.significance.settings import SignificanceSettings
+
+        return SignificanceSettings(shuffles=shuffles, seed=seed)
+
+    return option_group("settings", build, [
+        click.option("--shuffles", type=click.IntRange(min=1), default=9_999, show_default=True,
+                     help="Shuffles of the randomization test of each change."),
+        click.option("--seed", type=int,
+                     help="Seed of the randomization (default: drawn, reported)."),
+    ])
 
 
 @cli.command("alignment")
 @click.argument("responses", nargs=-1, required=True, metavar="RESPONSE...", type=click.Path())
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False),
               help="The answer-key template file.")
-@configuration_options(note="Criteria come from its [alignment] tables.")
+@configuration_options(note="Criteria come from its [alignment] tables.", alignment_file=True)
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="1992 history file of human judgements.")
-@alignment_file_option
-@click.option("--criteria", help="Criteria to compare, comma-separated (default: the "
-              "configuration's 'compare', else the default and the flag criterion). "
-              "Predefined: 1992, 1992-optimal, any-slot.")
-@click.option("--audit", type=click.Choice(AUDITS),
-              help="pairs: the evidence of every pair some criterion maps or judges "
-              "differently; removal: ΔR/ΔP/ΔF when each mapped response template is removed; "
-              "all: both.")
-@click.option("--calibrate", is_flag=True,
-              help="From the key alone: the share of pairs of different key templates (same "
-              "message, other messages) each criterion would align.")
-@click.option("--entropy", is_flag=True,
-              help="The distribution of the key's values per slot (how informative a match is).")
-@click.option("--no-query-pass", is_flag=True,
-              help="Batch mode of the 1992 program (questions give no credit).")
-@click.option("--shuffles", type=click.IntRange(min=1), default=9_999, show_default=True,
-              help="Shuffles of the randomization test of each change.")
-@click.option("--seed", type=int, help="Seed of the randomization (default: drawn, reported).")
+@_audit_options()
+@scoring_options()
+@_test_options()
 @click.option("--csv-view", type=click.Choice(["scores", "pairs", "removal", "calibration",
                                                 "entropy"]), default="scores",
               show_default=True, help="--format csv: which view.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write to this file instead of standard output.")
-@click.option("--force", is_flag=True, help="Replace --output if it exists.")
+@destination_options()
 @name_option
 @strict_option
-def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None,
-              slots_path: str | None, history_path: str | None, alignment_path: str | None,
-              criteria: str | None, audit: str | None, calibrate: bool, entropy: bool,
-              no_query_pass: bool, shuffles: int, seed: int | None, csv_view: str, fmt: str,
-              output: str | None, force: bool, names: tuple[str, ...], strict: bool) -> None:
+def alignment(responses: tuple[str, ...], key_path: str, configuration: ConfigurationChoice,
+              history_path: str | None, chosen: AuditChoice, scoring: ScoringOptions,
+              settings: SignificanceSettings, csv_view: str, fmt: str,
+              destination: Destination, names: tuple[str, ...], strict: bool) -> None:
     """Score the responses under several alignment criteria and show what changes.
 
     A criterion decides which key/response template pairs may be aligned and
@@ -90,7 +134,6 @@ def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None
       muceval alignment --key ../shared/modern/gtt/test.json --audit pairs \\
           ../shared/modern/gtt/preds_gtt.out
     """
-    from muceval.formats.files import write_atomic
     from muceval.reporting.alignment import (
         alignment_table,
         alignment_to_csv,
@@ -98,63 +141,64 @@ def alignment(responses: tuple[str, ...], key_path: str, config_path: str | None
         compare_criteria,
     )
     from muceval.scoring.session import audit_files
-    from muceval.significance.settings import SignificanceSettings
     from muceval.version import __version__
 
     paths = expand_folders(responses)
     if key_is_modern(key_path):
-        given = {"--config": config_path, "--slots": slots_path, "--history": history_path,
-                 "--alignment-file": alignment_path, "--criteria": criteria,
-                 "--calibrate": calibrate, "--entropy": entropy, "--no-query-pass": no_query_pass,
-                 "--audit removal/all": audit in ("removal", "all"),
-                 "--csv-view " + csv_view: csv_view not in ("scores", "pairs")}
-        used = [flag for flag, value in given.items() if value]
-        if used:
-            raise UsageError(f"{used[0]} belongs to the 1992 scorer's alignment; with a modern "
-                             "key muceval audits GTT's criterion (gtt against gtt-role-match) "
-                             "and takes --audit pairs, --shuffles, --seed, --format, -o")
-        _modern(key_path, paths, audit == "pairs", shuffles, seed, csv_view, fmt, output, force,
+        _refuse_1992_options(configuration, history_path, chosen, scoring, csv_view)
+        _modern(key_path, paths, chosen.audit == "pairs", settings, csv_view, fmt, destination,
                 names, strict)
         return
-    refuse_overwriting_inputs(output, {key_path: "the key", history_path: "the history",
-                                       config_path: "the configuration",
-                                       alignment_path: "the alignment file",
-                                       **{p: "a response" for p in paths}})
-    config = resolve_configuration(config_path, slots_path, alignment_path)
-    chosen = parse_criteria(criteria, config)
+    refuse_overwriting_inputs(destination.output, {
+        key_path: "the key", history_path: "the history", **configuration.inputs(),
+        **{p: "a response" for p in paths}})
+    config = configuration.load()
+    criteria = parse_criteria(chosen.criteria, config)
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
-    with progress_bar(interactive and output is None and fmt == "table", "systems") as advance:
+    with progress_bar(interactive and destination.output is None and fmt == "table",
+                      "systems") as advance:
         result, warnings = audit_files(
             config, key_path, paths, history_path=history_path,
-            names=parse_names(names, paths), criteria=chosen, progress=advance,
-            pairs=audit in ("pairs", "all"), removal=audit in ("removal", "all"),
-            calibrate=calibrate, entropy=entropy, query_pass=not no_query_pass)
+            names=parse_names(names, paths), criteria=criteria, progress=advance,
+            pairs=chosen.pairs, removal=chosen.removal, calibrate=chosen.calibrate,
+            entropy=chosen.entropy, query_pass=scoring.query_pass)
     report_warnings((), warnings, strict)
-    comparison = compare_criteria(result, SignificanceSettings(shuffles=shuffles, seed=seed)) \
-        if len(result.scored) > 1 else None
-    settings = {"command": "alignment", "muceval": __version__, "key": key_path,
-                "config": config_path or "muc4", "history": history_path,
-                "alignment_file": alignment_path, "criteria": list(result.scored),
-                "default": result.default, "flag": result.flag, "audit": audit,
-                "query_pass": not no_query_pass, "unit": "message"}
+    comparison = compare_criteria(result, settings) if len(result.scored) > 1 else None
+    recorded = {"command": "alignment", "muceval": __version__, "key": key_path,
+                "config": configuration.label, "history": history_path,
+                "alignment_file": configuration.alignment_path, "criteria": list(result.scored),
+                "default": result.default, "flag": result.flag, "audit": chosen.audit,
+                "query_pass": scoring.query_pass, "unit": "message"}
     if fmt == "json":
-        text = alignment_to_json(result, comparison, settings)
+        text = alignment_to_json(result, comparison, recorded)
     elif fmt == "csv":
         text = alignment_to_csv(result, comparison, csv_view)
     else:
-        text = alignment_table(result, comparison, terminal=output is None and interactive)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        write_atomic(output, text, overwrite=force)
+        text = alignment_table(result, comparison,
+                               terminal=destination.output is None and interactive)
+    destination.emit(text)
 
 
-def _modern(key_path: str, paths: tuple[str, ...], pairs: bool, shuffles: int,
-            seed: int | None, csv_view: str, fmt: str, output: str | None, force: bool,
+def _refuse_1992_options(configuration: ConfigurationChoice, history_path: str | None,
+                         chosen: AuditChoice, scoring: ScoringOptions, csv_view: str) -> None:
+    """With a modern key, the options of the 1992 alignment are refused, not ignored."""
+    given = {"--config": configuration.config_path, "--slots": configuration.slots_path,
+             "--history": history_path, "--alignment-file": configuration.alignment_path,
+             "--criteria": chosen.criteria, "--calibrate": chosen.calibrate,
+             "--entropy": chosen.entropy, "--no-query-pass": not scoring.query_pass,
+             "--audit removal/all": chosen.removal,
+             "--csv-view " + csv_view: csv_view not in ("scores", "pairs")}
+    used = [flag for flag, value in given.items() if value]
+    if used:
+        raise UsageError(f"{used[0]} belongs to the 1992 scorer's alignment; with a modern "
+                         "key muceval audits GTT's criterion (gtt against gtt-role-match) "
+                         "and takes --audit pairs, --shuffles, --seed, --format, -o")
+
+
+def _modern(key_path: str, paths: tuple[str, ...], pairs: bool,
+            settings: SignificanceSettings, csv_view: str, fmt: str, destination: Destination,
             names: tuple[str, ...], strict: bool) -> None:
-    import sys
-
-    from muceval.formats.files import system_name, write_atomic
+    from muceval.formats.files import system_name
     from muceval.formats.modern import read_modern
     from muceval.reporting.modern_alignment import (
         compare_gtt_alignment,
@@ -163,7 +207,6 @@ def _modern(key_path: str, paths: tuple[str, ...], pairs: bool, shuffles: int,
         modern_alignment_to_json,
     )
     from muceval.scoring.modern.alignment import audit_gtt
-    from muceval.significance.settings import SignificanceSettings
     from muceval.version import __version__
 
     gold = read_modern(key_path)
@@ -175,18 +218,15 @@ def _modern(key_path: str, paths: tuple[str, ...], pairs: bool, shuffles: int,
     audits = [audit_gtt(gold, read_modern(p), name) for p, name in zip(paths, chosen,
                                                                        strict=True)]
     report_warnings((), [w for a in audits for w in a.scores.warnings], strict)
-    comparison = compare_gtt_alignment(audits, SignificanceSettings(shuffles=shuffles, seed=seed))
-    settings = {"command": "alignment", "muceval": __version__, "key": key_path,
+    comparison = compare_gtt_alignment(audits, settings)
+    recorded = {"command": "alignment", "muceval": __version__, "key": key_path,
                 "predictions": list(paths), "metric": "gtt",
                 "criteria": ["gtt", "gtt-role-match"], "unit": "document"}
     if fmt == "json":
-        text = modern_alignment_to_json(audits, comparison, settings)
+        text = modern_alignment_to_json(audits, comparison, recorded)
     elif fmt == "csv":
         text = modern_alignment_to_csv(audits, comparison, csv_view)
     else:
-        interactive = sys.stdout.isatty() and output is None
+        interactive = sys.stdout.isatty() and destination.output is None
         text = modern_alignment_table(audits, comparison, pairs=pairs, terminal=interactive)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        write_atomic(output, text, overwrite=force)
+    destination.emit(text)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import UNIT_LEVEL_HELP, progress_bar, resolve_configuration
+
+if TYPE_CHECKING:
+    from muceval.reporting.outputs import Level, ScoreFormat
 
 
 @cli.command("batch")
@@ -26,7 +30,7 @@ from muceval.cli.common import UNIT_LEVEL_HELP, progress_bar, resolve_configurat
               help="With --format json: the units written for the significance tests: "
               + UNIT_LEVEL_HELP)
 @click.option("--force", is_flag=True, help="Replace existing result files.")
-def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: str, unit: str,
+def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFormat, unit: Level,
           force: bool) -> None:
     """Score every test set of a BATCH file (TOML) in one run.
 
@@ -48,9 +52,9 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: str, uni
     Example:
       muceval batch tst3-tst4.toml --output-dir scores/ --scheduler local:2
     """
-    from muceval.cli.score import Output, write_folder
     from muceval.errors import UsageError
     from muceval.formats.batch import read_batch
+    from muceval.reporting.outputs import ScoreView, write_folder
     from muceval.scoring.batch import score_test_sets
     from muceval.version import __version__
 
@@ -81,12 +85,12 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: str, uni
         inputs.update((path, "configuration file") for path in config.read_from)
     for spec, config in test_sets:
         session = results[spec.name]
-        out = Output(fmt, "template", "summary", unit, {
+        view = ScoreView(fmt, unit=unit, settings={
             "command": "batch", "muceval": __version__, "batch": batch_path,
             "test_set": spec.name, "key": spec.key, "configuration": spec.config or "muc4",
             "slots": spec.slots, "history": spec.history, "responses": list(spec.responses),
             "query_pass": spec.query_pass, "unresolved": "incorrect"})
-        written = write_folder(os.path.join(output_dir, spec.name), out, session.systems,
+        written = write_folder(os.path.join(output_dir, spec.name), view, session.systems,
                                config, inputs, force)
         noted = len(session.warnings) + len(session.file_warnings)
         click.echo(f"{spec.name}: {len(session.systems)} systems scored, {len(written)} files "

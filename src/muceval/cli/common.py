@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -13,53 +13,12 @@ import click
 from muceval.errors import Problem, UsageError
 
 if TYPE_CHECKING:
-    from rich.table import Table
-
-    from muceval.core.metrics import FloatScores
     from muceval.core.model import Configuration
-    from muceval.significance.settings import PresetName, SignificanceSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 """A command function (or click command) that an option decorator returns unchanged in type."""
 
 BUNDLED_CONFIGURATIONS = ("muc4",)
-
-
-def _pc(value: float | None) -> str:
-    return "*" if value is None else f"{100 * value:.2f}"
-
-
-def scores_table(title: str, systems: Mapping[str, FloatScores],
-                 regions: Mapping[str, Sequence[FloatScores]] | None = None) -> Table:
-    """A rich table of systems (best F P&R first), measures in %.
-
-    ``regions`` adds the region of performance: the (recall, precision) range
-    spanned by the four manners of counting unmapped templates.
-    """
-    from rich.table import Table
-
-    table = Table(title=title)
-    columns = ["system", "REC", "PRE", "OVG", "F P&R", "F 2P&R", "F P&2R"]
-    if regions:
-        columns.append("region REC x PRE")
-    for column in columns:
-        table.add_column(column, justify="left" if column == "system" else "right")
-    for name, a in sorted(systems.items(), key=lambda item: -(item[1].f_pr or 0.0)):
-        row = [name, _pc(a.recall), _pc(a.precision), _pc(a.overgeneration),
-               _pc(a.f_pr), _pc(a.f_2pr), _pc(a.f_p2r)]
-        if regions:
-            row.append(_region(regions[name]))
-        table.add_row(*row)
-    return table
-
-
-def _region(points: Iterable[FloatScores]) -> str:
-    def span(values: Iterable[float | None]) -> str:
-        percents = [round(100 * v) for v in values if v is not None]
-        return f"{min(percents)}-{max(percents)}" if percents else "*"
-
-    return f"{span(p.recall for p in points)} x {span(p.precision for p in points)}"
-
 
 
 def resolve_configuration(config_path: str | None, slots_path: str | None,
@@ -100,30 +59,6 @@ def parse_criteria(text: str | None, config: Configuration) -> list[str] | None:
     return chosen
 
 
-def configuration_options(when: str = "", note: str = "") -> Callable[[F], F]:
-    """``--config`` and ``--slots``, worded alike in every command (``when``: the case they
-    apply to, e.g. "With --key"; ``note``: what else this command does with them)."""
-    lead = f"{when}: the configuration" if when else "Configuration"
-
-    def add(command: F) -> F:
-        command = click.option(
-            "--slots", "slots_path", type=click.Path(dir_okay=False),
-            help="1992 slot file (slotconfig-*.el) for a 1992 --config (default: its "
-            ":slot-file, looked for next to it).")(command)
-        return click.option(
-            "--config", "config_path", type=click.Path(dir_okay=False),
-            help=f"{lead}: muceval TOML, a 1992 config-*.el (then see --slots), or 'muc4' "
-            f"(the bundled MUC-4 configuration, the default).{' ' + note if note else ''}")(command)
-    return add
-
-
-def alignment_file_option(command: F) -> F:
-    return click.option(
-        "--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
-        help="A TOML file of [alignment...] tables merged into the configuration (criteria "
-        "added or replaced; default, compare, flag, chance replaced).")(command)
-
-
 def units_option(command: F) -> F:
     """``--units``: how systems with different unit sets are compared."""
     return click.option(
@@ -132,72 +67,6 @@ def units_option(command: F) -> F:
         help="same: refuse systems scored on different test sets (a unit with key fills "
         "missing from a system); intersection: compare on the units all systems share.",
     )(command)
-
-
-SETTINGS_OPTIONS = ("method", "shuffles", "seed", "alternative", "alpha", "confidence", "adjust",
-                    "bootstrap")
-"""The options of the significance tests that make a SignificanceSettings."""
-
-
-def significance_options(preset: PresetName) -> Callable[[F], F]:
-    """The options of the significance tests, shared by `significance`, `report` and `compare`,
-    their defaults those of ``preset`` (named, with its purpose, at the end of the help)."""
-    from muceval.significance.settings import ADJUSTMENTS, ALTERNATIVES, METHODS, PRESETS
-
-    chosen = PRESETS[preset]
-    default = chosen.settings
-    level = click.FloatRange(0, 1, min_open=True, max_open=True)
-    options = [
-        click.option("--metrics", default=",".join(chosen.metrics), show_default=True,
-                     help="Comma-separated metrics: recall, precision, f1 (P&R), f0.5 (2P&R), "
-                     "f2 (P&2R)."),
-        click.option("--method", type=click.Choice(METHODS), default=default.method,
-                     show_default=True,
-                     help="Approximate randomization, exact enumeration, or auto: exact "
-                     "whenever that is cheaper."),
-        click.option("--shuffles", type=click.IntRange(min=1), default=default.shuffles,
-                     show_default=True, help="Shuffles of the approximate test."),
-        click.option("--seed", type=click.IntRange(min=0), default=default.seed,
-                     show_default=default.seed is not None,
-                     help="Seed of the shuffles and the bootstrap (recorded in the output; "
-                     + ("drawn if not given)." if default.seed is None else "the same inputs "
-                        "give the same verdict).")),
-        click.option("--alternative", type=click.Choice(ALTERNATIVES),
-                     default=default.alternative, show_default=True,
-                     help="one-sided: is the better system better by at least the observed "
-                     "amount."),
-        click.option("--alpha", type=level, default=default.alpha, show_default=True,
-                     help="Significance cutoff."),
-        click.option("--confidence", type=level, default=default.confidence, show_default=True,
-                     help="Confidence level an approximate result needs to count as "
-                     "significant."),
-        click.option("--adjust", type=click.Choice(ADJUSTMENTS), default=default.adjust,
-                     show_default=True, help="Multiple-comparison adjustment across pairs."),
-        click.option("--bootstrap", type=click.IntRange(min=0), default=default.bootstrap,
-                     show_default=True,
-                     help="Paired bootstrap samples for confidence intervals (0: none)."),
-        click.option("--threads", type=click.IntRange(min=1), default=None,
-                     help="Threads of the randomization kernels (default: all cores)."),
-    ]
-
-    def decorate(command: F) -> F:
-        for option in reversed(options):
-            command = option(command)
-        command.__doc__ = (command.__doc__ or "").rstrip() + (
-            f"\n\n    Defaults: the '{preset}' preset, {chosen.purpose}.\n")
-        return command
-
-    return decorate
-
-
-def chosen_settings(preset: PresetName, **changes: Any) -> SignificanceSettings:
-    """The settings the command line chose: the options of :func:`significance_options` over
-    ``preset``, then ``changes`` (what the command itself decides, e.g. no intervals)."""
-    from muceval.significance.settings import SignificanceSettings
-
-    params = click.get_current_context().params
-    given = {name: params[name] for name in SETTINGS_OPTIONS}
-    return SignificanceSettings(**{**given, **changes}, preset=preset)
 
 
 @contextlib.contextmanager

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -13,20 +14,27 @@ from muceval.cli.modern import key_is_modern
 if TYPE_CHECKING:
     from muceval.core.units import RatioTallies, UnitTallies
 from muceval.cli.common import (
-    chosen_settings,
-    configuration_options,
-    name_option,
-    parse_names,
     progress_bar,
     refuse_unused,
     report_warnings,
-    resolve_configuration,
-    significance_options,
     strict_option,
     unit_level_option,
-    units_option,
+)
+from muceval.cli.groups import (
+    ConfigurationChoice,
+    ModernChoice,
+    Selection,
+    Testing,
+    configuration_options,
+    option_group,
+    scoring_options,
+    selection_options,
+    testing_options,
 )
 from muceval.scoring.metrics import modern_metrics
+
+if TYPE_CHECKING:
+    from muceval.scoring.muc1992.scorer import ScoringOptions
 
 _COMMON = ("baseline", "candidates", "metrics", "method", "shuffles", "seed", "alternative",
            "alpha", "confidence", "adjust", "bootstrap", "threads", "names", "fmt", "strict")
@@ -43,24 +51,22 @@ _COMMON = ("baseline", "candidates", "metrics", "method", "shuffles", "seed", "a
 @configuration_options("With --key")
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="With --key: 1992 history of human judgements.")
-@click.option("--no-query-pass", is_flag=True, help="With --key: 1992 batch mode.")
-@significance_options("ab")
-@click.option("--metric", type=click.Choice(modern_metrics()),
-              help="With a modern MUC-4 gold file as --key: the scorer whose per-document "
-              "counts are compared (default gtt).")
-@click.option("--phi", help="With --metric ceaf-ree or ceaf-rme: the similarity.")
-@units_option
+@scoring_options("With --key")
+@testing_options("ab")
+@option_group("modern", ModernChoice, [
+    click.option("--metric", type=click.Choice(modern_metrics()),
+                 help="With a modern MUC-4 gold file as --key: the scorer whose per-document "
+                 "counts are compared (default gtt)."),
+    click.option("--phi", help="With --metric ceaf-ree or ceaf-rme: the similarity.")])
+@selection_options()
 @unit_level_option
-@name_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 @strict_option
 def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
-            config_path: str | None, slots_path: str | None, history_path: str | None,
-            no_query_pass: bool, metrics: str, method: str, shuffles: int, seed: int,
-            alternative: str, alpha: float, confidence: float, adjust: str, bootstrap: int,
-            threads: int | None, metric: str | None, phi: str | None, units: str, unit: str,
-            names: tuple[str, ...], fmt: str, strict: bool) -> None:
+            configuration: ConfigurationChoice, history_path: str | None,
+            scoring: ScoringOptions, testing: Testing, modern: ModernChoice,
+            selection: Selection, unit: str, fmt: str, strict: bool) -> None:
     """Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, verdict.
 
     The test is paired and stratified by message: it asks whether the
@@ -82,14 +88,48 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     from muceval.significance.baseline import compare_to_baseline
 
     paths = [baseline, *candidates]
-    renamed = parse_names(names, paths)
+    renamed = selection.renames(paths)
     system_names = [renamed.get(p) or system_name(p) for p in paths]
     if len(set(system_names)) != len(system_names):
         raise UsageError("two files give the same system name: " + ", ".join(system_names)
                          + " (--name FILE=NAME renames one)")
     tallies: UnitTallies | RatioTallies
-    modern = key_path is not None and (metric is not None or key_is_modern(key_path))
-    # Each way of reading the systems takes its own options; any other one given is refused.
+    is_modern = key_path is not None and (modern.metric is not None or key_is_modern(key_path))
+    _refuse_unused(key_path, is_modern)
+    if is_modern and key_path is not None:
+        tallies = _modern_tallies(key_path, paths, system_names, modern)
+    elif key_path is not None:
+        from muceval.reporting.analysis import systems_from_pairs
+        from muceval.scoring.session import score_files
+
+        config = configuration.load()
+        session = score_files(config, key_path, paths, history_path=history_path,
+                              options=replace(scoring, fills=unit == "fill"), names=renamed)
+        report_warnings(session.warnings, session.file_warnings, strict)
+        _, tallies = systems_from_pairs(session.systems, config, unit=unit)
+    else:
+        from muceval.formats.registry import load_inputs
+
+        tallies = load_inputs(paths, selection.units, renamed)
+        if len(tallies.systems) != len(paths):
+            raise UsageError(f"{len(paths)} files hold {len(tallies.systems)} systems "
+                             f"({', '.join(tallies.systems)}): give one system per file")
+        system_names = list(tallies.systems)
+    with progress_bar(sys.stderr.isatty()) as advance:
+        result = compare_to_baseline(
+            tallies, system_names[0], system_names[1:], metrics=testing.metric_names,
+            settings=testing.settings, threads=testing.threads, progress=advance,
+            unit="document" if is_modern else unit)
+    if fmt == "json":
+        click.echo(result.to_json())
+    elif fmt == "csv":
+        click.echo(result.to_csv(), nl=False)
+    else:
+        render_baseline(result, Console())
+
+
+def _refuse_unused(key_path: str | None, modern: bool) -> None:
+    """Each way of reading the systems takes its own options; any other one given is refused."""
     if modern:
         refuse_unused({*_COMMON, "key_path", "metric", "phi"},
                       "does not go with a modern key (its scorer takes --metric and --phi)")
@@ -100,47 +140,16 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     else:
         refuse_unused({*_COMMON, "units"},
                       "goes with --key (responses scored here); these are scores")
-    if modern and key_path is not None:
-        tallies = _modern_tallies(key_path, paths, system_names, metric, phi)
-    elif key_path is not None:
-        from muceval.reporting.analysis import systems_from_pairs
-        from muceval.scoring.session import score_files
-
-        config = resolve_configuration(config_path, slots_path)
-        session = score_files(config, key_path, paths, history_path=history_path,
-                              query_pass=not no_query_pass, names=renamed,
-                              fills=unit == "fill")
-        report_warnings(session.warnings, session.file_warnings, strict)
-        _, tallies = systems_from_pairs(session.systems, config, unit=unit)
-    else:
-        from muceval.formats.registry import load_inputs
-
-        tallies = load_inputs(paths, units, renamed)
-        if len(tallies.systems) != len(paths):
-            raise UsageError(f"{len(paths)} files hold {len(tallies.systems)} systems "
-                             f"({', '.join(tallies.systems)}): give one system per file")
-        system_names = list(tallies.systems)
-    with progress_bar(sys.stderr.isatty()) as advance:
-        result = compare_to_baseline(
-            tallies, system_names[0], system_names[1:],
-            metrics=[m.strip() for m in metrics.split(",")], settings=chosen_settings("ab"),
-            threads=threads, progress=advance, unit="document" if modern else unit)
-    if fmt == "json":
-        click.echo(result.to_json())
-    elif fmt == "csv":
-        click.echo(result.to_csv(), nl=False)
-    else:
-        render_baseline(result, Console())
 
 
-def _modern_tallies(key_path: str, paths: list[str], names: list[str], metric: str | None,
-                    phi: str | None) -> RatioTallies:
+def _modern_tallies(key_path: str, paths: list[str], names: list[str],
+                    modern: ModernChoice) -> RatioTallies:
     """Score modern predictions against a modern gold: per document, the counts of ``metric``."""
     from muceval.formats.modern import read_modern
     from muceval.scoring.modern import ModernOptions, ratio_tallies, score_modern
 
     gold = read_modern(key_path)
-    options = ModernOptions(metric or "gtt", phi)
+    options = ModernOptions(modern.metric or "gtt", modern.phi)
     scores = [score_modern(gold, read_modern(p), options, name)
               for p, name in zip(paths, names, strict=True)]
     for warning in dict.fromkeys(str(w) for s in scores for w in s.warnings):

@@ -5,11 +5,8 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import (
-    configuration_options,
-    refuse_overwriting_inputs,
-    resolve_configuration,
-)
+from muceval.cli.common import refuse_overwriting_inputs
+from muceval.cli.groups import ConfigurationChoice, configuration_options
 
 LAYOUT_CHOICES = ("muceval", "gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred")
 
@@ -24,7 +21,7 @@ LAYOUT_CHOICES = ("muceval", "gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write to this file instead of standard output.")
 @click.option("--force", is_flag=True, help="Replace --output if it exists.")
-def convert(source: str, layout: str, config_path: str | None, slots_path: str | None,
+def convert(source: str, layout: str, configuration: ConfigurationChoice,
             gold: bool, output: str | None, force: bool) -> None:
     """Convert between the modern MUC-4 layouts (GTT, GRIT, IterX, muceval's neutral JSON).
 
@@ -47,18 +44,17 @@ def convert(source: str, layout: str, config_path: str | None, slots_path: str |
     from muceval.formats.modern.writer import from_templates, write_layout
     from muceval.formats.muc.templates import read_templates
 
-    refuse_overwriting_inputs(output, {source: "the input", config_path: "the configuration",
-                                       slots_path: "the slot file"})
+    refuse_overwriting_inputs(output, {source: "the input", **configuration.inputs()})
     text = read_text(source)
     if not text.strip():
         raise InputError.at(source, None, "an empty file: nothing to convert")
     if detect_layout(text) is not None:
-        if config_path or slots_path or gold:
+        if configuration.given or gold:
             raise click.UsageError("--config, --slots and --gold are for 1992 template files; "
                                    f"{source} is a modern MUC-4 file")
         modern = parse_modern(text, source)
     else:
-        config = resolve_configuration(config_path, slots_path)
+        config = configuration.load()
         modern = from_templates(read_templates(source, config), config,
                                 gold or layout.endswith("-gold"))
     if layout.endswith("-gold") and not modern.gold:

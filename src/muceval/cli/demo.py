@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import scores_table
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -37,6 +36,7 @@ def demo(out_dir: str, fmt: str) -> None:
     from rich.console import Console
 
     from muceval.reporting.demo import run_demo
+    from muceval.reporting.terminal import scores_table
 
     result = run_demo(out_dir)
     if fmt == "json":

@@ -5,27 +5,32 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
-    alignment_file_option,
-    chosen_settings,
-    configuration_options,
-    name_option,
     parse_criteria,
-    parse_names,
     progress_bar,
     report_warnings,
-    resolve_configuration,
-    significance_options,
     strict_option,
     unit_level_option,
-    units_option,
+)
+from muceval.cli.groups import (
+    ConfigurationChoice,
+    Decorator,
+    Selection,
+    Testing,
+    configuration_options,
+    option_group,
+    scoring_options,
+    selection_options,
+    testing_options,
 )
 from muceval.cli.modern import key_is_modern
+from muceval.reporting.options import ReportOptions
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -34,8 +39,34 @@ if TYPE_CHECKING:
     from muceval.core.systems import SystemScores
     from muceval.core.units import UnitTallies
     from muceval.reporting.analysis import Analysis
-    from muceval.scoring.muc1992.scorer import MappingKind
+    from muceval.reporting.html import ReportFiles
+    from muceval.scoring.muc1992.scorer import ScoringOptions
     from muceval.significance.settings import SignificanceSettings
+
+
+def _report_options() -> Decorator:
+    """The folder of the report and :class:`ReportOptions`: the command receives ``out_dir``
+    and ``shown``."""
+    def build(out_dir: str, title: str | None, force: bool, alignment: str | None,
+              png: bool) -> tuple[str, ReportOptions]:
+        return out_dir, ReportOptions(title, png, force, alignment)
+
+    return option_group("written", build, [
+        click.option("--out", "out_dir", type=click.Path(file_okay=False),
+                     default="muceval-report", show_default=True,
+                     help="Folder for report.html, the figures and the data."),
+        click.option("--title", help="Title of the page."),
+        click.option("--force", is_flag=True,
+                     help="Replace the files of an earlier report in the --out folder (never "
+                     "an input)."),
+        click.option("--alignment", "alignment", metavar="CRITERIA",
+                     help="With --key: add an Alignment section comparing these criteria "
+                     "(comma-separated; 'compare' takes the configuration's compare list), "
+                     "with the pair evidence, the removal audit and the calibration."),
+        click.option("--png/--no-png", "png", default=False, show_default=True,
+                     help="Also write every figure as PNG (for slides and documents); the "
+                     "report itself shows the SVG figures, which are always written."),
+    ])
 
 
 @cli.command("report")
@@ -43,44 +74,26 @@ if TYPE_CHECKING:
 @click.option("--key", "key_path", type=click.Path(dir_okay=False),
               help="Answer key: INPUT files are then system responses to score. Without it, "
               "INPUT files are 1992 score reports or muceval JSON scores.")
-@configuration_options("With --key", "Optional for score reports: it tells object subtotal rows from slot rows.")
+@configuration_options("With --key", "Optional for score reports: it tells object subtotal "
+                       "rows from slot rows.", alignment_file=True)
 @click.option("--history", "history_path", type=click.Path(dir_okay=False),
               help="1992 history file of human judgements (with --key).")
-@click.option("--no-query-pass", is_flag=True,
-              help="With --key: 1992 batch mode, questions give no credit.")
-@click.option("--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
-              show_default=True, help="With --key: the automatic template mapping.")
+@scoring_options("With --key", mapping=True)
 @click.option("--example", is_flag=True,
               help="Report on the bundled example (its key, configuration, history and four "
               "systems); no INPUT needed.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="muceval-report",
-              show_default=True, help="Folder for report.html, the figures and the data.")
-@click.option("--title", help="Title of the page.")
-@click.option("--force", is_flag=True,
-              help="Replace the files of an earlier report in the --out folder (never an input).")
-@significance_options("muc4")
-@units_option
+@_report_options()
+@testing_options("muc4")
+@selection_options()
 @unit_level_option
-@name_option
-@click.option("--alignment", "alignment_criteria", metavar="CRITERIA",
-              help="With --key: add an Alignment section comparing these criteria "
-              "(comma-separated; 'compare' takes the configuration's compare list), with the "
-              "pair evidence, the removal audit and the calibration.")
-@alignment_file_option
-@click.option("--png/--no-png", "png", default=False, show_default=True,
-              help="Also write every figure as PNG (for slides and documents); the report "
-              "itself shows the SVG figures, which are always written.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="What to print: a compact table, or the written files as JSON.")
+              show_default=True,
+              help="What to print: a compact table, or the written files as JSON.")
 @strict_option
-def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | None,
-           slots_path: str | None, history_path: str | None, no_query_pass: bool,
-           mapping: MappingKind,
-           example: bool, out_dir: str, title: str | None, metrics: str, method: str,
-           shuffles: int, seed: int | None, alternative: str, alpha: float, confidence: float,
-           adjust: str, bootstrap: int, threads: int | None, units: str, unit: str,
-           names: tuple[str, ...], alignment_criteria: str | None,
-           alignment_path: str | None, png: bool, fmt: str, strict: bool, force: bool) -> None:
+def report(inputs: tuple[str, ...], key_path: str | None, configuration: ConfigurationChoice,
+           history_path: str | None, scoring: ScoringOptions, example: bool,
+           written: tuple[str, ReportOptions], testing: Testing, selection: Selection,
+           unit: str, fmt: str, strict: bool) -> None:
     """Score systems, test their differences and write one self-contained HTML report.
 
     With --key, INPUT files are system responses scored against the key (with
@@ -100,91 +113,113 @@ def report(inputs: tuple[str, ...], key_path: str | None, config_path: str | Non
       muceval report --key ../shared/modern/gtt/test.json ../shared/modern/gtt/preds_gtt.out \\
           ../shared/modern/iterx/*.jsonlines --out modern-report
     """
+    import time
+
+    from muceval.errors import UsageError
+    from muceval.reporting.analysis import analyze
+
+    started = time.perf_counter()
+    out_dir, shown = written
+    if example:
+        if inputs or key_path or configuration.config_path or history_path:
+            raise UsageError("--example takes no INPUT, --key, --config or --history")
+        key_path, config_path, history_path, inputs = _the_example()
+        configuration = replace(configuration, config_path=config_path)
+    if not inputs:
+        raise UsageError("give INPUT files (or --example)")
+    _refuse_an_earlier_report(out_dir, shown.overwrite)
+    if (shown.alignment is not None or configuration.alignment_path is not None) \
+            and key_path is None:
+        raise UsageError("--alignment and --alignment-file need responses scored with --key "
+                         "(or --example)")
+    if key_path is not None and key_is_modern(key_path):
+        if configuration.given or history_path or shown.alignment or unit != "message":
+            raise UsageError("with a modern key (GTT, GRIT, IterX) the report scores every "
+                             "modern scorer; --config, --slots, --history, --alignment and "
+                             "--unit belong to the 1992 scorer")
+        _modern_report(key_path, inputs, selection.renames(inputs), out_dir, shown, fmt,
+                       strict, started, testing.settings,
+                       {key_path: "key", **{p: "prediction file" for p in inputs}})
+        return
+    extra: dict[str, str] = {}
+    config: Configuration | None  # None: score files read without a configuration
+    if key_path is not None:
+        config, systems, tallies, recorded = _scored(
+            key_path, inputs, configuration, history_path, scoring, selection, unit, strict,
+            extra)
+        if shown.alignment is not None:
+            recorded["alignment"] = shown.alignment
+            recorded["alignment file"] = configuration.alignment_path or "none"
+    else:
+        if history_path is not None:
+            raise UsageError("--history applies when scoring responses with --key")
+        config, systems, tallies, recorded = _from_scores(inputs, configuration, selection,
+                                                          unit)
+    if len(systems) < 2:
+        raise UsageError("a report compares systems: give at least two")
+    with progress_bar(sys.stderr.isatty()) as advance:
+        analysis = analyze(systems, tallies, metrics=testing.metrics, settings=testing.settings,
+                           threads=testing.threads, progress=advance, inputs=recorded)
+    if shown.alignment is not None:
+        # --alignment was refused above without --key: a configuration was resolved and the
+        # key path is set.
+        analysis = _with_alignment(analysis, cast("Configuration", config), cast(str, key_path),
+                                   inputs, selection.renames(inputs), history_path, scoring,
+                                   configuration, shown, testing.settings.shuffles, strict, extra)
+    keep = _inputs(inputs, key=key_path, history=history_path, **{
+        role: path for path, role in configuration.inputs().items()})
+    _write(analysis, out_dir, shown, extra, keep, fmt, started)
+
+
+def _scored(key_path: str, inputs: tuple[str, ...], configuration: ConfigurationChoice,
+            history_path: str | None, scoring: ScoringOptions, selection: Selection,
+            unit: str, strict: bool, extra: dict[str, str],
+            ) -> tuple[Configuration, list[SystemScores], UnitTallies, dict[str, object]]:
+    """Responses scored against the key: the configuration, the systems, their units and what
+    the report records of it; ``scores.json`` joins the ``extra`` files."""
+    from muceval.formats.files import system_name
+    from muceval.formats.scores.json import scores_to_json
+    from muceval.reporting.analysis import systems_from_pairs
+    from muceval.scoring.session import score_files
+
+    config = configuration.load()
+    renamed = selection.renames(inputs)
+    session = score_files(config, key_path, inputs, history_path=history_path,
+                          options=replace(scoring, fills=unit == "fill"), names=renamed)
+    report_warnings(session.warnings, session.file_warnings, strict)
+    results = session.systems
+    systems, tallies = systems_from_pairs(results, config,
+                                          {renamed.get(p) or system_name(p): str(p)
+                                           for p in inputs}, unit=unit)
+    label = os.path.basename(configuration.config_path) if configuration.config_path \
+        else "muc4 (bundled)"
+    extra["scores.json"] = scores_to_json(results, config, config_label=label, unit=unit)
+    recorded: dict[str, object] = {
+        "key": key_path, "configuration": configuration.label,
+        "history": history_path or "none", "responses": list(inputs),
+        "query pass": scoring.query_pass, "mapping": scoring.mapping, "unit": unit}
+    return config, systems, tallies, recorded
+
+
+def _write(analysis: Analysis, out_dir: str, shown: ReportOptions, extra: dict[str, str],
+           keep: dict[str | Path | None, str], fmt: str, started: float) -> None:
+    """Write the report, then say where: the compact table, or the files as JSON."""
     import json
     import time
 
     from rich.console import Console
 
-    from muceval.errors import UsageError
-    from muceval.formats.files import system_name
-    from muceval.formats.scores.json import scores_to_json
-    from muceval.reporting.analysis import analyze, systems_from_pairs
     from muceval.reporting.html import write_report
-    from muceval.scoring.session import score_files
 
-    started = time.perf_counter()
-    extra: dict[str, str] = {}
-    if example:
-        if inputs or key_path or config_path or history_path:
-            raise UsageError("--example takes no INPUT, --key, --config or --history")
-        key_path, config_path, history_path, inputs = _the_example()
-    if not inputs:
-        raise UsageError("give INPUT files (or --example)")
-    _refuse_an_earlier_report(out_dir, force)
-    recorded: dict[str, object] = {}
-    if (alignment_criteria is not None or alignment_path is not None) and key_path is None:
-        raise UsageError("--alignment and --alignment-file need responses scored with --key "
-                         "(or --example)")
-    if key_path is not None and key_is_modern(key_path):
-        if config_path or slots_path or history_path or alignment_criteria or alignment_path \
-                or unit != "message":
-            raise UsageError("with a modern key (GTT, GRIT, IterX) the report scores every "
-                             "modern scorer; --config, --slots, --history, --alignment and "
-                             "--unit belong to the 1992 scorer")
-        _modern_report(key_path, inputs, parse_names(names, inputs), out_dir, title, png,
-                       fmt, strict, started, chosen_settings("muc4"),
-                       {key_path: "key", **{p: "prediction file" for p in inputs}}, force)
-        return
-    config: Configuration | None  # None: score files read without a configuration
-    if key_path is not None:
-        config = resolve_configuration(config_path, slots_path, alignment_path)
-        chosen = None if alignment_criteria in (None, "compare") \
-            else parse_criteria(alignment_criteria, config)
-        renamed = parse_names(names, inputs)
-        session = score_files(config, key_path, inputs, history_path=history_path,
-                              query_pass=not no_query_pass, mapping=mapping, names=renamed,
-                              fills=unit == "fill")
-        report_warnings(session.warnings, session.file_warnings, strict)
-        results = session.systems
-        systems, tallies = systems_from_pairs(results, config,
-                                              {renamed.get(p) or system_name(p): str(p)
-                                               for p in inputs}, unit=unit)
-        label = os.path.basename(config_path) if config_path else "muc4 (bundled)"
-        extra["scores.json"] = scores_to_json(results, config, config_label=label, unit=unit)
-        recorded = {"key": key_path, "configuration": config_path or "muc4", "history": history_path or "none",
-                    "responses": list(inputs), "query pass": not no_query_pass,
-                    "mapping": mapping, "unit": unit}
-        if alignment_criteria is not None:
-            recorded["alignment"] = alignment_criteria
-            recorded["alignment file"] = alignment_path or "none"
-    else:
-        if history_path is not None:
-            raise UsageError("--history applies when scoring responses with --key")
-        config, systems, tallies, recorded = _from_scores(inputs, config_path, slots_path, units,
-                                                          names, unit)
-    if len(systems) < 2:
-        raise UsageError("a report compares systems: give at least two")
+    def written() -> ReportFiles:
+        return write_report(analysis, out_dir, title=shown.title, png=shown.png,
+                            extra_files=extra, overwrite=shown.overwrite, keep=keep)
 
-    keep = _inputs(inputs, key=key_path, configuration=config_path, **{
-        "slot file": slots_path, "history": history_path, "alignment file": alignment_path})
-    show_progress = sys.stderr.isatty()
-    with progress_bar(show_progress) as advance:
-        analysis = analyze(systems, tallies, metrics=metrics, settings=chosen_settings("muc4"),
-                           threads=threads, progress=advance, inputs=recorded)
-    if alignment_criteria is not None:
-        # --alignment and --alignment-file were refused above without --key: a configuration
-        # was resolved and the key path is set.
-        analysis = _with_alignment(analysis, cast("Configuration", config), cast(str, key_path),
-                                   inputs, renamed, chosen,
-                                   history_path, not no_query_pass, alignment_path, shuffles,
-                                   strict, extra)
-    if show_progress:
+    if sys.stderr.isatty():
         with Console(stderr=True).status("drawing figures and writing the report"):
-            files = write_report(analysis, out_dir, title=title, png=png, extra_files=extra,
-                                 overwrite=force, keep=keep)
+            files = written()
     else:
-        files = write_report(analysis, out_dir, title=title, png=png, extra_files=extra,
-                             overwrite=force, keep=keep)
+        files = written()
     elapsed = time.perf_counter() - started
     if fmt == "json":
         click.echo(json.dumps({
@@ -222,8 +257,8 @@ def _inputs(inputs: Sequence[str], **named: str | None) -> dict[str | Path | Non
     return keep
 
 
-def _from_scores(inputs: tuple[str, ...], config_path: str | None, slots_path: str | None,
-                 units: str, names: tuple[str, ...], unit: str,
+def _from_scores(inputs: tuple[str, ...], configuration: ConfigurationChoice,
+                 selection: Selection, unit: str,
                  ) -> tuple[Configuration | None, list[SystemScores], UnitTallies,
                             dict[str, object]]:
     """Systems read from score files; ``--unit`` insists on a level only when it was given."""
@@ -231,10 +266,12 @@ def _from_scores(inputs: tuple[str, ...], config_path: str | None, slots_path: s
 
     given = click.get_current_context().get_parameter_source("unit")
     level = unit if given is click.core.ParameterSource.COMMANDLINE else None
-    config = resolve_configuration(config_path, slots_path) if config_path or slots_path else None
-    systems, tallies = load_systems(list(inputs), config, units, parse_names(names, inputs), level)
-    recorded: dict[str, object] = {"inputs": list(inputs), "configuration": config_path or "none",
-                                   "units": units, "unit": tallies.level or "as given"}
+    config = configuration.load() if configuration.given else None
+    systems, tallies = load_systems(list(inputs), config, selection.units,
+                                    selection.renames(inputs), level)
+    recorded: dict[str, object] = {"inputs": list(inputs),
+                                   "configuration": configuration.config_path or "none",
+                                   "units": selection.units, "unit": tallies.level or "as given"}
     return config, systems, tallies, recorded
 
 
@@ -262,9 +299,10 @@ def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
 
 
 def _with_alignment(analysis: Analysis, config: Configuration, key_path: str,
-                    inputs: tuple[str, ...], names: dict[str, str], criteria: list[str] | None,
-                    history_path: str | None, query_pass: bool, alignment_path: str | None,
-                    shuffles: int, strict: bool, extra: dict[str, str]) -> Analysis:
+                    inputs: tuple[str, ...], names: dict[str, str], history_path: str | None,
+                    scoring: ScoringOptions, configuration: ConfigurationChoice,
+                    shown: ReportOptions, shuffles: int, strict: bool,
+                    extra: dict[str, str]) -> Analysis:
     """The analysis with its ``alignment`` part: the same audit as ``muceval alignment
     --audit all --calibrate``, tested with the report's seed and alpha."""
     import dataclasses
@@ -274,9 +312,10 @@ def _with_alignment(analysis: Analysis, config: Configuration, key_path: str,
     from muceval.significance.settings import SignificanceSettings
     from muceval.version import __version__
 
+    criteria = None if shown.alignment == "compare" else parse_criteria(shown.alignment, config)
     audit, warnings = audit_files(config, key_path, inputs, history_path=history_path,
                                   names=names, criteria=criteria, pairs=True, removal=True,
-                                  calibrate=True, query_pass=query_pass)
+                                  calibrate=True, query_pass=scoring.query_pass)
     report_warnings((), warnings, strict)
     settings = analysis.significance.settings
     comparison = compare_criteria(audit, SignificanceSettings(
@@ -284,36 +323,33 @@ def _with_alignment(analysis: Analysis, config: Configuration, key_path: str,
         if len(audit.scored) > 1 else None
     recorded = {"command": "report", "muceval": __version__, "key": key_path,
                 "config": analysis.settings["inputs"].get("configuration"), "history": history_path,
-                "alignment_file": alignment_path, "criteria": list(audit.scored),
+                "alignment_file": configuration.alignment_path, "criteria": list(audit.scored),
                 "default": audit.default, "flag": audit.flag, "audit": "all",
-                "query_pass": query_pass, "unit": "message"}
+                "query_pass": scoring.query_pass, "unit": "message"}
     extra["alignment.json"] = alignment_to_json(audit, comparison, recorded)
     return dataclasses.replace(
         analysis, alignment=alignment_to_dict(audit, comparison, recorded))
 
 
 def _modern_report(key_path: str, inputs: tuple[str, ...], names: dict[str, str], out_dir: str,
-                   title: str | None, png: bool,
-                   fmt: str, strict: bool, started: float,
-                   settings: SignificanceSettings, keep: dict[str | Path | None, str],
-                   force: bool) -> None:
+                   shown: ReportOptions, fmt: str, strict: bool, started: float,
+                   settings: SignificanceSettings, keep: dict[str | Path | None, str]) -> None:
     """Modern predictions: every scorer side by side, significance per scorer, one page."""
     import json
     import time
 
-    from muceval.cli.modern import score_modern_files
+    from muceval.cli.groups import ModernChoice
+    from muceval.cli.modern import score_modern
     from muceval.reporting.modern_report import analyze_modern, write_modern_report
 
-    results, skipped, _ = score_modern_files(key_path, inputs, "all", None, None, False, False,
-                                             strict, names)
-    for line in skipped:
+    run = score_modern(key_path, inputs, ModernChoice("all"), strict, names)
+    for line in run.skipped:
         click.echo(f"note: not scored: {line}", err=True)
-    show_progress = sys.stderr.isatty()
-    with progress_bar(show_progress, "pairs") as advance:
-        analysis = analyze_modern(results, settings,
+    with progress_bar(sys.stderr.isatty(), "pairs") as advance:
+        analysis = analyze_modern([list(systems) for systems in run.scores], settings,
                                   {"key": key_path, "predictions": list(inputs)}, advance)
-    files = write_modern_report(analysis, out_dir, title=title, png=png, overwrite=force,
-                                keep=keep)
+    files = write_modern_report(analysis, out_dir, title=shown.title, png=shown.png,
+                                overwrite=shown.overwrite, keep=keep)
     elapsed = time.perf_counter() - started
     if fmt == "json":
         click.echo(json.dumps({"html": str(files.html), "json": str(files.json),

@@ -6,41 +6,50 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 import click
 
 if TYPE_CHECKING:
     from muceval.core.units import UnitTallies
     from muceval.significance.distributed import DaskExecutor
-    from muceval.significance.settings import Adjustment, Alternative, Method, SignificanceSettings
+    from muceval.significance.result import SignificanceResult
+    from muceval.significance.settings import SignificanceSettings
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
-    SETTINGS_OPTIONS,
     UNIT_LEVEL_HELP,
-    chosen_settings,
-    name_option,
-    parse_names,
     progress_bar,
     progress_option,
     refuse_unused,
-    significance_options,
-    units_option,
+)
+from muceval.cli.groups import (
+    SETTINGS_OPTIONS,
+    Cluster,
+    Destination,
+    Selection,
+    Testing,
+    executor_options,
+    option_group,
+    selection_options,
+    testing_options,
 )
 from muceval.scoring.metrics import modern_metrics
+
+
+def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
+    return None if pairs_path is None else Destination(pairs_path, force)
 
 
 @cli.command("significance")
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False))
-@significance_options("muc4")
-@units_option
+@testing_options("muc4")
+@selection_options()
 @click.option("--unit", "unit_level", type=click.Choice(["message", "template", "fill"]),
               help="Insist on what one unit is: " + UNIT_LEVEL_HELP + " muceval scores hold the "
               "level they were written with (muceval score --unit LEVEL --format json); "
               "1992 reports hold messages. By default, the level the inputs hold.")
-@name_option
 @click.option("--scorer", type=click.Choice(modern_metrics()),
               help="Modern scores files (score --metric all): which scorer's counts to test.")
 @click.option("--matrix/--no-matrix", default=None,
@@ -51,32 +60,29 @@ from muceval.scoring.metrics import modern_metrics
               "(paired-t, sign, wilcoxon) or 'all'; with the correlation r of the systems and "
               "Yeh's factor √(1/(1−r)) by which tests assuming independence understate "
               "significance. JSON and CSV always hold every test.")
-@click.option("--scheduler", help="Run the shuffles on Dask: tcp://HOST:8786 (a running "
-              "scheduler) or local:N (N worker processes started for the run); the p-values "
-              "are those of an in-process run. Needs 'muceval[distributed]'.")
-@click.option("--checkpoint", type=click.Path(dir_okay=False),
-              help="With --scheduler: append each finished batch to this file; the same "
-              "command started again with it resumes where the run stopped.")
-@click.option("--pairs", "pairs_path", type=click.Path(dir_okay=False),
-              help="Write every pairwise comparison to this CSV file as it is computed (the "
-              "columns of --format csv), keeping only arrays in memory: for leaderboards of "
-              "hundreds or thousands of systems. The terminal (or --format json) then gets "
-              "the summary: scores, groups and letters.")
-@click.option("--force", is_flag=True, help="With --pairs: replace an existing file.")
+@executor_options(
+    "Run the shuffles on Dask: tcp://HOST:8786 (a running scheduler) or local:N (N worker "
+    "processes started for the run); the p-values are those of an in-process run. Needs "
+    "'muceval[distributed]'.",
+    "With --scheduler: append each finished batch to this file; the same command started "
+    "again with it resumes where the run stopped.")
+@option_group("pairs", _pairs_file, [
+    click.option("--pairs", "pairs_path", type=click.Path(dir_okay=False),
+                 help="Write every pairwise comparison to this CSV file as it is computed (the "
+                 "columns of --format csv), keeping only arrays in memory: for leaderboards of "
+                 "hundreds or thousands of systems. The terminal (or --format json) then gets "
+                 "the summary: scores, groups and letters."),
+    click.option("--force", is_flag=True, help="With --pairs: replace an existing file.")])
 @click.option("--plan", "show_plan", is_flag=True,
               help="Print the jobs, the work and the estimated time (from a short calibration "
               "run on this machine), and run nothing.")
 @progress_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
-def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles: int,
-                 seed: int | None, alternative: Alternative, alpha: float, confidence: float,
-                 adjust: Adjustment, bootstrap: int, threads: int | None, units: str,
-                 unit_level: str | None, names: tuple[str, ...],
-                 scorer: str | None, tests: str | None, scheduler: str | None,
-                 checkpoint: str | None, pairs_path: str | None, force: bool,
-                 show_plan: bool, progress: bool | None, matrix: bool | None,
-                 fmt: str) -> None:
+def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection,
+                 unit_level: str | None, scorer: str | None, matrix: bool | None,
+                 tests: str | None, cluster: Cluster | None, pairs: Destination | None,
+                 show_plan: bool, progress: bool | None, fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
 
     INPUT files are 1992 score reports (one system each, named by the file name
@@ -94,19 +100,14 @@ def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles
       muceval significance scores.json --scheduler local:2 --checkpoint run.ckpt
       muceval significance leaderboard.csv --pairs pairs.csv --format json
     """
-    from rich.console import Console
-
-    from muceval.formats.registry import load_inputs
-    from muceval.reporting.terminal import render_classic_tests, render_significance
     from muceval.significance.engine import compare
+
     chosen_tests = _parse_tests(tests)
     # The terminal shows no intervals, and the classic tests only with --tests: computing
     # them there would cost a leaderboard seconds for nothing.
     table = fmt == "table"
-    settings = chosen_settings("muc4", bootstrap=0 if table else bootstrap,
-                               classic=bool(chosen_tests) or not table)
-    if checkpoint is not None and scheduler is None:
-        raise click.UsageError("--checkpoint goes with --scheduler")
+    settings = replace(testing.settings, bootstrap=0 if table else testing.settings.bootstrap,
+                       classic=bool(chosen_tests) or not table)
     if not table and (matrix is not None or tests is not None):
         raise click.UsageError(f"--matrix and --tests choose what the terminal table shows; "
                                f"--format {fmt} holds every matrix cell and every test")
@@ -114,44 +115,62 @@ def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles
         refuse_unused({*SETTINGS_OPTIONS, "inputs", "metrics", "scorer", "matrix", "progress",
                        "fmt"}, "applies to MUC tallies; modern scores are tested per document, "
                        "in-process, by randomization only")
-        from muceval.formats.scores.modern import read_modern_scores
-        from muceval.significance.ratios import RATIO_METRICS, compare_ratios
-
-        ratios = read_modern_scores(list(inputs), scorer)
-        given = click.get_current_context().get_parameter_source("metrics")
-        chosen = (RATIO_METRICS if given is not click.core.ParameterSource.COMMANDLINE
-                  else tuple(m.strip() for m in metrics.split(",")))
-        with progress_bar(_show(progress), "pairs") as advance:
-            result = compare_ratios(ratios, chosen, settings, progress=advance)
+        result: SignificanceResult = _ratios(inputs, scorer, testing, settings, _show(progress))
     else:
         refuse_unused([p for p in click.get_current_context().params if p != "scorer"],
                       "chooses among the scorers of modern scores files; these are MUC tallies")
-        tallies = load_inputs(list(inputs), units, parse_names(names, inputs), unit_level)
-        if len(tallies.systems) < 2:
-            raise click.UsageError(
-                f"significance needs at least two systems; {', '.join(inputs)} "
-                f"hold{'s' if len(inputs) == 1 else ''} only {', '.join(tallies.systems)}")
-        if units == "intersection":
-            click.echo(f"note: compared on the {len(tallies.units)} units all systems share "
-                       "(--units intersection)", err=True)
-        executor = None
-        if scheduler is not None:
-            from muceval.significance.distributed import parse_scheduler
-
-            executor = parse_scheduler(scheduler)
-            executor.checkpoint = checkpoint
+        tallies = _tallies(inputs, selection, unit_level)
+        executor = cluster.executor() if cluster is not None else None
         if show_plan:
-            _print_plan(tallies, metrics, settings, threads, executor, fmt)
+            _print_plan(tallies, testing.metrics, settings, testing.threads, executor, fmt)
             return
-        if pairs_path is not None:
+        if pairs is not None:
             # The file holds every column, whatever the terminal shows.
-            _write_pairs(tallies, metrics, replace(settings, classic=True, bootstrap=bootstrap),
-                         threads, executor, pairs_path, force, list(inputs), _show(progress),
+            _write_pairs(tallies, testing, executor, pairs, list(inputs), _show(progress),
                          fmt, tests)
             return
         with progress_bar(_show(progress)) as advance:
-            result = compare(tallies, metrics, settings, threads=threads, progress=advance,
-                             executor=executor)
+            result = compare(tallies, testing.metrics, settings, threads=testing.threads,
+                             progress=advance, executor=executor)
+    _print(result, fmt, matrix, chosen_tests)
+
+
+def _ratios(inputs: tuple[str, ...], scorer: str | None, testing: Testing,
+            settings: SignificanceSettings, show: bool) -> SignificanceResult:
+    """Modern scores files: the per-document counts of one scorer, tested."""
+    from muceval.formats.scores.modern import read_modern_scores
+    from muceval.significance.ratios import RATIO_METRICS, compare_ratios
+
+    ratios = read_modern_scores(list(inputs), scorer)
+    given = click.get_current_context().get_parameter_source("metrics")
+    chosen = (RATIO_METRICS if given is not click.core.ParameterSource.COMMANDLINE
+              else tuple(testing.metric_names))
+    with progress_bar(show, "pairs") as advance:
+        return compare_ratios(ratios, chosen, settings, progress=advance)
+
+
+def _tallies(inputs: tuple[str, ...], selection: Selection,
+             unit_level: str | None) -> UnitTallies:
+    """The units of every system in the input files (at least two systems)."""
+    from muceval.formats.registry import load_inputs
+
+    tallies = load_inputs(list(inputs), selection.units, selection.renames(inputs), unit_level)
+    if len(tallies.systems) < 2:
+        raise click.UsageError(
+            f"significance needs at least two systems; {', '.join(inputs)} "
+            f"hold{'s' if len(inputs) == 1 else ''} only {', '.join(tallies.systems)}")
+    if selection.units == "intersection":
+        click.echo(f"note: compared on the {len(tallies.units)} units all systems share "
+                   "(--units intersection)", err=True)
+    return tallies
+
+
+def _print(result: SignificanceResult, fmt: str, matrix: bool | None,
+           chosen_tests: tuple[str, ...]) -> None:
+    from rich.console import Console
+
+    from muceval.reporting.terminal import render_classic_tests, render_significance
+
     if fmt == "json":
         click.echo(result.to_json())
     elif fmt == "csv":
@@ -163,12 +182,9 @@ def significance(inputs: tuple[str, ...], metrics: str, method: Method, shuffles
             render_classic_tests(result, console, chosen_tests)
 
 
-
-
-
-def _write_pairs(tallies: UnitTallies, metrics: str, settings: SignificanceSettings,
-                 threads: int | None, executor: Any, path: str, force: bool, inputs: list[str],
-                 show: bool, fmt: str, tests: str | None) -> None:
+def _write_pairs(tallies: UnitTallies, testing: Testing, executor: DaskExecutor | None,
+                 pairs: Destination, inputs: list[str], show: bool, fmt: str,
+                 tests: str | None) -> None:
     """The streamed run: rows to ``path`` as they are computed, the summary to stdout."""
     import csv
     import io
@@ -186,12 +202,15 @@ def _write_pairs(tallies: UnitTallies, metrics: str, settings: SignificanceSetti
     if fmt == "csv" or tests:
         raise click.UsageError("--pairs writes the pairwise CSV itself (classic tests "
                                "included); the terminal or --format json gets the summary")
+    path = cast(str, pairs.output)
     refuse_overwriting_inputs(path, {p: "input" for p in inputs})
-    if os.path.exists(path) and not force:
+    if os.path.exists(path) and not pairs.force:
         raise click.UsageError(f"{path} exists; use --force to replace it")
     with progress_bar(show) as advance:
-        summary, rows = compare_streamed(tallies, metrics, settings, threads=threads,
-                                         progress=advance, executor=executor)
+        summary, rows = compare_streamed(tallies, testing.metrics,
+                                         replace(testing.settings, classic=True),
+                                         threads=testing.threads, progress=advance,
+                                         executor=executor)
 
         def lines() -> Iterator[str]:
             buffer = io.StringIO()
@@ -210,8 +229,8 @@ def _write_pairs(tallies: UnitTallies, metrics: str, settings: SignificanceSetti
         click.echo(summary.to_json())
     else:
         render_significance(summary, Console(soft_wrap=False))
-        pairs = len(tallies.systems) * (len(tallies.systems) - 1) // 2
-        click.echo(f"{pairs:,} pairs × {len(summary.metrics)} metrics written to {path}")
+        count = len(tallies.systems) * (len(tallies.systems) - 1) // 2
+        click.echo(f"{count:,} pairs × {len(summary.metrics)} metrics written to {path}")
 
 
 def _show(progress: bool | None) -> bool:

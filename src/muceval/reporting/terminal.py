@@ -7,8 +7,8 @@ The results are computed in :mod:`muceval.significance`; this module only draws 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from muceval.significance.baseline import BaselineResult
 from muceval.significance.classic import (
@@ -19,7 +19,15 @@ from muceval.significance.classic import (
 )
 from muceval.significance.result import SignificanceResult, metric_label
 
-__all__ = ["render_baseline", "render_classic_tests", "render_significance", "short_names"]
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from muceval.core.metrics import FloatScores
+    from muceval.core.model import Configuration
+    from muceval.core.tallies import PairScore
+
+__all__ = ["render_baseline", "render_classic_tests", "render_significance", "scores_table",
+           "short_names", "summary_table"]
 
 
 def render_significance(result: SignificanceResult, console: Any,
@@ -243,3 +251,54 @@ def _ranked_width(short: dict[str, str], metrics: Sequence[str]) -> int:
 def _matrix_width(short: dict[str, str]) -> int:
     name = max((len(s) for s in short.values()), default=6)
     return name + 3 + len(short) * (max(8, name) + 3)
+
+
+def _pc(value: float | None) -> str:
+    return "*" if value is None else f"{100 * value:.2f}"
+
+
+def scores_table(title: str, systems: Mapping[str, FloatScores],
+                 regions: Mapping[str, Sequence[FloatScores]] | None = None) -> Table:
+    """A rich table of systems (best F P&R first), measures in %.
+
+    ``regions`` adds the region of performance: the (recall, precision) range
+    spanned by the four manners of counting unmapped templates.
+    """
+    from rich.table import Table
+
+    table = Table(title=title)
+    columns = ["system", "REC", "PRE", "OVG", "F P&R", "F 2P&R", "F P&2R"]
+    if regions:
+        columns.append("region REC x PRE")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "system" else "right")
+    for name, a in sorted(systems.items(), key=lambda item: -(item[1].f_pr or 0.0)):
+        row = [name, _pc(a.recall), _pc(a.precision), _pc(a.overgeneration),
+               _pc(a.f_pr), _pc(a.f_2pr), _pc(a.f_p2r)]
+        if regions:
+            row.append(_region(regions[name]))
+        table.add_row(*row)
+    return table
+
+
+def _region(points: Iterable[FloatScores]) -> str:
+    def span(values: Iterable[float | None]) -> str:
+        percents = [round(100 * v) for v in values if v is not None]
+        return f"{min(percents)}-{max(percents)}" if percents else "*"
+
+    return f"{span(p.recall for p in points)} x {span(p.precision for p in points)}"
+
+
+def summary_table(results: Mapping[str, Sequence[PairScore]], config: Configuration) -> Any:
+    """The ALL TEMPLATES row of each system, with its region of performance (a rich table)."""
+    from muceval.core.metrics import float_scores
+    from muceval.core.tallies import summarize
+
+    summaries = {name: summarize(pairs, config).accumulators for name, pairs in results.items()}
+    return scores_table(
+        "ALL TEMPLATES (%)",
+        {name: float_scores(acc.all_templates.total) for name, acc in summaries.items()},
+        {name: [float_scores(getattr(acc, m).total) for m in
+                ("matched_only", "matched_missing", "matched_spurious", "all_templates")]
+         for name, acc in summaries.items()},
+    )

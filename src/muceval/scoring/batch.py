@@ -56,9 +56,9 @@ def score_test_sets(
         out: dict[str, SessionResult] = {}
         done = 0
         for spec, config in test_sets:
-            out[spec.name] = score_files(config, spec.key, spec.responses,
-                                         history_path=spec.history, query_pass=spec.query_pass,
-                                         fills=fills)
+            out[spec.name] = score_files(
+                config, spec.key, spec.responses, history_path=spec.history,
+                options=ScoringOptions(query_pass=spec.query_pass, fills=fills))
             done += len(spec.responses)
             if progress is not None:
                 progress(done, total)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,9 +33,8 @@ from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.mappings import read_mapping_file
 from muceval.formats.muc.store import HistoryStore
 from muceval.formats.muc.templates import parse_templates
-from muceval.scoring.muc1992.judgements import AnswerCallback, NewJudgement, Unresolved
+from muceval.scoring.muc1992.judgements import NewJudgement
 from muceval.scoring.muc1992.scorer import (
-    MappingKind,
     Scorer,
     ScoringOptions,
     add_judgements,
@@ -235,18 +234,14 @@ def score_files(
     key_path: str | Path,
     response_paths: Sequence[str | Path],
     *,
+    options: ScoringOptions | None = None,
     history_path: str | Path | None = None,
-    query_pass: bool = True,
-    mapping: MappingKind = "greedy",
     mapping_paths: Sequence[str | Path] | Mapping[str, str | Path] = (),
-    unresolved: Unresolved = "incorrect",
-    ask: AnswerCallback | None = None,
     save_history: str | Path | None = None,
     names: Mapping[str, str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     alignment: str | None = None,
     scheduler: str | None = None,
-    fills: bool = False,
 ) -> SessionResult:
     """Read the key, the responses and the history, and score every response in one session.
 
@@ -256,18 +251,15 @@ def score_files(
         The configuration the templates are read and scored with.
     key_path, response_paths : str or pathlib.Path, and a sequence of them
         The answer key, and the systems' response files (one system each).
+    options : ScoringOptions or None, default None
+        How questions are settled, how templates are mapped, whether fills are recorded
+        (``query_pass``, ``unresolved``, ``ask``, ``mapping``, ``fills``); None: the
+        defaults. Its ``alignment`` hook is set from ``alignment``, and its
+        ``on_judgement`` is called after each answer is saved.
     history_path : str or pathlib.Path or None, default None
         A 1992 history of judgements (with ``'ask'``, created if it does not exist).
-    query_pass : bool, default True
-        False: 1992 batch mode, without questions (:class:`ScoringOptions`).
-    mapping : {'greedy', 'optimal'}, default 'greedy'
-        The automatic mapping of templates (:class:`ScoringOptions`).
     mapping_paths : sequence of paths, or mapping of system name to path, default ()
         Manual mapping files: one for all responses, one per response, or by system name.
-    unresolved : {'incorrect', 'partial', 'correct', 'ask'}, default 'incorrect'
-        What a question without a recorded answer gives (:class:`ScoringOptions`).
-    ask : callable or None, default None
-        With ``'ask'``, answers each question; each answer is saved at once and serves the next.
     save_history : str or pathlib.Path or None, default None
         With ``'ask'``: a new file for the history and its answers, instead of ``history_path``.
     names : mapping of str to str or None, default None
@@ -278,8 +270,6 @@ def score_files(
         The configuration's alignment criterion to map with; None: its default.
     scheduler : str or None, default None
         A Dask scheduler address or ``local:N``: one task per system there (not with ``'ask'``).
-    fills : bool, default False
-        Record every fill's credit in the pairs (for units of one fill).
 
     Returns
     -------
@@ -307,22 +297,19 @@ def score_files(
     {'alpha': 81, 'gamma': 29}
     """
     paths = [str(p) for p in response_paths]
-    if scheduler is not None and unresolved == "ask":
+    chosen = options or ScoringOptions()
+    if scheduler is not None and chosen.unresolved == "ask":
         raise UsageError("'ask' scores the systems in order (each answer serves the next ones): "
                          "not on a scheduler", parameter="unresolved")
-    _check_request(paths, () if isinstance(mapping_paths, Mapping) else mapping_paths, unresolved, ask, history_path, save_history)
+    _check_request(paths, () if isinstance(mapping_paths, Mapping) else mapping_paths, chosen,
+                   history_path, save_history)
     names_list = system_names(paths, names)
-    answers_file = str(save_history or history_path) if unresolved == "ask" else None
+    answers_file = str(save_history or history_path) if chosen.unresolved == "ask" else None
     file_warnings: list[Problem] = []
     key = read_template_file(key_path, config, file_warnings)
     responses = {name: read_template_file(path, config, file_warnings)
                  for name, path in zip(names_list, paths, strict=True)}
-    if isinstance(mapping_paths, Mapping):
-        per_system = {name: read_mapping_file(p) for name, p in mapping_paths.items()}
-    else:
-        mappings = [read_mapping_file(p) for p in mapping_paths]
-        per_system = {name: mappings[0] if len(mappings) == 1 else mappings[n]
-                      for n, name in enumerate(names_list)} if mappings else {}
+    per_system = _read_mappings(mapping_paths, names_list)
     with contextlib.ExitStack() as held:
         store = None
         if answers_file is not None:
@@ -333,23 +320,33 @@ def score_files(
         if history_path is not None and (store is None or Path(history_path).exists()):
             text = read_text(history_path)
             history = parse_history(text, str(history_path))
-        on_judgement: Callable[[NewJudgement], None] | None = None
         if store is not None:
             if history is not None:
                 store.start_from(history, text)
-            on_judgement = _recorder(store)
-        hook = _alignment_hook(config, alignment, mapping, file_warnings)
-        options = ScoringOptions(query_pass=query_pass, unresolved=unresolved, ask=ask,
-                                 mapping=mapping, on_judgement=on_judgement, alignment=hook,
-                                 fills=fills)
+            chosen = replace(chosen, on_judgement=_recorder(store, chosen.on_judgement))
+        if alignment is not None or chosen.alignment is None:
+            chosen = replace(chosen, alignment=_alignment_hook(config, alignment, chosen.mapping,
+                                                               file_warnings))
         if scheduler is not None:
-            result = _score_on_cluster(scheduler, config, key, responses, history, options,
+            result = _score_on_cluster(scheduler, config, key, responses, history, chosen,
                                        per_system, progress)
         else:
-            result = score_systems(config, key, responses, history=history, options=options,
+            result = score_systems(config, key, responses, history=history, options=chosen,
                                    manual_mappings=per_system, progress=progress)
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
                          tuple(file_warnings))
+
+
+def _read_mappings(mapping_paths: Sequence[str | Path] | Mapping[str, str | Path],
+                   names: Sequence[str]) -> dict[str, ManualMappings]:
+    """Each system's manual mappings: by system name, one file for all, or one per system."""
+    if isinstance(mapping_paths, Mapping):
+        return {name: read_mapping_file(p) for name, p in mapping_paths.items()}
+    mappings = [read_mapping_file(p) for p in mapping_paths]
+    if not mappings:
+        return {}
+    return {name: mappings[0] if len(mappings) == 1 else mappings[n]
+            for n, name in enumerate(names)}
 
 
 def audit_files(
@@ -441,10 +438,14 @@ def read_template_file(path: str | Path, config: Configuration,
     return parsed.templates
 
 
-def _recorder(store: HistoryStore) -> Callable[[NewJudgement], None]:
+def _recorder(store: HistoryStore, then: Callable[[NewJudgement], None] | None,
+              ) -> Callable[[NewJudgement], None]:
+    """Saves each answer at once, then tells the caller's own ``on_judgement``."""
     def record(judgement: NewJudgement) -> None:
         store.record(judgement.message_id, judgement.template_id, judgement.slot_id,
                      judgement.entry)
+        if then is not None:
+            then(judgement)
 
     return record
 
@@ -515,8 +516,7 @@ def gather_systems(distributed: Any, pending: SubmittedSystems,
 def _check_request(
     paths: Sequence[str],
     mapping_paths: Sequence[str | Path],
-    unresolved: str,
-    ask: AnswerCallback | None,
+    options: ScoringOptions,
     history_path: str | Path | None,
     save_history: str | Path | None,
 ) -> None:
@@ -524,7 +524,7 @@ def _check_request(
         raise UsageError(
             f"given {len(mapping_paths)} times for {len(paths)} response files: give it once "
             "for all, or once per response file", parameter="mapping_paths")
-    if save_history is not None and unresolved != "ask":
+    if save_history is not None and options.unresolved != "ask":
         raise UsageError("only makes sense when unresolved questions are asked ('ask')",
                          parameter="save_history")
     if (save_history is not None and Path(save_history).exists()
@@ -534,12 +534,11 @@ def _check_request(
             f"{save_history} exists: it would be replaced by the history's judgements and the "
             "answers of this session; to continue it, give it as the history",
             parameter="save_history")
-    if unresolved == "ask":
-        if ask is None:
+    if options.unresolved == "ask":
+        if options.ask is None:
             raise UsageError("unresolved='ask' needs an ask callback")
         if history_path is None and save_history is None:
             raise UsageError(
-                "--unresolved ask stores every answer in a history file: give --history FILE "
-                "(created if it does not exist) or --save-history FILE"
-            )
+                "'ask' stores every answer in a history file: give a history (created if it "
+                "does not exist) or a file to save it to", parameter="history_path")
 

@@ -1,0 +1,345 @@
+"""Option groups: click options that reach a command as one object.
+
+A command declares a group (``@testing_options("muc4")``) and receives what the group
+builds (``testing: Testing``) instead of the options one by one, so that the options are
+worded, defaulted and turned into the library's options objects in one place. The
+command context still holds each option by its own name, so that
+:func:`muceval.cli.common.refuse_unused` can refuse a flag that a path does not use.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+import click
+
+if TYPE_CHECKING:
+    from muceval.core.model import Configuration
+    from muceval.scoring.metrics import EventN
+    from muceval.scoring.modern import ModernOptions
+    from muceval.scoring.muc1992.scorer import MappingKind, ScoringOptions
+    from muceval.significance.distributed import DaskExecutor
+    from muceval.significance.settings import PresetName, SignificanceSettings
+
+Command = Callable[..., Any]
+Decorator = Callable[[Command], Command]
+
+
+def option_group(target: str, build: Callable[..., Any],
+                 options: Sequence[Decorator]) -> Decorator:
+    """``options`` added to a command, whose values reach it as ``target=build(**values)``."""
+    def decorate(command: Command) -> Command:
+        names: list[str] = []
+
+        @functools.wraps(command)
+        def grouped(*args: Any, **kwargs: Any) -> Any:
+            kwargs[target] = build(**{name: kwargs.pop(name) for name in names})
+            return command(*args, **kwargs)
+
+        before = len(getattr(grouped, "__click_params__", ()))
+        for option in reversed(options):
+            grouped = option(grouped)  # type: ignore[assignment]
+        names.extend(p.name for p in grouped.__click_params__[before:]  # type: ignore[attr-defined]
+                     if p.name is not None)
+        return grouped
+
+    return decorate
+
+
+SETTINGS_OPTIONS = ("method", "shuffles", "seed", "alternative", "alpha", "confidence", "adjust",
+                    "bootstrap")
+"""The options of :func:`testing_options` that make a SignificanceSettings."""
+
+
+@dataclass(frozen=True)
+class Testing:
+    """The significance options of a command: the settings, and what is not a setting."""
+
+    settings: SignificanceSettings
+    metrics: str
+    """Comma-separated metric names, as given."""
+    threads: int | None
+
+    @property
+    def metric_names(self) -> list[str]:
+        return [m.strip() for m in self.metrics.split(",") if m.strip()]
+
+
+def testing_options(preset: PresetName) -> Decorator:
+    """The options of the significance tests, shared by `significance`, `report` and `compare`,
+    their defaults those of ``preset`` (named, with its purpose, at the end of the help)."""
+    from muceval.significance.settings import (
+        ADJUSTMENTS,
+        ALTERNATIVES,
+        METHODS,
+        PRESETS,
+        SignificanceSettings,
+    )
+
+    chosen = PRESETS[preset]
+    default = chosen.settings
+    level = click.FloatRange(0, 1, min_open=True, max_open=True)
+    options = [
+        click.option("--metrics", default=",".join(chosen.metrics), show_default=True,
+                     help="Comma-separated metrics: recall, precision, f1 (P&R), f0.5 (2P&R), "
+                     "f2 (P&2R)."),
+        click.option("--method", type=click.Choice(METHODS), default=default.method,
+                     show_default=True,
+                     help="Approximate randomization, exact enumeration, or auto: exact "
+                     "whenever that is cheaper."),
+        click.option("--shuffles", type=click.IntRange(min=1), default=default.shuffles,
+                     show_default=True, help="Shuffles of the approximate test."),
+        click.option("--seed", type=click.IntRange(min=0), default=default.seed,
+                     show_default=default.seed is not None,
+                     help="Seed of the shuffles and the bootstrap (recorded in the output; "
+                     + ("drawn if not given)." if default.seed is None else "the same inputs "
+                        "give the same verdict).")),
+        click.option("--alternative", type=click.Choice(ALTERNATIVES),
+                     default=default.alternative, show_default=True,
+                     help="one-sided: is the better system better by at least the observed "
+                     "amount."),
+        click.option("--alpha", type=level, default=default.alpha, show_default=True,
+                     help="Significance cutoff."),
+        click.option("--confidence", type=level, default=default.confidence, show_default=True,
+                     help="Confidence level an approximate result needs to count as "
+                     "significant."),
+        click.option("--adjust", type=click.Choice(ADJUSTMENTS), default=default.adjust,
+                     show_default=True, help="Multiple-comparison adjustment across pairs."),
+        click.option("--bootstrap", type=click.IntRange(min=0), default=default.bootstrap,
+                     show_default=True,
+                     help="Paired bootstrap samples for confidence intervals (0: none)."),
+        click.option("--threads", type=click.IntRange(min=1), default=None,
+                     help="Threads of the randomization kernels (default: all cores)."),
+    ]
+
+    def build(metrics: str, threads: int | None, **settings: Any) -> Testing:
+        return Testing(SignificanceSettings(**settings, preset=preset), metrics, threads)
+
+    group = option_group("testing", build, options)
+
+    def decorate(command: Command) -> Command:
+        command.__doc__ = (command.__doc__ or "").rstrip() + (
+            f"\n\n    Defaults: the '{preset}' preset, {chosen.purpose}.\n")
+        return group(command)
+
+    return decorate
+
+
+@dataclass(frozen=True)
+class ConfigurationChoice:
+    """The configuration named on the command line (``--config``, ``--slots``, and
+    ``--alignment-file`` where the command takes it), read on demand."""
+
+    config_path: str | None
+    slots_path: str | None
+    alignment_path: str | None = None
+    criterion: str | None = None
+    """The alignment criterion of the configuration to score with (``score --alignment``)."""
+
+    @property
+    def given(self) -> bool:
+        return any(p is not None for p in (self.config_path, self.slots_path,
+                                           self.alignment_path))
+
+    @property
+    def label(self) -> str:
+        """How outputs record it: the path given, or the bundled ``muc4``."""
+        return self.config_path or "muc4"
+
+    def load(self) -> Configuration:
+        from muceval.cli.common import resolve_configuration
+
+        return resolve_configuration(self.config_path, self.slots_path, self.alignment_path)
+
+    def inputs(self) -> dict[str | None, str]:
+        """The files given, by role: never to be replaced by an output."""
+        return {path: role for path, role in ((self.config_path, "configuration"),
+                                              (self.slots_path, "slot file"),
+                                              (self.alignment_path, "alignment file"))
+                if path is not None}
+
+
+def configuration_options(when: str = "", note: str = "", *, alignment_file: bool = False,
+                          criterion: bool = False) -> Decorator:
+    """``--config`` and ``--slots`` (and ``--alignment-file``), worded alike in every command
+    (``when``: the case they apply to, e.g. "With --key"; ``note``: what else this command
+    does with them); the command receives ``configuration: ConfigurationChoice``."""
+    lead = f"{when}: the configuration" if when else "Configuration"
+    options = [
+        click.option(
+            "--config", "config_path", type=click.Path(dir_okay=False),
+            help=f"{lead}: muceval TOML, a 1992 config-*.el (then see --slots), or 'muc4' "
+            f"(the bundled MUC-4 configuration, the default).{' ' + note if note else ''}"),
+        click.option(
+            "--slots", "slots_path", type=click.Path(dir_okay=False),
+            help="1992 slot file (slotconfig-*.el) for a 1992 --config (default: its "
+            ":slot-file, looked for next to it)."),
+    ]
+    if criterion:
+        options.append(click.option(
+            "--alignment", "alignment", metavar="CRITERION",
+            help="Score with this alignment criterion of the configuration ([alignment] "
+            "tables; predefined: 1992, 1992-optimal, any-slot) instead of its default."))
+    if alignment_file:
+        options.append(click.option(
+            "--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
+            help="A TOML file of [alignment...] tables merged into the configuration "
+            "(criteria added or replaced; default, compare, flag, chance replaced)."))
+    def build(config_path: str | None, slots_path: str | None, alignment_path: str | None = None,
+              alignment: str | None = None) -> ConfigurationChoice:
+        return ConfigurationChoice(config_path, slots_path, alignment_path, alignment)
+
+    return option_group("configuration", build, options)
+
+
+def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
+    """``--no-query-pass`` (and ``--mapping``): how responses are scored; the command
+    receives ``scoring: ScoringOptions``."""
+    def build(no_query_pass: bool, mapping: MappingKind = "greedy") -> ScoringOptions:
+        from muceval.scoring.muc1992.scorer import ScoringOptions
+
+        return ScoringOptions(query_pass=not no_query_pass, mapping=mapping)
+
+    lead = f"{when}: " if when else ""
+    options = [click.option(
+        "--no-query-pass", is_flag=True,
+        help=f"{lead}1992 batch mode: no queries, so questions give no credit (the history is "
+        "still used by the automatic look-up).")]
+    if mapping:
+        options.append(click.option(
+            "--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
+            show_default=True,
+            help=f"{lead}the automatic mapping: the 1992 greedy one or an optimal one."))
+    return option_group("scoring", build, options)
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where a command writes: standard output, ``-o FILE``, or (``score``) a folder."""
+
+    output: str | None
+    force: bool
+    output_dir: str | None = None
+
+    def emit(self, text: str, encoding: str = "utf-8") -> None:
+        """``text`` on standard output, or into ``-o FILE`` (replaced only with ``--force``)."""
+        from muceval.formats.files import write_atomic
+
+        if self.output is None:
+            click.echo(text, nl=False)
+        else:
+            write_atomic(self.output, text, encoding=encoding, errors="replace",
+                         overwrite=self.force)
+
+
+def destination_options(force_help: str = "Replace --output if it exists.", *,
+                        folder: str | None = None) -> Decorator:
+    """``-o/--output`` and ``--force`` (and ``--output-dir`` with its ``folder`` help); the
+    command receives ``destination: Destination``."""
+    options = [click.option("-o", "--output", type=click.Path(dir_okay=False),
+                            help="Write to this file instead of standard output.")]
+    if folder is not None:
+        options.append(click.option("--output-dir", type=click.Path(file_okay=False),
+                                    help=folder))
+    options.append(click.option("--force", is_flag=True, help=force_help))
+
+    def build(output: str | None, force: bool, output_dir: str | None = None) -> Destination:
+        from muceval.errors import UsageError
+
+        if output is not None and output_dir is not None:
+            raise UsageError("give -o FILE or --output-dir DIR, not both")
+        return Destination(output, force, output_dir)
+
+    return option_group("destination", build, options)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which systems a command reads and what they are called: ``--name FILE=NAME`` renames,
+    and (where the command takes it) ``--units``, the policy for differing unit sets."""
+
+    names: tuple[str, ...]
+    units: str = "same"
+
+    def renames(self, inputs: Sequence[str]) -> dict[str, str]:
+        """Input path → system name, for the names given; FILE must be one of ``inputs``."""
+        from muceval.cli.common import parse_names
+
+        return parse_names(self.names, inputs)
+
+
+def selection_options(*, units: bool = True) -> Decorator:
+    """``--name`` (and ``--units``); the command receives ``selection: Selection``."""
+    options = []
+    if units:
+        options.append(click.option(
+            "--units", "units", type=click.Choice(["same", "intersection"]), default="same",
+            show_default=True,
+            help="same: refuse systems scored on different test sets (a unit with key fills "
+            "missing from a system); intersection: compare on the units all systems share."))
+    options.append(click.option(
+        "--name", "names", multiple=True, metavar="FILE=NAME",
+        help="Call the system of FILE NAME instead of its file name without the last suffix "
+        "(repeatable)."))
+    return option_group("selection", Selection, options)
+
+
+def executor_options(scheduler_help: str, checkpoint_help: str | None = None) -> Decorator:
+    """``--scheduler`` (and ``--checkpoint``); the command receives ``scheduler``, the
+    address given or None, and ``checkpoint``, its checkpoint file or None."""
+    options = [click.option("--scheduler", help=scheduler_help)]
+    if checkpoint_help is not None:
+        options.append(click.option("--checkpoint", type=click.Path(dir_okay=False),
+                                    help=checkpoint_help))
+
+    def build(scheduler: str | None, checkpoint: str | None = None) -> Cluster | None:
+        from muceval.errors import UsageError
+
+        if checkpoint is not None and scheduler is None:
+            raise UsageError("--checkpoint goes with --scheduler")
+        return None if scheduler is None else Cluster(scheduler, checkpoint)
+
+    return option_group("cluster", build, options)
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A Dask scheduler to run on (``tcp://HOST:8786`` or ``local:N``), and the file that
+    records finished work for a resumed run."""
+
+    scheduler: str
+    checkpoint: str | None = None
+
+    def executor(self) -> DaskExecutor:
+        from muceval.significance.distributed import parse_scheduler
+
+        executor = parse_scheduler(self.scheduler)
+        executor.checkpoint = self.checkpoint
+        return executor
+
+
+@dataclass(frozen=True)
+class ModernChoice:
+    """The scorer ``--metric`` names and the options of the modern scorers."""
+
+    metric: str | None
+    phi: str | None = None
+    event_n: str | None = None
+    ignore_empty_docs: bool = False
+    compat: bool = False
+
+    def options(self, metric: str) -> ModernOptions:
+        """The options of one modern scorer (``metric``), those it does not take left out
+        (under ``--metric all`` each scorer takes what applies to it)."""
+        from muceval.scoring.metrics import METRICS
+        from muceval.scoring.modern import ModernOptions
+
+        takes = METRICS[metric].options
+        one = self.metric == metric
+        return ModernOptions(metric, self.phi if one else None,
+                             cast("EventN | None", self.event_n) if "event_n" in takes else None,
+                             self.ignore_empty_docs and "ignore_empty_docs" in takes,
+                             self.compat)

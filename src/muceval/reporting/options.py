@@ -1,0 +1,56 @@
+"""What an HTML report shows and how it is written (:func:`muceval.reporting.html.write_report`,
+``muceval report``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from muceval.errors import UsageError
+
+__all__ = ["ReportOptions"]
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """How a report is written, and its optional sections. Checked when made.
+
+    Attributes
+    ----------
+    title : str or None, default None
+        The page's title; None: a default one.
+    png : bool, default False
+        Also write every figure as PNG. Off by default: rendering PNG costs about a third of
+        a report's time, and the page shows the SVG.
+    overwrite : bool, default False
+        Replace the files of an earlier report in the folder; by default they are refused
+        before anything is written. The report's inputs are never replaced.
+    alignment : str or None, default None
+        Add the Alignment section comparing these criteria of the configuration
+        (comma-separated; ``'compare'``: the configuration's compare list), with the pair
+        evidence, the removal audit and the calibration. Needs responses scored from a key.
+
+    Raises
+    ------
+    UsageError
+        If ``title`` or ``alignment`` is given empty; the error names the parameter.
+
+    Examples
+    --------
+    >>> ReportOptions(title="TST3", png=True).png
+    True
+    >>> ReportOptions(alignment=" ")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.UsageError: alignment: name at least one alignment criterion
+    """
+
+    title: str | None = None
+    png: bool = False
+    overwrite: bool = False
+    alignment: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.title is not None and not self.title.strip():
+            raise UsageError("give a title, or none for the default one", parameter="title")
+        if self.alignment is not None and not self.alignment.replace(",", "").strip():
+            raise UsageError("name at least one alignment criterion", parameter="alignment")

@@ -1,0 +1,129 @@
+"""The texts of a scoring run: 1992 reports, JSON, CSV, the terminal table, the per-slot view,
+and the folder of one file per system (``score --output-dir``, ``batch``)."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from muceval.core.model import Configuration
+from muceval.core.tallies import PairScore
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+__all__ = ["ENCODING", "ScoreView", "write_folder"]
+
+ScoreFormat = Literal["report", "json", "csv", "table"]
+Layout = Literal["template", "summary", "message"]
+Detail = Literal["summary", "messages", "pairs"]
+Level = Literal["message", "template", "fill"]
+
+# The 1992 reports are 8-bit text like the files they come from; the rest is UTF-8.
+ENCODING: dict[str, str] = {"report": "latin-1", "json": "utf-8", "csv": "utf-8",
+                            "table": "utf-8"}
+_EXTENSION = {"report": "report", "json": "json", "csv": "csv", "table": "txt"}
+
+
+@dataclass(frozen=True)
+class ScoreView:
+    """What to show of scored systems: the format, the 1992 report layout, the detail of JSON
+    and CSV, the significance unit written into JSON, the per-slot view, and the settings
+    (provenance) that JSON records.
+
+    >>> ScoreView("json", detail="messages").detail
+    'messages'
+    """
+
+    fmt: ScoreFormat = "report"
+    layout: Layout = "template"
+    detail: Detail = "summary"
+    unit: Level = "message"
+    per_slot: bool = False
+    settings: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def encoding(self) -> str:
+        return ENCODING[self.fmt]
+
+    def text(self, results: Mapping[str, Sequence[PairScore]], config: Configuration,
+             fmt: ScoreFormat | None = None) -> str:
+        """The text of ``results`` in ``fmt`` (default: the chosen one), all systems in one."""
+        from muceval.formats.scores.csv import scores_to_csv
+        from muceval.formats.scores.json import scores_to_json
+        from muceval.reporting.muc1992 import format_report
+
+        fmt = fmt or self.fmt
+        if self.per_slot and fmt == "json":
+            return per_slot_json(results, config)
+        if fmt == "table":
+            width = 100 if self.per_slot else 120
+            return "".join(_rendered(table, width) for table in self.tables(results, config))
+        if fmt == "json":
+            return scores_to_json(results, config, detail=self.detail, unit=self.unit,
+                                  settings={**self.settings, "detail": self.detail})
+        if fmt == "csv":
+            return scores_to_csv(results, config, detail=self.detail)
+        reports = [format_report(pairs, config, layout=self.layout) for pairs in results.values()]
+        if len(reports) == 1:
+            return reports[0]
+        # Each report stays byte-identical to the 1992 one; the line before it names the system.
+        return "".join(f"==> {name} <==\n{text}"
+                       for name, text in zip(results, reports, strict=True))
+
+
+    def tables(self, results: Mapping[str, Sequence[PairScore]],
+               config: Configuration) -> list[Table]:
+        """The terminal view (rich tables): the ALL TEMPLATES summary, or one per-slot table
+        per system."""
+        from muceval.reporting.slots import per_slot_rows, per_slot_table
+        from muceval.reporting.terminal import summary_table
+
+        if not self.per_slot:
+            return [summary_table(results, config)]
+        return [per_slot_table(name, per_slot_rows(pairs, config))
+                for name, pairs in results.items()]
+
+
+def per_slot_json(results: Mapping[str, Sequence[PairScore]], config: Configuration) -> str:
+    """Recall, precision and F of every slot, per system, as JSON."""
+    import json
+
+    from muceval.reporting.slots import PER_SLOT_FORMAT, per_slot_rows
+    from muceval.version import __version__
+
+    return json.dumps({"format": PER_SLOT_FORMAT, "format_version": 1, "muceval": __version__,
+                       "systems": [{"system": name,
+                                    "rows": [r.to_dict() for r in per_slot_rows(pairs, config)]}
+                                   for name, pairs in results.items()]}, indent=1) + "\n"
+
+
+def _rendered(table: object, width: int) -> str:
+    from rich.console import Console
+
+    console = Console(record=True, width=width, file=io.StringIO())
+    console.print(table)
+    return console.export_text()
+
+
+def write_folder(folder: str, view: ScoreView, results: Mapping[str, Sequence[PairScore]],
+                 config: Configuration, keep: Mapping[str | None, str],
+                 overwrite: bool) -> list[str]:
+    """One file per system and a summary in ``folder``; an existing file is replaced only with
+    ``overwrite``, an input (``keep``) never. Returns the paths written."""
+    from muceval.formats.files import write_files
+
+    files: dict[str, tuple[str, str]] = {}  # file name -> (text, format)
+    if view.fmt != "table":
+        for name, pairs in results.items():
+            files[f"{name}.{_EXTENSION[view.fmt]}"] = (view.text({name: pairs}, config),
+                                                       view.fmt)
+    summary: ScoreFormat = view.fmt if view.fmt in ("json", "csv") else "table"
+    files[f"summary.{_EXTENSION[summary]}"] = (view.text(results, config, summary), summary)
+    encoded = {os.path.join(folder, name): text.encode(ENCODING[kind], "replace")
+               for name, (text, kind) in files.items()}
+    write_files(encoded, overwrite=overwrite, keep=keep)
+    return list(encoded)
