@@ -388,7 +388,7 @@ def test_report_with_a_modern_key_refuses_1992_options(modern: Path, tmp_path: P
     key, pred = str(modern / "gtt" / "test.json"), str(modern / "gtt" / "preds_gtt.out")
     assert main(["report", "--key", key, "--history", key, pred, pred, "--out",
                  str(tmp_path / "r")]) == 2
-    assert "belong to the 1992 scorer" in capsys.readouterr().err
+    assert "--history belongs to the 1992 scorer" in capsys.readouterr().err
 
 
 def test_a_document_given_twice_in_one_prediction_object_is_refused(tmp_path: Path) -> None:

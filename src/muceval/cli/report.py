@@ -14,11 +14,13 @@ from muceval.cli.app import cli
 from muceval.cli.common import (
     parse_criteria,
     progress_bar,
+    refuse_unused,
     report_warnings,
     strict_option,
     unit_level_option,
 )
 from muceval.cli.groups import (
+    SETTINGS_OPTIONS,
     ConfigurationChoice,
     Decorator,
     Selection,
@@ -132,11 +134,9 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
             and key_path is None:
         raise UsageError("--alignment and --alignment-file need responses scored with --key "
                          "(or --example)")
-    if key_path is not None and key_is_modern(key_path):
-        if configuration.given or history_path or shown.alignment or unit != "message":
-            raise UsageError("with a modern key (GTT, GRIT, IterX) the report scores every "
-                             "modern scorer; --config, --slots, --history, --alignment and "
-                             "--unit belong to the 1992 scorer")
+    modern = key_path is not None and key_is_modern(key_path)
+    _refuse_unused(key_path, modern)
+    if modern and key_path is not None:
         _modern_report(key_path, inputs, selection.renames(inputs), out_dir, shown, fmt,
                        strict, started, testing.settings,
                        {key_path: "key", **{p: "prediction file" for p in inputs}})
@@ -151,8 +151,6 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
             recorded["alignment"] = shown.alignment
             recorded["alignment file"] = configuration.alignment_path or "none"
     else:
-        if history_path is not None:
-            raise UsageError("--history applies when scoring responses with --key")
         config, systems, tallies, recorded = _from_scores(inputs, configuration, selection,
                                                           unit)
     if len(systems) < 2:
@@ -169,6 +167,25 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     keep = _inputs(inputs, key=key_path, history=history_path, **{
         role: path for path, role in configuration.inputs().items()})
     _write(analysis, out_dir, shown, extra, keep, fmt, started)
+
+
+_COMMON = ("inputs", "example", "out_dir", "title", "force", "png", *SETTINGS_OPTIONS, "metrics",
+           "threads", "names", "fmt", "strict")
+"""The options of `report` whatever it reports on."""
+
+
+def _refuse_unused(key_path: str | None, modern: bool) -> None:
+    """Each way of reading the systems takes its own options; any other one given is refused."""
+    if modern:
+        refuse_unused({*_COMMON, "key_path"}, "belongs to the 1992 scorer: with a modern key "
+                      "(GTT, GRIT, IterX) the report scores every modern scorer")
+    elif key_path is not None:
+        refuse_unused({*_COMMON, "key_path", "config_path", "slots_path", "alignment_path",
+                       "history_path", "no_query_pass", "mapping", "alignment", "unit"},
+                      "does not go with responses scored against a key (one test set)")
+    else:
+        refuse_unused({*_COMMON, "config_path", "slots_path", "units", "unit"},
+                      "applies when scoring responses with --key (or --example)")
 
 
 def _scored(key_path: str, inputs: tuple[str, ...], configuration: ConfigurationChoice,
