@@ -250,3 +250,26 @@ def test_every_batch_option_counts(option, tmp_path, capsys):
     if option.name == "force":
         assert main(base) == 0
     _check_example(base, option, out, capsys)
+
+
+# --slots is left out: the configuration is used on score files (--config muc4 changes the
+# report), but the only slot file at hand agrees with these scores, and so changes nothing.
+@pytest.mark.parametrize("option", [o for o in _report_options() if o.name != "slots_path"],
+                         ids=lambda o: o.name)
+def test_every_report_option_counts_on_score_files(option, captured_report, tmp_path, capsys):
+    scores = tmp_path / "scores.json"
+    assert main(["score", "--key", str(EXAMPLE / "key.txt"), "--config",
+                 str(EXAMPLE / "config.toml"), str(EXAMPLE / "alpha.txt"),
+                 str(EXAMPLE / "beta.txt"), "--format", "json", "-o", str(scores)]) == 0
+    base = ["report", str(scores), "--out", str(tmp_path / "r"), "--format", "json", "--seed",
+            "1", "--shuffles", "99", "--bootstrap", "10"]
+    assert main(base) == 0, capsys.readouterr().err
+    args = _example_value(option, tmp_path)
+    if option.name == "names":
+        args = ["--name", f"{scores}=first"]
+    code = main(base + args)
+    err = capsys.readouterr().err
+    assert code == 2 or len(captured_report) > 1 and captured_report[-1] != captured_report[0], (
+        f"report {' '.join(args)} was taken and changed nothing (stderr: {err[-300:]})")
+    if code == 2:
+        assert "Traceback" not in err and err.strip(), err
