@@ -227,3 +227,16 @@ def test_missing_rows_of_a_unit_csv_are_counted_aloud(tmp_path, capsys):
     assert main(["significance", str(tallies), "--format", "json", "--seed", "1"]) == 0
     err = capsys.readouterr().err
     assert f"warning: {tallies}: 5 row(s) missing" in err and "counted as zeros" in err
+
+
+def test_a_session_carries_its_options_and_signature():
+    from muceval.formats.config import load_configuration
+    from muceval.scoring.muc1992.scorer import ScoringOptions
+    from muceval.scoring.session import score_files
+
+    config = load_configuration(EXAMPLE.config)
+    result = score_files(config, EXAMPLE.key, EXAMPLE.responses[:1],
+                         options=ScoringOptions(query_pass=False, mapping="optimal"))
+    assert result.options == ScoringOptions(query_pass=False, mapping="optimal")
+    assert result.settings["responses"] == [str(EXAMPLE.responses[0])]
+    assert "|query_pass:no|mapping:optimal|" in result.signature

@@ -201,8 +201,7 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
                      replace(scoring, fills=view.unit == "fill"), chosen_mappings, renamed,
                      cluster, set(inputs))
     report_warnings(session.warnings, session.file_warnings, strict)
-    view = replace(view, settings=_provenance(key_path, configuration, config, history,
-                                              scoring, responses, chosen_mappings))
+    view = replace(view, settings=_provenance(session, configuration))
     _show(view, destination, session.systems, config, inputs)
     if session.answers_file is not None:
         click.echo(f"{len(session.new_judgements)} new judgement(s) stored in "
@@ -232,20 +231,11 @@ def _score(config: Configuration, key_path: str, responses: Sequence[str],
         raise click.exceptions.Exit(2) from None
 
 
-def _provenance(key_path: str, configuration: ConfigurationChoice, config: Configuration,
-                history: HistoryChoice, scoring: ScoringOptions, responses: Sequence[str],
-                mappings: Sequence[str] | Mapping[str, str]) -> dict[str, object]:
-    """The settings JSON output records: what was read, and how it was scored."""
-    return {
-        "command": "score", "muceval": _version(), "key": key_path,
-        "configuration": configuration.label, "slots": configuration.slots_path,
-        "history": history.path, "responses": list(responses),
-        "query_pass": scoring.query_pass, "mapping": scoring.mapping,
-        "alignment": configuration.criterion or (config.alignment.default if config.alignment
-                                                 else "1992"),
-        "manual_mappings": [str(p) for p in (mappings.values() if isinstance(mappings, dict)
-                                             else mappings)],
-        "unresolved": history.unresolved}
+def _provenance(session: SessionResult, configuration: ConfigurationChoice) -> dict[str, object]:
+    """The settings JSON output records: the session's, with the configuration as given."""
+    return {"command": "score", "muceval": _version(), "key": session.settings["key"],
+            "configuration": configuration.label, "slots": configuration.slots_path,
+            **{k: v for k, v in session.settings.items() if k not in ("key", "configuration")}}
 
 
 def _show(view: ScoreView, destination: Destination,

@@ -63,6 +63,18 @@ class SessionResult:
     answers_file: str | None = None
     warnings: tuple[Problem, ...] = field(default=())
     file_warnings: tuple[Problem, ...] = field(default=())
+    options: ScoringOptions | None = None
+    """The options the systems were scored with (:func:`score_files`)."""
+    settings: Mapping[str, object] = field(default_factory=dict)
+    """What was scored and how (:func:`score_files`: the files, the scoring options, the
+    alignment criterion, the manual mappings), as JSON outputs record it."""
+
+    @property
+    def signature(self) -> str:
+        """The one-line signature of :attr:`settings` (:func:`muceval.core.signature.signature`)."""
+        from muceval.core.signature import signature
+
+        return signature(self.settings)
 
 
 def score_systems(
@@ -333,8 +345,17 @@ def score_files(
         else:
             result = score_systems(config, key, responses, history=history, options=chosen,
                                    manual_mappings=per_system, progress=progress)
+    settings = {
+        "key": str(key_path), "configuration": config.source or "muc4",
+        "history": None if history_path is None else str(history_path), "responses": paths,
+        "query_pass": chosen.query_pass, "mapping": chosen.mapping,
+        "alignment": alignment or (config.alignment.default if config.alignment else "1992"),
+        "manual_mappings": [str(p) for p in (mapping_paths.values()
+                                             if isinstance(mapping_paths, Mapping)
+                                             else mapping_paths)],
+        "unresolved": chosen.unresolved}
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
-                         tuple(file_warnings))
+                         tuple(file_warnings), options or ScoringOptions(), settings)
 
 
 def _read_mappings(mapping_paths: Sequence[str | Path] | Mapping[str, str | Path],
