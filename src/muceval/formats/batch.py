@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,18 @@ def _test_set(entry: Any, n: int, base: Path, shown: str, locate: TomlLocator) -
             not all(isinstance(r, str) for r in responses):
         raise fail("'responses' must be a path or a list of paths (files or folders)",
                    "responses")
+    found = _response_files(responses, base, fail)
+    query_pass = entry.get("query-pass", True)
+    if not isinstance(query_pass, bool):
+        raise fail("'query-pass' must be true or false", "query-pass")
+    return TestSetSpec(name, key, found, file("config"), file("slots"), file("history"),
+                       query_pass)
+
+
+def _response_files(
+    responses: list[str], base: Path, fail: Callable[[str, str], InputError]
+) -> tuple[str, ...]:
+    """The response files named, a folder standing for the files in it (hidden ones left out)."""
     found: list[str] = []
     for value in responses:
         full = base / value
@@ -142,9 +155,5 @@ def _test_set(entry: Any, n: int, base: Path, shown: str, locate: TomlLocator) -
             found.append(str(full))
         else:
             raise fail(f"response {value!r} is neither a file nor a folder", "responses")
-    query_pass = entry.get("query-pass", True)
-    if not isinstance(query_pass, bool):
-        raise fail("'query-pass' must be true or false", "query-pass")
-    return TestSetSpec(name, key, tuple(found), file("config"), file("slots"), file("history"),
-                       query_pass)
+    return tuple(found)
 

@@ -26,6 +26,7 @@ naming file, line and column.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -355,100 +356,118 @@ class _Reader:
         ``gap_start`` is where the blank before the datum begins (the end of the
         previous datum).
         """
+        text = self.text
         stack: list[_Frame] = []
         while True:
             if stack:
                 gap_start = self.pos
             self.skip_blank()
-            if self.pos >= len(self.text):
-                if not stack:  # pragma: no cover - callers check for end of text first
-                    raise self.error("unexpected end of file")
-                frame = stack[-1]
-                if frame.kind == "quote":
-                    raise self.error(f"nothing follows the quote {frame.prefix!r}", frame.start)
-                opener = "(" if frame.kind == "list" else "["
-                raise self.paren_error(
-                    f"'{opener}' opened at line {frame.line}, column {frame.column} is never "
-                    "closed (unbalanced parentheses)",
-                    frame.start,
-                    stop=len(self.text),
-                )
+            if self.pos >= len(text):
+                raise self.end_of_file_error(stack)
             start = self.pos
             line, col = self.where(start)
-            ch = self.text[start]
-            node: SExpr | _Dot
-            if self.suspect is None and ch not in ")]":
-                # First token of its line: a newline in the gap since the last token
-                # (looking only at the gap keeps a one-line file linear).
-                if gap_start == 0 or self.text.find("\n", gap_start, start) >= 0:
-                    self.check_indent(stack, start, col)
-            if len(stack) >= MAX_DEPTH and (ch in "(['`," or self.text.startswith("#'", start)):
+            ch = text[start]
+            # First token of its line: a newline in the gap since the last token
+            # (looking only at the gap keeps a one-line file linear).
+            if (self.suspect is None and ch not in ")]"
+                    and (gap_start == 0 or text.find("\n", gap_start, start) >= 0)):
+                self.check_indent(stack, start, col)
+            opens_quote = ch in "'`," or (ch == "#" and text.startswith("#'", start))
+            if len(stack) >= MAX_DEPTH and (ch in "([" or opens_quote):
                 raise self.error(f"nested more than {MAX_DEPTH} levels deep: not a file "
                                  "muceval reads (a history or configuration nests a few levels)")
+            node: SExpr | _Dot
             if ch in "([":
                 self.pos += 1
                 stack.append(_Frame("list" if ch == "(" else "vector", start, line, col))
                 continue
-            if ch in ")]":
-                if not stack or stack[-1].kind == "quote":
-                    raise self.paren_error(f"unexpected '{ch}' (unbalanced parentheses)", start)
-                frame = stack[-1]
-                expected = ")" if frame.kind == "list" else "]"
-                if ch != expected:
-                    raise self.error(
-                        f"'{ch}' does not match the '{'(' if expected == ')' else '['}' "
-                        f"opened at line {frame.line}, column {frame.column}"
-                    )
-                if frame.dotted and frame.tail is None:
-                    raise self.error("nothing after '.' in a dotted list")
-                self.pos += 1
-                stack.pop()
-                if frame.kind == "list":
-                    node = SList(tuple(frame.items), frame.tail, frame.line, frame.column, start)
-                else:
-                    node = Vector(tuple(frame.items), frame.line, frame.column)
-            elif ch in "'`," or self.text.startswith("#'", start):
-                prefix = ch
-                if self.text.startswith(",@", start) or self.text.startswith("#'", start):
-                    prefix = self.text[start : start + 2]
-                self.pos += len(prefix)
-                stack.append(_Frame("quote", start, line, col, prefix))
+            if opens_quote:
+                stack.append(self.open_quote(start, line, col))
                 continue
-            elif ch == '"':
-                node = self.read_string(line, col)
-            elif ch == "?":
-                node = self.read_char(line, col)
-            elif ch == "#":
-                node = self.read_hash(line, col)
+            if ch in ")]":
+                node = self.close(stack, ch, start)
             else:
-                node = self.read_atom(line, col)
-            # Attach the finished node to its parent, closing quote frames on the way.
-            while True:
-                if isinstance(node, _Dot):
-                    if not stack or stack[-1].kind != "list":
-                        raise self.error("'.' outside a list", start)
-                    frame = stack[-1]
-                    if not frame.items:
-                        raise self.error("'.' at the start of a list", start)
-                    if frame.dotted:
-                        raise self.error("two '.' in one list", start)
-                    frame.dotted = True
-                    break
-                if not stack:
-                    return node
-                frame = stack[-1]
-                if frame.kind == "quote":
-                    stack.pop()
-                    head = Symbol(_QUOTE_PREFIX[frame.prefix], frame.line, frame.column)
-                    node = SList((head, node), None, frame.line, frame.column)
-                    continue
-                if frame.dotted:
-                    if frame.tail is not None:
-                        raise self.error("more than one object after '.' in a dotted list", start)
+                node = _ATOM_READERS.get(ch, _Reader.read_atom)(self, line, col)
+            done = self.attach(stack, node, start)
+            if done is not None:
+                return done
+
+    def end_of_file_error(self, stack: list[_Frame]) -> InputError:
+        """The error for a file that ends while ``stack`` is still open."""
+        if not stack:  # pragma: no cover - callers check for end of text first
+            return self.error("unexpected end of file")
+        frame = stack[-1]
+        if frame.kind == "quote":
+            return self.error(f"nothing follows the quote {frame.prefix!r}", frame.start)
+        opener = "(" if frame.kind == "list" else "["
+        return self.paren_error(
+            f"'{opener}' opened at line {frame.line}, column {frame.column} is never "
+            "closed (unbalanced parentheses)",
+            frame.start,
+            stop=len(self.text),
+        )
+
+    def open_quote(self, start: int, line: int, col: int) -> _Frame:
+        """The frame of the quote form (``'``, ``#'``, a backquote, ``,`` or ``,@``) at ``start``."""
+        prefix = self.text[start]
+        if self.text.startswith(",@", start) or self.text.startswith("#'", start):
+            prefix = self.text[start : start + 2]
+        self.pos += len(prefix)
+        return _Frame("quote", start, line, col, prefix)
+
+    def close(self, stack: list[_Frame], ch: str, start: int) -> SExpr:
+        """The list or vector that the ``ch`` at ``start`` closes, popped off ``stack``."""
+        if not stack or stack[-1].kind == "quote":
+            raise self.paren_error(f"unexpected '{ch}' (unbalanced parentheses)", start)
+        frame = stack[-1]
+        expected = ")" if frame.kind == "list" else "]"
+        if ch != expected:
+            raise self.error(
+                f"'{ch}' does not match the '{'(' if expected == ')' else '['}' "
+                f"opened at line {frame.line}, column {frame.column}"
+            )
+        if frame.dotted and frame.tail is None:
+            raise self.error("nothing after '.' in a dotted list")
+        self.pos += 1
+        stack.pop()
+        if frame.kind == "list":
+            return SList(tuple(frame.items), frame.tail, frame.line, frame.column, start)
+        return Vector(tuple(frame.items), frame.line, frame.column)
+
+    def attach(self, stack: list[_Frame], node: SExpr | _Dot, start: int) -> SExpr | None:
+        """Add a finished ``node`` (read at ``start``) to its parent; the datum if it is top-level.
+
+        Quote frames close as soon as their one datum is read, so they are
+        folded into the node on the way up.
+        """
+        if isinstance(node, _Dot):
+            self.mark_dot(stack, start)
+            return None
+        while stack:
+            frame = stack[-1]
+            if frame.kind != "quote":
+                if not frame.dotted:
+                    frame.items.append(node)
+                elif frame.tail is None:
                     frame.tail = node
                 else:
-                    frame.items.append(node)
-                break
+                    raise self.error("more than one object after '.' in a dotted list", start)
+                return None
+            stack.pop()
+            head = Symbol(_QUOTE_PREFIX[frame.prefix], frame.line, frame.column)
+            node = SList((head, node), None, frame.line, frame.column)
+        return node
+
+    def mark_dot(self, stack: list[_Frame], start: int) -> None:
+        """Record the consing dot read at ``start`` in the list it belongs to."""
+        if not stack or stack[-1].kind != "list":
+            raise self.error("'.' outside a list", start)
+        frame = stack[-1]
+        if not frame.items:
+            raise self.error("'.' at the start of a list", start)
+        if frame.dotted:
+            raise self.error("two '.' in one list", start)
+        frame.dotted = True
 
     def read_string(self, line: int, col: int) -> String:
         text, start = self.text, self.pos
@@ -539,61 +558,85 @@ class _Reader:
             return "", i + 1  # escaped newline: line continuation
         if ch in _SIMPLE_ESCAPES:
             return _SIMPLE_ESCAPES[ch], i + 1
-        if ch in "01234567":
-            j = i
-            while j < len(text) and j < i + 3 and text[j] in "01234567":
-                j += 1
-            return chr(int(text[i:j], 8)), j
-        if ch == "x":
-            j = i + 1
-            while j < len(text) and text[j] in "0123456789abcdefABCDEF":
-                j += 1
-            if j == i + 1:
-                raise self.error("'\\x' without hexadecimal digits", backslash)
-            code = int(text[i + 1 : j], 16)
-            return self.checked_chr(code, backslash), j
-        if ch in "uU":
-            width = 4 if ch == "u" else 8
-            digits = text[i + 1 : i + 1 + width]
-            if len(digits) != width or any(d not in "0123456789abcdefABCDEF" for d in digits):
-                raise self.error(f"'\\{ch}' needs {width} hexadecimal digits", backslash)
-            return self.checked_chr(int(digits, 16), backslash), i + 1 + width
-        if ch == "N" and i + 1 < len(text) and text[i + 1] == "{":
-            close = text.find("}", i + 2)
-            if close < 0:
-                raise self.error("unterminated '\\N{…}' escape", backslash)
-            name = text[i + 2 : close]
-            if name.startswith("U+"):
-                try:
-                    return self.checked_chr(int(name[2:], 16), backslash), close + 1
-                except ValueError:
-                    pass
-            import unicodedata
-
-            try:
-                return unicodedata.lookup(name), close + 1
-            except KeyError:
-                raise self.error(f"unknown character name '\\N{{{name}}}'", backslash) from None
-        if ch == "^" or (ch == "C" and text.startswith("C-", i)):
-            j = i + 1 if ch == "^" else i + 2
-            if j >= len(text):
-                raise self.error("incomplete control-character escape", backslash)
-            if text[j] == "\\":
-                base, nxt = self.read_escape(j, in_string)
-            else:
-                base, nxt = text[j], j + 1
-            if len(base) != 1:
-                raise self.error("invalid control-character escape", backslash)
-            if base == "?":
-                return "\x7f", nxt
-            code = ord(base.upper()) if base.isalpha() else ord(base)
-            if not 0x40 <= code <= 0x5F and base not in "@[\\]^_":
-                raise self.error(f"invalid control-character escape '\\C-{base}'", backslash)
-            return chr(code & 0x1F), nxt
+        escape = _ESCAPE_READERS.get(ch)
+        if escape is not None:
+            return escape(self, backslash, in_string)
         if ch in "MSHAs" and text.startswith(ch + "-", i):
             raise self.error(f"modifier escape '\\{ch}-' is not supported here", backslash)
         # Emacs: a backslash before any other character stands for that character.
         return ch, i + 1
+
+    def octal_escape(self, backslash: int, in_string: bool) -> tuple[str, int]:
+        """``\\NNN``: up to three octal digits."""
+        text, i = self.text, backslash + 1
+        j = i
+        while j < len(text) and j < i + 3 and text[j] in "01234567":
+            j += 1
+        return chr(int(text[i:j], 8)), j
+
+    def hex_escape(self, backslash: int, in_string: bool) -> tuple[str, int]:
+        """``\\xHH…``: any number of hexadecimal digits."""
+        text, i = self.text, backslash + 1
+        j = i + 1
+        while j < len(text) and text[j] in "0123456789abcdefABCDEF":
+            j += 1
+        if j == i + 1:
+            raise self.error("'\\x' without hexadecimal digits", backslash)
+        code = int(text[i + 1 : j], 16)
+        return self.checked_chr(code, backslash), j
+
+    def unicode_escape(self, backslash: int, in_string: bool) -> tuple[str, int]:
+        """``\\uHHHH`` and ``\\UHHHHHHHH``: exactly four or eight hexadecimal digits."""
+        text, i = self.text, backslash + 1
+        ch = text[i]
+        width = 4 if ch == "u" else 8
+        digits = text[i + 1 : i + 1 + width]
+        if len(digits) != width or any(d not in "0123456789abcdefABCDEF" for d in digits):
+            raise self.error(f"'\\{ch}' needs {width} hexadecimal digits", backslash)
+        return self.checked_chr(int(digits, 16), backslash), i + 1 + width
+
+    def named_escape(self, backslash: int, in_string: bool) -> tuple[str, int]:
+        """``\\N{NAME}`` or ``\\N{U+HHHH}``; a ``\\N`` without ``{`` is a plain ``N``."""
+        text, i = self.text, backslash + 1
+        if not text.startswith("{", i + 1):
+            return "N", i + 1
+        close = text.find("}", i + 2)
+        if close < 0:
+            raise self.error("unterminated '\\N{…}' escape", backslash)
+        name = text[i + 2 : close]
+        if name.startswith("U+"):
+            try:
+                return self.checked_chr(int(name[2:], 16), backslash), close + 1
+            except ValueError:
+                pass
+        import unicodedata
+
+        try:
+            return unicodedata.lookup(name), close + 1
+        except KeyError:
+            raise self.error(f"unknown character name '\\N{{{name}}}'", backslash) from None
+
+    def control_escape(self, backslash: int, in_string: bool) -> tuple[str, int]:
+        """``\\^X`` or ``\\C-X``; a ``\\C`` without ``-`` is a plain ``C``."""
+        text, i = self.text, backslash + 1
+        ch = text[i]
+        if ch == "C" and not text.startswith("C-", i):
+            return "C", i + 1
+        j = i + 1 if ch == "^" else i + 2
+        if j >= len(text):
+            raise self.error("incomplete control-character escape", backslash)
+        if text[j] == "\\":
+            base, nxt = self.read_escape(j, in_string)
+        else:
+            base, nxt = text[j], j + 1
+        if len(base) != 1:
+            raise self.error("invalid control-character escape", backslash)
+        if base == "?":
+            return "\x7f", nxt
+        code = ord(base.upper()) if base.isalpha() else ord(base)
+        if not 0x40 <= code <= 0x5F and base not in "@[\\]^_":
+            raise self.error(f"invalid control-character escape '\\C-{base}'", backslash)
+        return chr(code & 0x1F), nxt
 
     def checked_chr(self, code: int, at: int) -> str:
         if code == 0:
@@ -671,6 +714,24 @@ class _Reader:
                     return Integer(int(token.rstrip(".")), line, col)
                 return Float(float(token), line, col)
         return Symbol(token, line, col)
+
+
+# What a character starts, looked up once per datum or escape rather than tested in turn.
+_ATOM_READERS: dict[str, Callable[[_Reader, int, int], SExpr | _Dot]] = {
+    '"': _Reader.read_string,
+    "?": _Reader.read_char,
+    "#": _Reader.read_hash,
+}
+_EscapeReader = Callable[[_Reader, int, bool], tuple[str, int]]
+_ESCAPE_READERS: dict[str, _EscapeReader] = {
+    **dict.fromkeys("01234567", _Reader.octal_escape),
+    "x": _Reader.hex_escape,
+    "u": _Reader.unicode_escape,
+    "U": _Reader.unicode_escape,
+    "N": _Reader.named_escape,
+    "^": _Reader.control_escape,
+    "C": _Reader.control_escape,
+}
 
 
 def parse(text: str, path: str = "<string>", *, allow_empty: bool = False) -> tuple[SExpr, ...]:

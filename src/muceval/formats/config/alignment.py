@@ -7,6 +7,7 @@ problem is reported with the file and the line of the key it concerns.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -201,39 +202,56 @@ class _AlignmentReader:
                 allowed = ", ".join(_OPTIONS[kind]) or "nothing else"
                 raise self.fail(f"{what}: unknown key {key!r} in a {kind} condition "
                                 f"(allowed with it: {allowed})", line)
+        return _CONDITION_READERS[kind](self, kind, value, f"{what}: {kind}", line, depth)
+
+    def combination(self, kind: str, value: dict[str, Any], where: str, line: int | None,
+                    depth: int) -> Condition:
+        """``all``, ``any`` or ``not`` of nested conditions."""
         arg = value[kind]
-        where = f"{what}: {kind}"
-        if kind in ("all", "any"):
-            r.expect(arg, list, where, line)
-            if not arg:
-                raise self.fail(f"{where}: give at least one condition", line)
-            parts = tuple(self.condition(c, where, line, depth + 1) for c in arg)
-            return AllOf(parts) if kind == "all" else AnyOf(parts)
         if kind == "not":
             return Not(self.condition(arg, where, line, depth + 1))
-        if kind == "min-pair-score":
-            score = self.number(arg, where, line)
-            if not 0 <= score <= 100:
-                raise self.fail(f"{where}: expected a percentage from 0 to 100, found {arg!r}",
-                                line)
-            return MinPairScore(score)
-        if kind == "min-evidence-bits":
-            bits = self.number(arg, where, line)
-            if bits < 0:
-                raise self.fail(f"{where}: expected a number of bits ≥ 0, found {arg!r}", line)
-            return MinEvidenceBits(bits, self.optional_slots(value, where, line))
+        self.reader.expect(arg, list, where, line)
+        if not arg:
+            raise self.fail(f"{where}: give at least one condition", line)
+        parts = tuple(self.condition(c, where, line, depth + 1) for c in arg)
+        return AllOf(parts) if kind == "all" else AnyOf(parts)
+
+    def min_pair_score(self, kind: str, value: dict[str, Any], where: str, line: int | None,
+                       depth: int) -> Condition:
+        arg = value[kind]
+        score = self.number(arg, where, line)
+        if not 0 <= score <= 100:
+            raise self.fail(f"{where}: expected a percentage from 0 to 100, found {arg!r}",
+                            line)
+        return MinPairScore(score)
+
+    def min_evidence_bits(self, kind: str, value: dict[str, Any], where: str, line: int | None,
+                          depth: int) -> Condition:
+        arg = value[kind]
+        bits = self.number(arg, where, line)
+        if bits < 0:
+            raise self.fail(f"{where}: expected a number of bits ≥ 0, found {arg!r}", line)
+        return MinEvidenceBits(bits, self.optional_slots(value, where, line))
+
+    def min_matching_slots(self, kind: str, value: dict[str, Any], where: str,
+                           line: int | None, depth: int) -> Condition:
         test = self.value_test(value, where, line)
-        if kind == "min-matching-slots":
-            count = r.expect(arg, int, where, line)
-            if count < 1:
-                raise self.fail(f"{where}: expected a count ≥ 1, found {count}", line)
-            return MinMatchingSlots(count, self.optional_slots(value, where, line), test)
+        count = self.reader.expect(value[kind], int, where, line)
+        if count < 1:
+            raise self.fail(f"{where}: expected a count ≥ 1, found {count}", line)
+        return MinMatchingSlots(count, self.optional_slots(value, where, line), test)
+
+    def slot_match(self, kind: str, value: dict[str, Any], where: str, line: int | None,
+                   depth: int) -> Condition:
+        """``match`` (one slot), ``any-match`` or ``all-match`` (several)."""
+        test = self.value_test(value, where, line)
+        arg = value[kind]
         if kind == "match":
-            slot = r.expect(arg, str, f"{where} (one slot id; any-match or all-match take "
-                                      "several)", line)
+            slot = self.reader.expect(arg, str, f"{where} (one slot id; any-match or all-match "
+                                                "take several)", line)
             self.check_slots((slot,), where, line)
             return SlotMatch("one", (slot,), test)
-        slots = r.string_list(arg, where, line)
+        slots = self.reader.string_list(arg, where, line)
         if not slots:
             raise self.fail(f"{where}: name at least one slot", line)
         self.check_slots(slots, where, line)
@@ -283,6 +301,20 @@ class _AlignmentReader:
                 raise self.fail(f"{what}: slot {slot!r} identifies templates; it cannot match",
                                 line)
 
+
+_ConditionReader = Callable[[_AlignmentReader, str, dict[str, Any], str, int | None, int], Condition]
+# Each kind of condition (CONDITION_KEYS) and its reader.
+_CONDITION_READERS: dict[str, _ConditionReader] = {
+    "all": _AlignmentReader.combination,
+    "any": _AlignmentReader.combination,
+    "not": _AlignmentReader.combination,
+    "min-pair-score": _AlignmentReader.min_pair_score,
+    "min-evidence-bits": _AlignmentReader.min_evidence_bits,
+    "min-matching-slots": _AlignmentReader.min_matching_slots,
+    "match": _AlignmentReader.slot_match,
+    "any-match": _AlignmentReader.slot_match,
+    "all-match": _AlignmentReader.slot_match,
+}
 
 def read_alignment(reader: _TomlReader, table: Any, config: Configuration,
                    base: AlignmentSettings | None = None) -> AlignmentSettings:

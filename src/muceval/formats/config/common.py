@@ -3,13 +3,14 @@ cross-checks that need a whole configuration."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from muceval.core.model import (
     Configuration,
     DisplayType,
     SetNode,
+    SlotSpec,
     SlotType,
 )
 from muceval.errors import InputError
@@ -75,62 +76,61 @@ def _check_references(
 
     ``where`` maps a check name to the (file, line) to blame.
     """
-    ids = [spec.slot_id for spec in config.slots]
-    known = set(ids)
 
     def fail(key: str, message: str, slot_id: str | None = None) -> None:
         # A reader may record where each slot id was written ("check:slot").
         path, line = where.get(f"{key}:{slot_id}") or where.get(key, default)
         raise InputError.at(path, line, message)
 
-    if not config.slots:
-        fail("slots", "no slots are defined")
+    problem = _slot_layout_problem(config.slots)
+    if problem is not None:
+        fail("slots", problem)
+    known = {spec.slot_id for spec in config.slots}
+    for slot_id, key, message, blamed in _slot_references(config):
+        if slot_id not in known:
+            fail(key, message, blamed)
+
+
+def _slot_layout_problem(slots: tuple[SlotSpec, ...]) -> str | None:
+    """What is wrong with the identifying slots (one of each kind, first), if anything."""
+    if not slots:
+        return "no slots are defined"
     for type_ in (SlotType.MESSAGE_ID, SlotType.TEMPLATE_ID):
-        count = sum(1 for s in config.slots if s.type is type_)
+        count = sum(1 for s in slots if s.type is type_)
         if count != 1:
-            fail("slots", f"exactly one slot of type '{type_.value}' is needed, found {count}")
-    if config.slots[0].type is not SlotType.MESSAGE_ID or (
-        len(config.slots) < 2 or config.slots[1].type is not SlotType.TEMPLATE_ID
+            return f"exactly one slot of type '{type_.value}' is needed, found {count}"
+    if slots[0].type is not SlotType.MESSAGE_ID or (
+        len(slots) < 2 or slots[1].type is not SlotType.TEMPLATE_ID
     ):
-        fail("slots", "the first two slots must be the message id and the template id slots")
+        return "the first two slots must be the message id and the template id slots"
+    return None
+
+
+def _slot_references(config: Configuration) -> Iterator[tuple[str, str, str, str | None]]:
+    """Every slot id named outside the slot definitions, in the order they are checked.
+
+    Each comes as (slot id, check name, message if unknown, slot id to look up in ``where``).
+    """
     for spec in config.slots:
         for target in spec.xref:
-            if target not in known:
-                fail(
-                    f"xref:{spec.slot_id}",
-                    f"slot '{spec.slot_id}': xref names unknown slot '{target}'",
-                )
+            yield (target, f"xref:{spec.slot_id}",
+                   f"slot '{spec.slot_id}': xref names unknown slot '{target}'", None)
     if config.restrict_map_slots is not None:
         for slot_id in config.restrict_map_slots.slot_ids():
-            if slot_id not in known:
-                fail(
-                    "restrict-map-slots",
-                    f"restrict-map-slots names unknown slot '{slot_id}'",
-                    slot_id,
-                )
+            yield (slot_id, "restrict-map-slots",
+                   f"restrict-map-slots names unknown slot '{slot_id}'", slot_id)
     for row in config.subtotal_rows:
         for slot_id in row.slot_ids:
-            if slot_id not in known:
-                fail(
-                    f"subtotal:{row.name}",
-                    f"subtotal row '{row.name}' names unknown slot '{slot_id}'",
-                    slot_id,
-                )
-    if config.scored_slots is not None:
-        for slot_id in config.scored_slots:
-            if slot_id not in known:
-                fail("scored-slots", f"scored-slots names unknown slot '{slot_id}'", slot_id)
-    if config.scored_templates is not None:
-        for selection in config.scored_templates:
-            for _, slot_ids in selection.templates:
-                for slot_id in slot_ids or ():
-                    if slot_id not in known:
-                        fail(
-                            "scored-templates",
-                            f"scored-templates ({selection.message_id}) names unknown slot "
-                            f"'{slot_id}'",
-                            slot_id,
-                        )
+            yield (slot_id, f"subtotal:{row.name}",
+                   f"subtotal row '{row.name}' names unknown slot '{slot_id}'", slot_id)
+    for slot_id in config.scored_slots or ():
+        yield slot_id, "scored-slots", f"scored-slots names unknown slot '{slot_id}'", slot_id
+    for selection in config.scored_templates or ():
+        for _, slot_ids in selection.templates:
+            for slot_id in slot_ids or ():
+                yield (slot_id, "scored-templates",
+                       f"scored-templates ({selection.message_id}) names unknown slot "
+                       f"'{slot_id}'", slot_id)
 
 
 def _check_set_tree(roots: Iterable[SetNode]) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -330,100 +331,100 @@ def _read_options(form: SList, path: str, state: _LispState) -> None:
     args = form.items[1:]
     files: list[tuple[str, str]] = []
     seen: set[str] = set()
-    i = 0
-    while i < len(args):
+    for i in range(0, len(args), 2):
         key = args[i]
         if not isinstance(key, Symbol) or not key.name.startswith(":") or len(key.name) < 2:
             raise _lisp_error(path, key, f"expected an option keyword, found {sexpr.describe(key)}")
         option = key.name[1:]
         if i + 1 >= len(args):
             raise _lisp_error(path, key, f"option {key.name} has no value")
-        raw = args[i + 1]
-        i += 2
         if option in seen:
             raise _lisp_error(path, key, f"option {key.name} given twice")
         seen.add(option)
         state.where[option] = (path, key.line)
-        value = sexpr.unquote(raw)
-        fields = state.fields
-        if option in FILE_OPTIONS:
-            file_name = _read_path(raw, path, option)
-            files.append((option, file_name))
-            if option == "slot-file":
-                state.slot_file = file_name
-        elif option in FLAG_OPTIONS:
-            fields[FLAG_OPTIONS[option]] = _read_flag(value, path, option)
-        elif option == "display-type":
-            if sexpr.is_nil(value):
-                fields["display_type"] = DisplayType.MATCHED_MISSING
-            elif isinstance(value, Symbol) and value.name in _DISPLAY_ALIASES:
-                fields["display_type"] = _DISPLAY_ALIASES[value.name]
-            else:
-                try:
-                    fields["display_type"] = DisplayType(getattr(value, "name", None))
-                except ValueError:
-                    raise _lisp_error(
-                        path,
-                        value,
-                        f":display-type: expected one of "
-                        f"{', '.join(repr(d.value) for d in DisplayType)} or nil, found "
-                        f"{sexpr.describe(value)}",
-                    ) from None
-        elif option == "scored-slots":
-            if sexpr.is_symbol(value, ":all"):
-                fields["scored_slots"] = None
-            else:
-                fields["scored_slots"] = _symbol_list(
-                    value, path, ":scored-slots", state.where, "scored-slots"
-                )
-        elif option == "scored-templates":
-            if sexpr.is_symbol(value, ":all"):
-                fields["scored_templates"] = None
-            else:
-                fields["scored_templates"] = _read_scored_templates(value, path, state.where)
-        elif option == "restrict-map-slots":
-            fields["restrict_map_slots"] = (
-                None if sexpr.is_nil(value) else _read_restriction(value, path, state.where)
-            )
-        elif option == "string-premodifiers":
-            if sexpr.is_nil(value):
-                fields["string_premodifiers"] = ()
-            elif not isinstance(value, SList) or value.tail is not None:
-                raise _lisp_error(
-                    path,
-                    value,
-                    f":string-premodifiers: expected a list of strings, found {sexpr.describe(value)}",
-                )
-            else:
-                words = []
-                for item in value.items:
-                    if not isinstance(item, String):
-                        raise _lisp_error(
-                            path,
-                            item,
-                            f":string-premodifiers: expected a string, found {sexpr.describe(item)}",
-                        )
-                    words.append(item.value)
-                fields["string_premodifiers"] = tuple(words)
-        elif option == "subtotal-rows":
-            fields["subtotal_rows"] = _read_subtotals(value, path, state)
-        else:
-            known = sorted(
-                [
-                    *FILE_OPTIONS,
-                    *FLAG_OPTIONS,
-                    "display-type",
-                    "scored-slots",
-                    "scored-templates",
-                    "restrict-map-slots",
-                    "string-premodifiers",
-                    "subtotal-rows",
-                ]
-            )
-            raise _lisp_error(
-                path, key, f"unknown option {key.name} (known: {', '.join(':' + k for k in known)})"
-            )
+        _read_option(key, args[i + 1], path, state, files)
     state.fields["files"] = tuple(files)
+
+
+def _read_option(
+    key: Symbol, raw: SExpr, path: str, state: _LispState, files: list[tuple[str, str]]
+) -> None:
+    """Store the value ``raw`` of the option ``key`` in ``state`` (a file option in ``files``)."""
+    option = key.name[1:]
+    if option in FILE_OPTIONS:
+        # A file name is evaluated, not quoted: (expand-file-name …) is code.
+        file_name = _read_path(raw, path, option)
+        files.append((option, file_name))
+        if option == "slot-file":
+            state.slot_file = file_name
+        return
+    value = sexpr.unquote(raw)
+    if option in FLAG_OPTIONS:
+        state.fields[FLAG_OPTIONS[option]] = _read_flag(value, path, option)
+        return
+    if option not in _OPTION_READERS:
+        known = sorted([*FILE_OPTIONS, *FLAG_OPTIONS, *_OPTION_READERS])
+        raise _lisp_error(
+            path, key, f"unknown option {key.name} (known: {', '.join(':' + k for k in known)})"
+        )
+    field, read = _OPTION_READERS[option]
+    state.fields[field] = read(value, path, state)
+
+
+def _read_display_type(value: SExpr, path: str, state: _LispState) -> DisplayType:
+    if sexpr.is_nil(value):
+        return DisplayType.MATCHED_MISSING
+    if isinstance(value, Symbol) and value.name in _DISPLAY_ALIASES:
+        return _DISPLAY_ALIASES[value.name]
+    try:
+        return DisplayType(getattr(value, "name", None))
+    except ValueError:
+        raise _lisp_error(
+            path,
+            value,
+            f":display-type: expected one of "
+            f"{', '.join(repr(d.value) for d in DisplayType)} or nil, found "
+            f"{sexpr.describe(value)}",
+        ) from None
+
+
+def _read_scored_slots(value: SExpr, path: str, state: _LispState) -> tuple[str, ...] | None:
+    if sexpr.is_symbol(value, ":all"):
+        return None
+    return _symbol_list(value, path, ":scored-slots", state.where, "scored-slots")
+
+
+def _read_scored_templates_option(
+    value: SExpr, path: str, state: _LispState
+) -> tuple[TemplateSelection, ...] | None:
+    if sexpr.is_symbol(value, ":all"):
+        return None
+    return _read_scored_templates(value, path, state.where)
+
+
+def _read_restriction_option(value: SExpr, path: str, state: _LispState) -> Restriction | None:
+    return None if sexpr.is_nil(value) else _read_restriction(value, path, state.where)
+
+
+def _read_premodifiers(value: SExpr, path: str, state: _LispState) -> tuple[str, ...]:
+    if sexpr.is_nil(value):
+        return ()
+    if not isinstance(value, SList) or value.tail is not None:
+        raise _lisp_error(
+            path,
+            value,
+            f":string-premodifiers: expected a list of strings, found {sexpr.describe(value)}",
+        )
+    words = []
+    for item in value.items:
+        if not isinstance(item, String):
+            raise _lisp_error(
+                path,
+                item,
+                f":string-premodifiers: expected a string, found {sexpr.describe(item)}",
+            )
+        words.append(item.value)
+    return tuple(words)
 
 
 def _read_subtotals(value: SExpr, path: str, state: _LispState) -> tuple[SubtotalRow, ...]:
@@ -455,6 +456,18 @@ def _read_subtotals(value: SExpr, path: str, state: _LispState) -> tuple[Subtota
     return tuple(rows)
 
 
+# The options other than file names and flags: option -> (Configuration field, reader of the
+# unquoted value).
+_OPTION_READERS: dict[str, tuple[str, Callable[[SExpr, str, _LispState], Any]]] = {
+    "display-type": ("display_type", _read_display_type),
+    "scored-slots": ("scored_slots", _read_scored_slots),
+    "scored-templates": ("scored_templates", _read_scored_templates_option),
+    "restrict-map-slots": ("restrict_map_slots", _read_restriction_option),
+    "string-premodifiers": ("string_premodifiers", _read_premodifiers),
+    "subtotal-rows": ("subtotal_rows", _read_subtotals),
+}
+
+
 def _read_set_node(node: SExpr, path: str) -> SetNode:
     if isinstance(node, String):
         return SetNode(node.value)
@@ -474,114 +487,10 @@ def _read_set_node(node: SExpr, path: str) -> SetNode:
 
 
 def _read_slots(form: SList, path: str) -> tuple[SlotSpec, ...]:
-    specs: list[SlotSpec] = []
     seen: dict[str, int] = {}
     labels: dict[str, int] = {}
     where: dict[str, tuple[str, int | None]] = {}
-    for entry in form.items[1:]:
-        if not isinstance(entry, SList) or entry.tail is not None or len(entry.items) < 3:
-            raise _lisp_error(
-                path,
-                entry,
-                f'expected a slot (slot-id "LABEL" type option…), found {sexpr.describe(entry)}',
-            )
-        slot_node, label_node, type_node, *options = entry.items
-        if not isinstance(slot_node, Symbol) or slot_node.name in ("nil", "t"):
-            raise _lisp_error(
-                path, slot_node, f"expected a slot id, found {sexpr.describe(slot_node)}"
-            )
-        slot_id = slot_node.name
-        if slot_id in seen:
-            raise _lisp_error(
-                path,
-                slot_node,
-                f"duplicate slot id '{slot_id}' (first defined at line {seen[slot_id]})",
-            )
-        seen[slot_id] = slot_node.line
-        if not isinstance(label_node, String) or not label_node.value.strip():
-            raise _lisp_error(
-                path,
-                label_node,
-                f"slot '{slot_id}': expected a label string, found {sexpr.describe(label_node)}",
-            )
-        if label_node.value in labels:
-            raise _lisp_error(
-                path,
-                label_node,
-                f"slot '{slot_id}': label {label_node.value!r} already used at line {labels[label_node.value]}",
-            )
-        labels[label_node.value] = label_node.line
-        if not isinstance(type_node, Symbol):
-            raise _lisp_error(
-                path,
-                type_node,
-                f"slot '{slot_id}': expected a type, found {sexpr.describe(type_node)}",
-            )
-        if type_node.name in _UNSUPPORTED_TYPES:
-            raise _lisp_error(
-                path,
-                type_node,
-                f"slot '{slot_id}': slot type '{type_node.name}' is not supported by muceval",
-            )
-        slot_type = _LISP_TYPES.get(type_node.name)
-        if slot_type is None:
-            raise _lisp_error(
-                path,
-                type_node,
-                f"slot '{slot_id}': unknown slot type '{type_node.name}' (known: {', '.join(_LISP_TYPES)})",
-            )
-        set_values: tuple[SetNode, ...] | None = None
-        xref: tuple[str, ...] | None = None
-        for option in options:
-            if (
-                not isinstance(option, SList)
-                or option.tail is not None
-                or not option.items
-                or not isinstance(option.items[0], Symbol)
-            ):
-                raise _lisp_error(
-                    path,
-                    option,
-                    f"slot '{slot_id}': expected (set …) or (xref …), found {sexpr.describe(option)}",
-                )
-            kind = option.items[0].name
-            if kind == "set":
-                if set_values is not None:
-                    raise _lisp_error(path, option, f"slot '{slot_id}': second (set …)")
-                if slot_type is not SlotType.SET:
-                    raise _lisp_error(
-                        path, option, f"slot '{slot_id}': (set …) is only allowed for element slots"
-                    )
-                if len(option.items) < 2:
-                    raise _lisp_error(path, option, f"slot '{slot_id}': empty (set)")
-                set_values = tuple(_read_set_node(item, path) for item in option.items[1:])
-                twice = _check_set_tree(set_values)
-                if twice is not None:
-                    raise _lisp_error(
-                        path, option, f"slot '{slot_id}': set value {twice!r} occurs twice"
-                    )
-            elif kind == "xref":
-                if xref is not None:
-                    raise _lisp_error(path, option, f"slot '{slot_id}': second (xref …)")
-                xref = _symbol_list(SList(option.items[1:]), path, f"slot '{slot_id}' xref")
-                if not xref:
-                    raise _lisp_error(path, option, f"slot '{slot_id}': empty (xref)")
-                if slot_id in xref:
-                    raise _lisp_error(path, option, f"slot '{slot_id}': xref names the slot itself")
-                if len(set(xref)) != len(xref):
-                    raise _lisp_error(path, option, f"slot '{slot_id}': xref names a slot twice")
-                where[slot_id] = (path, option.line)
-            else:
-                raise _lisp_error(
-                    path,
-                    option.items[0],
-                    f"slot '{slot_id}': unknown slot option '{kind}' (known: set, xref)",
-                )
-        if slot_type is SlotType.SET and set_values is None:
-            raise _lisp_error(
-                path, entry, f"slot '{slot_id}': an element slot needs a (set …) option"
-            )
-        specs.append(SlotSpec(slot_id, label_node.value, slot_type, set_values or (), xref or ()))
+    specs = [_read_slot(entry, path, seen, labels, where) for entry in form.items[1:]]
     # Unknown xref targets can only be checked once every slot is known.
     known = set(seen)
     for spec in specs:
@@ -592,3 +501,148 @@ def _read_slots(form: SList, path: str) -> tuple[SlotSpec, ...]:
                     xpath, line, f"slot '{spec.slot_id}': xref names unknown slot '{target}'"
                 )
     return tuple(specs)
+
+
+def _read_slot(
+    entry: SExpr,
+    path: str,
+    seen: dict[str, int],
+    labels: dict[str, int],
+    where: dict[str, tuple[str, int | None]],
+) -> SlotSpec:
+    """One ``(slot-id "LABEL" type option…)``; ``seen`` and ``labels`` hold the lines of the
+    ids and labels of the slots before it, ``where`` gets the line of its xref."""
+    if not isinstance(entry, SList) or entry.tail is not None or len(entry.items) < 3:
+        raise _lisp_error(
+            path,
+            entry,
+            f'expected a slot (slot-id "LABEL" type option…), found {sexpr.describe(entry)}',
+        )
+    slot_node, label_node, type_node, *options = entry.items
+    slot_id = _read_slot_id(slot_node, path, seen)
+    label = _read_slot_label(label_node, slot_id, path, labels)
+    slot_type = _read_slot_type(type_node, slot_id, path)
+    set_values: tuple[SetNode, ...] | None = None
+    xref: tuple[str, ...] | None = None
+    for node in options:
+        kind, option = _slot_option(node, slot_id, path)
+        if kind == "set":
+            if set_values is not None:
+                raise _lisp_error(path, option, f"slot '{slot_id}': second (set …)")
+            set_values = _read_set_option(option, slot_id, slot_type, path)
+        else:
+            if xref is not None:
+                raise _lisp_error(path, option, f"slot '{slot_id}': second (xref …)")
+            xref = _read_xref_option(option, slot_id, path)
+            where[slot_id] = (path, option.line)
+    if slot_type is SlotType.SET and set_values is None:
+        raise _lisp_error(
+            path, entry, f"slot '{slot_id}': an element slot needs a (set …) option"
+        )
+    return SlotSpec(slot_id, label, slot_type, set_values or (), xref or ())
+
+
+def _read_slot_id(node: SExpr, path: str, seen: dict[str, int]) -> str:
+    if not isinstance(node, Symbol) or node.name in ("nil", "t"):
+        raise _lisp_error(path, node, f"expected a slot id, found {sexpr.describe(node)}")
+    slot_id = node.name
+    if slot_id in seen:
+        raise _lisp_error(
+            path,
+            node,
+            f"duplicate slot id '{slot_id}' (first defined at line {seen[slot_id]})",
+        )
+    seen[slot_id] = node.line
+    return slot_id
+
+
+def _read_slot_label(node: SExpr, slot_id: str, path: str, labels: dict[str, int]) -> str:
+    if not isinstance(node, String) or not node.value.strip():
+        raise _lisp_error(
+            path,
+            node,
+            f"slot '{slot_id}': expected a label string, found {sexpr.describe(node)}",
+        )
+    if node.value in labels:
+        raise _lisp_error(
+            path,
+            node,
+            f"slot '{slot_id}': label {node.value!r} already used at line {labels[node.value]}",
+        )
+    labels[node.value] = node.line
+    return node.value
+
+
+def _read_slot_type(node: SExpr, slot_id: str, path: str) -> SlotType:
+    if not isinstance(node, Symbol):
+        raise _lisp_error(
+            path,
+            node,
+            f"slot '{slot_id}': expected a type, found {sexpr.describe(node)}",
+        )
+    if node.name in _UNSUPPORTED_TYPES:
+        raise _lisp_error(
+            path,
+            node,
+            f"slot '{slot_id}': slot type '{node.name}' is not supported by muceval",
+        )
+    slot_type = _LISP_TYPES.get(node.name)
+    if slot_type is None:
+        raise _lisp_error(
+            path,
+            node,
+            f"slot '{slot_id}': unknown slot type '{node.name}' (known: {', '.join(_LISP_TYPES)})",
+        )
+    return slot_type
+
+
+def _slot_option(option: SExpr, slot_id: str, path: str) -> tuple[str, SList]:
+    """A slot option ``(set …)`` or ``(xref …)``, with its kind (the head)."""
+    if (
+        not isinstance(option, SList)
+        or option.tail is not None
+        or not option.items
+        or not isinstance(option.items[0], Symbol)
+    ):
+        raise _lisp_error(
+            path,
+            option,
+            f"slot '{slot_id}': expected (set …) or (xref …), found {sexpr.describe(option)}",
+        )
+    kind = option.items[0].name
+    if kind not in ("set", "xref"):
+        raise _lisp_error(
+            path,
+            option.items[0],
+            f"slot '{slot_id}': unknown slot option '{kind}' (known: set, xref)",
+        )
+    return kind, option
+
+
+def _read_set_option(
+    option: SList, slot_id: str, slot_type: SlotType, path: str
+) -> tuple[SetNode, ...]:
+    if slot_type is not SlotType.SET:
+        raise _lisp_error(
+            path, option, f"slot '{slot_id}': (set …) is only allowed for element slots"
+        )
+    if len(option.items) < 2:
+        raise _lisp_error(path, option, f"slot '{slot_id}': empty (set)")
+    set_values = tuple(_read_set_node(item, path) for item in option.items[1:])
+    twice = _check_set_tree(set_values)
+    if twice is not None:
+        raise _lisp_error(
+            path, option, f"slot '{slot_id}': set value {twice!r} occurs twice"
+        )
+    return set_values
+
+
+def _read_xref_option(option: SList, slot_id: str, path: str) -> tuple[str, ...]:
+    xref = _symbol_list(SList(option.items[1:]), path, f"slot '{slot_id}' xref")
+    if not xref:
+        raise _lisp_error(path, option, f"slot '{slot_id}': empty (xref)")
+    if slot_id in xref:
+        raise _lisp_error(path, option, f"slot '{slot_id}': xref names the slot itself")
+    if len(set(xref)) != len(xref):
+        raise _lisp_error(path, option, f"slot '{slot_id}': xref names a slot twice")
+    return xref

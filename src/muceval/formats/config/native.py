@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -104,80 +104,17 @@ class _TomlReader:
     def read(self) -> Configuration:
         data = self.data
         self.check_keys(data, _TOP_KEYS, None)
-        fields: dict[str, Any] = {}
-        where: dict[str, tuple[str, int | None]] = {}
         version = data.get("format-version", FORMAT_VERSION)
         if version != FORMAT_VERSION or isinstance(version, bool):
             raise self.fail(
                 f"format-version {version!r} is not supported (this muceval reads version {FORMAT_VERSION})",
                 self.locate.key_line(None, "format-version"),
             )
-        templates = self.expect(
-            data.get("templates", {}), dict, "[templates]", self.locate.table_line("[templates]")
-        )
-        self.check_keys(templates, _TEMPLATE_KEYS, "[templates]")
-        for key, attr in _TEMPLATE_KEYS.items():
-            if key in templates:
-                line = self.locate.key_line("[templates]", key)
-                fields[attr] = self.expect(templates[key], str, f"templates.{key}", line)
-                if attr == "alternative_separator" and len(fields[attr]) != 1:
-                    raise self.fail(
-                        "templates.alternative-separator: expected a single character", line
-                    )
-        options = self.expect(
-            data.get("options", {}), dict, "[options]", self.locate.table_line("[options]")
-        )
-        self.check_keys(options, _OPTION_KEYS, "[options]")
-        for key, value in options.items():
-            line = self.locate.key_line("[options]", key)
-            what = f"options.{key}"
-            if key in FLAG_OPTIONS:
-                fields[FLAG_OPTIONS[key]] = self.expect(value, bool, what, line)
-            elif key == "display-type":
-                self.expect(value, str, what, line)
-                try:
-                    fields["display_type"] = DisplayType(value)
-                except ValueError:
-                    raise self.fail(
-                        f"{what}: expected one of {', '.join(repr(d.value) for d in DisplayType)}, found {value!r}",
-                        line,
-                    ) from None
-            elif key == "scored-slots":
-                if value == "all":
-                    fields["scored_slots"] = None
-                elif isinstance(value, list):
-                    fields["scored_slots"] = self.string_list(value, what, line)
-                else:
-                    raise self.fail(
-                        f'{what}: expected "all" or a list of slot ids, found {_toml_type(value)}',
-                        line,
-                    )
-            elif key == "restrict-map-slots":
-                fields["restrict_map_slots"] = self.restriction(value, what, line)
-            elif key == "string-premodifiers":
-                fields["string_premodifiers"] = self.string_list(value, what, line)
-            where[key] = (self.path, line)
-        subtotals = self.expect(
-            data.get("subtotal-rows", {}),
-            dict,
-            "[subtotal-rows]",
-            self.locate.table_line("[subtotal-rows]"),
-        )
-        rows = []
-        for name, slot_ids in subtotals.items():
-            line = self.locate.key_line("[subtotal-rows]", name)
-            rows.append(
-                SubtotalRow(name, self.string_list(slot_ids, f"subtotal-rows.{name}", line))
-            )
-            where[f"subtotal:{name}"] = (self.path, line)
-        fields["subtotal_rows"] = tuple(rows)
-        files = self.expect(
-            data.get("files", {}), dict, "[files]", self.locate.table_line("[files]")
-        )
-        self.check_keys(files, FILE_OPTIONS, "[files]")
-        for key, value in files.items():
-            self.expect(value, str, f"files.{key}", self.locate.key_line("[files]", key))
-        fields["files"] = tuple(files.items())
+        where: dict[str, tuple[str, int | None]] = {}
+        fields = self.templates(data.get("templates", {}))
+        fields.update(self.options(data.get("options", {}), where))
+        fields["subtotal_rows"] = self.subtotal_rows(data.get("subtotal-rows", {}), where)
+        fields["files"] = self.files(data.get("files", {}))
         if "scored-templates" in data:
             fields["scored_templates"] = self.scored_templates(data["scored-templates"], where)
         slots = self.slots(data.get("slot"), where)
@@ -187,6 +124,79 @@ class _TomlReader:
         if "alignment" in data:
             config = replace(config, alignment=read_alignment(self, data["alignment"], config))
         return config
+
+    def templates(self, table: Any) -> dict[str, Any]:
+        """The fields given by the ``[templates]`` table."""
+        templates = self.expect(table, dict, "[templates]", self.locate.table_line("[templates]"))
+        self.check_keys(templates, _TEMPLATE_KEYS, "[templates]")
+        fields: dict[str, Any] = {}
+        for key, attr in _TEMPLATE_KEYS.items():
+            if key in templates:
+                line = self.locate.key_line("[templates]", key)
+                fields[attr] = self.expect(templates[key], str, f"templates.{key}", line)
+                if attr == "alternative_separator" and len(fields[attr]) != 1:
+                    raise self.fail(
+                        "templates.alternative-separator: expected a single character", line
+                    )
+        return fields
+
+    def options(self, table: Any, where: dict[str, tuple[str, int | None]]) -> dict[str, Any]:
+        """The fields given by the ``[options]`` table; ``where`` gets the line of each."""
+        options = self.expect(table, dict, "[options]", self.locate.table_line("[options]"))
+        self.check_keys(options, _OPTION_KEYS, "[options]")
+        fields: dict[str, Any] = {}
+        for key, value in options.items():
+            line = self.locate.key_line("[options]", key)
+            what = f"options.{key}"
+            if key in FLAG_OPTIONS:
+                fields[FLAG_OPTIONS[key]] = self.expect(value, bool, what, line)
+            else:
+                field, read = _OPTION_READERS[key]
+                fields[field] = read(self, value, what, line)
+            where[key] = (self.path, line)
+        return fields
+
+    def display_type(self, value: Any, what: str, line: int | None) -> DisplayType:
+        self.expect(value, str, what, line)
+        try:
+            return DisplayType(value)
+        except ValueError:
+            raise self.fail(
+                f"{what}: expected one of {', '.join(repr(d.value) for d in DisplayType)}, found {value!r}",
+                line,
+            ) from None
+
+    def scored_slots(self, value: Any, what: str, line: int | None) -> tuple[str, ...] | None:
+        if value == "all":
+            return None
+        if isinstance(value, list):
+            return self.string_list(value, what, line)
+        raise self.fail(
+            f'{what}: expected "all" or a list of slot ids, found {_toml_type(value)}',
+            line,
+        )
+
+    def subtotal_rows(
+        self, table: Any, where: dict[str, tuple[str, int | None]]
+    ) -> tuple[SubtotalRow, ...]:
+        subtotals = self.expect(
+            table, dict, "[subtotal-rows]", self.locate.table_line("[subtotal-rows]")
+        )
+        rows = []
+        for name, slot_ids in subtotals.items():
+            line = self.locate.key_line("[subtotal-rows]", name)
+            rows.append(
+                SubtotalRow(name, self.string_list(slot_ids, f"subtotal-rows.{name}", line))
+            )
+            where[f"subtotal:{name}"] = (self.path, line)
+        return tuple(rows)
+
+    def files(self, table: Any) -> tuple[tuple[str, str], ...]:
+        files = self.expect(table, dict, "[files]", self.locate.table_line("[files]"))
+        self.check_keys(files, FILE_OPTIONS, "[files]")
+        for key, name in files.items():
+            self.expect(name, str, f"files.{key}", self.locate.key_line("[files]", key))
+        return tuple(files.items())
 
     def restriction(self, value: Any, what: str, line: int | None) -> Restriction:
         if not isinstance(value, list) or len(value) < 2 or value[0] not in ("and", "or"):
@@ -251,71 +261,84 @@ class _TomlReader:
             raise self.fail("no [[slot]] tables: a configuration needs slot definitions", None)
         self.expect(value, list, "slot", self.locate.key_line(None, "slot"))
         where["slots"] = (self.path, self.locate.table_line("[[slot]]"))
-        specs: list[SlotSpec] = []
         seen: dict[str, int] = {}
         labels: set[str] = set()
-        for index, table in enumerate(value):
-            header = "[[slot]]"
-            tline = self.locate.table_line(header, index)
-            self.expect(table, dict, "slot", tline)
-            self.check_keys(table, _SLOT_KEYS, header, index, "a [[slot]] table")
-            for required in ("id", "label", "type"):
-                if required not in table:
-                    raise self.fail(f"[[slot]] number {index + 1}: missing key '{required}'", tline)
-            slot_id = self.expect(
-                table["id"], str, "slot.id", self.locate.key_line(header, "id", index)
+        return tuple(self.slot(table, index, seen, labels, where)
+                     for index, table in enumerate(value))
+
+    def slot(
+        self,
+        table: Any,
+        index: int,
+        seen: dict[str, int],
+        labels: set[str],
+        where: dict[str, tuple[str, int | None]],
+    ) -> SlotSpec:
+        """The ``index``-th ``[[slot]]`` table; ``seen`` and ``labels`` hold the ids (with
+        their table numbers) and labels of the slots before it."""
+        header = "[[slot]]"
+        tline = self.locate.table_line(header, index)
+        self.expect(table, dict, "slot", tline)
+        self.check_keys(table, _SLOT_KEYS, header, index, "a [[slot]] table")
+        for required in ("id", "label", "type"):
+            if required not in table:
+                raise self.fail(f"[[slot]] number {index + 1}: missing key '{required}'", tline)
+        id_line = self.locate.key_line(header, "id", index)
+        slot_id = self.expect(table["id"], str, "slot.id", id_line)
+        if not slot_id or slot_id != slot_id.strip():
+            raise self.fail(f"slot id {slot_id!r} is empty or has surrounding spaces", id_line)
+        if slot_id in seen:
+            raise self.fail(
+                f"duplicate slot id '{slot_id}' (first in [[slot]] number {seen[slot_id]})",
+                id_line,
             )
-            if not slot_id or slot_id != slot_id.strip():
+        seen[slot_id] = index + 1
+        label_line = self.locate.key_line(header, "label", index)
+        label = self.expect(table["label"], str, f"slot '{slot_id}': label", label_line)
+        if not label.strip():
+            raise self.fail(f"slot '{slot_id}': empty label", label_line)
+        if label in labels:
+            raise self.fail(f"slot '{slot_id}': label {label!r} is used twice", label_line)
+        labels.add(label)
+        slot_type = self.slot_type(table["type"], slot_id, self.locate.key_line(header, "type", index))
+        values_line = self.locate.key_line(header, "values", index)
+        set_values: tuple[SetNode, ...] = ()
+        if "values" in table:
+            if slot_type is not SlotType.SET:
                 raise self.fail(
-                    f"slot id {slot_id!r} is empty or has surrounding spaces",
-                    self.locate.key_line(header, "id", index),
+                    f"slot '{slot_id}': 'values' is only allowed for slots of type \"set\"",
+                    values_line,
                 )
-            if slot_id in seen:
-                raise self.fail(
-                    f"duplicate slot id '{slot_id}' (first in [[slot]] number {seen[slot_id]})",
-                    self.locate.key_line(header, "id", index),
-                )
-            seen[slot_id] = index + 1
-            label_line = self.locate.key_line(header, "label", index)
-            label = self.expect(table["label"], str, f"slot '{slot_id}': label", label_line)
-            if not label.strip():
-                raise self.fail(f"slot '{slot_id}': empty label", label_line)
-            if label in labels:
-                raise self.fail(f"slot '{slot_id}': label {label!r} is used twice", label_line)
-            labels.add(label)
-            type_line = self.locate.key_line(header, "type", index)
-            type_name = self.expect(table["type"], str, f"slot '{slot_id}': type", type_line)
-            slot_type = _TOML_TYPES.get(type_name)
-            if slot_type is None:
-                hint = (
-                    " (the 1992 type 'element' is called 'set' here)"
-                    if type_name == "element"
-                    else ""
-                )
-                raise self.fail(
-                    f"slot '{slot_id}': unknown type {type_name!r} (known: {', '.join(_TOML_TYPES)}){hint}",
-                    type_line,
-                )
-            values_line = self.locate.key_line(header, "values", index)
-            set_values: tuple[SetNode, ...] = ()
-            if "values" in table:
-                if slot_type is not SlotType.SET:
-                    raise self.fail(
-                        f"slot '{slot_id}': 'values' is only allowed for slots of type \"set\"",
-                        values_line,
-                    )
-                set_values = self.set_values(table["values"], slot_id, values_line)
-            elif slot_type is SlotType.SET:
-                raise self.fail(f"slot '{slot_id}': a set slot needs 'values'", tline)
-            xref_line = self.locate.key_line(header, "xref", index)
-            xref = self.string_list(table.get("xref", []), f"slot '{slot_id}': xref", xref_line)
-            if slot_id in xref:
-                raise self.fail(f"slot '{slot_id}': xref names the slot itself", xref_line)
-            if len(set(xref)) != len(xref):
-                raise self.fail(f"slot '{slot_id}': xref names a slot twice", xref_line)
-            where[f"xref:{slot_id}"] = (self.path, xref_line)
-            specs.append(SlotSpec(slot_id, label, slot_type, set_values, xref))
-        return tuple(specs)
+            set_values = self.set_values(table["values"], slot_id, values_line)
+        elif slot_type is SlotType.SET:
+            raise self.fail(f"slot '{slot_id}': a set slot needs 'values'", tline)
+        xref_line = self.locate.key_line(header, "xref", index)
+        xref = self.xref(table.get("xref", []), slot_id, xref_line)
+        where[f"xref:{slot_id}"] = (self.path, xref_line)
+        return SlotSpec(slot_id, label, slot_type, set_values, xref)
+
+    def slot_type(self, value: Any, slot_id: str, line: int | None) -> SlotType:
+        type_name = self.expect(value, str, f"slot '{slot_id}': type", line)
+        slot_type = _TOML_TYPES.get(type_name)
+        if slot_type is None:
+            hint = (
+                " (the 1992 type 'element' is called 'set' here)"
+                if type_name == "element"
+                else ""
+            )
+            raise self.fail(
+                f"slot '{slot_id}': unknown type {type_name!r} (known: {', '.join(_TOML_TYPES)}){hint}",
+                line,
+            )
+        return slot_type
+
+    def xref(self, value: Any, slot_id: str, line: int | None) -> tuple[str, ...]:
+        xref = self.string_list(value, f"slot '{slot_id}': xref", line)
+        if slot_id in xref:
+            raise self.fail(f"slot '{slot_id}': xref names the slot itself", line)
+        if len(set(xref)) != len(xref):
+            raise self.fail(f"slot '{slot_id}': xref names a slot twice", line)
+        return xref
 
     def set_values(self, value: Any, slot_id: str, line: int | None) -> tuple[SetNode, ...]:
         what = f"slot '{slot_id}': values"
@@ -368,6 +391,14 @@ class _TomlReader:
 
         return tuple(build(child) for child in root[2])
 
+
+# The [options] other than flags: key -> (Configuration field, reader of the value).
+_OPTION_READERS: dict[str, tuple[str, Callable[[_TomlReader, Any, str, int | None], Any]]] = {
+    "display-type": ("display_type", _TomlReader.display_type),
+    "scored-slots": ("scored_slots", _TomlReader.scored_slots),
+    "restrict-map-slots": ("restrict_map_slots", _TomlReader.restriction),
+    "string-premodifiers": ("string_premodifiers", _TomlReader.string_list),
+}
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
     names = {

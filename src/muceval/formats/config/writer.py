@@ -10,6 +10,7 @@ from muceval.core.model import (
     Configuration,
     Restriction,
     SetNode,
+    SlotSpec,
 )
 from muceval.errors import UsageError
 from muceval.formats.config.alignment import alignment_lines
@@ -108,34 +109,7 @@ def write_configuration_toml(config: Configuration, *, comment: str | None = Non
     for key, attr in _TEMPLATE_KEYS.items():
         out.append(f"{key} = {_toml_value(getattr(config, attr))}")
     out.append("")
-    out.append("[options]")
-    out.append(f"display-type = {_toml_value(config.display_type.value)}")
-    for key, attr in FLAG_OPTIONS.items():
-        out.append(f"{key} = {_toml_value(getattr(config, attr))}")
-    if config.scored_slots is None:
-        out.append('scored-slots = "all"')
-    else:
-        out.extend(_wrap_array("scored-slots", [_toml_value(s) for s in config.scored_slots]))
-    if config.restrict_map_slots is not None:
-        out.extend(_restriction_lines(config.restrict_map_slots))
-    out.extend(
-        _wrap_array("string-premodifiers", [_toml_value(w) for w in config.string_premodifiers])
-    )
-    if config.scored_templates is None:
-        scored_templates_lines: list[str] = []
-    else:
-        scored_templates_lines = []
-        for selection in config.scored_templates:
-            scored_templates_lines.append("")
-            scored_templates_lines.append("[[scored-templates]]")
-            scored_templates_lines.append(f"message = {_toml_value(selection.message_id)}")
-            specs = [
-                _toml_value(tid)
-                if slots is None
-                else f"{{ id = {_toml_value(tid)}, slots = {_toml_value(list(slots))} }}"
-                for tid, slots in selection.templates
-            ]
-            scored_templates_lines.append(f"templates = [{', '.join(specs)}]")
+    out.extend(_options_lines(config))
     if config.subtotal_rows:
         out.append("")
         out.append("[subtotal-rows]")
@@ -147,37 +121,79 @@ def write_configuration_toml(config: Configuration, *, comment: str | None = Non
         out.append("[files]")
         for option, name in config.files:
             out.append(f"{option} = {_toml_value(name)}")
-    out.extend(scored_templates_lines)
+    out.extend(_scored_templates_lines(config))
     for spec in config.slots:
-        out.append("")
-        out.append("[[slot]]")
-        out.append(f"id = {_toml_value(spec.slot_id)}")
-        out.append(f"label = {_toml_value(spec.label)}")
-        out.append(f"type = {_toml_value(spec.type.value)}")
-        if spec.xref:
-            out.append(f"xref = {_toml_value(list(spec.xref))}")
-        if spec.set_values:
-            lines = _outline(spec.set_values)
-            for node in (n for root in spec.set_values for n in root.walk()):
-                if node.value != node.value.strip() or "\n" in node.value or not node.value:
-                    raise UsageError(
-                        f"slot '{spec.slot_id}': set value {node.value!r} cannot be written "
-                        "in the outline form (leading/trailing space, newline or empty)"
-                    )
-            body = "\n".join(lines)
-            if (
-                "'''" in body
-                or any(ch in body for ch in "\r\x7f")
-                or any(ord(c) < 32 and c not in "\n\t" for c in body)
-            ):
-                out.append(f"values = {_toml_value(body)}")
-            else:
-                out.append("values = '''")
-                out.extend(lines)
-                out.append("'''")
+        out.extend(_slot_lines(spec))
     if config.alignment is not None:
         out.extend(alignment_lines(config.alignment))
     return "\n".join(out) + "\n"
+
+
+def _options_lines(config: Configuration) -> list[str]:
+    out = ["[options]", f"display-type = {_toml_value(config.display_type.value)}"]
+    for key, attr in FLAG_OPTIONS.items():
+        out.append(f"{key} = {_toml_value(getattr(config, attr))}")
+    if config.scored_slots is None:
+        out.append('scored-slots = "all"')
+    else:
+        out.extend(_wrap_array("scored-slots", [_toml_value(s) for s in config.scored_slots]))
+    if config.restrict_map_slots is not None:
+        out.extend(_restriction_lines(config.restrict_map_slots))
+    out.extend(
+        _wrap_array("string-premodifiers", [_toml_value(w) for w in config.string_premodifiers])
+    )
+    return out
+
+
+def _scored_templates_lines(config: Configuration) -> list[str]:
+    """The ``[[scored-templates]]`` tables (none when every template is scored)."""
+    out: list[str] = []
+    for selection in config.scored_templates or ():
+        out.append("")
+        out.append("[[scored-templates]]")
+        out.append(f"message = {_toml_value(selection.message_id)}")
+        specs = [
+            _toml_value(tid)
+            if slots is None
+            else f"{{ id = {_toml_value(tid)}, slots = {_toml_value(list(slots))} }}"
+            for tid, slots in selection.templates
+        ]
+        out.append(f"templates = [{', '.join(specs)}]")
+    return out
+
+
+def _slot_lines(spec: SlotSpec) -> list[str]:
+    out = [
+        "",
+        "[[slot]]",
+        f"id = {_toml_value(spec.slot_id)}",
+        f"label = {_toml_value(spec.label)}",
+        f"type = {_toml_value(spec.type.value)}",
+    ]
+    if spec.xref:
+        out.append(f"xref = {_toml_value(list(spec.xref))}")
+    if spec.set_values:
+        out.extend(_set_values_lines(spec))
+    return out
+
+
+def _set_values_lines(spec: SlotSpec) -> list[str]:
+    """``values``: an indented outline in a literal string when its text allows one."""
+    lines = _outline(spec.set_values)
+    for node in (n for root in spec.set_values for n in root.walk()):
+        if node.value != node.value.strip() or "\n" in node.value or not node.value:
+            raise UsageError(
+                f"slot '{spec.slot_id}': set value {node.value!r} cannot be written "
+                "in the outline form (leading/trailing space, newline or empty)"
+            )
+    body = "\n".join(lines)
+    if (
+        "'''" in body
+        or any(ch in body for ch in "\r\x7f")
+        or any(ord(c) < 32 and c not in "\n\t" for c in body)
+    ):
+        return [f"values = {_toml_value(body)}"]
+    return ["values = '''", *lines, "'''"]
 
 
 def _toml_key(name: str) -> str:

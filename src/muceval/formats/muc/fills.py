@@ -168,43 +168,8 @@ def _scan(s: str, lo: int, hi: int, grammar: _Grammar) -> list[_Element]:
     out: list[_Element] = []
     i = lo
     while True:
-        # --- a choice ---
-        i = _skip_ws(s, i, hi)
-        c = s[i] if i < hi else ""
-        after = ""
-        if c == '"':
-            m = _QUOTED.match(s, i, hi)
-            if m is None:
-                raise _Syntax(i, "unterminated string (no closing '\"')")
-            out.append(_Choice(Text(m.group()), True, i))
-            i = m.end()
-            after = "closing quote"
-        elif c == "(":
-            j = _matching_paren(s, i)
-            if j < 0 or j >= hi:
-                raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
-            value = _parse_group(s, i + 1, j, grammar)
-            plain = _is_plain(value, grammar.qualifier)
-            out.append(_Choice(value, plain, i))
-            i = j + 1
-            after = "')'"
-        else:
-            m = grammar.bare.match(s, i, hi)
-            assert m is not None, "the bare patterns match the empty string"
-            token = m.group().rstrip(" \t")
-            start = i
-            i = m.end()
-            if grammar.qualifier and i < hi and s[i] == "(":
-                j = _matching_paren(s, i)
-                if j < 0 or j >= hi:
-                    raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
-                qualifier = _parse_group(s, i + 1, j, _PLAIN)
-                out.append(_Choice(Qualified(Text(token) if token else None, qualifier), True, start))
-                i = j + 1
-                after = "')'"
-            else:
-                out.append(_Choice(Text(token) if token else None, True, start))
-        # --- a separator, a structural token, or the end ---
+        choice, i, after = _scan_choice(s, _skip_ws(s, i, hi), hi, grammar)
+        out.append(choice)
         i = _skip_ws(s, i, hi)
         if i >= hi:
             return out
@@ -214,18 +179,59 @@ def _scan(s: str, lo: int, hi: int, grammar: _Grammar) -> list[_Element]:
         elif c in grammar.ops:
             out.append(_Op(c, i))
             i += 1
-        elif c == ")":
-            raise _Syntax(i, "unbalanced parentheses: ')' without a matching '('")
-        elif c == "(":
-            raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
-        elif after:
-            raise _Syntax(
-                i,
-                f"unexpected text after {after}: {s[i:hi].strip()[:30]!r}",
-                recoverable=after == "closing quote",
-            )
         else:
-            raise _Syntax(i, f"unexpected {c!r} here")
+            raise _unexpected(s, i, hi, after)
+
+
+def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, int, str]:
+    """The choice at ``s[i]``, the index after it, and what closed it ("" after a bare token).
+
+    What closed it is named when unexpected text follows it.
+    """
+    c = s[i] if i < hi else ""
+    if c == '"':
+        m = _QUOTED.match(s, i, hi)
+        if m is None:
+            raise _Syntax(i, "unterminated string (no closing '\"')")
+        return _Choice(Text(m.group()), True, i), m.end(), "closing quote"
+    if c == "(":
+        j = _group_end(s, i, hi)
+        value = _parse_group(s, i + 1, j, grammar)
+        return _Choice(value, _is_plain(value, grammar.qualifier), i), j + 1, "')'"
+    m = grammar.bare.match(s, i, hi)
+    assert m is not None, "the bare patterns match the empty string"
+    token = m.group().rstrip(" \t")
+    text = Text(token) if token else None
+    end = m.end()
+    if grammar.qualifier and end < hi and s[end] == "(":
+        j = _group_end(s, end, hi)
+        qualifier = _parse_group(s, end + 1, j, _PLAIN)
+        return _Choice(Qualified(text, qualifier), True, i), j + 1, "')'"
+    return _Choice(text, True, i), end, ""
+
+
+def _group_end(s: str, i: int, hi: int) -> int:
+    """Index of the ``)`` closing the ``(`` at ``s[i]``, which must come before ``hi``."""
+    j = _matching_paren(s, i)
+    if j < 0 or j >= hi:
+        raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
+    return j
+
+
+def _unexpected(s: str, i: int, hi: int, after: str) -> _Syntax:
+    """The error for ``s[i]``, which neither separates choices nor is a structural token."""
+    c = s[i]
+    if c == ")":
+        return _Syntax(i, "unbalanced parentheses: ')' without a matching '('")
+    if c == "(":
+        return _Syntax(i, "unbalanced parentheses: '(' is never closed")
+    if after:
+        return _Syntax(
+            i,
+            f"unexpected text after {after}: {s[i:hi].strip()[:30]!r}",
+            recoverable=after == "closing quote",
+        )
+    return _Syntax(i, f"unexpected {c!r} here")
 
 
 def _assemble(

@@ -296,58 +296,7 @@ class _FileParser:
 
     def template(self, lines: list[tuple[int, str]]) -> Template:
         header_line = lines[0][0]
-        # slot label -> [(line number, column of the value, value text)]
-        regions: dict[str, list[tuple[int, int, str]]] = {}
-        current: list[tuple[int, int, str]] | None = None
-        last_order = -1
-        for number, line in lines:
-            first = line[:1]
-            if first == " " or first == "\t":
-                value = line.strip(" \t")
-                if not value:
-                    continue
-                if current is not None:
-                    current.append((number, len(line) - len(line.lstrip(" \t")) + 1, value))
-                else:
-                    self.warning(number, "indented line outside any slot ignored")
-                continue
-            spec = self.label_of(line)
-            if spec is None:
-                current = None
-                if first == ";":
-                    continue  # a comment; it ends the slot before it (SCORER-SPEC §2.1)
-                if _LOOKS_LIKE_LABEL.match(line):
-                    # The 1992 program skips a line it has no label for (it only ends
-                    # the slot before it); muceval does the same, and says so.
-                    self.warning(number, self.unknown_label(line) + ": line ignored, as the "
-                                 "1992 scorer did", 1)
-                else:
-                    self.warning(
-                        number,
-                        "line ignored: neither a slot label nor indented as a continuation "
-                        f"line: {line.strip()[:40]!r}",
-                        1,
-                    )
-                continue
-            if spec.label in regions:
-                where = f" (first on line {regions[spec.label][0][0]})"
-                # The 1992 program reads the first line with a label; a repeated one
-                # (and its continuation lines) is never looked at.
-                self.warning(number, f"duplicated slot {spec.label!r}{where}: this line and its "
-                             "continuation lines are ignored, as the 1992 scorer did", 1)
-                current = None
-                continue
-            n = self.order[spec.slot_id]
-            if n < last_order:
-                self.warning(number, f"slot {spec.label!r} is out of order", 1)
-            else:
-                last_order = n
-            rest = line[len(spec.label) :]
-            value = rest.strip(" \t")
-            column = len(line) - len(rest.lstrip(" \t")) + 1
-            current = [(number, column, value)]
-            regions[spec.label] = current
-
+        regions = self.slot_regions(lines)
         message_id, comment = "", ""
         template_id, optional = "*", False
         slots: list[Slot] = []
@@ -373,6 +322,64 @@ class _FileParser:
             path=self.path,
             line=header_line,
         )
+
+    def slot_regions(self, lines: list[tuple[int, str]]) -> dict[str, list[tuple[int, int, str]]]:
+        """The lines of each slot of a template, by label: (line number, column of the value, value)."""
+        regions: dict[str, list[tuple[int, int, str]]] = {}
+        current: list[tuple[int, int, str]] | None = None
+        last_order = -1
+        for number, line in lines:
+            first = line[:1]
+            if first == " " or first == "\t":
+                value = line.strip(" \t")
+                if not value:
+                    continue
+                if current is not None:
+                    current.append((number, len(line) - len(line.lstrip(" \t")) + 1, value))
+                else:
+                    self.warning(number, "indented line outside any slot ignored")
+                continue
+            spec = self.label_of(line)
+            if spec is None:
+                current = None
+                self.unlabelled(number, line)
+                continue
+            if spec.label in regions:
+                where = f" (first on line {regions[spec.label][0][0]})"
+                # The 1992 program reads the first line with a label; a repeated one
+                # (and its continuation lines) is never looked at.
+                self.warning(number, f"duplicated slot {spec.label!r}{where}: this line and its "
+                             "continuation lines are ignored, as the 1992 scorer did", 1)
+                current = None
+                continue
+            n = self.order[spec.slot_id]
+            if n < last_order:
+                self.warning(number, f"slot {spec.label!r} is out of order", 1)
+            else:
+                last_order = n
+            rest = line[len(spec.label) :]
+            value = rest.strip(" \t")
+            column = len(line) - len(rest.lstrip(" \t")) + 1
+            current = [(number, column, value)]
+            regions[spec.label] = current
+        return regions
+
+    def unlabelled(self, number: int, line: str) -> None:
+        """Warn that a line neither indented nor labelled is skipped; a comment is skipped silently."""
+        if line[:1] == ";":
+            return  # a comment (SCORER-SPEC §2.1)
+        if _LOOKS_LIKE_LABEL.match(line):
+            # The 1992 program skips a line it has no label for (it only ends
+            # the slot before it); muceval does the same, and says so.
+            self.warning(number, self.unknown_label(line) + ": line ignored, as the "
+                         "1992 scorer did", 1)
+        else:
+            self.warning(
+                number,
+                "line ignored: neither a slot label nor indented as a continuation "
+                f"line: {line.strip()[:40]!r}",
+                1,
+            )
 
     def single_line(self, spec: SlotSpec, region: list[tuple[int, int, str]]) -> tuple[int, int, str]:
         for number, column, _value in region[1:]:

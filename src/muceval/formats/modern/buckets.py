@@ -1,0 +1,95 @@
+"""GTT's buckets of documents by their number of gold templates (``docids_event_n.json``).
+
+GTT's ``eval.py --event_n B`` does not count templates: it scores the documents that
+its data file ``docids_event_n.json`` lists under ``B``. The file is one JSON object,
+bucket → numeric document ids::
+
+    {"0": ["30004", ...], "1": [...], "2": [...], "3": [...], "4": [...], ">=2": [...]}
+
+(``"4"``: four templates or more). It cannot be recomputed from GTT's gold (on the
+shared test set one document with two gold templates is not in its ``">=2"`` bucket), so
+reproducing GTT's ``--event_n`` figures needs it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from muceval.core.modern import docid_of_number, number_of_docid
+from muceval.errors import InputError
+from muceval.formats.files import parse_json, read_text
+
+__all__ = ["BUCKETS", "read_event_buckets"]
+
+BUCKETS = ("0", "1", "2", "3", "4", ">=2")
+"""The keys a buckets file may have (GTT's ``docids_event_n.json`` has all six)."""
+
+
+def read_event_buckets(path: str | Path) -> dict[str, tuple[str, ...]]:
+    """Read a buckets file as GTT's ``--event_n`` reads ``docids_event_n.json``.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A JSON object whose keys are buckets of :data:`BUCKETS` and whose values are
+        lists of document ids: numeric (``"30002"`` or ``30002``, as GTT writes them)
+        or MUC ids (``"TST3-MUC4-0002"``).
+
+    Returns
+    -------
+    dict of str to tuple of str
+        Per bucket in the file, its documents as MUC ids (``TST3-MUC4-0002``), in file
+        order.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, is not JSON, is not an object of lists, has a key
+        that is not a bucket, or an id that is not a document id or is listed twice in
+        one bucket; the error names the file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> file = Path(tempfile.mkdtemp()) / "docids_event_n.json"
+    >>> _ = file.write_text('{"1": ["30001", 40100], ">=2": []}')
+    >>> read_event_buckets(file)
+    {'1': ('TST3-MUC4-0001', 'TST4-MUC4-0100'), '>=2': ()}
+    """
+    name = str(path)
+    data = parse_json(read_text(path), name)
+    if not isinstance(data, dict):
+        raise InputError.at(name, None, "a buckets file is one JSON object: bucket ('1', '2', "
+                            "'3', '4', '>=2') → list of document ids")
+    buckets: dict[str, tuple[str, ...]] = {}
+    for key, ids in data.items():
+        if key not in BUCKETS:
+            raise InputError.at(name, None, f"{key!r} is not a bucket (buckets: "
+                                f"{', '.join(BUCKETS)})")
+        if not isinstance(ids, list):
+            raise InputError.at(name, None, f"bucket {key!r}: a list of document ids expected, "
+                                f"found {type(ids).__name__}")
+        docids = tuple(_docid(item, key, name) for item in ids)
+        twice = next((d for n, d in enumerate(docids) if d in docids[:n]), None)
+        if twice is not None:
+            raise InputError.at(name, None, f"bucket {key!r}: document {twice} listed twice")
+        buckets[key] = docids
+    return buckets
+
+
+def _docid(item: Any, bucket: str, path: str) -> str:
+    """A document id of the file as a MUC id."""
+    try:
+        if isinstance(item, int) and not isinstance(item, bool):
+            return docid_of_number(item)
+        if isinstance(item, str) and item.strip().isdigit():
+            return docid_of_number(int(item))
+        if isinstance(item, str):
+            number_of_docid(item)  # checks the form
+            return item
+    except ValueError:
+        pass
+    raise InputError.at(path, None, f"bucket {bucket!r}: {str(item)[:60]!r} is not a document "
+                        "id (numeric as 30002, or TST3-MUC4-0002)")
