@@ -412,3 +412,106 @@ def test_compat_refuses_under_ceaf_ree_what_grit_fails_on(phi: str) -> None:
     empty_entity = _file("gtt-pred", ("TST3-MUC4-0001", [_template("attack", Victim=[[]])]))
     with pytest.raises(InputError, match="Victim entity 1: an entity without mentions"):
         score_modern(gold, empty_entity, ModernOptions("ceaf-ree", phi=phi, compat=True))
+
+
+# --- GTT's --event-n: buckets from GTT's docids_event_n.json, or counted -------------------
+
+def _bucket_scores(modern: Path, bucket: str, from_file: bool):
+    buckets = modern / "gtt" / "docids_event_n.json"
+    options = ModernOptions("gtt", event_n=bucket,  # type: ignore[arg-type]
+                            event_n_file=str(buckets) if from_file else None)
+    return score_modern(read_modern(modern / "gtt" / "test.json"),
+                        read_modern(modern / "gtt" / "preds_gtt.out"), options)
+
+
+@pytest.mark.parametrize("bucket", ["1", "2", "3", "4", ">=2"])
+def test_event_n_file_scores_the_documents_gtt_lists(modern: Path, bucket: str) -> None:
+    from muceval.core.modern import docid_of_number
+
+    listed = json.loads((modern / "gtt" / "docids_event_n.json").read_text())[bucket]
+    scores = _bucket_scores(modern, bucket, from_file=True)
+    assert sorted(d.docid for d in scores.documents) == sorted(
+        docid_of_number(int(n)) for n in listed)
+    # GTT scores each listed document as in the full run (its map is per document): the
+    # counts are those of the published figure's documents, summed over the bucket.
+    everything = {d.docid: d.overall for d in score_modern(
+        read_modern(modern / "gtt" / "test.json"), read_modern(modern / "gtt" / "preds_gtt.out"),
+        ModernOptions("gtt")).documents}
+    assert all(d.overall == everything[d.docid] for d in scores.documents)
+
+
+def test_counting_gold_templates_differs_from_gtts_buckets(modern: Path) -> None:
+    from muceval.scoring.modern.gtt import gold_templates
+
+    listed = {d.docid for d in _bucket_scores(modern, ">=2", from_file=True).documents}
+    counted = {d.docid for d in _bucket_scores(modern, ">=2", from_file=False).documents}
+    gold = read_modern(modern / "gtt" / "test.json").by_id()
+    # A document with two gold templates that GTT's file leaves out of ">=2"; and documents
+    # the file puts there whose two templates are one template given twice.
+    assert [len(gold_templates(gold[d].templates or ())) for d in counted - listed] == [2]
+    assert {len(gold_templates(gold[d].templates or ())) for d in listed - counted} == {1}
+    f1 = {source: f"{100 * _bucket_scores(modern, '>=2', source).overall.f1:.2f}"
+          for source in (True, False)}
+    assert f1 == {True: "45.58", False: "45.02"}
+
+
+def test_event_n_file_through_the_command(modern: Path, capsys) -> None:
+    key, pred = str(modern / "gtt" / "test.json"), str(modern / "gtt" / "preds_gtt.out")
+    buckets = str(modern / "gtt" / "docids_event_n.json")
+    assert main(["score", "--key", key, "--metric", "gtt", "--event-n", ">=2", "--event-n-file",
+                 buckets, "--format", "json", pred]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["settings"]["event_n_file"] == buckets
+    assert doc["settings"]["event_n_buckets"].startswith(f"read from {buckets}")
+    assert doc["results"][0]["options"]["event_n_file"] == buckets
+    assert len(doc["results"][0]["systems"][0]["documents"]) == 46
+    # Without the file: muceval counts, and says that this is its own choice.
+    assert main(["score", "--key", key, "--metric", "gtt", "--event-n", ">=2", pred]) == 0
+    assert "muceval's choice" in " ".join(capsys.readouterr().out.split())
+    assert main(["score", "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "--event-n-file FILE" in shown and "without it, muceval's own choice" in shown
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ('{"1": ["30001"', "not valid JSON"),
+    ('[["30001"]]', "one JSON object"),
+    ('{"5": ["30001"]}', "'5' is not a bucket"),
+    ('{">=2": "30001"}', "a list of document ids expected"),
+    ('{">=2": ["abc"]}', "'abc' is not a document id"),
+    ('{">=2": [true]}', "is not a document id"),
+    ('{">=2": ["30001", 30001]}', "TST3-MUC4-0001 listed twice"),
+    ('{"1": ["30001"]}', "no bucket '>=2'"),
+    ('{">=2": ["30001", "90001"]}', "1 document(s) not in the gold: TST9-MUC4-0001"),
+])
+def test_a_malformed_buckets_file_is_refused(modern: Path, tmp_path: Path, capsys, text: str,
+                                             fragment: str) -> None:
+    buckets = tmp_path / "buckets.json"
+    buckets.write_text(text)
+    gold = read_modern(modern / "gtt" / "test.json")
+    pred = read_modern(modern / "gtt" / "preds_gtt.out")
+    with pytest.raises(InputError) as caught:
+        score_modern(gold, pred, ModernOptions("gtt", event_n=">=2", event_n_file=str(buckets)))
+    (problem,) = caught.value.problems
+    assert problem.path == str(buckets) and fragment in problem.message
+    assert main(["score", "--key", str(modern / "gtt" / "test.json"), "--metric", "gtt",
+                 "--event-n", ">=2", "--event-n-file", str(buckets),
+                 str(modern / "gtt" / "preds_gtt.out")]) == 2
+    err = capsys.readouterr().err
+    assert str(buckets) in err and "Traceback" not in err
+
+
+def test_options_of_another_scorer_are_refused_not_ignored(modern: Path, capsys) -> None:
+    key, pred = str(modern / "gtt" / "test.json"), str(modern / "gtt" / "preds_gtt.out")
+    buckets = str(modern / "gtt" / "docids_event_n.json")
+    for extra, flag in ((["--metric", "ceaf-rme", "--event-n-file", buckets], "--event-n-file"),
+                        (["--metric", "ceaf-rme", "--event-n", "2"], "--event-n"),
+                        (["--metric", "gtt", "--event-n-file", buckets], "--event-n-file"),
+                        (["--metric", "gtt", "--ignore-empty-docs"], "--ignore-empty-docs")):
+        assert main(["score", "--key", key, *extra, pred]) == 2
+        assert capsys.readouterr().err.startswith(f"error: {flag}: ")
+    # Under --metric all each scorer still takes what applies to it.
+    assert main(["score", "--key", key, "--metric", "all", "--event-n", "2", "--event-n-file",
+                 buckets, "--format", "json", pred]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert [r["options"]["event_n"] for r in results] == ["2", None, None]

@@ -119,6 +119,9 @@ def test_scoring_options_are_checked_when_made(options, parameter):
     ({"metric": "bleu"}, "metric"), ({"metric": "ceaf-ree", "phi": "phi3"}, "phi"),
     ({"metric": "ceaf-ree", "event_n": "2"}, "event_n"),
     ({"metric": "gtt", "ignore_empty_docs": True}, "ignore_empty_docs"),
+    ({"metric": "gtt", "event_n_file": "docids_event_n.json"}, "event_n_file"),
+    ({"metric": "gtt", "event_n": "2", "event_n_file": 7}, "event_n_file"),
+    ({"metric": "ceaf-rme", "event_n_file": "docids_event_n.json"}, "event_n_file"),
 ])
 def test_modern_options_are_checked_when_made(options, parameter):
     from muceval.errors import UsageError

@@ -330,16 +330,19 @@ class ModernChoice:
     event_n: str | None = None
     ignore_empty_docs: bool = False
     compat: bool = False
+    event_n_file: str | None = None
 
     def options(self, metric: str) -> ModernOptions:
-        """The options of one modern scorer (``metric``), those it does not take left out
-        (under ``--metric all`` each scorer takes what applies to it)."""
-        from muceval.scoring.metrics import METRICS
+        """The options of one modern scorer (``metric``). Under ``--metric all`` each scorer
+        takes what applies to it; a scorer named alone gets every option given, so that one
+        it does not take is refused (:class:`ModernOptions` names it), not ignored."""
+        from muceval.scoring.metrics import METRICS, MODERN_OPTIONS
         from muceval.scoring.modern import ModernOptions
 
-        takes = METRICS[metric].options
         one = self.metric == metric
+        takes = set(MODERN_OPTIONS) if one else METRICS[metric].options
         return ModernOptions(metric, self.phi if one else None,
                              cast("EventN | None", self.event_n) if "event_n" in takes else None,
                              self.ignore_empty_docs and "ignore_empty_docs" in takes,
-                             self.compat)
+                             self.compat,
+                             self.event_n_file if "event_n_file" in takes else None)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from muceval.scoring.modern.files import ModernRun
 
 METRIC_CHOICES = (*METRICS, "all")
-MODERN_ONLY = ("phi", "event_n", "ignore_empty_docs", "compat")
+MODERN_ONLY = ("phi", "event_n", "event_n_file", "ignore_empty_docs", "compat")
 """The options of `score` that only the modern metrics take."""
 MODERN_USES = ("responses", "key_path", "metric", *MODERN_ONLY, "fmt", "output", "force",
                "names", "strict")
@@ -40,10 +40,17 @@ def modern_options() -> Decorator:
         click.option("--phi", help=f"Similarity: {similarities} (default: the first)."),
         click.option("--event-n", type=click.Choice(EVENT_N),
                      help=f"{taking('event_n')}: only documents with this many gold templates "
-                     "(4: four or more)."),
+                     "(4: four or more). With --event-n-file, the documents GTT's buckets "
+                     "file lists (as GTT does); without it, muceval's own choice: the gold "
+                     "templates counted (exact duplicates dropped), which differs from GTT's "
+                     "buckets for some documents."),
+        click.option("--event-n-file", type=click.Path(dir_okay=False), metavar="FILE",
+                     help=f"{taking('event_n_file')}, with --event-n: GTT's buckets file "
+                     "(docids_event_n.json: bucket → numeric document ids) to take the "
+                     "documents of --event-n from."),
         click.option("--ignore-empty-docs", is_flag=True,
                      help=f"{taking('ignore_empty_docs')}: leave out documents without gold "
-                     "templates."),
+                     "templates (a template without any entity does not count, as in IterX)."),
         click.option("--compat", is_flag=True,
                      help="Reproduce the originals also where they err (an entity without "
                      "mentions or an empty incident type gets full credit; unknown documents "
@@ -88,7 +95,8 @@ def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, 
     results = [list(systems) for systems in run.scores]
     settings = {"command": "score", "muceval": __version__, "key": key_path,
                 "predictions": list(predictions), "metric": choice.metric, "phi": choice.phi,
-                "event_n": choice.event_n, "ignore_empty_docs": choice.ignore_empty_docs,
+                "event_n": choice.event_n, "event_n_file": choice.event_n_file,
+                "event_n_buckets": _buckets(run), "ignore_empty_docs": choice.ignore_empty_docs,
                 "compat": choice.compat, "names": dict(names)}
     if fmt == "json":
         text = modern_scores_to_json(results, settings)
@@ -97,6 +105,11 @@ def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, 
     else:
         text = _table_text(run, destination.output is None)
     destination.emit(text)
+
+
+def _buckets(run: ModernRun) -> str | None:
+    """Where the documents of --event-n come from, in words (None without it)."""
+    return next((o.event_n_buckets for o in run.options if o.event_n_buckets), None)
 
 
 def _table_text(run: ModernRun, terminal: bool) -> str:
@@ -109,6 +122,8 @@ def _table_text(run: ModernRun, terminal: bool) -> str:
             continue
         options = systems[0].options
         label = options.metric + (f" (phi {options.phi})" if options.phi else "")
+        if options.event_n is not None:
+            label += f" (event-n {options.event_n}: {options.event_n_buckets})"
         table = Table(title=f"{label}: reproduces {options.reproduces}")
         for column in ("system", "P", "R", "F1", "p_num/p_den", "r_num/r_den"):
             table.add_column(column, justify="left" if column == "system" else "right")

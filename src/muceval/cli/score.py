@@ -172,11 +172,12 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
             raise UsageError(f"{key_path} is a modern MUC-4 gold file: choose --metric gtt, "
                              "ceaf-ree, ceaf-rme or all")
         refuse_unused(MODERN_USES, "belongs to the 1992 scorer; the modern metrics take --phi, "
-                      "--event-n, --ignore-empty-docs, --compat, --name, --format, -o, --force "
+                      "--event-n, --event-n-file, --ignore-empty-docs, --compat, --name, --format, -o, --force "
                       "and --strict")
         predictions = expand_folders(responses)
-        refuse_overwriting_inputs(destination.output, {key_path: "key",
-                                  **{p: "predictions" for p in predictions}})
+        refuse_overwriting_inputs(destination.output, {
+            key_path: "key", **{p: "predictions" for p in predictions},
+            **({modern.event_n_file: "buckets file"} if modern.event_n_file else {})})
         run_modern(key_path, predictions, modern, view.fmt, destination, strict,
                    parse_names(names, predictions))
         return

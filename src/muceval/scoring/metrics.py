@@ -25,9 +25,9 @@ __all__ = ["EVENT_N", "METRICS", "MODERN_OPTIONS", "EventN", "MetricSpec", "mode
 
 EventN = Literal["1", "2", "3", "4", ">=2"]
 """Buckets of documents by their number of gold templates (GTT's ``--event-n``; 4: four or
-more)."""
+more): read from GTT's buckets file (``event_n_file``), or counted from the gold."""
 EVENT_N: tuple[EventN, ...] = get_args(EventN)
-MODERN_OPTIONS = ("event_n", "ignore_empty_docs")
+MODERN_OPTIONS = ("event_n", "event_n_file", "ignore_empty_docs")
 """The options a modern scorer may take besides ``phi`` (its similarities) and ``compat``."""
 
 
@@ -81,7 +81,8 @@ def modern_metrics() -> tuple[str, ...]:
 
 register(MetricSpec("1992", "the MUC-4 Scoring System (1992)", family="1992",
                     needs_templates=True))
-register(MetricSpec("gtt", "GTT eval.py (Du, Rush & Cardie 2021)", options=frozenset({"event_n"}),
+register(MetricSpec("gtt", "GTT eval.py (Du, Rush & Cardie 2021)",
+                    options=frozenset({"event_n", "event_n_file"}),
                     implementation="muceval.scoring.modern:gtt_documents"))
 register(MetricSpec("ceaf-ree", "GRIT CEAF-REE (Du, Rush & Cardie 2021)",
                     similarities=("strict", "prop"), needs_templates=False,

@@ -3,7 +3,8 @@
 =============  ==========================================================  ==================
 metric         reproduces                                                  options
 =============  ==========================================================  ==================
-``gtt``        GTT ``eval.py`` (template F1, incident type included)        ``event_n``
+``gtt``        GTT ``eval.py`` (template F1, incident type included)        ``event_n``,
+                                                                            ``event_n_file``
 ``ceaf-ree``   GRIT's CEAF-REE (per role, entities aligned)                 ``phi``: strict, prop
 ``ceaf-rme``   IterX's CEAF-RME (templates aligned, mentions typed)         ``phi``: subset, phi3,
                                                                             phi3-entities;
@@ -27,6 +28,7 @@ a word), muceval refuses it, naming file, document and template;
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,12 +67,15 @@ class ModernOptions:
         the gold entity's, else 0) or ``'prop'`` (the gold entity's mentions that it has,
         divided by its own mentions). For ``'ceaf-rme'``: ``'subset'`` (entities that share
         a mention with a gold entity, counted in entities), ``'phi3'`` (shared mentions,
-        counted in mentions) or ``'phi3-entities'`` (as ``'phi3'``, the recall denominator
-        counted in entities, as IterX's released files show). Set to the choice in use
-        once made.
+        counted in mentions, as IterX's code counts them) or ``'phi3-entities'`` (as
+        ``'phi3'``, the recall denominator counted in gold entities, as IterX's released
+        per-document files count it). Set to the choice in use once made.
     event_n : {'1', '2', '3', '4', '>=2'} or None, default None
         For ``'gtt'`` only: score only the documents with this many gold templates (``'4'``:
-        four or more; ``'>=2'``: two or more); None: every document.
+        four or more; ``'>=2'``: two or more); None: every document. Which documents those
+        are comes from ``event_n_file`` when it is given (as GTT's ``--event_n`` does it);
+        without it muceval counts each document's gold templates (exact duplicates dropped),
+        a choice of muceval's that differs from GTT's buckets for some documents.
     ignore_empty_docs : bool, default False
         For ``'ceaf-rme'`` only: leave out the documents without gold templates.
     compat : bool, default False
@@ -78,12 +83,18 @@ class ModernOptions:
         or template without an incident type is accepted (GTT gives it full credit), and so
         are predictions for documents that are not in the gold. By default these are
         refused, as the mistakes they must be.
+    event_n_file : str or None, default None
+        For ``'gtt'`` with ``event_n``: the buckets file GTT reads its ``--event_n``
+        documents from (its ``docids_event_n.json``: bucket → numeric document ids; see
+        :func:`muceval.formats.modern.buckets.read_event_buckets`), read when scoring.
+        Given, ``event_n`` scores the documents the file lists, as GTT does.
 
     Raises
     ------
     UsageError
-        If ``metric``, ``phi`` or ``event_n`` is not one of its choices, or an option goes
-        with another scorer; the error names the parameter.
+        If ``metric``, ``phi`` or ``event_n`` is not one of its choices, ``event_n_file``
+        is not a path or comes without ``event_n``, or an option goes with another scorer;
+        the error names the parameter.
 
     See Also
     --------
@@ -104,6 +115,7 @@ class ModernOptions:
     event_n: EventN | None = None
     ignore_empty_docs: bool = False
     compat: bool = False
+    event_n_file: str | None = None
 
     def __post_init__(self) -> None:
         modern = modern_metrics()
@@ -121,20 +133,47 @@ class ModernOptions:
             raise UsageError("goes with " + ", ".join(m for m in modern
                                                       if METRICS[m].similarities),
                              parameter="phi")
-        if self.event_n is not None and self.event_n not in EVENT_N:
-            raise UsageError(f"{self.event_n!r}: choose from {', '.join(EVENT_N)}",
-                             parameter="event_n")
+        self._check_event_n()
         for option in MODERN_OPTIONS:
             if getattr(self, option) not in (None, False) and option not in spec.options:
                 raise UsageError("goes with " + ", ".join(
                     m for m in modern if option in METRICS[m].options), parameter=option)
 
+    def _check_event_n(self) -> None:
+        if self.event_n is not None and self.event_n not in EVENT_N:
+            raise UsageError(f"{self.event_n!r}: choose from {', '.join(EVENT_N)}",
+                             parameter="event_n")
+        if self.event_n_file is None:
+            return
+        if isinstance(self.event_n_file, os.PathLike):
+            object.__setattr__(self, "event_n_file", os.fspath(self.event_n_file))
+        if not isinstance(self.event_n_file, str) or not self.event_n_file:
+            raise UsageError(f"{self.event_n_file!r}: the path of a buckets file (GTT's "
+                             "docids_event_n.json) expected", parameter="event_n_file")
+        if self.event_n is None and self.metric == "gtt":
+            raise UsageError("needs the bucket to score (event_n: 1, 2, 3, 4 or >=2)",
+                             parameter="event_n_file")
+
     @property
     def reproduces(self) -> str:
         return METRICS[self.metric].reproduces
 
+    @property
+    def event_n_buckets(self) -> str | None:
+        """Where the documents of ``event_n`` come from, in words (None without ``event_n``).
+
+        >>> ModernOptions("gtt", event_n="2").event_n_buckets
+        "counted from the gold templates (muceval's choice; GTT reads docids_event_n.json)"
+        """
+        if self.event_n is None:
+            return None
+        if self.event_n_file is not None:
+            return f"read from {self.event_n_file}, as GTT does"
+        return "counted from the gold templates (muceval's choice; GTT reads docids_event_n.json)"
+
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "phi": self.phi, "event_n": self.event_n,
+                "event_n_file": self.event_n_file, "event_n_buckets": self.event_n_buckets,
                 "ignore_empty_docs": self.ignore_empty_docs, "compat": self.compat,
                 "reproduces": self.reproduces}
 
@@ -298,17 +337,44 @@ def _empty_entities(path: str, document: ModernDocument, roles: Any, where: str)
 
 def gtt_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
                   options: ModernOptions) -> list[DocumentCounts]:
-    """GTT's counts per gold document (of the ``event_n`` bucket, when given)."""
+    """GTT's counts per gold document (of the ``event_n`` bucket, when given: the documents
+    ``event_n_file`` lists under it, else those with that many gold templates)."""
+    listed = _listed_documents(golds, options)
     out = []
     for docid, document in golds.items():
         gold_templates = gtt.gold_templates(document.templates or ())
-        if options.event_n is not None and not _in_bucket(len(gold_templates), options.event_n):
+        if listed is not None and docid not in listed:
+            continue
+        if listed is None and options.event_n is not None \
+                and not _in_bucket(len(gold_templates), options.event_n):
             continue
         predicted = preds.get(docid)
         fields = gtt.score_document(
             gtt.predicted_templates(predicted.templates or () if predicted else ()), gold_templates)
         out.append(DocumentCounts(docid, sum(fields.values(), Counts()), fields))
     return out
+
+
+def _listed_documents(golds: Mapping[str, ModernDocument],
+                      options: ModernOptions) -> frozenset[str] | None:
+    """The documents ``event_n_file`` lists under ``event_n`` (None without a file)."""
+    if options.event_n_file is None or options.event_n is None:
+        return None
+    from muceval.formats.modern.buckets import read_event_buckets
+
+    path = options.event_n_file
+    buckets = read_event_buckets(path)
+    if options.event_n not in buckets:
+        raise InputError.at(path, None, f"no bucket {options.event_n!r} (the file has "
+                            f"{', '.join(map(repr, buckets)) or 'none'})")
+    listed = buckets[options.event_n]
+    unknown = [d for d in listed if d not in golds]
+    if unknown:
+        shown = ", ".join(unknown[:3]) + (", ..." if len(unknown) > 3 else "")
+        raise InputError.at(path, None, f"bucket {options.event_n!r} lists {len(unknown)} "
+                            f"document(s) not in the gold: {shown} (buckets of another "
+                            "test set?)")
+    return frozenset(listed)
 
 
 def _in_bucket(n: int, bucket: str) -> bool:
@@ -336,11 +402,13 @@ def ree_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
 
 def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
                   options: ModernOptions) -> list[DocumentCounts]:
-    """IterX's CEAF-RME counts per document of the gold or the predictions."""
+    """IterX's CEAF-RME counts per document of the gold or the predictions (with
+    ``ignore_empty_docs``, a document without a gold template that has an entity is left
+    out, as IterX leaves it out)."""
     out = []
     for docid in sorted(set(golds) | set(preds)):
         gold_templates = golds[docid].templates or () if docid in golds else ()
-        if options.ignore_empty_docs and not gold_templates:
+        if options.ignore_empty_docs and not ceaf.rme_gold(gold_templates):
             continue
         predicted = preds[docid].templates or () if docid in preds else ()
         counts = ceaf.rme_document(predicted, gold_templates, options.phi or "subset")
