@@ -207,9 +207,10 @@ def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
 
 
 UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (unmapped "
-                   "response templates on their own), or a fill (Yeh 2000: each key fill with the "
-                   "response fill credited against it, each spurious fill on its own; a fill both "
-                   "systems produced alike is never exchanged). See docs/significance-units.md.")
+                   "response templates on their own), or a key fill (each key fill with the "
+                   "response fill credited against it as one paired unit, each spurious fill on "
+                   "its own; a fill both systems produced alike is never exchanged; close to, "
+                   "but not, Yeh's response unit). See docs/significance-units.md.")
 
 
 def unit_level_option(command: F) -> F:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import click
@@ -14,11 +14,11 @@ from muceval.cli.modern import key_is_modern
 if TYPE_CHECKING:
     from muceval.core.units import RatioTallies, UnitTallies
 from muceval.cli.common import (
+    UNIT_LEVEL_HELP,
     progress_bar,
     refuse_unused,
     report_warnings,
     strict_option,
-    unit_level_option,
 )
 from muceval.cli.groups import (
     ConfigurationChoice,
@@ -31,14 +31,31 @@ from muceval.cli.groups import (
     selection_options,
     testing_options,
 )
+from muceval.errors import UsageError
 from muceval.scoring.metrics import modern_metrics
 
 if TYPE_CHECKING:
     from muceval.scoring.muc1992.scorer import ScoringOptions
+    from muceval.significance.baseline import BaselineResult
 
 _COMMON = ("baseline", "candidates", "metrics", "method", "shuffles", "seed", "alternative",
            "alpha", "confidence", "adjust", "bootstrap", "threads", "names", "fmt", "strict")
 """The options of `compare` whatever it compares."""
+
+
+@dataclass(frozen=True)
+class UnitChoice:
+    """What one unit is (``--unit``), and whether Yeh's whole procedure was asked (``--yeh``)."""
+
+    level: str
+    yeh: bool
+
+
+def _unit_choice(unit: str, yeh: bool) -> UnitChoice:
+    given = click.get_current_context().get_parameter_source("unit")
+    if yeh and given is click.core.ParameterSource.COMMANDLINE and unit != "response":
+        raise UsageError(f"--yeh tests over responses; it does not go with --unit {unit}")
+    return UnitChoice("response" if yeh else unit, yeh)
 
 
 @cli.command("compare")
@@ -59,14 +76,24 @@ _COMMON = ("baseline", "candidates", "metrics", "method", "shuffles", "seed", "a
                  "counts are compared (default gtt)."),
     click.option("--phi", help="With --metric ceaf-ree or ceaf-rme: the similarity.")])
 @selection_options()
-@unit_level_option
+@option_group("unit", _unit_choice, [
+    click.option("--unit", "unit", type=click.Choice(["message", "template", "fill", "response"]),
+                 default="message", show_default=True,
+                 help="With --key: the unit of the randomization: " + UNIT_LEVEL_HELP
+                 + " response: Yeh 2000's unit, each response fill only one system produced, "
+                 "given to either system independently (the template mapping held fixed; "
+                 "competing responses scored as the 1992 scorer scores them together)."),
+    click.option("--yeh", is_flag=True,
+                 help="With --key: Yeh 2000's whole procedure: --unit response, all 2^n "
+                 "assignments when n ≤ 20 responses differ, else 2^20 random ones, and his two "
+                 "checks (recall against the sign test; a second run with another seed).")])
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 @strict_option
 def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             configuration: ConfigurationChoice, history_path: str | None,
             scoring: ScoringOptions, testing: Testing, modern: ModernChoice,
-            selection: Selection, unit: str, fmt: str, strict: bool) -> None:
+            selection: Selection, unit: UnitChoice, fmt: str, strict: bool) -> None:
     """Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, verdict.
 
     The test is paired and stratified by message: it asks whether the
@@ -82,7 +109,6 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     """
     from rich.console import Console
 
-    from muceval.errors import UsageError
     from muceval.formats.files import system_name
     from muceval.reporting.terminal import render_baseline
     from muceval.significance.baseline import compare_to_baseline
@@ -93,33 +119,20 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     if len(set(system_names)) != len(system_names):
         raise UsageError("two files give the same system name: " + ", ".join(system_names)
                          + " (--name FILE=NAME renames one)")
-    tallies: UnitTallies | RatioTallies
     is_modern = key_path is not None and (modern.metric is not None or key_is_modern(key_path))
-    _refuse_unused(key_path, is_modern)
-    if is_modern and key_path is not None:
-        tallies = _modern_tallies(key_path, paths, system_names, modern)
-    elif key_path is not None:
-        from muceval.reporting.analysis import systems_from_pairs
-        from muceval.scoring.session import score_files
-
-        config = configuration.load()
-        session = score_files(config, key_path, paths, history_path=history_path,
-                              options=replace(scoring, fills=unit == "fill"), names=renamed)
-        report_warnings(session.warnings, session.file_warnings, strict)
-        _, tallies = systems_from_pairs(session.systems, config, unit=unit)
+    _refuse_unused(key_path, is_modern, unit)
+    if unit.level == "response" and key_path is not None:
+        result = _by_responses(key_path, paths, configuration, history_path, scoring, testing,
+                               renamed, unit, strict)
     else:
-        from muceval.formats.registry import load_inputs
-
-        tallies = load_inputs(paths, selection.units, renamed)
-        if len(tallies.systems) != len(paths):
-            raise UsageError(f"{len(paths)} files hold {len(tallies.systems)} systems "
-                             f"({', '.join(tallies.systems)}): give one system per file")
-        system_names = list(tallies.systems)
-    with progress_bar(sys.stderr.isatty()) as advance:
-        result = compare_to_baseline(
-            tallies, system_names[0], system_names[1:], metrics=testing.metric_names,
-            settings=testing.settings, threads=testing.threads, progress=advance,
-            unit="document" if is_modern else unit)
+        tallies, system_names = _tallies(key_path, paths, configuration, history_path, scoring,
+                                         modern, selection, unit.level, strict, system_names,
+                                         is_modern)
+        with progress_bar(sys.stderr.isatty()) as advance:
+            result = compare_to_baseline(
+                tallies, system_names[0], system_names[1:], metrics=testing.metric_names,
+                settings=testing.settings, threads=testing.threads, progress=advance,
+                unit="document" if is_modern else unit.level)
     if fmt == "json":
         click.echo(result.to_json())
     elif fmt == "csv":
@@ -128,8 +141,62 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
         render_baseline(result, Console())
 
 
-def _refuse_unused(key_path: str | None, modern: bool) -> None:
+def _tallies(key_path: str | None, paths: list[str], configuration: ConfigurationChoice,
+             history_path: str | None, scoring: ScoringOptions, modern: ModernChoice,
+             selection: Selection, level: str, strict: bool, names: list[str],
+             is_modern: bool) -> tuple[UnitTallies | RatioTallies, list[str]]:
+    """The systems' units: modern counts per document, responses scored here, or score files;
+    and the systems' names."""
+    if is_modern and key_path is not None:
+        return _modern_tallies(key_path, paths, names, modern), names
+    renamed = selection.renames(paths)
+    if key_path is not None:
+        from muceval.reporting.analysis import systems_from_pairs
+        from muceval.scoring.session import score_files
+
+        config = configuration.load()
+        session = score_files(config, key_path, paths, history_path=history_path,
+                              options=replace(scoring, fills=level == "fill"), names=renamed)
+        report_warnings(session.warnings, session.file_warnings, strict)
+        return systems_from_pairs(session.systems, config, unit=level)[1], names
+    from muceval.formats.registry import load_inputs
+
+    tallies = load_inputs(paths, selection.units, renamed)
+    if len(tallies.systems) != len(paths):
+        raise UsageError(f"{len(paths)} files hold {len(tallies.systems)} systems "
+                         f"({', '.join(tallies.systems)}): give one system per file")
+    return tallies, list(tallies.systems)
+
+
+def _by_responses(key_path: str, paths: list[str], configuration: ConfigurationChoice,
+                  history_path: str | None, scoring: ScoringOptions, testing: Testing,
+                  renamed: dict[str, str], unit: UnitChoice, strict: bool) -> BaselineResult:
+    """Yeh's randomization over responses, the baseline against each candidate."""
+    from muceval.scoring.responses import baseline_units
+    from muceval.significance.responses import YEH_SHUFFLES, compare_responses
+
+    settings = testing.settings
+    if unit.yeh:
+        settings = replace(settings, method="auto", shuffles=YEH_SHUFFLES)
+    units, warnings = baseline_units(configuration.load(), key_path, paths,
+                                     history_path=history_path, names=renamed, options=scoring)
+    report_warnings((), warnings, strict)
+    return compare_responses(units, testing.metric_names, settings)
+
+
+def _refuse_unused(key_path: str | None, modern: bool, unit: UnitChoice) -> None:
     """Each way of reading the systems takes its own options; any other one given is refused."""
+    if unit.level == "response":
+        if key_path is None or modern:
+            raise UsageError("--unit response and --yeh need responses scored against a 1992 "
+                             "key (--key)")
+        # Yeh's procedure fixes the method and the number of shuffles; responses are not
+        # sampled, so there is no bootstrap interval.
+        refuse_unused({*_COMMON, "key_path", "config_path", "slots_path", "history_path",
+                       "no_query_pass", "unit", "yeh"} - {"bootstrap", "threads"}
+                      - ({"method", "shuffles"} if unit.yeh else set()),
+                      "does not go with " + ("--yeh" if unit.yeh else "--unit response"))
+        return
     if modern:
         refuse_unused({*_COMMON, "key_path", "metric", "phi"},
                       "does not go with a modern key (its scorer takes --metric and --phi)")

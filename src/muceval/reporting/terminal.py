@@ -199,10 +199,36 @@ def render_baseline(result: BaselineResult, console: Any) -> None:
                           f"{100 * c.difference:+.2f}", interval, _p_text(c.p_value),
                           c.verdict)
         console.print(table)
+        checks = _yeh_checks(rows)
+        if checks:
+            console.print(checks)
     methods = sorted({c.method for c in result.comparisons})
-    console.print(f"paired randomization over {result.settings['units']} units "
-                  f"({', '.join(methods)}); significant: p ≤ {result.settings['alpha']}; "
-                  f"seed {result.settings['seed']}")
+    settings = result.settings
+    if settings.get("unit") == "response":
+        console.print(f"randomization over the responses only one system produced (Yeh 2000; "
+                      f"{', '.join(f'{n:,} for {name}' for name, n in settings['responses'].items())}; "
+                      f"{', '.join(methods)}); significant: p ≤ {settings['alpha']}; "
+                      f"seed {settings['seed']}")
+        return
+    console.print(f"paired randomization over {settings['units']} units "
+                  f"({', '.join(methods)}); significant: p ≤ {settings['alpha']}; "
+                  f"seed {settings['seed']}")
+
+
+def _yeh_checks(rows: Sequence[Any]) -> str:
+    """Yeh's two checks of a test over responses, in one line (empty for other tests)."""
+    parts = []
+    for c in rows:
+        if not c.checks:
+            continue
+        if "sign_test_p" in c.checks:
+            parts.append(f"{metric_label(c.metric, {})} p {_p_text(c.p_value)} against the "
+                         f"sign test {_p_text(c.checks['sign_test_p'])}")
+    again = [f"{metric_label(c.metric, {})} {_p_text(c.checks['second_seed_p'])}"
+             for c in rows if c.checks and "second_seed_p" in c.checks]
+    if again:
+        parts.append("another seed: " + ", ".join(again))
+    return "Yeh's checks: " + "; ".join(parts) if parts else ""
 
 
 def _p_text(p: float) -> str:

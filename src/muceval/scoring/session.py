@@ -345,17 +345,26 @@ def score_files(
         else:
             result = score_systems(config, key, responses, history=history, options=chosen,
                                    manual_mappings=per_system, progress=progress)
-    settings = {
+    return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
+                         tuple(file_warnings), options or ScoringOptions(),
+                         _settings(config, key_path, paths, history_path, chosen, alignment,
+                                   mapping_paths))
+
+
+def _settings(config: Configuration, key_path: str | Path, paths: list[str],
+              history_path: str | Path | None, options: ScoringOptions, alignment: str | None,
+              mapping_paths: Sequence[str | Path] | Mapping[str, str | Path],
+              ) -> dict[str, object]:
+    """What a session records of itself (:attr:`SessionResult.settings`)."""
+    return {
         "key": str(key_path), "configuration": config.source or "muc4",
         "history": None if history_path is None else str(history_path), "responses": paths,
-        "query_pass": chosen.query_pass, "mapping": chosen.mapping,
+        "query_pass": options.query_pass, "mapping": options.mapping,
         "alignment": alignment or (config.alignment.default if config.alignment else "1992"),
         "manual_mappings": [str(p) for p in (mapping_paths.values()
                                              if isinstance(mapping_paths, Mapping)
                                              else mapping_paths)],
-        "unresolved": chosen.unresolved}
-    return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
-                         tuple(file_warnings), options or ScoringOptions(), settings)
+        "unresolved": options.unresolved}
 
 
 def _read_mappings(mapping_paths: Sequence[str | Path] | Mapping[str, str | Path],

@@ -41,6 +41,10 @@ class BaselineComparison:
     method: str
     significant: bool
     verdict: str
+    checks: dict[str, float] | None = None
+    """Yeh's checks of a test over responses: the sign test of recall over the same
+    responses (``sign_test_p``), and the approximate test run with another seed
+    (``second_seed_p``); None for other tests."""
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)

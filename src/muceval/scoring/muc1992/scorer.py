@@ -99,6 +99,9 @@ MessageInput = tuple[str, list[PreparedTemplate], list[PreparedTemplate]]
 """One message to map: its id, its key and response templates in catalog order."""
 
 
+CatalogEntry = tuple[str, PreparedTemplate | None, PreparedTemplate | None, TemplateStatus]
+"""One entry of a system's catalog: message id, key and response template, status."""
+
 MappingKind = Literal["greedy", "optimal"]
 """The automatic template mappings: the 1992 greedy one, or an optimal assignment."""
 
@@ -418,6 +421,25 @@ class Scorer:
             pairs.extend(self.score_entries(message_id, keys, responses, entries, resolver))
         new = tuple(resolver.new_judgements) if resolver is not None else ()
         return ScoringResult(tuple(pairs), new)
+
+    def catalog(self, key: TemplateFile, response: TemplateFile) -> list[CatalogEntry]:
+        """Every catalog entry of one system with its status, as :meth:`score` maps and
+        judges them, without scoring a slot (for response-level units)."""
+        judge, assignment = self.judge_for(key)
+        out: list[CatalogEntry] = []
+        for message_id, keys, responses in self.messages(key, response):
+            entries = self.map_message(message_id, keys, responses, judge, assignment)
+            first_key = keys[0] if keys else None
+            optional_message = _optional_message(keys, responses)
+            message_irrelevant = all(k.irrelevant for k in keys)
+            out.extend((message_id, k, r, self._status(k, r, first_key, optional_message,
+                                                       message_irrelevant))
+                       for k, r in entries)
+        return out
+
+    def slot_ids_for(self, message_id: str, k: PreparedTemplate | None) -> tuple[str, ...]:
+        """The slots scored in a pair of this message with key template ``k``."""
+        return self._slot_ids_for(message_id, k)
 
     def resolver(self) -> QueryResolver | None:
         """A query resolver for the options (``None`` in batch mode)."""
