@@ -271,6 +271,18 @@ def _p(value: float | None) -> str:
     return "n/a" if value is None else "<0.001" if value < 0.001 else f"{value:.3f}"
 
 
+def _response_p(muc4: Path, a: str, b: str, metric: str, capsys) -> float:
+    """The response-level p of the worked example's compare command for systems a and b."""
+    assert main(["compare", "--key", str(muc4 / "corpora" / "tst3" / "key-tst3.v2"),
+                 "--config", str(muc4 / "tst3" / "config-tst3.el"),
+                 "--history", str(muc4 / "tst3" / "final-history-nrad.tst3"), "--no-query-pass",
+                 "--unit", "response", "--method", "approximate", "--shuffles", "9999",
+                 "--seed", "1", "--format", "json",
+                 *(str(muc4 / "tst3" / "responses" / f"{n}.tst3") for n in (a, b))]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    return next(c["p_value"] for c in doc["comparisons"] if c["metric"] == metric)
+
+
 def test_tst3_worked_example_is_what_muceval_computes(muc4, tmp_path, capsys) -> None:
     """The commands of the worked example, run here; every cell of its table, the counts of
     units and the range of differing fill units must be what the docs say."""
@@ -279,7 +291,7 @@ def test_tst3_worked_example_is_what_muceval_computes(muc4, tmp_path, capsys) ->
     responses = [str(muc4 / "tst3" / "responses" / f"{n}.tst3")
                  for n in ("GE", "GE-CMU", "UMASS", "SRI", "NYU")]
     tallies, results = {}, {}
-    for unit in ("message", "fill"):
+    for unit in ("message", "template", "fill"):
         scores = tmp_path / f"tst3-{unit}.json"
         assert main(["score", "--key", str(muc4 / "corpora" / "tst3" / "key-tst3.v2"),
                      "--config", str(muc4 / "tst3" / "config-tst3.el"),
@@ -314,12 +326,14 @@ def test_tst3_worked_example_is_what_muceval_computes(muc4, tmp_path, capsys) ->
             both[unit] = (c, sign)
         (m, sign), (f, _) = both["message"], both["fill"]
         mc, fc = m["classic"], f["classic"]
+        t = results["template"].get((a, b, metric)) or results["template"][(b, a, metric)]
 
         def two(test: str, mc=mc, fc=fc) -> str:
             return f"{_p(mc[test])} / {_p(fc[test])}"
 
         computed = [cells[0], cells[1], f"{100 * sign * m['difference']:+.2f}".replace("-", "−"),
-                    _p(m["p_value"]), _p(f["p_value"]), two("paired_t"), two("sign"),
+                    _p(m["p_value"]), _p(t["p_value"]), _p(f["p_value"]),
+                    _p(_response_p(muc4, a, b, metric, capsys)), two("paired_t"), two("sign"),
                     two("wilcoxon"), _p(mc["two_sample_t"]), _p(mc["binomial"]),
                     f"{mc['correlation']:.2f} / {fc['correlation']:.2f}"]
         assert cells == computed, row
