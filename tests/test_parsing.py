@@ -570,3 +570,19 @@ def test_an_empty_response_is_a_warning_other_text_a_problem() -> None:
         assert result.problems == () and result.templates.templates == ()
         assert "empty response" in result.warnings[0].message
     assert "no templates" in parse_templates("hello\n", CONFIG).problems[0].message
+
+
+def test_text_outside_any_template_is_said_once_per_run_of_lines():
+    """Issue 27: text before the first template or after the last one was skipped silently
+    (a cut or pasted template would vanish without a word); separators are not text."""
+    from muceval.formats.config import load_configuration
+    from muceval.formats.muc.templates import parse_templates
+    from muceval.reporting.demo import example_dir
+
+    config = load_configuration(example_dir() / "config.toml")
+    body = (example_dir() / "alpha.txt").read_text()
+    result = parse_templates("JUNK BEFORE\n\n" + body + "\n* * *\nTRAILING TEXT\nMORE\n", config)
+    outside = [w for w in result.warnings if "outside any template" in w.message]
+    assert [(w.line, w.message.split(" line(s)")[0]) for w in outside] == [
+        (1, "1"), (len(body.splitlines()) + 5, "2")]
+    assert len(result.templates.templates) == len(parse_templates(body, config).templates.templates)

@@ -224,6 +224,7 @@ class _FileParser:
             self.control_characters(lines)
         templates: list[Template] = []
         current: list[tuple[int, str]] | None = None
+        outside: list[int] = []  # lines of text in no template
         header, tail, blank_tail = self.header.match, self.tail.match, self.blank_tail
         for number, line in enumerate(lines, 1):
             if header(line):
@@ -236,14 +237,34 @@ class _FileParser:
                 current = None
             elif current is not None:
                 current.append((number, line))
+            elif not line.startswith(";") and any(c.isalnum() for c in line):
+                outside.append(number)  # separators ("* * *") and blank lines are not text
         if current:
             templates.append(self.template(current))
+        if templates:  # without any, no_templates says what the file is
+            self.outside(outside, lines)
         if not templates:
             self.no_templates(lines)
         self.duplicates(templates)
         return ParseResult(
             TemplateFile(self.path, tuple(templates)), _in_file_order(self.problems), _in_file_order(self.warnings)
         )
+
+    def outside(self, numbers: list[int], lines: list[str]) -> None:
+        """Text in no template (before the first header, after a template's end): the 1992
+        program skipped it; said once per run of such lines, as it may be a cut template."""
+        if not numbers:
+            return
+        start = previous = numbers[0]
+        for number in [*numbers[1:], None]:
+            if number is not None and number == previous + 1:
+                previous = number
+                continue
+            count = previous - start + 1
+            self.warning(start, f"{count} line(s) of text outside any template, from "
+                         f"{lines[start - 1].strip()[:40]!r}: skipped, as the 1992 program did")
+            if number is not None:
+                start = previous = number
 
     def no_templates(self, lines: list[str]) -> None:
         # An empty file (or comments only) is what a system that found nothing
