@@ -515,3 +515,14 @@ def test_options_of_another_scorer_are_refused_not_ignored(modern: Path, capsys)
                  buckets, "--format", "json", pred]) == 0
     results = json.loads(capsys.readouterr().out)["results"]
     assert [r["options"]["event_n"] for r in results] == ["2", None, None]
+
+
+@pytest.mark.parametrize("layout,key", [("gtt-pred", "pred_templates"),
+                                        ("grit-pred", "pred_extracts")])
+def test_a_long_document_text_does_not_hide_the_layout(layout, key):
+    """Issue 27: the layout key came after a document text longer than the sniffer's window."""
+    from muceval.formats.modern import detect_layout
+
+    text = ('{\n    "30001": {\n        "doctext": "' + "word " * 100_000 + '",\n        "'
+            + key + '": []\n    }\n}\n')
+    assert detect_layout(text) == layout

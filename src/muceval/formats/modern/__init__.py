@@ -125,10 +125,12 @@ def detect_layout(text: str) -> str | None:
             return "grit-gold"
         if len(head) == 1 and isinstance(next(iter(head.values())), list):
             return "iterx-pred"
-    probe = text[:200_000]
-    if '"pred_templates"' in probe:
+    # The whole text: the first document's text may be longer than any window (issue 27: a
+    # 200 MB document hid its "pred_templates" key); a search of 200 MB takes ~0.1 s.
+    gtt, grit = text.find('"pred_templates"'), text.find('"pred_extracts"')
+    if gtt >= 0 and (grit < 0 or gtt < grit):
         return "gtt-pred"
-    if '"pred_extracts"' in probe:
+    if grit >= 0:
         return "grit-pred"
     return None
 
