@@ -17,7 +17,7 @@ shows. :func:`unit_tallies` merges several systems into one
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,8 +167,46 @@ class ScoredSystem:
     unit_level: str | None = "message"
 
 
+class ArrayUnits(Mapping[str, Tally]):
+    """Units held as arrays (a unit-tallies CSV of millions of rows): unit names shared by the
+    systems of a file, each system's unit indices and its ``n × 4`` POS, ACT, COR, PAR counts.
+    Reads as the mapping of unit to :class:`Tally` every source gives.
+
+    >>> units = ArrayUnits(["m1", "m2"], np.array([1]), np.array([[2, 2, 1, 0]]))
+    >>> list(units), units["m2"].cor
+    (['m2'], 1)
+    """
+
+    def __init__(self, names: Sequence[str], index: np.ndarray, counts: np.ndarray):
+        self.names = names
+        self.index = index
+        self.counts = counts
+        self._rows: dict[str, int] | None = None
+
+    def __getitem__(self, unit: str) -> Tally:
+        if self._rows is None:
+            self._rows = {self.names[i]: row for row, i in enumerate(self.index.tolist())}
+        pos, act, cor, par = self.counts[self._rows[unit]].tolist()
+        return Tally(pos=pos, act=act, cor=cor, par=par)
+
+    def __iter__(self) -> Iterator[str]:
+        names = self.names
+        return (names[i] for i in self.index.tolist())
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+
 UNIT_POLICIES = ("same", "intersection")
 """How systems with different unit sets are compared (``--units``)."""
+
+
+def _fill_from_arrays(out: np.ndarray, units: ArrayUnits, position: Mapping[str, int]) -> None:
+    """``out[position[unit]] = counts`` for every unit of ``units`` that has a position."""
+    where = np.array([position.get(units.names[i], -1) for i in units.index.tolist()],
+                     dtype=np.int64)
+    kept = where >= 0
+    out[where[kept]] = units.counts[kept]
 
 
 def units_disagree(units: Mapping[str, Tally], total: Tally) -> str | None:
@@ -230,6 +268,9 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
     position = {u: i for i, u in enumerate(chosen)}
     counts = np.zeros((len(systems), len(chosen), 4), dtype=np.int64)
     for n, system in enumerate(systems):
+        if isinstance(system.units, ArrayUnits):
+            _fill_from_arrays(counts[n], system.units, position)
+            continue
         for unit, t in system.units.items():
             if unit in position:
                 counts[n, position[unit]] = (t.pos, t.act, t.cor, t.par)
@@ -251,6 +292,13 @@ def _common_level(systems: Sequence[ScoredSystem]) -> str | None:
     return known[0].unit_level if known else None
 
 
+def _with_key_fills(units: Mapping[str, Tally]) -> list[str]:
+    """The units with POS above 0 (from the arrays at once where the source holds them)."""
+    if isinstance(units, ArrayUnits):
+        return [units.names[i] for i in units.index[units.counts[:, 0] > 0].tolist()]
+    return [u for u, t in units.items() if t.pos > 0]
+
+
 def _check_same_units(systems: Sequence[ScoredSystem], by_message: bool = False) -> None:
     """Refuse systems scored on different test sets (see :func:`unit_tallies`).
 
@@ -261,7 +309,7 @@ def _check_same_units(systems: Sequence[ScoredSystem], by_message: bool = False)
     def name(unit: str) -> str:
         return unit.split("#", 1)[0] if by_message else unit
 
-    keyed = {name(u) for s in systems for u, t in s.units.items() if t.pos > 0}
+    keyed = {name(u) for s in systems for u in _with_key_fills(s.units)}
     # Within one file the file sets the units: a unit-tallies CSV may leave out
     # the rows of zeros (documented), so a system has every unit of its file.
     of_source: dict[str, set[str]] = {}

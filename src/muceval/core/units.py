@@ -202,8 +202,11 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     >>> check_counts([[2, 2, 1, 1]]) is None
     True
     """
-    if not isinstance(counts, np.ndarray) and any(int(c) > MAX_COUNT for c in np.ravel(counts)):
-        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+    if not isinstance(counts, np.ndarray):
+        if len(counts) == 4 and all(type(c) is int for c in counts):
+            return _check_one(*counts)
+        if any(int(c) > MAX_COUNT for c in np.ravel(counts)):
+            return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
     counts = np.asarray(counts)
     if (counts < 0).any():
         return "counts must not be negative"
@@ -213,6 +216,20 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     if (correct > counts[..., 0]).any():
         return "COR + PAR exceeds POS"
     if (correct > counts[..., 1]).any():
+        return "COR + PAR exceeds ACT"
+    return None
+
+
+def _check_one(pos: int, act: int, cor: int, par: int) -> str | None:
+    """:func:`check_counts` of one tally: the readers call it once per row, where NumPy's
+    per-call cost would dominate a file of millions of rows."""
+    if min(pos, act, cor, par) < 0:
+        return "counts must not be negative"
+    if max(pos, act, cor, par) > MAX_COUNT:
+        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+    if cor + par > pos:
+        return "COR + PAR exceeds POS"
+    if cor + par > act:
         return "COR + PAR exceeds ACT"
     return None
 

@@ -27,6 +27,8 @@ def parse_count(text: str) -> int:
     ValueError: not a count (digits 0-9 only): '1_0'
     """
     token = text.strip()
+    if token.isascii() and token.isdigit() and len(token) < 10:
+        return int(token)  # the common case, fast: nine digits stay below MAX_COUNT
     if not _DIGITS.fullmatch(token):
         raise ValueError(f"not a count (digits 0-9 only): {token!r}")
     if len(token) > 12 or int(token) > MAX_COUNT:

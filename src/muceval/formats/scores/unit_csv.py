@@ -12,10 +12,12 @@ numbers and COR + PAR above POS or ACT are errors naming file and line.
 from __future__ import annotations
 
 import warnings
+from array import array
 from pathlib import Path
 
-from muceval.core.systems import ScoredSystem, unit_tallies
-from muceval.core.tallies import Tally
+import numpy as np
+
+from muceval.core.systems import ArrayUnits, ScoredSystem, unit_tallies
 from muceval.core.units import FIELDS, UnitTallies, check_counts
 from muceval.errors import InputError, MucevalWarning, Problem
 from muceval.formats.counts import parse_count
@@ -48,7 +50,8 @@ def _check_header(cells: list[str], path: str, line: int) -> None:
         )
 
 
-def _counts(cells: list[str], path: str, line: int) -> Tally | Problem:
+def _counts(cells: list[str], path: str, line: int) -> Problem:
+    """Why one row's counts are not a MUC tally (the row is known to be wrong)."""
     values = []
     for name, cell in zip(FIELDS, cells, strict=True):
         try:
@@ -56,68 +59,112 @@ def _counts(cells: list[str], path: str, line: int) -> Tally | Problem:
         except ValueError as bad:
             return Problem(path, line, f"{name}: {bad}")
         values.append(value)
-    why = check_counts(values)
-    if why is not None:
-        return Problem(path, line, why)
-    pos, act, cor, par = values
-    return Tally(pos=pos, act=act, cor=cor, par=par)
+    return Problem(path, line, check_counts(values) or "not a MUC tally")
+
+
+class _Columns:
+    """The rows of a unit-tallies CSV as columns: names once each, counts as text until they
+    are converted all at once (a file of millions of rows stays a few arrays, not millions of
+    objects)."""
+
+    def __init__(self) -> None:
+        self.systems: dict[str, int] = {}
+        self.units: dict[str, int] = {}
+        self.system = array("l")
+        self.unit = array("l")
+        self.line = array("l")
+        self.cells: list[str] = []  # four count cells per row, stripped
+
+    def add(self, system: str, unit: str, counts: list[str], line: int) -> None:
+        self.system.append(self.systems.setdefault(system, len(self.systems)))
+        self.unit.append(self.units.setdefault(unit, len(self.units)))
+        self.line.append(line)
+        self.cells.extend(counts)
+
+    def counts(self, path: str, problems: list[Problem]) -> np.ndarray:
+        """The ``rows × 4`` counts; a row that is no MUC tally adds its problem."""
+        cells = self.cells
+        if all(c.isascii() and c.isdigit() and len(c) < 10 for c in cells):
+            counts = np.array(cells, dtype=np.int64).reshape(-1, 4)
+            correct = counts[:, 2] + counts[:, 3]
+            bad = np.flatnonzero((correct > counts[:, 0]) | (correct > counts[:, 1]))
+        else:
+            counts = np.zeros((len(self.line), 4), dtype=np.int64)
+            bad = np.arange(len(self.line))
+        for row in bad.tolist():
+            problem = _counts(cells[4 * row: 4 * row + 4], path, self.line[row])
+            if problem.message != "not a MUC tally":
+                problems.append(problem)
+            else:
+                counts[row] = [parse_count(c) for c in cells[4 * row: 4 * row + 4]]
+        return counts
+
+    def duplicates(self, path: str, problems: list[Problem]) -> None:
+        """A (system, unit) given twice is an error naming both lines."""
+        key = np.array(self.system, dtype=np.int64) * max(1, len(self.units)) + np.array(
+            self.unit, dtype=np.int64)
+        order = np.argsort(key, kind="stable")
+        repeated = np.flatnonzero(key[order][1:] == key[order][:-1]) + 1
+        systems, units = list(self.systems), list(self.units)
+        first: dict[int, int] = {}
+        for k in repeated.tolist():
+            row, earlier = int(order[k]), int(order[k - 1])
+            first.setdefault(int(key[row]), self.line[earlier])
+            problems.append(Problem(
+                path, self.line[row],
+                f"duplicate row for system {systems[self.system[row]]!r}, unit "
+                f"{units[self.unit[row]]!r} (first on line {first[int(key[row])]})"))
 
 
 def parse_unit_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...]:
     """Every system of a unit-tallies CSV text, in order of first appearance.
 
     All problems of the rows are collected and raised together as one
-    :class:`InputError`; a wrong header stops at once.
+    :class:`InputError`, in the order of their lines; a wrong header stops at once.
     """
     problems: list[Problem] = []
+    columns = _Columns()
     header_seen = False
-    systems: dict[str, dict[str, Tally]] = {}
-    first_line: dict[tuple[str, str], int] = {}
     for line, row in csv_rows(text, path):
         if not row or all(not cell.strip() for cell in row):
             continue
-        cells = [cell.strip() for cell in row]
         if not header_seen:
-            _check_header(cells, path, line)
+            _check_header([cell.strip() for cell in row], path, line)
             header_seen = True
             continue
-        if len(cells) != len(HEADER):
+        if len(row) != len(HEADER):
             problems.append(
-                Problem(path, line, f"expected {len(HEADER)} columns, found {len(cells)}")
-            )
+                Problem(path, line, f"expected {len(HEADER)} columns, found {len(row)}"))
             continue
-        system, unit = cells[0], cells[1]
+        system, unit = row[0].strip(), row[1].strip()
         if not system or not unit:
             problems.append(Problem(path, line, "empty system or unit name"))
             continue
-        tally = _counts(cells[2:], path, line)
-        if isinstance(tally, Problem):
-            problems.append(tally)
-            continue
-        key = (system, unit)
-        if key in first_line:
-            problems.append(
-                Problem(
-                    path,
-                    line,
-                    f"duplicate row for system {system!r}, unit {unit!r} "
-                    f"(first on line {first_line[key]})",
-                )
-            )
-            continue
-        first_line[key] = line
-        systems.setdefault(system, {})[unit] = tally
+        columns.add(system, unit, [cell.strip() for cell in row[2:]], line)
     if not header_seen:
         raise InputError.at(path, 1, f"empty CSV: expected the header {','.join(HEADER)}")
+    counts = columns.counts(path, problems)
+    columns.duplicates(path, problems)
     if problems:
-        raise InputError(problems)
-    every_unit = {unit for units in systems.values() for unit in units}
-    missing = sum(len(every_unit) - len(units) for units in systems.values())
+        raise InputError(sorted(problems, key=lambda p: p.line or 0))
+    return _systems(columns, counts, path)
+
+
+def _systems(columns: _Columns, counts: np.ndarray, path: str) -> tuple[ScoredSystem, ...]:
+    names = list(columns.units)
+    system = np.array(columns.system, dtype=np.int64)
+    unit = np.array(columns.unit, dtype=np.int64)
+    missing = len(columns.systems) * len(names) - len(system)
     if missing:
         # The file's author defined its units; a row left out counts as zeros, said aloud.
         warnings.warn(f"{path}: {missing} row(s) missing (a system without a unit another "
-                      "system of the file has): counted as zeros", MucevalWarning, stacklevel=2)
-    return tuple(ScoredSystem(name, path, units, unit_level=None) for name, units in systems.items())
+                      "system of the file has): counted as zeros", MucevalWarning, stacklevel=3)
+    out = []
+    for n, name in enumerate(columns.systems):
+        mine = system == n
+        out.append(ScoredSystem(name, path, ArrayUnits(names, unit[mine], counts[mine]),
+                                unit_level=None))
+    return tuple(out)
 
 
 def from_csv(path: str | Path) -> UnitTallies:
