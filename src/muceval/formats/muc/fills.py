@@ -89,6 +89,7 @@ class _Choice:
     value: Value
     plain: bool
     col: int
+    grouped: bool = False  # written in parentheses
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +198,7 @@ def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, i
     if c == "(":
         j = _group_end(s, i, hi)
         value = _parse_group(s, i + 1, j, grammar)
-        return _Choice(value, _is_plain(value, grammar.qualifier), i), j + 1, "')'"
+        return _Choice(value, _is_plain(value, grammar.qualifier), i, grouped=True), j + 1, "')'"
     m = grammar.bare.match(s, i, hi)
     assert m is not None, "the bare patterns match the empty string"
     token = m.group().rstrip(" \t")
@@ -234,10 +235,30 @@ def _unexpected(s: str, i: int, hi: int, after: str) -> _Syntax:
     return _Syntax(i, f"unexpected {c!r} here")
 
 
+def _operand(choices: list[_Choice]) -> Value:
+    """The value of the choices that make one part of a structured fill.
+
+    A part written as one parenthesised group stays an alternative set, also
+    of one alternative. The 1992 program scored the response place
+    ``COLOMBIA: (MEDELLIN (CITY) - DORADAL (TOWN))`` partial against the TST4
+    key ``COLOMBIA: (MEDELLIN (CITY) - DORADAL (TOWN)) / (DORADAL (TOWN))``:
+    read as a set, the place equals the key's set of two places only by set
+    equality (SCORER-SPEC §3.1 rule 4), and the country gives the partial
+    (§3.4). Groups among several alternatives still merge into one set, and a
+    whole fill of one alternative is that alternative (§2.4.1).
+    """
+    if len(choices) == 1 and choices[0].grouped:
+        value = choices[0].value
+        if value is not None and not isinstance(value, Alternatives):
+            return Alternatives((value,))
+    return _alternatives([c.value for c in choices])
+
+
 def _assemble(
     elements: list[_Element],
     make: Callable[[Value, Value], Value],
     qualified_plain: bool = False,
+    part: bool = False,
 ) -> Value:
     """Combine choices around one kind of binary structural token.
 
@@ -245,6 +266,8 @@ def _assemble(
     are ``or(A, B)`` and ``C`` (the 1992 reading of ``COLOMBIA / COLOMBIA:
     MEDELLIN``). A parenthesised structured choice stands alone as an
     alternative, which is how ``- 03 SEP 89 / (28 AUG 92 - 03 SEP 89)`` reads.
+    The operands are parts of a structure (:func:`_operand`); so is the whole
+    of ``elements`` when ``part`` is set (a place of a location).
     """
     segments: list[list[_Choice]] = [[]]
     ops: list[_Op] = []
@@ -255,10 +278,9 @@ def _assemble(
         else:
             segments[-1].append(e)
     if not ops:
-        return _alternatives([c.value for c in segments[0]])
+        return _operand(segments[0]) if part else _alternatives([c.value for c in segments[0]])
 
-    def run(choices: list[_Choice]) -> Value:
-        return _alternatives([c.value for c in choices])
+    run = _operand
 
     alts: list[Value] = []
     left: Value = None
@@ -356,7 +378,7 @@ def _parse_location(s: str, lo: int, hi: int) -> Value:
             segments.append([])
         else:
             segments[-1].append(e)
-    parts = [_assemble(seg, Between, qualified_plain=True) for seg in segments]
+    parts = [_assemble(seg, Between, qualified_plain=True, part=True) for seg in segments]
     return Location(parts[0], tuple(parts[1:]))
 
 
@@ -453,6 +475,9 @@ def _fmt(value: Value, ctx: str) -> str:
     if isinstance(value, OptionalValue):
         return "? " + _fmt(value.value, ctx)
     if isinstance(value, Alternatives):
+        if len(value.options) == 1:
+            # Only the parentheses make a part a set of one (_operand).
+            return f"({_fmt(value.options[0], ctx)})"
         return " / ".join(_fmt_option(o, ctx) for o in value.options)
     if isinstance(value, CrossRef):
         return _join(": ", _fmt(value.value, "default"), _fmt(value.tag, "default"))
@@ -463,7 +488,7 @@ def _fmt(value: Value, ctx: str) -> str:
         pieces = _top_level_pieces(text, 0, len(text))
         if len(pieces) > 1 and all(_has_colon(text, a, b, top_level_only=True) for a, b in pieces):
             # Unbracketed, `A: B / C: D` would read back as two whole locations.
-            return _join(": ", _fmt(value.country, "place"), *(_bracket_slashes(_fmt(p, "place")) for p in value.places))
+            return _join(": ", _fmt(value.country, "place"), *(_bracketed_place(p) for p in value.places))
         return text
     if isinstance(value, Qualified):
         return f"{_fmt(value.value, 'place')} ({_fmt(value.qualifier, 'qual')})".strip()
@@ -475,6 +500,18 @@ def _fmt(value: Value, ctx: str) -> str:
 def _bracket_slashes(text: str) -> str:
     """``text`` in parentheses if it holds a ``/`` that a reader would take as a top-level cut."""
     return f"({text})" if len(_top_level_pieces(text, 0, len(text))) > 1 else text
+
+
+def _bracketed_place(place: Value) -> str:
+    """A place with every ``/`` in parentheses, which are not the whole place's.
+
+    A place written as one parenthesised group is read as a set of one
+    (:func:`_operand`), so a range between alternatives brackets its ends.
+    """
+    if isinstance(place, Between):
+        return _join(" - ", _bracket_slashes(_fmt(place.first, "place")),
+                     _bracket_slashes(_fmt(place.second, "place")))
+    return _bracket_slashes(_fmt(place, "place"))
 
 
 def _join(separator: str, *parts: str) -> str:

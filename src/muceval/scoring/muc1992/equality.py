@@ -86,6 +86,10 @@ def canon(value: model.Value) -> CValue:
         # The 1992 program upper-cased everything it read; quotes stay part of the string.
         return value.raw.upper()
     if isinstance(value, model.Alternatives):
+        if len(value.options) == 1:
+            # A lone parenthesised part stays a set of one (fills._operand): an
+            # alternative set of the key then equals it only by set equality.
+            return (OR, (canon(value.options[0]),))
         return _alternatives(canon(v) for v in value.options)
     if isinstance(value, model.OptionalValue):
         return (OPT, canon(value.value))

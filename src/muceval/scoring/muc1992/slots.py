@@ -325,34 +325,11 @@ class SlotScorer:
 
     # -- §6.2 ------------------------------------------------------------------
     def _multi(self, ctx: _Ctx, K: list[CValue], R: list[CValue]) -> list[int]:
-        # '?' marks key fills optional; on a response fill the 1992 program
-        # compared the value without the marker here (a lone marked fill against
-        # a blank key stays noncommittal in _single, as SYNCH's TST3 report shows).
-        R = [unwrap_optional(r) for r in R]
-        eq = self._eq
         rules = ctx.rules
         t = [0] * 11
         paired: list[CValue] = []
         failed: list[CValue] = []
-
-        # Step A: exact pass, key fills in order, first equal response fill.
-        rest: list[CValue] = []
-        for k in K:
-            for j, r in enumerate(R):
-                if eq(k, r):
-                    t[POS] += 1
-                    t[ACT] += 1
-                    t[COR] += 1
-                    del R[j]
-                    paired.append(k)
-                    if ctx.ledger is not None:
-                        ctx.ledger.append((k, r, 1, 1, 1, 0))
-                    if ctx.trace is not None:
-                        ctx.note("equal", PLAIN, k, r)
-                    break
-            else:
-                rest.append(k)
-        K = rest
+        K, R = self._exact_pass(ctx, t, K, R, paired)
 
         # Step B: automatic and history look-up, response fills in order.
         if K and R:
@@ -415,6 +392,42 @@ class SlotScorer:
             else:
                 t[PIE] = sum(rules.cardinality - allowable(f) for f in paired)
         return t
+
+    def _exact_pass(self, ctx: _Ctx, t: list[int], K: list[CValue], R: list[CValue],
+                    paired: list[CValue]) -> tuple[list[CValue], list[CValue]]:
+        """Step A of §6.2: key fills in order, each with the first equal response fill.
+
+        Returns the key fills and the response fills left. The pairing compares the
+        response fills without their '?' markers (meant for keys), as the 1992 counts of
+        COR and PAR show. A marked fill that equals a structured key fill (a
+        cross-reference, a location, a range) only without its marker is not equal as
+        written (§3.1 rules 1 and 5): the 1992 program credited it through the look-up,
+        which counts the match as judged (§6.5's "would be COR+ICR" cell), so ICR counts it
+        too; an unstructured key fill (a string, alternatives) equals it as written.
+        """
+        eq = self._eq
+        marked = R
+        R = [unwrap_optional(r) for r in R]
+        rest: list[CValue] = []
+        for k in K:
+            for j, r in enumerate(R):
+                if eq(k, r):
+                    t[POS] += 1
+                    t[ACT] += 1
+                    t[COR] += 1
+                    if marked[j] is not r and not eq(k, marked[j]):
+                        t[ICR] += 1
+                    del R[j]
+                    marked = marked[:j] + marked[j + 1:]
+                    paired.append(k)
+                    if ctx.ledger is not None:
+                        ctx.ledger.append((k, r, 1, 1, 1, 0))
+                    if ctx.trace is not None:
+                        ctx.note("equal", PLAIN, k, r)
+                    break
+            else:
+                rest.append(k)
+        return rest, R
 
     @staticmethod
     def _credit(ctx: _Ctx, t: list[int], res: Credit, K: list[CValue], paired: list[CValue],
