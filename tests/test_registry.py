@@ -92,7 +92,8 @@ def test_each_command_reads_only_its_kinds(tmp_path: Path) -> None:
         load_inputs([key])
     message = str(caught.value)
     assert "a MUC template file (a key or a response) is not an input of " \
-        "muceval significance; it reads: " in message
+        "the significance tests; it holds templates, not scores: give the answer key too " \
+        "(compare and report take --key)" in message
     assert "1992 score report" in message and "unit-tallies CSV" in message
     units = tmp_path / "u.csv"
     units.write_text("system,unit,POS,ACT,COR,PAR\nA,u,1,1,1,0\n")

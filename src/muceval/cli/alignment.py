@@ -150,8 +150,8 @@ def alignment(responses: tuple[str, ...], key_path: str, configuration: Configur
                 names, strict)
         return
     refuse_overwriting_inputs(destination.output, {
-        key_path: "the key", history_path: "the history", **configuration.inputs(),
-        **{p: "a response" for p in paths}})
+        key_path: "key", history_path: "history", **configuration.inputs(),
+        **{p: "response file" for p in paths}})
     config = configuration.load()
     criteria = parse_criteria(chosen.criteria, config)
     interactive = sys.stdout.isatty() and sys.stderr.isatty()

@@ -44,7 +44,7 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
     from muceval.formats.modern.writer import from_templates, write_layout
     from muceval.formats.muc.templates import read_templates
 
-    refuse_overwriting_inputs(output, {source: "the input", **configuration.inputs()})
+    refuse_overwriting_inputs(output, {source: "input", **configuration.inputs()})
     text = read_text(source)
     if not text.strip():
         raise InputError.at(source, None, "an empty file: nothing to convert")

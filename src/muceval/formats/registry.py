@@ -114,6 +114,17 @@ class InputKind:
     family: str | None = None  # how "not a file muceval knows" lists it, with its siblings
 
 
+_HINTS = {
+    "templates": "it holds templates, not scores: give the answer key too (compare and report "
+                 "take --key), or score it first (muceval score --key KEY FILE --format json)",
+    "modern": "it holds templates, not scores: give the gold file too (compare and report take "
+              "--key), or score it first (muceval score --key GOLD FILE --metric all --format "
+              "json)",
+    "history": "a history goes with responses scored against a key (--history)",
+}
+"""What to do instead, for kinds a command often receives by mistake."""
+
+
 class Registry:
     """Input kinds in the order they are tried.
 
@@ -180,11 +191,12 @@ class Registry:
             raise self.unknown(path)
         if accept is not None and kind not in accept:
             wanted = "; ".join(k.description for k in accept)
+            hint = _HINTS.get("modern" if kind.name in _MODERN_NAMES else kind.name, "")
             raise InputError.at(
                 path,
                 None,
-                f"a {kind.description} is not an input of {purpose or 'this command'}; "
-                f"it reads: {wanted}",
+                f"a {kind.description} is not an input of {purpose or 'this command'}"
+                f"{'; ' + hint if hint else ''}; it reads: {wanted}",
             )
         return kind, kind.load(text, path, options or ReadOptions())
 
@@ -507,7 +519,7 @@ def load_inputs(paths: Sequence[str | Path], units: str = "same",
     """
     if not paths:
         raise UsageError("no input files")
-    systems = INPUTS.scored_systems(paths, purpose="muceval significance")
+    systems = INPUTS.scored_systems(paths, purpose="the significance tests")
     return _tallies_at(rename_systems(systems, names or {}), units, level)
 
 

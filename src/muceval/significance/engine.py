@@ -70,7 +70,6 @@ from muceval.significance.groups import (
     letter_display,
 )
 from muceval.significance.kernels import (
-    METRIC_COEFS,
     METRICS,
     PairData,
     default_threads,
@@ -80,7 +79,12 @@ from muceval.significance.kernels import (
 )
 from muceval.significance.plan import ExactJob, Plan, plan
 from muceval.significance.result import Comparison, SignificanceResult
-from muceval.significance.settings import ALTERNATIVES, METHODS, SignificanceSettings
+from muceval.significance.settings import (
+    ALTERNATIVES,
+    METHODS,
+    SignificanceSettings,
+    known_metrics,
+)
 
 __all__ = [
     "METRICS",
@@ -109,14 +113,8 @@ def parse_metrics(text: str | Sequence[str]) -> tuple[str, ...]:
     >>> parse_metrics("recall, f0.5")
     ('recall', 'f0.5')
     """
-    names = [m.strip() for m in text.split(",")] if isinstance(text, str) else list(text)
-    names = [m for m in names if m]
-    unknown = [m for m in names if m not in METRIC_COEFS]
-    if unknown or not names:
-        raise UsageError(
-            f"unknown metric(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(METRICS)}"
-        )
-    return tuple(dict.fromkeys(names))
+    names = text.split(",") if isinstance(text, str) else list(text)
+    return known_metrics(names, METRICS)
 
 
 

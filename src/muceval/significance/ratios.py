@@ -31,7 +31,7 @@ from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
 from muceval.significance.groups import confidence_level
 from muceval.significance.kernels import _threshold, coins
 from muceval.significance.result import SignificanceResult
-from muceval.significance.settings import SignificanceSettings
+from muceval.significance.settings import SignificanceSettings, known_metrics
 
 __all__ = ["MAX_EXACT_UNITS", "RATIO_METRICS", "compare_ratios", "ratio_values"]
 
@@ -151,11 +151,7 @@ def compare_ratios(
     (1.0, 0.0, 0.25, 'F1')
     """
     chosen = (settings or SignificanceSettings()).with_seed()
-    unknown = [m for m in metrics if m not in RATIO_METRICS]
-    if unknown or not metrics:
-        raise UsageError(f"unknown metric(s) {', '.join(unknown) or '(none)'} for these scores; "
-                         f"choose from {', '.join(RATIO_METRICS)}")
-    metrics = tuple(dict.fromkeys(metrics))
+    metrics = known_metrics(metrics, RATIO_METRICS, " for these scores")
     names = tallies.systems
     if len(names) < 2:
         raise UsageError("significance needs at least two systems")

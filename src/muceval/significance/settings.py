@@ -206,3 +206,32 @@ PRESETS["ab"] = Preset(
 """The presets of :class:`SignificanceSettings`: ``muc4`` (``significance``, ``report``, and the
 dataclass's own defaults) and ``ab`` (``compare``, :func:`~muceval.significance.baseline.compare_to_baseline`).
 The settings record which one they started from (``preset``)."""
+
+
+def known_metrics(given: Sequence[str], known: Sequence[str], where: str = "") -> tuple[str, ...]:
+    """``given`` metric names as ``known`` spells them (case does not matter), each once;
+    :class:`UsageError` naming the unknown ones with the nearest known name.
+
+    >>> known_metrics(["F1", "recall", "f1"], ["recall", "precision", "f1"])
+    ('f1', 'recall')
+    >>> known_metrics(["recal"], ["recall", "precision", "f1"])
+    Traceback (most recent call last):
+    ...
+    muceval.errors.UsageError: metrics: unknown metric 'recal' (did you mean 'recall'?); choose from recall, precision, f1
+    """
+    import difflib
+
+    by_folded = {name.lower(): name for name in known}
+    chosen: list[str] = []
+    for name in (g.strip() for g in given if g.strip()):
+        found = by_folded.get(name.lower())
+        if found is None:
+            near = difflib.get_close_matches(name.lower(), list(by_folded), n=1)
+            hint = f" (did you mean {by_folded[near[0]]!r}?)" if near else ""
+            raise UsageError(f"unknown metric {name!r}{hint}{where}; choose from "
+                             + ", ".join(known), parameter="metrics")
+        chosen.append(found)
+    if not chosen:
+        raise UsageError("name at least one metric; choose from " + ", ".join(known),
+                         parameter="metrics")
+    return tuple(dict.fromkeys(chosen))
