@@ -48,3 +48,23 @@ def test_an_output_onto_the_input_names_it_once(tmp_path, capsys):
                  "-o", str(copy), "--force"]) == 2
     err = capsys.readouterr().err
     assert "is the input this command reads" in err and "the the" not in err
+
+
+def test_a_run_without_the_history_says_its_questions_got_no_credit(muc4, capsys):
+    """The README's TST3 commands: without --history GE's F P&R is 50.79, with it 56.31, and
+    the run without says why (issue 29)."""
+    key = str(muc4 / "corpora" / "tst3" / "key-tst3.v2")
+    response = str(muc4 / "tst3" / "responses" / "GE.tst3")
+    history = str(muc4 / "tst3" / "final-history-nrad.tst3")
+    f_pr, notes = {}, {}
+    for given in ([], ["--history", history]):
+        assert main(["score", "--key", key, *given, "--format", "table", response]) == 0
+        out, err = capsys.readouterr()
+        row = next(line for line in out.splitlines() if " GE " in line)
+        f_pr[bool(given)] = [cell.strip() for cell in row.split("│") if cell.strip()][4]
+        notes[bool(given)] = next(line for line in err.splitlines()
+                                  if "had no recorded answer and got no credit" in line)
+    assert (f_pr[False], f_pr[True]) == ("50.79", "56.31")
+    assert notes[False].startswith("note: 195 question(s)") and "(--history)" in notes[False]
+    # The final NRaD history leaves a few questions open, and the note says how to answer them.
+    assert int(notes[True].split()[1]) < 195 and "muceval adjudicate" in notes[True]

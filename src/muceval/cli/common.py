@@ -155,8 +155,9 @@ def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem
                     strict: bool) -> None:
     """Print the warnings of a scoring session on stderr; with ``strict``, stop with exit 2.
 
-    Session warnings are printed in full; the readers' warnings (often many per
-    file) as one line per file, with a pointer to ``muceval validate --warnings``.
+    Session warnings are printed in full; the readers' warnings (often many per file) as one
+    line for the run: how many, in which files, and the ``muceval validate`` command that
+    lists them (a single one is printed whole).
     """
     prefix = "error" if strict else "warning"
     for warning in warnings:
@@ -164,20 +165,32 @@ def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem
     per_file: dict[str, list[Problem]] = {}
     for warning in file_warnings:
         per_file.setdefault(warning.path, []).append(warning)
-    for path, found in per_file.items():
-        if strict or len(found) == 1:
-            for warning in found:
-                click.echo(f"{prefix}: {warning}", err=True)
-            continue
-        first = found[0]
-        where = f"line {first.line}: " if first.line is not None else ""
-        click.echo(f"{prefix}: {path}: {len(found)} things the 1992 program accepted (first, "
-                   f"{where}{first.message}); 'muceval validate {path} --warnings' lists them",
-                   err=True)
+    if strict or len(file_warnings) == 1:
+        for warning in file_warnings:
+            click.echo(f"{prefix}: {warning}", err=True)
+    elif file_warnings:
+        counts = ", ".join(f"{os.path.basename(path)} {len(found)}"
+                           for path, found in per_file.items())
+        click.echo(f"{prefix}: {len(file_warnings)} things the 1992 program accepted in "
+                   f"{len(per_file)} file(s) ({counts}); 'muceval validate "
+                   f"{' '.join(per_file)} --warnings' lists them", err=True)
     if strict and (warnings or file_warnings):
         click.echo(f"error: {len(warnings) + len(file_warnings)} warning(s) and --strict: "
                    "nothing scored", err=True)
         raise click.exceptions.Exit(2)
+
+
+def note_unanswered(unanswered: int, policy: str, history: str | None) -> None:
+    """Say on stderr how many questions no recorded answer settled, and what they were scored:
+    a run without the history must not pass for the official scores (issue 29)."""
+    if not unanswered or policy == "ask":
+        return
+    verdict = {"incorrect": "no credit", "partial": "partial credit",
+               "correct": "full credit"}[policy]
+    how = ("give the history of judgements (--history) for the recorded answers"
+           if history is None else "answer them with muceval adjudicate or --unresolved ask")
+    click.echo(f"note: {unanswered} question(s) the 1992 scorer put to its operator had no "
+               f"recorded answer and got {verdict} (--unresolved {policy}); {how}", err=True)
 
 
 def name_option(command: F) -> F:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from muceval.core.units import RatioTallies, UnitTallies
 from muceval.cli.common import (
     UNIT_LEVEL_HELP,
+    note_unanswered,
     progress_bar,
     refuse_unused,
     report_warnings,
@@ -158,6 +159,7 @@ def _tallies(key_path: str | None, paths: list[str], configuration: Configuratio
         session = score_files(config, key_path, paths, history_path=history_path,
                               options=replace(scoring, fills=level == "fill"), names=renamed)
         report_warnings(session.warnings, session.file_warnings, strict)
+        note_unanswered(session.unanswered, "incorrect", history_path)
         return systems_from_pairs(session.systems, config, unit=level)[1], names
     from muceval.formats.registry import load_inputs
 

@@ -12,6 +12,7 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    note_unanswered,
     parse_criteria,
     progress_bar,
     refuse_unused,
@@ -204,6 +205,7 @@ def _scored(key_path: str, inputs: tuple[str, ...], configuration: Configuration
     session = score_files(config, key_path, inputs, history_path=history_path,
                           options=replace(scoring, fills=unit == "fill"), names=renamed)
     report_warnings(session.warnings, session.file_warnings, strict)
+    note_unanswered(session.unanswered, "incorrect", history_path)
     results = session.systems
     systems, tallies = systems_from_pairs(results, config,
                                           {renamed.get(p) or system_name(p): str(p)

@@ -15,6 +15,7 @@ from muceval.cli.common import (
     UNIT_LEVEL_HELP,
     expand_folders,
     name_option,
+    note_unanswered,
     parse_names,
     progress_bar,
     refuse_overwriting_inputs,
@@ -202,6 +203,7 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
                      replace(scoring, fills=view.unit == "fill"), chosen_mappings, renamed,
                      cluster, set(inputs))
     report_warnings(session.warnings, session.file_warnings, strict)
+    note_unanswered(session.unanswered, history.unresolved, history.path)
     view = replace(view, settings=_provenance(session, configuration))
     _show(view, destination, session.systems, config, inputs)
     if session.answers_file is not None:

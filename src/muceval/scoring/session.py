@@ -65,6 +65,9 @@ class SessionResult:
     file_warnings: tuple[Problem, ...] = field(default=())
     options: ScoringOptions | None = None
     """The options the systems were scored with (:func:`score_files`)."""
+    unanswered: int = 0
+    """Questions no recorded answer settled, over all systems (scored by the ``unresolved``
+    policy: no credit by default)."""
     settings: Mapping[str, object] = field(default_factory=dict)
     """What was scored and how (:func:`score_files`: the files, the scoring options, the
     alignment criterion, the manual mappings), as JSON outputs record it."""
@@ -154,6 +157,7 @@ def score_systems(
     warnings += [w for response in responses.values() for w in check_pairing(key, response)]
     results: dict[str, tuple[PairScore, ...]] = {}
     new_judgements: list[NewJudgement] = []
+    unanswered = 0
     scorer: Scorer | None = None
     scorer_mappings: ManualMappings | None = None
     for name, response in responses.items():
@@ -165,9 +169,11 @@ def score_systems(
         result = scorer.score(key, response)
         results[name] = result.pairs
         new_judgements.extend(result.new_judgements)
+        unanswered += result.unanswered
         if progress is not None:
             progress(len(results), len(responses))
-    return SessionResult(results, tuple(new_judgements), warnings=tuple(warnings))
+    return SessionResult(results, tuple(new_judgements), warnings=tuple(warnings),
+                         unanswered=unanswered)
 
 
 def check_pairing(key: TemplateFile, response: TemplateFile) -> tuple[Problem, ...]:
@@ -347,8 +353,9 @@ def score_files(
                                    manual_mappings=per_system, progress=progress)
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
                          tuple(file_warnings), options or ScoringOptions(),
-                         _settings(config, key_path, paths, history_path, chosen, alignment,
-                                   mapping_paths))
+                         unanswered=result.unanswered,
+                         settings=_settings(config, key_path, paths, history_path, chosen,
+                                            alignment, mapping_paths))
 
 
 def _settings(config: Configuration, key_path: str | Path, paths: list[str],
@@ -509,8 +516,10 @@ def _recorder(store: HistoryStore, then: Callable[[NewJudgement], None] | None,
 
 
 def _score_one(config: Configuration, key: TemplateFile, response: TemplateFile,
-               history: History | None, options: ScoringOptions) -> tuple[PairScore, ...]:
-    return Scorer(config, history, options).score(key, response).pairs
+               history: History | None, options: ScoringOptions,
+               ) -> tuple[tuple[PairScore, ...], int]:
+    result = Scorer(config, history, options).score(key, response)
+    return result.pairs, result.unanswered
 
 
 def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
@@ -563,12 +572,14 @@ def gather_systems(distributed: Any, pending: SubmittedSystems,
                    progress: Callable[[int, int], None] | None) -> SessionResult:
     """The results of :func:`submit_systems` as they finish, in the systems' order."""
     results: dict[str, tuple[PairScore, ...]] = {}
+    unanswered = 0
     for future in distributed.as_completed(pending.futures):
-        results[pending.futures[future]] = future.result()
+        results[pending.futures[future]], questions = future.result()
+        unanswered += questions
         if progress is not None:
             progress(len(results), len(pending.futures))
     return SessionResult({name: results[name] for name in pending.order}, (),
-                         warnings=tuple(pending.warnings))
+                         warnings=tuple(pending.warnings), unanswered=unanswered)
 
 
 def _check_request(

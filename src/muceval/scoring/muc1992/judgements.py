@@ -205,3 +205,6 @@ class QueryResolver:
         # Told of every question the history answers (an adjudication page counts them).
         self.on_reuse = on_reuse
         self.new_judgements: list[NewJudgement] = []
+        # Questions no recorded answer settled, given to the policy (or asked): a run that
+        # scores them "incorrect" says how many, so that no one mistakes it for the official.
+        self.unanswered = 0

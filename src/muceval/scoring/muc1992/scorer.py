@@ -225,6 +225,8 @@ class ScoringResult:
 
     pairs: tuple[PairScore, ...]
     new_judgements: tuple[NewJudgement, ...] = field(default=())
+    unanswered: int = 0
+    """Questions that no recorded answer settled (scored by the ``unresolved`` policy)."""
 
     def __iter__(self) -> Iterator[PairScore]:
         return iter(self.pairs)
@@ -420,7 +422,7 @@ class Scorer:
         for message_id, keys, responses, entries in catalog:
             pairs.extend(self.score_entries(message_id, keys, responses, entries, resolver))
         new = tuple(resolver.new_judgements) if resolver is not None else ()
-        return ScoringResult(tuple(pairs), new)
+        return ScoringResult(tuple(pairs), new, resolver.unanswered if resolver else 0)
 
     def catalog(self, key: TemplateFile, response: TemplateFile) -> list[CatalogEntry]:
         """Every catalog entry of one system with its status, as :meth:`score` maps and

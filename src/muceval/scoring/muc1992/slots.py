@@ -773,6 +773,7 @@ class SlotScorer:
     def _unresolved(self, ctx: _Ctx, fills: list[CValue], r: CValue, rule: str = "") -> Result:
         resolver = ctx.resolver
         assert resolver is not None, "queries are put only when a resolver is given"
+        resolver.unanswered += 1
         policy = resolver.unresolved
         if policy == "incorrect":
             return None
