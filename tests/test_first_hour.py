@@ -68,3 +68,29 @@ def test_a_run_without_the_history_says_its_questions_got_no_credit(muc4, capsys
     assert notes[False].startswith("note: 195 question(s)") and "(--history)" in notes[False]
     # The final NRaD history leaves a few questions open, and the note says how to answer them.
     assert int(notes[True].split()[1]) < 195 and "muceval adjudicate" in notes[True]
+
+
+def test_narrow_terminal_tables_are_each_ranked_by_their_own_metric(muc4, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    reports = [str(muc4 / "tst3" / "official-scores" / f"{n}.tst3-pass1.nrad")
+               for n in ("GE", "BBN", "UMASS", "SRI")]
+    assert main(["significance", *reports, "--seed", "1", "--shuffles", "99", "--matrix"]) == 0
+    out = capsys.readouterr().out
+    tables = [block for block in out.split("Δ next ┃ p next")[1:]]
+    assert len(tables) == 5  # one per metric at 80 columns
+    for block in tables:
+        scores = [float(line.split("│")[1].split()[0]) for line in block.splitlines()
+                  if line.count("│") == 3]
+        assert scores == sorted(scores, reverse=True) and len(scores) == 4
+    assert "adjusted" not in out  # --adjust none: plain p-values, and the legend says so
+    assert main(["significance", *reports, "--seed", "1", "--shuffles", "99", "--matrix",
+                 "--adjust", "holm"]) == 0
+    assert "holm-adjusted p-values" in capsys.readouterr().out
+
+
+def test_the_region_column_is_explained(capsys):
+    assert main(["score", "--key", str(EXAMPLE.key), "--config", str(EXAMPLE.config),
+                 "--history", str(EXAMPLE.history), "--format", "table",
+                 *map(str, EXAMPLE.responses)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "region REC x PRE: the lowest and highest recall and precision" in out

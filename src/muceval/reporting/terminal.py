@@ -50,10 +50,14 @@ def render_significance(result: SignificanceResult, console: Any,
     if _ranked_width(short, result.metrics) <= width:
         console.print(_ranked_table(result, order, short, result.metrics, primary))
     else:
+        # One table per metric, each ranked by its own metric (so that "Δ next" is never
+        # negative and the letters read top to bottom).
         for metric in result.metrics:
-            console.print(_ranked_table(result, order, short, (metric,), metric))
+            console.print(_ranked_table(result, result.ranking(metric), short, (metric,),
+                                        metric))
+    p_kind = "p" if settings.get("adjust", "none") == "none" else "adjusted p"
     console.print("Systems sharing a letter are not significantly different, systems with "
-                  "no letter in common are" + ("; * = significant (adjusted p ≤ α and "
+                  "no letter in common are" + (f"; * = significant ({p_kind} ≤ α and "
                                                "confident enough)." if result.comparisons
                                                else "."))
     if not result.comparisons:
@@ -107,7 +111,9 @@ def _matrix(result: SignificanceResult, order: list[str], short: dict[str, str],
             metric: str) -> Any:
     from rich.table import Table
 
-    table = Table(title=f"{result.label(metric)}: adjusted p-values (* = significant)",
+    adjusted = result.settings.get("adjust", "none") != "none"
+    kind = f"{result.settings['adjust']}-adjusted p-values" if adjusted else "p-values"
+    table = Table(title=f"{result.label(metric)}: {kind} (* = significant)",
                   title_justify="left", show_edge=False, pad_edge=False)
     table.add_column("system", no_wrap=True)
     for name in order:
@@ -292,7 +298,10 @@ def scores_table(title: str, systems: Mapping[str, FloatScores],
     """
     from rich.table import Table
 
-    table = Table(title=title)
+    caption = ("region REC x PRE: the lowest and highest recall and precision over the four "
+               "ways of counting unmapped templates (matched only, matched/missing, "
+               "matched/spurious, all templates)") if regions else None
+    table = Table(title=title, caption=caption, caption_justify="left")
     columns = ["system", "REC", "PRE", "OVG", "F P&R", "F 2P&R", "F P&2R"]
     if regions:
         columns.append("region REC x PRE")
