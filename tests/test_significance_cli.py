@@ -69,11 +69,15 @@ def test_the_terminal_output_fits_100_columns_and_elides_nothing(muc4) -> None:
                          text=True, env=env, check=True).stdout
     assert "…" not in out
     assert all(len(line) <= 100 for line in out.splitlines())
-    rows = [line.split()[0] for line in out.splitlines() if line.split()[:1]
+    rows = [line for line in out.splitlines() if line.split()[:1]
             and line.split()[0].endswith(".tst3")]
-    first = rows[:17]
-    # Rows are in the same order for every metric.
-    assert all(rows[i:i + 17] == first for i in range(0, len(rows), 17))
+    # Every system in every metric's table, each table ranked by its own metric (issue 29).
+    assert len(rows) % 17 == 0 and rows
+    for start in range(0, len(rows), 17):
+        table = rows[start:start + 17]
+        assert len({line.split()[0] for line in table}) == 17
+        scores = [float(line.split("│")[1].split()[0]) for line in table]
+        assert scores == sorted(scores, reverse=True)
 
 
 def test_tests_view_shows_the_classic_tests_with_r(tmp_path, capsys) -> None:

@@ -34,7 +34,8 @@ def render_significance(result: SignificanceResult, console: Any,
                         matrix: bool | None = None) -> None:
     """The result for a terminal: a ranked table (scores, groups, the difference and p to the
     next system), then the p-value matrices when they fit the console (``matrix`` None) or
-    when asked (True). Rows are in the same order for every metric; no number is elided.
+    when asked (True). Where the metrics do not fit side by side, each gets a table ranked by
+    its own metric; no number is elided.
     A summary without comparisons (``significance --pairs``) shows scores and letters."""
     settings = result.settings
     console.print(
