@@ -94,3 +94,48 @@ def test_the_region_column_is_explained(capsys):
                  *map(str, EXAMPLE.responses)]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "region REC x PRE: the lowest and highest recall and precision" in out
+
+
+def test_folders_are_read_everywhere_and_other_kinds_skipped_with_a_note(tmp_path, capsys):
+    """A folder of responses and their reports (issue 29): score, compare and report read the
+    responses and say what they skipped; significance reads a folder of scores."""
+    import shutil
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for response in EXAMPLE.responses[:3]:
+        shutil.copy(response, folder)
+    common = ["--key", str(EXAMPLE.key), "--config", str(EXAMPLE.config)]
+    assert main(["score", *common, "--format", "report", "-o", str(folder / "alpha.report"),
+                 str(folder / "alpha.txt")]) == 0
+    capsys.readouterr()
+    assert main(["score", *common, "--format", "table", str(folder)]) == 0
+    err = capsys.readouterr().err
+    assert "skipped 1 file(s) of another kind: alpha.report (score report)" in err
+    assert main(["compare", *common, str(folder / "alpha.txt"), str(folder),
+                 "--format", "json"]) == 0
+    import json
+
+    candidates = json.loads(capsys.readouterr().out)["candidates"]
+    assert candidates == [Path(r).stem for r in EXAMPLE.responses[1:3]]  # not the baseline
+    scores = tmp_path / "scores"
+    scores.mkdir()
+    for name in ("alpha", "beta"):
+        assert main(["score", *common, "--format", "json", "-o", str(scores / f"{name}.json"),
+                     str(folder / f"{name}.txt")]) == 0
+    (scores / "notes.txt").write_text("what I changed\n")
+    capsys.readouterr()
+    assert main(["significance", str(scores), "--seed", "1", "--shuffles", "9",
+                 "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert '"alpha"' in out and "notes.txt" in err
+
+
+def test_two_responses_with_one_name_are_named(tmp_path, capsys):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "sys.txt").write_text(Path(EXAMPLE.responses[0]).read_text())
+    assert main(["score", "--key", str(EXAMPLE.key), "--config", str(EXAMPLE.config),
+                 str(tmp_path / "a" / "sys.txt"), str(tmp_path / "b" / "sys.txt")]) == 2
+    err = capsys.readouterr().err
+    assert "two responses give the system name 'sys'" in err and str(tmp_path / "b") in err

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import expand_folders, name_option, parse_names
+from muceval.cli.common import RESPONSES, expand_folders, name_option, parse_names
 from muceval.cli.groups import ConfigurationChoice, configuration_options
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None,
         responses = bundled.responses
     if key_path is None or not responses:
         raise UsageError("give --key and RESPONSE files (or --example)")
-    paths = expand_folders(responses)
+    paths = expand_folders(responses, RESPONSES)
     config = configuration.load()
     texts = read_texts(texts_path) if texts_path else None
     token = secrets.token_urlsafe(18)

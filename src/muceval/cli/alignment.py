@@ -10,6 +10,7 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    RESPONSES,
     expand_folders,
     name_option,
     parse_criteria,
@@ -143,7 +144,7 @@ def alignment(responses: tuple[str, ...], key_path: str, configuration: Configur
     from muceval.scoring.session import audit_files
     from muceval.version import __version__
 
-    paths = expand_folders(responses)
+    paths = expand_folders(responses, RESPONSES)
     if key_is_modern(key_path):
         _refuse_1992_options(configuration, history_path, chosen, scoring, csv_view)
         _modern(key_path, paths, chosen.audit == "pairs", settings, csv_view, fmt, destination,

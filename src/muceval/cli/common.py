@@ -125,9 +125,24 @@ def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, st
         raise UsageError(str(error)) from None
 
 
-def expand_folders(paths: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """The paths, with each folder replaced by the files in it (sorted, hidden ones left out)."""
-    from muceval.errors import UsageError
+RESPONSES = frozenset({"templates"})
+"""Kinds of the files a folder of responses holds (see :func:`expand_folders`)."""
+SCORES = frozenset({"scores-csv", "unit-csv", "scores-json", "modern-scores", "report-1992"})
+"""Kinds of the files a folder of scores holds."""
+
+
+def expand_folders(paths: tuple[str, ...] | list[str],
+                   kinds: Collection[str] | None = None) -> tuple[str, ...]:
+    """The paths, with each folder replaced by the files in it (sorted, hidden ones left out).
+
+    With ``kinds`` (names of the registry's kinds, e.g. :data:`RESPONSES`), a folder's files of
+    other kinds are skipped, and a note on stderr names them: a folder may hold responses and
+    their reports side by side. Files named one by one are always kept (a wrong one is
+    refused by its reader, with the reason).
+    """
+    from muceval.errors import MucevalError, UsageError
+    from muceval.formats.modern import LAYOUTS
+    from muceval.formats.registry import INPUTS
 
     expanded: list[str] = []
     for path in paths:
@@ -138,7 +153,26 @@ def expand_folders(paths: tuple[str, ...] | list[str]) -> tuple[str, ...]:
                        if entry.is_file() and not entry.name.startswith("."))
         if not found:
             raise UsageError(f"{path} is a folder with no files in it")
-        expanded.extend(found)
+        if kinds is None:
+            expanded.extend(found)
+            continue
+        wanted = {*kinds, *(LAYOUTS if "templates" in kinds else ())}
+        skipped: list[str] = []
+        for file in found:
+            try:
+                kind = INPUTS.kind_of(file)
+            except MucevalError:
+                kind = None
+            if kind is not None and kind.name in wanted:
+                expanded.append(file)
+            else:
+                skipped.append(f"{os.path.basename(file)} ({kind.label if kind else 'unknown'})")
+        if skipped:
+            click.echo(f"note: {path}: skipped {len(skipped)} file(s) of another kind: "
+                       + ", ".join(skipped[:5]) + (", ..." if len(skipped) > 5 else ""),
+                       err=True)
+        if len(skipped) == len(found):
+            raise UsageError(f"{path}: no file of the kind this command reads")
     return tuple(expanded)
 
 

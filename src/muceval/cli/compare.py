@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -14,7 +15,10 @@ from muceval.cli.modern import key_is_modern
 if TYPE_CHECKING:
     from muceval.core.units import RatioTallies, UnitTallies
 from muceval.cli.common import (
+    RESPONSES,
+    SCORES,
     UNIT_LEVEL_HELP,
+    expand_folders,
     note_unanswered,
     progress_bar,
     refuse_unused,
@@ -62,7 +66,7 @@ def _unit_choice(unit: str, yeh: bool) -> UnitChoice:
 @cli.command("compare")
 @click.argument("baseline", metavar="BASELINE", type=click.Path(dir_okay=False))
 @click.argument("candidates", metavar="CANDIDATE...", nargs=-1, required=True,
-                type=click.Path(dir_okay=False))
+                type=click.Path())
 @click.option("--key", "key_path", type=click.Path(dir_okay=False),
               help="Answer key: BASELINE and CANDIDATE are then system responses, scored here. "
               "Without it they are 1992 score reports or muceval score files.")
@@ -114,7 +118,10 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     from muceval.reporting.terminal import render_baseline
     from muceval.significance.baseline import compare_to_baseline
 
-    paths = [baseline, *candidates]
+    # A folder of candidates may hold the baseline too: it is not its own candidate.
+    paths = [baseline, *(p for p in expand_folders(candidates, SCORES if key_path is None
+                                                   else RESPONSES)
+                         if not os.path.samefile(p, baseline))]
     renamed = selection.renames(paths)
     system_names = [renamed.get(p) or system_name(p) for p in paths]
     if len(set(system_names)) != len(system_names):

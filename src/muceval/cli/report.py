@@ -12,6 +12,9 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    RESPONSES,
+    SCORES,
+    expand_folders,
     note_unanswered,
     parse_criteria,
     progress_bar,
@@ -73,7 +76,7 @@ def _report_options() -> Decorator:
 
 
 @cli.command("report")
-@click.argument("inputs", metavar="INPUT...", nargs=-1, type=click.Path(dir_okay=False))
+@click.argument("inputs", metavar="INPUT...", nargs=-1, type=click.Path())
 @click.option("--key", "key_path", type=click.Path(dir_okay=False),
               help="Answer key: INPUT files are then system responses to score. Without it, "
               "INPUT files are 1992 score reports or muceval JSON scores.")
@@ -130,6 +133,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
         configuration = replace(configuration, config_path=config_path)
     if not inputs:
         raise UsageError("give INPUT files (or --example)")
+    inputs = expand_folders(inputs, SCORES if key_path is None else RESPONSES)
     _refuse_an_earlier_report(out_dir, shown.overwrite)
     if (shown.alignment is not None or configuration.alignment_path is not None) \
             and key_path is None:

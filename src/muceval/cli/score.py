@@ -12,6 +12,7 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    RESPONSES,
     UNIT_LEVEL_HELP,
     expand_folders,
     name_option,
@@ -175,7 +176,7 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
         refuse_unused(MODERN_USES, "belongs to the 1992 scorer; the modern metrics take --phi, "
                       "--event-n, --event-n-file, --ignore-empty-docs, --compat, --name, --format, -o, --force "
                       "and --strict")
-        predictions = expand_folders(responses)
+        predictions = expand_folders(responses, RESPONSES)
         refuse_overwriting_inputs(destination.output, {
             key_path: "key", **{p: "predictions" for p in predictions},
             **({modern.event_n_file: "buckets file"} if modern.event_n_file else {})})
@@ -185,7 +186,7 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
     refuse_unused([name for name in click.get_current_context().params
                    if name not in MODERN_ONLY], "goes with a modern --metric")
     _check_view(view, destination)
-    responses = expand_folders(responses)
+    responses = expand_folders(responses, RESPONSES)
     config = configuration.load()
     inputs: dict[str | None, str] = {
         key_path: "key", **configuration.inputs(), history.path: "history",

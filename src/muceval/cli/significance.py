@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    SCORES,
     UNIT_LEVEL_HELP,
+    expand_folders,
     progress_bar,
     progress_option,
     refuse_unused,
@@ -42,8 +44,7 @@ def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
 
 
 @cli.command("significance")
-@click.argument("inputs", metavar="INPUT...", nargs=-1, required=True,
-                type=click.Path(dir_okay=False))
+@click.argument("inputs", metavar="INPUT...", nargs=-1, required=True, type=click.Path())
 @testing_options("muc4")
 @selection_options()
 @click.option("--unit", "unit_level", type=click.Choice(["message", "template", "fill"]),
@@ -102,6 +103,7 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
     """
     from muceval.significance.engine import compare
 
+    inputs = expand_folders(inputs, SCORES)
     chosen_tests = _parse_tests(tests)
     # The terminal shows no intervals, and the classic tests only with --tests: computing
     # them there would cost a leaderboard seconds for nothing.

@@ -431,9 +431,10 @@ def system_names(paths: Sequence[str], names: Mapping[str, str] | None) -> list[
     """The system of each response file: its name in ``names``, else from the file name."""
     out = [(names or {}).get(p) or system_name(p) for p in paths]
     if len(set(out)) != len(out):
-        repeated = sorted({n for n in out if out.count(n) > 1})
-        raise UsageError(f"two responses give the system name {repeated[0]!r}: rename one "
-                         "(--name FILE=NAME)")
+        repeated = sorted({n for n in out if out.count(n) > 1})[0]
+        files = [p for p, n in zip(paths, out, strict=True) if n == repeated]
+        raise UsageError(f"two responses give the system name {repeated!r} ({', '.join(files)}):"
+                         " rename one (--name FILE=NAME)")
     return out
 
 
