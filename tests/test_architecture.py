@@ -15,7 +15,10 @@ import muceval
 PACKAGE = Path(muceval.__file__).parent
 SOURCES = sorted(PACKAGE.rglob("*.py"))
 MAX_FILE_LINES = 800
-MAX_FUNCTION_LINES = 120
+MAX_FUNCTION_LINES = 60
+# The 1992 mirror keeps the 1992 program's shape (its golden tests freeze it): a looser cap.
+MIRROR = PACKAGE / "scoring" / "muc1992"
+MAX_MIRROR_FUNCTION_LINES = 120
 
 
 def _tree(path: Path) -> ast.Module:
@@ -35,14 +38,25 @@ def test_import_muceval_loads_no_numerics() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def _body_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Lines of a function without its docstring: numpydoc pages may be long, code may not."""
+    length = (node.end_lineno or node.lineno) - node.lineno + 1
+    first = node.body[0]
+    if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)):
+        length -= (first.end_lineno or first.lineno) - first.lineno + 1
+    return length
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_files_and_functions_stay_small(path: Path) -> None:
     lines = path.read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_FILE_LINES, f"{path.name}: {lines} lines"
+    limit = MAX_MIRROR_FUNCTION_LINES if path.is_relative_to(MIRROR) else MAX_FUNCTION_LINES
     for node in ast.walk(_tree(path)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            length = (node.end_lineno or node.lineno) - node.lineno + 1
-            assert length <= MAX_FUNCTION_LINES, f"{path.name}:{node.lineno} {node.name}: {length}"
+            length = _body_lines(node)
+            assert length <= limit, f"{path.name}:{node.lineno} {node.name}: {length} lines"
 
 
 def _calls_os_replace(path: Path) -> bool:

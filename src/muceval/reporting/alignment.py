@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -229,60 +229,80 @@ def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | N
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-CSV_VIEWS = ("scores", "pairs", "removal", "calibration", "entropy")
+def _score_rows(audit: AlignmentAudit,
+                comparison: AlignmentComparison | None) -> Iterator[Sequence[Any]]:
+    yield ("system", "criterion", "recall", "precision", "f1", "delta_f1", "p_value", "rank",
+           "mapped_pairs", "pos", "act", "cor", "par")
+    for s in audit.systems:
+        base = s.scores[audit.default].f1
+        for c in audit.scored:
+            x = s.scores[c]
+            p = comparison.p_values.get((s.system, c)) if comparison else None
+            rank = comparison.ranks.get((s.system, c)) if comparison else None
+            yield (s.system, c, _r(x.recall), _r(x.precision), _r(x.f1),
+                   _r(None if x.f1 is None or base is None else x.f1 - base),
+                   "" if p is None else p, "" if rank is None else rank,
+                   x.mapped_pairs, x.tally.pos, x.tally.act, x.tally.cor, x.tally.par)
+
+
+def _pair_rows(audit: AlignmentAudit,
+               comparison: AlignmentComparison | None) -> Iterator[Sequence[Any]]:
+    yield ("system", "message", "key", "response", "pair_score", "evidence_bits", "flags",
+           "flagged", *audit.scored)
+    for s in audit.systems:
+        for record in s.pairs:
+            e = record.evidence
+            yield (s.system, e.message_id, e.key_id, e.response_id, e.pair_score,
+                   round(e.bits, 4), " ".join(e.flags), record.flagged,
+                   *(record.verdicts.get(c, "") for c in audit.scored))
+
+
+def _removal_rows(audit: AlignmentAudit,
+                  comparison: AlignmentComparison | None) -> Iterator[Sequence[Any]]:
+    yield ("system", "message", "response", "key", "criterion", "delta_recall",
+           "delta_precision", "delta_f1", "anomaly")
+    for s in audit.systems:
+        for r in s.removal:
+            for c, d in r.deltas.items():
+                yield (s.system, r.message_id, r.response_id, r.key_id or "", c,
+                       _r(d[0]), _r(d[1]), _r(d[2]), r.anomaly)
+
+
+def _calibration_rows(audit: AlignmentAudit,
+                      comparison: AlignmentComparison | None) -> Iterator[Sequence[Any]]:
+    yield ("criterion", "same_message_pairs", "same_message_aligned", "other_message_pairs",
+           "other_message_aligned", "other_message_sampled")
+    for cal in audit.calibration:
+        yield (cal.criterion, cal.same_message_pairs, cal.same_message_aligned,
+               cal.other_message_pairs, cal.other_message_aligned, cal.other_message_sampled)
+
+
+def _entropy_rows(audit: AlignmentAudit,
+                  comparison: AlignmentComparison | None) -> Iterator[Sequence[Any]]:
+    yield ("slot", "templates", "filled", "distinct", "entropy", "value", "share")
+    for slot in audit.entropy:
+        for v, share in slot.top or (("", 0.0),):
+            yield (slot.slot_id, slot.templates, slot.filled, slot.distinct,
+                   round(slot.entropy, 4), v, round(share, 4))
+
+
+_CSV_ROWS: dict[str, Callable[[AlignmentAudit, AlignmentComparison | None],
+                              Iterator[Sequence[Any]]]] = {
+    "scores": _score_rows, "pairs": _pair_rows, "removal": _removal_rows,
+    "calibration": _calibration_rows, "entropy": _entropy_rows,
+}
+CSV_VIEWS = tuple(_CSV_ROWS)
 
 
 def alignment_to_csv(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                      view: str = "scores") -> str:
     """One view as CSV: ``scores`` (one row per system and criterion), ``pairs``,
     ``removal`` (one row per template and criterion), ``calibration`` or ``entropy``."""
-    buffer = io.StringIO()
-    w = csv.writer(buffer, lineterminator="\n")
-    if view == "scores":
-        w.writerow(("system", "criterion", "recall", "precision", "f1", "delta_f1", "p_value",
-                    "rank", "mapped_pairs", "pos", "act", "cor", "par"))
-        for s in audit.systems:
-            base = s.scores[audit.default].f1
-            for c in audit.scored:
-                x = s.scores[c]
-                p = comparison.p_values.get((s.system, c)) if comparison else None
-                rank = comparison.ranks.get((s.system, c)) if comparison else None
-                w.writerow((s.system, c, _r(x.recall), _r(x.precision), _r(x.f1),
-                            _r(None if x.f1 is None or base is None else x.f1 - base),
-                            "" if p is None else p, "" if rank is None else rank,
-                            x.mapped_pairs, x.tally.pos, x.tally.act, x.tally.cor, x.tally.par))
-    elif view == "pairs":
-        w.writerow(("system", "message", "key", "response", "pair_score", "evidence_bits",
-                    "flags", "flagged", *audit.scored))
-        for s in audit.systems:
-            for record in s.pairs:
-                e = record.evidence
-                w.writerow((s.system, e.message_id, e.key_id, e.response_id, e.pair_score,
-                            round(e.bits, 4), " ".join(e.flags), record.flagged,
-                            *(record.verdicts.get(c, "") for c in audit.scored)))
-    elif view == "removal":
-        w.writerow(("system", "message", "response", "key", "criterion", "delta_recall",
-                    "delta_precision", "delta_f1", "anomaly"))
-        for s in audit.systems:
-            for r in s.removal:
-                for c, d in r.deltas.items():
-                    w.writerow((s.system, r.message_id, r.response_id, r.key_id or "", c,
-                                _r(d[0]), _r(d[1]), _r(d[2]), r.anomaly))
-    elif view == "calibration":
-        w.writerow(("criterion", "same_message_pairs", "same_message_aligned",
-                    "other_message_pairs", "other_message_aligned", "other_message_sampled"))
-        for cal in audit.calibration:
-            w.writerow((cal.criterion, cal.same_message_pairs, cal.same_message_aligned,
-                        cal.other_message_pairs, cal.other_message_aligned,
-                        cal.other_message_sampled))
-    elif view == "entropy":
-        w.writerow(("slot", "templates", "filled", "distinct", "entropy", "value", "share"))
-        for slot in audit.entropy:
-            for v, share in slot.top or (("", 0.0),):
-                w.writerow((slot.slot_id, slot.templates, slot.filled, slot.distinct,
-                            round(slot.entropy, 4), v, round(share, 4)))
-    else:
+    rows = _CSV_ROWS.get(view)
+    if rows is None:
         raise ValueError(f"unknown CSV view {view!r} (choose from {', '.join(CSV_VIEWS)})")
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows(audit, comparison))
     return buffer.getvalue()
 
 

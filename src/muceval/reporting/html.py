@@ -316,35 +316,68 @@ def _alignment_view(doc: Mapping[str, Any] | None, svgs: Mapping[str, str]) -> d
     criteria = [{"name": name, "describe": d["describe"],
                  "role": ", ".join(r for r, n in (("default", default), ("flag", flag))
                                    if n == name)} for name, d in doc["criteria"].items()]
-    alpha = doc["settings"].get("significance", {}).get("alpha", 0.10)
-    columns: list[tuple[str, str, str]] = []  # (criterion, metric, heading)
+    significance = doc["settings"].get("significance", {})
+    alpha = significance.get("alpha", 0.10)
+    columns = _alignment_columns(scored, default)
+    flagged = [{"system": s["system"], **p} for s in doc["systems"] for p in s["pairs"]
+               if p["flagged"]]
+    removal, anomalies = _removal_view(doc["systems"], scored)
+    return {
+        "default": default, "flag": flag, "criteria": criteria, "scored": scored,
+        "alpha": f"{alpha:g}",
+        "columns": columns, "rows": _alignment_rows(doc["systems"], columns, alpha),
+        "comparisons": _criteria_comparisons(doc["comparisons"]),
+        "shuffles": significance.get("shuffles"),
+        "figure": (_figure("alignment-evidence", svgs, "Evidence of every aligned pair.")
+                   if "alignment-evidence" in svgs else None),
+        "flagged": flagged, "removal": removal, "anomalies": anomalies,
+        "calibration": _calibration_view(doc["calibration"]),
+    }
+
+
+def _alignment_columns(scored: Sequence[str], default: str) -> list[tuple[str, str, str]]:
+    """The scores table's columns: (criterion, metric, heading)."""
+    columns: list[tuple[str, str, str]] = []
     for c in scored:
         heads = ((("recall", "R"), ("precision", "P"), ("f1", "F"), ("mapped_pairs", "pairs"))
                  if c == default else (("f1", "F"), ("delta_f1", "ΔF"), ("p_value", "p"),
                                        ("rank", "rank")))
         columns += [(c, m, f"{c} {h}") for m, h in heads]
+    return columns
+
+
+def _alignment_text(metric: str, value: Any) -> str:
+    """A value of the scores table as it is shown."""
+    if metric in ("recall", "precision", "f1"):
+        return format_pct(value)
+    if metric == "delta_f1":
+        return _signed_pct(value)
+    if metric == "p_value":
+        return "" if value is None else format_p(value)
+    return "" if value is None else str(value)
+
+
+def _alignment_rows(systems: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str, str]],
+                    alpha: float) -> list[dict[str, Any]]:
+    """One row of the scores table per system, a cell per column."""
     rows = []
-    for s in doc["systems"]:
+    for s in systems:
         cells = []
         for c, metric, _ in columns:
             v = s["criteria"][c].get(metric)
-            if metric in ("recall", "precision", "f1"):
-                text = format_pct(v)
-            elif metric == "delta_f1":
-                text = _signed_pct(v)
-            elif metric == "p_value":
-                text = "" if v is None else format_p(v)
-            else:
-                text = "" if v is None else str(v)
             significant = metric == "p_value" and v is not None and v <= alpha
-            cells.append({"criterion": c, "metric": metric, "text": text,
+            cells.append({"criterion": c, "metric": metric, "text": _alignment_text(metric, v),
                           "sort": "" if v is None else repr(v), "significant": significant})
         rows.append({"system": s["system"], "cells": cells})
-    flagged = [{"system": s["system"], **p} for s in doc["systems"] for p in s["pairs"]
-               if p["flagged"]]
+    return rows
+
+
+def _removal_view(systems: Sequence[Mapping[str, Any]],
+                  scored: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Per system with a removal audit, its summary; and every removal with the anomaly."""
     removal = []
     anomalies = []
-    for s in doc["systems"]:
+    for s in systems:
         records = s["removal"]
         if not records:
             continue
@@ -355,28 +388,26 @@ def _alignment_view(doc: Mapping[str, Any] | None, svgs: Mapping[str, str]) -> d
         anomalies += [{"system": s["system"], **r,
                        "df": [_signed_pct(r["deltas"][c]["f1"]) for c in scored]}
                       for r in records if r["anomaly"]]
-    calibration = [{"criterion": c["criterion"],
-                    "same": f"{format_pct(c['same_message']['share'])}% of "
-                            f"{c['same_message']['pairs']}",
-                    "other": f"{format_pct(c['other_messages']['share'])}% of "
-                             f"{c['other_messages']['pairs']}"
-                             + (" (sample)" if c["other_messages"]["sampled"] else "")}
-                   for c in doc["calibration"]]
-    comparisons = [{"criterion": c["criterion"],
-                    "tau": "n/a" if c["kendall_tau"] is None else f"{c['kendall_tau']:.3f}",
-                    "flips": [{**f, "p_default": format_p(f["p_default"]),
-                               "p_value": format_p(f["p_value"])} for f in c["flips"]]}
-                   for c in doc["comparisons"]]
-    return {
-        "default": default, "flag": flag, "criteria": criteria, "scored": scored,
-        "alpha": f"{alpha:g}",
-        "columns": columns, "rows": rows, "comparisons": comparisons,
-        "shuffles": doc["settings"].get("significance", {}).get("shuffles"),
-        "figure": (_figure("alignment-evidence", svgs, "Evidence of every aligned pair.")
-                   if "alignment-evidence" in svgs else None),
-        "flagged": flagged, "removal": removal, "anomalies": anomalies,
-        "calibration": calibration,
-    }
+    return removal, anomalies
+
+
+def _calibration_view(calibration: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [{"criterion": c["criterion"],
+             "same": f"{format_pct(c['same_message']['share'])}% of "
+                     f"{c['same_message']['pairs']}",
+             "other": f"{format_pct(c['other_messages']['share'])}% of "
+                      f"{c['other_messages']['pairs']}"
+                      + (" (sample)" if c["other_messages"]["sampled"] else "")}
+            for c in calibration]
+
+
+def _criteria_comparisons(comparisons: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per criterion against the default: Kendall's τ and the flipped decisions."""
+    return [{"criterion": c["criterion"],
+             "tau": "n/a" if c["kendall_tau"] is None else f"{c['kendall_tau']:.3f}",
+             "flips": [{**f, "p_default": format_p(f["p_default"]),
+                        "p_value": format_p(f["p_value"])} for f in c["flips"]]}
+            for c in comparisons]
 
 
 def classic_view(sig: SignificanceResult) -> list[dict[str, Any]]:

@@ -39,6 +39,7 @@ from matplotlib.patches import Rectangle  # noqa: E402
 
 from muceval.core.metrics import METRIC_LABELS  # noqa: E402
 from muceval.significance.engine import SignificanceResult  # noqa: E402
+from muceval.significance.result import Comparison  # noqa: E402
 
 __all__ = [
     "METRIC_TITLES",
@@ -269,32 +270,9 @@ def matrix_plot(result: SignificanceResult, metric: str, label: str | None = Non
                 ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.85", edgecolor="white"))
                 continue
             c = result.comparison(row, col, metric)
-            p = max(c.p_adjusted, vmin)
-            face = cmap(norm(p))
-            weak = c.method == "approximate" and c.confidence < needed
-            ax.add_patch(
-                Rectangle((j, i), 1, 1, facecolor=face, edgecolor="white", lw=0.8,
-                          hatch="///" if weak else None, gid=f"cell-{slug(row)}--{slug(col)}")
-            )  # fmt: skip
-            if c.significant:
-                ax.add_patch(Rectangle((j + 0.04, i + 0.04), 0.92, 0.92, fill=False,
-                                       edgecolor="black", lw=1.6))  # fmt: skip
-            ink = "white" if sum(face[:3]) / 3 < 0.5 else "black"
-            text = _p_text(c.p_adjusted) + ("*" if c.significant else "")
-            approximate = c.method == "approximate"
-            ax.text(j + 0.5, i + (0.4 if approximate else 0.5), text, ha="center", va="center",
-                    fontsize=fontsize, color=ink,
-                    fontweight="bold" if c.significant else "normal")  # fmt: skip
-            if approximate:
-                ax.text(j + 0.5, i + 0.72, f"c {c.confidence:.2f}", ha="center", va="center",
-                        fontsize=fontsize - 1.2, color=ink, alpha=0.85)  # fmt: skip
-    ax.set_xlim(0, n)
-    ax.set_ylim(n, 0)
-    ax.set_xticks(np.arange(n) + 0.5, order, rotation=90, fontsize=8)
-    ax.set_yticks(np.arange(n) + 0.5, order, fontsize=8)
-    ax.tick_params(length=0)
-    ax.set_xlabel("column system")
-    ax.set_ylabel("row system (by decreasing score)")
+            face = cmap(norm(max(c.p_adjusted, vmin)))
+            _matrix_cell(ax, c, (i, j), face, needed, fontsize)
+    _matrix_axes(ax, order)
     ax.set_title(
         f"{label or METRIC_TITLES.get(metric, metric)}: pairwise p-values "
         f"(* significant at α = {alpha:g}, confidence ≥ {needed:g})",
@@ -302,6 +280,50 @@ def matrix_plot(result: SignificanceResult, metric: str, label: str | None = Non
     )
     for spine in ax.spines.values():
         spine.set_visible(False)
+    _p_value_bar(fig, ax, norm, cmap, alpha, vmin)
+    return fig
+
+
+def _matrix_cell(ax: Any, c: Comparison, at: tuple[int, int], face: Any, needed: float,
+                 fontsize: float) -> None:
+    """Row ``i`` vs column ``j`` (``at``) of the matrix: the cell, filled with ``face``,
+    its frame when significant, and its p-value (and confidence when approximate)."""
+    i, j = at
+    weak = c.method == "approximate" and c.confidence < needed
+    ax.add_patch(
+        Rectangle((j, i), 1, 1, facecolor=face, edgecolor="white", lw=0.8,
+                  hatch="///" if weak else None, gid=f"cell-{slug(c.a)}--{slug(c.b)}")
+    )  # fmt: skip
+    if c.significant:
+        ax.add_patch(Rectangle((j + 0.04, i + 0.04), 0.92, 0.92, fill=False,
+                               edgecolor="black", lw=1.6))  # fmt: skip
+    ink = "white" if sum(face[:3]) / 3 < 0.5 else "black"
+    text = _p_text(c.p_adjusted) + ("*" if c.significant else "")
+    approximate = c.method == "approximate"
+    ax.text(j + 0.5, i + (0.4 if approximate else 0.5), text, ha="center", va="center",
+            fontsize=fontsize, color=ink,
+            fontweight="bold" if c.significant else "normal")  # fmt: skip
+    if approximate:
+        ax.text(j + 0.5, i + 0.72, f"c {c.confidence:.2f}", ha="center", va="center",
+                fontsize=fontsize - 1.2, color=ink, alpha=0.85)  # fmt: skip
+
+
+def _matrix_axes(ax: Any, order: Sequence[str]) -> None:
+    """Limits, ticks and labels of an ``n × n`` matrix whose rows and columns are ``order``."""
+    n = len(order)
+    ax.set_xlim(0, n)
+    ax.set_ylim(n, 0)
+    ax.set_xticks(np.arange(n) + 0.5, order, rotation=90, fontsize=8)
+    ax.set_yticks(np.arange(n) + 0.5, order, fontsize=8)
+    ax.tick_params(length=0)
+    ax.set_xlabel("column system")
+    ax.set_ylabel("row system (by decreasing score)")
+
+
+def _p_value_bar(fig: Figure, ax: Any, norm: LogNorm, cmap: Any, alpha: float,
+                 vmin: float) -> None:
+    """The colour bar of the p-values (``norm``: from ``vmin`` to 1), with a red line at
+    ``alpha``."""
     from matplotlib.cm import ScalarMappable
 
     bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.75, pad=0.02)
@@ -311,7 +333,6 @@ def matrix_plot(result: SignificanceResult, metric: str, label: str | None = Non
     bar.set_ticks(ticks, labels=[f"{t:g}" for t in ticks])
     bar.ax.minorticks_off()
     bar.ax.axhline(alpha, color="red", lw=1.5)
-    return fig
 
 
 # ---------------------------------------------------------------------------

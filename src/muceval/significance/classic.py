@@ -130,45 +130,11 @@ def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
     ca, cb = np.where(keep, va - mean_a[:, None], 0.0), np.where(keep, vb - mean_b[:, None], 0.0)
     ss_a, ss_b = (ca * ca).sum(1), (cb * cb).sum(1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        # Pearson r where both systems vary (np.std > 0), as np.corrcoef computes it.
-        r = (ca * cb).sum(1) / np.sqrt(ss_a * ss_b)
-        std_ok = (n >= 2) & (np.sqrt(ss_a / safe_n) > 0) & (np.sqrt(ss_b / safe_n) > 0)
-        correlation = _none(np.clip(r, -1.0, 1.0), std_ok)
-        # Sign test.
-        k = (nz & (d > 0)).sum(1)
-        below = special.bdtr(k, m, 0.5)
-        above = np.where(k > 0, special.bdtrc(k - 1, m, 0.5), 1.0)
-        sign_p = np.where(alt == 0, np.minimum(1.0, 2.0 * np.minimum(below, above)),
-                          np.where(alt > 0, above, below))
-        sign_p = np.where(m == 0, 1.0, sign_p)
-        # Wilcoxon: ranks of |d| among the non-zero differences (others ranked last).
-        absd = np.where(nz, np.abs(d), np.inf)
-        from scipy import stats  # not at import: a run without classic tests never loads it
-
-        ranks = stats.rankdata(absd, axis=1)
-        w_plus = np.where(nz & (d > 0), ranks, 0.0).sum(1)
-        # Σ(t³ − t) over tie groups, from the average ranks' sum of squares.
-        squares = np.where(nz, ranks * ranks, 0.0).sum(1)
-        ties = 12.0 * (m * (m + 1) * (2 * m + 1) / 6.0 - squares)
-        var = m * (m + 1) * (2 * m + 1) / 24.0 - ties / 48.0
-        z = (w_plus - m * (m + 1) / 4.0) / np.sqrt(np.where(var > 0, var, 1.0))
-        wilcoxon_p = np.where(m == 0, 1.0, _tails(z, alt, lambda x: special.ndtr(-x)))
-        wilcoxon_ok = (n > 0) & ((m == 0) | (var > 0))
-        # Matched-pair t.
-        mean_d = d.sum(1) / safe_n
-        cd = np.where(keep, d - mean_d[:, None], 0.0)
-        sd = np.sqrt((cd * cd).sum(1) / np.maximum(n - 1, 1))
-        big = sd > 1e-12 * np.maximum(1.0, np.abs(mean_d))
-        t = mean_d / np.where(big, sd / np.sqrt(safe_n), 1.0)
-        paired = np.where(big, _tails(t, alt, lambda x: special.stdtr(np.maximum(n - 1, 1), -x)),
-                          np.where(mean_d == 0, 1.0, 0.0))
-        # Two-sample (pooled) t.
-        pooled = (ss_a + ss_b) / np.maximum(2 * n - 2, 1)
-        gap = mean_a - mean_b
-        spread = pooled > 1e-24
-        t2 = gap / np.sqrt(np.where(spread, pooled, 1.0) * 2.0 / safe_n)
-        two_sample = np.where(spread, _tails(t2, alt, lambda x: special.stdtr(
-            np.maximum(2 * n - 2, 1), -x)), np.where(gap == 0, 1.0, 0.0))
+        correlation = _correlation(ca, cb, ss_a, ss_b, n)
+        sign_p = _sign_test(d, nz, m, alt)
+        wilcoxon_p, wilcoxon_ok = _wilcoxon(d, nz, m, n, alt)
+        paired = _paired_t(d, keep, n, alt)
+        two_sample = _two_sample_t(mean_a - mean_b, ss_a + ss_b, n, alt)
     chi2: list[float | None] = [None] * len(ia)
     binomial: list[float | None] = [None] * len(ia)
     if metric in ("recall", "precision"):
@@ -177,6 +143,67 @@ def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
     paired_l, two_l = _none(paired, n >= 2), _none(two_sample, n >= 2)
     return [ClassicTests(int(n[i]), correlation[i], sign_l[i], wil_l[i], paired_l[i], two_l[i],
                          chi2[i], binomial[i]) for i in range(len(ia))]
+
+
+def _correlation(ca: np.ndarray, cb: np.ndarray, ss_a: np.ndarray, ss_b: np.ndarray,
+                 n: np.ndarray) -> list[float | None]:
+    """Pearson r of the centred values where both systems vary (np.std > 0), as
+    np.corrcoef computes it."""
+    safe_n = np.maximum(n, 1)
+    r = (ca * cb).sum(1) / np.sqrt(ss_a * ss_b)
+    std_ok = (n >= 2) & (np.sqrt(ss_a / safe_n) > 0) & (np.sqrt(ss_b / safe_n) > 0)
+    return _none(np.clip(r, -1.0, 1.0), std_ok)
+
+
+def _sign_test(d: np.ndarray, nz: np.ndarray, m: np.ndarray, alt: np.ndarray) -> np.ndarray:
+    """Exact binomial p-values of the ``m`` non-zero differences."""
+    k = (nz & (d > 0)).sum(1)
+    below = special.bdtr(k, m, 0.5)
+    above = np.where(k > 0, special.bdtrc(k - 1, m, 0.5), 1.0)
+    sign_p = np.where(alt == 0, np.minimum(1.0, 2.0 * np.minimum(below, above)),
+                      np.where(alt > 0, above, below))
+    return np.where(m == 0, 1.0, sign_p)
+
+
+def _wilcoxon(d: np.ndarray, nz: np.ndarray, m: np.ndarray, n: np.ndarray,
+              alt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Signed-rank p-values (normal approximation, tie-corrected) and where they apply."""
+    # Ranks of |d| among the non-zero differences (others ranked last).
+    absd = np.where(nz, np.abs(d), np.inf)
+    from scipy import stats  # not at import: a run without classic tests never loads it
+
+    ranks = stats.rankdata(absd, axis=1)
+    w_plus = np.where(nz & (d > 0), ranks, 0.0).sum(1)
+    # Σ(t³ − t) over tie groups, from the average ranks' sum of squares.
+    squares = np.where(nz, ranks * ranks, 0.0).sum(1)
+    ties = 12.0 * (m * (m + 1) * (2 * m + 1) / 6.0 - squares)
+    var = m * (m + 1) * (2 * m + 1) / 24.0 - ties / 48.0
+    z = (w_plus - m * (m + 1) / 4.0) / np.sqrt(np.where(var > 0, var, 1.0))
+    p = np.where(m == 0, 1.0, _tails(z, alt, lambda x: special.ndtr(-x)))
+    return p, (n > 0) & ((m == 0) | (var > 0))
+
+
+def _paired_t(d: np.ndarray, keep: np.ndarray, n: np.ndarray, alt: np.ndarray) -> np.ndarray:
+    """Matched-pair t p-values of the differences ``d`` of the kept units."""
+    safe_n = np.maximum(n, 1)
+    mean_d = d.sum(1) / safe_n
+    cd = np.where(keep, d - mean_d[:, None], 0.0)
+    sd = np.sqrt((cd * cd).sum(1) / np.maximum(n - 1, 1))
+    big = sd > 1e-12 * np.maximum(1.0, np.abs(mean_d))
+    t = mean_d / np.where(big, sd / np.sqrt(safe_n), 1.0)
+    return np.where(big, _tails(t, alt, lambda x: special.stdtr(np.maximum(n - 1, 1), -x)),
+                    np.where(mean_d == 0, 1.0, 0.0))
+
+
+def _two_sample_t(gap: np.ndarray, squares: np.ndarray, n: np.ndarray,
+                  alt: np.ndarray) -> np.ndarray:
+    """Pooled-variance two-sample t p-values of the mean differences ``gap`` (``squares``:
+    both systems' summed squared deviations)."""
+    pooled = squares / np.maximum(2 * n - 2, 1)
+    spread = pooled > 1e-24
+    t2 = gap / np.sqrt(np.where(spread, pooled, 1.0) * 2.0 / np.maximum(n, 1))
+    return np.where(spread, _tails(t2, alt, lambda x: special.stdtr(
+        np.maximum(2 * n - 2, 1), -x)), np.where(gap == 0, 1.0, 0.0))
 
 
 def _proportions(ta: np.ndarray, tb: np.ndarray, metric: str,

@@ -589,10 +589,8 @@ def exact_pvalue(
         raise RuntimeError("exact randomization needs numba")
     jit = _jit()
     grid, lo, hi, dropped = jit._dp_kernel(unique, counts, rows, cols, neg, float(budget))
-    mass = jit._tail_mass(
-        grid, lo, hi, int(offset[0]), int(offset[1]), g_v, g_n, neg,
-        vx, nx, vy, ny, kappa, sign, thr, two_sided,
-    )  # fmt: skip
+    mass = jit._tail_mass(grid, lo, hi, (int(offset[0]), int(offset[1]), g_v, g_n, neg),
+                          (vx, nx, vy, ny), kappa, sign, thr, two_sided)
     p = min(1.0, mass + dropped)
     return ExactResult(p, float(dropped), rows * cols)
 

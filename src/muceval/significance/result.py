@@ -8,7 +8,7 @@ import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from muceval.core.metrics import METRIC_LABELS
 from muceval.core.signature import signature
@@ -82,20 +82,42 @@ _CLASSIC_COLUMNS = ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t
                     "binomial")
 
 
-def csv_row(*, metric: str, a: str, b: str, value_a: float, value_b: float, p_value: float,
-            p_adjusted: float, method: str, shuffles: int | None, confidence: float,
-            error_bound: float, significant: bool, alternative: str, units: int,
+class Outcome(NamedTuple):
+    """What the test of one pair and metric found: the middle columns of :data:`CSV_HEADER`
+    (those of :class:`Comparison` by the same names)."""
+
+    p_value: float
+    p_adjusted: float
+    method: str
+    shuffles: int | None
+    confidence: float
+    error_bound: float
+    significant: bool
+    alternative: str
+    units: int
+
+
+def csv_row(*, metric: str, a: str, b: str, value_a: float, value_b: float, outcome: Outcome,
             ci: tuple[float, float] | None, classic: ClassicTests | None) -> list[Any]:
     """One comparison as a row of :data:`CSV_HEADER` (the one place that lays it out)."""
+    o = outcome
     row: list[Any] = [
-        metric, a, b, value_a, value_b, value_a - value_b, p_value, p_adjusted, method,
-        shuffles if shuffles is not None else "", confidence, error_bound, int(significant),
-        alternative, units, ci[0] if ci else "", ci[1] if ci else "",
+        metric, a, b, value_a, value_b, value_a - value_b, o.p_value, o.p_adjusted, o.method,
+        o.shuffles if o.shuffles is not None else "", o.confidence, o.error_bound,
+        int(o.significant), o.alternative, o.units, ci[0] if ci else "", ci[1] if ci else "",
     ]
     for name in _CLASSIC_COLUMNS:
         value = getattr(classic, name) if classic is not None else None
         row.append("" if value is None else value)
     return row
+
+
+def _comparison_row(c: Comparison) -> list[Any]:
+    outcome = Outcome(p_value=c.p_value, p_adjusted=c.p_adjusted, method=c.method,
+                      shuffles=c.shuffles, confidence=c.confidence, error_bound=c.error_bound,
+                      significant=c.significant, alternative=c.alternative, units=c.units)
+    return csv_row(metric=c.metric, a=c.a, b=c.b, value_a=c.value_a, value_b=c.value_b,
+                   outcome=outcome, ci=c.ci, classic=c.classic)
 
 
 @dataclass(frozen=True)
@@ -232,13 +254,7 @@ class SignificanceResult:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(CSV_HEADER)
-        for c in self.comparisons:
-            writer.writerow(csv_row(
-                metric=c.metric, a=c.a, b=c.b, value_a=c.value_a, value_b=c.value_b,
-                p_value=c.p_value, p_adjusted=c.p_adjusted, method=c.method,
-                shuffles=c.shuffles, confidence=c.confidence, error_bound=c.error_bound,
-                significant=c.significant, alternative=c.alternative, units=c.units, ci=c.ci,
-                classic=c.classic))
+        writer.writerows(_comparison_row(c) for c in self.comparisons)
         return buffer.getvalue()
 
     def classic_disagreements(self, metric: str = "recall") -> list[Comparison]:

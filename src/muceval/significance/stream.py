@@ -30,7 +30,7 @@ from muceval.significance.kernels import (
     reduce_counts,
 )
 from muceval.significance.plan import ExactJob, plan
-from muceval.significance.result import CSV_HEADER, SignificanceResult, csv_row
+from muceval.significance.result import CSV_HEADER, Outcome, SignificanceResult, csv_row
 from muceval.significance.settings import SignificanceSettings
 
 __all__ = ["compare_streamed"]
@@ -186,9 +186,7 @@ def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: 
             row_k = start + k
             for m, metric in enumerate(metrics):
                 exact = bool(columns.exact[row_k, m])
-                yield csv_row(
-                    metric=metric, a=names[a], b=names[b], value_a=scores[names[a]][metric],
-                    value_b=scores[names[b]][metric],
+                outcome = Outcome(
                     p_value=float(columns.p_raw[row_k, m]),
                     p_adjusted=float(columns.adjusted[row_k, m]),
                     method="exact" if exact else "approximate",
@@ -196,7 +194,10 @@ def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: 
                     confidence=1.0 if exact else float(columns.confident[row_k, m]),
                     error_bound=float(columns.bound[row_k, m]),
                     significant=bool(columns.significant[row_k, m]),
-                    alternative=settings.alternative, units=units[k],
+                    alternative=settings.alternative, units=units[k])
+                yield csv_row(
+                    metric=metric, a=names[a], b=names[b], value_a=scores[names[a]][metric],
+                    value_b=scores[names[b]][metric], outcome=outcome,
                     ci=None if intervals is None else (float(intervals[k, m, 0]),
                                                        float(intervals[k, m, 1])),
                     classic=None if classic is None else classic[metric][k])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict, Unpack
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from muceval.scoring.muc1992.scorer import MessageInput, Scorer, ScoringOptions
 
 __all__ = [
     "AlignmentAudit",
+    "AuditParts",
     "Calibration",
     "CriterionScore",
     "PairRecord",
@@ -330,6 +332,19 @@ def _calibration(key: TemplateFile, auditor: _Auditor, names: Sequence[str]) -> 
     return out
 
 
+class AuditParts(TypedDict, total=False):
+    """The audits :func:`audit_alignment` adds to the scores, each off unless asked for."""
+
+    pairs: bool
+    """The evidence of every key/response pair (:class:`PairRecord`)."""
+    removal: bool
+    """What removing each response template would do (:class:`RemovalRecord`)."""
+    calibrate: bool
+    """How often each criterion aligns key templates with each other (:class:`Calibration`)."""
+    entropy: bool
+    """The chance model's slot entropies (:class:`SlotEntropy`)."""
+
+
 def audit_alignment(
     config: Configuration,
     key: TemplateFile,
@@ -338,15 +353,13 @@ def audit_alignment(
     history: History | None = None,
     settings: AlignmentSettings | None = None,
     criteria: Sequence[str] | None = None,
-    pairs: bool = False,
-    removal: bool = False,
-    calibrate: bool = False,
-    entropy: bool = False,
     query_pass: bool = True,
     chance_keys: Sequence[TemplateFile] = (),
     progress: Callable[[int, int], None] | None = None,
+    **parts: Unpack[AuditParts],
 ) -> AlignmentAudit:
-    """Score every system under each criterion, with the audits asked for.
+    """Score every system under each criterion, with the audits asked for (``parts``:
+    ``pairs``, ``removal``, ``calibrate``, ``entropy``; see :class:`AuditParts`).
 
     ``criteria`` (names) defaults to the settings' ``compared`` criteria; the
     default criterion always comes first, and the flag criterion is added when
@@ -382,10 +395,10 @@ def audit_alignment(
     systems = []
     for n, (name, response) in enumerate(responses.items()):
         systems.append(_system(name, response, key, auditor, scored, splits, default, flag,
-                               pairs, removal))
+                               parts.get("pairs", False), parts.get("removal", False)))
         if progress is not None:
             progress(n + 1, len(responses))
-    calibration = tuple(_calibration(key, auditor, scored)) if calibrate else ()
-    table = tuple(evidence.chance.entropy()) if entropy else ()
+    calibration = tuple(_calibration(key, auditor, scored)) if parts.get("calibrate") else ()
+    table = tuple(evidence.chance.entropy()) if parts.get("entropy") else ()
     return AlignmentAudit(settings, chosen, default, flag, tuple(systems), query_pass,
                           calibration, table)
