@@ -139,3 +139,23 @@ def test_two_responses_with_one_name_are_named(tmp_path, capsys):
                  str(tmp_path / "a" / "sys.txt"), str(tmp_path / "b" / "sys.txt")]) == 2
     err = capsys.readouterr().err
     assert "two responses give the system name 'sys'" in err and str(tmp_path / "b") in err
+
+
+def test_set_fills_only_means_one_thing_in_every_output(muc4, capsys):
+    """Issue 29: the per-slot table's SET FILLS ONLY summed all templates (BBN: ACT 528) where
+    the 1992 report prints MATCHED/MISSING (ACT 333)."""
+    common = ["--key", str(muc4 / "corpora" / "tst3" / "key-tst3.v2"), "--config",
+              str(muc4 / "tst3" / "config-tst3.el"), "--no-query-pass",
+              str(muc4 / "tst3" / "responses" / "BBN.tst3")]
+    assert main(["score", *common, "--format", "report", "--layout", "summary"]) == 0
+    report = next(line for line in capsys.readouterr().out.splitlines()
+                  if line.startswith("SET FILLS ONLY"))
+    assert main(["score", *common, "--format", "json", "--per-slot"]) == 0
+    import json
+
+    rows = json.loads(capsys.readouterr().out)["systems"][0]["rows"]
+    fills = next(r for r in rows if r["name"] == "SET FILLS ONLY")
+    import re
+
+    pos, act = re.match(r"SET FILLS ONLY\s+(\d+)\s+(\d+)\|", report).groups()
+    assert (int(pos), int(act)) == (fills["pos"], fills["act"])

@@ -53,7 +53,8 @@ def per_slot_rows(pairs: Sequence[PairScore], config: Configuration) -> list[Slo
     """The rows of the per-slot view of one system (slots in configuration order).
 
     Slot and subtotal rows come from the accumulator the configuration's
-    ``:display-type`` names, as in the 1992 report.
+    ``:display-type`` names, SET FILLS ONLY and STRING FILLS ONLY from MATCHED/MISSING, as in
+    the 1992 report.
 
     >>> from importlib.resources import files
     >>> from muceval.formats.config import load_configuration
@@ -74,8 +75,11 @@ def per_slot_rows(pairs: Sequence[PairScore], config: Configuration) -> list[Slo
 
     rows = [row(slot_id, "slot", tally) for slot_id, tally in display.slots]
     rows += [row(name, "subtotal", tally) for name, tally in display.subtotals]
-    rows += [row("SET FILLS ONLY", "fills", display.set_fills),
-             row("STRING FILLS ONLY", "fills", display.string_fills)]
+    # As in the 1992 report (§8.4), these two rows always come from MATCHED/MISSING: one label,
+    # one meaning, in every output (issue 29).
+    matched_missing = summary.accumulators.matched_missing
+    rows += [row("SET FILLS ONLY", "fills", matched_missing.set_fills),
+             row("STRING FILLS ONLY", "fills", matched_missing.string_fills)]
     rows += [row(_MANNER_LABELS[m.value], "manner", summary.accumulators.get(m).total)
              for m in MANNERS]
     return rows
