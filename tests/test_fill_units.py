@@ -299,7 +299,7 @@ def test_tst3_worked_example_is_what_muceval_computes(muc4, tmp_path, capsys) ->
                      "--no-query-pass", "--unit", unit, "--format", "json", "-o", str(scores),
                      *responses]) == 0
         capsys.readouterr()
-        assert main(["significance", str(scores), "--seed", "1",
+        assert main(["significance", str(scores), "--seed", "1", "--unit-means",
                      "--metrics", "recall,precision,f1", "--format", "json"]) == 0
         doc = json.loads(capsys.readouterr().out)
         results[unit] = {(c["a"], c["b"], c["metric"]): c for c in doc["comparisons"]}

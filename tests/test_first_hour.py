@@ -159,3 +159,29 @@ def test_set_fills_only_means_one_thing_in_every_output(muc4, capsys):
 
     pos, act = re.match(r"SET FILLS ONLY\s+(\d+)\s+(\d+)\|", report).groups()
     assert (int(pos), int(act)) == (fills["pos"], fills["act"])
+
+
+def test_paired_tests_of_precision_and_f_are_na_unless_asked(capsys):
+    """Issue 26: the tests of per-unit values apply to recall; for precision and F they are
+    n/a with the reason, or, with --unit-means, labelled as tests of the mean per-unit value."""
+    import json
+
+    units = str(DATA / "units.csv")
+    base = ["significance", units, "--seed", "1", "--shuffles", "99", "--format", "json"]
+    by_flag = {}
+    for flag in ([], ["--unit-means"]):
+        assert main([*base, *flag]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        by_flag[bool(flag)] = {c["metric"]: c["classic"] for c in doc["comparisons"]}
+    plain, asked = by_flag[False], by_flag[True]
+    from muceval.significance.classic import understatement
+
+    recall = plain["recall"]
+    assert recall["sign"] is not None and recall["reason"] is None
+    assert recall["yeh_factor"] == understatement(recall["correlation"])
+    for metric in ("precision", "f1"):
+        assert plain[metric]["sign"] is None and plain[metric]["paired_t"] is None
+        assert plain[metric]["yeh_factor"] is None and "not means" in plain[metric]["reason"]
+        assert asked[metric]["sign"] is not None and asked[metric]["reason"] is None
+        assert asked[metric]["of"] == "the mean per-unit value"
+    assert plain["recall"] == asked["recall"]

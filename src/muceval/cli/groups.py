@@ -50,7 +50,7 @@ def option_group(target: str, build: Callable[..., Any],
 
 
 SETTINGS_OPTIONS = ("method", "shuffles", "seed", "alternative", "alpha", "confidence", "adjust",
-                    "bootstrap")
+                    "bootstrap", "unit_means")
 """The options of :func:`testing_options` that make a SignificanceSettings."""
 
 
@@ -111,6 +111,11 @@ def testing_options(preset: PresetName) -> Decorator:
         click.option("--bootstrap", type=click.IntRange(min=0), default=default.bootstrap,
                      show_default=True,
                      help="Paired bootstrap samples for confidence intervals (0: none)."),
+        click.option("--unit-means", is_flag=True,
+                     help="Also give the classic tests of per-unit values (sign, Wilcoxon, "
+                     "paired and two-sample t) and Yeh's factor for precision and F, as tests "
+                     "of the mean per-unit value (by default n/a: only recall is a mean over "
+                     "its units' items)."),
         click.option("--threads", type=click.IntRange(min=1), default=None,
                      help="Threads of the randomization kernels (default: all cores)."),
     ]

@@ -182,7 +182,8 @@ _COMMON = ("inputs", "example", "out_dir", "title", "force", "png", *SETTINGS_OP
 def _refuse_unused(key_path: str | None, modern: bool) -> None:
     """Each way of reading the systems takes its own options; any other one given is refused."""
     if modern:
-        refuse_unused({*_COMMON, "key_path"}, "belongs to the 1992 scorer: with a modern key "
+        refuse_unused({*_COMMON, "key_path"} - {"unit_means"},
+                      "belongs to the 1992 scorer: with a modern key "
                       "(GTT, GRIT, IterX) the report scores every modern scorer")
     elif key_path is not None:
         refuse_unused({*_COMMON, "key_path", "config_path", "slots_path", "alignment_path",

@@ -115,7 +115,7 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
                                f"--format {fmt} holds every matrix cell and every test")
     if _modern_scores(inputs):
         refuse_unused({*SETTINGS_OPTIONS, "inputs", "metrics", "scorer", "matrix", "progress",
-                       "fmt"}, "applies to MUC tallies; modern scores are tested per document, "
+                       "fmt"} - {"unit_means"}, "applies to MUC tallies; modern scores are tested per document, "
                        "in-process, by randomization only")
         result: SignificanceResult = _ratios(inputs, scorer, testing, settings, _show(progress))
     else:

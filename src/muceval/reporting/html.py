@@ -50,7 +50,7 @@ from muceval.reporting.plots import (
     to_png,
     to_svg,
 )
-from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELDS, understatement
+from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELDS
 from muceval.significance.result import SignificanceResult
 
 __all__ = ["ReportFiles", "format_p", "format_pct", "render_html", "write_report"]
@@ -420,7 +420,7 @@ def classic_view(sig: SignificanceResult) -> list[dict[str, Any]]:
             if c.metric != metric or c.classic is None:
                 continue
             tests = [(t, getattr(c.classic, TEST_FIELDS[t])) for t in CLASSIC_TESTS]
-            factor = understatement(c.classic.correlation)
+            factor = c.classic.yeh_factor
             rows.append({
                 "a": c.a, "b": c.b, "difference": f"{100 * c.difference:+.2f}",
                 "p": format_p(c.p_adjusted), "significant": c.significant,
@@ -430,8 +430,13 @@ def classic_view(sig: SignificanceResult) -> list[dict[str, Any]]:
                 "r": "n/a" if c.classic.correlation is None else f"{c.classic.correlation:.2f}",
                 "factor": "n/a" if factor is None else f"{factor:.2f}"})
         if rows:
+            first = next(c.classic for c in sig.comparisons
+                         if c.metric == metric and c.classic is not None)
+            note = (f"n/a where {first.reason}." if first.reason else
+                    "" if first.of == "the metric" else
+                    f"The tests of per-unit values test {first.of}, not the metric.")
             out.append({"metric": metric, "label": METRIC_TITLES.get(metric, metric),
-                        "rows": rows, "tests": list(CLASSIC_TESTS),
+                        "rows": rows, "tests": list(CLASSIC_TESTS), "note": note,
                         "independent": [t not in PAIRED_TESTS for t in CLASSIC_TESTS]})
     return out
 

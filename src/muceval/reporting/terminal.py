@@ -15,7 +15,6 @@ from muceval.significance.classic import (
     CLASSIC_TESTS,
     PAIRED_TESTS,
     TEST_FIELDS,
-    understatement,
 )
 from muceval.significance.result import SignificanceResult, metric_label
 
@@ -146,8 +145,11 @@ def render_classic_tests(result: SignificanceResult, console: Any,
         rows = [c for c in result.comparisons if c.metric == metric]
         if not rows or all(c.classic is None for c in rows):
             continue
+        of = next((c.classic.of for c in rows if c.classic is not None), "the metric")
         table = Table(title=f"{result.label(metric)}: classic tests beside randomization "
-                      "(p-values; r: correlation of the systems' per-unit values)",
+                      "(p-values; r: correlation of the systems' per-unit values)"
+                      + ("" if of == "the metric" else f"; the tests of per-unit values test "
+                         f"{of}, not {result.label(metric)}"),
                       title_justify="left", show_edge=False, pad_edge=False)
         for head in ("a", "b", "Δ %", "rand.", *(heads[t] for t in tests), "r",
                      "Yeh ×"):
@@ -157,7 +159,7 @@ def render_classic_tests(result: SignificanceResult, console: Any,
             classic = c.classic
             values = [getattr(classic, TEST_FIELDS[t]) if classic else None for t in tests]
             r = classic.correlation if classic else None
-            factor = understatement(r)
+            factor = classic.yeh_factor if classic else None
             table.add_row(short[c.a], short[c.b], f"{100 * c.difference:+.2f}",
                           p_text(c.p_adjusted), *(p_text(v) for v in values),
                           "n/a" if r is None else f"{r:.2f}",
@@ -169,6 +171,9 @@ def render_classic_tests(result: SignificanceResult, console: Any,
             console.print(table)
         finally:
             console.width = width
+        reason = next((c.classic.reason for c in rows if c.classic and c.classic.reason), None)
+        if reason:
+            console.print(f"{result.label(metric)}: n/a where {reason} (--unit-means).")
     independent = [t for t in tests if t not in PAIRED_TESTS]
     console.print(
         "Paired tests (paired-t, sign, wilcoxon) and randomization compare the systems unit "

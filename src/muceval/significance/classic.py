@@ -11,7 +11,7 @@ randomization do not assume independence.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import special
@@ -35,6 +35,13 @@ class ClassicTests:
     two_sample_t: float | None
     chi2: float | None
     binomial: float | None = None
+    of: str = "the metric"
+    """What the tests of per-unit values test: ``'the metric'`` (recall: a mean over key
+    items), or ``'the mean per-unit value'`` (precision and F, asked for)."""
+    reason: str | None = None
+    """Why the tests of per-unit values and Yeh's factor are n/a, where they are."""
+    yeh_factor: float | None = None
+    """Yeh's √(1/(1 − r)) (:func:`understatement`), where it applies (recall, or asked)."""
 
 
 CLASSIC_TESTS = ("paired-t", "sign", "wilcoxon", "two-sample-t", "binomial", "chi2")
@@ -80,7 +87,7 @@ def classic_tests(
     >>> round(classic_tests(a, b, "recall").sign, 4)
     0.0312
     """
-    return classic_tests_many(np.stack([a, b]), [(0, 1)], metric, alternative)[0]
+    return _classic_tests_many(np.stack([a, b]), [(0, 1)], metric, alternative)[0]
 
 
 def _tails(z: np.ndarray, alt: np.ndarray,
@@ -96,10 +103,30 @@ def _none(values: np.ndarray, valid: np.ndarray) -> list[float | None]:
                                                                           strict=True)]
 
 
+NOT_MEANS = ("precision and F are not means of per-unit values, so tests of those values "
+             "answer another question (Yeh 2000 applies them to recall); asked for, they are "
+             "tests of the mean per-unit value")
+"""Why the tests of per-unit values are n/a for precision and F (by default)."""
+
+
 def classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], metric: str,
-                       alternative: str = "two-sided") -> list[ClassicTests]:
+                       alternative: str = "two-sided",
+                       unit_means: bool = False) -> list[ClassicTests]:
     """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4),
-    vectorised over the pairs in blocks (bounded memory)."""
+    vectorised over the pairs in blocks (bounded memory). For precision and F the tests of
+    per-unit values and Yeh's factor are n/a with the reason, unless ``unit_means``."""
+    tests = _classic_tests_many(counts, pairs, metric, alternative)
+    if metric == "recall":
+        return [replace(t, yeh_factor=understatement(t.correlation)) for t in tests]
+    if unit_means:
+        return [replace(t, of="the mean per-unit value",
+                        yeh_factor=understatement(t.correlation)) for t in tests]
+    return [replace(t, sign=None, wilcoxon=None, paired_t=None, two_sample_t=None,
+                    reason=NOT_MEANS) for t in tests]
+
+
+def _classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], metric: str,
+                        alternative: str) -> list[ClassicTests]:
     alpha, gamma, _ = METRIC_COEFS[metric]
     reduced = reduce_counts(counts)
     den = alpha * reduced[..., 0] + gamma * reduced[..., 1]

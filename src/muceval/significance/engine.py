@@ -296,7 +296,8 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
     raw = [[_raw_test(plan_, outcomes, k, m, settings, confidence) for m in range(len(metrics))]
            for k in range(len(pairs))]
     classic = {metric: classic_tests_many(tallies.counts, index_pairs, metric,
-                                          settings.alternative) for metric in metrics} \
+                                          settings.alternative, settings.unit_means)
+               for metric in metrics} \
         if settings.classic else None
     found = assemble(names, metrics, scores, index_pairs, raw, settings,
                      [len(pair.diffs) for pair in pairs], pair_ci, classic)

@@ -84,7 +84,12 @@ class SignificanceSettings:
     classic : bool, default True
         Also compute the classic tests for comparison (sign, Wilcoxon, paired and
         two-sample t, χ², binomial; Yeh 2000 shows why the independent ones mislead).
-        MUC tallies only.
+        MUC tallies only. The tests of per-unit values (sign, Wilcoxon, paired and two-sample
+        t) and Yeh's factor are given for recall, a mean over key items as Yeh applied them;
+        for precision and F they are n/a with the reason, unless ``unit_means``.
+    unit_means : bool, default False
+        Also give the tests of per-unit values for precision and F, labelled as what they
+        are: tests of the mean per-unit value, which is not the systems' precision or F.
     exact_budget : float, default 0.0
         The probability mass, in [0, 1), that the exact test may leave out to save time;
         what it leaves out is added to the p-value (which therefore never understates p)
@@ -125,6 +130,7 @@ class SignificanceSettings:
     bootstrap: int = 1_000
     ci_level: float = 0.95
     classic: bool = True
+    unit_means: bool = False
     exact_budget: float = 0.0
     preset: PresetName | None = "muc4"
 

@@ -180,7 +180,8 @@ def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: 
         index = list(zip(first[start:stop].tolist(), second[start:stop].tolist(), strict=True))
         units = [int(np.any(reduced[a] != reduced[b], axis=1).sum()) for a, b in index]
         intervals = pair_intervals(values, index, lo, hi) if values is not None else None
-        classic = {metric: classic_tests_many(tallies.counts, index, metric, settings.alternative)
+        classic = {metric: classic_tests_many(tallies.counts, index, metric, settings.alternative,
+                                              settings.unit_means)
                    for metric in metrics} if settings.classic else None
         for k, (a, b) in enumerate(index):
             row_k = start + k
