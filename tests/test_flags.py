@@ -111,6 +111,7 @@ REPORT_EXEMPT = {"out_dir": "only names the folder the report is written to", "f
 
 def _example_value(option: click.Option, folder: Path) -> list[str]:
     named = {"names": f"{EXAMPLE / 'alpha.txt'}=first", "title": "T", "alignment": "1992,strict",
+             "histograms": "beta,alpha",
              "criteria": "1992,1992-optimal", "metrics": "recall", "config_path": "muc4"}
     if option.name in named:
         return [max(option.opts, key=len), named[option.name]]
@@ -132,10 +133,12 @@ def captured_report(monkeypatch):
 
     seen: list[str] = []
 
-    def write_report(analysis, out_dir, **options):
-        seen.append(json.dumps([analysis.to_dict(), {k: v for k, v in options.items()
-                                                     if k != "keep"}], sort_keys=True,
-                               default=str))
+    def write_report(analysis, out_dir, options=None, **more):
+        from dataclasses import asdict
+
+        seen.append(json.dumps([analysis.to_dict(), asdict(options) if options else None,
+                                {k: v for k, v in more.items() if k != "keep"}],
+                               sort_keys=True, default=str))
         return SimpleNamespace(html=Path(out_dir) / "report.html", json=Path("r.json"),
                                figures=[], data=[])
 

@@ -20,6 +20,7 @@ from muceval.reporting.analysis import analyze, systems_from_pairs
 from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 from muceval.reporting.html import format_p, render_html, write_report
 from muceval.reporting.muc1992 import format_report
+from muceval.reporting.options import ReportOptions
 from muceval.scoring.session import score_files
 from muceval.significance.settings import SignificanceSettings
 
@@ -239,7 +240,7 @@ def written(example, tmp_path_factory):
     analysis = analyze(systems, tallies,
                        settings=SignificanceSettings(shuffles=999, seed=7, bootstrap=200))
     out = tmp_path_factory.mktemp("report")
-    return analysis, write_report(analysis, out, png=True)
+    return analysis, write_report(analysis, out, ReportOptions(png=True))
 
 
 # ---------------------------------------------------------------------------
@@ -276,7 +277,10 @@ def test_page_is_self_contained(written) -> None:
             raise AssertionError("external stylesheet")
     # Figures are inline, not references to the figure files.
     assert not dom.find_all("img")
-    assert len(dom.find_all("svg")) == 1 + 2 * len(written[0].significance.metrics)
+    # The region, a matrix and a groups figure per metric, a distribution per neighbours.
+    analysis = written[0]
+    neighbours = len(analysis.systems) - 1
+    assert len(dom.find_all("svg")) == 1 + 2 * len(analysis.significance.metrics) + neighbours
 
 
 def test_significance_json_matches_the_analysis(written) -> None:
@@ -433,10 +437,10 @@ def test_same_analysis_gives_the_same_files(tmp_path) -> None:
                for n in tallies.systems]  # fmt: skip
     first = write_report(analyze(systems, tallies, metrics="recall,f1",
                                  settings=SignificanceSettings(
-                                     seed=3, shuffles=199, bootstrap=50)), tmp_path / "1", png=False)  # fmt: skip
+                                     seed=3, shuffles=199, bootstrap=50)), tmp_path / "1")  # fmt: skip
     second = write_report(analyze(systems, tallies, metrics="recall,f1",
                                   settings=SignificanceSettings(
-                                      seed=3, shuffles=199, bootstrap=50)), tmp_path / "2", png=False)  # fmt: skip
+                                      seed=3, shuffles=199, bootstrap=50)), tmp_path / "2")  # fmt: skip
     for a, b in zip((first.html, *first.figures, *first.data),
                     (second.html, *second.figures, *second.data), strict=True):  # fmt: skip
         assert a.read_bytes() == b.read_bytes(), a.name
@@ -586,3 +590,22 @@ def test_report_replaces_an_earlier_report_only_with_force_and_an_input_never(tm
     assert "holds a report already" in capsys.readouterr().err
     assert (other / "report.html").read_bytes() == written
     assert main([*args, str(other), "--force"]) == 0
+
+
+def test_randomization_distributions_are_those_of_the_p_values(written) -> None:
+    """Chinchor's Figure 1 (issue 26): for each pair of neighbours, the histogram of the very
+    shuffles behind the approximate p-value; its count beyond the line is the test's nge."""
+    from muceval.reporting.html import randomization_distributions
+
+    analysis, files = written
+    sig = analysis.significance
+    order = sig.ranking("f1")
+    found = randomization_distributions(analysis, [(order[-1], order[0])])
+    assert [(d.a, d.b) for d in found] == [*zip(order, order[1:]), (order[-1], order[0])]
+    for d in found:
+        c = sig.comparison(d.a, d.b, "f1")
+        if c.method == "approximate":
+            assert (d.nge, d.p_value) == (c.nge, c.p_value)
+    page = files.html.read_text()
+    assert 'id="distributions"' in page and page.count('observed"') == len(order) - 1
+    assert (files.out_dir / "figures" / f"histogram-{order[0]}--{order[1]}.svg").exists()

@@ -24,6 +24,7 @@ from muceval.cli import main
 from muceval.formats.registry import load_systems
 from muceval.reporting.analysis import analyze
 from muceval.reporting.html import write_report
+from muceval.reporting.options import ReportOptions
 from muceval.significance.settings import SignificanceSettings
 from test_html_report import check_alignment_matches_json, check_page_matches_json, parse_html
 
@@ -98,7 +99,8 @@ def test_tst3_report_from_official_scores(muc4: Path, tmp_path: Path) -> None:
     systems, tallies = load_systems(paths)
     analysis = analyze(systems, tallies, inputs={"inputs": paths},
                        settings=SignificanceSettings(shuffles=9999, seed=1992))
-    files = write_report(analysis, tmp_path / "tst3", title="MUC-4 TST3, official scores")
+    files = write_report(analysis, tmp_path / "tst3",
+                         ReportOptions(title="MUC-4 TST3, official scores"))
     elapsed = time.perf_counter() - started
     assert elapsed < 30, f"building the TST3 report took {elapsed:.1f} s"
 

@@ -36,6 +36,7 @@ from muceval.cli.groups import (
     testing_options,
 )
 from muceval.cli.modern import key_is_modern
+from muceval.errors import UsageError
 from muceval.reporting.options import ReportOptions
 
 if TYPE_CHECKING:
@@ -54,8 +55,14 @@ def _report_options() -> Decorator:
     """The folder of the report and :class:`ReportOptions`: the command receives ``out_dir``
     and ``shown``."""
     def build(out_dir: str, title: str | None, force: bool, alignment: str | None,
-              png: bool) -> tuple[str, ReportOptions]:
-        return out_dir, ReportOptions(title, png, force, alignment)
+              png: bool, histograms: tuple[str, ...]) -> tuple[str, ReportOptions]:
+        pairs = []
+        for text in histograms:
+            names = tuple(n.strip() for n in text.split(","))
+            if len(names) != 2:
+                raise UsageError(f"--histogram {text!r}: give two systems, A,B")
+            pairs.append(names)
+        return out_dir, ReportOptions(title, png, force, alignment, tuple(pairs))
 
     return option_group("written", build, [
         click.option("--out", "out_dir", type=click.Path(file_okay=False),
@@ -72,6 +79,10 @@ def _report_options() -> Decorator:
         click.option("--png/--no-png", "png", default=False, show_default=True,
                      help="Also write every figure as PNG (for slides and documents); the "
                      "report itself shows the SVG figures, which are always written."),
+        click.option("--histogram", "histograms", multiple=True, metavar="A,B",
+                     help="Also draw the randomization distribution of systems A and B "
+                     "(Chinchor's Figure 1; every pair of neighbours in the ranking is drawn). "
+                     "Repeatable."),
     ])
 
 
@@ -236,8 +247,7 @@ def _write(analysis: Analysis, out_dir: str, shown: ReportOptions, extra: dict[s
     from muceval.reporting.html import write_report
 
     def written() -> ReportFiles:
-        return write_report(analysis, out_dir, title=shown.title, png=shown.png,
-                            extra_files=extra, overwrite=shown.overwrite, keep=keep)
+        return write_report(analysis, out_dir, shown, extra_files=extra, keep=keep)
 
     if sys.stderr.isatty():
         with Console(stderr=True).status("drawing figures and writing the report"):

@@ -180,6 +180,7 @@ def _kehler(config: Configuration, source: Path, out: Path) -> tuple[AlignmentAu
 def _html_report(config: Configuration, results: list[SystemResult], folder: Path) -> Path:
     from muceval.reporting.analysis import analyze, systems_from_pairs
     from muceval.reporting.html import write_report
+    from muceval.reporting.options import ReportOptions
     from muceval.significance.settings import SignificanceSettings
 
     systems, tallies = systems_from_pairs({r.name: r.pairs for r in results}, config,
@@ -187,7 +188,7 @@ def _html_report(config: Configuration, results: list[SystemResult], folder: Pat
     analysis = analyze(systems, tallies, settings=SignificanceSettings(seed=DEMO_SEED),
                        inputs={"example": "bundled example (muceval/data/example)"})
     # The demo's own folder: running the demo again replaces what it wrote.
-    return write_report(analysis, folder, title="muceval demo: the bundled example",
-                        overwrite=True).html
+    return write_report(analysis, folder, ReportOptions(
+        title="muceval demo: the bundled example", overwrite=True)).html
 
 

@@ -39,10 +39,12 @@ from markupsafe import Markup
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.formats.files import write_files
 from muceval.reporting.analysis import Analysis
+from muceval.reporting.options import ReportOptions
 from muceval.reporting.plots import (
     METRIC_TITLES,
     evidence_plot,
     groups_plot,
+    histogram_plot,
     inline_svg,
     matrix_plot,
     region_plot,
@@ -51,7 +53,9 @@ from muceval.reporting.plots import (
     to_svg,
 )
 from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELDS
+from muceval.significance.distribution import Distribution
 from muceval.significance.result import SignificanceResult
+from muceval.significance.settings import SignificanceSettings
 
 __all__ = ["ReportFiles", "format_p", "format_pct", "render_html", "write_report"]
 
@@ -122,7 +126,25 @@ def _regions(systems: Sequence[SystemScores],
     return out
 
 
-def build_figures(analysis: Analysis) -> dict[str, Any]:
+def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, str]] = (),
+                                ) -> list[Distribution]:
+    """The shuffled differences of every pair of neighbours in the ranking (on F P&R, else the
+    first metric), and of the pairs ``asked`` for, with the seed and shuffles of the analysis
+    (Chinchor 1992, Figure 1)."""
+    from muceval.significance.distribution import shuffled_differences
+
+    sig = analysis.significance
+    metric = "f1" if "f1" in sig.metrics else sig.metrics[0]
+    order = sig.ranking(metric)
+    pairs = list(dict.fromkeys([*zip(order, order[1:], strict=False), *map(tuple, asked)]))
+    recorded = sig.settings
+    settings = SignificanceSettings(shuffles=recorded["shuffles"], seed=recorded["seed"],
+                                    alternative=recorded["alternative"])
+    return [shuffled_differences(analysis.tallies, a, b, metric, settings) for a, b in pairs]
+
+
+def build_figures(analysis: Analysis,
+                  distributions: Sequence[Distribution] = ()) -> dict[str, Any]:
     """Every figure of the report as matplotlib figures, keyed by figure id.
 
     >>> import muceval
@@ -144,6 +166,8 @@ def build_figures(analysis: Analysis) -> dict[str, Any]:
         for metric in analysis.significance.metrics:
             figures[f"matrix-{metric}"] = matrix_plot(analysis.significance, metric)
             figures[f"groups-{metric}"] = groups_plot(analysis.significance, metric)
+        for d in distributions:
+            figures[_histogram_id(d)] = histogram_plot(d, METRIC_TITLES.get(d.metric, d.metric))
         doc = analysis.alignment
         if doc is not None and any(p["verdicts"].get(doc["default"]) == "mapped"
                                    for s in doc["systems"] for p in s["pairs"]):
@@ -163,6 +187,7 @@ _SUMMARY_COLUMNS = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F 
                     ("f0.5", "F 2P&R"), ("f2", "F P&2R"))
 _TOC = (("summary", "Summary"), ("region", "Region of performance"),
         ("matrices", "Significance matrices"), ("groupings", "Significance groupings"),
+        ("distributions", "Randomization distributions"),
         ("slot-comparison", "Per-slot comparison"), ("alignment", "Alignment"),
         ("classic-tests", "Classic tests"), ("systems", "Per-system tables"),
         ("settings", "Settings"))
@@ -475,8 +500,22 @@ def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:
     return items
 
 
+def _histogram_id(d: Distribution) -> str:
+    return f"histogram-{slug(d.a)}--{slug(d.b)}"
+
+
+def _distributions_view(distributions: Sequence[Distribution],
+                        svgs: Mapping[str, str]) -> list[dict[str, Any]]:
+    return [{"a": d.a, "b": d.b, "metric": d.metric, "p": format_p(d.p_value),
+             "figure": _figure(_histogram_id(d), svgs,
+                               f"{d.a} − {d.b}, {METRIC_TITLES.get(d.metric, d.metric)}: "
+                               f"{d.nge:,} of {d.shuffles:,} shuffles at least as far out "
+                               f"as the observed difference.")}
+            for d in distributions]
+
+
 def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None = None,
-                png: bool = True) -> str:
+                png: bool = True, distributions: Sequence[Distribution] = ()) -> str:
     """The whole page as a string, from the analysis and the SVG text of every figure.
 
     >>> import muceval
@@ -502,13 +541,15 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
         systems_count=len(analysis.systems), units=sig.settings["units"],
         method=sig.settings["method"], seed=sig.settings["seed"],
         toc=[(a, label) for a, label in _TOC
-             if (a != "alignment" or analysis.alignment) and (a != "classic-tests" or classic)],
+             if (a != "alignment" or analysis.alignment) and (a != "classic-tests" or classic)
+             and (a != "distributions" or distributions)],
         summary=_summary_view(analysis),
         region=_figure("region", svgs, "Region of performance of every system."),
         matrices=matrices_view(analysis.significance, svgs), groupings=groupings_view(analysis.significance, svgs),
         slots=_slots_view(analysis),
         alignment=_alignment_view(analysis.alignment, svgs),
         classic=classic,
+        distributions=_distributions_view(distributions, svgs),
         systems=[{"name": s.name, "slug": slug(s.name), "origin": s.origin, "source": s.source,
                   "slots": _tally_view(s.slots, s.name, "slots"),
                   "objects": _tally_view(s.objects, s.name, "objects")}
@@ -562,11 +603,9 @@ def _slots_csv(analysis: Analysis) -> str:
 def write_report(
     analysis: Analysis,
     out_dir: str | Path,
+    options: ReportOptions | None = None,
     *,
-    title: str | None = None,
-    png: bool = False,
     extra_files: Mapping[str, str] | None = None,
-    overwrite: bool = False,
     keep: Mapping[Any, str] | None = None,
 ) -> ReportFiles:
     """Write the HTML report of an analysis, its figures and its data to a folder.
@@ -585,16 +624,12 @@ def write_report(
         What to report (:func:`analyze`).
     out_dir : str or pathlib.Path
         The folder, created if needed.
-    title : str or None, default None
-        The page's title; None: a default one.
-    png : bool, default False
-        Also write every figure as PNG. Off by default: rendering PNG costs about a third
-        of a report's time, and the page shows the SVG.
+    options : ReportOptions or None, default None
+        The title, PNG figures, whether an earlier report may be replaced, and the pairs
+        whose randomization distribution to draw besides the neighbours
+        (:class:`~muceval.reporting.options.ReportOptions`); None: the defaults.
     extra_files : mapping of str to str or None, default None
         Further files to write into the folder, name to text (e.g. ``scores.json``).
-    overwrite : bool, default False
-        Replace files of the same names in the folder; by default they are refused, before
-        anything is written.
     keep : mapping of path to str, or None
         Files never to replace, ``overwrite`` or not (the inputs of the report), each with what
         it is (for the message).
@@ -624,23 +659,27 @@ def write_report(
     >>> systems, tallies = systems_from_pairs(session.systems, config)
     >>> settings = muceval.SignificanceSettings(method="exact", bootstrap=0)
     >>> analysis = muceval.analyze(systems, tallies, metrics="f1", settings=settings)
-    >>> written = muceval.write_report(analysis, tempfile.mkdtemp(), title="alpha and gamma")
+    >>> from muceval.reporting.options import ReportOptions
+    >>> written = muceval.write_report(analysis, tempfile.mkdtemp(),
+    ...                                ReportOptions(title="alpha and gamma"))
     >>> written.html.name, sorted(path.name for path in written.figures)
-    ('report.html', ['groups-f1.svg', 'matrix-f1.svg', 'region.svg'])
+    ('report.html', ['groups-f1.svg', 'histogram-alpha--gamma.svg', 'matrix-f1.svg', 'region.svg'])
     >>> "alpha and gamma" in written.html.read_text()
     True
     """
     from matplotlib.figure import Figure
 
+    options = options or ReportOptions()
     out = Path(out_dir)
     svgs: dict[str, str] = {}
     files: dict[Path, str | bytes] = {}
     figure_paths: list[Path] = []
-    for fig_id, fig in build_figures(analysis).items():
+    distributions = randomization_distributions(analysis, options.histograms)
+    for fig_id, fig in build_figures(analysis, distributions).items():
         assert isinstance(fig, Figure)
         svgs[fig_id] = to_svg(fig)
         files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
-        if png:
+        if options.png:
             files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
     figure_paths = list(files)
     data: dict[str, str] = {
@@ -654,6 +693,6 @@ def write_report(
     data_paths = [out / name for name in data]
     files.update(zip(data_paths, data.values(), strict=True))
     html_path = out / "report.html"
-    files[html_path] = render_html(analysis, svgs, title, png)
-    write_files(files, overwrite=overwrite, keep=keep)
+    files[html_path] = render_html(analysis, svgs, options.title, options.png, distributions)
+    write_files(files, overwrite=options.overwrite, keep=keep)
     return ReportFiles(out, html_path, out / "report.json", tuple(figure_paths), tuple(data_paths))

@@ -28,6 +28,9 @@ class ReportOptions:
         Add the Alignment section comparing these criteria of the configuration
         (comma-separated; ``'compare'``: the configuration's compare list), with the pair
         evidence, the removal audit and the calibration. Needs responses scored from a key.
+    histograms : tuple of (str, str), default ()
+        Pairs of systems whose randomization distribution to draw (Chinchor 1992, Figure 1),
+        besides every pair of neighbours in the ranking.
 
     Raises
     ------
@@ -48,9 +51,13 @@ class ReportOptions:
     png: bool = False
     overwrite: bool = False
     alignment: str | None = None
+    histograms: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.title is not None and not self.title.strip():
             raise UsageError("give a title, or none for the default one", parameter="title")
         if self.alignment is not None and not self.alignment.replace(",", "").strip():
             raise UsageError("name at least one alignment criterion", parameter="alignment")
+        for pair in self.histograms:
+            if len(pair) != 2 or pair[0] == pair[1] or not all(pair):
+                raise UsageError(f"{pair!r}: name two different systems", parameter="histograms")

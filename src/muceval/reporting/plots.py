@@ -11,6 +11,7 @@ from a browser's DOM. Marks carry ids (``gid``) naming what they show:
 * significance groups: ``score-<system>`` and ``group-<k>``;
 * alignment evidence: ``pairs-<system>`` and ``flagged-<system>`` (pairs aligned
   under the default criterion, the flagged ones apart);
+* randomization distribution: ``shuffled`` (the histogram) and ``observed`` (the line);
 
 with system names passed through :func:`slug`.
 
@@ -38,6 +39,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from muceval.core.metrics import METRIC_LABELS  # noqa: E402
+from muceval.significance.distribution import Distribution  # noqa: E402
 from muceval.significance.engine import SignificanceResult  # noqa: E402
 from muceval.significance.result import Comparison  # noqa: E402
 
@@ -45,6 +47,7 @@ __all__ = [
     "METRIC_TITLES",
     "evidence_plot",
     "groups_plot",
+    "histogram_plot",
     "inline_svg",
     "lanes",
     "matrix_plot",
@@ -473,4 +476,39 @@ def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], defa
     ax.set_title(f"Pairs aligned under {default}; red crosses are refused by {flag}",
                  fontsize=10)
     ax.grid(True, axis="x", color="0.92", zorder=0)
+    return fig
+
+
+def histogram_plot(distribution: Distribution, label: str) -> Figure:
+    """Chinchor's Figure 1: the histogram of the shuffled differences (absolute, for a
+    two-sided test) with the observed difference marked; the p-value is the share of the
+    histogram at or beyond the line.
+
+    >>> from muceval.core.units import from_arrays
+    >>> from muceval.significance.distribution import shuffled_differences
+    >>> from muceval.significance.settings import SignificanceSettings
+    >>> t = from_arrays(["A", "B"], ["m1", "m2", "m3"], [[[2, 2, 2, 0]] * 3, [[2, 2, 1, 0]] * 3])
+    >>> d = shuffled_differences(t, "A", "B", "recall", SignificanceSettings(shuffles=99, seed=1))
+    >>> 'id="observed"' in to_svg(histogram_plot(d, "recall"))
+    True
+    """
+    two_sided = distribution.two_sided
+    values = 100 * (np.abs(distribution.differences) if two_sided else distribution.differences)
+    observed = 100 * (abs(distribution.observed) if two_sided else distribution.observed)
+    fig = Figure(figsize=(5.2, 2.6))
+    ax = fig.add_subplot()
+    top = max(float(values.max(initial=0.0)), observed) or 1.0
+    bins = np.linspace(float(values.min(initial=0.0)) if not two_sided else 0.0, top * 1.02, 41)
+    ax.hist(values, bins=bins.tolist(), color="#9db4c8", edgecolor="white", linewidth=0.4)
+    for patch in ax.patches:  # the bars, the only patches drawn so far
+        patch.set_gid("shuffled")
+    line = ax.axvline(observed, color="#b03a2e", linewidth=1.6)
+    line.set_gid("observed")
+    ax.set_xlabel(f"{'|Δ| ' if two_sided else 'Δ '}{label} between the shuffled systems "
+                  "(points)")
+    ax.set_ylabel("shuffles")
+    ax.set_title(f"{distribution.a} − {distribution.b}: observed {observed:.2f}, "
+                 f"p = {_p_text(distribution.p_value)}", fontsize=9)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
     return fig

@@ -57,9 +57,11 @@ def render_significance(result: SignificanceResult, console: Any,
                                         metric))
     p_kind = "p" if settings.get("adjust", "none") == "none" else "adjusted p"
     console.print("Systems sharing a letter are not significantly different, systems with "
-                  "no letter in common are" + (f"; * = significant ({p_kind} ≤ α and "
-                                               "confident enough)." if result.comparisons
-                                               else "."))
+                  "no letter in common are" + (
+                      f"; * = significant ({p_kind} ≤ α and, for an approximate test, "
+                      f"confidence ≥ {settings['confidence']}: the probability, under a "
+                      "uniform prior on the exact p, that the exact test decides the same)."
+                      if result.comparisons else "."))
     if not result.comparisons:
         return
     show = matrix if matrix is not None else _matrix_width(short) <= width
