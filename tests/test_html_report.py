@@ -601,7 +601,7 @@ def test_randomization_distributions_are_those_of_the_p_values(written) -> None:
     sig = analysis.significance
     order = sig.ranking("f1")
     found = randomization_distributions(analysis, [(order[-1], order[0])])
-    assert [(d.a, d.b) for d in found] == [*zip(order, order[1:]), (order[-1], order[0])]
+    assert [(d.a, d.b) for d in found] == [*zip(order, order[1:], strict=False), (order[-1], order[0])]
     for d in found:
         c = sig.comparison(d.a, d.b, "f1")
         if c.method == "approximate":
