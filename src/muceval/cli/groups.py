@@ -71,18 +71,30 @@ class Testing:
 def testing_options(preset: PresetName) -> Decorator:
     """The options of the significance tests, shared by `significance`, `report` and `compare`,
     their defaults those of ``preset`` (named, with its purpose, at the end of the help)."""
-    from muceval.significance.settings import (
-        ADJUSTMENTS,
-        ALTERNATIVES,
-        METHODS,
-        PRESETS,
-        SignificanceSettings,
-    )
+    from muceval.significance.settings import PRESETS, SignificanceSettings
+
+    chosen = PRESETS[preset]
+
+    def build(metrics: str, threads: int | None, **settings: Any) -> Testing:
+        return Testing(SignificanceSettings(**settings, preset=preset), metrics, threads)
+
+    group = option_group("testing", build, _testing_options(preset))
+
+    def decorate(command: Command) -> Command:
+        command.__doc__ = (command.__doc__ or "").rstrip() + (
+            f"\n\n    Defaults: the '{preset}' preset, {chosen.purpose}.\n")
+        return group(command)
+
+    return decorate
+
+
+def _testing_options(preset: PresetName) -> list[Decorator]:
+    from muceval.significance.settings import ADJUSTMENTS, ALTERNATIVES, METHODS, PRESETS
 
     chosen = PRESETS[preset]
     default = chosen.settings
     level = click.FloatRange(0, 1, min_open=True, max_open=True)
-    options = [
+    return [
         click.option("--metrics", default=",".join(chosen.metrics), show_default=True,
                      help="Comma-separated metrics: recall, precision, f1 (P&R), f0.5 (2P&R), "
                      "f2 (P&2R)."),
@@ -119,18 +131,6 @@ def testing_options(preset: PresetName) -> Decorator:
         click.option("--threads", type=click.IntRange(min=1), default=None,
                      help="Threads of the randomization kernels (default: all cores)."),
     ]
-
-    def build(metrics: str, threads: int | None, **settings: Any) -> Testing:
-        return Testing(SignificanceSettings(**settings, preset=preset), metrics, threads)
-
-    group = option_group("testing", build, options)
-
-    def decorate(command: Command) -> Command:
-        command.__doc__ = (command.__doc__ or "").rstrip() + (
-            f"\n\n    Defaults: the '{preset}' preset, {chosen.purpose}.\n")
-        return group(command)
-
-    return decorate
 
 
 @dataclass(frozen=True)

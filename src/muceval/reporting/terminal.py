@@ -176,6 +176,11 @@ def render_classic_tests(result: SignificanceResult, console: Any,
         reason = next((c.classic.reason for c in rows if c.classic and c.classic.reason), None)
         if reason:
             console.print(f"{result.label(metric)}: n/a where {reason} (--unit-means).")
+    _classic_notes(result, console, tests)
+
+
+def _classic_notes(result: SignificanceResult, console: Any, tests: Sequence[str]) -> None:
+    """What the classic tests assume, and whether the sign test of recall agrees."""
     independent = [t for t in tests if t not in PAIRED_TESTS]
     console.print(
         "Paired tests (paired-t, sign, wilcoxon) and randomization compare the systems unit "
