@@ -13,6 +13,7 @@ from muceval.cli import (  # noqa: F401  (each module adds its command)
     convert,
     convert_config,
     demo,
+    errors,
     report,
     score,
     significance,

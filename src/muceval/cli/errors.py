@@ -1,0 +1,152 @@
+"""`muceval errors`: Das et al. (2022)'s error analysis of modern MUC-4 predictions."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, cast
+
+import click
+
+from muceval.cli.app import cli
+from muceval.cli.common import refuse_overwriting_inputs
+from muceval.cli.groups import Destination, Selection, destination_options, selection_options
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from muceval.scoring.errors import ErrorAnalysis, SystemErrors
+    from muceval.scoring.errors.model import Mode, Types
+
+MODE_CHOICES = ("all", "msp", "mmi", "mat")
+TYPE_CHOICES = ("equal", "any")
+
+
+@cli.command("errors")
+@click.argument("predictions", nargs=-1, required=True, metavar="PRED...",
+                type=click.Path(dir_okay=False))
+@click.option("--key", "key_path", required=True, metavar="GOLD|embedded",
+              help="The gold file with the document texts (GTT's or GRIT's test.json), or "
+              "'embedded': the gold and text each record of a GTT prediction file carries, "
+              "as the original reads them (a file called 'embedded': ./embedded).")
+@click.option("--after-repair", is_flag=True,
+              help="Apply each error's transformation and analyse the repaired predictions "
+              "again (the original's -at: the After Transformation block).")
+@click.option("--canonical-order", is_flag=True,
+              help="Sort templates, entities and mentions first: the original's categories "
+              "depend on the input order (its P/R/F1 and Error Score do not).")
+@click.option("--mode", type=click.Choice(MODE_CHOICES), default="all", show_default=True,
+              help="Which unpaired templates count (the original's -s): all; msp without the "
+              "missing ones; mmi without the spurious ones; mat without either. The "
+              "alignment is the same in every mode.")
+@click.option("--types", type=click.Choice(TYPE_CHOICES), default="equal", show_default=True,
+              help="equal: templates pair only with the same incident type (-m MUC_Errors); "
+              "any: any pair, a differing type counted as Incorrect_Incident_Type "
+              "(-m Errors, which crashes in the original).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True,
+              help="table: P/R/F1 and the categories per system; json: everything, per "
+              "document too; csv: one line per system, document and row.")
+@destination_options()
+@selection_options(units=False)
+def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
+           canonical_order: bool, mode: str, types: str, fmt: str, destination: Destination,
+           selection: Selection) -> None:
+    """Error analysis of template filling (Das et al. 2022): sixteen error categories.
+
+    Aligns the predicted with the gold templates of each document as the
+    original Error_Analysis.py does (-s all -m MUC_Errors), scores them
+    (micro P/R/F1 over the incident type and the five roles, one numerator for
+    both), and sorts every wrong or missing role filler into a category named
+    after the edit that would repair it; the Error Score sums the errors.
+    PRED: prediction files of any modern layout (GTT, GRIT, IterX, muceval's
+    neutral JSON); the document text comes from the key (--key embedded: from
+    each record). docs/error-analysis.md gives the rules where the original
+    crashes.
+
+    \b
+    Example:
+      muceval errors --key embedded ../shared/modern/gtt/preds_gtt.out
+      muceval errors --key ../shared/modern/gtt/test.json --after-repair \\
+          ../shared/modern/iterx/preds.bart-base.test.jsonlines --format json -o errors.json
+    """
+    from muceval.scoring.errors import EMBEDDED, ErrorOptions, analyse_error_files
+
+    options = ErrorOptions(cast("Mode", mode), cast("Types", types), after_repair,
+                           canonical_order)
+    inputs: dict[str | None, str] = {p: "predictions" for p in predictions}
+    if key_path != EMBEDDED:
+        inputs[key_path] = "key"
+    refuse_overwriting_inputs(destination.output, inputs)
+    analysis = analyse_error_files(key_path, predictions, options,
+                                   selection.renames(list(predictions)))
+    for system in analysis.systems:
+        for warning in system.warnings:
+            click.echo(f"warning: {warning}", err=True)
+    if fmt == "json":
+        destination.emit(analysis.to_json())
+    elif fmt == "csv":
+        destination.emit(analysis.to_csv())
+    else:
+        destination.emit(_tables(analysis, destination.output is None))
+
+
+def _tables(analysis: ErrorAnalysis, terminal: bool) -> str:
+    """Per system: P/R/F1 per row, then the categories per row (and after the repair)."""
+    from rich.console import Console
+
+    console = Console(record=True, width=160, file=None if terminal else io.StringIO())
+    for system in analysis.systems:
+        _scores(console, system)
+        _categories(console, system)
+        if system.transformations:
+            kept = ", ".join(f"{name} {n}" for name, n in system.transformations.items())
+            console.print(f"  transformations kept: {kept}")
+    return "" if terminal else console.export_text()
+
+
+def _scores(console: Console, system: SystemErrors) -> None:
+    from rich.table import Table
+
+    from muceval.scoring.errors import ROWS
+
+    before, after = system.before_totals, system.after_totals
+    table = Table(title=f"{system.system}: Before Transformation"
+                  + (" and After" if after is not None else ""))
+    columns = ["row", "P", "R", "F1", "num", "p_den", "r_den"]
+    if after is not None:
+        columns += ["after P", "after R", "after F1"]
+    for column in columns:
+        table.add_column(column, justify="left" if column == "row" else "right")
+    for n, name in enumerate(ROWS):
+        row = before.rows[n]
+        cells = [name, f"{row.precision:.4f}", f"{row.recall:.4f}", f"{row.f1:.4f}",
+                 str(row.num), str(row.p_den), str(row.r_den)]
+        if after is not None:
+            a = after.rows[n]
+            cells += [f"{a.precision:.4f}", f"{a.recall:.4f}", f"{a.f1:.4f}"]
+        table.add_row(*cells)
+    console.print(table)
+
+
+def _categories(console: Console, system: SystemErrors) -> None:
+    from rich.table import Table
+
+    from muceval.scoring.errors import ROWS
+
+    before, after = system.before_totals, system.after_totals
+    table = Table(title=f"{system.system}: error categories (Before Transformation, per row)")
+    table.add_column("category")
+    for name in ROWS:
+        table.add_column(name, justify="right")
+    if after is not None:
+        table.add_column("after: total", justify="right")
+    for category in system.options.categories:
+        cells = [category, *(str(row.category(category)) for row in before.rows)]
+        if after is not None:
+            cells.append(str(after.total.category(category)))
+        table.add_row(*cells)
+    score = ["Error Score", before.error_score_text, *([""] * (len(ROWS) - 1))]
+    if after is not None:
+        score.append(after.error_score_text)
+    table.add_row(*score, end_section=False)
+    console.print(table)

@@ -1,0 +1,145 @@
+"""What GTT-style prediction files carry beside the predictions: the gold and the text.
+
+A GTT prediction file (and GRIT's) gives for each document its ``doctext`` (the model's
+word pieces, ``" ##"`` marking a continued word) and, in GTT's, the gold templates the
+model was evaluated on (``gold_templates``). Das et al.'s error analysis reads its gold and
+its text from there only (``muceval errors --key embedded``); the gold files of GTT and GRIT
+carry a ``doctext`` too (:func:`read_texts`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
+from muceval.errors import InputError
+from muceval.formats.files import parse_json, read_text
+from muceval.formats.modern import _Bad, _docid, _template, detect_layout
+
+__all__ = ["Embedded", "parse_embedded", "read_embedded", "read_texts"]
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """The predictions, the embedded gold and the texts of one GTT prediction file, each in
+    file order."""
+
+    predictions: ModernFile
+    gold: ModernFile
+    texts: dict[str, str]
+
+
+def read_embedded(path: str | Path) -> Embedded:
+    """The predictions, gold templates and document texts of a GTT prediction file.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A GTT prediction file: one JSON object, document id → ``{"doctext",
+        "pred_templates", "gold_templates", ...}``.
+
+    Returns
+    -------
+    Embedded
+        ``predictions`` (layout ``gtt-pred``) and ``gold`` (layout ``gtt-gold``): the same
+        documents in file order, numeric ids as MUC ids; ``texts``: document id → doctext.
+
+    Raises
+    ------
+    InputError
+        If the file is not such an object, or a record lacks a string ``doctext`` or a list
+        ``pred_templates`` or ``gold_templates``, or a template is malformed (naming file and
+        document).
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> from pathlib import Path
+    >>> record = {"doctext": "the army ...", "pred_templates": [],
+    ...           "gold_templates": [{"incident_type": "attack", "PerpOrg": [["army"]]}]}
+    >>> path = Path(tempfile.mkdtemp()) / "preds.out"
+    >>> _ = path.write_text(json.dumps({"30001": record}))
+    >>> embedded = read_embedded(path)
+    >>> embedded.gold.documents[0].templates[0].role("PerpOrg"), embedded.texts
+    ((('army',),), {'TST3-MUC4-0001': 'the army ...'})
+    """
+    return parse_embedded(read_text(path), str(path))
+
+
+def parse_embedded(text: str, path: str = "<string>") -> Embedded:
+    """:func:`read_embedded` of a text."""
+    layout = detect_layout(text)
+    if layout not in ("gtt-pred", None):
+        raise InputError.at(path, None, f"--key embedded needs a GTT prediction file (records "
+                            f"with gold_templates and doctext); this is {layout}: give its "
+                            "gold file as --key")
+    doc = parse_json(text, path)
+    if not isinstance(doc, dict) or not all(isinstance(v, dict) for v in doc.values()):
+        raise InputError.at(path, 1, "--key embedded needs a GTT prediction file: one JSON "
+                            "object, document id → {doctext, pred_templates, gold_templates}")
+    predicted, gold = [], []
+    texts: dict[str, str] = {}
+    for key, record in doc.items():
+        docid = _docid(key, path)
+        if docid in texts:
+            raise InputError.at(path, None, f"document {docid} given twice")
+        texts[docid] = _field(record, "doctext", str, key, path)
+        predicted.append(ModernDocument(docid, _templates(record, "pred_templates", key, path)))
+        gold.append(ModernDocument(docid, _templates(record, "gold_templates", key, path)))
+    return Embedded(ModernFile(path, "gtt-pred", tuple(predicted)),
+                    ModernFile(path, "gtt-gold", tuple(gold)), texts)
+
+
+def _field(record: dict[str, Any], name: str, kind: type, key: str, path: str) -> Any:
+    value = record.get(name)
+    if not isinstance(value, kind):
+        what = "a string" if kind is str else "a list"
+        raise InputError.at(path, None, f"document {key}: no {name!r} ({what}); --key embedded "
+                            "reads the gold and the text from each record of a GTT prediction "
+                            "file")
+    return value
+
+
+def _templates(record: dict[str, Any], name: str, key: str,
+               path: str) -> tuple[ModernTemplate, ...]:
+    items = _field(record, name, list, key, path)
+    try:
+        return tuple(_template(t, gold=name == "gold_templates") for t in items)
+    except _Bad as bad:
+        raise InputError.at(path, None, f"document {key}, {name}: {bad}") from None
+
+
+def read_texts(path: str | Path) -> dict[str, str]:
+    """Document id → ``doctext`` of a modern file that has one (GTT and GRIT gold files, one
+    document per line; GTT and GRIT prediction files); empty for the layouts without text
+    (IterX, muceval's neutral JSON).
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or a ``doctext`` is not a string.
+    """
+    text = read_text(path)
+    layout = detect_layout(text)
+    texts: dict[str, str] = {}
+    if layout in ("gtt-gold", "grit-gold"):
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                record = parse_json(line, str(path), number)
+                texts[str(record.get("docid"))] = _doctext(record, str(path), number)
+    elif layout in ("gtt-pred", "grit-pred"):
+        for key, record in parse_json(text, str(path)).items():
+            if isinstance(record, dict) and "doctext" in record:
+                texts[_docid(key, str(path))] = _doctext(record, str(path), None)
+    return texts
+
+
+def _doctext(record: Any, path: str, line: int | None) -> str:
+    value = record.get("doctext", "") if isinstance(record, dict) else ""
+    if not isinstance(value, str):
+        raise InputError.at(path, line, f"'doctext' must be a string, found "
+                            f"{json.dumps(value)[:60]}")
+    return value

@@ -1,0 +1,196 @@
+"""Alignment of one document: fillers within each role of a template pair, then templates.
+
+Both are the original's first-best searches (:mod:`muceval.scoring.errors.search`): the
+fillers of a role are optimised on their own for each template pair, and the template
+search takes those optima as the values of its pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from muceval.core.modern import ROLES, Entity, ModernTemplate
+from muceval.scoring.errors.model import DAS_ROLES
+from muceval.scoring.errors.search import Assignment, Choices, Option
+from muceval.scoring.errors.spans import Span, SpanFinder, scs
+
+__all__ = ["GoldTemplate", "PairAlignment", "PredictedTemplate", "Prepared", "RoleAlignment",
+           "align_document", "prepare"]
+
+Solver = Callable[[Choices], Assignment]
+_ORDER = tuple(ROLES.index(role) for role in DAS_ROLES)
+
+
+@dataclass(frozen=True)
+class PredictedTemplate:
+    """A predicted template as the analysis sees it: per role (:data:`DAS_ROLES` order) the
+    flat list of its mention strings (entity grouping is lost, as in the original)."""
+
+    kind: str | None
+    roles: tuple[tuple[str, ...], ...]
+
+    @property
+    def mentions(self) -> int:
+        return sum(len(role) for role in self.roles)
+
+
+@dataclass(frozen=True)
+class GoldTemplate:
+    """A gold template: per role (:data:`DAS_ROLES` order) its entities."""
+
+    kind: str | None
+    roles: tuple[tuple[Entity, ...], ...]
+
+    @property
+    def entities(self) -> int:
+        return sum(len(role) for role in self.roles)
+
+
+@dataclass(eq=False)
+class Prepared:
+    """One document ready for the analysis; ``find`` gives the span of a mention string."""
+
+    docid: str
+    predicted: tuple[PredictedTemplate, ...]
+    gold: tuple[GoldTemplate, ...]
+    find: SpanFinder
+    roles_cache: dict[tuple[tuple[str, ...], tuple[Entity, ...]], RoleAlignment] = field(
+        default_factory=dict)
+
+
+def _sorted(template: ModernTemplate) -> ModernTemplate:
+    return ModernTemplate(template.incident_type, tuple(
+        tuple(sorted(tuple(sorted(entity)) for entity in role)) for role in template.roles))
+
+
+def _template_key(template: ModernTemplate) -> tuple[bool, str, tuple[tuple[Entity, ...], ...]]:
+    return template.incident_type is None, template.incident_type or "", template.roles
+
+
+def prepare(docid: str, text: str, predicted: Iterable[ModernTemplate],
+            gold: Iterable[ModernTemplate], canonical: bool = False) -> tuple[Prepared, int]:
+    """A document in the analysis's terms, and the number of empty gold entities left out.
+
+    Predicted roles are flattened into mention lists (an entity without mentions adds
+    nothing); a gold entity without mentions is left out (the original crashes on it);
+    ``canonical`` sorts mentions, entities and templates first.
+    """
+    predicted, gold = list(predicted), list(gold)
+    if canonical:
+        predicted = sorted((_sorted(t) for t in predicted), key=_template_key)
+        gold = sorted((_sorted(t) for t in gold), key=_template_key)
+    empty = sum(1 for t in gold for role in t.roles for entity in role if not entity)
+    preds = tuple(PredictedTemplate(t.incident_type, tuple(
+        tuple(m for entity in t.roles[r] for m in entity) for r in _ORDER)) for t in predicted)
+    golds = tuple(GoldTemplate(t.incident_type, tuple(
+        tuple(entity for entity in t.roles[r] if entity) for r in _ORDER)) for t in gold)
+    return Prepared(docid, preds, golds, SpanFinder(text)), empty
+
+
+@dataclass(frozen=True)
+class RoleAlignment:
+    """The fillers of one role of a template pair: per predicted mention its entity (None:
+    unaligned), the pair's SCS and the index of the entity's first mention reaching it; the
+    entities left unaligned in order; the credited pairs and the role's score."""
+
+    choices: tuple[int | None, ...]
+    values: tuple[float, ...]
+    best: tuple[int, ...]
+    leftover: tuple[int, ...]
+    gain: int
+    score: float
+
+
+@dataclass(frozen=True)
+class PairAlignment:
+    """A template pair: its roles (:data:`DAS_ROLES` order), whether the types are equal,
+    its credited units (incident type included) and its score."""
+
+    roles: tuple[RoleAlignment, ...]
+    type_equal: bool
+    gain: int
+    score: float
+
+
+def _closest(span: Span, entity: Entity, find: SpanFinder) -> tuple[float, int]:
+    """The smallest SCS between ``span`` and the entity's mentions, and the first mention
+    reaching it."""
+    best, where = 2.0, 0
+    for n, mention in enumerate(entity):
+        value = scs(span, find(mention))
+        if value < best:
+            best, where = value, n
+    return best, where
+
+
+def align_role(mentions: tuple[str, ...], entities: tuple[Entity, ...], find: SpanFinder,
+               solve: Solver) -> RoleAlignment:
+    """The original's filler alignment of one role: a mention may take an entity whose
+    closest mention has an SCS below 1; best first on exact pairs, then on the role score."""
+    options: list[tuple[Option, ...]] = []
+    closest: list[dict[int, tuple[float, int]]] = []
+    for mention in mentions:
+        span = find(mention)
+        near = {j: _closest(span, entity, find) for j, entity in enumerate(entities)}
+        near = {j: found for j, found in near.items() if found[0] < 1}
+        closest.append(near)
+        options.append(tuple(Option(j, value, 1 if value == 0 else 0)
+                             for j, (value, _) in near.items()))
+    found = solve(Choices((1.0,) * len(mentions), (1.0,) * len(entities), tuple(options),
+                          len(mentions), len(entities)))
+    used = {j for j in found.choices if j is not None}
+    return RoleAlignment(
+        found.choices,
+        tuple(1.0 if j is None else closest[i][j][0] for i, j in enumerate(found.choices)),
+        tuple(0 if j is None else closest[i][j][1] for i, j in enumerate(found.choices)),
+        tuple(j for j in range(len(entities)) if j not in used), found.gain, found.score)
+
+
+def align_pair(document: Prepared, predicted: PredictedTemplate, gold: GoldTemplate,
+               solve: Solver) -> PairAlignment:
+    """Every role of a template pair aligned; the score summed as the original sums it (the
+    incident type first, then the roles in order)."""
+    roles = []
+    for mentions, entities in zip(predicted.roles, gold.roles, strict=True):
+        key = (mentions, entities)
+        if key not in document.roles_cache:
+            document.roles_cache[key] = align_role(mentions, entities, document.find, solve)
+        roles.append(document.roles_cache[key])
+    equal = predicted.kind == gold.kind
+    score = 0.0 if equal else 1.0
+    for role in roles:
+        score += role.score
+    return PairAlignment(tuple(roles), equal, int(equal) + sum(r.gain for r in roles), score)
+
+
+Entry = tuple[int | None, int | None]
+"""One entry of an alignment: predicted and gold template indices (None: unpaired)."""
+
+
+def align_document(document: Prepared, types: str, solve: Solver,
+                   ) -> tuple[tuple[Entry, ...], dict[tuple[int, int], PairAlignment]]:
+    """The original's template alignment: the entries (per predicted template, its gold or
+    None; then the gold templates left over) and the pairs' alignments.
+
+    With ``types='equal'`` only templates of equal incident types pair.
+    """
+    preds, golds = document.predicted, document.gold
+    pairs: dict[tuple[int, int], PairAlignment] = {}
+    options: list[tuple[Option, ...]] = []
+    for p, predicted in enumerate(preds):
+        row = []
+        for g, gold in enumerate(golds):
+            if types == "any" or predicted.kind == gold.kind:
+                pairs[p, g] = align_pair(document, predicted, gold, solve)
+                row.append(Option(g, pairs[p, g].score, pairs[p, g].gain))
+        options.append(tuple(row))
+    found = solve(Choices(tuple(float(1 + t.mentions) for t in preds),
+                          tuple(float(1 + t.entities) for t in golds), tuple(options),
+                          len(preds) + sum(t.mentions for t in preds),
+                          len(golds) + sum(t.entities for t in golds)))
+    used = {g for g in found.choices if g is not None}
+    entries: list[Entry] = list(enumerate(found.choices))
+    entries += [(None, g) for g in range(len(golds)) if g not in used]
+    return tuple(entries), {(p, g): pairs[p, g] for p, g in entries
+                            if p is not None and g is not None}

@@ -1,0 +1,133 @@
+"""One document, then one system: alignment, counts, classification, repair."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from muceval.errors import Problem
+from muceval.scoring.errors.align import Prepared, Solver, align_document, prepare
+from muceval.scoring.errors.count import count_document
+from muceval.scoring.errors.model import (
+    DocumentErrors,
+    ErrorDocument,
+    ErrorOptions,
+    SystemErrors,
+    Transformation,
+)
+from muceval.scoring.errors.repair import repair_document
+from muceval.scoring.errors.search import exhaustive_first_best, first_best
+
+__all__ = ["analyse_document", "analyse_errors"]
+
+
+def _analysed(prepared: Prepared, options: ErrorOptions, solve: Solver,
+              repair: bool) -> tuple[DocumentErrors, Prepared | None]:
+    entries, pairs = align_document(prepared, options.types, solve)
+    counted = count_document(prepared, entries, pairs, options.mode)
+    repaired: Prepared | None = None
+    kept: tuple[Transformation, ...] = ()
+    if repair:
+        repaired, kept = repair_document(prepared, entries, pairs, counted)
+    result = DocumentErrors(prepared.docid, counted.rows(), counted.score, counted.partial,
+                            entries, kept)
+    return result, repaired
+
+
+def analyse_document(document: ErrorDocument, options: ErrorOptions | None = None, *,
+                     exhaustive: bool = False,
+                     ) -> tuple[DocumentErrors, DocumentErrors | None, int]:
+    """The error analysis of one document.
+
+    Parameters
+    ----------
+    document : ErrorDocument
+        Its text and its predicted and gold templates.
+    options : ErrorOptions or None, default None
+        None: the defaults (``-s all -m MUC_Errors``, no repair).
+    exhaustive : bool, default False
+        Search as the original does, enumerating every candidate (exponential: for tests
+        and benchmarks); the answer is the same.
+
+    Returns
+    -------
+    before : DocumentErrors
+        The counts, Error Score, alignment and (with ``after_repair``) transformations.
+    after : DocumentErrors or None
+        With ``after_repair``: the repaired document analysed again.
+    empty : int
+        Gold entities without mentions, left out.
+
+    Examples
+    --------
+    >>> from muceval.core.modern import ModernTemplate
+    >>> gold = ModernTemplate("attack", ((), (("shining path",),), (), (("mayor",),), ()))
+    >>> pred = ModernTemplate("attack", ((), (("the shining path",),), (), (), ()))
+    >>> before, _, _ = analyse_document(ErrorDocument(
+    ...     "TST3-MUC4-0001", "Shining Path killed the mayor.", (pred,), (gold,)))
+    >>> before.total.num, before.total.p_den, before.total.r_den, before.error_score
+    (2, 2, 3, 1.0)
+    >>> before.total.category("Missing_Role_Filler")
+    1
+    """
+    options = options or ErrorOptions()
+    solve = exhaustive_first_best if exhaustive else first_best
+    prepared, empty = prepare(document.docid, document.text, document.predicted,
+                              document.gold, options.canonical_order)
+    before, repaired = _analysed(prepared, options, solve, options.after_repair)
+    after = None
+    if repaired is not None:
+        after, _ = _analysed(repaired, options, solve, False)
+    return before, after, empty
+
+
+def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | None = None,
+                   system: str = "system", *, path: str | None = None,
+                   exhaustive: bool = False) -> SystemErrors:
+    """The error analysis of Das et al. (2022) of one system, document by document.
+
+    Parameters
+    ----------
+    documents : iterable of ErrorDocument
+        The documents in the order their Error Scores are summed.
+    options : ErrorOptions or None, default None
+        None: the defaults (``-s all -m MUC_Errors``, no repair).
+    system : str, default 'system'
+        The system's name.
+    path : str or None, default None
+        The predictions' file, named by the warnings.
+    exhaustive : bool, default False
+        Search by enumeration, as the original (tests and benchmarks only).
+
+    Returns
+    -------
+    SystemErrors
+        Per document the counts (``documents``; ``after`` with the repair), their totals
+        (``before_totals``, ``after_totals``), the transformations kept by name, and the
+        warnings (gold entities without mentions left out).
+
+    Examples
+    --------
+    >>> from muceval.core.modern import ModernTemplate
+    >>> t = ModernTemplate("attack", ((("army",),), (), (), (), ()))
+    >>> result = analyse_errors([ErrorDocument("D1", "the army", (t,), (t,))])
+    >>> result.before_totals.total.f1, result.before_totals.error_score_text
+    (1.0, '0')
+    """
+    options = options or ErrorOptions()
+    before, after = [], []
+    empty = 0
+    names: Counter[str] = Counter()
+    for document in documents:
+        one, repaired, dropped = analyse_document(document, options, exhaustive=exhaustive)
+        before.append(one)
+        empty += dropped
+        names.update(" + ".join(t.names) for t in one.transformations)
+        if repaired is not None:
+            after.append(repaired)
+    warnings: tuple[Problem, ...] = ()
+    if empty:
+        warnings = (Problem(path or system, None, f"{empty} gold entit{'y' if empty == 1 else 'ies'} "
+                            "without mentions left out (the original crashes on them)"),)
+    return SystemErrors(system, options, tuple(before), tuple(after) if options.after_repair
+                        else None, warnings, dict(names))

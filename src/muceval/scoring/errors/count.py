@@ -1,0 +1,251 @@
+"""Counting a chosen alignment: rows, categories, Error Score; classifying the unaligned
+predicted fillers; cancelling missing fillers that a role error accounts for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from muceval.scoring.errors.align import Entry, PairAlignment, Prepared
+from muceval.scoring.errors.model import (
+    ALL_CATEGORIES,
+    DAS_ROLES,
+    DUPLICATE,
+    DUPLICATE_PARTIAL,
+    GENERAL_SPURIOUS,
+    INCORRECT_TYPE,
+    MISSING_FILLER,
+    MISSING_TEMPLATE,
+    MISSING_TEMPLATE_FILLER,
+    ROWS,
+    SPAN_ERROR,
+    SPURIOUS_FILLER,
+    SPURIOUS_TEMPLATE,
+    SPURIOUS_TEMPLATE_FILLER,
+    WITHIN,
+    WITHIN_PARTIAL,
+    WRONG_BOTH,
+    WRONG_BOTH_PARTIAL,
+    WRONG_TEMPLATE,
+    WRONG_TEMPLATE_PARTIAL,
+    RowCounts,
+)
+from muceval.scoring.errors.spans import Span, scs
+
+__all__ = ["Counted", "Unaligned", "Verdict", "count_document"]
+
+TYPE_ROW = "incident_type"
+
+
+@dataclass(frozen=True)
+class Unaligned:
+    """A predicted mention left unaligned in a pair: its entry, template, role and position."""
+
+    entry: int
+    template: int
+    role: int
+    index: int
+    mention: str
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A gold entity left unaligned in a pair."""
+
+    entry: int
+    role: int
+    gold: int
+    entity: int
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The class of an unaligned mention; for the non-spurious ones, the gold mention found
+    (its template, role and string)."""
+
+    category: str
+    gold: int | None = None
+    role: int | None = None
+    mention: str | None = None
+
+
+@dataclass
+class Counted:
+    """The counters of one document, and what the repair needs."""
+
+    counts: dict[str, list[int]] = field(default_factory=lambda: {r: [0, 0, 0] for r in ROWS[1:]})
+    categories: dict[str, dict[str, int]] = field(
+        default_factory=lambda: {r: dict.fromkeys(ALL_CATEGORIES, 0) for r in ROWS[1:]})
+    cancelled: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ROWS[1:], 0))
+    score: float = 0.0
+    partial: bool = False
+    unaligned: list[Unaligned] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)
+    missing: list[Missing] = field(default_factory=list)
+    cancelled_records: set[Missing] = field(default_factory=set)
+
+    def add(self, row: str, num: int = 0, p_den: int = 0, r_den: int = 0) -> None:
+        counts = self.counts[row]
+        counts[0] += num
+        counts[1] += p_den
+        counts[2] += r_den
+
+    def mark(self, row: str, category: str, n: int = 1) -> None:
+        self.categories[row][category] += n
+
+    def rows(self) -> tuple[RowCounts, ...]:
+        rows = [RowCounts(self.counts[r][0], self.counts[r][1], self.counts[r][2],
+                          tuple(self.categories[r][c] for c in ALL_CATEGORIES),
+                          self.cancelled[r]) for r in ROWS[1:]]
+        total = RowCounts(*(sum(row.num for row in rows), sum(row.p_den for row in rows),
+                            sum(row.r_den for row in rows)),
+                          tuple(map(sum, zip(*(row.categories for row in rows), strict=True))),
+                          sum(row.cancelled for row in rows))
+        return (total, *rows)
+
+
+def _missing_template(document: Prepared, g: int, counted: Counted) -> None:
+    gold = document.gold[g]
+    counted.add(TYPE_ROW, r_den=1)
+    counted.mark(TYPE_ROW, MISSING_TEMPLATE)
+    for role, entities in zip(DAS_ROLES, gold.roles, strict=True):
+        counted.add(role, r_den=len(entities))
+        counted.mark(role, MISSING_TEMPLATE_FILLER, len(entities))
+    counted.score += 1 + gold.entities
+
+
+def _spurious_template(document: Prepared, p: int, counted: Counted) -> None:
+    predicted = document.predicted[p]
+    counted.add(TYPE_ROW, p_den=1)
+    counted.mark(TYPE_ROW, SPURIOUS_TEMPLATE)
+    for role, mentions in zip(DAS_ROLES, predicted.roles, strict=True):
+        counted.add(role, p_den=len(mentions))
+        counted.mark(role, SPURIOUS_TEMPLATE_FILLER, len(mentions))
+    counted.score += 1 + predicted.mentions
+
+
+def _pair(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
+          counted: Counted) -> None:
+    counted.add(TYPE_ROW, int(pair.type_equal), 1, 1)
+    if not pair.type_equal:
+        counted.mark(TYPE_ROW, INCORRECT_TYPE)
+    for r, (role, aligned) in enumerate(zip(DAS_ROLES, pair.roles, strict=True)):
+        for i, mention in enumerate(document.predicted[p].roles[r]):
+            if aligned.choices[i] is None:
+                counted.add(role, p_den=1)
+                counted.mark(role, GENERAL_SPURIOUS)
+                counted.unaligned.append(Unaligned(e, p, r, i, mention))
+                continue
+            value = aligned.values[i]
+            counted.add(role, int(value == 0), 1, 1)
+            if 0 < value < 1:
+                counted.mark(role, SPAN_ERROR)
+                counted.partial = True
+        for j in aligned.leftover:
+            counted.add(role, r_den=1)
+            counted.mark(role, MISSING_FILLER)
+            counted.missing.append(Missing(e, r, g, j))
+    counted.score += pair.score
+
+
+def count_document(document: Prepared, entries: tuple[Entry, ...],
+                   pairs: dict[tuple[int, int], PairAlignment], mode: str) -> Counted:
+    """Every counter of a document under its chosen alignment, the unaligned mentions
+    classified and the missing fillers cancelled.
+
+    ``mode`` leaves out the missing gold templates (``msp``, ``mat``) and the spurious
+    predicted ones (``mmi``, ``mat``) from every counter and the score.
+    """
+    counted = Counted()
+    for e, (p, g) in enumerate(entries):
+        if p is None and g is not None:
+            if mode not in ("msp", "mat"):
+                _missing_template(document, g, counted)
+        elif g is None and p is not None:
+            if mode not in ("mmi", "mat"):
+                _spurious_template(document, p, counted)
+        elif p is not None and g is not None:
+            _pair(document, e, p, g, pairs[p, g], counted)
+    for record in counted.unaligned:
+        counted.verdicts.append(_classify(document, entries, record, counted))
+    _cancel(document, counted)
+    return counted
+
+
+def _listing(document: Prepared, golds: list[int], role_first: bool,
+             ) -> list[tuple[int, int, str]]:
+    """Every gold mention of ``golds`` as (template, role, string): per template then role,
+    or (``role_first``) per role then template; then entity and mention."""
+    if role_first:
+        order = [(g, r) for r in range(len(DAS_ROLES)) for g in golds]
+    else:
+        order = [(g, r) for g in golds for r in range(len(DAS_ROLES))]
+    return [(g, r, mention) for g, r in order
+            for entity in document.gold[g].roles[r] for mention in entity]
+
+
+def _nearest(span: Span, listing: list[tuple[int, int, str]], document: Prepared,
+             ) -> tuple[float, tuple[int, int, str] | None]:
+    best: tuple[float, tuple[int, int, str] | None] = (2.0, None)
+    for item in listing:
+        value = scs(span, document.find(item[2]))
+        if value < best[0]:
+            best = (value, item)
+    return best
+
+
+def _settle(document: Prepared, g: int, record: Unaligned) -> Verdict | None:
+    """Steps 2 and 3: the own gold template (every role at once), then the others."""
+    span = document.find(record.mention)
+    value, found = _nearest(span, _listing(document, [g], False), document)
+    if found is not None and value < 1:
+        same = found[1] == record.role
+        category = ((DUPLICATE if same else WITHIN) if value == 0
+                    else (DUPLICATE_PARTIAL if same else WITHIN_PARTIAL))
+        return Verdict(category, found[0], found[1], found[2])
+    others = [h for h, gold in enumerate(document.gold) if gold != document.gold[g]]
+    value, found = _nearest(span, _listing(document, others, True), document)
+    if found is not None and value < 1:
+        same = found[1] == record.role
+        category = ((WRONG_TEMPLATE if same else WRONG_BOTH) if value == 0
+                    else (WRONG_TEMPLATE_PARTIAL if same else WRONG_BOTH_PARTIAL))
+        return Verdict(category, found[0], found[1], found[2])
+    return None
+
+
+def _classify(document: Prepared, entries: tuple[Entry, ...], record: Unaligned,
+              counted: Counted) -> Verdict:
+    """Walk the pairs whose predicted template equals the mention's in content; the first that
+    settles it decides; each that does not counts a Spurious_Role_Filler."""
+    role = DAS_ROLES[record.role]
+    template = document.predicted[record.template]
+    verdict = Verdict(SPURIOUS_FILLER)
+    for p, g in entries:
+        if p is None or document.predicted[p] != template:
+            continue
+        settled = None if g is None else _settle(document, g, record)
+        if settled is not None:
+            counted.mark(role, settled.category)
+            return settled
+        counted.mark(role, SPURIOUS_FILLER)
+    return verdict
+
+
+def _cancel(document: Prepared, counted: Counted) -> None:
+    """A role error (Within_Template_Incorrect_Role) cancels every missing filler of the
+    document in its target role whose entity's first mention is the filler (or, partial,
+    the gold mention it matched)."""
+    keys: set[tuple[int | None, str | None]] = set()
+    for record, verdict in zip(counted.unaligned, counted.verdicts, strict=True):
+        if verdict.category == WITHIN:
+            keys.add((verdict.role, record.mention))
+        elif verdict.category == WITHIN_PARTIAL:
+            keys.add((verdict.role, verdict.mention))
+    if not keys:
+        return
+    for missing in counted.missing:
+        first = document.gold[missing.gold].roles[missing.role][missing.entity][0]
+        if (missing.role, first) in keys:
+            role = DAS_ROLES[missing.role]
+            counted.mark(role, MISSING_FILLER, -1)
+            counted.cancelled[role] += 1
+            counted.cancelled_records.add(missing)

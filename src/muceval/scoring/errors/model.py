@@ -1,0 +1,281 @@
+"""The options and the results of the error analysis: frozen dataclasses.
+
+A result holds, per document, the counters of every row (``total``, ``incident_type`` and
+the five roles in Das et al.'s order), each with ``num``, ``p_den``, ``r_den`` and the error
+categories attributed to it; the document's Error Score; the alignment chosen; and, with
+the repair pass, the transformations kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from muceval.core.modern import ModernTemplate
+from muceval.errors import Problem, UsageError
+from muceval.scoring.errors.search import f1_of
+
+__all__ = ["CATEGORIES", "DAS_ROLES", "MODES", "ROWS", "TYPES", "DocumentErrors",
+           "ErrorDocument", "ErrorOptions", "ErrorTotals", "RowCounts", "SystemErrors",
+           "Transformation"]
+
+DAS_ROLES: tuple[str, ...] = ("PerpInd", "PerpOrg", "Target", "Weapon", "Victim")
+"""The roles in the original's fixed order (Weapon before Victim): it decides ties."""
+
+ROWS: tuple[str, ...] = ("total", "incident_type", *DAS_ROLES)
+"""The rows of the report, in its order."""
+
+SPAN_ERROR = "Span_Error"
+GENERAL_SPURIOUS = "General_Spurious_Role_Filler"
+DUPLICATE = "Duplicate_Role_Filler"
+DUPLICATE_PARTIAL = "Duplicate_Partially_Matched_Role_Filler"
+WITHIN = "Within_Template_Incorrect_Role"
+WITHIN_PARTIAL = "Within_Template_Incorrect_Role + Partially_Matched_Filler"
+WRONG_TEMPLATE = "Wrong_Template_For_Role_Filler"
+WRONG_TEMPLATE_PARTIAL = "Wrong_Template_For_Partially_Matched_Role_Filler"
+WRONG_BOTH = "Wrong_Template + Wrong_Role"
+WRONG_BOTH_PARTIAL = "Wrong_Template + Wrong_Role + Partially_Matched_Filler"
+SPURIOUS_FILLER = "Spurious_Role_Filler"
+MISSING_FILLER = "Missing_Role_Filler"
+SPURIOUS_TEMPLATE = "Spurious_Template"
+SPURIOUS_TEMPLATE_FILLER = "Spurious_Template_Role_Filler"
+MISSING_TEMPLATE = "Missing_Template"
+MISSING_TEMPLATE_FILLER = "Missing_Template_Role_Filler"
+INCORRECT_TYPE = "Incorrect_Incident_Type"
+
+SUBCATEGORIES: tuple[str, ...] = (DUPLICATE, DUPLICATE_PARTIAL, WITHIN, WITHIN_PARTIAL,
+                                  WRONG_TEMPLATE, WRONG_TEMPLATE_PARTIAL, WRONG_BOTH,
+                                  WRONG_BOTH_PARTIAL, SPURIOUS_FILLER)
+"""The nine classes of an unaligned predicted filler, in the order they are tried."""
+
+CATEGORIES: tuple[str, ...] = (SPAN_ERROR, GENERAL_SPURIOUS, *SUBCATEGORIES, MISSING_FILLER,
+                               SPURIOUS_TEMPLATE, SPURIOUS_TEMPLATE_FILLER, MISSING_TEMPLATE,
+                               MISSING_TEMPLATE_FILLER)
+"""The sixteen counters of the report, in its order."""
+
+ALL_CATEGORIES: tuple[str, ...] = (*CATEGORIES, INCORRECT_TYPE)
+"""The sixteen and muceval's ``Incorrect_Incident_Type`` (``types='any'`` only)."""
+
+MODES = ("all", "msp", "mmi", "mat")
+"""ALL TEMPLATES, MATCHED/SPURIOUS, MATCHED/MISSING, MATCHED ONLY (the original's ``-s``)."""
+TYPES = ("equal", "any")
+"""``equal``: pairs need equal incident types (``-m MUC_Errors``); ``any``: no restriction
+(``-m Errors``)."""
+
+Mode = Literal["all", "msp", "mmi", "mat"]
+Types = Literal["equal", "any"]
+
+
+@dataclass(frozen=True)
+class ErrorOptions:
+    """How the error analysis runs.
+
+    Attributes
+    ----------
+    mode : {'all', 'msp', 'mmi', 'mat'}, default 'all'
+        Which unpaired templates count (the original's ``-s``): ``all`` every one; ``msp``
+        (matched/spurious) not the missing gold templates; ``mmi`` (matched/missing) not the
+        spurious predicted ones; ``mat`` neither. The alignment is the same in every mode.
+    types : {'equal', 'any'}, default 'equal'
+        ``equal`` (the original's ``-m MUC_Errors``): a pair needs equal incident-type
+        strings. ``any`` (``-m Errors``): any pair is allowed; a pair whose types differ
+        costs one unit, counted as ``Incorrect_Incident_Type``.
+    after_repair : bool, default False
+        Apply the transformations and analyse the repaired data again (``-at``).
+    canonical_order : bool, default False
+        Sort templates, entities and mentions before the analysis. The original depends on
+        the input order (ties); sorted, two files with the same content give the same
+        categories.
+
+    Raises
+    ------
+    UsageError
+        If ``mode`` or ``types`` is not one of its choices (naming the parameter).
+
+    Examples
+    --------
+    >>> ErrorOptions(mode="msp").to_dict()["mode"]
+    'msp'
+    >>> ErrorOptions(mode="some")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.UsageError: mode: 'some': choose from all, msp, mmi, mat
+    """
+
+    mode: Mode = "all"
+    types: Types = "equal"
+    after_repair: bool = False
+    canonical_order: bool = False
+
+    def __post_init__(self) -> None:
+        for name, choices in (("mode", MODES), ("types", TYPES)):
+            if getattr(self, name) not in choices:
+                raise UsageError(f"{getattr(self, name)!r}: choose from {', '.join(choices)}",
+                                 parameter=name)
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        """The counters reported: the sixteen, and ``Incorrect_Incident_Type`` with
+        ``types='any'``."""
+        return ALL_CATEGORIES if self.types == "any" else CATEGORIES
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mode": self.mode, "types": self.types, "after_repair": self.after_repair,
+                "canonical_order": self.canonical_order}
+
+
+@dataclass(frozen=True)
+class ErrorDocument:
+    """One document to analyse: its text (where mentions are looked for) and the predicted
+    and gold templates (entities per role, :data:`muceval.core.modern.ROLES` order)."""
+
+    docid: str
+    text: str
+    predicted: tuple[ModernTemplate, ...]
+    gold: tuple[ModernTemplate, ...]
+
+
+@dataclass(frozen=True)
+class RowCounts:
+    """One row: ``num`` (credited units, both numerators), the denominators, the categories
+    (in :data:`ALL_CATEGORIES` order) and the missing fillers cancelled."""
+
+    num: int = 0
+    p_den: int = 0
+    r_den: int = 0
+    categories: tuple[int, ...] = (0,) * len(ALL_CATEGORIES)
+    cancelled: int = 0
+
+    def __add__(self, other: RowCounts) -> RowCounts:
+        return RowCounts(self.num + other.num, self.p_den + other.p_den,
+                         self.r_den + other.r_den,
+                         tuple(a + b for a, b in zip(self.categories, other.categories,
+                                                     strict=True)),
+                         self.cancelled + other.cancelled)
+
+    def category(self, name: str) -> int:
+        return self.categories[ALL_CATEGORIES.index(name)]
+
+    @property
+    def precision(self) -> float:
+        return self.num / self.p_den if self.p_den else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.num / self.r_den if self.r_den else 0.0
+
+    @property
+    def f1(self) -> float:
+        return f1_of(self.num, self.p_den, self.r_den)
+
+    def to_dict(self, categories: tuple[str, ...] = CATEGORIES) -> dict[str, Any]:
+        return {"num": self.num, "p_den": self.p_den, "r_den": self.r_den,
+                "precision": self.precision, "recall": self.recall, "f1": self.f1,
+                "categories": {name: self.category(name) for name in categories},
+                "cancelled": self.cancelled}
+
+
+@dataclass(frozen=True)
+class Transformation:
+    """A repair kept for one filler or template: the chain of edits (e.g. ``('Alter_Span',
+    'Alter_Role')``), in the pair ``entry`` of the alignment, for ``mention`` of ``role``;
+    ``value``: the mention put in its place (or introduced), ``target_role`` where it goes."""
+
+    entry: int
+    names: tuple[str, ...]
+    role: str | None = None
+    mention: str | None = None
+    value: str | None = None
+    target_role: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"entry": self.entry, "names": list(self.names), "role": self.role,
+                "mention": self.mention, "value": self.value, "target_role": self.target_role}
+
+
+def score_text(score: float, partial: bool) -> str:
+    """The Error Score as the original prints it: an integer unless a partial pair added a
+    fraction, else the shortest form of the double.
+
+    >>> score_text(12.0, False), score_text(12.0, True), score_text(0.1 + 0.2, True)
+    ('12', '12.0', '0.30000000000000004')
+    """
+    return str(int(score)) if not partial else repr(float(score))
+
+
+@dataclass(frozen=True)
+class DocumentErrors:
+    """The analysis of one document: rows (in :data:`ROWS` order), Error Score (``partial``:
+    a partial pair contributed), the alignment (per entry: predicted and gold template
+    indices, None for none) and, with the repair, the transformations kept."""
+
+    docid: str
+    rows: tuple[RowCounts, ...]
+    error_score: float
+    partial: bool
+    alignment: tuple[tuple[int | None, int | None], ...]
+    transformations: tuple[Transformation, ...] = ()
+
+    def row(self, name: str) -> RowCounts:
+        return self.rows[ROWS.index(name)]
+
+    @property
+    def total(self) -> RowCounts:
+        return self.rows[0]
+
+
+@dataclass(frozen=True)
+class ErrorTotals:
+    """A report block: the rows summed over documents and the Error Score summed in file
+    order."""
+
+    rows: tuple[RowCounts, ...]
+    error_score: float
+    partial: bool
+
+    @classmethod
+    def of(cls, documents: tuple[DocumentErrors, ...]) -> ErrorTotals:
+        rows = [RowCounts() for _ in ROWS]
+        score = 0.0
+        for document in documents:
+            rows = [a + b for a, b in zip(rows, document.rows, strict=True)]
+            score += document.error_score
+        return cls(tuple(rows), score, any(d.partial for d in documents))
+
+    def row(self, name: str) -> RowCounts:
+        return self.rows[ROWS.index(name)]
+
+    @property
+    def total(self) -> RowCounts:
+        return self.rows[0]
+
+    @property
+    def error_score_text(self) -> str:
+        return score_text(self.error_score, self.partial)
+
+    def to_dict(self, categories: tuple[str, ...] = CATEGORIES) -> dict[str, Any]:
+        return {"error_score": self.error_score, "error_score_text": self.error_score_text,
+                "rows": {name: row.to_dict(categories) for name, row in zip(ROWS, self.rows,
+                                                                            strict=True)}}
+
+
+@dataclass(frozen=True)
+class SystemErrors:
+    """One system's analysis: per document before the repair and (``after_repair``) after."""
+
+    system: str
+    options: ErrorOptions
+    documents: tuple[DocumentErrors, ...]
+    after: tuple[DocumentErrors, ...] | None = None
+    warnings: tuple[Problem, ...] = ()
+    transformations: Mapping[str, int] = field(default_factory=dict)
+    """How many transformations of each name were kept, over every document."""
+
+    @property
+    def before_totals(self) -> ErrorTotals:
+        return ErrorTotals.of(self.documents)
+
+    @property
+    def after_totals(self) -> ErrorTotals | None:
+        return None if self.after is None else ErrorTotals.of(self.after)

@@ -1,0 +1,137 @@
+"""The error analysis of several systems, and its JSON and CSV.
+
+JSON (format ``muceval-error-analysis``, version 1)::
+
+    {"format", "format_version", "muceval", "signature", "settings": {...},
+     "categories": [...], "rows": [...],
+     "systems": [{"system", "warnings", "transformations": {name: n},
+                  "before": {"error_score", "error_score_text", "rows": {ROW: {num, p_den,
+                             r_den, precision, recall, f1, categories: {NAME: n}, cancelled}}},
+                  "after": {...} or null,
+                  "documents": [{"docid", "alignment": [[p, g], ...], "before": {...},
+                                 "after": {...} or null, "transformations": [...]}]}]}
+
+CSV: one line per system, block (``before``, ``after``), document (``*`` for the totals)
+and row, with ``num``, ``p_den``, ``r_den``, P/R/F1, the categories, the missing fillers
+cancelled and the Error Score (on the ``total`` row).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from muceval.core.signature import document_header, signature
+from muceval.scoring.errors.model import (
+    ROWS,
+    DocumentErrors,
+    ErrorOptions,
+    ErrorTotals,
+    RowCounts,
+    SystemErrors,
+    score_text,
+)
+
+__all__ = ["ERRORS_FORMAT", "ErrorAnalysis"]
+
+ERRORS_FORMAT = "muceval-error-analysis"
+FORMAT_VERSION = 1
+
+
+def _document(before: DocumentErrors, after: DocumentErrors | None,
+              categories: tuple[str, ...]) -> dict[str, Any]:
+    def block(document: DocumentErrors) -> dict[str, Any]:
+        return {"error_score": document.error_score,
+                "error_score_text": score_text(document.error_score, document.partial),
+                "rows": {name: row.to_dict(categories)
+                         for name, row in zip(ROWS, document.rows, strict=True)}}
+
+    return {"docid": before.docid, "alignment": [list(pair) for pair in before.alignment],
+            "before": block(before), "after": None if after is None else block(after),
+            "transformations": [t.to_dict() for t in before.transformations]}
+
+
+@dataclass(frozen=True)
+class ErrorAnalysis:
+    """Das et al.'s error analysis of one or more systems against one key.
+
+    Attributes
+    ----------
+    key : str
+        The gold file, or ``'embedded'``.
+    predictions : tuple of str
+        The prediction files, in order.
+    options : ErrorOptions
+        How the analysis ran.
+    systems : tuple of SystemErrors
+        One per prediction file.
+    names : mapping of str to str
+        The system names given (path → name).
+    """
+
+    key: str
+    predictions: tuple[str, ...]
+    options: ErrorOptions
+    systems: tuple[SystemErrors, ...]
+    names: Mapping[str, str]
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """What the numbers depend on (recorded in the JSON with its signature)."""
+        return {"command": "errors", "key": self.key, "predictions": list(self.predictions),
+                **self.options.to_dict(), "names": dict(self.names)}
+
+    @property
+    def signature(self) -> str:
+        """The one-line signature of :attr:`settings` (``muceval:VERSION|key:...|mode:all...``)."""
+        return signature(self.settings)
+
+    def to_dict(self) -> dict[str, Any]:
+        categories = self.options.categories
+        systems = []
+        for s in self.systems:
+            after = s.after or (None,) * len(s.documents)
+            after_totals = s.after_totals
+            systems.append({
+                "system": s.system, "warnings": [str(w) for w in s.warnings],
+                "transformations": dict(s.transformations),
+                "before": s.before_totals.to_dict(categories),
+                "after": None if after_totals is None else after_totals.to_dict(categories),
+                "documents": [_document(b, a, categories)
+                              for b, a in zip(s.documents, after, strict=True)]})
+        return {**document_header(ERRORS_FORMAT, self.settings, FORMAT_VERSION),
+                "categories": list(categories), "rows": list(ROWS), "systems": systems}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False) + "\n"
+
+    def to_csv(self) -> str:
+        categories = self.options.categories
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["system", "block", "docid", "row", "num", "p_den", "r_den",
+                         "precision", "recall", "f1", *categories, "cancelled", "error_score"])
+
+        def lines(system: str, block: str, docid: str, rows: tuple[RowCounts, ...],
+                  score: str) -> None:
+            for name, row in zip(ROWS, rows, strict=True):
+                writer.writerow([system, block, docid, name, row.num, row.p_den, row.r_den,
+                                 row.precision, row.recall, row.f1,
+                                 *(row.category(c) for c in categories), row.cancelled,
+                                 score if name == "total" else ""])
+
+        for s in self.systems:
+            blocks: list[tuple[str, ErrorTotals | None, tuple[DocumentErrors, ...]]] = [
+                ("before", s.before_totals, s.documents)]
+            if s.after is not None:
+                blocks.append(("after", s.after_totals, s.after))
+            for block, totals, documents in blocks:
+                assert totals is not None
+                lines(s.system, block, "*", totals.rows, totals.error_score_text)
+                for d in documents:
+                    lines(s.system, block, d.docid, d.rows, score_text(d.error_score, d.partial))
+        return buffer.getvalue()

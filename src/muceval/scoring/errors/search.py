@@ -1,0 +1,375 @@
+"""The first-best search of Das et al.'s error analysis, in bounded time.
+
+Both of the original's searches (templates of a document; fillers of one role of a template
+pair) have one shape. Items (predicted templates, predicted mentions) are taken in order;
+each is left *unpaired* or paired with an unused admissible *target* (gold template, gold
+entity); the targets left over are appended in their order. A candidate is scored by its
+*gain* (credited units: F1 rises with it, since the denominators do not depend on the
+candidate) and its *score*, the sum in doubles of one value per entry in list order: per
+item, its unpaired value or the pair's value, then per leftover target its value. The
+original enumerates every candidate depth-first (per item "unpaired" first, then the
+targets in order), keeps the first and replaces it only by one with a strictly greater F1,
+or an equal F1 and a strictly smaller score. It returns therefore the candidate whose
+choice sequence is lexicographically smallest among those with the best gain and then the
+smallest score **as a double**: sums of equal real value may differ in their last bit, and
+decide.
+
+:func:`first_best` returns that candidate without enumerating. It runs a dynamic programme
+over states ``(item, targets used, running sum)``, forward to find the reachable states and
+backward to keep, per state, the lexicographically first best completion; the running sum is
+part of the state, so every comparison is the original's comparison of doubles. Two
+reductions keep the states few, and neither changes the answer:
+
+- **Interchangeable targets.** Targets whose columns are identical (same value and gain for
+  every item) and whose leftover values are equal form a class, as long as every target
+  between two members has that leftover value too (always, for fillers, whose leftover
+  values are all 1). Swapping two members in a candidate changes no value, not even the
+  order of the leftover values, and the candidate that uses the lower index comes first; so
+  the answer only ever takes the lowest unused member of a class, and a state needs only
+  the count used per class. When all leftover values are equal, targets that no later item
+  can take matter only by their number. Eight identical fillers against eight identical
+  entities thus have at most nine states per item instead of 2⁸.
+- **Dominance.** Of two states with the same targets used, one with a smaller prefix gain
+  loses to the other whatever follows, and so does one whose running sum exceeds the
+  other's by more than the rounding the rest of the sum can absorb (``DELTA`` of the
+  largest possible sum; addition of doubles is monotone). Such states are dropped; sums that
+  differ only in their last bits are kept, since those decide ties.
+
+Problems with at most :data:`FEW` candidates (most roles) are enumerated instead: that is
+quicker there, and gives the same answer. :func:`exhaustive_first_best` is the original's
+enumeration, kept as the reference the tests
+compare with (``tests/test_error_analysis.py``) and the baseline of
+``benchmarks/error_analysis.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+__all__ = ["Assignment", "Choices", "Option", "evaluate", "exhaustive_first_best",
+           "f1_of", "first_best", "planned"]
+
+DELTA = 2.0 ** -30
+"""Running sums further apart than this fraction of the largest possible sum cannot tie."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """An item may be paired with ``target``; the pair adds ``value`` to the score and ``gain``
+    credited units."""
+
+    target: int
+    value: float
+    gain: int
+
+
+@dataclass(frozen=True)
+class Choices:
+    """One search: per item its unpaired value and its options (in target order), per target
+    its leftover value; ``p_den`` and ``r_den`` give F1 (used by the exhaustive search)."""
+
+    skip: tuple[float, ...]
+    leftover: tuple[float, ...]
+    options: tuple[tuple[Option, ...], ...]
+    p_den: int = 0
+    r_den: int = 0
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """The candidate found: per item its target or None (unpaired), its gain and score."""
+
+    choices: tuple[int | None, ...]
+    gain: int
+    score: float
+
+
+def f1_of(num: int, p_den: int, r_den: int) -> float:
+    """F1 as the original computes it: ``((2·p)·r)/(p + r)``, 0 where undefined.
+
+    >>> f1_of(3, 4, 6)
+    0.6
+    """
+    p = num / p_den if p_den else 0.0
+    r = num / r_den if r_den else 0.0
+    return ((2 * p) * r) / (p + r) if p + r else 0.0
+
+
+def evaluate(problem: Choices, choices: tuple[int | None, ...]) -> tuple[int, float]:
+    """The gain and the score (summed in list order) of one candidate."""
+    score = 0.0
+    gain = 0
+    for i, target in enumerate(choices):
+        if target is None:
+            score += problem.skip[i]
+            continue
+        option = next(o for o in problem.options[i] if o.target == target)
+        score += option.value
+        gain += option.gain
+    used = {t for t in choices if t is not None}
+    for j, value in enumerate(problem.leftover):
+        if j not in used:
+            score += value
+    return gain, score
+
+
+def _candidates(problem: Choices, i: int, used: set[int]) -> Iterator[tuple[int | None, ...]]:
+    if i == len(problem.skip):
+        yield ()
+        return
+    for rest in _candidates(problem, i + 1, used):
+        yield (None, *rest)
+    for option in problem.options[i]:
+        if option.target not in used:
+            used.add(option.target)
+            for rest in _candidates(problem, i + 1, used):
+                yield (option.target, *rest)
+            used.discard(option.target)
+
+
+def exhaustive_first_best(problem: Choices) -> Assignment:
+    """The original's search: every candidate, depth-first, the first of the best kept.
+
+    Exponential (1,441,729 candidates for eight fillers against eight entities): the
+    reference for tests and benchmarks only.
+
+    Parameters
+    ----------
+    problem : Choices
+        The items, targets and options.
+
+    Returns
+    -------
+    Assignment
+        The first candidate with the greatest F1 (from ``p_den`` and ``r_den``) and, among
+        those, the smallest score.
+
+    Examples
+    --------
+    >>> problem = Choices((1.0, 1.0), (1.0,), ((Option(0, 0.0, 1),), (Option(0, 0.0, 1),)), 2, 1)
+    >>> exhaustive_first_best(problem)
+    Assignment(choices=(None, 0), gain=1, score=1.0)
+    """
+    best: tuple[float, float, tuple[int | None, ...], int] | None = None
+    for choices in _candidates(problem, 0, set()):
+        gain, score = evaluate(problem, choices)
+        f1 = f1_of(gain, problem.p_den, problem.r_den)
+        if best is None or f1 > best[0] or (f1 == best[0] and score < best[1]):
+            best = (f1, score, choices, gain)
+    assert best is not None
+    return Assignment(best[2], best[3], best[1])
+
+
+# ---------------------------------------------------------------------------
+# The bounded search
+# ---------------------------------------------------------------------------
+
+FEW = 64
+"""Up to this many candidates (bounded by the product of the options per item), enumerating
+is quicker than planning; most roles and documents have a handful."""
+
+
+def _few(problem: Choices) -> bool:
+    if len(problem.skip) > 100:
+        return False  # the enumeration recurses once per item
+    bound = 1
+    for options in problem.options:
+        bound *= 1 + len(options)
+        if bound > FEW:
+            return False
+    return True
+
+
+def _enumerated(problem: Choices) -> Assignment:
+    """The enumeration, comparing gains instead of F1 (the same order: F1 rises with the
+    gain, the denominators being fixed)."""
+    best: Assignment | None = None
+    for choices in _candidates(problem, 0, set()):
+        gain, score = evaluate(problem, choices)
+        if best is None or gain > best.gain or (gain == best.gain and score < best.score):
+            best = Assignment(choices, gain, score)
+    assert best is not None
+    return best
+
+
+State = tuple[tuple[int, ...], int, float]
+"""Per relevant class the members used, the members used of the other classes (their
+number, when leftover values are uniform), and the running sum."""
+
+
+@dataclass
+class _Plan:
+    members: list[list[int]]
+    column: list[list[Option | None]]
+    """Per class, per item: the option of the class's members (None: not admissible)."""
+    relevant: list[tuple[int, ...]]
+    """Per layer (item index, and one past the last): the classes some later item can take."""
+    uniform: bool
+    delta: float
+    steps: list[dict[State, list[tuple[int | None, int, State]]]] = field(default_factory=list)
+
+
+def _plan(problem: Choices) -> _Plan:
+    k, n = len(problem.skip), len(problem.leftover)
+    grid: list[list[Option | None]] = [[None] * k for _ in range(n)]
+    for i, options in enumerate(problem.options):
+        for option in options:
+            grid[option.target][i] = option
+    uniform = len(set(problem.leftover)) <= 1
+    groups: dict[object, list[int]] = {}
+    for j in range(n):
+        # A target's column: what each item gains and adds with it (the target itself aside).
+        signature = tuple(None if o is None else (o.value, o.gain) for o in grid[j])
+        groups.setdefault((signature, problem.leftover[j]), []).append(j)
+    members = []
+    for group in groups.values():
+        # Swapping two members leaves the leftover values in the same order only if every
+        # target between them has the same leftover value: a class stops where one has not.
+        run = [group[0]]
+        for x, y in zip(group, group[1:], strict=False):
+            if not all(problem.leftover[t] == problem.leftover[x] for t in range(x + 1, y)):
+                members.append(run)
+                run = []
+            run.append(y)
+        members.append(run)
+    members.sort()
+    column = [grid[m[0]] for m in members]
+    relevant = []
+    for i in range(k + 1):
+        relevant.append(tuple(c for c in range(len(members))
+                              if not uniform or any(o is not None for o in column[c][i:])))
+    largest = sum(max([problem.skip[i], *(o.value for o in problem.options[i])])
+                  for i in range(k)) + sum(problem.leftover)
+    return _Plan(members, column, relevant, uniform, DELTA * max(1.0, largest))
+
+
+def _moves(problem: Choices, plan: _Plan, i: int,
+           state: State) -> list[tuple[int | None, int, State]]:
+    """The options of item ``i`` in state ``state``, in the original's order: (target or
+    None, gain, next state)."""
+    counts, extra, running = state
+    here = dict(zip(plan.relevant[i], counts, strict=True))
+    moves: list[tuple[int | None, int, State]] = [
+        (None, 0, _project(plan, i, here, extra, running + problem.skip[i]))]
+    for c, used in here.items():
+        option = plan.column[c][i]
+        if option is not None and used < len(plan.members[c]):
+            target = plan.members[c][used]
+            after = {**here, c: used + 1}
+            moves.append((target, option.gain,
+                          _project(plan, i, after, extra, running + option.value)))
+    moves[1:] = sorted(moves[1:], key=lambda move: -1 if move[0] is None else move[0])
+    return moves
+
+
+def _project(plan: _Plan, i: int, counts: dict[int, int], extra: int, running: float) -> State:
+    """The state after item ``i``: classes no later item can take count only in number."""
+    later = plan.relevant[i + 1]
+    dropped = sum(used for c, used in counts.items() if c not in later)
+    return tuple(counts[c] for c in later), extra + dropped, running
+
+
+def _prune(plan: _Plan, layer: dict[State, int]) -> dict[State, int]:
+    """The states no other state of the same targets used beats whatever follows."""
+    groups: dict[tuple[tuple[int, ...], int], list[tuple[State, int]]] = {}
+    for state, gain in layer.items():
+        groups.setdefault((state[0], state[1]), []).append((state, gain))
+    kept: dict[State, int] = {}
+    for group in groups.values():
+        top = max(gain for _, gain in group)
+        lowest = min(state[2] for state, gain in group if gain == top)
+        for state, gain in group:
+            if gain == top and state[2] <= lowest + plan.delta:
+                kept[state] = gain
+    return kept
+
+
+def _finish(problem: Choices, plan: _Plan, state: State) -> float:
+    """The running sum with the leftover targets added, in target order."""
+    counts, extra, running = state
+    if plan.uniform:
+        value = problem.leftover[0] if problem.leftover else 0.0
+        for _ in range(len(problem.leftover) - extra - sum(counts)):
+            running += value
+        return running
+    unused = sorted(j for c, used in zip(plan.relevant[-1], counts, strict=True)
+                    for j in plan.members[c][used:])
+    for j in unused:
+        running += problem.leftover[j]
+    return running
+
+
+def first_best(problem: Choices) -> Assignment:
+    """The candidate the original's exhaustive search returns, found without enumerating.
+
+    Parameters
+    ----------
+    problem : Choices
+        The items, targets and options.
+
+    Returns
+    -------
+    Assignment
+        The lexicographically first candidate among those with the greatest gain and then
+        the smallest score (a double summed in list order): what
+        :func:`exhaustive_first_best` returns.
+
+    Examples
+    --------
+    Eight fillers against eight identical entities, where the original enumerates 1,441,729
+    candidates:
+
+    >>> same = tuple(Option(j, 0.0, 1) for j in range(8))
+    >>> first_best(Choices((1.0,) * 8, (1.0,) * 8, (same,) * 8)).choices
+    (0, 1, 2, 3, 4, 5, 6, 7)
+    """
+    return _enumerated(problem) if _few(problem) else planned(problem)
+
+
+def planned(problem: Choices) -> Assignment:
+    """:func:`first_best` by the dynamic programme alone, whatever the size (tests use it on
+    problems small enough to be enumerated)."""
+    plan = _plan(problem)
+    layer: dict[State, int] = {((0,) * len(plan.relevant[0]), 0, 0.0): 0}
+    for i in range(len(problem.skip)):
+        step: dict[State, list[tuple[int | None, int, State]]] = {}
+        following: dict[State, int] = {}
+        for state, gain in layer.items():
+            step[state] = _moves(problem, plan, i, state)
+            for _, extra_gain, child in step[state]:
+                following[child] = max(following.get(child, -1), gain + extra_gain)
+        plan.steps.append(step)
+        layer = _prune(plan, following)
+    return _backward(problem, plan, layer)
+
+
+def _backward(problem: Choices, plan: _Plan, last: dict[State, int]) -> Assignment:
+    """Per state, from the last item back, the first best completion; then the root's."""
+    Best = tuple[int, float, int | None, State | None]
+    best: dict[State, Best] = {state: (0, _finish(problem, plan, state), None, None)
+                               for state in last}
+    tables = [best]
+    for step in reversed(plan.steps):
+        above: dict[State, Best] = {}
+        for state, moves in step.items():
+            chosen: Best | None = None
+            for target, gain, child in moves:
+                if child not in best:
+                    continue  # pruned: beaten whatever follows
+                total, score = gain + best[child][0], best[child][1]
+                if chosen is None or total > chosen[0] or (total == chosen[0]
+                                                           and score < chosen[1]):
+                    chosen = (total, score, target, child)
+            if chosen is not None:
+                above[state] = chosen
+        best = above
+        tables.append(best)
+    ((root, (gain, score, _, _)),) = best.items()
+    choices: list[int | None] = []
+    at: State | None = root
+    for table in reversed(tables[1:]):
+        assert at is not None
+        _, _, target, at = table[at]
+        choices.append(target)
+    return Assignment(tuple(choices), gain, score)
