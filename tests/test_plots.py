@@ -59,11 +59,26 @@ def test_region_plot_has_one_rectangle_and_one_point_per_system_spanning_the_man
     svg = to_svg(fig)
     texts = _svg_texts(svg)
     assert "Recall (%)" in texts and "Precision (%)" in texts
-    assert any(t.startswith("F=0.5") for t in texts)  # iso-F curves are labelled
+    assert "F=50" in texts  # iso-F curves are labelled, in percent as the axes
     ids = _svg_ids(svg)
     for name, _ in REGIONS:
         assert ids.count(f"region-{slug(name)}") == 1
         assert ids.count(f"point-{slug(name)}") == 1
+
+
+def test_many_systems_get_a_panel_each_with_the_others_faint_behind() -> None:
+    """Issue 29: 17 translucent rectangles on one plane could not be told apart."""
+    many = [(f"S{i}", {"all-templates": (0.1 + 0.04 * i, 0.6 - 0.02 * i),
+                       "matched-only": (0.15 + 0.04 * i, 0.7 - 0.02 * i)}) for i in range(9)]
+    fig = region_plot(many)
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == 9
+    for ax, (name, _) in zip(panels, many, strict=True):
+        highlighted = [p.get_gid() for p in ax.patches if p.get_gid()]
+        assert highlighted == [f"region-{name}"] and len(ax.patches) == 9
+        assert ax.get_title() == name
+    ids = _svg_ids(to_svg(fig))
+    assert all(ids.count(f"point-{name}") == 1 for name, _ in many)
 
 
 def _result(method: str = "exact"):

@@ -140,6 +140,11 @@ def inline_svg(svg: str, prefix: str) -> str:
 # ---------------------------------------------------------------------------
 
 
+SMALL_MULTIPLES_FROM = 7
+"""From this many systems on, the region of performance is drawn one panel per system: more
+translucent rectangles on one plane can no longer be told apart (issue 29)."""
+
+
 def region_plot(
     regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
     iso_f: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
@@ -149,58 +154,111 @@ def region_plot(
     ``regions``: ``(system, {manner: (recall, precision)})`` with manners named
     as :class:`~muceval.core.model.DisplayType` values; undefined points are left
     out. The ALL TEMPLATES point (the official score) is marked with a dot.
-    Dotted curves join the points of equal F (P&R).
+    Dotted curves join the points of equal F (P&R), labelled in percent. From
+    :data:`SMALL_MULTIPLES_FROM` systems on, each system gets a panel of its own, the others
+    drawn faintly behind it.
 
     >>> fig = region_plot([("A", {"all-templates": (0.3, 0.4), "matched-only": (0.5, 0.7)})])
     >>> fig.axes[0].get_xlabel()
     'Recall (%)'
     """
+    colors = system_colors(sorted(name for name, _ in regions))
+    if len(regions) >= SMALL_MULTIPLES_FROM:
+        return _region_panels(regions, iso_f, colors)
     fig = Figure(figsize=(10.5, 7.5))
     ax = fig.add_axes((0.08, 0.08, 0.62, 0.86))
+    _iso_f(ax, iso_f, labels=True)
+    labelled: list[tuple[str, float, float]] = []
+    for name, points in regions:
+        if _region(ax, name, points, colors[name], highlight=True):
+            labelled.append((name, *_official(points)))
+        else:
+            ax.plot([], [], "s", color=colors[name], label=name)
+    _place_labels(ax, labelled)
+    _region_axes(ax)
+    ax.set_title("Region of performance (four manners; dot = ALL TEMPLATES)", pad=16)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=8, frameon=False,
+              title="system", ncol=1 if len(regions) <= 24 else 2)  # fmt: skip
+    return fig
+
+
+def _region_panels(regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
+                   iso_f: Sequence[float], colors: Mapping[str, Any]) -> Figure:
+    """One panel per system: its rectangle and dot in its colour, every other system's
+    rectangle in faint grey behind it, so that each region can be read on its own."""
+    from muceval.reporting.terminal import short_names
+
+    short = short_names([name for name, _ in regions], limit=24)
+    columns = 4 if len(regions) > 9 else 3
+    rows = -(-len(regions) // columns)
+    fig = Figure(figsize=(2.6 * columns, 2.7 * rows + 0.5))
+    axes = fig.subplots(rows, columns, sharex=True, sharey=True, squeeze=False).ravel()
+    for ax, (name, points) in zip(axes, regions, strict=False):
+        _iso_f(ax, iso_f, labels=False)
+        for other, other_points in regions:
+            if other != name:
+                _region(ax, other, other_points, (0.55, 0.55, 0.55, 1.0), highlight=False)
+        _region(ax, name, points, colors[name], highlight=True)
+        _region_axes(ax, small=True)
+        ax.set_title(short[name], fontsize=9)
+    for ax in axes[len(regions):]:
+        ax.set_visible(False)
+    fig.suptitle("Region of performance, one system per panel (four manners; dot = ALL "
+                 "TEMPLATES; dotted: F = 10, 20 ... 90)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _official(points: Mapping[str, tuple[float | None, float | None]]) -> tuple[float, float]:
+    recall, precision = points[_ALL]
+    assert recall is not None and precision is not None
+    return 100 * recall, 100 * precision
+
+
+def _region(ax: Any, name: str, points: Mapping[str, tuple[float | None, float | None]],
+            color: Any, highlight: bool) -> bool:
+    """Draw one system's rectangle (and, highlighted, its ALL TEMPLATES dot, with ids);
+    whether the dot was drawn."""
+    pts = [(100 * rp[0], 100 * rp[1]) for m, rp in points.items()
+           if m in _MANNERS and rp[0] is not None and rp[1] is not None]
+    if pts:
+        xs, ys = zip(*pts, strict=True)
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        ax.add_patch(Rectangle(
+            (x0, y0), max(x1 - x0, 0.2), max(y1 - y0, 0.2),
+            facecolor=(*color[:3], 0.10 if highlight else 0.0), edgecolor=color,
+            lw=1.6 if highlight else 0.5, alpha=1.0 if highlight else 0.45,
+            gid=f"region-{slug(name)}" if highlight else None, zorder=2 if highlight else 1))
+    at = points.get(_ALL)
+    if not highlight or at is None or at[0] is None or at[1] is None:
+        return False
+    ax.plot([100 * at[0]], [100 * at[1]], "o", color=color, markeredgecolor="black",
+            markersize=6, gid=f"point-{slug(name)}", zorder=4, label=name)
+    return True
+
+
+def _iso_f(ax: Any, iso_f: Sequence[float], labels: bool) -> None:
+    """Dotted curves of equal F (P&R), labelled in percent where they leave the top."""
     r = np.linspace(0.0005, 1, 400)
     for f in iso_f:
         with np.errstate(divide="ignore", invalid="ignore"):
             p = f * r / (2 * r - f)
         keep = (2 * r > f) & (p <= 1) & (p >= 0)
         ax.plot(100 * r[keep], 100 * p[keep], ":", color="0.6", lw=0.8, zorder=1)
-        # Label each curve where it leaves the top of the plot (P = 1 → R = F / (2 − F)).
-        ax.text(100 * f / (2 - f), 100.5, f"F={f:.1f}", fontsize=7, color="0.45",
-                ha="center", va="bottom")  # fmt: skip
-    colors = system_colors(sorted(name for name, _ in regions))
-    labelled: list[tuple[str, float, float]] = []
-    for name, points in regions:
-        pts = [
-            (100 * rp[0], 100 * rp[1])
-            for m, rp in points.items()
-            if m in _MANNERS and rp[0] is not None and rp[1] is not None
-        ]
-        color = colors[name]
-        if pts:
-            xs, ys = zip(*pts, strict=True)
-            x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-            ax.add_patch(
-                Rectangle((x0, y0), max(x1 - x0, 0.2), max(y1 - y0, 0.2),
-                          facecolor=(*color[:3], 0.10), edgecolor=color, lw=1.6,
-                          gid=f"region-{slug(name)}", zorder=2)
-            )  # fmt: skip
-        at = points.get(_ALL)
-        if at is not None and at[0] is not None and at[1] is not None:
-            ax.plot([100 * at[0]], [100 * at[1]], "o", color=color, markeredgecolor="black",
-                    markersize=6, gid=f"point-{slug(name)}", zorder=4, label=name)  # fmt: skip
-            labelled.append((name, 100 * at[0], 100 * at[1]))
-        else:
-            ax.plot([], [], "s", color=color, label=name)
-    _place_labels(ax, labelled)
+        if labels:  # where the curve leaves the top of the plot (P = 1 → R = F / (2 − F))
+            ax.text(100 * f / (2 - f), 100.5, f"F={100 * f:.0f}", fontsize=7, color="0.45",
+                    ha="center", va="bottom")
+
+
+def _region_axes(ax: Any, small: bool = False) -> None:
     ax.set_xlim(0, 100)
     ax.set_ylim(0, 100)
-    ax.set_xlabel("Recall (%)")
-    ax.set_ylabel("Precision (%)")
-    ax.set_title("Region of performance (four manners; dot = ALL TEMPLATES)", pad=16)
+    ax.set_xlabel("Recall (%)", fontsize=8 if small else None)
+    ax.set_ylabel("Precision (%)", fontsize=8 if small else None)
     ax.set_aspect("equal")
     ax.grid(True, color="0.92", lw=0.6, zorder=0)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=8, frameon=False,
-              title="system", ncol=1 if len(regions) <= 24 else 2)  # fmt: skip
-    return fig
+    if small:
+        ax.tick_params(labelsize=7)
 
 
 def _place_labels(ax: Any, points: Sequence[tuple[str, float, float]]) -> None:
