@@ -27,6 +27,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -264,7 +265,10 @@ def matrix_rows(sig: SignificanceResult, metric: str) -> list[dict[str, Any]]:
                          f"{100 * (sig.scores[a][metric] - sig.scores[b][metric]):+.2f}, "
                          f"p = {c.p_adjusted:.6g} ({c.method}), confidence {conf}",
                 "text": format_p(c.p_adjusted) + ("*" if c.significant else ""),
-                "note": "c " + conf if c.method == "approximate" else "exact",
+                # A confidence of 1.000 is every approximate cell of a clear leaderboard:
+                # shown, it is noise; the title keeps it.
+                "note": ("exact" if c.method != "approximate" else
+                         "" if c.confidence >= 0.9995 else f"c {conf}"),
             })  # fmt: skip
         rows.append({"name": a, "score": format_pct(sig.scores[a][metric]), "cells": cells})
     return rows
@@ -493,11 +497,20 @@ def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:
         ("metrics", ", ".join(s.get("metrics", []))),
     ]
     for key, value in (s.get("inputs") or {}).items():
-        items.append((key, ", ".join(map(str, value)) if isinstance(value, list | tuple)
-                      else str(value)))
+        items.append((key, ", ".join(map(_setting_text, value)) if isinstance(value, list | tuple)
+                      else _setting_text(value)))
     for package, version in (s.get("versions") or {}).items():
         items.append((f"version of {package}", version))
     return items
+
+
+def _setting_text(value: object) -> str:
+    """A recorded input as a reader of the page needs it: yes/no, not Python's True/False; a
+    file by its absolute path (the page is read elsewhere than where the command ran)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    text = str(value)
+    return os.path.abspath(text) if os.path.isfile(text) else text
 
 
 def _histogram_id(d: Distribution) -> str:
