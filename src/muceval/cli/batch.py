@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import UNIT_LEVEL_HELP, progress_bar, resolve_configuration
+from muceval.cli.common import (
+    UNIT_LEVEL_HELP,
+    progress_bar,
+    report_warnings,
+    resolve_configuration,
+)
 
 if TYPE_CHECKING:
     from muceval.reporting.outputs import Level, ScoreFormat
@@ -92,8 +97,7 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
             "query_pass": spec.query_pass, "unresolved": "incorrect"})
         written = write_folder(os.path.join(output_dir, spec.name), view, session.systems,
                                config, inputs, force)
-        noted = len(session.warnings) + len(session.file_warnings)
         click.echo(f"{spec.name}: {len(session.systems)} systems scored, {len(written)} files "
-                   f"in {os.path.join(output_dir, spec.name)}"
-                   + (f" ({noted} warnings: muceval validate lists them)" if noted else ""),
-                   err=True)
+                   f"in {os.path.join(output_dir, spec.name)}", err=True)
+        # Which files, how many, and the command that lists them (as score says it).
+        report_warnings(session.warnings, session.file_warnings, False)

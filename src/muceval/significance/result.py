@@ -97,6 +97,17 @@ class Outcome(NamedTuple):
     units: int
 
 
+GROUPINGS_ABOUT = {
+    "groups": "MUC-4's groupings: maximal runs of neighbours in the ranking with no "
+              "significant difference inside (a system may be in several)",
+    "letters": "the compact letter display the terminal and the report show: systems sharing "
+               "a letter are not significantly different, systems with none in common are",
+    "letter_groups": "the systems of each letter: maximal sets of mutually non-different "
+                     "systems, not only neighbours",
+}
+"""What each grouping of a significance result's JSON is (issue 29: two of them, unexplained)."""
+
+
 def csv_row(*, metric: str, a: str, b: str, value_a: float, value_b: float, outcome: Outcome,
             ci: tuple[float, float] | None, classic: ClassicTests | None) -> list[Any]:
     """One comparison as a row of :data:`CSV_HEADER` (the one place that lays it out)."""
@@ -229,6 +240,7 @@ class SignificanceResult:
             "groups": self.groups,
             "letters": self.letters,
             "letter_groups": self.letter_groups,
+            "about": GROUPINGS_ABOUT,
         }
 
     def to_json(self, indent: int | None = 2) -> str:
