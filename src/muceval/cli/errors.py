@@ -46,10 +46,18 @@ TYPE_CHOICES = ("equal", "any")
               show_default=True,
               help="table: P/R/F1 and the categories per system; json: everything, per "
               "document too; csv: one line per system, document and row.")
+@click.option("--config", "config_path", metavar="CONFIG",
+              help="1992 templates only: the configuration (TOML, config-*.el, or 'muc4', "
+              "the default).")
+@click.option("--history", "history_path", type=click.Path(dir_okay=False),
+              help="1992 templates only: the history of judgements the scorer uses.")
+@click.option("--no-query-pass", is_flag=True,
+              help="1992 templates only: score in batch mode (no query pass).")
 @destination_options()
 @selection_options(units=False)
 def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
-           canonical_order: bool, mode: str, types: str, fmt: str, destination: Destination,
+           canonical_order: bool, mode: str, types: str, fmt: str, config_path: str | None,
+           history_path: str | None, no_query_pass: bool, destination: Destination,
            selection: Selection) -> None:
     """Error analysis of template filling (Das et al. 2022): sixteen error categories.
 
@@ -61,24 +69,39 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
     PRED: prediction files of any modern layout (GTT, GRIT, IterX, muceval's
     neutral JSON); the document text comes from the key (--key embedded: from
     each record). docs/error-analysis.md gives the rules where the original
-    crashes.
+    crashes. When --key is a 1992 template file, the responses are 1992
+    template files too: they are scored by the 1992 scorer (--config,
+    --history, --no-query-pass) and its verdicts sorted into the categories
+    (docs/error-analysis.md, "1992 templates").
 
     \b
     Example:
       muceval errors --key embedded ../shared/modern/gtt/preds_gtt.out
       muceval errors --key ../shared/modern/gtt/test.json --after-repair \\
           ../shared/modern/iterx/preds.bart-base.test.jsonlines --format json -o errors.json
+      muceval errors --key key-tst3.v2 --config config-tst3.el \\
+          --history final-history-nrad.tst3 BBN.tst3 NYU.tst3
     """
     from muceval.scoring.errors import EMBEDDED, ErrorOptions, analyse_error_files
 
-    options = ErrorOptions(cast("Mode", mode), cast("Types", types), after_repair,
-                           canonical_order)
     inputs: dict[str | None, str] = {p: "predictions" for p in predictions}
     if key_path != EMBEDDED:
         inputs[key_path] = "key"
     refuse_overwriting_inputs(destination.output, inputs)
-    analysis = analyse_error_files(key_path, predictions, options,
-                                   selection.renames(list(predictions)))
+    if key_path != EMBEDDED and _key_is_1992(key_path):
+        if after_repair or canonical_order:
+            raise click.UsageError("--after-repair and --canonical-order are for modern "
+                                   "files: 1992 templates keep the 1992 mapping")
+        analysis = _analyse_1992(key_path, predictions, mode, config_path, history_path,
+                                 not no_query_pass, selection)
+    else:
+        if config_path is not None or history_path is not None or no_query_pass:
+            raise click.UsageError("--config, --history and --no-query-pass are for 1992 "
+                                   "template files; the key is not one")
+        options = ErrorOptions(cast("Mode", mode), cast("Types", types), after_repair,
+                               canonical_order)
+        analysis = analyse_error_files(key_path, predictions, options,
+                                       selection.renames(list(predictions)))
     for system in analysis.systems:
         for warning in system.warnings:
             click.echo(f"warning: {warning}", err=True)
@@ -88,6 +111,26 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
         destination.emit(analysis.to_csv())
     else:
         destination.emit(_tables(analysis, destination.output is None))
+
+
+def _key_is_1992(key_path: str) -> bool:
+    """Whether the key is a 1992 template file, as the registry of inputs recognises it."""
+    from muceval.formats.registry import INPUTS
+
+    kind = INPUTS.kind_of(key_path)
+    return kind is not None and kind.name == "templates"
+
+
+def _analyse_1992(key_path: str, responses: tuple[str, ...], mode: str, config_path: str | None,
+                  history_path: str | None, query_pass: bool,
+                  selection: Selection) -> ErrorAnalysis:
+    from muceval.cli.common import resolve_configuration
+    from muceval.scoring.errors.muc1992 import analyse_1992_files
+
+    config = resolve_configuration(config_path, None)
+    return analyse_1992_files(config, key_path, responses, history_path=history_path,
+                              query_pass=query_pass, mode=cast("Mode", mode),
+                              names=selection.renames(list(responses)))
 
 
 def _tables(analysis: ErrorAnalysis, terminal: bool) -> str:

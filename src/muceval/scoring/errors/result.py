@@ -22,7 +22,7 @@ import csv
 import io
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from muceval.core.signature import document_header, signature
@@ -71,6 +71,9 @@ class ErrorAnalysis:
         One per prediction file.
     names : mapping of str to str
         The system names given (path → name).
+    extra : mapping of str to object
+        Further settings the numbers depend on (the 1992 path: the configuration, the
+        history, the query pass), recorded in :attr:`settings`.
     """
 
     key: str
@@ -78,12 +81,13 @@ class ErrorAnalysis:
     options: ErrorOptions
     systems: tuple[SystemErrors, ...]
     names: Mapping[str, str]
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def settings(self) -> dict[str, Any]:
         """What the numbers depend on (recorded in the JSON with its signature)."""
         return {"command": "errors", "key": self.key, "predictions": list(self.predictions),
-                **self.options.to_dict(), "names": dict(self.names)}
+                **self.options.to_dict(), "names": dict(self.names), **self.extra}
 
     @property
     def signature(self) -> str:
