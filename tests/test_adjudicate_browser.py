@@ -199,3 +199,63 @@ def test_killing_the_server_mid_answer_keeps_every_acknowledged_answer(history: 
         assert not list(history.parent.glob(".history.lisp.*.tmp"))
     finally:
         again.stop()
+
+
+_FITS = """() => {
+  const button = document.getElementById('undo'), kbd = button.querySelector('kbd');
+  const b = button.getBoundingClientRect(), k = kbd.getBoundingClientRect();
+  const s = getComputedStyle(button);
+  const inner = b.right - parseFloat(s.borderRightWidth) - parseFloat(s.paddingRight);
+  return {overflow: button.scrollWidth - button.clientWidth, right: inner - k.right,
+          keyBorder: parseFloat(getComputedStyle(kbd).borderRightWidth),
+          gap: b.right - k.right,
+          top: k.top - b.top, bottom: b.bottom - k.bottom};
+}"""
+
+_MESSAGE_BOX = """() => {
+  const pre = document.getElementById('message-text');
+  const column = pre.parentElement.getBoundingClientRect(), box = pre.getBoundingClientRect();
+  return {scroll: pre.scrollWidth - pre.clientWidth, past: box.right - column.right};
+}"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium not installed (Debian: apt-get install "
+                    "chromium; .ci/run installs it)")
+def test_the_page_as_seen_heading_undo_button_message_box_and_no_failed_loads(
+        history: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright not installed "
+                                   "(pip install -e '.[test]')")
+    server = Server(history)
+    failed: list[str] = []
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 800, "height": 900})
+            page.on("console", lambda m: failed.append(m.text) if m.type == "error" else None)
+            page.on("requestfailed", lambda r: failed.append(r.url))
+            page.goto(server.url)
+            total = int(page.text_content("#count-open").split()[0])
+            page.click("#start")
+            page.wait_for_selector("#answer-form")
+            assert page.text_content("h1").endswith(f"question 1 of {total}")
+            with page.expect_navigation():
+                page.click("#answer-incorrect")
+            page.wait_for_selector("#answer-form")
+            # The second question reads 2 (it read "1 of N-1" before).
+            assert page.text_content("h1").endswith(f"question 2 of {total}")
+            # The undo button's label, its key hint included, lies inside its padding.
+            fits = page.evaluate(_FITS)
+            assert fits["overflow"] <= 0 and fits["right"] >= -0.5, fits
+            assert fits["top"] > 0 and fits["bottom"] > 0, fits
+            assert fits["keyBorder"] > 0 and fits["gap"] >= 6, fits
+            # The message text, 72 columns, stays in its box on a narrow window.
+            page.set_viewport_size({"width": 700, "height": 900})
+            box = page.evaluate(_MESSAGE_BOX)
+            assert box["scroll"] <= 0 and box["past"] <= 0.5, box
+            page.goto(server.url + "scores")
+            page.wait_for_timeout(300)  # the favicon request follows the page's load
+            browser.close()
+    finally:
+        server.stop()
+    # No 403 for favicon.ico, nor any other failed load.
+    assert not failed, failed

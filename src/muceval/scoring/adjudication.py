@@ -49,7 +49,8 @@ from muceval.formats.muc.mappings import (
     sidecar_mapping_path,
 )
 from muceval.formats.muc.store import HistoryStore
-from muceval.scoring.muc1992.judgements import Query, answer_entry
+from muceval.scoring.muc1992.equality import ValueMatcher, canon
+from muceval.scoring.muc1992.judgements import HistoryIndex, Query, answer_entry
 from muceval.scoring.muc1992.scorer import MappingKind, ScoringOptions
 from muceval.scoring.session import check_pairing, read_template_file, score_systems, system_names
 
@@ -67,7 +68,9 @@ class Question:
     """One open question: a response fill of a slot, and the key fills it may be credited to.
 
     ``systems`` lists ``(system, response template id)`` of every system that puts
-    it (the first is shown); ``number`` is its place in the 1992 order.
+    it (the first is shown); ``number`` is its place in the 1992 order among the questions
+    of the session: kept while the session lasts (answered, taken back or skipped), so that
+    the page names a question by one number.
     """
 
     id: str
@@ -139,6 +142,10 @@ class Adjudication:
         self.pairs: dict[str, tuple[PairScore, ...]] = {}
         self.open_per_system: dict[str, int] = {}
         self.answered: list[Answer] = []
+        self.initial_pairs: dict[str, tuple[PairScore, ...]] = {}
+        # A question's number, by its key, from the first time the session saw it.
+        self._numbers: dict[tuple[str, str, str, str], int] = {}
+        self._start_index: HistoryIndex | None = None
 
     # -- the session --------------------------------------------------------------------
     def __enter__(self) -> Adjudication:
@@ -154,7 +161,9 @@ class Adjudication:
                 sidecar = sidecar_mapping_path(self.history_path, name)
                 if sidecar.is_file():
                     self.manual[name] = {m: list(p) for m, p in read_mapping_file(sidecar).items()}
+            self._start_index = HistoryIndex(self.store.history, ValueMatcher(self.config))
             self.refresh()
+            self.initial_pairs = dict(self.pairs)
         except BaseException:
             self.store.__exit__(None, None, None)
             raise
@@ -163,6 +172,12 @@ class Adjudication:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self.store.__exit__(kind, error, traceback)
+
+    @property
+    def total(self) -> int:
+        """How many questions the session has numbered: open, answered, or settled by another
+        answer (so that no number is above it)."""
+        return len(self._numbers)
 
     def refresh(self) -> None:
         """Score every system with the history as it stands; collect the open questions."""
@@ -178,27 +193,38 @@ class Adjudication:
                 return None  # no answer yet: no credit, nothing recorded
 
             options = ScoringOptions(unresolved="ask", ask=ask, mapping=self.mapping,
-                                     on_reuse=lambda q: reused.add(_question_key(q)))
+                                     on_reuse=lambda q: self._note_reuse(q, reused))
             result = score_systems(self.config, self.key, {name: self.responses[name]},
                                    history=self.store.history, options=options,
                                    manual_mappings={name: self.manual[name]}
                                    if self.manual.get(name) else None)
             self.pairs[name] = result.systems[name]
-            keys = []
-            for query in asked:
-                key = _question_key(query)
-                if key not in found:
-                    found[key] = Question(_question_id(key), len(found) + 1, query.message_id,
-                                          query.key_template_id, query.slot_id, query.response,
-                                          query.offered, query.rule, ())
-                question = found[key]
-                if all(s != name for s, _ in question.systems):
-                    found[key] = replace(question, systems=(
-                        *question.systems, (name, query.response_template_id)))
-                keys.append(key)
-            self.open_per_system[name] = len(set(keys))
+            self.open_per_system[name] = len({self._collect(name, q, found) for q in asked})
         self.questions = list(found.values())
         self.reused = len(reused)
+
+    def _note_reuse(self, query: Query, reused: set[tuple[str, str, str, str]]) -> None:
+        # Only the history the session started from counts: an answer given in this session
+        # is counted as answered, not again as reused (however many questions it settles).
+        index = self._start_index
+        if index is not None and index.find(query.message_id, query.key_template_id,
+                                            query.slot_id, canon(query.response)) is not None:
+            reused.add(_question_key(query))
+
+    def _collect(self, name: str, query: Query,
+                 found: dict[tuple[str, str, str, str], Question]) -> tuple[str, str, str, str]:
+        """Add ``name``'s question to ``found`` (one per key, the systems that put it listed)."""
+        key = _question_key(query)
+        if key not in found:
+            number = self._numbers.setdefault(key, len(self._numbers) + 1)
+            found[key] = Question(_question_id(key), number, query.message_id,
+                                  query.key_template_id, query.slot_id, query.response,
+                                  query.offered, query.rule, ())
+        question = found[key]
+        if all(s != name for s, _ in question.systems):
+            found[key] = replace(question, systems=(
+                *question.systems, (name, query.response_template_id)))
+        return key
 
     def question(self, question_id: str) -> Question:
         for question in self.questions:

@@ -23,9 +23,15 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 
 from muceval.errors import InputError, MucevalError
-from muceval.scoring.adjudication import ANSWERS, Adjudication, Question
+from muceval.scoring.adjudication import ANSWERS, Adjudication, Answer, Question
 from muceval.version import __version__
-from muceval.web.views import fill_text, question_view, scores_view, template_rows
+from muceval.web.views import (
+    fill_text,
+    question_view,
+    score_changes,
+    scores_view,
+    template_rows,
+)
 
 __all__ = ["create_app", "environment"]
 
@@ -46,6 +52,9 @@ def create_app(session: Adjudication, token: str, texts: Mapping[str, str] | Non
     """The application; ``session`` must be open (entered) while it serves."""
     pages = _Pages(session, token, texts, hosts)
     routes = [
+        # The browser asks for an icon at the root, without the token: an empty answer, not a
+        # refusal logged on every page.
+        Route("/favicon.ico", _no_icon),
         Route("/{token}/", pages.guarded(pages.queue)),
         Route("/{token}/q/{qid}", pages.guarded(pages.question)),
         Route("/{token}/answer", pages.posted(pages.answer), methods=["POST"]),
@@ -58,6 +67,10 @@ def create_app(session: Adjudication, token: str, texts: Mapping[str, str] | Non
 
 
 Form = dict[str, str]
+
+
+def _no_icon(request: Request) -> Response:
+    return Response(status_code=204)
 
 
 def _from_another_site(request: Request, hosts: tuple[str, ...]) -> bool:
@@ -161,7 +174,7 @@ class _Pages:
                 {"notice": "that question is answered already"}), status_code=303)
         view = question_view(session, found, self.texts)
         return self.page("question.html.j2", request, title=f"muceval adjudicate: question "
-                         f"{found.number} of {len(session.questions)}", **view,
+                         f"{found.number} of {session.total}", **view,
                          filters=request.query_params.get("filters", ""))
 
     def answer(self, request: Request, form: Form) -> Response:
@@ -183,8 +196,7 @@ class _Pages:
         again = next((q for q in self.session.questions if q.id == last.question.id), None)
         target = f"{self.base}/q/{again.id}" if again else f"{self.base}/"
         return RedirectResponse(target + "?" + urlencode(
-            {"notice": f"answer to question {last.question.number} taken back"}),
-            status_code=303)
+            {"notice": _taken_back(self.session, last)}), status_code=303)
 
     def mapping(self, request: Request) -> Response:
         session = self.session
@@ -228,7 +240,9 @@ class _Pages:
         return RedirectResponse(back, status_code=303)
 
     def scores(self, request: Request) -> Response:
-        return self.page("scores.html.j2", request, title="Scores as they stand")
+        return self.page("scores.html.j2", request, title="Scores as they stand",
+                         changes=score_changes(self.session), fill=_fill(self.session),
+                         answered=list(self.session.answered))
 
 
 def _counts(session: Adjudication) -> dict[str, int]:
@@ -240,6 +254,19 @@ def _fill(session: Adjudication) -> Callable[[Question], str]:
     def fill(question: Question) -> str:
         return fill_text(question.response, session.config, question.slot_id)
     return fill
+
+
+def _taken_back(session: Adjudication, last: Answer) -> str:
+    """The notice after an undo: which question, and which answer, so that the operator can
+    tell what is open again."""
+    question = last.question
+    fill = fill_text(question.response, session.config, question.slot_id)
+    given = last.answer
+    if given in ("correct", "partial") and question.offered:
+        credited = question.offered[min(last.which, len(question.offered) - 1)]
+        given += f" (key fill {fill_text(credited, session.config, question.slot_id)})"
+    return (f"answer to question {question.number} taken back: {question.message_id}, "
+            f"{question.slot_id}, response fill {fill} was {given}")
 
 
 def _matches(question: Question, chosen: Mapping[str, str]) -> bool:
@@ -254,11 +281,12 @@ def _next(base: str, session: Adjudication, question_id: str, filters: str,
     within the queue's filters; the queue when none is left."""
     chosen = {k: v[0] for k, v in parse_qs(filters).items() if k in ("system", "message", "slot")}
     chosen = {k: chosen.get(k, "") for k in ("system", "message", "slot")}
-    current = next((q for q in session.questions if q.id == question_id), None)
-    numbers = {q.id: q.number for q in session.questions}
-    after = numbers.get(question_id, 0) if current is not None else 0
+    # By place in the queue, not by number: a question first seen after an answer has a
+    # higher number than its place in the 1992 order.
+    places = {q.id: i for i, q in enumerate(session.questions)}
+    after = places.get(question_id, -1)
     candidates = [q for q in session.questions if _matches(q, chosen) and q.id != question_id]
-    later = [q for q in candidates if q.number > after] if skip else candidates
+    later = [q for q in candidates if places[q.id] > after] if skip else candidates
     target = (later or candidates)
     suffix = "?" + urlencode({"filters": filters}) if filters else ""
     if not target:

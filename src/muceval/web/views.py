@@ -22,7 +22,8 @@ from muceval.reporting.analysis import systems_from_pairs
 from muceval.reporting.html import format_pct
 from muceval.scoring.adjudication import Adjudication, Question
 
-__all__ = ["fill_text", "highlight", "question_view", "scores_view", "template_rows"]
+__all__ = ["fill_text", "highlight", "question_view", "score_changes", "scores_view",
+           "template_rows"]
 
 _TYPE_NAMES = {"string": "string fill", "set": "set fill", "date": "date", "location": "location",
                "number": "number"}
@@ -107,6 +108,36 @@ def scores_view(session: Adjudication) -> list[dict[str, Any]]:
                     "f_1992": "-" if f is None else f"{f[0]:.2f}",
                     "open": session.open_per_system.get(s.name, 0),
                     "manual": sorted(session.manual.get(s.name, {}))})
+    return out
+
+
+_METRICS = (("recall", "REC"), ("precision", "PRE"), ("f1", "F (P&R)"))
+
+
+def _difference(start: float | None, now: float | None) -> str:
+    if start is None or now is None:
+        return "n/a"
+    points = 100 * (now - start)
+    # A change below the shown precision reads as none, not as "+0.00" or "-0.00".
+    return "0.00" if abs(points) < 0.005 else f"{points:+.2f}"
+
+
+def score_changes(session: Adjudication) -> list[dict[str, Any]]:
+    """Per system, ALL TEMPLATES when the session started and as it stands, and the change
+    (in points): what this session's answers and mappings did."""
+    start, _ = systems_from_pairs(session.initial_pairs, session.config)
+    now, _ = systems_from_pairs(session.pairs, session.config)
+    before = {s.name: s.all_templates for s in start}
+    out = []
+    for s in now:
+        row, old = s.all_templates, before.get(s.name)
+        values = {"recall": row.recall, "precision": row.precision, "f1": row.f_pr}
+        olds = ({"recall": old.recall, "precision": old.precision, "f1": old.f_pr}
+                if old is not None else dict.fromkeys(values))
+        out.append({"system": s.name, "metrics": [
+            {"name": name, "label": label, "start": format_pct(olds[name]),
+             "now": format_pct(values[name]), "change": _difference(olds[name], values[name])}
+            for name, label in _METRICS]})
     return out
 
 

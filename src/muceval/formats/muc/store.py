@@ -61,6 +61,8 @@ class HistoryStore:
         self._target = target
         self._lock = filelock.FileLock(str(target.parent / f".{target.name}.lock"), timeout=0)
         self._held: list[filelock.BaseFileLock] = []
+        # The lock file each held lock was taken on, to remove it (only it) when let go.
+        self._files: dict[str, os.stat_result] = {}
         self._by_inode: filelock.BaseFileLock | None = None
 
     def __enter__(self) -> HistoryStore:
@@ -110,10 +112,29 @@ class HistoryStore:
         except OSError as error:
             raise OutputError(f"cannot lock {self.path}: {error.strerror or error}") from None
         self._held.append(lock)
+        with contextlib.suppress(OSError):
+            self._files[lock.lock_file] = os.stat(lock.lock_file)
 
     def _release(self) -> None:
         while self._held:
-            self._held.pop().release()
+            self._let_go(self._held.pop())
+
+    def _let_go(self, lock: filelock.BaseFileLock) -> None:
+        """Release ``lock`` and remove its (empty) file, which would otherwise stay beside
+        the history after every session.
+
+        Removed while still held, and only if the path is still the file this session
+        locked: no other process holds it then, and one that opened it meanwhile finds the
+        file gone when it gets the lock (filelock checks) and takes a new one.
+        """
+        taken = self._files.pop(lock.lock_file, None)
+        try:
+            if taken is not None and os.path.samestat(os.stat(lock.lock_file), taken):
+                os.unlink(lock.lock_file)
+        except OSError:
+            pass  # left in place: an empty lock file is harmless
+        finally:
+            lock.release()
 
     def _follow_the_inode(self) -> None:
         """After a save the history is a new file (an atomic rename): lock its inode and let
@@ -128,7 +149,7 @@ class HistoryStore:
         except (UsageError, OutputError):
             return  # keeps the old lock: the path lock still guards this session
         self._held.remove(self._by_inode)
-        self._by_inode.release()
+        self._let_go(self._by_inode)
         self._by_inode = moved
 
     def _check_writable(self) -> None:
