@@ -111,7 +111,7 @@ def test_folders_are_read_everywhere_and_other_kinds_skipped_with_a_note(tmp_pat
     capsys.readouterr()
     assert main(["score", *common, "--format", "table", str(folder)]) == 0
     err = capsys.readouterr().err
-    assert "skipped 1 file(s) of another kind: alpha.report (score report)" in err
+    assert "skipped 1 file(s): alpha.report (score report)" in err
     assert main(["compare", *common, str(folder / "alpha.txt"), str(folder),
                  "--format", "json"]) == 0
     import json
@@ -185,3 +185,22 @@ def test_paired_tests_of_precision_and_f_are_na_unless_asked(capsys):
         assert asked[metric]["sign"] is not None and asked[metric]["reason"] is None
         assert asked[metric]["of"] == "the mean per-unit value"
     assert plain["recall"] == asked["recall"]
+
+
+def test_the_output_of_batch_is_the_input_of_significance(tmp_path, capsys):
+    """Issue 29: batch's folder (per-system files and their summary) fed to significance said
+    "system 'BBN' also comes from ...summary.json"; batch printed no scores."""
+    spec = tmp_path / "batch.toml"
+    responses = ", ".join(f'"{r}"' for r in EXAMPLE.responses[:3])
+    spec.write_text(f'format-version = 1\n[[test-set]]\nname = "ex"\nkey = "{EXAMPLE.key}"\n'
+                    f'config = "{EXAMPLE.config}"\nresponses = [{responses}]\n')
+    assert main(["batch", str(spec), "--output-dir", str(tmp_path / "out")]) == 0
+    out, err = capsys.readouterr()
+    assert "ex: ALL TEMPLATES (%)" in out and "muceval significance" in err
+    assert main(["significance", str(tmp_path / "out" / "ex"), "--seed", "1", "--shuffles",
+                 "9", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert "summary.json (the per-system files' summary)" in err
+    import json
+
+    assert len(json.loads(out)["systems"]) == 3

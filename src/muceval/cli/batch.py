@@ -97,7 +97,15 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
             "query_pass": spec.query_pass, "unresolved": "incorrect"})
         written = write_folder(os.path.join(output_dir, spec.name), view, session.systems,
                                config, inputs, force)
+        from rich.console import Console
+
+        from muceval.reporting.terminal import summary_table
+
+        table = summary_table(session.systems, config)
+        table.title = f"{spec.name}: ALL TEMPLATES (%)"
+        Console().print(table)
         click.echo(f"{spec.name}: {len(session.systems)} systems scored, {len(written)} files "
-                   f"in {os.path.join(output_dir, spec.name)}", err=True)
+                   f"in {os.path.join(output_dir, spec.name)}; test them with muceval "
+                   f"significance {os.path.join(output_dir, spec.name)}", err=True)
         # Which files, how many, and the command that lists them (as score says it).
         report_warnings(session.warnings, session.file_warnings, False)

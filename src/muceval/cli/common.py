@@ -158,6 +158,14 @@ def expand_folders(paths: tuple[str, ...] | list[str],
             continue
         wanted = {*kinds, *(LAYOUTS if "templates" in kinds else ())}
         skipped: list[str] = []
+        if kinds == SCORES and len(found) > 1:
+            # The summary that `score --output-dir` and `batch` write beside the per-system
+            # files holds the same systems again: read twice, they would clash.
+            summaries = [f for f in found if os.path.basename(f) in ("summary.json",
+                                                                     "summary.csv")]
+            found = [f for f in found if f not in summaries]
+            skipped += [f"{os.path.basename(f)} (the per-system files' summary)"
+                        for f in summaries]
         for file in found:
             try:
                 kind = INPUTS.kind_of(file)
@@ -168,7 +176,7 @@ def expand_folders(paths: tuple[str, ...] | list[str],
             else:
                 skipped.append(f"{os.path.basename(file)} ({kind.label if kind else 'unknown'})")
         if skipped:
-            click.echo(f"note: {path}: skipped {len(skipped)} file(s) of another kind: "
+            click.echo(f"note: {path}: skipped {len(skipped)} file(s): "
                        + ", ".join(skipped[:5]) + (", ..." if len(skipped) > 5 else ""),
                        err=True)
         if len(skipped) == len(found):
