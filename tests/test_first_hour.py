@@ -204,3 +204,32 @@ def test_the_output_of_batch_is_the_input_of_significance(tmp_path, capsys):
     import json
 
     assert len(json.loads(out)["systems"]) == 3
+
+
+def test_modern_report_says_where_it_differs_from_the_originals(modern, tmp_path, capsys):
+    """Issue 29: CEAF-REE over GTT's gold gives GRIT 54.26, not its published 54.50; the
+    page says why, and its groups figure ticks drop what every name shares."""
+    import json
+
+    out = tmp_path / "r"
+    assert main(["report", "--key", str(modern / "gtt" / "test.json"),
+                 str(modern / "gtt" / "preds_gtt.out"), str(modern / "grit" / "preds_s_t.out"),
+                 "--out", str(out), "--seed", "1", "--shuffles", "9", "--format", "json"]) == 0
+    capsys.readouterr()
+    doc = json.loads((out / "report.json").read_text())
+    ree = next(s for s in doc["scorers"] if s["metric"] == "ceaf-ree")
+    assert any("per-role union of the GTT gold templates" in c for c in ree["caveats"])
+
+
+def test_group_figure_ticks_leave_out_what_all_names_share():
+    from muceval.core.units import from_arrays
+    from muceval.reporting.plots import groups_plot
+    from muceval.significance.engine import compare
+    from muceval.significance.settings import SignificanceSettings
+
+    names = ["preds.bart-base.test", "preds.t5-large-enc.test"]
+    t = from_arrays(names, ["d"], [[[2, 2, 2, 0]], [[2, 2, 0, 0]]])
+    fig = groups_plot(compare(t, ["recall"], SignificanceSettings(seed=1, bootstrap=0)),
+                      "recall")
+    ticks = [label.get_text() for label in fig.axes[1].get_xticklabels()]
+    assert sorted(ticks) == ["bart-base", "t5-large-enc"]

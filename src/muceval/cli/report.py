@@ -381,7 +381,8 @@ def _modern_report(key_path: str, inputs: tuple[str, ...], names: dict[str, str]
         click.echo(f"note: not scored: {line}", err=True)
     with progress_bar(sys.stderr.isatty(), "pairs") as advance:
         analysis = analyze_modern([list(systems) for systems in run.scores], settings,
-                                  {"key": key_path, "predictions": list(inputs)}, advance)
+                                  {"key": key_path, "predictions": list(inputs),
+                                   "gold layout": run.layout}, advance)
     files = write_modern_report(analysis, out_dir, title=shown.title, png=shown.png,
                                 overwrite=shown.overwrite, keep=keep)
     elapsed = time.perf_counter() - started

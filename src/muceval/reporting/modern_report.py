@@ -52,9 +52,12 @@ class ScorerResult:
     reproduces: str
     systems: tuple[ModernScores, ...]
     significance: SignificanceResult | None
+    caveats: tuple[str, ...] = ()
+    """Where this page's numbers differ from the original's, and why."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "label": self.label, "reproduces": self.reproduces,
+                "caveats": list(self.caveats),
                 "options": self.systems[0].options.to_dict() if self.systems else {},
                 "systems": [{"system": s.system, "overall": s.overall.to_dict(),
                              "roles": {r: c.to_dict() for r, c in s.roles.items()}}
@@ -87,10 +90,33 @@ def analyze_modern(results: Sequence[Sequence[ModernScores]], settings: Signific
         sig = compare_ratios(ratio_tallies(systems), RATIO_METRICS, chosen, progress=progress) \
             if len(systems) >= 2 else None
         scorers.append(ScorerResult(options.metric, label, options.reproduces, tuple(systems),
-                                    sig))
+                                    sig, _caveats(systems, (inputs or {}).get("gold layout"))))
     if not scorers:
         raise UsageError("no scorer could score these predictions")
     return ModernAnalysis(tuple(scorers), {**chosen.to_json(), "inputs": inputs or {}})
+
+
+_DENOMINATORS = {
+    "ceaf-rme": "the gold templates with two incident types are split per type, and which copy "
+                "each system's alignment keeps decides what is counted",
+}
+
+
+def _caveats(systems: Sequence[ModernScores], gold_layout: str | None) -> tuple[str, ...]:
+    """What a reader comparing this page with the original scorer must know (issue 29)."""
+    out = []
+    metric = systems[0].options.metric
+    if metric == "ceaf-ree" and gold_layout == "gtt-gold":
+        out.append("The gold extracts are the per-role union of the GTT gold templates; "
+                   "GRIT's own gold file differs in a dozen documents, so GRIT's published "
+                   "figures are reproduced against grit/test.json, not against this key.")
+    denominators = sorted({s.overall.r_den for s in systems})
+    if len(denominators) > 1:
+        why = _DENOMINATORS.get(metric, "the scorer counts the gold as each system's "
+                                "alignment reads it")
+        out.append(f"The recall denominators differ between systems ({denominators[0]}–"
+                   f"{denominators[-1]}): {why}.")
+    return tuple(out)
 
 
 def _side_by_side(analysis: ModernAnalysis) -> dict[str, Any]:
@@ -114,6 +140,7 @@ def _side_by_side(analysis: ModernAnalysis) -> dict[str, Any]:
 def _scorer_view(r: ScorerResult, svgs: dict[str, str]) -> dict[str, Any]:
     return {
         "metric": r.metric, "label": r.label, "reproduces": r.reproduces,
+        "caveats": r.caveats,
         "systems": [{"system": s.system, **{k: format_pct(getattr(s.overall, k))
                                            for k in ("precision", "recall", "f1")},
                      "counts": f"{s.overall.p_num:g}/{s.overall.p_den} · "

@@ -446,10 +446,18 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     members = [sorted(position[m] for m in g) for g in groups]
     lane_of = lanes([(m[0], m[-1]) for m in members])
     n_lanes = max(lane_of, default=0) + 1
+    from muceval.reporting.terminal import short_names
+
+    # What all names share (preds. ... .test) is left out of the ticks, and the margin below
+    # fits the longest tick left (issue 29: "reds.t5-large-enc.test" was cut).
+    ticks = short_names(order, limit=20)
+    longest = max((len(t) for t in ticks.values()), default=1)
     width = max(6.0, 0.62 * n + 2.5)
-    fig = Figure(figsize=(width, 5.2 + 0.22 * n_lanes))
+    height = 5.2 + 0.22 * n_lanes + 0.07 * longest
+    fig = Figure(figsize=(width, height))
     grid = fig.add_gridspec(2, 1, height_ratios=(3.2, 0.7 + 0.3 * n_lanes), hspace=0.08,
-                            left=0.09, right=0.98, top=0.9, bottom=0.2)  # fmt: skip
+                            left=0.09, right=0.98, top=0.86,
+                            bottom=min(0.45, (0.45 + 0.075 * longest) / height))
     ax = fig.add_subplot(grid[0])
     bars = fig.add_subplot(grid[1], sharex=ax)
     colors = system_colors(sorted(result.systems))
@@ -472,9 +480,9 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     label = label or METRIC_TITLES.get(metric, metric)
     ax.set_ylabel(f"{label} (%)")
     ax.set_title(
-        f"{label}: letters (α = {result.settings['alpha']:g}); systems sharing a letter are "
+        f"{label}: letters (α = {result.settings['alpha']:g})\nsystems sharing a letter are "
         "not significantly different, systems with none in common are",
-        fontsize=10,
+        fontsize=9,
     )
     ax.grid(True, axis="y", color="0.92")
     ax.tick_params(labelbottom=False)
@@ -489,7 +497,8 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     bars.set_ylim(n_lanes - 0.4, -0.6)
     bars.set_yticks([])
     bars.set_xlim(-0.6, n - 0.4)
-    bars.set_xticks(range(n), order, rotation=60, ha="right", fontsize=8)
+    bars.set_xticks(range(n), [ticks[name] for name in order], rotation=60, ha="right",
+                    fontsize=8)
     bars.set_xlabel("system (by decreasing score)")
     for spine in ("left", "right", "top"):
         bars.spines[spine].set_visible(False)
