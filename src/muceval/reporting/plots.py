@@ -164,7 +164,7 @@ def region_plot(
     """
     colors = system_colors(sorted(name for name, _ in regions))
     if len(regions) >= SMALL_MULTIPLES_FROM:
-        return _region_panels(regions, iso_f, colors)
+        return _region_panels(regions, iso_f)
     fig = Figure(figsize=(10.5, 7.5))
     ax = fig.add_axes((0.08, 0.08, 0.62, 0.86))
     _iso_f(ax, iso_f, labels=True)
@@ -183,12 +183,14 @@ def region_plot(
 
 
 def _region_panels(regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
-                   iso_f: Sequence[float], colors: Mapping[str, Any]) -> Figure:
+                   iso_f: Sequence[float]) -> Figure:
     """One panel per system: its rectangle and dot in its colour, every other system's
     rectangle in faint grey behind it, so that each region can be read on its own."""
     from muceval.reporting.terminal import short_names
 
-    short = short_names([name for name, _ in regions], limit=24)
+    short = short_names([name for name, _ in regions], limit=12)
+    # One colour for the panel's system: the palette's greys would pass for the context.
+    highlight = (0.12, 0.31, 0.47, 1.0)
     columns = 4 if len(regions) > 9 else 3
     rows = -(-len(regions) // columns)
     fig = Figure(figsize=(2.6 * columns, 2.7 * rows + 0.5))
@@ -197,8 +199,8 @@ def _region_panels(regions: Sequence[tuple[str, Mapping[str, tuple[float | None,
         _iso_f(ax, iso_f, labels=False)
         for other, other_points in regions:
             if other != name:
-                _region(ax, other, other_points, (0.55, 0.55, 0.55, 1.0), highlight=False)
-        _region(ax, name, points, colors[name], highlight=True)
+                _region(ax, other, other_points, (0.6, 0.6, 0.6, 0.5), highlight=False)
+        _region(ax, name, points, highlight, highlight=True)
         _region_axes(ax, small=True)
         ax.set_title(short[name], fontsize=9)
     for ax in axes[len(regions):]:
@@ -226,8 +228,8 @@ def _region(ax: Any, name: str, points: Mapping[str, tuple[float | None, float |
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
         ax.add_patch(Rectangle(
             (x0, y0), max(x1 - x0, 0.2), max(y1 - y0, 0.2),
-            facecolor=(*color[:3], 0.10 if highlight else 0.0), edgecolor=color,
-            lw=1.6 if highlight else 0.5, alpha=1.0 if highlight else 0.45,
+            facecolor=(*color[:3], 0.12 if highlight else 0.0), edgecolor=color,
+            lw=1.6 if highlight else 0.5,
             gid=f"region-{slug(name)}" if highlight else None, zorder=2 if highlight else 1))
     at = points.get(_ALL)
     if not highlight or at is None or at[0] is None or at[1] is None:
