@@ -552,3 +552,30 @@ def test_settings_are_checked_when_made_and_name_the_parameter(field, value, fra
         SignificanceSettings(**{field: value})
     assert fragment in str(caught.value) and isinstance(caught.value, UsageError)
     assert caught.value.parameter == field
+
+
+def test_too_many_letter_groups_fall_back_to_the_muc4_groupings(monkeypatch):
+    """Issue 30: the maximal sets of non-different systems explode in a large leaderboard
+    (over 5 million at 1,000 systems); beyond a budget the letters are those of the runs of
+    neighbours, and the result says so instead of running out of memory."""
+    import numpy as np
+
+    from muceval.significance import groups
+
+    n = 60
+    names = [f"S{i:02d}" for i in range(n)]
+    rng = np.random.default_rng(1)
+    apart = np.zeros((n, n), dtype=bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            apart[i, j] = apart[j, i] = abs(i - j) > 12 or rng.random() < 0.5
+    scores = {s: {"f1": 1 - i / n} for i, s in enumerate(names)}
+    full = groups.letter_groups(names, lambda a, b: bool(apart[names.index(a),
+                                                               names.index(b)]))
+    monkeypatch.setattr(groups, "MAX_LETTER_GROUPS", len(full) - 1)
+    runs, letters, cld = groups.group_letters(names, ["f1"], scores, {"f1": apart})
+    assert cld["f1"] is runs["f1"] and set(letters["f1"]) == set(names)
+    for group in cld["f1"]:  # still: systems sharing a letter never differ
+        for a in group:
+            for b in group:
+                assert not apart[names.index(a), names.index(b)]

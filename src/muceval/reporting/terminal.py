@@ -62,6 +62,10 @@ def render_significance(result: SignificanceResult, console: Any,
                       f"confidence ≥ {settings['confidence']}: the probability, under a "
                       "uniform prior on the exact p, that the exact test decides the same)."
                       if result.comparisons else "."))
+    if result.letters_from_runs:
+        console.print(f"({', '.join(result.letters_from_runs)}: too many overlapping sets of "
+                      "non-different systems for letters; these are the MUC-4 groupings, runs "
+                      "of neighbours, where no shared letter need not mean a difference.)")
     if not result.comparisons:
         return
     show = matrix if matrix is not None else _matrix_width(short) <= width

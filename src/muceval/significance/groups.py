@@ -127,7 +127,19 @@ def letter_display(order: Sequence[str], runs: Sequence[Sequence[str]]) -> dict[
     return letters
 
 
-def letter_groups(order: Sequence[str], different: Callable[[str, str], bool]) -> list[list[str]]:
+MAX_LETTER_GROUPS = 2000
+"""The most letters a compact letter display gets. The maximal sets of mutually non-different
+systems can number millions in a leaderboard of a thousand (issue 30: 39,200 at 700 systems,
+over 5 million at 1,000, and the run killed at 24 GB); beyond this many, the letters are those
+of the MUC-4 groupings (runs of neighbours), and the result says so."""
+
+
+class TooManyGroups(Exception):
+    """More maximal sets of non-different systems than a letter display can show."""
+
+
+def letter_groups(order: Sequence[str], different: Callable[[str, str], bool],
+                  limit: int | None = None) -> list[list[str]]:
     """The groups of a compact letter display: maximal sets of systems none two of which
     differ significantly, each in ``order``, ordered by their best member. Two systems share
     a group exactly when they are not significantly different; unlike :func:`groupings`, a
@@ -140,6 +152,8 @@ def letter_groups(order: Sequence[str], different: Callable[[str, str], bool]) -
     >>> diff = lambda a, b: {a, b} == {"A", "B"}
     >>> letter_groups(["A", "B", "C"], diff)
     [['A', 'C'], ['B', 'C']]
+
+    With ``limit``, :class:`TooManyGroups` is raised as soon as there are more groups.
     """
     n = len(order)
     if n == 0:
@@ -157,6 +171,9 @@ def letter_groups(order: Sequence[str], different: Callable[[str, str], bool]) -
         if not candidates:
             if not excluded:
                 cliques.append(clique)
+                if limit is not None and len(cliques) > limit:
+                    raise TooManyGroups(f"more than {limit:,} sets of mutually non-different "
+                                        "systems")
             continue
         pivot = max(_bits(candidates | excluded),
                     key=lambda v: (candidates & together[v]).bit_count())
@@ -202,6 +219,11 @@ def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str
         order = sorted(names, key=lambda s: (-scores[s][metric], s))
         differs = _differs(different[metric], names)
         groups[metric] = groupings(order, differs)
-        cld[metric] = letter_groups(order, differs)
+        try:
+            cld[metric] = letter_groups(order, differs, MAX_LETTER_GROUPS)
+        except TooManyGroups:
+            # The letters of the runs of neighbours: they still never join two systems that
+            # differ, but two that share none may not differ (the JSON's "about" says so).
+            cld[metric] = groups[metric]
         letters[metric] = letter_display(order, cld[metric])
     return groups, letters, cld

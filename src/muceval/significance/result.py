@@ -240,8 +240,18 @@ class SignificanceResult:
             "groups": self.groups,
             "letters": self.letters,
             "letter_groups": self.letter_groups,
+            "letters_from_runs": self.letters_from_runs,
             "about": GROUPINGS_ABOUT,
         }
+
+    @property
+    def letters_from_runs(self) -> list[str]:
+        """The metrics whose letters are those of the MUC-4 groupings, because the maximal
+        sets of non-different systems were too many for a letter display
+        (:data:`muceval.significance.groups.MAX_LETTER_GROUPS`): there, two systems with no
+        letter in common need not differ."""
+        cld = self.letter_groups or {}
+        return [m for m in self.metrics if m in cld and cld[m] is self.groups.get(m)]
 
     def to_json(self, indent: int | None = 2) -> str:
         """JSON with at least ``systems``, ``comparisons`` and ``groups``; with ``indent``, one
