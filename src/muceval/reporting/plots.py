@@ -439,7 +439,7 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     >>> fig.axes[0].get_ylabel()
     'recall (%)'
     """
-    from muceval.significance.groups import letter_display, letter_name
+    from muceval.significance.groups import letter_display
 
     order = result.ranking(metric)
     n = len(order)
@@ -488,6 +488,20 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     )
     ax.grid(True, axis="y", color="0.92")
     ax.tick_params(labelbottom=False)
+    _letter_lanes(bars, members, lane_of, n_lanes)
+    bars.set_xlim(-0.6, n - 0.4)
+    bars.set_xticks(range(n), [ticks[name] for name in order], rotation=60, ha="right",
+                    fontsize=8)
+    bars.set_xlabel("system (by decreasing score)")
+    return fig
+
+
+def _letter_lanes(bars: Any, members: Sequence[Sequence[int]], lane_of: Sequence[int],
+                  n_lanes: int) -> None:
+    """One lane per letter under the scores: a thick bar over its systems, or a thin line
+    with round marks where it skips a system."""
+    from muceval.significance.groups import letter_name
+
     for k, (marks, lane) in enumerate(zip(members, lane_of, strict=True)):
         contiguous = marks[-1] - marks[0] + 1 == len(marks)
         bars.plot([marks[0] - 0.25, marks[-1] + 0.25], [lane, lane], "-", color="#1f4e79",
@@ -498,13 +512,8 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
                       fontsize=7.5, color="#1f4e79")
     bars.set_ylim(n_lanes - 0.4, -0.6)
     bars.set_yticks([])
-    bars.set_xlim(-0.6, n - 0.4)
-    bars.set_xticks(range(n), [ticks[name] for name in order], rotation=60, ha="right",
-                    fontsize=8)
-    bars.set_xlabel("system (by decreasing score)")
     for spine in ("left", "right", "top"):
         bars.spines[spine].set_visible(False)
-    return fig
 
 
 # ---------------------------------------------------------------------------
