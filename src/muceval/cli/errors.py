@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import refuse_overwriting_inputs
-from muceval.cli.groups import Destination, Selection, destination_options, selection_options
+from muceval.cli.groups import (
+    Destination,
+    Selection,
+    destination_options,
+    option_group,
+    selection_options,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -19,6 +26,20 @@ if TYPE_CHECKING:
 
 MODE_CHOICES = ("all", "msp", "mmi", "mat")
 TYPE_CHOICES = ("equal", "any")
+
+
+@dataclass(frozen=True)
+class Scoring1992:
+    """How 1992 responses are scored before their errors are sorted."""
+
+    config_path: str | None
+    history_path: str | None
+    no_query_pass: bool
+
+    @property
+    def given(self) -> bool:
+        return (self.config_path is not None or self.history_path is not None
+                or self.no_query_pass)
 
 
 @cli.command("errors")
@@ -46,19 +67,23 @@ TYPE_CHOICES = ("equal", "any")
               show_default=True,
               help="table: P/R/F1 and the categories per system; json: everything, per "
               "document too; csv: one line per system, document and row.")
-@click.option("--config", "config_path", metavar="CONFIG",
-              help="1992 templates only: the configuration (TOML, config-*.el, or 'muc4', "
-              "the default).")
-@click.option("--history", "history_path", type=click.Path(dir_okay=False),
-              help="1992 templates only: the history of judgements the scorer uses.")
-@click.option("--no-query-pass", is_flag=True,
-              help="1992 templates only: score in batch mode (no query pass).")
+@option_group("scoring", Scoring1992, [
+    click.option("--config", "config_path", metavar="CONFIG",
+                 help="1992 templates only: the configuration (TOML, config-*.el, or 'muc4', "
+                 "the default)."),
+    click.option("--history", "history_path", type=click.Path(dir_okay=False),
+                 help="1992 templates only: the history of judgements the scorer uses."),
+    click.option("--no-query-pass", is_flag=True,
+                 help="1992 templates only: score in batch mode (no query pass).")])
+@click.option("--compare", "compare_to", is_flag=True,
+              help="The first PRED is a baseline: for each other, per category, both counts, "
+              "the difference and the p-value of a paired randomization over documents (exact "
+              "up to 20 differing documents, else 9,999 shuffles, seed 1).")
 @destination_options()
 @selection_options(units=False)
 def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
-           canonical_order: bool, mode: str, types: str, fmt: str, config_path: str | None,
-           history_path: str | None, no_query_pass: bool, destination: Destination,
-           selection: Selection) -> None:
+           canonical_order: bool, mode: str, types: str, fmt: str, scoring: Scoring1992,
+           compare_to: bool, destination: Destination, selection: Selection) -> None:
     """Error analysis of template filling (Das et al. 2022): sixteen error categories.
 
     Aligns the predicted with the gold templates of each document as the
@@ -92,10 +117,9 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
         if after_repair or canonical_order:
             raise click.UsageError("--after-repair and --canonical-order are for modern "
                                    "files: 1992 templates keep the 1992 mapping")
-        analysis = _analyse_1992(key_path, predictions, mode, config_path, history_path,
-                                 not no_query_pass, selection)
+        analysis = _analyse_1992(key_path, predictions, mode, scoring, selection)
     else:
-        if config_path is not None or history_path is not None or no_query_pass:
+        if scoring.given:
             raise click.UsageError("--config, --history and --no-query-pass are for 1992 "
                                    "template files; the key is not one")
         options = ErrorOptions(cast("Mode", mode), cast("Types", types), after_repair,
@@ -105,6 +129,9 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
     for system in analysis.systems:
         for warning in system.warnings:
             click.echo(f"warning: {warning}", err=True)
+    if compare_to:
+        _compare(analysis, fmt, destination)
+        return
     if fmt == "json":
         destination.emit(analysis.to_json())
     elif fmt == "csv":
@@ -121,16 +148,50 @@ def _key_is_1992(key_path: str) -> bool:
     return kind is not None and kind.name == "templates"
 
 
-def _analyse_1992(key_path: str, responses: tuple[str, ...], mode: str, config_path: str | None,
-                  history_path: str | None, query_pass: bool,
+def _analyse_1992(key_path: str, responses: tuple[str, ...], mode: str, scoring: Scoring1992,
                   selection: Selection) -> ErrorAnalysis:
     from muceval.cli.common import resolve_configuration
     from muceval.scoring.errors.muc1992 import analyse_1992_files
 
-    config = resolve_configuration(config_path, None)
-    return analyse_1992_files(config, key_path, responses, history_path=history_path,
-                              query_pass=query_pass, mode=cast("Mode", mode),
+    config = resolve_configuration(scoring.config_path, None)
+    return analyse_1992_files(config, key_path, responses, history_path=scoring.history_path,
+                              query_pass=not scoring.no_query_pass, mode=cast("Mode", mode),
                               names=selection.renames(list(responses)))
+
+
+def _compare(analysis: ErrorAnalysis, fmt: str, destination: Destination) -> None:
+    """The first system against each other one, per category, with p-values."""
+    from rich.table import Table
+
+    from muceval.reporting.error_changes import error_changes, error_changes_to_json
+    from muceval.significance.settings import PRESETS
+
+    settings = PRESETS["ab"].settings
+    baseline = analysis.systems[0].system
+    changes = error_changes(analysis, baseline, settings)
+    if fmt == "json":
+        destination.emit(error_changes_to_json(analysis, baseline, changes, settings))
+        return
+    if fmt == "csv":
+        raise click.UsageError("--compare gives a table or JSON")
+    from rich.console import Console
+
+    console = Console(record=True, width=120,
+                      file=None if destination.output is None else io.StringIO())
+    for candidate in dict.fromkeys(c.candidate for c in changes):
+        table = Table(title=f"{candidate} against {baseline} (baseline): error counts",
+                      title_justify="left")
+        for column in ("category", "base", "cand", "Δ", "p", "documents"):
+            table.add_column(column, justify="left" if column == "category" else "right")
+        for c in (c for c in changes if c.candidate == candidate):
+            mark = "*" if c.p_value <= settings.alpha else ""
+            table.add_row(c.category, str(c.baseline_count), str(c.candidate_count),
+                          f"{c.difference:+d}", f"{c.p_value:.4f}{mark}", str(c.documents))
+        console.print(table)
+    console.print(f"paired randomization over documents; * = p ≤ {settings.alpha} "
+                  f"(seed {settings.seed})")
+    if destination.output is not None:
+        destination.emit(console.export_text())
 
 
 def _tables(analysis: ErrorAnalysis, terminal: bool) -> str:
