@@ -55,3 +55,21 @@ def test_errors_compare_gives_each_category_its_p_value(modern, capsys):
     spurious = changes["Spurious_Template"]
     assert spurious["difference"] == spurious["candidate_count"] - spurious["baseline_count"]
     assert 0 < spurious["p_value"] <= 1
+
+
+def test_compare_takes_the_error_categories_too(capsys):
+    """Issue 28: `compare --errors` shows, per category, the change and its p-value, for 1992
+    templates (scored by the 1992 scorer) as for modern files; without --key it is refused."""
+    from muceval.reporting.demo import example_files
+
+    example = example_files()
+    args = ["compare", "--key", str(example.key), "--config", str(example.config),
+            str(example.responses[0]), str(example.responses[1]), "--errors"]
+    assert main([*args, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["comparisons"] and len(doc["error_changes"]) == 17
+    assert {c["candidate"] for c in doc["error_changes"]} == {doc["candidates"][0]}
+    assert main(args) == 0
+    assert "against" in capsys.readouterr().out
+    assert main(["compare", str(example.responses[0]), str(example.responses[1]),
+                 "--errors"]) == 2

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING
 
 import click
@@ -40,6 +41,7 @@ from muceval.errors import UsageError
 from muceval.scoring.metrics import modern_metrics
 
 if TYPE_CHECKING:
+    from muceval.reporting.error_changes import ErrorChange
     from muceval.scoring.muc1992.scorer import ScoringOptions
     from muceval.significance.baseline import BaselineResult
 
@@ -50,17 +52,19 @@ _COMMON = ("baseline", "candidates", "metrics", "method", "shuffles", "seed", "a
 
 @dataclass(frozen=True)
 class UnitChoice:
-    """What one unit is (``--unit``), and whether Yeh's whole procedure was asked (``--yeh``)."""
+    """What one unit is (``--unit``), whether Yeh's whole procedure was asked (``--yeh``),
+    and whether the error categories are compared too (``--errors``)."""
 
     level: str
     yeh: bool
+    errors: bool = False
 
 
-def _unit_choice(unit: str, yeh: bool) -> UnitChoice:
+def _unit_choice(unit: str, yeh: bool, errors: bool) -> UnitChoice:
     given = click.get_current_context().get_parameter_source("unit")
     if yeh and given is click.core.ParameterSource.COMMANDLINE and unit != "response":
         raise UsageError(f"--yeh tests over responses; it does not go with --unit {unit}")
-    return UnitChoice("response" if yeh else unit, yeh)
+    return UnitChoice("response" if yeh else unit, yeh, errors)
 
 
 @cli.command("compare")
@@ -91,7 +95,11 @@ def _unit_choice(unit: str, yeh: bool) -> UnitChoice:
     click.option("--yeh", is_flag=True,
                  help="With --key: Yeh 2000's whole procedure: --unit response, all 2^n "
                  "assignments when n ≤ 20 responses differ, else 2^20 random ones, and his two "
-                 "checks (recall against the sign test; a second run with another seed).")])
+                 "checks (recall against the sign test; a second run with another seed)."),
+    click.option("--errors", is_flag=True,
+                 help="With --key: also compare the error categories of Das et al. (2022) "
+                 "(muceval errors), each with the p-value of a paired randomization over "
+                 "documents.")])
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 @strict_option
@@ -115,7 +123,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     from rich.console import Console
 
     from muceval.formats.files import system_name
-    from muceval.reporting.terminal import render_baseline
+    from muceval.reporting.terminal import render_baseline, render_error_changes
     from muceval.significance.baseline import compare_to_baseline
 
     # A folder of candidates may hold the baseline too: it is not its own candidate.
@@ -141,12 +149,42 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
                 tallies, system_names[0], system_names[1:], metrics=testing.metric_names,
                 settings=testing.settings, threads=testing.threads, progress=advance,
                 unit="document" if is_modern else unit.level)
+    if unit.errors and fmt == "csv":
+        raise UsageError("--errors goes with the table or JSON")
+    changes = _error_changes(key_path, paths, configuration, history_path, scoring, renamed,
+                             testing) if unit.errors and key_path is not None else None
     if fmt == "json":
-        click.echo(result.to_json())
+        doc = result.to_dict()
+        if changes is not None:
+            doc["error_changes"] = [asdict(c) for c in changes]
+        click.echo(json.dumps(doc, indent=1))
     elif fmt == "csv":
         click.echo(result.to_csv(), nl=False)
     else:
         render_baseline(result, Console())
+        if changes is not None:
+            render_error_changes(changes, system_names[0], Console(), testing.settings.alpha,
+                                 testing.settings.seed)
+
+
+def _error_changes(key_path: str, paths: list[str], configuration: ConfigurationChoice,
+                   history_path: str | None, scoring: ScoringOptions, renamed: dict[str, str],
+                   testing: Testing) -> list[ErrorChange]:
+    """The error categories of the candidates against the baseline (the first of ``paths``),
+    from a modern key or, for 1992 templates, the 1992 scorer's verdicts."""
+    from muceval.formats.registry import INPUTS
+    from muceval.reporting.error_changes import error_changes
+    from muceval.scoring.errors import analyse_error_files
+    from muceval.scoring.errors.muc1992 import analyse_1992_files
+
+    kind = INPUTS.kind_of(key_path)
+    if kind is not None and kind.name == "templates":
+        analysis = analyse_1992_files(configuration.load(), key_path, paths,
+                                      history_path=history_path, query_pass=scoring.query_pass,
+                                      names=renamed)
+    else:
+        analysis = analyse_error_files(key_path, paths, names=renamed)
+    return error_changes(analysis, analysis.systems[0].system, testing.settings)
 
 
 def _tallies(key_path: str | None, paths: list[str], configuration: ConfigurationChoice,
@@ -202,16 +240,16 @@ def _refuse_unused(key_path: str | None, modern: bool, unit: UnitChoice) -> None
         # Yeh's procedure fixes the method and the number of shuffles; responses are not
         # sampled, so there is no bootstrap interval.
         refuse_unused({*_COMMON, "key_path", "config_path", "slots_path", "history_path",
-                       "no_query_pass", "unit", "yeh"} - {"bootstrap", "threads"}
+                       "no_query_pass", "unit", "yeh", "errors"} - {"bootstrap", "threads"}
                       - ({"method", "shuffles"} if unit.yeh else set()),
                       "does not go with " + ("--yeh" if unit.yeh else "--unit response"))
         return
     if modern:
-        refuse_unused({*_COMMON, "key_path", "metric", "phi"},
+        refuse_unused({*_COMMON, "key_path", "metric", "phi", "errors"},
                       "does not go with a modern key (its scorer takes --metric and --phi)")
     elif key_path is not None:
         refuse_unused({*_COMMON, "key_path", "config_path", "slots_path", "history_path",
-                       "no_query_pass", "unit"},
+                       "no_query_pass", "unit", "errors"},
                       "does not go with responses scored against a 1992 key")
     else:
         refuse_unused({*_COMMON, "units"},

@@ -161,8 +161,6 @@ def _analyse_1992(key_path: str, responses: tuple[str, ...], mode: str, scoring:
 
 def _compare(analysis: ErrorAnalysis, fmt: str, destination: Destination) -> None:
     """The first system against each other one, per category, with p-values."""
-    from rich.table import Table
-
     from muceval.reporting.error_changes import error_changes, error_changes_to_json
     from muceval.significance.settings import PRESETS
 
@@ -176,20 +174,11 @@ def _compare(analysis: ErrorAnalysis, fmt: str, destination: Destination) -> Non
         raise click.UsageError("--compare gives a table or JSON")
     from rich.console import Console
 
+    from muceval.reporting.terminal import render_error_changes
+
     console = Console(record=True, width=120,
                       file=None if destination.output is None else io.StringIO())
-    for candidate in dict.fromkeys(c.candidate for c in changes):
-        table = Table(title=f"{candidate} against {baseline} (baseline): error counts",
-                      title_justify="left")
-        for column in ("category", "base", "cand", "Δ", "p", "documents"):
-            table.add_column(column, justify="left" if column == "category" else "right")
-        for c in (c for c in changes if c.candidate == candidate):
-            mark = "*" if c.p_value <= settings.alpha else ""
-            table.add_row(c.category, str(c.baseline_count), str(c.candidate_count),
-                          f"{c.difference:+d}", f"{c.p_value:.4f}{mark}", str(c.documents))
-        console.print(table)
-    console.print(f"paired randomization over documents; * = p ≤ {settings.alpha} "
-                  f"(seed {settings.seed})")
+    render_error_changes(changes, baseline, console, settings.alpha, settings.seed)
     if destination.output is not None:
         destination.emit(console.export_text())
 

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
 
-__all__ = ["render_baseline", "render_classic_tests", "render_significance", "scores_table",
+__all__ = ["render_baseline", "render_classic_tests", "render_error_changes",
+           "render_significance", "scores_table",
            "short_names", "summary_table"]
 
 
@@ -354,3 +355,23 @@ def summary_table(results: Mapping[str, Sequence[PairScore]], config: Configurat
                 ("matched_only", "matched_missing", "matched_spurious", "all_templates")]
          for name, acc in summaries.items()},
     )
+
+
+def render_error_changes(changes: Sequence[Any], baseline: str, console: Any,
+                         alpha: float, seed: int | None) -> None:
+    """Per candidate, the error categories against the baseline: both counts, the difference
+    and the p-value of the paired randomization over documents (* at most ``alpha``)."""
+    from rich.table import Table
+
+    for candidate in dict.fromkeys(c.candidate for c in changes):
+        table = Table(title=f"{candidate} against {baseline} (baseline): error counts",
+                      title_justify="left")
+        for column in ("category", "base", "cand", "Δ", "p", "documents"):
+            table.add_column(column, justify="left" if column == "category" else "right")
+        for c in (c for c in changes if c.candidate == candidate):
+            mark = "*" if c.p_value <= alpha else ""
+            table.add_row(c.category, str(c.baseline_count), str(c.candidate_count),
+                          f"{c.difference:+d}", f"{c.p_value:.4f}{mark}", str(c.documents))
+        console.print(table)
+    console.print(f"error counts: paired randomization over documents; * = p ≤ {alpha} "
+                  f"(seed {seed})")
