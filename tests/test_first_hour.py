@@ -233,3 +233,18 @@ def test_group_figure_ticks_leave_out_what_all_names_share():
                       "recall")
     ticks = [label.get_text() for label in fig.axes[1].get_xticklabels()]
     assert sorted(ticks) == ["bart-base", "t5-large-enc"]
+
+
+def test_the_scorer_has_one_name_everywhere(modern, tmp_path, capsys):
+    """Issue 29: `--metric` (score) and `--scorer` (significance) named one choice; each
+    command now takes both."""
+    scores = tmp_path / "modern.json"
+    gold = str(modern / "gtt" / "test.json")
+    preds = [str(modern / "iterx" / f"preds.{e}.test.jsonlines") for e in ("bart-base",
+                                                                           "t5-large-enc")]
+    assert main(["score", "--key", gold, "--scorer", "all", "--format", "json",
+                 "-o", str(scores), *preds]) == 0
+    for flag in ("--scorer", "--metric"):
+        assert main(["significance", str(scores), flag, "gtt", "--seed", "1",
+                     "--shuffles", "9", "--format", "json"]) == 0
+    capsys.readouterr()

@@ -33,7 +33,8 @@ def modern_options() -> Decorator:
     similarities = ", ".join(f"{m} {'|'.join(METRICS[m].similarities)}"
                              for m in modern_metrics() if METRICS[m].similarities)
     options = [
-        click.option("--metric", type=click.Choice(METRIC_CHOICES), default="1992",
+        click.option("--metric", "--scorer", "metric", type=click.Choice(METRIC_CHOICES),
+                     default="1992",
                      show_default=True,
                      help=f"The scorer ({scorers}; the modern ones on their JSON layouts); all: "
                      "every modern scorer side by side."),

@@ -51,7 +51,7 @@ def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
               help="Insist on what one unit is: " + UNIT_LEVEL_HELP + " muceval scores hold the "
               "level they were written with (muceval score --unit LEVEL --format json); "
               "1992 reports hold messages. By default, the level the inputs hold.")
-@click.option("--scorer", type=click.Choice(modern_metrics()),
+@click.option("--scorer", "--metric", "scorer", type=click.Choice(modern_metrics()),
               help="Modern scores files (score --metric all): which scorer's counts to test.")
 @click.option("--matrix/--no-matrix", default=None,
               help="Print the p-value matrices (by default only when they fit the terminal).")
