@@ -609,3 +609,15 @@ def test_randomization_distributions_are_those_of_the_p_values(written) -> None:
     page = files.html.read_text()
     assert 'id="distributions"' in page and page.count('observed"') == len(order) - 1
     assert (files.out_dir / "figures" / f"histogram-{order[0]}--{order[1]}.svg").exists()
+
+
+def test_every_matrix_lists_the_systems_in_one_order(written) -> None:
+    """Issue 29: each metric's matrix had its own order, so a pair's cell moved between them."""
+    analysis, files = written
+    page = files.html.read_text()
+    orders = []
+    for metric in analysis.significance.metrics:
+        table = page.split(f'<table class="matrix" data-metric="{metric}">', 1)[1]
+        table = table.split("</table>", 1)[0]
+        orders.append([chunk.split('"', 1)[0] for chunk in table.split('<tr data-system="')[1:]])
+    assert orders[0] == analysis.significance.ranking("f1") and all(o == orders[0] for o in orders)

@@ -244,8 +244,9 @@ def _figure(fig_id: str, svgs: Mapping[str, str], caption: str) -> dict[str, Any
 
 
 def matrix_rows(sig: SignificanceResult, metric: str) -> list[dict[str, Any]]:
-    """The rows of a p-value matrix table: systems in score order, one cell per other system."""
-    order = sig.ranking(metric)
+    """The rows of a p-value matrix table: systems in one order for every metric (that of
+    F P&R), one cell per other system."""
+    order = sig.matrix_order
     rows = []
     for a in order:
         cells: list[dict[str, Any] | None] = []
@@ -281,7 +282,7 @@ def matrices_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str 
     blocks = []
     for metric in sig.metrics:
         label = titles.get(metric, metric)
-        blocks.append({"metric": metric, "label": label, "order": sig.ranking(metric),
+        blocks.append({"metric": metric, "label": label, "order": sig.matrix_order,
                        "figure": _figure(f"{prefix}matrix-{metric}", svgs,
                                          f"Pairwise p-values for {label}."),
                        "rows": matrix_rows(sig, metric)})

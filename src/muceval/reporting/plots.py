@@ -314,7 +314,7 @@ def matrix_plot(result: SignificanceResult, metric: str, label: str | None = Non
     >>> fig.axes[0].get_xlabel()
     'column system'
     """
-    order = result.ranking(metric)
+    order = result.matrix_order
     n = len(order)
     settings = result.settings
     alpha, needed = settings["alpha"], settings["confidence"]

@@ -245,6 +245,12 @@ class SignificanceResult:
         }
 
     @property
+    def matrix_order(self) -> list[str]:
+        """One order of the systems for every metric's matrix, that of F P&R (else the first
+        metric): a pair's cells are in the same place in each (issue 29)."""
+        return self.ranking("f1" if "f1" in self.metrics else self.metrics[0])
+
+    @property
     def letters_from_runs(self) -> list[str]:
         """The metrics whose letters are those of the MUC-4 groupings, because the maximal
         sets of non-different systems were too many for a letter display
