@@ -579,3 +579,19 @@ def test_too_many_letter_groups_fall_back_to_the_muc4_groupings(monkeypatch):
         for a in group:
             for b in group:
                 assert not apart[names.index(a), names.index(b)]
+
+
+def test_average_ranks_are_scipys_rankdata():
+    """The Wilcoxon ranks without scipy.stats (half a second of every JSON run): equal to
+    scipy.stats.rankdata on rows with ties and the infinities that mark dropped units."""
+    import numpy as np
+    from scipy import stats
+
+    from muceval.significance.classic import _average_ranks
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        values = rng.integers(0, 6, (int(rng.integers(1, 6)), int(rng.integers(1, 30))))
+        values = values.astype(float)
+        values[rng.random(values.shape) < 0.2] = np.inf
+        assert np.array_equal(_average_ranks(values), stats.rankdata(values, axis=1))
