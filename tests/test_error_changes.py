@@ -73,3 +73,92 @@ def test_compare_takes_the_error_categories_too(capsys):
     assert "against" in capsys.readouterr().out
     assert main(["compare", str(example.responses[0]), str(example.responses[1]),
                  "--errors"]) == 2
+
+
+def _error_json(modern, tmp_path, names=("bart-base", "t5-large-enc", "bert-base")):
+    gold = str(modern / "gtt" / "test.json")
+    preds = [str(modern / "iterx" / f"preds.{n}.test.jsonlines") for n in names]
+    out = tmp_path / "errors.json"
+    assert main(["errors", "--key", gold, *preds, "--format", "json", "-o", str(out)]) == 0
+    return out
+
+
+def test_significance_errors_tests_every_pair_as_each_pair_alone(modern, tmp_path, capsys):
+    """Issue 28: `significance --errors` tests every pair of systems per category; a pair's
+    p-values are those of the pair tested alone, and --adjust holm adjusts over the pairs of
+    each category."""
+    from muceval.formats.error_counts import read_error_counts
+
+    path = _error_json(modern, tmp_path)
+    capsys.readouterr()
+    assert main(["significance", str(path), "--errors", "--seed", "3", "--adjust", "holm",
+                 "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "muceval-error-changes" and doc["settings"]["pairs"] == "all"
+    changes = doc["changes"]
+    assert len(changes) == 3 * 16
+    counts = read_error_counts([path])
+    for c in changes:
+        alone = paired_count_tests(counts.counts[c["baseline"]], counts.counts[c["candidate"]],
+                                   SignificanceSettings(seed=3))
+        test = alone[counts.categories.index(c["category"])]
+        assert (c["p_value"], c["difference"]) == (test.p_value, test.difference)
+        assert c["adjusted_p_value"] >= c["p_value"]
+    assert main(["significance", str(path), "--errors", "--seed", "3"]) == 0
+    assert "every test: --format json or csv" in " ".join(capsys.readouterr().out.split())
+
+
+def test_significance_errors_refuses_what_does_not_apply(modern, tmp_path, capsys):
+    path = _error_json(modern, tmp_path, ("bart-base", "bert-base"))
+    capsys.readouterr()
+    assert main(["significance", str(path), "--errors", "--metrics", "f1"]) == 2
+    assert "--metrics does not apply to error counts" in capsys.readouterr().err
+    assert main(["significance", str(path)]) == 2
+    assert "significance --errors" in capsys.readouterr().err
+    broken = tmp_path / "broken.json"
+    broken.write_text(path.read_text().replace('"categories":{"Span_Error":',
+                                               '"categories":{"Span_Error":-1,"Spam":'))
+    assert main(["significance", str(broken), "--errors"]) == 2
+    err = capsys.readouterr().err
+    assert str(broken) in err and "not a whole number" in err
+
+
+def test_the_exact_count_is_that_of_the_sign_vectors():
+    """The exact test counts the distribution of the signed sum; it must equal the count over
+    all 2^m sign vectors, ties on |sum| included."""
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        d = rng.integers(-5, 6, rng.integers(1, 13))
+        d = d[d != 0]
+        if len(d) == 0:
+            continue
+        first, second = np.zeros((len(d), 1), dtype=int), d[:, None]
+        first = np.where(second < 0, -second, 0)
+        second = np.where(second > 0, second, 0)
+        (found,) = paired_count_tests(first, second, SignificanceSettings(seed=1))
+        signs = np.array(list(itertools.product((1, -1), repeat=len(d))))
+        expected = np.count_nonzero(np.abs(signs @ d) >= abs(d.sum())) / 2 ** len(d)
+        assert found.p_value == expected
+
+
+def test_the_drawn_test_is_its_definition_column_by_column():
+    """All columns share one coin matrix and one product: each must still get exactly the
+    coins and count its definition gives (a column of m differing documents, the first m
+    coins of each shuffle, (nge + 1) / (shuffles + 1))."""
+    from muceval.significance.kernels import coins
+
+    rng = np.random.default_rng(11)
+    first, second = rng.integers(0, 4, (90, 5)), rng.integers(0, 4, (90, 5))
+    second[:, 4] = first[:, 4]  # a column without any difference
+    settings = SignificanceSettings(seed=4, shuffles=20_000)
+    found = paired_count_tests(first, second, settings)
+    for k, test in enumerate(found):
+        d = (second[:, k] - first[:, k])
+        d = d[d != 0]
+        if len(d) <= 20:
+            assert test.method == "exact"
+            continue
+        signs = 1 - 2 * coins(4, 0, 20_000, len(d)).astype(np.int64)
+        nge = np.count_nonzero(np.abs(signs @ d) >= abs(d.sum()))
+        assert test.p_value == (nge + 1) / 20_001 and test.method == "approximate"
+    assert found[4].p_value == 1.0 and found[4].documents == 0

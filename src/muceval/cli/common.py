@@ -129,6 +129,8 @@ RESPONSES = frozenset({"templates"})
 """Kinds of the files a folder of responses holds (see :func:`expand_folders`)."""
 SCORES = frozenset({"scores-csv", "unit-csv", "scores-json", "modern-scores", "report-1992"})
 """Kinds of the files a folder of scores holds."""
+ERROR_ANALYSES = frozenset({"error-analysis"})
+"""Kinds of the files ``significance --errors`` reads."""
 
 
 def expand_folders(paths: tuple[str, ...] | list[str],

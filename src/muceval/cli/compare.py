@@ -163,8 +163,8 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     else:
         render_baseline(result, Console())
         if changes is not None:
-            render_error_changes(changes, system_names[0], Console(), testing.settings.alpha,
-                                 testing.settings.seed)
+            render_error_changes(changes, Console(), testing.settings.alpha,
+                                 testing.settings.seed, testing.settings.adjust)
 
 
 def _error_changes(key_path: str, paths: list[str], configuration: ConfigurationChoice,
@@ -184,7 +184,7 @@ def _error_changes(key_path: str, paths: list[str], configuration: Configuration
                                       names=renamed)
     else:
         analysis = analyse_error_files(key_path, paths, names=renamed)
-    return error_changes(analysis, analysis.systems[0].system, testing.settings)
+    return error_changes(analysis.counts(), analysis.systems[0].system, testing.settings)
 
 
 def _tallies(key_path: str | None, paths: list[str], configuration: ConfigurationChoice,

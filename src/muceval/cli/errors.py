@@ -166,9 +166,10 @@ def _compare(analysis: ErrorAnalysis, fmt: str, destination: Destination) -> Non
 
     settings = PRESETS["ab"].settings
     baseline = analysis.systems[0].system
-    changes = error_changes(analysis, baseline, settings)
+    counts = analysis.counts()
+    changes = error_changes(counts, baseline, settings)
     if fmt == "json":
-        destination.emit(error_changes_to_json(analysis, baseline, changes, settings))
+        destination.emit(error_changes_to_json(counts, baseline, changes, settings))
         return
     if fmt == "csv":
         raise click.UsageError("--compare gives a table or JSON")
@@ -178,7 +179,7 @@ def _compare(analysis: ErrorAnalysis, fmt: str, destination: Destination) -> Non
 
     console = Console(record=True, width=120,
                       file=None if destination.output is None else io.StringIO())
-    render_error_changes(changes, baseline, console, settings.alpha, settings.seed)
+    render_error_changes(changes, console, settings.alpha, settings.seed, settings.adjust)
     if destination.output is not None:
         destination.emit(console.export_text())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, cast
 
 import click
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    ERROR_ANALYSES,
     SCORES,
     UNIT_LEVEL_HELP,
     expand_folders,
@@ -43,6 +44,15 @@ def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
     return None if pairs_path is None else Destination(pairs_path, force)
 
 
+@dataclass(frozen=True)
+class Subject:
+    """What is tested besides MUC tallies: one scorer of modern scores files, or the error
+    categories of error analyses."""
+
+    scorer: str | None
+    errors: bool
+
+
 @cli.command("significance")
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True, type=click.Path())
 @testing_options("muc4")
@@ -51,8 +61,15 @@ def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
               help="Insist on what one unit is: " + UNIT_LEVEL_HELP + " muceval scores hold the "
               "level they were written with (muceval score --unit LEVEL --format json); "
               "1992 reports hold messages. By default, the level the inputs hold.")
-@click.option("--scorer", "--metric", "scorer", type=click.Choice(modern_metrics()),
-              help="Modern scores files (score --metric all): which scorer's counts to test.")
+@option_group("subject", Subject, [
+    click.option("--scorer", "--metric", "scorer", type=click.Choice(modern_metrics()),
+                 help="Modern scores files (score --metric all): which scorer's counts to "
+                 "test."),
+    click.option("--errors", is_flag=True,
+                 help="INPUT files are error analyses (muceval errors --format json): test, "
+                 "per error category, every pair of systems by a paired randomization over "
+                 "documents (exact up to 20 differing documents); --shuffles, --seed, --alpha "
+                 "and --adjust apply (--adjust: over the pairs of each category).")])
 @click.option("--matrix/--no-matrix", default=None,
               help="Print the p-value matrices (by default only when they fit the terminal).")
 @click.option("--tests", "tests", metavar="TESTS",
@@ -81,7 +98,7 @@ def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
 def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection,
-                 unit_level: str | None, scorer: str | None, matrix: bool | None,
+                 unit_level: str | None, subject: Subject, matrix: bool | None,
                  tests: str | None, cluster: Cluster | None, pairs: Destination | None,
                  show_plan: bool, progress: bool | None, fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
@@ -100,9 +117,15 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
       muceval significance fills.json --unit fill --method auto --tests all
       muceval significance scores.json --scheduler local:2 --checkpoint run.ckpt
       muceval significance leaderboard.csv --pairs pairs.csv --format json
+      muceval errors --key GOLD A B C --format json -o errors.json
+      muceval significance errors.json --errors --adjust holm
     """
     from muceval.significance.engine import compare
 
+    if subject.errors:
+        _error_pairs(expand_folders(inputs, ERROR_ANALYSES), testing, selection, fmt)
+        return
+    scorer = subject.scorer
     inputs = expand_folders(inputs, SCORES)
     chosen_tests = _parse_tests(tests)
     # The terminal shows no intervals, and the classic tests only with --tests: computing
@@ -135,6 +158,33 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
             result = compare(tallies, testing.metrics, settings, threads=testing.threads,
                              progress=advance, executor=executor)
     _print(result, fmt, matrix, chosen_tests)
+
+
+def _error_pairs(inputs: tuple[str, ...], testing: Testing, selection: Selection,
+                 fmt: str) -> None:
+    """Every pair of systems of the error analyses, per category."""
+    from rich.console import Console
+
+    from muceval.formats.error_counts import read_error_counts
+    from muceval.reporting.error_changes import (
+        all_pair_changes,
+        error_changes_to_csv,
+        error_changes_to_json,
+    )
+    from muceval.reporting.terminal import render_error_pairs
+
+    refuse_unused({"inputs", "errors", "shuffles", "seed", "alpha", "adjust", "names", "fmt"},
+                  "does not apply to error counts (--errors: paired randomization over "
+                  "documents, exact up to 20 differing documents)")
+    counts = read_error_counts(list(inputs), selection.renames(inputs))
+    settings = testing.settings.with_seed()
+    changes = all_pair_changes(counts, settings)
+    if fmt == "json":
+        click.echo(error_changes_to_json(counts, None, changes, settings), nl=False)
+    elif fmt == "csv":
+        click.echo(error_changes_to_csv(changes), nl=False)
+    else:
+        render_error_pairs(changes, Console(), settings.alpha, settings.seed, settings.adjust)
 
 
 def _ratios(inputs: tuple[str, ...], scorer: str | None, testing: Testing,

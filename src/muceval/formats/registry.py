@@ -40,6 +40,7 @@ from muceval.formats.config import (
     load_configuration,
     parse_configuration_toml,
 )
+from muceval.formats.error_counts import looks_like_error_analysis, parse_error_counts
 from muceval.formats.files import parse_json, read_text, system_name
 from muceval.formats.modern import LAYOUTS, detect_layout, parse_modern
 from muceval.formats.muc.history import parse_history
@@ -121,6 +122,7 @@ _HINTS = {
               "--key), or score it first (muceval score --key GOLD FILE --metric all --format "
               "json)",
     "history": "a history goes with responses scored against a key (--history)",
+    "error-analysis": "its error counts are tested with muceval significance --errors",
 }
 """What to do instead, for kinds a command often receives by mistake."""
 
@@ -388,9 +390,16 @@ def _load_modern_scores(text: str, path: str, options: ReadOptions) -> Loaded:
     return Loaded(doc, {"scorers": len(results), "systems": len(systems)})
 
 
+def _load_error_counts(text: str, path: str, options: ReadOptions) -> Loaded:
+    counts = parse_error_counts(text, path)
+    return Loaded(counts, {"systems": len(counts.systems), "documents": len(counts.documents)})
+
+
 def _the_systems(systems: Sequence[ScoredSystem], options: ReadOptions) -> Sequence[ScoredSystem]:
     return systems
 
+
+_MUCEVAL_JSON = "muceval JSON (score or errors --format json)"
 
 INPUTS = Registry([
     InputKind("scores-csv", "scores CSV", "muceval scores CSV (score --format csv)",
@@ -402,9 +411,12 @@ INPUTS = Registry([
               "gtt|ceaf-ree|ceaf-rme|all --format json)",
               lambda text, path: looks_like_modern_scores(text), _load_modern_scores,
               family=_MODERN_FAMILY),
+    InputKind("error-analysis", "error analysis", "muceval error analysis JSON (errors "
+              "--format json)", lambda text, path: looks_like_error_analysis(text),
+              _load_error_counts, family=_MUCEVAL_JSON),
     InputKind("scores-json", "scores JSON", "muceval scores JSON (score --format json)",
               _looks_like_scores_json, _systems_loader(parse_scores_json, "messages"),
-              _the_systems, summaries=True),
+              _the_systems, summaries=True, family=_MUCEVAL_JSON),
     InputKind("toml-configuration", "configuration", "muceval TOML configuration (*.toml)",
               lambda text, path: path.endswith(".toml"), _load_toml_configuration),
     InputKind("report-1992", "score report", "1992 score report",

@@ -1,32 +1,47 @@
-"""Which changes in error counts are real (issue 28): each candidate against a baseline, per
-error category and for the Error Score, with the p-value of a paired randomization over
-documents (:func:`muceval.significance.counts.paired_count_tests`)."""
+"""Which changes in error counts are real (issue 28): per error category and pair of systems,
+both counts, the difference and the p-value of a paired randomization over documents
+(:func:`muceval.significance.counts.paired_count_tests`): a candidate against a baseline
+(``compare``), every pair (``significance --errors``) or neighbours in a ranking (the report).
+
+JSON (format ``muceval-error-changes``)::
+
+    {"format", "format_version", "muceval", "signature", "settings": {..., "baseline",
+     "pairs", "test", "shuffles", "seed", "alpha", "adjust"},
+     "changes": [{"baseline", "candidate", "category", "baseline_count", "candidate_count",
+                  "difference", "p_value", "adjusted_p_value", "method", "documents"}]}
+"""
 
 from __future__ import annotations
 
+import csv
+import io
+import itertools
 import json
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-import numpy as np
-
+from muceval.core.error_counts import ErrorCounts
 from muceval.core.signature import document_header
 from muceval.errors import UsageError
-from muceval.scoring.errors import ErrorAnalysis
-from muceval.scoring.errors.model import ALL_CATEGORIES, SystemErrors
-from muceval.significance.counts import paired_count_tests
+from muceval.significance.counts import pairwise_count_tests
+from muceval.significance.groups import adjust_pvalues
 from muceval.significance.settings import SignificanceSettings
 
-__all__ = ["ERROR_CHANGES_FORMAT", "ErrorChange", "error_changes", "error_changes_to_json"]
+__all__ = ["ERROR_CHANGES_FORMAT", "ErrorChange", "all_pair_changes", "changes_between",
+           "error_changes", "error_changes_to_csv", "error_changes_to_json"]
 
 ERROR_CHANGES_FORMAT = "muceval-error-changes"
 
 
 @dataclass(frozen=True)
 class ErrorChange:
-    """One category of one candidate against the baseline: both counts, the difference
-    (candidate − baseline), the p-value, how it was found, and the documents that differ."""
+    """One category of one pair of systems: both counts, the difference (candidate −
+    baseline), the p-value, the p-value adjusted over the pairs tested for that category
+    (``settings.adjust``; equal to it when there is one pair or no adjustment), how it was
+    found, and the documents whose counts differ."""
 
+    baseline: str
     candidate: str
     category: str
     baseline_count: int
@@ -35,53 +50,105 @@ class ErrorChange:
     p_value: float
     method: str
     documents: int
+    adjusted_p_value: float
+
+    def significant(self, alpha: float) -> bool:
+        return self.adjusted_p_value <= alpha
 
 
-def error_changes(analysis: ErrorAnalysis, baseline: str,
+def _check(counts: ErrorCounts, names: Sequence[str]) -> None:
+    known = counts.systems
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise UsageError(f"no system {unknown[0]!r} among {', '.join(known)}")
+
+
+def changes_between(counts: ErrorCounts, pairs: Sequence[tuple[str, str]],
+                    settings: SignificanceSettings) -> list[ErrorChange]:
+    """Every category of each pair ``(baseline, candidate)``, pair by pair; the documents are
+    those of any system (a document a system lacks counts zero for it). The p-values of a
+    category are adjusted over the pairs (``settings.adjust``).
+
+    Raises
+    ------
+    UsageError
+        If a pair names a system not in the analysis.
+    """
+    _check(counts, [n for pair in pairs for n in pair])
+    categories = counts.categories
+    tests = pairwise_count_tests(counts.counts, pairs, settings)
+    out: list[ErrorChange] = []
+    for (baseline, candidate), found in tests.items():
+        out += [ErrorChange(baseline, candidate, category, t.first, t.second, t.difference,
+                            t.p_value, t.method, t.documents, t.p_value)
+                for category, t in zip(categories, found, strict=True)]
+    return _adjusted(out, settings.adjust)
+
+
+def _adjusted(changes: list[ErrorChange], method: str) -> list[ErrorChange]:
+    """Each category's p-values adjusted over its pairs (the family of one category)."""
+    if method == "none":
+        return changes
+    out = list(changes)
+    for category in dict.fromkeys(c.category for c in changes):
+        where = [i for i, c in enumerate(changes) if c.category == category]
+        for i, p in zip(where, adjust_pvalues([changes[i].p_value for i in where], method),
+                        strict=True):
+            out[i] = ErrorChange(**{**asdict(changes[i]), "adjusted_p_value": p})
+    return out
+
+
+def error_changes(counts: ErrorCounts, baseline: str,
                   settings: SignificanceSettings) -> list[ErrorChange]:
-    """Every category of every other system of ``analysis`` against ``baseline``; the
-    documents are those of either system (a document one system lacks counts zero).
+    """Every category of every other system of ``counts`` against ``baseline``.
 
     Raises
     ------
     UsageError
         If ``baseline`` is not a system of the analysis, or it has no other system.
     """
-    systems = {s.system: s for s in analysis.systems}
-    if baseline not in systems:
-        raise UsageError(f"no system {baseline!r} among {', '.join(systems)}")
-    if len(systems) < 2:
+    _check(counts, [baseline])
+    if len(counts.systems) < 2:
         raise UsageError("compare needs a baseline and at least one candidate")
-    categories = analysis.options.categories
-    out: list[ErrorChange] = []
-    for name, system in systems.items():
-        if name == baseline:
-            continue
-        docids = sorted({d.docid for s in (systems[baseline], system) for d in s.documents})
-        first, second = (_counts(s, docids, categories) for s in (systems[baseline], system))
-        for category, test in zip(categories, paired_count_tests(first, second, settings),
-                                  strict=True):
-            out.append(ErrorChange(name, category, test.first, test.second, test.difference,
-                                   test.p_value, test.method, test.documents))
-    return out
+    return changes_between(counts, [(baseline, s) for s in counts.systems if s != baseline],
+                           settings)
 
 
-def _counts(system: SystemErrors, docids: list[str], categories: tuple[str, ...]) -> np.ndarray:
-    """``documents × categories`` counts of the total row (zeros where a document is absent)."""
-    index = [ALL_CATEGORIES.index(c) for c in categories]
-    by_doc = {d.docid: d.total.categories for d in system.documents}
-    zeros = (0,) * len(ALL_CATEGORIES)
-    return np.array([[by_doc.get(doc, zeros)[i] for i in index] for doc in docids],
-                    dtype=np.int64).reshape(len(docids), len(index))
+def all_pair_changes(counts: ErrorCounts, settings: SignificanceSettings,
+                     order: Sequence[str] | None = None) -> list[ErrorChange]:
+    """Every pair of systems, the earlier of ``order`` (default: that of ``counts``) as the
+    baseline.
+
+    Raises
+    ------
+    UsageError
+        If there are fewer than two systems.
+    """
+    names = list(order) if order is not None else list(counts.systems)
+    if len(names) < 2:
+        raise UsageError("testing error counts needs at least two systems")
+    return changes_between(counts, list(itertools.combinations(names, 2)), settings)
 
 
-def error_changes_to_json(analysis: ErrorAnalysis, baseline: str,
+def error_changes_to_json(counts: ErrorCounts, baseline: str | None,
                           changes: list[ErrorChange], settings: SignificanceSettings) -> str:
-    """The changes as a JSON document with its settings and signature."""
-    recorded: dict[str, Any] = {**analysis.settings, "baseline": baseline,
+    """The changes as a JSON document with its settings and signature (``baseline`` None:
+    every pair was tested)."""
+    recorded: dict[str, Any] = {**counts.settings, "baseline": baseline,
+                                "pairs": "against the baseline" if baseline else "all",
                                 "test": "paired randomization over documents",
                                 "shuffles": settings.shuffles, "seed": settings.seed,
-                                "alpha": settings.alpha}
+                                "alpha": settings.alpha, "adjust": settings.adjust}
     doc = {**document_header(ERROR_CHANGES_FORMAT, recorded),
            "changes": [asdict(c) for c in changes]}
     return json.dumps(doc, indent=1) + "\n"
+
+
+def error_changes_to_csv(changes: Sequence[ErrorChange]) -> str:
+    """One line per pair and category, the columns of :class:`ErrorChange`."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    names = [f.name for f in fields(ErrorChange)]
+    writer.writerow(names)
+    writer.writerows([getattr(c, n) for n in names] for c in changes)
+    return buffer.getvalue()

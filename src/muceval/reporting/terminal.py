@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
 
-__all__ = ["render_baseline", "render_classic_tests", "render_error_changes",
+__all__ = ["render_baseline", "render_classic_tests", "render_error_changes", "render_error_pairs",
            "render_significance", "scores_table",
            "short_names", "summary_table"]
 
@@ -357,21 +357,59 @@ def summary_table(results: Mapping[str, Sequence[PairScore]], config: Configurat
     )
 
 
-def render_error_changes(changes: Sequence[Any], baseline: str, console: Any,
-                         alpha: float, seed: int | None) -> None:
-    """Per candidate, the error categories against the baseline: both counts, the difference
-    and the p-value of the paired randomization over documents (* at most ``alpha``)."""
+def render_error_changes(changes: Sequence[Any], console: Any, alpha: float,
+                         seed: int | None, adjust: str = "none") -> None:
+    """Per pair (candidate against baseline), the error categories: both counts, the
+    difference and the p-value of the paired randomization over documents (* when the
+    p-value, adjusted with ``adjust``, is at most ``alpha``)."""
     from rich.table import Table
 
-    for candidate in dict.fromkeys(c.candidate for c in changes):
+    for baseline, candidate in dict.fromkeys((c.baseline, c.candidate) for c in changes):
         table = Table(title=f"{candidate} against {baseline} (baseline): error counts",
                       title_justify="left")
         for column in ("category", "base", "cand", "Δ", "p", "documents"):
-            table.add_column(column, justify="left" if column == "category" else "right")
-        for c in (c for c in changes if c.candidate == candidate):
-            mark = "*" if c.p_value <= alpha else ""
-            table.add_row(c.category, str(c.baseline_count), str(c.candidate_count),
-                          f"{c.difference:+d}", f"{c.p_value:.4f}{mark}", str(c.documents))
+            table.add_column(column, justify="left" if column == "category" else "right",
+                             overflow="fold")
+        for c in changes:
+            if (c.baseline, c.candidate) == (baseline, candidate):
+                table.add_row(c.category, str(c.baseline_count), str(c.candidate_count),
+                              f"{c.difference:+d}", _p_cell(c, alpha, adjust),
+                              str(c.documents))
         console.print(table)
-    console.print(f"error counts: paired randomization over documents; * = p ≤ {alpha} "
-                  f"(seed {seed})")
+    console.print(_error_legend(alpha, seed, adjust))
+
+
+def _p_cell(change: Any, alpha: float, adjust: str) -> str:
+    mark = "*" if change.adjusted_p_value <= alpha else ""
+    if adjust == "none":
+        return f"{change.p_value:.4f}{mark}"
+    return f"{change.p_value:.4f} ({change.adjusted_p_value:.4f}){mark}"
+
+
+def _error_legend(alpha: float, seed: int | None, adjust: str) -> str:
+    adjusted = "" if adjust == "none" else f" after {adjust} adjustment (in parentheses)"
+    return (f"error counts: paired randomization over documents; * = p ≤ {alpha}{adjusted} "
+            f"(seed {seed})")
+
+
+def render_error_pairs(changes: Sequence[Any], console: Any, alpha: float,
+                       seed: int | None, adjust: str = "none") -> None:
+    """Every pair of systems: only the changes found significant, per category (a table of
+    every pair and category would run to thousands of lines: JSON and CSV hold them)."""
+    from rich.table import Table
+
+    shown = sorted((c for c in changes if c.significant(alpha)),
+                   key=lambda c: (c.category, c.adjusted_p_value))
+    pairs = len({(c.baseline, c.candidate) for c in changes})
+    table = Table(title=f"error counts that differ at p ≤ {alpha}: {len(shown)} of "
+                  f"{len(changes)} tests ({pairs} pairs)", title_justify="left")
+    short = short_names(list(dict.fromkeys(n for c in changes for n in (c.baseline,
+                                                                       c.candidate))))
+    for column in ("category", "system", "count", "other", "count ", "Δ", "p"):
+        table.add_column(column, justify="left" if column in ("category", "system", "other")
+                         else "right", overflow="fold")
+    for c in shown:
+        table.add_row(c.category, short[c.baseline], str(c.baseline_count), short[c.candidate],
+                      str(c.candidate_count), f"{c.difference:+d}", _p_cell(c, alpha, adjust))
+    console.print(table)
+    console.print(_error_legend(alpha, seed, adjust) + "; every test: --format json or csv")

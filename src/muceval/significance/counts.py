@@ -11,6 +11,8 @@ from the project's reproducible coins.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +21,7 @@ from muceval.errors import UsageError
 from muceval.significance.kernels import coins
 from muceval.significance.settings import SignificanceSettings
 
-__all__ = ["EXACT_UP_TO", "CountTest", "paired_count_tests"]
+__all__ = ["EXACT_UP_TO", "CountTest", "paired_count_tests", "pairwise_count_tests"]
 
 EXACT_UP_TO = 20
 """Documents whose counts differ, up to which every exchange is enumerated."""
@@ -59,34 +61,90 @@ def paired_count_tests(first: np.ndarray, second: np.ndarray,
     second = np.asarray(second, dtype=np.int64)
     if first.shape != second.shape or first.ndim != 2:
         raise UsageError("give the counts of both systems for the same documents")
+    differing = [(second[:, k] - first[:, k]) for k in range(first.shape[1])]
+    differing = [d[d != 0] for d in differing]
+    drawn = [k for k, d in enumerate(differing) if len(d) > EXACT_UP_TO]
+    approximate = dict(zip(drawn, _approximate([differing[k] for k in drawn], settings,
+                                               first.shape[0]), strict=True))
     out = []
-    for k in range(first.shape[1]):
-        d = second[:, k] - first[:, k]
-        d = d[d != 0]
+    for k, d in enumerate(differing):
         observed = int(d.sum())
-        if len(d) <= EXACT_UP_TO:
-            p, method = _exact(d, observed), "exact"
-        else:
-            p, method = _approximate(d, observed, settings), "approximate"
+        p, method = ((approximate[k], "approximate") if k in approximate
+                     else (_exact(d, observed), "exact"))
         out.append(CountTest(int(first[:, k].sum()), int(second[:, k].sum()), observed, p,
                              method, len(d)))
     return out
 
 
+def pairwise_count_tests(counts: Mapping[str, np.ndarray],
+                         pairs: Sequence[tuple[str, str]],
+                         settings: SignificanceSettings) -> dict[tuple[str, str], list[CountTest]]:
+    """:func:`paired_count_tests` of each pair ``(first, second)`` of systems, each given as a
+    ``documents × counts`` array over the same documents.
+
+    The shuffles are those every pair would get alone (the same seed): a pair's p-values do
+    not depend on which other pairs are tested.
+
+    Raises
+    ------
+    UsageError
+        If a pair names a system not in ``counts``, or the arrays differ in shape.
+    """
+    unknown = sorted({n for pair in pairs for n in pair} - set(counts))
+    if unknown:
+        raise UsageError(f"no counts for {', '.join(unknown)}")
+    return {(a, b): paired_count_tests(counts[a], counts[b], settings) for a, b in pairs}
+
+
 def _exact(d: np.ndarray, observed: int) -> float:
+    """The share of the 2^m sign vectors whose signed sum is at least as far from zero as the
+    observed one, counted over the distribution of the sum (one convolution per document:
+    O(m · Σ|d|) instead of O(2^m · m)); the counts are whole numbers below 2^21, exact."""
     if len(d) == 0:
         return 1.0
-    signs = 1 - 2 * ((np.arange(1 << len(d))[:, None] >> np.arange(len(d))) & 1)
-    totals = signs @ d
-    return float(np.count_nonzero(np.abs(totals) >= abs(observed)) / (1 << len(d)))
+    reach = int(np.abs(d).sum())
+    ways = np.zeros(2 * reach + 1, dtype=np.int64)
+    ways[reach] = 1
+    for value in np.abs(d):
+        v = int(value)
+        shifted = np.zeros_like(ways)
+        shifted[v:] += ways[:len(ways) - v]
+        shifted[:len(ways) - v] += ways[v:]
+        ways = shifted
+    sums = np.arange(-reach, reach + 1)
+    return float(ways[np.abs(sums) >= abs(observed)].sum() / (1 << len(d)))
 
 
-def _approximate(d: np.ndarray, observed: int, settings: SignificanceSettings) -> float:
+@functools.lru_cache(maxsize=2)
+def _signs(seed: int, start: int, stop: int, width: int) -> np.ndarray:
+    """±1 of every unit in shuffles ``start..stop-1``: drawn once for all the pairs and
+    categories of a run (every test takes the first columns it needs)."""
+    signs: np.ndarray = 1.0 - 2.0 * coins(seed, start, stop, width)
+    signs.flags.writeable = False
+    return signs
+
+
+def _approximate(columns: Sequence[np.ndarray], settings: SignificanceSettings,
+                 documents: int) -> list[float]:
+    """The approximate p-value of each column of differing documents' differences.
+
+    A column of m documents gets the first m coins of each shuffle (the coins of unit u do not
+    depend on how many units are drawn), so every column is drawn from one coin matrix and
+    all columns are summed by one matrix product per chunk of shuffles; float64 holds these
+    integer sums exactly.
+    """
+    if not columns:
+        return []
     seed = settings.with_seed().seed
     assert seed is not None
-    nge = 0
+    width = max(len(d) for d in columns)
+    packed = np.zeros((width, len(columns)))
+    for k, d in enumerate(columns):
+        packed[:len(d), k] = d
+    observed = np.abs(packed.sum(axis=0))
+    nge = np.zeros(len(columns), dtype=np.int64)
     for start in range(0, settings.shuffles, _CHUNK):
         stop = min(settings.shuffles, start + _CHUNK)
-        signs = 1 - 2 * coins(seed, start, stop, len(d)).astype(np.int64)
-        nge += int(np.count_nonzero(np.abs(signs @ d) >= abs(observed)))
-    return (nge + 1) / (settings.shuffles + 1)
+        signs = _signs(seed, start, stop, documents)[:, :width]
+        nge += np.count_nonzero(np.abs(signs @ packed) >= observed, axis=0)
+    return [float((n + 1) / (settings.shuffles + 1)) for n in nge]

@@ -25,8 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from muceval.core.error_counts import ErrorCounts
 from muceval.core.signature import document_header, signature
 from muceval.scoring.errors.model import (
+    ALL_CATEGORIES,
     ROWS,
     DocumentErrors,
     ErrorOptions,
@@ -109,6 +111,15 @@ class ErrorAnalysis:
                               for b, a in zip(s.documents, after, strict=True)]})
         return {**document_header(ERRORS_FORMAT, self.settings, FORMAT_VERSION),
                 "categories": list(categories), "rows": list(ROWS), "systems": systems}
+
+    def counts(self) -> ErrorCounts:
+        """The categories of each document's total row (before any repair), per system:
+        what the tests of which counts changed take."""
+        categories = self.options.categories
+        index = [ALL_CATEGORIES.index(c) for c in categories]
+        return ErrorCounts.of_documents(categories, {
+            s.system: {d.docid: [d.total.categories[i] for i in index] for d in s.documents}
+            for s in self.systems}, self.settings)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False) + "\n"
