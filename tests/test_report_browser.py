@@ -95,15 +95,12 @@ def test_example_report_renders_with_every_section(tmp_path: Path) -> None:
 def test_tst3_report_from_official_scores(muc4: Path, tmp_path: Path) -> None:
     paths = sorted(glob.glob(str(muc4 / "tst3" / "official-scores" / "*")))
     assert len(paths) == 17
-    started = time.perf_counter()
     systems, tallies = load_systems(paths)
     analysis = analyze(systems, tallies, inputs={"inputs": paths},
                        settings=SignificanceSettings(shuffles=9999, seed=1992))
     files = write_report(analysis, tmp_path / "tst3",
                          ReportOptions(title="MUC-4 TST3, official scores"))
-    elapsed = time.perf_counter() - started
-    assert elapsed < 30, f"building the TST3 report took {elapsed:.1f} s"
-
+    # Its time is measured by benchmarks/report.py, not asserted here: machines are shared.
     data = json.loads(files.json.read_text())
     significance = json.loads((files.out_dir / "significance.json").read_text())
     assert significance["comparisons"] == data["significance"]["comparisons"]

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from muceval.core.units import UnitTallies
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.html import ReportFiles
+    from muceval.scoring.errors import ErrorAnalysis
     from muceval.scoring.muc1992.scorer import ScoringOptions
     from muceval.significance.settings import SignificanceSettings
 
@@ -55,14 +56,15 @@ def _report_options() -> Decorator:
     """The folder of the report and :class:`ReportOptions`: the command receives ``out_dir``
     and ``shown``."""
     def build(out_dir: str, title: str | None, force: bool, alignment: str | None,
-              png: bool, histograms: tuple[str, ...]) -> tuple[str, ReportOptions]:
+              png: bool, histograms: tuple[str, ...], errors: bool,
+              ) -> tuple[str, ReportOptions]:
         pairs = []
         for text in histograms:
             names = tuple(n.strip() for n in text.split(","))
             if len(names) != 2:
                 raise UsageError(f"--histogram {text!r}: give two systems, A,B")
             pairs.append(names)
-        return out_dir, ReportOptions(title, png, force, alignment, tuple(pairs))
+        return out_dir, ReportOptions(title, png, force, alignment, tuple(pairs), errors)
 
     return option_group("written", build, [
         click.option("--out", "out_dir", type=click.Path(file_okay=False),
@@ -83,6 +85,11 @@ def _report_options() -> Decorator:
                      help="Also draw the randomization distribution of systems A and B "
                      "(Chinchor's Figure 1; every pair of neighbours in the ranking is drawn). "
                      "Repeatable."),
+        click.option("--errors", is_flag=True,
+                     help="With --key: add an Errors section, Das et al. (2022)'s error "
+                     "categories of every system (muceval errors) as stacked bars and tables, "
+                     "and the categories whose counts differ between neighbours in the "
+                     "ranking by a paired randomization over documents."),
     ])
 
 
@@ -127,6 +134,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
       muceval report ../shared/muc4/tst3/official-scores/*.nrad --seed 1 --out tst3-report
       muceval report --key key.txt --config task.toml --history h.lisp A.txt B.txt
       muceval report --example --alignment 1992,strict --out example-report
+      muceval report --example --errors --out example-report
       muceval report --key ../shared/modern/gtt/test.json ../shared/modern/gtt/preds_gtt.out \\
           ../shared/modern/iterx/*.jsonlines --out modern-report
     """
@@ -146,10 +154,10 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
         raise UsageError("give INPUT files (or --example)")
     inputs = expand_folders(inputs, SCORES if key_path is None else RESPONSES)
     _refuse_an_earlier_report(out_dir, shown.overwrite)
-    if (shown.alignment is not None or configuration.alignment_path is not None) \
-            and key_path is None:
-        raise UsageError("--alignment and --alignment-file need responses scored with --key "
-                         "(or --example)")
+    if (shown.alignment is not None or configuration.alignment_path is not None
+            or shown.errors) and key_path is None:
+        raise UsageError("--alignment, --alignment-file and --errors need responses scored "
+                         "with --key (or --example)")
     modern = key_path is not None and key_is_modern(key_path)
     _refuse_unused(key_path, modern)
     if modern and key_path is not None:
@@ -159,10 +167,11 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
         return
     extra: dict[str, str] = {}
     config: Configuration | None  # None: score files read without a configuration
+    errors: ErrorAnalysis | None = None
     if key_path is not None:
-        config, systems, tallies, recorded = _scored(
+        config, systems, tallies, recorded, errors = _scored(
             key_path, inputs, configuration, history_path, scoring, selection, unit, strict,
-            extra)
+            extra, shown.errors)
         if shown.alignment is not None:
             recorded["alignment"] = shown.alignment
             recorded["alignment file"] = configuration.alignment_path or "none"
@@ -174,6 +183,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     with progress_bar(sys.stderr.isatty()) as advance:
         analysis = analyze(systems, tallies, metrics=testing.metrics, settings=testing.settings,
                            threads=testing.threads, progress=advance, inputs=recorded)
+    analysis = _with_errors(analysis, errors, testing.settings)
     if shown.alignment is not None:
         # --alignment was refused above without --key: a configuration was resolved and the
         # key path is set.
@@ -193,12 +203,13 @@ _COMMON = ("inputs", "example", "out_dir", "title", "force", "png", *SETTINGS_OP
 def _refuse_unused(key_path: str | None, modern: bool) -> None:
     """Each way of reading the systems takes its own options; any other one given is refused."""
     if modern:
-        refuse_unused({*_COMMON, "key_path"} - {"unit_means"},
+        refuse_unused({*_COMMON, "key_path", "errors"} - {"unit_means"},
                       "belongs to the 1992 scorer: with a modern key "
                       "(GTT, GRIT, IterX) the report scores every modern scorer")
     elif key_path is not None:
         refuse_unused({*_COMMON, "key_path", "config_path", "slots_path", "alignment_path",
-                       "history_path", "no_query_pass", "mapping", "alignment", "unit"},
+                       "history_path", "no_query_pass", "mapping", "alignment", "unit",
+                       "errors"},
                       "does not go with responses scored against a key (one test set)")
     else:
         refuse_unused({*_COMMON, "config_path", "slots_path", "units", "unit"},
@@ -207,10 +218,12 @@ def _refuse_unused(key_path: str | None, modern: bool) -> None:
 
 def _scored(key_path: str, inputs: tuple[str, ...], configuration: ConfigurationChoice,
             history_path: str | None, scoring: ScoringOptions, selection: Selection,
-            unit: str, strict: bool, extra: dict[str, str],
-            ) -> tuple[Configuration, list[SystemScores], UnitTallies, dict[str, object]]:
-    """Responses scored against the key: the configuration, the systems, their units and what
-    the report records of it; ``scores.json`` joins the ``extra`` files."""
+            unit: str, strict: bool, extra: dict[str, str], errors: bool,
+            ) -> tuple[Configuration, list[SystemScores], UnitTallies, dict[str, object],
+                       ErrorAnalysis | None]:
+    """Responses scored against the key: the configuration, the systems, their units, what
+    the report records of it and, with ``errors``, their error analysis (from the same
+    scoring); ``scores.json`` joins the ``extra`` files."""
     from muceval.formats.files import system_name
     from muceval.formats.scores.json import scores_to_json
     from muceval.reporting.analysis import systems_from_pairs
@@ -218,8 +231,12 @@ def _scored(key_path: str, inputs: tuple[str, ...], configuration: Configuration
 
     config = configuration.load()
     renamed = selection.renames(inputs)
+    if errors and scoring.mapping != "greedy":
+        raise UsageError(f"--errors sorts the 1992 scorer's verdicts at the 1992 template "
+                         f"mapping: it does not go with --mapping {scoring.mapping}")
     session = score_files(config, key_path, inputs, history_path=history_path,
-                          options=replace(scoring, fills=unit == "fill"), names=renamed)
+                          options=replace(scoring, fills=unit == "fill" or errors),
+                          names=renamed)
     report_warnings(session.warnings, session.file_warnings, strict)
     note_unanswered(session.unanswered, "incorrect", history_path)
     results = session.systems
@@ -233,7 +250,29 @@ def _scored(key_path: str, inputs: tuple[str, ...], configuration: Configuration
         "key": key_path, "configuration": configuration.label,
         "history": history_path or "none", "responses": list(inputs),
         "query pass": scoring.query_pass, "mapping": scoring.mapping, "unit": unit}
-    return config, systems, tallies, recorded
+    analysed = None
+    if errors:
+        from muceval.scoring.errors.muc1992 import analyse_1992_session
+
+        analysed = analyse_1992_session(config, key_path, inputs, session,
+                                        history_path=history_path, names=renamed)
+    return config, systems, tallies, recorded, analysed
+
+
+def _with_errors(analysis: Analysis, errors: ErrorAnalysis | None,
+                 settings: SignificanceSettings) -> Analysis:
+    """The analysis with its Errors section (when ``errors``), in the report's ranking,
+    tested with the report's seed."""
+    from muceval.reporting.errors_section import error_section
+    from muceval.reporting.plots import METRIC_TITLES
+
+    if errors is None:
+        return analysis
+    significance = analysis.significance
+    metric = "f1" if "f1" in significance.metrics else significance.metrics[0]
+    seeded = replace(settings, seed=significance.settings["seed"])
+    return replace(analysis, errors=error_section(errors, significance.ranking(metric),
+                                                  METRIC_TITLES.get(metric, metric), seeded))
 
 
 def _write(analysis: Analysis, out_dir: str, shown: ReportOptions, extra: dict[str, str],
@@ -383,6 +422,14 @@ def _modern_report(key_path: str, inputs: tuple[str, ...], names: dict[str, str]
         analysis = analyze_modern([list(systems) for systems in run.scores], settings,
                                   {"key": key_path, "predictions": list(inputs),
                                    "gold layout": run.layout}, advance)
+    if shown.errors:
+        from muceval.reporting.errors_section import error_section
+        from muceval.scoring.errors import analyse_error_files
+
+        label, order = analysis.ranking
+        seeded = replace(settings, seed=analysis.settings["seed"])
+        analysis = replace(analysis, errors=error_section(
+            analyse_error_files(key_path, inputs, names=names), order, label, seeded))
     files = write_modern_report(analysis, out_dir, title=shown.title, png=shown.png,
                                 overwrite=shown.overwrite, keep=keep)
     elapsed = time.perf_counter() - started

@@ -26,7 +26,7 @@ import json
 import platform
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from muceval.core.units import UnitTallies, from_arrays
 from muceval.significance.engine import METRICS, SignificanceResult, compare, parse_metrics
 from muceval.significance.settings import SignificanceSettings
 from muceval.version import __version__
+
+if TYPE_CHECKING:
+    from muceval.reporting.errors_section import ErrorSection
 
 __all__ = [
     "Analysis",
@@ -155,6 +158,8 @@ class Analysis:
     # The ``muceval-alignment`` document (reporting.alignment.alignment_to_dict) when the
     # report compares alignment criteria; None otherwise.
     alignment: dict[str, Any] | None = None
+    # The Errors section (Das et al.'s categories) when the report was asked for it.
+    errors: ErrorSection | None = None
 
     def system(self, name: str) -> SystemScores:
         for s in self.systems:
@@ -174,6 +179,8 @@ class Analysis:
         }
         if self.alignment is not None:
             out["alignment"] = self.alignment
+        if self.errors is not None:
+            out["errors"] = self.errors.to_dict()
         return out
 
     def to_json(self, indent: int | None = 1) -> str:

@@ -31,7 +31,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import matplotlib
@@ -57,6 +57,9 @@ from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELD
 from muceval.significance.distribution import Distribution
 from muceval.significance.result import SignificanceResult
 from muceval.significance.settings import SignificanceSettings
+
+if TYPE_CHECKING:
+    from muceval.reporting.errors_section import ErrorSection
 
 __all__ = ["ReportFiles", "format_p", "format_pct", "render_html", "write_report"]
 
@@ -169,6 +172,8 @@ def build_figures(analysis: Analysis,
             figures[f"groups-{metric}"] = groups_plot(analysis.significance, metric)
         for d in distributions:
             figures[_histogram_id(d)] = histogram_plot(d, METRIC_TITLES.get(d.metric, d.metric))
+        if analysis.errors is not None:
+            figures.update(analysis.errors.figures())
         doc = analysis.alignment
         if doc is not None and any(p["verdicts"].get(doc["default"]) == "mapped"
                                    for s in doc["systems"] for p in s["pairs"]):
@@ -188,7 +193,7 @@ _SUMMARY_COLUMNS = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F 
                     ("f0.5", "F 2P&R"), ("f2", "F P&2R"))
 _TOC = (("summary", "Summary"), ("region", "Region of performance"),
         ("matrices", "Significance matrices"), ("groupings", "Significance groupings"),
-        ("distributions", "Randomization distributions"),
+        ("distributions", "Randomization distributions"), ("errors", "Errors"),
         ("slot-comparison", "Per-slot comparison"), ("alignment", "Alignment"),
         ("classic-tests", "Classic tests"), ("systems", "Per-system tables"),
         ("settings", "Settings"))
@@ -238,7 +243,7 @@ def _summary_view(analysis: Analysis) -> dict[str, Any]:
             "ranking_label": METRIC_TITLES.get(ranking_metric, ranking_metric)}
 
 
-def _figure(fig_id: str, svgs: Mapping[str, str], caption: str) -> dict[str, Any]:
+def figure_view(fig_id: str, svgs: Mapping[str, str], caption: str) -> dict[str, Any]:
     # The SVG is matplotlib's output for our own figures: markup, not user text.
     return {"id": fig_id, "caption": caption, "svg": Markup(inline_svg(svgs[fig_id], f"{fig_id}-"))}
 
@@ -283,7 +288,7 @@ def matrices_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str 
     for metric in sig.metrics:
         label = titles.get(metric, metric)
         blocks.append({"metric": metric, "label": label, "order": sig.matrix_order,
-                       "figure": _figure(f"{prefix}matrix-{metric}", svgs,
+                       "figure": figure_view(f"{prefix}matrix-{metric}", svgs,
                                          f"Pairwise p-values for {label}."),
                        "rows": matrix_rows(sig, metric)})
     method = (f"approximate randomization with {s['shuffles']:,} shuffles"
@@ -297,7 +302,7 @@ def groupings_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str
     """The groupings section of a significance result (figures ``{prefix}groups-{metric}``)."""
     groups = sig.letter_groups or sig.groups
     return [{"metric": m, "label": titles.get(m, m), "groups": groups[m],
-             "figure": _figure(f"{prefix}groups-{m}", svgs,
+             "figure": figure_view(f"{prefix}groups-{m}", svgs,
                                f"Significance groups for {titles.get(m, m)}.")}
             for m in sig.metrics]
 
@@ -358,7 +363,7 @@ def _alignment_view(doc: Mapping[str, Any] | None, svgs: Mapping[str, str]) -> d
         "columns": columns, "rows": _alignment_rows(doc["systems"], columns, alpha),
         "comparisons": _criteria_comparisons(doc["comparisons"]),
         "shuffles": significance.get("shuffles"),
-        "figure": (_figure("alignment-evidence", svgs, "Evidence of every aligned pair.")
+        "figure": (figure_view("alignment-evidence", svgs, "Evidence of every aligned pair.")
                    if "alignment-evidence" in svgs else None),
         "flagged": flagged, "removal": removal, "anomalies": anomalies,
         "calibration": _calibration_view(doc["calibration"]),
@@ -521,11 +526,22 @@ def _histogram_id(d: Distribution) -> str:
 def _distributions_view(distributions: Sequence[Distribution],
                         svgs: Mapping[str, str]) -> list[dict[str, Any]]:
     return [{"a": d.a, "b": d.b, "metric": d.metric, "p": format_p(d.p_value),
-             "figure": _figure(_histogram_id(d), svgs,
+             "figure": figure_view(_histogram_id(d), svgs,
                                f"{d.a} − {d.b}, {METRIC_TITLES.get(d.metric, d.metric)}: "
                                f"{d.nge:,} of {d.shuffles:,} shuffles at least as far out "
                                f"as the observed difference.")}
             for d in distributions]
+
+
+def errors_view(section: ErrorSection | None, svgs: Mapping[str, str]) -> dict[str, Any] | None:
+    """The Errors section as the page shows it, or None without one."""
+    if section is None:
+        return None
+    from muceval.reporting.errors_section import FIGURE
+
+    return section.view(figure_view(FIGURE, svgs, "Error categories of every system, best "
+                                    "first; every document's counts are in errors.json and "
+                                    "errors.csv."))
 
 
 def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None = None,
@@ -556,14 +572,16 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
         method=sig.settings["method"], seed=sig.settings["seed"],
         toc=[(a, label) for a, label in _TOC
              if (a != "alignment" or analysis.alignment) and (a != "classic-tests" or classic)
-             and (a != "distributions" or distributions)],
+             and (a != "distributions" or distributions)
+             and (a != "errors" or analysis.errors is not None)],
         summary=_summary_view(analysis),
-        region=_figure("region", svgs, "Region of performance of every system."),
+        region=figure_view("region", svgs, "Region of performance of every system."),
         matrices=matrices_view(analysis.significance, svgs), groupings=groupings_view(analysis.significance, svgs),
         slots=_slots_view(analysis),
         alignment=_alignment_view(analysis.alignment, svgs),
         classic=classic,
         distributions=_distributions_view(distributions, svgs),
+        errors=errors_view(analysis.errors, svgs),
         systems=[{"name": s.name, "slug": slug(s.name), "origin": s.origin, "source": s.source,
                   "slots": _tally_view(s.slots, s.name, "slots"),
                   "objects": _tally_view(s.objects, s.name, "objects")}
@@ -702,6 +720,7 @@ def write_report(
         "significance.csv": analysis.significance.to_csv(),
         "summary.csv": _summary_csv(analysis),
         "slots.csv": _slots_csv(analysis),
+        **(analysis.errors.files() if analysis.errors is not None else {}),
         **(extra_files or {}),
     }
     data_paths = [out / name for name in data]

@@ -22,9 +22,11 @@ import matplotlib
 from muceval.core.signature import document_header
 from muceval.errors import UsageError
 from muceval.formats.files import write_files
+from muceval.reporting.errors_section import ErrorSection
 from muceval.reporting.html import (
     ReportFiles,
     environment,
+    errors_view,
     format_pct,
     groupings_view,
     matrices_view,
@@ -70,10 +72,25 @@ class ScorerResult:
 class ModernAnalysis:
     scorers: tuple[ScorerResult, ...]
     settings: dict[str, Any]
+    errors: ErrorSection | None = None
+    """The Errors section (Das et al.'s categories), when asked for."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {**document_header(MODERN_REPORT_FORMAT, self.settings),
-                "scorers": [s.to_dict() for s in self.scorers]}
+        out = {**document_header(MODERN_REPORT_FORMAT, self.settings),
+               "scorers": [s.to_dict() for s in self.scorers]}
+        if self.errors is not None:
+            out["errors"] = self.errors.to_dict()
+        return out
+
+    @property
+    def ranking(self) -> tuple[str, tuple[str, ...]]:
+        """The page's ranking: F1 under the first scorer that tests every system (its label
+        and the systems, best first)."""
+        names = {s.system for r in self.scorers for s in r.systems}
+        for r in self.scorers:
+            if r.significance is not None and len(r.systems) == len(names):
+                return f"{r.label} F1", tuple(r.significance.ranking("f1"))
+        raise UsageError("no scorer scores every system: the systems cannot be ranked")
 
 
 def analyze_modern(results: Sequence[Sequence[ModernScores]], settings: SignificanceSettings,
@@ -175,14 +192,26 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
                     files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
                     if png:
                         files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
+        if analysis.errors is not None:
+            for fig_id, fig in analysis.errors.figures().items():
+                svgs[fig_id] = to_svg(fig)
+                files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
+                if png:
+                    files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
     paths = list(files)
     files[out / "report.json"] = json.dumps(analysis.to_dict(), indent=1,
                                             ensure_ascii=False) + "\n"
+    data = [out / "report.json"]
+    if analysis.errors is not None:
+        extra = {out / name: text for name, text in analysis.errors.files().items()}
+        files.update(extra)
+        data += list(extra)
     scorers = [_scorer_view(r, svgs) for r in analysis.scorers]
     s = analysis.settings
     html = environment().get_template("modern_report.html.j2").render(
         version=__version__, title=title or "muceval report: modern MUC-4 scorers", png=png,
         side=_side_by_side(analysis), scorers=scorers, seed=s.get("seed"),
+        errors=errors_view(analysis.errors, svgs),
         shuffles=s.get("shuffles"), method=s.get("method"), alpha=s.get("alpha"),
         documents=max((len(x.documents) for r in analysis.scorers for x in r.systems),
                       default=0),
@@ -190,4 +219,4 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
     files[out / "report.html"] = html + "\n"
     write_files(files, overwrite=overwrite, keep=keep)
     return ReportFiles(out, out / "report.html", out / "report.json", tuple(paths),
-                       (out / "report.json",))
+                       tuple(data))

@@ -31,6 +31,10 @@ class ReportOptions:
     histograms : tuple of (str, str), default ()
         Pairs of systems whose randomization distribution to draw (Chinchor 1992, Figure 1),
         besides every pair of neighbours in the ranking.
+    errors : bool, default False
+        Add the Errors section: Das et al. (2022)'s error categories of every system and the
+        changes between neighbours in the ranking that are more than chance. Needs responses
+        scored from a key.
 
     Raises
     ------
@@ -52,6 +56,7 @@ class ReportOptions:
     overwrite: bool = False
     alignment: str | None = None
     histograms: tuple[tuple[str, str], ...] = ()
+    errors: bool = False
 
     def __post_init__(self) -> None:
         if self.title is not None and not self.title.strip():

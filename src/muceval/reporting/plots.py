@@ -12,6 +12,7 @@ from a browser's DOM. Marks carry ids (``gid``) naming what they show:
 * alignment evidence: ``pairs-<system>`` and ``flagged-<system>`` (pairs aligned
   under the default criterion, the flagged ones apart);
 * randomization distribution: ``shuffled`` (the histogram) and ``observed`` (the line);
+* error categories: ``bar-<system>--<category>`` (one segment of a stacked bar);
 
 with system names passed through :func:`slug`.
 
@@ -45,6 +46,8 @@ from muceval.significance.result import Comparison  # noqa: E402
 
 __all__ = [
     "METRIC_TITLES",
+    "category_colors",
+    "error_bars_plot",
     "evidence_plot",
     "groups_plot",
     "histogram_plot",
@@ -588,5 +591,50 @@ def histogram_plot(distribution: Distribution, label: str) -> Figure:
     ax.set_title(f"{distribution.a} − {distribution.b}: observed {observed:.2f}, "
                  f"p = {_p_text(distribution.p_value)}", fontsize=9)
     ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+_CATEGORY_PALETTE = (
+    "#6a3d9a", "#ff7f00", "#fdbf6f", "#e31a1c", "#fb9a99", "#b15928", "#ffff99", "#a6761d",
+    "#e6ab02", "#d95f02", "#1f78b4", "#33a02c", "#b2df8a", "#a6cee3", "#666666", "#cab2d6",
+    "#17becf")
+
+
+def category_colors(categories: Sequence[str]) -> dict[str, str]:
+    """One colour per error category, by its place in ``categories`` (give the full list of
+    categories, so that a category has the same colour in every figure).
+
+    >>> category_colors(["Span_Error", "Missing_Template"])["Missing_Template"]
+    '#ff7f00'
+    """
+    return {c: _CATEGORY_PALETTE[i % len(_CATEGORY_PALETTE)] for i, c in enumerate(categories)}
+
+
+def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: Sequence[str],
+                    colors: Mapping[str, str]) -> Figure:
+    """One horizontal bar per system (the first on top), stacked over ``categories`` (their
+    counts), with a legend. Bars carry ``bar-<system>--<category>`` ids.
+
+    >>> fig = error_bars_plot([("A", {"x": 2, "y": 1}), ("B", {"x": 0, "y": 4})], ["x", "y"],
+    ...                       {"x": "#000000", "y": "#ffffff"})
+    >>> 'id="bar-A--x"' in to_svg(fig)
+    True
+    """
+    fig = Figure(figsize=(9.0, 1.6 + 0.3 * len(rows)))
+    ax = fig.add_subplot()
+    at = np.arange(len(rows))[::-1]
+    left = np.zeros(len(rows))
+    for category in categories:
+        widths = np.array([counts.get(category, 0) for _, counts in rows], dtype=float)
+        bars = ax.barh(at, widths, left=left, color=colors[category], edgecolor="white",
+                       linewidth=0.3, label=category, height=0.7)
+        for (name, _), bar in zip(rows, bars.patches, strict=True):
+            bar.set_gid(f"bar-{slug(name)}--{slug(category)}")
+        left += widths
+    ax.set_yticks(at.tolist(), [name for name, _ in rows], fontsize=8)
+    ax.set_xlabel("errors (count)")
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig

@@ -22,5 +22,14 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
     });
   });
 });
+// A <select data-choose="X"> shows the one element whose data-X equals its value.
+document.querySelectorAll('select[data-choose]').forEach(function (select) {
+  var name = select.getAttribute('data-choose');
+  select.addEventListener('change', function () {
+    document.querySelectorAll('[data-' + name + ']').forEach(function (el) {
+      el.hidden = el.getAttribute('data-' + name) !== select.value;
+    });
+  });
+});
 // Lets a test see, in the rendered DOM, that the script ran to the end.
 document.documentElement.setAttribute('data-script', 'ready');

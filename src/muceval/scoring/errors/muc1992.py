@@ -71,9 +71,9 @@ from muceval.scoring.muc1992.equality import CValue, ValueMatcher
 from muceval.scoring.muc1992.judgements import MATCH, PARTIAL, HistoryIndex
 from muceval.scoring.muc1992.mapping import PreparedTemplate
 from muceval.scoring.muc1992.scorer import CatalogEntry, Scorer, ScoringOptions
-from muceval.scoring.session import read_template_file, score_files
+from muceval.scoring.session import SessionResult, read_template_file, score_files
 
-__all__ = ["ROLE_SLOTS", "TYPE_SLOT", "analyse_1992_files", "analyse_1992_system",
+__all__ = ["ROLE_SLOTS", "TYPE_SLOT", "analyse_1992_files", "analyse_1992_session", "analyse_1992_system",
            "fill_verdict"]
 
 ROLE_SLOTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -310,6 +310,25 @@ def analyse_1992_files(config: Configuration, key_path: str | Path,
     options = ScoringOptions(query_pass=query_pass, fills=True)
     session = score_files(config, key_path, paths, options=options, history_path=history_path,
                           names=names)
+    return analyse_1992_session(config, key_path, paths, session, history_path=history_path,
+                                mode=mode, names=names)
+
+
+def analyse_1992_session(config: Configuration, key_path: str | Path,
+                         response_paths: Sequence[str | Path], session: SessionResult, *,
+                         history_path: str | Path | None = None, mode: Mode = "all",
+                         names: Mapping[str, str] | None = None) -> ErrorAnalysis:
+    """:func:`analyse_1992_files` of responses already scored (``session``: by
+    :func:`score_files` of these paths, with ``ScoringOptions(fills=True)`` and the 1992
+    template mapping), so that a report scores them once.
+
+    Raises
+    ------
+    InputError
+        If the session was scored without fills or with another template mapping.
+    """
+    paths = [str(p) for p in response_paths]
+    query_pass = session.options.query_pass if session.options is not None else True
     unused: list[Problem] = []
     key = read_template_file(key_path, config, unused)
     history = (None if history_path is None

@@ -1,0 +1,146 @@
+"""The Errors section of a report (issue 28): Das et al. (2022)'s error categories of every
+system, drawn as one stacked bar per system (one colour per category, the same in every
+figure), a table of the categories per system and, for a chosen system, per role; and which
+counts changed for real between neighbours in the report's ranking (paired randomization over
+documents, :mod:`muceval.reporting.error_changes`).
+
+``General_Spurious_Role_Filler`` is the sum of its nine sub-categories (except where a
+document repeats a predicted template): the bars draw the sub-categories, never both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from muceval.errors import UsageError
+from muceval.reporting.error_changes import ErrorChange, changes_between, error_changes_to_csv
+from muceval.reporting.plots import category_colors, error_bars_plot, slug
+from muceval.reporting.terminal import short_names
+from muceval.scoring.errors import ROWS, ErrorAnalysis
+from muceval.scoring.errors.model import ALL_CATEGORIES, GENERAL_SPURIOUS
+from muceval.significance.settings import SignificanceSettings
+
+__all__ = ["FIGURE", "ErrorSection", "error_section"]
+
+FIGURE = "errors-categories"
+
+
+@dataclass(frozen=True)
+class ErrorSection:
+    """The error analysis of a report's systems, in the report's ranking, with the tests of
+    each pair of neighbours.
+
+    Attributes
+    ----------
+    analysis : ErrorAnalysis
+        Every system's error categories.
+    order : tuple of str
+        The systems, best first (the report's ranking).
+    ranked_by : str
+        What the ranking is (shown on the page).
+    changes : tuple of ErrorChange
+        Each neighbour against the one ranked above it, every category.
+    alpha : float
+        The significance level of the report.
+    adjust : str
+        The adjustment of the p-values over the neighbour pairs of each category.
+    """
+
+    analysis: ErrorAnalysis
+    order: tuple[str, ...]
+    ranked_by: str
+    changes: tuple[ErrorChange, ...]
+    alpha: float
+    adjust: str = "none"
+
+    @property
+    def stacked(self) -> tuple[str, ...]:
+        """The categories the bars stack: all but the parent of the nine sub-categories."""
+        return tuple(c for c in self.analysis.options.categories if c != GENERAL_SPURIOUS)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Totals per system and category (and the Error Score), and the neighbours' tests;
+        every document's counts are in ``errors.json``."""
+        systems = {s.system: s for s in self.analysis.systems}
+        categories = self.analysis.options.categories
+        return {"settings": self.analysis.settings, "ranked_by": self.ranked_by,
+                "order": list(self.order), "alpha": self.alpha, "adjust": self.adjust,
+                "systems": [{"system": name,
+                             "error_score": systems[name].before_totals.error_score,
+                             "categories": {c: systems[name].before_totals.total.category(c)
+                                            for c in categories}} for name in self.order],
+                "neighbours": [asdict(c) for c in self.changes]}
+
+    def figures(self) -> dict[str, Any]:
+        """The stacked bars, keyed by figure id."""
+        systems = {s.system: s for s in self.analysis.systems}
+        rows = [(name, {c: systems[name].before_totals.total.category(c) for c in self.stacked})
+                for name in self.order]
+        return {FIGURE: error_bars_plot(rows, self.stacked, category_colors(ALL_CATEGORIES))}
+
+    def files(self) -> dict[str, str]:
+        """The data files: every document's categories (JSON, CSV) and the tests."""
+        return {"errors.json": self.analysis.to_json(), "errors.csv": self.analysis.to_csv(),
+                "error-changes.csv": error_changes_to_csv(self.changes)}
+
+    def view(self, figure: Mapping[str, Any]) -> dict[str, Any]:
+        """What the page's template shows, with the figure as the page shows figures
+        (:func:`muceval.reporting.html.figure_view` of :data:`FIGURE`)."""
+        systems = {s.system: s for s in self.analysis.systems}
+        categories = self.analysis.options.categories
+        colors = category_colors(ALL_CATEGORIES)
+        totals = [{"category": c, "color": colors[c], "parent": c == GENERAL_SPURIOUS,
+                   "counts": [systems[n].before_totals.total.category(c) for n in self.order]}
+                  for c in categories]
+        roles = [{"system": n, "slug": slug(n), "rows": list(ROWS),
+                  "categories": [{"category": c, "counts": [row.category(c) for row in
+                                                            systems[n].before_totals.rows]}
+                                 for c in categories]} for n in self.order]
+        short = short_names(self.order, limit=24)
+        return {"systems": list(self.order), "short": [short[n] for n in self.order],
+                "ranked_by": self.ranked_by,
+                "scores": [_score(systems[n].before_totals.error_score) for n in self.order],
+                "totals": totals, "roles": roles, "figure": figure,
+                "neighbours": self._neighbours(), "alpha": self.alpha,
+                "adjust": self.adjust,
+                "documents": len({d.docid for s in self.analysis.systems for d in s.documents}),
+                "settings": self.analysis.settings}
+
+    def _neighbours(self) -> list[dict[str, Any]]:
+        out = []
+        for upper, lower in zip(self.order, self.order[1:], strict=False):
+            found = [c for c in self.changes if (c.baseline, c.candidate) == (upper, lower)]
+            out.append({"upper": upper, "lower": lower,
+                        "significant": [asdict(c) for c in found if c.significant(self.alpha)],
+                        "tested": len(found)})
+        return out
+
+
+def _score(value: float) -> str:
+    """The Error Score as the page shows it: whole, or to two decimals (a partial span
+    costs a fraction; the JSON keeps every digit)."""
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
+
+
+def error_section(analysis: ErrorAnalysis, order: Sequence[str], ranked_by: str,
+                  settings: SignificanceSettings) -> ErrorSection:
+    """The section for ``analysis`` in the ranking ``order`` (best first), each neighbour
+    tested against the system ranked above it with ``settings`` (its seed, shuffles, alpha
+    and adjustment).
+
+    Raises
+    ------
+    UsageError
+        If ``order`` does not name exactly the systems of the analysis.
+    """
+    names = [s.system for s in analysis.systems]
+    if sorted(order) != sorted(names):
+        raise UsageError(f"the ranking ({', '.join(order)}) and the error analysis "
+                         f"({', '.join(names)}) are not of the same systems")
+    settings = settings.with_seed()
+    changes = changes_between(analysis.counts(), list(zip(order, order[1:], strict=False)),
+                              settings)
+    return ErrorSection(analysis, tuple(order), ranked_by, tuple(changes), settings.alpha,
+                        settings.adjust)
