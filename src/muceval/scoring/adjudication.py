@@ -7,11 +7,18 @@ collects the questions the program would ask (in its order: system by system,
 message by message, pair by pair, slot by slot; one question per message, key
 template, slot and response value, however many systems put it), stores each
 answer in the history the moment it is given (:class:`~muceval.formats.muc.store.HistoryStore`:
-locked, atomic, the user's file kept byte for byte), and scores again. An answer
-can be taken back (:meth:`Adjudication.undo`), and a message's templates can be
-re-mapped by hand per system (kept as a mapping file next to the history, which
-``muceval score`` with that history uses). The same questions and answers as
-``muceval score --unresolved ask``; ``muceval adjudicate`` serves them as a page.
+locked, atomic, the user's file kept byte for byte), and scores again what the answer
+can change. An answer can be taken back (:meth:`Adjudication.undo`), and a message's
+templates can be re-mapped by hand per system (kept as a mapping file next to the
+history, which ``muceval score`` with that history uses).
+
+Scoring everything again after each answer took seconds with the 17 TST3 systems, so the
+session keeps each system's scoring of each message with the history look-ups it made
+(message, key template, slot): an answer or its undo changes the history under one such
+triple, and only the messages that looked it up are scored again; a manual mapping
+changes one system's message. The totals change by the difference of those messages.
+The same questions and answers as ``muceval score --unresolved ask``; ``muceval
+adjudicate`` serves them as a page.
 
 >>> from importlib.resources import files
 >>> import shutil, tempfile, os
@@ -33,13 +40,22 @@ perp-org-id "POLICE" for "RED DAWN FRONT"
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 from types import TracebackType
 
-from muceval.core.model import Configuration, History, Judgement, Template, TemplateFile, Value
-from muceval.core.tallies import PairScore
+from muceval.core.model import (
+    Configuration,
+    DisplayType,
+    History,
+    Judgement,
+    Template,
+    TemplateFile,
+    Value,
+)
+from muceval.core.tallies import PairScore, Tally, manners_of, sum_tallies
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import read_text, write_atomic
 from muceval.formats.muc.history import parse_history
@@ -49,10 +65,16 @@ from muceval.formats.muc.mappings import (
     sidecar_mapping_path,
 )
 from muceval.formats.muc.store import HistoryStore
-from muceval.scoring.muc1992.equality import ValueMatcher, canon
-from muceval.scoring.muc1992.judgements import HistoryIndex, Query, answer_entry
-from muceval.scoring.muc1992.scorer import MappingKind, ScoringOptions
-from muceval.scoring.session import check_pairing, read_template_file, score_systems, system_names
+from muceval.scoring.muc1992.equality import CValue, ValueMatcher, canon
+from muceval.scoring.muc1992.judgements import (
+    HistoryIndex,
+    Query,
+    QueryAnswer,
+    StoredJudgement,
+    answer_entry,
+)
+from muceval.scoring.muc1992.scorer import MappingKind, MessageInput, Scorer, ScoringOptions
+from muceval.scoring.session import check_pairing, read_template_file, system_names
 
 __all__ = ["ANSWERS", "Adjudication", "Answer", "Question"]
 
@@ -61,6 +83,9 @@ ANSWERS: Mapping[str, Judgement] = {
 """The operator's answers, as the page and the terminal prompt name them."""
 
 ManualPairs = list[tuple[str | None, str | None]]
+QuestionKey = tuple[str, str, str, str]
+Lookup = tuple[str, str, str]
+"""A history look-up: message, key template, slot (the history files answers under them)."""
 
 
 @dataclass(frozen=True)
@@ -98,13 +123,68 @@ class Answer:
     which: int
 
 
-def _question_key(query: Query) -> tuple[str, str, str, str]:
+def _question_key(query: Query) -> QuestionKey:
     # The history answers a question by message, key template, slot and response value.
     return (query.message_id, query.key_template_id, query.slot_id, repr(query.response))
 
 
-def _question_id(key: tuple[str, str, str, str]) -> str:
+def _question_id(key: QuestionKey) -> str:
     return hashlib.sha1("\x1f".join(key).encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """One system's scoring of one message: its catalog entries, their ALL TEMPLATES total,
+    the questions it asked, those the starting history answered, and the history look-ups
+    it made."""
+
+    pairs: tuple[PairScore, ...]
+    total: Tally
+    asked: tuple[Query, ...]
+    reused: frozenset[QuestionKey]
+    looked_up: frozenset[Lookup]
+
+
+@dataclass
+class _Collector:
+    """What the scoring of the message at hand asks and finds answered (the scorer's
+    callbacks are fixed when it is made, the message changes)."""
+
+    asked: list[Query] = field(default_factory=list)
+    reused: set[QuestionKey] = field(default_factory=set)
+
+
+class _RecordingIndex(HistoryIndex):
+    """The history index, noting the (message, key template, slot) of every look-up.
+
+    The 1992 scoring of a message (its mapping included) reads the history through these
+    look-ups only: an answer recorded under a triple that no look-up named cannot change
+    it, whichever system put the question.
+    """
+
+    def __init__(self, history: History | None, matcher: ValueMatcher) -> None:
+        super().__init__(history, matcher)
+        self.matcher = matcher
+        self.looked_up: set[Lookup] = set()
+
+    def find(self, message_id: str, template_id: str, slot_id: str,
+             value: CValue) -> StoredJudgement | None:
+        self.looked_up.add((message_id, template_id, slot_id))
+        return super().find(message_id, template_id, slot_id, value)
+
+
+def _all_templates(pairs: Sequence[PairScore]) -> Tally:
+    """The ALL TEMPLATES total of some catalog entries, as :func:`summarize` adds them
+    (:func:`~muceval.core.tallies.all_templates_total` adds tally by tally: slower)."""
+    return sum_tallies(t for p in pairs if DisplayType.ALL_TEMPLATES in manners_of(p.status)
+                       for _, t in p.slots)
+
+
+def _use_index(scorer: Scorer, index: HistoryIndex) -> None:
+    # The scorer reads the history through its slot scorer, which its mapping's pair
+    # evaluator shares: both must see the one index that records the look-ups.
+    scorer.index = index
+    scorer.slots.history = index
 
 
 class Adjudication:
@@ -143,9 +223,21 @@ class Adjudication:
         self.open_per_system: dict[str, int] = {}
         self.answered: list[Answer] = []
         self.initial_pairs: dict[str, tuple[PairScore, ...]] = {}
+        # Each system's ALL TEMPLATES total as it stands, and when the session started.
+        self.totals: dict[str, Tally] = {}
+        self.initial_totals: dict[str, Tally] = {}
+        # Counts the changes of the scores: a page computes its views of them again only
+        # when it has moved.
+        self.version = 0
         # A question's number, by its key, from the first time the session saw it.
-        self._numbers: dict[tuple[str, str, str, str], int] = {}
+        self._numbers: dict[QuestionKey, int] = {}
         self._start_index: HistoryIndex | None = None
+        # Per system, per message in report order: its scoring, and what to score it again.
+        self._scored: dict[str, dict[str, _Scored]] = {}
+        self._messages: dict[str, dict[str, MessageInput]] = {}
+        self._scorers: dict[str, Scorer] = {}
+        self._index = _RecordingIndex(None, ValueMatcher(config))
+        self._collector = _Collector()
 
     # -- the session --------------------------------------------------------------------
     def __enter__(self) -> Adjudication:
@@ -164,6 +256,7 @@ class Adjudication:
             self._start_index = HistoryIndex(self.store.history, ValueMatcher(self.config))
             self.refresh()
             self.initial_pairs = dict(self.pairs)
+            self.initial_totals = dict(self.totals)
         except BaseException:
             self.store.__exit__(None, None, None)
             raise
@@ -180,30 +273,97 @@ class Adjudication:
         return len(self._numbers)
 
     def refresh(self) -> None:
-        """Score every system with the history as it stands; collect the open questions."""
-        found: dict[tuple[str, str, str, str], Question] = {}
-        reused: set[tuple[str, str, str, str]] = set()
-        self.pairs = {}
-        self.open_per_system = {}
+        """Score every system, message by message, with the history as it stands (nothing
+        kept from an earlier scoring); collect the open questions."""
+        self._index = _RecordingIndex(self.store.history, ValueMatcher(self.config))
+        shared = self._new_scorer(None)
+        self._scorers = {name: self._new_scorer(self.manual[name]) if self.manual.get(name)
+                         else shared for name in self.names}
         for name in self.names:
-            asked: list[Query] = []
+            scorer = self._scorers[name]
+            self._messages[name] = {m[0]: m for m in scorer.messages(self.key,
+                                                                    self.responses[name])}
+            self._scored[name] = {message_id: self._score_message(scorer, message)
+                                  for message_id, message in self._messages[name].items()}
+            self.totals[name] = sum_tallies(s.total for s in self._scored[name].values())
+            self._join(name)
+        self._gather()
 
-            def ask(query: Query, asked: list[Query] = asked) -> None:
-                asked.append(query)
-                return None  # no answer yet: no credit, nothing recorded
+    def _new_scorer(self, manual: Mapping[str, ManualPairs] | None) -> Scorer:
+        options = ScoringOptions(unresolved="ask", ask=self._ask, on_reuse=self._on_reuse,
+                                 mapping=self.mapping, manual_mappings=manual or None)
+        scorer = Scorer(self.config, self.store.history, options)
+        _use_index(scorer, self._index)
+        return scorer
 
-            options = ScoringOptions(unresolved="ask", ask=ask, mapping=self.mapping,
-                                     on_reuse=lambda q: self._note_reuse(q, reused))
-            result = score_systems(self.config, self.key, {name: self.responses[name]},
-                                   history=self.store.history, options=options,
-                                   manual_mappings={name: self.manual[name]}
-                                   if self.manual.get(name) else None)
-            self.pairs[name] = result.systems[name]
-            self.open_per_system[name] = len({self._collect(name, q, found) for q in asked})
+    def _ask(self, query: Query) -> QueryAnswer:
+        self._collector.asked.append(query)
+        return None  # no answer yet: no credit, nothing recorded
+
+    def _on_reuse(self, query: Query) -> None:
+        self._note_reuse(query, self._collector.reused)
+
+    def _score_message(self, scorer: Scorer, message: MessageInput) -> _Scored:
+        """One system's message, mapped and scored as :meth:`Scorer.score` does it (no answer
+        is given while scoring, so that the history is the same for every message)."""
+        message_id, keys, responses = message
+        self._collector = collector = _Collector()
+        looked_up: set[Lookup] = set()
+        self._index.looked_up = looked_up
+        entries = scorer.map_message(message_id, keys, responses)
+        pairs = tuple(scorer.score_entries(message_id, keys, responses, entries,
+                                           scorer.resolver()))
+        return _Scored(pairs, _all_templates(pairs), tuple(collector.asked),
+                       frozenset(collector.reused), frozenset(looked_up))
+
+    def _join(self, name: str) -> None:
+        self.pairs[name] = tuple(chain.from_iterable(s.pairs for s in self._scored[name].values()))
+
+    def _gather(self) -> None:
+        """The open questions, in the 1992 order, from every system's messages."""
+        found: dict[QuestionKey, Question] = {}
+        reused: set[QuestionKey] = set()
+        for name in self.names:
+            keys: set[QuestionKey] = set()
+            for scored in self._scored[name].values():
+                reused |= scored.reused
+                keys.update(self._collect(name, q, found) for q in scored.asked)
+            self.open_per_system[name] = len(keys)
         self.questions = list(found.values())
         self.reused = len(reused)
+        self.version += 1
 
-    def _note_reuse(self, query: Query, reused: set[tuple[str, str, str, str]]) -> None:
+    def _rescore(self, stale: Iterable[tuple[str, str]]) -> None:
+        """Score again the (system, message) pairs of ``stale`` only; the totals change by the
+        difference of those messages."""
+        changed = []
+        for name, message_id in stale:
+            old = self._scored[name][message_id]
+            new = self._score_message(self._scorers[name], self._messages[name][message_id])
+            self._scored[name][message_id] = new
+            self.totals[name] = self.totals[name] - old.total + new.total
+            changed.append(name)
+        for name in dict.fromkeys(changed):
+            self._join(name)
+        self._gather()
+
+    def _history_changed(self, lookup: Lookup) -> None:
+        """After an answer recorded or taken back under ``lookup``: score again the messages
+        whose scoring looked it up, with the history as it is now."""
+        message_id = lookup[0]
+        stale = [(name, message_id) for name in self.names
+                 if (scored := self._scored[name].get(message_id)) is not None
+                 and lookup in scored.looked_up]
+        self._index = _RecordingIndex(self.store.history, self._index.matcher)
+        for scorer in {id(s): s for s in self._scorers.values()}.values():
+            _use_index(scorer, self._index)
+        self._rescore(stale)
+
+    def message_totals(self, system: str) -> dict[str, Tally]:
+        """The ALL TEMPLATES total of each message of ``system`` as it stands, in report order."""
+        return {m: s.total for m, s in self._scored[self._system(system)].items()}
+
+    def _note_reuse(self, query: Query, reused: set[QuestionKey]) -> None:
         # Only the history the session started from counts: an answer given in this session
         # is counted as answered, not again as reused (however many questions it settles).
         index = self._start_index
@@ -212,7 +372,7 @@ class Adjudication:
             reused.add(_question_key(query))
 
     def _collect(self, name: str, query: Query,
-                 found: dict[tuple[str, str, str, str], Question]) -> tuple[str, str, str, str]:
+                 found: dict[QuestionKey, Question]) -> QuestionKey:
         """Add ``name``'s question to ``found`` (one per key, the systems that put it listed)."""
         key = _question_key(query)
         if key not in found:
@@ -245,16 +405,16 @@ class Adjudication:
         entry = answer_entry(question.query, ANSWERS[answer], which)
         self.store.record(question.message_id, question.key_template_id, question.slot_id, entry)
         self.answered.append(Answer(question, answer, which))
-        self.refresh()
+        self._history_changed((question.message_id, question.key_template_id, question.slot_id))
         return question
 
     def undo(self) -> Answer:
         """Take back the last answer of this session (the history as it was before it)."""
         if not self.answered:
             raise UsageError("nothing to undo: no answer given in this session")
-        self.store.undo()
+        message_id, template_id, slot_id, _ = self.store.undo()
         last = self.answered.pop()
-        self.refresh()
+        self._history_changed((message_id, template_id, slot_id))
         return last
 
     # -- manual mappings ----------------------------------------------------------------
@@ -266,7 +426,8 @@ class Adjudication:
 
     def mapping_of(self, system: str, message_id: str) -> list[PairScore]:
         """The catalog entries of a message as the system is scored now."""
-        return [p for p in self.pairs[self._system(system)] if p.message_id == message_id]
+        scored = self._scored[self._system(system)].get(message_id)
+        return [] if scored is None else list(scored.pairs)
 
     def is_manual(self, system: str, message_id: str) -> bool:
         return message_id in self.manual.get(system, {})
@@ -294,7 +455,12 @@ class Adjudication:
             chosen, f"manual mappings of {system} (muceval adjudicate); used by muceval score "
                     f"with the history {Path(self.history_path).name}"))
         self.manual[system] = chosen
-        self.refresh()
+        # The system's own scorer: the mapping is one of its options.
+        self._scorers[system] = self._new_scorer(chosen)
+        if message_id in self._scored[system]:
+            self._rescore([(system, message_id)])
+        else:
+            self._gather()
 
     @staticmethod
     def _check_pairs(message_id: str, pairs: Sequence[tuple[str | None, str | None]],

@@ -93,6 +93,17 @@ class _Pages:
         self.env = environment()
         self.lock = threading.Lock()
         self.base = f"/{token}"
+        # The score views by name, with the session version they were computed at: every
+        # page shows the table, which changes only with an answer, an undo or a mapping.
+        self._views: dict[str, tuple[int, Any]] = {}
+
+    def view(self, name: str, make: Callable[[Adjudication], Any]) -> Any:
+        """The view ``make`` gives of the session, computed again only after it changed."""
+        cached = self._views.get(name)
+        if cached is None or cached[0] != self.session.version:
+            cached = (self.session.version, make(self.session))
+            self._views[name] = cached
+        return cached[1]
 
     def page(self, name: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("title", "muceval adjudicate: open questions")
@@ -102,8 +113,9 @@ class _Pages:
         nonce = secrets.token_urlsafe(16)
         html = self.env.get_template(name).render(
             nonce=nonce, version=__version__, base=self.base, counts=_counts(session),
-            scores=scores_view(session), systems=session.names, history=session.history_path,
-            notice=request.query_params.get("notice", ""), **context)
+            scores=self.view("scores", scores_view), systems=session.names,
+            history=session.history_path, notice=request.query_params.get("notice", ""),
+            **context)
         return HTMLResponse(html, status_code=status, headers={
             "Content-Security-Policy": (f"default-src 'none'; script-src 'nonce-{nonce}'; "
                                         f"style-src 'nonce-{nonce}'; img-src 'self' data:; "
@@ -241,7 +253,7 @@ class _Pages:
 
     def scores(self, request: Request) -> Response:
         return self.page("scores.html.j2", request, title="Scores as they stand",
-                         changes=score_changes(self.session), fill=_fill(self.session),
+                         changes=self.view("changes", score_changes), fill=_fill(self.session),
                          answered=list(self.session.answered))
 
 
