@@ -6,15 +6,21 @@ last predicted template varying fastest, "unmapped" tried last) and keeps the
 first whose document F1 is strictly greater than the best so far. muceval finds
 the same map without enumerating every one: a depth-first search in that same
 order that skips a subtree when even its best completion cannot beat the best F1
-found so far. Skipping never changes which map wins (the subtree holds no map
-strictly better), so the counts are the original's, ties included
-(``tests/test_modern.py`` checks it against the full enumeration).
+found so far (its bound respects the one-to-one constraint, and an equal F1 does
+not beat it), or when every map in it has an earlier map of the same counts
+(equal templates swapped; an earlier prefix of the same counts). Skipping never
+changes which map wins, so the counts are the original's, ties included
+(``tests/test_modern.py`` and ``tests/test_gtt_search.py`` check it against the
+full enumeration). Issue 30: twelve templates take milliseconds, where the
+enumeration would take more than a year (``benchmarks/gtt_search.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from muceval.core.modern import ROLES, ModernTemplate
 from muceval.scoring.modern.counts import Counts, normalize
@@ -24,10 +30,6 @@ __all__ = ["GttTemplate", "best_map", "brute_force_map", "gold_templates", "mapp
 
 FIELDS = ("incident_type", *ROLES)
 """The rows of the per-role breakdown: the incident type, then the five roles."""
-
-# A bound may exceed the true best by a rounding error: keep exploring such subtrees.
-_SLACK = 1e-12
-
 
 @dataclass(frozen=True)
 class GttTemplate:
@@ -120,45 +122,160 @@ def best_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
     >>> best_map([g, g], [g])
     (0, -1)
     """
-    n_pred, n_gold = len(preds), len(golds)
-    gains = _pair_gains(preds, golds, role_match)
     p_den, r_den = _denominators(preds, golds)
-    # The most the predictions from i on can still add (each on its own, a bound).
-    rest_p = [0] * (n_pred + 1)
-    rest_r = [0] * (n_pred + 1)
-    for i in range(n_pred - 1, -1, -1):
-        options = [g for g in gains[i] if g is not None]
-        rest_p[i] = rest_p[i + 1] + max((g[0] for g in options), default=0)
-        rest_r[i] = rest_r[i + 1] + max((g[1] for g in options), default=0)
-    best_f1 = -1.0
-    best: tuple[int, ...] = tuple([-1] * n_pred)
-    choice = [-1] * n_pred
-    used = [False] * n_gold
-    choices = [*range(n_gold), -1]
+    return _MapSearch(_pair_gains(preds, golds, role_match), p_den, r_den).run()
 
-    def search(i: int, p_num: int, r_num: int) -> None:
-        nonlocal best_f1, best
-        if i == n_pred:
-            f1 = _f1(p_num, p_den, r_num, r_den)
-            if f1 > best_f1:
-                best_f1, best = f1, tuple(choice)
+
+def _f1_ceiling(p_max: int, r_max: int, p_den: int, r_den: int) -> list[list[float]]:
+    """``ceiling[p][r]``: the greatest float F1 of any ``p_num <= p``, ``r_num <= r``.
+
+    Rounding makes the float F1 not quite monotone (two numerators with the same exact
+    F1 may round apart), so a bound on the numerators bounds the float F1 only through
+    this maximum over every point below it, never through its corner alone. The table
+    takes :meth:`Counts.f1`'s operations in its order, each correctly rounded by NumPy as
+    by Python, so its values are those of :func:`_f1` (``tests/test_gtt_search.py``).
+    """
+    p = np.arange(p_max + 1) / p_den if p_den else np.zeros(1)
+    r = (np.arange(r_max + 1) / r_den if r_den else np.zeros(1))[None, :]
+    total = p[:, None] + r
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f1 = np.where(total == 0, 0.0, 2 * p[:, None] * r / total)
+    ceiling: list[list[float]] = np.maximum.accumulate(
+        np.maximum.accumulate(f1, axis=0), axis=1).tolist()
+    return ceiling
+
+
+def _twins(items: Sequence[tuple[tuple[int, int], ...]]) -> list[int]:
+    """Per item, the nearest earlier item equal to it, else -1."""
+    last: dict[tuple[tuple[int, int], ...], int] = {}
+    out = []
+    for k, item in enumerate(items):
+        out.append(last.get(item, -1))
+        last[item] = k
+    return out
+
+
+def _matching(gains: np.ndarray, first: int, cols: Sequence[int]) -> tuple[int, int]:
+    """The most p_num, and separately the most r_num, that the predictions from ``first`` on
+    can add mapped one-to-one to the gold templates ``cols``; ``gains[i, j]`` is a pair's
+    (p_num, r_num). Gains are never negative, so leaving a prediction unmapped never beats a
+    match and a matching of the smaller side is enough."""
+    weights = gains[first:][:, cols]
+    if weights.size == 0:
+        return 0, 0
+    if min(weights.shape[:2]) == 1:
+        most = weights.max(axis=(0, 1))
+        return int(most[0]), int(most[1])
+    # Imported here: only documents with many maps need it, and module import time matters.
+    from scipy.optimize import linear_sum_assignment
+
+    out = []
+    for part in (weights[:, :, 0], weights[:, :, 1]):
+        rows, matched = linear_sum_assignment(part, maximize=True)
+        out.append(int(part[rows, matched].sum()))
+    return out[0], out[1]
+
+
+_FEW_MAPS = 100
+"""Up to this many candidate maps ((n_gold + 1) ** n_pred) the search runs without bounds."""
+
+
+class _MapSearch:
+    """Depth-first search of the maps in the original's order, keeping its first maximum.
+
+    A subtree is skipped when no map in it can have a float F1 strictly greater than the
+    best so far (maps of equal F1 found later never replace it), or when each of its maps
+    has an earlier map of the same counts (see :meth:`_visit`). The bound: the most p_num,
+    and separately r_num, that the remaining predictions can add one-to-one to the unused
+    gold templates (:func:`_matching`, kept per remaining predictions and used golds),
+    read through :func:`_f1_ceiling`. Both sides of the comparison are floats that
+    :func:`_f1` computes, so the decision is exact: no slack, and a tie of exact F1 whose
+    floats differ by a unit in the last place is decided as the original decides it.
+    """
+
+    def __init__(self, gains: Sequence[Sequence[tuple[int, int] | None]],
+                 p_den: int, r_den: int) -> None:
+        self.n_pred, self.n_gold = len(gains), len(gains[0]) if gains else 0
+        # On a few maps (most documents) bounding costs more than the maps it would skip.
+        self.bounded = (self.n_gold + 1) ** self.n_pred > _FEW_MAPS
+        self.p_den, self.r_den = p_den, r_den
+        # A pair that may not be aligned adds nothing, like a pair that adds (0, 0).
+        self.p_gain = [[g[0] if g else 0 for g in row] for row in gains]
+        self.r_gain = [[g[1] if g else 0 for g in row] for row in gains]
+        self.twin_pred, self.twin_gold = [-1] * self.n_pred, [-1] * self.n_gold
+        self.rest_p: list[int] = []
+        self.rest_r: list[int] = []
+        self.gains = np.zeros((0, 0, 2), dtype=np.int64)
+        if self.bounded:
+            pairs = [list(zip(p, r, strict=True)) for p, r in zip(self.p_gain, self.r_gain,
+                                                                  strict=True)]
+            self.gains = np.array(pairs, dtype=np.int64).reshape(self.n_pred, self.n_gold, 2)
+            self.twin_pred = _twins([tuple(row) for row in pairs])
+            self.twin_gold = _twins([tuple(row[j] for row in pairs) for j in range(self.n_gold)])
+            # The cheap bound, tried first: each remaining prediction's best gold, used or not.
+            self.rest_p = [sum(max(row, default=0) for row in self.p_gain[i:])
+                           for i in range(self.n_pred + 1)]
+            self.rest_r = [sum(max(row, default=0) for row in self.r_gain[i:])
+                           for i in range(self.n_pred + 1)]
+        self.matchings: dict[tuple[int, int], tuple[int, int]] = {}
+        self.seen: set[tuple[int, int, int, int]] = set()
+        self.ceiling: list[list[float]] = []
+        self.caps = (0, 0)
+        self.choice = [-1] * self.n_pred
+        self.used = 0
+        self.best_f1 = -1.0
+        self.best = tuple(self.choice)
+
+    def run(self) -> tuple[int, ...]:
+        self._visit(0, 0, 0)
+        return self.best
+
+    def _visit(self, i: int, p_num: int, r_num: int) -> None:
+        if i == self.n_pred:
+            f1 = _f1(p_num, self.p_den, r_num, self.r_den)
+            if f1 > self.best_f1:
+                self.best_f1, self.best = f1, tuple(self.choice)
             return
-        if _f1(p_num + rest_p[i], p_den, r_num + rest_r[i], r_den) < best_f1 - _SLACK:
-            return
-        for j in choices:
-            if j >= 0 and used[j]:
+        if self.bounded:
+            # An earlier prefix with the same golds used and the same counts has, for each
+            # completion of this one, an earlier map of the same counts.
+            state = (i, self.used, p_num, r_num)
+            if state in self.seen or self.best_f1 >= 0 and self._beaten(i, p_num, r_num):
+                return
+            self.seen.add(state)
+        # Of two equal predictions the later takes a later gold (or none), and of two equal
+        # gold templates the earlier is taken first: else swapping them gives the same counts
+        # earlier in the order.
+        twin = self.twin_pred[i]
+        first = 0 if twin < 0 else self.choice[twin] + 1 if self.choice[twin] >= 0 else self.n_gold
+        for j in range(first, self.n_gold):
+            twin = self.twin_gold[j]
+            if self.used >> j & 1 or (twin >= 0 and not self.used >> twin & 1):
                 continue
-            gain = gains[i][j] if j >= 0 else None
-            choice[i] = j
-            if j >= 0:
-                used[j] = True
-            search(i + 1, p_num + (gain[0] if gain else 0), r_num + (gain[1] if gain else 0))
-            if j >= 0:
-                used[j] = False
-        choice[i] = -1
+            self.choice[i] = j
+            self.used |= 1 << j
+            self._visit(i + 1, p_num + self.p_gain[i][j], r_num + self.r_gain[i][j])
+            self.used &= ~(1 << j)
+        self.choice[i] = -1
+        self._visit(i + 1, p_num, r_num)
 
-    search(0, 0, 0)
-    return best
+    def _beaten(self, i: int, p_num: int, r_num: int) -> bool:
+        """Whether no completion of the current prefix can beat the best F1 found so far."""
+        if not self.ceiling:
+            self.caps = _matching(self.gains, 0, range(self.n_gold))
+            self.ceiling = _f1_ceiling(*self.caps, self.p_den, self.r_den)
+        if self._ceiling(p_num + self.rest_p[i], r_num + self.rest_r[i]) <= self.best_f1:
+            return True
+        key = (i, self.used)
+        if key not in self.matchings:
+            free = [j for j in range(self.n_gold) if not self.used >> j & 1]
+            self.matchings[key] = _matching(self.gains, i, free)
+        more_p, more_r = self.matchings[key]
+        return self._ceiling(p_num + more_p, r_num + more_r) <= self.best_f1
+
+    def _ceiling(self, p_num: int, r_num: int) -> float:
+        # No map exceeds the whole document's matchings: clipping keeps the table small.
+        return self.ceiling[min(p_num, self.caps[0])][min(r_num, self.caps[1])]
 
 
 def brute_force_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
