@@ -11,7 +11,7 @@ randomization do not assume independence.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
@@ -115,18 +115,25 @@ def classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], met
     """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4),
     vectorised over the pairs in blocks (bounded memory). For precision and F the tests of
     per-unit values and Yeh's factor are n/a with the reason, unless ``unit_means``."""
-    tests = _classic_tests_many(counts, pairs, metric, alternative)
-    if metric == "recall":
-        return [replace(t, yeh_factor=understatement(t.correlation)) for t in tests]
-    if unit_means:
-        return [replace(t, of="the mean per-unit value",
-                        yeh_factor=understatement(t.correlation)) for t in tests]
-    return [replace(t, sign=None, wilcoxon=None, paired_t=None, two_sample_t=None,
-                    reason=NOT_MEANS) for t in tests]
+    if metric == "recall" or unit_means:
+        return _classic_tests_many(counts, pairs, metric, alternative,
+                                   _Kind("the metric" if metric == "recall"
+                                         else "the mean per-unit value", None))
+    # Not computed at all, rather than computed and dropped: at hundreds of systems the
+    # tests of per-unit values are most of a run's classic tests.
+    return _classic_tests_many(counts, pairs, metric, alternative, _Kind("the metric", NOT_MEANS))
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """What the tests of per-unit values of a metric are (``of``), or why they are n/a."""
+
+    of: str
+    reason: str | None
 
 
 def _classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], metric: str,
-                        alternative: str) -> list[ClassicTests]:
+                        alternative: str, kind: _Kind | None = None) -> list[ClassicTests]:
     alpha, gamma, _ = METRIC_COEFS[metric]
     reduced = reduce_counts(counts)
     den = alpha * reduced[..., 0] + gamma * reduced[..., 1]
@@ -137,39 +144,47 @@ def _classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], me
     block = max(1, (1 << 21) // max(1, n_units))
     for start in range(0, len(pairs), block):
         chunk = np.asarray(pairs[start:start + block], dtype=np.int64).reshape(-1, 2)
-        out += _block(chunk[:, 0], chunk[:, 1], den, values, totals, metric, alternative)
+        out += _block(chunk[:, 0], chunk[:, 1], den, values, totals, metric, alternative,
+                      kind)
     return out
 
 
 def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
-           totals: np.ndarray, metric: str, alternative: str) -> list[ClassicTests]:
+           totals: np.ndarray, metric: str, alternative: str,
+           kind: _Kind | None) -> list[ClassicTests]:
+    """The tests of one block of pairs; ``kind`` None: every test, without Yeh's factor (as
+    :func:`classic_tests` gives them)."""
     keep = (den[ia] > 0) & (den[ib] > 0)
     va = np.where(keep, values[ia], 0.0)
     vb = np.where(keep, values[ib], 0.0)
     n = keep.sum(axis=1)
     observed = metric_values(totals[ia], metric) - metric_values(totals[ib], metric)
     alt = np.zeros(len(ia)) if alternative == "two-sided" else np.where(observed >= 0, 1, -1)
-    d = va - vb
-    nz = keep & (d != 0)
-    m = nz.sum(axis=1)
     safe_n = np.maximum(n, 1)
     mean_a, mean_b = va.sum(1) / safe_n, vb.sum(1) / safe_n
     ca, cb = np.where(keep, va - mean_a[:, None], 0.0), np.where(keep, vb - mean_b[:, None], 0.0)
     ss_a, ss_b = (ca * ca).sum(1), (cb * cb).sum(1)
+    nothing: list[float | None] = [None] * len(ia)
+    sign_l = wil_l = paired_l = two_l = nothing
     with np.errstate(divide="ignore", invalid="ignore"):
         correlation = _correlation(ca, cb, ss_a, ss_b, n)
-        sign_p = _sign_test(d, nz, m, alt)
-        wilcoxon_p, wilcoxon_ok = _wilcoxon(d, nz, m, n, alt)
-        paired = _paired_t(d, keep, n, alt)
-        two_sample = _two_sample_t(mean_a - mean_b, ss_a + ss_b, n, alt)
-    chi2: list[float | None] = [None] * len(ia)
-    binomial: list[float | None] = [None] * len(ia)
+        if kind is None or kind.reason is None:
+            d = va - vb
+            nz = keep & (d != 0)
+            m = nz.sum(axis=1)
+            wilcoxon_p, wilcoxon_ok = _wilcoxon(d, nz, m, n, alt)
+            sign_l, wil_l = _none(_sign_test(d, nz, m, alt), n > 0), _none(wilcoxon_p,
+                                                                         wilcoxon_ok)
+            paired_l = _none(_paired_t(d, keep, n, alt), n >= 2)
+            two_l = _none(_two_sample_t(mean_a - mean_b, ss_a + ss_b, n, alt), n >= 2)
+    chi2, binomial = nothing, nothing
     if metric in ("recall", "precision"):
         chi2, binomial = _proportions(totals[ia], totals[ib], metric, alt)
-    sign_l, wil_l = _none(sign_p, n > 0), _none(wilcoxon_p, wilcoxon_ok)
-    paired_l, two_l = _none(paired, n >= 2), _none(two_sample, n >= 2)
+    of, reason = ("the metric", None) if kind is None else (kind.of, kind.reason)
+    yeh = [None] * len(ia) if kind is None or kind.reason is not None \
+        else [understatement(r) for r in correlation]
     return [ClassicTests(int(n[i]), correlation[i], sign_l[i], wil_l[i], paired_l[i], two_l[i],
-                         chi2[i], binomial[i]) for i in range(len(ia))]
+                         chi2[i], binomial[i], of, reason, yeh[i]) for i in range(len(ia))]
 
 
 def _correlation(ca: np.ndarray, cb: np.ndarray, ss_a: np.ndarray, ss_b: np.ndarray,
