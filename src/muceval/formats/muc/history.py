@@ -22,8 +22,10 @@ records a new judgement without changing the original object.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from muceval.core.model import (
     MAP_ID,
@@ -53,6 +55,7 @@ from muceval.formats.sexpr import SExpr, SList, String, Symbol
 
 __all__ = [
     "MAP_ID",
+    "HistoryEditor",
     "format_value",
     "parse_history",
     "read_history",
@@ -406,7 +409,8 @@ def insert_entries(
     Each judgement goes where :func:`~muceval.core.model.add_judgement` puts it
     (at the end of its slot, template or message, created if missing), written
     as :func:`write_history` writes it. Comments, layout and escapes of the
-    user's file stay as they were.
+    user's file stay as they were. :class:`HistoryEditor` does the same one
+    judgement at a time.
 
     >>> text = ';; checked by hand\\n(("M-1" ("1" (inc-type ("ATTACK" fail)))))'
     >>> print(insert_entries(text, [("M-1", "1", "inc-type", HistoryEntry(Text("X"), Judgement.FAIL))]))
@@ -416,52 +420,174 @@ def insert_entries(
     """
     if not added:
         return text
-    new = History(None, ())
+    editor = HistoryEditor(text, path)
     for message_id, template_id, slot_id, entry in added:
-        new = add_judgement(new, message_id, template_id, slot_id, entry)
-    top = sexpr.parse_one(text, path)
-    nl = "\r\n" if "\r\n" in text else "\n"
-    if not isinstance(top, SList):  # the symbol nil: the whole history is new
-        offset = _offset(text, top.line, top.column)
-        return text[:offset] + write_history(new).replace("\n", nl) + text[offset + 3 :]
-    inserts: list[tuple[int, str]] = []
-    first_in_empty = not top.items
-    for message in new.messages:
-        m_node = _child(top, String, message.message_id)
-        if m_node is None:
-            lead = "" if first_in_empty else "\n "
-            first_in_empty = False
-            inserts.append((top.end, lead + "\n".join(_message_lines(message))))
+        editor.add(message_id, template_id, slot_id, entry)
+    return editor.text()
+
+
+# Where a judgement's block goes in the user's text: at the end of the whole history (a new
+# message), of a message (a new template), of a template (a new slot) or of its slot.
+_MESSAGE, _TEMPLATE, _SLOT, _ENTRIES = range(4)
+
+
+class _Block(NamedTuple):
+    """The judgements inserted at one point of the user's text for one message, template or
+    slot: ``tree`` holds them as a one-message history would, ``text`` as inserted."""
+
+    offset: int
+    level: int
+    tree: HistoryMessage
+    text: str
+
+
+class HistoryEditor:
+    """A history file's ``text`` with judgements added (and taken back, last first) one at a
+    time: :meth:`text` is always ``insert_entries(text, added)``.
+
+    The text is parsed once, keeping only where each message, template and slot list
+    closes; a judgement then changes only its own inserted block, so that an answer costs
+    what it adds, not a new reading of the whole file.
+
+    >>> editor = HistoryEditor('(("M-1" ("1" (inc-type ("ATTACK" fail)))))')
+    >>> editor.add("M-1", "1", "inc-type", HistoryEntry(Text("X"), Judgement.FAIL))
+    >>> editor.add("M-2", "1", "inc-type", HistoryEntry(Text("Y"), Judgement.MATCH))
+    >>> _ = editor.pop()
+    >>> print(editor.text())
+    (("M-1" ("1" (inc-type ("ATTACK" fail)
+        ("X" fail)))))
+    """
+
+    def __init__(self, text: str, path: str = "<string>") -> None:
+        self.base = text
+        self.added: list[tuple[str, str, str, HistoryEntry]] = []
+        top = sexpr.parse_one(text, path)
+        self._nl = "\r\n" if "\r\n" in text else "\n"
+        # The history is the symbol nil: the first judgement writes a whole list over it.
+        self._nil_at = None if isinstance(top, SList) else _offset(text, top.line, top.column)
+        self._top_end = top.end if isinstance(top, SList) else -1
+        self._top_empty = not isinstance(top, SList) or not top.items
+        self._ends = _list_ends(top) if isinstance(top, SList) else {}
+        self._blocks: dict[tuple[str, ...], _Block] = {}
+        # The blocks' keys at each offset, oldest first (their order in the file), and the
+        # offsets in file order.
+        self._at: dict[int, list[tuple[str, ...]]] = {}
+        self._offsets: list[int] = []
+        # Per judgement added: its block's key and what the block was before (None: new).
+        self._undo: list[tuple[tuple[str, ...], _Block | None]] = []
+
+    def add(self, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry) -> None:
+        """Insert one judgement where :func:`insert_entries` puts it; on an error (an id or
+        value that cannot be written) nothing changes."""
+        key, offset, level = self._place(message_id, template_id, slot_id)
+        if offset < 0:
+            raise ValueError("not a history list: a quoted form cannot take a judgement")
+        old = self._blocks.get(key)
+        seed = HistoryMessage(message_id, ()) if old is None else old.tree
+        tree = add_judgement(History(None, (seed,)), message_id, template_id, slot_id,
+                             entry).messages[0]
+        if level == _ENTRIES:
+            # A slot of the user's text: the entry goes after the ones inserted before it.
+            added = "\n" + "\n".join(_entry_lines(entry))
+            text = ("" if old is None else old.text) + added.replace("\n", self._nl)
+        else:
+            text = self._render(level, tree)
+        if old is None:
+            keys = self._at.get(offset)
+            if keys is None:
+                keys = self._at[offset] = []
+                bisect.insort(self._offsets, offset)
+            keys.append(key)
+        self._blocks[key] = _Block(offset, level, tree, text)
+        self._undo.append((key, old))
+        self.added.append((message_id, template_id, slot_id, entry))
+
+    def pop(self) -> tuple[str, str, str, HistoryEntry]:
+        """Take back the last judgement added; returns it."""
+        if not self.added:
+            raise IndexError("no judgement to take back")
+        key, old = self._undo.pop()
+        if old is not None:
+            self._blocks[key] = old
+        else:
+            # Made by this judgement, the newest block: the last one at its offset.
+            offset = self._blocks.pop(key).offset
+            keys = self._at[offset]
+            keys.pop()
+            if not keys:
+                del self._at[offset]
+                del self._offsets[bisect.bisect_left(self._offsets, offset)]
+        return self.added.pop()
+
+    def text(self) -> str:
+        """The user's text with every judgement added so far."""
+        if self._nil_at is not None:
+            if not self._offsets:
+                return self.base
+            pieces = [self._blocks[key].text for key in self._at[self._nil_at]]
+            return (self.base[: self._nil_at] + "(" + (self._nl + " ").join(pieces) + ")"
+                    + self.base[self._nil_at + 3 :])
+        parts: list[str] = []
+        start = 0
+        for offset in self._offsets:
+            parts.append(self.base[start:offset])
+            for n, key in enumerate(self._at[offset]):
+                block = self._blocks[key]
+                if block.level == _MESSAGE and not (n == 0 and self._top_empty):
+                    parts.append(self._nl + " ")
+                parts.append(block.text)
+            start = offset
+        parts.append(self.base[start:])
+        return "".join(parts)
+
+    def _place(self, message_id: str, template_id: str, slot_id: str) -> tuple[
+            tuple[str, ...], int, int]:
+        """The key of the block a judgement goes in, where that block goes, and its level."""
+        if (message_id, template_id, slot_id) in self._ends:
+            return (message_id, template_id, slot_id), \
+                self._ends[message_id, template_id, slot_id], _ENTRIES
+        if (message_id, template_id) in self._ends:
+            return (message_id, template_id, slot_id), self._ends[message_id, template_id], _SLOT
+        if (message_id,) in self._ends:
+            return (message_id, template_id), self._ends[(message_id,)], _TEMPLATE
+        top = self._top_end if self._nil_at is None else self._nil_at
+        return (message_id,), top, _MESSAGE
+
+    def _render(self, level: int, tree: HistoryMessage) -> str:
+        if level == _MESSAGE:
+            lines = _message_lines(tree)
+        else:
+            template = tree.items[0]
+            assert isinstance(template, HistoryTemplate)
+            lines = ["", *(_template_lines(template) if level == _TEMPLATE
+                           else _slot_lines(template.slots[0]))]
+        return "\n".join(lines).replace("\n", self._nl)
+
+
+def _list_ends(top: SList) -> dict[tuple[str, ...], int]:
+    """Where each message, template and slot list of ``top`` closes, by its ids: a judgement
+    goes into the first list of its name, within the first list of its parent's name."""
+    ends: dict[tuple[str, ...], int] = {}
+    for message_id, message in _named_children(top, String):
+        if (message_id,) in ends:
             continue
-        for item in message.items:
-            assert isinstance(item, HistoryTemplate)
-            t_node = _child(m_node, String, item.template_id)
-            if t_node is None:
-                inserts.append((m_node.end, "\n" + "\n".join(_template_lines(item))))
+        ends[message_id,] = message.end
+        for template_id, template in _named_children(message, String):
+            if (message_id, template_id) in ends:
                 continue
-            for slot in item.slots:
-                s_node = _child(t_node, Symbol, slot.slot_id)
-                lines = _slot_lines(slot) if s_node is None else [
-                    line for e in slot.entries for line in _entry_lines(e)]
-                inserts.append(((t_node if s_node is None else s_node).end,
-                                "\n" + "\n".join(lines)))
-    # Back to front, so that earlier offsets stay valid; at one offset the later
-    # piece goes in first, so that the pieces end up in the order they were added.
-    order = sorted(range(len(inserts)), key=lambda i: (inserts[i][0], i), reverse=True)
-    for i in order:
-        offset, piece = inserts[i]
-        text = text[:offset] + piece.replace("\n", nl) + text[offset:]
-    return text
+            ends[message_id, template_id] = template.end
+            for slot_id, slot in _named_children(template, Symbol):
+                ends.setdefault((message_id, template_id, slot_id), slot.end)
+    return ends
 
 
-def _child(node: SList, kind: type[String] | type[Symbol], name: str) -> SList | None:
-    """The first list among ``node``'s items (after its own id) whose head is ``name``."""
+def _named_children(node: SList, kind: type[String] | type[Symbol]) -> Iterator[tuple[str, SList]]:
+    """The lists among ``node``'s items (after its own id) whose head is a ``kind``, with
+    that head's name."""
     for item in node.items[1:] if node.items and not isinstance(node.items[0], SList) else node.items:
         if isinstance(item, SList) and item.items and isinstance(item.items[0], kind):
             head = item.items[0]
-            if (head.value if isinstance(head, String) else head.name) == name:
-                return item
-    return None
+            yield (head.value if isinstance(head, String) else head.name), item
 
 
 def _offset(text: str, line: int, column: int) -> int:

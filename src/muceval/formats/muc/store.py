@@ -21,7 +21,7 @@ import filelock
 from muceval.core.model import History, HistoryEntry, add_judgement
 from muceval.errors import InputError, OutputError, UsageError
 from muceval.formats.files import read_bytes, read_text, text_encoding, write_atomic
-from muceval.formats.muc.history import insert_entries, write_history
+from muceval.formats.muc.history import HistoryEditor, write_history
 
 __all__ = ["HistorySaveError", "HistoryStore"]
 
@@ -179,11 +179,20 @@ class HistoryStore:
         escapes are kept byte for byte.
         """
         self.history = history
-        self._base = history
         self._text = text
         # What the file holds as far as this session knows: what was read, then what it wrote.
         self._written = text
         self._added: list[tuple[str, str, str, HistoryEntry]] = []
+        # The history before each judgement of ``_added``: an undo is a step back, not a
+        # replay of the whole session.
+        self._before: list[History] = []
+        # ``text`` parsed once, then kept up to date with ``_added`` (see _new_text): a save
+        # costs what the answer changes, not a new reading of the whole file.
+        self._editor: HistoryEditor | None = None
+        if text is not None:
+            # A text that does not parse fails at the first save, as it always has.
+            with contextlib.suppress(InputError):
+                self._editor = HistoryEditor(text, self.path)
         # Written back as it was read: Latin-1 stays Latin-1, a byte-order mark stays.
         self._encoding, self._bom = "utf-8", False
         if text is not None:
@@ -207,10 +216,12 @@ class HistoryStore:
         before = self.history
         self.history = add_judgement(self.history, message_id, template_id, slot_id, entry)
         self._added.append((message_id, template_id, slot_id, entry))
+        self._before.append(before)
         try:
             self._save()
         except HistorySaveError:
             self._added.pop()
+            self._before.pop()
             self.history = before
             raise
 
@@ -220,15 +231,14 @@ class HistoryStore:
         if not self._added:
             raise UsageError("no answer of this session to undo")
         last = self._added.pop()
-        history = self._base
-        for message_id, template_id, slot_id, entry in self._added:
-            history = add_judgement(history, message_id, template_id, slot_id, entry)
-        self.history = history
+        current = self.history
+        self.history = self._before.pop()
         try:
             self._save()
         except HistorySaveError:
             self._added.append(last)
-            self.history = add_judgement(history, *last)
+            self._before.append(self.history)
+            self.history = current
             raise
         return last
 
@@ -236,13 +246,8 @@ class HistoryStore:
         try:
             self._follow_other_writers()
         except OutputError as error:
-            text = write_history(self.history) if self._text is None else \
-                insert_entries(self._text, self._added, self.path)
-            raise HistorySaveError(str(error), self.history, text) from None
-        if self._text is None:
-            text = write_history(self.history)
-        else:
-            text = insert_entries(self._text, self._added, self.path)
+            raise HistorySaveError(str(error), self.history, self._new_text()) from None
+        text = self._new_text()
         try:
             data = (_BOM if self._bom else b"") + text.encode(self._encoding)
         except UnicodeEncodeError as bad:
@@ -255,6 +260,24 @@ class HistoryStore:
             raise HistorySaveError(str(error), self.history, text) from None
         self._written = text
         self._follow_the_inode()
+
+    def _new_text(self) -> str:
+        """The file with this session's answers: the text read with them inserted (as
+        :func:`~muceval.formats.muc.history.insert_entries` inserts them), or a new file."""
+        if self._text is None:
+            return write_history(self.history)
+        editor = self._editor
+        if editor is None or editor.base is not self._text:
+            # Text added to the file by another program changes what the answers go into.
+            editor = self._editor = HistoryEditor(self._text, self.path)
+        # One answer added or taken back since the last save, usually; compared (not
+        # assumed) so that no sequence of saves, failed or not, can write a stale text.
+        while len(editor.added) > len(self._added) or \
+                editor.added != self._added[: len(editor.added)]:
+            editor.pop()
+        for message_id, template_id, slot_id, entry in self._added[len(editor.added):]:
+            editor.add(message_id, template_id, slot_id, entry)
+        return editor.text()
 
     def _follow_other_writers(self) -> None:
         """What another program did to the file since this session last read or wrote it:
@@ -269,6 +292,8 @@ class HistoryStore:
         if current is not None and self._written is not None and self._text is not None \
                 and current.startswith(self._written):
             self._text += current[len(self._written):]
+            # Taken in once: if this save fails, the next one must not add that text again.
+            self._written = current
             return
         raise OutputError(f"{self.path} was changed by another program during this session "
                           "(not only added to at its end): to keep that edit, this answer is "
