@@ -50,8 +50,9 @@ tallies with COR + ½PAR in the numerator) :func:`compare` computes:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
@@ -97,6 +98,7 @@ __all__ = [
     "compare",
     "prepare",
     "Prepared",
+    "SystemPairs",
     "confidence_level",
     "adjust_pvalues",
     "groupings",
@@ -216,35 +218,90 @@ def compare(
     """
     prepared = prepare(tallies, metrics, settings)
     runner = executor or LocalExecutor(threads or default_threads())
-    outcomes = runner.run(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings,
-                          progress, source=(prepared.reduced, prepared.index_pairs))
+    index_pairs = prepared.index_pairs
+    pairs = list(prepared.pairs)
+    outcomes = runner.run(prepared.plan, pairs, prepared.metrics, prepared.settings,
+                          progress, source=(prepared.reduced, index_pairs))
     return _assemble(tallies, prepared.reduced, prepared.metrics, prepared.settings,
-                     prepared.index_pairs, prepared.pairs, prepared.plan, outcomes)
+                     index_pairs, pairs, prepared.plan, outcomes)
+
+
+class SystemPairs(Sequence[PairData]):
+    """Every pair (a, b), a < b, of the systems' reduced tallies (systems × units × 3) in
+    the order of :func:`numpy.triu_indices`, as :class:`PairData` built when asked for and
+    not kept: a plan and its estimate read a few of half a million pairs (1,000 systems),
+    whose data would take gigabytes. Iterating builds them a first system at a time."""
+
+    def __init__(self, reduced: np.ndarray) -> None:
+        self.reduced = reduced
+        self.first, self.second = np.triu_indices(len(reduced), 1)
+        self._totals = reduced.sum(axis=1)
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+    @overload
+    def __getitem__(self, k: int) -> PairData: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[PairData]: ...
+
+    def __getitem__(self, k: int | slice) -> PairData | list[PairData]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        return PairData.of(self.reduced[self.first[k]], self.reduced[self.second[k]])
+
+    def __iter__(self) -> Iterator[PairData]:
+        # One subtraction per first system instead of one PairData.of per pair (a tenth
+        # of the time); the same values as PairData.of, in arrays of that first system's.
+        for a in range(len(self.reduced) - 1):
+            diffs = self.reduced[a][None] - self.reduced[a + 1:]
+            keep = np.any(diffs != 0, axis=2)
+            kept = diffs[keep]
+            first = np.repeat(self._totals[a][None], len(diffs), axis=0)
+            second = self._totals[a + 1:].copy()
+            start = 0
+            for i, end in enumerate(np.cumsum(keep.sum(axis=1)).tolist()):
+                yield PairData(kept[start:end], first[i], second[i])
+                start = end
+
+    def index_pairs(self) -> list[tuple[int, int]]:
+        """The two systems of every pair."""
+        return list(zip(self.first.tolist(), self.second.tolist(), strict=True))
 
 
 @dataclass(frozen=True)
 class Prepared:
-    """What a run needs before any shuffle: settings (seed drawn), pairs, and the plan."""
+    """What a run needs before any shuffle: settings (seed drawn), pairs (built on demand),
+    and the plan."""
 
     settings: SignificanceSettings
     metrics: tuple[str, ...]
     reduced: np.ndarray
-    index_pairs: list[tuple[int, int]]
-    pairs: list[PairData]
+    pairs: SystemPairs
     plan: Plan
+
+    @property
+    def index_pairs(self) -> list[tuple[int, int]]:
+        """The two systems of every pair (a list made on each call)."""
+        return self.pairs.index_pairs()
 
 
 def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
             settings: SignificanceSettings | None = None) -> Prepared:
-    """Validate the settings, build every pair's data and decide the plan (no shuffling):
-    what :func:`compare` runs, and what ``significance --plan`` estimates."""
+    """Validate the settings and decide the plan (no shuffling): what :func:`compare` runs,
+    and what ``significance --plan`` estimates. A pair's data are built when read: the
+    plan reads every pair for the methods exact and auto, none for approximate."""
     chosen, metric_ids = checked(tallies, metrics, settings)
     reduced = reduce_counts(tallies.counts)
     names = tallies.systems
-    index_pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
-    pairs = [PairData.of(reduced[a], reduced[b]) for a, b in index_pairs]
-    the_plan = plan(pairs, metric_ids, chosen, [(names[a], names[b]) for a, b in index_pairs])
-    return Prepared(chosen, metric_ids, reduced, index_pairs, pairs, the_plan)
+    pairs = SystemPairs(reduced)
+    # The systems' names name a pair the method exact refuses; the other methods never
+    # refuse one, and a list of every pair's names would outweigh a sampled plan.
+    pair_names = ([(names[a], names[b]) for a, b in pairs.index_pairs()]
+                  if chosen.method == "exact" else [])
+    the_plan = plan(pairs, metric_ids, chosen, pair_names)
+    return Prepared(chosen, metric_ids, reduced, pairs, the_plan)
 
 
 def checked(tallies: UnitTallies, metrics: str | Sequence[str],

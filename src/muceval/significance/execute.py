@@ -19,9 +19,17 @@ from muceval.significance.kernels import ExactResult, PairData, approximate_coun
 from muceval.significance.plan import ExactJob, Plan
 from muceval.significance.settings import SignificanceSettings
 
-__all__ = ["Executor", "LocalExecutor", "Outcomes"]
+__all__ = ["Executor", "LocalExecutor", "Outcomes", "approximate_batch"]
 
 Progress = Callable[[int, int], None]
+
+
+def approximate_batch(shuffles: int) -> int:
+    """Approximate pairs per call of the kernel in :class:`LocalExecutor` (about 2^25
+    pair-shuffles): the progress bar moves, and each batch's coins (generated once per
+    batch, shared by its pairs) stay a small part of the work. The estimate of a plan
+    calibrates on batches of this size too."""
+    return max(1, (1 << 25) // max(1, shuffles))
 
 
 @dataclass(frozen=True)
@@ -54,9 +62,7 @@ class LocalExecutor:
         done = 0
         total = plan.work
         nge = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
-        # Batches of about 2^25 pair-shuffles: the progress bar moves, and each batch's coins
-        # (generated once per batch, shared by its pairs) stay a small part of the work.
-        batch = max(1, (1 << 25) // max(1, settings.shuffles))
+        batch = approximate_batch(settings.shuffles)
         approximate = list(plan.approximate_pairs)
         for start in range(0, len(approximate), batch):
             chunk = approximate[start : start + batch]

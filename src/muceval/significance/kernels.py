@@ -46,7 +46,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -82,6 +82,7 @@ __all__ = [
     "exact_pvalue",
     "exact_cost",
     "exact_grid_cells",
+    "exact_grid_cells_many",
     "brute_force_pvalue",
     "ExactResult",
 ]
@@ -282,12 +283,21 @@ def _segment_words(pair: PairData) -> int:
     return units // 64 if units >= 64 else 0
 
 
-def takes_compiled(pairs: Sequence[PairData], shuffles: int) -> bool:
+def takes_compiled(pairs: Iterable[PairData], shuffles: int) -> bool:
     """Whether :func:`approximate_counts` runs these pairs compiled by default: when the
     compiled kernels are loaded already, or the work would repay loading them."""
-    return HAVE_NUMBA and (
-        "muceval.significance.compiled" in sys.modules
-        or sum(shuffles * (350 + 6.5 * len(p.diffs)) for p in pairs) > _NUMPY_BUDGET_NS)
+    if not HAVE_NUMBA:
+        return False
+    if "muceval.significance.compiled" in sys.modules:
+        return True
+    # Pairs are read only until the work repays loading: a plan's first batch may be
+    # built pair by pair just for this (significance --plan).
+    work = 0.0
+    for pair in pairs:
+        work += shuffles * (350 + 6.5 * len(pair.diffs))
+        if work > _NUMPY_BUDGET_NS:
+            return True
+    return False
 
 
 def approximate_counts(
@@ -550,14 +560,36 @@ def exact_cost(pair: PairData, metric: str) -> float:
 
 
 def exact_grid_cells(pair: PairData, metric: str) -> int:
-    """Cells of the dense grid :func:`exact_pvalue` allocates (memory: 8 bytes each)."""
-    shifts, _, _ = _lattice(pair, metric)
-    if not len(shifts):
-        return 1
-    unique, counts, _, _, _ = _canonical(shifts)
-    rows = int((unique[:, 0] * counts).sum()) + 1
-    cols = int((np.abs(unique[:, 1]) * counts).sum()) + 1
+    """Cells of the dense grid :func:`exact_pvalue` allocates (memory: 8 bytes each).
+
+    The grid spans the summed absolute shifts, each coordinate divided by its gcd: what
+    :func:`_canonical` does to the shifts (orienting, grouping, dropping zeros) changes
+    neither, so it is skipped; the plan of method exact asks this of every pair.
+    """
+    alpha, gamma, _ = METRIC_COEFS[metric]
+    d = pair.diffs
+    sizes = (np.abs(alpha * d[:, 0] + gamma * d[:, 1]), np.abs(d[:, 2]))
+    rows, cols = (int(size.sum()) // (int(np.gcd.reduce(size)) or 1) + 1 if len(size) else 1
+                  for size in sizes)
     return rows * cols
+
+
+def exact_grid_cells_many(pairs: Sequence[PairData], metric: str) -> np.ndarray:
+    """:func:`exact_grid_cells` of every pair (int64), from one pass over their units."""
+    alpha, gamma, _ = METRIC_COEFS[metric]
+    lengths = np.array([len(p.diffs) for p in pairs], dtype=np.int64)
+    cells = np.ones(len(pairs), dtype=np.int64)
+    some = lengths > 0
+    if not some.any():
+        return cells
+    d = np.concatenate([p.diffs for p in pairs])
+    # Each pair's units from its first on; a pair without units (grid of one cell) is
+    # skipped, its empty run of units joining no other pair's.
+    starts = (np.cumsum(lengths) - lengths)[some]
+    for size in (np.abs(alpha * d[:, 0] + gamma * d[:, 1]), np.abs(d[:, 2])):
+        divisor = np.gcd.reduceat(size, starts)
+        cells[some] *= np.add.reduceat(size, starts) // np.maximum(divisor, 1) + 1
+    return cells
 
 
 

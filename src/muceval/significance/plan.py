@@ -11,11 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 import numpy as np
 
 from muceval.errors import UsageError
-from muceval.significance.kernels import _BLOCK_BITS, PairData, exact_cost, exact_grid_cells
+from muceval.significance.kernels import (
+    _BLOCK_BITS,
+    PairData,
+    exact_cost,
+    exact_grid_cells,
+    exact_grid_cells_many,
+)
 from muceval.significance.settings import SignificanceSettings
 
 __all__ = ["MAX_EXACT_CELLS", "ExactJob", "Plan", "plan"]
@@ -29,6 +36,8 @@ _EXACT_CELL_COST = 1.7
 _SHUFFLE_BLOCK_COST = 1.1
 _SHUFFLE_METRIC_COST = 1.5
 _SHUFFLE_FIXED_COST = 2.0
+# Method exact sizes the grids of this many pairs at a time.
+_CHECKED_PAIRS = 4096
 
 
 @dataclass(frozen=True)
@@ -61,29 +70,54 @@ def plan(pairs: Sequence[PairData], metrics: Sequence[str], settings: Significan
 
     ``auto`` enumerates exactly whenever that is estimated cheaper than the
     shuffles (and fits in memory); ``exact`` refuses a pair whose grid does not
-    fit, naming it (``names``: the systems of each pair).
+    fit, naming it (``names``: the systems of each pair, read by ``exact`` only).
+    ``approximate`` reads no pair.
     """
     exact = np.zeros((len(pairs), len(metrics)), dtype=bool)
-    for k, pair in enumerate(pairs):
-        blocks = -(-len(pair.diffs) // _BLOCK_BITS)
-        # Marginal cost of one more metric in the shared shuffles.
-        approx_cost = settings.shuffles * (
-            _SHUFFLE_METRIC_COST
-            + (_SHUFFLE_BLOCK_COST * blocks + _SHUFFLE_FIXED_COST) / len(metrics)
-        )
-        for m, metric in enumerate(metrics):
-            if settings.method == "exact":
-                cells = exact_grid_cells(pair, metric)
-                if cells > MAX_EXACT_CELLS:
-                    a, b = names[k]
-                    raise UsageError(
-                        f"exact randomization of {a} vs {b} ({metric}) needs a grid of about "
-                        f"{cells:.0f} cells; choose 'approximate' or 'auto'", parameter="method")
-                exact[k, m] = True
-            elif settings.method == "auto":
-                exact[k, m] = (exact_cost(pair, metric) * _EXACT_CELL_COST <= approx_cost
-                               and exact_grid_cells(pair, metric) <= MAX_EXACT_CELLS)
-    approximate_pairs = tuple(k for k in range(len(pairs)) if not exact[k].all())
-    jobs = tuple(ExactJob(k, m) for k in range(len(pairs)) for m in range(len(metrics))
-                 if exact[k, m])
+    if settings.method == "approximate":
+        # Nothing to weigh per pair, so no pair's data is read: the pairs may be built on
+        # demand (significance --plan of 1,000 systems builds a sample of them only).
+        return Plan(exact, tuple(range(len(pairs))), (), settings.shuffles)
+    if settings.method == "exact":
+        _refuse_large_grids(pairs, metrics, names)
+        exact[:] = True
+    else:
+        for k, pair in enumerate(pairs):
+            exact[k] = _auto(pair, metrics, settings)
+    approximate_pairs = tuple(np.flatnonzero(~exact.all(axis=1)).tolist())
+    rows, columns = np.nonzero(exact)  # pair by pair, metrics in order
+    jobs = tuple(ExactJob(k, m) for k, m in zip(rows.tolist(), columns.tolist(), strict=True))
     return Plan(exact, approximate_pairs, jobs, settings.shuffles)
+
+
+def _auto(pair: PairData, metrics: Sequence[str], settings: SignificanceSettings) -> list[bool]:
+    """Method auto for one pair: per metric, whether enumerating is estimated cheaper than
+    the shuffles (and fits in memory)."""
+    blocks = -(-len(pair.diffs) // _BLOCK_BITS)
+    # Marginal cost of one more metric in the shared shuffles.
+    approx_cost = settings.shuffles * (
+        _SHUFFLE_METRIC_COST
+        + (_SHUFFLE_BLOCK_COST * blocks + _SHUFFLE_FIXED_COST) / len(metrics)
+    )
+    return [exact_cost(pair, metric) * _EXACT_CELL_COST <= approx_cost
+            and exact_grid_cells(pair, metric) <= MAX_EXACT_CELLS for metric in metrics]
+
+
+def _refuse_large_grids(pairs: Sequence[PairData], metrics: Sequence[str],
+                        names: Sequence[tuple[str, str]]) -> None:
+    """Method exact: a :class:`UsageError` naming the first pair and metric (in the plan's
+    order) whose grid does not fit. Pairs are read a block at a time, each block's grids
+    sized at once: the pairs are many and their units few."""
+    remaining = iter(pairs)
+    start = 0
+    while block := list(islice(remaining, _CHECKED_PAIRS)):
+        cells = np.stack([exact_grid_cells_many(block, metric) for metric in metrics], axis=1)
+        over = np.argwhere(cells > MAX_EXACT_CELLS)
+        if len(over):
+            k, m = (int(i) for i in over[0])
+            a, b = names[start + k]
+            raise UsageError(
+                f"exact randomization of {a} vs {b} ({metrics[m]}) needs a grid of about "
+                f"{int(cells[k, m]):.0f} cells; choose 'approximate' or 'auto'",
+                parameter="method")
+        start += len(block)
