@@ -75,7 +75,10 @@ def test_many_systems_get_a_panel_each_with_the_others_faint_behind() -> None:
     assert len(panels) == 9
     for ax, (name, _) in zip(panels, many, strict=True):
         highlighted = [p.get_gid() for p in ax.patches if p.get_gid()]
-        assert highlighted == [f"region-{name}"] and len(ax.patches) == 9
+        assert highlighted == [f"region-{name}"] and len(ax.patches) == 2
+        # The 8 other systems are one path (issue 30): one closed rectangle each.
+        (context,) = [p for p in ax.patches if not p.get_gid()]
+        assert len(context.get_path().to_polygons()) == 8
         assert ax.get_title() == name
     ids = _svg_ids(to_svg(fig))
     assert all(ids.count(f"point-{name}") == 1 for name, _ in many)
@@ -100,9 +103,9 @@ def test_matrix_plot_shows_every_pair_with_its_p_value_and_significance() -> Non
     order = result.ranking("recall")
     assert [t.get_text() for t in ax.get_yticklabels()] == order
     assert [t.get_text() for t in ax.get_xticklabels()] == order
-    cells = [p.get_gid() for p in ax.patches if (p.get_gid() or "").startswith("cell-")]
+    # Each cell's id is on its p-value (issue 30: the colours are one image, not n² patches).
+    cells = {t.get_gid(): t.get_text() for t in ax.texts if (t.get_gid() or "").startswith("cell-")}
     assert sorted(cells) == sorted(f"cell-{a}--{b}" for a in order for b in order if a != b)
-    texts = [t.get_text() for t in ax.texts]
     for a in order:
         for b in order:
             if a == b:
@@ -110,19 +113,29 @@ def test_matrix_plot_shows_every_pair_with_its_p_value_and_significance() -> Non
             c = result.comparison(a, b, "recall")
             p = c.p_adjusted
             shown = "<.001" if p < 0.001 else (f"{p:.3f}".lstrip("0") if p < 1 else "1.0")
-            assert shown + ("*" if c.significant else "") in texts
+            assert cells[f"cell-{a}--{b}"] == shown + ("*" if c.significant else "")
     assert any(result.comparison(a, b, "recall").significant for a in order for b in order if a != b)
     svg = to_svg(fig)
     assert "column system" in _svg_texts(svg)
 
 
-def test_matrix_plot_of_approximate_results_shows_confidence_levels() -> None:
-    result = _result("approximate")
-    texts = [t.get_text() for t in matrix_plot(result, "f1").axes[0].texts]
-    confidences = [t for t in texts if t.startswith("c ")]
-    assert len(confidences) == 6  # one per ordered off-diagonal cell
-    c = result.comparison("A", "B", "f1")
-    assert f"c {c.confidence:.2f}" in confidences
+def test_matrix_plot_of_approximate_results_shows_confidence_levels_below_one() -> None:
+    """Issue 30: "c 1.00" in every cell of a clear leaderboard was noise; as in the table, a
+    confidence is shown where it is below 1.000, and hatched below the required level."""
+    # A and B close (p near α with 99 shuffles), C far below both.
+    a, b = "4111144311223221331122432233134442233342", "4002233102222212320222322234224431141441"
+    counts = [[[4, 4, int(x), 0] for x in a], [[4, 4, int(x), 0] for x in b], [[4, 4, 0, 0]] * 40]
+    tallies = from_arrays(["A", "B", "C"], [f"m{i}" for i in range(40)], counts)
+    result = compare(tallies, metrics=["recall"], settings=SignificanceSettings(
+        method="approximate", shuffles=99, seed=3, bootstrap=0))
+    ax = matrix_plot(result, "recall").axes[0]
+    confidences = sorted(t.get_text() for t in ax.texts if t.get_text().startswith("c "))
+    close = result.comparison("A", "B", "recall")
+    assert close.confidence < result.settings["confidence"]
+    assert all(c.confidence >= 0.9995 for c in result.comparisons if {c.a, c.b} != {"A", "B"})
+    assert confidences == [f"c {close.confidence:.3f}"] * 2  # A vs B and B vs A
+    (hatched,) = [p for p in ax.patches if p.get_hatch()]
+    assert len(hatched.get_path().to_polygons()) == 2
 
 
 def test_groups_plot_marks_each_system_at_its_score_and_draws_each_group() -> None:

@@ -7,7 +7,7 @@ text as ``<text>`` elements, so that labels can be read back from the file or
 from a browser's DOM. Marks carry ids (``gid``) naming what they show:
 
 * region of performance: ``region-<system>`` (rectangle) and ``point-<system>``;
-* significance matrix: ``cell-<row>--<column>`` for every off-diagonal cell;
+* significance matrix: ``cell-<row>--<column>`` for every off-diagonal cell (on its p-value);
 * significance groups: ``score-<system>`` and ``group-<k>``;
 * alignment evidence: ``pairs-<system>`` and ``flagged-<system>`` (pairs aligned
   under the default criterion, the flagged ones apart);
@@ -37,7 +37,11 @@ import numpy as np  # noqa: E402
 from matplotlib import colormaps  # noqa: E402
 from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.font_manager import FontProperties  # noqa: E402
+from matplotlib.patches import PathPatch, Rectangle  # noqa: E402
+from matplotlib.path import Path  # noqa: E402
+from matplotlib.textpath import text_to_path  # noqa: E402
+from matplotlib.transforms import TransformedPatchPath  # noqa: E402
 
 from muceval.core.metrics import METRIC_LABELS  # noqa: E402
 from muceval.significance.distribution import Distribution  # noqa: E402
@@ -64,7 +68,13 @@ __all__ = [
 METRIC_TITLES: dict[str, str] = dict(METRIC_LABELS)
 _ALL = "all-templates"
 _MANNERS = ("matched-missing", "matched-spurious", "matched-only", "all-templates")
-_RC = {"svg.hashsalt": "muceval", "svg.fonttype": "none", "font.family": "DejaVu Sans"}
+# The fonts are named in every <text> of an SVG: matplotlib's default fallback list
+# (eleven names, 190 bytes) made a third of a 17-system matrix (issue 30). DejaVu Sans is
+# what matplotlib measures text with; Verdana has close metrics where it is missing.
+_RC = {"svg.hashsalt": "muceval", "svg.fonttype": "none", "font.family": "DejaVu Sans",
+       "font.sans-serif": ["DejaVu Sans", "Verdana"]}
+# Titles are given y=1, where matplotlib puts them anyway without ticks on top: left unset,
+# each title measures its axes' tick labels at every draw (a quarter of a histogram's time).
 
 
 def slug(name: str) -> str:
@@ -93,7 +103,7 @@ def system_colors(names: Sequence[str]) -> dict[str, tuple[float, float, float, 
 
 
 def to_svg(fig: Figure) -> str:
-    """The figure as deterministic SVG text (text kept as text).
+    """The figure as deterministic SVG text (text kept as text, coordinates to 0.01 pt).
 
     >>> to_svg(Figure()).startswith("<?xml")
     True
@@ -101,7 +111,41 @@ def to_svg(fig: Figure) -> str:
     buffer = io.StringIO()
     with matplotlib.rc_context(_RC):  # type: ignore[arg-type]  # rcParams keys are str here
         fig.savefig(buffer, format="svg", metadata={"Date": None})
-    return buffer.getvalue()
+    return _compact(buffer.getvalue())
+
+
+# Coordinates are in points: a hundredth of a point is far below a pixel, and matplotlib's six
+# decimals made a third of the bytes of path-heavy figures.
+_TAG = re.compile(r"<[^>]+>")
+_GEOMETRY = re.compile(r'\b(d|x|y|x1|x2|y1|y2|width|height|transform)="([^"]*)"')
+_DECIMALS = re.compile(r"-?\d+\.\d{3,}")
+_NO_ROTATION = re.compile(r' transform="rotate\(-?0 [-\d.]+ [-\d.]+\)"')
+
+
+def _rounded(number: re.Match[str]) -> str:
+    text = f"{float(number.group()):.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _compact_geometry(attribute: re.Match[str]) -> str:
+    value = attribute.group(2)
+    if value.startswith("matrix("):  # an image's scale: rounded, it would misplace its edge
+        return attribute.group()
+    value = _DECIMALS.sub(_rounded, value).replace(" \n", " ")
+    return f'{attribute.group(1)}="{value}"'
+
+
+def _compact(svg: str) -> str:
+    """``svg`` with coordinates to a hundredth of a point and no identity rotations: only
+    inside tags, never in text (a system name may hold such numbers).
+
+    >>> _compact('<path d="M 1.123456 -0.001 \\nL 2 3"/><text x="1.5555">a 1.123456</text>')
+    '<path d="M 1.12 0 L 2 3"/><text x="1.56">a 1.123456</text>'
+    """
+    def tag(match: re.Match[str]) -> str:
+        return _NO_ROTATION.sub("", _GEOMETRY.sub(_compact_geometry, match.group()))
+
+    return _TAG.sub(tag, svg)
 
 
 def to_png(fig: Figure, dpi: int = 110) -> bytes:
@@ -173,13 +217,13 @@ def region_plot(
     _iso_f(ax, iso_f, labels=True)
     labelled: list[tuple[str, float, float]] = []
     for name, points in regions:
-        if _region(ax, name, points, colors[name], highlight=True):
+        if _region(ax, name, points, colors[name]):
             labelled.append((name, *_official(points)))
         else:
             ax.plot([], [], "s", color=colors[name], label=name)
     _place_labels(ax, labelled)
     _region_axes(ax)
-    ax.set_title("Region of performance (four manners; dot = ALL TEMPLATES)", pad=16)
+    ax.set_title("Region of performance (four manners; dot = ALL TEMPLATES)", pad=16, y=1)
     ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=8, frameon=False,
               title="system", ncol=1 if len(regions) <= 24 else 2)  # fmt: skip
     return fig
@@ -196,21 +240,30 @@ def _region_panels(regions: Sequence[tuple[str, Mapping[str, tuple[float | None,
     highlight = (0.12, 0.31, 0.47, 1.0)
     columns = 4 if len(regions) > 9 else 3
     rows = -(-len(regions) // columns)
-    fig = Figure(figsize=(2.6 * columns, 2.7 * rows + 0.5))
-    axes = fig.subplots(rows, columns, sharex=True, sharey=True, squeeze=False).ravel()
-    for ax, (name, points) in zip(axes, regions, strict=False):
+    # A fixed layout, in inches: tight_layout drew the 17 panels once more to measure them.
+    side, left, right, bottom, top, across, down = 2.0, 0.6, 0.15, 0.55, 0.75, 0.5, 0.55
+    width = left + columns * side + (columns - 1) * across + right
+    height = bottom + rows * side + (rows - 1) * down + top
+    fig = Figure(figsize=(width, height))
+    axes = fig.subplots(rows, columns, squeeze=False, gridspec_kw={
+        "left": left / width, "right": 1 - right / width, "bottom": bottom / height,
+        "top": 1 - top / height, "wspace": across / side, "hspace": down / side}).ravel()
+    boxes = {name: _box(points) for name, points in regions}
+    for k, (ax, (name, points)) in enumerate(zip(axes, regions, strict=False)):
         _iso_f(ax, iso_f, labels=False)
-        for other, other_points in regions:
-            if other != name:
-                _region(ax, other, other_points, (0.6, 0.6, 0.6, 0.5), highlight=False)
-        _region(ax, name, points, highlight, highlight=True)
-        _region_axes(ax, small=True)
-        ax.set_title(short[name], fontsize=9)
+        # The other systems as one path: a patch each made 272 elements of 17 panels.
+        others = [box for other, box in boxes.items() if other != name and box is not None]
+        if others:
+            ax.add_artist(PathPatch(_boxes(others), facecolor="none",  # limits are set
+                                    edgecolor=(0.6, 0.6, 0.6, 0.5), lw=0.5, zorder=1))
+        _region(ax, name, points, highlight)
+        # Tick labels on the left column and on the lowest panel of each column.
+        _region_axes(ax, small=True, ticks=(k % columns == 0, k + columns >= len(regions)))
+        ax.set_title(short[name], fontsize=9, y=1)
     for ax in axes[len(regions):]:
         ax.set_visible(False)
     fig.suptitle("Region of performance, one system per panel (four manners; dot = ALL "
-                 "TEMPLATES; dotted: F = 10, 20 ... 90)", fontsize=10)
-    fig.tight_layout()
+                 "TEMPLATES; dotted: F = 10, 20 ... 90)", fontsize=10, y=1 - 0.15 / height)
     return fig
 
 
@@ -220,22 +273,29 @@ def _official(points: Mapping[str, tuple[float | None, float | None]]) -> tuple[
     return 100 * recall, 100 * precision
 
 
-def _region(ax: Any, name: str, points: Mapping[str, tuple[float | None, float | None]],
-            color: Any, highlight: bool) -> bool:
-    """Draw one system's rectangle (and, highlighted, its ALL TEMPLATES dot, with ids);
-    whether the dot was drawn."""
+def _box(points: Mapping[str, tuple[float | None, float | None]],
+         ) -> tuple[float, float, float, float] | None:
+    """The rectangle (x0, y0, x1, y1) in percent spanned by a system's defined manners, at
+    least 0.2 wide and high; None without any."""
     pts = [(100 * rp[0], 100 * rp[1]) for m, rp in points.items()
            if m in _MANNERS and rp[0] is not None and rp[1] is not None]
-    if pts:
-        xs, ys = zip(*pts, strict=True)
-        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-        ax.add_patch(Rectangle(
-            (x0, y0), max(x1 - x0, 0.2), max(y1 - y0, 0.2),
-            facecolor=(*color[:3], 0.12 if highlight else 0.0), edgecolor=color,
-            lw=1.6 if highlight else 0.5,
-            gid=f"region-{slug(name)}" if highlight else None, zorder=2 if highlight else 1))
+    if not pts:
+        return None
+    xs, ys = zip(*pts, strict=True)
+    return min(xs), min(ys), max(max(xs), min(xs) + 0.2), max(max(ys), min(ys) + 0.2)
+
+
+def _region(ax: Any, name: str, points: Mapping[str, tuple[float | None, float | None]],
+            color: Any) -> bool:
+    """Draw one system's rectangle and its ALL TEMPLATES dot, with ids; whether the dot was
+    drawn."""
+    box = _box(points)
+    if box is not None:
+        x0, y0, x1, y1 = box
+        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor=(*color[:3], 0.12),
+                               edgecolor=color, lw=1.6, gid=f"region-{slug(name)}", zorder=2))
     at = points.get(_ALL)
-    if not highlight or at is None or at[0] is None or at[1] is None:
+    if at is None or at[0] is None or at[1] is None:
         return False
     ax.plot([100 * at[0]], [100 * at[1]], "o", color=color, markeredgecolor="black",
             markersize=6, gid=f"point-{slug(name)}", zorder=4, label=name)
@@ -244,24 +304,41 @@ def _region(ax: Any, name: str, points: Mapping[str, tuple[float | None, float |
 
 def _iso_f(ax: Any, iso_f: Sequence[float], labels: bool) -> None:
     """Dotted curves of equal F (P&R), labelled in percent where they leave the top."""
-    r = np.linspace(0.0005, 1, 400)
+    xs: list[Any] = []
+    ys: list[Any] = []
     for f in iso_f:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = f * r / (2 * r - f)
-        keep = (2 * r > f) & (p <= 1) & (p >= 0)
-        ax.plot(100 * r[keep], 100 * p[keep], ":", color="0.6", lw=0.8, zorder=1)
+        # The hyperbola (2R − f)(2P − f) = f², from P = 1 to R = 1 at even turns of its
+        # tangent: 25 points draw it smoothly, where 400 even steps of R made 17 panels heavy.
+        end = np.log(2 / f - 1)
+        turn = np.linspace(np.arctan(np.exp(-2 * end)), np.arctan(np.exp(2 * end)), 25)
+        s = -0.5 * np.log(np.tan(turn))
+        xs += [50 * f * (1 + np.exp(s)), [np.nan]]
+        ys += [50 * f * (1 + np.exp(-s)), [np.nan]]
         if labels:  # where the curve leaves the top of the plot (P = 1 → R = F / (2 − F))
             ax.text(100 * f / (2 - f), 100.5, f"F={100 * f:.0f}", fontsize=7, color="0.45",
                     ha="center", va="bottom")
+    if xs:  # one line, broken between the curves: one SVG element per panel
+        ax.plot(np.concatenate(xs), np.concatenate(ys), ":", color="0.6", lw=0.8, zorder=1)
 
 
-def _region_axes(ax: Any, small: bool = False) -> None:
+def _region_axes(ax: Any, small: bool = False, ticks: tuple[bool, bool] = (True, True)) -> None:
+    """Limits, labels and grid of a precision–recall plane; ``ticks``: whether its precision
+    and its recall axis have ticks. The grid is one line, not the ticks' grid lines: a tick
+    takes some 2 ms to make and draw, and 17 panels had 272 of them (issue 30)."""
     ax.set_xlim(0, 100)
     ax.set_ylim(0, 100)
+    at = list(range(0, 101, 20))
+    ax.set_yticks(at if ticks[0] else [])
+    ax.set_xticks(at if ticks[1] else [])
     ax.set_xlabel("Recall (%)", fontsize=8 if small else None)
     ax.set_ylabel("Precision (%)", fontsize=8 if small else None)
     ax.set_aspect("equal")
-    ax.grid(True, color="0.92", lw=0.6, zorder=0)
+    inner = np.array(at[1:-1], dtype=float)
+    across = np.column_stack([inner, inner, np.full_like(inner, np.nan)]).ravel()
+    along = np.tile([0.0, 100.0, np.nan], len(inner))
+    # Vertical lines (x fixed, y from 0 to 100), then horizontal ones.
+    ax.plot(np.concatenate([across, along]), np.concatenate([along, across]), color="0.92",
+            lw=0.6, zorder=0)
     if small:
         ax.tick_params(labelsize=7)
 
@@ -304,10 +381,11 @@ def _p_text(p: float) -> str:
 def matrix_plot(result: SignificanceResult, metric: str, label: str | None = None) -> Figure:
     """Heat map of the pairwise p-values of one metric, systems in score order.
 
-    A cell holds the (adjusted) p-value of row vs column; significant cells
-    (p ≤ α and confidence ≥ the confidence level) have a black frame and a
-    ``*``; approximate results show their confidence level below the p-value,
-    and are hatched when that confidence is below the required level.
+    A cell holds the (adjusted) p-value of row vs column, as text with the id
+    ``cell-<row>--<column>``; significant cells (p ≤ α and confidence ≥ the
+    confidence level) have a black frame and a ``*``; approximate results show
+    their confidence level below the p-value when it is below 1.000, and are
+    hatched when it is below the required level.
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.engine import compare
@@ -321,57 +399,111 @@ def matrix_plot(result: SignificanceResult, metric: str, label: str | None = Non
     n = len(order)
     settings = result.settings
     alpha, needed = settings["alpha"], settings["confidence"]
-    size = max(4.5, 0.6 * n + 2.0)
-    fig = Figure(figsize=(size + 1.6, size + 0.6), layout="constrained")
-    ax = fig.add_subplot()
-    ax.set_aspect("equal")
+    title = (f"{label or METRIC_TITLES.get(metric, metric)}: pairwise p-values "
+             f"(* significant at α = {alpha:g}, confidence ≥ {needed:g})")
+    fig, ax, bar = _matrix_figure(order, title)
     cmap = colormaps["viridis"]
     floor = 1.0 / (settings["shuffles"] + 1) if settings.get("shuffles") else 1e-4
     vmin = min(floor, 1e-3)
     norm = LogNorm(vmin=vmin, vmax=1.0)
-    fontsize = 9.0 if n <= 12 else 7.8
-    for i, row in enumerate(order):
-        for j, col in enumerate(order):
-            if i == j:
-                ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.85", edgecolor="white"))
-                continue
-            c = result.comparison(row, col, metric)
-            face = cmap(norm(max(c.p_adjusted, vmin)))
-            _matrix_cell(ax, c, (i, j), face, needed, fontsize)
+    cells = [[None if row == col else result.comparison(row, col, metric) for col in order]
+             for row in order]
+    p = np.array([[1.0 if c is None else c.p_adjusted for c in line] for line in cells])
+    faces = cmap(norm(np.maximum(p, vmin)))
+    faces[np.eye(n, dtype=bool)] = (0.85, 0.85, 0.85, 1.0)
+    # One image for the n × n colours, and one path each for the white grid, the frames and
+    # the hatching: a patch per cell made a 17-system matrix 370 KB and slow to draw (issue 30).
+    ax.imshow(faces, extent=(0, n, n, 0), interpolation="none")
+    _matrix_marks(ax, cells, needed)
+    # The texts are not clipped: one clip path for all spares each computing its own.
+    style = {"fontsize": 9.0 if n <= 12 else 7.8, "ha": "center", "va": "center",
+             "clip_path": TransformedPatchPath(ax.patch)}
+    for i, line in enumerate(cells):
+        for j, c in enumerate(line):
+            if c is not None:
+                _matrix_text(ax, c, (i, j), faces[i, j], style)
     _matrix_axes(ax, order)
-    ax.set_title(
-        f"{label or METRIC_TITLES.get(metric, metric)}: pairwise p-values "
-        f"(* significant at α = {alpha:g}, confidence ≥ {needed:g})",
-        fontsize=10,
-    )
     for spine in ax.spines.values():
         spine.set_visible(False)
-    _p_value_bar(fig, ax, norm, cmap, alpha, vmin)
+    _p_value_bar(fig, bar, norm, cmap, alpha, vmin)
     return fig
 
 
-def _matrix_cell(ax: Any, c: Comparison, at: tuple[int, int], face: Any, needed: float,
-                 fontsize: float) -> None:
-    """Row ``i`` vs column ``j`` (``at``) of the matrix: the cell, filled with ``face``,
-    its frame when significant, and its p-value (and confidence when approximate)."""
+def _inches(text: str, size: float) -> float:
+    """The width of ``text`` at ``size`` points, as matplotlib measures it."""
+    width, _, _ = text_to_path.get_text_width_height_descent(text, FontProperties(size=size),
+                                                             ismath=False)
+    return width / 72
+
+
+def _matrix_figure(order: Sequence[str], title: str) -> tuple[Figure, Any, Any]:
+    """The figure of a matrix, its square axes and the axes of its colour bar, placed from
+    the length of the names: a layout engine would draw every text twice (issue 30)."""
+    n = len(order)
+    side = max(3.6, 0.64 * n)
+    names = max((_inches(name, 8) for name in order), default=0.0)
+    left = bottom = 0.55 + names  # the axis label, the tick labels and a margin
+    right, top = 1.45, 0.45  # the colour bar with its labels; the title
+    if _inches(title, 10) / 2 > min(left, right) + side / 2 - 0.1:
+        title, top = title.replace(" (", "\n(", 1), top + 0.17
+    width, height = left + side + right, bottom + side + top
+    fig = Figure(figsize=(width, height))
+    ax = fig.add_axes((left / width, bottom / height, side / width, side / height))
+    ax.set_title(title, fontsize=10, y=1)
+    bar = fig.add_axes(((left + side + 0.2) / width, (bottom + 0.125 * side) / height,
+                        0.2 / width, 0.75 * side / height))
+    return fig, ax, bar
+
+
+def _boxes(boxes: Sequence[tuple[float, float, float, float]]) -> Path:
+    """One path of the rectangles ``(x0, y0, x1, y1)``: one SVG element for all of them."""
+    vertices = [corner for x0, y0, x1, y1 in boxes
+                for corner in ((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))]
+    closed = [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
+    return Path(np.array(vertices, dtype=float).reshape(-1, 2), closed * len(boxes))
+
+
+def _squares(at: Sequence[tuple[int, int]], inset: float = 0.0) -> Path:
+    """One path of the squares of cells ``(row, column)``, each shrunk by ``inset``."""
+    return _boxes([(j + inset, i + inset, j + 1 - inset, i + 1 - inset) for i, j in at])
+
+
+def _matrix_marks(ax: Any, cells: Sequence[Sequence[Comparison | None]], needed: float) -> None:
+    """The white lines between the cells, the frames of the significant ones and the hatching
+    of the approximate ones whose confidence is below ``needed``."""
+    n = len(cells)
+    grid = Path([(x, k) for k in range(n + 1) for x in (0, n)]
+                + [(k, y) for k in range(n + 1) for y in (0, n)],
+                [Path.MOVETO, Path.LINETO] * 2 * (n + 1))
+    # add_artist, not add_patch: the limits are set, and measuring these paths took long.
+    # Unclipped, the outer lines cover the image's edge, which would show as a coloured hairline.
+    ax.add_artist(PathPatch(grid, fill=False, edgecolor="white", lw=0.8, clip_on=False))
+    pairs = [((i, j), c) for i, line in enumerate(cells) for j, c in enumerate(line)
+             if c is not None]
+    weak = [at for at, c in pairs if c.method == "approximate" and c.confidence < needed]
+    if weak:
+        ax.add_artist(PathPatch(_squares(weak), facecolor="none", edgecolor="white", lw=0,
+                                hatch="///"))
+    frames = [at for at, c in pairs if c.significant]
+    if frames:
+        ax.add_artist(PathPatch(_squares(frames, 0.04), fill=False, edgecolor="black",
+                                lw=1.6, joinstyle="miter"))
+
+
+def _matrix_text(ax: Any, c: Comparison, at: tuple[int, int], face: Any,
+                 style: Mapping[str, Any]) -> None:
+    """The p-value of row ``i`` vs column ``j`` (``at``), in a cell filled with ``face``, and
+    its confidence when approximate and below 1.000 (as the table shows it)."""
     i, j = at
-    weak = c.method == "approximate" and c.confidence < needed
-    ax.add_patch(
-        Rectangle((j, i), 1, 1, facecolor=face, edgecolor="white", lw=0.8,
-                  hatch="///" if weak else None, gid=f"cell-{slug(c.a)}--{slug(c.b)}")
-    )  # fmt: skip
-    if c.significant:
-        ax.add_patch(Rectangle((j + 0.04, i + 0.04), 0.92, 0.92, fill=False,
-                               edgecolor="black", lw=1.6))  # fmt: skip
     ink = "white" if sum(face[:3]) / 3 < 0.5 else "black"
     text = _p_text(c.p_adjusted) + ("*" if c.significant else "")
-    approximate = c.method == "approximate"
-    ax.text(j + 0.5, i + (0.4 if approximate else 0.5), text, ha="center", va="center",
-            fontsize=fontsize, color=ink,
-            fontweight="bold" if c.significant else "normal")  # fmt: skip
-    if approximate:
-        ax.text(j + 0.5, i + 0.72, f"c {c.confidence:.2f}", ha="center", va="center",
-                fontsize=fontsize - 1.2, color=ink, alpha=0.85)  # fmt: skip
+    confidence = c.method == "approximate" and c.confidence < 0.9995
+    ax.text(j + 0.5, i + (0.4 if confidence else 0.5), text, color=ink,
+            fontweight="bold" if c.significant else "normal",
+            gid=f"cell-{slug(c.a)}--{slug(c.b)}", **style)  # fmt: skip
+    if confidence:
+        ax.text(j + 0.5, i + 0.72, f"c {c.confidence:.3f}", color=ink, alpha=0.85,
+                **{**style, "fontsize": style["fontsize"] - 1.2})  # fmt: skip
 
 
 def _matrix_axes(ax: Any, order: Sequence[str]) -> None:
@@ -386,13 +518,13 @@ def _matrix_axes(ax: Any, order: Sequence[str]) -> None:
     ax.set_ylabel("row system (by decreasing score)")
 
 
-def _p_value_bar(fig: Figure, ax: Any, norm: LogNorm, cmap: Any, alpha: float,
+def _p_value_bar(fig: Figure, cax: Any, norm: LogNorm, cmap: Any, alpha: float,
                  vmin: float) -> None:
-    """The colour bar of the p-values (``norm``: from ``vmin`` to 1), with a red line at
-    ``alpha``."""
+    """The colour bar of the p-values (``norm``: from ``vmin`` to 1) in ``cax``, with a red
+    line at ``alpha``."""
     from matplotlib.cm import ScalarMappable
 
-    bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.75, pad=0.02)
+    bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), cax=cax)
     bar.set_label("p-value (log scale); red line: α")
     # Plain labels: the default 10^k labels go through mathtext, slow and harder to read.
     ticks = [t for t in (1e-4, 1e-3, 1e-2, 1e-1, 1.0) if t >= vmin]
@@ -464,7 +596,7 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
                             left=0.09, right=0.98, top=0.86,
                             bottom=min(0.45, (0.45 + 0.075 * longest) / height))
     ax = fig.add_subplot(grid[0])
-    bars = fig.add_subplot(grid[1], sharex=ax)
+    bars = fig.add_subplot(grid[1])
     colors = system_colors(sorted(result.systems))
     values = [100 * result.scores[s][metric] for s in order]
     letters = result.letters.get(metric) or letter_display(order, groups)
@@ -482,15 +614,18 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     top = max(values, default=1.0)
     highs = [100 * ci[s][metric][1] for s in order] if ci is not None else []
     ax.set_ylim(0, min(100.0, max([top, *highs]) * 1.15 + 2))
+    _ticks_inside(ax.yaxis, ax.get_ylim())
     label = label or METRIC_TITLES.get(metric, metric)
     ax.set_ylabel(f"{label} (%)")
     ax.set_title(
         f"{label}: letters (α = {result.settings['alpha']:g})\nsystems sharing a letter are "
         "not significantly different, systems with none in common are",
-        fontsize=9,
+        fontsize=9, y=1,
     )
     ax.grid(True, axis="y", color="0.92")
-    ax.tick_params(labelbottom=False)
+    # The same x range, ticks only below: shared, the scores' axis drew n hidden ticks.
+    ax.set_xlim(-0.6, n - 0.4)
+    ax.set_xticks([])
     _letter_lanes(bars, members, lane_of, n_lanes)
     bars.set_xlim(-0.6, n - 0.4)
     bars.set_xticks(range(n), [ticks[name] for name in order], rotation=60, ha="right",
@@ -555,7 +690,7 @@ def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], defa
     ax.set_xlabel("evidence of the aligned pair (bits: −log2 of the chance of each slot "
                   "match, summed)")
     ax.set_title(f"Pairs aligned under {default}; red crosses are refused by {flag}",
-                 fontsize=10)
+                 fontsize=10, y=1)
     ax.grid(True, axis="x", color="0.92", zorder=0)
     return fig
 
@@ -576,23 +711,39 @@ def histogram_plot(distribution: Distribution, label: str) -> Figure:
     two_sided = distribution.two_sided
     values = 100 * (np.abs(distribution.differences) if two_sided else distribution.differences)
     observed = 100 * (abs(distribution.observed) if two_sided else distribution.observed)
+    # Fixed margins (inches 0.75 left, 0.55 below, 0.35 above): tight_layout drew each
+    # histogram twice, and TST3 has 16.
     fig = Figure(figsize=(5.2, 2.6))
+    fig.subplots_adjust(left=0.75 / 5.2, right=0.97, bottom=0.55 / 2.6, top=1 - 0.35 / 2.6)
     ax = fig.add_subplot()
     top = max(float(values.max(initial=0.0)), observed) or 1.0
     bins = np.linspace(float(values.min(initial=0.0)) if not two_sided else 0.0, top * 1.02, 41)
-    ax.hist(values, bins=bins.tolist(), color="#9db4c8", edgecolor="white", linewidth=0.4)
-    for patch in ax.patches:  # the bars, the only patches drawn so far
-        patch.set_gid("shuffled")
+    counts, edges = np.histogram(values, bins=bins)
+    # One outline for the 40 bars (a patch each repeated the id 40 times), and one white line
+    # for the gaps between them.
+    ax.stairs(counts, edges, fill=True, color="#9db4c8", gid="shuffled")
+    gaps = np.minimum(counts[:-1], counts[1:])
+    ax.plot(np.repeat(edges[1:-1], 3), np.column_stack(
+        [np.zeros_like(gaps), gaps, np.full(len(gaps), np.nan)]).ravel(), color="white", lw=0.4)
     line = ax.axvline(observed, color="#b03a2e", linewidth=1.6)
     line.set_gid("observed")
     ax.set_xlabel(f"{'|Δ| ' if two_sided else 'Δ '}{label} between the shuffled systems "
                   "(points)")
     ax.set_ylabel("shuffles")
     ax.set_title(f"{distribution.a} − {distribution.b}: observed {observed:.2f}, "
-                 f"p = {_p_text(distribution.p_value)}", fontsize=9)
+                 f"p = {_p_text(distribution.p_value)}", fontsize=9, y=1)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
+    _ticks_inside(ax.xaxis, ax.get_xlim())
+    _ticks_inside(ax.yaxis, ax.get_ylim())
     return fig
+
+
+def _ticks_inside(axis: Any, limits: tuple[float, float]) -> None:
+    """Fix ``axis``'s ticks to those of its locator within ``limits``: the automatic locator
+    also makes ticks outside, and a tick takes some 2 ms to make and draw (issue 30)."""
+    low, high = sorted(limits)
+    slack = 1e-9 * (high - low)  # a tick on a limit, computed a rounding away from it
+    axis.set_ticks([t for t in axis.get_ticklocs() if low - slack <= t <= high + slack])
 
 
 _CATEGORY_PALETTE = (
