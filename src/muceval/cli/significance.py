@@ -344,7 +344,8 @@ def _print_plan(tallies: UnitTallies, metrics: str, settings: SignificanceSettin
                f"thread here, {found.exact_speedup:.1f}× on {threads_here}): "
                f"{found.exact_seconds:,.2f} s")
     click.echo(f"estimated time on {where}: {found.seconds:,.2f} s "
-               f"(the randomization only; reading, bootstrap and classic tests come on top)")
+               f"(the randomization only; start-up, reading, bootstrap and classic tests come "
+               "on top)")
 
 
 def _modern_scores(paths: tuple[str, ...]) -> bool:
