@@ -58,3 +58,21 @@ def synthetic_tallies(systems: int, units: int, seed: int = 2):
 
     return UnitTallies(tuple(f"S{i}" for i in range(systems)),
                        tuple(f"u{i}" for i in range(units)), synthetic_counts(systems, units, seed))
+
+
+_MEASURE = (
+    "import resource, subprocess, sys\n"
+    "with open(sys.argv[1], 'w') as out:\n"
+    "    subprocess.run(sys.argv[2:], check=True, stdout=out)\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
+
+
+def measured(args: list[str], stdout: Path) -> tuple[float, float]:
+    """Wall seconds and peak MB of ``muceval ARGS`` in a fresh process (its stdout to a file)."""
+    import subprocess
+
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", _MEASURE, str(stdout), sys.executable, "-m",
+                           "muceval", *args], check=True, capture_output=True, text=True)
+    return time.perf_counter() - start, int(done.stdout.split()[-1]) / 1024

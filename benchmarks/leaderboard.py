@@ -22,26 +22,10 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from common import synthetic_tallies
+from common import measured, synthetic_tallies
 from engine import write_csv
-
-_MEASURE = (
-    "import resource, subprocess, sys\n"
-    "with open(sys.argv[1], 'w') as out:\n"
-    "    subprocess.run(sys.argv[2:], check=True, stdout=out)\n"
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
-)
-
-
-def measured(args: list[str], stdout: Path) -> tuple[float, float]:
-    """Wall seconds and peak MB of ``muceval ARGS`` in a fresh process (stdout to a file)."""
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", _MEASURE, str(stdout), sys.executable, "-m",
-                           "muceval", *args], check=True, capture_output=True, text=True)
-    return time.perf_counter() - start, int(done.stdout.split()[-1]) / 1024
 
 
 def one_size(systems: int, units: int, shuffles: int, folder: Path) -> None:
