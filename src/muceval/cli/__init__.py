@@ -5,20 +5,8 @@ Errors in user input (:class:`muceval.errors.MucevalError`) end the program with
 exit code 2 and one clear message; they never show a traceback.
 """
 
-from muceval.cli import (  # noqa: F401  (each module adds its command)
-    adjudicate,
-    alignment,
-    batch,
-    compare,
-    convert,
-    convert_config,
-    demo,
-    errors,
-    report,
-    score,
-    significance,
-    validate,
-)
 from muceval.cli.app import cli, main
+
+# Each command's module is imported when the command runs (muceval.cli.app.COMMAND_MODULES).
 
 __all__ = ["cli", "main"]
