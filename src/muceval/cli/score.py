@@ -37,14 +37,14 @@ from muceval.cli.groups import (
     scoring_options,
 )
 from muceval.cli.modern import MODERN_ONLY, MODERN_USES, key_is_modern, modern_options, run_modern
-from muceval.errors import UsageError
+from muceval.errors import OutputError, UsageError
 from muceval.formats.files import write_atomic
-from muceval.formats.muc.store import HistorySaveError
 from muceval.reporting.outputs import ScoreView, write_folder
 
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
+    from muceval.formats.muc.store import HistorySaveError
     from muceval.reporting.outputs import Detail, Layout, Level, ScoreFormat
     from muceval.scoring.muc1992.judgements import AnswerCallback, Query, QueryAnswer, Unresolved
     from muceval.scoring.muc1992.scorer import ScoringOptions
@@ -230,7 +230,11 @@ def _score(config: Configuration, key_path: str, responses: Sequence[str],
                 mapping_paths=mappings, save_history=history.save_to, names=renamed,
                 progress=advance, alignment=configuration.criterion,
                 scheduler=cluster.scheduler if cluster else None)
-    except HistorySaveError as failed:
+    except OutputError as failed:
+        from muceval.formats.muc.store import HistorySaveError  # saves only when asking
+
+        if not isinstance(failed, HistorySaveError):
+            raise
         _save_elsewhere(failed, inputs)
         raise click.exceptions.Exit(2) from None
 

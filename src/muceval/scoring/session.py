@@ -31,7 +31,6 @@ from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import read_text, system_name
 from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.mappings import read_mapping_file
-from muceval.formats.muc.store import HistoryStore
 from muceval.formats.muc.templates import parse_templates
 from muceval.scoring.muc1992.judgements import NewJudgement
 from muceval.scoring.muc1992.scorer import (
@@ -41,6 +40,7 @@ from muceval.scoring.muc1992.scorer import (
 )
 
 if TYPE_CHECKING:
+    from muceval.formats.muc.store import HistoryStore
     from muceval.scoring.alignment.audit import AlignmentAudit
     from muceval.scoring.alignment.criteria import CriterionHook
 
@@ -333,6 +333,8 @@ def score_files(
         if answers_file is not None:
             # Locked before the history is read: a second session would otherwise
             # start from a copy that misses this session's answers.
+            from muceval.formats.muc.store import HistoryStore  # with its lock: only to ask
+
             store = held.enter_context(HistoryStore(answers_file, None))
         history = text = None
         if history_path is not None and (store is None or Path(history_path).exists()):
