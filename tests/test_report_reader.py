@@ -214,3 +214,47 @@ def test_official_block_counts_and_duplicates(muc4):
     assert [(b.message_id, b.key_id, b.response_id) for b in sri.blocks].count(
         ("TST3-MUC4-0060", "1", "1")
     ) == 2
+
+
+def test_the_one_match_reading_of_a_row_equals_the_token_by_token_one():
+    """Rows are read by one regular expression when they are plain (issue 30: a report holds
+    tens of thousands); any row must read the same, or fail the same, as token by token."""
+    import random
+
+    from muceval.errors import InputError
+    from muceval.formats.muc import reports
+
+    rng = random.Random(5)
+    plain = ["0", "7", "12", "007", "45"]
+    odd = ["999999999999", "9999999999999", "*", "-1", "1_0", "٣", "x"]
+    spaces = [" ", "  ", "\t", " \u2003"]
+
+    def row() -> str:
+        def group(n: int) -> str:
+            return rng.choice(spaces).join(rng.choice(plain if rng.random() < 0.97 else odd)
+                                           for _ in range(n))
+        measures = group(rng.choice((3, 4, 3, 4, 2)))
+        cols = [group(2), group(3), group(2), group(3), measures][: rng.choice((5, 5, 5, 4))]
+        text = cols[0] + "|" + cols[1] + "".join(rng.choice(("|", " |", "| ", " | ")) + c
+                                                 for c in cols[2:])
+        return "INC-TYPE" + rng.choice(spaces) + text + rng.choice(("", " ", "\t"))
+
+    def read(text: str, fast: bool) -> object:
+        saved = reports._plain_row
+        if not fast:
+            reports._plain_row = lambda *args: None  # type: ignore[assignment]
+        try:
+            return reports._parse_row(text, "r.nrad", 3)
+        except InputError as error:
+            return str(error)
+        finally:
+            reports._plain_row = saved
+
+    fast = 0
+    for _ in range(4000):
+        text = row()
+        found = read(text, True)
+        assert found == read(text, False), text
+        fast += reports._plain_row(*reports._ROW.match(text).group("name", "cols"), 3) is not None \
+            if reports._ROW.match(text) else 0
+    assert fast > 1000  # the fast reading is exercised, not only the errors

@@ -31,6 +31,7 @@ Tabs are expanded to 8 columns before parsing. A ``*`` in a count column
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +62,13 @@ _RULE = re.compile(r"^-{5,}[-+]*\s*$")
 # contain that pattern, and every printed number is followed by a space or '|',
 # so wide numbers (1092) never run into their neighbours.
 _ROW = re.compile(r"^(?P<name>\S.*?)\s+(?P<cols>\d+\s+\d+\|.*)$")
+_N = r"([0-9]{1,12})"
+_M = r"([0-9]{1,12}|\*)"
+_PLAIN_COLS = re.compile(
+    rf"{_N}\s+{_N}\|\s*{_N}\s+{_N}\s+{_N}\s*\|\s*{_N}\s+{_N}\s*\|\s*{_N}\s+{_N}\s+{_N}"
+    rf"\s*\|\s*{_M}\s+{_M}\s+{_M}(?:\s+{_M})?\s*")
+"""The columns of the common row: ASCII digits, '*' only among the percentages. Any other row
+is read token by token (:func:`_parse_row`), with the message that names what is wrong."""
 _F_HEADING = re.compile(r"^\s*P&R\s+2P&R\s+P&2R\s*$")
 _F_LINE = re.compile(r"^F-MEASURES\s+(?P<a>\S+)\s+(?P<b>\S+)\s+(?P<c>\S+)\s*$")
 _F_NONE = re.compile(r"^F-MEASURES not available\b.*$")
@@ -175,11 +183,36 @@ def _plain_int(token: str) -> int | None:
     return None
 
 
+def _plain_row(name: str, cols: str, line: int) -> ReportRow | None:
+    """The common row in one match (a report holds tens of thousands), or None."""
+    plain = _PLAIN_COLS.fullmatch(cols)
+    if plain is None:
+        return None
+    values = plain.groups()
+    numbers = [int(v) for v in values[:10]]
+    measures = [None if v is None or v == "*" else int(v) for v in values[10:]]
+    if max(numbers) > MAX_COUNT or any(m is not None and m > MAX_COUNT for m in measures):
+        return None
+    has_fal = values[13] is not None
+    return ReportRow(name, _tally(*numbers), measures[0], measures[1], measures[2],
+                     measures[3], has_fal, line)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _tally(*numbers: int) -> Tally:
+    # Tallies are immutable and rows repeat (most slots of most templates hold a few small
+    # counts): one object per distinct row is built once, not once per row.
+    return Tally(*numbers)
+
+
 def _parse_row(text: str, path: str, line: int) -> ReportRow:
     match = _ROW.match(text)
     if match is None:
         raise InputError.at(path, line, f"not a tally row: {text.strip()!r}")
     name = match.group("name").strip()
+    fast = _plain_row(name, match.group("cols"), line)
+    if fast is not None:
+        return fast
     groups = match.group("cols").split("|")
     if len(groups) != 5:
         raise InputError.at(
