@@ -162,3 +162,27 @@ def test_the_drawn_test_is_its_definition_column_by_column():
         nge = np.count_nonzero(np.abs(signs @ d) >= abs(d.sum()))
         assert test.p_value == (nge + 1) / 20_001 and test.method == "approximate"
     assert found[4].p_value == 1.0 and found[4].documents == 0
+
+
+def test_a_malformed_error_analysis_is_refused_naming_the_file(modern, tmp_path, capsys):
+    """Every shape a hand-edited file can take gives exit 2 and the file's name, never a
+    traceback nor a document counted once where it is given twice."""
+    doc = json.loads(_error_json(modern, tmp_path, ("bart-base", "bert-base")).read_text())
+    capsys.readouterr()
+    first = doc["systems"][0]["documents"]
+    cases = {
+        "before-is-text": lambda d: first[0].__setitem__("before", "x"),
+        "rows-is-list": lambda d: first[0]["before"].__setitem__("rows", []),
+        "docid-twice": lambda d: first.append(dict(first[0])),
+        "no-docid": lambda d: first[0].pop("docid"),
+        "documents-not-list": lambda d: d["systems"][1].__setitem__("documents", {}),
+    }
+    for label, spoil in cases.items():
+        broken = json.loads(json.dumps(doc))
+        first = broken["systems"][0]["documents"]
+        spoil(broken)
+        path = tmp_path / f"{label}.json"
+        path.write_text(json.dumps(broken))
+        assert main(["significance", str(path), "--errors"]) == 2, label
+        err = capsys.readouterr().err
+        assert str(path) in err and "Traceback" not in err, (label, err)

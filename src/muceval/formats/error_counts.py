@@ -44,30 +44,41 @@ def parse_error_counts(text: str, path: str) -> ErrorCounts:
         name = system.get("system") if isinstance(system, dict) else None
         if not isinstance(name, str) or name in counts:
             raise InputError.at(path, None, f"a system without a name, or given twice: {name!r}")
-        counts[name] = {str(d.get("docid")): _document(d, categories, path, name)
-                        for d in _list(system.get("documents"), path, name)}
+        counts[name] = _documents(system.get("documents"), categories, path, name)
     settings = doc.get("settings") if isinstance(doc.get("settings"), dict) else {}
     return ErrorCounts.of_documents(categories, counts, settings)
 
 
-def _list(value: Any, path: str, name: str) -> list[dict[str, Any]]:
-    if not isinstance(value, list) or not all(isinstance(d, dict) for d in value):
+def _documents(value: Any, categories: Sequence[str], path: str,
+               name: str) -> dict[str, list[int]]:
+    """Each document's counts of one system (a document given twice is refused: its counts
+    would otherwise be taken once, silently)."""
+    if not isinstance(value, list):
         raise InputError.at(path, None, f"system {name!r}: no list of documents")
-    return value
+    out: dict[str, list[int]] = {}
+    for document in value:
+        docid = document.get("docid") if isinstance(document, dict) else None
+        if not isinstance(docid, str) or docid in out:
+            raise InputError.at(path, None, f"system {name!r}: a document without a docid, or "
+                                f"given twice: {docid!r}")
+        out[docid] = _document(document, categories, path, name)
+    return out
 
 
 def _document(document: Mapping[str, Any], categories: Sequence[str], path: str,
               name: str) -> list[int]:
-    total = (document.get("before") or {}).get("rows", {}).get("total", {})
-    found = total.get("categories") if isinstance(total, dict) else None
+    found: Any = document
+    for key in ("before", "rows", "total", "categories"):
+        found = found.get(key) if isinstance(found, dict) else None
     if not isinstance(found, dict):
-        raise InputError.at(path, None, f"system {name!r}, document {document.get('docid')!r}: "
+        raise InputError.at(path, None, f"system {name!r}, document {document['docid']!r}: "
                             "no total row with its categories")
     values = [found.get(c) for c in categories]
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
-        raise InputError.at(path, None, f"system {name!r}, document {document.get('docid')!r}: "
+    counts = [v for v in values if isinstance(v, int) and not isinstance(v, bool) and v >= 0]
+    if len(counts) != len(values):
+        raise InputError.at(path, None, f"system {name!r}, document {document['docid']!r}: "
                             "a category count that is not a whole number ≥ 0")
-    return [int(v) for v in values if v is not None]
+    return counts
 
 
 def read_error_counts(paths: Sequence[str | Path],

@@ -18,7 +18,7 @@ import io
 import itertools
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from muceval.core.error_counts import ErrorCounts
@@ -94,7 +94,7 @@ def _adjusted(changes: list[ErrorChange], method: str) -> list[ErrorChange]:
         where = [i for i, c in enumerate(changes) if c.category == category]
         for i, p in zip(where, adjust_pvalues([changes[i].p_value for i in where], method),
                         strict=True):
-            out[i] = ErrorChange(**{**asdict(changes[i]), "adjusted_p_value": p})
+            out[i] = replace(changes[i], adjusted_p_value=p)
     return out
 
 

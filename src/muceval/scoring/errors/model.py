@@ -8,6 +8,7 @@ the repair pass, the transformations kept.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -272,10 +273,11 @@ class SystemErrors:
     transformations: Mapping[str, int] = field(default_factory=dict)
     """How many transformations of each name were kept, over every document."""
 
-    @property
+    # Summed once: tables, figures and JSON read them category by category.
+    @functools.cached_property
     def before_totals(self) -> ErrorTotals:
         return ErrorTotals.of(self.documents)
 
-    @property
+    @functools.cached_property
     def after_totals(self) -> ErrorTotals | None:
         return None if self.after is None else ErrorTotals.of(self.after)
