@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from muceval.cli import main
 from muceval.reporting.demo import example_files
@@ -248,3 +250,65 @@ def test_the_scorer_has_one_name_everywhere(modern, tmp_path, capsys):
         assert main(["significance", str(scores), flag, "gtt", "--seed", "1",
                      "--shuffles", "9", "--format", "json"]) == 0
     capsys.readouterr()
+
+
+def test_the_page_and_its_figures_show_the_names_the_terminal_shows():
+    """Issue 29: the terminal said `GE`, the page `GE.tst3-pass1`. Every visible name on the
+    page and in its figures is now the display name, the full name kept in the data
+    attributes, as each name's tooltip, and in the JSON."""
+    import re
+
+    from muceval.core.systems import SystemScores
+    from muceval.core.tallies import Tally
+    from muceval.core.units import from_arrays
+    from muceval.reporting.analysis import analyze
+    from muceval.reporting.html import build_figures, render_html
+    from muceval.reporting.plots import to_svg
+    from muceval.significance.distribution import shuffled_differences
+    from muceval.significance.settings import SignificanceSettings
+    from test_html_report import parse_html
+
+    full = ["GE.tst3-pass1", "BBN.tst3-pass1", "UMASS.tst3-pass1"]
+    tallies = from_arrays(full, ["m1", "m2"],
+                          [[[2, 2, 2, 0], [2, 2, 1, 0]], [[2, 2, 1, 0], [2, 2, 0, 0]],
+                           [[2, 2, 0, 0], [2, 2, 0, 0]]])  # fmt: skip
+    systems = [SystemScores.of_tally(n, n, "arrays", Tally(*map(int, tallies.totals(n))))
+               for n in tallies.systems]  # fmt: skip
+    settings = SignificanceSettings(method="exact", bootstrap=0)
+    analysis = analyze(systems, tallies, metrics="recall", settings=settings)
+    distribution = shuffled_differences(tallies, full[0], full[1], "recall",
+                                        SignificanceSettings(shuffles=9, seed=1))
+    figures = build_figures(analysis, [distribution])
+    svgs = {k: to_svg(f) for k, f in figures.items()}
+    page = render_html(analysis, svgs, png=False)
+    dom = parse_html(page)
+    summary = dom.find("table", id="summary-table")
+    cells = summary.find_all("td", data_system=True)
+    shown = [c for c in cells if c.find_all("span", **{"class": "sys"})]
+    assert {c.text().strip() for c in shown} == {"GE", "BBN", "UMASS"}
+    assert {s.attrs["title"] for c in shown for s in c.find_all("span")} == set(full)
+    assert {r.attrs["data-system"] for r in summary.find_all("tr", data_system=True)} == set(full)
+    # Input paths (in <code>) are file names, not system names.
+    texts = "".join(re.findall(r">([^<]*)<", re.sub(r"<code>[^<]*</code>", "", page)))
+    assert not any(name in texts for name in full), "a full name shown as text on the page"
+    for fig_id, svg in svgs.items():
+        drawn = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+        assert "tst3-pass1" not in drawn, fig_id
+    assert "GE − BBN" in " ".join(re.findall(r"<text[^>]*>([^<]*)</text>",
+                                             svgs[next(k for k in svgs if "hist" in k)]))
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(st.lists(st.text(alphabet="ab.-_ x1", min_size=1, max_size=14), min_size=1,
+                max_size=8, unique=True), st.integers(min_value=3, max_value=14))
+def test_names_are_never_shown_the_same(names, limit):
+    """Issue 29: two systems never get the same display text; a display name is a piece of
+    the full name; a short name fits its limit."""
+    from muceval.reporting.names import display_names, short_names
+
+    shown = display_names(names)
+    assert len(set(shown.values())) == len(names)
+    assert all(shown[n] and shown[n] in n for n in names)
+    short = short_names(names, limit)
+    assert len(set(short.values())) == len(names)
+    assert all(len(s) <= limit for s in short.values())

@@ -17,7 +17,6 @@ from typing import Any
 from muceval.errors import UsageError
 from muceval.reporting.error_changes import ErrorChange, changes_between, error_changes_to_csv
 from muceval.reporting.plots import category_colors, error_bars_plot, slug
-from muceval.reporting.terminal import short_names
 from muceval.scoring.errors import ROWS, ErrorAnalysis
 from muceval.scoring.errors.model import ALL_CATEGORIES, GENERAL_SPURIOUS
 from muceval.significance.settings import SignificanceSettings
@@ -98,8 +97,7 @@ class ErrorSection:
                   "categories": [{"category": c, "counts": [row.category(c) for row in
                                                             systems[n].before_totals.rows]}
                                  for c in categories]} for n in self.order]
-        short = short_names(self.order, limit=24)
-        return {"systems": list(self.order), "short": [short[n] for n in self.order],
+        return {"systems": list(self.order),
                 "ranked_by": self.ranked_by,
                 "scores": [_score(systems[n].before_totals.error_score) for n in self.order],
                 "totals": totals, "roles": roles, "figure": figure,

@@ -35,11 +35,12 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 import matplotlib
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.formats.files import write_files
 from muceval.reporting.analysis import Analysis
+from muceval.reporting.names import display_names
 from muceval.reporting.options import ReportOptions
 from muceval.reporting.plots import (
     METRIC_TITLES,
@@ -166,12 +167,14 @@ def build_figures(analysis: Analysis,
     """
     # System names are text: "$x$" in a name must not turn into matplotlib math.
     with matplotlib.rc_context({"text.parse_math": False}):
+        shown = display_names(s.name for s in analysis.systems)
         figures: dict[str, Any] = {"region": region_plot(_regions(analysis.systems))}
         for metric in analysis.significance.metrics:
             figures[f"matrix-{metric}"] = matrix_plot(analysis.significance, metric)
             figures[f"groups-{metric}"] = groups_plot(analysis.significance, metric)
         for d in distributions:
-            figures[_histogram_id(d)] = histogram_plot(d, METRIC_TITLES.get(d.metric, d.metric))
+            figures[_histogram_id(d)] = histogram_plot(d, METRIC_TITLES.get(d.metric, d.metric),
+                                                       shown)
         if analysis.errors is not None:
             figures.update(analysis.errors.figures())
         doc = analysis.alignment
@@ -203,12 +206,33 @@ _TOC = (("summary", "Summary"), ("region", "Region of performance"),
 def environment() -> jinja2.Environment:
     """The one Jinja2 environment of muceval's pages (the adjudication page extends
     ``base.html.j2`` too): templates from the package, autoescaped, undefined names an error."""
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("muceval.reporting", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=False,
     )
+    env.filters["system"] = _system_filter
+    env.filters["shown"] = _shown_filter
+    return env
+
+
+@jinja2.pass_context
+def _shown_filter(context: Any, name: str) -> str:
+    """``{{ name | shown }}``: the system as the page shows it, as plain text (where markup
+    cannot go: an ``<option>``, a ``title``)."""
+    return str(context.get("names", {}).get(name, name))
+
+
+@jinja2.pass_context
+def _system_filter(context: Any, name: str) -> Markup:
+    """``{{ name | system }}``: the system as the page shows it (the page's ``names``, from
+    :func:`~muceval.reporting.names.display_names`), with the full name as its tooltip where
+    they differ; the full name on a page without ``names``."""
+    shown = _shown_filter(context, name)
+    if shown == name:
+        return escape(name)
+    return Markup('<span class="sys" title="{}">{}</span>').format(name, shown)
 
 
 def _metric_cell(value: float | None, ci: tuple[float, float] | None, system: str,
@@ -567,6 +591,7 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
     classic = classic_view(sig)
     return environment().get_template("report.html.j2").render(
         title=title or f"muceval report: {len(analysis.systems)} systems", png=png,
+        names=display_names(s.name for s in analysis.systems),
         version=analysis.settings.get("versions", {}).get("muceval", ""),
         systems_count=len(analysis.systems), units=sig.settings["units"],
         method=sig.settings["method"], seed=sig.settings["seed"],

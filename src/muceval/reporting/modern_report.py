@@ -31,6 +31,7 @@ from muceval.reporting.html import (
     groupings_view,
     matrices_view,
 )
+from muceval.reporting.names import display_names
 from muceval.reporting.plots import groups_plot, matrix_plot, to_png, to_svg
 from muceval.scoring.modern import ModernScores, ratio_tallies
 from muceval.significance.ratios import RATIO_METRICS, compare_ratios
@@ -210,6 +211,7 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
     s = analysis.settings
     html = environment().get_template("modern_report.html.j2").render(
         version=__version__, title=title or "muceval report: modern MUC-4 scorers", png=png,
+        names=display_names(s.system for r in analysis.scorers for s in r.systems),
         side=_side_by_side(analysis), scorers=scorers, seed=s.get("seed"),
         errors=errors_view(analysis.errors, svgs),
         shuffles=s.get("shuffles"), method=s.get("method"), alpha=s.get("alpha"),

@@ -44,6 +44,7 @@ from matplotlib.textpath import text_to_path  # noqa: E402
 from matplotlib.transforms import TransformedPatchPath  # noqa: E402
 
 from muceval.core.metrics import METRIC_LABELS  # noqa: E402
+from muceval.reporting.names import display_names, short_names  # noqa: E402
 from muceval.significance.distribution import Distribution  # noqa: E402
 from muceval.significance.engine import SignificanceResult  # noqa: E402
 from muceval.significance.result import Comparison  # noqa: E402
@@ -215,13 +216,14 @@ def region_plot(
     fig = Figure(figsize=(10.5, 7.5))
     ax = fig.add_axes((0.08, 0.08, 0.62, 0.86))
     _iso_f(ax, iso_f, labels=True)
+    shown = display_names(name for name, _ in regions)
     labelled: list[tuple[str, float, float]] = []
     for name, points in regions:
-        if _region(ax, name, points, colors[name]):
+        if _region(ax, name, points, colors[name], shown[name]):
             labelled.append((name, *_official(points)))
         else:
-            ax.plot([], [], "s", color=colors[name], label=name)
-    _place_labels(ax, labelled)
+            ax.plot([], [], "s", color=colors[name], label=shown[name])
+    _place_labels(ax, labelled, short_names(shown, limit=16))
     _region_axes(ax)
     ax.set_title("Region of performance (four manners; dot = ALL TEMPLATES)", pad=16, y=1)
     ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=8, frameon=False,
@@ -233,8 +235,6 @@ def _region_panels(regions: Sequence[tuple[str, Mapping[str, tuple[float | None,
                    iso_f: Sequence[float]) -> Figure:
     """One panel per system: its rectangle and dot in its colour, every other system's
     rectangle in faint grey behind it, so that each region can be read on its own."""
-    from muceval.reporting.terminal import short_names
-
     short = short_names([name for name, _ in regions], limit=12)
     # One colour for the panel's system: the palette's greys would pass for the context.
     highlight = (0.12, 0.31, 0.47, 1.0)
@@ -286,9 +286,9 @@ def _box(points: Mapping[str, tuple[float | None, float | None]],
 
 
 def _region(ax: Any, name: str, points: Mapping[str, tuple[float | None, float | None]],
-            color: Any) -> bool:
-    """Draw one system's rectangle and its ALL TEMPLATES dot, with ids; whether the dot was
-    drawn."""
+            color: Any, label: str | None = None) -> bool:
+    """Draw one system's rectangle and its ALL TEMPLATES dot (in the legend as ``label``),
+    with ids; whether the dot was drawn."""
     box = _box(points)
     if box is not None:
         x0, y0, x1, y1 = box
@@ -298,7 +298,7 @@ def _region(ax: Any, name: str, points: Mapping[str, tuple[float | None, float |
     if at is None or at[0] is None or at[1] is None:
         return False
     ax.plot([100 * at[0]], [100 * at[1]], "o", color=color, markeredgecolor="black",
-            markersize=6, gid=f"point-{slug(name)}", zorder=4, label=name)
+            markersize=6, gid=f"point-{slug(name)}", zorder=4, label=label or name)
     return True
 
 
@@ -343,12 +343,10 @@ def _region_axes(ax: Any, small: bool = False, ticks: tuple[bool, bool] = (True,
         ax.tick_params(labelsize=7)
 
 
-def _place_labels(ax: Any, points: Sequence[tuple[str, float, float]]) -> None:
+def _place_labels(ax: Any, points: Sequence[tuple[str, float, float]],
+                  short: Mapping[str, str]) -> None:
     """Label each ALL TEMPLATES dot with its system's short name, moved down (with a leader
     line) until it overlaps no label placed before: 17 systems stay readable."""
-    from muceval.reporting.terminal import short_names
-
-    short = short_names([name for name, _, _ in points], limit=16)
     # Label sizes in data units of this 100 × 100 plot at fontsize 7 (about 4.7 pt per unit).
     char, height = 0.9, 2.4
     placed: list[tuple[float, float, float, float]] = []
@@ -441,7 +439,7 @@ def _matrix_figure(order: Sequence[str], title: str) -> tuple[Figure, Any, Any]:
     the length of the names: a layout engine would draw every text twice (issue 30)."""
     n = len(order)
     side = max(3.6, 0.64 * n)
-    names = max((_inches(name, 8) for name in order), default=0.0)
+    names = max((_inches(name, 8) for name in display_names(order).values()), default=0.0)
     left = bottom = 0.55 + names  # the axis label, the tick labels and a margin
     right, top = 1.45, 0.45  # the colour bar with its labels; the title
     if _inches(title, 10) / 2 > min(left, right) + side / 2 - 0.1:
@@ -511,8 +509,9 @@ def _matrix_axes(ax: Any, order: Sequence[str]) -> None:
     n = len(order)
     ax.set_xlim(0, n)
     ax.set_ylim(n, 0)
-    ax.set_xticks(np.arange(n) + 0.5, order, rotation=90, fontsize=8)
-    ax.set_yticks(np.arange(n) + 0.5, order, fontsize=8)
+    shown = display_names(order)
+    ax.set_xticks(np.arange(n) + 0.5, [shown[o] for o in order], rotation=90, fontsize=8)
+    ax.set_yticks(np.arange(n) + 0.5, [shown[o] for o in order], fontsize=8)
     ax.tick_params(length=0)
     ax.set_xlabel("column system")
     ax.set_ylabel("row system (by decreasing score)")
@@ -583,8 +582,6 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     members = [sorted(position[m] for m in g) for g in groups]
     lane_of = lanes([(m[0], m[-1]) for m in members])
     n_lanes = max(lane_of, default=0) + 1
-    from muceval.reporting.terminal import short_names
-
     # What all names share (preds. ... .test) is left out of the ticks, and the margin below
     # fits the longest tick left (issue 29: "reds.t5-large-enc.test" was cut).
     ticks = short_names(order, limit=20)
@@ -684,7 +681,8 @@ def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], defa
                    linewidths=0, gid=f"pairs-{slug(name)}", zorder=2)
         ax.scatter(bits[flagged], (i + jitter)[flagged], s=42, color="#c62828", marker="x",
                    linewidths=1.6, gid=f"flagged-{slug(name)}", zorder=3)
-    ax.set_yticks(range(n), [name for name, _ in rows], fontsize=8)
+    shown = display_names(name for name, _ in rows)
+    ax.set_yticks(range(n), [shown[name] for name, _ in rows], fontsize=8)
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlim(left=0)
     ax.set_xlabel("evidence of the aligned pair (bits: −log2 of the chance of each slot "
@@ -695,10 +693,12 @@ def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], defa
     return fig
 
 
-def histogram_plot(distribution: Distribution, label: str) -> Figure:
+def histogram_plot(distribution: Distribution, label: str,
+                   names: Mapping[str, str] | None = None) -> Figure:
     """Chinchor's Figure 1: the histogram of the shuffled differences (absolute, for a
     two-sided test) with the observed difference marked; the p-value is the share of the
-    histogram at or beyond the line.
+    histogram at or beyond the line. ``names``: how the two systems are shown (the
+    report's :func:`~muceval.reporting.names.display_names`; by default their full names).
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.distribution import shuffled_differences
@@ -730,7 +730,9 @@ def histogram_plot(distribution: Distribution, label: str) -> Figure:
     ax.set_xlabel(f"{'|Δ| ' if two_sided else 'Δ '}{label} between the shuffled systems "
                   "(points)")
     ax.set_ylabel("shuffles")
-    ax.set_title(f"{distribution.a} − {distribution.b}: observed {observed:.2f}, "
+    shown = names or {}
+    a, b = shown.get(distribution.a, distribution.a), shown.get(distribution.b, distribution.b)
+    ax.set_title(f"{a} − {b}: observed {observed:.2f}, "
                  f"p = {_p_text(distribution.p_value)}", fontsize=9, y=1)
     ax.spines[["top", "right"]].set_visible(False)
     _ticks_inside(ax.xaxis, ax.get_xlim())
@@ -783,7 +785,8 @@ def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: S
         for (name, _), bar in zip(rows, bars.patches, strict=True):
             bar.set_gid(f"bar-{slug(name)}--{slug(category)}")
         left += widths
-    ax.set_yticks(at.tolist(), [name for name, _ in rows], fontsize=8)
+    shown = display_names(name for name, _ in rows)
+    ax.set_yticks(at.tolist(), [shown[name] for name, _ in rows], fontsize=8)
     ax.set_xlabel("errors (count)")
     ax.spines[["top", "right"]].set_visible(False)
     ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))

@@ -6,10 +6,10 @@ The results are computed in :mod:`muceval.significance`; this module only draws 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from muceval.reporting.names import display_names, short_names
 from muceval.significance.baseline import BaselineResult
 from muceval.significance.classic import (
     CLASSIC_TESTS,
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["render_baseline", "render_classic_tests", "render_error_changes", "render_error_pairs",
            "render_significance", "scores_table",
-           "short_names", "summary_table"]
+           "summary_table"]
 
 
 def render_significance(result: SignificanceResult, console: Any,
@@ -259,40 +259,6 @@ def _p_text(p: float) -> str:
     return f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}"
 
 
-def short_names(names: Sequence[str], limit: int = 12) -> dict[str, str]:
-    """Names of at most ``limit`` characters, kept distinct: what all names share at the start
-    and the end (``preds.`` … ``.test``) is left out first, then the rest is cut with ``…``."""
-    names = list(names)
-    if len(names) > 1 and max(len(n) for n in names) > limit:
-        start = _at_separator(os.path.commonprefix(names))
-        end = _at_separator(os.path.commonprefix([n[::-1] for n in names]))
-        cores = [n[start: len(n) - end] for n in names]
-        if all(cores) and len(set(cores)) == len(cores):
-            names_core = dict(zip(names, cores, strict=True))
-        else:
-            names_core = {n: n for n in names}
-    else:
-        names_core = {n: n for n in names}
-    out: dict[str, str] = {}
-    used: set[str] = set()
-    for name in names:
-        core = names_core[name]
-        short = core if len(core) <= limit else core[: limit - 1] + "…"
-        n = 2
-        while short in used:
-            short = f"{core[: limit - 2 - len(str(n))]}…{n}"
-            n += 1
-        used.add(short)
-        out[name] = short
-    return out
-
-
-def _at_separator(shared: str) -> int:
-    """The length of ``shared`` up to and including its last separator (``.``, ``_``, ``-``)."""
-    cut = max(shared.rfind(c) for c in "._- ")
-    return cut + 1
-
-
 def _ranked_width(short: dict[str, str], metrics: Sequence[str]) -> int:
     name = max((len(s) for s in short.values()), default=6)
     return name + 3 + len(metrics) * 14 + 2 * 10 + 12
@@ -325,8 +291,9 @@ def scores_table(title: str, systems: Mapping[str, FloatScores],
         columns.append("region REC x PRE")
     for column in columns:
         table.add_column(column, justify="left" if column == "system" else "right")
+    shown = display_names(systems)
     for name, a in sorted(systems.items(), key=lambda item: -(item[1].f_pr or 0.0)):
-        row = [name, _pc(a.recall), _pc(a.precision), _pc(a.overgeneration),
+        row = [shown[name], _pc(a.recall), _pc(a.precision), _pc(a.overgeneration),
                _pc(a.f_pr), _pc(a.f_2pr), _pc(a.f_p2r)]
         if regions:
             row.append(_region(regions[name]))
