@@ -68,7 +68,7 @@ def end_to_end(tallies, shuffles: int, repeat: int, folder: Path) -> float:
     ns = seconds / (pairs * shuffles) * 1e9
     print(f"end to end, {len(tallies.systems)} systems × {len(tallies.units)} units × "
           f"{shuffles:,} shuffles × 5 metrics, JSON: {seconds:.1f} s, {ns:.1f} ns per "
-          f"pair-shuffle (target ≤ 50)")
+          f"pair-shuffle (target ≤ 25, issue 30)")
     return ns
 
 

@@ -458,6 +458,25 @@ def test_letter_groups_are_the_maximal_cliques_of_non_differences(n, data):
     assert got == sorted(got, key=lambda g: [order.index(m) for m in g])
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 9), st.data())
+def test_groups_from_a_matrix_are_those_from_the_pairs(n, data):
+    """Issue 30: group_letters reads a matrix of decisions with NumPy (bit masks and the last
+    difference before each system); the groups, letters and letter groups are those of the
+    pairs read one by one."""
+    from muceval.significance.groups import group_letters
+
+    names = [f"S{i}" for i in range(n)]
+    apart = np.zeros((n, n), dtype=bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            apart[i, j] = apart[j, i] = data.draw(st.booleans())
+    scores = {s: {"f1": data.draw(st.sampled_from([0.1, 0.2, 0.3]))} for s in names}
+    pairs = {frozenset((names[i], names[j])) for i in range(n) for j in range(n) if apart[i, j]}
+    assert group_letters(names, ["f1"], scores, {"f1": apart}) == \
+        group_letters(names, ["f1"], scores, {"f1": pairs})
+
+
 def test_json_keeps_one_comparison_per_line_whatever_the_names():
     # The writer splits the C encoder's output at '}, {"a": ': names holding that text
     # (or quotes, braces, newlines) must not move a boundary.

@@ -224,7 +224,12 @@ def _print(result: SignificanceResult, fmt: str, matrix: bool | None,
     from muceval.reporting.terminal import render_classic_tests, render_significance
 
     if fmt == "json":
-        click.echo(result.to_json())
+        # In pieces: a leaderboard's JSON is hundreds of megabytes.
+        out = sys.stdout
+        for part in result.json_parts():
+            out.write(part)
+        out.write("\n")
+        out.flush()
     elif fmt == "csv":
         click.echo(result.to_csv(), nl=False)
     else:

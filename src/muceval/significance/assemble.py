@@ -1,6 +1,6 @@
 """From the raw p-values of every pair to the comparisons and groups: one place for the engine
-of MUC tallies (:mod:`~muceval.significance.engine`) and that of modern counts
-(:mod:`~muceval.significance.ratios`)."""
+of MUC tallies (:mod:`~muceval.significance.engine`, and its streamed form) and that of
+modern counts (:mod:`~muceval.significance.ratios`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from muceval.significance.classic import ClassicTests
-from muceval.significance.groups import decisions, group_letters
-from muceval.significance.result import Comparison
+from muceval.significance.classic import ClassicColumns
+from muceval.significance.groups import confidence_levels, decisions, group_letters
+from muceval.significance.plan import ExactJob, Plan
 from muceval.significance.settings import SignificanceSettings
+from muceval.significance.table import ComparisonTable
 
-__all__ = ["Assembled", "RawTest", "assemble"]
+__all__ = ["Assembled", "RawColumns", "RawTest", "apart_matrices", "assemble"]
 
 
 @dataclass(frozen=True)
@@ -30,46 +31,93 @@ class RawTest:
     error_bound: float
 
 
+@dataclass(frozen=True, eq=False)
+class RawColumns:
+    """:class:`RawTest` of every pair and metric as arrays (pairs × metrics): the p-value,
+    whether exact, the count of extreme shuffles (-1: exact), the error bound of an exact
+    test, and the confidence (1 for an exact test)."""
+
+    p_value: np.ndarray
+    exact: np.ndarray
+    nge: np.ndarray
+    error_bound: np.ndarray
+    confidence: np.ndarray
+
+    @staticmethod
+    def of_tests(raw: Sequence[Sequence[RawTest]], metrics: int) -> RawColumns:
+        """The columns of ``raw[k][m]`` (pair ``k``, metric ``m``)."""
+        flat = [t for row in raw for t in row]
+
+        def column(values: list[float | int], dtype: type) -> np.ndarray:
+            return np.array(values, dtype=dtype).reshape(-1, metrics)
+
+        return RawColumns(
+            column([t.p_value for t in flat], np.float64),
+            column([t.method == "exact" for t in flat], bool),
+            column([-1 if t.nge is None else t.nge for t in flat], np.int64),
+            column([t.error_bound for t in flat], np.float64),
+            column([t.confidence for t in flat], np.float64))
+
+    @staticmethod
+    def of_outcomes(plan: Plan, nge: np.ndarray, exact: Mapping[ExactJob, object],
+                    settings: SignificanceSettings) -> RawColumns:
+        """The columns of a run of ``plan``: ``nge`` of the approximate pairs (pairs ×
+        metrics), the exact results by job (with ``p_value`` and ``error_bound``)."""
+        approximate = ~plan.exact
+        p_value = np.where(approximate, (nge + 1) / (settings.shuffles + 1), 1.0)
+        counts = np.where(approximate, nge, -1).astype(np.int64)
+        bound = np.zeros(p_value.shape)
+        for job, result in exact.items():
+            p_value[job.pair, job.metric] = result.p_value  # type: ignore[attr-defined]
+            bound[job.pair, job.metric] = result.error_bound  # type: ignore[attr-defined]
+        confidence = np.where(approximate,
+                              confidence_levels(nge, settings.shuffles, settings.alpha), 1.0)
+        return RawColumns(p_value, plan.exact.copy(), counts, bound, confidence)
+
+
 @dataclass(frozen=True)
 class Assembled:
     """The comparisons (pair by pair, metric by metric) and the groups and letters."""
 
-    comparisons: tuple[Comparison, ...]
+    comparisons: ComparisonTable
     groups: dict[str, list[list[str]]]
     letters: dict[str, dict[str, str]]
     letter_groups: dict[str, list[list[str]]]
 
 
+def apart_matrices(n: int, first: np.ndarray, second: np.ndarray, significant: np.ndarray,
+                   metrics: Sequence[str]) -> dict[str, np.ndarray]:
+    """Per metric, the symmetric n × n matrix of the pairs ``(first[k], second[k])`` found
+    significantly different (``significant``: pairs × metrics)."""
+    apart = {}
+    for m, metric in enumerate(metrics):
+        matrix = np.zeros((n, n), dtype=bool)
+        matrix[first[significant[:, m]], second[significant[:, m]]] = True
+        apart[metric] = matrix | matrix.T
+    return apart
+
+
 def assemble(names: Sequence[str], metrics: Sequence[str],
-             scores: dict[str, dict[str, float]], index_pairs: Sequence[tuple[int, int]],
-             raw: Sequence[Sequence[RawTest]], settings: SignificanceSettings,
-             units: Sequence[int], pair_ci: np.ndarray | None = None,
-             classic: Mapping[str, Sequence[ClassicTests]] | None = None) -> Assembled:
-    """Adjust and decide every pair (``raw[k][m]``: pair ``k``, metric ``m``), then build its
-    :class:`Comparison` (``units[k]``: the units pair ``k`` differs on or is tested on;
-    ``pair_ci``: pairs × metrics × 2 intervals; ``classic``: per metric, per pair) and the
-    groups of systems no decision separates."""
-    p_values = np.array([[t.p_value for t in row] for row in raw]).reshape(-1, len(metrics))
-    confidence = np.array([[t.confidence for t in row] for row in raw]).reshape(-1, len(metrics))
-    adjusted, decided = decisions(p_values, confidence, settings)
-    different: dict[str, set[frozenset[str]]] = {metric: set() for metric in metrics}
-    comparisons: list[Comparison] = []
-    for k, (a, b) in enumerate(index_pairs):
-        for m, metric in enumerate(metrics):
-            test = raw[k][m]
-            significant = bool(decided[k, m])
-            if significant:
-                different[metric].add(frozenset((names[a], names[b])))
-            value_a, value_b = scores[names[a]][metric], scores[names[b]][metric]
-            comparisons.append(Comparison(
-                a=names[a], b=names[b], metric=metric, value_a=value_a, value_b=value_b,
-                difference=value_a - value_b, p_value=test.p_value, method=test.method,
-                shuffles=test.shuffles, nge=test.nge, confidence=test.confidence,
-                error_bound=test.error_bound, alternative=settings.alternative,
-                p_adjusted=float(adjusted[k, m]), significant=significant, units=units[k],
-                ci=(float(pair_ci[k, m, 0]), float(pair_ci[k, m, 1])) if pair_ci is not None
-                else None,
-                classic=classic[metric][k] if classic is not None else None,
-            ))  # fmt: skip
-    groups, letters, cld = group_letters(names, metrics, scores, different)
-    return Assembled(tuple(comparisons), groups, letters, cld)
+             scores: dict[str, dict[str, float]], first: np.ndarray, second: np.ndarray,
+             raw: RawColumns, settings: SignificanceSettings, units: np.ndarray,
+             pair_ci: np.ndarray | None = None,
+             classic: Mapping[str, ClassicColumns] | None = None) -> Assembled:
+    """Adjust and decide every pair (``raw``: pairs × metrics; pair ``k`` is systems
+    ``first[k]`` and ``second[k]``), and lay out the comparisons (``units[k]``: the units
+    pair ``k`` differs on or is tested on; ``pair_ci``: pairs × metrics × 2 intervals;
+    ``classic``: per metric) and the groups of systems no decision separates."""
+    adjusted, decided = decisions(raw.p_value, raw.confidence, settings)
+    values = np.array([[scores[n][m] for m in metrics] for n in names],
+                      dtype=np.float64).reshape(len(names), len(metrics))
+    table = ComparisonTable(
+        names=tuple(names), metrics=tuple(metrics), first=np.asarray(first, dtype=np.int64),
+        second=np.asarray(second, dtype=np.int64), values=values, p_value=raw.p_value,
+        exact=raw.exact, nge=raw.nge,
+        shuffles=settings.shuffles,
+        confidence=raw.confidence, error_bound=raw.error_bound,
+        alternative=settings.alternative, p_adjusted=adjusted, significant=decided,
+        units=np.asarray(units, dtype=np.int64), ci=pair_ci,
+        classic=None if classic is None else tuple(classic[m] for m in metrics))
+    apart = apart_matrices(len(names), table.first, table.second, decided, metrics)
+    groups, letters, cld = group_letters(names, metrics, scores, apart)
+    return Assembled(table, groups, letters, cld)

@@ -44,6 +44,50 @@ class ClassicTests:
     """Yeh's √(1/(1 − r)) (:func:`understatement`), where it applies (recall, or asked)."""
 
 
+CLASSIC_FIELDS = ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t", "chi2",
+                  "binomial", "yeh_factor")
+"""The numeric fields of :class:`ClassicTests` besides ``units``, in its order."""
+
+
+@dataclass(frozen=True, eq=False)
+class ClassicColumns:
+    """:class:`ClassicTests` of many pairs of one metric as arrays: ``units`` (int) and
+    each of :data:`CLASSIC_FIELDS` (float, NaN where the test is not applicable: a test's
+    value is never NaN, see :func:`classic_tests_many`). A leaderboard's hundreds of
+    thousands of pairs stay a few arrays; :meth:`row` makes one pair's object."""
+
+    units: np.ndarray
+    values: dict[str, np.ndarray]
+    of: str = "the metric"
+    reason: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def row(self, k: int) -> ClassicTests:
+        """Pair ``k``'s tests."""
+        values = {name: float(v[k]) for name, v in self.values.items()}
+        return ClassicTests(int(self.units[k]), of=self.of, reason=self.reason,
+                            **{name: None if v != v else v for name, v in values.items()})
+
+    def rows(self) -> list[ClassicTests]:
+        """Every pair's tests, in order."""
+        columns = [[None if v != v else v for v in self.values[name].tolist()]
+                   for name in CLASSIC_FIELDS]
+        return [ClassicTests(u, r, sign, wil, paired, two, chi2, binomial, self.of, self.reason,
+                             yeh)
+                for u, r, sign, wil, paired, two, chi2, binomial, yeh
+                in zip(self.units.tolist(), *columns, strict=True)]
+
+    @staticmethod
+    def concatenate(parts: Sequence[ClassicColumns]) -> ClassicColumns:
+        """The columns of consecutive blocks of pairs, as one."""
+        first = parts[0]
+        return ClassicColumns(np.concatenate([p.units for p in parts]),
+                              {name: np.concatenate([p.values[name] for p in parts])
+                               for name in CLASSIC_FIELDS}, first.of, first.reason)
+
+
 CLASSIC_TESTS = ("paired-t", "sign", "wilcoxon", "two-sample-t", "binomial", "chi2")
 """The tests by their command-line names (``--tests``)."""
 PAIRED_TESTS = ("paired-t", "sign", "wilcoxon")
@@ -87,7 +131,7 @@ def classic_tests(
     >>> round(classic_tests(a, b, "recall").sign, 4)
     0.0312
     """
-    return _classic_tests_many(np.stack([a, b]), [(0, 1)], metric, alternative)[0]
+    return _classic_columns(np.stack([a, b]), [(0, 1)], metric, alternative).row(0)
 
 
 def _tails(z: np.ndarray, alt: np.ndarray,
@@ -98,9 +142,9 @@ def _tails(z: np.ndarray, alt: np.ndarray,
     return np.where(alt == 0, two, np.where(alt > 0, upper(z), upper(-z)))
 
 
-def _none(values: np.ndarray, valid: np.ndarray) -> list[float | None]:
-    return [float(v) if ok and np.isfinite(v) else None for v, ok in zip(values, valid,
-                                                                          strict=True)]
+def _none(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """``values`` where valid and finite, NaN (not applicable) elsewhere."""
+    return np.where(valid & np.isfinite(values), values, np.nan)
 
 
 NOT_MEANS = ("precision and F are not means of per-unit values, so tests of those values "
@@ -114,14 +158,23 @@ def classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], met
                        unit_means: bool = False) -> list[ClassicTests]:
     """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4),
     vectorised over the pairs in blocks (bounded memory). For precision and F the tests of
-    per-unit values and Yeh's factor are n/a with the reason, unless ``unit_means``."""
+    per-unit values and Yeh's factor are n/a with the reason, unless ``unit_means``.
+    (:func:`classic_columns` gives them as arrays.)"""
+    return classic_columns(counts, pairs, metric, alternative, unit_means).rows()
+
+
+def classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.ndarray,
+                    metric: str, alternative: str = "two-sided",
+                    unit_means: bool = False) -> ClassicColumns:
+    """:func:`classic_tests_many` as :class:`ClassicColumns` (``pairs``: a sequence of
+    ``(a, b)`` or a pairs × 2 array)."""
     if metric == "recall" or unit_means:
-        return _classic_tests_many(counts, pairs, metric, alternative,
-                                   _Kind("the metric" if metric == "recall"
-                                         else "the mean per-unit value", None))
+        return _classic_columns(counts, pairs, metric, alternative,
+                                _Kind("the metric" if metric == "recall"
+                                      else "the mean per-unit value", None))
     # Not computed at all, rather than computed and dropped: at hundreds of systems the
     # tests of per-unit values are most of a run's classic tests.
-    return _classic_tests_many(counts, pairs, metric, alternative, _Kind("the metric", NOT_MEANS))
+    return _classic_columns(counts, pairs, metric, alternative, _Kind("the metric", NOT_MEANS))
 
 
 @dataclass(frozen=True)
@@ -132,26 +185,27 @@ class _Kind:
     reason: str | None
 
 
-def _classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], metric: str,
-                        alternative: str, kind: _Kind | None = None) -> list[ClassicTests]:
+def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.ndarray,
+                     metric: str, alternative: str, kind: _Kind | None = None) -> ClassicColumns:
     alpha, gamma, _ = METRIC_COEFS[metric]
     reduced = reduce_counts(counts)
     den = alpha * reduced[..., 0] + gamma * reduced[..., 1]
     values = metric_values(reduced, metric)
     totals = reduced.sum(axis=1)
     n_units = counts.shape[1]
-    out: list[ClassicTests] = []
-    block = max(1, (1 << 21) // max(1, n_units))
-    for start in range(0, len(pairs), block):
-        chunk = np.asarray(pairs[start:start + block], dtype=np.int64).reshape(-1, 2)
-        out += _block(chunk[:, 0], chunk[:, 1], den, values, totals, metric, alternative,
-                      kind)
-    return out
+    index = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    # Blocks of about 2 MB per (pairs × units) array: within the caches, where 16 MB blocks
+    # spent a fifth of the time waiting for memory.
+    block = max(1, (1 << 18) // max(1, n_units))
+    parts = [_block(index[start:start + block, 0], index[start:start + block, 1], den, values,
+                    totals, metric, alternative, kind)
+             for start in range(0, max(1, len(index)), block)]
+    return ClassicColumns.concatenate(parts)
 
 
 def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
            totals: np.ndarray, metric: str, alternative: str,
-           kind: _Kind | None) -> list[ClassicTests]:
+           kind: _Kind | None) -> ClassicColumns:
     """The tests of one block of pairs; ``kind`` None: every test, without Yeh's factor (as
     :func:`classic_tests` gives them)."""
     keep = (den[ia] > 0) & (den[ib] > 0)
@@ -164,7 +218,7 @@ def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
     mean_a, mean_b = va.sum(1) / safe_n, vb.sum(1) / safe_n
     ca, cb = np.where(keep, va - mean_a[:, None], 0.0), np.where(keep, vb - mean_b[:, None], 0.0)
     ss_a, ss_b = (ca * ca).sum(1), (cb * cb).sum(1)
-    nothing: list[float | None] = [None] * len(ia)
+    nothing = np.full(len(ia), np.nan)
     sign_l = wil_l = paired_l = two_l = nothing
     with np.errstate(divide="ignore", invalid="ignore"):
         correlation = _correlation(ca, cb, ss_a, ss_b, n)
@@ -181,14 +235,19 @@ def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
     if metric in ("recall", "precision"):
         chi2, binomial = _proportions(totals[ia], totals[ib], metric, alt)
     of, reason = ("the metric", None) if kind is None else (kind.of, kind.reason)
-    yeh = [None] * len(ia) if kind is None or kind.reason is not None \
-        else [understatement(r) for r in correlation]
-    return [ClassicTests(int(n[i]), correlation[i], sign_l[i], wil_l[i], paired_l[i], two_l[i],
-                         chi2[i], binomial[i], of, reason, yeh[i]) for i in range(len(ia))]
+    yeh = nothing
+    if kind is not None and kind.reason is None:
+        # understatement(r), for every r at once: n/a outside 0 ≤ r < 1 (NaN fails both).
+        applies = (correlation >= 0) & (correlation < 1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            yeh = np.where(applies, np.sqrt(1.0 / (1.0 - correlation)), np.nan)
+    return ClassicColumns(n.astype(np.int64), dict(zip(CLASSIC_FIELDS, (
+        correlation, sign_l, wil_l, paired_l, two_l, chi2, binomial, yeh), strict=True)),
+        of, reason)
 
 
 def _correlation(ca: np.ndarray, cb: np.ndarray, ss_a: np.ndarray, ss_b: np.ndarray,
-                 n: np.ndarray) -> list[float | None]:
+                 n: np.ndarray) -> np.ndarray:
     """Pearson r of the centred values where both systems vary (np.std > 0), as
     np.corrcoef computes it."""
     safe_n = np.maximum(n, 1)
@@ -265,7 +324,7 @@ def _two_sample_t(gap: np.ndarray, squares: np.ndarray, n: np.ndarray,
 
 
 def _proportions(ta: np.ndarray, tb: np.ndarray, metric: str,
-                 alt: np.ndarray) -> tuple[list[float | None], list[float | None]]:
+                 alt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """χ² and the two-proportion z test on the credited share of recall or precision."""
     col = 0 if metric == "recall" else 1
     na, nb = ta[:, 2] / 2.0, tb[:, 2] / 2.0

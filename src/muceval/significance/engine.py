@@ -58,15 +58,18 @@ import numpy as np
 
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
-from muceval.significance.assemble import RawTest, assemble
+from muceval.significance.assemble import RawColumns, assemble
 from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
-from muceval.significance.classic import ClassicTests, classic_tests, classic_tests_many
+from muceval.significance.classic import (
+    ClassicTests,
+    classic_columns,
+    classic_tests,
+)
 from muceval.significance.execute import Executor, LocalExecutor, Outcomes
 from muceval.significance.groups import (
     ADJUSTMENTS,
     adjust_pvalues,
     confidence_level,
-    confidence_levels,
     groupings,
     letter_display,
 )
@@ -78,7 +81,7 @@ from muceval.significance.kernels import (
     reduce_counts,
     totals_value,
 )
-from muceval.significance.plan import ExactJob, Plan, plan
+from muceval.significance.plan import Plan, plan
 from muceval.significance.result import Comparison, SignificanceResult
 from muceval.significance.settings import (
     ALTERNATIVES,
@@ -325,18 +328,6 @@ def system_scores(reduced: np.ndarray, names: Sequence[str],
     return {s: {m: totals_value(totals[i], m) for m in metrics} for i, s in enumerate(names)}
 
 
-def _raw_test(plan_: Plan, outcomes: Outcomes, k: int, m: int,
-              settings: SignificanceSettings, confidence: np.ndarray) -> RawTest:
-    """The p-value and its provenance for pair ``k`` and metric ``m`` (``confidence``: of
-    every approximate count, computed at once)."""
-    if plan_.exact[k, m]:
-        result = outcomes.exact[ExactJob(k, m)]
-        return RawTest(result.p_value, "exact", None, None, 1.0, result.error_bound)
-    count = int(outcomes.nge[k, m])
-    return RawTest((count + 1) / (settings.shuffles + 1), "approximate", settings.shuffles,
-                   count, float(confidence[k, m]), 0.0)
-
-
 def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...],
               settings: SignificanceSettings, index_pairs: list[tuple[int, int]],
               pairs: list[PairData], plan_: Plan, outcomes: Outcomes) -> SignificanceResult:
@@ -349,15 +340,15 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
         sys_ci, pair_ci = _bootstrap(reduced, metrics, index_pairs, settings.bootstrap,
                                      settings.ci_level, settings.seed)
         system_ci = system_intervals(sys_ci, names, metrics)
-    confidence = confidence_levels(outcomes.nge, settings.shuffles, settings.alpha)
-    raw = [[_raw_test(plan_, outcomes, k, m, settings, confidence) for m in range(len(metrics))]
-           for k in range(len(pairs))]
-    classic = {metric: classic_tests_many(tallies.counts, index_pairs, metric,
-                                          settings.alternative, settings.unit_means)
+    raw = RawColumns.of_outcomes(plan_, outcomes.nge, outcomes.exact, settings)
+    index = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)
+    classic = {metric: classic_columns(tallies.counts, index, metric, settings.alternative,
+                                       settings.unit_means)
                for metric in metrics} \
         if settings.classic else None
-    found = assemble(names, metrics, scores, index_pairs, raw, settings,
-                     [len(pair.diffs) for pair in pairs], pair_ci, classic)
+    units = np.fromiter((len(pair.diffs) for pair in pairs), dtype=np.int64, count=len(pairs))
+    found = assemble(names, metrics, scores, index[:, 0], index[:, 1], raw, settings, units,
+                     pair_ci, classic)
     recorded = settings.recorded(len(tallies.units), metrics, tallies.level)
     return SignificanceResult(systems=names, metrics=metrics, scores=scores,
                               comparisons=found.comparisons, groups=found.groups,

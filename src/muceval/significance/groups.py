@@ -164,6 +164,14 @@ def letter_groups(order: Sequence[str], different: Callable[[str, str], bool],
             if not different(order[i], order[j]):
                 together[i] |= 1 << j
                 together[j] |= 1 << i
+    return _cliques(order, together, limit)
+
+
+def _cliques(order: Sequence[str], together: list[int], limit: int | None) -> list[list[str]]:
+    """:func:`letter_groups` from the bit masks of the non-differences."""
+    n = len(order)
+    if n == 0:
+        return []
     cliques: list[int] = []
     stack = [(0, (1 << n) - 1, 0)]  # (clique so far, candidates, excluded)
     while stack:
@@ -195,12 +203,40 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _differs(apart: set[frozenset[str]] | np.ndarray,
-             names: Sequence[str]) -> Callable[[str, str], bool]:
-    if isinstance(apart, np.ndarray):  # a symmetric matrix of decisions, in ``names`` order
-        position = {name: i for i, name in enumerate(names)}
-        return lambda x, y: bool(apart[position[x], position[y]])
+def _differs(apart: set[frozenset[str]]) -> Callable[[str, str], bool]:
     return lambda x, y: frozenset((x, y)) in apart
+
+
+def _together(apart: np.ndarray) -> list[int]:
+    """Bit masks of a symmetric matrix of differences: bit j of mask i is set when i and j
+    (i ≠ j) are not different."""
+    n = len(apart)
+    close = ~apart
+    np.fill_diagonal(close, False)
+    packed = np.packbits(close, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed] if n else []
+
+
+def _runs(order: Sequence[str], apart: np.ndarray) -> list[list[str]]:
+    """:func:`groupings` of ``order`` from the matrix of differences in that order: the run
+    from ``start`` can take system j while no system from ``start`` on before j differs from
+    it, that is while the last one before j that does is before ``start``."""
+    n = len(order)
+    if n == 0:
+        return []
+    below = np.triu(apart, 1)
+    last = np.where(below.any(axis=0), n - 1 - np.argmax(below[::-1], axis=0), -1).tolist()
+    runs: list[list[str]] = []
+    last_end = -1
+    end = 0
+    for start in range(n):
+        end = max(end, start)
+        while end + 1 < n and last[end + 1] < start:
+            end += 1
+        if end > last_end:
+            runs.append(list(order[start: end + 1]))
+            last_end = end
+    return runs
 
 
 def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str, dict[str, float]],
@@ -217,10 +253,18 @@ def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str
     cld: dict[str, list[list[str]]] = {}
     for metric in metrics:
         order = sorted(names, key=lambda s: (-scores[s][metric], s))
-        differs = _differs(different[metric], names)
-        groups[metric] = groupings(order, differs)
+        apart = different[metric]
         try:
-            cld[metric] = letter_groups(order, differs, MAX_LETTER_GROUPS)
+            if isinstance(apart, np.ndarray):
+                position = {name: i for i, name in enumerate(names)}
+                ranked = [position[name] for name in order]
+                in_order = apart[np.ix_(ranked, ranked)]
+                groups[metric] = _runs(order, in_order)
+                cld[metric] = _cliques(order, _together(in_order), MAX_LETTER_GROUPS)
+            else:
+                differs = _differs(apart)
+                groups[metric] = groupings(order, differs)
+                cld[metric] = letter_groups(order, differs, MAX_LETTER_GROUPS)
         except TooManyGroups:
             # The letters of the runs of neighbours: they still never join two systems that
             # differ, but two that share none may not differ (the JSON's "about" says so).

@@ -26,7 +26,7 @@ import numpy as np
 
 from muceval.core.units import RatioTallies
 from muceval.errors import UsageError
-from muceval.significance.assemble import RawTest, assemble
+from muceval.significance.assemble import RawColumns, RawTest, assemble
 from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
 from muceval.significance.groups import confidence_level
 from muceval.significance.kernels import _threshold, coins
@@ -176,7 +176,10 @@ def compare_ratios(
     if chosen.bootstrap > 0:
         sys_ci, pair_ci = _bootstrap(counts, metrics, index_pairs, chosen)
         system_ci = system_intervals(sys_ci, names, metrics)
-    found = assemble(names, metrics, scores, index_pairs, raw, chosen, differing, pair_ci)
+    index = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)
+    found = assemble(names, metrics, scores, index[:, 0], index[:, 1],
+                     RawColumns.of_tests(raw, len(metrics)), chosen, np.array(differing),
+                     pair_ci)
     recorded = chosen.recorded(len(tallies.units), metrics, ratio=True)
     return SignificanceResult(names, metrics, scores, found.comparisons, found.groups,
                               found.letters, recorded, system_ci,

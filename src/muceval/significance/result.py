@@ -6,15 +6,23 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from muceval.core.metrics import METRIC_LABELS
 from muceval.core.signature import signature
-from muceval.significance.classic import (
-    ClassicTests,
+from muceval.significance.comparison import (
+    CSV_HEADER,
+    Comparison,
+    Outcome,
+    comparison_row,
+    csv_row,
 )
+from muceval.significance.table import ComparisonTable
+
+__all__ = ["CSV_HEADER", "GROUPINGS_ABOUT", "Comparison", "Outcome", "SignificanceResult",
+           "csv_row", "metric_label"]
 
 _RATIO_LABELS = {"precision": "P", "recall": "R", "f1": "F1"}
 
@@ -27,76 +35,6 @@ def metric_label(metric: str, settings: Mapping[str, Any]) -> str:
     return METRIC_LABELS.get(metric, metric)
 
 
-@dataclass(frozen=True)
-class Comparison:
-    """The result of one pair (a, b) and one metric; ``difference`` = value_a − value_b."""
-
-    a: str
-    b: str
-    metric: str
-    value_a: float
-    value_b: float
-    difference: float
-    p_value: float
-    method: str
-    shuffles: int | None
-    nge: int | None
-    confidence: float
-    error_bound: float
-    alternative: str
-    p_adjusted: float
-    significant: bool
-    units: int
-    ci: tuple[float, float] | None = None
-    classic: ClassicTests | None = None
-
-    def mirrored(self) -> Comparison:
-        """The same comparison seen from ``b``: b − a, its interval negated. p-values, tests
-        and decisions stay (two-sided, or one-sided in the observed direction: both
-        symmetric)."""
-        return replace(self, a=self.b, b=self.a, value_a=self.value_b, value_b=self.value_a,
-                       difference=-self.difference,
-                       ci=(-self.ci[1], -self.ci[0]) if self.ci is not None else None)
-
-    def to_dict(self) -> dict[str, Any]:
-        # A copy of the instance dict rather than dataclasses.asdict: a leaderboard has
-        # millions of these. The fields keep their declared order (ci and classic last).
-        out = dict(self.__dict__)
-        out["ci"] = list(self.ci) if self.ci is not None else None
-        classic = self.classic
-        out["classic"] = None if classic is None else dict(classic.__dict__)
-        return out
-
-
-
-
-CSV_HEADER: tuple[str, ...] = (
-    "metric", "a", "b", "value_a", "value_b", "difference", "p_value", "p_adjusted",
-    "method", "shuffles", "confidence", "error_bound", "significant", "alternative",
-    "units", "ci_low", "ci_high", "correlation", "sign", "wilcoxon", "paired_t",
-    "two_sample_t", "chi2", "binomial",
-)  # fmt: skip
-"""The columns of the pairwise table (``significance --format csv``, ``--pairs``)."""
-
-_CLASSIC_COLUMNS = ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t", "chi2",
-                    "binomial")
-
-
-class Outcome(NamedTuple):
-    """What the test of one pair and metric found: the middle columns of :data:`CSV_HEADER`
-    (those of :class:`Comparison` by the same names)."""
-
-    p_value: float
-    p_adjusted: float
-    method: str
-    shuffles: int | None
-    confidence: float
-    error_bound: float
-    significant: bool
-    alternative: str
-    units: int
-
-
 GROUPINGS_ABOUT = {
     "groups": "MUC-4's groupings: maximal runs of neighbours in the ranking with no "
               "significant difference inside (a system may be in several)",
@@ -107,28 +45,14 @@ GROUPINGS_ABOUT = {
 }
 """What each grouping of a significance result's JSON is (issue 29: two of them, unexplained)."""
 
-
-def csv_row(*, metric: str, a: str, b: str, value_a: float, value_b: float, outcome: Outcome,
-            ci: tuple[float, float] | None, classic: ClassicTests | None) -> list[Any]:
-    """One comparison as a row of :data:`CSV_HEADER` (the one place that lays it out)."""
-    o = outcome
-    row: list[Any] = [
-        metric, a, b, value_a, value_b, value_a - value_b, o.p_value, o.p_adjusted, o.method,
-        o.shuffles if o.shuffles is not None else "", o.confidence, o.error_bound,
-        int(o.significant), o.alternative, o.units, ci[0] if ci else "", ci[1] if ci else "",
-    ]
-    for name in _CLASSIC_COLUMNS:
-        value = getattr(classic, name) if classic is not None else None
-        row.append("" if value is None else value)
-    return row
+def _joined(rows: list[str], separator: str, block: int = 10_000) -> Iterator[str]:
+    """``separator.join(rows)`` in pieces of ``block`` rows."""
+    for start in range(0, len(rows), block):
+        yield (separator if start else "") + separator.join(rows[start:start + block])
 
 
-def _comparison_row(c: Comparison) -> list[Any]:
-    outcome = Outcome(p_value=c.p_value, p_adjusted=c.p_adjusted, method=c.method,
-                      shuffles=c.shuffles, confidence=c.confidence, error_bound=c.error_bound,
-                      significant=c.significant, alternative=c.alternative, units=c.units)
-    return csv_row(metric=c.metric, a=c.a, b=c.b, value_a=c.value_a, value_b=c.value_b,
-                   outcome=outcome, ci=c.ci, classic=c.classic)
+_PLACE = "\0comparisons\0"
+"""Where the comparisons go in a one-line JSON document (a string no result holds)."""
 
 
 @dataclass(frozen=True)
@@ -148,8 +72,10 @@ class SignificanceResult:
         The metrics tested (``'recall'``, ``'precision'``, ``'f1'``, ``'f0.5'``, ``'f2'``).
     scores : dict of str to dict of str to float
         Each system's score on each metric, a fraction from its summed tallies.
-    comparisons : tuple of Comparison
-        One per pair (``a`` before ``b`` in system order) and metric: ``value_a``,
+    comparisons : sequence of Comparison
+        A tuple, or from :func:`compare` a
+        :class:`~muceval.significance.table.ComparisonTable` (arrays, each comparison made
+        when read). One per pair (``a`` before ``b`` in system order) and metric: ``value_a``,
         ``value_b``, ``difference`` (a − b), ``p_value``, ``method`` (``'exact'`` or
         ``'approximate'``), ``shuffles`` and ``nge`` (approximate only), ``confidence``,
         ``error_bound``, ``p_adjusted``, ``significant``, ``units`` (the units where the
@@ -191,7 +117,7 @@ class SignificanceResult:
     systems: tuple[str, ...]
     metrics: tuple[str, ...]
     scores: dict[str, dict[str, float]]
-    comparisons: tuple[Comparison, ...]
+    comparisons: Sequence[Comparison]
     groups: dict[str, list[list[str]]]
     letters: dict[str, dict[str, str]]
     settings: dict[str, Any]
@@ -202,6 +128,14 @@ class SignificanceResult:
     def comparison(self, a: str, b: str, metric: str) -> Comparison:
         """The comparison of ``a`` with ``b`` for ``metric``: ``difference`` is a − b, whichever
         order the analysis took them in."""
+        if isinstance(self.comparisons, ComparisonTable):
+            found = self.comparisons.find(a, b, metric)
+            if found is not None:
+                return found
+            found = self.comparisons.find(b, a, metric)
+            if found is None:
+                raise KeyError((a, b, metric))
+            return found.mirrored()
         if not self._index:
             for c in self.comparisons:
                 self._index[(c.a, c.b, c.metric)] = c
@@ -221,7 +155,8 @@ class SignificanceResult:
         """Systems by decreasing score (ties by name)."""
         return sorted(self.systems, key=lambda s: (-self.scores[s][metric], s))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, comparisons: bool = True) -> dict[str, Any]:
+        """The JSON document as Python objects (``comparisons`` False: without them)."""
         from muceval.version import __version__
 
         return {
@@ -236,7 +171,7 @@ class SignificanceResult:
                 if self.system_ci is not None
                 else None
             ),
-            "comparisons": [c.to_dict() for c in self.comparisons],
+            "comparisons": [c.to_dict() for c in self.comparisons] if comparisons else None,
             "groups": self.groups,
             "letters": self.letters,
             "letter_groups": self.letter_groups,
@@ -263,26 +198,52 @@ class SignificanceResult:
         """JSON with at least ``systems``, ``comparisons`` and ``groups``; with ``indent``, one
         comparison per line (written by the C encoder: an indented dump of many comparisons
         would take Python's own, many times slower)."""
-        doc = self.to_dict()
+        return "".join(self.json_parts(indent))
+
+    def json_parts(self, indent: int | None = 2) -> Iterator[str]:
+        """:meth:`to_json` in consecutive pieces, for a writer that need not hold the whole
+        text (hundreds of megabytes at a leaderboard's size)."""
+        doc = self.to_dict(comparisons=False)
+        rows = self._comparison_texts()
         if indent is None:
-            return json.dumps(doc)
-        comparisons = doc.pop("comparisons")
+            doc["comparisons"] = _PLACE
+            before, after = json.dumps(doc).split(json.dumps(_PLACE), 1)
+            yield before + "["
+            yield from _joined(rows, ", ")
+            yield "]" + after
+            return
+        del doc["comparisons"]
         head = json.dumps(doc, indent=indent)
         pad = " " * indent
-        # All comparisons in one call of the C encoder, then one per line: every comparison
-        # starts with its key "a", and the text '}, {"a": ' cannot occur inside a JSON
-        # string (its quote would be escaped) nor between nested values (no nested object
-        # has a key "a"), so it marks exactly the boundaries.
-        rows = json.dumps(comparisons)[1:-1].replace('}, {"a": ', '},\n' + pad * 2 + '{"a": ')
-        return (head[:-2] + f',\n{pad}"comparisons": ['
-                + (f"\n{pad * 2}{rows}\n{pad}" if rows else "") + "]\n}")
+        yield head[:-2] + f',\n{pad}"comparisons": ['
+        if rows:
+            yield f"\n{pad * 2}"
+            yield from _joined(rows, ",\n" + pad * 2)
+            yield f"\n{pad}"
+        yield "]\n}"
+
+    def _comparison_texts(self) -> list[str]:
+        """Each comparison as ``json.dumps(c.to_dict())``: from the arrays of a table, else
+        every object in one call of the C encoder, split where one ends. Every comparison
+        starts with its key "a", and the text '}, {"a": ' cannot occur inside a JSON string
+        (its quote would be escaped) nor between nested values (no nested object has a key
+        "a"), so it marks exactly the boundaries."""
+        if isinstance(self.comparisons, ComparisonTable):
+            return self.comparisons.json_rows()
+        if not self.comparisons:
+            return []
+        text = json.dumps([c.to_dict() for c in self.comparisons])[1:-1]
+        return text.replace('}, {"a": ', '}\0{"a": ').split("\0")
 
     def to_csv(self) -> str:
         """One row per comparison (columns :data:`CSV_HEADER`)."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(CSV_HEADER)
-        writer.writerows(_comparison_row(c) for c in self.comparisons)
+        if isinstance(self.comparisons, ComparisonTable):
+            writer.writerows(self.comparisons.csv_rows())
+        else:
+            writer.writerows(comparison_row(c) for c in self.comparisons)
         return buffer.getvalue()
 
     def classic_disagreements(self, metric: str = "recall") -> list[Comparison]:

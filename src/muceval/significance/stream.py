@@ -12,26 +12,28 @@ comparisons. The rows are those of :meth:`SignificanceResult.to_csv` for the sam
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from muceval.core.units import UnitTallies
+from muceval.significance.assemble import RawColumns, apart_matrices
 from muceval.significance.bootstrap import bounds, pair_intervals, system_intervals
-from muceval.significance.classic import classic_tests_many
+from muceval.significance.classic import classic_columns
 from muceval.significance.engine import checked, system_scores
 from muceval.significance.execute import Executor, LocalExecutor
-from muceval.significance.groups import confidence_levels, decisions, group_letters
+from muceval.significance.groups import decisions, group_letters
 from muceval.significance.kernels import (
     PairData,
     default_threads,
     metric_values,
     reduce_counts,
 )
-from muceval.significance.plan import ExactJob, plan
-from muceval.significance.result import CSV_HEADER, Outcome, SignificanceResult, csv_row
+from muceval.significance.plan import plan
+from muceval.significance.result import CSV_HEADER, SignificanceResult
 from muceval.significance.settings import SignificanceSettings
+from muceval.significance.table import ComparisonTable
 
 __all__ = ["compare_streamed"]
 
@@ -70,14 +72,9 @@ def compare_streamed(
     first, second = np.triu_indices(n, 1)
     found = _run_blocks(reduced, names, first, second, metric_ids, chosen, block,
                         executor or LocalExecutor(threads or default_threads()), progress)
-    adjusted, significant = decisions(found.p_raw, found.confident, chosen)
-    columns = replace(found, adjusted=adjusted, significant=significant)
+    adjusted, significant = decisions(found.p_value, found.confidence, chosen)
     scores = system_scores(reduced, names, metric_ids)
-    apart = {}
-    for m, metric in enumerate(metric_ids):
-        matrix = np.zeros((n, n), dtype=bool)
-        matrix[first[significant[:, m]], second[significant[:, m]]] = True
-        apart[metric] = matrix | matrix.T
+    apart = apart_matrices(n, first, second, significant, metric_ids)
     groups, letters, cld = group_letters(names, metric_ids, scores, apart)
     values = _bootstrap_values(reduced, metric_ids, chosen)
     system_ci = None
@@ -88,37 +85,27 @@ def compare_streamed(
     summary = SignificanceResult(systems=names, metrics=metric_ids, scores=scores,
                                  comparisons=(), groups=groups, letters=letters,
                                  settings=recorded, system_ci=system_ci, letter_groups=cld)
-    rows = _rows(tallies, reduced, first, second, metric_ids, chosen, scores, columns, values,
-                 block)
+    rows = _rows(tallies, reduced, first, second, metric_ids, chosen, scores,
+                 _Decided(found, adjusted, significant), values, block)
     return summary, rows
 
 
 @dataclass(frozen=True)
-class _Columns:
-    """Per pair and metric (arrays pairs × metrics): the raw p-value, the count of extreme
-    shuffles (-1: exact), whether exact, the pruning bound, the confidence; after the
-    adjustment, the adjusted p-value and the decision."""
+class _Decided:
+    """The raw columns of every pair with the adjusted p-values and decisions."""
 
-    p_raw: np.ndarray
-    nge: np.ndarray
-    exact: np.ndarray
-    bound: np.ndarray
-    confident: np.ndarray
-    adjusted: np.ndarray | None = None
-    significant: np.ndarray | None = None
+    raw: RawColumns
+    adjusted: np.ndarray
+    significant: np.ndarray
 
 
 def _run_blocks(reduced: np.ndarray, names: tuple[str, ...], first: np.ndarray,
                 second: np.ndarray, metrics: tuple[str, ...], settings: SignificanceSettings,
                 block: int, runner: Executor,
-                progress: Callable[[int, int], None] | None) -> _Columns:
+                progress: Callable[[int, int], None] | None) -> RawColumns:
     """Pass one: p-values and their provenance, block by block."""
     count = len(first)
-    p_raw = np.ones((count, len(metrics)))
-    nge = np.full((count, len(metrics)), -1, dtype=np.int64)
-    exact = np.zeros((count, len(metrics)), dtype=bool)
-    bound = np.zeros((count, len(metrics)))
-    confident = np.ones((count, len(metrics)))
+    parts = []
     total = count * settings.shuffles
     for start in range(0, count, block):
         stop = min(count, start + block)
@@ -129,17 +116,12 @@ def _run_blocks(reduced: np.ndarray, names: tuple[str, ...], first: np.ndarray,
                               _share(progress, start * settings.shuffles,
                                      (stop - start) * settings.shuffles, total),
                               source=(reduced, index))
-        approx = ~chosen.exact
-        levels = confidence_levels(outcomes.nge, settings.shuffles, settings.alpha)
-        p_raw[start:stop][approx] = ((outcomes.nge + 1) / (settings.shuffles + 1))[approx]
-        nge[start:stop][approx] = outcomes.nge[approx]
-        confident[start:stop][approx] = levels[approx]
-        exact[start:stop] = chosen.exact
-        for job, result in outcomes.exact.items():
-            assert isinstance(job, ExactJob)
-            p_raw[start + job.pair, job.metric] = result.p_value
-            bound[start + job.pair, job.metric] = result.error_bound
-    return _Columns(p_raw, nge, exact, bound, confident)
+        parts.append(RawColumns.of_outcomes(chosen, outcomes.nge, outcomes.exact, settings))
+    if not parts:
+        empty = np.zeros((0, len(metrics)))
+        return RawColumns(empty, empty.astype(bool), empty.astype(np.int64), empty, empty)
+    return RawColumns(*(np.concatenate([getattr(p, f) for p in parts]) for f in (
+        "p_value", "exact", "nge", "error_bound", "confidence")))
 
 
 def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
@@ -167,39 +149,31 @@ def _bootstrap_values(reduced: np.ndarray, metrics: tuple[str, ...],
 
 def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
           metrics: tuple[str, ...], settings: SignificanceSettings,
-          scores: dict[str, dict[str, float]], columns: _Columns, values: np.ndarray | None,
+          scores: dict[str, dict[str, float]], decided: _Decided, values: np.ndarray | None,
           block: int) -> Iterator[list[Any]]:
     """Pass two: the rows of the pairwise table, the classic tests and intervals of a block
     computed when the block is reached."""
-    assert columns.adjusted is not None and columns.significant is not None
     yield list(CSV_HEADER)
     names = tallies.systems
     lo, hi = bounds(settings.ci_level)
+    raw = decided.raw
     for start in range(0, len(first), block):
         stop = min(len(first), start + block)
-        index = list(zip(first[start:stop].tolist(), second[start:stop].tolist(), strict=True))
-        units = [int(np.any(reduced[a] != reduced[b], axis=1).sum()) for a, b in index]
-        intervals = pair_intervals(values, index, lo, hi) if values is not None else None
-        classic = {metric: classic_tests_many(tallies.counts, index, metric, settings.alternative,
-                                              settings.unit_means)
-                   for metric in metrics} if settings.classic else None
-        for k, (a, b) in enumerate(index):
-            row_k = start + k
-            for m, metric in enumerate(metrics):
-                exact = bool(columns.exact[row_k, m])
-                outcome = Outcome(
-                    p_value=float(columns.p_raw[row_k, m]),
-                    p_adjusted=float(columns.adjusted[row_k, m]),
-                    method="exact" if exact else "approximate",
-                    shuffles=None if exact else settings.shuffles,
-                    confidence=1.0 if exact else float(columns.confident[row_k, m]),
-                    error_bound=float(columns.bound[row_k, m]),
-                    significant=bool(columns.significant[row_k, m]),
-                    alternative=settings.alternative, units=units[k])
-                yield csv_row(
-                    metric=metric, a=names[a], b=names[b], value_a=scores[names[a]][metric],
-                    value_b=scores[names[b]][metric], outcome=outcome,
-                    ci=None if intervals is None else (float(intervals[k, m, 0]),
-                                                       float(intervals[k, m, 1])),
-                    classic=None if classic is None else classic[metric][k])
-
+        index = np.stack([first[start:stop], second[start:stop]], axis=1).astype(np.int64)
+        pairs = list(zip(index[:, 0].tolist(), index[:, 1].tolist(), strict=True))
+        units = np.array([int(np.any(reduced[a] != reduced[b], axis=1).sum())
+                          for a, b in pairs], dtype=np.int64)
+        intervals = pair_intervals(values, pairs, lo, hi) if values is not None else None
+        classic = tuple(classic_columns(tallies.counts, index, metric, settings.alternative,
+                                        settings.unit_means)
+                        for metric in metrics) if settings.classic else None
+        table = ComparisonTable(
+            names=names, metrics=metrics, first=index[:, 0], second=index[:, 1],
+            values=np.array([[scores[n][m] for m in metrics] for n in names]),
+            p_value=raw.p_value[start:stop], exact=raw.exact[start:stop],
+            nge=raw.nge[start:stop], shuffles=settings.shuffles,
+            confidence=raw.confidence[start:stop], error_bound=raw.error_bound[start:stop],
+            alternative=settings.alternative, p_adjusted=decided.adjusted[start:stop],
+            significant=decided.significant[start:stop], units=units, ci=intervals,
+            classic=classic)
+        yield from table.csv_rows()

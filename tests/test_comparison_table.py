@@ -1,0 +1,97 @@
+"""The columnar comparisons of issue 30: a ComparisonTable reads, writes and finds exactly as
+the tuple of Comparison objects it stands for."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from muceval.core.units import from_arrays
+from muceval.significance.engine import compare
+from muceval.significance.ratios import RatioTallies, compare_ratios
+from muceval.significance.result import SignificanceResult
+from muceval.significance.settings import SignificanceSettings
+from muceval.significance.table import ComparisonTable
+
+NAMES = ['A "quoted"', "b%s%%", "c\\d", "é ∂", "x}, {\"a\": y"]
+
+
+def _tallies(data, systems: int, units: int):
+    counts = []
+    for _ in range(systems):
+        rows = []
+        for _ in range(units):
+            pos = data.draw(st.integers(0, 4))
+            act = data.draw(st.integers(0, 4))
+            cor = data.draw(st.integers(0, min(pos, act)))
+            par = data.draw(st.integers(0, min(pos, act) - cor))
+            rows.append([pos, act, cor, par])
+        counts.append(rows)
+    if systems > 2 and data.draw(st.booleans()):
+        counts[1] = counts[0]  # two identical systems: p = 1, no unit differs
+    return from_arrays(NAMES[:systems], [f"u{i}" for i in range(units)], counts)
+
+
+def _as_objects(result: SignificanceResult) -> SignificanceResult:
+    """The same result holding a tuple of Comparison objects (the generic writers)."""
+    return SignificanceResult(result.systems, result.metrics, result.scores,
+                              tuple(result.comparisons), result.groups, result.letters,
+                              result.settings, result.system_ci, result.letter_groups)
+
+
+def _same(result: SignificanceResult) -> None:
+    assert isinstance(result.comparisons, ComparisonTable)
+    objects = _as_objects(result)
+    table = result.comparisons
+    assert list(table) == [table[i] for i in range(len(table))] == list(objects.comparisons)
+    assert table[-1] == table[len(table) - 1] and table[1:3] == list(objects.comparisons)[1:3]
+    assert result.to_json() == objects.to_json()
+    assert result.to_json(indent=None) == objects.to_json(indent=None)
+    assert result.to_csv() == objects.to_csv()
+    json.loads(result.to_json())
+    for a in result.systems:
+        for b in result.systems:
+            if a != b:
+                for metric in result.metrics:
+                    assert result.comparison(a, b, metric) == objects.comparison(a, b, metric)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.integers(2, 5), st.integers(1, 12),
+       st.sampled_from(["exact", "approximate", "auto"]),
+       st.sampled_from(["none", "holm", "bh"]), st.booleans(), st.booleans(), st.booleans())
+def test_a_table_writes_what_its_comparisons_write(data, systems, units, method, adjust,
+                                                   bootstrap, classic, unit_means):
+    tallies = _tallies(data, systems, units)
+    metrics = data.draw(st.lists(st.sampled_from(["recall", "precision", "f1", "f0.5", "f2"]),
+                                 min_size=1, max_size=5, unique=True))
+    chosen = SignificanceSettings(method=method, shuffles=99, seed=data.draw(st.integers(0, 9)),
+                                  bootstrap=50 if bootstrap else 0, adjust=adjust,
+                                  classic=classic, unit_means=unit_means,
+                                  alternative=data.draw(st.sampled_from(["two-sided",
+                                                                         "one-sided"])))
+    _same(compare(tallies, metrics, chosen))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data(), st.integers(2, 4), st.integers(1, 8))
+def test_a_table_of_modern_counts_writes_what_its_comparisons_write(data, systems, units):
+    tallies = _tallies(data, systems, units)
+    ratio = RatioTallies(tallies.systems, tallies.units,
+                         tallies.counts[..., [2, 1, 2, 0]].tolist())
+    _same(compare_ratios(ratio, ["precision", "recall", "f1"],
+                         SignificanceSettings(method="auto", shuffles=99, seed=1, bootstrap=20)))
+
+
+def test_a_column_of_few_values_is_encoded_once_and_negative_zero_kept():
+    from muceval.significance.table import _literals
+
+    repeated = np.tile([0.5, 1e-05, 1e16, np.nan, 0.1 + 0.2], 40)
+    assert _literals(repeated) == [json.dumps(v) for v in repeated.tolist()]
+    assert _literals(repeated, none_for_nan=True)[3] == "null"
+    signed = np.tile([0.0, -0.0, 2.5], 40)
+    assert _literals(signed) == [json.dumps(v) for v in signed.tolist()]
+    assert _literals(np.array([], dtype=float)) == []
