@@ -183,8 +183,19 @@ def _cliques(order: Sequence[str], together: list[int], limit: int | None) -> li
                     raise TooManyGroups(f"more than {limit:,} sets of mutually non-different "
                                         "systems")
             continue
-        pivot = max(_bits(candidates | excluded),
-                    key=lambda v: (candidates & together[v]).bit_count())
+        # The pivot: the first system of candidates | excluded with the most candidates
+        # among its non-differences (as max() with a key picks it), in one loop without
+        # calls, stopping at a system that has them all.
+        pivot, best, most, rest = 0, -1, candidates.bit_count(), candidates | excluded
+        while rest:
+            low = rest & -rest
+            v = low.bit_length() - 1
+            count = (candidates & together[v]).bit_count()
+            if count > best:
+                pivot, best = v, count
+                if count == most:
+                    break
+            rest ^= low
         for v in _bits(candidates & ~together[pivot]):
             bit = 1 << v
             stack.append((clique | bit, candidates & together[v], excluded & together[v]))
