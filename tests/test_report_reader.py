@@ -258,3 +258,36 @@ def test_the_one_match_reading_of_a_row_equals_the_token_by_token_one():
         fast += reports._plain_row(*reports._ROW.match(text).group("name", "cols"), 3) is not None \
             if reports._ROW.match(text) else 0
     assert fast > 1000  # the fast reading is exercised, not only the errors
+
+
+def test_plain_rows_read_first_anywhere_read_as_line_by_line():
+    """A plain row is read before the checks for the other kinds of line (issue 30): moved to
+    any place of a report (the header, before a heading, after the F-measures, next to an id
+    line), the report reads, or fails with the same message, as with every line checked in
+    order."""
+    import random
+
+    from muceval.formats.muc import reports
+
+    text = HEAD + BLOCK + IRRELEVANT + BLOCK.replace("MSG-0001", "MSG-0003") + SUMMARY
+    lines = text.split("\n")
+    rows = [line for line in lines if reports._ROW.match(line.expandtabs(8))]
+    rng = random.Random(7)
+
+    def read(candidate: str, fast: bool) -> object:
+        saved = reports._plain_row
+        if not fast:
+            reports._plain_row = lambda *args: None  # type: ignore[assignment]
+        try:
+            return repr(parse_report(candidate, "r.nrad"))
+        except InputError as error:
+            return str(error)
+        finally:
+            reports._plain_row = saved
+
+    for _ in range(300):
+        moved = list(lines)
+        for _ in range(rng.choice((1, 1, 2))):
+            moved.insert(rng.randrange(len(moved) + 1), rng.choice(rows))
+        candidate = "\n".join(moved)
+        assert read(candidate, True) == read(candidate, False)

@@ -313,6 +313,16 @@ class _ReportParser:
     def feed(self, number: int, line: str, form_feed: bool) -> None:
         if form_feed and self.state == "block":
             self.close_block()
+        if self.heading and (self.current is not None or self.state == "summary"):
+            # Most lines are plain tally rows, which no other kind of line can be (an id
+            # line has no '|', a heading no number, a rule and the F-measures neither): read
+            # them first, in two matches, before the checks for every other kind.
+            match = _ROW.match(line)
+            row = None if match is None else _plain_row(match.group("name").strip(),
+                                                        match.group("cols"), number)
+            if row is not None:
+                (self.summary if self.current is None else self.current.rows).append(row)
+                return
         stripped = line.strip()
         if self.state == "end":
             if stripped:
