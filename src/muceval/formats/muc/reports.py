@@ -313,16 +313,8 @@ class _ReportParser:
     def feed(self, number: int, line: str, form_feed: bool) -> None:
         if form_feed and self.state == "block":
             self.close_block()
-        if self.heading and (self.current is not None or self.state == "summary"):
-            # Most lines are plain tally rows, which no other kind of line can be (an id
-            # line has no '|', a heading no number, a rule and the F-measures neither): read
-            # them first, in two matches, before the checks for every other kind.
-            match = _ROW.match(line)
-            row = None if match is None else _plain_row(match.group("name").strip(),
-                                                        match.group("cols"), number)
-            if row is not None:
-                (self.summary if self.current is None else self.current.rows).append(row)
-                return
+        if self._plain(number, line):
+            return
         stripped = line.strip()
         if self.state == "end":
             if stripped:
@@ -353,6 +345,21 @@ class _ReportParser:
             return
         elif not (self.state == "summary" and self._f_line(number, line, stripped)):
             self._row(number, line, stripped)
+
+    def _plain(self, number: int, line: str) -> bool:
+        """Whether ``line`` was a plain tally row where rows go, now read. Most lines are,
+        and no other kind of line can be one (an id line has no '|', a heading no number, a
+        rule and the F-measures neither): they are read first, in two matches, before the
+        checks for every other kind."""
+        if not self.heading or (self.current is None and self.state != "summary"):
+            return False
+        match = _ROW.match(line)
+        row = None if match is None else _plain_row(match.group("name").strip(),
+                                                    match.group("cols"), number)
+        if row is None:
+            return False
+        (self.summary if self.current is None else self.current.rows).append(row)
+        return True
 
     def _open_block(self, number: int, id_match: re.Match[str]) -> None:
         if self.state == "summary":
