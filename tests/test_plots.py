@@ -98,13 +98,16 @@ def _result(method: str = "exact"):
 
 def test_matrix_plot_shows_every_pair_with_its_p_value_and_significance() -> None:
     result = _result()
-    fig = matrix_plot(result, "recall")
-    ax = fig.axes[0]
+    svg = to_svg(matrix_plot(result, "recall"))
     order = result.ranking("recall")
-    assert [t.get_text() for t in ax.get_yticklabels()] == order
-    assert [t.get_text() for t in ax.get_xticklabels()] == order
-    # Each cell's id is on its p-value (issue 30: the colours are one image, not n² patches).
-    cells = {t.get_gid(): t.get_text() for t in ax.texts if (t.get_gid() or "").startswith("cell-")}
+    texts = ET.fromstring(svg).iter(f"{SVG}text")
+    labels = [(t.text, t.get("transform")) for t in texts if t.text in order]
+    # Row names down the left, column names rotated along the bottom, both in score order.
+    assert [name for name, turn in labels if not turn] == order
+    assert [name for name, turn in labels if turn] == order
+    # Each cell's id is on its p-value (a plain SVG figure, issue 30).
+    cells = {t.get("id"): t.text for t in ET.fromstring(svg).iter(f"{SVG}text")
+             if (t.get("id") or "").startswith("cell-")}
     assert sorted(cells) == sorted(f"cell-{a}--{b}" for a in order for b in order if a != b)
     for a in order:
         for b in order:
@@ -115,8 +118,12 @@ def test_matrix_plot_shows_every_pair_with_its_p_value_and_significance() -> Non
             shown = "<.001" if p < 0.001 else (f"{p:.3f}".lstrip("0") if p < 1 else "1.0")
             assert cells[f"cell-{a}--{b}"] == shown + ("*" if c.significant else "")
     assert any(result.comparison(a, b, "recall").significant for a in order for b in order if a != b)
-    svg = to_svg(fig)
     assert "column system" in _svg_texts(svg)
+    significant = sum(result.comparison(a, b, "recall").significant
+                      for a in order for b in order if a != b)
+    frames = ET.fromstring(svg).findall(f".//{SVG}path[@stroke='#000000'][@stroke-width='1.6']")
+    assert len(frames) == 1 and frames[0].get("d").count("M") == significant
+    assert to_png(matrix_plot(result, "recall"))[:4] == b"\x89PNG"
 
 
 def test_matrix_plot_of_approximate_results_shows_confidence_levels_below_one() -> None:
@@ -128,14 +135,15 @@ def test_matrix_plot_of_approximate_results_shows_confidence_levels_below_one() 
     tallies = from_arrays(["A", "B", "C"], [f"m{i}" for i in range(40)], counts)
     result = compare(tallies, metrics=["recall"], settings=SignificanceSettings(
         method="approximate", shuffles=99, seed=3, bootstrap=0))
-    ax = matrix_plot(result, "recall").axes[0]
-    confidences = sorted(t.get_text() for t in ax.texts if t.get_text().startswith("c "))
+    svg = to_svg(matrix_plot(result, "recall"))
+    confidences = sorted(t for t in _svg_texts(svg) if t.startswith("c "))
     close = result.comparison("A", "B", "recall")
     assert close.confidence < result.settings["confidence"]
     assert all(c.confidence >= 0.9995 for c in result.comparisons if {c.a, c.b} != {"A", "B"})
     assert confidences == [f"c {close.confidence:.3f}"] * 2  # A vs B and B vs A
-    (hatched,) = [p for p in ax.patches if p.get_hatch()]
-    assert len(hatched.get_path().to_polygons()) == 2
+    assert svg.count('fill="url(#hatch)"') == 2
+    body = inline_svg(svg, "m-")  # the pattern stays resolvable inside a page
+    assert body.count('fill="url(#m-hatch)"') == 2 and body.count('id="m-hatch"') == 1
 
 
 def test_groups_plot_marks_each_system_at_its_score_and_draws_each_group() -> None:
@@ -188,7 +196,7 @@ def test_svg_is_deterministic_and_text_stays_text() -> None:
 
 
 def test_inline_svg_prefixes_ids_and_keeps_every_reference_resolvable() -> None:
-    body = inline_svg(to_svg(matrix_plot(_result(), "f1")), "m-")
+    body = inline_svg(to_svg(groups_plot(_result(), "f1")), "m-")
     assert body.startswith("<svg") and "<?xml" not in body
     ids = set(re.findall(r'\bid="([^"]+)"', body))
     assert ids and all(i.startswith("m-") for i in ids)
