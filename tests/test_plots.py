@@ -148,31 +148,35 @@ def test_matrix_plot_of_approximate_results_shows_confidence_levels_below_one() 
 
 def test_groups_plot_marks_each_system_at_its_score_and_draws_each_group() -> None:
     result = _result()
-    fig = groups_plot(result, "recall")
-    ax, bars = fig.axes
-    assert ax.get_ylabel() == "recall (%)"
+    svg = to_svg(groups_plot(result, "recall"))
+    root = ET.fromstring(svg)
+    assert "recall (%)" in _svg_texts(svg)
     order = result.ranking("recall")
-    marks = {line.get_gid(): line for line in ax.lines if line.get_gid()}
-    assert set(marks) == {f"score-{s}" for s in order}
-    for i, name in enumerate(order):
-        x, y = marks[f"score-{name}"].get_xydata()[0]
-        assert x == i and y == pytest.approx(100 * result.scores[name]["recall"])
+    # The systems' names along the bottom (rotated), in score order: their x is each column.
+    column = {t.text: float(t.get("x")) for t in root.iter(f"{SVG}text")
+              if t.get("transform") and t.text in order}
+    assert sorted(column, key=column.get) == order
+    dots = {c.get("id"): c for c in root.iter(f"{SVG}circle") if c.get("id")}
+    assert set(dots) == {f"score-{s}" for s in order}
+    heights = [float(dots[f"score-{s}"].get("cy")) for s in order]
+    assert heights == sorted(heights)  # best first, highest on the page
+    for name in order:
+        assert float(dots[f"score-{name}"].get("cx")) == pytest.approx(column[name], abs=0.01)
     # One row per letter of the compact letter display, from its first member to its last.
     groups = result.letter_groups["recall"]
-    drawn = {line.get_gid(): line for line in bars.lines if line.get_gid()}
+    step = column[order[1]] - column[order[0]]
+    drawn = {p.get("id"): p for p in root.iter(f"{SVG}path") if p.get("id")}
     assert set(drawn) == {f"group-{k}" for k in range(len(groups))}
     for k, group in enumerate(groups):
-        xs = drawn[f"group-{k}"].get_xdata()
-        assert xs[0] == pytest.approx(order.index(group[0]) - 0.25)
-        assert xs[1] == pytest.approx(order.index(group[-1]) + 0.25)
-    letters = [t.get_text() for t in bars.texts]
-    assert letters == [chr(ord("a") + k) for k in range(len(groups))]
+        xs = [float(v) for v in re.findall(r"[ML]([-\d.]+) ", drawn[f"group-{k}"].get("d"))]
+        assert xs[0] == pytest.approx(column[group[0]] - 0.25 * step, abs=0.02)
+        assert xs[1] == pytest.approx(column[group[-1]] + 0.25 * step, abs=0.02)
+    texts = _svg_texts(svg)
+    assert [t for t in texts if len(t) == 1 and t.islower()] == [
+        chr(ord("a") + k) for k in range(len(groups))]
     for name in order:  # each score label ends with the system's letters
-        assert any(t.get_text().endswith(" " + result.letters["recall"][name])
-                   for t in ax.texts)
-    assert [t.get_text() for t in bars.get_xticklabels()] == order
-    ids = _svg_ids(to_svg(fig))
-    assert sum(i.startswith("score-") for i in ids) == len(order)
+        assert any(t.endswith(" " + result.letters["recall"][name]) for t in texts)
+    assert to_png(groups_plot(result, "recall"))[:4] == b"\x89PNG"
 
 
 @given(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 5)), max_size=15))
@@ -196,7 +200,7 @@ def test_svg_is_deterministic_and_text_stays_text() -> None:
 
 
 def test_inline_svg_prefixes_ids_and_keeps_every_reference_resolvable() -> None:
-    body = inline_svg(to_svg(groups_plot(_result(), "f1")), "m-")
+    body = inline_svg(to_svg(region_plot(REGIONS)), "m-")
     assert body.startswith("<svg") and "<?xml" not in body
     ids = set(re.findall(r'\bid="([^"]+)"', body))
     assert ids and all(i.startswith("m-") for i in ids)

@@ -43,6 +43,7 @@ from matplotlib.path import Path  # noqa: E402
 from muceval.core.metrics import METRIC_LABELS  # noqa: E402
 from muceval.reporting.names import display_names, short_names  # noqa: E402
 from muceval.reporting.svgfig import (  # noqa: E402
+    Dot,
     Lines,
     Rect,
     SvgFigure,
@@ -485,8 +486,7 @@ def _p_colors(vmin: float) -> Callable[[float], str]:
 
     def color(p: float) -> str:
         position = 1.0 + math.log10(max(p, vmin)) / span
-        r, g, b, _ = cmap(min(1.0, max(0.0, position)))
-        return f"#{round(255 * r):02x}{round(255 * g):02x}{round(255 * b):02x}"
+        return _hex(cmap(min(1.0, max(0.0, position))))
 
     return color
 
@@ -564,23 +564,26 @@ def lanes(runs: Sequence[Sequence[int]]) -> list[int]:
     return out
 
 
-def groups_plot(result: SignificanceResult, metric: str, label: str | None = None) -> Figure:
-    """Systems in score order with their scores, and the compact letter display underneath.
+def groups_plot(result: SignificanceResult, metric: str,
+                label: str | None = None) -> SvgFigure:
+    """Systems in score order with their scores, and the compact letter display underneath,
+    as a plain SVG figure (issue 30).
 
     Each row underneath is one letter: the systems marked on it are not
     significantly different from each other, and two systems that share no row
     are (:func:`~muceval.significance.groups.letter_groups`). A row may skip a
-    system: its line is drawn thin, its members as round marks.
+    system: its line is drawn thin, its members as round marks. Marks carry the ids
+    ``score-<system>`` and ``group-<k>``.
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.engine import compare
     >>> from muceval.significance.settings import SignificanceSettings
     >>> t = from_arrays(["A", "B"], ["m"], [[[2, 2, 2, 0]], [[2, 2, 0, 0]]])
     >>> fig = groups_plot(compare(t, ["recall"], SignificanceSettings(seed=1, bootstrap=0)), "recall")
-    >>> fig.axes[0].get_ylabel()
-    'recall (%)'
+    >>> ">recall (%)<" in fig.svg() and 'id="score-A"' in fig.svg()
+    True
     """
-    from muceval.significance.groups import letter_display
+    from muceval.significance.groups import letter_display, letter_name
 
     order = result.ranking(metric)
     n = len(order)
@@ -592,70 +595,79 @@ def groups_plot(result: SignificanceResult, metric: str, label: str | None = Non
     # What all names share (preds. ... .test) is left out of the ticks, and the margin below
     # fits the longest tick left (issue 29: "reds.t5-large-enc.test" was cut).
     ticks = short_names(order, limit=20)
-    longest = max((len(t) for t in ticks.values()), default=1)
-    width = max(6.0, 0.62 * n + 2.5)
-    height = 5.2 + 0.22 * n_lanes + 0.07 * longest
-    fig = Figure(figsize=(width, height))
-    grid = fig.add_gridspec(2, 1, height_ratios=(3.2, 0.7 + 0.3 * n_lanes), hspace=0.08,
-                            left=0.09, right=0.98, top=0.86,
-                            bottom=min(0.45, (0.45 + 0.075 * longest) / height))
-    ax = fig.add_subplot(grid[0])
-    bars = fig.add_subplot(grid[1])
-    colors = system_colors(sorted(result.systems))
+    longest = max((text_width(t, 8) for t in ticks.values()), default=8.0)
+    left, right, top = 0.85 * 72, 0.5 * 72, 0.62 * 72
+    plot_h, gap, lane_h = 3.0 * 72, 0.1 * 72, 0.3 * 72
+    lanes_h = (0.4 + n_lanes) * lane_h
+    bottom = 10 + longest * math.sin(math.radians(60)) + 0.45 * 72
+    width = 72 * max(6.0, 0.62 * n + 2.5)
+    fig = SvgFigure(width, top + plot_h + gap + lanes_h + bottom)
+    plot_w = width - left - right
+
+    def x(i: float) -> float:
+        return left + (i + 0.6) * plot_w / max(n, 1)
+
+    cell = plot_w / max(n, 1)
     values = [100 * result.scores[s][metric] for s in order]
-    letters = result.letters.get(metric) or letter_display(order, groups)
-    ax.plot(range(n), values, "-", color="0.8", lw=1, zorder=1)
     ci = result.system_ci
+    highs = [100 * ci[s][metric][1] for s in order if ci is not None and metric in ci.get(s, {})]
+    ymax = min(100.0, max([max(values, default=1.0), *highs]) * 1.15 + 2)
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - v / ymax)
+
+    label = label or METRIC_TITLES.get(metric, metric)
+    fig.add(Text(left + plot_w / 2, top - 22, f"{label}: letters "
+                 f"(α = {result.settings['alpha']:g})", size=9),
+            Text(left + plot_w / 2, top - 9, "systems sharing a letter are not significantly "
+                 "different, systems with none in common are", size=9))
+    yticks = nice_ticks(0, ymax)
+    fig.add(Lines(tuple(polyline([(left, y(t)), (left + plot_w, y(t))]) for t in yticks),
+                  stroke="#ebebeb", width=0.8))
+    fig.add(Rect(left, top, plot_w, plot_h, stroke="#000000", width=0.8))
+    fig.add(Lines(tuple(polyline([(left, y(t)), (left - 3.5, y(t))]) for t in yticks),
+                  width=0.8))
+    fig.add(*(Text(left - 6, y(t), f"{t:g}", size=10, anchor="end") for t in yticks))
+    fig.add(Text(left - 0.6 * 72, top + plot_h / 2, f"{label} (%)", size=10, rotate=90))
+    if n > 1:
+        fig.add(Lines((polyline([(x(i), y(v)) for i, v in enumerate(values)]),),
+                      stroke="#cccccc", width=1))
+    colors = system_colors(sorted(result.systems))
+    letters = result.letters.get(metric) or letter_display(order, groups)
     for i, (name, v) in enumerate(zip(order, values, strict=True)):
         if ci is not None and metric in ci.get(name, {}):
             lo, hi = ci[name][metric]
-            ax.plot([i, i], [100 * lo, 100 * hi], "-", color="0.55", lw=1.2, zorder=2)
-        ax.plot([i], [v], "o", color=colors[name], markeredgecolor="black", markersize=8,
-                gid=f"score-{slug(name)}", zorder=3)  # fmt: skip
-        ax.annotate(f"{v:.2f} {letters.get(name, '')}", (i, v), xytext=(7, 5),
-                    textcoords="offset points", ha="left", fontsize=7.5, zorder=4,
-                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})  # fmt: skip
-    top = max(values, default=1.0)
-    highs = [100 * ci[s][metric][1] for s in order] if ci is not None else []
-    ax.set_ylim(0, min(100.0, max([top, *highs]) * 1.15 + 2))
-    _ticks_inside(ax.yaxis, ax.get_ylim())
-    label = label or METRIC_TITLES.get(metric, metric)
-    ax.set_ylabel(f"{label} (%)")
-    ax.set_title(
-        f"{label}: letters (α = {result.settings['alpha']:g})\nsystems sharing a letter are "
-        "not significantly different, systems with none in common are",
-        fontsize=9, y=1,
-    )
-    ax.grid(True, axis="y", color="0.92")
-    # The same x range, ticks only below: shared, the scores' axis drew n hidden ticks.
-    ax.set_xlim(-0.6, n - 0.4)
-    ax.set_xticks([])
-    _letter_lanes(bars, members, lane_of, n_lanes)
-    bars.set_xlim(-0.6, n - 0.4)
-    bars.set_xticks(range(n), [ticks[name] for name in order], rotation=60, ha="right",
-                    fontsize=8)
-    bars.set_xlabel("system (by decreasing score)")
+            fig.add(Lines((polyline([(x(i), y(100 * lo)), (x(i), y(100 * hi))]),),
+                          stroke="#8c8c8c", width=1.2))
+        fig.add(Dot(x(i), y(v), 4, _hex(colors[name]), "#000000", 1, gid=f"score-{slug(name)}"))
+        note = f"{v:.2f} {letters.get(name, '')}"
+        fig.add(Rect(x(i) + 6, y(v) - 5 - 5.5, text_width(note, 7.5) + 2, 11, fill="#ffffff",
+                     opacity=0.8),
+                Text(x(i) + 7, y(v) - 5, note, size=7.5, anchor="start"))
+    lanes_top = top + plot_h + gap
+    for k, (marks, lane) in enumerate(zip(members, lane_of, strict=True)):
+        at = lanes_top + (lane + 0.6) * lane_h
+        contiguous = marks[-1] - marks[0] + 1 == len(marks)
+        fig.add(Lines((polyline([(x(marks[0]) - 0.25 * cell, at),
+                                 (x(marks[-1]) + 0.25 * cell, at)]),),
+                      stroke="#1f4e79", width=5 if contiguous else 1.2, round=True,
+                      gid=f"group-{k}"))
+        if not contiguous:
+            fig.add(*(Dot(x(m), at, 3.5, "#1f4e79") for m in marks))
+        fig.add(Text(x(marks[0]) - 0.35 * cell, at, letter_name(k), size=7.5, anchor="end",
+                     color="#1f4e79"))
+    base = lanes_top + lanes_h
+    fig.add(Lines((polyline([(left, base), (left + plot_w, base)]),), width=0.8))
+    fig.add(*(Text(x(i), base + 6, ticks[name], size=8, anchor="end", rotate=60)
+              for i, name in enumerate(order)))
+    fig.add(Text(left + plot_w / 2, fig.height - 0.2 * 72, "system (by decreasing score)",
+                 size=10))
     return fig
 
 
-def _letter_lanes(bars: Any, members: Sequence[Sequence[int]], lane_of: Sequence[int],
-                  n_lanes: int) -> None:
-    """One lane per letter under the scores: a thick bar over its systems, or a thin line
-    with round marks where it skips a system."""
-    from muceval.significance.groups import letter_name
-
-    for k, (marks, lane) in enumerate(zip(members, lane_of, strict=True)):
-        contiguous = marks[-1] - marks[0] + 1 == len(marks)
-        bars.plot([marks[0] - 0.25, marks[-1] + 0.25], [lane, lane], "-", color="#1f4e79",
-                  lw=5 if contiguous else 1.2, solid_capstyle="round", gid=f"group-{k}")
-        if not contiguous:
-            bars.plot(marks, [lane] * len(marks), "o", color="#1f4e79", markersize=7)
-        bars.annotate(letter_name(k), (marks[0] - 0.35, lane), ha="right", va="center",
-                      fontsize=7.5, color="#1f4e79")
-    bars.set_ylim(n_lanes - 0.4, -0.6)
-    bars.set_yticks([])
-    for spine in ("left", "right", "top"):
-        bars.spines[spine].set_visible(False)
+def _hex(color: Sequence[float]) -> str:
+    """A matplotlib RGB(A) colour as ``#rrggbb``."""
+    return "#" + "".join(f"{round(255 * c):02x}" for c in color[:3])
 
 
 # ---------------------------------------------------------------------------

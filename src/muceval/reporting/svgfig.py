@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-__all__ = ["Lines", "Rect", "SvgFigure", "Text", "nice_ticks", "polyline", "text_width"]
+__all__ = ["Dot", "Lines", "Rect", "SvgFigure", "Text", "nice_ticks", "polyline", "text_width"]
 
 FONT = "'DejaVu Sans', Verdana, sans-serif"
 
@@ -54,6 +54,20 @@ class Rect:
     gid: str | None = None
     hatch: bool = False
     """Hatched with white diagonal lines over ``fill``."""
+    opacity: float = 1.0
+
+
+@dataclass(frozen=True)
+class Dot:
+    """A disc of radius ``r`` centred on ``(x, y)``."""
+
+    x: float
+    y: float
+    r: float
+    fill: str
+    stroke: str | None = None
+    width: float = 0.0
+    gid: str | None = None
 
 
 @dataclass(frozen=True)
@@ -85,9 +99,11 @@ class Lines:
     closed: bool = False
     gid: str | None = None
     dash: str | None = None
+    round: bool = False
+    """Round line ends."""
 
 
-Mark = Rect | Text | Lines
+Mark = Rect | Text | Lines | Dot
 
 
 @dataclass
@@ -122,7 +138,7 @@ class SvgFigure:
 
         matplotlib.use("Agg")
         from matplotlib.figure import Figure
-        from matplotlib.patches import Polygon, Rectangle
+        from matplotlib.patches import Circle, Polygon, Rectangle
 
         fig = Figure(figsize=(self.width / 72, self.height / 72))
         ax = fig.add_axes((0, 0, 1, 1))
@@ -133,7 +149,10 @@ class SvgFigure:
             if isinstance(m, Rect):
                 ax.add_patch(Rectangle((m.x, m.y), m.w, m.h, facecolor=m.fill,
                                        edgecolor=m.stroke or "none", lw=m.width,
-                                       hatch="///" if m.hatch else None))
+                                       hatch="///" if m.hatch else None, alpha=m.opacity))
+            elif isinstance(m, Dot):
+                ax.add_patch(Circle((m.x, m.y), m.r, facecolor=m.fill,
+                                    edgecolor=m.stroke or "none", lw=m.width))
             elif isinstance(m, Lines):
                 for line in m.lines:
                     if m.closed:
@@ -142,7 +161,8 @@ class SvgFigure:
                     else:
                         xs, ys = zip(*line, strict=True)
                         ax.plot(xs, ys, color=m.stroke or "none", lw=m.width,
-                                linestyle=(0, (3, 2)) if m.dash else "-")
+                                linestyle=(0, (3, 2)) if m.dash else "-",
+                                solid_capstyle="round" if m.round else "butt")
             else:
                 ax.text(m.x, m.y, m.text, fontsize=m.size, color=m.color, alpha=m.opacity,
                         ha={"start": "left", "middle": "center", "end": "right"}[m.anchor],
@@ -169,14 +189,21 @@ def _svg(m: Mark) -> str:
         stroke = (f' stroke="{m.stroke}" stroke-width="{_n(m.width)}"'
                   if m.stroke and m.width else "")
         box = f'x="{_n(m.x)}" y="{_n(m.y)}" width="{_n(m.w)}" height="{_n(m.h)}"'
-        rect = f'<rect{_id(m.gid)} {box} fill="{m.fill}"{stroke}/>\n'
+        opacity = f' fill-opacity="{_n(m.opacity)}"' if m.opacity != 1 else ""
+        rect = f'<rect{_id(m.gid)} {box} fill="{m.fill}"{opacity}{stroke}/>\n'
         return rect + (f'<rect {box} fill="url(#hatch)"/>\n' if m.hatch else "")
     if isinstance(m, Lines):
         d = " ".join("M" + " L".join(f"{_n(x)} {_n(y)}" for x, y in line)
                      + (" Z" if m.closed else "") for line in m.lines if line)
         stroke = (f' stroke="{m.stroke}" stroke-width="{_n(m.width)}"' if m.stroke else "")
         dash = f' stroke-dasharray="{m.dash}"' if m.dash else ""
-        return f'<path{_id(m.gid)} d="{d}" fill="{m.fill}"{stroke}{dash}/>\n'
+        cap = ' stroke-linecap="round"' if m.round else ""
+        return f'<path{_id(m.gid)} d="{d}" fill="{m.fill}"{stroke}{dash}{cap}/>\n'
+    if isinstance(m, Dot):
+        stroke = (f' stroke="{m.stroke}" stroke-width="{_n(m.width)}"'
+                  if m.stroke and m.width else "")
+        return (f'<circle{_id(m.gid)} cx="{_n(m.x)}" cy="{_n(m.y)}" r="{_n(m.r)}" '
+                f'fill="{m.fill}"{stroke}/>\n')
     style = [f"font-size: {_n(m.size)}px"]
     if m.anchor != "start":
         style.append(f"text-anchor: {m.anchor}")
