@@ -44,22 +44,30 @@ REGIONS = [
 ]  # fmt: skip
 
 
+def _shapes(svg: str, tag: str) -> dict[str, dict[str, float]]:
+    """The numeric attributes of the ``tag`` elements of ``svg`` that have an id, by id."""
+    numeric = re.compile(r"-?\d+(\.\d+)?")
+    return {el.get("id"): {k: float(v) for k, v in el.attrib.items() if numeric.fullmatch(v)}
+            for el in ET.fromstring(svg).iter(f"{SVG}{tag}") if el.get("id")}
+
+
 def test_region_plot_has_one_rectangle_and_one_point_per_system_spanning_the_manners() -> None:
-    fig = region_plot(REGIONS)
-    ax = fig.axes[0]
-    assert ax.get_xlabel() == "Recall (%)" and ax.get_ylabel() == "Precision (%)"
-    rectangles = {p.get_gid(): p for p in ax.patches if p.get_gid()}
-    assert set(rectangles) == {f"region-{slug(n)}" for n, _ in REGIONS}
-    a = rectangles["region-A"]
-    assert a.get_x() == pytest.approx(30) and a.get_y() == pytest.approx(40)
-    assert a.get_width() == pytest.approx(20) and a.get_height() == pytest.approx(30)
-    points = {line.get_gid(): line for line in ax.lines if line.get_gid()}
-    assert set(points) == {f"point-{slug(n)}" for n, _ in REGIONS}
-    assert points["point-B_x"].get_xydata().tolist() == [[pytest.approx(10), pytest.approx(20)]]
-    svg = to_svg(fig)
+    svg = to_svg(region_plot(REGIONS))
     texts = _svg_texts(svg)
     assert "Recall (%)" in texts and "Precision (%)" in texts
     assert "F=50" in texts  # iso-F curves are labelled, in percent as the axes
+    rectangles = _shapes(svg, "rect")
+    assert set(rectangles) == {f"region-{slug(n)}" for n, _ in REGIONS}
+    points = _shapes(svg, "circle")
+    assert set(points) == {f"point-{slug(n)}" for n, _ in REGIONS}
+    # A spans recall 30–50 and precision 40–70; its official point (30, 40) is the lower left
+    # corner; the plane is square, so both axes have one scale.
+    a, dot = rectangles["region-A"], points["point-A"]
+    assert a["width"] / a["height"] == pytest.approx(20 / 30)
+    assert (dot["cx"], dot["cy"]) == pytest.approx((a["x"], a["y"] + a["height"]))
+    scale = a["width"] / 20
+    b = points["point-B_x"]  # B x at (10, 20): 20 points left of A and 20 below, in percent
+    assert (dot["cx"] - b["cx"], b["cy"] - dot["cy"]) == pytest.approx((20 * scale, 20 * scale))
     ids = _svg_ids(svg)
     for name, _ in REGIONS:
         assert ids.count(f"region-{slug(name)}") == 1
@@ -70,18 +78,17 @@ def test_many_systems_get_a_panel_each_with_the_others_faint_behind() -> None:
     """Issue 29: 17 translucent rectangles on one plane could not be told apart."""
     many = [(f"S{i}", {"all-templates": (0.1 + 0.04 * i, 0.6 - 0.02 * i),
                        "matched-only": (0.15 + 0.04 * i, 0.7 - 0.02 * i)}) for i in range(9)]
-    fig = region_plot(many)
-    panels = [ax for ax in fig.axes if ax.get_visible()]
-    assert len(panels) == 9
-    for ax, (name, _) in zip(panels, many, strict=True):
-        highlighted = [p.get_gid() for p in ax.patches if p.get_gid()]
-        assert highlighted == [f"region-{name}"] and len(ax.patches) == 2
-        # The 8 other systems are one path (issue 30): one closed rectangle each.
-        (context,) = [p for p in ax.patches if not p.get_gid()]
-        assert len(context.get_path().to_polygons()) == 8
-        assert ax.get_title() == name
-    ids = _svg_ids(to_svg(fig))
-    assert all(ids.count(f"point-{name}") == 1 for name, _ in many)
+    svg = to_svg(region_plot(many))
+    root = ET.fromstring(svg)
+    # Each panel: its title, its system's rectangle, and the 8 others as one grey path of
+    # closed rectangles (issue 30).
+    assert [t for t in _svg_texts(svg) if t in {n for n, _ in many}] == [n for n, _ in many]
+    ids = _svg_ids(svg)
+    assert all(ids.count(f"region-{name}") == 1 and ids.count(f"point-{name}") == 1
+               for name, _ in many)
+    context = [p for p in root.iter(f"{SVG}path") if p.get("stroke") == "#999999"
+               and p.get("fill") == "none" and "Z" in p.get("d")]
+    assert len(context) == 9 and all(p.get("d").count("Z") == 8 for p in context)
 
 
 def _result(method: str = "exact"):
@@ -200,7 +207,8 @@ def test_svg_is_deterministic_and_text_stays_text() -> None:
 
 
 def test_inline_svg_prefixes_ids_and_keeps_every_reference_resolvable() -> None:
-    body = inline_svg(to_svg(region_plot(REGIONS)), "m-")
+    body = inline_svg(to_svg(evidence_plot([("A", [(1.0, True), (2.0, False)])], "x", "y")),
+                      "m-")
     assert body.startswith("<svg") and "<?xml" not in body
     ids = set(re.findall(r'\bid="([^"]+)"', body))
     assert ids and all(i.startswith("m-") for i in ids)

@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
-import matplotlib
 from markupsafe import Markup, escape
 
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
@@ -150,7 +149,8 @@ def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, s
 
 def build_figures(analysis: Analysis,
                   distributions: Sequence[Distribution] = ()) -> dict[str, Any]:
-    """Every figure of the report as matplotlib figures, keyed by figure id.
+    """Every figure of the report, keyed by figure id (:func:`~muceval.reporting.plots.to_svg`
+    and :func:`~muceval.reporting.plots.to_png` write each).
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -165,25 +165,23 @@ def build_figures(analysis: Analysis,
     >>> sorted(build_figures(a))
     ['groups-f1', 'matrix-f1', 'region']
     """
-    # System names are text: "$x$" in a name must not turn into matplotlib math.
-    with matplotlib.rc_context({"text.parse_math": False}):
-        shown = display_names(s.name for s in analysis.systems)
-        figures: dict[str, Any] = {"region": region_plot(_regions(analysis.systems))}
-        for metric in analysis.significance.metrics:
-            figures[f"matrix-{metric}"] = matrix_plot(analysis.significance, metric)
-            figures[f"groups-{metric}"] = groups_plot(analysis.significance, metric)
-        for d in distributions:
-            figures[_histogram_id(d)] = histogram_plot(d, METRIC_TITLES.get(d.metric, d.metric),
-                                                       shown)
-        if analysis.errors is not None:
-            figures.update(analysis.errors.figures())
-        doc = analysis.alignment
-        if doc is not None and any(p["verdicts"].get(doc["default"]) == "mapped"
-                                   for s in doc["systems"] for p in s["pairs"]):
-            figures["alignment-evidence"] = evidence_plot(
-                [(s["system"], [(p["evidence_bits"], p["flagged"]) for p in s["pairs"]
-                                if p["verdicts"].get(doc["default"]) == "mapped"])
-                 for s in doc["systems"]], doc["default"], doc["flag"])
+    shown = display_names(s.name for s in analysis.systems)
+    figures: dict[str, Any] = {"region": region_plot(_regions(analysis.systems))}
+    for metric in analysis.significance.metrics:
+        figures[f"matrix-{metric}"] = matrix_plot(analysis.significance, metric)
+        figures[f"groups-{metric}"] = groups_plot(analysis.significance, metric)
+    for d in distributions:
+        figures[_histogram_id(d)] = histogram_plot(d, METRIC_TITLES.get(d.metric, d.metric),
+                                                   shown)
+    if analysis.errors is not None:
+        figures.update(analysis.errors.figures())
+    doc = analysis.alignment
+    if doc is not None and any(p["verdicts"].get(doc["default"]) == "mapped"
+                               for s in doc["systems"] for p in s["pairs"]):
+        figures["alignment-evidence"] = evidence_plot(
+            [(s["system"], [(p["evidence_bits"], p["flagged"]) for p in s["pairs"]
+                            if p["verdicts"].get(doc["default"]) == "mapped"])
+             for s in doc["systems"]], doc["default"], doc["flag"])
     return figures
 
 
@@ -268,7 +266,7 @@ def _summary_view(analysis: Analysis) -> dict[str, Any]:
 
 
 def figure_view(fig_id: str, svgs: Mapping[str, str], caption: str) -> dict[str, Any]:
-    # The SVG is matplotlib's output for our own figures: markup, not user text.
+    # The SVG is our own figures' markup (their texts escaped when written), not user text.
     return {"id": fig_id, "caption": caption, "svg": Markup(inline_svg(svgs[fig_id], f"{fig_id}-"))}
 
 

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
 from muceval.core.signature import document_header
 from muceval.errors import UsageError
 from muceval.formats.files import write_files
@@ -180,25 +178,24 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
     out = Path(out_dir)
     svgs: dict[str, str] = {}
     files: dict[Path, str | bytes] = {}
-    with matplotlib.rc_context({"text.parse_math": False}):
-        for r in analysis.scorers:
-            if r.significance is None:
-                continue
-            for metric in r.significance.metrics:
-                label = f"{r.label}: {TITLES[metric]}"
-                for kind, fig in (("matrix", matrix_plot(r.significance, metric, label)),
-                                  ("groups", groups_plot(r.significance, metric, label))):
-                    fig_id = f"{r.metric}-{kind}-{metric}"
-                    svgs[fig_id] = to_svg(fig)
-                    files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
-                    if png:
-                        files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
-        if analysis.errors is not None:
-            for fig_id, fig in analysis.errors.figures().items():
+    for r in analysis.scorers:
+        if r.significance is None:
+            continue
+        for metric in r.significance.metrics:
+            label = f"{r.label}: {TITLES[metric]}"
+            for kind, fig in (("matrix", matrix_plot(r.significance, metric, label)),
+                              ("groups", groups_plot(r.significance, metric, label))):
+                fig_id = f"{r.metric}-{kind}-{metric}"
                 svgs[fig_id] = to_svg(fig)
                 files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
                 if png:
                     files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
+    if analysis.errors is not None:
+        for fig_id, fig in analysis.errors.figures().items():
+            svgs[fig_id] = to_svg(fig)
+            files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
+            if png:
+                files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
     paths = list(files)
     files[out / "report.json"] = json.dumps(analysis.to_dict(), indent=1,
                                             ensure_ascii=False) + "\n"

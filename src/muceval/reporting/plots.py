@@ -1,8 +1,9 @@
 """Figures of a report: region of performance, significance matrices and groupings.
 
-Every function returns a :class:`matplotlib.figure.Figure` built without
-pyplot (no global state, safe in threads); :func:`to_svg` and :func:`to_png`
-serialise it. SVG output is deterministic (fixed hash salt, no date) and keeps
+The figures of every report (region, matrices, groups, histograms) are plain SVG figures
+(:class:`~muceval.reporting.svgfig.SvgFigure`, issue 30: no matplotlib unless a PNG is asked
+for); the alignment evidence and the error categories are matplotlib figures built without
+pyplot (no global state, safe in threads). :func:`to_svg` and :func:`to_png` serialise either. SVG output is deterministic (fixed hash salt, no date) and keeps
 text as ``<text>`` elements, so that labels can be read back from the file or
 from a browser's DOM. Marks carry ids (``gid``) naming what they show:
 
@@ -24,37 +25,37 @@ True
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")  # never open a window; must precede any backend use
-
-import numpy as np  # noqa: E402
-from matplotlib import colormaps  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import PathPatch, Rectangle  # noqa: E402
-from matplotlib.path import Path  # noqa: E402
-
-from muceval.core.metrics import METRIC_LABELS  # noqa: E402
-from muceval.reporting.names import display_names, short_names  # noqa: E402
-from muceval.reporting.svgfig import (  # noqa: E402
+from muceval.core.metrics import METRIC_LABELS
+from muceval.reporting.names import display_names, short_names
+from muceval.reporting.region import region_plot
+from muceval.reporting.svgfig import (
     Dot,
     Lines,
     Rect,
     SvgFigure,
     Text,
+    hex_color,
     nice_ticks,
     polyline,
+    slug,
+    system_colors,
     text_width,
 )
-from muceval.significance.distribution import Distribution  # noqa: E402
-from muceval.significance.engine import SignificanceResult  # noqa: E402
-from muceval.significance.result import Comparison  # noqa: E402
+from muceval.significance.distribution import Distribution
+from muceval.significance.engine import SignificanceResult
+from muceval.significance.result import Comparison
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "METRIC_TITLES",
@@ -74,8 +75,6 @@ __all__ = [
 ]
 
 METRIC_TITLES: dict[str, str] = dict(METRIC_LABELS)
-_ALL = "all-templates"
-_MANNERS = ("matched-missing", "matched-spurious", "matched-only", "all-templates")
 # The fonts are named in every <text> of an SVG: matplotlib's default fallback list
 # (eleven names, 190 bytes) made a third of a 17-system matrix (issue 30). DejaVu Sans is
 # what matplotlib measures text with; Verdana has close metrics where it is missing.
@@ -85,39 +84,17 @@ _RC = {"svg.hashsalt": "muceval", "svg.fonttype": "none", "font.family": "DejaVu
 # each title measures its axes' tick labels at every draw (a quarter of a histogram's time).
 
 
-def slug(name: str) -> str:
-    """A system name made safe for an SVG/HTML id.
-
-    >>> slug("GE-CMU"), slug("my system/2")
-    ('GE-CMU', 'my_system_2')
-    """
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
-
-
-def system_colors(names: Sequence[str]) -> dict[str, tuple[float, float, float, float]]:
-    """One distinct colour per system (tab20 for up to 20 systems, then a continuous map).
-
-    >>> len(system_colors(["A", "B"]))
-    2
-    """
-    if len(names) <= 10:
-        cmap, n = colormaps["tab10"], 10
-        return {name: cmap(i / n + 0.5 / n) for i, name in enumerate(names)}
-    if len(names) <= 20:
-        cmap = colormaps["tab20"]
-        return {name: cmap(i / 20 + 0.025) for i, name in enumerate(names)}
-    cmap = colormaps["turbo"]
-    return {name: cmap(i / max(1, len(names) - 1)) for i, name in enumerate(names)}
-
-
 def to_svg(fig: Figure | SvgFigure) -> str:
     """The figure as deterministic SVG text (text kept as text, coordinates to 0.01 pt).
 
+    >>> from matplotlib.figure import Figure
     >>> to_svg(Figure()).startswith("<?xml")
     True
     """
     if isinstance(fig, SvgFigure):
         return fig.svg()
+    import matplotlib
+
     buffer = io.StringIO()
     with matplotlib.rc_context(_RC):  # type: ignore[arg-type]  # rcParams keys are str here
         fig.savefig(buffer, format="svg", metadata={"Date": None})
@@ -161,11 +138,14 @@ def _compact(svg: str) -> str:
 def to_png(fig: Figure | SvgFigure, dpi: int = 110) -> bytes:
     """The figure as PNG bytes.
 
+    >>> from matplotlib.figure import Figure
     >>> to_png(Figure(figsize=(1, 1)))[:4]
     b'\\x89PNG'
     """
     if isinstance(fig, SvgFigure):
         return fig.png(dpi)
+    import matplotlib
+
     buffer = io.BytesIO()
     with matplotlib.rc_context(_RC):  # type: ignore[arg-type]  # rcParams keys are str here
         fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
@@ -192,204 +172,6 @@ def inline_svg(svg: str, prefix: str) -> str:
     body = _URL.sub(lambda m: f"url(#{prefix}{m.group(1)})", body)
     body = _HREF.sub(lambda m: f'href="#{prefix}{m.group(1)}"', body)
     return body.strip()
-
-
-# ---------------------------------------------------------------------------
-# Region of performance
-# ---------------------------------------------------------------------------
-
-
-SMALL_MULTIPLES_FROM = 7
-"""From this many systems on, the region of performance is drawn one panel per system: more
-translucent rectangles on one plane can no longer be told apart (issue 29)."""
-
-
-def region_plot(
-    regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
-    iso_f: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
-) -> Figure:
-    """Each system's rectangle spanned by its four manners on the precision–recall plane.
-
-    ``regions``: ``(system, {manner: (recall, precision)})`` with manners named
-    as :class:`~muceval.core.model.DisplayType` values; undefined points are left
-    out. The ALL TEMPLATES point (the official score) is marked with a dot.
-    Dotted curves join the points of equal F (P&R), labelled in percent. From
-    :data:`SMALL_MULTIPLES_FROM` systems on, each system gets a panel of its own, the others
-    drawn faintly behind it.
-
-    >>> fig = region_plot([("A", {"all-templates": (0.3, 0.4), "matched-only": (0.5, 0.7)})])
-    >>> fig.axes[0].get_xlabel()
-    'Recall (%)'
-    """
-    colors = system_colors(sorted(name for name, _ in regions))
-    if len(regions) >= SMALL_MULTIPLES_FROM:
-        return _region_panels(regions, iso_f)
-    fig = Figure(figsize=(10.5, 7.5))
-    ax = fig.add_axes((0.08, 0.08, 0.62, 0.86))
-    _iso_f(ax, iso_f, labels=True)
-    shown = display_names(name for name, _ in regions)
-    labelled: list[tuple[str, float, float]] = []
-    for name, points in regions:
-        if _region(ax, name, points, colors[name], shown[name]):
-            labelled.append((name, *_official(points)))
-        else:
-            ax.plot([], [], "s", color=colors[name], label=shown[name])
-    _place_labels(ax, labelled, short_names(shown, limit=16))
-    _region_axes(ax)
-    ax.set_title("Region of performance (four manners; dot = ALL TEMPLATES)", pad=16, y=1)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), fontsize=8, frameon=False,
-              title="system", ncol=1 if len(regions) <= 24 else 2)  # fmt: skip
-    return fig
-
-
-def _region_panels(regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
-                   iso_f: Sequence[float]) -> Figure:
-    """One panel per system: its rectangle and dot in its colour, every other system's
-    rectangle in faint grey behind it, so that each region can be read on its own."""
-    short = short_names([name for name, _ in regions], limit=12)
-    # One colour for the panel's system: the palette's greys would pass for the context.
-    highlight = (0.12, 0.31, 0.47, 1.0)
-    columns = 4 if len(regions) > 9 else 3
-    rows = -(-len(regions) // columns)
-    # A fixed layout, in inches: tight_layout drew the 17 panels once more to measure them.
-    side, left, right, bottom, top, across, down = 2.0, 0.6, 0.15, 0.55, 0.75, 0.5, 0.55
-    width = left + columns * side + (columns - 1) * across + right
-    height = bottom + rows * side + (rows - 1) * down + top
-    fig = Figure(figsize=(width, height))
-    axes = fig.subplots(rows, columns, squeeze=False, gridspec_kw={
-        "left": left / width, "right": 1 - right / width, "bottom": bottom / height,
-        "top": 1 - top / height, "wspace": across / side, "hspace": down / side}).ravel()
-    boxes = {name: _box(points) for name, points in regions}
-    for k, (ax, (name, points)) in enumerate(zip(axes, regions, strict=False)):
-        _iso_f(ax, iso_f, labels=False)
-        # The other systems as one path: a patch each made 272 elements of 17 panels.
-        others = [box for other, box in boxes.items() if other != name and box is not None]
-        if others:
-            ax.add_artist(PathPatch(_boxes(others), facecolor="none",  # limits are set
-                                    edgecolor=(0.6, 0.6, 0.6, 0.5), lw=0.5, zorder=1))
-        _region(ax, name, points, highlight)
-        # Tick labels on the left column and on the lowest panel of each column.
-        _region_axes(ax, small=True, ticks=(k % columns == 0, k + columns >= len(regions)))
-        ax.set_title(short[name], fontsize=9, y=1)
-    for ax in axes[len(regions):]:
-        ax.set_visible(False)
-    fig.suptitle("Region of performance, one system per panel (four manners; dot = ALL "
-                 "TEMPLATES; dotted: F = 10, 20 ... 90)", fontsize=10, y=1 - 0.15 / height)
-    return fig
-
-
-def _boxes(boxes: Sequence[tuple[float, float, float, float]]) -> Path:
-    """One path of the rectangles ``(x0, y0, x1, y1)``: one SVG element for all of them."""
-    vertices = [corner for x0, y0, x1, y1 in boxes
-                for corner in ((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))]
-    closed = [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
-    return Path(np.array(vertices, dtype=float).reshape(-1, 2), closed * len(boxes))
-
-
-def _ticks_inside(axis: Any, limits: tuple[float, float]) -> None:
-    """Fix ``axis``'s ticks to those of its locator within ``limits``: the automatic locator
-    also makes ticks outside, and a tick takes some 2 ms to make and draw (issue 30)."""
-    low, high = sorted(limits)
-    slack = 1e-9 * (high - low)  # a tick on a limit, computed a rounding away from it
-    axis.set_ticks([t for t in axis.get_ticklocs() if low - slack <= t <= high + slack])
-
-
-def _official(points: Mapping[str, tuple[float | None, float | None]]) -> tuple[float, float]:
-    recall, precision = points[_ALL]
-    assert recall is not None and precision is not None
-    return 100 * recall, 100 * precision
-
-
-def _box(points: Mapping[str, tuple[float | None, float | None]],
-         ) -> tuple[float, float, float, float] | None:
-    """The rectangle (x0, y0, x1, y1) in percent spanned by a system's defined manners, at
-    least 0.2 wide and high; None without any."""
-    pts = [(100 * rp[0], 100 * rp[1]) for m, rp in points.items()
-           if m in _MANNERS and rp[0] is not None and rp[1] is not None]
-    if not pts:
-        return None
-    xs, ys = zip(*pts, strict=True)
-    return min(xs), min(ys), max(max(xs), min(xs) + 0.2), max(max(ys), min(ys) + 0.2)
-
-
-def _region(ax: Any, name: str, points: Mapping[str, tuple[float | None, float | None]],
-            color: Any, label: str | None = None) -> bool:
-    """Draw one system's rectangle and its ALL TEMPLATES dot (in the legend as ``label``),
-    with ids; whether the dot was drawn."""
-    box = _box(points)
-    if box is not None:
-        x0, y0, x1, y1 = box
-        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor=(*color[:3], 0.12),
-                               edgecolor=color, lw=1.6, gid=f"region-{slug(name)}", zorder=2))
-    at = points.get(_ALL)
-    if at is None or at[0] is None or at[1] is None:
-        return False
-    ax.plot([100 * at[0]], [100 * at[1]], "o", color=color, markeredgecolor="black",
-            markersize=6, gid=f"point-{slug(name)}", zorder=4, label=label or name)
-    return True
-
-
-def _iso_f(ax: Any, iso_f: Sequence[float], labels: bool) -> None:
-    """Dotted curves of equal F (P&R), labelled in percent where they leave the top."""
-    xs: list[Any] = []
-    ys: list[Any] = []
-    for f in iso_f:
-        # The hyperbola (2R − f)(2P − f) = f², from P = 1 to R = 1 at even turns of its
-        # tangent: 25 points draw it smoothly, where 400 even steps of R made 17 panels heavy.
-        end = np.log(2 / f - 1)
-        turn = np.linspace(np.arctan(np.exp(-2 * end)), np.arctan(np.exp(2 * end)), 25)
-        s = -0.5 * np.log(np.tan(turn))
-        xs += [50 * f * (1 + np.exp(s)), [np.nan]]
-        ys += [50 * f * (1 + np.exp(-s)), [np.nan]]
-        if labels:  # where the curve leaves the top of the plot (P = 1 → R = F / (2 − F))
-            ax.text(100 * f / (2 - f), 100.5, f"F={100 * f:.0f}", fontsize=7, color="0.45",
-                    ha="center", va="bottom")
-    if xs:  # one line, broken between the curves: one SVG element per panel
-        ax.plot(np.concatenate(xs), np.concatenate(ys), ":", color="0.6", lw=0.8, zorder=1)
-
-
-def _region_axes(ax: Any, small: bool = False, ticks: tuple[bool, bool] = (True, True)) -> None:
-    """Limits, labels and grid of a precision–recall plane; ``ticks``: whether its precision
-    and its recall axis have ticks. The grid is one line, not the ticks' grid lines: a tick
-    takes some 2 ms to make and draw, and 17 panels had 272 of them (issue 30)."""
-    ax.set_xlim(0, 100)
-    ax.set_ylim(0, 100)
-    at = list(range(0, 101, 20))
-    ax.set_yticks(at if ticks[0] else [])
-    ax.set_xticks(at if ticks[1] else [])
-    ax.set_xlabel("Recall (%)", fontsize=8 if small else None)
-    ax.set_ylabel("Precision (%)", fontsize=8 if small else None)
-    ax.set_aspect("equal")
-    inner = np.array(at[1:-1], dtype=float)
-    across = np.column_stack([inner, inner, np.full_like(inner, np.nan)]).ravel()
-    along = np.tile([0.0, 100.0, np.nan], len(inner))
-    # Vertical lines (x fixed, y from 0 to 100), then horizontal ones.
-    ax.plot(np.concatenate([across, along]), np.concatenate([along, across]), color="0.92",
-            lw=0.6, zorder=0)
-    if small:
-        ax.tick_params(labelsize=7)
-
-
-def _place_labels(ax: Any, points: Sequence[tuple[str, float, float]],
-                  short: Mapping[str, str]) -> None:
-    """Label each ALL TEMPLATES dot with its system's short name, moved down (with a leader
-    line) until it overlaps no label placed before: 17 systems stay readable."""
-    # Label sizes in data units of this 100 × 100 plot at fontsize 7 (about 4.7 pt per unit).
-    char, height = 0.9, 2.4
-    placed: list[tuple[float, float, float, float]] = []
-    for name, x, y in sorted(points, key=lambda p: (-p[2], p[1])):
-        text = short[name]
-        width = char * len(text) + 1
-        lx, ly = x + 0.8, y - 2.2
-        while any(lx < bx1 and bx0 < lx + width and ly < by1 and by0 < ly + height
-                  for bx0, by0, bx1, by1 in placed) and ly > -5:
-            ly -= height * 0.8
-        placed.append((lx, ly, lx + width, ly + height))
-        moved = abs(ly - (y - 2.2)) > 1e-9
-        ax.annotate(text, (x, y), xytext=(lx, ly), textcoords="data", fontsize=7,
-                    color="0.15", zorder=5, va="bottom",
-                    arrowprops={"arrowstyle": "-", "color": "0.55", "lw": 0.5,
-                                "shrinkA": 0, "shrinkB": 3} if moved else None)
 
 
 # ---------------------------------------------------------------------------
@@ -448,20 +230,7 @@ def matrix_plot(result: SignificanceResult, metric: str,
             face = "#d9d9d9" if c is None else color(c.p_adjusted)
             weak = c is not None and c.method == "approximate" and c.confidence < needed
             fig.add(Rect(x, y, cell, cell, fill=face, hatch=weak))
-    grid = [polyline([(left, top + k * cell), (left + side, top + k * cell)])
-            for k in range(n + 1)]
-    grid += [polyline([(left + k * cell, top), (left + k * cell, top + side)])
-             for k in range(n + 1)]
-    fig.add(Lines(tuple(grid), stroke="#ffffff", width=0.8))
-    inset = 0.04 * cell
-    frames = [polyline([(left + j * cell + inset, top + i * cell + inset),
-                        (left + (j + 1) * cell - inset, top + i * cell + inset),
-                        (left + (j + 1) * cell - inset, top + (i + 1) * cell - inset),
-                        (left + j * cell + inset, top + (i + 1) * cell - inset)])
-              for i, line_ in enumerate(cells) for j, c in enumerate(line_)
-              if c is not None and c.significant]
-    if frames:
-        fig.add(Lines(tuple(frames), stroke="#000000", width=1.6, closed=True))
+    _matrix_marks(fig, cells, (left, top), cell)
     for i, line_ in enumerate(cells):
         for j, c in enumerate(line_):
             if c is not None:
@@ -479,14 +248,38 @@ def matrix_plot(result: SignificanceResult, metric: str,
     return fig
 
 
+def _matrix_marks(fig: SvgFigure, cells: Sequence[Sequence[Comparison | None]],
+                  corner: tuple[float, float], cell: float) -> None:
+    """The white lines between the cells (``corner``: the top left one's) and the frames of
+    the significant ones, one path each."""
+    left, top = corner
+    side = cell * len(cells)
+    grid = [polyline([(left, top + k * cell), (left + side, top + k * cell)])
+            for k in range(len(cells) + 1)]
+    grid += [polyline([(left + k * cell, top), (left + k * cell, top + side)])
+             for k in range(len(cells) + 1)]
+    fig.add(Lines(tuple(grid), stroke="#ffffff", width=0.8))
+    inset = 0.04 * cell
+    frames = [polyline([(left + j * cell + inset, top + i * cell + inset),
+                        (left + (j + 1) * cell - inset, top + i * cell + inset),
+                        (left + (j + 1) * cell - inset, top + (i + 1) * cell - inset),
+                        (left + j * cell + inset, top + (i + 1) * cell - inset)])
+              for i, line in enumerate(cells) for j, c in enumerate(line)
+              if c is not None and c.significant]
+    if frames:
+        fig.add(Lines(tuple(frames), stroke="#000000", width=1.6, closed=True))
+
+
 def _p_colors(vmin: float) -> Callable[[float], str]:
     """The colour of a p-value: viridis on a log scale from ``vmin`` (dark) to 1."""
+    from matplotlib import colormaps
+
     cmap = colormaps["viridis"]
     span = -math.log10(vmin)
 
     def color(p: float) -> str:
         position = 1.0 + math.log10(max(p, vmin)) / span
-        return _hex(cmap(min(1.0, max(0.0, position))))
+        return hex_color(cmap(min(1.0, max(0.0, position))))
 
     return color
 
@@ -535,7 +328,7 @@ def _p_value_bar(fig: SvgFigure, box: tuple[float, float, float, float], vmin: f
                     Text(x + w + 6, at(t), f"{t:g}", size=10, anchor="start"))
     fig.add(Lines((polyline([(x, at(alpha)), (x + w, at(alpha))]),), stroke="#ff0000",
                   width=1.5, gid="alpha"),
-            Text(x + w + 0.95 * 72, y + h / 2, "p-value (log scale); red line: α", size=10,
+            Text(x + w + 52, y + h / 2, "p-value (log scale); red line: α", size=10,
                  rotate=90))
 
 
@@ -583,7 +376,7 @@ def groups_plot(result: SignificanceResult, metric: str,
     >>> ">recall (%)<" in fig.svg() and 'id="score-A"' in fig.svg()
     True
     """
-    from muceval.significance.groups import letter_display, letter_name
+    from muceval.significance.groups import letter_display
 
     order = result.ranking(metric)
     n = len(order)
@@ -608,54 +401,17 @@ def groups_plot(result: SignificanceResult, metric: str,
         return left + (i + 0.6) * plot_w / max(n, 1)
 
     cell = plot_w / max(n, 1)
-    values = [100 * result.scores[s][metric] for s in order]
-    ci = result.system_ci
-    highs = [100 * ci[s][metric][1] for s in order if ci is not None and metric in ci.get(s, {})]
-    ymax = min(100.0, max([max(values, default=1.0), *highs]) * 1.15 + 2)
-
-    def y(v: float) -> float:
-        return top + plot_h * (1 - v / ymax)
-
     label = label or METRIC_TITLES.get(metric, metric)
     fig.add(Text(left + plot_w / 2, top - 22, f"{label}: letters "
                  f"(α = {result.settings['alpha']:g})", size=9),
             Text(left + plot_w / 2, top - 9, "systems sharing a letter are not significantly "
                  "different, systems with none in common are", size=9))
-    yticks = nice_ticks(0, ymax)
-    fig.add(Lines(tuple(polyline([(left, y(t)), (left + plot_w, y(t))]) for t in yticks),
-                  stroke="#ebebeb", width=0.8))
-    fig.add(Rect(left, top, plot_w, plot_h, stroke="#000000", width=0.8))
-    fig.add(Lines(tuple(polyline([(left, y(t)), (left - 3.5, y(t))]) for t in yticks),
-                  width=0.8))
-    fig.add(*(Text(left - 6, y(t), f"{t:g}", size=10, anchor="end") for t in yticks))
-    fig.add(Text(left - 0.6 * 72, top + plot_h / 2, f"{label} (%)", size=10, rotate=90))
-    if n > 1:
-        fig.add(Lines((polyline([(x(i), y(v)) for i, v in enumerate(values)]),),
-                      stroke="#cccccc", width=1))
-    colors = system_colors(sorted(result.systems))
     letters = result.letters.get(metric) or letter_display(order, groups)
-    for i, (name, v) in enumerate(zip(order, values, strict=True)):
-        if ci is not None and metric in ci.get(name, {}):
-            lo, hi = ci[name][metric]
-            fig.add(Lines((polyline([(x(i), y(100 * lo)), (x(i), y(100 * hi))]),),
-                          stroke="#8c8c8c", width=1.2))
-        fig.add(Dot(x(i), y(v), 4, _hex(colors[name]), "#000000", 1, gid=f"score-{slug(name)}"))
-        note = f"{v:.2f} {letters.get(name, '')}"
-        fig.add(Rect(x(i) + 6, y(v) - 5 - 5.5, text_width(note, 7.5) + 2, 11, fill="#ffffff",
-                     opacity=0.8),
-                Text(x(i) + 7, y(v) - 5, note, size=7.5, anchor="start"))
+    _scores_panel(fig, result, metric, (left, top, plot_w, plot_h), [x(i) for i in range(n)],
+                  letters, f"{label} (%)")
     lanes_top = top + plot_h + gap
-    for k, (marks, lane) in enumerate(zip(members, lane_of, strict=True)):
-        at = lanes_top + (lane + 0.6) * lane_h
-        contiguous = marks[-1] - marks[0] + 1 == len(marks)
-        fig.add(Lines((polyline([(x(marks[0]) - 0.25 * cell, at),
-                                 (x(marks[-1]) + 0.25 * cell, at)]),),
-                      stroke="#1f4e79", width=5 if contiguous else 1.2, round=True,
-                      gid=f"group-{k}"))
-        if not contiguous:
-            fig.add(*(Dot(x(m), at, 3.5, "#1f4e79") for m in marks))
-        fig.add(Text(x(marks[0]) - 0.35 * cell, at, letter_name(k), size=7.5, anchor="end",
-                     color="#1f4e79"))
+    _letter_lanes(fig, members, lane_of, [x(i) for i in range(n)],
+                  [lanes_top + (lane + 0.6) * lane_h for lane in range(n_lanes)], cell)
     base = lanes_top + lanes_h
     fig.add(Lines((polyline([(left, base), (left + plot_w, base)]),), width=0.8))
     fig.add(*(Text(x(i), base + 6, ticks[name], size=8, anchor="end", rotate=60)
@@ -665,16 +421,83 @@ def groups_plot(result: SignificanceResult, metric: str,
     return fig
 
 
-def _hex(color: Sequence[float]) -> str:
-    """A matplotlib RGB(A) colour as ``#rrggbb``."""
-    return "#" + "".join(f"{round(255 * c):02x}" for c in color[:3])
+def _scores_panel(fig: SvgFigure, result: SignificanceResult, metric: str,
+                  box: tuple[float, float, float, float], xs: Sequence[float],
+                  letters: Mapping[str, str], label: str) -> None:
+    """The systems' scores in ``box`` (x, y, width, height): one dot each at its column in
+    ``xs`` (best first) with its bootstrap interval, its score and its letters."""
+    left, top, width, height = box
+    order = result.ranking(metric)
+    values = [100 * result.scores[s][metric] for s in order]
+    ci = result.system_ci
+    highs = [100 * ci[s][metric][1] for s in order if ci is not None and metric in ci.get(s, {})]
+    ymax = min(100.0, max([max(values, default=1.0), *highs]) * 1.15 + 2)
+
+    def y(v: float) -> float:
+        return top + height * (1 - v / ymax)
+
+    ticks = nice_ticks(0, ymax)
+    fig.add(Lines(tuple(polyline([(left, y(t)), (left + width, y(t))]) for t in ticks),
+                  stroke="#ebebeb", width=0.8),
+            Rect(left, top, width, height, stroke="#000000", width=0.8),
+            Lines(tuple(polyline([(left, y(t)), (left - 3.5, y(t))]) for t in ticks),
+                  width=0.8),
+            *(Text(left - 6, y(t), f"{t:g}", size=10, anchor="end") for t in ticks),
+            Text(left - 0.6 * 72, top + height / 2, label, size=10, rotate=90))
+    if len(order) > 1:
+        fig.add(Lines((polyline(list(zip(xs, map(y, values), strict=True))),),
+                      stroke="#cccccc", width=1))
+    colors = system_colors(sorted(result.systems))
+    for x, name, v in zip(xs, order, values, strict=True):
+        if ci is not None and metric in ci.get(name, {}):
+            lo, hi = ci[name][metric]
+            fig.add(Lines((polyline([(x, y(100 * lo)), (x, y(100 * hi))]),),
+                          stroke="#8c8c8c", width=1.2))
+        fig.add(Dot(x, y(v), 4, hex_color(colors[name]), "#000000", 1, gid=f"score-{slug(name)}"))
+        note = f"{v:.2f} {letters.get(name, '')}"
+        fig.add(Rect(x + 6, y(v) - 10.5, text_width(note, 7.5) + 2, 11, fill="#ffffff",
+                     opacity=0.8),
+                Text(x + 7, y(v) - 5, note, size=7.5, anchor="start"))
+
+
+def _letter_lanes(fig: SvgFigure, members: Sequence[Sequence[int]], lane_of: Sequence[int],
+                  xs: Sequence[float], ys: Sequence[float], cell: float) -> None:
+    """One lane per letter under the scores (``xs``: the systems' columns, ``ys``: the
+    lanes' heights): a thick bar over its systems, or a thin line with round marks where it
+    skips a system."""
+    from muceval.significance.groups import letter_name
+
+    for k, (marks, lane) in enumerate(zip(members, lane_of, strict=True)):
+        at = ys[lane]
+        contiguous = marks[-1] - marks[0] + 1 == len(marks)
+        fig.add(Lines((polyline([(xs[marks[0]] - 0.25 * cell, at),
+                                 (xs[marks[-1]] + 0.25 * cell, at)]),),
+                      stroke="#1f4e79", width=5 if contiguous else 1.2, round=True,
+                      gid=f"group-{k}"))
+        if not contiguous:
+            fig.add(*(Dot(xs[m], at, 3.5, "#1f4e79") for m in marks))
+        fig.add(Text(xs[marks[0]] - 0.35 * cell, at, letter_name(k), size=7.5, anchor="end",
+                     color="#1f4e79"))
 
 
 # ---------------------------------------------------------------------------
-# Alignment evidence
+# Alignment evidence and error categories (matplotlib)
 # ---------------------------------------------------------------------------
 
 
+def _text_as_text(build: Callable[..., Figure]) -> Callable[..., Figure]:
+    """``build`` with matplotlib's math parsing off: "$x$" in a system name stays text."""
+    @functools.wraps(build)
+    def built(*args: Any, **kwargs: Any) -> Figure:
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return build(*args, **kwargs)
+
+    return built
+
+
+@_text_as_text
 def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], default: str,
                   flag: str) -> Figure:
     """One strip per system: the evidence (bits) of each pair aligned under ``default``.
@@ -689,6 +512,8 @@ def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], defa
     'evidence of the aligned pair (bits: −log2 of the chance of each slot match, summed)'
     """
     n = len(rows)
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(10.5, 1.7 + 0.38 * max(n, 1)), layout="constrained")
     ax = fig.add_subplot()
     # A fixed jitter (not a random one): the same data draw the same figure.
@@ -804,6 +629,7 @@ def category_colors(categories: Sequence[str]) -> dict[str, str]:
     return {c: _CATEGORY_PALETTE[i % len(_CATEGORY_PALETTE)] for i, c in enumerate(categories)}
 
 
+@_text_as_text
 def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: Sequence[str],
                     colors: Mapping[str, str]) -> Figure:
     """One horizontal bar per system (the first on top), stacked over ``categories`` (their
@@ -814,6 +640,8 @@ def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: S
     >>> 'id="bar-A--x"' in to_svg(fig)
     True
     """
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(9.0, 1.6 + 0.3 * len(rows)))
     ax = fig.add_subplot()
     at = np.arange(len(rows))[::-1]

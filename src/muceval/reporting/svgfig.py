@@ -12,11 +12,13 @@ font's advance widths (:func:`text_width`) where a layout needs a width.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-__all__ = ["Dot", "Lines", "Rect", "SvgFigure", "Text", "nice_ticks", "polyline", "text_width"]
+__all__ = ["Dot", "Lines", "Rect", "SvgFigure", "Text", "hex_color", "nice_ticks", "polyline",
+           "slug", "system_colors", "text_width"]
 
 FONT = "'DejaVu Sans', Verdana, sans-serif"
 
@@ -173,6 +175,43 @@ class SvgFigure:
         with matplotlib.rc_context({"text.parse_math": False}):
             fig.savefig(buffer, format="png", dpi=dpi)
         return buffer.getvalue()
+
+
+def slug(name: str) -> str:
+    """A system name made safe for an SVG/HTML id.
+
+    >>> slug("GE-CMU"), slug("my system/2")
+    ('GE-CMU', 'my_system_2')
+    """
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+def system_colors(names: Sequence[str]) -> dict[str, tuple[float, float, float, float]]:
+    """One distinct colour per system (tab20 for up to 20 systems, then a continuous map).
+
+    >>> len(system_colors(["A", "B"]))
+    2
+    """
+    from matplotlib import colormaps
+
+    if len(names) <= 10:
+        cmap, n = colormaps["tab10"], 10
+        return {name: cmap(i / n + 0.5 / n) for i, name in enumerate(names)}
+    if len(names) <= 20:
+        cmap = colormaps["tab20"]
+        return {name: cmap(i / 20 + 0.025) for i, name in enumerate(names)}
+    cmap = colormaps["turbo"]
+    return {name: cmap(i / max(1, len(names) - 1)) for i, name in enumerate(names)}
+
+
+def hex_color(color: Sequence[float]) -> str:
+    """A matplotlib RGB(A) colour as ``#rrggbb``."""
+    return "#" + "".join(f"{round(255 * c):02x}" for c in color[:3])
+
+
+# ---------------------------------------------------------------------------
+# Alignment evidence
+# ---------------------------------------------------------------------------
 
 
 def _n(value: float) -> str:
