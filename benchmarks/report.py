@@ -151,7 +151,7 @@ def instrumented() -> Iterator[Timers]:
             timers.wrap(session, "score_files", "scoring the responses"),
             timers.wrap(analysis, "analyze", "significance (analyze)"),
             timers.wrap(html, "randomization_distributions", "randomization histograms"),
-            timers.wrap(html, "build_figures", "figures: matplotlib build"),
+            timers.wrap(html, "build_figures", "figures: build"),
             timers.wrap(html, "to_svg", "figures: SVG"),
             timers.wrap(html, "render_html", "HTML page"),
             timers.wrap(html, "write_files", "writing the files")]
