@@ -281,7 +281,7 @@ def test_the_page_and_its_figures_show_the_names_the_terminal_shows():
                                         SignificanceSettings(shuffles=9, seed=1))
     figures = build_figures(analysis, [distribution])
     svgs = {k: to_svg(f) for k, f in figures.items()}
-    page = render_html(analysis, svgs, png=False)
+    page = render_html(analysis, svgs, png=False, distributions=[distribution])
     dom = parse_html(page)
     summary = dom.find("table", id="summary-table")
     cells = summary.find_all("td", data_system=True)

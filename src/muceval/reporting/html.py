@@ -545,11 +545,12 @@ def _histogram_id(d: Distribution) -> str:
     return f"histogram-{slug(d.a)}--{slug(d.b)}"
 
 
-def _distributions_view(distributions: Sequence[Distribution],
-                        svgs: Mapping[str, str]) -> list[dict[str, Any]]:
+def _distributions_view(distributions: Sequence[Distribution], svgs: Mapping[str, str],
+                        names: Mapping[str, str]) -> list[dict[str, Any]]:
     return [{"a": d.a, "b": d.b, "metric": d.metric, "p": format_p(d.p_value),
              "figure": figure_view(_histogram_id(d), svgs,
-                               f"{d.a} − {d.b}, {METRIC_TITLES.get(d.metric, d.metric)}: "
+                               f"{names.get(d.a, d.a)} − {names.get(d.b, d.b)}, "
+                               f"{METRIC_TITLES.get(d.metric, d.metric)}: "
                                f"{d.nge:,} of {d.shuffles:,} shuffles at least as far out "
                                f"as the observed difference.")}
             for d in distributions]
@@ -603,7 +604,8 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
         slots=_slots_view(analysis),
         alignment=_alignment_view(analysis.alignment, svgs),
         classic=classic,
-        distributions=_distributions_view(distributions, svgs),
+        distributions=_distributions_view(distributions, svgs, display_names(
+            s.name for s in analysis.systems)),
         errors=errors_view(analysis.errors, svgs),
         systems=[{"name": s.name, "slug": slug(s.name), "origin": s.origin, "source": s.source,
                   "slots": _tally_view(s.slots, s.name, "slots"),
