@@ -325,3 +325,21 @@ def test_bad_options_are_usage_errors():
         Scorer(CONFIG, None, ScoringOptions(unresolved="ask"))
     with pytest.raises(UsageError):
         Scorer(CONFIG, None, ScoringOptions(mapping="best"))  # type: ignore[arg-type]
+
+
+def test_message_totals_are_the_all_templates_totals_of_each_message():
+    """Issue 30: the per-message totals the significance tests read are summed directly, not
+    from every message's four accumulators; they are the same tallies, in the same order."""
+    import muceval
+    from muceval.core.tallies import summarize
+    from muceval.reporting.demo import example_files
+
+    example = example_files()
+    config = muceval.load_configuration(example.config)
+    session = muceval.score_files(config, example.key, example.responses,
+                                  history_path=example.history)
+    for pairs in session.systems.values():
+        summary = summarize(pairs, config)
+        fresh = summarize(pairs, config)
+        assert list(fresh.message_totals.items()) == [
+            (m.message_id, m.accumulators.all_templates.total) for m in summary.messages]

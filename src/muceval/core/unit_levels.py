@@ -52,8 +52,7 @@ def units_of(pairs: Sequence[PairScore], config: Configuration, unit: str = "mes
     if unit not in UNIT_LEVELS:
         raise ValueError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_LEVELS)}")
     if unit == "message":
-        return {m.message_id: m.accumulators.all_templates.total
-                for m in summarize(pairs, config).messages}
+        return dict(summarize(pairs, config).message_totals)
     if unit == "fill":
         return _fill_units(pairs, config)
     out: dict[str, Tally] = {}

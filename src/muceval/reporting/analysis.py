@@ -114,8 +114,7 @@ def systems_from_pairs(
             )
         )
         per_unit.append(
-            {m.message_id: m.accumulators.all_templates.total for m in summary.messages}
-            if unit == "message" else units_of(pairs, config, unit))
+            summary.message_totals if unit == "message" else units_of(pairs, config, unit))
     return systems, _tallies_of(systems, per_unit, unit)
 
 

@@ -210,8 +210,8 @@ def _system_json(
             },
         },
         "units": {
-            m.message_id: list(m.accumulators.all_templates.total.as_tuple()[:4])
-            for m in summary.messages
+            message: list(total.as_tuple()[:4])
+            for message, total in summary.message_totals.items()
         } if unit == "message" else {
             u: list(t.as_tuple()[:4]) for u, t in units_of(pairs, config, unit).items()
         },
