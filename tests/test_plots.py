@@ -207,8 +207,12 @@ def test_svg_is_deterministic_and_text_stays_text() -> None:
 
 
 def test_inline_svg_prefixes_ids_and_keeps_every_reference_resolvable() -> None:
-    body = inline_svg(to_svg(evidence_plot([("A", [(1.0, True), (2.0, False)])], "x", "y")),
-                      "m-")
+    result = compare(from_arrays(["A", "B", "C"], [f"m{i}" for i in range(40)], [
+        [[4, 4, int(x), 0] for x in "4111144311223221331122432233134442233342"],
+        [[4, 4, int(x), 0] for x in "4002233102222212320222322234224431141441"],
+        [[4, 4, 0, 0]] * 40]), metrics=["recall"], settings=SignificanceSettings(
+        method="approximate", shuffles=99, seed=3, bootstrap=0))
+    body = inline_svg(to_svg(matrix_plot(result, "recall")), "m-")  # hatched: a pattern
     assert body.startswith("<svg") and "<?xml" not in body
     ids = set(re.findall(r'\bid="([^"]+)"', body))
     assert ids and all(i.startswith("m-") for i in ids)
@@ -225,8 +229,11 @@ def test_evidence_plot_draws_one_mark_per_pair() -> None:
     for name, points in rows:
         for gid, want in ((f"flagged-{slug(name)}", sum(f for _, f in points)),
                           (f"pairs-{slug(name)}", sum(not f for _, f in points))):
-            marks = [el for el in groups[gid].iter() if el.tag == f"{SVG}use"]
-            assert len(marks) == want, gid
+            if gid.startswith("pairs-"):  # a group of dots
+                marks = [el for el in groups[gid].iter() if el.tag == f"{SVG}circle"]
+                assert len(marks) == want, gid
+            else:  # one path, a cross (two strokes) per pair
+                assert groups[gid].get("d").count("M") == 2 * want, gid
     texts = _svg_texts(svg)
     assert {"A", "B x", "C"} <= set(texts)
     assert any("refused by strict" in t for t in texts)

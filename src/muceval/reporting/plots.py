@@ -1,11 +1,11 @@
-"""Figures of a report: region of performance, significance matrices and groupings.
+"""Figures of a report: region of performance, significance matrices and groupings,
+randomization distributions, alignment evidence, error categories.
 
-The figures of every report (region, matrices, groups, histograms) are plain SVG figures
-(:class:`~muceval.reporting.svgfig.SvgFigure`, issue 30: no matplotlib unless a PNG is asked
-for); the alignment evidence and the error categories are matplotlib figures built without
-pyplot (no global state, safe in threads). :func:`to_svg` and :func:`to_png` serialise either. SVG output is deterministic (fixed hash salt, no date) and keeps
-text as ``<text>`` elements, so that labels can be read back from the file or
-from a browser's DOM. Marks carry ids (``gid``) naming what they show:
+Every figure is a plain SVG figure (:class:`~muceval.reporting.svgfig.SvgFigure`, issue 30:
+matplotlib, a third of a second per matrix and most of a second to import, is imported only
+when a PNG is asked for). :func:`to_svg` and :func:`to_png` serialise one. SVG output is
+deterministic and keeps text as ``<text>`` elements, so that labels can be read back from the
+file or from a browser's DOM. Marks carry ids naming what they show:
 
 * region of performance: ``region-<system>`` (rectangle) and ``point-<system>``;
 * significance matrix: ``cell-<row>--<column>`` for every off-diagonal cell (on its p-value);
@@ -25,12 +25,9 @@ True
 
 from __future__ import annotations
 
-import functools
-import io
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +36,7 @@ from muceval.reporting.names import display_names, short_names
 from muceval.reporting.region import region_plot
 from muceval.reporting.svgfig import (
     Dot,
+    Group,
     Lines,
     Rect,
     SvgFigure,
@@ -53,9 +51,6 @@ from muceval.reporting.svgfig import (
 from muceval.significance.distribution import Distribution
 from muceval.significance.engine import SignificanceResult
 from muceval.significance.result import Comparison
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 __all__ = [
     "METRIC_TITLES",
@@ -75,81 +70,22 @@ __all__ = [
 ]
 
 METRIC_TITLES: dict[str, str] = dict(METRIC_LABELS)
-# The fonts are named in every <text> of an SVG: matplotlib's default fallback list
-# (eleven names, 190 bytes) made a third of a 17-system matrix (issue 30). DejaVu Sans is
-# what matplotlib measures text with; Verdana has close metrics where it is missing.
-_RC = {"svg.hashsalt": "muceval", "svg.fonttype": "none", "font.family": "DejaVu Sans",
-       "font.sans-serif": ["DejaVu Sans", "Verdana"]}
-# Titles are given y=1, where matplotlib puts them anyway without ticks on top: left unset,
-# each title measures its axes' tick labels at every draw (a quarter of a histogram's time).
-
-
-def to_svg(fig: Figure | SvgFigure) -> str:
+def to_svg(fig: SvgFigure) -> str:
     """The figure as deterministic SVG text (text kept as text, coordinates to 0.01 pt).
 
-    >>> from matplotlib.figure import Figure
-    >>> to_svg(Figure()).startswith("<?xml")
+    >>> to_svg(SvgFigure(10, 10)).startswith("<?xml")
     True
     """
-    if isinstance(fig, SvgFigure):
-        return fig.svg()
-    import matplotlib
-
-    buffer = io.StringIO()
-    with matplotlib.rc_context(_RC):  # type: ignore[arg-type]  # rcParams keys are str here
-        fig.savefig(buffer, format="svg", metadata={"Date": None})
-    return _compact(buffer.getvalue())
+    return fig.svg()
 
 
-# Coordinates are in points: a hundredth of a point is far below a pixel, and matplotlib's six
-# decimals made a third of the bytes of path-heavy figures.
-_TAG = re.compile(r"<[^>]+>")
-_GEOMETRY = re.compile(r'\b(d|x|y|x1|x2|y1|y2|width|height|transform)="([^"]*)"')
-_DECIMALS = re.compile(r"-?\d+\.\d{3,}")
-_NO_ROTATION = re.compile(r' transform="rotate\(-?0 [-\d.]+ [-\d.]+\)"')
+def to_png(fig: SvgFigure, dpi: int = 110) -> bytes:
+    """The figure as PNG bytes (drawn by matplotlib, imported only here).
 
-
-def _rounded(number: re.Match[str]) -> str:
-    text = f"{float(number.group()):.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _compact_geometry(attribute: re.Match[str]) -> str:
-    value = attribute.group(2)
-    if value.startswith("matrix("):  # an image's scale: rounded, it would misplace its edge
-        return attribute.group()
-    value = _DECIMALS.sub(_rounded, value).replace(" \n", " ")
-    return f'{attribute.group(1)}="{value}"'
-
-
-def _compact(svg: str) -> str:
-    """``svg`` with coordinates to a hundredth of a point and no identity rotations: only
-    inside tags, never in text (a system name may hold such numbers).
-
-    >>> _compact('<path d="M 1.123456 -0.001 \\nL 2 3"/><text x="1.5555">a 1.123456</text>')
-    '<path d="M 1.12 0 L 2 3"/><text x="1.56">a 1.123456</text>'
-    """
-    def tag(match: re.Match[str]) -> str:
-        return _NO_ROTATION.sub("", _GEOMETRY.sub(_compact_geometry, match.group()))
-
-    return _TAG.sub(tag, svg)
-
-
-def to_png(fig: Figure | SvgFigure, dpi: int = 110) -> bytes:
-    """The figure as PNG bytes.
-
-    >>> from matplotlib.figure import Figure
-    >>> to_png(Figure(figsize=(1, 1)))[:4]
+    >>> to_png(SvgFigure(72, 72))[:4]
     b'\\x89PNG'
     """
-    if isinstance(fig, SvgFigure):
-        return fig.png(dpi)
-    import matplotlib
-
-    buffer = io.BytesIO()
-    with matplotlib.rc_context(_RC):  # type: ignore[arg-type]  # rcParams keys are str here
-        fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
-    return buffer.getvalue()
+    return fig.png(dpi)
 
 
 _ID = re.compile(r'\bid="([^"]+)"')
@@ -485,22 +421,10 @@ def _letter_lanes(fig: SvgFigure, members: Sequence[Sequence[int]], lane_of: Seq
 # ---------------------------------------------------------------------------
 
 
-def _text_as_text(build: Callable[..., Figure]) -> Callable[..., Figure]:
-    """``build`` with matplotlib's math parsing off: "$x$" in a system name stays text."""
-    @functools.wraps(build)
-    def built(*args: Any, **kwargs: Any) -> Figure:
-        import matplotlib
-
-        with matplotlib.rc_context({"text.parse_math": False}):
-            return build(*args, **kwargs)
-
-    return built
-
-
-@_text_as_text
 def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], default: str,
-                  flag: str) -> Figure:
-    """One strip per system: the evidence (bits) of each pair aligned under ``default``.
+                  flag: str) -> SvgFigure:
+    """One strip per system: the evidence (bits) of each pair aligned under ``default``, as
+    a plain SVG figure.
 
     ``rows``: ``(system, [(bits, flagged), ...])``. Flagged pairs (aligned under
     the default criterion, refused by the flag criterion) are red crosses
@@ -508,32 +432,40 @@ def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], defa
     few bits was aligned on values that match by chance often.
 
     >>> fig = evidence_plot([("A", [(1.0, True), (9.5, False)])], "1992", "strict")
-    >>> fig.axes[0].get_xlabel()
-    'evidence of the aligned pair (bits: −log2 of the chance of each slot match, summed)'
+    >>> 'id="flagged-A"' in fig.svg() and "evidence of the aligned pair" in fig.svg()
+    True
     """
     n = len(rows)
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(10.5, 1.7 + 0.38 * max(n, 1)), layout="constrained")
-    ax = fig.add_subplot()
-    # A fixed jitter (not a random one): the same data draw the same figure.
-    for i, (name, points) in enumerate(rows):
-        jitter = 0.28 * np.sin(np.arange(len(points)) * 2.3999632)
-        bits = np.array([b for b, _ in points], dtype=float)
-        flagged = np.array([f for _, f in points], dtype=bool)
-        ax.scatter(bits[~flagged], (i + jitter)[~flagged], s=14, color="#1f4e79", alpha=0.55,
-                   linewidths=0, gid=f"pairs-{slug(name)}", zorder=2)
-        ax.scatter(bits[flagged], (i + jitter)[flagged], s=42, color="#c62828", marker="x",
-                   linewidths=1.6, gid=f"flagged-{slug(name)}", zorder=3)
     shown = display_names(name for name, _ in rows)
-    ax.set_yticks(range(n), [shown[name] for name, _ in rows], fontsize=8)
-    ax.set_ylim(n - 0.5, -0.5)
-    ax.set_xlim(left=0)
-    ax.set_xlabel("evidence of the aligned pair (bits: −log2 of the chance of each slot "
-                  "match, summed)")
-    ax.set_title(f"Pairs aligned under {default}; red crosses are refused by {flag}",
-                 fontsize=10, y=1)
-    ax.grid(True, axis="x", color="0.92", zorder=0)
+    names = max((text_width(shown[name], 8) for name, _ in rows), default=0.0)
+    fig = SvgFigure(10.5 * 72, (1.7 + 0.38 * max(n, 1)) * 72)
+    x0, x1, y0, y1 = names + 16, fig.width - 16, 28.0, fig.height - 44
+    row = (y1 - y0) / max(n, 1)
+    top = max((b for _, points in rows for b, _ in points), default=1.0) * 1.05 or 1.0
+
+    def x(bits: float) -> float:
+        return x0 + (x1 - x0) * bits / top
+
+    ticks = nice_ticks(0, top, 8)
+    fig.add(Lines(tuple(polyline([(x(t), y0), (x(t), y1)]) for t in ticks), stroke="#ebebeb",
+                  width=0.8))
+    for i, (name, points) in enumerate(rows):
+        # A fixed jitter (not a random one): the same data draw the same figure.
+        jitter = (0.28 * np.sin(np.arange(len(points)) * 2.3999632)).tolist()
+        centre = y0 + (i + 0.5) * row
+        placed = [(x(b), centre + j * row, f) for (b, f), j in zip(points, jitter, strict=True)]
+        fig.add(Group(f"pairs-{slug(name)}", tuple(
+            Dot(px, py, 1.9, "#1f4e79", opacity=0.55) for px, py, f in placed if not f)))
+        crosses = [polyline(segment) for px, py, f in placed if f
+                   for segment in (((px - 3, py - 3), (px + 3, py + 3)),
+                                   ((px - 3, py + 3), (px + 3, py - 3)))]
+        fig.add(Lines(tuple(crosses), stroke="#c62828", width=1.6, gid=f"flagged-{slug(name)}"),
+                Text(x0 - 6, centre, shown[name], size=8, anchor="end"))
+    _axes(fig, (x0, y0, x1, y1), [(x(t), f"{t:g}") for t in ticks], [])
+    fig.add(Text((x0 + x1) / 2, y1 + 30, "evidence of the aligned pair (bits: −log2 of the "
+                 "chance of each slot match, summed)", size=10),
+            Text((x0 + x1) / 2, 14, f"Pairs aligned under {default}; red crosses are refused "
+                 f"by {flag}", size=10))
     return fig
 
 
@@ -629,34 +561,43 @@ def category_colors(categories: Sequence[str]) -> dict[str, str]:
     return {c: _CATEGORY_PALETTE[i % len(_CATEGORY_PALETTE)] for i, c in enumerate(categories)}
 
 
-@_text_as_text
 def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: Sequence[str],
-                    colors: Mapping[str, str]) -> Figure:
+                    colors: Mapping[str, str]) -> SvgFigure:
     """One horizontal bar per system (the first on top), stacked over ``categories`` (their
-    counts), with a legend. Bars carry ``bar-<system>--<category>`` ids.
+    counts), with a legend, as a plain SVG figure. Bars carry ``bar-<system>--<category>``
+    ids.
 
     >>> fig = error_bars_plot([("A", {"x": 2, "y": 1}), ("B", {"x": 0, "y": 4})], ["x", "y"],
     ...                       {"x": "#000000", "y": "#ffffff"})
     >>> 'id="bar-A--x"' in to_svg(fig)
     True
     """
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(9.0, 1.6 + 0.3 * len(rows)))
-    ax = fig.add_subplot()
-    at = np.arange(len(rows))[::-1]
-    left = np.zeros(len(rows))
-    for category in categories:
-        widths = np.array([counts.get(category, 0) for _, counts in rows], dtype=float)
-        bars = ax.barh(at, widths, left=left, color=colors[category], edgecolor="white",
-                       linewidth=0.3, label=category, height=0.7)
-        for (name, _), bar in zip(rows, bars.patches, strict=True):
-            bar.set_gid(f"bar-{slug(name)}--{slug(category)}")
-        left += widths
     shown = display_names(name for name, _ in rows)
-    ax.set_yticks(at.tolist(), [shown[name] for name, _ in rows], fontsize=8)
-    ax.set_xlabel("errors (count)")
-    ax.spines[["top", "right"]].set_visible(False)
-    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
+    names = max((text_width(shown[name], 8) for name, _ in rows), default=0.0)
+    legend = max((text_width(c, 7) for c in categories), default=0.0) + 22
+    fig = SvgFigure(9.0 * 72 + legend, (1.6 + 0.3 * len(rows)) * 72)
+    x0, x1, y0, y1 = names + 16, fig.width - legend - 16, 12.0, fig.height - 44
+    row = (y1 - y0) / max(len(rows), 1)
+    most = max((sum(counts.get(c, 0) for c in categories) for _, counts in rows), default=0)
+    top = most * 1.05 or 1.0
+
+    def x(count: float) -> float:
+        return x0 + (x1 - x0) * count / top
+
+    for i, (name, counts) in enumerate(rows):
+        y, done = y0 + (i + 0.15) * row, 0
+        for category in categories:
+            count = counts.get(category, 0)
+            if count:
+                fig.add(Rect(x(done), y, x(done + count) - x(done), 0.7 * row,
+                             fill=colors[category], stroke="#ffffff", width=0.3,
+                             gid=f"bar-{slug(name)}--{slug(category)}"))
+            done += count
+        fig.add(Text(x0 - 6, y + 0.35 * row, shown[name], size=8, anchor="end"))
+    _axes(fig, (x0, y0, x1, y1), [(x(t), f"{t:g}") for t in nice_ticks(0, top, 8)], [])
+    fig.add(Text((x0 + x1) / 2, y1 + 30, "errors (count)", size=10))
+    for k, category in enumerate(categories):
+        at = y0 + 6 + 11 * k
+        fig.add(Rect(x1 + 16, at - 3.5, 12, 7, fill=colors[category]),
+                Text(x1 + 32, at, category, size=7, anchor="start"))
     return fig

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-__all__ = ["Dot", "Lines", "Rect", "SvgFigure", "Text", "hex_color", "nice_ticks", "polyline",
+__all__ = ["Dot", "Group", "Lines", "Rect", "SvgFigure", "Text", "hex_color", "nice_ticks", "polyline",
            "slug", "system_colors", "text_width"]
 
 FONT = "'DejaVu Sans', Verdana, sans-serif"
@@ -70,6 +70,7 @@ class Dot:
     stroke: str | None = None
     width: float = 0.0
     gid: str | None = None
+    opacity: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,15 @@ class Lines:
     """Round line ends."""
 
 
-Mark = Rect | Text | Lines | Dot
+@dataclass(frozen=True)
+class Group:
+    """Marks under one id (``<g id=…>``), e.g. every dot of one system."""
+
+    gid: str
+    marks: tuple[Rect | Text | Lines | Dot, ...]
+
+
+Mark = Rect | Text | Lines | Dot | Group
 
 
 @dataclass
@@ -147,14 +156,17 @@ class SvgFigure:
         ax.set_xlim(0, self.width)
         ax.set_ylim(self.height, 0)
         ax.set_axis_off()
-        for m in self.marks:
+        marks = [child for m in self.marks
+                 for child in (m.marks if isinstance(m, Group) else (m,))]
+        for m in marks:
             if isinstance(m, Rect):
                 ax.add_patch(Rectangle((m.x, m.y), m.w, m.h, facecolor=m.fill,
                                        edgecolor=m.stroke or "none", lw=m.width,
                                        hatch="///" if m.hatch else None, alpha=m.opacity))
             elif isinstance(m, Dot):
                 ax.add_patch(Circle((m.x, m.y), m.r, facecolor=m.fill,
-                                    edgecolor=m.stroke or "none", lw=m.width))
+                                    edgecolor=m.stroke or "none", lw=m.width,
+                                    alpha=m.opacity))
             elif isinstance(m, Lines):
                 for line in m.lines:
                     if m.closed:
@@ -224,6 +236,8 @@ def _id(gid: str | None) -> str:
 
 
 def _svg(m: Mark) -> str:
+    if isinstance(m, Group):
+        return f'<g{_id(m.gid)}>\n' + "".join(_svg(child) for child in m.marks) + "</g>\n"
     if isinstance(m, Rect):
         stroke = (f' stroke="{m.stroke}" stroke-width="{_n(m.width)}"'
                   if m.stroke and m.width else "")
@@ -241,8 +255,9 @@ def _svg(m: Mark) -> str:
     if isinstance(m, Dot):
         stroke = (f' stroke="{m.stroke}" stroke-width="{_n(m.width)}"'
                   if m.stroke and m.width else "")
+        opacity = f' fill-opacity="{_n(m.opacity)}"' if m.opacity != 1 else ""
         return (f'<circle{_id(m.gid)} cx="{_n(m.x)}" cy="{_n(m.y)}" r="{_n(m.r)}" '
-                f'fill="{m.fill}"{stroke}/>\n')
+                f'fill="{m.fill}"{opacity}{stroke}/>\n')
     style = [f"font-size: {_n(m.size)}px"]
     if m.anchor != "start":
         style.append(f"text-anchor: {m.anchor}")
