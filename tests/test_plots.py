@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from muceval.core.units import from_arrays
 from muceval.reporting.plots import (
+    error_bars_plot,
     evidence_plot,
     groups_plot,
     inline_svg,
@@ -21,6 +22,7 @@ from muceval.reporting.plots import (
     to_png,
     to_svg,
 )
+from muceval.reporting.svgfig import Rect, SvgFigure, Text
 from muceval.significance.engine import compare
 from muceval.significance.settings import SignificanceSettings
 
@@ -238,3 +240,35 @@ def test_evidence_plot_draws_one_mark_per_pair() -> None:
     assert {"A", "B x", "C"} <= set(texts)
     assert any("refused by strict" in t for t in texts)
     assert to_svg(evidence_plot(rows, "1992", "strict")) == svg
+
+
+def test_png_keeps_names_as_text_and_hatches_in_white() -> None:
+    """Review of issue 30's figures: a PNG is replayed by matplotlib, which would read "$^$"
+    in a name as (broken) mathtext; its hatching must be white, as the SVG's pattern."""
+    import io
+
+    from matplotlib.image import imread
+
+    tallies = from_arrays(["run$^$1", "B"], ["m1", "m2"], [[[2, 2, 2, 0]] * 2, [[2, 2, 0, 0]] * 2])
+    result = compare(tallies, ["recall"], SignificanceSettings(seed=1, bootstrap=0))
+    assert to_png(matrix_plot(result, "recall"))[:4] == b"\x89PNG"
+    assert to_png(groups_plot(result, "recall"))[:4] == b"\x89PNG"
+    fig = SvgFigure(40, 40)
+    fig.add(Rect(0, 0, 40, 40, fill="#000000", hatch=True))
+    pixels = imread(io.BytesIO(to_png(fig)))[..., :3]
+    assert pixels.max() > 0.9 and pixels.min() < 0.1  # white lines on black
+
+
+def test_inline_svg_leaves_the_text_of_labels_alone() -> None:
+    fig = SvgFigure(40, 40)
+    fig.add(Text(1, 1, 'a id="zz" url(#k) href="#h"', gid="label"))
+    body = inline_svg(fig.svg(), "P-")
+    assert 'id="P-label"' in body and '>a id="zz" url(#k) href="#h"<' in body
+
+
+def test_error_bars_leave_room_for_every_category_of_the_legend() -> None:
+    categories = [f"Category_{k}" for k in range(16)]
+    fig = error_bars_plot([("A", {c: 1 for c in categories})], categories,
+                          {c: "#336699" for c in categories})
+    lowest = max(m.y for m in fig.marks if isinstance(m, Text) and m.text in categories)
+    assert lowest + 6 <= fig.height

@@ -2,8 +2,8 @@
 randomization distributions, alignment evidence, error categories.
 
 Every figure is a plain SVG figure (:class:`~muceval.reporting.svgfig.SvgFigure`, issue 30:
-matplotlib, a third of a second per matrix and most of a second to import, is imported only
-when a PNG is asked for). :func:`to_svg` and :func:`to_png` serialise one. SVG output is
+through matplotlib a matrix took a third of a second). matplotlib lends its colour maps
+(``matplotlib.colormaps``, its core only) and draws figures only when a PNG is asked for. :func:`to_svg` and :func:`to_png` serialise one. SVG output is
 deterministic and keeps text as ``<text>`` elements, so that labels can be read back from the
 file or from a browser's DOM. Marks carry ids naming what they show:
 
@@ -88,6 +88,7 @@ def to_png(fig: SvgFigure, dpi: int = 110) -> bytes:
     return fig.png(dpi)
 
 
+_TAG = re.compile(r"<[^>]+>")
 _ID = re.compile(r'\bid="([^"]+)"')
 _URL = re.compile(r"url\(#([^)]+)\)")
 _HREF = re.compile(r'href="#([^"]+)"')
@@ -104,10 +105,14 @@ def inline_svg(svg: str, prefix: str) -> str:
     """
     start = svg.find("<svg")
     body = svg[start:] if start >= 0 else svg
-    body = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', body)
-    body = _URL.sub(lambda m: f"url(#{prefix}{m.group(1)})", body)
-    body = _HREF.sub(lambda m: f'href="#{prefix}{m.group(1)}"', body)
-    return body.strip()
+
+    def prefixed(tag: re.Match[str]) -> str:
+        text = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', tag.group())
+        text = _URL.sub(lambda m: f"url(#{prefix}{m.group(1)})", text)
+        return _HREF.sub(lambda m: f'href="#{prefix}{m.group(1)}"', text)
+
+    # Inside tags only: a system name in a label may read id="x" or url(#x) itself.
+    return _TAG.sub(prefixed, body).strip()
 
 
 # ---------------------------------------------------------------------------
@@ -575,7 +580,9 @@ def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: S
     shown = display_names(name for name, _ in rows)
     names = max((text_width(shown[name], 8) for name, _ in rows), default=0.0)
     legend = max((text_width(c, 7) for c in categories), default=0.0) + 22
-    fig = SvgFigure(9.0 * 72 + legend, (1.6 + 0.3 * len(rows)) * 72)
+    # Tall enough for the bars and for the legend, one line per category.
+    fig = SvgFigure(9.0 * 72 + legend, max((1.6 + 0.3 * len(rows)) * 72,
+                                           12 + 11 * len(categories) + 20))
     x0, x1, y0, y1 = names + 16, fig.width - legend - 16, 12.0, fig.height - 44
     row = (y1 - y0) / max(len(rows), 1)
     most = max((sum(counts.get(c, 0) for c in categories) for _, counts in rows), default=0)

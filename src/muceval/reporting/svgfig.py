@@ -162,7 +162,10 @@ class SvgFigure:
             if isinstance(m, Rect):
                 ax.add_patch(Rectangle((m.x, m.y), m.w, m.h, facecolor=m.fill,
                                        edgecolor=m.stroke or "none", lw=m.width,
-                                       hatch="///" if m.hatch else None, alpha=m.opacity))
+                                       alpha=m.opacity))
+                if m.hatch:  # white lines over the fill, as the SVG's pattern
+                    ax.add_patch(Rectangle((m.x, m.y), m.w, m.h, facecolor="none",
+                                           edgecolor="#ffffff", lw=0, hatch="///"))
             elif isinstance(m, Dot):
                 ax.add_patch(Circle((m.x, m.y), m.r, facecolor=m.fill,
                                     edgecolor=m.stroke or "none", lw=m.width,
@@ -182,10 +185,9 @@ class SvgFigure:
                         ha={"start": "left", "middle": "center", "end": "right"}[m.anchor],
                         va="center" if m.middle else "baseline", rotation=m.rotate,
                         rotation_mode="anchor", fontweight="bold" if m.bold else "normal",
-                        family="DejaVu Sans")
+                        family="DejaVu Sans", parse_math=False)
         buffer = io.BytesIO()
-        with matplotlib.rc_context({"text.parse_math": False}):
-            fig.savefig(buffer, format="png", dpi=dpi)
+        fig.savefig(buffer, format="png", dpi=dpi)
         return buffer.getvalue()
 
 

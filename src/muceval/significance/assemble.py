@@ -118,6 +118,10 @@ def assemble(names: Sequence[str], metrics: Sequence[str],
         alternative=settings.alternative, p_adjusted=adjusted, significant=decided,
         units=np.asarray(units, dtype=np.int64), ci=pair_ci,
         classic=None if classic is None else tuple(classic[m] for m in metrics))
+    for array in (table.first, table.second, table.values, table.p_value, table.exact,
+                  table.nge, table.confidence, table.error_bound, table.p_adjusted,
+                  table.significant, table.units, *(() if pair_ci is None else (pair_ci,))):
+        array.setflags(write=False)  # the table is the result: read, never changed
     apart = apart_matrices(len(names), table.first, table.second, decided, metrics)
     groups, letters, cld = group_letters(names, metrics, scores, apart)
     return Assembled(table, groups, letters, cld)

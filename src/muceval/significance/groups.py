@@ -269,7 +269,8 @@ def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str
             if isinstance(apart, np.ndarray):
                 position = {name: i for i, name in enumerate(names)}
                 ranked = [position[name] for name in order]
-                in_order = apart[np.ix_(ranked, ranked)]
+                # As booleans: ~ of a 0/1 integer matrix would be -1 and -2, both true.
+                in_order = apart.astype(bool)[np.ix_(ranked, ranked)]
                 groups[metric] = _runs(order, in_order)
                 cld[metric] = _cliques(order, _together(in_order), MAX_LETTER_GROUPS)
             else:
