@@ -105,3 +105,16 @@ def test_every_docstring_example_runs() -> None:
                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                if "doctest: +SKIP" in line]
     assert not skipped, "examples that never run: " + ", ".join(skipped)
+
+
+def test_significance_json_does_not_load_the_terminal(tmp_path: Path) -> None:
+    """Start-up (issue 30): rich and the terminal tables are for the terminal only."""
+    data = tmp_path / "two.csv"
+    data.write_text("system,unit,POS,ACT,COR,PAR\nA,u1,2,2,1,0\nA,u2,3,2,2,0\n"
+                    "B,u1,2,1,1,0\nB,u2,3,3,1,0\n")
+    code = ("import contextlib, io, sys\nfrom muceval.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    main(['significance', {str(data)!r}, '--format', 'json', '--seed', '1'])\n"
+            "print(sorted(m for m in ('rich', 'muceval.reporting.terminal') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"

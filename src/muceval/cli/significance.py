@@ -219,10 +219,6 @@ def _tallies(inputs: tuple[str, ...], selection: Selection,
 
 def _print(result: SignificanceResult, fmt: str, matrix: bool | None,
            chosen_tests: tuple[str, ...]) -> None:
-    from rich.console import Console
-
-    from muceval.reporting.terminal import render_classic_tests, render_significance
-
     if fmt == "json":
         # In pieces: a leaderboard's JSON is hundreds of megabytes.
         out = sys.stdout
@@ -233,6 +229,11 @@ def _print(result: SignificanceResult, fmt: str, matrix: bool | None,
     elif fmt == "csv":
         click.echo(result.to_csv(), nl=False)
     else:
+        # Only here: rich and the terminal tables are a tenth of a JSON run's start-up.
+        from rich.console import Console
+
+        from muceval.reporting.terminal import render_classic_tests, render_significance
+
         console = Console(soft_wrap=False)
         render_significance(result, console, matrix=matrix)
         if chosen_tests:
