@@ -15,6 +15,7 @@ the letter groups.
 
     python3 benchmarks/engine.py                    # 300 × 100 × 9,999, medians of 3
     python3 benchmarks/engine.py --systems 100 --repeat 1
+    python3 benchmarks/engine.py --baseline /tmp/before/src   # an earlier version beside it
 
 Prints figures only; medians, since the machines are shared and noisy.
 """
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -52,23 +54,47 @@ def write_csv(path: Path, tallies) -> None:
                 out.write(f"{name},{unit}," + ",".join(map(str, tallies.counts[s, u])) + "\n")
 
 
-def run_cli(args: list[str]) -> None:
-    subprocess.run([sys.executable, "-m", "muceval", *args], check=True,
-                   stdout=subprocess.DEVNULL)
+def run_cli(args: list[str], source: str | None = None, out: Path | None = None) -> None:
+    """``muceval ARGS`` in a fresh process, imported from ``source`` (a ``src`` folder) if
+    given, its stdout to ``out`` or discarded."""
+    env = dict(os.environ)
+    if source:
+        env["PYTHONPATH"] = source
+    with open(out or os.devnull, "wb") as sink:
+        subprocess.run([sys.executable, "-m", "muceval", *args], check=True, stdout=sink,
+                       env=env)
 
 
-def end_to_end(tallies, shuffles: int, repeat: int, folder: Path) -> float:
+def end_to_end(tallies, shuffles: int, repeat: int, folder: Path,
+               baseline: str | None = None) -> float:
+    """The median of ``repeat`` fresh runs writing JSON; with ``baseline`` (the ``src`` folder
+    of an earlier version), its runs alternate with these on the same file, and the two JSON
+    texts are compared."""
     path = folder / "systems.csv"
     write_csv(path, tallies)
-    run_cli(["significance", str(path), "--shuffles", "99", "--format", "json"])  # warm cache
-    seconds, _ = median_time(lambda: run_cli(
-        ["significance", str(path), "--shuffles", str(shuffles), "--seed", "1",
-         "--format", "json"]), repeat)
+    args = ["significance", str(path), "--shuffles", str(shuffles), "--seed", "1",
+            "--format", "json"]
+    sources = {"current": None, **({"baseline": baseline} if baseline else {})}
+    times: dict[str, list[float]] = {label: [] for label in sources}
+    for source in sources.values():  # warm numba's cache of each version
+        run_cli(["significance", str(path), "--shuffles", "99", "--format", "json"], source)
+    for _ in range(repeat):
+        for label, source in sources.items():
+            start = time.perf_counter()
+            run_cli(args, source, folder / f"{label}.json")
+            times[label].append(time.perf_counter() - start)
     pairs = len(tallies.systems) * (len(tallies.systems) - 1) // 2
-    ns = seconds / (pairs * shuffles) * 1e9
+    medians = {label: statistics.median(t) for label, t in times.items()}
+    ns = medians["current"] / (pairs * shuffles) * 1e9
     print(f"end to end, {len(tallies.systems)} systems × {len(tallies.units)} units × "
-          f"{shuffles:,} shuffles × 5 metrics, JSON: {seconds:.1f} s, {ns:.1f} ns per "
-          f"pair-shuffle (target ≤ 25, issue 30)")
+          f"{shuffles:,} shuffles × 5 metrics, JSON: {medians['current']:.1f} s, {ns:.1f} ns "
+          f"per pair-shuffle (target ≤ 25, issue 30)")
+    if baseline:
+        same = (folder / "current.json").read_bytes() == (folder / "baseline.json").read_bytes()
+        old_ns = medians["baseline"] / (pairs * shuffles) * 1e9
+        print(f"  baseline {baseline}: {medians['baseline']:.1f} s, {old_ns:.1f} ns per "
+              f"pair-shuffle ({medians['baseline'] / medians['current']:.2f}× the current "
+              f"time, same run, alternating); JSON {'identical' if same else 'DIFFERENT'}")
     return ns
 
 
@@ -217,11 +243,15 @@ def main() -> None:
     parser.add_argument("--shuffles", type=int, default=9999)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--shared")
+    parser.add_argument("--baseline", metavar="SRC",
+                        help="src folder of an earlier version, measured end to end beside "
+                             "this one (e.g. git archive <commit> src | tar -x -C /tmp/before)")
     args = parser.parse_args()
     os.environ.setdefault("COLUMNS", "100")
     tallies = synthetic_tallies(args.systems, args.units)
     with tempfile.TemporaryDirectory() as tmp:
-        end_to_end(tallies, args.shuffles, args.repeat, Path(tmp))
+        end_to_end(tallies, args.shuffles, args.repeat, Path(tmp),
+                   str(Path(args.baseline).resolve()) if args.baseline else None)
         kernel_and_floor(tallies, args.shuffles, args.repeat)
         parts(tallies, args.shuffles, args.repeat)
         start_up(args.repeat, Path(tmp))

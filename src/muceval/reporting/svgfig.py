@@ -284,12 +284,14 @@ def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
 
     >>> nice_ticks(0, 17.3)
     [0.0, 5.0, 10.0, 15.0]
+    >>> nice_ticks(0, float("inf"))
+    [0]
     """
     import math
 
     span = high - low
-    if span <= 0:
-        return [low]
+    if not math.isfinite(span) or span <= 0:  # nothing to divide (or an infinite axis)
+        return [low] if math.isfinite(low) else []
     for step in sorted(m * 10.0 ** e for e in range(math.floor(math.log10(span)) - 2,
                                                        math.floor(math.log10(span)) + 2)
                        for m in (1, 2, 2.5, 5)):

@@ -11,6 +11,7 @@ import numpy as np
 
 from muceval.significance.classic import ClassicColumns
 from muceval.significance.groups import confidence_levels, decisions, group_letters
+from muceval.significance.kernels import ExactResult
 from muceval.significance.plan import ExactJob, Plan
 from muceval.significance.settings import SignificanceSettings
 from muceval.significance.table import ComparisonTable
@@ -59,7 +60,7 @@ class RawColumns:
             column([t.confidence for t in flat], np.float64))
 
     @staticmethod
-    def of_outcomes(plan: Plan, nge: np.ndarray, exact: Mapping[ExactJob, object],
+    def of_outcomes(plan: Plan, nge: np.ndarray, exact: Mapping[ExactJob, ExactResult],
                     settings: SignificanceSettings) -> RawColumns:
         """The columns of a run of ``plan``: ``nge`` of the approximate pairs (pairs ×
         metrics), the exact results by job (with ``p_value`` and ``error_bound``)."""
@@ -68,8 +69,8 @@ class RawColumns:
         counts = np.where(approximate, nge, -1).astype(np.int64)
         bound = np.zeros(p_value.shape)
         for job, result in exact.items():
-            p_value[job.pair, job.metric] = result.p_value  # type: ignore[attr-defined]
-            bound[job.pair, job.metric] = result.error_bound  # type: ignore[attr-defined]
+            p_value[job.pair, job.metric] = result.p_value
+            bound[job.pair, job.metric] = result.error_bound
         confidence = np.where(approximate,
                               confidence_levels(nge, settings.shuffles, settings.alpha), 1.0)
         return RawColumns(p_value, plan.exact.copy(), counts, bound, confidence)

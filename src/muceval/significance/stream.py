@@ -157,6 +157,7 @@ def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: 
     names = tallies.systems
     lo, hi = bounds(settings.ci_level)
     raw = decided.raw
+    score_matrix = np.array([[scores[n][m] for m in metrics] for n in names])
     for start in range(0, len(first), block):
         stop = min(len(first), start + block)
         index = np.stack([first[start:stop], second[start:stop]], axis=1).astype(np.int64)
@@ -169,7 +170,7 @@ def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: 
                         for metric in metrics) if settings.classic else None
         table = ComparisonTable(
             names=names, metrics=metrics, first=index[:, 0], second=index[:, 1],
-            values=np.array([[scores[n][m] for m in metrics] for n in names]),
+            values=score_matrix,
             p_value=raw.p_value[start:stop], exact=raw.exact[start:stop],
             nge=raw.nge[start:stop], shuffles=settings.shuffles,
             confidence=raw.confidence[start:stop], error_bound=raw.error_bound[start:stop],
