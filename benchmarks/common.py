@@ -24,6 +24,15 @@ def shared_folder(given: str | None, part: str) -> Path:
     return folder
 
 
+def installed_environment() -> dict[str, str]:
+    """This process's environment for a fresh muceval process, as an installed muceval runs:
+    with Python's bytecode cache (``PYTHONDONTWRITEBYTECODE`` would recompile every module
+    on every start)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def median_time(work: Callable[[], T], repeat: int) -> tuple[float, T]:
     """The median wall time of ``repeat`` runs of ``work``, and what the last run returned."""
     if repeat < 1:

@@ -6,10 +6,9 @@
 2. The kernel alone (all pairs, one thread and all threads) against the same-run floor of a
    float32 GEMM that forms the same exchanged sums (coins × per-unit differences of every
    pair, one BLAS thread), in ns per pair-shuffle, and their ratio.
-3. Start-up: ``muceval significance`` on two small CSV systems (warm numba cache).
-4. Exact F0.5 for all 136 pairs of the 17 official TST3 systems (needs ../shared).
+3. Exact F0.5 for all 136 pairs of the 17 official TST3 systems (needs ../shared).
 
-Between 2 and 3, the parts the engine replaced against the former way, same run: the
+(Start-up, with its targets, is ``benchmarks/startup.py``'s.) Between 2 and 3, the parts the engine replaced against the former way, same run: the
 lookup-table kernel, ``np.quantile`` for the bootstrap intervals, insert-and-absorb for
 the letter groups.
 
@@ -34,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from common import median_time, shared_folder, synthetic_tallies
+from common import installed_environment, median_time, shared_folder, synthetic_tallies
 from muceval.significance.kernels import (
     METRICS,
     PairData,
@@ -57,7 +56,7 @@ def write_csv(path: Path, tallies) -> None:
 def run_cli(args: list[str], source: str | None = None, out: Path | None = None) -> None:
     """``muceval ARGS`` in a fresh process, imported from ``source`` (a ``src`` folder) if
     given, its stdout to ``out`` or discarded."""
-    env = dict(os.environ)
+    env = installed_environment()
     if source:
         env["PYTHONPATH"] = source
     with open(out or os.devnull, "wb") as sink:
@@ -208,15 +207,6 @@ def insert_and_absorb(order, different):
     return [sorted(g, key=position.__getitem__) for g in groups]
 
 
-def start_up(repeat: int, folder: Path) -> None:
-    path = folder / "two.csv"
-    write_csv(path, synthetic_tallies(2, 20))
-    run_cli(["significance", str(path)])
-    seconds, _ = median_time(lambda: run_cli(["significance", str(path), "--seed", "1"]),
-                             max(3, repeat))
-    print(f"start-up: significance on two small CSV systems: {seconds:.2f} s (target < 1)")
-
-
 def exact_f05(shared: str | None) -> None:
     from muceval.formats.scores.reports import from_reports
     from muceval.significance.engine import compare
@@ -254,7 +244,6 @@ def main() -> None:
                    str(Path(args.baseline).resolve()) if args.baseline else None)
         kernel_and_floor(tallies, args.shuffles, args.repeat)
         parts(tallies, args.shuffles, args.repeat)
-        start_up(args.repeat, Path(tmp))
     exact_f05(args.shared)
 
 

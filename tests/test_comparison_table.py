@@ -95,3 +95,55 @@ def test_a_column_of_few_values_is_encoded_once_and_negative_zero_kept():
     signed = np.tile([0.0, -0.0, 2.5], 40)
     assert _literals(signed) == [json.dumps(v) for v in signed.tolist()]
     assert _literals(np.array([], dtype=float)) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.floats(-1e-3, 1e-3)
+                | st.integers(-2**60, 2**60).map(float), max_size=60),
+       st.booleans())
+def test_number_texts_are_what_json_writes(values, agree):
+    """Every float, orjson's path or json's (as when the installed orjson disagrees with the
+    probe): json.dumps's text, NaN as asked."""
+    from muceval.core import jsontext
+
+    array = np.array(values, dtype=np.float64)
+    expected = [json.dumps(v) for v in values]
+    before = jsontext._orjson_agrees
+    try:
+        if not agree:
+            jsontext._orjson_agrees = lambda: False  # type: ignore[assignment]
+        assert jsontext.number_texts(array) == expected
+        assert jsontext.number_texts(array, nan="null") == [
+            "null" if v != v else t for v, t in zip(values, expected, strict=True)]
+        ints = np.array([int(v) for v in values if v == v and abs(v) < 2**62], dtype=np.int64)
+        assert jsontext.number_texts(ints) == [json.dumps(v) for v in ints.tolist()]
+    finally:
+        jsontext._orjson_agrees = before
+
+
+def test_the_installed_orjson_agrees_with_json():
+    """If this fails, every number takes json's slower path: correct, but the installed
+    orjson has changed how it writes floats."""
+    from muceval.core.jsontext import _orjson_agrees
+
+    assert _orjson_agrees()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data(), st.integers(2, 5), st.integers(1, 6), st.integers(1, 4),
+       st.sampled_from([", ", ",\n    "]))
+def test_comparisons_joined_in_blocks_are_the_rows_joined(data, systems, units, block,
+                                                          separator):
+    tallies = _tallies(data, systems, units)
+    chosen = SignificanceSettings(shuffles=99, seed=1, bootstrap=data.draw(st.sampled_from([0, 20])),
+                                  classic=data.draw(st.booleans()))
+    table = compare(tallies, ["recall", "f1"], chosen).comparisons
+    assert isinstance(table, ComparisonTable)
+    assert "".join(table.json_joined(separator, block)) == separator.join(table.json_rows())
+
+
+def test_a_template_s_pieces_read_percent_signs():
+    from muceval.significance.table import _pieces
+
+    assert _pieces('{"a": %s, "b": "%%s%%", "c": %s}') == ['{"a": ', ', "b": "%s%", "c": ', "}"]
+    assert _pieces("%s") == ["", ""]

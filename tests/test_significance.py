@@ -615,3 +615,39 @@ def test_average_ranks_are_scipys_rankdata():
         values = values.astype(float)
         values[rng.random(values.shape) < 0.2] = np.inf
         assert np.array_equal(_average_ranks(values), stats.rankdata(values, axis=1))
+
+
+def _many_systems(systems: int, units: int) -> object:
+    rng = np.random.default_rng(5)
+    pos = rng.integers(1, 6, size=units)
+    counts = np.stack([np.stack([pos, pos, rng.binomial(pos, 0.2 + 0.005 * s),
+                                 np.zeros(units, dtype=np.int64)], 1) for s in range(systems)])
+    return from_arrays([f"S{s}" for s in range(systems)], [f"u{j}" for j in range(units)],
+                       counts)
+
+
+def test_a_failure_beside_the_shuffles_stops_them(monkeypatch):
+    """The classic tests run on the caller's thread while the kernels shuffle on theirs:
+    when they fail, the error is raised and the shuffling stops at its first batch (its
+    progress never reported) instead of running to the end first."""
+    import muceval.significance.engine as engine
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("the classic tests failed")
+
+    monkeypatch.setattr(engine, "classic_columns", failing)
+    reported: list[int] = []
+    tallies = _many_systems(90, 20)  # 4,005 pairs: two batches of 9,999 shuffles
+    with pytest.raises(RuntimeError, match="classic tests failed"):
+        compare(tallies, ["f1"], SignificanceSettings(shuffles=9999, seed=1, bootstrap=0),
+                progress=lambda done, total: reported.append(done))
+    assert reported == []
+
+
+def test_a_failure_on_the_shuffling_thread_reaches_the_caller():
+    def failing(done: int, total: int) -> None:
+        raise KeyError("progress failed")
+
+    with pytest.raises(KeyError, match="progress failed"):
+        compare(_many_systems(3, 5), ["f1"], SignificanceSettings(shuffles=99, seed=1),
+                progress=failing)

@@ -4,7 +4,7 @@ modern counts (:mod:`~muceval.significance.ratios`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,20 +101,25 @@ def apart_matrices(n: int, first: np.ndarray, second: np.ndarray, significant: n
 def assemble(names: Sequence[str], metrics: Sequence[str],
              scores: dict[str, dict[str, float]], first: np.ndarray, second: np.ndarray,
              raw: RawColumns, settings: SignificanceSettings, units: np.ndarray,
-             pair_ci: np.ndarray | None = None,
+             pair_ci: np.ndarray | Callable[[], np.ndarray] | None = None,
              classic: Mapping[str, ClassicColumns] | None = None) -> Assembled:
     """Adjust and decide every pair (``raw``: pairs × metrics; pair ``k`` is systems
     ``first[k]`` and ``second[k]``), and lay out the comparisons (``units[k]``: the units
-    pair ``k`` differs on or is tested on; ``pair_ci``: pairs × metrics × 2 intervals;
-    ``classic``: per metric) and the groups of systems no decision separates."""
+    pair ``k`` differs on or is tested on; ``pair_ci``: pairs × metrics × 2 intervals, or
+    what returns them, called once the groups are made; ``classic``: per metric) and the
+    groups of systems no decision separates."""
+    first = np.asarray(first, dtype=np.int64)
+    second = np.asarray(second, dtype=np.int64)
     adjusted, decided = decisions(raw.p_value, raw.confidence, settings)
+    apart = apart_matrices(len(names), first, second, decided, metrics)
+    groups, letters, cld = group_letters(names, metrics, scores, apart)
+    if callable(pair_ci):
+        pair_ci = pair_ci()
     values = np.array([[scores[n][m] for m in metrics] for n in names],
                       dtype=np.float64).reshape(len(names), len(metrics))
     table = ComparisonTable(
-        names=tuple(names), metrics=tuple(metrics), first=np.asarray(first, dtype=np.int64),
-        second=np.asarray(second, dtype=np.int64), values=values, p_value=raw.p_value,
-        exact=raw.exact, nge=raw.nge,
-        shuffles=settings.shuffles,
+        names=tuple(names), metrics=tuple(metrics), first=first, second=second, values=values,
+        p_value=raw.p_value, exact=raw.exact, nge=raw.nge, shuffles=settings.shuffles,
         confidence=raw.confidence, error_bound=raw.error_bound,
         alternative=settings.alternative, p_adjusted=adjusted, significant=decided,
         units=np.asarray(units, dtype=np.int64), ci=pair_ci,
@@ -123,6 +128,4 @@ def assemble(names: Sequence[str], metrics: Sequence[str],
                   table.nge, table.confidence, table.error_bound, table.p_adjusted,
                   table.significant, table.units, *(() if pair_ci is None else (pair_ci,))):
         array.setflags(write=False)  # the table is the result: read, never changed
-    apart = apart_matrices(len(names), table.first, table.second, decided, metrics)
-    groups, letters, cld = group_letters(names, metrics, scores, apart)
     return Assembled(table, groups, letters, cld)

@@ -14,7 +14,8 @@ import numpy as np
 
 from muceval.significance.kernels import HAVE_NUMBA
 
-__all__ = ["bootstrap_intervals", "bootstrap_values", "bounds", "pair_intervals", "system_intervals"]
+__all__ = ["bootstrap_intervals", "bootstrap_values", "bounds", "intervals", "pair_intervals",
+           "system_intervals"]
 
 
 def bootstrap_intervals(
@@ -39,7 +40,13 @@ def bootstrap_intervals(
     >>> s[0, 0].tolist(), p[0, 0].tolist()
     ([1.0, 1.0], [1.0, 1.0])
     """
-    values = bootstrap_values(counts, metrics, samples, seed, value, batch)
+    return intervals(bootstrap_values(counts, metrics, samples, seed, value, batch), pairs,
+                     level)
+
+
+def intervals(values: np.ndarray, pairs: Sequence[tuple[int, int]],
+              level: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`bootstrap_intervals` of the draws ``values`` (metrics × systems × samples)."""
     lo, hi = bounds(level)
     system_ci = np.quantile(values, [lo, hi], axis=2).transpose(2, 1, 0)
     return system_ci, pair_intervals(values, pairs, lo, hi)

@@ -152,7 +152,7 @@ def _batch_hits(batch: tuple[np.ndarray, ...], size: int, coef: np.ndarray, sign
     return hits
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, nogil=True)
 def _approx_kernel(
     tables: np.ndarray, block_start: np.ndarray, totals: np.ndarray, coefs: np.ndarray,
     signs: np.ndarray, thresholds: np.ndarray, two_sided: bool, shuffles: int, key: np.uint64,
@@ -343,7 +343,7 @@ def _keep_smallest(buf: np.ndarray, count: int, cap: int,  # pragma: no cover - 
     return count
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, nogil=True)
 def _tails(values: np.ndarray, a: np.ndarray, b: np.ndarray,  # pragma: no cover - compiled
            where: np.ndarray, out: np.ndarray) -> None:
     # Only the order statistics the two quantiles need: the smallest and the largest
@@ -404,7 +404,7 @@ def _count_pair(sums: np.ndarray, q: int, p: int, width: int, totals: np.ndarray
         out[p, m] += hits
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, nogil=True)
 def _gemm_hits(diffs_t: np.ndarray, coins_t: np.ndarray, n_shuffles: int, totals: np.ndarray,
                coefs: np.ndarray, signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
                out: np.ndarray) -> None:
@@ -430,7 +430,7 @@ def _gemm_hits(diffs_t: np.ndarray, coins_t: np.ndarray, n_shuffles: int, totals
                             two_sided, out)
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, nogil=True)
 def _sum_hits(sums: np.ndarray, width: int, totals: np.ndarray, coefs: np.ndarray,
               signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
               out: np.ndarray) -> None:
@@ -440,7 +440,7 @@ def _sum_hits(sums: np.ndarray, width: int, totals: np.ndarray, coefs: np.ndarra
         _count_pair(sums, 3 * p, p, width, totals, coefs, signs, thresholds, two_sided, out)
 
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, nogil=True)
 def _coin_blocks(key: np.uint64, start: int, n_shuffles: int, unit_start: int,
                  out: np.ndarray) -> None:
     """The coins of shuffles ``start`` … ``start + n_shuffles - 1`` for units ``unit_start``

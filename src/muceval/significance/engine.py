@@ -50,7 +50,9 @@ tallies with COR + ½PAR in the numerator) :func:`compare` computes:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import overload
 
@@ -59,8 +61,9 @@ import numpy as np
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
 from muceval.significance.assemble import RawColumns, assemble
-from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
+from muceval.significance.bootstrap import bootstrap_values, intervals, system_intervals
 from muceval.significance.classic import (
+    ClassicColumns,
     ClassicTests,
     classic_columns,
     classic_tests,
@@ -121,18 +124,6 @@ def parse_metrics(text: str | Sequence[str]) -> tuple[str, ...]:
     names = text.split(",") if isinstance(text, str) else list(text)
     return known_metrics(names, METRICS)
 
-
-
-def _bootstrap(
-    reduced: np.ndarray,
-    metrics: tuple[str, ...],
-    pairs: list[tuple[int, int]],
-    samples: int,
-    level: float,
-    seed: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile intervals: (systems × metrics × 2), (pairs × metrics × 2)."""
-    return bootstrap_intervals(reduced, metrics, pairs, samples, level, seed, metric_values)
 
 
 def compare(
@@ -223,10 +214,49 @@ def compare(
     runner = executor or LocalExecutor(threads or default_threads())
     index_pairs = prepared.index_pairs
     pairs = list(prepared.pairs)
-    outcomes = runner.run(prepared.plan, pairs, prepared.metrics, prepared.settings,
-                          progress, source=(prepared.reduced, index_pairs))
-    return _assemble(tallies, prepared.reduced, prepared.metrics, prepared.settings,
-                     index_pairs, pairs, prepared.plan, outcomes)
+    chosen = prepared.settings
+    stop = threading.Event()
+
+    def watched(done: int, total: int) -> None:
+        if stop.is_set():
+            raise _Stopped
+        if progress is not None:
+            progress(done, total)
+
+    # Work that needs no shuffle runs on this thread while the compiled kernels (which let
+    # go of the GIL) shuffle on theirs: the bootstrap's draws and the classic tests (NumPy)
+    # before the p-values are known, the groups while the intervals' compiled tails run.
+    # The tails queue behind the kernels on their thread: numba's default threading layer
+    # takes one caller at a time.
+    index = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)
+    with ThreadPoolExecutor(1, thread_name_prefix="muceval-shuffles") as pool:
+        shuffled = pool.submit(runner.run, prepared.plan, pairs, prepared.metrics, chosen,
+                               watched, source=(prepared.reduced, index_pairs))
+        tails = None
+        try:
+            if chosen.bootstrap > 0:
+                assert chosen.seed is not None
+                draws = bootstrap_values(prepared.reduced, prepared.metrics, chosen.bootstrap,
+                                         chosen.seed, metric_values)
+                tails = pool.submit(intervals, draws, index_pairs, chosen.ci_level)
+            classic = {metric: classic_columns(tallies.counts, index, metric,
+                                               chosen.alternative, chosen.unit_means)
+                       for metric in prepared.metrics} if chosen.classic else None
+            units = np.fromiter((len(pair.diffs) for pair in pairs), dtype=np.int64,
+                                count=len(pairs))
+            return _assemble(tallies, prepared.reduced, prepared.metrics, chosen, index,
+                             prepared.plan, shuffled.result(), tails, classic, units)
+        except BaseException:
+            # Ctrl-C or a failure here: the shuffling thread stops at its next batch
+            # instead of running to the end before the error is seen.
+            stop.set()
+            if tails is not None:
+                tails.cancel()
+            raise
+
+
+class _Stopped(Exception):
+    """Raised in the shuffling thread when the caller has given up on it."""
 
 
 class SystemPairs(Sequence[PairData]):
@@ -329,26 +359,19 @@ def system_scores(reduced: np.ndarray, names: Sequence[str],
 
 
 def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...],
-              settings: SignificanceSettings, index_pairs: list[tuple[int, int]],
-              pairs: list[PairData], plan_: Plan, outcomes: Outcomes) -> SignificanceResult:
-    """p-values, adjustments, decisions, intervals, classic tests and groups into one result."""
+              settings: SignificanceSettings, index: np.ndarray, plan_: Plan,
+              outcomes: Outcomes, bootstrap: Future[tuple[np.ndarray, np.ndarray]] | None,
+              classic: dict[str, ClassicColumns] | None,
+              units: np.ndarray) -> SignificanceResult:
+    """p-values, adjustments, decisions, intervals, classic tests and groups into one result
+    (``bootstrap``: the intervals of the systems and of the pairs, being computed)."""
     names = tallies.systems
     scores = system_scores(reduced, names, metrics)
-    system_ci = pair_ci = None
-    if settings.bootstrap > 0:
-        assert settings.seed is not None
-        sys_ci, pair_ci = _bootstrap(reduced, metrics, index_pairs, settings.bootstrap,
-                                     settings.ci_level, settings.seed)
-        system_ci = system_intervals(sys_ci, names, metrics)
     raw = RawColumns.of_outcomes(plan_, outcomes.nge, outcomes.exact, settings)
-    index = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)
-    classic = {metric: classic_columns(tallies.counts, index, metric, settings.alternative,
-                                       settings.unit_means)
-               for metric in metrics} \
-        if settings.classic else None
-    units = np.fromiter((len(pair.diffs) for pair in pairs), dtype=np.int64, count=len(pairs))
     found = assemble(names, metrics, scores, index[:, 0], index[:, 1], raw, settings, units,
-                     pair_ci, classic)
+                     None if bootstrap is None else lambda: bootstrap.result()[1], classic)
+    system_ci = None if bootstrap is None else system_intervals(bootstrap.result()[0], names,
+                                                                 metrics)
     recorded = settings.recorded(len(tallies.units), metrics, tallies.level)
     return SignificanceResult(systems=names, metrics=metrics, scores=scores,
                               comparisons=found.comparisons, groups=found.groups,

@@ -204,36 +204,37 @@ class SignificanceResult:
         """:meth:`to_json` in consecutive pieces, for a writer that need not hold the whole
         text (hundreds of megabytes at a leaderboard's size)."""
         doc = self.to_dict(comparisons=False)
-        rows = self._comparison_texts()
         if indent is None:
             doc["comparisons"] = _PLACE
             before, after = json.dumps(doc).split(json.dumps(_PLACE), 1)
             yield before + "["
-            yield from _joined(rows, ", ")
+            yield from self._comparison_texts(", ")
             yield "]" + after
             return
         del doc["comparisons"]
         head = json.dumps(doc, indent=indent)
         pad = " " * indent
         yield head[:-2] + f',\n{pad}"comparisons": ['
-        if rows:
+        if self.comparisons:
             yield f"\n{pad * 2}"
-            yield from _joined(rows, ",\n" + pad * 2)
+            yield from self._comparison_texts(",\n" + pad * 2)
             yield f"\n{pad}"
         yield "]\n}"
 
-    def _comparison_texts(self) -> list[str]:
-        """Each comparison as ``json.dumps(c.to_dict())``: from the arrays of a table, else
-        every object in one call of the C encoder, split where one ends. Every comparison
-        starts with its key "a", and the text '}, {"a": ' cannot occur inside a JSON string
-        (its quote would be escaped) nor between nested values (no nested object has a key
-        "a"), so it marks exactly the boundaries."""
+    def _comparison_texts(self, separator: str) -> Iterator[str]:
+        """Every comparison as ``json.dumps(c.to_dict())``, joined by ``separator``, in
+        pieces: from the arrays of a table, else every object in one call of the C
+        encoder, split where one ends. Every comparison starts with its key "a", and the
+        text '}, {"a": ' cannot occur inside a JSON string (its quote would be escaped) nor
+        between nested values (no nested object has a key "a"), so it marks exactly the
+        boundaries."""
         if isinstance(self.comparisons, ComparisonTable):
-            return self.comparisons.json_rows()
+            yield from self.comparisons.json_joined(separator)
+            return
         if not self.comparisons:
-            return []
+            return
         text = json.dumps([c.to_dict() for c in self.comparisons])[1:-1]
-        return text.replace('}, {"a": ', '}\0{"a": ').split("\0")
+        yield from _joined(text.replace('}, {"a": ', '}\0{"a": ').split("\0"), separator)
 
     def to_csv(self) -> str:
         """One row per comparison (columns :data:`CSV_HEADER`)."""

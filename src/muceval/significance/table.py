@@ -11,6 +11,7 @@ of the objects (``tests/test_comparison_table.py``), at a fraction of the time (
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -18,6 +19,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from muceval.core.jsontext import number_texts
 from muceval.significance.classic import CLASSIC_FIELDS, ClassicColumns, ClassicTests
 from muceval.significance.comparison import CSV_CLASSIC, Comparison
 
@@ -144,6 +146,32 @@ class ComparisonTable(Sequence[Comparison]):
         the C encoder, :func:`_literals`)."""
         if len(self) == 0:
             return []
+        template, columns = self._json_columns()
+        return [template % row for row in zip(*columns, strict=True)]
+
+    def json_joined(self, separator: str, block: int = 10_000) -> Iterator[str]:
+        """``separator.join(self.json_rows())`` in pieces of ``block`` rows: the template's
+        pieces and the columns' texts interleaved by slices of one list and joined once
+        (about twice as fast as filling the template row by row)."""
+        if len(self) == 0:
+            return
+        template, columns = self._json_columns()
+        pieces = _pieces(template)
+        step = len(pieces) + len(columns)
+        for start in range(0, len(self), block):
+            stop = min(len(self), start + block)
+            rows = stop - start
+            flat: list[str] = [""] * (rows * step)
+            flat[0::step] = [separator + pieces[0]] * rows
+            for j, column in enumerate(columns):
+                flat[2 * j + 1::step] = column[start:stop]
+                flat[2 * j + 2::step] = [pieces[j + 1]] * rows
+            if start == 0:
+                flat[0] = pieces[0]
+            yield "".join(flat)
+
+    def _json_columns(self) -> tuple[str, list[list[str]]]:
+        """The %-template of one comparison's JSON and the texts that fill it, by column."""
         encode = json.dumps
         names = np.array([encode(n) for n in self.names], dtype=object)
         value_a = self.values[self.first]
@@ -187,7 +215,7 @@ class ComparisonTable(Sequence[Comparison]):
             template += ('{"units": %s, "correlation": %s, "sign": %s, "wilcoxon": %s, '
                          '"paired_t": %s, "two_sample_t": %s, "chi2": %s, "binomial": %s, %s, '
                          '"yeh_factor": %s}}')
-        return [template % row for row in zip(*columns, strict=True)]
+        return template, columns
 
     def csv_rows(self) -> Iterator[list[Any]]:
         """Each comparison as :func:`~muceval.significance.comparison.csv_row` lays it out."""
@@ -226,27 +254,30 @@ class ComparisonTable(Sequence[Comparison]):
 
 
 def _literals(values: np.ndarray, *, none_for_nan: bool = False) -> list[str]:
-    """Each value as JSON text, in C order, by the C encoder in one call (``none_for_nan``:
-    NaN is null). A column of few distinct floats (scores, p-values of a shuffle count) has
-    each encoded once; -0.0, which sorts with 0.0 but reads "-0.0", keeps every value
-    apart."""
+    """Each value as JSON text, in C order (``none_for_nan``: NaN is null), by
+    :func:`~muceval.core.jsontext.number_texts`. A column of few distinct floats (scores,
+    p-values of a shuffle count) has each formatted once and its texts shared; -0.0, which
+    sorts with 0.0 but reads "-0.0", keeps every value apart."""
     flat = np.asarray(values).reshape(-1)
-    if flat.size == 0:
-        return []
+    nan = "null" if none_for_nan else "NaN"
     if flat.dtype.kind == "f" and flat.size > 64 and not np.any((flat == 0) & np.signbit(flat)):
         unique, inverse = np.unique(flat, return_inverse=True)
         if 2 * len(unique) < flat.size:
-            texts = np.array(_encode(unique.tolist(), none_for_nan), dtype=object)
+            texts = np.array(number_texts(unique, nan), dtype=object)
             each: list[str] = texts[inverse.reshape(-1)].tolist()
             return each
-    return _encode(flat.tolist(), none_for_nan)
+    return number_texts(flat, nan)
 
 
-def _encode(items: list[Any], none_for_nan: bool) -> list[str]:
-    text = json.dumps(items)[1:-1]
-    if none_for_nan:
-        text = text.replace("NaN", "null")
-    return text.split(", ")
+def _pieces(template: str) -> list[str]:
+    """The literal text between a %-template's ``%s`` (``%%`` read as ``%``)."""
+    pieces = [""]
+    for token in re.split(r"(%.)", template):
+        if token == "%s":
+            pieces.append("")
+        else:
+            pieces[-1] += "%" if token == "%%" else token
+    return pieces
 
 
 def _percent(text: str) -> str:
