@@ -43,7 +43,7 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
-from common import shared_folder
+from common import installed_environment, shared_folder
 
 TARGET_SECONDS = 5.0
 TARGET_MB = 3.0
@@ -91,7 +91,7 @@ def timed_runs(arguments: list[str], outs: dict[str, Path], sources: dict[str, s
     cpus: dict[str, list[float]] = defaultdict(list)
     for _ in range(repeat):
         for label, source in sources.items():
-            env = dict(os.environ)
+            env = installed_environment()
             if source is not None:
                 env["PYTHONPATH"] = source
             cpu, start = child_cpu(), time.perf_counter()

@@ -651,3 +651,14 @@ def test_a_failure_on_the_shuffling_thread_reaches_the_caller():
     with pytest.raises(KeyError, match="progress failed"):
         compare(_many_systems(3, 5), ["f1"], SignificanceSettings(shuffles=99, seed=1),
                 progress=failing)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 5), st.integers(0, 99))
+def test_the_units_a_pair_differs_on_are_those_of_its_data(systems, units, seed):
+    from muceval.significance.engine import SystemPairs
+
+    rng = np.random.default_rng(seed)
+    reduced = rng.integers(0, 2, size=(systems, units, 3))
+    pairs = SystemPairs(reduced)
+    assert pairs.differing_units().tolist() == [len(p.diffs) for p in pairs]

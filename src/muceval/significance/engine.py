@@ -213,7 +213,6 @@ def compare(
     prepared = prepare(tallies, metrics, settings)
     runner = executor or LocalExecutor(threads or default_threads())
     index_pairs = prepared.index_pairs
-    pairs = list(prepared.pairs)
     chosen = prepared.settings
     stop = threading.Event()
 
@@ -230,8 +229,9 @@ def compare(
     # takes one caller at a time.
     index = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)
     with ThreadPoolExecutor(1, thread_name_prefix="muceval-shuffles") as pool:
-        shuffled = pool.submit(runner.run, prepared.plan, pairs, prepared.metrics, chosen,
-                               watched, source=(prepared.reduced, index_pairs))
+        shuffled = pool.submit(lambda: runner.run(
+            prepared.plan, list(prepared.pairs), prepared.metrics, chosen, watched,
+            source=(prepared.reduced, index_pairs)))
         tails = None
         try:
             if chosen.bootstrap > 0:
@@ -242,8 +242,7 @@ def compare(
             classic = {metric: classic_columns(tallies.counts, index, metric,
                                                chosen.alternative, chosen.unit_means)
                        for metric in prepared.metrics} if chosen.classic else None
-            units = np.fromiter((len(pair.diffs) for pair in pairs), dtype=np.int64,
-                                count=len(pairs))
+            units = prepared.pairs.differing_units()
             return _assemble(tallies, prepared.reduced, prepared.metrics, chosen, index,
                              prepared.plan, shuffled.result(), tails, classic, units)
         except BaseException:
@@ -297,6 +296,13 @@ class SystemPairs(Sequence[PairData]):
             for i, end in enumerate(np.cumsum(keep.sum(axis=1)).tolist()):
                 yield PairData(kept[start:end], first[i], second[i])
                 start = end
+
+    def differing_units(self) -> np.ndarray:
+        """How many units each pair differs on (the length of its :class:`PairData`'s
+        ``diffs``), without building the pairs."""
+        counts = [np.any(self.reduced[a][None] != self.reduced[a + 1:], axis=2).sum(axis=1)
+                  for a in range(len(self.reduced) - 1)]
+        return np.concatenate(counts).astype(np.int64) if counts else np.zeros(0, np.int64)
 
     def index_pairs(self) -> list[tuple[int, int]]:
         """The two systems of every pair."""
