@@ -147,3 +147,30 @@ def test_a_template_s_pieces_read_percent_signs():
 
     assert _pieces('{"a": %s, "b": "%%s%%", "c": %s}') == ['{"a": ', ', "b": "%s%", "c": ', "}"]
     assert _pieces("%s") == ["", ""]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data(), st.integers(2, 5), st.integers(1, 6), st.integers(1, 4))
+def test_csv_joined_in_blocks_is_what_the_csv_module_writes(data, systems, units, block):
+    import csv
+    import io
+
+    tallies = _tallies(data, systems, units)
+    chosen = SignificanceSettings(shuffles=99, seed=1, bootstrap=data.draw(st.sampled_from([0, 20])),
+                                  classic=data.draw(st.booleans()),
+                                  method=data.draw(st.sampled_from(["approximate", "exact"])))
+    table = compare(tallies, ["recall", "f1"], chosen).comparisons
+    assert isinstance(table, ComparisonTable)
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(table.csv_rows())
+    assert "".join(table.csv_joined(block)) == buffer.getvalue()
+
+
+def test_numbers_in_csv_are_what_str_writes():
+    from muceval.significance.table import _csv_field, _csv_numbers
+
+    values = np.array([np.inf, -np.inf, np.nan, 1e-05, 0.1, -0.0, 1e16] * 20)
+    assert _csv_numbers(values) == [str(v) for v in values.tolist()]
+    assert _csv_numbers(values, nan="")[2] == ""
+    assert [_csv_field(t) for t in ["a", "a,b", 'say "x"', "two\nlines", ""]] == [
+        "a", '"a,b"', '"say ""x"""', '"two\nlines"', ""]

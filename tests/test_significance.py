@@ -540,6 +540,8 @@ def test_streamed_comparisons_equal_the_objects(method, adjust, bootstrap):
     assert summary.letter_groups == whole.letter_groups
     assert summary.system_ci == whole.system_ci and summary.settings == whole.settings
     assert summary.comparisons == ()
+    _, again = compare_streamed(tallies, ["recall", "f1"], settings, block=4)
+    assert "".join(again.csv_text()) == whole.to_csv()
 
 
 def test_a_comparison_asked_the_other_way_round_is_mirrored():

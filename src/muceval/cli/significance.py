@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, cast
 
@@ -244,9 +243,6 @@ def _write_pairs(tallies: UnitTallies, testing: Testing, executor: DaskExecutor 
                  pairs: Destination, inputs: list[str], show: bool, fmt: str,
                  tests: str | None) -> None:
     """The streamed run: rows to ``path`` as they are computed, the summary to stdout."""
-    import csv
-    import io
-
     from rich.console import Console
 
     from muceval.cli.common import refuse_overwriting_inputs
@@ -269,19 +265,7 @@ def _write_pairs(tallies: UnitTallies, testing: Testing, executor: DaskExecutor 
                                          replace(testing.settings, classic=True),
                                          threads=testing.threads, progress=advance,
                                          executor=executor)
-
-        def lines() -> Iterator[str]:
-            buffer = io.StringIO()
-            writer = csv.writer(buffer, lineterminator="\n")
-            for row in rows:
-                writer.writerow(row)
-                if buffer.tell() > 1 << 20:
-                    yield buffer.getvalue()
-                    buffer.seek(0)
-                    buffer.truncate()
-            yield buffer.getvalue()
-
-        write_atomic(path, lines())
+        write_atomic(path, rows.csv_text())
     summary.settings["pairs_file"] = path
     if fmt == "json":
         click.echo(summary.to_json())

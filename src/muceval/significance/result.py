@@ -242,7 +242,8 @@ class SignificanceResult:
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(CSV_HEADER)
         if isinstance(self.comparisons, ComparisonTable):
-            writer.writerows(self.comparisons.csv_rows())
+            for piece in self.comparisons.csv_joined():
+                buffer.write(piece)
         else:
             writer.writerows(comparison_row(c) for c in self.comparisons)
         return buffer.getvalue()

@@ -35,7 +35,7 @@ from muceval.significance.result import CSV_HEADER, SignificanceResult
 from muceval.significance.settings import SignificanceSettings
 from muceval.significance.table import ComparisonTable
 
-__all__ = ["compare_streamed"]
+__all__ = ["PairRows", "compare_streamed"]
 
 _BLOCK = 20_000
 """Pairs per block: their pair data and results exist only while the block runs."""
@@ -50,9 +50,10 @@ def compare_streamed(
     progress: Callable[[int, int], None] | None = None,
     executor: Executor | None = None,
     block: int = _BLOCK,
-) -> tuple[SignificanceResult, Iterator[list[Any]]]:
+) -> tuple[SignificanceResult, PairRows]:
     """The summary of every pairwise comparison, and the pairwise table's rows (header
-    first) as an iterator that computes the classic tests and intervals block by block.
+    first) as an iterator that computes the classic tests and intervals block by block
+    (or, by its :meth:`PairRows.csv_text`, the table's CSV text).
 
     The p-values, decisions, groups and rows equal :func:`compare`'s for the same
     settings (``block`` changes nothing but memory).
@@ -85,9 +86,36 @@ def compare_streamed(
     summary = SignificanceResult(systems=names, metrics=metric_ids, scores=scores,
                                  comparisons=(), groups=groups, letters=letters,
                                  settings=recorded, system_ci=system_ci, letter_groups=cld)
-    rows = _rows(tallies, reduced, first, second, metric_ids, chosen, scores,
-                 _Decided(found, adjusted, significant), values, block)
+    rows = PairRows(_tables(tallies, reduced, first, second, metric_ids, chosen, scores,
+                            _Decided(found, adjusted, significant), values, block))
     return summary, rows
+
+
+class PairRows(Iterator[list[Any]]):
+    """The pairwise table of a streamed run, computed a block of pairs at a time when read:
+    its rows as lists (the header first), or all of it as CSV text (:meth:`csv_text`); the
+    one or the other, once."""
+
+    def __init__(self, tables: Iterator[ComparisonTable]) -> None:
+        self._tables = tables
+        self._rows: Iterator[list[Any]] | None = None
+
+    def __next__(self) -> list[Any]:
+        if self._rows is None:
+            self._rows = self._all_rows()
+        return next(self._rows)
+
+    def _all_rows(self) -> Iterator[list[Any]]:
+        yield list(CSV_HEADER)
+        for table in self._tables:
+            yield from table.csv_rows()
+
+    def csv_text(self) -> Iterator[str]:
+        """The table as ``csv.writer(f, lineterminator="\\n")`` writes the rows, in pieces
+        (:meth:`ComparisonTable.csv_joined`: numbers formatted many at a time)."""
+        yield ",".join(CSV_HEADER) + "\n"
+        for table in self._tables:
+            yield from table.csv_joined()
 
 
 @dataclass(frozen=True)
@@ -147,13 +175,12 @@ def _bootstrap_values(reduced: np.ndarray, metrics: tuple[str, ...],
     return bootstrap_values(reduced, metrics, settings.bootstrap, settings.seed, metric_values)
 
 
-def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
+def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
           metrics: tuple[str, ...], settings: SignificanceSettings,
           scores: dict[str, dict[str, float]], decided: _Decided, values: np.ndarray | None,
-          block: int) -> Iterator[list[Any]]:
-    """Pass two: the rows of the pairwise table, the classic tests and intervals of a block
-    computed when the block is reached."""
-    yield list(CSV_HEADER)
+          block: int) -> Iterator[ComparisonTable]:
+    """Pass two: the pairwise table a block at a time, the classic tests and intervals of a
+    block computed when the block is reached."""
     names = tallies.systems
     lo, hi = bounds(settings.ci_level)
     raw = decided.raw
@@ -177,4 +204,4 @@ def _rows(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: 
             alternative=settings.alternative, p_adjusted=decided.adjusted[start:stop],
             significant=decided.significant[start:stop], units=units, ci=intervals,
             classic=classic)
-        yield from table.csv_rows()
+        yield table

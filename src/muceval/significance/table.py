@@ -10,6 +10,8 @@ of the objects (``tests/test_comparison_table.py``), at a fraction of the time (
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -217,6 +219,54 @@ class ComparisonTable(Sequence[Comparison]):
                          '"yeh_factor": %s}}')
         return template, columns
 
+    def csv_joined(self, block: int = 10_000) -> Iterator[str]:
+        """The rows of :meth:`csv_rows` as ``csv.writer(f, lineterminator="\\n")`` writes
+        them, in pieces of ``block`` rows: every number formatted by
+        :func:`~muceval.core.jsontext.number_texts` (as ``str`` writes it), every name
+        quoted once, the fields joined by slices of one list."""
+        if len(self) == 0:
+            return
+        columns = self._csv_columns()
+        step = 2 * len(columns)
+        for start in range(0, len(self), block):
+            stop = min(len(self), start + block)
+            rows = stop - start
+            flat: list[str] = [","] * (rows * step)
+            for j, column in enumerate(columns):
+                flat[2 * j::step] = column[start:stop]
+            flat[step - 1::step] = ["\n"] * rows
+            yield "".join(flat)
+
+    def _csv_columns(self) -> list[list[str]]:
+        """The fields of :meth:`csv_rows` as CSV text, by column."""
+        n = len(self)
+        value_a = self.values[self.first]
+        value_b = self.values[self.second]
+        names = np.array([_csv_field(name) for name in self.names], dtype=object)
+        shuffles = "" if self.shuffles is None else str(self.shuffles)
+        empty = [""] * n
+        if self.ci is None:
+            ci_low = ci_high = empty
+        else:
+            ci_low, ci_high = _csv_numbers(self.ci[..., 0]), _csv_numbers(self.ci[..., 1])
+        if self.classic is None:
+            classic = [empty] * len(CSV_CLASSIC)
+        else:
+            classic = [_csv_numbers(np.stack([c.values[name] for c in self.classic], axis=1),
+                                    nan="") for name in CSV_CLASSIC]
+        return [
+            self._per_metric([_csv_field(m) for m in self.metrics]),
+            self._per_pair(names[self.first]), self._per_pair(names[self.second]),
+            _csv_numbers(value_a), _csv_numbers(value_b), _csv_numbers(value_a - value_b),
+            _csv_numbers(self.p_value), _csv_numbers(self.p_adjusted),
+            self._chosen(self.exact, "exact", "approximate"),
+            self._chosen(self.exact, "", shuffles),
+            _csv_numbers(self.confidence), _csv_numbers(self.error_bound),
+            self._chosen(self.significant, "1", "0"),
+            [_csv_field(self.alternative)] * n, self._per_pair(_csv_numbers(self.units)),
+            ci_low, ci_high, *classic,
+        ]
+
     def csv_rows(self) -> Iterator[list[Any]]:
         """Each comparison as :func:`~muceval.significance.comparison.csv_row` lays it out."""
         if len(self) == 0:
@@ -255,18 +305,34 @@ class ComparisonTable(Sequence[Comparison]):
 
 def _literals(values: np.ndarray, *, none_for_nan: bool = False) -> list[str]:
     """Each value as JSON text, in C order (``none_for_nan``: NaN is null), by
-    :func:`~muceval.core.jsontext.number_texts`. A column of few distinct floats (scores,
-    p-values of a shuffle count) has each formatted once and its texts shared; -0.0, which
-    sorts with 0.0 but reads "-0.0", keeps every value apart."""
+    :func:`_texts`."""
+    return _texts(values, "null" if none_for_nan else "NaN", "Infinity")
+
+
+def _csv_numbers(values: np.ndarray, nan: str = "nan") -> list[str]:
+    """Each value as the csv module writes it (``str``), in C order; NaN as ``nan``."""
+    return _texts(values, nan, "inf")
+
+
+def _texts(values: np.ndarray, nan: str, infinity: str) -> list[str]:
+    """:func:`~muceval.core.jsontext.number_texts` of ``values``. A column of few distinct
+    floats (scores, p-values of a shuffle count) has each formatted once and its texts
+    shared; -0.0, which sorts with 0.0 but reads "-0.0", keeps every value apart."""
     flat = np.asarray(values).reshape(-1)
-    nan = "null" if none_for_nan else "NaN"
     if flat.dtype.kind == "f" and flat.size > 64 and not np.any((flat == 0) & np.signbit(flat)):
         unique, inverse = np.unique(flat, return_inverse=True)
         if 2 * len(unique) < flat.size:
-            texts = np.array(number_texts(unique, nan), dtype=object)
+            texts = np.array(number_texts(unique, nan, infinity), dtype=object)
             each: list[str] = texts[inverse.reshape(-1)].tolist()
             return each
-    return number_texts(flat, nan)
+    return number_texts(flat, nan, infinity)
+
+
+def _csv_field(text: str) -> str:
+    """``text`` as a field of a row the csv module writes (quoted where it must be)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow([text, ""])
+    return buffer.getvalue()[:-2]
 
 
 def _pieces(template: str) -> list[str]:
