@@ -83,5 +83,6 @@ def measured(args: list[str], stdout: Path) -> tuple[float, float]:
 
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _MEASURE, str(stdout), sys.executable, "-m",
-                           "muceval", *args], check=True, capture_output=True, text=True)
+                           "muceval", *args], check=True, capture_output=True, text=True,
+                          env=installed_environment())
     return time.perf_counter() - start, int(done.stdout.split()[-1]) / 1024

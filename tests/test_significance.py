@@ -664,3 +664,21 @@ def test_the_units_a_pair_differs_on_are_those_of_its_data(systems, units, seed)
     reduced = rng.integers(0, 2, size=(systems, units, 3))
     pairs = SystemPairs(reduced)
     assert pairs.differing_units().tolist() == [len(p.diffs) for p in pairs]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6), st.integers(0, 5), st.integers(0, 99))
+def test_pairs_built_many_at_a_time_are_those_built_one_by_one(systems, units, seed):
+    from muceval.significance.kernels import PairData, differing_units, pair_data
+
+    rng = np.random.default_rng(seed)
+    reduced = rng.integers(0, 3, size=(systems, units, 3))
+    first = rng.integers(0, systems, size=7)
+    second = rng.integers(0, systems, size=7)
+    built = pair_data(reduced, first, second)
+    for k, pair in enumerate(built):
+        one = PairData.of(reduced[first[k]], reduced[second[k]])
+        assert pair.diffs.tolist() == one.diffs.tolist()
+        assert pair.total_x.tolist() == one.total_x.tolist()
+        assert pair.total_y.tolist() == one.total_y.tolist()
+    assert differing_units(reduced, first, second).tolist() == [len(p.diffs) for p in built]

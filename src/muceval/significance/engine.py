@@ -80,6 +80,7 @@ from muceval.significance.kernels import (
     METRICS,
     PairData,
     default_threads,
+    differing_units,
     metric_values,
     reduce_counts,
     totals_value,
@@ -300,9 +301,7 @@ class SystemPairs(Sequence[PairData]):
     def differing_units(self) -> np.ndarray:
         """How many units each pair differs on (the length of its :class:`PairData`'s
         ``diffs``), without building the pairs."""
-        counts = [np.any(self.reduced[a][None] != self.reduced[a + 1:], axis=2).sum(axis=1)
-                  for a in range(len(self.reduced) - 1)]
-        return np.concatenate(counts).astype(np.int64) if counts else np.zeros(0, np.int64)
+        return differing_units(self.reduced, self.first, self.second)
 
     def index_pairs(self) -> list[tuple[int, int]]:
         """The two systems of every pair."""

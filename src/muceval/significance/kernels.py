@@ -75,6 +75,8 @@ __all__ = [
     "totals_value",
     "metric_values",
     "reduce_counts",
+    "pair_data",
+    "differing_units",
     "coin_words",
     "coins",
     "approximate_counts",
@@ -220,6 +222,52 @@ class PairData:
         d = x - y
         keep = np.any(d != 0, axis=1)
         return cls(d[keep], x.sum(0), y.sum(0))
+
+
+def _chunks(reduced: np.ndarray, count: int) -> int:
+    """Pairs per chunk so that a chunk's differences stay near 64 MB."""
+    per_pair = max(1, reduced[0].size * 8) if len(reduced) else 1
+    return max(1, min(count, (1 << 26) // per_pair))
+
+
+def pair_data(reduced: np.ndarray, first: np.ndarray, second: np.ndarray) -> list[PairData]:
+    """``PairData.of(reduced[a], reduced[b])`` for every pair ``(first[k], second[k])``, the
+    differences of many pairs taken at once (a tenth of the time of one pair at a time).
+
+    >>> r = reduce_counts(np.array([[[2, 2, 1, 0], [1, 1, 1, 0]], [[2, 2, 1, 0], [1, 1, 0, 0]]]))
+    >>> d = pair_data(r, np.array([0]), np.array([1]))[0]
+    >>> d.diffs.tolist(), d.total_x.tolist(), d.total_y.tolist()
+    ([[0, 0, 2]], [3, 3, 4], [3, 3, 2])
+    """
+    reduced = np.asarray(reduced, dtype=np.int64)
+    first = np.asarray(first, dtype=np.int64)
+    second = np.asarray(second, dtype=np.int64)
+    totals = reduced.sum(axis=1)
+    out: list[PairData] = []
+    step = _chunks(reduced, len(first))
+    for start in range(0, len(first), step):
+        a, b = first[start:start + step], second[start:start + step]
+        diffs = reduced[a] - reduced[b]
+        keep = np.any(diffs != 0, axis=2)
+        kept = diffs[keep]
+        ends = np.cumsum(keep.sum(axis=1)).tolist()
+        x, y = totals[a], totals[b]
+        begin = 0
+        for k, end in enumerate(ends):
+            out.append(PairData(kept[begin:end], x[k], y[k]))
+            begin = end
+    return out
+
+
+def differing_units(reduced: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """How many units each pair ``(first[k], second[k])`` differs on: the length of its
+    :func:`pair_data`'s ``diffs``, without building them."""
+    first = np.asarray(first, dtype=np.int64)
+    second = np.asarray(second, dtype=np.int64)
+    step = _chunks(reduced, len(first))
+    parts = [np.any(reduced[first[s:s + step]] != reduced[second[s:s + step]], axis=2).sum(axis=1)
+             for s in range(0, len(first), step)]
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------

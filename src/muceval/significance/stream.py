@@ -12,6 +12,7 @@ comparisons. The rows are those of :meth:`SignificanceResult.to_csv` for the sam
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,9 +26,10 @@ from muceval.significance.engine import checked, system_scores
 from muceval.significance.execute import Executor, LocalExecutor
 from muceval.significance.groups import decisions, group_letters
 from muceval.significance.kernels import (
-    PairData,
     default_threads,
+    differing_units,
     metric_values,
+    pair_data,
     reduce_counts,
 )
 from muceval.significance.plan import plan
@@ -138,7 +140,7 @@ def _run_blocks(reduced: np.ndarray, names: tuple[str, ...], first: np.ndarray,
     for start in range(0, count, block):
         stop = min(count, start + block)
         index = list(zip(first[start:stop].tolist(), second[start:stop].tolist(), strict=True))
-        pairs = [PairData.of(reduced[a], reduced[b]) for a, b in index]
+        pairs = pair_data(reduced, first[start:stop], second[start:stop])
         chosen = plan(pairs, metrics, settings, [(names[a], names[b]) for a, b in index])
         outcomes = runner.run(chosen, pairs, metrics, settings,
                               _share(progress, start * settings.shuffles,
@@ -180,28 +182,43 @@ def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second
           scores: dict[str, dict[str, float]], decided: _Decided, values: np.ndarray | None,
           block: int) -> Iterator[ComparisonTable]:
     """Pass two: the pairwise table a block at a time, the classic tests and intervals of a
-    block computed when the block is reached."""
+    block computed when the block is reached. A block's intervals (compiled tails, which let
+    go of the GIL) are selected on a thread of their own while this one computes its classic
+    tests, and the next block's while the caller writes this one."""
     names = tallies.systems
     lo, hi = bounds(settings.ci_level)
     raw = decided.raw
     score_matrix = np.array([[scores[n][m] for m in metrics] for n in names])
-    for start in range(0, len(first), block):
+    starts = list(range(0, len(first), block))
+
+    def intervals(start: int) -> np.ndarray | None:
+        if values is None:
+            return None
         stop = min(len(first), start + block)
-        index = np.stack([first[start:stop], second[start:stop]], axis=1).astype(np.int64)
-        pairs = list(zip(index[:, 0].tolist(), index[:, 1].tolist(), strict=True))
-        units = np.array([int(np.any(reduced[a] != reduced[b], axis=1).sum())
-                          for a, b in pairs], dtype=np.int64)
-        intervals = pair_intervals(values, pairs, lo, hi) if values is not None else None
-        classic = tuple(classic_columns(tallies.counts, index, metric, settings.alternative,
-                                        settings.unit_means)
-                        for metric in metrics) if settings.classic else None
-        table = ComparisonTable(
-            names=names, metrics=metrics, first=index[:, 0], second=index[:, 1],
-            values=score_matrix,
-            p_value=raw.p_value[start:stop], exact=raw.exact[start:stop],
-            nge=raw.nge[start:stop], shuffles=settings.shuffles,
-            confidence=raw.confidence[start:stop], error_bound=raw.error_bound[start:stop],
-            alternative=settings.alternative, p_adjusted=decided.adjusted[start:stop],
-            significant=decided.significant[start:stop], units=units, ci=intervals,
-            classic=classic)
-        yield table
+        return pair_intervals(values, list(zip(first[start:stop].tolist(),
+                                                second[start:stop].tolist(), strict=True)),
+                              lo, hi)
+
+    with ThreadPoolExecutor(1, thread_name_prefix="muceval-tails") as pool:
+        pending = pool.submit(intervals, starts[0]) if starts else None
+        for n, start in enumerate(starts):
+            stop = min(len(first), start + block)
+            index = np.stack([first[start:stop], second[start:stop]], axis=1).astype(np.int64)
+            units = differing_units(reduced, index[:, 0], index[:, 1])
+            classic = tuple(classic_columns(tallies.counts, index, metric, settings.alternative,
+                                            settings.unit_means)
+                            for metric in metrics) if settings.classic else None
+            assert pending is not None
+            found = pending.result()
+            if n + 1 < len(starts):
+                pending = pool.submit(intervals, starts[n + 1])
+            table = ComparisonTable(
+                names=names, metrics=metrics, first=index[:, 0], second=index[:, 1],
+                values=score_matrix,
+                p_value=raw.p_value[start:stop], exact=raw.exact[start:stop],
+                nge=raw.nge[start:stop], shuffles=settings.shuffles,
+                confidence=raw.confidence[start:stop], error_bound=raw.error_bound[start:stop],
+                alternative=settings.alternative, p_adjusted=decided.adjusted[start:stop],
+                significant=decided.significant[start:stop], units=units, ci=found,
+                classic=classic)
+            yield table
