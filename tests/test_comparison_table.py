@@ -117,6 +117,8 @@ def test_number_texts_are_what_json_writes(values, agree):
             "null" if v != v else t for v, t in zip(values, expected, strict=True)]
         ints = np.array([int(v) for v in values if v == v and abs(v) < 2**62], dtype=np.int64)
         assert jsontext.number_texts(ints) == [json.dumps(v) for v in ints.tolist()]
+        unsigned = np.array([0, 1, 2**63, 2**64 - 1], dtype=np.uint64)
+        assert jsontext.number_texts(unsigned) == [json.dumps(v) for v in unsigned.tolist()]
     finally:
         jsontext._orjson_agrees = before
 

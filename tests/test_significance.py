@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 
 import numpy as np
 import pytest
@@ -418,6 +419,22 @@ def test_pair_intervals_compiled_at_the_default_level():
     assert np.array_equal(compiled, _pair_intervals_numpy(values, np.array(pairs), 0.025, 0.975))
 
 
+def test_pair_intervals_where_the_sampled_threshold_is_too_low():
+    # The tails' threshold comes from every 8th difference: differences smallest exactly
+    # there leave too few at or below it (the full insertion runs), many ties leave all.
+    from muceval.significance.bootstrap import pair_intervals
+
+    s = np.arange(1000, dtype=np.float64)
+    spaced = np.where(s % 8 == 0, s, 1e6 + s)
+    values = np.stack([np.stack([spaced, np.zeros(1000), np.round(spaced / 1e6)])] * 2)
+    pairs = [(a, b) for a in range(3) for b in range(3) if a != b]
+    for lo, hi in ((0.025, 0.975), (0.05, 0.95), (0.0, 1.0)):
+        got = pair_intervals(values, pairs, lo, hi, compiled=True)
+        want = np.stack([np.quantile(values[:, a] - values[:, b], [lo, hi], axis=1).T
+                         for a, b in pairs])
+        assert np.array_equal(got, want)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 300), st.integers(2, 6), st.floats(0.0, 0.5), st.integers(0, 3))
 def test_pair_intervals_equal_numpy_quantiles(samples, systems, half, seed):
@@ -682,3 +699,58 @@ def test_pairs_built_many_at_a_time_are_those_built_one_by_one(systems, units, s
         assert pair.total_x.tolist() == one.total_x.tolist()
         assert pair.total_y.tolist() == one.total_y.tolist()
     assert differing_units(reduced, first, second).tolist() == [len(p.diffs) for p in built]
+
+
+def test_parallel_kernels_take_turns_under_the_workqueue_layer():
+    """numba's workqueue threading layer (no TBB, no OpenMP) ends the process when two threads
+    launch parallel kernels at once: muceval's launches take turns."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import threading
+        import numpy as np
+        from muceval.significance.bootstrap import pair_intervals
+        from muceval.significance.kernels import approximate_counts, pair_data
+
+        values = np.random.default_rng(1).random((5, 120, 1000))
+        pairs = [(a, b) for a in range(120) for b in range(a + 1, 120)]
+        first, second = np.array(pairs).T
+        data = pair_data(np.random.default_rng(2).integers(0, 4, size=(120, 60, 3)), first,
+                         second)
+
+        def tails():
+            for _ in range(4):
+                pair_intervals(values, pairs, 0.025, 0.975, compiled=True)
+
+        def shuffles():
+            approximate_counts(data, ("recall", "f1"), 999, seed=1, compiled=True)
+            tails()
+
+        threads = [threading.Thread(target=tails), threading.Thread(target=shuffles)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        import numba
+        print(numba.threading_layer())
+    """)
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue", "NUMBA_NUM_THREADS": "2"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[-1] == "workqueue"
+
+
+def test_streamed_pairs_are_read_once():
+    from muceval.significance.stream import compare_streamed
+
+    _, rows = compare_streamed(_many_systems(3, 4), ["f1"], SignificanceSettings(seed=1))
+    next(rows)
+    with pytest.raises(RuntimeError, match="read already"):
+        next(rows.csv_text())
+    _, text = compare_streamed(_many_systems(3, 4), ["f1"], SignificanceSettings(seed=1))
+    assert "".join(text.csv_text()).startswith("metric,a,b,")
+    with pytest.raises(RuntimeError, match="CSV text already"):
+        next(text)

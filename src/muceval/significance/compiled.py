@@ -8,6 +8,9 @@ tests compare them); this module holds only the compiled loops.
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
+from typing import TypeVar, cast
 
 import numba
 import numpy as np
@@ -343,24 +346,60 @@ def _keep_smallest(buf: np.ndarray, count: int, cap: int,  # pragma: no cover - 
     return count
 
 
+_STRIDE = 8
+"""Every _STRIDE-th difference is a sample from which :func:`_smallest` sets its threshold."""
+
+
+@njit(cache=True, inline="always")
+def _smallest(d: np.ndarray, sign: float, buf: np.ndarray, sub: np.ndarray,  # pragma: no cover
+              cap: int) -> None:
+    """``buf`` := the ``cap`` smallest of ``sign * d``, ascending. A threshold taken from every
+    _STRIDE-th value (of which twice the share wanted, and a little more) lets a vectorised
+    pass count the values at or below it; when they are at least ``cap`` (as good as always),
+    only those values are inserted, else (and with NaN) every value is. Either way ``buf``
+    holds the same values: the ``cap`` smallest are at or below any threshold that ``cap``
+    values are at or below."""
+    samples = d.shape[0]
+    picked = 0
+    for s in range(0, samples, _STRIDE):
+        picked = _keep_smallest(sub, picked, sub.shape[0], sign * d[s])
+    threshold = sub[picked - 1]
+    below = 0
+    nan = 0
+    for s in range(samples):
+        x = sign * d[s]
+        below += x <= threshold
+        nan += x != x
+    kept = 0
+    if below >= cap and nan == 0:
+        for s in range(samples):
+            x = sign * d[s]
+            if x <= threshold:
+                kept = _keep_smallest(buf, kept, cap, x)
+    else:
+        for s in range(samples):
+            kept = _keep_smallest(buf, kept, cap, sign * d[s])
+
+
 @njit(parallel=True, cache=True, nogil=True)
 def _tails(values: np.ndarray, a: np.ndarray, b: np.ndarray,  # pragma: no cover - compiled
            where: np.ndarray, out: np.ndarray) -> None:
-    # Only the order statistics the two quantiles need: the smallest and the largest
-    # few differences, kept sorted by insertion (most samples fail one comparison).
+    # Only the order statistics the two quantiles need: the smallest and the largest few
+    # differences (:func:`_smallest`), sorted by insertion.
     n_metrics, _, samples = values.shape
     small_cap = where[1] + 1
     large_cap = samples - where[2]
+    picks = min((samples + _STRIDE - 1) // _STRIDE, (2 * max(small_cap, large_cap)) // _STRIDE + 2)
     for n in prange(a.shape[0]):
         small = np.empty(small_cap)
         large = np.empty(large_cap)  # negated: the largest differences, ascending
+        sub = np.empty(picks)
+        d = np.empty(samples)
         for m in range(n_metrics):
-            ns = 0
-            nl = 0
             for s in range(samples):
-                d = values[m, a[n], s] - values[m, b[n], s]
-                ns = _keep_smallest(small, ns, small_cap, d)
-                nl = _keep_smallest(large, nl, large_cap, -d)
+                d[s] = values[m, a[n], s] - values[m, b[n], s]
+            _smallest(d, 1.0, small, sub, small_cap)
+            _smallest(d, -1.0, large, sub, large_cap)
             for q in range(4):
                 k = where[q]
                 out[n, m, q] = small[k] if k < small_cap else -large[samples - 1 - k]
@@ -465,3 +504,27 @@ def _coin_blocks(key: np.uint64, start: int, n_shuffles: int, unit_start: int,
                 row = 64 * w + b
                 for t in range(count):
                     out[k, row, t] = np.float32((words[t] >> np.uint64(b)) & np.uint64(1))
+
+
+# numba's workqueue threading layer (what a machine without TBB or OpenMP gets) ends the
+# process when two threads launch parallel kernels at once, and muceval launches them from
+# more than one thread (the shuffles beside the classic tests, a streamed table's next
+# intervals beside the caller's writing): every parallel kernel takes its turn.
+_LAUNCH = threading.Lock()
+_Kernel = TypeVar("_Kernel", bound=Callable[..., None])
+
+
+def _taking_turns(kernel: _Kernel) -> _Kernel:
+    def launch(*args: object) -> None:
+        with _LAUNCH:
+            kernel(*args)
+
+    launch.__doc__ = kernel.__doc__
+    return cast(_Kernel, launch)
+
+
+_approx_kernel = _taking_turns(_approx_kernel)
+_tails = _taking_turns(_tails)
+_gemm_hits = _taking_turns(_gemm_hits)
+_sum_hits = _taking_turns(_sum_hits)
+_coin_blocks = _taking_turns(_coin_blocks)

@@ -161,7 +161,8 @@ def compare(
         Threads of the compiled kernels; None: ``NUMBA_NUM_THREADS`` if set, else every
         core this process may use. The results do not depend on it.
     progress : callable or None, default None
-        Called as ``progress(done, total)`` as the randomization advances.
+        Called as ``progress(done, total)`` as the randomization advances (from the thread
+        that runs the kernels, not the caller's, unless ``executor`` is given).
     executor : Executor or None, default None
         What runs the work; None: this machine's threads (a
         :class:`~muceval.significance.distributed.DaskExecutor` runs it on a cluster).
@@ -223,18 +224,21 @@ def compare(
         if progress is not None:
             progress(done, total)
 
+    def shuffle() -> Outcomes:
+        return runner.run(prepared.plan, list(prepared.pairs), prepared.metrics, chosen,
+                          watched, source=(prepared.reduced, index_pairs))
+
     # Work that needs no shuffle runs on this thread while the compiled kernels (which let
     # go of the GIL) shuffle on theirs: the bootstrap's draws and the classic tests (NumPy)
-    # before the p-values are known, the groups while the intervals' compiled tails run.
-    # The tails queue behind the kernels on their thread: numba's default threading layer
-    # takes one caller at a time.
+    # before the p-values are known, the groups while the intervals' compiled tails run
+    # (queued behind the kernels). Another executor (a cluster) runs on this thread, first:
+    # its waits must see Ctrl-C.
     index = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)
     with ThreadPoolExecutor(1, thread_name_prefix="muceval-shuffles") as pool:
-        shuffled = pool.submit(lambda: runner.run(
-            prepared.plan, list(prepared.pairs), prepared.metrics, chosen, watched,
-            source=(prepared.reduced, index_pairs)))
         tails = None
         try:
+            shuffled = pool.submit(shuffle) if isinstance(runner, LocalExecutor) \
+                else _finished(shuffle())
             if chosen.bootstrap > 0:
                 assert chosen.seed is not None
                 draws = bootstrap_values(prepared.reduced, prepared.metrics, chosen.bootstrap,
@@ -253,6 +257,12 @@ def compare(
             if tails is not None:
                 tails.cancel()
             raise
+
+
+def _finished(outcomes: Outcomes) -> Future[Outcomes]:
+    done: Future[Outcomes] = Future()
+    done.set_result(outcomes)
+    return done
 
 
 class _Stopped(Exception):

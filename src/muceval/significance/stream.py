@@ -101,9 +101,12 @@ class PairRows(Iterator[list[Any]]):
     def __init__(self, tables: Iterator[ComparisonTable]) -> None:
         self._tables = tables
         self._rows: Iterator[list[Any]] | None = None
+        self._text = False
 
     def __next__(self) -> list[Any]:
         if self._rows is None:
+            if self._text:
+                raise RuntimeError("these pairs were read as CSV text already")
             self._rows = self._all_rows()
         return next(self._rows)
 
@@ -115,6 +118,9 @@ class PairRows(Iterator[list[Any]]):
     def csv_text(self) -> Iterator[str]:
         """The table as ``csv.writer(f, lineterminator="\\n")`` writes the rows, in pieces
         (:meth:`ComparisonTable.csv_joined`: numbers formatted many at a time)."""
+        if self._rows is not None or self._text:
+            raise RuntimeError("these pairs were read already")
+        self._text = True
         yield ",".join(CSV_HEADER) + "\n"
         for table in self._tables:
             yield from table.csv_joined()
