@@ -77,12 +77,16 @@ _MEASURE = (
 )
 
 
-def measured(args: list[str], stdout: Path) -> tuple[float, float]:
-    """Wall seconds and peak MB of ``muceval ARGS`` in a fresh process (its stdout to a file)."""
+def measured(args: list[str], stdout: Path, source: str | None = None) -> tuple[float, float]:
+    """Wall seconds and peak MB of ``muceval ARGS`` in a fresh process (its stdout to a file);
+    ``source``: the ``src`` folder of another version to run instead."""
     import subprocess
 
+    env = installed_environment()
+    if source:
+        env["PYTHONPATH"] = source
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", _MEASURE, str(stdout), sys.executable, "-m",
                            "muceval", *args], check=True, capture_output=True, text=True,
-                          env=installed_environment())
+                          env=env)
     return time.perf_counter() - start, int(done.stdout.split()[-1]) / 1024

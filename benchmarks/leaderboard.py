@@ -11,6 +11,7 @@ targets (1,000 systems: < 5 min and < 4 GB; plan within 2× of the randomization
 
     python3 benchmarks/leaderboard.py                      # 300 and 1,000 systems
     python3 benchmarks/leaderboard.py --systems 300,1000,3000 --shuffles 9999
+    python3 benchmarks/leaderboard.py --baseline /tmp/before/src   # an earlier version after each
 
 Prints figures only: one run per size (a run at 1,000 systems takes minutes).
 """
@@ -28,7 +29,8 @@ from common import measured, synthetic_tallies
 from engine import write_csv
 
 
-def one_size(systems: int, units: int, shuffles: int, folder: Path) -> None:
+def one_size(systems: int, units: int, shuffles: int, folder: Path,
+             baseline: str | None = None) -> None:
     path = folder / f"systems-{systems}.csv"
     write_csv(path, synthetic_tallies(systems, units))
     common = [str(path), "--shuffles", str(shuffles), "--seed", "1", "--format", "json"]
@@ -44,6 +46,15 @@ def one_size(systems: int, units: int, shuffles: int, folder: Path) -> None:
           f"{seconds:7.1f} s ({ns:.1f} ns per pair-shuffle end to end), peak {peak:,.0f} MB; "
           f"estimate of the randomization {plan['seconds']:.1f} s; planning {plan_seconds:.2f} s "
           f"(peak {plan_mb:,.0f} MB)")
+    if baseline:
+        # The same run of an earlier version, right after: the same file and load.
+        before, before_peak = measured(["significance", *common, "--pairs",
+                                        str(folder / "before.csv"), "--force"],
+                                       folder / "before.json", baseline)
+        same = (folder / "before.csv").read_bytes() == (folder / "pairs.csv").read_bytes()
+        print(f"      baseline {baseline}: {before:7.1f} s, peak {before_peak:,.0f} MB "
+              f"({before / seconds:.2f}× the current time); pairs file "
+              f"{'identical' if same else 'DIFFERENT'}")
     if systems == 1000:
         print(f"      target (issue 30): < 300 s and < 4,096 MB: "
               f"{'met' if seconds < 300 and peak < 4096 else 'NOT met'}")
@@ -54,12 +65,16 @@ def main() -> None:
     parser.add_argument("--systems", default="300,1000")
     parser.add_argument("--units", type=int, default=100)
     parser.add_argument("--shuffles", type=int, default=9999)
+    parser.add_argument("--baseline", metavar="SRC",
+                        help="src folder of an earlier version, run after this one at each "
+                             "size (e.g. git archive <commit> src | tar -x -C /tmp/before)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, "-m", "muceval", "significance", "--help"], check=True,
                        capture_output=True)
         for systems in (int(n) for n in args.systems.split(",")):
-            one_size(systems, args.units, args.shuffles, Path(tmp))
+            one_size(systems, args.units, args.shuffles, Path(tmp),
+                     str(Path(args.baseline).resolve()) if args.baseline else None)
 
 
 if __name__ == "__main__":
