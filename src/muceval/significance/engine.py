@@ -159,7 +159,8 @@ def compare(
         is drawn now and recorded in the result's ``settings``.
     threads : int or None, default None
         Threads of the compiled kernels; None: ``NUMBA_NUM_THREADS`` if set, else every
-        core this process may use. The results do not depend on it.
+        core this process may use. The results do not depend on it. The caller's thread
+        works beside them (classic tests, bootstrap draws, groups).
     progress : callable or None, default None
         Called as ``progress(done, total)`` as the randomization advances (from the thread
         that runs the kernels, not the caller's, unless ``executor`` is given).
