@@ -347,59 +347,72 @@ def _keep_smallest(buf: np.ndarray, count: int, cap: int,  # pragma: no cover - 
 
 
 _STRIDE = 8
-"""Every _STRIDE-th difference is a sample from which :func:`_smallest` sets its threshold."""
+"""Every _STRIDE-th difference is a sample from which :func:`_tails` sets its thresholds."""
 
 
 @njit(cache=True, inline="always")
-def _smallest(d: np.ndarray, sign: float, buf: np.ndarray, sub: np.ndarray,  # pragma: no cover
+def _keep_all(values: np.ndarray, count: int, buf: np.ndarray,  # pragma: no cover - compiled
               cap: int) -> None:
-    """``buf`` := the ``cap`` smallest of ``sign * d``, ascending. A threshold taken from every
-    _STRIDE-th value (of which twice the share wanted, and a little more) lets a vectorised
-    pass count the values at or below it; when they are at least ``cap`` (as good as always),
-    only those values are inserted, else (and with NaN) every value is. Either way ``buf``
-    holds the same values: the ``cap`` smallest are at or below any threshold that ``cap``
-    values are at or below."""
-    samples = d.shape[0]
-    picked = 0
-    for s in range(0, samples, _STRIDE):
-        picked = _keep_smallest(sub, picked, sub.shape[0], sign * d[s])
-    threshold = sub[picked - 1]
-    below = 0
-    nan = 0
-    for s in range(samples):
-        x = sign * d[s]
-        below += x <= threshold
-        nan += x != x
+    """``buf`` := the ``cap`` smallest of ``values[:count]``, ascending."""
     kept = 0
-    if below >= cap and nan == 0:
-        for s in range(samples):
-            x = sign * d[s]
-            if x <= threshold:
-                kept = _keep_smallest(buf, kept, cap, x)
-    else:
-        for s in range(samples):
-            kept = _keep_smallest(buf, kept, cap, sign * d[s])
+    for i in range(count):
+        kept = _keep_smallest(buf, kept, cap, values[i])
 
 
 @njit(parallel=True, cache=True, nogil=True)
 def _tails(values: np.ndarray, a: np.ndarray, b: np.ndarray,  # pragma: no cover - compiled
            where: np.ndarray, out: np.ndarray) -> None:
     # Only the order statistics the two quantiles need: the smallest and the largest few
-    # differences (:func:`_smallest`), sorted by insertion.
+    # differences, sorted by insertion. Thresholds from every _STRIDE-th difference (about
+    # one and a half times the share wanted, and a little more) let one branch-free pass
+    # gather the differences at or beyond them; when they number at least what is wanted
+    # (as good as always) only those are inserted, else (and with NaN) every difference is,
+    # in its order. Either way the same values are kept: the few smallest are at or below
+    # any threshold that many values are at or below.
     n_metrics, _, samples = values.shape
     small_cap = where[1] + 1
     large_cap = samples - where[2]
-    picks = min((samples + _STRIDE - 1) // _STRIDE, (2 * max(small_cap, large_cap)) // _STRIDE + 2)
+    sampled = (samples + _STRIDE - 1) // _STRIDE
+    picks_small = min(sampled, (3 * small_cap) // (2 * _STRIDE) + 2)
+    picks_large = min(sampled, (3 * large_cap) // (2 * _STRIDE) + 2)
     for n in prange(a.shape[0]):
         small = np.empty(small_cap)
         large = np.empty(large_cap)  # negated: the largest differences, ascending
-        sub = np.empty(picks)
+        sub_small = np.empty(picks_small)
+        sub_large = np.empty(picks_large)
         d = np.empty(samples)
+        low = np.empty(samples)
+        high = np.empty(samples)  # negated
         for m in range(n_metrics):
             for s in range(samples):
                 d[s] = values[m, a[n], s] - values[m, b[n], s]
-            _smallest(d, 1.0, small, sub, small_cap)
-            _smallest(d, -1.0, large, sub, large_cap)
+            ps = 0
+            pl = 0
+            for s in range(0, samples, _STRIDE):
+                ps = _keep_smallest(sub_small, ps, picks_small, d[s])
+                pl = _keep_smallest(sub_large, pl, picks_large, -d[s])
+            below = sub_small[ps - 1]
+            above = -sub_large[pl - 1]
+            nl = 0
+            nh = 0
+            nan = 0
+            for s in range(samples):
+                x = d[s]
+                low[nl] = x
+                high[nh] = -x
+                nl += x <= below
+                nh += x >= above
+                nan += x != x
+            if nl < small_cap or nan > 0:
+                for s in range(samples):
+                    low[s] = d[s]
+                nl = samples
+            _keep_all(low, nl, small, small_cap)
+            if nh < large_cap or nan > 0:
+                for s in range(samples):
+                    high[s] = -d[s]
+                nh = samples
+            _keep_all(high, nh, large, large_cap)
             for q in range(4):
                 k = where[q]
                 out[n, m, q] = small[k] if k < small_cap else -large[samples - 1 - k]
