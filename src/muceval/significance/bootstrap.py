@@ -92,7 +92,7 @@ def bootstrap_values(
     return values
 
 
-def pair_intervals(values: np.ndarray, pairs: Sequence[tuple[int, int]], lo: float,
+def pair_intervals(values: np.ndarray, pairs: Sequence[tuple[int, int]] | np.ndarray, lo: float,
                    hi: float, compiled: bool | None = None) -> np.ndarray:
     """The ``lo`` and ``hi`` quantiles of ``values[:, a] - values[:, b]`` over the samples,
     for every pair ``(a, b)``: pairs × metrics × 2, equal bit for bit to ``np.quantile``

@@ -201,8 +201,7 @@ def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second
         if values is None:
             return None
         stop = min(len(first), start + block)
-        return pair_intervals(values, list(zip(first[start:stop].tolist(),
-                                                second[start:stop].tolist(), strict=True)),
+        return pair_intervals(values, np.stack([first[start:stop], second[start:stop]], 1),
                               lo, hi)
 
     with ThreadPoolExecutor(1, thread_name_prefix="muceval-tails") as pool:
