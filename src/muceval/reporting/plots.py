@@ -3,8 +3,9 @@ randomization distributions, alignment evidence, error categories.
 
 Every figure is a plain SVG figure (:class:`~muceval.reporting.svgfig.SvgFigure`, issue 30:
 through matplotlib a matrix took a third of a second). matplotlib lends its colour maps
-(``matplotlib.colormaps``, its core only) and draws figures only when a PNG is asked for. :func:`to_svg` and :func:`to_png` serialise one. SVG output is
-deterministic and keeps text as ``<text>`` elements, so that labels can be read back from the
+(``matplotlib.colormaps``, its core only, imported by the figures that colour by p-value or
+by system) and draws figures only when a PNG is asked for. :func:`to_svg` and
+:func:`to_png` serialise one. SVG output is deterministic and keeps text as ``<text>`` elements, so that labels can be read back from the
 file or from a browser's DOM. Marks carry ids naming what they show:
 
 * region of performance: ``region-<system>`` (rectangle) and ``point-<system>``;
@@ -13,7 +14,8 @@ file or from a browser's DOM. Marks carry ids naming what they show:
 * alignment evidence: ``pairs-<system>`` and ``flagged-<system>`` (pairs aligned
   under the default criterion, the flagged ones apart);
 * randomization distribution: ``shuffled`` (the histogram) and ``observed`` (the line);
-* error categories: ``bar-<system>--<category>`` (one segment of a stacked bar);
+* error categories: ``bar-<system>--<category>`` (one segment of a stacked bar, for every
+  category the system has errors of);
 
 with system names passed through :func:`slug`.
 
@@ -70,6 +72,8 @@ __all__ = [
 ]
 
 METRIC_TITLES: dict[str, str] = dict(METRIC_LABELS)
+
+
 def to_svg(fig: SvgFigure) -> str:
     """The figure as deterministic SVG text (text kept as text, coordinates to 0.01 pt).
 
@@ -80,7 +84,7 @@ def to_svg(fig: SvgFigure) -> str:
 
 
 def to_png(fig: SvgFigure, dpi: int = 110) -> bytes:
-    """The figure as PNG bytes (drawn by matplotlib, imported only here).
+    """The figure as PNG bytes (its marks replayed on matplotlib).
 
     >>> to_png(SvgFigure(72, 72))[:4]
     b'\\x89PNG'
@@ -165,18 +169,19 @@ def matrix_plot(result: SignificanceResult, metric: str,
     cells = [[None if row == col else result.comparison(row, col, metric) for col in order]
              for row in order]
     size = 9.0 if n <= 12 else 7.8
+    faces = [["#d9d9d9" if c is None else color(c.p_adjusted) for c in line_]
+             for line_ in cells]
     for i, line_ in enumerate(cells):
         for j, c in enumerate(line_):
-            x, y = left + j * cell, top + i * cell
-            face = "#d9d9d9" if c is None else color(c.p_adjusted)
             weak = c is not None and c.method == "approximate" and c.confidence < needed
-            fig.add(Rect(x, y, cell, cell, fill=face, hatch=weak))
+            fig.add(Rect(left + j * cell, top + i * cell, cell, cell, fill=faces[i][j],
+                         hatch=weak))
     _matrix_marks(fig, cells, (left, top), cell)
     for i, line_ in enumerate(cells):
         for j, c in enumerate(line_):
             if c is not None:
                 _matrix_text(fig, c, (left + (j + 0.5) * cell, top + i * cell), cell,
-                             color(c.p_adjusted), size)
+                             faces[i][j], size)
     for k, name in enumerate(order):
         fig.add(Text(left - 4, top + (k + 0.5) * cell, shown[name], size=8, anchor="end"),
                 Text(left + (k + 0.5) * cell, top + side + 4, shown[name], size=8,
@@ -348,10 +353,11 @@ def groups_plot(result: SignificanceResult, metric: str,
             Text(left + plot_w / 2, top - 9, "systems sharing a letter are not significantly "
                  "different, systems with none in common are", size=9))
     letters = result.letters.get(metric) or letter_display(order, groups)
-    _scores_panel(fig, result, metric, (left, top, plot_w, plot_h), [x(i) for i in range(n)],
-                  letters, f"{label} (%)")
+    columns = [x(i) for i in range(n)]
+    _scores_panel(fig, result, order, metric, (left, top, plot_w, plot_h), columns, letters,
+                  f"{label} (%)")
     lanes_top = top + plot_h + gap
-    _letter_lanes(fig, members, lane_of, [x(i) for i in range(n)],
+    _letter_lanes(fig, members, lane_of, columns,
                   [lanes_top + (lane + 0.6) * lane_h for lane in range(n_lanes)], cell)
     base = lanes_top + lanes_h
     fig.add(Lines((polyline([(left, base), (left + plot_w, base)]),), width=0.8))
@@ -362,13 +368,13 @@ def groups_plot(result: SignificanceResult, metric: str,
     return fig
 
 
-def _scores_panel(fig: SvgFigure, result: SignificanceResult, metric: str,
-                  box: tuple[float, float, float, float], xs: Sequence[float],
+def _scores_panel(fig: SvgFigure, result: SignificanceResult, order: Sequence[str],
+                  metric: str, box: tuple[float, float, float, float], xs: Sequence[float],
                   letters: Mapping[str, str], label: str) -> None:
     """The systems' scores in ``box`` (x, y, width, height): one dot each at its column in
-    ``xs`` (best first) with its bootstrap interval, its score and its letters."""
+    ``xs`` (``order``: the ranking, best first) with its bootstrap interval, its score and
+    its letters."""
     left, top, width, height = box
-    order = result.ranking(metric)
     values = [100 * result.scores[s][metric] for s in order]
     ci = result.system_ci
     highs = [100 * ci[s][metric][1] for s in order if ci is not None and metric in ci.get(s, {})]
@@ -422,7 +428,7 @@ def _letter_lanes(fig: SvgFigure, members: Sequence[Sequence[int]], lane_of: Seq
 
 
 # ---------------------------------------------------------------------------
-# Alignment evidence and error categories (matplotlib)
+# Alignment evidence and error categories
 # ---------------------------------------------------------------------------
 
 
@@ -569,8 +575,8 @@ def category_colors(categories: Sequence[str]) -> dict[str, str]:
 def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: Sequence[str],
                     colors: Mapping[str, str]) -> SvgFigure:
     """One horizontal bar per system (the first on top), stacked over ``categories`` (their
-    counts), with a legend, as a plain SVG figure. Bars carry ``bar-<system>--<category>``
-    ids.
+    counts), with a legend, as a plain SVG figure. Each segment carries a
+    ``bar-<system>--<category>`` id; a category a system has none of has no segment.
 
     >>> fig = error_bars_plot([("A", {"x": 2, "y": 1}), ("B", {"x": 0, "y": 4})], ["x", "y"],
     ...                       {"x": "#000000", "y": "#ffffff"})

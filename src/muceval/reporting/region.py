@@ -50,9 +50,10 @@ def region_plot(
     >>> ">Recall (%)<" in fig.svg() and 'id="region-A"' in fig.svg()
     True
     """
-    colors = {name: hex_color(c) for name, c in system_colors(sorted(n for n, _ in regions)).items()}
     if len(regions) >= SMALL_MULTIPLES_FROM:
         return _region_panels(regions, iso_f)
+    colors = {name: hex_color(c)
+              for name, c in system_colors(sorted(n for n, _ in regions)).items()}
     side = 0.86 * 7.5 * 72
     fig = SvgFigure(10.5 * 72, 7.5 * 72)
     plane = _Plane(0.08 * 10.5 * 72, 0.06 * 7.5 * 72, side)
