@@ -71,7 +71,7 @@ def test_errors_is_refused_where_it_cannot_run(tmp_path, capsys, muc4):
     base = ["report", "--key", str(example.key), "--config", str(example.config),
             *map(str, example.responses), "--errors", "--out", str(tmp_path / "r")]
     assert main([*base, "--mapping", "optimal"]) == 2
-    assert "does not go with --mapping optimal" in capsys.readouterr().err
+    assert "--mapping: 'optimal' does not go with the Errors section" in capsys.readouterr().err
     scores = sorted(str(p) for p in (muc4 / "tst3" / "official-scores").iterdir())[:2]
     assert main(["report", *scores, "--errors", "--out", str(tmp_path / "s")]) == 2
     assert "--errors need" in capsys.readouterr().err

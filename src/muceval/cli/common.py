@@ -18,55 +18,19 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 """A command function (or click command) that an option decorator returns unchanged in type."""
 
-BUNDLED_CONFIGURATIONS = ("muc4",)
-
-
 def resolve_configuration(config_path: str | None, slots_path: str | None,
                           alignment_path: str | None = None) -> Configuration:
-    """The configuration named on the command line, or the bundled MUC-4 one, with the
-    ``[alignment...]`` tables of ``--alignment-file`` merged in.
+    """:func:`muceval.formats.config.resolve_configuration` of the command's options."""
+    from muceval.formats.config import resolve_configuration as resolve
 
-    ``--config muc4`` names the bundled configuration (a file of that name wins).
-    """
-    from muceval.formats.config import bundled_configuration, load_configuration
-    from muceval.formats.config.alignment import load_alignment_file
-
-    if config_path is None:
-        if slots_path is not None:
-            config = load_configuration(slots_path, slot_file_alone=True)
-        else:
-            config = bundled_configuration("muc4")
-    elif config_path in BUNDLED_CONFIGURATIONS and not os.path.exists(config_path):
-        config = bundled_configuration(config_path)
-    else:
-        config = load_configuration(config_path, slots_path)
-    return config if alignment_path is None else load_alignment_file(alignment_path, config)
+    return resolve(config_path, slots_path, alignment_path)
 
 
 def parse_criteria(text: str | None, config: Configuration) -> list[str] | None:
-    """Comma-separated criterion names, each checked against the configuration before any
-    file is read (a UsageError names the known ones); None when not given."""
-    from muceval.core.alignment import AlignmentSettings
+    """:func:`muceval.scoring.alignment.criteria.parse_criteria` (imported when used)."""
+    from muceval.scoring.alignment.criteria import parse_criteria as parse
 
-    if text is None:
-        return None
-    chosen = [c.strip() for c in text.split(",") if c.strip()]
-    if not chosen:
-        raise UsageError("name at least one alignment criterion")
-    settings = config.alignment or AlignmentSettings()
-    for name in chosen:
-        settings.criterion(name)
-    return chosen
-
-
-def units_option(command: F) -> F:
-    """``--units``: how systems with different unit sets are compared."""
-    return click.option(
-        "--units", "units", type=click.Choice(["same", "intersection"]), default="same",
-        show_default=True,
-        help="same: refuse systems scored on different test sets (a unit with key fills "
-        "missing from a system); intersection: compare on the units all systems share.",
-    )(command)
+    return parse(text, config)
 
 
 @contextlib.contextmanager
@@ -116,7 +80,7 @@ def progress_option(command: F) -> F:
 def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, str]) -> None:
     """Refuse an output file that is one of the command's inputs (``-o`` onto the key...), as a
     usage error: :func:`muceval.formats.files.refuse_replacing_inputs`."""
-    from muceval.errors import OutputError, UsageError
+    from muceval.errors import OutputError
     from muceval.formats.files import refuse_replacing_inputs
 
     try:
@@ -142,7 +106,7 @@ def expand_folders(paths: tuple[str, ...] | list[str],
     their reports side by side. Files named one by one are always kept (a wrong one is
     refused by its reader, with the reason).
     """
-    from muceval.errors import MucevalError, UsageError
+    from muceval.errors import MucevalError
     from muceval.formats.modern import LAYOUTS
     from muceval.formats.registry import INPUTS
 
@@ -248,7 +212,6 @@ def name_option(command: F) -> F:
 
 def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
     """``--name FILE=NAME`` values as input path → name; FILE must be one of ``inputs``."""
-    from muceval.errors import UsageError
 
     by_real = {os.path.realpath(p): p for p in inputs}
     out: dict[str, str] = {}
@@ -283,7 +246,6 @@ def refuse_unused(accepted: Collection[str], why: str) -> None:
     """Refuse every option given on the command line that the path taken does not use
     (``accepted``: the parameter names it uses), so that no flag is taken and ignored; the
     message is the flag, then ``why``."""
-    from muceval.errors import UsageError
 
     context = click.get_current_context()
     for param in context.command.params:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,7 +16,6 @@ from muceval.cli.common import (
     SCORES,
     expand_folders,
     note_unanswered,
-    parse_criteria,
     progress_bar,
     refuse_unused,
     report_warnings,
@@ -35,21 +34,17 @@ from muceval.cli.groups import (
     selection_options,
     testing_options,
 )
-from muceval.cli.modern import key_is_modern
 from muceval.errors import UsageError
 from muceval.reporting.options import ReportOptions
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from muceval.core.model import Configuration
-    from muceval.core.systems import SystemScores
-    from muceval.core.units import UnitTallies
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.html import ReportFiles
-    from muceval.scoring.errors import ErrorAnalysis
+    from muceval.reporting.modern_report import ModernAnalysis
+    from muceval.reporting.pipeline import ReportSource, ScoringNotes
     from muceval.scoring.muc1992.scorer import ScoringOptions
-    from muceval.significance.settings import SignificanceSettings
 
 
 def _report_options() -> Decorator:
@@ -140,8 +135,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     """
     import time
 
-    from muceval.errors import UsageError
-    from muceval.reporting.analysis import analyze
+    from muceval.reporting.pipeline import ModernPredictions, build_report, report_source
 
     started = time.perf_counter()
     _fewer_collections()
@@ -159,41 +153,30 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
             or shown.errors) and key_path is None:
         raise UsageError("--alignment, --alignment-file and --errors need responses scored "
                          "with --key (or --example)")
-    modern = key_path is not None and key_is_modern(key_path)
-    _refuse_unused(key_path, modern)
-    if modern and key_path is not None:
-        _modern_report(key_path, inputs, selection.renames(inputs), out_dir, shown, fmt,
-                       strict, started, testing.settings,
-                       {key_path: "key", **{p: "prediction file" for p in inputs}})
-        return
-    extra: dict[str, str] = {}
-    config: Configuration | None  # None: score files read without a configuration
-    errors: ErrorAnalysis | None = None
-    if key_path is not None:
-        config, systems, tallies, recorded, errors = _scored(
-            key_path, inputs, configuration, history_path, scoring, selection, unit, strict,
-            extra, shown.errors)
-        if shown.alignment is not None:
-            recorded["alignment"] = shown.alignment
-            recorded["alignment file"] = configuration.alignment_path or "none"
-    else:
-        config, systems, tallies, recorded = _from_scores(inputs, configuration, selection,
-                                                          unit)
-    if len(systems) < 2:
-        raise UsageError("a report compares systems: give at least two")
-    with progress_bar(sys.stderr.isatty()) as advance:
-        analysis = analyze(systems, tallies, metrics=testing.metrics, settings=testing.settings,
-                           threads=testing.threads, progress=advance, inputs=recorded)
-    analysis = _with_errors(analysis, errors, testing.settings)
-    if shown.alignment is not None:
-        # --alignment was refused above without --key: a configuration was resolved and the
-        # key path is set.
-        analysis = _with_alignment(analysis, cast("Configuration", config), cast(str, key_path),
-                                   inputs, selection.renames(inputs), history_path, scoring,
-                                   configuration, shown, testing.settings.shuffles, strict, extra)
-    keep = _inputs(inputs, key=key_path, history=history_path, **{
-        role: path for path, role in configuration.inputs().items()})
-    _write(analysis, out_dir, shown, extra, keep, fmt, started)
+    given = click.get_current_context().get_parameter_source("unit")
+    source = report_source(
+        inputs, key_path, config=configuration.config_path, slots=configuration.slots_path,
+        alignment_file=configuration.alignment_path, history=history_path, scoring=scoring,
+        unit=unit if key_path is not None or given is click.core.ParameterSource.COMMANDLINE
+        else None, units=selection.units, names=selection.renames(inputs))
+    _refuse_unused(source)
+    modern = isinstance(source, ModernPredictions)
+    with progress_bar(sys.stderr.isatty(), "pairs" if modern else "randomization") as advance:
+        analysis = build_report(source, settings=testing.settings, options=shown,
+                                metrics=testing.metrics, threads=testing.threads,
+                                progress=advance, on_scored=_notes(strict))
+    _write(analysis, out_dir, shown, source.files, fmt, started)
+
+
+def _notes(strict: bool) -> Callable[[ScoringNotes], None]:
+    """What scoring noted, on stderr (with ``strict``, warnings stop the command, exit 2)."""
+    def said(notes: ScoringNotes) -> None:
+        report_warnings(notes.warnings, notes.file_warnings, strict)
+        note_unanswered(notes.unanswered, "incorrect", notes.history)
+        for line in notes.skipped:
+            click.echo(f"note: not scored: {line}", err=True)
+
+    return said
 
 
 def _fewer_collections() -> None:
@@ -211,85 +194,28 @@ def _fewer_collections() -> None:
 _COMMON = ("inputs", "example", "out_dir", "title", "force", "png", *SETTINGS_OPTIONS, "metrics",
            "threads", "names", "fmt", "strict")
 """The options of `report` whatever it reports on."""
+_ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
+    "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors"} - {"unit_means"}),
+                          "belongs to the 1992 scorer: with a modern key (GTT, GRIT, IterX) "
+                          "the report scores every modern scorer"),
+    "Responses": (frozenset({*_COMMON, "key_path", "config_path", "slots_path",
+                             "alignment_path", "history_path", "no_query_pass", "mapping",
+                             "alignment", "unit", "errors"}),
+                  "does not go with responses scored against a key (one test set)"),
+    "ScoreFiles": (frozenset({*_COMMON, "config_path", "slots_path", "units", "unit"}),
+                   "applies when scoring responses with --key (or --example)"),
+}
+"""The options each kind of input takes (:data:`muceval.reporting.pipeline.ReportSource`);
+any other one given is refused."""
 
 
-def _refuse_unused(key_path: str | None, modern: bool) -> None:
-    """Each way of reading the systems takes its own options; any other one given is refused."""
-    if modern:
-        refuse_unused({*_COMMON, "key_path", "errors"} - {"unit_means"},
-                      "belongs to the 1992 scorer: with a modern key "
-                      "(GTT, GRIT, IterX) the report scores every modern scorer")
-    elif key_path is not None:
-        refuse_unused({*_COMMON, "key_path", "config_path", "slots_path", "alignment_path",
-                       "history_path", "no_query_pass", "mapping", "alignment", "unit",
-                       "errors"},
-                      "does not go with responses scored against a key (one test set)")
-    else:
-        refuse_unused({*_COMMON, "config_path", "slots_path", "units", "unit"},
-                      "applies when scoring responses with --key (or --example)")
+def _refuse_unused(source: ReportSource) -> None:
+    accepted, why = _ACCEPTED[type(source).__name__]
+    refuse_unused(accepted, why)
 
 
-def _scored(key_path: str, inputs: tuple[str, ...], configuration: ConfigurationChoice,
-            history_path: str | None, scoring: ScoringOptions, selection: Selection,
-            unit: str, strict: bool, extra: dict[str, str], errors: bool,
-            ) -> tuple[Configuration, list[SystemScores], UnitTallies, dict[str, object],
-                       ErrorAnalysis | None]:
-    """Responses scored against the key: the configuration, the systems, their units, what
-    the report records of it and, with ``errors``, their error analysis (from the same
-    scoring); ``scores.json`` joins the ``extra`` files."""
-    from muceval.formats.files import system_name
-    from muceval.formats.scores.json import scores_to_json
-    from muceval.reporting.analysis import systems_from_pairs
-    from muceval.scoring.session import score_files
-
-    config = configuration.load()
-    renamed = selection.renames(inputs)
-    if errors and scoring.mapping != "greedy":
-        raise UsageError(f"--errors sorts the 1992 scorer's verdicts at the 1992 template "
-                         f"mapping: it does not go with --mapping {scoring.mapping}")
-    session = score_files(config, key_path, inputs, history_path=history_path,
-                          options=replace(scoring, fills=unit == "fill" or errors),
-                          names=renamed)
-    report_warnings(session.warnings, session.file_warnings, strict)
-    note_unanswered(session.unanswered, "incorrect", history_path)
-    results = session.systems
-    systems, tallies = systems_from_pairs(results, config,
-                                          {renamed.get(p) or system_name(p): str(p)
-                                           for p in inputs}, unit=unit)
-    label = os.path.basename(configuration.config_path) if configuration.config_path \
-        else "muc4 (bundled)"
-    extra["scores.json"] = scores_to_json(results, config, config_label=label, unit=unit)
-    recorded: dict[str, object] = {
-        "key": key_path, "configuration": configuration.label,
-        "history": history_path or "none", "responses": list(inputs),
-        "query pass": scoring.query_pass, "mapping": scoring.mapping, "unit": unit}
-    analysed = None
-    if errors:
-        from muceval.scoring.errors.muc1992 import analyse_1992_session
-
-        analysed = analyse_1992_session(config, key_path, inputs, session,
-                                        history_path=history_path, names=renamed)
-    return config, systems, tallies, recorded, analysed
-
-
-def _with_errors(analysis: Analysis, errors: ErrorAnalysis | None,
-                 settings: SignificanceSettings) -> Analysis:
-    """The analysis with its Errors section (when ``errors``), in the report's ranking,
-    tested with the report's seed."""
-    from muceval.reporting.errors_section import error_section
-    from muceval.reporting.plots import METRIC_TITLES
-
-    if errors is None:
-        return analysis
-    significance = analysis.significance
-    metric = "f1" if "f1" in significance.metrics else significance.metrics[0]
-    seeded = replace(settings, seed=significance.settings["seed"])
-    return replace(analysis, errors=error_section(errors, significance.ranking(metric),
-                                                  METRIC_TITLES.get(metric, metric), seeded))
-
-
-def _write(analysis: Analysis, out_dir: str, shown: ReportOptions, extra: dict[str, str],
-           keep: dict[str | Path | None, str], fmt: str, started: float) -> None:
+def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptions,
+           keep: dict[str | None, str], fmt: str, started: float) -> None:
     """Write the report, then say where: the compact table, or the files as JSON."""
     import json
     import time
@@ -297,9 +223,10 @@ def _write(analysis: Analysis, out_dir: str, shown: ReportOptions, extra: dict[s
     from rich.console import Console
 
     from muceval.reporting.html import write_report
+    from muceval.reporting.modern_report import ModernAnalysis
 
     def written() -> ReportFiles:
-        return write_report(analysis, out_dir, shown, extra_files=extra, keep=keep)
+        return write_report(analysis, out_dir, shown, keep=keep)
 
     if sys.stderr.isatty():
         with Console(stderr=True).status("drawing figures and writing the report"):
@@ -308,12 +235,15 @@ def _write(analysis: Analysis, out_dir: str, shown: ReportOptions, extra: dict[s
         files = written()
     elapsed = time.perf_counter() - started
     if fmt == "json":
-        click.echo(json.dumps({
-            "html": str(files.html), "json": str(files.json),
-            "figures": [str(p) for p in files.figures], "data": [str(p) for p in files.data],
-            "seconds": round(elapsed, 2)}, indent=2))
-        return
-    _print_summary(analysis, files.html, elapsed)
+        listed: dict[str, object] = {"html": str(files.html), "json": str(files.json),
+                                     "figures": [str(p) for p in files.figures]}
+        if not isinstance(analysis, ModernAnalysis):
+            listed["data"] = [str(p) for p in files.data]
+        click.echo(json.dumps({**listed, "seconds": round(elapsed, 2)}, indent=2))
+    elif isinstance(analysis, ModernAnalysis):
+        _print_modern(analysis, files.html, elapsed)
+    else:
+        _print_summary(analysis, files.html, elapsed)
 
 
 def _the_example() -> tuple[str, str, str, tuple[str, ...]]:
@@ -336,31 +266,6 @@ def _refuse_an_earlier_report(out_dir: str, force: bool) -> None:
                          "to replace it, or another --out folder")
 
 
-def _inputs(inputs: Sequence[str], **named: str | None) -> dict[str | Path | None, str]:
-    """Every file the report reads, with what it is: never to be replaced by its output."""
-    keep: dict[str | Path | None, str] = {path: role for role, path in named.items()}
-    keep.update((path, "input") for path in inputs)
-    return keep
-
-
-def _from_scores(inputs: tuple[str, ...], configuration: ConfigurationChoice,
-                 selection: Selection, unit: str,
-                 ) -> tuple[Configuration | None, list[SystemScores], UnitTallies,
-                            dict[str, object]]:
-    """Systems read from score files; ``--unit`` insists on a level only when it was given."""
-    from muceval.formats.registry import load_systems
-
-    given = click.get_current_context().get_parameter_source("unit")
-    level = unit if given is click.core.ParameterSource.COMMANDLINE else None
-    config = configuration.load() if configuration.given else None
-    systems, tallies = load_systems(list(inputs), config, selection.units,
-                                    selection.renames(inputs), level)
-    recorded: dict[str, object] = {"inputs": list(inputs),
-                                   "configuration": configuration.config_path or "none",
-                                   "units": selection.units, "unit": tallies.level or "as given"}
-    return config, systems, tallies, recorded
-
-
 def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
     """The compact terminal table: ALL TEMPLATES per system, ranked, with its group."""
     from rich.console import Console
@@ -369,7 +274,7 @@ def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
     from muceval.reporting.html import format_pct
 
     sig = analysis.significance
-    rank_metric = "f1" if "f1" in sig.metrics else sig.metrics[0]
+    rank_metric = analysis.ranking_metric
     console = Console()
     table = Table(title=f"ALL TEMPLATES (%), ranked by {rank_metric}", title_justify="left")
     for column in ("system", "REC", "PRE", "F P&R", "F 2P&R", "F P&2R", "group"):
@@ -380,80 +285,15 @@ def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
                       format_pct(row.f_pr), format_pct(row.f_2pr), format_pct(row.f_p2r),
                       sig.letters[rank_metric][name])
     console.print(table)
-    console.print(f"seed {sig.settings['seed']}; report written to [bold]{html}[/bold] "
+    console.print(f"seed {analysis.settings.seed}; report written to [bold]{html}[/bold] "
                   f"({elapsed:.1f} s)")
 
 
-def _with_alignment(analysis: Analysis, config: Configuration, key_path: str,
-                    inputs: tuple[str, ...], names: dict[str, str], history_path: str | None,
-                    scoring: ScoringOptions, configuration: ConfigurationChoice,
-                    shown: ReportOptions, shuffles: int, strict: bool,
-                    extra: dict[str, str]) -> Analysis:
-    """The analysis with its ``alignment`` part: the same audit as ``muceval alignment
-    --audit all --calibrate``, tested with the report's seed and alpha."""
-    import dataclasses
-
-    from muceval.reporting.alignment import alignment_to_dict, alignment_to_json, compare_criteria
-    from muceval.scoring.session import audit_files
-    from muceval.significance.settings import SignificanceSettings
-    from muceval.version import __version__
-
-    criteria = None if shown.alignment == "compare" else parse_criteria(shown.alignment, config)
-    audit, warnings = audit_files(config, key_path, inputs, history_path=history_path,
-                                  names=names, criteria=criteria, pairs=True, removal=True,
-                                  calibrate=True, query_pass=scoring.query_pass)
-    report_warnings((), warnings, strict)
-    settings = analysis.significance.settings
-    comparison = compare_criteria(audit, SignificanceSettings(
-        shuffles=shuffles, seed=settings["seed"], alpha=settings["alpha"])) \
-        if len(audit.scored) > 1 else None
-    recorded = {"command": "report", "muceval": __version__, "key": key_path,
-                "config": analysis.settings["inputs"].get("configuration"), "history": history_path,
-                "alignment_file": configuration.alignment_path, "criteria": list(audit.scored),
-                "default": audit.default, "flag": audit.flag, "audit": "all",
-                "query_pass": scoring.query_pass, "unit": "message"}
-    extra["alignment.json"] = alignment_to_json(audit, comparison, recorded)
-    return dataclasses.replace(
-        analysis, alignment=alignment_to_dict(audit, comparison, recorded))
-
-
-def _modern_report(key_path: str, inputs: tuple[str, ...], names: dict[str, str], out_dir: str,
-                   shown: ReportOptions, fmt: str, strict: bool, started: float,
-                   settings: SignificanceSettings, keep: dict[str | Path | None, str]) -> None:
-    """Modern predictions: every scorer side by side, significance per scorer, one page."""
-    import json
-    import time
-
-    from muceval.cli.groups import ModernChoice
-    from muceval.cli.modern import score_modern
-    from muceval.reporting.modern_report import analyze_modern, write_modern_report
-
-    run = score_modern(key_path, inputs, ModernChoice("all"), strict, names)
-    for line in run.skipped:
-        click.echo(f"note: not scored: {line}", err=True)
-    with progress_bar(sys.stderr.isatty(), "pairs") as advance:
-        analysis = analyze_modern([list(systems) for systems in run.scores], settings,
-                                  {"key": key_path, "predictions": list(inputs),
-                                   "gold layout": run.layout}, advance)
-    if shown.errors:
-        from muceval.reporting.errors_section import error_section
-        from muceval.scoring.errors import analyse_error_files
-
-        label, order = analysis.ranking
-        seeded = replace(settings, seed=analysis.settings["seed"])
-        analysis = replace(analysis, errors=error_section(
-            analyse_error_files(key_path, inputs, names=names), order, label, seeded))
-    files = write_modern_report(analysis, out_dir, title=shown.title, png=shown.png,
-                                overwrite=shown.overwrite, keep=keep)
-    elapsed = time.perf_counter() - started
-    if fmt == "json":
-        click.echo(json.dumps({"html": str(files.html), "json": str(files.json),
-                               "figures": [str(p) for p in files.figures],
-                               "seconds": round(elapsed, 2)}, indent=2))
-        return
+def _print_modern(analysis: ModernAnalysis, html: Path, elapsed: float) -> None:
+    """Each scorer's systems, best first, with F1."""
     for r in analysis.scorers:
         ranked = sorted(r.systems, key=lambda s: -s.overall.f1)
         click.echo(f"{r.label}: " + ", ".join(f"{s.system} {100 * s.overall.f1:.2f}"
                                               for s in ranked))
-    click.echo(f"seed {analysis.settings['seed']}; report written to {files.html} "
+    click.echo(f"seed {analysis.settings['seed']}; report written to {html} "
                f"({elapsed:.1f} s)")

@@ -27,6 +27,7 @@ from muceval.core.tallies import Tally, TextFiltering
 
 __all__ = [
     "F_WEIGHTS",
+    "METRIC_FIELDS",
     "METRIC_IDS",
     "METRIC_LABELS",
     "METRIC_REGISTRY",
@@ -37,6 +38,7 @@ __all__ = [
     "f_measure_1992",
     "f_measures_1992",
     "fallout",
+    "metric_of_counts",
     "float_scores",
     "format_f",
     "overgeneration",
@@ -254,18 +256,38 @@ class MetricSpec:
     alpha: int
     gamma: int
     kappa: float
+    field: str
+    """The attribute of :class:`FloatScores` (and of a summary's rows) that holds it."""
 
 
 METRIC_REGISTRY: tuple[MetricSpec, ...] = (
-    MetricSpec("recall", "recall", 2, 0, 1.0),
-    MetricSpec("precision", "precision", 0, 2, 1.0),
-    MetricSpec("f1", "F P&R", 1, 1, 1.0),
-    MetricSpec("f0.5", "F 2P&R", 1, 4, 2.5),
-    MetricSpec("f2", "F P&2R", 4, 1, 2.5),
+    MetricSpec("recall", "recall", 2, 0, 1.0, "recall"),
+    MetricSpec("precision", "precision", 0, 2, 1.0, "precision"),
+    MetricSpec("f1", "F P&R", 1, 1, 1.0, "f_pr"),
+    MetricSpec("f0.5", "F 2P&R", 1, 4, 2.5, "f_2pr"),
+    MetricSpec("f2", "F P&2R", 4, 1, 2.5, "f_p2r"),
 )
 """The one registry of significance metrics: ids, report labels, coefficients."""
 METRIC_IDS: tuple[str, ...] = tuple(m.id for m in METRIC_REGISTRY)
 METRIC_LABELS: dict[str, str] = {m.id: m.label for m in METRIC_REGISTRY}
+METRIC_FIELDS: dict[str, str] = {m.id: m.field for m in METRIC_REGISTRY}
+"""Each significance metric and the float attribute of a summary's rows that holds it."""
+_BY_ID: dict[str, MetricSpec] = {m.id: m for m in METRIC_REGISTRY}
+
+
+def metric_of_counts(metric: str, pos: float, act: float, n2: float) -> float:
+    """``κ·N2 / (α·POS + γ·ACT)`` of a registered metric, 0 when the denominator is 0.
+
+    The one computation of a metric from counts: the scores shown (:class:`FloatScores`),
+    the rankings and the significance tests (:mod:`muceval.significance.kernels`) all take
+    it, so that a value shown is bit for bit the value ranked and tested.
+
+    >>> metric_of_counts("f1", 4, 2, 4), metric_of_counts("recall", 0, 2, 0)
+    (0.6666666666666666, 0.0)
+    """
+    m = _BY_ID[metric]
+    v = m.alpha * pos + m.gamma * act
+    return (m.kappa * float(n2)) / float(v) if v > 0 else 0.0
 
 
 MEASURE_NAMES: tuple[str, ...] = (
@@ -305,15 +327,14 @@ class FloatScores:
     @classmethod
     def of(cls, tally: Tally) -> FloatScores:
         r, p = recall(tally), precision(tally)
-        return cls(
-            recall=r,
-            precision=p,
-            overgeneration=overgeneration(tally),
-            fallout=fallout(tally),
-            f_pr=f_measure(p, r, 1.0),
-            f_2pr=f_measure(p, r, 0.5),
-            f_p2r=f_measure(p, r, 2.0),
-        )
+        f: list[float | None] = [None, None, None]
+        if r is not None and p is not None:
+            # F from the counts in one division, as the tests and rankings compute it
+            # (metric_of_counts), not from the rounded P and R.
+            n2 = 2 * tally.cor + tally.par
+            f = [metric_of_counts(m, tally.pos, tally.act, n2) for m in ("f1", "f0.5", "f2")]
+        return cls(recall=r, precision=p, overgeneration=overgeneration(tally),
+                   fallout=fallout(tally), f_pr=f[0], f_2pr=f[1], f_p2r=f[2])
 
 
 def float_scores(tally: Tally) -> FloatScores:

@@ -41,11 +41,14 @@ from muceval.significance.settings import SignificanceSettings
 from muceval.version import __version__
 
 if TYPE_CHECKING:
+    from muceval.reporting.alignment import AlignmentSection
     from muceval.reporting.errors_section import ErrorSection
 
 __all__ = [
     "Analysis",
+    "Provenance",
     "analyze",
+    "ranking_metric",
     "systems_from_pairs",
 ]
 
@@ -134,31 +137,74 @@ def _tallies_of(systems: Sequence[SystemScores], per_unit: Sequence[Mapping[str,
 # ---------------------------------------------------------------------------
 
 
-def _versions() -> dict[str, str]:
+def _versions() -> tuple[tuple[str, str], ...]:
     from importlib.metadata import PackageNotFoundError, version
 
-    out = {"muceval": __version__, "python": platform.python_version()}
+    out = [("muceval", __version__), ("python", platform.python_version())]
     for package in ("numpy", "scipy", "numba", "matplotlib", "click"):
         try:
-            out[package] = version(package)
+            out.append((package, version(package)))
         except PackageNotFoundError:  # pragma: no cover - declared dependencies
-            out[package] = "not installed"
-    return out
+            out.append((package, "not installed"))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What an analysis was made from: its inputs by role (key, configuration, history,
+    files, scoring options...), in the order the report lists them, and the versions of
+    muceval, Python and the numerical libraries that made it."""
+
+    inputs: tuple[tuple[str, Any], ...] = ()
+    versions: tuple[tuple[str, str], ...] = field(default_factory=_versions)
+
+    @classmethod
+    def of(cls, inputs: Mapping[str, Any] | None) -> Provenance:
+        return cls(tuple((inputs or {}).items()))
+
+    def input(self, role: str) -> Any:
+        """The input recorded under ``role``, or None."""
+        return dict(self.inputs).get(role)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"inputs": dict(self.inputs), "versions": dict(self.versions)}
 
 
 @dataclass(frozen=True)
 class Analysis:
-    """Scores of every system, their significance, and the settings that produced them."""
+    """Scores of every system, their significance, the report's optional sections, and the
+    settings and inputs that produced them.
+
+    Attributes
+    ----------
+    systems : tuple of SystemScores
+        Every system's summary, in input order.
+    tallies : UnitTallies
+        Their per-unit tallies (what the tests shuffle).
+    significance : SignificanceResult
+        Every pairwise comparison, the groups and the systems' scores.
+    settings : SignificanceSettings
+        The settings the analysis and every section were tested with (the seed drawn, if
+        none was given).
+    provenance : Provenance
+        The inputs and versions that made it.
+    alignment : AlignmentSection or None
+        The Alignment section, when the report compares alignment criteria.
+    errors : ErrorSection or None
+        The Errors section (Das et al.'s categories), when asked for.
+    files : tuple of (str, str)
+        Further data files of the report's folder, name and text (``scores.json`` of
+        systems scored here).
+    """
 
     systems: tuple[SystemScores, ...]
     tallies: UnitTallies = field(repr=False)
     significance: SignificanceResult
-    settings: dict[str, Any]
-    # The ``muceval-alignment`` document (reporting.alignment.alignment_to_dict) when the
-    # report compares alignment criteria; None otherwise.
-    alignment: dict[str, Any] | None = None
-    # The Errors section (Das et al.'s categories) when the report was asked for it.
+    settings: SignificanceSettings
+    provenance: Provenance = field(default_factory=Provenance)
+    alignment: AlignmentSection | None = None
     errors: ErrorSection | None = None
+    files: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     def system(self, name: str) -> SystemScores:
         for s in self.systems:
@@ -166,24 +212,49 @@ class Analysis:
                 return s
         raise KeyError(name)
 
+    @property
+    def ranking_metric(self) -> str:
+        """The metric the report ranks by: F P&R when tested, else the first metric."""
+        return ranking_metric(self.significance.metrics)
+
+    def recorded(self) -> dict[str, Any]:
+        """The ``settings`` of ``report.json``: those of the significance result, the number
+        of systems, the inputs and the versions."""
+        return {**self.significance.settings, "systems": len(self.systems),
+                **self.provenance.to_dict()}
+
+    def data_files(self) -> dict[str, str]:
+        """Every data file the sections and the scoring add to the report's folder."""
+        return {**(self.errors.files() if self.errors is not None else {}), **dict(self.files),
+                **(self.alignment.files() if self.alignment is not None else {})}
+
     def to_dict(self) -> dict[str, Any]:
         """The machine-readable report: ``settings``, ``systems``, ``significance`` and,
         when criteria were compared, ``alignment``."""
         out = {
             "format": "muceval-report",
             "format_version": 1,
-            "settings": self.settings,
+            "settings": self.recorded(),
             "systems": [s.to_dict() for s in self.systems],
             "significance": self.significance.to_dict(),
         }
         if self.alignment is not None:
-            out["alignment"] = self.alignment
+            out["alignment"] = self.alignment.to_dict()
         if self.errors is not None:
             out["errors"] = self.errors.to_dict()
         return out
 
     def to_json(self, indent: int | None = 1) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False) + "\n"
+
+
+def ranking_metric(metrics: Sequence[str]) -> str:
+    """The metric a report ranks by: ``f1`` when among ``metrics``, else the first.
+
+    >>> ranking_metric(["recall", "f1"]), ranking_metric(["precision"])
+    ('f1', 'precision')
+    """
+    return "f1" if "f1" in metrics else metrics[0]
 
 
 def analyze(
@@ -222,10 +293,10 @@ def analyze(
     Returns
     -------
     muceval.reporting.analysis.Analysis
-        ``systems``, ``tallies``, ``significance`` (the :class:`SignificanceResult`) and
-        ``settings`` (those of the result, with the number of systems, ``inputs`` and the
-        versions of muceval, Python and the numerical libraries); ``to_json()`` is the
-        machine-readable report.
+        ``systems``, ``tallies``, ``significance`` (the :class:`SignificanceResult`),
+        ``settings`` (the :class:`SignificanceSettings` used, the seed drawn if none was
+        given) and ``provenance`` (``inputs`` and the versions of muceval, Python and the
+        numerical libraries); ``to_json()`` is the machine-readable report.
 
     Raises
     ------
@@ -252,12 +323,7 @@ def analyze(
     """
     if [s.name for s in systems] != list(tallies.systems):
         raise ValueError("systems and tallies must list the same systems in the same order")
-    result = compare(tallies, parse_metrics(metrics), settings, threads=threads,
+    chosen = (settings or SignificanceSettings()).with_seed()
+    result = compare(tallies, parse_metrics(metrics), chosen, threads=threads,
                      progress=progress)
-    recorded = {
-        **result.settings,
-        "systems": len(systems),
-        "inputs": dict(inputs or {}),
-        "versions": _versions(),
-    }
-    return Analysis(tuple(systems), tallies, result, recorded)
+    return Analysis(tuple(systems), tallies, result, chosen, Provenance.of(inputs))

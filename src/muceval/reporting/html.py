@@ -36,7 +36,9 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 from markupsafe import Markup, escape
 
+from muceval.core.metrics import METRIC_FIELDS
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
+from muceval.errors import UsageError
 from muceval.formats.files import write_files
 from muceval.reporting.analysis import Analysis
 from muceval.reporting.names import display_names
@@ -56,21 +58,13 @@ from muceval.reporting.plots import (
 from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELDS
 from muceval.significance.distribution import Distribution
 from muceval.significance.result import SignificanceResult
-from muceval.significance.settings import SignificanceSettings
 
 if TYPE_CHECKING:
     from muceval.reporting.errors_section import ErrorSection
+    from muceval.reporting.modern_report import ModernAnalysis
 
 __all__ = ["ReportFiles", "format_p", "format_pct", "render_html", "write_report"]
 
-# The float attribute of SystemScores rows that holds each significance metric.
-METRIC_FIELDS: dict[str, str] = {
-    "recall": "recall",
-    "precision": "precision",
-    "f1": "f_pr",
-    "f0.5": "f_2pr",
-    "f2": "f_p2r",
-}
 _COUNT_COLUMNS = ("pos", "act", "cor", "par", "inc", "spu", "mis", "non")
 
 
@@ -137,14 +131,11 @@ def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, s
     (Chinchor 1992, Figure 1)."""
     from muceval.significance.distribution import shuffled_differences
 
-    sig = analysis.significance
-    metric = "f1" if "f1" in sig.metrics else sig.metrics[0]
-    order = sig.ranking(metric)
+    order = analysis.significance.ranking(analysis.ranking_metric)
+    metric = analysis.ranking_metric
     pairs = list(dict.fromkeys([*zip(order, order[1:], strict=False), *map(tuple, asked)]))
-    recorded = sig.settings
-    settings = SignificanceSettings(shuffles=recorded["shuffles"], seed=recorded["seed"],
-                                    alternative=recorded["alternative"])
-    return [shuffled_differences(analysis.tallies, a, b, metric, settings) for a, b in pairs]
+    return [shuffled_differences(analysis.tallies, a, b, metric, analysis.settings)
+            for a, b in pairs]
 
 
 def build_figures(analysis: Analysis,
@@ -175,7 +166,7 @@ def build_figures(analysis: Analysis,
                                                    shown)
     if analysis.errors is not None:
         figures.update(analysis.errors.figures())
-    doc = analysis.alignment
+    doc = analysis.alignment.to_dict() if analysis.alignment is not None else None
     if doc is not None and any(p["verdicts"].get(doc["default"]) == "mapped"
                                for s in doc["systems"] for p in s["pairs"]):
         figures["alignment-evidence"] = evidence_plot(
@@ -509,7 +500,7 @@ def _tally_view(rows: Sequence[Row], system: str, kind: str) -> dict[str, Any]:
 
 
 def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:
-    s = analysis.settings
+    s = analysis.recorded()
     items: list[tuple[str, str]] = [
         ("systems", str(s.get("systems"))),
         (f"units ({s['unit']}s)" if s.get("unit") else "units", str(s.get("units"))),
@@ -591,7 +582,7 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
     return environment().get_template("report.html.j2").render(
         title=title or f"muceval report: {len(analysis.systems)} systems", png=png,
         names=display_names(s.name for s in analysis.systems),
-        version=analysis.settings.get("versions", {}).get("muceval", ""),
+        version=dict(analysis.provenance.versions).get("muceval", ""),
         systems_count=len(analysis.systems), units=sig.settings["units"],
         method=sig.settings["method"], seed=sig.settings["seed"],
         toc=[(a, label) for a, label in _TOC
@@ -602,7 +593,8 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
         region=figure_view("region", svgs, "Region of performance of every system."),
         matrices=matrices_view(analysis.significance, svgs), groupings=groupings_view(analysis.significance, svgs),
         slots=_slots_view(analysis),
-        alignment=_alignment_view(analysis.alignment, svgs),
+        alignment=_alignment_view(analysis.alignment.to_dict()
+                                  if analysis.alignment is not None else None, svgs),
         classic=classic,
         distributions=_distributions_view(distributions, svgs, display_names(
             s.name for s in analysis.systems)),
@@ -658,7 +650,7 @@ def _slots_csv(analysis: Analysis) -> str:
 
 
 def write_report(
-    analysis: Analysis,
+    analysis: Analysis | ModernAnalysis,
     out_dir: str | Path,
     options: ReportOptions | None = None,
     *,
@@ -677,14 +669,19 @@ def write_report(
 
     Parameters
     ----------
-    analysis : muceval.reporting.analysis.Analysis
-        What to report (:func:`analyze`).
+    analysis : Analysis or ModernAnalysis
+        What to report (:func:`~muceval.reporting.pipeline.build_report`, or
+        :func:`analyze` of systems already scored); a modern one is written by
+        :func:`~muceval.reporting.modern_report.write_modern_report`.
     out_dir : str or pathlib.Path
         The folder, created if needed.
     options : ReportOptions or None, default None
         The title, PNG figures, whether an earlier report may be replaced, and the pairs
         whose randomization distribution to draw besides the neighbours
-        (:class:`~muceval.reporting.options.ReportOptions`); None: the defaults.
+        (:class:`~muceval.reporting.options.ReportOptions`); None: the defaults. The
+        Errors and Alignment sections are written when the analysis holds them
+        (:func:`~muceval.reporting.pipeline.build_report` builds them); asking for one it
+        does not hold is refused.
     extra_files : mapping of str to str or None, default None
         Further files to write into the folder, name to text (e.g. ``scores.json``).
     keep : mapping of path to str, or None
@@ -699,7 +696,8 @@ def write_report(
     Raises
     ------
     UsageError
-        If the folder cannot be created.
+        If the folder cannot be created, or ``options`` ask for a section the analysis does
+        not hold.
     OutputError
         If a file cannot be written, or exists (and ``overwrite`` is False), or is in ``keep``.
 
@@ -725,6 +723,22 @@ def write_report(
     True
     """
     options = options or ReportOptions()
+    if not isinstance(analysis, Analysis):
+        from muceval.reporting.modern_report import write_modern_report
+
+        if options.alignment is not None or options.histograms:
+            raise UsageError("a report of modern predictions has no Alignment section and no "
+                             "histograms", parameter="options")
+        if options.errors and analysis.errors is None:
+            raise UsageError("the analysis has no Errors section", parameter="errors")
+        return write_modern_report(analysis, out_dir, title=options.title, png=options.png,
+                                   overwrite=options.overwrite, keep=keep)
+    for asked, held, name in ((options.errors, analysis.errors, "errors"),
+                              (options.alignment is not None, analysis.alignment, "alignment")):
+        if asked and held is None:
+            raise UsageError(f"the analysis has no {name.title()} section: build it with "
+                             f"build_report(..., options=ReportOptions({name}=...)); "
+                             "write_report writes what the analysis holds", parameter=name)
     out = Path(out_dir)
     svgs: dict[str, str] = {}
     files: dict[Path, str | bytes] = {}
@@ -742,7 +756,7 @@ def write_report(
         "significance.csv": analysis.significance.to_csv(),
         "summary.csv": _summary_csv(analysis),
         "slots.csv": _slots_csv(analysis),
-        **(analysis.errors.files() if analysis.errors is not None else {}),
+        **analysis.data_files(),
         **(extra_files or {}),
     }
     data_paths = [out / name for name in data]

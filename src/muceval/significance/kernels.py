@@ -52,7 +52,7 @@ from types import ModuleType
 
 import numpy as np
 
-from muceval.core.metrics import METRIC_IDS, METRIC_REGISTRY
+from muceval.core.metrics import METRIC_IDS, METRIC_REGISTRY, metric_of_counts
 
 # numba compiles the kernels (muceval.significance.compiled), imported at first use: a small
 # run on the NumPy paths never pays numba's start-up. The NumPy paths are the reference.
@@ -135,9 +135,7 @@ def metric_value(pos: float, act: float, n2: float, metric: str) -> float:
     >>> round(metric_value(1661, 1769, 2 * 889 + 143, "f1"), 4)
     0.5601
     """
-    alpha, gamma, kappa = METRIC_COEFS[metric]
-    v = alpha * pos + gamma * act
-    return (kappa * float(n2)) / float(v) if v > 0 else 0.0
+    return metric_of_counts(metric, pos, act, n2)
 
 
 def totals_value(totals: np.ndarray | tuple[float, float, float], metric: str) -> float:

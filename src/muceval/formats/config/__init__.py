@@ -34,11 +34,13 @@ from muceval.formats.config.writer import write_configuration_toml
 
 __all__ = [
     "DEFAULTS",
+    "BUNDLED_CONFIGURATIONS",
     "bundled_configuration",
     "convert_configuration",
     "load_configuration",
     "parse_configuration_toml",
     "read_lisp_configuration",
+    "resolve_configuration",
     "write_configuration_toml",
 ]
 
@@ -185,3 +187,46 @@ def convert_configuration(
             dict.fromkeys(sources)
         )
     return write_configuration_toml(config, comment=comment)
+
+
+BUNDLED_CONFIGURATIONS = ("muc4",)
+"""The configurations :func:`bundled_configuration` knows by name."""
+
+
+def resolve_configuration(config: str | Path | None = None, slots: str | Path | None = None,
+                          alignment_file: str | Path | None = None) -> Configuration:
+    """The configuration a command or a report pipeline names: a file, a bundled name, or
+    the bundled MUC-4 one, with the ``[alignment...]`` tables of ``alignment_file`` merged in.
+
+    Parameters
+    ----------
+    config : str or pathlib.Path or None, default None
+        A muceval TOML file, a 1992 ``config-*.el`` (with ``slots``), or the name of a
+        bundled configuration (``'muc4'``; a file of that name wins). None: the bundled
+        MUC-4 configuration, or ``slots`` read alone when given.
+    slots : str or pathlib.Path or None, default None
+        A 1992 slot file (``slotconfig-*.el``).
+    alignment_file : str or pathlib.Path or None, default None
+        A TOML file of ``[alignment...]`` tables merged into the configuration.
+
+    Returns
+    -------
+    muceval.core.model.Configuration
+
+    Examples
+    --------
+    >>> resolve_configuration("muc4") is bundled_configuration("muc4")
+    True
+    """
+    import os
+
+    from muceval.formats.config.alignment import load_alignment_file
+
+    if config is None:
+        chosen = (load_configuration(slots, slot_file_alone=True) if slots is not None
+                  else bundled_configuration("muc4"))
+    elif str(config) in BUNDLED_CONFIGURATIONS and not os.path.exists(config):
+        chosen = bundled_configuration(str(config))
+    else:
+        chosen = load_configuration(config, slots)
+    return chosen if alignment_file is None else load_alignment_file(alignment_file, chosen)

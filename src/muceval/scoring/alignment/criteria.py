@@ -39,7 +39,7 @@ from muceval.scoring.alignment.evidence import (
 )
 from muceval.scoring.muc1992.mapping import PairEvaluator, PreparedTemplate, restriction_holds
 
-__all__ = ["CriterionHook", "CriterionJudge", "evidence_evaluator", "holds", "overlap_slots"]
+__all__ = ["CriterionHook", "CriterionJudge", "evidence_evaluator", "holds", "overlap_slots", "parse_criteria"]
 
 
 def _value_ok(s: SlotEvidence, test: ValueTest) -> bool:
@@ -185,3 +185,24 @@ class CriterionHook:
             evaluator, self.config, templates, self.chance, (self.criterion,)))
         self._judges[id(key)] = (key, judge)
         return judge
+
+
+def parse_criteria(text: str | None, config: Configuration) -> list[str] | None:
+    """Comma-separated criterion names, each checked against the configuration before any
+    file is read (a UsageError names the known ones); None when not given.
+
+    >>> from muceval.formats.config import bundled_configuration
+    >>> parse_criteria("1992, any-slot", bundled_configuration())
+    ['1992', 'any-slot']
+    """
+    from muceval.core.alignment import AlignmentSettings
+
+    if text is None:
+        return None
+    chosen = [c.strip() for c in text.split(",") if c.strip()]
+    if not chosen:
+        raise UsageError("name at least one alignment criterion")
+    settings = config.alignment or AlignmentSettings()
+    for name in chosen:
+        settings.criterion(name)
+    return chosen

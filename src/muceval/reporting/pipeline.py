@@ -1,0 +1,453 @@
+"""From files to a report: every pipeline of ``muceval report``, in the library.
+
+A report starts from one of three kinds of input, each a frozen :data:`ReportSource`:
+
+* :class:`Responses` — 1992 system responses scored here against a key (with a
+  configuration and, usually, the history of human judgements);
+* :class:`ScoreFiles` — 1992 score reports and muceval JSON scores, read as they are;
+* :class:`ModernPredictions` — predictions in the modern MUC-4 JSON layouts (GTT, GRIT,
+  IterX), scored by every modern scorer.
+
+:func:`report_source` tells which one a command line names; :func:`build_report` builds
+every section the :class:`~muceval.reporting.options.ReportOptions` ask for, each tested
+with the one :class:`~muceval.significance.settings.SignificanceSettings` given (its seed
+drawn once); :func:`~muceval.reporting.html.write_report` then writes what the analysis
+holds. ``muceval report`` is these three calls.
+
+>>> import muceval, tempfile
+>>> from importlib.resources import files
+>>> example = files("muceval") / "data" / "example"
+>>> analysis = report_from_responses(
+...     example / "key.txt", [example / "alpha.txt", example / "gamma.txt"],
+...     config=example / "config.toml", history=example / "history.lisp",
+...     settings=muceval.SignificanceSettings(method="exact", bootstrap=0, seed=3),
+...     options=ReportOptions(errors=True, alignment="1992,any-slot"))
+>>> analysis.errors is not None, analysis.alignment is not None
+(True, True)
+>>> analysis.alignment.comparison.settings["method"], analysis.settings.seed
+('exact', 3)
+>>> written = muceval.write_report(analysis, tempfile.mkdtemp())
+>>> sorted(p.name for p in written.data)[:3]
+['alignment.json', 'errors.csv', 'errors.json']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from muceval.errors import Problem, UsageError
+from muceval.reporting.options import ReportOptions
+from muceval.scoring.muc1992.scorer import ScoringOptions
+from muceval.significance.settings import SignificanceSettings
+
+if TYPE_CHECKING:
+    from muceval.core.model import Configuration
+    from muceval.reporting.analysis import Analysis
+    from muceval.reporting.modern_report import ModernAnalysis
+
+__all__ = [
+    "ModernPredictions",
+    "ReportSource",
+    "Responses",
+    "ScoreFiles",
+    "ScoringNotes",
+    "build_report",
+    "report_from_modern",
+    "report_from_responses",
+    "report_from_scores",
+    "report_source",
+]
+
+Progress = Callable[[int, int], None]
+
+
+def _names(names: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
+    return tuple((str(path), name) for path, name in (names or {}).items())
+
+
+@dataclass(frozen=True)
+class Responses:
+    """1992 system responses, scored against a key.
+
+    Attributes
+    ----------
+    key, responses : str
+        The answer key and the responses (one system each).
+    config, slots, alignment_file : str or None
+        The configuration (:func:`~muceval.formats.config.resolve_configuration`: a file,
+        ``'muc4'``, or None for the bundled one), a 1992 slot file, and a TOML file of
+        alignment criteria merged into it.
+    history : str or None
+        The 1992 history of human judgements.
+    scoring : ScoringOptions
+        How the responses are scored (query pass, mapping).
+    unit : {'message', 'template', 'fill'}
+        The unit of the randomization.
+    names : tuple of (str, str)
+        Response path and the system name it is given instead of its file name.
+    """
+
+    key: str
+    responses: tuple[str, ...]
+    config: str | None = None
+    slots: str | None = None
+    alignment_file: str | None = None
+    history: str | None = None
+    scoring: ScoringOptions = field(default_factory=ScoringOptions)
+    unit: str = "message"
+    names: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def files(self) -> dict[str | None, str]:
+        """Every file read, by role: never to be replaced by the report."""
+        return {self.key: "key", self.config: "configuration", self.slots: "slot file",
+                self.alignment_file: "alignment file", self.history: "history",
+                **{path: "input" for path in self.responses}}
+
+
+@dataclass(frozen=True)
+class ScoreFiles:
+    """Systems read from 1992 score reports and muceval JSON scores.
+
+    ``config`` (optional) tells object subtotal rows from slot rows; ``units`` is how
+    systems scored on different unit sets are compared (``'same'`` or ``'intersection'``);
+    ``unit`` the unit level the files must hold (None: as given).
+    """
+
+    paths: tuple[str, ...]
+    config: str | None = None
+    slots: str | None = None
+    units: str = "same"
+    unit: str | None = None
+    names: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def files(self) -> dict[str | None, str]:
+        return {self.config: "configuration", self.slots: "slot file",
+                **{path: "input" for path in self.paths}}
+
+
+@dataclass(frozen=True)
+class ModernPredictions:
+    """Predictions in a modern MUC-4 JSON layout, scored against a modern key by every
+    modern scorer."""
+
+    key: str
+    predictions: tuple[str, ...]
+    names: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def files(self) -> dict[str | None, str]:
+        return {self.key: "key", **{path: "prediction file" for path in self.predictions}}
+
+
+ReportSource = Responses | ScoreFiles | ModernPredictions
+"""What a report is made from."""
+
+
+@dataclass(frozen=True)
+class ScoringNotes:
+    """What scoring noted, given to ``on_scored`` before the (long) tests run: the session's
+    warnings, those of the files, the questions no recorded answer settled, and what a
+    modern scorer could not score."""
+
+    warnings: tuple[Problem, ...] = ()
+    file_warnings: tuple[Problem, ...] = ()
+    unanswered: int = 0
+    history: str | None = None
+    skipped: tuple[str, ...] = ()
+
+
+def is_modern(path: str | Path) -> bool:
+    """Whether a file is in a modern MUC-4 layout (GTT, GRIT, IterX, neutral), as the one
+    registry of inputs recognises it."""
+    from muceval.formats.modern import LAYOUTS
+    from muceval.formats.registry import INPUTS
+
+    kind = INPUTS.kind_of(path)
+    return kind is not None and kind.name in LAYOUTS
+
+
+def report_source(inputs: Sequence[str | Path], key: str | Path | None = None, *,
+                  config: str | None = None, slots: str | None = None,
+                  alignment_file: str | None = None, history: str | None = None,
+                  scoring: ScoringOptions | None = None, unit: str | None = None,
+                  units: str = "same", names: Mapping[str, str] | None = None,
+                  ) -> ReportSource:
+    """What ``inputs`` are: responses to score against ``key``, modern predictions (a
+    modern ``key``), or score files (no key).
+
+    Raises
+    ------
+    UsageError
+        If there are no inputs.
+
+    Examples
+    --------
+    >>> from importlib.resources import files
+    >>> example = files("muceval") / "data" / "example"
+    >>> type(report_source([example / "alpha.txt"], example / "key.txt")).__name__
+    'Responses'
+    """
+    paths = tuple(str(p) for p in inputs)
+    if not paths:
+        raise UsageError("give the files to report on", parameter="inputs")
+    chosen = _names(names)
+    if key is None:
+        return ScoreFiles(paths, config, slots, units, unit, chosen)
+    if is_modern(key):
+        return ModernPredictions(str(key), paths, chosen)
+    return Responses(str(key), paths, config, slots, alignment_file, history,
+                     scoring or ScoringOptions(), unit or "message", chosen)
+
+
+def report_from_responses(key: str | Path, responses: Sequence[str | Path], *,
+                          config: str | Path | None = None, history: str | Path | None = None,
+                          scoring: ScoringOptions | None = None, unit: str = "message",
+                          names: Mapping[str, str] | None = None,
+                          **how: Any) -> Analysis:
+    """The report of 1992 responses scored against ``key``: :func:`build_report` of
+    :class:`Responses` (``how``: its keyword arguments)."""
+    source = Responses(str(key), tuple(str(p) for p in responses),
+                       None if config is None else str(config), None, None,
+                       None if history is None else str(history), scoring or ScoringOptions(),
+                       unit, _names(names))
+    return _analysis(build_report(source, **how))
+
+
+def report_from_scores(paths: Sequence[str | Path], *, config: str | Path | None = None,
+                       units: str = "same", unit: str | None = None,
+                       names: Mapping[str, str] | None = None,
+                       **how: Any) -> Analysis:
+    """The report of systems read from score files: :func:`build_report` of
+    :class:`ScoreFiles`."""
+    source = ScoreFiles(tuple(str(p) for p in paths), None if config is None else str(config),
+                        None, units, unit, _names(names))
+    return _analysis(build_report(source, **how))
+
+
+def report_from_modern(key: str | Path, predictions: Sequence[str | Path], *,
+                       names: Mapping[str, str] | None = None,
+                       **how: Any) -> ModernAnalysis:
+    """The report of modern predictions under every modern scorer: :func:`build_report` of
+    :class:`ModernPredictions`. With GTT's key and two systems' predictions::
+
+        analysis = report_from_modern("gtt/test.json",
+                                      ["gtt/preds_gtt.out", "iterx/preds.bart-base.test.jsonlines"],
+                                      options=ReportOptions(errors=True))
+        write_report(analysis, "modern-report")
+    """
+    from muceval.reporting.modern_report import ModernAnalysis
+
+    built = build_report(ModernPredictions(str(key), tuple(str(p) for p in predictions),
+                                           _names(names)), **how)
+    assert isinstance(built, ModernAnalysis)
+    return built
+
+
+def _analysis(built: Analysis | ModernAnalysis) -> Analysis:
+    from muceval.reporting.analysis import Analysis
+
+    assert isinstance(built, Analysis)
+    return built
+
+
+def build_report(source: ReportSource, *, settings: SignificanceSettings | None = None,
+                 options: ReportOptions | None = None, metrics: str | Sequence[str] | None = None,
+                 threads: int | None = None, progress: Progress | None = None,
+                 on_scored: Callable[[ScoringNotes], None] | None = None,
+                 ) -> Analysis | ModernAnalysis:
+    """Score (or read) the systems of ``source``, test every pair and build every section
+    the ``options`` ask for.
+
+    Parameters
+    ----------
+    source : Responses, ScoreFiles or ModernPredictions
+        What the report is made from (:func:`report_source`).
+    settings : SignificanceSettings or None, default None
+        How every test of the report is run — the pairwise tests and those of the Errors and
+        Alignment sections alike; a seed of None is drawn once, here. None: the ``muc4``
+        preset.
+    options : ReportOptions or None, default None
+        The sections to add (``errors``, ``alignment``; the rest is how the report is
+        written, :func:`~muceval.reporting.html.write_report`).
+    metrics : str or sequence of str or None, default None
+        The metrics to test (all five by default; P, R and F1 for modern predictions).
+    threads, progress
+        As in :func:`~muceval.significance.engine.compare`.
+    on_scored : callable or None, default None
+        Called with the :class:`ScoringNotes` once the systems are scored, before the tests
+        (a command prints the warnings there, and may stop).
+
+    Returns
+    -------
+    Analysis or ModernAnalysis
+        What :func:`~muceval.reporting.html.write_report` writes.
+
+    Raises
+    ------
+    UsageError
+        If a section is asked of inputs that cannot give it (the Alignment section needs
+        responses scored against a key; the Errors section responses or modern predictions),
+        or fewer than two systems are given.
+    """
+    options = options or ReportOptions()
+    chosen = (settings or SignificanceSettings()).with_seed()
+    notify = on_scored or (lambda notes: None)
+    if isinstance(source, ModernPredictions):
+        if options.alignment is not None:
+            raise UsageError("the Alignment section needs 1992 responses scored against a key",
+                             parameter="alignment")
+        return _modern(source, chosen, options, progress, notify)
+    if isinstance(source, ScoreFiles) and (options.alignment is not None or options.errors):
+        raise UsageError("the Alignment and Errors sections need responses scored against a "
+                         "key", parameter="alignment" if options.alignment else "errors")
+    from muceval.reporting.analysis import analyze
+
+    if isinstance(source, Responses):
+        scored = _scored_responses(source, options.errors, notify)
+    else:
+        scored = _read_scores(source)
+    if len(scored.systems) < 2:
+        raise UsageError("a report compares systems: give at least two")
+    from muceval.significance.engine import METRICS
+
+    analysis = analyze(scored.systems, scored.tallies, metrics=metrics or METRICS,
+                       settings=chosen, threads=threads, progress=progress,
+                       inputs=scored.recorded)
+    analysis = replace(analysis, files=scored.files)
+    if scored.errors is not None:
+        from muceval.reporting.errors_section import error_section
+        from muceval.reporting.plots import METRIC_TITLES
+
+        metric = analysis.ranking_metric
+        analysis = replace(analysis, errors=error_section(
+            scored.errors, analysis.significance.ranking(metric),
+            METRIC_TITLES.get(metric, metric), chosen))
+    if options.alignment is not None:
+        assert isinstance(source, Responses)
+        analysis = _with_alignment(analysis, source, scored.config, options.alignment, notify)
+    return analysis
+
+
+@dataclass(frozen=True)
+class _Scored:
+    config: Any
+    systems: Sequence[Any]
+    tallies: Any
+    recorded: dict[str, Any]
+    files: tuple[tuple[str, str], ...] = ()
+    errors: Any = None
+
+
+def _scored_responses(source: Responses, errors: bool,
+                      notify: Callable[[ScoringNotes], None]) -> _Scored:
+    """Responses scored against the key: the systems, their units, what the report records of
+    it, ``scores.json`` and, with ``errors``, their error analysis (from the same scoring)."""
+    from muceval.formats.config import resolve_configuration
+    from muceval.formats.files import system_name
+    from muceval.formats.scores.json import scores_to_json
+    from muceval.reporting.analysis import systems_from_pairs
+    from muceval.scoring.session import score_files
+
+    if errors and source.scoring.mapping != "greedy":
+        raise UsageError(f"{source.scoring.mapping!r} does not go with the Errors section, "
+                         "which sorts the 1992 scorer's verdicts at the 1992 (greedy) template "
+                         "mapping", parameter="mapping")
+    config = resolve_configuration(source.config, source.slots, source.alignment_file)
+    renamed = dict(source.names)
+    session = score_files(config, source.key, source.responses, history_path=source.history,
+                          options=replace(source.scoring,
+                                          fills=source.unit == "fill" or errors),
+                          names=renamed)
+    notify(ScoringNotes(session.warnings, session.file_warnings, session.unanswered,
+                        source.history))
+    systems, tallies = systems_from_pairs(
+        session.systems, config,
+        {renamed.get(p) or system_name(p): p for p in source.responses}, unit=source.unit)
+    label = os.path.basename(source.config) if source.config else "muc4 (bundled)"
+    recorded: dict[str, Any] = {
+        "key": source.key, "configuration": source.config or "muc4",
+        "history": source.history or "none", "responses": list(source.responses),
+        "query pass": source.scoring.query_pass, "mapping": source.scoring.mapping,
+        "unit": source.unit}
+    analysed = None
+    if errors:
+        from muceval.scoring.errors.muc1992 import analyse_1992_session
+
+        analysed = analyse_1992_session(config, source.key, source.responses, session,
+                                        history_path=source.history, names=renamed)
+    return _Scored(config, systems, tallies, recorded,
+                   (("scores.json", scores_to_json(session.systems, config, config_label=label,
+                                                   unit=source.unit)),), analysed)
+
+
+def _read_scores(source: ScoreFiles) -> _Scored:
+    from muceval.formats.config import resolve_configuration
+    from muceval.formats.registry import load_systems
+
+    config = (resolve_configuration(source.config, source.slots)
+              if source.config is not None or source.slots is not None else None)
+    systems, tallies = load_systems(list(source.paths), config, source.units,
+                                    dict(source.names), source.unit)
+    return _Scored(config, systems, tallies, {"inputs": list(source.paths),
+                                      "configuration": source.config or "none",
+                                      "units": source.units, "unit": tallies.level or "as given"})
+
+
+def _with_alignment(analysis: Analysis, source: Responses, config: Configuration,
+                    criteria: str, notify: Callable[[ScoringNotes], None]) -> Analysis:
+    """The analysis with its Alignment section: the audit of ``muceval alignment --audit all
+    --calibrate``, its changes tested with the analysis's own settings."""
+    from muceval.reporting.alignment import AlignmentSection
+    from muceval.reporting.analysis import Provenance
+    from muceval.scoring.alignment.criteria import parse_criteria
+    from muceval.scoring.session import audit_files
+    from muceval.version import __version__
+
+    audit, warnings = audit_files(
+        config, source.key, source.responses, history_path=source.history,
+        names=dict(source.names),
+        criteria=None if criteria == "compare" else parse_criteria(criteria, config),
+        pairs=True, removal=True, calibrate=True, query_pass=source.scoring.query_pass)
+    notify(ScoringNotes(file_warnings=warnings))
+    recorded = {"command": "report", "muceval": __version__, "key": source.key,
+                "config": source.config or "muc4", "history": source.history,
+                "alignment_file": source.alignment_file, "criteria": list(audit.scored),
+                "default": audit.default, "flag": audit.flag, "audit": "all",
+                "query_pass": source.scoring.query_pass, "unit": "message"}
+    inputs = (*analysis.provenance.inputs, ("alignment", criteria),
+              ("alignment file", source.alignment_file or "none"))
+    return replace(analysis, alignment=AlignmentSection.of(audit, analysis.settings, recorded),
+                   provenance=Provenance(inputs, analysis.provenance.versions))
+
+
+def _modern(source: ModernPredictions, settings: SignificanceSettings, options: ReportOptions,
+            progress: Progress | None,
+            notify: Callable[[ScoringNotes], None]) -> ModernAnalysis:
+    """Modern predictions: every modern scorer side by side, significance per scorer."""
+    from muceval.reporting.modern_report import analyze_modern
+    from muceval.scoring.metrics import modern_metrics
+    from muceval.scoring.modern import ModernOptions
+    from muceval.scoring.modern.files import score_modern_files
+
+    names = dict(source.names)
+    run = score_modern_files(source.key, source.predictions,
+                             [ModernOptions(m) for m in modern_metrics()], names)
+    notify(ScoringNotes(file_warnings=run.warnings, skipped=run.skipped))
+    analysis = analyze_modern([list(systems) for systems in run.scores], settings,
+                              {"key": source.key, "predictions": list(source.predictions),
+                               "gold layout": run.layout}, progress)
+    if not options.errors:
+        return analysis
+    from muceval.reporting.errors_section import error_section
+    from muceval.scoring.errors import analyse_error_files
+
+    label, order = analysis.ranking
+    return replace(analysis, errors=error_section(
+        analyse_error_files(source.key, source.predictions, names=names), order, label,
+        settings))

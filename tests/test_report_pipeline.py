@@ -1,0 +1,185 @@
+"""The report's pipelines live in the library: the settings the user gave reach every section,
+``write_report`` writes what the analysis holds, and ``muceval report`` is the library's calls."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import muceval
+from muceval.cli import main
+from muceval.errors import UsageError
+from muceval.reporting.analysis import analyze, systems_from_pairs
+from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
+from muceval.reporting.html import write_report
+from muceval.reporting.options import ReportOptions
+from muceval.reporting.pipeline import (
+    ModernPredictions,
+    Responses,
+    ScoreFiles,
+    build_report,
+    report_from_responses,
+    report_source,
+)
+from muceval.significance.settings import SignificanceSettings
+
+EXAMPLE = example_dir()
+RESPONSES = [EXAMPLE / f"{name}.txt" for name in EXAMPLE_SYSTEMS]
+PACKAGE = Path(muceval.__file__).parent
+
+
+def test_the_alignment_section_is_tested_with_every_setting_given(tmp_path: Path) -> None:
+    # The Alignment section's tests once ran approximate, unadjusted and two-sided whatever
+    # the command said, while report.json recorded what it said.
+    out = tmp_path / "r"
+    assert main(["report", "--example", "--alignment", "1992,any-slot", "--method", "exact",
+                 "--adjust", "holm", "--alternative", "one-sided", "--seed", "3",
+                 "--bootstrap", "0", "--out", str(out)]) == 0
+    report = json.loads((out / "report.json").read_text())
+    tested = report["alignment"]["settings"]["significance"]
+    asked = report["settings"]
+    for key in ("method", "adjust", "alternative", "seed", "alpha", "confidence", "shuffles"):
+        assert tested[key] == asked[key], key
+    assert (tested["method"], tested["adjust"], tested["alternative"]) == (
+        "exact", "holm", "one-sided")
+    assert json.loads((out / "alignment.json").read_text())["settings"]["significance"] == tested
+
+
+def test_a_drawn_seed_is_the_seed_of_every_section() -> None:
+    analysis = report_from_responses(
+        EXAMPLE / "key.txt", RESPONSES[:3], config=EXAMPLE / "config.toml",
+        history=EXAMPLE / "history.lisp",
+        settings=SignificanceSettings(shuffles=199, bootstrap=0),
+        options=ReportOptions(errors=True, alignment="1992,any-slot"))
+    seed = analysis.settings.seed
+    assert seed is not None and analysis.significance.settings["seed"] == seed
+    assert analysis.alignment is not None and analysis.alignment.comparison is not None
+    assert analysis.alignment.comparison.settings["seed"] == seed
+    assert analysis.errors is not None and analysis.errors.alpha == analysis.settings.alpha
+
+
+def test_the_library_builds_the_sections_and_write_report_writes_them(tmp_path: Path) -> None:
+    analysis = report_from_responses(
+        EXAMPLE / "key.txt", RESPONSES, config=EXAMPLE / "config.toml",
+        history=EXAMPLE / "history.lisp",
+        settings=SignificanceSettings(shuffles=199, seed=1, bootstrap=0),
+        options=ReportOptions(errors=True, alignment="1992,any-slot"))
+    written = write_report(analysis, tmp_path / "lib",
+                           ReportOptions(errors=True, alignment="1992,any-slot"))
+    names = {p.name for p in written.data}
+    assert {"errors.json", "errors.csv", "alignment.json", "scores.json"} <= names
+    page = written.html.read_text()
+    assert '<section id="errors"' in page and '<section id="alignment"' in page
+    report = json.loads(written.json.read_text())
+    assert "errors" in report and "alignment" in report
+    # The command is the same calls: the same files, byte for byte.
+    assert main(["report", "--example", "--errors", "--alignment", "1992,any-slot",
+                 "--shuffles", "199", "--seed", "1", "--bootstrap", "0",
+                 "--out", str(tmp_path / "cli")]) == 0
+    for name in ("report.json", "errors.json", "alignment.json", "significance.csv"):
+        assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "lib" / name).read_bytes()
+
+
+def test_write_report_refuses_a_section_the_analysis_does_not_hold(tmp_path: Path) -> None:
+    # write_report once took ReportOptions(errors=True, alignment=...) and silently wrote
+    # neither section: only the command built them.
+    config = muceval.load_configuration(EXAMPLE / "config.toml")
+    session = muceval.score_files(config, EXAMPLE / "key.txt", RESPONSES[:2])
+    systems, tallies = systems_from_pairs(session.systems, config)
+    analysis = analyze(systems, tallies, metrics="f1",
+                       settings=SignificanceSettings(method="exact", bootstrap=0))
+    for options, parameter in ((ReportOptions(errors=True), "errors"),
+                               (ReportOptions(alignment="1992,any-slot"), "alignment")):
+        with pytest.raises(UsageError) as raised:
+            write_report(analysis, tmp_path / parameter, options)
+        assert raised.value.parameter == parameter
+        assert not (tmp_path / parameter).exists()
+
+
+def test_report_source_tells_the_kinds_of_input(muc4: Path, modern: Path) -> None:
+    assert isinstance(report_source(RESPONSES, EXAMPLE / "key.txt"), Responses)
+    assert isinstance(report_source(sorted((muc4 / "tst3" / "official-scores").iterdir())[:2]),
+                      ScoreFiles)
+    gtt = modern / "gtt"
+    assert isinstance(report_source([gtt / "preds_gtt.out"], gtt / "test.json"),
+                      ModernPredictions)
+    with pytest.raises(UsageError):
+        report_source([])
+
+
+def test_sections_that_the_inputs_cannot_give_are_refused(muc4: Path) -> None:
+    scores = ScoreFiles(tuple(str(p) for p in
+                              sorted((muc4 / "tst3" / "official-scores").iterdir())[:2]))
+    for options in (ReportOptions(errors=True), ReportOptions(alignment="1992")):
+        with pytest.raises(UsageError):
+            build_report(scores, options=options)
+
+
+_ALLOWED = {
+    # What `muceval report` may import from the library: the pipeline's entry points, the
+    # options, the writer and the number format of its table. Nothing that scores or tests.
+    "muceval.errors", "muceval.reporting.pipeline", "muceval.reporting.options",
+    "muceval.reporting.html", "muceval.reporting.analysis", "muceval.reporting.modern_report",
+    "muceval.reporting.demo", "muceval.scoring.muc1992.scorer",
+}
+
+
+def test_the_report_command_holds_no_pipeline() -> None:
+    tree = ast.parse((PACKAGE / "cli" / "report.py").read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module
+                and node.module.startswith("muceval.") and not node.module.startswith(
+                    "muceval.cli")}
+    assert imported <= _ALLOWED, imported - _ALLOWED
+    names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+             and node.module == "muceval.reporting.html" for alias in node.names}
+    assert names <= {"write_report", "ReportFiles", "format_pct"}
+
+
+# ---------------------------------------------------------------------------
+# One score per system and metric
+# ---------------------------------------------------------------------------
+
+_COUNTS = st.integers(0, 10**6)
+
+
+@given(pos=_COUNTS, act=_COUNTS, cor=_COUNTS, par=_COUNTS)
+def test_the_score_shown_is_the_score_ranked_and_tested(pos: int, act: int, cor: int,
+                                                        par: int) -> None:
+    # Report tables showed F computed from P and R, rankings and tests F from the counts:
+    # they differed in the last bits on about a third of values, so a tie could be shown in
+    # one order and ranked in the other.
+    import numpy as np
+
+    from muceval.core.metrics import METRIC_FIELDS, FloatScores
+    from muceval.core.tallies import Tally
+    from muceval.significance.kernels import metric_value, metric_values
+
+    cor = min(cor, pos, act)
+    par = min(par, pos - cor, act - cor)
+    shown = FloatScores.of(Tally(pos=pos, act=act, cor=cor, par=par))
+    n2 = 2 * cor + par
+    for metric, attribute in METRIC_FIELDS.items():
+        value = getattr(shown, attribute)
+        if value is None:
+            continue
+        assert value == metric_value(pos, act, n2, metric)
+        assert value == metric_values(np.array([[pos, act, n2]]), metric)[0]
+
+
+def test_the_report_ranks_by_the_values_it_shows(muc4: Path) -> None:
+    analysis = muceval.analyze(*muceval.load_systems(
+        sorted((muc4 / "tst3" / "official-scores").iterdir())),
+        settings=SignificanceSettings(shuffles=99, seed=1, bootstrap=0, classic=False))
+    sig = analysis.significance
+    from muceval.core.metrics import METRIC_FIELDS
+
+    for metric, attribute in METRIC_FIELDS.items():
+        shown = {s.name: getattr(s.all_templates, attribute) for s in analysis.systems}
+        assert shown == {name: sig.scores[name][metric] for name in shown}
+        assert sig.ranking(metric) == sorted(shown, key=lambda n: (-shown[n], n))
