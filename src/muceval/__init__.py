@@ -17,6 +17,9 @@ Significance
     compare_to_baseline
 Reports
     format_report, analyze, write_report, run_demo
+Pipelines (each command as one call)
+    resolve_inputs, build_report, report_from_responses, report_from_scores,
+    report_from_modern
 Errors
     MucevalError, InputError, UsageError, OutputError, Problem
 ``__version__``
@@ -81,6 +84,12 @@ _PUBLIC: dict[str, str] = {
     "analyze": "muceval.reporting.analysis",
     "write_report": "muceval.reporting.html",
     "run_demo": "muceval.reporting.demo",
+    # pipelines
+    "resolve_inputs": "muceval.pipelines.inputs",
+    "build_report": "muceval.pipelines.report",
+    "report_from_responses": "muceval.pipelines.report",
+    "report_from_scores": "muceval.pipelines.report",
+    "report_from_modern": "muceval.pipelines.report",
 }
 
 __all__ = [
@@ -122,6 +131,11 @@ __all__ = [
     "analyze",
     "write_report",
     "run_demo",
+    "resolve_inputs",
+    "build_report",
+    "report_from_responses",
+    "report_from_scores",
+    "report_from_modern",
 ]
 
 
@@ -150,6 +164,13 @@ if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from muceval.formats.muc.templates import read_templates
     from muceval.formats.registry import load_inputs, load_systems
     from muceval.formats.validation import validate_files
+    from muceval.pipelines.inputs import resolve_inputs
+    from muceval.pipelines.report import (
+        build_report,
+        report_from_modern,
+        report_from_responses,
+        report_from_scores,
+    )
     from muceval.reporting.analysis import analyze
     from muceval.reporting.demo import run_demo
     from muceval.reporting.html import write_report

@@ -40,10 +40,10 @@ from muceval.reporting.options import ReportOptions
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from muceval.pipelines.report import ReportSource, ScoringNotes
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.html import ReportFiles
     from muceval.reporting.modern_report import ModernAnalysis
-    from muceval.reporting.pipeline import ReportSource, ScoringNotes
     from muceval.scoring.muc1992.scorer import ScoringOptions
 
 
@@ -135,7 +135,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     """
     import time
 
-    from muceval.reporting.pipeline import ModernPredictions, build_report, report_source
+    from muceval.pipelines.report import ModernPredictions, build_report, report_source
 
     started = time.perf_counter()
     _fewer_collections()
@@ -205,7 +205,7 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
     "ScoreFiles": (frozenset({*_COMMON, "config_path", "slots_path", "units", "unit"}),
                    "applies when scoring responses with --key (or --example)"),
 }
-"""The options each kind of input takes (:data:`muceval.reporting.pipeline.ReportSource`);
+"""The options each kind of input takes (:data:`muceval.pipelines.report.ReportSource`);
 any other one given is refused."""
 
 

@@ -670,7 +670,7 @@ def write_report(
     Parameters
     ----------
     analysis : Analysis or ModernAnalysis
-        What to report (:func:`~muceval.reporting.pipeline.build_report`, or
+        What to report (:func:`~muceval.pipelines.report.build_report`, or
         :func:`analyze` of systems already scored); a modern one is written by
         :func:`~muceval.reporting.modern_report.write_modern_report`.
     out_dir : str or pathlib.Path
@@ -680,7 +680,7 @@ def write_report(
         whose randomization distribution to draw besides the neighbours
         (:class:`~muceval.reporting.options.ReportOptions`); None: the defaults. The
         Errors and Alignment sections are written when the analysis holds them
-        (:func:`~muceval.reporting.pipeline.build_report` builds them); asking for one it
+        (:func:`~muceval.pipelines.report.build_report` builds them); asking for one it
         does not hold is refused.
     extra_files : mapping of str to str or None, default None
         Further files to write into the folder, name to text (e.g. ``scores.json``).

@@ -35,11 +35,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from muceval.errors import Problem, UsageError
+from muceval.pipelines.inputs import (
+    ErrorAnalyses,
+    ModernPredictions,
+    ModernScoreFiles,
+    Responses,
+    ScoreFiles,
+    names_of,
+    resolve_inputs,
+)
 from muceval.reporting.options import ReportOptions
 from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.significance.settings import SignificanceSettings
@@ -65,86 +74,6 @@ __all__ = [
 Progress = Callable[[int, int], None]
 
 
-def _names(names: Mapping[str, str] | None) -> tuple[tuple[str, str], ...]:
-    return tuple((str(path), name) for path, name in (names or {}).items())
-
-
-@dataclass(frozen=True)
-class Responses:
-    """1992 system responses, scored against a key.
-
-    Attributes
-    ----------
-    key, responses : str
-        The answer key and the responses (one system each).
-    config, slots, alignment_file : str or None
-        The configuration (:func:`~muceval.formats.config.resolve_configuration`: a file,
-        ``'muc4'``, or None for the bundled one), a 1992 slot file, and a TOML file of
-        alignment criteria merged into it.
-    history : str or None
-        The 1992 history of human judgements.
-    scoring : ScoringOptions
-        How the responses are scored (query pass, mapping).
-    unit : {'message', 'template', 'fill'}
-        The unit of the randomization.
-    names : tuple of (str, str)
-        Response path and the system name it is given instead of its file name.
-    """
-
-    key: str
-    responses: tuple[str, ...]
-    config: str | None = None
-    slots: str | None = None
-    alignment_file: str | None = None
-    history: str | None = None
-    scoring: ScoringOptions = field(default_factory=ScoringOptions)
-    unit: str = "message"
-    names: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def files(self) -> dict[str | None, str]:
-        """Every file read, by role: never to be replaced by the report."""
-        return {self.key: "key", self.config: "configuration", self.slots: "slot file",
-                self.alignment_file: "alignment file", self.history: "history",
-                **{path: "input" for path in self.responses}}
-
-
-@dataclass(frozen=True)
-class ScoreFiles:
-    """Systems read from 1992 score reports and muceval JSON scores.
-
-    ``config`` (optional) tells object subtotal rows from slot rows; ``units`` is how
-    systems scored on different unit sets are compared (``'same'`` or ``'intersection'``);
-    ``unit`` the unit level the files must hold (None: as given).
-    """
-
-    paths: tuple[str, ...]
-    config: str | None = None
-    slots: str | None = None
-    units: str = "same"
-    unit: str | None = None
-    names: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def files(self) -> dict[str | None, str]:
-        return {self.config: "configuration", self.slots: "slot file",
-                **{path: "input" for path in self.paths}}
-
-
-@dataclass(frozen=True)
-class ModernPredictions:
-    """Predictions in a modern MUC-4 JSON layout, scored against a modern key by every
-    modern scorer."""
-
-    key: str
-    predictions: tuple[str, ...]
-    names: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def files(self) -> dict[str | None, str]:
-        return {self.key: "key", **{path: "prediction file" for path in self.predictions}}
-
-
 ReportSource = Responses | ScoreFiles | ModernPredictions
 """What a report is made from."""
 
@@ -162,29 +91,10 @@ class ScoringNotes:
     skipped: tuple[str, ...] = ()
 
 
-def is_modern(path: str | Path) -> bool:
-    """Whether a file is in a modern MUC-4 layout (GTT, GRIT, IterX, neutral), as the one
-    registry of inputs recognises it."""
-    from muceval.formats.modern import LAYOUTS
-    from muceval.formats.registry import INPUTS
-
-    kind = INPUTS.kind_of(path)
-    return kind is not None and kind.name in LAYOUTS
-
-
-def report_source(inputs: Sequence[str | Path], key: str | Path | None = None, *,
-                  config: str | None = None, slots: str | None = None,
-                  alignment_file: str | None = None, history: str | None = None,
-                  scoring: ScoringOptions | None = None, unit: str | None = None,
-                  units: str = "same", names: Mapping[str, str] | None = None,
-                  ) -> ReportSource:
-    """What ``inputs`` are: responses to score against ``key``, modern predictions (a
-    modern ``key``), or score files (no key).
-
-    Raises
-    ------
-    UsageError
-        If there are no inputs.
+def report_source(inputs: Sequence[str | Path], key: str | Path | None = None,
+                  **options: Any) -> ReportSource:
+    """What ``inputs`` are (:func:`~muceval.pipelines.inputs.resolve_inputs`), refused unless
+    a report can be made of them.
 
     Examples
     --------
@@ -193,16 +103,14 @@ def report_source(inputs: Sequence[str | Path], key: str | Path | None = None, *
     >>> type(report_source([example / "alpha.txt"], example / "key.txt")).__name__
     'Responses'
     """
-    paths = tuple(str(p) for p in inputs)
-    if not paths:
-        raise UsageError("give the files to report on", parameter="inputs")
-    chosen = _names(names)
-    if key is None:
-        return ScoreFiles(paths, config, slots, units, unit, chosen)
-    if is_modern(key):
-        return ModernPredictions(str(key), paths, chosen)
-    return Responses(str(key), paths, config, slots, alignment_file, history,
-                     scoring or ScoringOptions(), unit or "message", chosen)
+    source = resolve_inputs(inputs, key, **options)
+    if isinstance(source, ModernScoreFiles | ErrorAnalyses):
+        raise UsageError("a report is made of responses, predictions or 1992 and muceval "
+                         "scores: score modern predictions with their key (--key GOLD) instead "
+                         "of reading their scores" if isinstance(source, ModernScoreFiles) else
+                         "a report is made of responses, predictions or scores; error analyses "
+                         "join it with --errors", parameter="inputs")
+    return source
 
 
 def report_from_responses(key: str | Path, responses: Sequence[str | Path], *,
@@ -215,7 +123,7 @@ def report_from_responses(key: str | Path, responses: Sequence[str | Path], *,
     source = Responses(str(key), tuple(str(p) for p in responses),
                        None if config is None else str(config), None, None,
                        None if history is None else str(history), scoring or ScoringOptions(),
-                       unit, _names(names))
+                       unit, names_of(names))
     return _analysis(build_report(source, **how))
 
 
@@ -226,7 +134,7 @@ def report_from_scores(paths: Sequence[str | Path], *, config: str | Path | None
     """The report of systems read from score files: :func:`build_report` of
     :class:`ScoreFiles`."""
     source = ScoreFiles(tuple(str(p) for p in paths), None if config is None else str(config),
-                        None, units, unit, _names(names))
+                        None, units, unit, names_of(names))
     return _analysis(build_report(source, **how))
 
 
@@ -244,7 +152,7 @@ def report_from_modern(key: str | Path, predictions: Sequence[str | Path], *,
     from muceval.reporting.modern_report import ModernAnalysis
 
     built = build_report(ModernPredictions(str(key), tuple(str(p) for p in predictions),
-                                           _names(names)), **how)
+                                           names_of(names)), **how)
     assert isinstance(built, ModernAnalysis)
     return built
 

@@ -1,0 +1,10 @@
+"""The library's pipelines: from the files a command names to the result it shows.
+
+Each command of ``muceval`` is one call here (and the rendering of its result): the CLI
+parses options, calls the pipeline, and prints or writes what it returns. A library user
+reproduces any command with the same call.
+
+* :mod:`~muceval.pipelines.inputs` — what the input files are (one resolver, one frozen
+  variant per kind of input);
+* :mod:`~muceval.pipelines.report` — ``muceval report``: every section of the HTML report.
+"""

@@ -1,0 +1,232 @@
+"""What a command's input files are: one resolver, one frozen variant per kind of input.
+
+Every command that reads systems (``score``, ``compare``, ``significance``, ``report``) starts
+from the same question: are these responses to score against a key, modern predictions,
+scores already computed, modern scores, or error analyses? :func:`resolve_inputs` answers it
+once, from the key (if any) and what the one registry of inputs
+(:data:`muceval.formats.registry.INPUTS`) recognises, and returns one of:
+
+* :class:`Responses` — 1992 system responses, with a 1992 key;
+* :class:`ModernPredictions` — predictions in a modern MUC-4 layout, with a modern key;
+* :class:`ScoreFiles` — 1992 score reports and muceval scores (MUC tallies per unit);
+* :class:`ModernScoreFiles` — muceval's modern scores (per-document counts of a scorer);
+* :class:`ErrorAnalyses` — muceval error analyses (Das et al.'s categories per document).
+
+Each variant lists the files it reads by role (:attr:`files`), which no output may replace.
+
+>>> from importlib.resources import files
+>>> example = files("muceval") / "data" / "example"
+>>> source = resolve_inputs([example / "alpha.txt"], example / "key.txt")
+>>> type(source).__name__, source.files[source.key]
+('Responses', 'key')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from muceval.errors import UsageError
+from muceval.scoring.muc1992.scorer import ScoringOptions
+
+__all__ = [
+    "ErrorAnalyses",
+    "InputSource",
+    "ModernPredictions",
+    "ModernScoreFiles",
+    "Responses",
+    "ScoreFiles",
+    "is_modern",
+    "resolve_inputs",
+]
+
+Names = tuple[tuple[str, str], ...]
+"""Input path and the system name it is given instead of its file name."""
+
+
+def names_of(names: Mapping[str, str] | None) -> Names:
+    return tuple((str(path), name) for path, name in (names or {}).items())
+
+
+@dataclass(frozen=True)
+class Responses:
+    """1992 system responses, scored against a key.
+
+    Attributes
+    ----------
+    key, responses : str
+        The answer key and the responses (one system each).
+    config, slots, alignment_file : str or None
+        The configuration (:func:`~muceval.formats.config.resolve_configuration`: a file,
+        ``'muc4'``, or None for the bundled one), a 1992 slot file, and a TOML file of
+        alignment criteria merged into it.
+    history : str or None
+        The 1992 history of human judgements.
+    scoring : ScoringOptions
+        How the responses are scored (query pass, mapping).
+    unit : {'message', 'template', 'fill'}
+        The unit of the randomization.
+    names : tuple of (str, str)
+        Response path and the system name it is given instead of its file name.
+    """
+
+    key: str
+    responses: tuple[str, ...]
+    config: str | None = None
+    slots: str | None = None
+    alignment_file: str | None = None
+    history: str | None = None
+    scoring: ScoringOptions = field(default_factory=ScoringOptions)
+    unit: str = "message"
+    names: Names = ()
+
+    @property
+    def files(self) -> dict[str | None, str]:
+        """Every file read, by role: never to be replaced by an output."""
+        return {self.key: "key", self.config: "configuration", self.slots: "slot file",
+                self.alignment_file: "alignment file", self.history: "history",
+                **{path: "input" for path in self.responses}}
+
+
+@dataclass(frozen=True)
+class ScoreFiles:
+    """Systems read from 1992 score reports and muceval scores.
+
+    ``config`` (optional) tells object subtotal rows from slot rows; ``units`` is how
+    systems scored on different unit sets are compared (``'same'`` or ``'intersection'``);
+    ``unit`` the unit level the files must hold (None: as given).
+    """
+
+    paths: tuple[str, ...]
+    config: str | None = None
+    slots: str | None = None
+    units: str = "same"
+    unit: str | None = None
+    names: Names = ()
+
+    @property
+    def files(self) -> dict[str | None, str]:
+        return {self.config: "configuration", self.slots: "slot file",
+                **{path: "input" for path in self.paths}}
+
+
+@dataclass(frozen=True)
+class ModernPredictions:
+    """Predictions in a modern MUC-4 JSON layout, scored against a modern key."""
+
+    key: str
+    predictions: tuple[str, ...]
+    names: Names = ()
+
+    @property
+    def files(self) -> dict[str | None, str]:
+        return {self.key: "key", **{path: "prediction file" for path in self.predictions}}
+
+
+@dataclass(frozen=True)
+class ModernScoreFiles:
+    """muceval's modern scores (``score --metric ... --format json``): per document, the
+    counts of one or more modern scorers."""
+
+    paths: tuple[str, ...]
+    names: Names = ()
+
+    @property
+    def files(self) -> dict[str | None, str]:
+        return {path: "input" for path in self.paths}
+
+
+@dataclass(frozen=True)
+class ErrorAnalyses:
+    """muceval error analyses (``errors --format json``): Das et al.'s error categories of
+    every system, per document."""
+
+    paths: tuple[str, ...]
+    names: Names = ()
+
+    @property
+    def files(self) -> dict[str | None, str]:
+        return {path: "input" for path in self.paths}
+
+
+InputSource = Responses | ScoreFiles | ModernPredictions | ModernScoreFiles | ErrorAnalyses
+"""What a command reads its systems from."""
+
+
+def is_modern(path: str | Path) -> bool:
+    """Whether a file is in a modern MUC-4 layout (GTT, GRIT, IterX, neutral), as the one
+    registry of inputs recognises it."""
+    from muceval.formats.modern import LAYOUTS
+    from muceval.formats.registry import INPUTS
+
+    kind = INPUTS.kind_of(path)
+    return kind is not None and kind.name in LAYOUTS
+
+
+def _kind_name(path: str) -> str | None:
+    from muceval.errors import MucevalError
+    from muceval.formats.registry import INPUTS
+
+    try:
+        kind = INPUTS.kind_of(path)
+    except MucevalError:
+        return None  # its reader says what is wrong, with the line
+    return None if kind is None else kind.name
+
+
+_KEYLESS = {"modern-scores": "modern scores (score --metric gtt|ceaf-ree|ceaf-rme)",
+            "error-analysis": "error analyses (errors --format json)"}
+"""The kinds of file without a key that are not MUC tallies, and how a mix names them."""
+
+
+def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, *,
+                   config: str | None = None, slots: str | None = None,
+                   alignment_file: str | None = None, history: str | None = None,
+                   scoring: ScoringOptions | None = None, unit: str | None = None,
+                   units: str = "same", names: Mapping[str, str] | None = None,
+                   ) -> InputSource:
+    """What ``inputs`` are: responses to score against ``key``, modern predictions (with a
+    modern ``key``), or, without a key, score files, modern scores or error analyses (each
+    only with its own kind: a mix is refused).
+
+    Parameters
+    ----------
+    inputs : sequence of str or pathlib.Path
+        The systems' files.
+    key : str or pathlib.Path or None, default None
+        The answer key, when the inputs are to be scored.
+    config, slots, alignment_file, history, scoring, unit, units
+        Kept in the variant they apply to (see each variant).
+    names : mapping of str to str or None, default None
+        New system names by input path.
+
+    Returns
+    -------
+    Responses, ModernPredictions, ScoreFiles, ModernScoreFiles or ErrorAnalyses
+
+    Raises
+    ------
+    UsageError
+        If there are no inputs, or score files of different kinds are mixed.
+    """
+    paths = tuple(str(p) for p in inputs)
+    if not paths:
+        raise UsageError("give the files to read", parameter="inputs")
+    chosen = names_of(names)
+    if key is not None:
+        if is_modern(key):
+            return ModernPredictions(str(key), paths, chosen)
+        return Responses(str(key), paths, config, slots, alignment_file, history,
+                         scoring or ScoringOptions(), unit or "message", chosen)
+    kinds = [_kind_name(path) for path in paths]
+    found = {k for k in kinds if k is not None and k in _KEYLESS}
+    if found and (len(found) > 1 or any(k not in found for k in kinds)):
+        named = sorted(_KEYLESS[k] for k in found)
+        raise UsageError(f"{' and '.join(named)} cannot be tested together with other files: "
+                         "give files of one kind", parameter="inputs")
+    if found == {"modern-scores"}:
+        return ModernScoreFiles(paths, chosen)
+    if found == {"error-analysis"}:
+        return ErrorAnalyses(paths, chosen)
+    return ScoreFiles(paths, config, slots, units, unit, chosen)
