@@ -59,16 +59,6 @@ def parse_criteria(text: str | None, config: Configuration) -> list[str] | None:
     return chosen
 
 
-def units_option(command: F) -> F:
-    """``--units``: how systems with different unit sets are compared."""
-    return click.option(
-        "--units", "units", type=click.Choice(["same", "intersection"]), default="same",
-        show_default=True,
-        help="same: refuse systems scored on different test sets (a unit with key fills "
-        "missing from a system); intersection: compare on the units all systems share.",
-    )(command)
-
-
 @contextlib.contextmanager
 def progress_bar(enabled: bool, label: str = "randomization",
                  ) -> Iterator[Callable[[int, int], None] | None]:
