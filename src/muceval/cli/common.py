@@ -216,7 +216,7 @@ def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem
 
 def note_unanswered(unanswered: int, policy: str, history: str | None) -> None:
     """Say on stderr how many questions no recorded answer settled, and what they were scored:
-    a run without the history must not pass for the official scores (issue 29)."""
+    a run without the history must not pass for the official scores."""
     if not unanswered or policy == "ask":
         return
     verdict = {"incorrect": "no credit", "partial": "partial credit",

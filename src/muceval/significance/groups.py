@@ -129,8 +129,8 @@ def letter_display(order: Sequence[str], runs: Sequence[Sequence[str]]) -> dict[
 
 MAX_LETTER_GROUPS = 2000
 """The most letters a compact letter display gets. The maximal sets of mutually non-different
-systems can number millions in a leaderboard of a thousand (issue 30: 39,200 at 700 systems,
-over 5 million at 1,000, and the run killed at 24 GB); beyond this many, the letters are those
+systems can number millions in a leaderboard of a thousand (39,200 at 700 systems, over
+5 million at 1,000, and the run killed at 24 GB); beyond this many, the letters are those
 of the MUC-4 groupings (runs of neighbours), and the result says so."""
 
 
