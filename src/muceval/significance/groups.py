@@ -9,9 +9,8 @@ import numpy as np
 from scipy import special
 
 from muceval.errors import UsageError
+from muceval.significance.settings import ADJUSTMENTS as ADJUSTMENTS  # engine imports it from here
 from muceval.significance.settings import SignificanceSettings
-
-ADJUSTMENTS = ("none", "holm", "bh")
 
 
 def confidence_level(nge: int, shuffles: int, alpha: float) -> float:
