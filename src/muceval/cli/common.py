@@ -253,6 +253,10 @@ def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+UNIT_LEVELS = ("message", "template", "fill")
+"""What one unit of the significance tests may be: :data:`muceval.core.unit_levels.UNIT_LEVELS`,
+written again here so that the command line starts without NumPy."""
+
 UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (unmapped "
                    "response templates on their own), or a key fill (each key fill with the "
                    "response fill credited against it as one paired unit, each spurious fill on "
@@ -263,7 +267,7 @@ UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (
 def unit_level_option(command: F) -> F:
     """``--unit``: what one unit of the significance tests is, when responses are scored here."""
     return click.option(
-        "--unit", "unit", type=click.Choice(["message", "template", "fill"]), default="message",
+        "--unit", "unit", type=click.Choice(UNIT_LEVELS), default="message",
         show_default=True,
         help="With --key: the unit of the randomization: " + UNIT_LEVEL_HELP,
     )(command)
