@@ -64,7 +64,8 @@ def adjust_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
             running = min(running, n * p[i] / (rank + 1))
             adjusted[i] = min(1.0, running)
     else:
-        raise UsageError(f"unknown adjustment {method!r}; choose from {', '.join(ADJUSTMENTS)}")
+        raise UsageError(f"unknown adjustment {method!r}; choose from {', '.join(ADJUSTMENTS)}",
+                         parameter="method")
     return adjusted.tolist()
 
 
