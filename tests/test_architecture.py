@@ -38,6 +38,13 @@ def test_import_muceval_loads_no_numerics() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_the_command_line_unit_levels_are_the_model_s() -> None:
+    from muceval.cli.common import UNIT_LEVELS
+    from muceval.core.unit_levels import UNIT_LEVELS as MODEL_LEVELS
+
+    assert UNIT_LEVELS == MODEL_LEVELS
+
+
 def _body_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     """Lines of a function without its docstring: numpydoc pages may be long, code may not."""
     length = (node.end_lineno or node.lineno) - node.lineno + 1

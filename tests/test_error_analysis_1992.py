@@ -128,7 +128,7 @@ def check_identities(system, pairs) -> None:
     """The categories account for every string fill the 1992 tallies count."""
     totals = system.before_totals
     score = 0.0
-    for role, slots in (*ROLE_SLOTS, ("incident_type", (TYPE_SLOT,))):
+    for role, slots in (*ROLE_SLOTS.items(), ("incident_type", (TYPE_SLOT,))):
         row, tally = totals.row(role), _tally(pairs, slots)
         assert (row.num, row.p_den, row.r_den) == (tally.cor, tally.act, tally.pos), role
         if role == "incident_type":
@@ -156,7 +156,7 @@ def test_identities_on_the_example() -> None:
         pairs = scored.systems[system.system]
         check_identities(system, pairs)
         summary = muceval.summarize(pairs, config()).all_templates
-        for role, slots in ROLE_SLOTS:
+        for role, slots in ROLE_SLOTS.items():
             assert system.before_totals.row(role).r_den == sum(
                 summary.slot(s).pos for s in slots if s in dict(summary.slots))
     assert [s.before_totals.error_score_text for s in analysis.systems] == [

@@ -20,8 +20,9 @@ from muceval.formats.registry import load_inputs
 from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.scoring.session import score_systems
 from muceval.significance.engine import compare
-from muceval.significance.kernels import METRICS, brute_force_pvalue, reduce_counts
+from muceval.significance.kernels import METRICS, reduce_counts
 from muceval.significance.settings import SignificanceSettings
+from oracles import brute_force_pvalue
 
 YEH = Path(__file__).parent / "data" / "yeh"
 CONFIG = load_configuration(YEH / "config.toml")

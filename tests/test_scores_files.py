@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from muceval.core.model import Configuration
-from muceval.errors import InputError
+from muceval.errors import InputError, UsageError
 from muceval.formats.config import load_configuration
 from muceval.formats.muc.reports import parse_report, read_report
 from muceval.formats.scores.csv import CSV_COLUMNS, parse_scores_csv, scores_to_csv
@@ -155,7 +155,7 @@ def test_default_detail_is_the_summary_with_units_and_the_rest_on_request() -> N
     assert {r["scope"] for r in rows} == {"message", "summary"}
     assert all(r["kind"] == "total" and r["accumulator"] == "all-templates"
                for r in rows if r["scope"] == "message")
-    with pytest.raises(ValueError, match="unknown detail"):
+    with pytest.raises(UsageError, match="unknown detail"):
         scores_to_json(systems, CFG, detail="everything")
 
 

@@ -28,13 +28,13 @@ from muceval.significance.kernels import (
     PairData,
     approximate_counts,
     approximate_counts_numpy,
-    brute_force_pvalue,
     coins,
     exact_pvalue,
     metric_value,
     reduce_counts,
 )
 from muceval.significance.settings import SignificanceSettings
+from oracles import brute_force_pvalue
 
 
 @st.composite
@@ -104,7 +104,7 @@ def test_pairs_too_large_for_one_packed_sum(scale, units):
     assert np.abs(pair.diffs).sum(axis=0).max() >= _FIELD_LIMIT
     # A segment holds at least one coin word (64 units) without overflowing a field.
     assert (_segment_words(pair) == 0) == (np.abs(pair.diffs).max() * 64 > _FIELD_LIMIT - 2)
-    from muceval.significance.kernels import _gemm_fits, _table_counts
+    from muceval.significance.kernels import _gemm_fitting, _table_counts
 
     for two_sided in (True, False):
         fast = approximate_counts([pair], METRICS, 300, seed=3, two_sided=two_sided,
@@ -116,7 +116,7 @@ def test_pairs_too_large_for_one_packed_sum(scale, units):
         assert table.tolist() == plain.tolist()
     # The first two go through the matrix product: more than one chunk of units for the
     # first (12,000 units), one product for the second; the third's sums reach 2^24.
-    assert [_gemm_fits(pair)] == [units != 40]
+    assert _gemm_fitting([pair]).tolist() == [units != 40]
 
 
 def test_matrix_product_in_chunks_of_units_equals_the_reference():

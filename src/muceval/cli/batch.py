@@ -11,6 +11,7 @@ import click
 from muceval.cli.app import cli
 from muceval.cli.common import (
     UNIT_LEVEL_HELP,
+    UNIT_LEVELS,
     progress_bar,
     report_warnings,
     resolve_configuration,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
               "are sent once. Needs 'muceval[distributed]'.")
 @click.option("--format", "fmt", type=click.Choice(["json", "csv", "report"]), default="json",
               show_default=True, help="What each system's file holds (report: the 1992 text).")
-@click.option("--unit", type=click.Choice(["message", "template", "fill"]), default="message",
+@click.option("--unit", type=click.Choice(UNIT_LEVELS), default="message",
               show_default=True,
               help="With --format json: the units written for the significance tests: "
               + UNIT_LEVEL_HELP)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 """A command function (or click command) that an option decorator returns unchanged in type."""
 
+
 def resolve_configuration(config_path: str | None, slots_path: str | None,
                           alignment_path: str | None = None) -> Configuration:
     """:func:`muceval.formats.config.resolve_configuration` of the command's options."""
@@ -190,7 +191,7 @@ def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem
 
 def note_unanswered(unanswered: int, policy: str, history: str | None) -> None:
     """Say on stderr how many questions no recorded answer settled, and what they were scored:
-    a run without the history must not pass for the official scores (issue 29)."""
+    a run without the history must not pass for the official scores."""
     if not unanswered or policy == "ask":
         return
     verdict = {"incorrect": "no credit", "partial": "partial credit",
@@ -226,6 +227,10 @@ def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+UNIT_LEVELS = ("message", "template", "fill")
+"""What one unit of the significance tests may be: :data:`muceval.core.unit_levels.UNIT_LEVELS`,
+written again here so that the command line starts without NumPy."""
+
 UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (unmapped "
                    "response templates on their own), or a key fill (each key fill with the "
                    "response fill credited against it as one paired unit, each spurious fill on "
@@ -236,7 +241,7 @@ UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (
 def unit_level_option(command: F) -> F:
     """``--unit``: what one unit of the significance tests is, when responses are scored here."""
     return click.option(
-        "--unit", "unit", type=click.Choice(["message", "template", "fill"]), default="message",
+        "--unit", "unit", type=click.Choice(UNIT_LEVELS), default="message",
         show_default=True,
         help="With --key: the unit of the randomization: " + UNIT_LEVEL_HELP,
     )(command)

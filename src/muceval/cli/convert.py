@@ -7,13 +7,12 @@ import click
 from muceval.cli.app import cli
 from muceval.cli.common import refuse_overwriting_inputs
 from muceval.cli.groups import ConfigurationChoice, configuration_options
-
-LAYOUT_CHOICES = ("muceval", "gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred")
+from muceval.formats.modern.writer import TARGET_LAYOUTS, from_templates, write_layout
 
 
 @cli.command("convert")
 @click.argument("source", metavar="INPUT", type=click.Path(dir_okay=False))
-@click.option("--to", "layout", required=True, type=click.Choice(LAYOUT_CHOICES),
+@click.option("--to", "layout", required=True, type=click.Choice(TARGET_LAYOUTS),
               help="The layout to write: muceval's neutral JSON, or that of GTT, GRIT or IterX.")
 @configuration_options("For a 1992 template file")
 @click.option("--gold", is_flag=True,
@@ -41,7 +40,6 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
     from muceval.errors import InputError
     from muceval.formats.files import read_text, write_atomic
     from muceval.formats.modern import detect_layout, parse_modern
-    from muceval.formats.modern.writer import from_templates, write_layout
     from muceval.formats.muc.templates import read_templates
 
     refuse_overwriting_inputs(output, {source: "input", **configuration.inputs()})

@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 import click
 
@@ -14,6 +14,7 @@ from muceval.cli.app import cli
 from muceval.cli.common import (
     RESPONSES,
     UNIT_LEVEL_HELP,
+    UNIT_LEVELS,
     expand_folders,
     name_option,
     note_unanswered,
@@ -39,13 +40,12 @@ from muceval.cli.groups import (
 from muceval.cli.modern import MODERN_ONLY, MODERN_USES, key_is_modern, modern_options, run_modern
 from muceval.errors import OutputError, UsageError
 from muceval.formats.files import write_atomic
-from muceval.reporting.outputs import ScoreView, write_folder
+from muceval.reporting.outputs import Detail, Layout, Level, ScoreFormat, ScoreView, write_folder
 
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
     from muceval.formats.muc.store import HistorySaveError
-    from muceval.reporting.outputs import Detail, Layout, Level, ScoreFormat
     from muceval.scoring.muc1992.judgements import AnswerCallback, Query, QueryAnswer, Unresolved
     from muceval.scoring.muc1992.scorer import ScoringOptions
     from muceval.scoring.session import SessionResult
@@ -82,20 +82,20 @@ def _history_options() -> Decorator:
 
 def _view_options() -> Decorator:
     options = [
-        click.option("--format", "fmt", type=click.Choice(["report", "json", "csv", "table"]),
+        click.option("--format", "fmt", type=click.Choice(get_args(ScoreFormat)),
                      default="report", show_default=True,
                      help="report: the 1992 text report; json / csv: every tally, for programs; "
                      "table: a compact summary for the terminal."),
-        click.option("--layout", type=click.Choice(["template", "summary", "message"]),
+        click.option("--layout", type=click.Choice(get_args(Layout)),
                      default="template", show_default=True,
                      help="1992 report layout (--format report): per template pair, summary "
                      "only, or per message (with TEXT FILTERING)."),
-        click.option("--detail", type=click.Choice(["summary", "messages", "pairs"]),
+        click.option("--detail", type=click.Choice(get_args(Detail)),
                      default="summary", show_default=True,
                      help="--format json / csv: the summary of each system with its per-message "
                      "totals; 'messages' adds every row of every message, 'pairs' also every "
                      "template pair."),
-        click.option("--unit", type=click.Choice(["message", "template", "fill"]),
+        click.option("--unit", type=click.Choice(UNIT_LEVELS),
                      default="message", show_default=True,
                      help="With --format json: the units written for the significance tests: "
                      + UNIT_LEVEL_HELP),

@@ -20,6 +20,7 @@ from muceval.cli.common import (
     ERROR_ANALYSES,
     SCORES,
     UNIT_LEVEL_HELP,
+    UNIT_LEVELS,
     expand_folders,
     progress_bar,
     progress_option,
@@ -56,7 +57,7 @@ class Subject:
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True, type=click.Path())
 @testing_options("muc4")
 @selection_options()
-@click.option("--unit", "unit_level", type=click.Choice(["message", "template", "fill"]),
+@click.option("--unit", "unit_level", type=click.Choice(UNIT_LEVELS),
               help="Insist on what one unit is: " + UNIT_LEVEL_HELP + " muceval scores hold the "
               "level they were written with (muceval score --unit LEVEL --format json); "
               "1992 reports hold messages. By default, the level the inputs hold.")

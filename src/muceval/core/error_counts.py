@@ -1,5 +1,5 @@
 """Error categories counted per document and system: what the tests of which error counts
-changed need (issue 28), whether it comes from an analysis just run or from its JSON."""
+changed need, whether it comes from an analysis just run or from its JSON."""
 
 from __future__ import annotations
 

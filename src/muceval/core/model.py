@@ -395,14 +395,6 @@ class Configuration:
         raise KeyError(slot_id)
 
     @property
-    def message_id_slot(self) -> SlotSpec:
-        return next(s for s in self.slots if s.type is SlotType.MESSAGE_ID)
-
-    @property
-    def template_id_slot(self) -> SlotSpec:
-        return next(s for s in self.slots if s.type is SlotType.TEMPLATE_ID)
-
-    @property
     def content_slots(self) -> tuple[SlotSpec, ...]:
         """The slots that carry fills (all but message id and template id)."""
         return tuple(
@@ -495,9 +487,6 @@ class History:
                 if isinstance(item, HistoryMapping):
                     out[message.message_id] = item
         return out
-
-
-EMPTY_HISTORY = History(path=None, messages=())
 
 
 MAP_ID = ":MAP"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "ROLES",
+    "ROLE_SLOTS",
     "Entity",
     "ModernDocument",
     "ModernFile",
@@ -25,6 +26,12 @@ __all__ = [
 
 ROLES: tuple[str, ...] = ("PerpInd", "PerpOrg", "Target", "Victim", "Weapon")
 """The five roles of MUC-4 template extraction, in the order every layout uses."""
+
+ROLE_SLOTS: dict[str, tuple[str, ...]] = {
+    "PerpInd": ("perp-ind-id",), "PerpOrg": ("perp-org-id",), "Target": ("phys-tgt-id",),
+    "Victim": ("hum-tgt-name", "hum-tgt-desc"), "Weapon": ("inc-instr-id",)}
+"""The 1992 MUC-4 string slots each role is made of (as GTT made its data from the keys, and
+as Das et al.'s error categories read 1992 templates)."""
 
 Entity = tuple[str, ...]
 """One entity: its mention strings, in file order."""

@@ -624,7 +624,7 @@ class Summary:
     def message_totals(self) -> dict[str, Tally]:
         """Each message's ALL TEMPLATES total (``messages[k].accumulators.all_templates
         .total``), summed directly: what the significance tests and ``scores.json`` read,
-        without the four manners' slot tallies of every message (issue 30: 1.6 s of a
+        without the four manners' slot tallies of every message (which took 1.6 s of a
         17-system report)."""
         derived = _derived_rows(self.layout)
         total = derived[len(self.layout.subtotals)]

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 
 from muceval.core.model import Configuration, DisplayType
 from muceval.core.tallies import ZERO, PairScore, Tally, TemplateStatus, manners_of, summarize
+from muceval.errors import UsageError
 
 __all__ = ["UNIT_LEVELS", "units_of"]
 
@@ -50,7 +51,8 @@ def units_of(pairs: Sequence[PairScore], config: Configuration, unit: str = "mes
     {'M#key:1': (1, 1, 1), 'M#response:2': (0, 1, 0)}
     """
     if unit not in UNIT_LEVELS:
-        raise ValueError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_LEVELS)}")
+        raise UsageError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_LEVELS)}",
+                         parameter="unit")
     if unit == "message":
         return dict(summarize(pairs, config).message_totals)
     if unit == "fill":

@@ -104,9 +104,6 @@ class Vector:
 
 SExpr = Symbol | String | Integer | Float | Char | SList | Vector
 
-NIL = Symbol("nil")
-T = Symbol("t")
-
 
 def is_nil(node: SExpr) -> bool:
     """``nil`` and ``()`` are the same object to the Lisp reader.

@@ -33,6 +33,7 @@ import numpy as np
 
 from muceval.core.signature import document_header
 from muceval.core.units import UnitTallies
+from muceval.errors import UsageError
 from muceval.scoring.alignment.audit import AlignmentAudit, SystemAudit
 from muceval.significance.engine import compare
 from muceval.significance.settings import SignificanceSettings
@@ -337,7 +338,8 @@ def alignment_to_csv(audit: AlignmentAudit, comparison: AlignmentComparison | No
     ``removal`` (one row per template and criterion), ``calibration`` or ``entropy``."""
     rows = _CSV_ROWS.get(view)
     if rows is None:
-        raise ValueError(f"unknown CSV view {view!r} (choose from {', '.join(CSV_VIEWS)})")
+        raise UsageError(f"unknown CSV view {view!r} (choose from {', '.join(CSV_VIEWS)})",
+                         parameter="view")
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows(audit, comparison))
     return buffer.getvalue()

@@ -1,4 +1,4 @@
-"""The Errors section of a report (issue 28): Das et al. (2022)'s error categories of every
+"""The Errors section of a report: Das et al. (2022)'s error categories of every
 system, drawn as one stacked bar per system (one colour per category, the same in every
 figure), a table of the categories per system and, for a chosen system, per role; and which
 counts changed for real between neighbours in the report's ranking (paired randomization over

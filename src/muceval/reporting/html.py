@@ -87,13 +87,6 @@ def format_p(p: float) -> str:
 
 
 @dataclass(frozen=True)
-class Figures:
-    """SVG text of every figure, keyed by figure id (``region``, ``matrix-f1``, ``groups-f1`` …)."""
-
-    svg: dict[str, str]
-
-
-@dataclass(frozen=True)
 class ReportFiles:
     """Paths written by :func:`write_report`."""
 

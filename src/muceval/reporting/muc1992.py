@@ -302,7 +302,8 @@ def format_report(
     ['Report of all-templates scores', '', 'M-2\\t\\t     key: *  response: *\\t\\t\\t   [irrelevant]']
     """
     if layout not in LAYOUTS:
-        raise UsageError(f"unknown report layout {layout!r} (choose from {', '.join(LAYOUTS)})")
+        raise UsageError(f"unknown report layout {layout!r} (choose from {', '.join(LAYOUTS)})",
+                         parameter="layout")
     pairs = tuple(pairs)
     summary = summarize(pairs, config)
     label = configuration_label(config) if config_label is None else config_label

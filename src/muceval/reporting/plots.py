@@ -1,7 +1,7 @@
 """Figures of a report: region of performance, significance matrices and groupings,
 randomization distributions, alignment evidence, error categories.
 
-Every figure is a plain SVG figure (:class:`~muceval.reporting.svgfig.SvgFigure`, issue 30:
+Every figure is a plain SVG figure (:class:`~muceval.reporting.svgfig.SvgFigure`:
 through matplotlib a matrix took a third of a second). matplotlib lends its colour maps
 (``matplotlib.colormaps``, its core only, imported by the figures that colour by p-value or
 by system) and draws figures only when a PNG is asked for. :func:`to_svg` and
@@ -127,7 +127,7 @@ def inline_svg(svg: str, prefix: str) -> str:
 def matrix_plot(result: SignificanceResult, metric: str,
                 label: str | None = None) -> SvgFigure:
     """Heat map of the pairwise p-values of one metric, systems in score order, as a plain
-    SVG figure (issue 30: through matplotlib, a third of a second for 17 systems).
+    SVG figure (through matplotlib, a third of a second for 17 systems).
 
     A cell holds the (adjusted) p-value of row vs column, as text with the id
     ``cell-<row>--<column>``; significant cells (p ≤ α and confidence ≥ the
@@ -306,7 +306,7 @@ def lanes(runs: Sequence[Sequence[int]]) -> list[int]:
 def groups_plot(result: SignificanceResult, metric: str,
                 label: str | None = None) -> SvgFigure:
     """Systems in score order with their scores, and the compact letter display underneath,
-    as a plain SVG figure (issue 30).
+    as a plain SVG figure.
 
     Each row underneath is one letter: the systems marked on it are not
     significantly different from each other, and two systems that share no row
@@ -332,7 +332,7 @@ def groups_plot(result: SignificanceResult, metric: str,
     lane_of = lanes([(m[0], m[-1]) for m in members])
     n_lanes = max(lane_of, default=0) + 1
     # What all names share (preds. ... .test) is left out of the ticks, and the margin below
-    # fits the longest tick left (issue 29: "reds.t5-large-enc.test" was cut).
+    # fits the longest tick left (so that no name, such as "reds.t5-large-enc.test", is cut).
     ticks = short_names(order, limit=20)
     longest = max((text_width(t, 8) for t in ticks.values()), default=8.0)
     left, right, top = 0.85 * 72, 0.5 * 72, 0.62 * 72
@@ -486,7 +486,7 @@ def histogram_plot(distribution: Distribution, label: str,
     two-sided test) with the observed difference marked; the p-value is the share of the
     histogram at or beyond the line. ``names``: how the two systems are shown (the
     report's :func:`~muceval.reporting.names.display_names`; by default their full names).
-    A plain SVG figure (issue 30: 37 ms each through matplotlib, and TST3 has 16).
+    A plain SVG figure (through matplotlib, 37 ms each, and TST3 has 16).
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.distribution import shuffled_differences

@@ -29,7 +29,7 @@ _MANNERS = ("matched-missing", "matched-spurious", "matched-only", "all-template
 
 SMALL_MULTIPLES_FROM = 7
 """From this many systems on, the region of performance is drawn one panel per system: more
-translucent rectangles on one plane can no longer be told apart (issue 29)."""
+translucent rectangles on one plane can no longer be told apart."""
 
 
 def region_plot(
@@ -37,7 +37,7 @@ def region_plot(
     iso_f: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
 ) -> SvgFigure:
     """Each system's rectangle spanned by its four manners on the precision–recall plane, as
-    a plain SVG figure (issue 30).
+    a plain SVG figure.
 
     ``regions``: ``(system, {manner: (recall, precision)})`` with manners named
     as :class:`~muceval.core.model.DisplayType` values; undefined points are left

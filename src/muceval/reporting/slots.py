@@ -76,7 +76,7 @@ def per_slot_rows(pairs: Sequence[PairScore], config: Configuration) -> list[Slo
     rows = [row(slot_id, "slot", tally) for slot_id, tally in display.slots]
     rows += [row(name, "subtotal", tally) for name, tally in display.subtotals]
     # As in the 1992 report (§8.4), these two rows always come from MATCHED/MISSING: one label,
-    # one meaning, in every output (issue 29).
+    # one meaning, in every output.
     matched_missing = summary.accumulators.matched_missing
     rows += [row("SET FILLS ONLY", "fills", matched_missing.set_fills),
              row("STRING FILLS ONLY", "fills", matched_missing.string_fills)]

@@ -1,6 +1,6 @@
 """Figures written as plain SVG: rectangles, lines and text placed in points, without
-matplotlib's per-artist machinery (issue 30: a 17-system matrix took a third of a second to
-build and write through matplotlib, and importing matplotlib itself most of a second).
+matplotlib's per-artist machinery (through matplotlib, a 17-system matrix took a third of a
+second to build and write, and importing matplotlib itself most of a second).
 
 A :class:`SvgFigure` keeps its marks as data and writes them as SVG (:meth:`SvgFigure.svg`)
 or, asked for a PNG, replays them on a matplotlib figure (:meth:`SvgFigure.png`): one

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from muceval.errors import UsageError
 from muceval.reporting.names import display_names, short_names
 from muceval.significance.baseline import BaselineResult
 from muceval.significance.classic import (
@@ -140,7 +141,7 @@ def render_classic_tests(result: SignificanceResult, console: Any,
 
     unknown = [t for t in tests if t not in CLASSIC_TESTS]
     if unknown:
-        raise ValueError(f"unknown test(s) {', '.join(unknown)}")
+        raise UsageError(f"unknown test(s) {', '.join(unknown)}", parameter="tests")
     short = short_names(result.systems)
     heads = {"paired-t": "pair t", "sign": "sign", "wilcoxon": "wilcox",
              "two-sample-t": "2-smp t", "binomial": "binom", "chi2": "χ²"}

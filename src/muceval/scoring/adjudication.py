@@ -222,7 +222,6 @@ class Adjudication:
         self.pairs: dict[str, tuple[PairScore, ...]] = {}
         self.open_per_system: dict[str, int] = {}
         self.answered: list[Answer] = []
-        self.initial_pairs: dict[str, tuple[PairScore, ...]] = {}
         # Each system's ALL TEMPLATES total as it stands, and when the session started.
         self.totals: dict[str, Tally] = {}
         self.initial_totals: dict[str, Tally] = {}
@@ -255,7 +254,6 @@ class Adjudication:
                     self.manual[name] = {m: list(p) for m, p in read_mapping_file(sidecar).items()}
             self._start_index = HistoryIndex(self.store.history, ValueMatcher(self.config))
             self.refresh()
-            self.initial_pairs = dict(self.pairs)
             self.initial_totals = dict(self.totals)
         except BaseException:
             self.store.__exit__(None, None, None)

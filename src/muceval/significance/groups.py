@@ -9,9 +9,8 @@ import numpy as np
 from scipy import special
 
 from muceval.errors import UsageError
+from muceval.significance.settings import ADJUSTMENTS as ADJUSTMENTS  # engine imports it from here
 from muceval.significance.settings import SignificanceSettings
-
-ADJUSTMENTS = ("none", "holm", "bh")
 
 
 def confidence_level(nge: int, shuffles: int, alpha: float) -> float:
@@ -65,7 +64,8 @@ def adjust_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
             running = min(running, n * p[i] / (rank + 1))
             adjusted[i] = min(1.0, running)
     else:
-        raise UsageError(f"unknown adjustment {method!r}; choose from {', '.join(ADJUSTMENTS)}")
+        raise UsageError(f"unknown adjustment {method!r}; choose from {', '.join(ADJUSTMENTS)}",
+                         parameter="method")
     return adjusted.tolist()
 
 
@@ -129,8 +129,8 @@ def letter_display(order: Sequence[str], runs: Sequence[Sequence[str]]) -> dict[
 
 MAX_LETTER_GROUPS = 2000
 """The most letters a compact letter display gets. The maximal sets of mutually non-different
-systems can number millions in a leaderboard of a thousand (issue 30: 39,200 at 700 systems,
-over 5 million at 1,000, and the run killed at 24 GB); beyond this many, the letters are those
+systems can number millions in a leaderboard of a thousand (39,200 at 700 systems, over
+5 million at 1,000, and the run killed at 24 GB); beyond this many, the letters are those
 of the MUC-4 groupings (runs of neighbours), and the result says so."""
 
 

@@ -1,4 +1,4 @@
-"""Numerics of the randomization tests: the shuffle kernel, the exact distribution, brute force.
+"""Numerics of the randomization tests: the shuffle kernel and the exact distribution.
 
 Everything here works on *reduced* per-unit vectors ``(POS, ACT, N2)`` with
 ``N2 = 2·COR + PAR`` (COR + ½PAR in half units, so that all sums are integers).
@@ -85,7 +85,6 @@ __all__ = [
     "exact_cost",
     "exact_grid_cells",
     "exact_grid_cells_many",
-    "brute_force_pvalue",
     "ExactResult",
 ]
 
@@ -426,14 +425,10 @@ def _thresholds(pairs: list[PairData], metrics: tuple[str, ...],
     return coefs, totals, signs, thresholds
 
 
-def _gemm_fits(pair: PairData) -> bool:
-    """Whether every exchanged sum of ``pair`` is an integer float32 holds exactly."""
-    return bool(_gemm_fitting([pair])[0])
-
-
 def _gemm_fitting(pairs: Sequence[PairData], block: int = 1 << 13) -> np.ndarray:
-    """:func:`_gemm_fits` of every pair, summed a block of pairs at a time (one reduction
-    per block instead of one per pair: a fortieth of the time at 300 systems)."""
+    """Per pair, whether every exchanged sum is an integer float32 holds exactly, summed a
+    block of pairs at a time (one reduction per block instead of one per pair: a fortieth of
+    the time at 300 systems)."""
     out = np.zeros(len(pairs), dtype=bool)
     for start in range(0, len(pairs), block):
         chunk = pairs[start:start + block]
@@ -703,27 +698,6 @@ def exact_pvalue(
                           (vx, nx, vy, ny), kappa, sign, thr, two_sided)
     p = min(1.0, mass + dropped)
     return ExactResult(p, float(dropped), rows * cols)
-
-
-def brute_force_pvalue(x: np.ndarray, y: np.ndarray, metric: str, two_sided: bool = True) -> float:
-    """Exact p-value by enumerating all 2^n exchanges of the n units (tests only; n ≤ 20).
-
-    >>> brute_force_pvalue(np.array([[1, 1, 2]]), np.array([[1, 1, 0]]), "recall")
-    1.0
-    """
-    x = np.asarray(x, dtype=np.int64)
-    y = np.asarray(y, dtype=np.int64)
-    n = len(x)
-    if n > 20:
-        raise ValueError("brute force is limited to 20 units")
-    masks = (np.arange(1 << n)[:, None] >> np.arange(n)[None, :]) & 1
-    s = masks @ (x - y)
-    tx, ty = x.sum(0), y.sum(0)
-    diff = metric_values(tx - s, metric) - metric_values(ty + s, metric)
-    observed = totals_value(tx, metric) - totals_value(ty, metric)
-    sign, thr = _threshold(observed, two_sided)
-    stat = np.abs(diff) if two_sided else sign * diff
-    return float(np.count_nonzero(stat >= thr)) / float(1 << n)
 
 
 def default_threads() -> int:

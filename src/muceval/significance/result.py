@@ -43,7 +43,8 @@ GROUPINGS_ABOUT = {
     "letter_groups": "the systems of each letter: maximal sets of mutually non-different "
                      "systems, not only neighbours",
 }
-"""What each grouping of a significance result's JSON is (issue 29: two of them, unexplained)."""
+"""What each grouping of a significance result's JSON is, written next to them (``about``) so
+that a reader of the JSON need not guess."""
 
 def _joined(rows: list[str], separator: str, block: int = 10_000) -> Iterator[str]:
     """``separator.join(rows)`` in pieces of ``block`` rows."""
@@ -182,7 +183,7 @@ class SignificanceResult:
     @property
     def matrix_order(self) -> list[str]:
         """One order of the systems for every metric's matrix, that of F P&R (else the first
-        metric): a pair's cells are in the same place in each (issue 29)."""
+        metric): a pair's cells are in the same place in each."""
         return self.ranking("f1" if "f1" in self.metrics else self.metrics[0])
 
     @property

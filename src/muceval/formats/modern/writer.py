@@ -22,6 +22,7 @@ from muceval.core.model import (
     iter_texts,
 )
 from muceval.core.modern import (
+    ROLE_SLOTS,
     ROLES,
     Entity,
     ModernDocument,
@@ -38,12 +39,6 @@ __all__ = ["ROLE_SLOTS", "TARGET_LAYOUTS", "from_templates", "write_layout"]
 TARGET_LAYOUTS = ("muceval", "gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred")
 """What ``muceval convert --to`` writes (``muceval``: the neutral JSON, gold or predictions
 as the input was)."""
-
-ROLE_SLOTS: dict[str, tuple[str, ...]] = {
-    "PerpInd": ("perp-ind-id",), "PerpOrg": ("perp-org-id",), "Target": ("phys-tgt-id",),
-    "Victim": ("hum-tgt-name", "hum-tgt-desc"), "Weapon": ("inc-instr-id",)}
-"""The MUC-4 string slots each modern role is made of (as GTT made its data from the keys)."""
-
 
 def write_layout(modern: ModernFile, layout: str) -> str:
     """``modern`` in ``layout`` (one of :data:`TARGET_LAYOUTS`).

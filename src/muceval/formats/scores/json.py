@@ -38,7 +38,7 @@ from muceval.core.tallies import (
 )
 from muceval.core.unit_levels import UNIT_LEVELS, units_of
 from muceval.core.units import check_counts
-from muceval.errors import InputError
+from muceval.errors import InputError, UsageError
 from muceval.formats.files import parse_json, read_text
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
@@ -114,7 +114,8 @@ totals, what significance needs), plus every message's rows, plus every pair's."
 
 def check_detail(detail: str) -> None:
     if detail not in DETAILS:
-        raise ValueError(f"unknown detail {detail!r}; choose from {', '.join(DETAILS)}")
+        raise UsageError(f"unknown detail {detail!r}; choose from {', '.join(DETAILS)}",
+                         parameter="detail")
 
 
 def scores_to_json(
@@ -165,7 +166,8 @@ def scores_to_json(
     label = configuration_label(config) if config_label is None else config_label
     layout = SlotLayout.of(config)
     if unit not in UNIT_LEVELS:
-        raise ValueError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_LEVELS)}")
+        raise UsageError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_LEVELS)}",
+                         parameter="unit")
     out_systems = [_system_json(name, pairs, config, detail, unit)
                    for name, pairs in systems_of(systems).items()]
     doc = {

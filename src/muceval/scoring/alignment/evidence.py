@@ -46,9 +46,6 @@ from muceval.scoring.muc1992.slots import Trace
 
 __all__ = ["EvidenceEvaluator", "PairEvidence", "SlotEvidence", "ValueMatch", "restriction_slots"]
 
-SLOT_FLAGS = ("root", "common", "set-word", "stripped", "history")
-PAIR_FLAGS = ("type-root", "or-common", "or-set-word", "stripped", "history")
-
 
 @dataclass(frozen=True, slots=True)
 class ValueMatch:

@@ -38,12 +38,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from muceval.core.model import Configuration
+from muceval.core.modern import ROLE_SLOTS
 from muceval.core.tallies import FillCredit, PairScore, TemplateStatus
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import read_text
 from muceval.formats.muc.history import parse_history
 from muceval.scoring.errors.count import TYPE_ROW, Counted
 from muceval.scoring.errors.model import (
+    DAS_ROLES,
     DUPLICATE,
     DUPLICATE_PARTIAL,
     GENERAL_SPURIOUS,
@@ -76,16 +78,10 @@ from muceval.scoring.session import SessionResult, read_template_file, score_fil
 __all__ = ["ROLE_SLOTS", "TYPE_SLOT", "analyse_1992_files", "analyse_1992_session", "analyse_1992_system",
            "fill_verdict"]
 
-ROLE_SLOTS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("PerpInd", ("perp-ind-id",)), ("PerpOrg", ("perp-org-id",)),
-    ("Target", ("phys-tgt-id",)), ("Weapon", ("inc-instr-id",)),
-    ("Victim", ("hum-tgt-name", "hum-tgt-desc")))
-"""Das et al.'s roles and the 1992 MUC-4 string slots each stands for."""
-
 TYPE_SLOT = "inc-type"
 """The slot of the incident_type row."""
 
-_ROLE_OF = {slot: role for role, slots in ROLE_SLOTS for slot in slots}
+_ROLE_OF = {slot: role for role in DAS_ROLES for slot in ROLE_SLOTS[role]}
 _UNMAPPED = (TemplateStatus.MISSING, TemplateStatus.SPURIOUS)
 _DROPPED: dict[str, tuple[TemplateStatus, ...]] = {
     "all": (), "msp": (TemplateStatus.MISSING,), "mmi": (TemplateStatus.SPURIOUS,),

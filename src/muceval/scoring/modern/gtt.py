@@ -11,7 +11,7 @@ not beat it), or when every map in it has an earlier map of the same counts
 (equal templates swapped; an earlier prefix of the same counts). Skipping never
 changes which map wins, so the counts are the original's, ties included
 (``tests/test_modern.py`` and ``tests/test_gtt_search.py`` check it against the
-full enumeration). Issue 30: twelve templates take milliseconds, where the
+full enumeration). Twelve templates take milliseconds, where the
 enumeration would take more than a year (``benchmarks/gtt_search.py``).
 """
 

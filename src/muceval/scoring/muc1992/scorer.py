@@ -311,10 +311,6 @@ class Scorer:
         options: ScoringOptions | None = None,
     ):
         options = options or ScoringOptions()
-        if options.unresolved == "ask" and options.ask is None:
-            raise UsageError("the 'ask' policy for unresolved queries needs a way to ask")
-        if options.mapping not in ("greedy", "optimal"):
-            raise UsageError(f"unknown mapping {options.mapping!r} (greedy or optimal)")
         self.config = config
         self.options = options
         self.history = history
