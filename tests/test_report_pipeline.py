@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import muceval
 from muceval.cli import main
+from muceval.core.measures import MEASURES, MeasureSpec
 from muceval.errors import UsageError
 from muceval.pipelines.report import (
     ModernPredictions,
@@ -122,10 +123,11 @@ def test_sections_that_the_inputs_cannot_give_are_refused(muc4: Path) -> None:
 
 _ALLOWED = {
     # What `muceval report` may import from the library: the pipeline's entry points, the
-    # options, the writer and the number format of its table. Nothing that scores or tests.
+    # options, the writer, the registry of measures and the number format of its table.
+    # Nothing that scores or tests.
     "muceval.errors", "muceval.pipelines.report", "muceval.reporting.options",
     "muceval.reporting.html", "muceval.reporting.analysis", "muceval.reporting.modern_report",
-    "muceval.reporting.demo", "muceval.scoring.muc1992.scorer",
+    "muceval.reporting.demo", "muceval.scoring.muc1992.scorer", "muceval.core.measures",
 }
 
 
@@ -156,7 +158,7 @@ def test_the_score_shown_is_the_score_ranked_and_tested(pos: int, act: int, cor:
     # one order and ranked in the other.
     import numpy as np
 
-    from muceval.core.metrics import METRIC_FIELDS, FloatScores
+    from muceval.core.metrics import METRIC_IDS, FloatScores
     from muceval.core.tallies import Tally
     from muceval.significance.kernels import metric_value, metric_values
 
@@ -164,8 +166,8 @@ def test_the_score_shown_is_the_score_ranked_and_tested(pos: int, act: int, cor:
     par = min(par, pos - cor, act - cor)
     shown = FloatScores.of(Tally(pos=pos, act=act, cor=cor, par=par))
     n2 = 2 * cor + par
-    for metric, attribute in METRIC_FIELDS.items():
-        value = getattr(shown, attribute)
+    for metric in METRIC_IDS:
+        value = shown.value(metric)
         if value is None:
             continue
         assert value == metric_value(pos, act, n2, metric)
@@ -177,9 +179,73 @@ def test_the_report_ranks_by_the_values_it_shows(muc4: Path) -> None:
         sorted((muc4 / "tst3" / "official-scores").iterdir())),
         settings=SignificanceSettings(shuffles=99, seed=1, bootstrap=0, classic=False))
     sig = analysis.significance
-    from muceval.core.metrics import METRIC_FIELDS
+    from muceval.core.metrics import METRIC_IDS
 
-    for metric, attribute in METRIC_FIELDS.items():
-        shown = {s.name: getattr(s.all_templates, attribute) for s in analysis.systems}
+    for metric in METRIC_IDS:
+        shown = {s.name: s.all_templates.value(metric) for s in analysis.systems}
         assert shown == {name: sig.scores[name][metric] for name in shown}
         assert sig.ranking(metric) == sorted(shown, key=lambda n: (-shown[n], n))
+
+
+# ---------------------------------------------------------------------------
+# The registry of measures
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", MEASURES, ids=lambda m: m.id)
+def test_every_measure_behaves_as_the_registry_says(spec: MeasureSpec) -> None:
+    from muceval.core.measures import metric_of_counts
+    from muceval.core.metrics import MEASURE_NAMES, FloatScores, f_measure, precision, recall
+    from muceval.core.tallies import Tally
+
+    t = Tally(pos=40, act=30, cor=17, par=6)
+    r, p = recall(t), precision(t)
+    value = metric_of_counts(spec.id, t.pos, t.act, 2 * t.cor + t.par)
+    expected = {"recall": r, "precision": p}.get(spec.id)
+    if expected is None:
+        expected = f_measure(p, r, spec.beta)
+    assert value == pytest.approx(expected, rel=1e-12)
+    assert FloatScores.of(t).value(spec.id) == value
+    assert spec.id in MEASURE_NAMES
+    from muceval.significance.settings import PRESETS
+
+    assert spec.id in PRESETS["muc4"].metrics
+
+
+def test_adding_a_measure_is_one_line_of_the_registry(tmp_path: Path) -> None:
+    # The measure reaches every output with no other change: scores' JSON and CSV, the
+    # terminal table, the significance tests and the report's summary.
+    import shutil
+    import subprocess
+    import sys
+
+    package = tmp_path / "src" / "muceval"
+    shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    registry = package / "core" / "measures.py"
+    text = registry.read_text(encoding="utf-8")
+    line = '    MeasureSpec.f("f2", "F P&2R", 2.0, "P&2R"),\n'
+    assert line in text
+    registry.write_text(text.replace(line, line + '    MeasureSpec.f("f3", "F P&3R", 3.0),\n'),
+                        encoding="utf-8")
+    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path / "src")}
+    base = [sys.executable, "-m", "muceval"]
+    key, config = str(EXAMPLE / "key.txt"), str(EXAMPLE / "config.toml")
+    two = [str(p) for p in RESPONSES[:2]]
+    scores = tmp_path / "s.json"
+
+    def run(*args: str) -> str:
+        done = subprocess.run([*base, *args], env=env, capture_output=True, text=True,
+                              check=True)
+        return done.stdout
+
+    run("score", "--key", key, "--config", config, *two, "--format", "json", "-o", str(scores))
+    assert '"f3":' in scores.read_text()
+    assert ",f3," in run("score", "--key", key, "--config", config, *two, "--format", "csv")
+    assert "F P&3R" in run("score", "--key", key, "--config", config, *two, "--format", "table")
+    tested = json.loads(run("significance", str(scores), "--metrics", "f3", "--seed", "1",
+                            "--shuffles", "99", "--format", "json"))
+    assert tested["settings"]["metrics"] == ["f3"] and "f3" in tested["groups"]
+    run("report", str(scores), "--seed", "1", "--shuffles", "99", "--bootstrap", "0",
+        "--out", str(tmp_path / "r"))
+    assert ",f3," in (tmp_path / "r" / "summary.csv").read_text().splitlines()[0]
+    assert 'data-metric="f3"' in (tmp_path / "r" / "report.html").read_text()

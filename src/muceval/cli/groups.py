@@ -89,6 +89,7 @@ def testing_options(preset: PresetName) -> Decorator:
 
 
 def _testing_options(preset: PresetName) -> list[Decorator]:
+    from muceval.core.measures import MEASURES
     from muceval.significance.settings import ADJUSTMENTS, ALTERNATIVES, METHODS, PRESETS
 
     chosen = PRESETS[preset]
@@ -96,8 +97,9 @@ def _testing_options(preset: PresetName) -> list[Decorator]:
     level = click.FloatRange(0, 1, min_open=True, max_open=True)
     return [
         click.option("--metrics", default=",".join(chosen.metrics), show_default=True,
-                     help="Comma-separated metrics: recall, precision, f1 (P&R), f0.5 (2P&R), "
-                     "f2 (P&2R)."),
+                     help="Comma-separated metrics: " + ", ".join(
+                         m.id + (f" ({m.name_1992})" if m.name_1992 else "")
+                         for m in MEASURES) + "."),
         click.option("--method", type=click.Choice(METHODS), default=default.method,
                      show_default=True,
                      help="Approximate randomization, exact enumeration, or auto: exact "

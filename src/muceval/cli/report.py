@@ -277,13 +277,14 @@ def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
     rank_metric = analysis.ranking_metric
     console = Console()
     table = Table(title=f"ALL TEMPLATES (%), ranked by {rank_metric}", title_justify="left")
-    for column in ("system", "REC", "PRE", "F P&R", "F 2P&R", "F P&2R", "group"):
+    from muceval.core.measures import F_MEASURES
+
+    for column in ("system", "REC", "PRE", *(m.label for m in F_MEASURES), "group"):
         table.add_column(column, justify="left" if column in ("system", "group") else "right")
     for name in sig.ranking(rank_metric):
         row = analysis.system(name).all_templates
         table.add_row(name, format_pct(row.recall), format_pct(row.precision),
-                      format_pct(row.f_pr), format_pct(row.f_2pr), format_pct(row.f_p2r),
-                      sig.letters[rank_metric][name])
+                      *(format_pct(v) for v in row.f), sig.letters[rank_metric][name])
     console.print(table)
     console.print(f"seed {analysis.settings.seed}; report written to [bold]{html}[/bold] "
                   f"({elapsed:.1f} s)")

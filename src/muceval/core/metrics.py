@@ -23,11 +23,27 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from muceval.core.measures import (
+    _F_INDEX,
+    F_MEASURES,
+    F_WEIGHTS,
+    MEASURE_NAMES,
+    MEASURES,
+    METRIC_IDS,
+    METRIC_LABELS,
+    METRIC_REGISTRY,
+    MeasureSpec,
+    MetricSpec,
+    metric_of_counts,
+)
 from muceval.core.tallies import Tally, TextFiltering
 
 __all__ = [
+    "F_MEASURES",
     "F_WEIGHTS",
-    "METRIC_FIELDS",
+    "MEASURES",
+    "MEASURE_NAMES",
+    "MeasureSpec",
     "METRIC_IDS",
     "METRIC_LABELS",
     "METRIC_REGISTRY",
@@ -110,14 +126,6 @@ def scores(tally: Tally) -> Scores:
     return Scores.of(tally)
 
 
-# The three weightings printed by the 1992 report, in print order: the weight
-# ``a`` of precision in F(a) = 1 / (a/P + (1-a)/R), i.e. a = 1 / (1 + beta^2).
-F_WEIGHTS: tuple[tuple[str, float, float], ...] = (
-    ("P&R", 1.0, 1 / 2),
-    ("2P&R", 0.5, 4 / 5),
-    ("P&2R", 2.0, 1 / 5),
-)
-"""``(label, beta, a)`` for P&R, 2P&R and P&2R."""
 
 
 def round_f_1992(f: float) -> float:
@@ -246,61 +254,12 @@ def f_measure(precision: float | None, recall: float | None, beta: float = 1.0) 
     return (b2 + 1.0) * precision * recall / den
 
 
-@dataclass(frozen=True)
-class MetricSpec:
-    """One metric the significance tests compare: ``kappa·N2 / (alpha·POS + gamma·ACT)`` with
-    ``N2 = 2·COR + PAR`` (so COR + ½PAR is credited)."""
-
-    id: str
-    label: str
-    alpha: int
-    gamma: int
-    kappa: float
-    field: str
-    """The attribute of :class:`FloatScores` (and of a summary's rows) that holds it."""
-
-
-METRIC_REGISTRY: tuple[MetricSpec, ...] = (
-    MetricSpec("recall", "recall", 2, 0, 1.0, "recall"),
-    MetricSpec("precision", "precision", 0, 2, 1.0, "precision"),
-    MetricSpec("f1", "F P&R", 1, 1, 1.0, "f_pr"),
-    MetricSpec("f0.5", "F 2P&R", 1, 4, 2.5, "f_2pr"),
-    MetricSpec("f2", "F P&2R", 4, 1, 2.5, "f_p2r"),
-)
-"""The one registry of significance metrics: ids, report labels, coefficients."""
-METRIC_IDS: tuple[str, ...] = tuple(m.id for m in METRIC_REGISTRY)
-METRIC_LABELS: dict[str, str] = {m.id: m.label for m in METRIC_REGISTRY}
-METRIC_FIELDS: dict[str, str] = {m.id: m.field for m in METRIC_REGISTRY}
-"""Each significance metric and the float attribute of a summary's rows that holds it."""
-_BY_ID: dict[str, MetricSpec] = {m.id: m for m in METRIC_REGISTRY}
-
-
-def metric_of_counts(metric: str, pos: float, act: float, n2: float) -> float:
-    """``κ·N2 / (α·POS + γ·ACT)`` of a registered metric, 0 when the denominator is 0.
-
-    The one computation of a metric from counts: the scores shown (:class:`FloatScores`),
-    the rankings and the significance tests (:mod:`muceval.significance.kernels`) all take
-    it, so that a value shown is bit for bit the value ranked and tested.
-
-    >>> metric_of_counts("f1", 4, 2, 4), metric_of_counts("recall", 0, 2, 0)
-    (0.6666666666666666, 0.0)
-    """
-    m = _BY_ID[metric]
-    v = m.alpha * pos + m.gamma * act
-    return (m.kappa * float(n2)) / float(v) if v > 0 else 0.0
-
-
-MEASURE_NAMES: tuple[str, ...] = (
-    "recall", "precision", "overgeneration", "fallout", "f1", "f0.5", "f2",
-)
-"""Public names of the float measures; f1, f0.5 and f2 are P&R, 2P&R and P&2R."""
-
-
 @dataclass(frozen=True, slots=True)
 class FloatScores:
     """Unrounded measures of one tally (fractions in [0, 1]; ``None`` when undefined).
 
-    ``f_pr``, ``f_2pr`` and ``f_p2r`` are F with beta 1, 0.5 and 2.
+    ``f`` holds the F-measures of :data:`F_MEASURES` in order; ``f_pr``, ``f_2pr`` and
+    ``f_p2r`` are F with beta 1, 0.5 and 2, and :meth:`value` any measure by its id.
 
     >>> FloatScores.of(Tally(pos=2, act=2, cor=1)).f_pr
     0.5
@@ -310,9 +269,29 @@ class FloatScores:
     precision: float | None
     overgeneration: float | None
     fallout: float | None
-    f_pr: float | None
-    f_2pr: float | None
-    f_p2r: float | None
+    f: tuple[float | None, ...]
+
+    @property
+    def f_pr(self) -> float | None:
+        return self.value("f1")
+
+    @property
+    def f_2pr(self) -> float | None:
+        return self.value("f0.5")
+
+    @property
+    def f_p2r(self) -> float | None:
+        return self.value("f2")
+
+    def value(self, measure: str) -> float | None:
+        """The measure named ``measure`` (an id of :data:`MEASURE_NAMES`).
+
+        >>> FloatScores.of(Tally(pos=4, act=2, cor=2)).value("f0.5")
+        0.8333333333333334
+        """
+        if measure in _F_INDEX:
+            return self.f[_F_INDEX[measure]]
+        return getattr(self, measure)  # type: ignore[no-any-return]
 
     def as_dict(self) -> dict[str, float | None]:
         """The measures under their public names (as in JSON, CSV and ``--metrics``).
@@ -320,21 +299,20 @@ class FloatScores:
         >>> list(FloatScores.of(Tally(pos=1, act=1, cor=1)).as_dict())
         ['recall', 'precision', 'overgeneration', 'fallout', 'f1', 'f0.5', 'f2']
         """
-        return dict(zip(MEASURE_NAMES, (self.recall, self.precision, self.overgeneration,
-                                        self.fallout, self.f_pr, self.f_2pr, self.f_p2r),
-                        strict=True))
+        return {"recall": self.recall, "precision": self.precision,
+                "overgeneration": self.overgeneration, "fallout": self.fallout,
+                **dict(zip(_F_INDEX, self.f, strict=True))}
 
     @classmethod
     def of(cls, tally: Tally) -> FloatScores:
         r, p = recall(tally), precision(tally)
-        f: list[float | None] = [None, None, None]
+        f: tuple[float | None, ...] = (None,) * len(F_MEASURES)
         if r is not None and p is not None:
             # F from the counts in one division, as the tests and rankings compute it
             # (metric_of_counts), not from the rounded P and R.
             n2 = 2 * tally.cor + tally.par
-            f = [metric_of_counts(m, tally.pos, tally.act, n2) for m in ("f1", "f0.5", "f2")]
-        return cls(recall=r, precision=p, overgeneration=overgeneration(tally),
-                   fallout=fallout(tally), f_pr=f[0], f_2pr=f[1], f_p2r=f[2])
+            f = tuple(metric_of_counts(m.id, tally.pos, tally.act, n2) for m in F_MEASURES)
+        return cls(r, p, overgeneration(tally), fallout(tally), f)
 
 
 def float_scores(tally: Tally) -> FloatScores:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from muceval.core.metrics import FloatScores, f_measures_1992, scores
+from muceval.core.metrics import F_WEIGHTS, FloatScores, f_measures_1992, scores
 from muceval.core.model import DisplayType
 from muceval.core.tallies import Tally
 from muceval.core.units import UnitTallies, check_counts
@@ -66,15 +66,30 @@ class Row:
     precision: float | None
     overgeneration: float | None
     fallout: float | None
-    f_pr: float | None
-    f_2pr: float | None
-    f_p2r: float | None
+    f: tuple[float | None, ...]
+    """The F-measures of :data:`~muceval.core.metrics.F_MEASURES`, in order."""
 
     @classmethod
     def of(cls, name: str, kind: str, tally: Tally, fallout: float | None = None) -> Row:
         f = FloatScores.of(tally)
-        return cls(name, kind, tally, f.recall, f.precision, f.overgeneration, fallout,
-                   f.f_pr, f.f_2pr, f.f_p2r)  # fmt: skip
+        return cls(name, kind, tally, f.recall, f.precision, f.overgeneration, fallout, f.f)
+
+    @property
+    def f_pr(self) -> float | None:
+        return self.value("f1")
+
+    @property
+    def f_2pr(self) -> float | None:
+        return self.value("f0.5")
+
+    @property
+    def f_p2r(self) -> float | None:
+        return self.value("f2")
+
+    def value(self, measure: str) -> float | None:
+        """A measure of the row by its id (``'recall'``, ``'f1'``, ``'fallout'`` ...)."""
+        return FloatScores(self.recall, self.precision, self.overgeneration, self.fallout,
+                           self.f).value(measure)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -141,7 +156,7 @@ class SystemScores:
             "fallout": self.fallout,
             "f_1992": (
                 None if self.f_1992 is None
-                else dict(zip(("P&R", "2P&R", "P&2R"), self.f_1992, strict=True))
+                else dict(zip((w[0] for w in F_WEIGHTS), self.f_1992, strict=True))
             ),
             "manners": {_MANNER_OF_LABEL[r.name]: r.to_dict() for r in self.manners},
             "slots": [r.to_dict() for r in self.slots],

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 from markupsafe import Markup, escape
 
-from muceval.core.metrics import METRIC_FIELDS
+from muceval.core.metrics import MEASURE_NAMES, MEASURES, METRIC_IDS
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.errors import UsageError
 from muceval.formats.files import write_files
@@ -174,8 +174,7 @@ def build_figures(analysis: Analysis,
 # reporting/templates/ hold the markup, and autoescaping escapes every name.
 # ---------------------------------------------------------------------------
 
-_SUMMARY_COLUMNS = (("recall", "Recall"), ("precision", "Precision"), ("f1", "F P&R"),
-                    ("f0.5", "F 2P&R"), ("f2", "F P&2R"))
+_SUMMARY_COLUMNS = tuple((m.id, m.label[:1].upper() + m.label[1:]) for m in MEASURES)
 _TOC = (("summary", "Summary"), ("region", "Region of performance"),
         ("matrices", "Significance matrices"), ("groupings", "Significance groupings"),
         ("distributions", "Randomization distributions"), ("errors", "Errors"),
@@ -232,7 +231,7 @@ def _summary_view(analysis: Analysis) -> dict[str, Any]:
     for rank, name in enumerate(sig.ranking(ranking_metric), start=1):
         s = analysis.system(name)
         row = s.all_templates
-        cells = [_metric_cell(getattr(row, METRIC_FIELDS[m]), ci_all.get(name, {}).get(m), name, m)
+        cells = [_metric_cell(row.value(m), ci_all.get(name, {}).get(m), name, m)
                  for m, _ in _SUMMARY_COLUMNS]
         cells.append(_metric_cell(row.overgeneration, None, name, "overgeneration"))
         cells.append(_metric_cell(s.fallout, None, name, "fallout"))
@@ -609,7 +608,7 @@ def _summary_csv(analysis: Analysis) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     ci = analysis.significance.system_ci or {}
-    metrics = list(METRIC_FIELDS)
+    metrics = list(METRIC_IDS)
     header = ["system", "origin", "pos", "act", "cor", "par", *metrics, "overgeneration",
               "fallout", "f1_1992"]  # fmt: skip
     header += [f"{m}_ci_{end}" for m in metrics for end in ("low", "high")]
@@ -617,7 +616,7 @@ def _summary_csv(analysis: Analysis) -> str:
     for s in analysis.systems:
         r = s.all_templates
         row: list[Any] = [s.name, s.origin, r.tally.pos, r.tally.act, r.tally.cor, r.tally.par]
-        row += [getattr(r, METRIC_FIELDS[m]) for m in metrics]
+        row += [r.value(m) for m in metrics]
         row += [r.overgeneration, s.fallout, s.f_1992[0] if s.f_1992 else None]
         for m in metrics:
             pair = ci.get(s.name, {}).get(m)
@@ -629,13 +628,11 @@ def _summary_csv(analysis: Analysis) -> str:
 def _slots_csv(analysis: Analysis) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["system", "table", "row", "kind", *_COUNT_COLUMNS, "recall", "precision",
-                     "overgeneration", "fallout", "f1", "f0.5", "f2"])  # fmt: skip
+    writer.writerow(["system", "table", "row", "kind", *_COUNT_COLUMNS, *MEASURE_NAMES])
     for s in analysis.systems:
         for table, rows in (("slots", s.slots), ("objects", s.objects)):
             for r in rows:
-                values = [r.recall, r.precision, r.overgeneration, r.fallout, r.f_pr, r.f_2pr,
-                          r.f_p2r]  # fmt: skip
+                values = [r.value(m) for m in MEASURE_NAMES]
                 writer.writerow([s.name, table, r.name, r.kind,
                                  *(getattr(r.tally, c) for c in _COUNT_COLUMNS),
                                  *("" if v is None else v for v in values)])  # fmt: skip

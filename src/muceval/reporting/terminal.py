@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from muceval.core.measures import F_MEASURES
 from muceval.errors import UsageError
 from muceval.reporting.names import display_names, short_names
 from muceval.significance.baseline import BaselineResult
@@ -287,7 +288,7 @@ def scores_table(title: str, systems: Mapping[str, FloatScores],
                "ways of counting unmapped templates (matched only, matched/missing, "
                "matched/spurious, all templates)") if regions else None
     table = Table(title=title, caption=caption, caption_justify="left")
-    columns = ["system", "REC", "PRE", "OVG", "F P&R", "F 2P&R", "F P&2R"]
+    columns = ["system", "REC", "PRE", "OVG", *(m.label for m in F_MEASURES)]
     if regions:
         columns.append("region REC x PRE")
     for column in columns:
@@ -295,7 +296,7 @@ def scores_table(title: str, systems: Mapping[str, FloatScores],
     shown = display_names(systems)
     for name, a in sorted(systems.items(), key=lambda item: -(item[1].f_pr or 0.0)):
         row = [shown[name], _pc(a.recall), _pc(a.precision), _pc(a.overgeneration),
-               _pc(a.f_pr), _pc(a.f_2pr), _pc(a.f_p2r)]
+               *(_pc(v) for v in a.f)]
         if regions:
             row.append(_region(regions[name]))
         table.add_row(*row)

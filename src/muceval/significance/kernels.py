@@ -52,7 +52,7 @@ from types import ModuleType
 
 import numpy as np
 
-from muceval.core.metrics import METRIC_IDS, METRIC_REGISTRY, metric_of_counts
+from muceval.core.metrics import MEASURES, METRIC_IDS, metric_of_counts
 
 # numba compiles the kernels (muceval.significance.compiled), imported at first use: a small
 # run on the NumPy paths never pays numba's start-up. The NumPy paths are the reference.
@@ -91,7 +91,7 @@ __all__ = [
 METRICS: tuple[str, ...] = METRIC_IDS
 # name: (α on POS, γ on ACT, κ):  metric = κ·N2 / (α·POS + γ·ACT)
 METRIC_COEFS: dict[str, tuple[int, int, float]] = {
-    m.id: (m.alpha, m.gamma, m.kappa) for m in METRIC_REGISTRY
+    m.id: (m.alpha, m.gamma, m.kappa) for m in MEASURES
 }
 REL_TOL = 1e-9
 _GOLDEN = 0x9E3779B97F4A7C15

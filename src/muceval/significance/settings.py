@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from numbers import Integral, Real
 from typing import Any, Literal, NoReturn, get_args
 
+from muceval.core.measures import METRIC_IDS
 from muceval.errors import UsageError
 
 __all__ = ["ADJUSTMENTS", "ALTERNATIVES", "METHODS", "PRESETS", "Adjustment", "Alternative", "Method", "Preset",
@@ -199,7 +200,7 @@ class Preset:
 
 PRESETS: dict[PresetName, Preset] = {}
 PRESETS["muc4"] = Preset(
-    "muc4", SignificanceSettings(preset="muc4"), ("recall", "precision", "f1", "f0.5", "f2"),
+    "muc4", SignificanceSettings(preset="muc4"), METRIC_IDS,
     "a leaderboard (which of many systems differ?) tested as MUC-4 tested its 17 (Chinchor "
     "1992): approximate randomization with 9,999 shuffles, every measure, cutoff 0.10 (a "
     "decision needs 0.99 confidence), a seed drawn and recorded")

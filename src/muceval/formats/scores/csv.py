@@ -21,7 +21,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from muceval.core.metrics import MEASURE_NAMES, FloatScores, f_measures_1992
+from muceval.core.metrics import F_MEASURES, MEASURE_NAMES, FloatScores, f_measures_1992
 from muceval.core.model import Configuration, DisplayType
 from muceval.core.systems import ScoredSystem, units_disagree
 from muceval.core.tallies import MANNERS, TALLY_FIELDS, PairScore, Tally, summarize
@@ -42,6 +42,9 @@ from muceval.formats.scores.rows import (
 
 __all__ = ["CSV_COLUMNS", "looks_like_scores_csv", "parse_scores_csv", "scores_to_csv"]
 
+_F_1992 = tuple(f"{m.id}_1992" for m in F_MEASURES if m.name_1992)
+"""The columns of the F-measures as the 1992 report printed them."""
+
 CSV_COLUMNS: tuple[str, ...] = (
     "format_version",
     "system",
@@ -59,9 +62,7 @@ CSV_COLUMNS: tuple[str, ...] = (
     "ovg",
     "fal",
     *MEASURE_NAMES,
-    "f1_1992",
-    "f0.5_1992",
-    "f2_1992",
+    *_F_1992,
 )
 """Columns of :func:`scores_to_csv`, in order."""
 
@@ -84,7 +85,7 @@ def _csv_cells(row: TallyRow, *, f_report: bool) -> dict[str, Any]:
     if f_report:
         values = f_measures_1992(s.rec, s.pre)
         if values is not None:
-            cells.update(zip(("f1_1992", "f0.5_1992", "f2_1992"), values, strict=True))
+            cells.update(zip(_F_1992, values, strict=True))
     return {
         k: "" if v is None else (repr(v) if isinstance(v, float) else v) for k, v in cells.items()
     }

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from muceval.core.metrics import F_WEIGHTS, FloatScores, f_measures_1992, scores
+from muceval.core.metrics import F_MEASURES, F_WEIGHTS, FloatScores, f_measures_1992, scores
 from muceval.core.model import Configuration, DisplayType
 from muceval.core.signature import signature
 from muceval.core.systems import Row, ScoredSystem, SystemScores, units_disagree
@@ -85,7 +85,7 @@ def _f_json(total: Tally) -> dict[str, Any]:
         "report": None
         if report is None
         else {label: v for (label, _, _), v in zip(F_WEIGHTS, report, strict=True)},
-        "float": {"P&R": f.f_pr, "2P&R": f.f_2pr, "P&2R": f.f_p2r},
+        "float": {m.name_1992: f.value(m.id) for m in F_MEASURES if m.name_1992},
     }
 
 
