@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
     from muceval.formats.muc.store import HistorySaveError
-    from muceval.reporting.outputs import Detail, Layout, Level, ScoreFormat
+    from muceval.reporting.outputs import Detail, Level, ReportForm, ScoreFormat
     from muceval.scoring.muc1992.judgements import AnswerCallback, Query, QueryAnswer, Unresolved
     from muceval.scoring.muc1992.scorer import ScoringOptions
     from muceval.scoring.session import SessionResult
@@ -103,7 +103,7 @@ def _view_options() -> Decorator:
                      help="With --format table or json: recall, precision and F of every slot, "
                      "the object subtotals and the four manners, per system."),
     ]
-    def build(fmt: ScoreFormat, layout: Layout, detail: Detail, unit: Level,
+    def build(fmt: ScoreFormat, layout: ReportForm, detail: Detail, unit: Level,
               per_slot: bool) -> ScoreView:
         return ScoreView(fmt, layout, detail, unit, per_slot)
 
