@@ -8,14 +8,16 @@ from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate, role
 from muceval.errors import InputError, UsageError
 from muceval.formats.modern import (
     LAYOUTS,
+    NEUTRAL,
     REGISTRY,
+    TARGET_LAYOUTS,
     Layout,
     Probe,
     detect_layout,
     layout_named,
     parse_modern,
 )
-from muceval.formats.modern.writer import NEUTRAL, TARGET_LAYOUTS, write_layout
+from muceval.formats.modern.writer import write_layout
 from muceval.formats.registry import INPUTS
 
 
@@ -40,7 +42,7 @@ def _examples(layout: Layout) -> list[ModernFile]:
     """Small files each layout is written from: templates, and per-role extracts where it
     takes them."""
     examples = [ModernFile("example", layout.name, TEMPLATES)]
-    if not layout.templates:
+    if not layout.needs_templates:
         examples.append(ModernFile("example", layout.name, EXTRACTS))
     return examples
 
@@ -81,7 +83,7 @@ def test_every_layout_is_named_and_written_by_convert(layout: Layout) -> None:
     assert write_layout(example, target) == layout.write(example)
     extracts = ModernFile("example", "grit-pred",
                           (ModernDocument("TST3-MUC4-0001", extracts=((("x",),),) * 5),))
-    if layout.templates:
+    if layout.needs_templates:
         with pytest.raises(InputError, match=f"{target} needs templates"):
             write_layout(extracts, target)
     else:

@@ -7,7 +7,7 @@ import click
 from muceval.cli.app import cli
 from muceval.cli.common import refuse_overwriting_inputs
 from muceval.cli.groups import ConfigurationChoice, configuration_options
-from muceval.formats.modern.writer import TARGET_LAYOUTS
+from muceval.formats.modern import TARGET_LAYOUTS
 
 
 @cli.command("convert")

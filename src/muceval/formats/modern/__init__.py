@@ -42,8 +42,8 @@ from muceval.core.modern import (
 from muceval.errors import InputError, UsageError
 from muceval.formats.files import parse_json, read_text
 
-__all__ = ["LAYOUTS", "NEUTRAL_FORMAT", "REGISTRY", "Layout", "Probe", "detect_layout",
-           "layout_named", "parse_modern", "read_modern"]
+__all__ = ["LAYOUTS", "NEUTRAL", "NEUTRAL_FORMAT", "REGISTRY", "TARGET_LAYOUTS", "Layout", "Probe",
+           "detect_layout", "layout_named", "parse_modern", "read_modern"]
 
 NEUTRAL_FORMAT = "muceval-templates"
 """The ``format`` of muceval's neutral JSON of documents, templates and entities."""
@@ -86,9 +86,9 @@ class Layout:
 
     ``name`` ends in ``-gold`` exactly when ``gold`` (:attr:`ModernFile.gold
     <muceval.core.modern.ModernFile.gold>` reads the suffix); ``label`` names it in messages;
-    ``templates`` says whether its documents must hold templates (not GRIT's per-role extracts
-    only). ``detect(probe)`` says whether a text whose first line opens a JSON object is in
-    this layout; detectors are asked by ascending ``priority``, so one may assume that those
+    ``needs_templates`` says whether its documents must hold templates (not GRIT's per-role
+    extracts only). ``detect(probe)`` says whether a text whose first line opens a JSON
+    object is in this layout; detectors are asked by ascending ``priority``, so one may assume that those
     before it said no. ``read(text, path)`` gives the documents in file order (an
     :class:`~muceval.errors.InputError` if malformed), ``write(modern)`` the text of
     documents in this layout.
@@ -100,7 +100,7 @@ class Layout:
     name: str
     label: str
     gold: bool
-    templates: bool
+    needs_templates: bool
     priority: int
     detect: Callable[[Probe], bool]
     read: Callable[[str, str], Iterable[ModernDocument]]
@@ -467,28 +467,28 @@ def _has_key(key: str, unless_after: str = "") -> Callable[[Probe], bool]:
 
 
 REGISTRY: tuple[Layout, ...] = (
-    Layout("gtt-gold", "GTT gold", gold=True, templates=True, priority=30,
+    Layout("gtt-gold", "GTT gold", gold=True, needs_templates=True, priority=30,
            detect=_head_has("docid", "templates"),
            read=partial(_gold_documents, field="templates"),
            write=partial(_gold_lines, field="templates")),
-    Layout("gtt-pred", "GTT predictions", gold=False, templates=True, priority=60,
+    Layout("gtt-pred", "GTT predictions", gold=False, needs_templates=True, priority=60,
            detect=_has_key("pred_templates", unless_after="pred_extracts"),
            read=partial(_prediction_documents, field="pred_templates"),
            write=partial(_prediction_object, field="pred_templates")),
-    Layout("grit-gold", "GRIT gold", gold=True, templates=False, priority=40,
+    Layout("grit-gold", "GRIT gold", gold=True, needs_templates=False, priority=40,
            detect=_head_has("docid", "extracts"),
            read=partial(_gold_documents, field="extracts"),
            write=partial(_gold_lines, field="extracts")),
-    Layout("grit-pred", "GRIT predictions", gold=False, templates=False, priority=70,
+    Layout("grit-pred", "GRIT predictions", gold=False, needs_templates=False, priority=70,
            detect=_has_key("pred_extracts"),
            read=partial(_prediction_documents, field="pred_extracts"),
            write=partial(_prediction_object, field="pred_extracts")),
-    Layout("iterx-pred", "IterX predictions", gold=False, templates=True, priority=50,
+    Layout("iterx-pred", "IterX predictions", gold=False, needs_templates=True, priority=50,
            detect=_one_document_line, read=_iterx_documents, write=_iterx_lines),
-    Layout("muceval-gold", "neutral gold templates", gold=True, templates=False, priority=10,
-           detect=_neutral(gold=True), read=partial(_neutral_documents, gold=True),
+    Layout("muceval-gold", "neutral gold templates", gold=True, needs_templates=False,
+           priority=10, detect=_neutral(gold=True), read=partial(_neutral_documents, gold=True),
            write=partial(_neutral_json, gold=True)),
-    Layout("muceval-pred", "neutral predicted templates", gold=False, templates=False,
+    Layout("muceval-pred", "neutral predicted templates", gold=False, needs_templates=False,
            priority=20, detect=_neutral(gold=False), read=partial(_neutral_documents, gold=False),
            write=partial(_neutral_json, gold=False)),
 )
@@ -496,5 +496,11 @@ REGISTRY: tuple[Layout, ...] = (
 
 LAYOUTS: tuple[str, ...] = tuple(layout.name for layout in REGISTRY)
 """The names of the layouts of :data:`REGISTRY`, in its order."""
+
+NEUTRAL = {True: "muceval-gold", False: "muceval-pred"}
+"""The neutral layouts by gold: the target ``muceval`` is the one of its input."""
+TARGET_LAYOUTS = ("muceval", *(name for name in LAYOUTS if name not in NEUTRAL.values()))
+"""What ``muceval convert --to`` writes (:func:`~muceval.formats.modern.writer.write_layout`;
+``muceval``: the neutral JSON, gold or predictions as the input was)."""
 
 _BY_PRIORITY = sorted(REGISTRY, key=lambda layout: layout.priority)

@@ -20,15 +20,9 @@ from muceval.core.model import (
 )
 from muceval.core.modern import ROLES, ModernDocument, ModernFile, ModernTemplate
 from muceval.errors import InputError, UsageError
-from muceval.formats.modern import LAYOUTS, layout_named
+from muceval.formats.modern import NEUTRAL, TARGET_LAYOUTS, layout_named
 
 __all__ = ["NEUTRAL", "ROLE_SLOTS", "TARGET_LAYOUTS", "from_templates", "write_layout"]
-
-NEUTRAL = {True: "muceval-gold", False: "muceval-pred"}
-"""The neutral layouts by gold: the target ``muceval`` is the one of its input."""
-TARGET_LAYOUTS = ("muceval", *(name for name in LAYOUTS if name not in NEUTRAL.values()))
-"""What ``muceval convert --to`` writes (``muceval``: the neutral JSON, gold or predictions
-as the input was)."""
 
 ROLE_SLOTS: dict[str, tuple[str, ...]] = {
     "PerpInd": ("perp-ind-id",), "PerpOrg": ("perp-org-id",), "Target": ("phys-tgt-id",),
@@ -49,8 +43,8 @@ def write_layout(modern: ModernFile, layout: str) -> str:
         raise UsageError(f"unknown layout {layout!r}; choose from {', '.join(TARGET_LAYOUTS)}")
     target = layout_named(NEUTRAL[modern.gold] if layout == "muceval" else layout)
     missing = [d.docid for d in modern.documents if d.templates is None]
-    if target.templates and missing:
-        extracts = [name for name in TARGET_LAYOUTS[1:] if not layout_named(name).templates]
+    if target.needs_templates and missing:
+        extracts = [name for name in TARGET_LAYOUTS[1:] if not layout_named(name).needs_templates]
         raise InputError.at(modern.path, None, f"{layout} needs templates, and {modern.layout} "
                             f"has per-role extracts only (e.g. document {missing[0]}): convert "
                             f"to {', '.join(extracts)} or muceval")
