@@ -7,7 +7,7 @@ import click
 from muceval.cli.app import cli
 from muceval.cli.common import refuse_overwriting_inputs
 from muceval.cli.groups import ConfigurationChoice, configuration_options
-from muceval.formats.modern.writer import TARGET_LAYOUTS, from_templates, write_layout
+from muceval.formats.modern import TARGET_LAYOUTS
 
 
 @cli.command("convert")
@@ -39,11 +39,13 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
     """
     from muceval.errors import InputError
     from muceval.formats.files import read_text, write_atomic
-    from muceval.formats.modern import detect_layout, parse_modern
+    from muceval.formats.modern import detect_layout, layout_named, parse_modern
+    from muceval.formats.modern.writer import from_templates, write_layout
     from muceval.formats.muc.templates import read_templates
 
     refuse_overwriting_inputs(output, {source: "input", **configuration.inputs()})
     text = read_text(source)
+    writes_gold = None if layout == "muceval" else layout_named(layout).gold  # None: as input
     if not text.strip():
         raise InputError.at(source, None, "an empty file: nothing to convert")
     if detect_layout(text) is not None:
@@ -53,13 +55,12 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
         modern = parse_modern(text, source)
     else:
         config = configuration.load()
-        modern = from_templates(read_templates(source, config), config,
-                                gold or layout.endswith("-gold"))
-    if layout.endswith("-gold") and not modern.gold:
+        modern = from_templates(read_templates(source, config), config, gold or bool(writes_gold))
+    if writes_gold and not modern.gold:
+        predictions = [t for t in TARGET_LAYOUTS[1:] if not layout_named(t).gold]
         raise click.UsageError(f"{source} holds predictions ({modern.layout}): --to {layout} "
-                               "writes a gold file (use gtt-pred, grit-pred, iterx-pred or "
-                               "muceval)")
-    if layout.endswith("-pred") and modern.gold:
+                               f"writes a gold file (use {', '.join(predictions)} or muceval)")
+    if writes_gold is False and modern.gold:
         click.echo(f"note: {source} is a gold file; written as predictions ({layout})", err=True)
     written = write_layout(modern, layout)
     if output is None:

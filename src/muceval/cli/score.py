@@ -40,7 +40,14 @@ from muceval.cli.groups import (
 from muceval.cli.modern import MODERN_ONLY, MODERN_USES, key_is_modern, modern_options, run_modern
 from muceval.errors import OutputError, UsageError
 from muceval.formats.files import write_atomic
-from muceval.reporting.outputs import Detail, Layout, Level, ScoreFormat, ScoreView, write_folder
+from muceval.reporting.outputs import (
+    Detail,
+    Level,
+    ReportForm,
+    ScoreFormat,
+    ScoreView,
+    write_folder,
+)
 
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
@@ -86,7 +93,7 @@ def _view_options() -> Decorator:
                      default="report", show_default=True,
                      help="report: the 1992 text report; json / csv: every tally, for programs; "
                      "table: a compact summary for the terminal."),
-        click.option("--layout", type=click.Choice(get_args(Layout)),
+        click.option("--layout", type=click.Choice(get_args(ReportForm)),
                      default="template", show_default=True,
                      help="1992 report layout (--format report): per template pair, summary "
                      "only, or per message (with TEXT FILTERING)."),
@@ -103,7 +110,7 @@ def _view_options() -> Decorator:
                      help="With --format table or json: recall, precision and F of every slot, "
                      "the object subtotals and the four manners, per system."),
     ]
-    def build(fmt: ScoreFormat, layout: Layout, detail: Detail, unit: Level,
+    def build(fmt: ScoreFormat, layout: ReportForm, detail: Detail, unit: Level,
               per_slot: bool) -> ScoreView:
         return ScoreView(fmt, layout, detail, unit, per_slot)
 

@@ -42,7 +42,7 @@ from muceval.formats.config import (
 )
 from muceval.formats.error_counts import looks_like_error_analysis, parse_error_counts
 from muceval.formats.files import parse_json, read_text, system_name
-from muceval.formats.modern import LAYOUTS, detect_layout, parse_modern
+from muceval.formats.modern import LAYOUTS, REGISTRY, Layout, detect_layout, parse_modern
 from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.reports import ScoreReport, parse_report
 from muceval.formats.muc.templates import parse_templates
@@ -193,7 +193,7 @@ class Registry:
             raise self.unknown(path)
         if accept is not None and kind not in accept:
             wanted = "; ".join(k.description for k in accept)
-            hint = _HINTS.get("modern" if kind.name in _MODERN_NAMES else kind.name, "")
+            hint = _HINTS.get("modern" if kind.name in LAYOUTS else kind.name, "")
             raise InputError.at(
                 path,
                 None,
@@ -347,25 +347,19 @@ def _systems_loader(
     return load
 
 
-_MODERN_NAMES = {"gtt-gold": "GTT gold", "gtt-pred": "GTT predictions", "grit-gold": "GRIT gold",
-                 "grit-pred": "GRIT predictions", "iterx-pred": "IterX predictions",
-                 "muceval-gold": "neutral gold templates", "muceval-pred": "neutral predicted "
-                 "templates"}
-
-
 _LISP_FAMILY = "1992 configuration or slot file (*.el)"
 _MODERN_FAMILY = "modern MUC-4 JSON (GTT, GRIT, IterX) and its scores"
 
 
-def _modern_kind(layout: str) -> InputKind:
+def _modern_kind(layout: Layout) -> InputKind:
     def sniff(text: str, path: str) -> bool:
-        return detect_layout(text) == layout
+        return detect_layout(text) == layout.name
 
     def load(text: str, path: str, options: ReadOptions) -> Loaded:
-        return _load_modern(text, path, layout)
+        return _load_modern(text, path, layout.name)
 
-    return InputKind(layout, layout, f"{_MODERN_NAMES[layout]} (modern MUC-4 JSON)", sniff, load,
-                     family=_MODERN_FAMILY)
+    return InputKind(layout.name, layout.name, f"{layout.label} (modern MUC-4 JSON)", sniff,
+                     load, family=_MODERN_FAMILY)
 
 
 def _load_modern(text: str, path: str, layout: str) -> Loaded:
@@ -406,7 +400,7 @@ INPUTS = Registry([
               looks_like_scores_csv, _systems_loader(parse_scores_csv, "messages"), _the_systems),
     InputKind("unit-csv", "unit tallies", "unit-tallies CSV (system,unit,POS,ACT,COR,PAR)",
               looks_like_unit_csv, _systems_loader(parse_unit_csv, "units"), _the_systems),
-    *(_modern_kind(layout) for layout in LAYOUTS),
+    *(_modern_kind(layout) for layout in REGISTRY),
     InputKind("modern-scores", "modern scores", "muceval modern scores JSON (score --metric "
               "gtt|ceaf-ree|ceaf-rme|all --format json)",
               lambda text, path: looks_like_modern_scores(text), _load_modern_scores,

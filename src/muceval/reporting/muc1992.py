@@ -1,7 +1,7 @@
-"""Score reports: the 1992 text layouts, byte for byte.
+"""Score reports: the 1992 text reports, byte for byte.
 
-Text layouts (SCORER-SPEC §10, §11; the 1992 manual, "Examining scoring
-reports"):
+Report forms, the ``layout`` of :func:`format_report` and ``score --layout`` (SCORER-SPEC
+§10, §11; the 1992 manual, "Examining scoring reports"):
 
 * ``template`` — the verbose report the official TST3 scores were printed
   in: one section per catalog entry (key/response pair), then the summary;
@@ -42,9 +42,11 @@ from muceval.core.tallies import (
 from muceval.errors import UsageError
 from muceval.formats.scores.rows import configuration_label
 
-__all__ = ["LAYOUTS", "format_report", "pad"]
+__all__ = ["LAYOUTS", "REPORT_FORMS", "format_report", "pad"]
 
-LAYOUTS: tuple[str, ...] = ("template", "summary", "message")
+REPORT_FORMS: tuple[str, ...] = ("template", "summary", "message")
+LAYOUTS = REPORT_FORMS
+"""The former name of :data:`REPORT_FORMS` (a layout is a modern file's, in muceval)."""
 
 # ---------------------------------------------------------------------------
 # Layout primitives (§10.1, §10.3)
@@ -252,10 +254,10 @@ def format_report(
     config : muceval.core.model.Configuration
         The configuration they were scored with.
     layout : {'template', 'summary', 'message'}, default 'template'
-        ``'template'``: a section per key/response pair, then the summary (the layout of
-        the official TST3 reports); ``'summary'``: the header and the summary only;
-        ``'message'``: a section per message, then the summary with the TEXT FILTERING
-        row.
+        The report form (:data:`REPORT_FORMS`). ``'template'``: a section per key/response
+        pair, then the summary (the form of the official TST3 reports); ``'summary'``: the
+        header and the summary only; ``'message'``: a section per message, then the summary
+        with the TEXT FILTERING row.
     config_label : str or None, default None
         Printed after ``Configuration:``; None: the file name of ``config.source``.
 
@@ -301,9 +303,9 @@ def format_report(
     >>> format_report([none], cfg, config_label="c.el").split("\\n")[4:7]
     ['Report of all-templates scores', '', 'M-2\\t\\t     key: *  response: *\\t\\t\\t   [irrelevant]']
     """
-    if layout not in LAYOUTS:
-        raise UsageError(f"unknown report layout {layout!r} (choose from {', '.join(LAYOUTS)})",
-                         parameter="layout")
+    if layout not in REPORT_FORMS:
+        raise UsageError(f"unknown report layout {layout!r} (choose from "
+                         f"{', '.join(REPORT_FORMS)})", parameter="layout")
     pairs = tuple(pairs)
     summary = summarize(pairs, config)
     label = configuration_label(config) if config_label is None else config_label

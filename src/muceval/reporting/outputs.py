@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["ENCODING", "ScoreView", "write_folder"]
 
 ScoreFormat = Literal["report", "json", "csv", "table"]
-Layout = Literal["template", "summary", "message"]
+ReportForm = Literal["template", "summary", "message"]
 Detail = Literal["summary", "messages", "pairs"]
 Level = Literal["message", "template", "fill"]
 
@@ -30,7 +30,7 @@ _EXTENSION = {"report": "report", "json": "json", "csv": "csv", "table": "txt"}
 
 @dataclass(frozen=True)
 class ScoreView:
-    """What to show of scored systems: the format, the 1992 report layout, the detail of JSON
+    """What to show of scored systems: the format, the 1992 report form, the detail of JSON
     and CSV, the significance unit written into JSON, the per-slot view, and the settings
     (provenance) that JSON records.
 
@@ -39,7 +39,7 @@ class ScoreView:
     """
 
     fmt: ScoreFormat = "report"
-    layout: Layout = "template"
+    report_form: ReportForm = "template"
     detail: Detail = "summary"
     unit: Level = "message"
     per_slot: bool = False
@@ -67,7 +67,7 @@ class ScoreView:
                                   settings={**self.settings, "detail": self.detail})
         if fmt == "csv":
             return scores_to_csv(results, config, detail=self.detail)
-        reports = [format_report(pairs, config, layout=self.layout) for pairs in results.values()]
+        reports = [format_report(pairs, config, layout=self.report_form) for pairs in results.values()]
         if len(reports) == 1:
             return reports[0]
         # Each report stays byte-identical to the 1992 one; the line before it names the system.

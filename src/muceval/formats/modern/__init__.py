@@ -1,4 +1,4 @@
-"""Readers of the modern MUC-4 layouts: GTT and GRIT gold and predictions, IterX predictions.
+"""The modern MUC-4 layouts: GTT and GRIT gold and predictions, IterX predictions, neutral JSON.
 
 =============  ===================================================================
 layout         what the file is
@@ -12,16 +12,20 @@ layout         what the file is
 ``muceval-pred`` "documents": [{"docid", "templates" or "extracts"}]}`` (``muceval convert``)
 =============  ===================================================================
 
-Numeric ids (``30002``) become ``TST3-MUC4-0002``; every document id of a
+A *layout* is always one of these: how a modern file is written. Each is one
+:class:`Layout` of :data:`REGISTRY`, which says how to recognise, read and write it; every
+command and reader takes the layouts from there (a new layout is one more entry, with its
+functions). Numeric ids (``30002``) become ``TST3-MUC4-0002``; every document id of a
 prediction file is in that style once read. Anything malformed is an
-:class:`~muceval.errors.InputError` naming the file, the line (JSON lines) and
-the document.
+:class:`~muceval.errors.InputError` naming the file, the line (JSON lines) and the document.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -32,20 +36,75 @@ from muceval.core.modern import (
     ModernFile,
     ModernTemplate,
     docid_of_number,
+    number_of_docid,
+    role_union,
 )
-from muceval.errors import InputError
+from muceval.errors import InputError, UsageError
 from muceval.formats.files import parse_json, read_text
 
-__all__ = ["LAYOUTS", "NEUTRAL_FORMAT", "detect_layout", "parse_modern", "read_modern"]
+__all__ = ["LAYOUTS", "NEUTRAL", "NEUTRAL_FORMAT", "REGISTRY", "TARGET_LAYOUTS", "Layout", "Probe",
+           "detect_layout", "layout_named", "parse_modern", "read_modern"]
 
-LAYOUTS = ("gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred", "muceval-gold",
-           "muceval-pred")
 NEUTRAL_FORMAT = "muceval-templates"
 """The ``format`` of muceval's neutral JSON of documents, templates and entities."""
 
 
 class _Bad(Exception):
     """Something in one document is not as its layout says."""
+
+
+class Probe:
+    """A text whose layout is sought, with what the detectors look at worked out once.
+
+    >>> Probe('{"a": []}\\n{"b": 1}').head
+    {'a': []}
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.first = next((line for line in text.splitlines() if line.strip()), "").strip()
+        self._found: dict[str, int] = {}
+
+    @cached_property
+    def head(self) -> Any:
+        """The first line that is not blank, parsed (``None`` if it is no JSON)."""
+        try:
+            return json.loads(self.first)
+        except (json.JSONDecodeError, RecursionError):
+            return None
+
+    def find(self, needle: str) -> int:
+        """Where ``needle`` first is in the whole text (-1: nowhere), searched once."""
+        if needle not in self._found:
+            self._found[needle] = self.text.find(needle)
+        return self._found[needle]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One modern layout: how to recognise, read and write it.
+
+    ``name`` ends in ``-gold`` exactly when ``gold`` (:attr:`ModernFile.gold
+    <muceval.core.modern.ModernFile.gold>` reads the suffix); ``label`` names it in messages;
+    ``needs_templates`` says whether its documents must hold templates (not GRIT's per-role
+    extracts only). ``detect(probe)`` says whether a text whose first line opens a JSON
+    object is in this layout; detectors are asked by ascending ``priority``, so one may assume that those
+    before it said no. ``read(text, path)`` gives the documents in file order (an
+    :class:`~muceval.errors.InputError` if malformed), ``write(modern)`` the text of
+    documents in this layout.
+
+    >>> layout_named("gtt-pred").write(ModernFile("x", "gtt-gold", ()))
+    '{}\\n'
+    """
+
+    name: str
+    label: str
+    gold: bool
+    needs_templates: bool
+    priority: int
+    detect: Callable[[Probe], bool]
+    read: Callable[[str, str], Iterable[ModernDocument]]
+    write: Callable[[ModernFile], str]
 
 
 def read_modern(path: str | Path, layout: str | None = None) -> ModernFile:
@@ -78,8 +137,8 @@ def read_modern(path: str | Path, layout: str | None = None) -> ModernFile:
         If the file cannot be read, is none of the layouts, or is malformed (a document
         without an id, an unknown role, a document given twice...), naming file, line (of
         JSON lines) and document.
-    ValueError
-        If ``layout`` is not one of :data:`LAYOUTS`.
+    UsageError
+        If ``layout`` is not one of :data:`LAYOUTS` (a ``ValueError`` too).
 
     See Also
     --------
@@ -104,35 +163,18 @@ def read_modern(path: str | Path, layout: str | None = None) -> ModernFile:
 def detect_layout(text: str) -> str | None:
     """The layout of a modern MUC-4 text, or ``None`` if it is none of :data:`LAYOUTS`.
 
+    Only a text whose first line opens a JSON object can be one; the layouts' detectors are
+    then asked in their order of priority.
+
     >>> detect_layout('{"docid": "TST3-MUC4-0001", "doctext": "", "templates": []}')
     'gtt-gold'
     >>> detect_layout('{"TST3-MUC4-0001": []}')
     'iterx-pred'
     """
-    first = next((line for line in text.splitlines() if line.strip()), "").strip()
-    if not first.startswith("{"):
+    probe = Probe(text)
+    if not probe.first.startswith("{"):
         return None
-    if f'"format": "{NEUTRAL_FORMAT}"' in text[:400]:
-        return "muceval-gold" if '"gold": true' in text[:400] else "muceval-pred"
-    try:
-        head = json.loads(first)
-    except (json.JSONDecodeError, RecursionError):
-        head = None
-    if isinstance(head, dict):
-        if "docid" in head and "templates" in head:
-            return "gtt-gold"
-        if "docid" in head and "extracts" in head:
-            return "grit-gold"
-        if len(head) == 1 and isinstance(next(iter(head.values())), list):
-            return "iterx-pred"
-    # The whole text: the first document's text may be longer than any window (issue 27: a
-    # 200 MB document hid its "pred_templates" key); a search of 200 MB takes ~0.1 s.
-    gtt, grit = text.find('"pred_templates"'), text.find('"pred_extracts"')
-    if gtt >= 0 and (grit < 0 or gtt < grit):
-        return "gtt-pred"
-    if grit >= 0:
-        return "grit-pred"
-    return None
+    return next((layout.name for layout in _BY_PRIORITY if layout.detect(probe)), None)
 
 
 def parse_modern(text: str, path: str = "<string>", layout: str | None = None) -> ModernFile:
@@ -141,16 +183,7 @@ def parse_modern(text: str, path: str = "<string>", layout: str | None = None) -
     if layout is None:
         raise InputError.at(path, 1, "not a GTT, GRIT or IterX file (JSON lines of documents, "
                             "or one JSON object of predictions by document id)")
-    if layout not in LAYOUTS:
-        raise ValueError(f"unknown layout {layout!r}; choose from {', '.join(LAYOUTS)}")
-    if layout in ("gtt-gold", "grit-gold"):
-        documents = tuple(_gold_documents(text, path, layout))
-    elif layout == "iterx-pred":
-        documents = tuple(_iterx_documents(text, path))
-    elif layout.startswith("muceval-"):
-        documents = tuple(_neutral_documents(text, path, layout == "muceval-gold"))
-    else:
-        documents = tuple(_prediction_documents(text, path, layout))
+    documents = tuple(layout_named(layout).read(text, path))
     seen: dict[str, int | None] = {}
     for document in documents:
         if document.docid in seen:
@@ -158,6 +191,44 @@ def parse_modern(text: str, path: str = "<string>", layout: str | None = None) -
             raise InputError.at(path, document.line, f"document {document.docid} given twice{where}")
         seen[document.docid] = document.line
     return ModernFile(path, layout, documents)
+
+
+def layout_named(name: str) -> Layout:
+    """The layout of :data:`REGISTRY` called ``name``.
+
+    >>> layout_named("grit-gold").label, layout_named("grit-gold").gold
+    ('GRIT gold', True)
+
+    Raises
+    ------
+    UsageError
+        If no layout has that name (``parameter`` is ``'layout'``).
+    """
+    for layout in REGISTRY:
+        if layout.name == name:
+            return layout
+    raise UsageError(f"unknown layout {name!r}; choose from {', '.join(LAYOUTS)}",
+                     parameter="layout")
+
+
+def _document(docid: str, value: Any, field: str, gold: bool,
+              line: int | None = None) -> ModernDocument:
+    """A document of the templates (``field`` ends in ``templates``) or extracts ``value``."""
+    if not field.endswith("templates"):
+        return ModernDocument(docid, extracts=_roles(value, gold), line=line)
+    if not isinstance(value, list):
+        raise _Bad(f"{field!r} must be a list")
+    return ModernDocument(docid, tuple(_template(t, gold) for t in value), line=line)
+
+
+def _contents(document: ModernDocument, field: str, gold: bool) -> Any:
+    """The JSON of a document's templates (``field`` ends in ``templates``) or extracts (the
+    per-role union of its templates, as GRIT's scorer takes it)."""
+    if field.endswith("templates"):
+        return [_template_json(t, gold) for t in document.templates or ()]
+    extracts = document.extracts
+    return _roles_json(role_union(document.templates or ()) if extracts is None else extracts,
+                       gold)
 
 
 # ---------------------------------------------------------------------------
@@ -172,23 +243,21 @@ def _json_lines(text: str, path: str) -> Iterator[tuple[int, Any]]:
         yield number, parse_json(line, path, number)
 
 
-def _gold_documents(text: str, path: str, layout: str) -> Iterator[ModernDocument]:
+def _gold_documents(text: str, path: str, field: str) -> Iterator[ModernDocument]:
     for number, doc in _json_lines(text, path):
         docid = doc.get("docid") if isinstance(doc, dict) else None
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, number, "a document needs a string 'docid'")
         try:
-            if layout == "gtt-gold":
-                templates = doc.get("templates")
-                if not isinstance(templates, list):
-                    raise _Bad("'templates' must be a list")
-                yield ModernDocument(docid, tuple(_template(t, gold=True) for t in templates),
-                                     line=number)
-            else:
-                yield ModernDocument(docid, extracts=_roles(doc.get("extracts"), gold=True),
-                                     line=number)
+            yield _document(docid, doc.get(field), field, True, number)
         except _Bad as bad:
             raise InputError.at(path, number, f"document {docid}: {bad}") from None
+
+
+def _gold_lines(modern: ModernFile, field: str) -> str:
+    """Mention offsets, which no scorer uses, are -1 (unknown); document texts are ""."""
+    return "".join(json.dumps({"docid": d.docid, "doctext": "", field: _contents(d, field, True)},
+                              ensure_ascii=False) + "\n" for d in modern.documents)
 
 
 def _iterx_documents(text: str, path: str) -> Iterator[ModernDocument]:
@@ -211,6 +280,32 @@ def _iterx_documents(text: str, path: str) -> Iterator[ModernDocument]:
         yield ModernDocument(docid, tuple(items), line=first_line[docid])
 
 
+def _iterx_lines(modern: ModernFile) -> str:
+    """One line per run of templates of one incident type: reading the lines back gives the
+    templates in their order (GTT's map search breaks ties by that order)."""
+    lines = []
+    for d in modern.documents:
+        runs: list[list[dict[str, Any]]] = []
+        previous: object = object()
+        for t in d.templates or ():
+            if t.incident_type != previous:
+                runs.append([])
+                previous = t.incident_type
+            # IterX leaves empty roles out.
+            runs[-1].append({"incident_type": t.incident_type,
+                             **{r: v for r, v in _roles_json(t.roles, gold=False).items() if v}})
+        if not runs:
+            lines.append(json.dumps({d.docid: []}) + "\n")
+        lines += [json.dumps({d.docid: templates}, ensure_ascii=False) + "\n"
+                  for templates in runs]
+    return "".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# One JSON object
+# ---------------------------------------------------------------------------
+
+
 def _neutral_documents(text: str, path: str, gold: bool) -> Iterator[ModernDocument]:
     doc = parse_json(text, path)
     documents = doc.get("documents") if isinstance(doc, dict) else None
@@ -224,42 +319,44 @@ def _neutral_documents(text: str, path: str, gold: bool) -> Iterator[ModernDocum
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, None, f"document {n}: a string 'docid' is needed")
         try:
-            if "templates" in item:
-                if not isinstance(item["templates"], list):
-                    raise _Bad("'templates' must be a list")
-                yield ModernDocument(docid, tuple(_template(t, gold) for t in item["templates"]))
-            elif "extracts" in item:
-                yield ModernDocument(docid, extracts=_roles(item["extracts"], gold))
-            else:
+            field = next((f for f in ("templates", "extracts") if f in item), None)
+            if field is None:
                 raise _Bad("'templates' or 'extracts' is needed")
+            yield _document(docid, item[field], field, gold)
         except _Bad as bad:
             raise InputError.at(path, None, f"document {docid}: {bad}") from None
 
 
-# ---------------------------------------------------------------------------
-# One JSON object of predictions
-# ---------------------------------------------------------------------------
+def _neutral_json(modern: ModernFile, gold: bool) -> str:
+    """Mentions are plain strings, gold or not."""
+    documents = [{"docid": d.docid, "templates": _contents(d, "templates", False)}
+                 if d.templates is not None else
+                 {"docid": d.docid, "extracts": _roles_json(d.extracts or (), False)}
+                 for d in modern.documents]
+    return json.dumps({"format": NEUTRAL_FORMAT, "format_version": 1, "gold": gold,
+                       "source": modern.layout, "documents": documents},
+                      ensure_ascii=False, indent=1) + "\n"
 
 
-def _prediction_documents(text: str, path: str, layout: str) -> Iterator[ModernDocument]:
+def _prediction_documents(text: str, path: str, field: str) -> Iterator[ModernDocument]:
     doc = parse_json(text, path)
     if not isinstance(doc, dict):
         raise InputError.at(path, 1, "predictions must be one JSON object: document id → prediction")
-    field = "pred_templates" if layout == "gtt-pred" else "pred_extracts"
     for key, value in doc.items():
         docid = _docid(key, path)
         if not isinstance(value, dict) or field not in value:
             raise InputError.at(path, None, f"document {key}: no {field!r}")
         try:
-            if layout == "gtt-pred":
-                items = value[field]
-                if not isinstance(items, list):
-                    raise _Bad(f"{field!r} must be a list")
-                yield ModernDocument(docid, tuple(_template(t, gold=False) for t in items))
-            else:
-                yield ModernDocument(docid, extracts=_roles(value[field], gold=False))
+            yield _document(docid, value[field], field, False)
         except _Bad as bad:
             raise InputError.at(path, None, f"document {key}: {bad}") from None
+
+
+def _prediction_object(modern: ModernFile, field: str) -> str:
+    """Documents keyed by their numeric ids (``TST3-MUC4-0002`` → ``"30002"``)."""
+    out = {str(_number(modern.path, d.docid)): {field: _contents(d, field, False)}
+           for d in modern.documents}
+    return json.dumps(out, ensure_ascii=False) + "\n"
 
 
 def _docid(key: str, path: str) -> str:
@@ -269,6 +366,14 @@ def _docid(key: str, path: str) -> str:
         except ValueError as bad:
             raise InputError.at(path, None, str(bad)) from None
     return key
+
+
+def _number(path: str, docid: str) -> int:
+    try:
+        return number_of_docid(docid)
+    except ValueError:
+        raise InputError.at(path, None, f"document {docid}: GTT and GRIT predictions key "
+                            "documents by numeric MUC ids (TST3-MUC4-0002 → 30002)") from None
 
 
 # ---------------------------------------------------------------------------
@@ -316,3 +421,86 @@ def _entity(value: Any, role: str, gold: bool) -> Entity:
             raise _Bad(f"{role}: a mention must be a string or [string, offset], found "
                        f"{json.dumps(mention)[:60]}")
     return tuple(mentions)
+
+
+def _entities_json(entities: tuple[Entity, ...], gold: bool) -> list[list[Any]]:
+    return [[[m, -1] if gold else m for m in e] for e in entities]
+
+
+def _roles_json(roles: tuple[tuple[Entity, ...], ...], gold: bool) -> dict[str, Any]:
+    return {role: _entities_json(entities, gold)
+            for role, entities in zip(ROLES, roles, strict=True)}
+
+
+def _template_json(t: ModernTemplate, gold: bool) -> dict[str, Any]:
+    return {"incident_type": t.incident_type, **_roles_json(t.roles, gold)}
+
+
+# ---------------------------------------------------------------------------
+# The registry
+# ---------------------------------------------------------------------------
+
+
+def _head_has(*keys: str) -> Callable[[Probe], bool]:
+    return lambda probe: isinstance(probe.head, dict) and all(k in probe.head for k in keys)
+
+
+def _neutral(gold: bool) -> Callable[[Probe], bool]:
+    return lambda probe: (f'"format": "{NEUTRAL_FORMAT}"' in probe.text[:400]
+                          and (not gold or '"gold": true' in probe.text[:400]))
+
+
+def _one_document_line(probe: Probe) -> bool:
+    values = list(probe.head.values()) if isinstance(probe.head, dict) else []
+    return len(values) == 1 and isinstance(values[0], list)
+
+
+def _has_key(key: str, unless_after: str = "") -> Callable[[Probe], bool]:
+    """Whether the whole text has ``"key"``, and not after ``"unless_after"``: the first
+    document's text may be longer than any window (a 200 MB one hid its "pred_templates"
+    key); a search of 200 MB takes ~0.1 s."""
+    def detect(probe: Probe) -> bool:
+        at = probe.find(f'"{key}"')
+        return at >= 0 and not (unless_after and 0 <= probe.find(f'"{unless_after}"') < at)
+
+    return detect
+
+
+REGISTRY: tuple[Layout, ...] = (
+    Layout("gtt-gold", "GTT gold", gold=True, needs_templates=True, priority=30,
+           detect=_head_has("docid", "templates"),
+           read=partial(_gold_documents, field="templates"),
+           write=partial(_gold_lines, field="templates")),
+    Layout("gtt-pred", "GTT predictions", gold=False, needs_templates=True, priority=60,
+           detect=_has_key("pred_templates", unless_after="pred_extracts"),
+           read=partial(_prediction_documents, field="pred_templates"),
+           write=partial(_prediction_object, field="pred_templates")),
+    Layout("grit-gold", "GRIT gold", gold=True, needs_templates=False, priority=40,
+           detect=_head_has("docid", "extracts"),
+           read=partial(_gold_documents, field="extracts"),
+           write=partial(_gold_lines, field="extracts")),
+    Layout("grit-pred", "GRIT predictions", gold=False, needs_templates=False, priority=70,
+           detect=_has_key("pred_extracts"),
+           read=partial(_prediction_documents, field="pred_extracts"),
+           write=partial(_prediction_object, field="pred_extracts")),
+    Layout("iterx-pred", "IterX predictions", gold=False, needs_templates=True, priority=50,
+           detect=_one_document_line, read=_iterx_documents, write=_iterx_lines),
+    Layout("muceval-gold", "neutral gold templates", gold=True, needs_templates=False,
+           priority=10, detect=_neutral(gold=True), read=partial(_neutral_documents, gold=True),
+           write=partial(_neutral_json, gold=True)),
+    Layout("muceval-pred", "neutral predicted templates", gold=False, needs_templates=False,
+           priority=20, detect=_neutral(gold=False), read=partial(_neutral_documents, gold=False),
+           write=partial(_neutral_json, gold=False)),
+)
+"""Every modern layout, in the order messages list them (detection follows ``priority``)."""
+
+LAYOUTS: tuple[str, ...] = tuple(layout.name for layout in REGISTRY)
+"""The names of the layouts of :data:`REGISTRY`, in its order."""
+
+NEUTRAL = {True: "muceval-gold", False: "muceval-pred"}
+"""The neutral layouts by gold: the target ``muceval`` is the one of its input."""
+TARGET_LAYOUTS = ("muceval", *(name for name in LAYOUTS if name not in NEUTRAL.values()))
+"""What ``muceval convert --to`` writes (:func:`~muceval.formats.modern.writer.write_layout`;
+``muceval``: the neutral JSON, gold or predictions as the input was)."""
+
+_BY_PRIORITY = sorted(REGISTRY, key=lambda layout: layout.priority)

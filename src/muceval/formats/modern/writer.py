@@ -1,17 +1,14 @@
 """Writing modern MUC-4 documents in any of the layouts, and making them from 1992 templates.
 
 ``muceval convert`` is built on these: a GTT, GRIT, IterX or neutral file (or a 1992
-template file with its configuration) becomes any layout a scorer reads. Mention offsets,
-which no scorer uses, are written as -1 (unknown) in the gold layouts; document texts as "".
-Template layouts cannot be made from GRIT's per-role extracts (they have no templates); the
-extract layouts take the per-role union of a document's templates, as GRIT's scorer does.
+template file with its configuration) becomes any layout a scorer reads, written by its
+:class:`~muceval.formats.modern.Layout`. Mention offsets, which no scorer uses, are written
+as -1 (unknown) in the gold layouts; document texts as "". Template layouts cannot be made
+from GRIT's per-role extracts (they have no templates); the extract layouts take the
+per-role union of a document's templates, as GRIT's scorer does.
 """
 
 from __future__ import annotations
-
-import json
-from collections.abc import Iterator
-from typing import Any
 
 from muceval.core.model import (
     Configuration,
@@ -24,21 +21,14 @@ from muceval.core.model import (
 from muceval.core.modern import (
     ROLE_SLOTS,
     ROLES,
-    Entity,
     ModernDocument,
     ModernFile,
     ModernTemplate,
-    number_of_docid,
-    role_union,
 )
 from muceval.errors import InputError, UsageError
-from muceval.formats.modern import NEUTRAL_FORMAT
+from muceval.formats.modern import NEUTRAL, TARGET_LAYOUTS, layout_named
 
-__all__ = ["ROLE_SLOTS", "TARGET_LAYOUTS", "from_templates", "write_layout"]
-
-TARGET_LAYOUTS = ("muceval", "gtt-gold", "gtt-pred", "grit-gold", "grit-pred", "iterx-pred")
-"""What ``muceval convert --to`` writes (``muceval``: the neutral JSON, gold or predictions
-as the input was)."""
+__all__ = ["NEUTRAL", "ROLE_SLOTS", "TARGET_LAYOUTS", "from_templates", "write_layout"]
 
 def write_layout(modern: ModernFile, layout: str) -> str:
     """``modern`` in ``layout`` (one of :data:`TARGET_LAYOUTS`).
@@ -51,85 +41,14 @@ def write_layout(modern: ModernFile, layout: str) -> str:
     """
     if layout not in TARGET_LAYOUTS:
         raise UsageError(f"unknown layout {layout!r}; choose from {', '.join(TARGET_LAYOUTS)}")
-    if layout in ("gtt-gold", "gtt-pred", "iterx-pred"):
-        missing = [d.docid for d in modern.documents if d.templates is None]
-        if missing:
-            raise InputError.at(modern.path, None, f"{layout} needs templates, and "
-                                f"{modern.layout} has per-role extracts only (e.g. document "
-                                f"{missing[0]}): convert to grit-gold, grit-pred or muceval")
-    if layout == "muceval":
-        return json.dumps({"format": NEUTRAL_FORMAT, "format_version": 1, "gold": modern.gold,
-                           "source": modern.layout,
-                           "documents": [_neutral(d) for d in modern.documents]},
-                          ensure_ascii=False, indent=1) + "\n"
-    if layout == "gtt-gold":
-        return "".join(json.dumps({"docid": d.docid, "doctext": "", "templates": [
-            _template(t, gold=True) for t in d.templates or ()]}, ensure_ascii=False) + "\n"
-            for d in modern.documents)
-    if layout == "grit-gold":
-        return "".join(json.dumps({"docid": d.docid, "doctext": "", "extracts": _roles(
-            _extracts(d), gold=True)}, ensure_ascii=False) + "\n" for d in modern.documents)
-    if layout == "iterx-pred":
-        return "".join(_iterx_lines(modern))
-    field = "pred_templates" if layout == "gtt-pred" else "pred_extracts"
-    out: dict[str, Any] = {}
-    for d in modern.documents:
-        key = str(_number(modern.path, d.docid))
-        out[key] = {field: [_template(t, gold=False) for t in d.templates or ()]
-                    if layout == "gtt-pred" else _roles(_extracts(d), gold=False)}
-    return json.dumps(out, ensure_ascii=False) + "\n"
-
-
-def _number(path: str, docid: str) -> int:
-    try:
-        return number_of_docid(docid)
-    except ValueError:
-        raise InputError.at(path, None, f"document {docid}: GTT and GRIT predictions key "
-                            "documents by numeric MUC ids (TST3-MUC4-0002 → 30002)") from None
-
-
-def _entities(entities: tuple[Entity, ...], gold: bool) -> list[list[Any]]:
-    return [[[m, -1] if gold else m for m in e] for e in entities]
-
-
-def _roles(roles: tuple[tuple[Entity, ...], ...], gold: bool) -> dict[str, Any]:
-    return {role: _entities(entities, gold) for role, entities in zip(ROLES, roles,
-                                                                       strict=True)}
-
-
-def _template(t: ModernTemplate, gold: bool) -> dict[str, Any]:
-    return {"incident_type": t.incident_type, **_roles(t.roles, gold)}
-
-
-def _extracts(d: ModernDocument) -> tuple[tuple[Entity, ...], ...]:
-    if d.extracts is not None:
-        return d.extracts
-    return role_union(d.templates or ())
-
-
-def _neutral(d: ModernDocument) -> dict[str, Any]:
-    if d.templates is not None:
-        return {"docid": d.docid, "templates": [_template(t, gold=False) for t in d.templates]}
-    return {"docid": d.docid, "extracts": _roles(d.extracts or (), gold=False)}
-
-
-def _iterx_lines(modern: ModernFile) -> Iterator[str]:
-    """One line per run of templates of one incident type: reading the lines back gives the
-    templates in their order (GTT's map search breaks ties by that order)."""
-    for d in modern.documents:
-        runs: list[list[dict[str, Any]]] = []
-        previous: object = object()
-        for t in d.templates or ():
-            if t.incident_type != previous:
-                runs.append([])
-                previous = t.incident_type
-            # IterX leaves empty roles out.
-            runs[-1].append({"incident_type": t.incident_type,
-                             **{r: v for r, v in _roles(t.roles, gold=False).items() if v}})
-        if not runs:
-            yield json.dumps({d.docid: []}) + "\n"
-        for templates in runs:
-            yield json.dumps({d.docid: templates}, ensure_ascii=False) + "\n"
+    target = layout_named(NEUTRAL[modern.gold] if layout == "muceval" else layout)
+    missing = [d.docid for d in modern.documents if d.templates is None]
+    if target.needs_templates and missing:
+        extracts = [name for name in TARGET_LAYOUTS[1:] if not layout_named(name).needs_templates]
+        raise InputError.at(modern.path, None, f"{layout} needs templates, and {modern.layout} "
+                            f"has per-role extracts only (e.g. document {missing[0]}): convert "
+                            f"to {', '.join(extracts)} or muceval")
+    return target.write(modern)
 
 
 # ---------------------------------------------------------------------------
@@ -154,7 +73,7 @@ def from_templates(file: TemplateFile, config: Configuration, gold: bool) -> Mod
         templates = documents.setdefault(t.message_id, [])
         if t.template_id != "*":
             templates.append(_modern_template(t))
-    return ModernFile(file.path, "muceval-gold" if gold else "muceval-pred",
+    return ModernFile(file.path, NEUTRAL[gold],
                       tuple(ModernDocument(m, tuple(ts)) for m, ts in documents.items()))
 
 
