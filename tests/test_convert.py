@@ -14,13 +14,13 @@ from muceval.formats.modern import parse_modern, read_modern
 from muceval.formats.modern.writer import from_templates, write_layout
 from muceval.formats.muc.templates import parse_templates
 from muceval.reporting.demo import example_dir
-from muceval.scoring.metrics import modern_metrics
 from muceval.scoring.modern import ModernOptions, score_modern
+from muceval.scoring.scorers import modern_scorers
 
 
 def _scores(gold, pred, metrics=None) -> dict[str, tuple]:
     out = {}
-    for metric in metrics or modern_metrics():
+    for metric in metrics or modern_scorers():
         c = score_modern(gold, pred, ModernOptions(metric)).overall
         out[metric] = (c.p_num, c.p_den, c.r_num, c.r_den)
     return out

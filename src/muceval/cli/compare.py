@@ -38,7 +38,7 @@ from muceval.cli.groups import (
     testing_options,
 )
 from muceval.errors import UsageError
-from muceval.scoring.metrics import modern_metrics
+from muceval.scoring.scorers import modern_scorers
 
 if TYPE_CHECKING:
     from muceval.reporting.error_changes import ErrorChange
@@ -80,7 +80,7 @@ def _unit_choice(unit: str, yeh: bool, errors: bool) -> UnitChoice:
 @scoring_options("With --key")
 @testing_options("ab")
 @option_group("modern", ModernChoice, [
-    click.option("--metric", "--scorer", "metric", type=click.Choice(modern_metrics()),
+    click.option("--scorer", "--metric", "metric", type=click.Choice(modern_scorers()),
                  help="With a modern MUC-4 gold file as --key: the scorer whose per-document "
                  "counts are compared (default gtt)."),
     click.option("--phi", help="With --metric ceaf-ree or ceaf-rme: the similarity.")])

@@ -18,9 +18,9 @@ import click
 
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
-    from muceval.scoring.metrics import EventN
     from muceval.scoring.modern import ModernOptions
     from muceval.scoring.muc1992.scorer import MappingKind, ScoringOptions
+    from muceval.scoring.scorers import EventN
     from muceval.significance.distributed import DaskExecutor
     from muceval.significance.settings import PresetName, SignificanceSettings
 
@@ -343,11 +343,11 @@ class ModernChoice:
         """The options of one modern scorer (``metric``). Under ``--metric all`` each scorer
         takes what applies to it; a scorer named alone gets every option given, so that one
         it does not take is refused (:class:`ModernOptions` names it), not ignored."""
-        from muceval.scoring.metrics import METRICS, MODERN_OPTIONS
         from muceval.scoring.modern import ModernOptions
+        from muceval.scoring.scorers import MODERN_OPTIONS, SCORERS
 
         one = self.metric == metric
-        takes = set(MODERN_OPTIONS) if one else METRICS[metric].options
+        takes = set(MODERN_OPTIONS) if one else SCORERS[metric].options
         return ModernOptions(metric, self.phi if one else None,
                              cast("EventN | None", self.event_n) if "event_n" in takes else None,
                              self.ignore_empty_docs and "ignore_empty_docs" in takes,

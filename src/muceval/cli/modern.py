@@ -1,5 +1,5 @@
-"""`muceval score --metric NAME|all`: the modern MUC-4 scorers of the registry
-(:mod:`muceval.scoring.metrics`)."""
+"""`muceval score --scorer NAME|all`: the modern MUC-4 scorers of the registry
+(:mod:`muceval.scoring.scorers`)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 import click
 
 from muceval.cli.groups import Decorator, Destination, ModernChoice, option_group
-from muceval.scoring.metrics import EVENT_N, METRICS, modern_metrics
+from muceval.scoring.scorers import EVENT_N, SCORERS, modern_scorers
 
 if TYPE_CHECKING:
     from muceval.scoring.modern.files import ModernRun
 
-METRIC_CHOICES = (*METRICS, "all")
+METRIC_CHOICES = (*SCORERS, "all")
 MODERN_ONLY = ("phi", "event_n", "event_n_file", "ignore_empty_docs", "compat")
 """The options of `score` that only the modern metrics take."""
 MODERN_USES = ("responses", "key_path", "metric", *MODERN_ONLY, "fmt", "output", "force",
@@ -27,13 +27,13 @@ def modern_options() -> Decorator:
     """The options of the modern metrics, added to `score`; it receives ``modern:
     ModernChoice``."""
     def taking(option: str) -> str:
-        return ", ".join(m for m in modern_metrics() if option in METRICS[m].options)
+        return ", ".join(m for m in modern_scorers() if option in SCORERS[m].options)
 
-    scorers = "; ".join(f"{spec.name}: {spec.reproduces}" for spec in METRICS.values())
-    similarities = ", ".join(f"{m} {'|'.join(METRICS[m].similarities)}"
-                             for m in modern_metrics() if METRICS[m].similarities)
+    scorers = "; ".join(f"{spec.name}: {spec.reproduces}" for spec in SCORERS.values())
+    similarities = ", ".join(f"{m} {'|'.join(SCORERS[m].similarities)}"
+                             for m in modern_scorers() if SCORERS[m].similarities)
     options = [
-        click.option("--metric", "--scorer", "metric", type=click.Choice(METRIC_CHOICES),
+        click.option("--scorer", "--metric", "metric", type=click.Choice(METRIC_CHOICES),
                      default="1992",
                      show_default=True,
                      help=f"The scorer ({scorers}; the modern ones on their JSON layouts); all: "
@@ -76,7 +76,7 @@ def score_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice
     (``strict``: as errors, exit 2)."""
     from muceval.scoring.modern.files import score_modern_files
 
-    metrics = modern_metrics() if choice.metric == "all" else (choice.metric or "gtt",)
+    metrics = modern_scorers() if choice.metric == "all" else (choice.metric or "gtt",)
     run = score_modern_files(key_path, predictions, [choice.options(m) for m in metrics],
                              names)
     for warning in run.warnings:

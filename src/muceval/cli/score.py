@@ -174,11 +174,11 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
       muceval score --key key.txt --unit fill --format json -o fills.json A.txt B.txt
       muceval score --key key-tst3.v2 --no-query-pass --output-dir reports/ responses/
       muceval score --key key-tst3.v2 --format table --per-slot BBN.tst3
-      muceval score --key gtt/test.json --metric all gtt/preds_gtt.out iterx/*.jsonlines
+      muceval score --key gtt/test.json --scorer all gtt/preds_gtt.out iterx/*.jsonlines
     """
     if modern.metric != "1992" or key_is_modern(key_path):
         if modern.metric == "1992":
-            raise UsageError(f"{key_path} is a modern MUC-4 gold file: choose --metric gtt, "
+            raise UsageError(f"{key_path} is a modern MUC-4 gold file: choose --scorer gtt, "
                              "ceaf-ree, ceaf-rme or all")
         refuse_unused(MODERN_USES, "belongs to the 1992 scorer; the modern metrics take --phi, "
                       "--event-n, --event-n-file, --ignore-empty-docs, --compat, --name, --format, -o, --force "

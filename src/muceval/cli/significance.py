@@ -37,7 +37,7 @@ from muceval.cli.groups import (
     selection_options,
     testing_options,
 )
-from muceval.scoring.metrics import modern_metrics
+from muceval.scoring.scorers import modern_scorers
 
 
 def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
@@ -62,7 +62,7 @@ class Subject:
               "level they were written with (muceval score --unit LEVEL --format json); "
               "1992 reports hold messages. By default, the level the inputs hold.")
 @option_group("subject", Subject, [
-    click.option("--scorer", "--metric", "scorer", type=click.Choice(modern_metrics()),
+    click.option("--scorer", "--metric", "scorer", type=click.Choice(modern_scorers()),
                  help="Modern scores files (score --metric all): which scorer's counts to "
                  "test."),
     click.option("--errors", is_flag=True,

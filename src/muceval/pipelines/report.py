@@ -339,13 +339,13 @@ def _modern(source: ModernPredictions, settings: SignificanceSettings, options: 
             notify: Callable[[ScoringNotes], None]) -> ModernAnalysis:
     """Modern predictions: every modern scorer side by side, significance per scorer."""
     from muceval.reporting.modern_report import analyze_modern
-    from muceval.scoring.metrics import modern_metrics
     from muceval.scoring.modern import ModernOptions
     from muceval.scoring.modern.files import score_modern_files
+    from muceval.scoring.scorers import modern_scorers
 
     names = dict(source.names)
     run = score_modern_files(source.key, source.predictions,
-                             [ModernOptions(m) for m in modern_metrics()], names)
+                             [ModernOptions(m) for m in modern_scorers()], names)
     notify(ScoringNotes(file_warnings=run.warnings, skipped=run.skipped))
     analysis = analyze_modern([list(systems) for systems in run.scores], settings,
                               {"key": source.key, "predictions": list(source.predictions),

@@ -38,9 +38,9 @@ import numpy as np
 from muceval.core.modern import ROLES, ModernDocument, ModernFile
 from muceval.core.units import RatioTallies
 from muceval.errors import InputError, Problem, UsageError
-from muceval.scoring.metrics import EVENT_N, METRICS, MODERN_OPTIONS, EventN, modern_metrics
 from muceval.scoring.modern import ceaf, gtt
 from muceval.scoring.modern.counts import Counts, normalize
+from muceval.scoring.scorers import EVENT_N, MODERN_OPTIONS, SCORERS, EventN, modern_scorers
 
 __all__ = ["EVENT_N", "EventN", "Counts", "DocumentCounts", "ModernOptions", "ModernScores",
            "normalize", "ratio_tallies", "score_modern"]
@@ -51,7 +51,7 @@ class ModernOptions:
     """A modern MUC-4 scorer and its options, as :func:`score_modern` takes them.
 
     Each scorer reproduces an official one of the recent MUC-4 literature (the scorers of
-    :data:`muceval.scoring.metrics.METRICS`; ``reproduces`` names it). The options are
+    :data:`muceval.scoring.scorers.SCORERS`; ``reproduces`` names it). The options are
     checked when made: an option the scorer does not take is refused rather than ignored.
 
     Attributes
@@ -118,11 +118,11 @@ class ModernOptions:
     event_n_file: str | None = None
 
     def __post_init__(self) -> None:
-        modern = modern_metrics()
+        modern = modern_scorers()
         if self.metric not in modern:
             raise UsageError(f"{self.metric!r}: choose from {', '.join(modern)}",
                              parameter="metric")
-        spec = METRICS[self.metric]
+        spec = SCORERS[self.metric]
         if spec.similarities:
             phi = self.phi or spec.similarities[0]
             if phi not in spec.similarities:
@@ -131,13 +131,13 @@ class ModernOptions:
             object.__setattr__(self, "phi", phi)
         elif self.phi is not None:
             raise UsageError("goes with " + ", ".join(m for m in modern
-                                                      if METRICS[m].similarities),
+                                                      if SCORERS[m].similarities),
                              parameter="phi")
         self._check_event_n()
         for option in MODERN_OPTIONS:
             if getattr(self, option) not in (None, False) and option not in spec.options:
                 raise UsageError("goes with " + ", ".join(
-                    m for m in modern if option in METRICS[m].options), parameter=option)
+                    m for m in modern if option in SCORERS[m].options), parameter=option)
 
     def _check_event_n(self) -> None:
         if self.event_n is not None and self.event_n not in EVENT_N:
@@ -156,7 +156,7 @@ class ModernOptions:
 
     @property
     def reproduces(self) -> str:
-        return METRICS[self.metric].reproduces
+        return SCORERS[self.metric].reproduces
 
     @property
     def event_n_buckets(self) -> str | None:
@@ -267,7 +267,7 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
     (0.8571, 0.5)
     """
     warnings = _check(gold, pred, options)
-    documents = METRICS[options.metric].scorer()(gold.by_id(), pred.by_id(), options)
+    documents = SCORERS[options.metric].scorer()(gold.by_id(), pred.by_id(), options)
     return ModernScores(system or pred.path, options, tuple(documents), tuple(warnings))
 
 
@@ -278,7 +278,7 @@ def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions) -> list[P
                             "file as --key and predictions as the other arguments")
     if pred.gold:
         raise InputError.at(pred.path, None, f"a gold file ({pred.layout}), given as predictions")
-    needs_templates = METRICS[options.metric].needs_templates
+    needs_templates = SCORERS[options.metric].needs_templates
     if needs_templates and any(d.templates is None for d in gold.documents):
         raise InputError.at(gold.path, None, f"{options.metric} needs gold templates; "
                             f"{gold.layout} has per-role extracts only (use ceaf-ree)")

@@ -10,8 +10,8 @@ from muceval.core.modern import ModernFile
 from muceval.errors import Problem, UsageError
 from muceval.formats.files import system_name
 from muceval.formats.modern import read_modern
-from muceval.scoring.metrics import METRICS
 from muceval.scoring.modern import ModernOptions, ModernScores, score_modern
+from muceval.scoring.scorers import SCORERS
 
 __all__ = ["ModernRun", "score_modern_files"]
 
@@ -74,4 +74,4 @@ def _cannot(metric: str, gold: ModernFile, pred: ModernFile) -> bool:
     def extracts_only(file: ModernFile) -> bool:
         return bool(file.documents) and file.documents[0].templates is None
 
-    return METRICS[metric].needs_templates and (extracts_only(pred) or extracts_only(gold))
+    return SCORERS[metric].needs_templates and (extracts_only(pred) or extracts_only(gold))

@@ -1,4 +1,4 @@
-"""The registry of scorers (muceval.scoring.metrics): a new scorer is one register() call."""
+"""The registry of scorers (muceval.scoring.scorers): a new scorer is one register() call."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 
 from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
 from muceval.errors import UsageError
-from muceval.scoring.metrics import METRICS, MetricSpec, modern_metrics, register
 from muceval.scoring.modern import DocumentCounts, ModernOptions, score_modern
 from muceval.scoring.modern.counts import Counts
+from muceval.scoring.scorers import SCORERS, ScorerSpec, modern_scorers, register
 
 
 def toy_documents(golds, preds, options):
@@ -19,13 +19,13 @@ def toy_documents(golds, preds, options):
 
 @pytest.fixture()
 def toy():
-    spec = MetricSpec("toy", "a test scorer", options=frozenset({"ignore_empty_docs"}),
+    spec = ScorerSpec("toy", "a test scorer", options=frozenset({"ignore_empty_docs"}),
                       needs_templates=False, implementation=f"{__name__}:toy_documents")
     register(spec)
     try:
         yield spec
     finally:
-        del METRICS["toy"]
+        del SCORERS["toy"]
 
 
 def _file(path: str, gold: bool, docids: list[str]) -> ModernFile:
@@ -35,12 +35,12 @@ def _file(path: str, gold: bool, docids: list[str]) -> ModernFile:
 
 
 def test_the_builtin_scorers_in_the_order_the_command_line_lists_them():
-    assert list(METRICS) == ["1992", "gtt", "ceaf-ree", "ceaf-rme"]
-    assert modern_metrics() == ("gtt", "ceaf-ree", "ceaf-rme")
+    assert list(SCORERS) == ["1992", "gtt", "ceaf-ree", "ceaf-rme"]
+    assert modern_scorers() == ("gtt", "ceaf-ree", "ceaf-rme")
 
 
 def test_a_registered_scorer_scores_and_checks_its_options(toy):
-    assert modern_metrics()[-1] == "toy"
+    assert modern_scorers()[-1] == "toy"
     gold = _file("gold.json", True, ["TST3-MUC4-0001", "TST3-MUC4-0002"])
     pred = _file("pred.out", False, ["TST3-MUC4-0001"])
     scores = score_modern(gold, pred, ModernOptions("toy"), "mine")
@@ -55,8 +55,8 @@ def test_a_registered_scorer_scores_and_checks_its_options(toy):
 
 
 @pytest.mark.parametrize("spec,parameter", [
-    (MetricSpec("gtt", "again", implementation="m:f"), "name"),
-    (MetricSpec("all", "a keyword", implementation="m:f"), "name"),
+    (ScorerSpec("gtt", "again", implementation="m:f"), "name"),
+    (ScorerSpec("all", "a keyword", implementation="m:f"), "name"),
 ])
 def test_a_name_is_registered_once(spec, parameter):
     with pytest.raises(UsageError) as caught:
@@ -70,5 +70,5 @@ def test_a_name_is_registered_once(spec, parameter):
 ])
 def test_a_spec_is_checked_when_made(fields, parameter):
     with pytest.raises(UsageError) as caught:
-        MetricSpec("new", "something", **fields)
+        ScorerSpec("new", "something", **fields)
     assert caught.value.parameter == parameter
