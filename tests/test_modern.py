@@ -168,7 +168,7 @@ def test_score_metric_all_as_json(modern: Path, capsys) -> None:
 def test_score_refuses_1992_options_with_a_modern_metric(modern: Path, capsys) -> None:
     key, pred = str(modern / "gtt" / "test.json"), str(modern / "gtt" / "preds_gtt.out")
     assert main(["score", "--key", key, pred]) == 2
-    assert "choose --metric" in capsys.readouterr().err
+    assert "choose --scorer" in capsys.readouterr().err
     assert main(["score", "--key", key, "--metric", "gtt", "--history", key, pred]) == 2
     assert "--history belongs to the 1992 scorer" in capsys.readouterr().err
     assert main(["score", "--key", key, "--metric", "gtt", "--phi", "prop", pred]) == 2

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import ast
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from markupsafe import Markup
 
 import muceval
 from muceval.cli import main
@@ -27,6 +30,7 @@ from muceval.reporting.analysis import analyze, systems_from_pairs
 from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 from muceval.reporting.html import write_report
 from muceval.reporting.options import ReportOptions
+from muceval.reporting.sections import Page, ReportSection
 from muceval.significance.settings import SignificanceSettings
 
 EXAMPLE = example_dir()
@@ -249,3 +253,52 @@ def test_adding_a_measure_is_one_line_of_the_registry(tmp_path: Path) -> None:
         "--out", str(tmp_path / "r"))
     assert ",f3," in (tmp_path / "r" / "summary.csv").read_text().splitlines()[0]
     assert 'data-metric="f3"' in (tmp_path / "r" / "report.html").read_text()
+
+
+# ---------------------------------------------------------------------------
+# Report sections
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Longest:
+    """A made-up one-table section: each system's number of units, as a new section would be
+    written (one class; its template is its own text)."""
+
+    units: tuple[tuple[str, int], ...]
+    id = "units"
+    title = "Units per system"
+    after = "groupings"
+    TEMPLATE = ('<section id="units"><h2>Units per system</h2><table id="units-table">'
+                '{% for name, n in rows %}<tr data-system="{{ name }}"><td>{{ name | system }}'
+                '</td><td>{{ n }}</td></tr>{% endfor %}</table></section>')
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.units)
+
+    def figures(self) -> dict[str, Any]:
+        return {}
+
+    def files(self) -> dict[str, str]:
+        return {"units.csv": "".join(f"{n},{u}\n" for n, u in self.units)}
+
+    def html(self, page: Page) -> Markup:
+        return page.render(self.TEMPLATE, rows=self.units)
+
+
+def test_a_new_section_needs_no_change_to_the_report(tmp_path: Path) -> None:
+    analysis = report_from_responses(
+        EXAMPLE / "key.txt", RESPONSES[:3], config=EXAMPLE / "config.toml",
+        settings=SignificanceSettings(method="exact", bootstrap=0, seed=1), metrics="f1")
+    section = _Longest(tuple((n, len(analysis.tallies.units)) for n in analysis.tallies.systems))
+    assert isinstance(section, ReportSection)
+    written = write_report(analysis.with_section(section), tmp_path / "r")
+    page = written.html.read_text()
+    contents = page[page.index("<nav>"):page.index("</nav>")]
+    assert contents.index('href="#groupings"') < contents.index('href="#units"') < \
+        contents.index('href="#settings"')
+    assert page.index('<section id="groupings"') < page.index('<section id="units"') < \
+        page.index('<section id="settings"')
+    assert 'data-system="alpha"' in page[page.index('<section id="units"'):]
+    assert json.loads(written.json.read_text())["units"] == dict(section.units)
+    assert (tmp_path / "r" / "units.csv").read_text().startswith("alpha,")

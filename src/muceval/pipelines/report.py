@@ -228,17 +228,17 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
                        settings=chosen, threads=threads, progress=progress,
                        inputs=scored.recorded)
     analysis = replace(analysis, files=scored.files)
+    if options.alignment is not None:
+        assert isinstance(source, Responses)
+        analysis = _with_alignment(analysis, source, scored.config, options.alignment, notify)
     if scored.errors is not None:
         from muceval.reporting.errors_section import error_section
         from muceval.reporting.plots import METRIC_TITLES
 
         metric = analysis.ranking_metric
-        analysis = replace(analysis, errors=error_section(
+        analysis = analysis.with_section(error_section(
             scored.errors, analysis.significance.ranking(metric),
             METRIC_TITLES.get(metric, metric), chosen))
-    if options.alignment is not None:
-        assert isinstance(source, Responses)
-        analysis = _with_alignment(analysis, source, scored.config, options.alignment, notify)
     return analysis
 
 
@@ -311,7 +311,7 @@ def _with_alignment(analysis: Analysis, source: Responses, config: Configuration
                     criteria: str, notify: Callable[[ScoringNotes], None]) -> Analysis:
     """The analysis with its Alignment section: the audit of ``muceval alignment --audit all
     --calibrate``, its changes tested with the analysis's own settings."""
-    from muceval.reporting.alignment import AlignmentSection
+    from muceval.reporting.alignment_section import AlignmentSection
     from muceval.reporting.analysis import Provenance
     from muceval.scoring.alignment.criteria import parse_criteria
     from muceval.scoring.session import audit_files
@@ -330,8 +330,8 @@ def _with_alignment(analysis: Analysis, source: Responses, config: Configuration
                 "query_pass": source.scoring.query_pass, "unit": "message"}
     inputs = (*analysis.provenance.inputs, ("alignment", criteria),
               ("alignment file", source.alignment_file or "none"))
-    return replace(analysis, alignment=AlignmentSection.of(audit, analysis.settings, recorded),
-                   provenance=Provenance(inputs, analysis.provenance.versions))
+    return replace(analysis, provenance=Provenance(inputs, analysis.provenance.versions)
+                   ).with_section(AlignmentSection.of(audit, analysis.settings, recorded))
 
 
 def _modern(source: ModernPredictions, settings: SignificanceSettings, options: ReportOptions,
@@ -356,6 +356,6 @@ def _modern(source: ModernPredictions, settings: SignificanceSettings, options: 
     from muceval.scoring.errors import analyse_error_files
 
     label, order = analysis.ranking
-    return replace(analysis, errors=error_section(
+    return replace(analysis, sections=(error_section(
         analyse_error_files(source.key, source.predictions, names=names), order, label,
-        settings))
+        settings),))

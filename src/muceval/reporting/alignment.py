@@ -22,7 +22,6 @@ JSON (format ``muceval-alignment``)::
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -41,7 +40,6 @@ from muceval.significance.settings import SignificanceSettings
 __all__ = [
     "ALIGNMENT_FORMAT",
     "AlignmentComparison",
-    "AlignmentSection",
     "alignment_to_csv",
     "alignment_to_json",
     "alignment_table",
@@ -230,41 +228,6 @@ def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | N
     """The whole audit as one compact JSON document (see the module docstring)."""
     doc = alignment_to_dict(audit, comparison, settings)
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-@dataclass(frozen=True)
-class AlignmentSection:
-    """The Alignment section of a report: the audit of the criteria, each change of F tested
-    with the report's own significance settings, and what produced it.
-
-    ``to_dict()`` is the ``muceval-alignment`` document (the ``alignment`` part of
-    ``report.json``); ``files()`` adds it to the report's folder as ``alignment.json``.
-    """
-
-    audit: AlignmentAudit
-    comparison: AlignmentComparison | None
-    recorded: tuple[tuple[str, Any], ...]
-    """What produced the audit, in the order its document records it."""
-
-    @classmethod
-    def of(cls, audit: AlignmentAudit, settings: SignificanceSettings,
-           recorded: Mapping[str, Any]) -> AlignmentSection:
-        """The section of ``audit``, its changes tested with ``settings`` (every setting, the
-        seed included) when more than one criterion is scored."""
-        comparison = compare_criteria(audit, settings) if len(audit.scored) > 1 else None
-        return cls(audit, comparison, tuple(recorded.items()))
-
-    @functools.cached_property
-    def document(self) -> dict[str, Any]:
-        """The ``muceval-alignment`` document, made once."""
-        return alignment_to_dict(self.audit, self.comparison, dict(self.recorded))
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.document
-
-    def files(self) -> dict[str, str]:
-        return {"alignment.json": json.dumps(self.document, ensure_ascii=False,
-                                             separators=(",", ":")) + "\n"}
 
 
 def _score_rows(audit: AlignmentAudit,

@@ -25,8 +25,8 @@ from __future__ import annotations
 import json
 import platform
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -41,8 +41,9 @@ from muceval.significance.settings import SignificanceSettings
 from muceval.version import __version__
 
 if TYPE_CHECKING:
-    from muceval.reporting.alignment import AlignmentSection
+    from muceval.reporting.alignment_section import AlignmentSection
     from muceval.reporting.errors_section import ErrorSection
+    from muceval.reporting.sections import ReportSection
 
 __all__ = [
     "Analysis",
@@ -188,10 +189,10 @@ class Analysis:
         none was given).
     provenance : Provenance
         The inputs and versions that made it.
-    alignment : AlignmentSection or None
-        The Alignment section, when the report compares alignment criteria.
-    errors : ErrorSection or None
-        The Errors section (Das et al.'s categories), when asked for.
+    sections : tuple of ReportSection
+        The report's optional sections (:class:`~muceval.reporting.sections.ReportSection`:
+        the Alignment and Errors sections, or any other), in the order ``report.json`` holds
+        them; each is placed on the page after the part it names.
     files : tuple of (str, str)
         Further data files of the report's folder, name and text (``scores.json`` of
         systems scored here).
@@ -202,9 +203,27 @@ class Analysis:
     significance: SignificanceResult
     settings: SignificanceSettings
     provenance: Provenance = field(default_factory=Provenance)
-    alignment: AlignmentSection | None = None
-    errors: ErrorSection | None = None
+    sections: tuple[ReportSection, ...] = ()
     files: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+
+    def section(self, id: str) -> ReportSection | None:
+        """The section of that id, or None."""
+        return next((s for s in self.sections if s.id == id), None)
+
+    @property
+    def alignment(self) -> AlignmentSection | None:
+        """The Alignment section, when the report compares alignment criteria."""
+        return cast("AlignmentSection | None", self.section("alignment"))
+
+    @property
+    def errors(self) -> ErrorSection | None:
+        """The Errors section (Das et al.'s categories), when asked for."""
+        return cast("ErrorSection | None", self.section("errors"))
+
+    def with_section(self, section: ReportSection) -> Analysis:
+        """The analysis with ``section`` added (one of that id replaced)."""
+        kept = tuple(s for s in self.sections if s.id != section.id)
+        return replace(self, sections=(*kept, section))
 
     def system(self, name: str) -> SystemScores:
         for s in self.systems:
@@ -225,8 +244,10 @@ class Analysis:
 
     def data_files(self) -> dict[str, str]:
         """Every data file the sections and the scoring add to the report's folder."""
-        return {**(self.errors.files() if self.errors is not None else {}), **dict(self.files),
-                **(self.alignment.files() if self.alignment is not None else {})}
+        out: dict[str, str] = {}
+        for section in self.sections:
+            out.update(section.files())
+        return {**out, **dict(self.files)}
 
     def to_dict(self) -> dict[str, Any]:
         """The machine-readable report: ``settings``, ``systems``, ``significance`` and,
@@ -238,10 +259,7 @@ class Analysis:
             "systems": [s.to_dict() for s in self.systems],
             "significance": self.significance.to_dict(),
         }
-        if self.alignment is not None:
-            out["alignment"] = self.alignment.to_dict()
-        if self.errors is not None:
-            out["errors"] = self.errors.to_dict()
+        out.update((section.id, section.to_dict()) for section in self.sections)
         return out
 
     def to_json(self, indent: int | None = 1) -> str:

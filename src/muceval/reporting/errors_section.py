@@ -14,9 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from markupsafe import Markup
+
 from muceval.errors import UsageError
 from muceval.reporting.error_changes import ErrorChange, changes_between, error_changes_to_csv
 from muceval.reporting.plots import category_colors, error_bars_plot, slug
+from muceval.reporting.sections import Page
 from muceval.scoring.errors import ROWS, ErrorAnalysis
 from muceval.scoring.errors.model import ALL_CATEGORIES, GENERAL_SPURIOUS
 from muceval.significance.settings import SignificanceSettings
@@ -53,6 +56,9 @@ class ErrorSection:
     changes: tuple[ErrorChange, ...]
     alpha: float
     adjust: str = "none"
+    id = "errors"
+    title = "Errors"
+    after = "distributions"
 
     @property
     def stacked(self) -> tuple[str, ...]:
@@ -83,6 +89,11 @@ class ErrorSection:
         """The data files: every document's categories (JSON, CSV) and the tests."""
         return {"errors.json": self.analysis.to_json(), "errors.csv": self.analysis.to_csv(),
                 "error-changes.csv": error_changes_to_csv(self.changes)}
+
+    def html(self, page: Page) -> Markup:
+        return page.render("sections/errors.html.j2", e=self.view(page.figure(
+            FIGURE, "Error categories of every system, best first; every document's counts "
+            "are in errors.json and errors.csv.")))
 
     def view(self, figure: Mapping[str, Any]) -> dict[str, Any]:
         """What the page's template shows, with the figure as the page shows figures

@@ -25,7 +25,6 @@ carry ``data-system`` / ``data-metric`` attributes and every figure sits in a
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import os
 from collections.abc import Mapping, Sequence
@@ -33,8 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from muceval.core.metrics import MEASURE_NAMES, MEASURES, METRIC_IDS
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
@@ -45,45 +43,33 @@ from muceval.reporting.names import display_names
 from muceval.reporting.options import ReportOptions
 from muceval.reporting.plots import (
     METRIC_TITLES,
-    evidence_plot,
     groups_plot,
     histogram_plot,
-    inline_svg,
     matrix_plot,
     region_plot,
     slug,
     to_png,
     to_svg,
 )
+from muceval.reporting.sections import (
+    ANCHORS,
+    Page,
+    ReportSection,
+    environment,
+    figure_view,
+    format_p,
+    format_pct,
+)
 from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELDS
 from muceval.significance.distribution import Distribution
 from muceval.significance.result import SignificanceResult
 
 if TYPE_CHECKING:
-    from muceval.reporting.errors_section import ErrorSection
     from muceval.reporting.modern_report import ModernAnalysis
 
 __all__ = ["ReportFiles", "format_p", "format_pct", "render_html", "write_report"]
 
 _COUNT_COLUMNS = ("pos", "act", "cor", "par", "inc", "spu", "mis", "non")
-
-
-def format_pct(value: float | None, digits: int = 2) -> str:
-    """A fraction as a percentage with ``digits`` decimals; ``n/a`` when undefined.
-
-    >>> format_pct(0.5, 1)
-    '50.0'
-    """
-    return "n/a" if value is None else f"{100 * value:.{digits}f}"
-
-
-def format_p(p: float) -> str:
-    """A p-value as the tables show it (four decimals, or ``<0.0001``).
-
-    >>> format_p(0.1), format_p(0.00001)
-    ('0.1000', '<0.0001')
-    """
-    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
 
 
 @dataclass(frozen=True)
@@ -157,15 +143,8 @@ def build_figures(analysis: Analysis,
     for d in distributions:
         figures[_histogram_id(d)] = histogram_plot(d, METRIC_TITLES.get(d.metric, d.metric),
                                                    shown)
-    if analysis.errors is not None:
-        figures.update(analysis.errors.figures())
-    doc = analysis.alignment.to_dict() if analysis.alignment is not None else None
-    if doc is not None and any(p["verdicts"].get(doc["default"]) == "mapped"
-                               for s in doc["systems"] for p in s["pairs"]):
-        figures["alignment-evidence"] = evidence_plot(
-            [(s["system"], [(p["evidence_bits"], p["flagged"]) for p in s["pairs"]
-                            if p["verdicts"].get(doc["default"]) == "mapped"])
-             for s in doc["systems"]], doc["default"], doc["flag"])
+    for section in analysis.sections:
+        figures.update(section.figures())
     return figures
 
 
@@ -175,45 +154,32 @@ def build_figures(analysis: Analysis,
 # ---------------------------------------------------------------------------
 
 _SUMMARY_COLUMNS = tuple((m.id, m.label[:1].upper() + m.label[1:]) for m in MEASURES)
-_TOC = (("summary", "Summary"), ("region", "Region of performance"),
-        ("matrices", "Significance matrices"), ("groupings", "Significance groupings"),
-        ("distributions", "Randomization distributions"), ("errors", "Errors"),
-        ("slot-comparison", "Per-slot comparison"), ("alignment", "Alignment"),
-        ("classic-tests", "Classic tests"), ("systems", "Per-system tables"),
-        ("settings", "Settings"))
+_TITLES = {"summary": "Summary", "region": "Region of performance",
+           "matrices": "Significance matrices", "groupings": "Significance groupings",
+           "distributions": "Randomization distributions",
+           "slot-comparison": "Per-slot comparison", "classic-tests": "Classic tests",
+           "systems": "Per-system tables", "settings": "Settings"}
+"""The title of each part of the page (:data:`~muceval.reporting.sections.ANCHORS`)."""
 
 
-@functools.cache
-def environment() -> jinja2.Environment:
-    """The one Jinja2 environment of muceval's pages (the adjudication page extends
-    ``base.html.j2`` too): templates from the package, autoescaped, undefined names an error."""
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("muceval.reporting", "templates"),
-        autoescape=jinja2.select_autoescape(["html", "j2"]),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=False,
-    )
-    env.filters["system"] = _system_filter
-    env.filters["shown"] = _shown_filter
-    return env
+def _contents(sections: Sequence[ReportSection], shown: Mapping[str, bool],
+              ) -> list[tuple[str, str]]:
+    """The table of contents: the parts of the page that are shown, each followed by the
+    sections placed after it."""
+    out = []
+    for anchor in ANCHORS:
+        if shown.get(anchor, True):
+            out.append((anchor, _TITLES[anchor]))
+        out += [(s.id, s.title) for s in sections if s.after == anchor]
+    return out
 
 
-@jinja2.pass_context
-def _shown_filter(context: Any, name: str) -> str:
-    """``{{ name | shown }}``: the system as the page shows it, as plain text (where markup
-    cannot go: an ``<option>``, a ``title``)."""
-    return str(context.get("names", {}).get(name, name))
-
-
-@jinja2.pass_context
-def _system_filter(context: Any, name: str) -> Markup:
-    """``{{ name | system }}``: the system as the page shows it (the page's ``names``, from
-    :func:`~muceval.reporting.names.display_names`), with the full name as its tooltip where
-    they differ; the full name on a page without ``names``."""
-    shown = _shown_filter(context, name)
-    if shown == name:
-        return escape(name)
-    return Markup('<span class="sys" title="{}">{}</span>').format(name, shown)
+def _placed(sections: Sequence[ReportSection], page: Page) -> dict[str, list[Markup]]:
+    """The HTML of every section, by the part of the page it follows."""
+    placed: dict[str, list[Markup]] = {anchor: [] for anchor in ANCHORS}
+    for section in sections:
+        placed[section.after].append(section.html(page))
+    return placed
 
 
 def _metric_cell(value: float | None, ci: tuple[float, float] | None, system: str,
@@ -246,11 +212,6 @@ def _summary_view(analysis: Analysis) -> dict[str, Any]:
                else "No bootstrap intervals were computed.")
     return {"columns": _SUMMARY_COLUMNS, "rows": rows, "ci_note": ci_note,
             "ranking_label": METRIC_TITLES.get(ranking_metric, ranking_metric)}
-
-
-def figure_view(fig_id: str, svgs: Mapping[str, str], caption: str) -> dict[str, Any]:
-    # The SVG is our own figures' markup (their texts escaped when written), not user text.
-    return {"id": fig_id, "caption": caption, "svg": Markup(inline_svg(svgs[fig_id], f"{fig_id}-"))}
 
 
 def matrix_rows(sig: SignificanceResult, metric: str) -> list[dict[str, Any]]:
@@ -343,113 +304,6 @@ def _slots_view(analysis: Analysis) -> dict[str, Any] | None:
     return {"order": order, "rows": rows}
 
 
-def _signed_pct(value: float | None) -> str:
-    return "" if value is None else f"{100 * value:+.2f}"
-
-
-def _alignment_view(doc: Mapping[str, Any] | None, svgs: Mapping[str, str]) -> dict[str, Any] | None:
-    """What the Alignment section shows, from the ``muceval-alignment`` document."""
-    if doc is None:
-        return None
-    default, flag = doc["default"], doc["flag"]
-    scored = [c for c in doc["criteria"] if doc["criteria"][c].get("cardinality", "1:1") == "1:1"]
-    criteria = [{"name": name, "describe": d["describe"],
-                 "role": ", ".join(r for r, n in (("default", default), ("flag", flag))
-                                   if n == name)} for name, d in doc["criteria"].items()]
-    significance = doc["settings"].get("significance", {})
-    alpha = significance.get("alpha", 0.10)
-    columns = _alignment_columns(scored, default)
-    flagged = [{"system": s["system"], **p} for s in doc["systems"] for p in s["pairs"]
-               if p["flagged"]]
-    removal, anomalies = _removal_view(doc["systems"], scored)
-    return {
-        "default": default, "flag": flag, "criteria": criteria, "scored": scored,
-        "alpha": f"{alpha:g}",
-        "columns": columns, "rows": _alignment_rows(doc["systems"], columns, alpha),
-        "comparisons": _criteria_comparisons(doc["comparisons"]),
-        "shuffles": significance.get("shuffles"),
-        "figure": (figure_view("alignment-evidence", svgs, "Evidence of every aligned pair.")
-                   if "alignment-evidence" in svgs else None),
-        "flagged": flagged, "removal": removal, "anomalies": anomalies,
-        "calibration": _calibration_view(doc["calibration"]),
-    }
-
-
-def _alignment_columns(scored: Sequence[str], default: str) -> list[tuple[str, str, str]]:
-    """The scores table's columns: (criterion, metric, heading)."""
-    columns: list[tuple[str, str, str]] = []
-    for c in scored:
-        heads = ((("recall", "R"), ("precision", "P"), ("f1", "F"), ("mapped_pairs", "pairs"))
-                 if c == default else (("f1", "F"), ("delta_f1", "ΔF"), ("p_value", "p"),
-                                       ("rank", "rank")))
-        columns += [(c, m, f"{c} {h}") for m, h in heads]
-    return columns
-
-
-def _alignment_text(metric: str, value: Any) -> str:
-    """A value of the scores table as it is shown."""
-    if metric in ("recall", "precision", "f1"):
-        return format_pct(value)
-    if metric == "delta_f1":
-        return _signed_pct(value)
-    if metric == "p_value":
-        return "" if value is None else format_p(value)
-    return "" if value is None else str(value)
-
-
-def _alignment_rows(systems: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str, str]],
-                    alpha: float) -> list[dict[str, Any]]:
-    """One row of the scores table per system, a cell per column."""
-    rows = []
-    for s in systems:
-        cells = []
-        for c, metric, _ in columns:
-            v = s["criteria"][c].get(metric)
-            significant = metric == "p_value" and v is not None and v <= alpha
-            cells.append({"criterion": c, "metric": metric, "text": _alignment_text(metric, v),
-                          "sort": "" if v is None else repr(v), "significant": significant})
-        rows.append({"system": s["system"], "cells": cells})
-    return rows
-
-
-def _removal_view(systems: Sequence[Mapping[str, Any]],
-                  scored: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Per system with a removal audit, its summary; and every removal with the anomaly."""
-    removal = []
-    anomalies = []
-    for s in systems:
-        records = s["removal"]
-        if not records:
-            continue
-        raises = {c: sum(1 for r in records if (r["deltas"][c]["f1"] or 0) > 0) for c in scored}
-        removal.append({"system": s["system"], "templates": len(records),
-                        "raises": [raises[c] for c in scored],
-                        "anomalies": sum(r["anomaly"] for r in records)})
-        anomalies += [{"system": s["system"], **r,
-                       "df": [_signed_pct(r["deltas"][c]["f1"]) for c in scored]}
-                      for r in records if r["anomaly"]]
-    return removal, anomalies
-
-
-def _calibration_view(calibration: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    return [{"criterion": c["criterion"],
-             "same": f"{format_pct(c['same_message']['share'])}% of "
-                     f"{c['same_message']['pairs']}",
-             "other": f"{format_pct(c['other_messages']['share'])}% of "
-                      f"{c['other_messages']['pairs']}"
-                      + (" (sample)" if c["other_messages"]["sampled"] else "")}
-            for c in calibration]
-
-
-def _criteria_comparisons(comparisons: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Per criterion against the default: Kendall's τ and the flipped decisions."""
-    return [{"criterion": c["criterion"],
-             "tau": "n/a" if c["kendall_tau"] is None else f"{c['kendall_tau']:.3f}",
-             "flips": [{**f, "p_default": format_p(f["p_default"]),
-                        "p_value": format_p(f["p_value"])} for f in c["flips"]]}
-            for c in comparisons]
-
-
 def classic_view(sig: SignificanceResult) -> list[dict[str, Any]]:
     """Per metric, every pair's randomization p beside the classic tests, r and Yeh's factor
     (empty when the classic tests were not computed)."""
@@ -539,17 +393,6 @@ def _distributions_view(distributions: Sequence[Distribution], svgs: Mapping[str
             for d in distributions]
 
 
-def errors_view(section: ErrorSection | None, svgs: Mapping[str, str]) -> dict[str, Any] | None:
-    """The Errors section as the page shows it, or None without one."""
-    if section is None:
-        return None
-    from muceval.reporting.errors_section import FIGURE
-
-    return section.view(figure_view(FIGURE, svgs, "Error categories of every system, best "
-                                    "first; every document's counts are in errors.json and "
-                                    "errors.csv."))
-
-
 def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None = None,
                 png: bool = True, distributions: Sequence[Distribution] = ()) -> str:
     """The whole page as a string, from the analysis and the SVG text of every figure.
@@ -571,26 +414,21 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
     """
     sig = analysis.significance
     classic = classic_view(sig)
+    names = display_names(s.name for s in analysis.systems)
     return environment().get_template("report.html.j2").render(
         title=title or f"muceval report: {len(analysis.systems)} systems", png=png,
-        names=display_names(s.name for s in analysis.systems),
-        version=dict(analysis.provenance.versions).get("muceval", ""),
+        names=names, version=dict(analysis.provenance.versions).get("muceval", ""),
         systems_count=len(analysis.systems), units=sig.settings["units"],
         method=sig.settings["method"], seed=sig.settings["seed"],
-        toc=[(a, label) for a, label in _TOC
-             if (a != "alignment" or analysis.alignment) and (a != "classic-tests" or classic)
-             and (a != "distributions" or distributions)
-             and (a != "errors" or analysis.errors is not None)],
+        toc=_contents(analysis.sections, {"classic-tests": bool(classic),
+                                          "distributions": bool(distributions)}),
+        placed=_placed(analysis.sections, Page(svgs, names, png)),
         summary=_summary_view(analysis),
         region=figure_view("region", svgs, "Region of performance of every system."),
         matrices=matrices_view(analysis.significance, svgs), groupings=groupings_view(analysis.significance, svgs),
         slots=_slots_view(analysis),
-        alignment=_alignment_view(analysis.alignment.to_dict()
-                                  if analysis.alignment is not None else None, svgs),
         classic=classic,
-        distributions=_distributions_view(distributions, svgs, display_names(
-            s.name for s in analysis.systems)),
-        errors=errors_view(analysis.errors, svgs),
+        distributions=_distributions_view(distributions, svgs, names),
         systems=[{"name": s.name, "slug": slug(s.name), "origin": s.origin, "source": s.source,
                   "slots": _tally_view(s.slots, s.name, "slots"),
                   "objects": _tally_view(s.objects, s.name, "objects")}

@@ -15,22 +15,16 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from muceval.core.signature import document_header
 from muceval.errors import UsageError
 from muceval.formats.files import write_files
 from muceval.reporting.errors_section import ErrorSection
-from muceval.reporting.html import (
-    ReportFiles,
-    environment,
-    errors_view,
-    format_pct,
-    groupings_view,
-    matrices_view,
-)
+from muceval.reporting.html import ReportFiles, groupings_view, matrices_view
 from muceval.reporting.names import display_names
 from muceval.reporting.plots import groups_plot, matrix_plot, to_png, to_svg
+from muceval.reporting.sections import Page, ReportSection, environment, format_pct
 from muceval.scoring.modern import ModernScores, ratio_tallies
 from muceval.significance.ratios import RATIO_METRICS, compare_ratios
 from muceval.significance.result import SignificanceResult
@@ -71,14 +65,18 @@ class ScorerResult:
 class ModernAnalysis:
     scorers: tuple[ScorerResult, ...]
     settings: dict[str, Any]
-    errors: ErrorSection | None = None
-    """The Errors section (Das et al.'s categories), when asked for."""
+    sections: tuple[ReportSection, ...] = ()
+    """The report's optional sections (the Errors of Das et al., when asked for)."""
+
+    @property
+    def errors(self) -> ErrorSection | None:
+        return cast("ErrorSection | None", next(
+            (s for s in self.sections if s.id == "errors"), None))
 
     def to_dict(self) -> dict[str, Any]:
         out = {**document_header(MODERN_REPORT_FORMAT, self.settings),
                "scorers": [s.to_dict() for s in self.scorers]}
-        if self.errors is not None:
-            out["errors"] = self.errors.to_dict()
+        out.update((section.id, section.to_dict()) for section in self.sections)
         return out
 
     @property
@@ -190,8 +188,8 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
                 files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
                 if png:
                     files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
-    if analysis.errors is not None:
-        for fig_id, fig in analysis.errors.figures().items():
+    for section in analysis.sections:
+        for fig_id, fig in section.figures().items():
             svgs[fig_id] = to_svg(fig)
             files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
             if png:
@@ -200,17 +198,19 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
     files[out / "report.json"] = json.dumps(analysis.to_dict(), indent=1,
                                             ensure_ascii=False) + "\n"
     data = [out / "report.json"]
-    if analysis.errors is not None:
-        extra = {out / name: text for name, text in analysis.errors.files().items()}
+    for section in analysis.sections:
+        extra = {out / name: text for name, text in section.files().items()}
         files.update(extra)
         data += list(extra)
     scorers = [_scorer_view(r, svgs) for r in analysis.scorers]
     s = analysis.settings
+    names = display_names(s.system for r in analysis.scorers for s in r.systems)
     html = environment().get_template("modern_report.html.j2").render(
         version=__version__, title=title or "muceval report: modern MUC-4 scorers", png=png,
-        names=display_names(s.system for r in analysis.scorers for s in r.systems),
+        names=names,
         side=_side_by_side(analysis), scorers=scorers, seed=s.get("seed"),
-        errors=errors_view(analysis.errors, svgs),
+        sections=analysis.sections, placed=[section.html(Page(svgs, names, png))
+                                            for section in analysis.sections],
         shuffles=s.get("shuffles"), method=s.get("method"), alpha=s.get("alpha"),
         documents=max((len(x.documents) for r in analysis.scorers for x in r.systems),
                       default=0),

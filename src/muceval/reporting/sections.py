@@ -1,0 +1,140 @@
+"""The parts of an HTML page: the one Jinja2 environment, number formats, figures, and the
+protocol of a report's optional sections.
+
+A section (:class:`ReportSection`) is everything a report says about one subject beyond the
+scores and their significance: the Errors of Das et al., the Alignment criteria, or a new one.
+It says what ``report.json`` holds of it (``to_dict``), which figures and data files it adds
+to the folder, where it goes on the page (after which of :data:`ANCHORS`) and how it is drawn
+(``html``). :func:`~muceval.reporting.html.write_report` and the modern report write every
+section an analysis holds, and nothing else has to change to add one.
+
+>>> format_pct(0.35678), format_pct(None)
+('35.68', 'n/a')
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import jinja2
+from markupsafe import Markup, escape
+
+from muceval.reporting.plots import inline_svg
+
+__all__ = ["ANCHORS", "Page", "ReportSection", "environment", "figure_view", "format_p",
+           "format_pct"]
+
+ANCHORS = ("summary", "region", "matrices", "groupings", "distributions", "slot-comparison",
+           "classic-tests", "systems", "settings")
+"""The parts every report of scores has, in page order: a section goes after one of them."""
+
+
+def format_pct(value: float | None, digits: int = 2) -> str:
+    """A fraction as a percentage with ``digits`` decimals; ``n/a`` when undefined.
+
+    >>> format_pct(0.5, 1)
+    '50.0'
+    """
+    return "n/a" if value is None else f"{100 * value:.{digits}f}"
+
+
+def format_p(p: float) -> str:
+    """A p-value as the tables show it (four decimals, or ``<0.0001``).
+
+    >>> format_p(0.1), format_p(0.00001)
+    ('0.1000', '<0.0001')
+    """
+    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The one Jinja2 environment of muceval's pages (the adjudication page extends
+    ``base.html.j2`` too): templates from the package, autoescaped, undefined names an error."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("muceval.reporting", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=False,
+    )
+    env.filters["system"] = _system_filter
+    env.filters["shown"] = _shown_filter
+    return env
+
+
+@jinja2.pass_context
+def _shown_filter(context: Any, name: str) -> str:
+    """``{{ name | shown }}``: the system as the page shows it, as plain text (where markup
+    cannot go: an ``<option>``, a ``title``)."""
+    return str(context.get("names", {}).get(name, name))
+
+
+@jinja2.pass_context
+def _system_filter(context: Any, name: str) -> Markup:
+    """``{{ name | system }}``: the system as the page shows it (the page's ``names``, from
+    :func:`~muceval.reporting.names.display_names`), with the full name as its tooltip where
+    they differ; the full name on a page without ``names``."""
+    shown = _shown_filter(context, name)
+    if shown == name:
+        return escape(name)
+    return Markup('<span class="sys" title="{}">{}</span>').format(name, shown)
+
+
+def figure_view(fig_id: str, svgs: Mapping[str, str], caption: str) -> dict[str, Any]:
+    # The SVG is our own figures' markup (their texts escaped when written), not user text.
+    return {"id": fig_id, "caption": caption, "svg": Markup(inline_svg(svgs[fig_id], f"{fig_id}-"))}
+
+
+@dataclass(frozen=True)
+class Page:
+    """What a section needs to draw itself on a page: the SVG text of every figure, how the
+    page shows each system's name, and whether PNG copies are linked."""
+
+    svgs: Mapping[str, str]
+    names: Mapping[str, str]
+    png: bool = False
+
+    def figure(self, fig_id: str, caption: str) -> dict[str, Any]:
+        return figure_view(fig_id, self.svgs, caption)
+
+    def render(self, template: str, **view: Any) -> Markup:
+        """A template of the package's ``templates/`` folder, or a template's text (a section
+        may carry its own), with the page's names and PNG links."""
+        env = environment()
+        found = env.get_template(template) if template.endswith(".j2") else env.from_string(
+            template)
+        return Markup(found.render(names=self.names, png=self.png, **view))
+
+
+@runtime_checkable
+class ReportSection(Protocol):
+    """One optional part of a report.
+
+    Attributes
+    ----------
+    id : str
+        Its anchor on the page, and its key in ``report.json``.
+    title : str
+        Its entry in the page's table of contents.
+    after : str
+        The part of the page it follows (one of :data:`ANCHORS`).
+    """
+
+    id: str
+    title: str
+    after: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """What ``report.json`` holds of it."""
+
+    def figures(self) -> dict[str, Any]:
+        """Its figures (:mod:`muceval.reporting.svgfig` figures), keyed by figure id."""
+
+    def files(self) -> dict[str, str]:
+        """The data files it adds to the report's folder, name to text."""
+
+    def html(self, page: Page) -> Markup:
+        """The section as the page shows it: one ``<section id=...>``."""
