@@ -40,6 +40,8 @@ from muceval.cli.groups import (
 from muceval.cli.modern import MODERN_ONLY, MODERN_USES, key_is_modern, modern_options, run_modern
 from muceval.errors import OutputError, UsageError
 from muceval.formats.files import write_atomic
+from muceval.pipelines.inputs import Responses, resolve_inputs
+from muceval.pipelines.score import ScoredResponses, adjudicated_mappings, score_responses
 from muceval.reporting.outputs import (
     Detail,
     Level,
@@ -55,7 +57,6 @@ if TYPE_CHECKING:
     from muceval.formats.muc.store import HistorySaveError
     from muceval.scoring.muc1992.judgements import AnswerCallback, Query, QueryAnswer, Unresolved
     from muceval.scoring.muc1992.scorer import ScoringOptions
-    from muceval.scoring.session import SessionResult
 
 
 @dataclass(frozen=True)
@@ -194,63 +195,53 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
                    if name not in MODERN_ONLY], "goes with a modern --metric")
     _check_view(view, destination)
     responses = expand_folders(responses, RESPONSES)
-    config = configuration.load()
-    inputs: dict[str | None, str] = {
-        key_path: "key", **configuration.inputs(), history.path: "history",
-        **{path: "response file" for path in responses},
-        **{path: "mapping file" for path in mapping_paths}}
-    # The slot file a 1992 configuration names is read too, though not given.
-    inputs.update((path, "configuration file") for path in config.read_from if path not in inputs)
-    refuse_overwriting_inputs(destination.output, inputs)
-    refuse_overwriting_inputs(history.save_to,
-                              {k: v for k, v in inputs.items() if k != history.path})
     renamed = parse_names(names, responses)
-    chosen_mappings = _adjudicated_mappings(history.path, responses, renamed) \
-        if not mapping_paths else mapping_paths
-    session = _score(config, key_path, responses, configuration, history,
-                     replace(scoring, fills=view.unit == "fill"), chosen_mappings, renamed,
-                     cluster, set(inputs))
+    source = resolve_inputs(responses, key_path, config=configuration.config_path,
+                            slots=configuration.slots_path,
+                            alignment_file=configuration.alignment_path, history=history.path,
+                            scoring=scoring, unit=view.unit, names=renamed)
+    assert isinstance(source, Responses)
+    if not mapping_paths:
+        found = adjudicated_mappings(history.path, responses, renamed)
+        for name, sidecar in found.items():
+            click.echo(f"note: {name} uses the manual mappings of muceval adjudicate in "
+                       f"{sidecar} (--manual-mappings overrides)", err=True)
+    scored = _score(source, history, mapping_paths or found, configuration.criterion, cluster,
+                    destination)
+    session = scored.session
     report_warnings(session.warnings, session.file_warnings, strict)
     note_unanswered(session.unanswered, history.unresolved, history.path)
-    view = replace(view, settings=_provenance(session, configuration))
-    _show(view, destination, session.systems, config, inputs)
+    _show(replace(view, settings=scored.settings), destination, session.systems, scored.config,
+          scored.files)
     if session.answers_file is not None:
         click.echo(f"{len(session.new_judgements)} new judgement(s) stored in "
                    f"{session.answers_file}", err=True)
 
 
-def _score(config: Configuration, key_path: str, responses: Sequence[str],
-           configuration: ConfigurationChoice, history: HistoryChoice, scoring: ScoringOptions,
-           mappings: Sequence[str] | Mapping[str, str], renamed: dict[str, str],
-           cluster: Cluster | None, inputs: set[str | None]) -> SessionResult:
+def _score(source: Responses, history: HistoryChoice,
+           mappings: Sequence[str] | Mapping[str, str], criterion: str | None,
+           cluster: Cluster | None, destination: Destination) -> ScoredResponses:
     """The scoring session; a failed save of an answer offers to keep the answers elsewhere."""
-    from muceval.scoring.session import score_files
+    from muceval.formats.config import resolve_configuration
 
     ask = history.unresolved == "ask"
-    options = replace(scoring, unresolved=history.unresolved,
-                      ask=_ask_on_terminal(config) if ask else None)
-    show_progress = len(responses) > 1 and not ask and sys.stderr.isatty()
+    show_progress = len(source.responses) > 1 and not ask and sys.stderr.isatty()
     try:
         with progress_bar(show_progress, "scoring") as advance:
-            return score_files(
-                config, key_path, responses, options=options, history_path=history.path,
-                mapping_paths=mappings, save_history=history.save_to, names=renamed,
-                progress=advance, alignment=configuration.criterion,
-                scheduler=cluster.scheduler if cluster else None)
+            return score_responses(
+                source, unresolved=history.unresolved,
+                ask=_ask_on_terminal(resolve_configuration(
+                    source.config, source.slots, source.alignment_file)) if ask else None,
+                mappings=mappings, save_history=history.save_to,
+                criterion=criterion, scheduler=cluster.scheduler if cluster else None,
+                outputs=[destination.output], progress=advance)
     except OutputError as failed:
         from muceval.formats.muc.store import HistorySaveError  # saves only when asking
 
         if not isinstance(failed, HistorySaveError):
             raise
-        _save_elsewhere(failed, inputs)
+        _save_elsewhere(failed, set(source.files))
         raise click.exceptions.Exit(2) from None
-
-
-def _provenance(session: SessionResult, configuration: ConfigurationChoice) -> dict[str, object]:
-    """The settings JSON output records: the session's, with the configuration as given."""
-    return {"command": "score", "muceval": _version(), "key": session.settings["key"],
-            "configuration": configuration.label, "slots": configuration.slots_path,
-            **{k: v for k, v in session.settings.items() if k not in ("key", "configuration")}}
 
 
 def _show(view: ScoreView, destination: Destination,
@@ -269,32 +260,6 @@ def _show(view: ScoreView, destination: Destination,
             console.print(table)
     else:
         destination.emit(view.text(results, config), encoding=view.encoding)
-
-
-def _adjudicated_mappings(history_path: str | None, responses: Sequence[str],
-                          renamed: Mapping[str, str]) -> dict[str, str]:
-    """The manual mappings ``muceval adjudicate`` kept next to the history, per system; each
-    one used is said on standard error."""
-    from muceval.formats.files import system_name
-    from muceval.formats.muc.mappings import sidecar_mapping_path
-
-    if history_path is None:
-        return {}
-    found = {}
-    for path in responses:
-        name = renamed.get(path) or system_name(path)
-        sidecar = sidecar_mapping_path(history_path, name)
-        if sidecar.is_file():
-            found[name] = str(sidecar)
-            click.echo(f"note: {name} uses the manual mappings of muceval adjudicate in "
-                       f"{sidecar} (--manual-mappings overrides)", err=True)
-    return found
-
-
-def _version() -> str:
-    from muceval.version import __version__
-
-    return __version__
 
 
 def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:

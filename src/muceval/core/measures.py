@@ -11,6 +11,7 @@ list the measures without loading NumPy; :mod:`muceval.core.metrics` re-exports 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,6 +24,7 @@ __all__ = [
     "METRIC_LABELS",
     "MeasureSpec",
     "metric_of_counts",
+    "ranking_measure",
 ]
 
 
@@ -116,3 +118,13 @@ def metric_of_counts(metric: str, pos: float, act: float, n2: float) -> float:
 MEASURE_NAMES: tuple[str, ...] = ("recall", "precision", "overgeneration", "fallout",
                                   *(m.id for m in F_MEASURES))
 """Public names of the float measures, in the order of :meth:`FloatScores.as_dict`."""
+
+
+def ranking_measure(measures: Sequence[str]) -> str:
+    """The measure a ranking (of a report, a matrix, a terminal table) follows: F P&R when it
+    is among ``measures``, else the first.
+
+    >>> ranking_measure(["recall", "f1"]), ranking_measure(["precision"])
+    ('f1', 'precision')
+    """
+    return "f1" if "f1" in measures else measures[0]

@@ -49,6 +49,7 @@ __all__ = [
     "METRIC_REGISTRY",
     "MetricSpec",
     "FloatScores",
+    "MeasureValues",
     "Scores",
     "f_measure",
     "f_measure_1992",
@@ -254,21 +255,12 @@ def f_measure(precision: float | None, recall: float | None, beta: float = 1.0) 
     return (b2 + 1.0) * precision * recall / den
 
 
-@dataclass(frozen=True, slots=True)
-class FloatScores:
-    """Unrounded measures of one tally (fractions in [0, 1]; ``None`` when undefined).
+class MeasureValues:
+    """The measures of a row by name: ``f`` holds the F-measures of :data:`F_MEASURES` in
+    order; ``f_pr``, ``f_2pr`` and ``f_p2r`` are F with beta 1, 0.5 and 2, and :meth:`value`
+    any measure by its id."""
 
-    ``f`` holds the F-measures of :data:`F_MEASURES` in order; ``f_pr``, ``f_2pr`` and
-    ``f_p2r`` are F with beta 1, 0.5 and 2, and :meth:`value` any measure by its id.
-
-    >>> FloatScores.of(Tally(pos=2, act=2, cor=1)).f_pr
-    0.5
-    """
-
-    recall: float | None
-    precision: float | None
-    overgeneration: float | None
-    fallout: float | None
+    __slots__ = ()
     f: tuple[float | None, ...]
 
     @property
@@ -292,6 +284,21 @@ class FloatScores:
         if measure in _F_INDEX:
             return self.f[_F_INDEX[measure]]
         return getattr(self, measure)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class FloatScores(MeasureValues):
+    """Unrounded measures of one tally (fractions in [0, 1]; ``None`` when undefined).
+
+    >>> FloatScores.of(Tally(pos=2, act=2, cor=1)).f_pr
+    0.5
+    """
+
+    recall: float | None
+    precision: float | None
+    overgeneration: float | None
+    fallout: float | None
+    f: tuple[float | None, ...]
 
     def as_dict(self) -> dict[str, float | None]:
         """The measures under their public names (as in JSON, CSV and ``--metrics``).

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from muceval.core.metrics import F_WEIGHTS, FloatScores, f_measures_1992, scores
+from muceval.core.metrics import F_WEIGHTS, FloatScores, MeasureValues, f_measures_1992, scores
 from muceval.core.model import DisplayType
 from muceval.core.tallies import Tally
 from muceval.core.units import UnitTallies, check_counts
@@ -48,7 +48,7 @@ MANNER_LABELS: dict[str, str] = {
 _MANNER_OF_LABEL = {label: manner for manner, label in MANNER_LABELS.items()}
 
 @dataclass(frozen=True)
-class Row:
+class Row(MeasureValues):
     """One labelled row of a summary with its tallies and unrounded measures.
 
     ``kind``: ``slot``, ``subtotal``, ``total`` (one of the four manners),
@@ -73,23 +73,6 @@ class Row:
     def of(cls, name: str, kind: str, tally: Tally, fallout: float | None = None) -> Row:
         f = FloatScores.of(tally)
         return cls(name, kind, tally, f.recall, f.precision, f.overgeneration, fallout, f.f)
-
-    @property
-    def f_pr(self) -> float | None:
-        return self.value("f1")
-
-    @property
-    def f_2pr(self) -> float | None:
-        return self.value("f0.5")
-
-    @property
-    def f_p2r(self) -> float | None:
-        return self.value("f2")
-
-    def value(self, measure: str) -> float | None:
-        """A measure of the row by its id (``'recall'``, ``'f1'``, ``'fallout'`` ...)."""
-        return FloatScores(self.recall, self.precision, self.overgeneration, self.fallout,
-                           self.f).value(measure)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -49,7 +49,6 @@ __all__ = [
     "Analysis",
     "Provenance",
     "analyze",
-    "ranking_metric",
     "systems_from_pairs",
 ]
 
@@ -234,7 +233,7 @@ class Analysis:
     @property
     def ranking_metric(self) -> str:
         """The metric the report ranks by: F P&R when tested, else the first metric."""
-        return ranking_metric(self.significance.metrics)
+        return self.significance.ranking_metric
 
     def recorded(self) -> dict[str, Any]:
         """The ``settings`` of ``report.json``: those of the significance result, the number
@@ -264,15 +263,6 @@ class Analysis:
 
     def to_json(self, indent: int | None = 1) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False) + "\n"
-
-
-def ranking_metric(metrics: Sequence[str]) -> str:
-    """The metric a report ranks by: ``f1`` when among ``metrics``, else the first.
-
-    >>> ranking_metric(["recall", "f1"]), ranking_metric(["precision"])
-    ('f1', 'precision')
-    """
-    return "f1" if "f1" in metrics else metrics[0]
 
 
 def analyze(

@@ -192,7 +192,7 @@ def _metric_cell(value: float | None, ci: tuple[float, float] | None, system: st
 def _summary_view(analysis: Analysis) -> dict[str, Any]:
     sig = analysis.significance
     ci_all = sig.system_ci or {}
-    ranking_metric = "f1" if "f1" in sig.metrics else sig.metrics[0]
+    ranking_metric = sig.ranking_metric
     rows = []
     for rank, name in enumerate(sig.ranking(ranking_metric), start=1):
         s = analysis.system(name)
@@ -275,7 +275,7 @@ def groupings_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str
 
 def _slots_view(analysis: Analysis) -> dict[str, Any] | None:
     sig = analysis.significance
-    order = sig.ranking("f1" if "f1" in sig.metrics else sig.metrics[0])
+    order = sig.ranking(sig.ranking_metric)
     names: list[str] = []
     for s in analysis.systems:
         for row in (*s.slots, *s.objects):

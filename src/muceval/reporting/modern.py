@@ -17,13 +17,16 @@ import csv
 import io
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import signature
 from muceval.scoring.modern import ModernScores
 from muceval.version import __version__
 
-__all__ = ["MODERN_FORMAT", "modern_scores_to_csv", "modern_scores_to_json"]
+if TYPE_CHECKING:
+    from muceval.scoring.modern.files import ModernRun
+
+__all__ = ["MODERN_FORMAT", "modern_scores_table", "modern_scores_to_csv", "modern_scores_to_json"]
 
 MODERN_FORMAT = "muceval-modern-scores"
 FORMAT_VERSION = 1
@@ -74,3 +77,35 @@ def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
                 writer.writerow([*head, scope, name, c.p_num, c.p_den, c.r_num, c.r_den,
                                  c.precision, c.recall, c.f1])
     return buffer.getvalue()
+
+
+def modern_scores_table(run: ModernRun, terminal: bool) -> str:
+    """Each scorer's table (P, R, F1 and the counts behind them, best first), printed on the
+    terminal (``terminal``) or returned as text."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(record=True, width=120, file=None if terminal else io.StringIO())
+    for systems in run.scores:
+        if not systems:
+            continue
+        options = systems[0].options
+        label = options.metric + (f" (phi {options.phi})" if options.phi else "")
+        if options.event_n is not None:
+            label += f" (event-n {options.event_n}: {options.event_n_buckets})"
+        table = Table(title=f"{label}: reproduces {options.reproduces}")
+        for column in ("system", "P", "R", "F1", "p_num/p_den", "r_num/r_den"):
+            table.add_column(column, justify="left" if column == "system" else "right")
+        for s in sorted(systems, key=lambda s: -s.overall.f1):
+            c = s.overall
+            table.add_row(s.system, f"{100 * c.precision:.2f}", f"{100 * c.recall:.2f}",
+                          f"{100 * c.f1:.2f}", f"{c.p_num:g}/{c.p_den}", f"{c.r_num:g}/{c.r_den}")
+        console.print(table)
+        if options.metric == "ceaf-ree" and run.layout == "gtt-gold":
+            console.print("  gold extracts: the per-role union of the GTT gold templates "
+                          "(GRIT's own gold differs in a dozen documents)")
+    for line in run.skipped:
+        console.print(f"  not scored: {line}")
+    return "" if terminal else console.export_text()

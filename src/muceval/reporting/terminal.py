@@ -46,7 +46,7 @@ def render_significance(result: SignificanceResult, console: Any,
         f"method {settings['method']}, {settings['alternative']}, α = {settings['alpha']}, "
         f"confidence {settings['confidence']}, seed {settings['seed']}"
     )
-    primary = "f1" if "f1" in result.metrics else result.metrics[0]
+    primary = result.ranking_metric
     order = result.ranking(primary)
     short = short_names(order)
     width = console.width or 80

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from muceval.core.measures import ranking_measure
 from muceval.core.metrics import METRIC_LABELS
 from muceval.core.signature import signature
 from muceval.significance.comparison import (
@@ -184,7 +185,12 @@ class SignificanceResult:
     def matrix_order(self) -> list[str]:
         """One order of the systems for every metric's matrix, that of F P&R (else the first
         metric): a pair's cells are in the same place in each."""
-        return self.ranking("f1" if "f1" in self.metrics else self.metrics[0])
+        return self.ranking(self.ranking_metric)
+
+    @property
+    def ranking_metric(self) -> str:
+        """The metric rankings follow: F P&R when tested, else the first metric."""
+        return ranking_measure(self.metrics)
 
     @property
     def letters_from_runs(self) -> list[str]:

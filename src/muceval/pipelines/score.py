@@ -1,0 +1,179 @@
+"""``muceval score`` as library calls: 1992 responses scored as the 1992 program did, or modern
+predictions scored by the official modern scorers.
+
+:func:`score_responses` takes the :class:`~muceval.pipelines.inputs.Responses` of
+:func:`~muceval.pipelines.inputs.resolve_inputs` and returns the scoring session with what the
+JSON outputs record of it; :func:`score_predictions` does the same for
+:class:`~muceval.pipelines.inputs.ModernPredictions`. Both refuse, before any work, an output
+that is one of the files they read. What to show of the scores
+(:class:`~muceval.reporting.outputs.ScoreView`) is the caller's.
+
+>>> from importlib.resources import files
+>>> from muceval.pipelines.inputs import resolve_inputs
+>>> example = files("muceval") / "data" / "example"
+>>> source = resolve_inputs([example / "alpha.txt"], example / "key.txt",
+...                         config=str(example / "config.toml"),
+...                         history=str(example / "history.lisp"))
+>>> scored = score_responses(source)
+>>> list(scored.session.systems), scored.settings["command"]
+(['alpha'], 'score')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from muceval.errors import OutputError, UsageError
+from muceval.pipelines.inputs import ModernPredictions, Responses
+
+if TYPE_CHECKING:
+    from muceval.core.model import Configuration
+    from muceval.scoring.modern import ModernOptions
+    from muceval.scoring.modern.files import ModernRun
+    from muceval.scoring.muc1992.judgements import AnswerCallback, Unresolved
+    from muceval.scoring.session import SessionResult
+
+__all__ = ["ScoredPredictions", "ScoredResponses", "adjudicated_mappings", "score_predictions",
+           "score_responses"]
+
+
+@dataclass(frozen=True)
+class ScoredResponses:
+    """1992 responses scored: the session, the configuration, every file read by role (never
+    an output), and the settings the JSON outputs record."""
+
+    session: SessionResult
+    config: Configuration
+    files: dict[str | None, str]
+    settings: dict[str, object]
+
+
+@dataclass(frozen=True)
+class ScoredPredictions:
+    """Modern predictions scored by each scorer asked for, and the settings the JSON outputs
+    record."""
+
+    run: ModernRun
+    settings: dict[str, object]
+
+
+def _refuse_outputs(outputs: Sequence[str | Path | None], files: Mapping[str | None, str],
+                    ) -> None:
+    from muceval.formats.files import refuse_replacing_inputs
+
+    for output in outputs:
+        try:
+            refuse_replacing_inputs(output, files)
+        except OutputError as error:
+            raise UsageError(str(error)) from None
+
+
+def adjudicated_mappings(history: str | None, responses: Sequence[str],
+                         names: Mapping[str, str]) -> dict[str, str]:
+    """The manual mappings ``muceval adjudicate`` kept next to the history, by system name."""
+    from muceval.formats.files import system_name
+    from muceval.formats.muc.mappings import sidecar_mapping_path
+
+    found = {}
+    for path in responses if history is not None else ():
+        name = names.get(path) or system_name(path)
+        sidecar = sidecar_mapping_path(str(history), name)
+        if sidecar.is_file():
+            found[name] = str(sidecar)
+    return found
+
+
+def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
+                    ask: AnswerCallback | None = None,
+                    mappings: Sequence[str] | Mapping[str, str] | None = None,
+                    save_history: str | None = None, criterion: str | None = None,
+                    scheduler: str | None = None, outputs: Sequence[str | None] = (),
+                    progress: Callable[[int, int], None] | None = None) -> ScoredResponses:
+    """Score 1992 responses against their key as the 1992 program did.
+
+    Parameters
+    ----------
+    source : Responses
+        The key, the responses, the configuration, the history and the scoring options
+        (``unit='fill'`` records each fill's credit, for fill units).
+    unresolved, ask
+        What a question without a recorded answer gives (``'ask'``: ``ask`` answers it).
+    mappings : sequence or mapping of str, or None
+        Manual template mappings (files, one for all or one per response, or by system name);
+        None: those ``muceval adjudicate`` kept next to the history.
+    save_history : str or None
+        Where the history with the answers given is saved (default: the history itself).
+    criterion : str or None
+        The alignment criterion to score with instead of the configuration's default.
+    scheduler : str or None
+        A Dask scheduler to score the systems on.
+    outputs : sequence of str or None
+        Files the caller will write: refused, before anything is scored, if one is a file this
+        reads.
+    progress : callable or None
+        Called with (systems done, systems).
+
+    Raises
+    ------
+    UsageError
+        If an output is one of the files read.
+    HistorySaveError
+        If the answers given cannot be saved (the history with them is kept in the error).
+    """
+    from muceval.formats.config import resolve_configuration
+    from muceval.scoring.session import score_files
+    from muceval.version import __version__
+
+    config = resolve_configuration(source.config, source.slots, source.alignment_file)
+    names = dict(source.names)
+    manual = adjudicated_mappings(source.history, source.responses, names) \
+        if mappings is None else mappings
+    files: dict[str | None, str] = {**source.files,
+                                    **{p: "response file" for p in source.responses},
+             **{p: "mapping file" for p in (manual.values() if isinstance(manual, Mapping)
+                                            else manual)}}
+    # The slot file a 1992 configuration names is read too, though not given.
+    files.update((p, "configuration file") for p in config.read_from if p not in files)
+    _refuse_outputs(outputs, files)
+    _refuse_outputs([save_history], {k: v for k, v in files.items() if k != source.history})
+    options = replace(source.scoring, unresolved=unresolved, ask=ask,
+                      fills=source.scoring.fills or source.unit == "fill")
+    session = score_files(config, source.key, source.responses, options=options,
+                          history_path=source.history, mapping_paths=manual,
+                          save_history=save_history, names=names, progress=progress,
+                          alignment=criterion, scheduler=scheduler)
+    settings = {"command": "score", "muceval": __version__, "key": session.settings["key"],
+                "configuration": source.config or "muc4", "slots": source.slots,
+                **{k: v for k, v in session.settings.items()
+                   if k not in ("key", "configuration")}}
+    return ScoredResponses(session, config, files, settings)
+
+
+def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions], *,
+                      outputs: Sequence[str | None] = (),
+                      recorded: Mapping[str, Any] | None = None) -> ScoredPredictions:
+    """Score modern predictions under each of ``scorers``; ``recorded``: the choices to record
+    in the settings besides the files (the command's scorer and options)."""
+    from muceval.scoring.modern.files import score_modern_files
+    from muceval.version import __version__
+
+    buckets: dict[str | None, str] = {o.event_n_file: "buckets file" for o in scorers
+                                      if o.event_n_file}
+    files: dict[str | None, str] = {source.key: "key",
+                                    **{p: "predictions" for p in source.predictions}}
+    _refuse_outputs(outputs, {**files, **buckets})
+    names = dict(source.names)
+    run = score_modern_files(source.key, source.predictions, scorers, names)
+    buckets_used = next((o.event_n_buckets for o in run.options if o.event_n_buckets), None)
+    settings: dict[str, object] = {"command": "score", "muceval": __version__,
+                                   "key": source.key, "predictions": list(source.predictions)}
+    for key, value in (recorded or {}).items():
+        settings[key] = value
+        if key == "event_n_file":  # where the documents of event_n come from, beside it
+            settings["event_n_buckets"] = buckets_used
+    settings.setdefault("event_n_buckets", buckets_used)
+    settings["names"] = names
+    return ScoredPredictions(run, settings)
