@@ -11,11 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from muceval.reporting.names import display_names, short_names
 from muceval.significance.baseline import BaselineResult
-from muceval.significance.classic import (
-    CLASSIC_TESTS,
-    PAIRED_TESTS,
-    TEST_FIELDS,
-)
+from muceval.significance.classic import CLASSIC, CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELDS
 from muceval.significance.result import SignificanceResult, metric_label
 
 if TYPE_CHECKING:
@@ -142,8 +138,7 @@ def render_classic_tests(result: SignificanceResult, console: Any,
     if unknown:
         raise ValueError(f"unknown test(s) {', '.join(unknown)}")
     short = short_names(result.systems)
-    heads = {"paired-t": "pair t", "sign": "sign", "wilcoxon": "wilcox",
-             "two-sample-t": "2-smp t", "binomial": "binom", "chi2": "χ²"}
+    heads = {t.id: t.head for t in CLASSIC}
 
     def p_text(value: float | None) -> str:
         return "n/a" if value is None else "<.001" if value < 0.001 else f"{value:.3f}"

@@ -11,7 +11,8 @@ randomization do not assume independence.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cached_property
 
 import numpy as np
 from scipy import special
@@ -44,10 +45,33 @@ class ClassicTests:
     """Yeh's √(1/(1 − r)) (:func:`understatement`), where it applies (recall, or asked)."""
 
 
-CLASSIC_FIELDS = ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t", "chi2",
-                  "binomial", "yeh_factor")
-"""The numeric fields of :class:`ClassicTests` besides ``units``, in its order."""
+@dataclass(frozen=True)
+class ClassicTest:
+    """One classic test: its command-line name (``--tests``), its column head in the
+    terminal, its field of :class:`ClassicTests` (the JSON key and CSV column), whether it
+    is paired (does not assume the systems independent), whether it tests per-unit values
+    (n/a for precision and F unless asked), and what computes its p-values for a block of
+    pairs (NaN where not applicable). :data:`CLASSIC` registers them.
 
+    >>> [(t.id, t.field) for t in CLASSIC if t.paired]
+    [('paired-t', 'paired_t'), ('sign', 'sign'), ('wilcoxon', 'wilcoxon')]
+    """
+
+    id: str
+    head: str
+    field: str
+    paired: bool
+    per_unit: bool
+    p_values: Callable[[_Pairs], np.ndarray]
+
+
+def _fields_of_classic_tests() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(ClassicTests) if f.name not in ("units", "of", "reason"))
+
+
+CLASSIC_FIELDS = _fields_of_classic_tests()
+"""The numeric fields of :class:`ClassicTests` besides ``units``, in its order (that of the
+JSON and the CSV)."""
 
 @dataclass(frozen=True, eq=False)
 class ClassicColumns:
@@ -74,10 +98,9 @@ class ClassicColumns:
         """Every pair's tests, in order."""
         columns = [[None if v != v else v for v in self.values[name].tolist()]
                    for name in CLASSIC_FIELDS]
-        return [ClassicTests(u, r, sign, wil, paired, two, chi2, binomial, self.of, self.reason,
-                             yeh)
-                for u, r, sign, wil, paired, two, chi2, binomial, yeh
-                in zip(self.units.tolist(), *columns, strict=True)]
+        return [ClassicTests(u, of=self.of, reason=self.reason,
+                             **dict(zip(CLASSIC_FIELDS, found, strict=True)))
+                for u, *found in zip(self.units.tolist(), *columns, strict=True)]
 
     @staticmethod
     def concatenate(parts: Sequence[ClassicColumns]) -> ClassicColumns:
@@ -86,14 +109,6 @@ class ClassicColumns:
         return ClassicColumns(np.concatenate([p.units for p in parts]),
                               {name: np.concatenate([p.values[name] for p in parts])
                                for name in CLASSIC_FIELDS}, first.of, first.reason)
-
-
-CLASSIC_TESTS = ("paired-t", "sign", "wilcoxon", "two-sample-t", "binomial", "chi2")
-"""The tests by their command-line names (``--tests``)."""
-PAIRED_TESTS = ("paired-t", "sign", "wilcoxon")
-"""The tests that do not assume independence (the default view)."""
-TEST_FIELDS = {"paired-t": "paired_t", "sign": "sign", "wilcoxon": "wilcoxon",
-               "two-sample-t": "two_sample_t", "binomial": "binomial", "chi2": "chi2"}
 
 
 def understatement(correlation: float | None) -> float | None:
@@ -203,6 +218,86 @@ def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.n
     return ClassicColumns.concatenate(parts)
 
 
+@dataclass(frozen=True)
+class _Pairs:
+    """A block of pairs as the classic tests read it: which units each pair keeps, the two
+    systems' values there (0 elsewhere), their number ``n``, means and summed squared
+    deviations, both systems' summed counts, the metric, and the direction of each test
+    (``alt``: 0 two-sided, 1 greater, −1 less)."""
+
+    keep: np.ndarray
+    va: np.ndarray
+    vb: np.ndarray
+    n: np.ndarray
+    mean_a: np.ndarray
+    mean_b: np.ndarray
+    ss_a: np.ndarray
+    ss_b: np.ndarray
+    totals_a: np.ndarray
+    totals_b: np.ndarray
+    metric: str
+    alt: np.ndarray
+
+    @cached_property
+    def d(self) -> np.ndarray:
+        """The differences of the kept units (0 elsewhere)."""
+        d: np.ndarray = self.va - self.vb
+        return d
+
+    @cached_property
+    def nz(self) -> np.ndarray:
+        """Where a kept unit's difference is not 0."""
+        nz: np.ndarray = self.keep & (self.d != 0)
+        return nz
+
+    @cached_property
+    def m(self) -> np.ndarray:
+        """The number of non-zero differences."""
+        m: np.ndarray = self.nz.sum(axis=1)
+        return m
+
+    @cached_property
+    def proportions(self) -> tuple[np.ndarray, np.ndarray]:
+        """χ² and the binomial z test (NaN for a metric other than recall and precision)."""
+        if self.metric not in ("recall", "precision"):
+            nothing = np.full(len(self.n), np.nan)
+            return nothing, nothing
+        return _proportions(self.totals_a, self.totals_b, self.metric, self.alt)
+
+
+def _sign(p: _Pairs) -> np.ndarray:
+    return _none(_sign_test(p.d, p.nz, p.m, p.alt), p.n > 0)
+
+
+def _signed_rank(p: _Pairs) -> np.ndarray:
+    return _none(*_wilcoxon(p.d, p.nz, p.m, p.n, p.alt))
+
+
+def _matched_t(p: _Pairs) -> np.ndarray:
+    return _none(_paired_t(p.d, p.keep, p.n, p.alt), p.n >= 2)
+
+
+def _pooled_t(p: _Pairs) -> np.ndarray:
+    return _none(_two_sample_t(p.mean_a - p.mean_b, p.ss_a + p.ss_b, p.n, p.alt), p.n >= 2)
+
+
+CLASSIC = (
+    ClassicTest("paired-t", "pair t", "paired_t", True, True, _matched_t),
+    ClassicTest("sign", "sign", "sign", True, True, _sign),
+    ClassicTest("wilcoxon", "wilcox", "wilcoxon", True, True, _signed_rank),
+    ClassicTest("two-sample-t", "2-smp t", "two_sample_t", False, True, _pooled_t),
+    ClassicTest("binomial", "binom", "binomial", False, False, lambda p: p.proportions[1]),
+    ClassicTest("chi2", "χ²", "chi2", False, False, lambda p: p.proportions[0]),
+)
+"""The classic tests, in the order the terminal and the report show them."""
+CLASSIC_TESTS = tuple(t.id for t in CLASSIC)
+"""The tests by their command-line names (``--tests``)."""
+PAIRED_TESTS = tuple(t.id for t in CLASSIC if t.paired)
+"""The tests that do not assume independence (the default view)."""
+TEST_FIELDS = {t.id: t.field for t in CLASSIC}
+"""The field of :class:`ClassicTests` of each test."""
+
+
 def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
            totals: np.ndarray, metric: str, alternative: str,
            kind: _Kind | None) -> ClassicColumns:
@@ -218,32 +313,21 @@ def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
     mean_a, mean_b = va.sum(1) / safe_n, vb.sum(1) / safe_n
     ca, cb = np.where(keep, va - mean_a[:, None], 0.0), np.where(keep, vb - mean_b[:, None], 0.0)
     ss_a, ss_b = (ca * ca).sum(1), (cb * cb).sum(1)
+    pairs = _Pairs(keep, va, vb, n, mean_a, mean_b, ss_a, ss_b, totals[ia], totals[ib], metric,
+                   alt)
     nothing = np.full(len(ia), np.nan)
-    sign_l = wil_l = paired_l = two_l = nothing
+    per_unit = kind is None or kind.reason is None
     with np.errstate(divide="ignore", invalid="ignore"):
-        correlation = _correlation(ca, cb, ss_a, ss_b, n)
-        if kind is None or kind.reason is None:
-            d = va - vb
-            nz = keep & (d != 0)
-            m = nz.sum(axis=1)
-            wilcoxon_p, wilcoxon_ok = _wilcoxon(d, nz, m, n, alt)
-            sign_l, wil_l = _none(_sign_test(d, nz, m, alt), n > 0), _none(wilcoxon_p,
-                                                                         wilcoxon_ok)
-            paired_l = _none(_paired_t(d, keep, n, alt), n >= 2)
-            two_l = _none(_two_sample_t(mean_a - mean_b, ss_a + ss_b, n, alt), n >= 2)
-    chi2, binomial = nothing, nothing
-    if metric in ("recall", "precision"):
-        chi2, binomial = _proportions(totals[ia], totals[ib], metric, alt)
-    of, reason = ("the metric", None) if kind is None else (kind.of, kind.reason)
-    yeh = nothing
-    if kind is not None and kind.reason is None:
+        found = {"correlation": _correlation(ca, cb, ss_a, ss_b, n)}
+        found |= {t.field: t.p_values(pairs) if per_unit or not t.per_unit else nothing
+                  for t in CLASSIC}
+        correlation = found["correlation"]
         # understatement(r), for every r at once: n/a outside 0 ≤ r < 1 (NaN fails both).
-        applies = (correlation >= 0) & (correlation < 1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            yeh = np.where(applies, np.sqrt(1.0 / (1.0 - correlation)), np.nan)
-    return ClassicColumns(n.astype(np.int64), dict(zip(CLASSIC_FIELDS, (
-        correlation, sign_l, wil_l, paired_l, two_l, chi2, binomial, yeh), strict=True)),
-        of, reason)
+        found["yeh_factor"] = (np.where((correlation >= 0) & (correlation < 1),
+                                        np.sqrt(1.0 / (1.0 - correlation)), np.nan)
+                               if kind is not None and kind.reason is None else nothing)
+    of, reason = ("the metric", None) if kind is None else (kind.of, kind.reason)
+    return ClassicColumns(n.astype(np.int64), {f: found[f] for f in CLASSIC_FIELDS}, of, reason)
 
 
 def _correlation(ca: np.ndarray, cb: np.ndarray, ss_a: np.ndarray, ss_b: np.ndarray,
