@@ -87,14 +87,14 @@ def test_a_table_of_modern_counts_writes_what_its_comparisons_write(data, system
 
 
 def test_a_column_of_few_values_is_encoded_once_and_negative_zero_kept():
-    from muceval.significance.table import _literals
+    from muceval.significance.table import _texts
 
     repeated = np.tile([0.5, 1e-05, 1e16, np.nan, 0.1 + 0.2], 40)
-    assert _literals(repeated) == [json.dumps(v) for v in repeated.tolist()]
-    assert _literals(repeated, none_for_nan=True)[3] == "null"
+    assert _texts(repeated, "NaN", "Infinity") == [json.dumps(v) for v in repeated.tolist()]
+    assert _texts(repeated, "null", "Infinity")[3] == "null"
     signed = np.tile([0.0, -0.0, 2.5], 40)
-    assert _literals(signed) == [json.dumps(v) for v in signed.tolist()]
-    assert _literals(np.array([], dtype=float)) == []
+    assert _texts(signed, "NaN", "Infinity") == [json.dumps(v) for v in signed.tolist()]
+    assert _texts(np.array([], dtype=float), "NaN", "Infinity") == []
 
 
 @settings(max_examples=200, deadline=None)
@@ -144,13 +144,6 @@ def test_comparisons_joined_in_blocks_are_the_rows_joined(data, systems, units, 
     assert "".join(table.json_joined(separator, block)) == separator.join(table.json_rows())
 
 
-def test_a_template_s_pieces_read_percent_signs():
-    from muceval.significance.table import _pieces
-
-    assert _pieces('{"a": %s, "b": "%%s%%", "c": %s}') == ['{"a": ', ', "b": "%s%", "c": ', "}"]
-    assert _pieces("%s") == ["", ""]
-
-
 @settings(max_examples=30, deadline=None)
 @given(st.data(), st.integers(2, 5), st.integers(1, 6), st.integers(1, 4))
 def test_csv_joined_in_blocks_is_what_the_csv_module_writes(data, systems, units, block):
@@ -169,10 +162,10 @@ def test_csv_joined_in_blocks_is_what_the_csv_module_writes(data, systems, units
 
 
 def test_numbers_in_csv_are_what_str_writes():
-    from muceval.significance.table import _csv_field, _csv_numbers
+    from muceval.significance.table import _csv_field, _texts
 
     values = np.array([np.inf, -np.inf, np.nan, 1e-05, 0.1, -0.0, 1e16] * 20)
-    assert _csv_numbers(values) == [str(v) for v in values.tolist()]
-    assert _csv_numbers(values, nan="")[2] == ""
+    assert _texts(values, "nan", "inf") == [str(v) for v in values.tolist()]
+    assert _texts(values, "", "inf")[2] == ""
     assert [_csv_field(t) for t in ["a", "a,b", 'say "x"', "two\nlines", ""]] == [
         "a", '"a,b"', '"say ""x"""', '"two\nlines"', ""]

@@ -296,6 +296,9 @@ PAIRED_TESTS = tuple(t.id for t in CLASSIC if t.paired)
 """The tests that do not assume independence (the default view)."""
 TEST_FIELDS = {t.id: t.field for t in CLASSIC}
 """The field of :class:`ClassicTests` of each test."""
+CSV_CLASSIC = tuple(f for f in CLASSIC_FIELDS if f == "correlation" or f in TEST_FIELDS.values())
+"""The fields of :class:`ClassicTests` in the pairwise table's CSV, in its order: the
+correlation and each test's p-value."""
 
 
 def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
