@@ -86,6 +86,15 @@ def test_a_table_of_modern_counts_writes_what_its_comparisons_write(data, system
                          SignificanceSettings(method="auto", shuffles=99, seed=1, bootstrap=20)))
 
 
+def test_the_fields_are_declared_in_the_order_of_a_comparison():
+    from dataclasses import fields
+
+    from muceval.significance.comparison import CSV_HEADER, FIELDS, Comparison
+
+    assert [f.name for f in FIELDS] == [f.name for f in fields(Comparison)]
+    assert CSV_HEADER[:3] == ("metric", "a", "b") and len(set(CSV_HEADER)) == 24
+
+
 def test_a_column_of_few_values_is_encoded_once_and_negative_zero_kept():
     from muceval.significance.table import _texts
 
@@ -141,7 +150,8 @@ def test_comparisons_joined_in_blocks_are_the_rows_joined(data, systems, units, 
                                   classic=data.draw(st.booleans()))
     table = compare(tallies, ["recall", "f1"], chosen).comparisons
     assert isinstance(table, ComparisonTable)
-    assert "".join(table.json_joined(separator, block)) == separator.join(table.json_rows())
+    assert "".join(table.json_joined(separator, block)) == separator.join(
+        json.dumps(c.to_dict()) for c in table)
 
 
 @settings(max_examples=30, deadline=None)

@@ -73,17 +73,12 @@ class Comparison:
 class Field:
     """One field of a comparison: ``name`` (the attribute of :class:`Comparison` and the key
     of its JSON object), ``place`` (the order of its CSV columns among the fields', None:
-    JSON only) and ``columns`` (its CSV columns: the field's own name, or, for a pair or an
-    object, one each of its parts)."""
+    JSON only) and ``columns`` (for a pair or an object, the CSV column of each of its parts;
+    empty: one column, the field's name)."""
 
     name: str
     place: int | None
     columns: tuple[str, ...] = ()
-
-    @property
-    def csv(self) -> tuple[str, ...]:
-        """The field's CSV columns (none if JSON only)."""
-        return () if self.place is None else self.columns or (self.name,)
 
 
 FIELDS = (
@@ -101,7 +96,7 @@ CSV_FIELDS = tuple(sorted((f for f in FIELDS if f.place is not None),
                           key=lambda f: f.place or 0))
 """The fields written to CSV, in the order of the columns."""
 
-CSV_HEADER: tuple[str, ...] = tuple(column for f in CSV_FIELDS for column in f.csv)
+CSV_HEADER: tuple[str, ...] = tuple(c for f in CSV_FIELDS for c in f.columns or (f.name,))
 """The columns of the pairwise table (``significance --format csv``, ``--pairs``)."""
 
 _NESTED = tuple(f.name for f in FIELDS if f.columns)

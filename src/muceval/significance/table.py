@@ -16,7 +16,6 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from functools import cached_property
-from itertools import chain
 from typing import Any, overload
 
 import numpy as np
@@ -230,16 +229,11 @@ class ComparisonTable(Sequence[Comparison]):
         put({f.name: sources[f.name] for f in FIELDS})
         return pieces, columns
 
-    def json_rows(self) -> list[str]:
-        """Each comparison as ``json.dumps(comparison.to_dict())`` writes it."""
-        pieces, columns = self._json_columns()
-        return ["".join(chain.from_iterable(zip(pieces, row, strict=False))) + pieces[-1]
-                for row in zip(*columns, strict=True)]
-
     def json_joined(self, separator: str, block: int = 10_000) -> Iterator[str]:
-        """``separator.join(self.json_rows())`` in pieces of ``block`` rows: the template's
-        pieces and the columns' texts interleaved by slices of one list and joined once
-        (about twice as fast as filling a template row by row)."""
+        """Each comparison as ``json.dumps(comparison.to_dict())`` writes it, joined by
+        ``separator``, in pieces of ``block`` rows: the fixed text's pieces and the columns'
+        texts interleaved by slices of one list and joined once (about twice as fast as
+        filling a template row by row)."""
         if len(self) == 0:
             return
         pieces, columns = self._json_columns()
