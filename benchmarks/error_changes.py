@@ -22,9 +22,9 @@ import numpy as np
 from common import median_time, shared_folder
 from muceval.core.error_counts import ErrorCounts
 from muceval.formats.config import load_configuration
-from muceval.reporting.error_changes import all_pair_changes
 from muceval.scoring.errors import analyse_error_files
 from muceval.scoring.errors.muc1992 import analyse_1992_files
+from muceval.significance.error_counts import all_pair_changes
 from muceval.significance.kernels import coins
 from muceval.significance.settings import SignificanceSettings
 

@@ -86,15 +86,24 @@ def test_a_table_of_modern_counts_writes_what_its_comparisons_write(data, system
                          SignificanceSettings(method="auto", shuffles=99, seed=1, bootstrap=20)))
 
 
+def test_the_fields_are_declared_in_the_order_of_a_comparison():
+    from dataclasses import fields
+
+    from muceval.significance.comparison import CSV_HEADER, FIELDS, Comparison
+
+    assert [f.name for f in FIELDS] == [f.name for f in fields(Comparison)]
+    assert CSV_HEADER[:3] == ("metric", "a", "b") and len(set(CSV_HEADER)) == 24
+
+
 def test_a_column_of_few_values_is_encoded_once_and_negative_zero_kept():
-    from muceval.significance.table import _literals
+    from muceval.significance.table import _texts
 
     repeated = np.tile([0.5, 1e-05, 1e16, np.nan, 0.1 + 0.2], 40)
-    assert _literals(repeated) == [json.dumps(v) for v in repeated.tolist()]
-    assert _literals(repeated, none_for_nan=True)[3] == "null"
+    assert _texts(repeated, "NaN", "Infinity") == [json.dumps(v) for v in repeated.tolist()]
+    assert _texts(repeated, "null", "Infinity")[3] == "null"
     signed = np.tile([0.0, -0.0, 2.5], 40)
-    assert _literals(signed) == [json.dumps(v) for v in signed.tolist()]
-    assert _literals(np.array([], dtype=float)) == []
+    assert _texts(signed, "NaN", "Infinity") == [json.dumps(v) for v in signed.tolist()]
+    assert _texts(np.array([], dtype=float), "NaN", "Infinity") == []
 
 
 @settings(max_examples=200, deadline=None)
@@ -141,14 +150,8 @@ def test_comparisons_joined_in_blocks_are_the_rows_joined(data, systems, units, 
                                   classic=data.draw(st.booleans()))
     table = compare(tallies, ["recall", "f1"], chosen).comparisons
     assert isinstance(table, ComparisonTable)
-    assert "".join(table.json_joined(separator, block)) == separator.join(table.json_rows())
-
-
-def test_a_template_s_pieces_read_percent_signs():
-    from muceval.significance.table import _pieces
-
-    assert _pieces('{"a": %s, "b": "%%s%%", "c": %s}') == ['{"a": ', ', "b": "%s%", "c": ', "}"]
-    assert _pieces("%s") == ["", ""]
+    assert "".join(table.json_joined(separator, block)) == separator.join(
+        json.dumps(c.to_dict()) for c in table)
 
 
 @settings(max_examples=30, deadline=None)
@@ -169,10 +172,10 @@ def test_csv_joined_in_blocks_is_what_the_csv_module_writes(data, systems, units
 
 
 def test_numbers_in_csv_are_what_str_writes():
-    from muceval.significance.table import _csv_field, _csv_numbers
+    from muceval.significance.table import _csv_field, _texts
 
     values = np.array([np.inf, -np.inf, np.nan, 1e-05, 0.1, -0.0, 1e16] * 20)
-    assert _csv_numbers(values) == [str(v) for v in values.tolist()]
-    assert _csv_numbers(values, nan="")[2] == ""
+    assert _texts(values, "nan", "inf") == [str(v) for v in values.tolist()]
+    assert _texts(values, "", "inf")[2] == ""
     assert [_csv_field(t) for t in ["a", "a,b", 'say "x"', "two\nlines", ""]] == [
         "a", '"a,b"', '"say ""x"""', '"two\nlines"', ""]

@@ -12,7 +12,7 @@ import pytest
 from muceval.cli import main
 from muceval.core.error_counts import ErrorCounts
 from muceval.reporting.demo import example_files
-from muceval.reporting.error_changes import changes_between
+from muceval.significance.error_counts import changes_between
 from muceval.significance.settings import SignificanceSettings
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -41,9 +41,9 @@ from muceval.errors import UsageError
 from muceval.scoring.scorers import modern_scorers
 
 if TYPE_CHECKING:
-    from muceval.reporting.error_changes import ErrorChange
     from muceval.scoring.muc1992.scorer import ScoringOptions
     from muceval.significance.baseline import BaselineResult
+    from muceval.significance.error_counts import ErrorChange
 
 _COMMON = ("baseline", "candidates", "metrics", "method", "shuffles", "seed", "alternative",
            "alpha", "confidence", "adjust", "bootstrap", "threads", "names", "fmt", "strict")
@@ -173,9 +173,9 @@ def _error_changes(key_path: str, paths: list[str], configuration: Configuration
     """The error categories of the candidates against the baseline (the first of ``paths``),
     from a modern key or, for 1992 templates, the 1992 scorer's verdicts."""
     from muceval.formats.registry import INPUTS
-    from muceval.reporting.error_changes import error_changes
     from muceval.scoring.errors import analyse_error_files
     from muceval.scoring.errors.muc1992 import analyse_1992_files
+    from muceval.significance.error_counts import error_changes
 
     kind = INPUTS.kind_of(key_path)
     if kind is not None and kind.name == "templates":

@@ -161,7 +161,8 @@ def _analyse_1992(key_path: str, responses: tuple[str, ...], mode: str, scoring:
 
 def _compare(analysis: ErrorAnalysis, fmt: str, destination: Destination) -> None:
     """The first system against each other one, per category, with p-values."""
-    from muceval.reporting.error_changes import error_changes, error_changes_to_json
+    from muceval.reporting.error_changes import error_changes_to_json
+    from muceval.significance.error_counts import error_changes
     from muceval.significance.settings import PRESETS
 
     settings = PRESETS["ab"].settings

@@ -166,12 +166,9 @@ def _error_pairs(inputs: tuple[str, ...], testing: Testing, selection: Selection
     from rich.console import Console
 
     from muceval.formats.error_counts import read_error_counts
-    from muceval.reporting.error_changes import (
-        all_pair_changes,
-        error_changes_to_csv,
-        error_changes_to_json,
-    )
+    from muceval.reporting.error_changes import error_changes_to_csv, error_changes_to_json
     from muceval.reporting.terminal import render_error_pairs
+    from muceval.significance.error_counts import all_pair_changes
 
     refuse_unused({"inputs", "errors", "shuffles", "seed", "alpha", "adjust", "names", "fmt"},
                   "does not apply to error counts (--errors: paired randomization over "

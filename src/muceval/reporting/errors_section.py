@@ -2,7 +2,7 @@
 system, drawn as one stacked bar per system (one colour per category, the same in every
 figure), a table of the categories per system and, for a chosen system, per role; and which
 counts changed for real between neighbours in the report's ranking (paired randomization over
-documents, :mod:`muceval.reporting.error_changes`).
+documents, :mod:`muceval.significance.error_counts`).
 
 ``General_Spurious_Role_Filler`` is the sum of its nine sub-categories (except where a
 document repeats a predicted template): the bars draw the sub-categories, never both.
@@ -17,11 +17,12 @@ from typing import Any
 from markupsafe import Markup
 
 from muceval.errors import UsageError
-from muceval.reporting.error_changes import ErrorChange, changes_between, error_changes_to_csv
+from muceval.reporting.error_changes import error_changes_to_csv
 from muceval.reporting.plots import category_colors, error_bars_plot, slug
 from muceval.reporting.sections import Page
 from muceval.scoring.errors import ROWS, ErrorAnalysis
 from muceval.scoring.errors.model import ALL_CATEGORIES, GENERAL_SPURIOUS
+from muceval.significance.error_counts import ErrorChange, changes_between
 from muceval.significance.settings import SignificanceSettings
 
 __all__ = ["FIGURE", "ErrorSection", "error_section"]

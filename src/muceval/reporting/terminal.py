@@ -13,11 +13,7 @@ from muceval.core.measures import F_MEASURES
 from muceval.errors import UsageError
 from muceval.reporting.names import display_names, short_names
 from muceval.significance.baseline import BaselineResult
-from muceval.significance.classic import (
-    CLASSIC_TESTS,
-    PAIRED_TESTS,
-    TEST_FIELDS,
-)
+from muceval.significance.classic import CLASSIC, CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELDS
 from muceval.significance.result import SignificanceResult, metric_label
 
 if TYPE_CHECKING:
@@ -144,8 +140,7 @@ def render_classic_tests(result: SignificanceResult, console: Any,
     if unknown:
         raise UsageError(f"unknown test(s) {', '.join(unknown)}", parameter="tests")
     short = short_names(result.systems)
-    heads = {"paired-t": "pair t", "sign": "sign", "wilcoxon": "wilcox",
-             "two-sample-t": "2-smp t", "binomial": "binom", "chi2": "χ²"}
+    heads = {t.id: t.head for t in CLASSIC}
 
     def p_text(value: float | None) -> str:
         return "n/a" if value is None else "<.001" if value < 0.001 else f"{value:.3f}"

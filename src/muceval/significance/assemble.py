@@ -12,7 +12,7 @@ import numpy as np
 from muceval.significance.classic import ClassicColumns
 from muceval.significance.groups import confidence_levels, decisions, group_letters
 from muceval.significance.kernels import ExactResult
-from muceval.significance.plan import ExactJob, Plan
+from muceval.significance.plan import Decided, ExactJob, Plan
 from muceval.significance.settings import SignificanceSettings
 from muceval.significance.table import ComparisonTable
 
@@ -25,7 +25,7 @@ class RawTest:
     the p-value, how it was computed, and the confidence of an approximate decision."""
 
     p_value: float
-    method: str
+    method: Decided
     shuffles: int | None
     nge: int | None
     confidence: float

@@ -11,7 +11,8 @@ randomization do not assume independence.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cached_property
 
 import numpy as np
 from scipy import special
@@ -44,9 +45,30 @@ class ClassicTests:
     """Yeh's √(1/(1 − r)) (:func:`understatement`), where it applies (recall, or asked)."""
 
 
-CLASSIC_FIELDS = ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t", "chi2",
-                  "binomial", "yeh_factor")
-"""The numeric fields of :class:`ClassicTests` besides ``units``, in its order."""
+@dataclass(frozen=True)
+class ClassicTest:
+    """One classic test: its command-line name (``--tests``), its column head in the
+    terminal, its field of :class:`ClassicTests` (the JSON key and CSV column), whether it
+    is paired (does not assume the systems independent), whether it tests per-unit values
+    (n/a for precision and F unless asked), and what computes its p-values for a block of
+    pairs (NaN where not applicable). :data:`CLASSIC` registers them.
+
+    >>> [(t.id, t.field) for t in CLASSIC if t.paired]
+    [('paired-t', 'paired_t'), ('sign', 'sign'), ('wilcoxon', 'wilcoxon')]
+    """
+
+    id: str
+    head: str
+    field: str
+    paired: bool
+    per_unit: bool
+    p_values: Callable[[_Pairs], np.ndarray]
+
+
+CLASSIC_FIELDS = tuple(f.name for f in fields(ClassicTests) if f.name not in ("units", "of",
+                                                                               "reason"))
+"""The numeric fields of :class:`ClassicTests` besides ``units``, in its order (that of the
+JSON and the CSV)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,10 +96,9 @@ class ClassicColumns:
         """Every pair's tests, in order."""
         columns = [[None if v != v else v for v in self.values[name].tolist()]
                    for name in CLASSIC_FIELDS]
-        return [ClassicTests(u, r, sign, wil, paired, two, chi2, binomial, self.of, self.reason,
-                             yeh)
-                for u, r, sign, wil, paired, two, chi2, binomial, yeh
-                in zip(self.units.tolist(), *columns, strict=True)]
+        return [ClassicTests(u, of=self.of, reason=self.reason,
+                             **dict(zip(CLASSIC_FIELDS, found, strict=True)))
+                for u, *found in zip(self.units.tolist(), *columns, strict=True)]
 
     @staticmethod
     def concatenate(parts: Sequence[ClassicColumns]) -> ClassicColumns:
@@ -86,14 +107,6 @@ class ClassicColumns:
         return ClassicColumns(np.concatenate([p.units for p in parts]),
                               {name: np.concatenate([p.values[name] for p in parts])
                                for name in CLASSIC_FIELDS}, first.of, first.reason)
-
-
-CLASSIC_TESTS = ("paired-t", "sign", "wilcoxon", "two-sample-t", "binomial", "chi2")
-"""The tests by their command-line names (``--tests``)."""
-PAIRED_TESTS = ("paired-t", "sign", "wilcoxon")
-"""The tests that do not assume independence (the default view)."""
-TEST_FIELDS = {"paired-t": "paired_t", "sign": "sign", "wilcoxon": "wilcoxon",
-               "two-sample-t": "two_sample_t", "binomial": "binomial", "chi2": "chi2"}
 
 
 def understatement(correlation: float | None) -> float | None:
@@ -203,72 +216,87 @@ def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.n
     return ClassicColumns.concatenate(parts)
 
 
+class _Pairs:
+    """A block of pairs ``(ia[k], ib[k])`` as the classic tests read it: the units each pair
+    keeps (both denominators positive) and their number ``n``, the two systems' values there
+    (0 elsewhere), their means, centred values and summed squared deviations, both systems'
+    summed counts, and the direction of each test (``alt``: 0 two-sided, 1 greater, −1
+    less)."""
+
+    def __init__(self, ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
+                 totals: np.ndarray, metric: str, alternative: str) -> None:
+        self.metric, self.totals_a, self.totals_b = metric, totals[ia], totals[ib]
+        self.keep = keep = (den[ia] > 0) & (den[ib] > 0)
+        self.va, self.vb = va, vb = np.where(keep, values[ia], 0.0), np.where(keep, values[ib], 0.0)
+        self.n = n = keep.sum(axis=1)
+        observed = metric_values(self.totals_a, metric) - metric_values(self.totals_b, metric)
+        self.alt = (np.zeros(len(ia)) if alternative == "two-sided"
+                    else np.where(observed >= 0, 1, -1))
+        safe_n = np.maximum(n, 1)
+        self.mean_a, self.mean_b = va.sum(1) / safe_n, vb.sum(1) / safe_n
+        self.ca = np.where(keep, va - self.mean_a[:, None], 0.0)
+        self.cb = np.where(keep, vb - self.mean_b[:, None], 0.0)
+        self.ss_a, self.ss_b = (self.ca * self.ca).sum(1), (self.cb * self.cb).sum(1)
+
+    @cached_property
+    def differences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The kept units' differences (0 elsewhere), where they are not 0, and how many
+        are not (only the tests of per-unit values need them)."""
+        d = self.va - self.vb
+        nz = self.keep & (d != 0)
+        return d, nz, nz.sum(axis=1)
+
+    @cached_property
+    def proportions(self) -> tuple[np.ndarray, np.ndarray]:
+        """χ² and the binomial z test (NaN for a metric other than recall and precision)."""
+        if self.metric not in ("recall", "precision"):
+            return np.full(len(self.n), np.nan), np.full(len(self.n), np.nan)
+        return _proportions(self.totals_a, self.totals_b, self.metric, self.alt)
+
+
 def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
            totals: np.ndarray, metric: str, alternative: str,
            kind: _Kind | None) -> ClassicColumns:
     """The tests of one block of pairs; ``kind`` None: every test, without Yeh's factor (as
     :func:`classic_tests` gives them)."""
-    keep = (den[ia] > 0) & (den[ib] > 0)
-    va = np.where(keep, values[ia], 0.0)
-    vb = np.where(keep, values[ib], 0.0)
-    n = keep.sum(axis=1)
-    observed = metric_values(totals[ia], metric) - metric_values(totals[ib], metric)
-    alt = np.zeros(len(ia)) if alternative == "two-sided" else np.where(observed >= 0, 1, -1)
-    safe_n = np.maximum(n, 1)
-    mean_a, mean_b = va.sum(1) / safe_n, vb.sum(1) / safe_n
-    ca, cb = np.where(keep, va - mean_a[:, None], 0.0), np.where(keep, vb - mean_b[:, None], 0.0)
-    ss_a, ss_b = (ca * ca).sum(1), (cb * cb).sum(1)
+    pairs = _Pairs(ia, ib, den, values, totals, metric, alternative)
     nothing = np.full(len(ia), np.nan)
-    sign_l = wil_l = paired_l = two_l = nothing
+    per_unit = kind is None or kind.reason is None
     with np.errstate(divide="ignore", invalid="ignore"):
-        correlation = _correlation(ca, cb, ss_a, ss_b, n)
-        if kind is None or kind.reason is None:
-            d = va - vb
-            nz = keep & (d != 0)
-            m = nz.sum(axis=1)
-            wilcoxon_p, wilcoxon_ok = _wilcoxon(d, nz, m, n, alt)
-            sign_l, wil_l = _none(_sign_test(d, nz, m, alt), n > 0), _none(wilcoxon_p,
-                                                                         wilcoxon_ok)
-            paired_l = _none(_paired_t(d, keep, n, alt), n >= 2)
-            two_l = _none(_two_sample_t(mean_a - mean_b, ss_a + ss_b, n, alt), n >= 2)
-    chi2, binomial = nothing, nothing
-    if metric in ("recall", "precision"):
-        chi2, binomial = _proportions(totals[ia], totals[ib], metric, alt)
-    of, reason = ("the metric", None) if kind is None else (kind.of, kind.reason)
-    yeh = nothing
-    if kind is not None and kind.reason is None:
+        found = {"correlation": (r := _correlation(pairs))}
+        found |= {t.field: t.p_values(pairs) if per_unit or not t.per_unit else nothing
+                  for t in CLASSIC}
         # understatement(r), for every r at once: n/a outside 0 ≤ r < 1 (NaN fails both).
-        applies = (correlation >= 0) & (correlation < 1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            yeh = np.where(applies, np.sqrt(1.0 / (1.0 - correlation)), np.nan)
-    return ClassicColumns(n.astype(np.int64), dict(zip(CLASSIC_FIELDS, (
-        correlation, sign_l, wil_l, paired_l, two_l, chi2, binomial, yeh), strict=True)),
-        of, reason)
+        found["yeh_factor"] = (np.where((r >= 0) & (r < 1), np.sqrt(1.0 / (1.0 - r)), np.nan)
+                               if kind is not None and kind.reason is None else nothing)
+    of, reason = ("the metric", None) if kind is None else (kind.of, kind.reason)
+    return ClassicColumns(pairs.n.astype(np.int64), {f: found[f] for f in CLASSIC_FIELDS}, of,
+                          reason)
 
 
-def _correlation(ca: np.ndarray, cb: np.ndarray, ss_a: np.ndarray, ss_b: np.ndarray,
-                 n: np.ndarray) -> np.ndarray:
+def _correlation(p: _Pairs) -> np.ndarray:
     """Pearson r of the centred values where both systems vary (np.std > 0), as
     np.corrcoef computes it."""
-    safe_n = np.maximum(n, 1)
-    r = (ca * cb).sum(1) / np.sqrt(ss_a * ss_b)
-    std_ok = (n >= 2) & (np.sqrt(ss_a / safe_n) > 0) & (np.sqrt(ss_b / safe_n) > 0)
+    safe_n = np.maximum(p.n, 1)
+    r = (p.ca * p.cb).sum(1) / np.sqrt(p.ss_a * p.ss_b)
+    std_ok = (p.n >= 2) & (np.sqrt(p.ss_a / safe_n) > 0) & (np.sqrt(p.ss_b / safe_n) > 0)
     return _none(np.clip(r, -1.0, 1.0), std_ok)
 
 
-def _sign_test(d: np.ndarray, nz: np.ndarray, m: np.ndarray, alt: np.ndarray) -> np.ndarray:
-    """Exact binomial p-values of the ``m`` non-zero differences."""
+def _sign_test(p: _Pairs) -> np.ndarray:
+    """Exact binomial p-values of the non-zero differences."""
+    d, nz, m = p.differences
     k = (nz & (d > 0)).sum(1)
     below = special.bdtr(k, m, 0.5)
     above = np.where(k > 0, special.bdtrc(k - 1, m, 0.5), 1.0)
-    sign_p = np.where(alt == 0, np.minimum(1.0, 2.0 * np.minimum(below, above)),
-                      np.where(alt > 0, above, below))
-    return np.where(m == 0, 1.0, sign_p)
+    sign_p = np.where(p.alt == 0, np.minimum(1.0, 2.0 * np.minimum(below, above)),
+                      np.where(p.alt > 0, above, below))
+    return _none(np.where(m == 0, 1.0, sign_p), p.n > 0)
 
 
-def _wilcoxon(d: np.ndarray, nz: np.ndarray, m: np.ndarray, n: np.ndarray,
-              alt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Signed-rank p-values (normal approximation, tie-corrected) and where they apply."""
+def _wilcoxon(p: _Pairs) -> np.ndarray:
+    """Signed-rank p-values (normal approximation, tie-corrected) where they apply."""
+    d, nz, m = p.differences
     # Ranks of |d| among the non-zero differences (others ranked last).
     absd = np.where(nz, np.abs(d), np.inf)
     ranks = _average_ranks(absd)
@@ -278,8 +306,8 @@ def _wilcoxon(d: np.ndarray, nz: np.ndarray, m: np.ndarray, n: np.ndarray,
     ties = 12.0 * (m * (m + 1) * (2 * m + 1) / 6.0 - squares)
     var = m * (m + 1) * (2 * m + 1) / 24.0 - ties / 48.0
     z = (w_plus - m * (m + 1) / 4.0) / np.sqrt(np.where(var > 0, var, 1.0))
-    p = np.where(m == 0, 1.0, _tails(z, alt, lambda x: special.ndtr(-x)))
-    return p, (n > 0) & ((m == 0) | (var > 0))
+    found = np.where(m == 0, 1.0, _tails(z, p.alt, lambda x: special.ndtr(-x)))
+    return _none(found, (p.n > 0) & ((m == 0) | (var > 0)))
 
 
 def _average_ranks(values: np.ndarray) -> np.ndarray:
@@ -300,27 +328,28 @@ def _average_ranks(values: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def _paired_t(d: np.ndarray, keep: np.ndarray, n: np.ndarray, alt: np.ndarray) -> np.ndarray:
-    """Matched-pair t p-values of the differences ``d`` of the kept units."""
+def _paired_t(p: _Pairs) -> np.ndarray:
+    """Matched-pair t p-values of the differences of the kept units."""
+    d, n = p.differences[0], p.n
     safe_n = np.maximum(n, 1)
     mean_d = d.sum(1) / safe_n
-    cd = np.where(keep, d - mean_d[:, None], 0.0)
+    cd = np.where(p.keep, d - mean_d[:, None], 0.0)
     sd = np.sqrt((cd * cd).sum(1) / np.maximum(n - 1, 1))
     big = sd > 1e-12 * np.maximum(1.0, np.abs(mean_d))
     t = mean_d / np.where(big, sd / np.sqrt(safe_n), 1.0)
-    return np.where(big, _tails(t, alt, lambda x: special.stdtr(np.maximum(n - 1, 1), -x)),
-                    np.where(mean_d == 0, 1.0, 0.0))
+    return _none(np.where(big, _tails(t, p.alt, lambda x: special.stdtr(np.maximum(n - 1, 1),
+                                                                        -x)),
+                          np.where(mean_d == 0, 1.0, 0.0)), n >= 2)
 
 
-def _two_sample_t(gap: np.ndarray, squares: np.ndarray, n: np.ndarray,
-                  alt: np.ndarray) -> np.ndarray:
-    """Pooled-variance two-sample t p-values of the mean differences ``gap`` (``squares``:
-    both systems' summed squared deviations)."""
-    pooled = squares / np.maximum(2 * n - 2, 1)
+def _two_sample_t(p: _Pairs) -> np.ndarray:
+    """Pooled-variance two-sample t p-values of the mean differences."""
+    gap, n = p.mean_a - p.mean_b, p.n
+    pooled = (p.ss_a + p.ss_b) / np.maximum(2 * n - 2, 1)
     spread = pooled > 1e-24
     t2 = gap / np.sqrt(np.where(spread, pooled, 1.0) * 2.0 / np.maximum(n, 1))
-    return np.where(spread, _tails(t2, alt, lambda x: special.stdtr(
-        np.maximum(2 * n - 2, 1), -x)), np.where(gap == 0, 1.0, 0.0))
+    return _none(np.where(spread, _tails(t2, p.alt, lambda x: special.stdtr(
+        np.maximum(2 * n - 2, 1), -x)), np.where(gap == 0, 1.0, 0.0)), n >= 2)
 
 
 def _proportions(ta: np.ndarray, tb: np.ndarray, metric: str,
@@ -344,3 +373,23 @@ def _proportions(ta: np.ndarray, tb: np.ndarray, metric: str,
         binomial = np.where(se > 0, _tails(z, alt, lambda x: special.ndtr(-x)),
                             np.where(pa == pb, 1.0, 0.0))
     return _none(chi2, ok), _none(binomial, ok)
+
+
+CLASSIC = (
+    ClassicTest("paired-t", "pair t", "paired_t", True, True, _paired_t),
+    ClassicTest("sign", "sign", "sign", True, True, _sign_test),
+    ClassicTest("wilcoxon", "wilcox", "wilcoxon", True, True, _wilcoxon),
+    ClassicTest("two-sample-t", "2-smp t", "two_sample_t", False, True, _two_sample_t),
+    ClassicTest("binomial", "binom", "binomial", False, False, lambda p: p.proportions[1]),
+    ClassicTest("chi2", "χ²", "chi2", False, False, lambda p: p.proportions[0]),
+)
+"""The classic tests, in the order the terminal and the report show them."""
+CLASSIC_TESTS = tuple(t.id for t in CLASSIC)
+"""The tests by their command-line names (``--tests``)."""
+PAIRED_TESTS = tuple(t.id for t in CLASSIC if t.paired)
+"""The tests that do not assume independence (the default view)."""
+TEST_FIELDS = {t.id: t.field for t in CLASSIC}
+"""The field of :class:`ClassicTests` of each test."""
+CSV_CLASSIC = tuple(f for f in CLASSIC_FIELDS if f == "correlation" or f in TEST_FIELDS.values())
+"""The fields of :class:`ClassicTests` in the pairwise table's CSV, in its order: the
+correlation and each test's p-value."""

@@ -1,15 +1,23 @@
-"""One pair and one metric of a significance analysis: the :class:`Comparison` object and
-its row of the pairwise table (:data:`CSV_HEADER`, :func:`csv_row`), the one place that lays
-a comparison out."""
+"""One pair and one metric of a significance analysis: the :class:`Comparison` object, and
+:data:`FIELDS`, the one declaration of its layout in JSON and in the pairwise table's CSV,
+from which its :meth:`~Comparison.to_dict`, :data:`CSV_HEADER`, :func:`csv_row` and the
+writers of :class:`~muceval.significance.table.ComparisonTable` are derived.
+
+A field's value says how it is written: a string, number or flag as itself (a flag as 1 or
+0 in CSV), None as ``null`` in JSON and empty cells in CSV (the interval without bootstrap,
+the classic tests when not asked, ``shuffles`` and ``nge`` of an exact test), a pair as a
+JSON list and one CSV column each, an object (the classic tests) as a JSON object and the
+CSV columns of some of its fields.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import Any
 
-from muceval.significance.classic import ClassicTests
+from muceval.significance.classic import CSV_CLASSIC, ClassicTests
 
-__all__ = ["CSV_CLASSIC", "CSV_HEADER", "Comparison", "Outcome", "comparison_row", "csv_row"]
+__all__ = ["CSV_HEADER", "FIELDS", "Comparison", "Field", "csv_cell", "csv_row"]
 
 
 @dataclass(frozen=True)
@@ -44,63 +52,79 @@ class Comparison:
                        ci=(-self.ci[1], -self.ci[0]) if self.ci is not None else None)
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON object of :data:`FIELDS` (a pair as a list, an object as a dict).
+
+        >>> c = Comparison("A", "B", "f1", 0.5, 0.25, 0.25, 0.125, "exact", None, None, 1.0,
+        ...                0.0, "two-sided", 0.125, False, 3, ci=(0.0, 0.5))
+        >>> c.to_dict()["ci"], c.to_dict()["nge"], list(c.to_dict())[:3]
+        ([0.0, 0.5], None, ['a', 'b', 'metric'])
+        """
         # A copy of the instance dict rather than dataclasses.asdict: a leaderboard has
-        # millions of these. The fields keep their declared order (ci and classic last).
+        # millions of these. Its keys are the fields in their declared order.
         out = dict(self.__dict__)
-        out["ci"] = list(self.ci) if self.ci is not None else None
-        classic = self.classic
-        out["classic"] = None if classic is None else dict(classic.__dict__)
+        for name in _NESTED:
+            value = out[name]
+            if value is not None:
+                out[name] = list(value) if isinstance(value, tuple) else dict(value.__dict__)
         return out
 
 
+@dataclass(frozen=True)
+class Field:
+    """One field of a comparison: ``name`` (the attribute of :class:`Comparison` and the key
+    of its JSON object), ``place`` (the order of its CSV columns among the fields', None:
+    JSON only) and ``columns`` (for a pair or an object, the CSV column of each of its parts;
+    empty: one column, the field's name)."""
+
+    name: str
+    place: int | None
+    columns: tuple[str, ...] = ()
 
 
-CSV_HEADER: tuple[str, ...] = (
-    "metric", "a", "b", "value_a", "value_b", "difference", "p_value", "p_adjusted",
-    "method", "shuffles", "confidence", "error_bound", "significant", "alternative",
-    "units", "ci_low", "ci_high", "correlation", "sign", "wilcoxon", "paired_t",
-    "two_sample_t", "chi2", "binomial",
-)  # fmt: skip
+FIELDS = (
+    Field("a", 1), Field("b", 2), Field("metric", 0), Field("value_a", 3),
+    Field("value_b", 4), Field("difference", 5), Field("p_value", 6), Field("method", 8),
+    Field("shuffles", 9), Field("nge", None), Field("confidence", 10),
+    Field("error_bound", 11), Field("alternative", 13), Field("p_adjusted", 7),
+    Field("significant", 12), Field("units", 14), Field("ci", 15, ("ci_low", "ci_high")),
+    Field("classic", 16, CSV_CLASSIC),
+)
+"""The fields of a comparison in the order of its JSON object (that of :class:`Comparison`);
+their places order the CSV columns."""
+
+CSV_FIELDS = tuple(sorted((f for f in FIELDS if f.place is not None),
+                          key=lambda f: f.place or 0))
+"""The fields written to CSV, in the order of the columns."""
+
+CSV_HEADER: tuple[str, ...] = tuple(c for f in CSV_FIELDS for c in f.columns or (f.name,))
 """The columns of the pairwise table (``significance --format csv``, ``--pairs``)."""
 
-CSV_CLASSIC = ("correlation", "sign", "wilcoxon", "paired_t", "two_sample_t", "chi2",
-                    "binomial")
+_NESTED = tuple(f.name for f in FIELDS if f.columns)
+"""The fields whose value is a pair or an object."""
 
 
-class Outcome(NamedTuple):
-    """What the test of one pair and metric found: the middle columns of :data:`CSV_HEADER`
-    (those of :class:`Comparison` by the same names)."""
-
-    p_value: float
-    p_adjusted: float
-    method: str
-    shuffles: int | None
-    confidence: float
-    error_bound: float
-    significant: bool
-    alternative: str
-    units: int
+def csv_cell(value: Any) -> Any:
+    """A value as the csv module is given it: None empty, a flag 1 or 0."""
+    return "" if value is None else int(value) if isinstance(value, bool) else value
 
 
-def csv_row(*, metric: str, a: str, b: str, value_a: float, value_b: float, outcome: Outcome,
-            ci: tuple[float, float] | None, classic: ClassicTests | None) -> list[Any]:
-    """One comparison as a row of :data:`CSV_HEADER` (the one place that lays it out)."""
-    o = outcome
-    row: list[Any] = [
-        metric, a, b, value_a, value_b, value_a - value_b, o.p_value, o.p_adjusted, o.method,
-        o.shuffles if o.shuffles is not None else "", o.confidence, o.error_bound,
-        int(o.significant), o.alternative, o.units, ci[0] if ci else "", ci[1] if ci else "",
-    ]
-    for name in CSV_CLASSIC:
-        value = getattr(classic, name) if classic is not None else None
-        row.append("" if value is None else value)
+def csv_row(c: Comparison) -> list[Any]:
+    """One comparison as a row of :data:`CSV_HEADER`.
+
+    >>> c = Comparison("A", "B", "f1", 0.5, 0.25, 0.25, 0.125, "exact", None, None, 1.0,
+    ...                0.0, "two-sided", 0.125, True, 3)
+    >>> csv_row(c)[:3], csv_row(c)[8:13], len(csv_row(c)) == len(CSV_HEADER)
+    (['f1', 'A', 'B'], ['exact', '', 1.0, 0.0, 1], True)
+    """
+    row: list[Any] = []
+    for f in CSV_FIELDS:
+        value = getattr(c, f.name)
+        if not f.columns:
+            row.append(csv_cell(value))
+        elif value is None:
+            row += [""] * len(f.columns)
+        elif isinstance(value, tuple):
+            row += [csv_cell(v) for v in value]
+        else:
+            row += [csv_cell(getattr(value, column)) for column in f.columns]
     return row
-
-
-def comparison_row(c: Comparison) -> list[Any]:
-    """:func:`csv_row` of a comparison."""
-    outcome = Outcome(p_value=c.p_value, p_adjusted=c.p_adjusted, method=c.method,
-                      shuffles=c.shuffles, confidence=c.confidence, error_bound=c.error_bound,
-                      significant=c.significant, alternative=c.alternative, units=c.units)
-    return csv_row(metric=c.metric, a=c.a, b=c.b, value_a=c.value_a, value_b=c.value_b,
-                   outcome=outcome, ci=c.ci, classic=c.classic)

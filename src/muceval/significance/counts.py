@@ -4,7 +4,7 @@ error categories of :mod:`muceval.scoring.errors` (issue 28).
 Each document's counts of the two systems are exchanged with probability 1/2, as the
 documents are the units of the scores' tests; the statistic is the difference of the totals,
 so an exchange flips the sign of that document's difference. With at most
-:data:`EXACT_UP_TO` documents whose counts differ, all 2^m exchanges are enumerated (the
+:data:`~muceval.significance.plan.MAX_EXACT_UNITS` documents whose counts differ, all 2^m exchanges are enumerated (the
 exact p-value); otherwise ``settings.shuffles`` random ones give ``(nge + 1) / (shuffles + 1)``
 from the project's reproducible coins.
 """
@@ -19,12 +19,10 @@ import numpy as np
 
 from muceval.errors import UsageError
 from muceval.significance.kernels import coins
+from muceval.significance.plan import MAX_EXACT_UNITS, Decided, decide_method
 from muceval.significance.settings import SignificanceSettings
 
-__all__ = ["EXACT_UP_TO", "CountTest", "paired_count_tests", "pairwise_count_tests"]
-
-EXACT_UP_TO = 20
-"""Documents whose counts differ, up to which every exchange is enumerated."""
+__all__ = ["CountTest", "paired_count_tests", "pairwise_count_tests"]
 
 _CHUNK = 1 << 14
 
@@ -38,7 +36,7 @@ class CountTest:
     second: int
     difference: int
     p_value: float
-    method: str
+    method: Decided
     documents: int
 
 
@@ -63,16 +61,17 @@ def paired_count_tests(first: np.ndarray, second: np.ndarray,
         raise UsageError("give the counts of both systems for the same documents")
     differing = [(second[:, k] - first[:, k]) for k in range(first.shape[1])]
     differing = [d[d != 0] for d in differing]
-    drawn = [k for k, d in enumerate(differing) if len(d) > EXACT_UP_TO]
+    # Method auto whatever settings.method says: the counts are few, their tests cheap.
+    methods = [decide_method("auto", len(d) <= MAX_EXACT_UNITS) for d in differing]
+    drawn = [k for k, method in enumerate(methods) if method == "approximate"]
     approximate = dict(zip(drawn, _approximate([differing[k] for k in drawn], settings,
                                                first.shape[0]), strict=True))
     out = []
     for k, d in enumerate(differing):
         observed = int(d.sum())
-        p, method = ((approximate[k], "approximate") if k in approximate
-                     else (_exact(d, observed), "exact"))
+        p = approximate[k] if k in approximate else _exact(d, observed)
         out.append(CountTest(int(first[:, k].sum()), int(second[:, k].sum()), observed, p,
-                             method, len(d)))
+                             methods[k], len(d)))
     return out
 
 

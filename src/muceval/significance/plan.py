@@ -9,9 +9,11 @@ the same list, since every shuffle's coins come from (seed, shuffle, unit) alone
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
+from typing import Literal
 
 import numpy as np
 
@@ -23,12 +25,16 @@ from muceval.significance.kernels import (
     exact_grid_cells,
     exact_grid_cells_many,
 )
-from muceval.significance.settings import SignificanceSettings
+from muceval.significance.settings import Method, SignificanceSettings
 
-__all__ = ["MAX_EXACT_CELLS", "ExactJob", "Plan", "plan"]
+__all__ = ["MAX_EXACT_CELLS", "MAX_EXACT_UNITS", "ExactJob", "Plan", "Decided", "plan",
+           "decide_method"]
 
 # Beyond this many grid cells an exact distribution needs too much memory.
 MAX_EXACT_CELLS = 300_000_000
+MAX_EXACT_UNITS = 20
+"""The most units (documents, responses) whose 2^n exchanges a test without a grid (modern
+counts, error counts, responses) enumerates."""
 # Cost model of method "auto", in nanoseconds measured on the TST3 data: one
 # estimated exact grid cell; per shuffle, one table gather (8 units), one metric,
 # and a fixed part (coins, decoding).
@@ -38,6 +44,27 @@ _SHUFFLE_METRIC_COST = 1.5
 _SHUFFLE_FIXED_COST = 2.0
 # Method exact sizes the grids of this many pairs at a time.
 _CHECKED_PAIRS = 4096
+
+
+Decided = Literal["exact", "approximate"]
+"""How one test was run: every exchange enumerated, or shuffles drawn."""
+
+
+def decide_method(method: Method, fits: bool | Callable[[], bool],
+                  cheaper: bool = True) -> Decided:
+    """The one rule of ``method`` for one test: ``'exact'`` enumerates (the caller refuses
+    what does not ``fit``, naming it), ``'approximate'`` draws shuffles, and ``'auto'``
+    enumerates where that is estimated ``cheaper`` than the shuffles and fits (in memory, or
+    within :data:`MAX_EXACT_UNITS` units; a callable is asked only then).
+
+    >>> [decide_method(m, fits=True) for m in ("exact", "approximate", "auto")]
+    ['exact', 'approximate', 'exact']
+    >>> decide_method("auto", fits=False), decide_method("auto", fits=True, cheaper=False)
+    ('approximate', 'approximate')
+    """
+    if method == "auto" and cheaper:
+        return "exact" if (fits() if callable(fits) else fits) else "approximate"
+    return "exact" if method == "exact" else "approximate"
 
 
 @dataclass(frozen=True)
@@ -99,8 +126,14 @@ def _auto(pair: PairData, metrics: Sequence[str], settings: SignificanceSettings
         _SHUFFLE_METRIC_COST
         + (_SHUFFLE_BLOCK_COST * blocks + _SHUFFLE_FIXED_COST) / len(metrics)
     )
-    return [exact_cost(pair, metric) * _EXACT_CELL_COST <= approx_cost
-            and exact_grid_cells(pair, metric) <= MAX_EXACT_CELLS for metric in metrics]
+    return [decide_method(settings.method, partial(_fits, pair, metric),
+                      exact_cost(pair, metric) * _EXACT_CELL_COST <= approx_cost) == "exact"
+            for metric in metrics]
+
+
+def _fits(pair: PairData, metric: str) -> bool:
+    """Whether the exact grid of ``pair`` and ``metric`` fits in memory."""
+    return exact_grid_cells(pair, metric) <= MAX_EXACT_CELLS
 
 
 def _refuse_large_grids(pairs: Sequence[PairData], metrics: Sequence[str],

@@ -6,7 +6,7 @@ The modern MUC-4 scorers (GTT, CEAF-REE, CEAF-RME) count per document
 344 on its own predictions), so the MUC tallies' single numerator does not
 apply. Here the unit (a document) is what two systems exchange: a paired,
 stratified randomization over documents (exact over all 2^n exchanges of the
-n differing documents when n ≤ :data:`MAX_EXACT_UNITS`, else approximate with
+n differing documents when n ≤ :data:`~muceval.significance.plan.MAX_EXACT_UNITS`, else approximate with
 the same coins as every other test of muceval: drawn from (seed, shuffle,
 unit)), paired bootstrap intervals, adjustments, groups.
 
@@ -30,13 +30,13 @@ from muceval.significance.assemble import RawColumns, RawTest, assemble
 from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
 from muceval.significance.groups import confidence_level
 from muceval.significance.kernels import _threshold, coins
+from muceval.significance.plan import MAX_EXACT_UNITS, Decided, decide_method
 from muceval.significance.result import SignificanceResult
 from muceval.significance.settings import SignificanceSettings, known_metrics
 
-__all__ = ["MAX_EXACT_UNITS", "RATIO_METRICS", "compare_ratios", "ratio_values"]
+__all__ = ["RATIO_METRICS", "compare_ratios", "ratio_values"]
 
 RATIO_METRICS = ("precision", "recall", "f1")
-MAX_EXACT_UNITS = 20
 _CHUNK = 4096
 
 
@@ -62,14 +62,14 @@ def _count(diffs: np.ndarray, x: np.ndarray, y: np.ndarray, coin: np.ndarray, me
 
 
 def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: SignificanceSettings,
-            exact: bool) -> RawTest:
+            method: Decided) -> RawTest:
     diffs = (y_units - x_units)
     diffs = diffs[np.any(diffs != 0, axis=1)]
     x, y = x_units.sum(0), y_units.sum(0)
     observed = float(ratio_values(x, metric) - ratio_values(y, metric))
     sign, threshold = _threshold(observed, settings.two_sided)
     n = len(diffs)
-    if exact:
+    if method == "exact":
         total = 0
         for start in range(0, 1 << n, _CHUNK):
             words = np.arange(start, min(1 << n, start + _CHUNK), dtype=np.int64)
@@ -117,7 +117,7 @@ def compare_ratios(
     settings : SignificanceSettings or None, default None
         How to test; None: ``SignificanceSettings()``. ``method='exact'`` enumerates all
         2^n exchanges of the n documents where a pair differs, for at most
-        :data:`MAX_EXACT_UNITS` (20) of them; ``'auto'`` does so where n is at most 20 and
+        :data:`~muceval.significance.plan.MAX_EXACT_UNITS` (20) of them; ``'auto'`` does so where n is at most 20 and
         takes the approximate test elsewhere.
     progress : callable or None, default None
         Called as ``progress(done, total)`` after each pair.
@@ -167,9 +167,8 @@ def compare_ratios(
             raise UsageError(f"exact randomization of {names[a]} vs {names[b]}: {differing[k]} "
                              f"documents differ (at most {MAX_EXACT_UNITS}); choose "
                              "'approximate' or 'auto'", parameter="method")
-        exact = chosen.method == "exact" or (chosen.method == "auto"
-                                             and differing[k] <= MAX_EXACT_UNITS)
-        raw.append([_pvalue(counts[a], counts[b], m, chosen, exact) for m in metrics])
+        method = decide_method(chosen.method, differing[k] <= MAX_EXACT_UNITS)
+        raw.append([_pvalue(counts[a], counts[b], m, chosen, method) for m in metrics])
         if progress is not None:
             progress(k + 1, len(index_pairs))
     system_ci = pair_ci = None

@@ -30,13 +30,11 @@ from muceval.significance.kernels import (
     reduce_counts,
     totals_value,
 )
+from muceval.significance.plan import MAX_EXACT_UNITS, Decided, decide_method
 from muceval.significance.settings import SignificanceSettings
 
-__all__ = ["EXACT_LIMIT", "YEH_SHUFFLES", "ResponseTest", "compare_responses", "randomize_responses",
+__all__ = ["YEH_SHUFFLES", "ResponseTest", "compare_responses", "randomize_responses",
            "sign_test"]
-
-EXACT_LIMIT = 20
-"""Yeh's bound: all 2^n assignments are enumerated up to n = 20 responses."""
 
 YEH_SHUFFLES = 1 << 20
 """Yeh's number of random assignments beyond the bound."""
@@ -59,7 +57,7 @@ class ResponseTest:
     metric: str
     difference: float
     p_value: float
-    method: str
+    method: Decided
     n: int
     assignments: int
     nge: int
@@ -71,7 +69,7 @@ def randomize_responses(units: PairResponses, metrics: Sequence[str],
     """Test the difference first − second of each metric by randomization over responses.
 
     ``settings.method``: ``'exact'`` enumerates the 2^n assignments (refused beyond
-    :data:`EXACT_LIMIT` responses), ``'approximate'`` draws ``settings.shuffles``, ``'auto'``
+    :data:`~muceval.significance.plan.MAX_EXACT_UNITS` responses, Yeh's bound), ``'approximate'`` draws ``settings.shuffles``, ``'auto'``
     enumerates up to the limit and draws beyond it. ``settings.seed`` must be set for the
     approximate test (:meth:`SignificanceSettings.with_seed`).
 
@@ -88,15 +86,15 @@ def randomize_responses(units: PairResponses, metrics: Sequence[str],
     ...     SignificanceSettings(method="auto"))]
     [('recall', 0.5, 'exact')]
     """
-    exact = settings.method == "exact" or (settings.method == "auto" and units.n <= EXACT_LIMIT)
-    if exact and units.n > EXACT_LIMIT:
+    method = decide_method(settings.method, units.n <= MAX_EXACT_UNITS)
+    if method == "exact" and units.n > MAX_EXACT_UNITS:
         raise UsageError(f"{units.n} responses: the exact test enumerates at most 2^"
-                         f"{EXACT_LIMIT} assignments; use method 'auto' or 'approximate'",
+                         f"{MAX_EXACT_UNITS} assignments; use method 'auto' or 'approximate'",
                          parameter="method")
     observed = reduce_counts(units.observed)
     differences = [totals_value(observed[0], m) - totals_value(observed[1], m) for m in metrics]
     two_sided = settings.alternative == "two-sided"
-    if exact:
+    if method == "exact":
         total = 1 << units.n
         nge = _count(units, metrics, differences, two_sided, _enumerated(units.n), total)
         return [ResponseTest(m, d, float(c / total), "exact", units.n, total, int(c))

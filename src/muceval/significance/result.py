@@ -13,17 +13,11 @@ from typing import Any
 from muceval.core.measures import ranking_measure
 from muceval.core.metrics import METRIC_LABELS
 from muceval.core.signature import signature
-from muceval.significance.comparison import (
-    CSV_HEADER,
-    Comparison,
-    Outcome,
-    comparison_row,
-    csv_row,
-)
+from muceval.significance.comparison import CSV_HEADER, Comparison, csv_row
 from muceval.significance.table import ComparisonTable
 
-__all__ = ["CSV_HEADER", "GROUPINGS_ABOUT", "Comparison", "Outcome", "SignificanceResult",
-           "csv_row", "metric_label"]
+__all__ = ["CSV_HEADER", "GROUPINGS_ABOUT", "Comparison", "SignificanceResult", "csv_row",
+           "metric_label"]
 
 _RATIO_LABELS = {"precision": "P", "recall": "R", "f1": "F1"}
 
@@ -252,7 +246,7 @@ class SignificanceResult:
             for piece in self.comparisons.csv_joined():
                 buffer.write(piece)
         else:
-            writer.writerows(comparison_row(c) for c in self.comparisons)
+            writer.writerows(csv_row(c) for c in self.comparisons)
         return buffer.getvalue()
 
     def classic_disagreements(self, metric: str = "recall") -> list[Comparison]:

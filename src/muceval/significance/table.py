@@ -13,9 +13,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, overload
 
@@ -23,7 +22,7 @@ import numpy as np
 
 from muceval.core.jsontext import number_texts
 from muceval.significance.classic import CLASSIC_FIELDS, ClassicColumns, ClassicTests
-from muceval.significance.comparison import CSV_CLASSIC, Comparison
+from muceval.significance.comparison import CSV_FIELDS, FIELDS, Comparison, csv_cell
 
 __all__ = ["ComparisonTable"]
 
@@ -123,42 +122,121 @@ class ComparisonTable(Sequence[Comparison]):
         return None if k is None else self._make(k, metrics[metric])
 
     # -- text -----------------------------------------------------------------------------
+    # Every writer follows comparison.FIELDS; the table gives each field's values (_sources).
 
-    def _flat(self, array: np.ndarray) -> np.ndarray:
-        """A pairs × metrics array in the order of the comparisons."""
-        return array.reshape(len(self.first) * len(self.metrics))
+    def _sources(self) -> dict[str, Any]:
+        """Each field of :data:`~muceval.significance.comparison.FIELDS` for every comparison:
+        :class:`_Numbers` or :class:`_Choices`, a tuple of them (a pair), a dict of them (an
+        object, keys in its order) or None (no value in any comparison)."""
+        value_a, value_b = self.values[self.first], self.values[self.second]
+        metric = np.arange(len(self.metrics))[None, :]
+        classic = None
+        if self.classic is not None:
+            def stacked(values: Sequence[np.ndarray]) -> np.ndarray:
+                return np.stack(values, axis=1)  # interleaved metric by metric
 
-    def _per_pair(self, values: Sequence[Any]) -> list[Any]:
-        """A value per pair, repeated for each metric."""
-        return np.repeat(np.asarray(values, dtype=object), len(self.metrics)).tolist()
+            parts: dict[str, Any] = {
+                "units": _Numbers(stacked([c.units for c in self.classic])),
+                **{n: _Numbers(stacked([c.values[n] for c in self.classic]), missing=True)
+                   for n in CLASSIC_FIELDS},
+                "of": _Choices(tuple(c.of for c in self.classic), metric),
+                "reason": _Choices(tuple(c.reason for c in self.classic), metric)}
+            classic = {f.name: parts[f.name] for f in fields(ClassicTests)}
+        return {
+            "a": _Choices(self.names, self.first[:, None]),
+            "b": _Choices(self.names, self.second[:, None]),
+            "metric": _Choices(self.metrics, metric), "value_a": _Numbers(value_a),
+            "value_b": _Numbers(value_b), "difference": _Numbers(value_a - value_b),
+            "p_value": _Numbers(self.p_value),
+            "method": _Choices(("approximate", "exact"), self.exact),
+            "shuffles": _Choices((self.shuffles, None), self.exact),
+            "nge": _Numbers(self.nge, missing=self.exact),
+            "confidence": _Numbers(self.confidence), "error_bound": _Numbers(self.error_bound),
+            "alternative": _Choices((self.alternative,)), "p_adjusted": _Numbers(self.p_adjusted),
+            "significant": _Choices((False, True), self.significant),
+            "units": _Numbers(self.units[:, None]),
+            "ci": None if self.ci is None else (_Numbers(self.ci[..., 0]),
+                                                _Numbers(self.ci[..., 1])),
+            "classic": classic,
+        }
 
-    def _per_metric(self, values: Sequence[Any]) -> list[Any]:
-        """A value per metric, for each pair."""
-        return list(values) * len(self.first)
+    def _spread(self, each: list[Any], shape: tuple[int, ...]) -> list[Any]:
+        """Values of an array of ``shape`` (C order) for every comparison (pair by pair,
+        metric by metric) that it broadcasts to."""
+        size = (len(self.first), len(self.metrics))
+        if shape == size:
+            return each
+        spread: list[Any] = np.broadcast_to(np.array(each, dtype=object).reshape(shape),
+                                            size).reshape(-1).tolist()
+        return spread
 
-    def _chosen(self, mask: np.ndarray, yes: str, no: str) -> list[str]:
-        """``yes`` where ``mask`` (pairs × metrics) holds, else ``no``."""
-        chosen: list[str] = np.array([no, yes], dtype=object)[
-            self._flat(mask).astype(np.intp)].tolist()
-        return chosen
+    def _column(self, source: _Numbers | _Choices, style: str) -> str | list[Any]:
+        """A field's values in ``style`` (``"json"``, ``"csv"`` or ``"cells"``: what the
+        csv module is given), one per comparison, or one for all (a str)."""
+        if isinstance(source, _Choices):
+            options = [json.dumps(o) if style == "json" else csv_cell(o) for o in source.options]
+            if style == "csv":
+                options = [_csv_field(str(o)) for o in options]
+            if source.codes is None or (style != "cells" and len(set(options)) == 1):
+                return options[0] if style != "cells" else [options[0]] * len(self)
+            codes = np.broadcast_to(source.codes, (len(self.first), len(self.metrics)))
+            chosen: list[Any] = np.array(options, dtype=object)[
+                codes.reshape(-1).astype(np.intp)].tolist()
+            return chosen
+        values = np.asarray(source.values)
+        null = {"json": "null", "csv": "", "cells": ""}[style]
+        if style == "cells":
+            each = values.reshape(-1).tolist()
+            if source.missing is True:
+                each = [null if v != v else v for v in each]
+        else:
+            nan = null if source.missing is True else "NaN" if style == "json" else "nan"
+            each = _texts(values, nan, "Infinity" if style == "json" else "inf")
+        if isinstance(source.missing, np.ndarray):
+            each = np.where(source.missing.reshape(-1), null,
+                            np.array(each, dtype=object)).tolist()
+        return self._spread(each, values.shape)
 
-    def json_rows(self) -> list[str]:
-        """Each comparison as ``json.dumps(comparison.to_dict())`` writes it: one template
-        filled per comparison, from columns of JSON texts (each number formatted once by
-        the C encoder, :func:`_literals`)."""
-        if len(self) == 0:
-            return []
-        template, columns = self._json_columns()
-        return [template % row for row in zip(*columns, strict=True)]
+    def _json_columns(self) -> tuple[list[str], list[list[str]]]:
+        """One comparison's JSON as the text between its varying values (``pieces``, one
+        more than the columns) and those values' texts, by column."""
+        pieces, columns = [""], []
+
+        def put(source: Any) -> None:
+            if isinstance(source, (_Numbers, _Choices)):
+                column = self._column(source, "json")
+                if isinstance(column, str):
+                    pieces[-1] += column
+                else:
+                    columns.append(column)
+                    pieces.append("")
+            elif isinstance(source, tuple):
+                pieces[-1] += "["
+                for i, part in enumerate(source):
+                    pieces[-1] += ", " if i else ""
+                    put(part)
+                pieces[-1] += "]"
+            elif isinstance(source, dict):
+                pieces[-1] += "{"
+                for i, (key, part) in enumerate(source.items()):
+                    pieces[-1] += (", " if i else "") + json.dumps(key) + ": "
+                    put(part)
+                pieces[-1] += "}"
+            else:
+                pieces[-1] += "null"
+
+        sources = self._sources()
+        put({f.name: sources[f.name] for f in FIELDS})
+        return pieces, columns
 
     def json_joined(self, separator: str, block: int = 10_000) -> Iterator[str]:
-        """``separator.join(self.json_rows())`` in pieces of ``block`` rows: the template's
-        pieces and the columns' texts interleaved by slices of one list and joined once
-        (about twice as fast as filling the template row by row)."""
+        """Each comparison as ``json.dumps(comparison.to_dict())`` writes it, joined by
+        ``separator``, in pieces of ``block`` rows: the fixed text's pieces and the columns'
+        texts interleaved by slices of one list and joined once (about twice as fast as
+        filling a template row by row)."""
         if len(self) == 0:
             return
-        template, columns = self._json_columns()
-        pieces = _pieces(template)
+        pieces, columns = self._json_columns()
         step = len(pieces) + len(columns)
         for start in range(0, len(self), block):
             stop = min(len(self), start + block)
@@ -172,52 +250,19 @@ class ComparisonTable(Sequence[Comparison]):
                 flat[0] = pieces[0]
             yield "".join(flat)
 
-    def _json_columns(self) -> tuple[str, list[list[str]]]:
-        """The %-template of one comparison's JSON and the texts that fill it, by column."""
-        encode = json.dumps
-        names = np.array([encode(n) for n in self.names], dtype=object)
-        value_a = self.values[self.first]
-        value_b = self.values[self.second]
-        shuffles = "null" if self.shuffles is None else encode(self.shuffles)
-        nge = np.where(self._flat(self.exact), "null", self._flat(self.nge).astype(str))
-        columns: list[list[str]] = [
-            self._per_pair(names[self.first]), self._per_pair(names[self.second]),
-            self._per_metric([encode(m) for m in self.metrics]),
-            _literals(value_a), _literals(value_b), _literals(value_a - value_b),
-            _literals(self.p_value), self._chosen(self.exact, '"exact"', '"approximate"'),
-            self._chosen(self.exact, "null", shuffles), nge.tolist(),
-            _literals(self.confidence), _literals(self.error_bound),
-            _literals(self.p_adjusted), self._chosen(self.significant, "true", "false"),
-            self._per_pair(_literals(self.units)),
-        ]
-        template = ('{"a": %s, "b": %s, "metric": %s, "value_a": %s, "value_b": %s, '
-                    '"difference": %s, "p_value": %s, "method": %s, "shuffles": %s, '
-                    f'"nge": %s, "confidence": %s, "error_bound": %s, '
-                    f'"alternative": {_percent(encode(self.alternative))}, '
-                    '"p_adjusted": %s, "significant": %s, "units": %s, "ci": ')
-        if self.ci is None:
-            template += "null"
-        else:
-            template += "[%s, %s]"
-            columns += [_literals(self.ci[..., 0]), _literals(self.ci[..., 1])]
-        template += ', "classic": '
-        if self.classic is None:
-            template += "null}"
-        else:
-            # Each field interleaved metric by metric, as the comparisons are.
-            def interleaved(name: str) -> np.ndarray:
-                return np.stack([c.values[name] for c in self.classic or ()], axis=1)
-
-            columns.append(_literals(np.stack([c.units for c in self.classic], axis=1)))
-            columns += [_literals(interleaved(n), none_for_nan=True)
-                        for n in CLASSIC_FIELDS[:-1]]
-            columns.append(self._per_metric([f'"of": {encode(c.of)}, "reason": '
-                                             f'{encode(c.reason)}' for c in self.classic]))
-            columns.append(_literals(interleaved("yeh_factor"), none_for_nan=True))
-            template += ('{"units": %s, "correlation": %s, "sign": %s, "wilcoxon": %s, '
-                         '"paired_t": %s, "two_sample_t": %s, "chi2": %s, "binomial": %s, %s, '
-                         '"yeh_factor": %s}}')
-        return template, columns
+    def _csv_columns(self, style: str) -> list[str | list[Any]]:
+        """The columns of :data:`~muceval.significance.comparison.CSV_HEADER` in ``style``
+        (:meth:`_column`)."""
+        sources = self._sources()
+        columns: list[str | list[Any]] = []
+        for f in CSV_FIELDS:
+            source = sources[f.name]
+            parts = ([source] if not f.columns else [None] * len(f.columns) if source is None
+                     else list(source) if isinstance(source, tuple)
+                     else [source[c] for c in f.columns])
+            columns += [self._column(p, style) if p is not None
+                        else "" if style == "csv" else [""] * len(self) for p in parts]
+        return columns
 
     def csv_joined(self, block: int = 10_000) -> Iterator[str]:
         """The rows of :meth:`csv_rows` as ``csv.writer(f, lineterminator="\\n")`` writes
@@ -226,92 +271,41 @@ class ComparisonTable(Sequence[Comparison]):
         quoted once, the fields joined by slices of one list."""
         if len(self) == 0:
             return
-        columns = self._csv_columns()
+        columns = self._csv_columns("csv")
         step = 2 * len(columns)
         for start in range(0, len(self), block):
             stop = min(len(self), start + block)
             rows = stop - start
             flat: list[str] = [","] * (rows * step)
             for j, column in enumerate(columns):
-                flat[2 * j::step] = column[start:stop]
+                flat[2 * j::step] = ([column] * rows if isinstance(column, str)
+                                     else column[start:stop])
             flat[step - 1::step] = ["\n"] * rows
             yield "".join(flat)
-
-    def _csv_columns(self) -> list[list[str]]:
-        """The fields of :meth:`csv_rows` as CSV text, by column."""
-        n = len(self)
-        value_a = self.values[self.first]
-        value_b = self.values[self.second]
-        names = np.array([_csv_field(name) for name in self.names], dtype=object)
-        shuffles = "" if self.shuffles is None else str(self.shuffles)
-        empty = [""] * n
-        if self.ci is None:
-            ci_low = ci_high = empty
-        else:
-            ci_low, ci_high = _csv_numbers(self.ci[..., 0]), _csv_numbers(self.ci[..., 1])
-        if self.classic is None:
-            classic = [empty] * len(CSV_CLASSIC)
-        else:
-            classic = [_csv_numbers(np.stack([c.values[name] for c in self.classic], axis=1),
-                                    nan="") for name in CSV_CLASSIC]
-        return [
-            self._per_metric([_csv_field(m) for m in self.metrics]),
-            self._per_pair(names[self.first]), self._per_pair(names[self.second]),
-            _csv_numbers(value_a), _csv_numbers(value_b), _csv_numbers(value_a - value_b),
-            _csv_numbers(self.p_value), _csv_numbers(self.p_adjusted),
-            self._chosen(self.exact, "exact", "approximate"),
-            self._chosen(self.exact, "", shuffles),
-            _csv_numbers(self.confidence), _csv_numbers(self.error_bound),
-            self._chosen(self.significant, "1", "0"),
-            [_csv_field(self.alternative)] * n, self._per_pair(_csv_numbers(self.units)),
-            ci_low, ci_high, *classic,
-        ]
 
     def csv_rows(self) -> Iterator[list[Any]]:
         """Each comparison as :func:`~muceval.significance.comparison.csv_row` lays it out."""
         if len(self) == 0:
             return iter(())
-        value_a = self.values[self.first]
-        value_b = self.values[self.second]
-        exact = self._flat(self.exact).tolist()
-        shuffles = "" if self.shuffles is None else self.shuffles
-        if self.ci is None:
-            ci_low = ci_high = [""] * len(self)
-        else:
-            ci_low = self._flat(self.ci[..., 0]).tolist()
-            ci_high = self._flat(self.ci[..., 1]).tolist()
-        if self.classic is None:
-            classic = [[""] * len(self)] * len(CSV_CLASSIC)
-        else:
-            classic = [["" if v != v else v for v in np.stack(
-                [c.values[name] for c in self.classic], axis=1).reshape(-1).tolist()]
-                for name in CSV_CLASSIC]
-        columns: list[list[Any]] = [
-            self._per_metric(self.metrics),
-            self._per_pair([self.names[i] for i in self.first.tolist()]),
-            self._per_pair([self.names[i] for i in self.second.tolist()]),
-            self._flat(value_a).tolist(), self._flat(value_b).tolist(),
-            self._flat(value_a - value_b).tolist(), self._flat(self.p_value).tolist(),
-            self._flat(self.p_adjusted).tolist(),
-            ["exact" if e else "approximate" for e in exact],
-            ["" if e else shuffles for e in exact],
-            self._flat(self.confidence).tolist(), self._flat(self.error_bound).tolist(),
-            self._flat(self.significant).astype(np.int64).tolist(),
-            [self.alternative] * len(self), self._per_pair(self.units.tolist()),
-            ci_low, ci_high, *classic,
-        ]
-        return (list(row) for row in zip(*columns, strict=True))
+        return (list(row) for row in zip(*self._csv_columns("cells"), strict=True))
 
 
-def _literals(values: np.ndarray, *, none_for_nan: bool = False) -> list[str]:
-    """Each value as JSON text, in C order (``none_for_nan``: NaN is null), by
-    :func:`_texts`."""
-    return _texts(values, "null" if none_for_nan else "NaN", "Infinity")
+@dataclass(frozen=True)
+class _Numbers:
+    """A field's numbers: ``values`` broadcast to pairs × metrics; none where ``missing``
+    (True: where NaN)."""
+
+    values: np.ndarray
+    missing: np.ndarray | bool = False
 
 
-def _csv_numbers(values: np.ndarray, nan: str = "nan") -> list[str]:
-    """Each value as the csv module writes it (``str``), in C order; NaN as ``nan``."""
-    return _texts(values, nan, "inf")
+@dataclass(frozen=True)
+class _Choices:
+    """A field that takes one of a few ``options``: ``codes`` (broadcast to pairs × metrics)
+    says which, None the first everywhere."""
+
+    options: Sequence[Any]
+    codes: np.ndarray | None = None
 
 
 def _texts(values: np.ndarray, nan: str, infinity: str) -> list[str]:
@@ -333,19 +327,3 @@ def _csv_field(text: str) -> str:
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerow([text, ""])
     return buffer.getvalue()[:-2]
-
-
-def _pieces(template: str) -> list[str]:
-    """The literal text between a %-template's ``%s`` (``%%`` read as ``%``)."""
-    pieces = [""]
-    for token in re.split(r"(%.)", template):
-        if token == "%s":
-            pieces.append("")
-        else:
-            pieces[-1] += "%" if token == "%%" else token
-    return pieces
-
-
-def _percent(text: str) -> str:
-    """``text`` as a literal part of a %-template."""
-    return text.replace("%", "%%")

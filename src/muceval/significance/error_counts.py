@@ -1,0 +1,125 @@
+"""Which changes in error counts are real (issue 28): per error category and pair of systems,
+both counts, the difference and the p-value of a paired randomization over documents
+(:func:`muceval.significance.counts.paired_count_tests`), adjusted over the pairs of each
+category: a candidate against a baseline (``compare``), every pair (``significance
+--errors``) or neighbours in a ranking (the report). :mod:`muceval.reporting.error_changes`
+writes them.
+
+>>> import numpy as np
+>>> from muceval.core.error_counts import ErrorCounts
+>>> counts = ErrorCounts(("Missing",), ("d1", "d2", "d3"),
+...                      {"A": np.array([[1], [2], [0]]), "B": np.array([[2], [3], [1]])})
+>>> (change,) = error_changes(counts, "A", SignificanceSettings(seed=1))
+>>> change.candidate, change.difference, change.p_value, change.method
+('B', 3, 0.25, 'exact')
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from muceval.core.error_counts import ErrorCounts
+from muceval.errors import UsageError
+from muceval.significance.counts import pairwise_count_tests
+from muceval.significance.groups import adjust_pvalues
+from muceval.significance.settings import SignificanceSettings
+
+__all__ = ["ErrorChange", "all_pair_changes", "changes_between", "error_changes"]
+
+
+@dataclass(frozen=True)
+class ErrorChange:
+    """One category of one pair of systems: both counts, the difference (candidate −
+    baseline), the p-value, the p-value adjusted over the pairs tested for that category
+    (``settings.adjust``; equal to it when there is one pair or no adjustment), how it was
+    found, and the documents whose counts differ."""
+
+    baseline: str
+    candidate: str
+    category: str
+    baseline_count: int
+    candidate_count: int
+    difference: int
+    p_value: float
+    method: str
+    documents: int
+    adjusted_p_value: float
+
+    def significant(self, alpha: float) -> bool:
+        return self.adjusted_p_value <= alpha
+
+
+def _check(counts: ErrorCounts, names: Sequence[str]) -> None:
+    known = counts.systems
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise UsageError(f"no system {unknown[0]!r} among {', '.join(known)}")
+
+
+def changes_between(counts: ErrorCounts, pairs: Sequence[tuple[str, str]],
+                    settings: SignificanceSettings) -> list[ErrorChange]:
+    """Every category of each pair ``(baseline, candidate)``, pair by pair; the documents are
+    those of any system (a document a system lacks counts zero for it). The p-values of a
+    category are adjusted over the pairs (``settings.adjust``).
+
+    Raises
+    ------
+    UsageError
+        If a pair names a system not in the analysis.
+    """
+    _check(counts, [n for pair in pairs for n in pair])
+    categories = counts.categories
+    tests = pairwise_count_tests(counts.counts, pairs, settings)
+    out: list[ErrorChange] = []
+    for (baseline, candidate), found in tests.items():
+        out += [ErrorChange(baseline, candidate, category, t.first, t.second, t.difference,
+                            t.p_value, t.method, t.documents, t.p_value)
+                for category, t in zip(categories, found, strict=True)]
+    return _adjusted(out, settings.adjust)
+
+
+def _adjusted(changes: list[ErrorChange], method: str) -> list[ErrorChange]:
+    """Each category's p-values adjusted over its pairs (the family of one category)."""
+    if method == "none":
+        return changes
+    out = list(changes)
+    for category in dict.fromkeys(c.category for c in changes):
+        where = [i for i, c in enumerate(changes) if c.category == category]
+        for i, p in zip(where, adjust_pvalues([changes[i].p_value for i in where], method),
+                        strict=True):
+            out[i] = replace(changes[i], adjusted_p_value=p)
+    return out
+
+
+def error_changes(counts: ErrorCounts, baseline: str,
+                  settings: SignificanceSettings) -> list[ErrorChange]:
+    """Every category of every other system of ``counts`` against ``baseline``.
+
+    Raises
+    ------
+    UsageError
+        If ``baseline`` is not a system of the analysis, or it has no other system.
+    """
+    _check(counts, [baseline])
+    if len(counts.systems) < 2:
+        raise UsageError("compare needs a baseline and at least one candidate")
+    return changes_between(counts, [(baseline, s) for s in counts.systems if s != baseline],
+                           settings)
+
+
+def all_pair_changes(counts: ErrorCounts, settings: SignificanceSettings,
+                     order: Sequence[str] | None = None) -> list[ErrorChange]:
+    """Every pair of systems, the earlier of ``order`` (default: that of ``counts``) as the
+    baseline.
+
+    Raises
+    ------
+    UsageError
+        If there are fewer than two systems.
+    """
+    names = list(order) if order is not None else list(counts.systems)
+    if len(names) < 2:
+        raise UsageError("testing error counts needs at least two systems")
+    return changes_between(counts, list(itertools.combinations(names, 2)), settings)
