@@ -142,12 +142,25 @@ def report_from_modern(key: str | Path, predictions: Sequence[str | Path], *,
                        names: Mapping[str, str] | None = None,
                        **how: Any) -> ModernAnalysis:
     """The report of modern predictions under every modern scorer: :func:`build_report` of
-    :class:`ModernPredictions`. With GTT's key and two systems' predictions::
+    :class:`ModernPredictions` (what ``muceval report --key GOLD PREDICTION...`` does with a
+    modern key).
 
-        analysis = report_from_modern("gtt/test.json",
-                                      ["gtt/preds_gtt.out", "iterx/preds.bart-base.test.jsonlines"],
-                                      options=ReportOptions(errors=True))
-        write_report(analysis, "modern-report")
+    >>> import muceval, pathlib, tempfile
+    >>> from importlib.resources import files
+    >>> from muceval.formats.modern.writer import from_templates, write_layout
+    >>> example, folder = files("muceval") / "data" / "example", pathlib.Path(tempfile.mkdtemp())
+    >>> config = muceval.load_configuration(example / "config.toml")
+    >>> for name, gold in (("key", True), ("alpha", False), ("gamma", False)):
+    ...     modern = from_templates(muceval.read_templates(example / f"{name}.txt", config),
+    ...                             config, gold)
+    ...     _ = (folder / f"{name}.json").write_text(write_layout(modern, "muceval"))
+    >>> analysis = report_from_modern(
+    ...     folder / "key.json", [folder / "alpha.json", folder / "gamma.json"],
+    ...     settings=muceval.SignificanceSettings(method="exact", bootstrap=0))
+    >>> [r.metric for r in analysis.scorers], analysis.ranking
+    (['gtt', 'ceaf-ree', 'ceaf-rme'], ('gtt F1', ('alpha', 'gamma')))
+    >>> muceval.write_report(analysis, folder / "report").html.name
+    'report.html'
     """
     from muceval.reporting.modern_report import ModernAnalysis
 
