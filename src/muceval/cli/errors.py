@@ -21,6 +21,7 @@ from muceval.cli.groups import (
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from muceval.pipelines.errors import ErrorComparison
     from muceval.scoring.errors import ErrorAnalysis, SystemErrors
     from muceval.scoring.errors.model import Mode, Types
 
@@ -107,32 +108,31 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
       muceval errors --key key-tst3.v2 --config config-tst3.el \\
           --history final-history-nrad.tst3 BBN.tst3 NYU.tst3
     """
-    from muceval.scoring.errors import EMBEDDED, ErrorOptions, analyse_error_files
+    from muceval.pipelines.errors import analyse_errors, compare_errors, is_1992_key
+    from muceval.scoring.errors import EMBEDDED, ErrorOptions
 
     inputs: dict[str | None, str] = {p: "predictions" for p in predictions}
     if key_path != EMBEDDED:
         inputs[key_path] = "key"
     refuse_overwriting_inputs(destination.output, inputs)
-    if key_path != EMBEDDED and _key_is_1992(key_path):
+    if is_1992_key(key_path):
         if after_repair or canonical_order:
             raise click.UsageError("--after-repair and --canonical-order are for modern "
                                    "files: 1992 templates keep the 1992 mapping")
-        analysis = _analyse_1992(key_path, predictions, mode, scoring, selection)
-    else:
-        if scoring.given:
-            raise click.UsageError("--config, --history and --no-query-pass are for 1992 "
-                                   "template files; the key is not one")
-        options = ErrorOptions(cast("Mode", mode), cast("Types", types), after_repair,
-                               canonical_order)
-        analysis = analyse_error_files(key_path, predictions, options,
-                                       selection.renames(list(predictions)))
+    elif scoring.given:
+        raise click.UsageError("--config, --history and --no-query-pass are for 1992 "
+                               "template files; the key is not one")
+    analysis = analyse_errors(
+        key_path, predictions, options=ErrorOptions(cast("Mode", mode), cast("Types", types),
+                                                    after_repair, canonical_order),
+        config=scoring.config_path, history=scoring.history_path,
+        query_pass=not scoring.no_query_pass, names=selection.renames(list(predictions)))
     for system in analysis.systems:
         for warning in system.warnings:
             click.echo(f"warning: {warning}", err=True)
     if compare_to:
-        _compare(analysis, fmt, destination)
-        return
-    if fmt == "json":
+        _compare(compare_errors(analysis), fmt, destination)
+    elif fmt == "json":
         destination.emit(analysis.to_json())
     elif fmt == "csv":
         destination.emit(analysis.to_csv())
@@ -140,37 +140,14 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
         destination.emit(_tables(analysis, destination.output is None))
 
 
-def _key_is_1992(key_path: str) -> bool:
-    """Whether the key is a 1992 template file, as the registry of inputs recognises it."""
-    from muceval.formats.registry import INPUTS
-
-    kind = INPUTS.kind_of(key_path)
-    return kind is not None and kind.name == "templates"
-
-
-def _analyse_1992(key_path: str, responses: tuple[str, ...], mode: str, scoring: Scoring1992,
-                  selection: Selection) -> ErrorAnalysis:
-    from muceval.cli.common import resolve_configuration
-    from muceval.scoring.errors.muc1992 import analyse_1992_files
-
-    config = resolve_configuration(scoring.config_path, None)
-    return analyse_1992_files(config, key_path, responses, history_path=scoring.history_path,
-                              query_pass=not scoring.no_query_pass, mode=cast("Mode", mode),
-                              names=selection.renames(list(responses)))
-
-
-def _compare(analysis: ErrorAnalysis, fmt: str, destination: Destination) -> None:
+def _compare(compared: ErrorComparison, fmt: str, destination: Destination) -> None:
     """The first system against each other one, per category, with p-values."""
     from muceval.reporting.error_changes import error_changes_to_json
-    from muceval.significance.error_counts import error_changes
-    from muceval.significance.settings import PRESETS
 
-    settings = PRESETS["ab"].settings
-    baseline = analysis.systems[0].system
-    counts = analysis.counts()
-    changes = error_changes(counts, baseline, settings)
+    settings = compared.settings
     if fmt == "json":
-        destination.emit(error_changes_to_json(counts, baseline, changes, settings))
+        destination.emit(error_changes_to_json(compared.counts, compared.baseline,
+                                               list(compared.changes), settings))
         return
     if fmt == "csv":
         raise click.UsageError("--compare gives a table or JSON")
@@ -180,7 +157,8 @@ def _compare(analysis: ErrorAnalysis, fmt: str, destination: Destination) -> Non
 
     console = Console(record=True, width=120,
                       file=None if destination.output is None else io.StringIO())
-    render_error_changes(changes, console, settings.alpha, settings.seed, settings.adjust)
+    render_error_changes(list(compared.changes), console, settings.alpha, settings.seed,
+                         settings.adjust)
     if destination.output is not None:
         destination.emit(console.export_text())
 

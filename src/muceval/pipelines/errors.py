@@ -1,0 +1,99 @@
+"""``muceval errors`` as library calls: Das et al. (2022)'s error analysis of modern
+predictions, or of 1992 responses sorted at the 1992 scorer's verdicts, and the comparison of
+a baseline's error categories with other systems'.
+
+>>> from importlib.resources import files
+>>> example = files("muceval") / "data" / "example"
+>>> analysis = analyse_errors(example / "key.txt", [example / "alpha.txt"],
+...                           config=str(example / "config.toml"))
+>>> [s.system for s in analysis.systems]
+['alpha']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from muceval.errors import UsageError
+
+if TYPE_CHECKING:
+    from muceval.core.error_counts import ErrorCounts
+    from muceval.scoring.errors import ErrorAnalysis, ErrorOptions
+    from muceval.significance.error_counts import ErrorChange
+    from muceval.significance.settings import SignificanceSettings
+
+__all__ = ["ErrorComparison", "analyse_errors", "compare_errors", "is_1992_key"]
+
+
+def is_1992_key(key: str | Path) -> bool:
+    """Whether the key is a 1992 template file, as the registry of inputs recognises it (and
+    not ``embedded``, the gold a GTT prediction file carries)."""
+    from muceval.formats.registry import INPUTS
+    from muceval.scoring.errors import EMBEDDED
+
+    if str(key) == EMBEDDED:
+        return False
+    kind = INPUTS.kind_of(key)
+    return kind is not None and kind.name == "templates"
+
+
+def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
+                   options: ErrorOptions | None = None, config: str | None = None,
+                   history: str | None = None, query_pass: bool = True,
+                   names: Mapping[str, str] | None = None) -> ErrorAnalysis:
+    """Das et al.'s error categories of every system: of modern predictions against a modern
+    gold (or ``'embedded'``), or of 1992 responses against a 1992 key (scored as the 1992
+    program did, with ``config``, ``history`` and ``query_pass``; the 1992 mapping is kept, so
+    ``options`` may choose only the mode).
+
+    Raises
+    ------
+    UsageError
+        If 1992 options are given with a modern key, or a repair or canonical order with a
+        1992 key.
+    """
+    from muceval.scoring.errors import ErrorOptions, analyse_error_files
+
+    chosen = options or ErrorOptions()
+    if is_1992_key(key):
+        if chosen.after_repair or chosen.canonical_order:
+            raise UsageError("a repair and a canonical order are for modern files: 1992 "
+                             "templates keep the 1992 mapping", parameter="options")
+        from muceval.formats.config import resolve_configuration
+        from muceval.scoring.errors.muc1992 import analyse_1992_files
+
+        return analyse_1992_files(resolve_configuration(config), key, predictions,
+                                  history_path=history, query_pass=query_pass,
+                                  mode=chosen.mode, names=names)
+    if config is not None or history is not None or not query_pass:
+        raise UsageError("a configuration, a history and the query pass are for 1992 template "
+                         "files; the key is not one", parameter="config")
+    return analyse_error_files(key, predictions, chosen, names)
+
+
+@dataclass(frozen=True)
+class ErrorComparison:
+    """The first system's error categories against each other system's: the counts, the
+    baseline, every change with its p-value, and the settings of the tests."""
+
+    counts: ErrorCounts
+    baseline: str
+    changes: tuple[ErrorChange, ...]
+    settings: SignificanceSettings
+
+
+def compare_errors(analysis: ErrorAnalysis,
+                   settings: SignificanceSettings | None = None) -> ErrorComparison:
+    """Each category of the first system against each other system's, by a paired
+    randomization over documents (default: the ``ab`` preset)."""
+    from muceval.significance.error_counts import error_changes
+    from muceval.significance.settings import PRESETS
+
+    chosen = settings or PRESETS["ab"].settings
+    counts = analysis.counts()
+    baseline = analysis.systems[0].system
+    return ErrorComparison(counts, baseline, tuple(error_changes(counts, baseline, chosen)),
+                           chosen)
