@@ -44,8 +44,29 @@ if TYPE_CHECKING:
     from muceval.scoring.alignment.audit import AlignmentAudit
     from muceval.scoring.alignment.criteria import CriterionHook
 
-__all__ = ["SessionResult", "audit_files", "check_pairing", "read_template_file", "score_files",
+__all__ = ["SessionRecord", "SessionResult", "audit_files", "check_pairing", "read_template_file", "score_files",
            "score_systems", "system_names"]
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    """What a scoring session was made of: the files, the scoring options, the alignment
+    criterion and the manual mappings."""
+
+    key: str
+    configuration: str
+    history: str | None
+    responses: tuple[str, ...]
+    options: ScoringOptions
+    alignment: str
+    manual_mappings: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"key": self.key, "configuration": self.configuration, "history": self.history,
+                "responses": list(self.responses), "query_pass": self.options.query_pass,
+                "mapping": self.options.mapping, "alignment": self.alignment,
+                "manual_mappings": list(self.manual_mappings),
+                "unresolved": self.options.unresolved}
 
 
 @dataclass(frozen=True)
@@ -68,9 +89,13 @@ class SessionResult:
     unanswered: int = 0
     """Questions no recorded answer settled, over all systems (scored by the ``unresolved``
     policy: no credit by default)."""
-    settings: Mapping[str, object] = field(default_factory=dict)
-    """What was scored and how (:func:`score_files`: the files, the scoring options, the
-    alignment criterion, the manual mappings), as JSON outputs record it."""
+    record: SessionRecord | None = None
+    """What was scored and how (:func:`score_files`)."""
+
+    @property
+    def settings(self) -> dict[str, object]:
+        """:attr:`record` as JSON outputs record it (empty without one)."""
+        return {} if self.record is None else self.record.to_json()
 
     @property
     def signature(self) -> str:
@@ -356,24 +381,20 @@ def score_files(
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
                          tuple(file_warnings), options or ScoringOptions(),
                          unanswered=result.unanswered,
-                         settings=_settings(config, key_path, paths, history_path, chosen,
-                                            alignment, mapping_paths))
+                         record=_record(config, key_path, paths, history_path, chosen,
+                                        alignment, mapping_paths))
 
 
-def _settings(config: Configuration, key_path: str | Path, paths: list[str],
-              history_path: str | Path | None, options: ScoringOptions, alignment: str | None,
-              mapping_paths: Sequence[str | Path] | Mapping[str, str | Path],
-              ) -> dict[str, object]:
-    """What a session records of itself (:attr:`SessionResult.settings`)."""
-    return {
-        "key": str(key_path), "configuration": config.source or "muc4",
-        "history": None if history_path is None else str(history_path), "responses": paths,
-        "query_pass": options.query_pass, "mapping": options.mapping,
-        "alignment": alignment or (config.alignment.default if config.alignment else "1992"),
-        "manual_mappings": [str(p) for p in (mapping_paths.values()
-                                             if isinstance(mapping_paths, Mapping)
-                                             else mapping_paths)],
-        "unresolved": options.unresolved}
+def _record(config: Configuration, key_path: str | Path, paths: list[str],
+            history_path: str | Path | None, options: ScoringOptions, alignment: str | None,
+            mapping_paths: Sequence[str | Path] | Mapping[str, str | Path]) -> SessionRecord:
+    """What a session records of itself (:attr:`SessionResult.record`)."""
+    return SessionRecord(
+        str(key_path), config.source or "muc4",
+        None if history_path is None else str(history_path), tuple(paths), options,
+        alignment or (config.alignment.default if config.alignment else "1992"),
+        tuple(str(p) for p in (mapping_paths.values() if isinstance(mapping_paths, Mapping)
+                               else mapping_paths)))
 
 
 def _read_mappings(mapping_paths: Sequence[str | Path] | Mapping[str, str | Path],
