@@ -302,3 +302,23 @@ def test_a_new_section_needs_no_change_to_the_report(tmp_path: Path) -> None:
     assert 'data-system="alpha"' in page[page.index('<section id="units"'):]
     assert json.loads(written.json.read_text())["units"] == dict(section.units)
     assert (tmp_path / "r" / "units.csv").read_text().startswith("alpha,")
+
+
+def test_every_candidate_of_a_baseline_is_tested_with_one_seed() -> None:
+    # With no seed given, each candidate was tested with a seed of its own and only the last
+    # one was recorded: the recorded seed did not reproduce the earlier candidates' p-values.
+    from muceval.core.units import from_arrays
+    from muceval.significance.baseline import compare_to_baseline
+
+    rng = __import__("numpy").random.default_rng(5)
+    counts = rng.integers(0, 4, size=(3, 40, 4))
+    counts[..., 2] = __import__("numpy").minimum(counts[..., 2], counts[..., :2].min(-1))
+    counts[..., 3] = 0
+    t = from_arrays(["base", "b", "c"], [f"m{i}" for i in range(40)], counts)
+    unseeded = SignificanceSettings(method="approximate", shuffles=199, seed=None, bootstrap=0)
+    result = compare_to_baseline(t, "base", metrics=["f1"], settings=unseeded)
+    again = compare_to_baseline(t, "base", metrics=["f1"],
+                                settings=SignificanceSettings(
+                                    method="approximate", shuffles=199,
+                                    seed=result.settings["seed"], bootstrap=0))
+    assert [c.p_value for c in result.comparisons] == [c.p_value for c in again.comparisons]

@@ -264,7 +264,7 @@ def _write_pairs(tallies: UnitTallies, testing: Testing, executor: DaskExecutor 
                                          threads=testing.threads, progress=advance,
                                          executor=executor)
         write_atomic(path, rows.csv_text())
-    summary.settings["pairs_file"] = path
+    summary = replace(summary, settings=summary.settings.with_more(pairs_file=path))
     if fmt == "json":
         click.echo(summary.to_json())
     else:

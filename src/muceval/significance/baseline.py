@@ -14,13 +14,13 @@ import csv
 import io
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from muceval.core.signature import signature
 from muceval.core.units import RatioTallies, UnitTallies
 from muceval.errors import UsageError
-from muceval.significance.settings import PRESETS, SignificanceSettings
+from muceval.significance.settings import PRESETS, RunRecord, SignificanceSettings
 
 __all__ = ["BaselineComparison", "BaselineResult", "compare_to_baseline", "BASELINE_FORMAT"]
 
@@ -58,13 +58,13 @@ class BaselineResult:
     baseline: str
     candidates: tuple[str, ...]
     comparisons: tuple[BaselineComparison, ...]
-    settings: dict[str, Any]
+    settings: RunRecord
 
     def to_dict(self) -> dict[str, Any]:
         from muceval.version import __version__
 
         return {"format": BASELINE_FORMAT, "format_version": 1, "muceval": __version__,
-                "signature": signature(self.settings), "settings": self.settings,
+                "signature": signature(self.settings), "settings": self.settings.to_json(),
                 "baseline": self.baseline, "candidates": list(self.candidates),
                 "comparisons": [c.to_dict() for c in self.comparisons]}
 
@@ -179,20 +179,22 @@ def compare_to_baseline(
     if not chosen:
         raise UsageError("give at least one candidate to compare with the baseline")
     comparisons: list[BaselineComparison] = []
-    recorded: dict[str, Any] = {}
+    tested = settings.with_seed()  # one seed for every candidate
+    recorded = None
     for candidate in chosen:
         pair = tallies.select([baseline, candidate])
         if isinstance(pair, RatioTallies):
-            result = compare_ratios(pair, metrics, settings)
+            result = compare_ratios(pair, metrics, tested)
         else:
-            result = compare(pair, metrics, settings, threads=threads, progress=progress)
-        recorded = dict(result.settings)
+            result = compare(pair, metrics, tested, threads=threads, progress=progress)
+        recorded = result.settings
         for metric in result.metrics:
             c = result.comparison(candidate, baseline, metric)  # candidate − baseline
             comparisons.append(BaselineComparison(
                 candidate, metric, result.scores[baseline][metric],
                 result.scores[candidate][metric], c.difference, c.ci, c.p_value, c.method,
                 c.significant, verdict(c.difference, c.significant)))
-    recorded["unit"] = unit
-    recorded.setdefault("ci_level", settings.ci_level)
+    assert recorded is not None
+    recorded = (replace(recorded, level=unit) if recorded.level is not None
+                else recorded.with_more(unit=unit))
     return BaselineResult(baseline, chosen, tuple(comparisons), recorded)

@@ -14,6 +14,7 @@ from muceval.core.measures import ranking_measure
 from muceval.core.metrics import METRIC_LABELS
 from muceval.core.signature import signature
 from muceval.significance.comparison import CSV_HEADER, Comparison, csv_row
+from muceval.significance.settings import RunRecord
 from muceval.significance.table import ComparisonTable
 
 __all__ = ["CSV_HEADER", "GROUPINGS_ABOUT", "Comparison", "SignificanceResult", "csv_row",
@@ -116,7 +117,7 @@ class SignificanceResult:
     comparisons: Sequence[Comparison]
     groups: dict[str, list[list[str]]]
     letters: dict[str, dict[str, str]]
-    settings: dict[str, Any]
+    settings: RunRecord
     system_ci: dict[str, dict[str, tuple[float, float]]] | None = None
     letter_groups: dict[str, list[list[str]]] | None = None
     _index: dict[tuple[str, str, str], Comparison] = field(default_factory=dict, repr=False, compare=False)
@@ -160,7 +161,7 @@ class SignificanceResult:
             "format_version": 1,
             "muceval": __version__,
             "signature": signature(self.settings),
-            "settings": self.settings,
+            "settings": self.settings.to_json(),
             "systems": self.scores,
             "system_ci": (
                 {s: {m: list(ci) for m, ci in v.items()} for s, v in self.system_ci.items()}

@@ -8,7 +8,7 @@ all build a :class:`SignificanceSettings`; the result records :meth:`to_json`.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from numbers import Integral, Real
 from typing import Any, Literal, NoReturn, get_args
@@ -17,7 +17,7 @@ from muceval.core.measures import METRIC_IDS
 from muceval.errors import UsageError
 
 __all__ = ["ADJUSTMENTS", "ALTERNATIVES", "METHODS", "PRESETS", "Adjustment", "Alternative", "Method", "Preset",
-           "PresetName", "SignificanceSettings"]
+           "PresetName", "RunRecord", "SignificanceSettings"]
 
 Method = Literal["approximate", "exact", "auto"]
 Alternative = Literal["two-sided", "one-sided"]
@@ -181,11 +181,46 @@ class SignificanceSettings:
         return out
 
     def recorded(self, units: int, metrics: Sequence[str], level: str | None = None,
-                 **more: Any) -> dict[str, Any]:
-        """What a result records of the run that produced it: these settings, the number
-        of units, the metrics, the unit level when known, and ``more``."""
-        return {**self.to_json(), "units": units, "metrics": list(metrics),
-                **({"unit": level} if level is not None else {}), **more}
+                 **more: Any) -> RunRecord:
+        """What a result records of the run that produced it (:class:`RunRecord`)."""
+        return RunRecord(self, units, tuple(metrics), level, tuple(more.items()))
+
+
+@dataclass(frozen=True)
+class RunRecord(Mapping[str, Any]):
+    """What a significance result records of the run that produced it: the settings (the
+    seed drawn), the number of units, the metrics, the unit level when known, and ``more``
+    (``ratio`` for the modern scorers' counts, the ``pairs_file`` of a streamed run).
+
+    Typed, and read like the JSON it is written as (``record["alpha"]``).
+
+    >>> record = SignificanceSettings(seed=3).recorded(10, ["f1"], "message")
+    >>> record.settings.seed, record["units"], record["unit"]
+    (3, 10, 'message')
+    """
+
+    settings: SignificanceSettings
+    units: int
+    metrics: tuple[str, ...]
+    level: str | None = None
+    more: tuple[tuple[str, Any], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.settings.to_json(), "units": self.units, "metrics": list(self.metrics),
+                **({"unit": self.level} if self.level is not None else {}), **dict(self.more)}
+
+    def with_more(self, **more: Any) -> RunRecord:
+        """The record with ``more`` recorded too (a key recorded already is replaced)."""
+        return replace(self, more=tuple({**dict(self.more), **more}.items()))
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_json()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_json())
+
+    def __len__(self) -> int:
+        return len(self.to_json())
 
 
 @dataclass(frozen=True)
