@@ -78,9 +78,11 @@ def test_readme_library_example_runs(tmp_path: Path) -> None:
     shared = shared_root()
     if not (shared / "muc4").is_dir():
         pytest.skip(f"shared data not found at {shared}")
-    (code,) = _blocks("python")
-    code = code.replace('"../shared/muc4"', repr(str(shared / "muc4")))
+    # The blocks run as one program: the later ones use the names of the first.
+    code = "\n".join(_blocks("python")).replace('"../shared/muc4"', repr(str(shared / "muc4")))
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "BBN" in result.stdout and "GE" in result.stdout
+    assert (tmp_path / "tst3-report" / "report.html").is_file()
+    assert {"errors.json", "alignment.json"} <= {p.name for p in (tmp_path / "tst3-report").iterdir()}

@@ -19,7 +19,7 @@ Reports
     format_report, analyze, write_report, run_demo
 Pipelines (each command as one call)
     resolve_inputs, build_report, report_from_responses, report_from_scores,
-    report_from_modern
+    report_from_modern, ReportOptions
 Errors
     MucevalError, InputError, UsageError, OutputError, Problem
 ``__version__``
@@ -90,6 +90,7 @@ _PUBLIC: dict[str, str] = {
     "report_from_responses": "muceval.pipelines.report",
     "report_from_scores": "muceval.pipelines.report",
     "report_from_modern": "muceval.pipelines.report",
+    "ReportOptions": "muceval.reporting.options",
 }
 
 __all__ = [
@@ -136,6 +137,7 @@ __all__ = [
     "report_from_responses",
     "report_from_scores",
     "report_from_modern",
+    "ReportOptions",
 ]
 
 
@@ -175,6 +177,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from muceval.reporting.demo import run_demo
     from muceval.reporting.html import write_report
     from muceval.reporting.muc1992 import format_report
+    from muceval.reporting.options import ReportOptions
     from muceval.scoring.modern import ModernOptions, score_modern
     from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
     from muceval.scoring.session import score_files, score_systems
