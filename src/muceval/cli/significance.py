@@ -139,13 +139,15 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
     if pairs is not None and (fmt == "csv" or tests):
         raise click.UsageError("--pairs writes the pairwise CSV itself (classic tests "
                                "included); the terminal or --format json gets the summary")
+    settings = testing.settings
+    if pairs is None:  # the pairs file holds every column, whatever the terminal shows
+        settings = replace(settings, bootstrap=0 if table else settings.bootstrap,
+                           classic=bool(chosen_tests) or not table)
     given = click.get_current_context().get_parameter_source("metrics")
     with progress_bar(label is not None and _show(progress), label or "") as advance:
         result = run_significance(
-            source, settings=testing.settings if pairs is not None else replace(
-                testing.settings, bootstrap=0 if table else testing.settings.bootstrap,
-                classic=bool(chosen_tests) or not table),
-            metrics=testing.metrics if given is click.core.ParameterSource.COMMANDLINE else None,
+            source, settings=settings, metrics=testing.metric_names
+            if given is click.core.ParameterSource.COMMANDLINE else None,
             threads=testing.threads, progress=advance,
             executor=cluster.executor() if cluster is not None else None, scorer=subject.scorer,
             plan=show_plan, pairs=None if pairs is None else pairs.output,

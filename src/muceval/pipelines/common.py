@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from muceval.errors import Problem, UsageError
+from muceval.errors import Problem
 from muceval.pipelines.inputs import Responses
 
 if TYPE_CHECKING:
@@ -97,8 +97,3 @@ def default_metrics(settings: SignificanceSettings) -> tuple[str, ...]:
 
         return METRICS
     return PRESETS[settings.preset].metrics
-
-
-def at_least_two(systems: Sequence[str], what: str) -> None:
-    if len(systems) < 2:
-        raise UsageError(what)

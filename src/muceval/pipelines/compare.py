@@ -106,8 +106,7 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
     chosen = list(metrics or default_metrics(settings))
     notify = notifier(on_scored)
     source = _check(source, yeh, errors, modern)
-    paths = _paths(source)
-    names = names_of(paths, dict(source.names))
+    names = names_of(_paths(source), dict(source.names))
     if len(set(names)) != len(names):
         raise UsageError("two files give the same system name: " + ", ".join(names)
                          + " (--name FILE=NAME renames one)")
@@ -116,10 +115,10 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
     else:
         from muceval.significance.baseline import compare_to_baseline
 
-        tallies, names, unit = _tallies(source, names, modern, notify)
-        result = compare_to_baseline(tallies, names[0], names[1:], metrics=chosen,
-                                     settings=settings, threads=threads, progress=progress,
-                                     unit=unit)
+        tallies, unit = _tallies(source, modern, notify)
+        result = compare_to_baseline(tallies, tallies.systems[0], tallies.systems[1:],
+                                     metrics=chosen, settings=settings, threads=threads,
+                                     progress=progress, unit=unit)
     changes = _error_changes(source, settings) if errors else None
     return CompareResult(result, changes, settings)
 
@@ -149,10 +148,10 @@ def _check(source: InputSource, yeh: bool, errors: bool,
     return source
 
 
-def _tallies(source: CompareSource, names: list[str], modern: ModernOptions | None,
-             notify: Notify) -> tuple[UnitTallies | RatioTallies, list[str], str]:
+def _tallies(source: CompareSource, modern: ModernOptions | None,
+             notify: Notify) -> tuple[UnitTallies | RatioTallies, str]:
     """The systems' units (modern counts per document, responses scored here, or score
-    files), their names and what one unit is."""
+    files) and what one unit is."""
     if isinstance(source, ModernPredictions):
         from muceval.scoring.modern import ModernOptions, ratio_tallies
         from muceval.scoring.modern.files import score_modern_files
@@ -160,16 +159,16 @@ def _tallies(source: CompareSource, names: list[str], modern: ModernOptions | No
         run = score_modern_files(source.key, source.predictions,
                                  [modern or ModernOptions("gtt")], dict(source.names))
         notify(ScoringNotes(file_warnings=run.warnings))
-        return ratio_tallies(list(run.scores[0])), names, "document"
+        return ratio_tallies(list(run.scores[0])), "document"
     if isinstance(source, Responses):
-        return score_responses(source, notify).tallies, names, source.unit
+        return score_responses(source, notify).tallies, source.unit
     from muceval.formats.registry import load_inputs
 
     tallies = load_inputs(source.paths, source.units, dict(source.names), source.unit)
     if len(tallies.systems) != len(source.paths):
         raise UsageError(f"{len(source.paths)} files hold {len(tallies.systems)} systems "
                          f"({', '.join(tallies.systems)}): give one system per file")
-    return tallies, list(tallies.systems), tallies.level or "message"
+    return tallies, tallies.level or "message"
 
 
 def _by_responses(source: Responses, metrics: list[str], settings: SignificanceSettings,

@@ -13,7 +13,7 @@ estimated time, nothing run).
 >>> path = os.path.join(tempfile.mkdtemp(), "units.csv")
 >>> _ = open(path, "w").write("system,unit,POS,ACT,COR,PAR\nA,m1,4,4,4,0\nA,m2,4,4,3,0\n"
 ...                           "B,m1,4,4,2,0\nB,m2,4,4,1,0\n")
->>> result = run_significance(resolve_inputs([path]), metrics="f1",
+>>> result = run_significance(resolve_inputs([path]), metrics=["f1"],
 ...                           settings=SignificanceSettings(method="exact", bootstrap=0))
 >>> result.systems, result.metrics
 (('A', 'B'), ('f1',))
@@ -115,7 +115,7 @@ class Plan:
 
 
 def run_significance(source: InputSource, *, settings: SignificanceSettings | None = None,
-                     metrics: str | Sequence[str] | None = None, threads: int | None = None,
+                     metrics: Sequence[str] | None = None, threads: int | None = None,
                      progress: Progress | None = None, executor: DaskExecutor | None = None,
                      scorer: str | None = None, plan: bool = False,
                      pairs: str | Path | None = None, overwrite: bool = False,
@@ -130,7 +130,7 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
         error category by a paired randomization over documents).
     settings : SignificanceSettings or None, default None
         How the tests run; None: the ``muc4`` preset.
-    metrics : str or sequence of str or None, default None
+    metrics : sequence of str or None, default None
         The metrics tested (None: those of the settings' preset; P, R and F1 for modern
         scores).
     threads, progress
@@ -163,10 +163,10 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
         from muceval.significance.ratios import RATIO_METRICS, compare_ratios
 
         ratios = read_modern_scores(list(source.paths), scorer)
-        chosen = RATIO_METRICS if metrics is None else _listed(metrics)
+        chosen = RATIO_METRICS if metrics is None else tuple(metrics)
         return compare_ratios(ratios, chosen, settings, progress=progress)
     tallies = _tallies(source, notifier(on_scored))
-    chosen = default_metrics(settings) if metrics is None else _listed(metrics)
+    chosen = default_metrics(settings) if metrics is None else tuple(metrics)
     if plan:
         return _plan(tallies, chosen, settings, threads, executor)
     if pairs is not None:
@@ -178,16 +178,11 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
                    executor=executor)
 
 
-def _listed(metrics: str | Sequence[str]) -> tuple[str, ...]:
-    names = metrics.split(",") if isinstance(metrics, str) else metrics
-    return tuple(m.strip() for m in names if m.strip())
-
-
 def _check(source: InputSource, scorer: str | None, plan: bool,
            pairs: str | Path | None, executor: DaskExecutor | None) -> SignificanceSource:
     if not isinstance(source, ScoreFiles | ModernScoreFiles | ErrorAnalyses):
         raise UsageError("significance reads scores or error analyses: score responses and "
-                         "predictions first (or compare them)", parameter="inputs")
+                         "predictions first (or compare them)")
     if scorer is not None and not isinstance(source, ModernScoreFiles):
         raise UsageError("chooses among the scorers of modern scores files", parameter="scorer")
     if (plan or pairs is not None) and not isinstance(source, ScoreFiles):
