@@ -28,7 +28,7 @@ holds. ``muceval report`` is these three calls.
 ('exact', 3)
 >>> written = muceval.write_report(analysis, tempfile.mkdtemp())
 >>> sorted(p.name for p in written.data)[:3]
-['alignment.json', 'errors.csv', 'errors.json']
+['alignment.json', 'error-changes.csv', 'errors.csv']
 """
 
 from __future__ import annotations
