@@ -127,8 +127,8 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
     accepted, why, label = _ACCEPTED[type(source).__name__]
     refuse_unused(accepted, why)
     if subject.errors is not isinstance(source, ErrorAnalyses):
-        raise UsageError("--errors reads error analyses (muceval errors --format json), and "
-                         "they are tested with muceval significance --errors")
+        raise UsageError("error analyses (muceval errors --format json) are tested with "
+                         "muceval significance --errors, which reads nothing else")
     chosen_tests = _parse_tests(tests)
     # The terminal shows no intervals, and the classic tests only with --tests: computing
     # them there would cost a leaderboard seconds for nothing.
@@ -157,14 +157,14 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
 
 _ALL = frozenset({"inputs", *SETTINGS_OPTIONS, "metrics", "threads", "units", "names",
                   "unit_level", "matrix", "tests", "scheduler", "checkpoint", "pairs_path",
-                  "force", "show_plan", "progress", "fmt"})
-"""The options of MUC tallies: all but those of other inputs."""
+                  "force", "show_plan", "progress", "fmt", "errors"})
+"""The options of MUC tallies: all but --scorer (--errors: refused by the inputs)."""
 _ACCEPTED: dict[str, tuple[frozenset[str], str, str | None]] = {
-    "ScoreFiles": (_ALL, "does not apply to MUC tallies (--scorer chooses among the scorers "
-                   "of modern scores files; --errors reads error analyses)", "randomization"),
+    "ScoreFiles": (_ALL, "chooses among the scorers of modern scores files; these are MUC "
+                   "tallies", "randomization"),
     "ModernScoreFiles": (
         frozenset({*SETTINGS_OPTIONS, "inputs", "metrics", "scorer", "matrix", "progress",
-                   "fmt"} - {"unit_means"}),
+                   "fmt", "errors"} - {"unit_means"}),
         "applies to MUC tallies; modern scores are tested per document, in-process, by "
         "randomization only", "pairs"),
     "ErrorAnalyses": (
