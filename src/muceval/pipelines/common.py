@@ -1,9 +1,9 @@
-"""What the pipelines share: the notes of scoring, responses scored into tallies, the
-systems' names and the metrics tested by default."""
+"""What the pipelines share: the notes of scoring, responses scored into tallies and the
+metrics tested by default."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -63,6 +63,7 @@ def score_responses(source: Responses, notify: Notify, *, fills: bool = False,
                     ) -> ScoredResponses:
     """Score the responses of ``source`` against its key (recording fill credit when its unit
     or ``fills`` needs it); the session's notes go to ``notify``."""
+    from muceval.formats.files import system_name
     from muceval.reporting.analysis import systems_from_pairs
     from muceval.scoring.session import score_files
 
@@ -75,17 +76,9 @@ def score_responses(source: Responses, notify: Notify, *, fills: bool = False,
     notify(ScoringNotes(session.warnings, session.file_warnings, session.unanswered,
                         source.history))
     systems, tallies = systems_from_pairs(
-        session.systems, config, dict(zip(names_of(source.responses, renamed),
-                                          source.responses, strict=True)), unit=source.unit)
+        session.systems, config, {renamed.get(p) or system_name(p): p for p in source.responses},
+        unit=source.unit)
     return ScoredResponses(config, session, systems, tallies)
-
-
-def names_of(paths: Sequence[str], names: dict[str, str]) -> list[str]:
-    """The system of each file: its name in ``names``, else its file name (without the last
-    suffix)."""
-    from muceval.formats.files import system_name
-
-    return [names.get(p) or system_name(p) for p in paths]
 
 
 def default_metrics(settings: SignificanceSettings) -> tuple[str, ...]:

@@ -30,7 +30,6 @@ from muceval.pipelines.common import (
     ScoringNotes,
     configuration,
     default_metrics,
-    names_of,
     notifier,
     score_responses,
 )
@@ -98,7 +97,7 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
     ------
     UsageError
         If an option does not go with the inputs, two files give the same system name, or a
-        file holds more than one system.
+        file holds more than one system (each reader says which).
     """
     from muceval.significance.settings import PRESETS
 
@@ -106,10 +105,6 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
     chosen = list(metrics or default_metrics(settings))
     notify = notifier(on_scored)
     source = _check(source, yeh, errors, modern)
-    names = names_of(_paths(source), dict(source.names))
-    if len(set(names)) != len(names):
-        raise UsageError("two files give the same system name: " + ", ".join(names)
-                         + " (--name FILE=NAME renames one)")
     if isinstance(source, Responses) and (yeh or source.unit == "response"):
         result = _by_responses(source, chosen, settings, yeh, notify)
     else:
@@ -121,12 +116,6 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
                                      progress=progress, unit=unit)
     changes = _error_changes(source, settings) if errors else None
     return CompareResult(result, changes, settings)
-
-
-def _paths(source: CompareSource) -> tuple[str, ...]:
-    if isinstance(source, Responses):
-        return source.responses
-    return source.predictions if isinstance(source, ModernPredictions) else source.paths
 
 
 def _check(source: InputSource, yeh: bool, errors: bool,
