@@ -91,6 +91,8 @@ _PUBLIC: dict[str, str] = {
     "report_from_scores": "muceval.pipelines.report",
     "report_from_modern": "muceval.pipelines.report",
     "ReportOptions": "muceval.reporting.options",
+    "compare_systems": "muceval.pipelines.compare",
+    "run_significance": "muceval.pipelines.significance",
 }
 
 __all__ = [
@@ -138,6 +140,8 @@ __all__ = [
     "report_from_scores",
     "report_from_modern",
     "ReportOptions",
+    "compare_systems",
+    "run_significance",
 ]
 
 
@@ -166,6 +170,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from muceval.formats.muc.templates import read_templates
     from muceval.formats.registry import load_inputs, load_systems
     from muceval.formats.validation import validate_files
+    from muceval.pipelines.compare import compare_systems
     from muceval.pipelines.inputs import resolve_inputs
     from muceval.pipelines.report import (
         build_report,
@@ -173,6 +178,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and IDEs
         report_from_responses,
         report_from_scores,
     )
+    from muceval.pipelines.significance import run_significance
     from muceval.reporting.analysis import analyze
     from muceval.reporting.demo import run_demo
     from muceval.reporting.html import write_report

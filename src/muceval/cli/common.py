@@ -14,6 +14,7 @@ from muceval.errors import Problem, UsageError
 
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
+    from muceval.pipelines.common import ScoringNotes
 
 F = TypeVar("F", bound=Callable[..., Any])
 """A command function (or click command) that an option decorator returns unchanged in type."""
@@ -200,6 +201,19 @@ def note_unanswered(unanswered: int, policy: str, history: str | None) -> None:
            if history is None else "answer them with muceval adjudicate or --unresolved ask")
     click.echo(f"note: {unanswered} question(s) the 1992 scorer put to its operator had no "
                f"recorded answer and got {verdict} (--unresolved {policy}); {how}", err=True)
+
+
+def print_notes(strict: bool) -> Callable[[ScoringNotes], None]:
+    """What scoring noted, on stderr (with ``strict``, warnings stop the command, exit 2)."""
+    def said(notes: ScoringNotes) -> None:
+        report_warnings(notes.warnings, notes.file_warnings, strict)
+        note_unanswered(notes.unanswered, "incorrect", notes.history)
+        for line in notes.skipped:
+            click.echo(f"note: not scored: {line}", err=True)
+        for line in notes.notes:
+            click.echo(f"note: {line}", err=True)
+
+    return said
 
 
 def name_option(command: F) -> F:

@@ -339,6 +339,15 @@ class ModernChoice:
     compat: bool = False
     event_n_file: str | None = None
 
+    def scorer(self) -> ModernOptions | None:
+        """The one scorer ``--metric`` names (``gtt`` by default) with its ``--phi``; None
+        when neither is given."""
+        from muceval.scoring.modern import ModernOptions
+
+        if self.metric is None and self.phi is None:
+            return None
+        return ModernOptions(self.metric or "gtt", self.phi)
+
     def options(self, metric: str) -> ModernOptions:
         """The options of one modern scorer (``metric``). Under ``--metric all`` each scorer
         takes what applies to it; a scorer named alone gets every option given, so that one

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -15,10 +14,9 @@ from muceval.cli.common import (
     RESPONSES,
     SCORES,
     expand_folders,
-    note_unanswered,
+    print_notes,
     progress_bar,
     refuse_unused,
-    report_warnings,
     strict_option,
     unit_level_option,
 )
@@ -40,7 +38,7 @@ from muceval.reporting.options import ReportOptions
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from muceval.pipelines.report import ReportSource, ScoringNotes
+    from muceval.pipelines.report import ReportSource
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.html import ReportFiles
     from muceval.reporting.modern_report import ModernAnalysis
@@ -164,19 +162,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     with progress_bar(sys.stderr.isatty(), "pairs" if modern else "randomization") as advance:
         analysis = build_report(source, settings=testing.settings, options=shown,
                                 metrics=testing.metrics, threads=testing.threads,
-                                progress=advance, on_scored=_notes(strict))
+                                progress=advance, on_scored=print_notes(strict))
     _write(analysis, out_dir, shown, source.files, fmt, started)
-
-
-def _notes(strict: bool) -> Callable[[ScoringNotes], None]:
-    """What scoring noted, on stderr (with ``strict``, warnings stop the command, exit 2)."""
-    def said(notes: ScoringNotes) -> None:
-        report_warnings(notes.warnings, notes.file_warnings, strict)
-        note_unanswered(notes.unanswered, "incorrect", notes.history)
-        for line in notes.skipped:
-            click.echo(f"note: not scored: {line}", err=True)
-
-    return said
 
 
 def _fewer_collections() -> None:

@@ -222,16 +222,13 @@ def _score(source: Responses, history: HistoryChoice,
            mappings: Sequence[str] | Mapping[str, str], criterion: str | None,
            cluster: Cluster | None, destination: Destination) -> ScoredResponses:
     """The scoring session; a failed save of an answer offers to keep the answers elsewhere."""
-    from muceval.formats.config import resolve_configuration
-
     ask = history.unresolved == "ask"
     show_progress = len(source.responses) > 1 and not ask and sys.stderr.isatty()
     try:
         with progress_bar(show_progress, "scoring") as advance:
             return score_responses(
                 source, unresolved=history.unresolved,
-                ask=_ask_on_terminal(resolve_configuration(
-                    source.config, source.slots, source.alignment_file)) if ask else None,
+                ask=_ask_on_terminal(source.configuration()) if ask else None,
                 mappings=mappings, save_history=history.save_to,
                 criterion=criterion, scheduler=cluster.scheduler if cluster else None,
                 outputs=[destination.output], progress=advance)

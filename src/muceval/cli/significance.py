@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import click
 
 if TYPE_CHECKING:
-    from muceval.core.units import UnitTallies
-    from muceval.significance.distributed import DaskExecutor
+    from muceval.pipelines.significance import ErrorPairs, Plan, StreamedRun
     from muceval.significance.result import SignificanceResult
-    from muceval.significance.settings import SignificanceSettings
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
@@ -22,6 +19,7 @@ from muceval.cli.common import (
     UNIT_LEVEL_HELP,
     UNIT_LEVELS,
     expand_folders,
+    print_notes,
     progress_bar,
     progress_option,
     refuse_unused,
@@ -37,6 +35,7 @@ from muceval.cli.groups import (
     selection_options,
     testing_options,
 )
+from muceval.errors import UsageError
 from muceval.scoring.scorers import modern_scorers
 
 
@@ -120,157 +119,111 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
       muceval errors --key GOLD A B C --format json -o errors.json
       muceval significance errors.json --errors --adjust holm
     """
-    from muceval.significance.engine import compare
+    from muceval.pipelines.inputs import ErrorAnalyses, resolve_inputs
+    from muceval.pipelines.significance import run_significance
 
-    if subject.errors:
-        _error_pairs(expand_folders(inputs, ERROR_ANALYSES), testing, selection, fmt)
-        return
-    scorer = subject.scorer
-    inputs = expand_folders(inputs, SCORES)
+    inputs = expand_folders(inputs, ERROR_ANALYSES if subject.errors else SCORES)
+    source = resolve_inputs(inputs, units=selection.units, unit=unit_level,
+                            names=selection.renames(inputs))
+    accepted, why, label = _ACCEPTED[type(source).__name__]
+    refuse_unused(accepted, why)
+    if subject.errors is not isinstance(source, ErrorAnalyses):
+        raise UsageError("error analyses (muceval errors --format json) are tested with "
+                         "muceval significance --errors, which reads nothing else")
     chosen_tests = _parse_tests(tests)
     # The terminal shows no intervals, and the classic tests only with --tests: computing
     # them there would cost a leaderboard seconds for nothing.
     table = fmt == "table"
-    settings = replace(testing.settings, bootstrap=0 if table else testing.settings.bootstrap,
-                       classic=bool(chosen_tests) or not table)
     if not table and (matrix is not None or tests is not None):
         raise click.UsageError(f"--matrix and --tests choose what the terminal table shows; "
                                f"--format {fmt} holds every matrix cell and every test")
-    if _modern_scores(inputs):
-        refuse_unused({*SETTINGS_OPTIONS, "inputs", "metrics", "scorer", "matrix", "progress",
-                       "fmt"} - {"unit_means"}, "applies to MUC tallies; modern scores are tested per document, "
-                       "in-process, by randomization only")
-        result: SignificanceResult = _ratios(inputs, scorer, testing, settings, _show(progress))
-    else:
-        refuse_unused([p for p in click.get_current_context().params if p != "scorer"],
-                      "chooses among the scorers of modern scores files; these are MUC tallies")
-        tallies = _tallies(inputs, selection, unit_level)
-        executor = cluster.executor() if cluster is not None else None
-        if show_plan:
-            _print_plan(tallies, testing.metrics, settings, testing.threads, executor, fmt)
-            return
-        if pairs is not None:
-            # The file holds every column, whatever the terminal shows.
-            _write_pairs(tallies, testing, executor, pairs, list(inputs), _show(progress),
-                         fmt, tests)
-            return
-        with progress_bar(_show(progress)) as advance:
-            result = compare(tallies, testing.metrics, settings, threads=testing.threads,
-                             progress=advance, executor=executor)
+    if pairs is not None and (fmt == "csv" or tests):
+        raise click.UsageError("--pairs writes the pairwise CSV itself (classic tests "
+                               "included); the terminal or --format json gets the summary")
+    settings = testing.settings
+    if pairs is None:  # the pairs file holds every column, whatever the terminal shows
+        settings = replace(settings, bootstrap=0 if table else settings.bootstrap,
+                           classic=bool(chosen_tests) or not table)
+    given = click.get_current_context().get_parameter_source("metrics")
+    with progress_bar(label is not None and _show(progress), label or "") as advance:
+        result = run_significance(
+            source, settings=settings, metrics=testing.metric_names
+            if given is click.core.ParameterSource.COMMANDLINE else None,
+            threads=testing.threads, progress=advance,
+            executor=cluster.executor() if cluster is not None else None, scorer=subject.scorer,
+            plan=show_plan, pairs=None if pairs is None else pairs.output,
+            overwrite=pairs is not None and pairs.force, on_scored=print_notes(False))
     _print(result, fmt, matrix, chosen_tests)
 
 
-def _error_pairs(inputs: tuple[str, ...], testing: Testing, selection: Selection,
-                 fmt: str) -> None:
-    """Every pair of systems of the error analyses, per category."""
-    from rich.console import Console
-
-    from muceval.formats.error_counts import read_error_counts
-    from muceval.reporting.error_changes import error_changes_to_csv, error_changes_to_json
-    from muceval.reporting.terminal import render_error_pairs
-    from muceval.significance.error_counts import all_pair_changes
-
-    refuse_unused({"inputs", "errors", "shuffles", "seed", "alpha", "adjust", "names", "fmt"},
-                  "does not apply to error counts (--errors: paired randomization over "
-                  "documents, exact up to 20 differing documents)")
-    counts = read_error_counts(list(inputs), selection.renames(inputs))
-    settings = testing.settings.with_seed()
-    changes = all_pair_changes(counts, settings)
-    if fmt == "json":
-        click.echo(error_changes_to_json(counts, None, changes, settings), nl=False)
-    elif fmt == "csv":
-        click.echo(error_changes_to_csv(changes), nl=False)
-    else:
-        render_error_pairs(changes, Console(), settings.alpha, settings.seed, settings.adjust)
+_ALL = frozenset({"inputs", *SETTINGS_OPTIONS, "metrics", "threads", "units", "names",
+                  "unit_level", "matrix", "tests", "scheduler", "checkpoint", "pairs_path",
+                  "force", "show_plan", "progress", "fmt", "errors"})
+"""The options of MUC tallies: all but --scorer (--errors: refused by the inputs)."""
+_ACCEPTED: dict[str, tuple[frozenset[str], str, str | None]] = {
+    "ScoreFiles": (_ALL, "chooses among the scorers of modern scores files; these are MUC "
+                   "tallies", "randomization"),
+    "ModernScoreFiles": (
+        frozenset({*SETTINGS_OPTIONS, "inputs", "metrics", "scorer", "matrix", "progress",
+                   "fmt", "errors"} - {"unit_means"}),
+        "applies to MUC tallies; modern scores are tested per document, in-process, by "
+        "randomization only", "pairs"),
+    "ErrorAnalyses": (
+        frozenset({"inputs", "errors", "shuffles", "seed", "alpha", "adjust", "names", "fmt"}),
+        "does not apply to error counts (--errors: paired randomization over documents, exact "
+        "up to 20 differing documents)", None),
+}
+"""The options each kind of input takes (:data:`muceval.pipelines.significance.
+SignificanceSource`), any other one given refused; and the progress bar's label."""
 
 
-def _ratios(inputs: tuple[str, ...], scorer: str | None, testing: Testing,
-            settings: SignificanceSettings, show: bool) -> SignificanceResult:
-    """Modern scores files: the per-document counts of one scorer, tested."""
-    from muceval.formats.scores.modern import read_modern_scores
-    from muceval.significance.ratios import RATIO_METRICS, compare_ratios
+def _print(result: SignificanceResult | ErrorPairs | StreamedRun | Plan, fmt: str,
+           matrix: bool | None, chosen_tests: tuple[str, ...]) -> None:
+    from muceval.pipelines.significance import ErrorPairs, Plan, StreamedRun
 
-    ratios = read_modern_scores(list(inputs), scorer)
-    given = click.get_current_context().get_parameter_source("metrics")
-    chosen = (RATIO_METRICS if given is not click.core.ParameterSource.COMMANDLINE
-              else tuple(testing.metric_names))
-    with progress_bar(show, "pairs") as advance:
-        return compare_ratios(ratios, chosen, settings, progress=advance)
-
-
-def _tallies(inputs: tuple[str, ...], selection: Selection,
-             unit_level: str | None) -> UnitTallies:
-    """The units of every system in the input files (at least two systems)."""
-    from muceval.formats.registry import load_inputs
-
-    tallies = load_inputs(list(inputs), selection.units, selection.renames(inputs), unit_level)
-    if len(tallies.systems) < 2:
-        raise click.UsageError(
-            f"significance needs at least two systems; {', '.join(inputs)} "
-            f"hold{'s' if len(inputs) == 1 else ''} only {', '.join(tallies.systems)}")
-    if selection.units == "intersection":
-        click.echo(f"note: compared on the {len(tallies.units)} units all systems share "
-                   "(--units intersection)", err=True)
-    return tallies
-
-
-def _print(result: SignificanceResult, fmt: str, matrix: bool | None,
-           chosen_tests: tuple[str, ...]) -> None:
-    if fmt == "json":
+    if isinstance(result, Plan):
+        click.echo(result.to_json()) if fmt == "json" else click.echo(result.to_text(), nl=False)
+    elif fmt == "table":
+        _table(result, matrix, chosen_tests)
+    elif isinstance(result, StreamedRun):
+        click.echo(result.summary.to_json())
+    elif isinstance(result, ErrorPairs):
+        click.echo(result.to_json() if fmt == "json" else result.to_csv(), nl=False)
+    elif fmt == "json":
         # In pieces: a leaderboard's JSON is hundreds of megabytes.
         out = sys.stdout
         for part in result.json_parts():
             out.write(part)
         out.write("\n")
         out.flush()
-    elif fmt == "csv":
-        click.echo(result.to_csv(), nl=False)
     else:
-        # Only here: rich and the terminal tables are a tenth of a JSON run's start-up.
-        from rich.console import Console
+        click.echo(result.to_csv(), nl=False)
 
-        from muceval.reporting.terminal import render_classic_tests, render_significance
 
+def _table(result: SignificanceResult | ErrorPairs | StreamedRun, matrix: bool | None,
+           chosen_tests: tuple[str, ...]) -> None:
+    # Only here: rich and the terminal tables are a tenth of a JSON run's start-up.
+    from rich.console import Console
+
+    from muceval.pipelines.significance import ErrorPairs, StreamedRun
+    from muceval.reporting.terminal import (
+        render_classic_tests,
+        render_error_pairs,
+        render_significance,
+    )
+
+    if isinstance(result, ErrorPairs):
+        shown = result.settings
+        render_error_pairs(result.changes, Console(), shown.alpha, shown.seed, shown.adjust)
+    elif isinstance(result, StreamedRun):
+        render_significance(result.summary, Console(soft_wrap=False))
+        click.echo(f"{result.pairs:,} pairs × {len(result.summary.metrics)} metrics written to "
+                   f"{result.path}")
+    else:
         console = Console(soft_wrap=False)
         render_significance(result, console, matrix=matrix)
         if chosen_tests:
             render_classic_tests(result, console, chosen_tests)
-
-
-def _write_pairs(tallies: UnitTallies, testing: Testing, executor: DaskExecutor | None,
-                 pairs: Destination, inputs: list[str], show: bool, fmt: str,
-                 tests: str | None) -> None:
-    """The streamed run: rows to ``path`` as they are computed, the summary to stdout."""
-    from rich.console import Console
-
-    from muceval.cli.common import refuse_overwriting_inputs
-    from muceval.formats.files import write_atomic
-    from muceval.reporting.terminal import render_significance
-    from muceval.significance.stream import compare_streamed
-
-    if executor is not None and executor.checkpoint is not None:
-        raise click.UsageError("--checkpoint does not go with --pairs yet: a streamed run "
-                               "starts again from the beginning")
-    if fmt == "csv" or tests:
-        raise click.UsageError("--pairs writes the pairwise CSV itself (classic tests "
-                               "included); the terminal or --format json gets the summary")
-    path = cast(str, pairs.output)
-    refuse_overwriting_inputs(path, {p: "input" for p in inputs})
-    if os.path.exists(path) and not pairs.force:
-        raise click.UsageError(f"{path} exists; use --force to replace it")
-    with progress_bar(show) as advance:
-        summary, rows = compare_streamed(tallies, testing.metrics,
-                                         replace(testing.settings, classic=True),
-                                         threads=testing.threads, progress=advance,
-                                         executor=executor)
-        write_atomic(path, rows.csv_text())
-    summary = replace(summary, settings=summary.settings.with_more(pairs_file=path))
-    if fmt == "json":
-        click.echo(summary.to_json())
-    else:
-        render_significance(summary, Console(soft_wrap=False))
-        count = len(tallies.systems) * (len(tallies.systems) - 1) // 2
-        click.echo(f"{count:,} pairs × {len(summary.metrics)} metrics written to {path}")
 
 
 def _show(progress: bool | None) -> bool:
@@ -296,54 +249,3 @@ def _parse_tests(text: str | None) -> tuple[str, ...]:
     return tuple(chosen)
 
 
-def _print_plan(tallies: UnitTallies, metrics: str, settings: SignificanceSettings,
-                threads: int | None, executor: DaskExecutor | None, fmt: str) -> None:
-    """``--plan``: the jobs, the work and the estimated time, and nothing run."""
-    import json
-
-    from muceval.core.signature import document_header
-    from muceval.significance.engine import prepare
-    from muceval.significance.estimate import estimate
-    from muceval.significance.kernels import default_threads
-
-    prepared = prepare(tallies, metrics, settings)
-    # In-process: one worker of all the threads; on a cluster: one thread per worker.
-    workers, per_worker = ((executor.parallelism(), 1) if executor is not None
-                           else (1, threads or default_threads()))
-    where = executor.describe() if executor is not None else f"in-process, {per_worker} threads"
-    found = estimate(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings,
-                     workers, per_worker)
-    if fmt == "json":
-        click.echo(json.dumps({**document_header("muceval-significance-plan",
-                                                 prepared.settings.to_json()),
-                               "executor": where, "systems": len(tallies.systems),
-                               "units": len(tallies.units), "metrics": list(prepared.metrics),
-                               **found.to_dict()}, indent=1))
-        return
-    click.echo(f"{len(tallies.systems)} systems, {len(tallies.units)} units, "
-               f"{found.pairs} pairs × {len(prepared.metrics)} metrics")
-    threads_here = "one thread" if found.threads == 1 else f"{found.threads} threads"
-    click.echo(f"approximate: {found.approximate_pairs} pairs × {prepared.settings.shuffles} "
-               f"shuffles = {found.pair_shuffles:,} pair-shuffles "
-               f"({found.ns_per_pair_shuffle:.1f} ns each on {threads_here} here): "
-               f"{found.approximate_seconds:,.2f} s")
-    click.echo(f"exact: {found.exact_jobs} jobs, about {found.exact_cells:,.0f} lattice cells "
-               f"({found.ns_per_cell:.2f} ns each and {found.us_per_job:,.0f} µs per job on one "
-               f"thread here, {found.exact_speedup:.1f}× on {threads_here}): "
-               f"{found.exact_seconds:,.2f} s")
-    click.echo(f"estimated time on {where}: {found.seconds:,.2f} s "
-               f"(the randomization only; start-up, reading, bootstrap and classic tests come "
-               "on top)")
-
-
-def _modern_scores(paths: tuple[str, ...]) -> bool:
-    """Whether the inputs are muceval's modern scores (all of them; a mix is refused)."""
-    from muceval.errors import UsageError
-    from muceval.formats.registry import INPUTS
-
-    kinds = [(kind := INPUTS.kind_of(p)) is not None and kind.name == "modern-scores"
-             for p in paths]
-    if any(kinds) and not all(kinds):
-        raise UsageError("modern scores (score --metric gtt|ceaf-ree|ceaf-rme) cannot be tested "
-                         "against 1992 scores: give files of one kind")
-    return all(kinds)

@@ -6,5 +6,8 @@ reproduces any command with the same call.
 
 * :mod:`~muceval.pipelines.inputs` — what the input files are (one resolver, one frozen
   variant per kind of input);
-* :mod:`~muceval.pipelines.report` — ``muceval report``: every section of the HTML report.
+* :mod:`~muceval.pipelines.report` — ``muceval report``: every section of the HTML report;
+* :mod:`~muceval.pipelines.compare` — ``muceval compare``: candidates against a baseline;
+* :mod:`~muceval.pipelines.significance` — ``muceval significance``: every pair tested;
+* :mod:`~muceval.pipelines.common` — what they share (scoring notes, responses scored).
 """

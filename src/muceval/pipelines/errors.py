@@ -42,11 +42,13 @@ def is_1992_key(key: str | Path) -> bool:
 
 def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
                    options: ErrorOptions | None = None, config: str | None = None,
-                   history: str | None = None, query_pass: bool = True,
+                   slots: str | None = None, history: str | None = None,
+                   query_pass: bool = True,
                    names: Mapping[str, str] | None = None) -> ErrorAnalysis:
     """Das et al.'s error categories of every system: of modern predictions against a modern
     gold (or ``'embedded'``), or of 1992 responses against a 1992 key (scored as the 1992
-    program did, with ``config``, ``history`` and ``query_pass``; the 1992 mapping is kept, so
+    program did, with ``config`` (and its ``slots``), ``history`` and ``query_pass``; the 1992
+    mapping is kept, so
     ``options`` may choose only the mode).
 
     Raises
@@ -65,10 +67,10 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
         from muceval.formats.config import resolve_configuration
         from muceval.scoring.errors.muc1992 import analyse_1992_files
 
-        return analyse_1992_files(resolve_configuration(config), key, predictions,
+        return analyse_1992_files(resolve_configuration(config, slots), key, predictions,
                                   history_path=history, query_pass=query_pass,
                                   mode=chosen.mode, names=names)
-    if config is not None or history is not None or not query_pass:
+    if config is not None or slots is not None or history is not None or not query_pass:
         raise UsageError("a configuration, a history and the query pass are for 1992 template "
                          "files; the key is not one", parameter="config")
     return analyse_error_files(key, predictions, chosen, names)

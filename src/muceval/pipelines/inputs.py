@@ -26,9 +26,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from muceval.errors import UsageError
 from muceval.scoring.muc1992.scorer import ScoringOptions
+
+if TYPE_CHECKING:
+    from muceval.core.model import Configuration
 
 __all__ = [
     "ErrorAnalyses",
@@ -80,6 +84,12 @@ class Responses:
     scoring: ScoringOptions = field(default_factory=ScoringOptions)
     unit: str = "message"
     names: Names = ()
+
+    def configuration(self) -> Configuration:
+        """The configuration it names (the bundled MUC-4 one by default), read now."""
+        from muceval.formats.config import resolve_configuration
+
+        return resolve_configuration(self.config, self.slots, self.alignment_file)
 
     @property
     def files(self) -> dict[str | None, str]:

@@ -34,12 +34,13 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from muceval.errors import Problem, UsageError
+from muceval.errors import UsageError
+from muceval.pipelines.common import Notify, Progress, ScoringNotes, notifier
 from muceval.pipelines.inputs import (
     ErrorAnalyses,
     ModernPredictions,
@@ -49,6 +50,7 @@ from muceval.pipelines.inputs import (
     names_of,
     resolve_inputs,
 )
+from muceval.pipelines.score import score_responses
 from muceval.reporting.options import ReportOptions
 from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.significance.settings import SignificanceSettings
@@ -71,24 +73,8 @@ __all__ = [
     "report_source",
 ]
 
-Progress = Callable[[int, int], None]
-
-
 ReportSource = Responses | ScoreFiles | ModernPredictions
 """What a report is made from."""
-
-
-@dataclass(frozen=True)
-class ScoringNotes:
-    """What scoring noted, given to ``on_scored`` before the (long) tests run: the session's
-    warnings, those of the files, the questions no recorded answer settled, and what a
-    modern scorer could not score."""
-
-    warnings: tuple[Problem, ...] = ()
-    file_warnings: tuple[Problem, ...] = ()
-    unanswered: int = 0
-    history: str | None = None
-    skipped: tuple[str, ...] = ()
 
 
 def report_source(inputs: Sequence[str | Path], key: str | Path | None = None,
@@ -180,7 +166,7 @@ def _analysis(built: Analysis | ModernAnalysis) -> Analysis:
 def build_report(source: ReportSource, *, settings: SignificanceSettings | None = None,
                  options: ReportOptions | None = None, metrics: str | Sequence[str] | None = None,
                  threads: int | None = None, progress: Progress | None = None,
-                 on_scored: Callable[[ScoringNotes], None] | None = None,
+                 on_scored: Notify | None = None,
                  ) -> Analysis | ModernAnalysis:
     """Score (or read) the systems of ``source``, test every pair and build every section
     the ``options`` ask for.
@@ -218,7 +204,7 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
     """
     options = options or ReportOptions()
     chosen = (settings or SignificanceSettings()).with_seed()
-    notify = on_scored or (lambda notes: None)
+    notify = notifier(on_scored)
     if isinstance(source, ModernPredictions):
         if options.alignment is not None:
             raise UsageError("the Alignment section needs 1992 responses scored against a key",
@@ -265,31 +251,18 @@ class _Scored:
     errors: Any = None
 
 
-def _scored_responses(source: Responses, errors: bool,
-                      notify: Callable[[ScoringNotes], None]) -> _Scored:
+def _scored_responses(source: Responses, errors: bool, notify: Notify) -> _Scored:
     """Responses scored against the key: the systems, their units, what the report records of
     it, ``scores.json`` and, with ``errors``, their error analysis (from the same scoring)."""
-    from muceval.formats.config import resolve_configuration
-    from muceval.formats.files import system_name
     from muceval.formats.scores.json import scores_to_json
-    from muceval.reporting.analysis import systems_from_pairs
-    from muceval.scoring.session import score_files
 
     if errors and source.scoring.mapping != "greedy":
         raise UsageError(f"{source.scoring.mapping!r} does not go with the Errors section, "
                          "which sorts the 1992 scorer's verdicts at the 1992 (greedy) template "
                          "mapping", parameter="mapping")
-    config = resolve_configuration(source.config, source.slots, source.alignment_file)
-    renamed = dict(source.names)
-    session = score_files(config, source.key, source.responses, history_path=source.history,
-                          options=replace(source.scoring,
-                                          fills=source.unit == "fill" or errors),
-                          names=renamed)
-    notify(ScoringNotes(session.warnings, session.file_warnings, session.unanswered,
-                        source.history))
-    systems, tallies = systems_from_pairs(
-        session.systems, config,
-        {renamed.get(p) or system_name(p): p for p in source.responses}, unit=source.unit)
+    scored = score_responses(source, mappings=(), fills=errors)
+    notify(ScoringNotes.of(scored.session, source.history))
+    config, session = scored.config, scored.session
     label = os.path.basename(source.config) if source.config else "muc4 (bundled)"
     recorded: dict[str, Any] = {
         "key": source.key, "configuration": source.config or "muc4",
@@ -301,7 +274,8 @@ def _scored_responses(source: Responses, errors: bool,
         from muceval.scoring.errors.muc1992 import analyse_1992_session
 
         analysed = analyse_1992_session(config, source.key, source.responses, session,
-                                        history_path=source.history, names=renamed)
+                                        history_path=source.history, names=dict(source.names))
+    systems, tallies = scored.summaries()
     return _Scored(config, systems, tallies, recorded,
                    (("scores.json", scores_to_json(session.systems, config, config_label=label,
                                                    unit=source.unit)),), analysed)
@@ -321,7 +295,7 @@ def _read_scores(source: ScoreFiles) -> _Scored:
 
 
 def _with_alignment(analysis: Analysis, source: Responses, config: Configuration,
-                    criteria: str, notify: Callable[[ScoringNotes], None]) -> Analysis:
+                    criteria: str, notify: Notify) -> Analysis:
     """The analysis with its Alignment section: the audit of ``muceval alignment --audit all
     --calibrate``, its changes tested with the analysis's own settings."""
     from muceval.reporting.alignment_section import AlignmentSection
@@ -349,7 +323,7 @@ def _with_alignment(analysis: Analysis, source: Responses, config: Configuration
 
 def _modern(source: ModernPredictions, settings: SignificanceSettings, options: ReportOptions,
             progress: Progress | None,
-            notify: Callable[[ScoringNotes], None]) -> ModernAnalysis:
+            notify: Notify) -> ModernAnalysis:
     """Modern predictions: every modern scorer side by side, significance per scorer."""
     from muceval.reporting.modern_report import analyze_modern
     from muceval.scoring.modern import ModernOptions

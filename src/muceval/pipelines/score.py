@@ -31,6 +31,8 @@ from muceval.pipelines.inputs import ModernPredictions, Responses
 
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
+    from muceval.core.systems import SystemScores
+    from muceval.core.units import UnitTallies
     from muceval.scoring.modern import ModernOptions
     from muceval.scoring.modern.files import ModernRun
     from muceval.scoring.muc1992.judgements import AnswerCallback, Unresolved
@@ -42,13 +44,25 @@ __all__ = ["ScoredPredictions", "ScoredResponses", "adjudicated_mappings", "scor
 
 @dataclass(frozen=True)
 class ScoredResponses:
-    """1992 responses scored: the session, the configuration, every file read by role (never
-    an output), and the settings the JSON outputs record."""
+    """1992 responses scored: what was scored, the session, the configuration, every file
+    read by role (never an output), and the settings the JSON outputs record."""
 
+    source: Responses
     session: SessionResult
     config: Configuration
     files: dict[str | None, str]
     settings: dict[str, object]
+
+    def summaries(self) -> tuple[list[SystemScores], UnitTallies]:
+        """Every system's summary, and their units at the source's unit level."""
+        from muceval.formats.files import system_name
+        from muceval.reporting.analysis import systems_from_pairs
+
+        names = dict(self.source.names)
+        return systems_from_pairs(
+            self.session.systems, self.config,
+            {names.get(p) or system_name(p): p for p in self.source.responses},
+            unit=self.source.unit)
 
 
 @dataclass(frozen=True)
@@ -91,6 +105,7 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
                     mappings: Sequence[str] | Mapping[str, str] | None = None,
                     save_history: str | None = None, criterion: str | None = None,
                     scheduler: str | None = None, outputs: Sequence[str | None] = (),
+                    fills: bool = False,
                     progress: Callable[[int, int], None] | None = None) -> ScoredResponses:
     """Score 1992 responses against their key as the 1992 program did.
 
@@ -113,6 +128,8 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
     outputs : sequence of str or None
         Files the caller will write: refused, before anything is scored, if one is a file this
         reads.
+    fills : bool
+        Record each fill's credit (needed by fill units and the error analysis).
     progress : callable or None
         Called with (systems done, systems).
 
@@ -123,11 +140,10 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
     HistorySaveError
         If the answers given cannot be saved (the history with them is kept in the error).
     """
-    from muceval.formats.config import resolve_configuration
     from muceval.scoring.session import score_files
     from muceval.version import __version__
 
-    config = resolve_configuration(source.config, source.slots, source.alignment_file)
+    config = source.configuration()
     names = dict(source.names)
     manual = adjudicated_mappings(source.history, source.responses, names) \
         if mappings is None else mappings
@@ -140,7 +156,7 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
     _refuse_outputs(outputs, files)
     _refuse_outputs([save_history], {k: v for k, v in files.items() if k != source.history})
     options = replace(source.scoring, unresolved=unresolved, ask=ask,
-                      fills=source.scoring.fills or source.unit == "fill")
+                      fills=source.scoring.fills or fills or source.unit == "fill")
     session = score_files(config, source.key, source.responses, options=options,
                           history_path=source.history, mapping_paths=manual,
                           save_history=save_history, names=names, progress=progress,
@@ -149,7 +165,7 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
                 "configuration": source.config or "muc4", "slots": source.slots,
                 **{k: v for k, v in session.settings.items()
                    if k not in ("key", "configuration")}}
-    return ScoredResponses(session, config, files, settings)
+    return ScoredResponses(source, session, config, files, settings)
 
 
 def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions], *,

@@ -1,0 +1,186 @@
+"""``muceval compare`` in the library: a baseline against candidates, one call.
+
+:func:`compare_systems` takes what :func:`~muceval.pipelines.inputs.resolve_inputs` made of
+the files (the baseline first): 1992 responses scored against a key (over messages,
+templates, fills, or Yeh's responses), modern predictions scored by one modern scorer, or
+score files; it tests each candidate against the baseline and, when asked, compares their
+error categories too.
+
+>>> from importlib.resources import files
+>>> from muceval.pipelines.inputs import resolve_inputs
+>>> example = files("muceval") / "data" / "example"
+>>> source = resolve_inputs([example / "alpha.txt", example / "gamma.txt"],
+...                         example / "key.txt", config=str(example / "config.toml"))
+>>> compared = compare_systems(source, errors=True)
+>>> compared.result.baseline, compared.result.candidates, len(compared.error_changes) > 0
+('alpha', ('gamma',), True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING
+
+from muceval.errors import UsageError
+from muceval.pipelines.common import Notify, Progress, ScoringNotes, default_metrics, notifier
+from muceval.pipelines.inputs import InputSource, ModernPredictions, Responses, ScoreFiles
+from muceval.pipelines.score import score_responses
+
+if TYPE_CHECKING:
+    from muceval.core.units import RatioTallies, UnitTallies
+    from muceval.scoring.modern import ModernOptions
+    from muceval.significance.baseline import BaselineResult
+    from muceval.significance.error_counts import ErrorChange
+    from muceval.significance.settings import SignificanceSettings
+
+__all__ = ["CompareResult", "CompareSource", "compare_systems"]
+
+CompareSource = Responses | ModernPredictions | ScoreFiles
+"""What ``compare`` reads its systems from."""
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    """The candidates against the baseline (``result``), their error categories against the
+    baseline's (``error_changes``, when asked) and the settings they were tested with."""
+
+    result: BaselineResult
+    error_changes: tuple[ErrorChange, ...] | None
+    settings: SignificanceSettings
+
+    def to_json(self) -> str:
+        doc = self.result.to_dict()
+        if self.error_changes is not None:
+            doc["error_changes"] = [asdict(c) for c in self.error_changes]
+        return json.dumps(doc, indent=1)
+
+
+def compare_systems(source: InputSource, *, settings: SignificanceSettings | None = None,
+                    metrics: Sequence[str] | None = None, threads: int | None = None,
+                    progress: Progress | None = None, yeh: bool = False, errors: bool = False,
+                    modern: ModernOptions | None = None, on_scored: Notify | None = None,
+                    ) -> CompareResult:
+    """Test each candidate against the baseline, the first system of ``source``.
+
+    Parameters
+    ----------
+    source : Responses, ModernPredictions or ScoreFiles
+        The systems (one per file). Responses are tested over their ``unit``; with
+        ``unit='response'``, by Yeh's randomization over responses.
+    settings : SignificanceSettings or None, default None
+        How the tests run; None: the ``ab`` preset.
+    metrics : sequence of str or None, default None
+        The metrics tested (None: those of the settings' preset).
+    threads, progress
+        As in :func:`~muceval.significance.baseline.compare_to_baseline`.
+    yeh : bool, default False
+        Yeh's whole procedure (responses only): the response unit, every assignment up to
+        2^20, else 2^20 drawn, and his checks.
+    errors : bool, default False
+        Also compare the error categories of Das et al. (2022) (responses or predictions).
+    modern : ModernOptions or None, default None
+        The scorer of modern predictions (None: ``gtt``).
+    on_scored : callable or None, default None
+        Called with the :class:`~muceval.pipelines.common.ScoringNotes` once the systems are
+        scored, before the tests.
+
+    Raises
+    ------
+    UsageError
+        If an option does not go with the inputs, two files give the same system name, or a
+        file holds more than one system (each reader says which).
+    """
+    from muceval.significance.settings import PRESETS
+
+    settings = settings or PRESETS["ab"].settings
+    chosen = list(metrics or default_metrics(settings))
+    notify = notifier(on_scored)
+    source = _check(source, yeh, errors, modern)
+    if isinstance(source, Responses) and (yeh or source.unit == "response"):
+        result = _by_responses(source, chosen, settings, yeh, notify)
+    else:
+        from muceval.significance.baseline import compare_to_baseline
+
+        tallies, unit = _tallies(source, modern, notify)
+        result = compare_to_baseline(tallies, tallies.systems[0], tallies.systems[1:],
+                                     metrics=chosen, settings=settings, threads=threads,
+                                     progress=progress, unit=unit)
+    changes = _error_changes(source, settings) if errors else None
+    return CompareResult(result, changes, settings)
+
+
+def _check(source: InputSource, yeh: bool, errors: bool,
+           modern: ModernOptions | None) -> CompareSource:
+    if not isinstance(source, Responses | ModernPredictions | ScoreFiles):
+        raise UsageError("compare reads responses (with a key), predictions (with a modern "
+                         "key) or 1992 and muceval scores; modern scores and error analyses are "
+                         "tested with muceval significance")
+    if (yeh or getattr(source, "unit", None) == "response") and not isinstance(source,
+                                                                              Responses):
+        raise UsageError("Yeh's response unit needs responses scored against a 1992 key",
+                         parameter="yeh" if yeh else "unit")
+    if errors and isinstance(source, ScoreFiles):
+        raise UsageError("the error categories need responses or predictions scored against "
+                         "a key", parameter="errors")
+    if modern is not None and not isinstance(source, ModernPredictions):
+        raise UsageError("a modern scorer scores predictions against a modern key",
+                         parameter="modern")
+    return source
+
+
+def _tallies(source: CompareSource, modern: ModernOptions | None,
+             notify: Notify) -> tuple[UnitTallies | RatioTallies, str]:
+    """The systems' units (modern counts per document, responses scored here, or score
+    files) and what one unit is."""
+    if isinstance(source, ModernPredictions):
+        from muceval.scoring.modern import ModernOptions, ratio_tallies
+        from muceval.scoring.modern.files import score_modern_files
+
+        run = score_modern_files(source.key, source.predictions,
+                                 [modern or ModernOptions("gtt")], dict(source.names))
+        notify(ScoringNotes(file_warnings=run.warnings))
+        return ratio_tallies(list(run.scores[0])), "document"
+    if isinstance(source, Responses):
+        scored = score_responses(source, mappings=())
+        notify(ScoringNotes.of(scored.session, source.history))
+        return scored.summaries()[1], source.unit
+    from muceval.formats.registry import load_inputs
+
+    tallies = load_inputs(source.paths, source.units, dict(source.names), source.unit)
+    if len(tallies.systems) != len(source.paths):
+        raise UsageError(f"{len(source.paths)} files hold {len(tallies.systems)} systems "
+                         f"({', '.join(tallies.systems)}): give one system per file")
+    return tallies, tallies.level or "message"
+
+
+def _by_responses(source: Responses, metrics: list[str], settings: SignificanceSettings,
+                  yeh: bool, notify: Notify) -> BaselineResult:
+    """Yeh's randomization over responses, the baseline against each candidate."""
+    from muceval.scoring.responses import baseline_units
+    from muceval.significance.responses import YEH_SHUFFLES, compare_responses
+
+    if yeh:
+        settings = replace(settings, method="auto", shuffles=YEH_SHUFFLES)
+    units, warnings = baseline_units(source.configuration(), source.key, source.responses,
+                                     history_path=source.history, names=dict(source.names),
+                                     options=source.scoring)
+    notify(ScoringNotes(file_warnings=warnings))
+    return compare_responses(units, metrics, settings)
+
+
+def _error_changes(source: CompareSource, settings: SignificanceSettings,
+                   ) -> tuple[ErrorChange, ...]:
+    """The error categories of the candidates against the baseline, from a modern key or,
+    for 1992 templates, the 1992 scorer's verdicts."""
+    from muceval.pipelines.errors import analyse_errors, compare_errors
+
+    if isinstance(source, Responses):
+        analysis = analyse_errors(source.key, source.responses, config=source.config,
+                                  slots=source.slots, history=source.history,
+                                  query_pass=source.scoring.query_pass, names=dict(source.names))
+    else:
+        assert isinstance(source, ModernPredictions)
+        analysis = analyse_errors(source.key, source.predictions, names=dict(source.names))
+    return compare_errors(analysis, settings).changes

@@ -1,0 +1,254 @@
+r"""``muceval significance`` in the library: every pair of systems tested, one call.
+
+:func:`run_significance` takes what :func:`~muceval.pipelines.inputs.resolve_inputs` made of
+the files and returns what the command shows: a
+:class:`~muceval.significance.result.SignificanceResult` (MUC tallies, or the per-document
+counts of one modern scorer), :class:`ErrorPairs` (error analyses), :class:`StreamedRun`
+(every pair written to a CSV file as computed) or :class:`Plan` (the jobs and their
+estimated time, nothing run).
+
+>>> import os, tempfile
+>>> from muceval.pipelines.inputs import resolve_inputs
+>>> from muceval.significance.settings import SignificanceSettings
+>>> path = os.path.join(tempfile.mkdtemp(), "units.csv")
+>>> _ = open(path, "w").write("system,unit,POS,ACT,COR,PAR\nA,m1,4,4,4,0\nA,m2,4,4,3,0\n"
+...                           "B,m1,4,4,2,0\nB,m2,4,4,1,0\n")
+>>> result = run_significance(resolve_inputs([path]), metrics=["f1"],
+...                           settings=SignificanceSettings(method="exact", bootstrap=0))
+>>> result.systems, result.metrics
+(('A', 'B'), ('f1',))
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from muceval.errors import UsageError
+from muceval.pipelines.common import Notify, Progress, ScoringNotes, default_metrics, notifier
+from muceval.pipelines.inputs import ErrorAnalyses, InputSource, ModernScoreFiles, ScoreFiles
+
+if TYPE_CHECKING:
+    from muceval.core.error_counts import ErrorCounts
+    from muceval.core.units import UnitTallies
+    from muceval.significance.distributed import DaskExecutor
+    from muceval.significance.error_counts import ErrorChange
+    from muceval.significance.estimate import PlanEstimate
+    from muceval.significance.result import SignificanceResult
+    from muceval.significance.settings import SignificanceSettings
+
+__all__ = ["ErrorPairs", "Plan", "SignificanceSource", "StreamedRun", "run_significance"]
+
+SignificanceSource = ScoreFiles | ModernScoreFiles | ErrorAnalyses
+"""What ``significance`` reads its systems from."""
+
+
+@dataclass(frozen=True)
+class ErrorPairs:
+    """Every pair of systems of error analyses, per error category, and the settings (the
+    seed drawn) they were tested with."""
+
+    counts: ErrorCounts
+    changes: tuple[ErrorChange, ...]
+    settings: SignificanceSettings
+
+    def to_json(self) -> str:
+        from muceval.reporting.error_changes import error_changes_to_json
+
+        return error_changes_to_json(self.counts, None, list(self.changes), self.settings)
+
+    def to_csv(self) -> str:
+        from muceval.reporting.error_changes import error_changes_to_csv
+
+        return error_changes_to_csv(self.changes)
+
+
+@dataclass(frozen=True)
+class StreamedRun:
+    """A streamed run: ``summary`` (scores, groups and letters; its settings name the pairs
+    file) and the number of pairs written to ``path``."""
+
+    summary: SignificanceResult
+    path: str
+    pairs: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The jobs of a run, the work and its estimated time on ``executor`` (nothing run)."""
+
+    systems: int
+    units: int
+    metrics: tuple[str, ...]
+    settings: SignificanceSettings
+    executor: str
+    estimate: PlanEstimate
+
+    def to_json(self) -> str:
+        from muceval.core.signature import document_header
+
+        return json.dumps({**document_header("muceval-significance-plan",
+                                             self.settings.to_json()),
+                           "executor": self.executor, "systems": self.systems,
+                           "units": self.units, "metrics": list(self.metrics),
+                           **self.estimate.to_dict()}, indent=1)
+
+    def to_text(self) -> str:
+        found = self.estimate
+        here = "one thread" if found.threads == 1 else f"{found.threads} threads"
+        return (f"{self.systems} systems, {self.units} units, "
+                f"{found.pairs} pairs × {len(self.metrics)} metrics\n"
+                f"approximate: {found.approximate_pairs} pairs × {self.settings.shuffles} "
+                f"shuffles = {found.pair_shuffles:,} pair-shuffles "
+                f"({found.ns_per_pair_shuffle:.1f} ns each on {here} here): "
+                f"{found.approximate_seconds:,.2f} s\n"
+                f"exact: {found.exact_jobs} jobs, about {found.exact_cells:,.0f} lattice cells "
+                f"({found.ns_per_cell:.2f} ns each and {found.us_per_job:,.0f} µs per job on "
+                f"one thread here, {found.exact_speedup:.1f}× on {here}): "
+                f"{found.exact_seconds:,.2f} s\n"
+                f"estimated time on {self.executor}: {found.seconds:,.2f} s (the randomization "
+                "only; start-up, reading, bootstrap and classic tests come on top)\n")
+
+
+def run_significance(source: InputSource, *, settings: SignificanceSettings | None = None,
+                     metrics: Sequence[str] | None = None, threads: int | None = None,
+                     progress: Progress | None = None, executor: DaskExecutor | None = None,
+                     scorer: str | None = None, plan: bool = False,
+                     pairs: str | Path | None = None, overwrite: bool = False,
+                     on_scored: Notify | None = None,
+                     ) -> SignificanceResult | ErrorPairs | StreamedRun | Plan:
+    """Test every pair of systems of ``source``.
+
+    Parameters
+    ----------
+    source : ScoreFiles, ModernScoreFiles or ErrorAnalyses
+        MUC tallies (at least two systems), modern scores, or error analyses (tested per
+        error category by a paired randomization over documents).
+    settings : SignificanceSettings or None, default None
+        How the tests run; None: the ``muc4`` preset.
+    metrics : sequence of str or None, default None
+        The metrics tested (None: those of the settings' preset; P, R and F1 for modern
+        scores).
+    threads, progress
+        As in :func:`~muceval.significance.engine.compare` (MUC tallies).
+    executor : DaskExecutor or None, default None
+        A Dask cluster to run the shuffles on (MUC tallies); None: in-process.
+    scorer : str or None, default None
+        The scorer of modern scores files holding several.
+    plan : bool, default False
+        Only plan the run (MUC tallies): a :class:`Plan`.
+    pairs : str or pathlib.Path or None, default None
+        Stream every pairwise comparison to this CSV file (MUC tallies), replaced only with
+        ``overwrite``: a :class:`StreamedRun`.
+    on_scored : callable or None, default None
+        Called with the notes of reading (before the tests).
+
+    Raises
+    ------
+    UsageError
+        If an option does not go with the inputs, or fewer than two systems are given.
+    """
+    from muceval.significance.settings import SignificanceSettings
+
+    settings = settings or SignificanceSettings()
+    source = _check(source, scorer, plan, pairs, executor)
+    if isinstance(source, ErrorAnalyses):
+        return _error_pairs(source, settings)
+    if isinstance(source, ModernScoreFiles):
+        from muceval.formats.scores.modern import read_modern_scores
+        from muceval.significance.ratios import RATIO_METRICS, compare_ratios
+
+        ratios = read_modern_scores(list(source.paths), scorer)
+        chosen = RATIO_METRICS if metrics is None else tuple(metrics)
+        return compare_ratios(ratios, chosen, settings, progress=progress)
+    tallies = _tallies(source, notifier(on_scored))
+    chosen = default_metrics(settings) if metrics is None else tuple(metrics)
+    if plan:
+        return _plan(tallies, chosen, settings, threads, executor)
+    if pairs is not None:
+        return _streamed(tallies, chosen, settings, threads, progress, executor, str(pairs),
+                         source.files, overwrite)
+    from muceval.significance.engine import compare
+
+    return compare(tallies, chosen, settings, threads=threads, progress=progress,
+                   executor=executor)
+
+
+def _check(source: InputSource, scorer: str | None, plan: bool,
+           pairs: str | Path | None, executor: DaskExecutor | None) -> SignificanceSource:
+    if not isinstance(source, ScoreFiles | ModernScoreFiles | ErrorAnalyses):
+        raise UsageError("significance reads scores or error analyses: score responses and "
+                         "predictions first (or compare them)")
+    if scorer is not None and not isinstance(source, ModernScoreFiles):
+        raise UsageError("chooses among the scorers of modern scores files", parameter="scorer")
+    if (plan or pairs is not None) and not isinstance(source, ScoreFiles):
+        raise UsageError("applies to MUC tallies", parameter="plan" if plan else "pairs")
+    if pairs is not None and getattr(executor, "checkpoint", None) is not None:
+        raise UsageError("a streamed run (pairs) starts again from the beginning: it takes no "
+                         "checkpoint yet", parameter="checkpoint")
+    return source
+
+
+def _tallies(source: ScoreFiles, notify: Notify) -> UnitTallies:
+    """The units of every system in the files (at least two systems)."""
+    from muceval.formats.registry import load_inputs
+
+    tallies = load_inputs(list(source.paths), source.units, dict(source.names), source.unit)
+    if len(tallies.systems) < 2:
+        raise UsageError(
+            f"significance needs at least two systems; {', '.join(source.paths)} "
+            f"hold{'s' if len(source.paths) == 1 else ''} only {', '.join(tallies.systems)}")
+    if source.units == "intersection":
+        notify(ScoringNotes(notes=(f"compared on the {len(tallies.units)} units all systems "
+                                   "share (--units intersection)",)))
+    return tallies
+
+
+def _error_pairs(source: ErrorAnalyses, settings: SignificanceSettings) -> ErrorPairs:
+    from muceval.formats.error_counts import read_error_counts
+    from muceval.significance.error_counts import all_pair_changes
+
+    counts = read_error_counts(list(source.paths), dict(source.names))
+    settings = settings.with_seed()
+    return ErrorPairs(counts, tuple(all_pair_changes(counts, settings)), settings)
+
+
+def _plan(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSettings,
+          threads: int | None, executor: DaskExecutor | None) -> Plan:
+    """The jobs, the work and the estimated time (a short calibration run here)."""
+    from muceval.significance.engine import prepare
+    from muceval.significance.estimate import estimate
+    from muceval.significance.kernels import default_threads
+
+    prepared = prepare(tallies, metrics, settings)
+    # In-process: one worker of all the threads; on a cluster: one thread per worker.
+    workers, per_worker = ((executor.parallelism(), 1) if executor is not None
+                           else (1, threads or default_threads()))
+    where = executor.describe() if executor is not None else f"in-process, {per_worker} threads"
+    found = estimate(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings,
+                     workers, per_worker)
+    return Plan(len(tallies.systems), len(tallies.units), tuple(prepared.metrics),
+                prepared.settings, where, found)
+
+
+def _streamed(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSettings,
+              threads: int | None, progress: Progress | None, executor: DaskExecutor | None,
+              path: str, inputs: dict[str | None, str], overwrite: bool) -> StreamedRun:
+    """The rows to ``path`` as they are computed (every classic test); the summary kept."""
+    from muceval.errors import OutputError
+    from muceval.formats.files import refuse_replacing_inputs, write_atomic
+    from muceval.significance.stream import compare_streamed
+
+    refuse_replacing_inputs(path, inputs)
+    if os.path.exists(path) and not overwrite:
+        raise OutputError(f"{path} exists; use --force to replace it")
+    summary, rows = compare_streamed(tallies, metrics, replace(settings, classic=True),
+                                     threads=threads, progress=progress, executor=executor)
+    write_atomic(path, rows.csv_text())
+    count = len(tallies.systems) * (len(tallies.systems) - 1) // 2
+    return StreamedRun(replace(summary, settings=summary.settings.with_more(pairs_file=path)),
+                       path, count)

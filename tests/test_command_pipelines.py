@@ -1,0 +1,116 @@
+"""`muceval compare` and `muceval significance` are calls of the library's pipelines
+(muceval.pipelines.compare and .significance): the command parses, resolves the inputs,
+refuses what they do not take, calls one function and renders what it returns."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+import muceval
+from muceval.cli import main
+from muceval.errors import UsageError
+from muceval.pipelines.compare import compare_systems
+from muceval.pipelines.inputs import resolve_inputs
+from muceval.pipelines.significance import ErrorPairs, Plan, StreamedRun, run_significance
+from muceval.reporting.demo import example_dir
+from muceval.significance.settings import SignificanceSettings
+
+PACKAGE = Path(muceval.__file__).parent
+EXAMPLE = example_dir()
+UNITS = "system,unit,POS,ACT,COR,PAR\n" + "".join(
+    f"{s},m{u},4,4,{c},0\n" for s, row in (("A", (4, 3, 4, 2)), ("B", (2, 1, 3, 0)),
+                                           ("C", (1, 1, 2, 0)))
+    for u, c in enumerate(row))
+
+_ALLOWED = {
+    # What the commands may import from the library: the pipelines and what they resolve,
+    # the options' types and names, errors, and the terminal's renderers.
+    "compare": {"muceval.errors", "muceval.pipelines.compare", "muceval.pipelines.inputs",
+                "muceval.scoring.scorers", "muceval.scoring.muc1992.scorer",
+                "muceval.reporting.terminal"},
+    "significance": {"muceval.errors", "muceval.pipelines.significance",
+                     "muceval.pipelines.inputs", "muceval.scoring.scorers",
+                     "muceval.significance.classic", "muceval.significance.result",
+                     "muceval.reporting.terminal"},
+}
+
+
+@pytest.mark.parametrize("command", sorted(_ALLOWED))
+def test_the_compare_and_significance_commands_hold_no_pipeline(command: str) -> None:
+    tree = ast.parse((PACKAGE / "cli" / f"{command}.py").read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module
+                and node.module.startswith("muceval.") and not node.module.startswith(
+                    "muceval.cli")}
+    assert imported <= _ALLOWED[command], imported - _ALLOWED[command]
+    names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+             and node.module == "muceval.significance.classic" for alias in node.names}
+    assert names <= {"CLASSIC_TESTS", "PAIRED_TESTS"}
+
+
+def test_the_library_compares_as_the_command_does(capsys) -> None:
+    responses = [str(EXAMPLE / f"{name}.txt") for name in ("alpha", "beta")]
+    source = resolve_inputs(responses, EXAMPLE / "key.txt", config=str(EXAMPLE / "config.toml"),
+                            history=str(EXAMPLE / "history.lisp"))
+    compared = compare_systems(source, errors=True)
+    assert main(["compare", "--key", str(EXAMPLE / "key.txt"), "--config",
+                 str(EXAMPLE / "config.toml"), "--history", str(EXAMPLE / "history.lisp"),
+                 *responses, "--errors", "--format", "json"]) == 0
+    assert capsys.readouterr().out == compared.to_json() + "\n"
+
+
+def test_compare_refuses_what_its_inputs_cannot_give(tmp_path: Path) -> None:
+    path = tmp_path / "units.csv"
+    path.write_text(UNITS)
+    scores = resolve_inputs([path])
+    for how, parameter in (({"errors": True}, "errors"), ({"yeh": True}, "yeh"),
+                           ({"modern": muceval.ModernOptions("gtt")}, "modern")):
+        with pytest.raises(UsageError) as raised:
+            compare_systems(scores, **how)
+        assert raised.value.parameter == parameter
+    with pytest.raises(UsageError, match="one system per file"):
+        compare_systems(scores)
+
+
+def test_significance_returns_what_the_command_prints(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "units.csv"
+    path.write_text(UNITS)
+    source = resolve_inputs([path])
+    settings = SignificanceSettings(method="exact", bootstrap=0, seed=1)
+    planned = run_significance(source, settings=settings, plan=True)
+    assert isinstance(planned, Plan) and (planned.systems, planned.units) == (3, 4)
+    pairs = tmp_path / "pairs.csv"
+    run = run_significance(source, settings=settings, pairs=pairs)
+    assert isinstance(run, StreamedRun) and run.pairs == 3
+    assert run.summary.settings["pairs_file"] == str(pairs) and pairs.read_text()
+    with pytest.raises(muceval.OutputError, match="exists"):
+        run_significance(source, settings=settings, pairs=pairs)
+    assert main(["significance", str(path), "--method", "exact", "--bootstrap", "0", "--seed",
+                 "1", "--pairs", str(tmp_path / "again.csv"), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["pairs_file"] == str(
+        tmp_path / "again.csv")
+    assert (tmp_path / "again.csv").read_text() == pairs.read_text()
+    with pytest.raises(UsageError) as raised:
+        run_significance(source, scorer="gtt")
+    assert raised.value.parameter == "scorer"
+    one = tmp_path / "one.csv"
+    one.write_text("system,unit,POS,ACT,COR,PAR\nA,m1,4,4,4,0\n")
+    with pytest.raises(UsageError, match="at least two systems"):
+        run_significance(resolve_inputs([one]))
+
+
+def test_error_analyses_are_tested_pair_by_pair(modern: Path, tmp_path: Path, capsys) -> None:
+    gold = str(modern / "gtt" / "test.json")
+    preds = [str(modern / "iterx" / f"preds.{n}.test.jsonlines") for n in ("bart-base",
+                                                                        "bert-base")]
+    out = tmp_path / "errors.json"
+    assert main(["errors", "--key", gold, *preds, "--format", "json", "-o", str(out)]) == 0
+    tested = run_significance(resolve_inputs([out]), settings=SignificanceSettings(seed=2))
+    assert isinstance(tested, ErrorPairs) and tested.settings.seed == 2
+    capsys.readouterr()
+    assert main(["significance", str(out), "--errors", "--seed", "2", "--format", "csv"]) == 0
+    assert capsys.readouterr().out == tested.to_csv()
