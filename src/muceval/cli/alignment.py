@@ -29,10 +29,10 @@ from muceval.cli.groups import (
     option_group,
     scoring_options,
 )
-from muceval.cli.modern import key_is_modern
 from muceval.errors import UsageError
 
 if TYPE_CHECKING:
+    from muceval.pipelines.inputs import ModernPredictions
     from muceval.scoring.muc1992.scorer import ScoringOptions
     from muceval.significance.settings import SignificanceSettings
 
@@ -135,47 +135,39 @@ def alignment(responses: tuple[str, ...], key_path: str, configuration: Configur
       muceval alignment --key ../shared/modern/gtt/test.json --audit pairs \\
           ../shared/modern/gtt/preds_gtt.out
     """
-    from muceval.reporting.alignment import (
-        alignment_table,
-        alignment_to_csv,
-        alignment_to_json,
-        compare_criteria,
-    )
-    from muceval.scoring.session import audit_files
-    from muceval.version import __version__
+    from muceval.pipelines.alignment import audit_alignment
+    from muceval.pipelines.inputs import ModernPredictions, Responses, resolve_inputs
+    from muceval.reporting.alignment import alignment_table, alignment_to_csv, alignment_to_json
 
     paths = expand_folders(responses, RESPONSES)
-    if key_is_modern(key_path):
+    source = resolve_inputs(paths, key_path, config=configuration.config_path,
+                            slots=configuration.slots_path,
+                            alignment_file=configuration.alignment_path, history=history_path,
+                            scoring=scoring, names=parse_names(names, paths))
+    if isinstance(source, ModernPredictions):
         _refuse_1992_options(configuration, history_path, chosen, scoring, csv_view)
-        _modern(key_path, paths, chosen.audit == "pairs", settings, csv_view, fmt, destination,
-                names, strict)
+        _modern(source, chosen.audit == "pairs", settings, csv_view, fmt, destination, strict)
         return
+    assert isinstance(source, Responses)
     refuse_overwriting_inputs(destination.output, {
         key_path: "key", history_path: "history", **configuration.inputs(),
         **{p: "response file" for p in paths}})
-    config = configuration.load()
-    criteria = parse_criteria(chosen.criteria, config)
+    config = source.configuration()
+    parse_criteria(chosen.criteria, config)  # refused before any file is read
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     with progress_bar(interactive and destination.output is None and fmt == "table",
                       "systems") as advance:
-        result, warnings = audit_files(
-            config, key_path, paths, history_path=history_path,
-            names=parse_names(names, paths), criteria=criteria, progress=advance,
-            pairs=chosen.pairs, removal=chosen.removal, calibrate=chosen.calibrate,
-            entropy=chosen.entropy, query_pass=scoring.query_pass)
-    report_warnings((), warnings, strict)
-    comparison = compare_criteria(result, settings) if len(result.scored) > 1 else None
-    recorded = {"command": "alignment", "muceval": __version__, "key": key_path,
-                "config": configuration.label, "history": history_path,
-                "alignment_file": configuration.alignment_path, "criteria": list(result.scored),
-                "default": result.default, "flag": result.flag, "audit": chosen.audit,
-                "query_pass": scoring.query_pass, "unit": "message"}
+        run = audit_alignment(source, chosen.criteria, settings=settings, pairs=chosen.pairs,
+                              removal=chosen.removal, calibrate=chosen.calibrate,
+                              entropy=chosen.entropy, audit=chosen.audit, config=config,
+                              progress=advance)
+    report_warnings((), run.warnings, strict)
     if fmt == "json":
-        text = alignment_to_json(result, comparison, recorded)
+        text = alignment_to_json(run.audit, run.comparison, run.recorded)
     elif fmt == "csv":
-        text = alignment_to_csv(result, comparison, csv_view)
+        text = alignment_to_csv(run.audit, run.comparison, csv_view)
     else:
-        text = alignment_table(result, comparison,
+        text = alignment_table(run.audit, run.comparison,
                                terminal=destination.output is None and interactive)
     destination.emit(text)
 
@@ -196,38 +188,23 @@ def _refuse_1992_options(configuration: ConfigurationChoice, history_path: str |
                          "and takes --audit pairs, --shuffles, --seed, --format, -o")
 
 
-def _modern(key_path: str, paths: tuple[str, ...], pairs: bool,
-            settings: SignificanceSettings, csv_view: str, fmt: str, destination: Destination,
-            names: tuple[str, ...], strict: bool) -> None:
-    from muceval.formats.files import system_name
-    from muceval.formats.modern import read_modern
+def _modern(source: ModernPredictions, pairs: bool, settings: SignificanceSettings,
+            csv_view: str, fmt: str, destination: Destination, strict: bool) -> None:
+    from muceval.pipelines.alignment import audit_modern_alignment
     from muceval.reporting.modern_alignment import (
-        compare_gtt_alignment,
         modern_alignment_table,
         modern_alignment_to_csv,
         modern_alignment_to_json,
     )
-    from muceval.scoring.modern.alignment import audit_gtt
-    from muceval.version import __version__
 
-    gold = read_modern(key_path)
-    renamed = parse_names(names, paths)
-    chosen = [renamed.get(p) or system_name(p) for p in paths]
-    if len(set(chosen)) != len(chosen):
-        raise UsageError("two prediction files give the same system name: " + ", ".join(chosen)
-                         + " (use --name FILE=NAME)")
-    audits = [audit_gtt(gold, read_modern(p), name) for p, name in zip(paths, chosen,
-                                                                       strict=True)]
-    report_warnings((), [w for a in audits for w in a.scores.warnings], strict)
-    comparison = compare_gtt_alignment(audits, settings)
-    recorded = {"command": "alignment", "muceval": __version__, "key": key_path,
-                "predictions": list(paths), "metric": "gtt",
-                "criteria": ["gtt", "gtt-role-match"], "unit": "document"}
+    run = audit_modern_alignment(source, settings)
+    report_warnings((), run.warnings, strict)
+    audits = list(run.audits)
     if fmt == "json":
-        text = modern_alignment_to_json(audits, comparison, recorded)
+        text = modern_alignment_to_json(audits, run.comparison, run.recorded)
     elif fmt == "csv":
-        text = modern_alignment_to_csv(audits, comparison, csv_view)
+        text = modern_alignment_to_csv(audits, run.comparison, csv_view)
     else:
         interactive = sys.stdout.isatty() and destination.output is None
-        text = modern_alignment_table(audits, comparison, pairs=pairs, terminal=interactive)
+        text = modern_alignment_table(audits, run.comparison, pairs=pairs, terminal=interactive)
     destination.emit(text)

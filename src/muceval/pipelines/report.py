@@ -298,27 +298,19 @@ def _with_alignment(analysis: Analysis, source: Responses, config: Configuration
                     criteria: str, notify: Notify) -> Analysis:
     """The analysis with its Alignment section: the audit of ``muceval alignment --audit all
     --calibrate``, its changes tested with the analysis's own settings."""
+    from muceval.pipelines.alignment import audit_alignment
     from muceval.reporting.alignment_section import AlignmentSection
     from muceval.reporting.analysis import Provenance
-    from muceval.scoring.alignment.criteria import parse_criteria
-    from muceval.scoring.session import audit_files
-    from muceval.version import __version__
 
-    audit, warnings = audit_files(
-        config, source.key, source.responses, history_path=source.history,
-        names=dict(source.names),
-        criteria=None if criteria == "compare" else parse_criteria(criteria, config),
-        pairs=True, removal=True, calibrate=True, query_pass=source.scoring.query_pass)
-    notify(ScoringNotes(file_warnings=warnings))
-    recorded = {"command": "report", "muceval": __version__, "key": source.key,
-                "config": source.config or "muc4", "history": source.history,
-                "alignment_file": source.alignment_file, "criteria": list(audit.scored),
-                "default": audit.default, "flag": audit.flag, "audit": "all",
-                "query_pass": source.scoring.query_pass, "unit": "message"}
+    run = audit_alignment(source, criteria, settings=analysis.settings, pairs=True,
+                          removal=True, calibrate=True, audit="all", command="report",
+                          config=config)
+    notify(ScoringNotes(file_warnings=run.warnings))
     inputs = (*analysis.provenance.inputs, ("alignment", criteria),
               ("alignment file", source.alignment_file or "none"))
     return replace(analysis, provenance=Provenance(inputs, analysis.provenance.versions)
-                   ).with_section(AlignmentSection.of(audit, analysis.settings, recorded))
+                   ).with_section(AlignmentSection(run.audit, run.comparison,
+                                                   tuple(run.recorded.items())))
 
 
 def _modern(source: ModernPredictions, settings: SignificanceSettings, options: ReportOptions,

@@ -15,11 +15,9 @@ from markupsafe import Markup
 from muceval.reporting.alignment import (
     AlignmentComparison,
     alignment_to_dict,
-    compare_criteria,
 )
 from muceval.reporting.sections import Page, format_p, format_pct
 from muceval.scoring.alignment.audit import AlignmentAudit
-from muceval.significance.settings import SignificanceSettings
 
 __all__ = ["AlignmentSection"]
 
@@ -40,14 +38,6 @@ class AlignmentSection:
     id = "alignment"
     title = "Alignment"
     after = "slot-comparison"
-
-    @classmethod
-    def of(cls, audit: AlignmentAudit, settings: SignificanceSettings,
-           recorded: Mapping[str, Any]) -> AlignmentSection:
-        """The section of ``audit``, its changes tested with ``settings`` (every setting, the
-        seed included) when more than one criterion is scored."""
-        comparison = compare_criteria(audit, settings) if len(audit.scored) > 1 else None
-        return cls(audit, comparison, tuple(recorded.items()))
 
     @functools.cached_property
     def document(self) -> dict[str, Any]:

@@ -135,11 +135,13 @@ class ChanceModel:
             for row in rows:
                 per_template.update({value_text(a, self._types[slot_id]) for a in row})
             filled = sum(1 for row in rows if row)
+            # Most common first, ties by value: the values of a row come from a set, whose
+            # order changes from run to run.
+            ranked = sorted(per_template.items(), key=lambda item: (-item[1], item[0]))
             total = sum(per_template.values())
-            entropy = -sum((c / total) * math.log2(c / total)
-                           for c in per_template.values()) if total else 0.0
-            shares = tuple((v, c / self.n) for v, c in per_template.most_common(top)) \
-                if self.n else ()
+            entropy = -sum((c / total) * math.log2(c / total) for _, c in ranked) \
+                if total else 0.0
+            shares = tuple((v, c / self.n) for v, c in ranked[:top]) if self.n else ()
             out.append(SlotEntropy(slot_id, self.n, filled, len(per_template),
                                    entropy + 0.0, shares))
         return out
