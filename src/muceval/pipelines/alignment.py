@@ -11,7 +11,7 @@ predictions (:func:`audit_modern_alignment`, GTT's criterion against ``gtt-role-
 >>> run = audit_alignment(source, "1992,any-slot",
 ...                       settings=SignificanceSettings(shuffles=99, seed=1))
 >>> run.audit.scored, run.recorded["command"]  # the flag criterion, strict, joins them
-(('1992', 'any-slot'), 'alignment')
+(('1992', 'any-slot', 'strict'), 'alignment')
 """
 
 from __future__ import annotations
