@@ -40,8 +40,6 @@ from muceval.cli.groups import (
 from muceval.cli.modern import MODERN_ONLY, MODERN_USES, key_is_modern, modern_options, run_modern
 from muceval.errors import OutputError, UsageError
 from muceval.formats.files import write_atomic
-from muceval.pipelines.inputs import Responses, resolve_inputs
-from muceval.pipelines.score import ScoredResponses, adjudicated_mappings, score_responses
 from muceval.reporting.outputs import (
     Detail,
     Level,
@@ -55,6 +53,8 @@ if TYPE_CHECKING:
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
     from muceval.formats.muc.store import HistorySaveError
+    from muceval.pipelines.inputs import Responses
+    from muceval.pipelines.score import ScoredResponses
     from muceval.scoring.muc1992.judgements import AnswerCallback, Query, QueryAnswer, Unresolved
     from muceval.scoring.muc1992.scorer import ScoringOptions
 
@@ -191,6 +191,9 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
         run_modern(key_path, predictions, modern, view.fmt, destination, strict,
                    parse_names(names, predictions))
         return
+    from muceval.pipelines.inputs import Responses, resolve_inputs
+    from muceval.pipelines.score import adjudicated_mappings
+
     refuse_unused([name for name in click.get_current_context().params
                    if name not in MODERN_ONLY], "goes with a modern --metric")
     _check_view(view, destination)
@@ -222,6 +225,8 @@ def _score(source: Responses, history: HistoryChoice,
            mappings: Sequence[str] | Mapping[str, str], criterion: str | None,
            cluster: Cluster | None, destination: Destination) -> ScoredResponses:
     """The scoring session; a failed save of an answer offers to keep the answers elsewhere."""
+    from muceval.pipelines.score import score_responses
+
     ask = history.unresolved == "ask"
     show_progress = len(source.responses) > 1 and not ask and sys.stderr.isatty()
     try:

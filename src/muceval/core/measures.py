@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 __all__ = [
     "F_MEASURES",
@@ -62,13 +61,12 @@ class MeasureSpec:
     @classmethod
     def f(cls, id: str, label: str, beta: float, name_1992: str | None = None) -> MeasureSpec:
         """F_beta = (1 + β²)·P·R / (β²·P + R) = ``(p + q)/2 · N2 / (p·POS + q·ACT)`` with
-        β² = p/q in lowest terms.
+        β² = p/q in lowest terms (β² a binary fraction, as 0.25, 1, 4 or 9 are).
 
         >>> MeasureSpec.f("f3", "F P&3R", 3)
         MeasureSpec(id='f3', label='F P&3R', alpha=9, gamma=1, kappa=5.0, name_1992=None)
         """
-        b2 = Fraction(beta * beta).limit_denominator(10**6)
-        p, q = b2.numerator, b2.denominator
+        p, q = (beta * beta).as_integer_ratio()
         return cls(id, label, p, q, (p + q) / 2, name_1992)
 
     @property
