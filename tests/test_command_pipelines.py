@@ -114,3 +114,26 @@ def test_error_analyses_are_tested_pair_by_pair(modern: Path, tmp_path: Path, ca
     capsys.readouterr()
     assert main(["significance", str(out), "--errors", "--seed", "2", "--format", "csv"]) == 0
     assert capsys.readouterr().out == tested.to_csv()
+
+
+_ENGINES = ("muceval.scoring.session", "muceval.scoring.batch", "muceval.scoring.muc1992.mapping",
+            "muceval.scoring.muc1992.slots", "muceval.scoring.errors.muc1992",
+            "muceval.scoring.errors.files", "muceval.scoring.modern.files",
+            "muceval.scoring.modern.alignment", "muceval.scoring.alignment.audit",
+            "muceval.scoring.adjudication", "muceval.significance.engine",
+            "muceval.significance.stream", "muceval.significance.ratios",
+            "muceval.significance.baseline", "muceval.significance.responses",
+            "muceval.significance.error_counts", "muceval.significance.kernels")
+"""What computes: a command reaches it only through a pipeline."""
+_NOT_YET = {"batch": {"muceval.scoring.batch"}, "demo": {"muceval.scoring.alignment.audit"},
+            "adjudicate": {"muceval.scoring.adjudication"}}
+"""The commands whose work is still their own (batch, the demo, the adjudication page)."""
+
+
+@pytest.mark.parametrize("module", sorted(p.stem for p in (PACKAGE / "cli").glob("*.py")))
+def test_no_command_computes_outside_the_pipelines(module: str) -> None:
+    tree = ast.parse((PACKAGE / "cli" / f"{module}.py").read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module}
+    reached = {m for m in imported if m.startswith(_ENGINES)}
+    assert reached <= _NOT_YET.get(module, set()), reached

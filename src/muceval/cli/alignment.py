@@ -13,7 +13,6 @@ from muceval.cli.common import (
     RESPONSES,
     expand_folders,
     name_option,
-    parse_criteria,
     parse_names,
     progress_bar,
     refuse_overwriting_inputs,
@@ -138,6 +137,7 @@ def alignment(responses: tuple[str, ...], key_path: str, configuration: Configur
     from muceval.pipelines.alignment import audit_alignment
     from muceval.pipelines.inputs import ModernPredictions, Responses, resolve_inputs
     from muceval.reporting.alignment import alignment_table, alignment_to_csv, alignment_to_json
+    from muceval.scoring.alignment.criteria import parse_criteria
 
     paths = expand_folders(responses, RESPONSES)
     source = resolve_inputs(paths, key_path, config=configuration.config_path,

@@ -14,7 +14,6 @@ from muceval.cli.common import (
     UNIT_LEVELS,
     progress_bar,
     report_warnings,
-    resolve_configuration,
 )
 
 if TYPE_CHECKING:
@@ -68,6 +67,8 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
         raise UsageError(f"--unit {unit} writes the units into muceval's JSON scores: it goes "
                          "with --format json")
     specs = read_batch(batch_path)
+    from muceval.formats.config import resolve_configuration
+
     test_sets = [(spec, resolve_configuration(spec.config, spec.slots)) for spec in specs]
     for spec in specs:
         target = os.path.join(output_dir, spec.name)

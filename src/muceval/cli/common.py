@@ -13,26 +13,10 @@ import click
 from muceval.errors import Problem, UsageError
 
 if TYPE_CHECKING:
-    from muceval.core.model import Configuration
     from muceval.pipelines.common import ScoringNotes
 
 F = TypeVar("F", bound=Callable[..., Any])
 """A command function (or click command) that an option decorator returns unchanged in type."""
-
-
-def resolve_configuration(config_path: str | None, slots_path: str | None,
-                          alignment_path: str | None = None) -> Configuration:
-    """:func:`muceval.formats.config.resolve_configuration` of the command's options."""
-    from muceval.formats.config import resolve_configuration as resolve
-
-    return resolve(config_path, slots_path, alignment_path)
-
-
-def parse_criteria(text: str | None, config: Configuration) -> list[str] | None:
-    """:func:`muceval.scoring.alignment.criteria.parse_criteria` (imported when used)."""
-    from muceval.scoring.alignment.criteria import parse_criteria as parse
-
-    return parse(text, config)
 
 
 @contextlib.contextmanager

@@ -157,7 +157,7 @@ class ConfigurationChoice:
         return self.config_path or "muc4"
 
     def load(self) -> Configuration:
-        from muceval.cli.common import resolve_configuration
+        from muceval.formats.config import resolve_configuration
 
         return resolve_configuration(self.config_path, self.slots_path, self.alignment_path)
 

@@ -55,16 +55,6 @@ def modern_options() -> Decorator:
     return option_group("modern", ModernChoice, options)
 
 
-def key_is_modern(key_path: str) -> bool:
-    """Whether the key file is in a modern layout (GTT, GRIT, IterX, neutral), as the one
-    registry of inputs recognises it."""
-    from muceval.formats.modern import LAYOUTS
-    from muceval.formats.registry import INPUTS
-
-    kind = INPUTS.kind_of(key_path)
-    return kind is not None and kind.name in LAYOUTS
-
-
 def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, fmt: str,
                destination: Destination, strict: bool, names: dict[str, str]) -> None:
     """Score modern predictions (:func:`muceval.pipelines.score.score_predictions`); print or

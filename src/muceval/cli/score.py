@@ -37,7 +37,7 @@ from muceval.cli.groups import (
     option_group,
     scoring_options,
 )
-from muceval.cli.modern import MODERN_ONLY, MODERN_USES, key_is_modern, modern_options, run_modern
+from muceval.cli.modern import MODERN_ONLY, MODERN_USES, modern_options, run_modern
 from muceval.errors import OutputError, UsageError
 from muceval.formats.files import write_atomic
 from muceval.reporting.outputs import (
@@ -177,7 +177,9 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
       muceval score --key key-tst3.v2 --format table --per-slot BBN.tst3
       muceval score --key gtt/test.json --scorer all gtt/preds_gtt.out iterx/*.jsonlines
     """
-    if modern.metric != "1992" or key_is_modern(key_path):
+    from muceval.pipelines.inputs import is_modern
+
+    if modern.metric != "1992" or is_modern(key_path):
         if modern.metric == "1992":
             raise UsageError(f"{key_path} is a modern MUC-4 gold file: choose --scorer gtt, "
                              "ceaf-ree, ceaf-rme or all")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import resolve_configuration, strict_option
+from muceval.cli.common import strict_option
 
 
 @cli.command("validate")
@@ -41,6 +41,7 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
     """
     import json
 
+    from muceval.formats.config import resolve_configuration
     from muceval.formats.validation import validate_files
 
     config = resolve_configuration(config_path, slots_path)
