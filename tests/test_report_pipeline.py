@@ -322,3 +322,15 @@ def test_every_candidate_of_a_baseline_is_tested_with_one_seed() -> None:
                                     method="approximate", shuffles=199,
                                     seed=result.settings["seed"], bootstrap=0))
     assert [c.p_value for c in result.comparisons] == [c.p_value for c in again.comparisons]
+
+
+def test_a_modern_report_refuses_metrics_it_would_not_test(modern: Path, tmp_path: Path,
+                                                           capsys) -> None:
+    # --metrics was taken and ignored: a modern report tests precision, recall and F1.
+    key, preds = modern / "gtt" / "test.json", [modern / "gtt" / "preds_gtt.out"] * 2
+    assert main(["report", "--key", str(key), *map(str, preds), "--metrics", "f1",
+                 "--out", str(tmp_path / "r")]) == 2
+    assert "--metrics belongs to the 1992 scorer" in capsys.readouterr().err
+    with pytest.raises(UsageError) as raised:
+        build_report(ModernPredictions(str(key), tuple(map(str, preds))), metrics="f1")
+    assert raised.value.parameter == "metrics"

@@ -161,7 +161,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     modern = isinstance(source, ModernPredictions)
     with progress_bar(sys.stderr.isatty(), "pairs" if modern else "randomization") as advance:
         analysis = build_report(source, settings=testing.settings, options=shown,
-                                metrics=testing.metrics, threads=testing.threads,
+                                metrics=None if modern else testing.metrics,
+                                threads=testing.threads,
                                 progress=advance, on_scored=print_notes(strict))
     _write(analysis, out_dir, shown, source.files, fmt, started)
 
@@ -182,9 +183,10 @@ _COMMON = ("inputs", "example", "out_dir", "title", "force", "png", *SETTINGS_OP
            "threads", "names", "fmt", "strict")
 """The options of `report` whatever it reports on."""
 _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
-    "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors"} - {"unit_means"}),
+    "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors"} - {"unit_means", "metrics"}),
                           "belongs to the 1992 scorer: with a modern key (GTT, GRIT, IterX) "
-                          "the report scores every modern scorer"),
+                          "the report scores every modern scorer and tests precision, recall "
+                          "and F1"),
     "Responses": (frozenset({*_COMMON, "key_path", "config_path", "slots_path",
                              "alignment_path", "history_path", "no_query_pass", "mapping",
                              "alignment", "unit", "errors"}),

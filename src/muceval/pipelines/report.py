@@ -209,6 +209,9 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
         if options.alignment is not None:
             raise UsageError("the Alignment section needs 1992 responses scored against a key",
                              parameter="alignment")
+        if metrics is not None:
+            raise UsageError("a report of modern predictions tests precision, recall and F1 "
+                             "under every modern scorer", parameter="metrics")
         return _modern(source, chosen, options, progress, notify)
     if isinstance(source, ScoreFiles) and (options.alignment is not None or options.errors):
         raise UsageError("the Alignment and Errors sections need responses scored against a "
