@@ -94,7 +94,7 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
     """
     from muceval.significance.settings import PRESETS
 
-    settings = settings or PRESETS["ab"].settings
+    settings = (settings or PRESETS["ab"].settings).with_seed()  # one seed for every test
     chosen = list(metrics or default_metrics(settings))
     notify = notifier(on_scored)
     source = _check(source, yeh, errors, modern)
