@@ -211,8 +211,8 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
 
     from rich.console import Console
 
+    from muceval.reporting.analysis import Analysis
     from muceval.reporting.html import write_report
-    from muceval.reporting.modern_report import ModernAnalysis
 
     def written() -> ReportFiles:
         return write_report(analysis, out_dir, shown, keep=keep)
@@ -226,13 +226,13 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
     if fmt == "json":
         listed: dict[str, object] = {"html": str(files.html), "json": str(files.json),
                                      "figures": [str(p) for p in files.figures]}
-        if not isinstance(analysis, ModernAnalysis):
+        if isinstance(analysis, Analysis):
             listed["data"] = [str(p) for p in files.data]
         click.echo(json.dumps({**listed, "seconds": round(elapsed, 2)}, indent=2))
-    elif isinstance(analysis, ModernAnalysis):
-        _print_modern(analysis, files.html, elapsed)
-    else:
+    elif isinstance(analysis, Analysis):
         _print_summary(analysis, files.html, elapsed)
+    else:
+        _print_modern(analysis, files.html, elapsed)
 
 
 def _the_example() -> tuple[str, str, str, tuple[str, ...]]:
