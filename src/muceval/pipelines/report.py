@@ -37,7 +37,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from muceval.errors import UsageError
 from muceval.pipelines.common import Notify, Progress, ScoringNotes, notifier
@@ -77,6 +77,17 @@ ReportSource = Responses | ScoreFiles | ModernPredictions
 """What a report is made from."""
 
 
+class HowBuilt(TypedDict, total=False):
+    """The keyword arguments of :func:`build_report` that ``report_from_*`` pass on."""
+
+    settings: SignificanceSettings | None
+    options: ReportOptions | None
+    metrics: str | Sequence[str] | None
+    threads: int | None
+    progress: Progress | None
+    on_scored: Notify | None
+
+
 def report_source(inputs: Sequence[str | Path], key: str | Path | None = None,
                   **options: Any) -> ReportSource:
     """What ``inputs`` are (:func:`~muceval.pipelines.inputs.resolve_inputs`), refused unless
@@ -102,12 +113,13 @@ def report_source(inputs: Sequence[str | Path], key: str | Path | None = None,
 def report_from_responses(key: str | Path, responses: Sequence[str | Path], *,
                           config: str | Path | None = None, history: str | Path | None = None,
                           scoring: ScoringOptions | None = None, unit: str = "message",
+                          slots: str | None = None, alignment_file: str | None = None,
                           names: Mapping[str, str] | None = None,
-                          **how: Any) -> Analysis:
+                          **how: Unpack[HowBuilt]) -> Analysis:
     """The report of 1992 responses scored against ``key``: :func:`build_report` of
     :class:`Responses` (``how``: its keyword arguments)."""
     source = Responses(str(key), tuple(str(p) for p in responses),
-                       None if config is None else str(config), None, None,
+                       None if config is None else str(config), slots, alignment_file,
                        None if history is None else str(history), scoring or ScoringOptions(),
                        unit, names_of(names))
     return _analysis(build_report(source, **how))
@@ -116,7 +128,7 @@ def report_from_responses(key: str | Path, responses: Sequence[str | Path], *,
 def report_from_scores(paths: Sequence[str | Path], *, config: str | Path | None = None,
                        units: str = "same", unit: str | None = None,
                        names: Mapping[str, str] | None = None,
-                       **how: Any) -> Analysis:
+                       **how: Unpack[HowBuilt]) -> Analysis:
     """The report of systems read from score files: :func:`build_report` of
     :class:`ScoreFiles`."""
     source = ScoreFiles(tuple(str(p) for p in paths), None if config is None else str(config),
@@ -126,7 +138,7 @@ def report_from_scores(paths: Sequence[str | Path], *, config: str | Path | None
 
 def report_from_modern(key: str | Path, predictions: Sequence[str | Path], *,
                        names: Mapping[str, str] | None = None,
-                       **how: Any) -> ModernAnalysis:
+                       **how: Unpack[HowBuilt]) -> ModernAnalysis:
     """The report of modern predictions under every modern scorer: :func:`build_report` of
     :class:`ModernPredictions` (what ``muceval report --key GOLD PREDICTION...`` does with a
     modern key).
