@@ -285,5 +285,5 @@ def _print_modern(analysis: ModernAnalysis, html: Path, elapsed: float) -> None:
         ranked = sorted(r.systems, key=lambda s: -s.overall.f1)
         click.echo(f"{r.label}: " + ", ".join(f"{s.system} {100 * s.overall.f1:.2f}"
                                               for s in ranked))
-    click.echo(f"seed {analysis.settings['seed']}; report written to {html} "
+    click.echo(f"seed {analysis.settings.seed}; report written to {html} "
                f"({elapsed:.1f} s)")

@@ -63,10 +63,18 @@ class ScorerResult:
 
 @dataclass(frozen=True)
 class ModernAnalysis:
+    """Every modern scorer's scores of every system and their significance, the settings
+    every test ran with (the seed drawn once), what the analysis was made from, and the
+    report's optional sections (the Errors of Das et al., when asked for)."""
+
     scorers: tuple[ScorerResult, ...]
-    settings: dict[str, Any]
+    settings: SignificanceSettings
+    inputs: tuple[tuple[str, Any], ...] = ()
     sections: tuple[ReportSection, ...] = ()
-    """The report's optional sections (the Errors of Das et al., when asked for)."""
+
+    def recorded(self) -> dict[str, Any]:
+        """The ``settings`` of ``report.json``: the tests' settings and the inputs."""
+        return {**self.settings.to_json(), "inputs": dict(self.inputs)}
 
     @property
     def errors(self) -> ErrorSection | None:
@@ -74,7 +82,7 @@ class ModernAnalysis:
             (s for s in self.sections if s.id == "errors"), None))
 
     def to_dict(self) -> dict[str, Any]:
-        out = {**document_header(MODERN_REPORT_FORMAT, self.settings),
+        out = {**document_header(MODERN_REPORT_FORMAT, self.recorded()),
                "scorers": [s.to_dict() for s in self.scorers]}
         out.update((section.id, section.to_dict()) for section in self.sections)
         return out
@@ -107,7 +115,7 @@ def analyze_modern(results: Sequence[Sequence[ModernScores]], settings: Signific
                                     sig, _caveats(systems, (inputs or {}).get("gold layout"))))
     if not scorers:
         raise UsageError("no scorer could score these predictions")
-    return ModernAnalysis(tuple(scorers), {**chosen.to_json(), "inputs": inputs or {}})
+    return ModernAnalysis(tuple(scorers), chosen, tuple((inputs or {}).items()))
 
 
 _DENOMINATORS = {
@@ -203,7 +211,7 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
         files.update(extra)
         data += list(extra)
     scorers = [_scorer_view(r, svgs) for r in analysis.scorers]
-    s = analysis.settings
+    s = analysis.recorded()
     names = display_names(s.system for r in analysis.scorers for s in r.systems)
     html = environment().get_template("modern_report.html.j2").render(
         version=__version__, title=title or "muceval report: modern MUC-4 scorers", png=png,
