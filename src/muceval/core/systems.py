@@ -245,7 +245,7 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
     and systems whose units are of different levels (messages and fills).
     """
     if units not in UNIT_POLICIES:
-        raise ValueError(f"unknown unit policy {units!r}; choose from {', '.join(UNIT_POLICIES)}")
+        raise UsageError(f"{units!r}: choose from {', '.join(UNIT_POLICIES)}", parameter="units")
     seen: dict[str, str] = {}
     for system in systems:
         if system.name in seen:

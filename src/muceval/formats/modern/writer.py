@@ -40,7 +40,8 @@ def write_layout(modern: ModernFile, layout: str) -> str:
 "PerpOrg": [], "Target": [], "Victim": [], "Weapon": []}]}}
     """
     if layout not in TARGET_LAYOUTS:
-        raise UsageError(f"unknown layout {layout!r}; choose from {', '.join(TARGET_LAYOUTS)}")
+        raise UsageError(f"unknown layout {layout!r}; choose from {', '.join(TARGET_LAYOUTS)}",
+                         parameter="layout")
     target = layout_named(NEUTRAL[modern.gold] if layout == "muceval" else layout)
     missing = [d.docid for d in modern.documents if d.templates is None]
     if target.needs_templates and missing:
