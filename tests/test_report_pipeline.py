@@ -334,3 +334,40 @@ def test_a_modern_report_refuses_metrics_it_would_not_test(modern: Path, tmp_pat
     with pytest.raises(UsageError) as raised:
         build_report(ModernPredictions(str(key), tuple(map(str, preds))), metrics="f1")
     assert raised.value.parameter == "metrics"
+
+
+def test_report_and_compare_use_the_remappings_adjudicate_kept(tmp_path: Path, capsys) -> None:
+    # `score` with a history used the templates a person re-mapped in `muceval adjudicate`;
+    # `report` and `compare` with the same history silently did not.
+    import shutil
+
+    from muceval.formats.muc.mappings import sidecar_mapping_path
+
+    history = tmp_path / "h.lisp"
+    shutil.copy(EXAMPLE / "history.lisp", history)
+    sidecar = sidecar_mapping_path(history, "alpha")
+    sidecar.parent.mkdir()
+    sidecar.write_text("DEMO-0003 2 1\n")
+    base = ["--key", str(EXAMPLE / "key.txt"), "--config", str(EXAMPLE / "config.toml"),
+            "--history", str(history)]
+    two = [str(RESPONSES[0]), str(RESPONSES[1])]
+    assert main(["score", *base, *two, "--format", "json", "-o", str(tmp_path / "s.json")]) == 0
+    scored = {s["system"]: s for s in json.loads((tmp_path / "s.json").read_text())["systems"]}
+    assert main(["report", *base, *two, "--seed", "1", "--shuffles", "99", "--bootstrap", "0",
+                 "--out", str(tmp_path / "r")]) == 0
+    assert "alpha uses the manual mappings of muceval adjudicate" in capsys.readouterr().err
+    reported = json.loads((tmp_path / "r" / "report.json").read_text())["systems"]
+    alpha = next(s for s in reported if s["system"] == "alpha")
+    tally = next(r["tallies"] for r in scored["alpha"]["summary"]["accumulators"]["all-templates"]
+                 if r["row"] == "ALL TEMPLATES")
+    assert alpha["all_templates"]["tallies"] == tally
+    unmapped = muceval.score_files(muceval.load_configuration(EXAMPLE / "config.toml"),
+                                   EXAMPLE / "key.txt", [RESPONSES[0]],
+                                   history_path=EXAMPLE / "history.lisp")
+    assert muceval.summarize(unmapped.systems["alpha"], muceval.load_configuration(
+        EXAMPLE / "config.toml")).all_templates.total.as_dict() != tally
+    assert main(["compare", *base, *two, "--format", "json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    recall = next(c for c in compared["comparisons"] if c["metric"] == "recall")
+    assert recall["baseline"] == pytest.approx((tally["cor"] + tally["par"] / 2)
+                                                     / tally["pos"])

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from muceval.errors import Problem
 
 if TYPE_CHECKING:
-    from muceval.scoring.session import SessionResult
+    from muceval.pipelines.score import ScoredResponses
     from muceval.significance.settings import SignificanceSettings
 
 Progress = Callable[[int, int], None]
@@ -29,9 +29,11 @@ class ScoringNotes:
     notes: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, session: SessionResult, history: str | None) -> ScoringNotes:
-        """The notes of a scoring session (``history``: the one it was scored with)."""
-        return cls(session.warnings, session.file_warnings, session.unanswered, history)
+    def of(cls, scored: ScoredResponses) -> ScoringNotes:
+        """The notes of responses scored (:func:`muceval.pipelines.score.score_responses`)."""
+        session = scored.session
+        return cls(session.warnings, session.file_warnings, session.unanswered,
+                   scored.source.history, notes=scored.notes())
 
 
 Notify = Callable[[ScoringNotes], None]

@@ -143,8 +143,8 @@ def _tallies(source: CompareSource, modern: ModernOptions | None,
         notify(ScoringNotes(file_warnings=run.warnings))
         return ratio_tallies(list(run.scores[0])), "document"
     if isinstance(source, Responses):
-        scored = score_responses(source, mappings=())
-        notify(ScoringNotes.of(scored.session, source.history))
+        scored = score_responses(source)
+        notify(ScoringNotes.of(scored))
         return scored.summaries()[1], source.unit
     from muceval.formats.registry import load_inputs
 

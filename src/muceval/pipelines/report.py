@@ -275,8 +275,8 @@ def _scored_responses(source: Responses, errors: bool, notify: Notify) -> _Score
         raise UsageError(f"{source.scoring.mapping!r} does not go with the Errors section, "
                          "which sorts the 1992 scorer's verdicts at the 1992 (greedy) template "
                          "mapping", parameter="mapping")
-    scored = score_responses(source, mappings=(), fills=errors)
-    notify(ScoringNotes.of(scored.session, source.history))
+    scored = score_responses(source, fills=errors)
+    notify(ScoringNotes.of(scored))
     config, session = scored.config, scored.session
     label = os.path.basename(source.config) if source.config else "muc4 (bundled)"
     recorded: dict[str, Any] = {

@@ -52,6 +52,14 @@ class ScoredResponses:
     config: Configuration
     files: dict[str | None, str]
     settings: dict[str, object]
+    adjudicated: tuple[tuple[str, str], ...] = ()
+    """The manual mappings ``muceval adjudicate`` kept beside the history that were used
+    (system, file)."""
+
+    def notes(self) -> tuple[str, ...]:
+        """What a command says of the scoring besides its warnings."""
+        return tuple(f"{name} uses the manual mappings of muceval adjudicate in {sidecar}"
+                     for name, sidecar in self.adjudicated)
 
     def summaries(self) -> tuple[list[SystemScores], UnitTallies]:
         """Every system's summary, and their units at the source's unit level."""
@@ -145,8 +153,9 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
 
     config = source.configuration()
     names = dict(source.names)
-    manual = adjudicated_mappings(source.history, source.responses, names) \
-        if mappings is None else mappings
+    found = adjudicated_mappings(source.history, source.responses, names) \
+        if mappings is None else {}
+    manual = found if mappings is None else mappings
     files: dict[str | None, str] = {**source.files,
                                     **{p: "response file" for p in source.responses},
              **{p: "mapping file" for p in (manual.values() if isinstance(manual, Mapping)
@@ -165,7 +174,7 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
                 "configuration": source.config or "muc4", "slots": source.slots,
                 **{k: v for k, v in session.settings.items()
                    if k not in ("key", "configuration")}}
-    return ScoredResponses(source, session, config, files, settings)
+    return ScoredResponses(source, session, config, files, settings, tuple(found.items()))
 
 
 def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions], *,
