@@ -186,3 +186,79 @@ def test_a_malformed_error_analysis_is_refused_naming_the_file(modern, tmp_path,
         assert main(["significance", str(path), "--errors"]) == 2, label
         err = capsys.readouterr().err
         assert str(path) in err and "Traceback" not in err, (label, err)
+
+
+def test_error_analyses_of_different_documents_are_refused(modern, tmp_path, capsys):
+    """A document one system lacks was tested as if it had no error at all: p-values changed
+    with exit 0. Documents removed, added, or with a changed id are refused (or compared on
+    the documents all share with --units intersection)."""
+    doc = json.loads(_error_json(modern, tmp_path, ("bart-base", "bert-base")).read_text())
+    capsys.readouterr()
+
+    def written(label, spoil):
+        broken = json.loads(json.dumps(doc))
+        spoil(broken["systems"])
+        path = tmp_path / f"{label}.json"
+        path.write_text(json.dumps(broken))
+        return path
+
+    def drop_half(systems):
+        documents = systems[1]["documents"]
+        del documents[len(documents) // 2:]
+
+    def rename(systems):
+        systems[1]["documents"][0]["docid"] += " "
+
+    for label, spoil in (("half", drop_half), ("renamed", rename)):
+        path = written(label, spoil)
+        assert main(["significance", str(path), "--errors"]) == 2, label
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and (str(path) in err or "different documents" in err)
+
+    # Each file consistent in itself (its totals made from what is left), the two systems in
+    # two files: the documents differ between the systems.
+    from muceval.errors import UsageError
+    from muceval.formats.error_counts import read_error_counts
+
+    one, two = (json.loads(json.dumps(doc)) for _ in range(2))
+    one["systems"], two["systems"] = one["systems"][:1], two["systems"][1:]
+    kept = two["systems"][0]
+    kept["documents"] = kept["documents"][:-1]
+    total = kept["before"]["rows"]["total"]["categories"]
+    for category in total:
+        total[category] = sum(d["before"]["rows"]["total"]["categories"][category]
+                              for d in kept["documents"])
+    paths = [tmp_path / "one.json", tmp_path / "two.json"]
+    for path, part in zip(paths, (one, two), strict=True):
+        path.write_text(json.dumps(part))
+    assert main(["significance", *map(str, paths), "--errors"]) == 2
+    assert "different documents" in capsys.readouterr().err
+    import pytest
+
+    with pytest.raises(UsageError):
+        read_error_counts(paths)
+    shared = read_error_counts(paths, units="intersection")
+    assert len(shared.documents) == len(doc["systems"][0]["documents"]) - 1
+    assert main(["significance", *map(str, paths), "--errors", "--units", "intersection"]) == 0
+
+
+def test_error_counts_are_bounded_and_versioned(modern, tmp_path, capsys):
+    """2**62 in three documents came out as a negative count, 10**30 as a traceback, and any
+    format_version was read."""
+    doc = json.loads(_error_json(modern, tmp_path, ("bart-base", "bert-base")).read_text())
+    capsys.readouterr()
+    for label, value in (("huge", 2**62), ("enormous", 10**30)):
+        broken = json.loads(json.dumps(doc))
+        for document in broken["systems"][0]["documents"][:3]:
+            document["before"]["rows"]["total"]["categories"]["Span_Error"] = value
+        path = tmp_path / f"{label}.json"
+        path.write_text(json.dumps(broken))
+        assert main(["significance", str(path), "--errors"]) == 2, label
+        err = capsys.readouterr().err
+        assert str(path) in err and "Traceback" not in err, err
+    future = json.loads(json.dumps(doc))
+    future["format_version"] = 99
+    path = tmp_path / "future.json"
+    path.write_text(json.dumps(future))
+    assert main(["significance", str(path), "--errors"]) == 2
+    assert "format_version 99" in capsys.readouterr().err

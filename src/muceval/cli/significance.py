@@ -169,7 +169,8 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str, str | None]] = {
         "applies to MUC tallies; modern scores are tested per document, in-process, by "
         "randomization only", "pairs"),
     "ErrorAnalyses": (
-        frozenset({"inputs", "errors", "shuffles", "seed", "alpha", "adjust", "names", "fmt"}),
+        frozenset({"inputs", "errors", "shuffles", "seed", "alpha", "adjust", "names", "units",
+                   "fmt"}),
         "does not apply to error counts (--errors: paired randomization over documents, exact "
         "up to 20 differing documents)", None),
 }

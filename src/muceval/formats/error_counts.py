@@ -8,13 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from muceval.core.error_counts import ErrorCounts
+from muceval.core.units import MAX_COUNT
 from muceval.errors import InputError, UsageError
 from muceval.formats.files import parse_json, read_text
 
-__all__ = ["ERRORS_FORMAT", "looks_like_error_analysis", "parse_error_counts",
+__all__ = ["ERRORS_FORMAT", "FORMAT_VERSION", "looks_like_error_analysis", "parse_error_counts",
            "read_error_counts"]
 
 ERRORS_FORMAT = "muceval-error-analysis"
+FORMAT_VERSION = 1
+"""The version of the format this muceval writes and reads."""
 
 
 def looks_like_error_analysis(text: str) -> bool:
@@ -29,11 +32,23 @@ def parse_error_counts(text: str, path: str) -> ErrorCounts:
     ------
     InputError
         If the file is not such a JSON, or a count is missing or not a whole number.
+    UsageError
+        If its systems were analysed on different documents.
     """
+    categories, counts, settings = _raw_counts(text, path)
+    return ErrorCounts.of_documents(categories, _same_documents(counts, "same"), settings)
+
+
+def _raw_counts(text: str, path: str) -> tuple[list[str], dict[str, dict[str, list[int]]],
+                                                 dict[str, Any]]:
+    """The categories, each system's counts by document, and the settings of one file."""
     doc = parse_json(text, path)
     if not isinstance(doc, dict) or doc.get("format") != ERRORS_FORMAT:
         raise InputError.at(path, None, f"not an error analysis (format {ERRORS_FORMAT}: "
                             "muceval errors --format json)")
+    if doc.get("format_version") != FORMAT_VERSION:
+        raise InputError.at(path, None, f"format_version {doc.get('format_version')!r}: this "
+                            f"muceval reads version {FORMAT_VERSION} of {ERRORS_FORMAT}")
     categories = doc.get("categories")
     systems = doc.get("systems")
     if not (isinstance(categories, list) and all(isinstance(c, str) for c in categories)
@@ -45,8 +60,9 @@ def parse_error_counts(text: str, path: str) -> ErrorCounts:
         if not isinstance(name, str) or name in counts:
             raise InputError.at(path, None, f"a system without a name, or given twice: {name!r}")
         counts[name] = _documents(system.get("documents"), categories, path, name)
-    settings = doc.get("settings") if isinstance(doc.get("settings"), dict) else {}
-    return ErrorCounts.of_documents(categories, counts, settings)
+        _check_totals(system, counts[name], categories, path, name)
+    settings = doc.get("settings")
+    return categories, counts, dict(settings) if isinstance(settings, dict) else {}
 
 
 def _documents(value: Any, categories: Sequence[str], path: str,
@@ -74,47 +90,87 @@ def _document(document: Mapping[str, Any], categories: Sequence[str], path: str,
         raise InputError.at(path, None, f"system {name!r}, document {document['docid']!r}: "
                             "no total row with its categories")
     values = [found.get(c) for c in categories]
-    counts = [v for v in values if isinstance(v, int) and not isinstance(v, bool) and v >= 0]
+    counts = [v for v in values if isinstance(v, int) and not isinstance(v, bool)
+              and 0 <= v <= MAX_COUNT]
     if len(counts) != len(values):
         raise InputError.at(path, None, f"system {name!r}, document {document['docid']!r}: "
-                            "a category count that is not a whole number ≥ 0")
+                            f"a category count that is not a whole number from 0 to "
+                            f"{MAX_COUNT:,}")
     return counts
 
 
-def read_error_counts(paths: Sequence[str | Path],
-                      names: Mapping[str, str] | None = None) -> ErrorCounts:
+def _check_totals(system: Mapping[str, Any], documents: Mapping[str, list[int]],
+                  categories: Sequence[str], path: str, name: str) -> None:
+    """The documents' counts must add up to the system's totals the file states: a document
+    removed, added or changed by hand would otherwise be tested as it reads."""
+    stated: Any = system
+    for key in ("before", "rows", "total", "categories"):
+        stated = stated.get(key) if isinstance(stated, dict) else None
+    if not isinstance(stated, dict):
+        raise InputError.at(path, None, f"system {name!r}: no total row with its categories")
+    for i, category in enumerate(categories):
+        summed = sum(counts[i] for counts in documents.values())
+        if stated.get(category) != summed:
+            raise InputError.at(path, None, f"system {name!r}: its documents' {category} add "
+                                f"up to {summed}, its totals say {stated.get(category)!r} (a "
+                                "document removed, added or changed?)")
+
+
+def read_error_counts(paths: Sequence[str | Path], names: Mapping[str, str] | None = None,
+                      units: str = "same") -> ErrorCounts:
     """The counts of every system in the files, together. ``names`` renames the systems of a
-    one-system file (path → name).
+    one-system file (path → name); ``units`` is what to do when the systems' documents differ:
+    ``'same'`` refuses it, ``'intersection'`` keeps the documents every system has.
 
     Raises
     ------
     InputError
         If a file is unreadable or not an error analysis.
     UsageError
-        If the files disagree on the key, the categories or how the analysis ran, or two
-        systems have one name.
+        If the files disagree on the key, the categories or how the analysis ran, two
+        systems have one name, or (``units='same'``) the systems' documents differ.
     """
-    parts = [(str(p), parse_error_counts(read_text(p), str(p))) for p in paths]
-    first_path, first = parts[0]
+    if units not in ("same", "intersection"):
+        raise UsageError(f"{units!r}: choose 'same' or 'intersection'", parameter="units")
+    parts = [(str(p), *_raw_counts(read_text(p), str(p))) for p in paths]
+    first_path, first_categories, _, first_settings = parts[0]
     systems: dict[str, dict[str, list[int]]] = {}
-    for path, part in parts:
-        if part.categories != first.categories or _basis(part) != _basis(first):
+    for path, categories, counts, settings in parts:
+        if categories != first_categories or _basis(settings) != _basis(first_settings):
             raise UsageError(f"{path} and {first_path} are not analyses of one test set the "
                              "same way (key, categories, mode or types differ)")
-        renamed = (names or {}).get(path) if len(part.systems) == 1 else None
-        for name in part.systems:
+        renamed = (names or {}).get(path) if len(counts) == 1 else None
+        for name, documents in counts.items():
             shown = renamed or name
             if shown in systems:
                 raise UsageError(f"two systems are called {shown!r} ({path}): rename one "
                                  "with --name FILE=NAME")
-            systems[shown] = {d: part.counts[name][i].tolist()
-                              for i, d in enumerate(part.documents)}
-    settings = {k: v for k, v in first.settings.items() if k not in ("predictions", "names")}
-    return ErrorCounts.of_documents(first.categories, systems,
+            systems[shown] = documents
+    systems = _same_documents(systems, units)
+    settings = {k: v for k, v in first_settings.items() if k not in ("predictions", "names")}
+    return ErrorCounts.of_documents(first_categories, systems,
                                     {**settings, "inputs": [str(p) for p in paths]})
 
 
-def _basis(counts: ErrorCounts) -> tuple[Any, ...]:
-    s = counts.settings
+def _same_documents(systems: dict[str, dict[str, list[int]]],
+                    units: str) -> dict[str, dict[str, list[int]]]:
+    """The systems, on the documents they share: a document one system lacks would be tested
+    as if it had no error at all."""
+    shared = set.intersection(*(set(docs) for docs in systems.values()))
+    if units == "intersection":
+        return {name: {d: c for d, c in docs.items() if d in shared}
+                for name, docs in systems.items()}
+    for name, docs in systems.items():
+        extra = sorted(set(docs) - shared)
+        if extra:
+            lacking = next(other for other, theirs in systems.items() if extra[0] not in theirs)
+            raise UsageError(f"the systems were analysed on different documents: {name} has "
+                             f"{len(extra)} document(s) another lacks (e.g. {extra[0]!r}, not "
+                             f"in {lacking}); give analyses of one test set, or --units "
+                             "intersection to compare on the documents all share")
+    return systems
+
+
+def _basis(s: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(s.get(k) for k in ("key", "mode", "types", "after_repair", "canonical_order",
                                      "layout", "configuration", "history", "query_pass"))

@@ -150,10 +150,12 @@ class ModernScoreFiles:
 @dataclass(frozen=True)
 class ErrorAnalyses:
     """muceval error analyses (``errors --format json``): Das et al.'s error categories of
-    every system, per document."""
+    every system, per document; ``units`` is what to do when the systems' documents differ
+    (``'same'``: refused; ``'intersection'``: the documents all share)."""
 
     paths: tuple[str, ...]
     names: Names = ()
+    units: str = "same"
 
     @property
     def files(self) -> dict[str | None, str]:
@@ -238,5 +240,5 @@ def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, 
     if found == {"modern-scores"}:
         return ModernScoreFiles(paths, chosen)
     if found == {"error-analysis"}:
-        return ErrorAnalyses(paths, chosen)
+        return ErrorAnalyses(paths, chosen, units)
     return ScoreFiles(paths, config, slots, units, unit, chosen)

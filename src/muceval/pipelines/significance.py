@@ -212,7 +212,7 @@ def _error_pairs(source: ErrorAnalyses, settings: SignificanceSettings) -> Error
     from muceval.formats.error_counts import read_error_counts
     from muceval.significance.error_counts import all_pair_changes
 
-    counts = read_error_counts(list(source.paths), dict(source.names))
+    counts = read_error_counts(list(source.paths), dict(source.names), source.units)
     settings = settings.with_seed()
     return ErrorPairs(counts, tuple(all_pair_changes(counts, settings)), settings)
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from muceval.core.error_counts import ErrorCounts
 from muceval.core.signature import document_header, signature
+from muceval.formats.error_counts import ERRORS_FORMAT, FORMAT_VERSION
 from muceval.scoring.errors.model import (
     ALL_CATEGORIES,
     ROWS,
@@ -39,9 +40,6 @@ from muceval.scoring.errors.model import (
 )
 
 __all__ = ["ERRORS_FORMAT", "ErrorAnalysis"]
-
-ERRORS_FORMAT = "muceval-error-analysis"
-FORMAT_VERSION = 1
 
 
 def _document(before: DocumentErrors, after: DocumentErrors | None,
