@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import signature
+from muceval.formats.scores.modern import FORMAT_VERSION, MODERN_FORMAT
 from muceval.scoring.modern import ModernScores
 from muceval.version import __version__
 
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
 
 __all__ = ["MODERN_FORMAT", "modern_scores_table", "modern_scores_to_csv", "modern_scores_to_json"]
 
-MODERN_FORMAT = "muceval-modern-scores"
-FORMAT_VERSION = 1
 CSV_COLUMNS = ("metric", "phi", "system", "scope", "name", "p_num", "p_den", "r_num", "r_den",
                "precision", "recall", "f1")
 

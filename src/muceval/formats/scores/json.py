@@ -262,6 +262,10 @@ def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, 
     doc = parse_json(text, path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise InputError.at(path, 1, f"not a muceval scores file (JSON with format {FORMAT_NAME!r})")
+    if doc.get("format_version") != FORMAT_VERSION:
+        raise InputError.at(path, None, f"format_version {doc.get('format_version')!r}: this "
+                            f"muceval reads version {FORMAT_VERSION} of {FORMAT_NAME} (score "
+                            "the responses again)")
     entries = doc.get("systems")
     if not isinstance(entries, list) or not entries:
         raise InputError.at(path, None, "no systems in this scores file")

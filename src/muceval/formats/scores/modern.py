@@ -13,9 +13,11 @@ from muceval.core.units import RatioTallies
 from muceval.errors import InputError, UsageError
 from muceval.formats.files import parse_json, read_text, system_name
 
-__all__ = ["MODERN_FORMAT", "looks_like_modern_scores", "read_modern_scores"]
+__all__ = ["FORMAT_VERSION", "MODERN_FORMAT", "looks_like_modern_scores", "read_modern_scores"]
 
 MODERN_FORMAT = "muceval-modern-scores"
+FORMAT_VERSION = 1
+"""The version of the format this muceval writes and reads."""
 
 
 def looks_like_modern_scores(text: str) -> bool:
@@ -39,7 +41,14 @@ def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -
             if name in systems:
                 raise InputError.at(str(path), None, f"system {name!r} is given twice")
             systems[name] = documents
-    units = sorted({d for docs in systems.values() for d in docs})
+    shared = set.intersection(*(set(docs) for docs in systems.values()))
+    for name, docs in systems.items():
+        if set(docs) != shared:
+            extra = sorted(set(docs) - shared)[0]
+            raise UsageError(f"the systems were scored on different documents: {name} has "
+                             f"{extra!r}, another system has not (a missing document would "
+                             "count as empty); score them against one key", parameter="inputs")
+    units = sorted(shared)
     position = {u: i for i, u in enumerate(units)}
     counts = np.zeros((len(systems), len(units), 4))
     for n, docs in enumerate(systems.values()):
@@ -50,6 +59,9 @@ def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -
 
 def _systems(text: str, path: str, metric: str | None) -> list[tuple[str, dict[str, tuple[float, ...]], str]]:
     doc = parse_json(text, path)
+    if isinstance(doc, dict) and doc.get("format_version") != FORMAT_VERSION:
+        raise InputError.at(path, None, f"format_version {doc.get('format_version')!r}: this "
+                            f"muceval reads version {FORMAT_VERSION} of {MODERN_FORMAT}")
     results = doc.get("results") if isinstance(doc, dict) else None
     if not isinstance(results, list) or not results:
         raise InputError.at(path, None, "no results in this modern scores file")

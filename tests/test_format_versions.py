@@ -1,0 +1,55 @@
+"""muceval's own JSON formats are read only in the version this muceval writes, and modern
+scores only when every system was scored on the same documents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from muceval.cli import main
+from muceval.reporting.demo import example_dir
+
+EXAMPLE = example_dir()
+
+
+def _refused(path: Path, capsys, *args: str) -> str:
+    assert main(["significance", str(path), *args]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "Traceback" not in err, err
+    return err
+
+
+def test_a_scores_file_of_another_format_version_is_refused(tmp_path: Path, capsys) -> None:
+    scores = tmp_path / "s.json"
+    assert main(["score", "--key", str(EXAMPLE / "key.txt"), "--config",
+                 str(EXAMPLE / "config.toml"), str(EXAMPLE / "alpha.txt"),
+                 str(EXAMPLE / "beta.txt"), "--format", "json", "-o", str(scores)]) == 0
+    doc = json.loads(scores.read_text())
+    doc["format_version"] = 99
+    future = tmp_path / "future.json"
+    future.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert "format_version 99" in _refused(future, capsys)
+
+
+def test_modern_scores_of_another_version_or_other_documents_are_refused(
+        modern: Path, tmp_path: Path, capsys) -> None:
+    scores = tmp_path / "m.json"
+    assert main(["score", "--key", str(modern / "gtt" / "test.json"), "--scorer", "gtt",
+                 str(modern / "gtt" / "preds_gtt.out"),
+                 str(modern / "iterx" / "preds.bart-base.test.jsonlines"),
+                 "--format", "json", "-o", str(scores)]) == 0
+    doc = json.loads(scores.read_text())
+    capsys.readouterr()
+    future = json.loads(json.dumps(doc))
+    future["format_version"] = 99
+    path = tmp_path / "future.json"
+    path.write_text(json.dumps(future))
+    assert "format_version 99" in _refused(path, capsys)
+    fewer = json.loads(json.dumps(doc))
+    documents = fewer["results"][0]["systems"][1]["documents"]
+    del documents[len(documents) // 2:]
+    path = tmp_path / "fewer.json"
+    path.write_text(json.dumps(fewer))
+    assert main(["significance", str(path)]) == 2
+    assert "different documents" in capsys.readouterr().err
