@@ -53,3 +53,12 @@ def test_modern_scores_of_another_version_or_other_documents_are_refused(
     path.write_text(json.dumps(fewer))
     assert main(["significance", str(path)]) == 2
     assert "different documents" in capsys.readouterr().err
+
+
+def test_a_system_name_may_hold_an_equals_sign() -> None:
+    # --name FILE=NAME split at the last '=', so a name with '=' named no input.
+    from muceval.cli.common import parse_names
+
+    inputs = ["runs/alpha.txt", "runs/b=eta.txt"]
+    assert parse_names(["runs/alpha.txt=model=large", "runs/b=eta.txt=B"], inputs) == {
+        "runs/alpha.txt": "model=large", "runs/b=eta.txt": "B"}

@@ -215,12 +215,16 @@ def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
     by_real = {os.path.realpath(p): p for p in inputs}
     out: dict[str, str] = {}
     for value in values:
-        file, sep, name = value.rpartition("=")
-        if not sep or not file or not name.strip():
+        # FILE is the part before the '=' that names an input: a name (or a file) may hold '='.
+        splits = [(value[:i], value[i + 1:]) for i, c in enumerate(value) if c == "="]
+        found = [(by_real[os.path.realpath(f)], n) for f, n in splits
+                 if f and os.path.realpath(f) in by_real]
+        if not splits or not all(splits[-1]) or not splits[-1][1].strip():
             raise UsageError(f"--name {value!r}: give FILE=NAME")
-        path = by_real.get(os.path.realpath(file))
-        if path is None:
-            raise UsageError(f"--name {value!r}: {file} is not one of the input files")
+        if not found or not found[0][1].strip():
+            raise UsageError(f"--name {value!r}: {splits[-1][0]} is not one of the input "
+                             "files")
+        path, name = found[0]
         out[path] = name.strip()
     return out
 
