@@ -62,3 +62,36 @@ def test_a_system_name_may_hold_an_equals_sign() -> None:
     inputs = ["runs/alpha.txt", "runs/b=eta.txt"]
     assert parse_names(["runs/alpha.txt=model=large", "runs/b=eta.txt=B"], inputs) == {
         "runs/alpha.txt": "model=large", "runs/b=eta.txt": "B"}
+
+
+def test_systems_whose_names_differ_only_in_punctuation_keep_their_own_figures(
+        tmp_path: Path) -> None:
+    # "a b" and "a_b" shared ids: a histogram captioned "a b − c d" drew a_b − c_d, and three
+    # pairs gave two files.
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from muceval.reporting.svgfig import slug
+
+    @given(st.text(max_size=12), st.text(max_size=12))
+    def injective(a: str, b: str) -> None:
+        assert a == b or slug(a) != slug(b)
+        assert "--" not in slug(a)
+
+    injective()
+    names = ["a b", "a_b", "c d", "c_d"]
+    responses = [EXAMPLE / f"{n}.txt" for n in ("alpha", "beta", "gamma", "delta")]
+    args = ["report", "--key", str(EXAMPLE / "key.txt"), "--config",
+            str(EXAMPLE / "config.toml"), *map(str, responses), "--seed", "1",
+            "--shuffles", "99", "--bootstrap", "0", "--out", str(tmp_path / "r"),
+            "--histogram", "a b,c d", "--histogram", "a_b,c_d", "--histogram", "a b,c_d"]
+    for path, name in zip(responses, names, strict=True):
+        args += ["--name", f"{path}={name}"]
+    assert main(args) == 0
+    histograms = sorted((tmp_path / "r" / "figures").glob("histogram-*.svg"))
+    pairs = {("a b", "c d"), ("a_b", "c_d"), ("a b", "c_d")}
+    assert {f"histogram-{slug(a)}--{slug(b)}.svg" for a, b in pairs} <= {
+        p.name for p in histograms}
+    page = (tmp_path / "r" / "report.html").read_text()
+    ids = [part.split('"')[0] for part in page.split(' id="')[1:]]
+    assert len(ids) == len(set(ids)), "an id given twice"

@@ -68,7 +68,7 @@ def test_region_plot_has_one_rectangle_and_one_point_per_system_spanning_the_man
     assert a["width"] / a["height"] == pytest.approx(20 / 30)
     assert (dot["cx"], dot["cy"]) == pytest.approx((a["x"], a["y"] + a["height"]))
     scale = a["width"] / 20
-    b = points["point-B_x"]  # B x at (10, 20): 20 points left of A and 20 below, in percent
+    b = points[f"point-{slug('B x')}"]  # B x at (10, 20): 20 points left of A and 20 below, in percent
     assert (dot["cx"] - b["cx"], b["cy"] - dot["cy"]) == pytest.approx((20 * scale, 20 * scale))
     ids = _svg_ids(svg)
     for name, _ in REGIONS:

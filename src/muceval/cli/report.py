@@ -179,11 +179,12 @@ def _fewer_collections() -> None:
     click.get_current_context().call_on_close(lambda: gc.set_threshold(*thresholds))
 
 
-_COMMON = ("inputs", "example", "out_dir", "title", "force", "png", *SETTINGS_OPTIONS, "metrics",
-           "threads", "names", "fmt", "strict")
+_COMMON = ("inputs", "example", "out_dir", "title", "force", "png", "histograms",
+           *SETTINGS_OPTIONS, "metrics", "threads", "names", "fmt", "strict")
 """The options of `report` whatever it reports on."""
 _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
-    "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors"} - {"unit_means", "metrics"}),
+    "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors"}
+                                    - {"unit_means", "metrics", "histograms"}),
                           "belongs to the 1992 scorer: with a modern key (GTT, GRIT, IterX) "
                           "the report scores every modern scorer and tests precision, recall "
                           "and F1"),

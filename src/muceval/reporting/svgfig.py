@@ -191,13 +191,24 @@ class SvgFigure:
         return buffer.getvalue()
 
 
+_SAFE = re.compile(r"[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)*")
+
+
 def slug(name: str) -> str:
-    """A system name made safe for an SVG/HTML id.
+    """A system name as an SVG/HTML id and a file name: the name itself where it is safe
+    (letters, digits, ``_``, ``.`` and single inner ``-``), else its safe characters and a
+    hash of the whole name, so that two names never share an id (``a b`` and ``a_b`` did).
+    No id holds ``--``, which joins the two systems of a pair's id.
 
     >>> slug("GE-CMU"), slug("my system/2")
-    ('GE-CMU', 'my_system_2')
+    ('GE-CMU', 'my_system_2-x476fc77c83')
     """
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    if _SAFE.fullmatch(name):
+        return name
+    import hashlib
+
+    base = re.sub(r"-+", "-", re.sub(r"[^A-Za-z0-9_.-]", "_", name)).strip("-") or "_"
+    return f"{base}-x{hashlib.sha1(name.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
 
 
 def system_colors(names: Sequence[str]) -> dict[str, tuple[float, float, float, float]]:
