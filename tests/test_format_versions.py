@@ -95,3 +95,20 @@ def test_systems_whose_names_differ_only_in_punctuation_keep_their_own_figures(
     page = (tmp_path / "r" / "report.html").read_text()
     ids = [part.split('"')[0] for part in page.split(' id="')[1:]]
     assert len(ids) == len(set(ids)), "an id given twice"
+
+
+def test_buckets_hold_each_document_once_and_an_empty_bucket_is_refused(
+        modern: Path, tmp_path: Path, capsys) -> None:
+    # A document in two buckets was accepted, and a bucket with no document of the key
+    # printed 0.00 with exit 0.
+    key, pred = str(modern / "gtt" / "test.json"), str(modern / "gtt" / "preds_gtt.out")
+    two = tmp_path / "two.json"
+    two.write_text(json.dumps({"1": ["30001"], "2": ["30001", "30002"], ">=2": ["30002"]}))
+    assert main(["score", "--key", key, "--scorer", "gtt", "--event-n", "2",
+                 "--event-n-file", str(two), pred]) == 2
+    assert "TST3-MUC4-0001 is in bucket '1' and in bucket '2'" in capsys.readouterr().err
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"1": ["30001"], "3": []}))
+    assert main(["score", "--key", key, "--scorer", "gtt", "--event-n", "3",
+                 "--event-n-file", str(empty), pred]) == 2
+    assert "nothing to score" in capsys.readouterr().err

@@ -64,6 +64,7 @@ def read_event_buckets(path: str | Path) -> dict[str, tuple[str, ...]]:
         raise InputError.at(name, None, "a buckets file is one JSON object: bucket ('1', '2', "
                             "'3', '4', '>=2') → list of document ids")
     buckets: dict[str, tuple[str, ...]] = {}
+    bucket_of: dict[str, str] = {}  # a document's one bucket among 0, 1, 2, 3 and 4
     for key, ids in data.items():
         if key not in BUCKETS:
             raise InputError.at(name, None, f"{key!r} is not a bucket (buckets: "
@@ -72,10 +73,24 @@ def read_event_buckets(path: str | Path) -> dict[str, tuple[str, ...]]:
             raise InputError.at(name, None, f"bucket {key!r}: a list of document ids expected, "
                                 f"found {type(ids).__name__}")
         docids = tuple(_docid(item, key, name) for item in ids)
-        twice = next((d for n, d in enumerate(docids) if d in docids[:n]), None)
-        if twice is not None:
-            raise InputError.at(name, None, f"bucket {key!r}: document {twice} listed twice")
+        seen: set[str] = set()
+        for docid in docids:
+            if docid in seen:
+                raise InputError.at(name, None, f"bucket {key!r}: document {docid} listed "
+                                    "twice")
+            seen.add(docid)
         buckets[key] = docids
+        if key != ">=2":
+            for docid in docids:
+                other = bucket_of.setdefault(docid, key)
+                if other != key:
+                    raise InputError.at(name, None, f"document {docid} is in bucket {other!r} "
+                                        f"and in bucket {key!r}: a document has one number of "
+                                        "templates")
+    few = [d for d in buckets.get(">=2", ()) if bucket_of.get(d) in ("0", "1")]
+    if few:
+        raise InputError.at(name, None, f"document {few[0]} is in bucket '>=2' and in bucket "
+                            f"{bucket_of[few[0]]!r}")
     return buckets
 
 

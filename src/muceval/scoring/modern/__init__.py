@@ -352,6 +352,9 @@ def gtt_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
         fields = gtt.score_document(
             gtt.predicted_templates(predicted.templates or () if predicted else ()), gold_templates)
         out.append(DocumentCounts(docid, sum(fields.values(), Counts()), fields))
+    if options.event_n is not None and not out:
+        raise UsageError(f"no document of the key is in bucket {options.event_n!r}: nothing to "
+                         "score (scores of no document would read 0.00)", parameter="event_n")
     return out
 
 
