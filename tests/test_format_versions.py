@@ -112,3 +112,19 @@ def test_buckets_hold_each_document_once_and_an_empty_bucket_is_refused(
     assert main(["score", "--key", key, "--scorer", "gtt", "--event-n", "3",
                  "--event-n-file", str(empty), pred]) == 2
     assert "nothing to score" in capsys.readouterr().err
+
+
+def test_convert_writes_a_mention_holding_a_lone_surrogate(tmp_path: Path, capsys) -> None:
+    # Valid JSON that score, errors and validate accept; convert died on writing it.
+    source = tmp_path / "preds.json"
+    source.write_text('{"30001": {"pred_templates": [{"incident_type": "attack", "PerpInd": '
+                      '[["\\ud800x"]], "PerpOrg": [], "Target": [], "Victim": [], '
+                      '"Weapon": []}]}}')
+    for layout in ("iterx-pred", "muceval"):
+        out = tmp_path / f"out-{layout}"
+        assert main(["convert", str(source), "--to", layout, "-o", str(out)]) == 0, layout
+        assert "\\ud800x" in out.read_text() and "Traceback" not in capsys.readouterr().err
+        back = tmp_path / f"back-{layout}.json"
+        assert main(["convert", str(out), "--to", "gtt-pred", "-o", str(back)]) == 0
+        assert json.loads(back.read_text())["30001"]["pred_templates"][0]["PerpInd"] == [
+            ["\ud800x"]]

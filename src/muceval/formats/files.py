@@ -184,6 +184,21 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: Any, **options: Any) -> str:
+    r"""``value`` as JSON text with its non-ASCII characters as they are, except when a
+    string holds a lone surrogate (valid JSON read from an escaped one, which no UTF-8 file
+    can hold): then every character is escaped, and the text still reads back the same.
+
+    >>> json_text({"a": "é"}), json_text({"a": chr(0xD800)})
+    ('{"a": "é"}', '{"a": "\\ud800"}')
+    """
+    text = json.dumps(value, ensure_ascii=False, **options)
+    return text if not _SURROGATE.search(text) else json.dumps(value, **options)
+
+
 def parse_json(text: str, path: str, line: int | None = None) -> Any:
     """Decoded JSON; invalid or too deeply nested JSON, or an object that gives one key twice
     (Python would keep the last silently: a document scored once, not twice), is an

@@ -40,7 +40,7 @@ from muceval.core.modern import (
     role_union,
 )
 from muceval.errors import InputError, UsageError
-from muceval.formats.files import parse_json, read_text
+from muceval.formats.files import json_text, parse_json, read_text
 
 __all__ = ["LAYOUTS", "NEUTRAL", "NEUTRAL_FORMAT", "REGISTRY", "TARGET_LAYOUTS", "Layout", "Probe",
            "detect_layout", "layout_named", "parse_modern", "read_modern"]
@@ -296,7 +296,7 @@ def _iterx_lines(modern: ModernFile) -> str:
                              **{r: v for r, v in _roles_json(t.roles, gold=False).items() if v}})
         if not runs:
             lines.append(json.dumps({d.docid: []}) + "\n")
-        lines += [json.dumps({d.docid: templates}, ensure_ascii=False) + "\n"
+        lines += [json_text({d.docid: templates}) + "\n"
                   for templates in runs]
     return "".join(lines)
 
@@ -333,9 +333,8 @@ def _neutral_json(modern: ModernFile, gold: bool) -> str:
                  if d.templates is not None else
                  {"docid": d.docid, "extracts": _roles_json(d.extracts or (), False)}
                  for d in modern.documents]
-    return json.dumps({"format": NEUTRAL_FORMAT, "format_version": 1, "gold": gold,
-                       "source": modern.layout, "documents": documents},
-                      ensure_ascii=False, indent=1) + "\n"
+    return json_text({"format": NEUTRAL_FORMAT, "format_version": 1, "gold": gold,
+                      "source": modern.layout, "documents": documents}, indent=1) + "\n"
 
 
 def _prediction_documents(text: str, path: str, field: str) -> Iterator[ModernDocument]:
@@ -356,7 +355,7 @@ def _prediction_object(modern: ModernFile, field: str) -> str:
     """Documents keyed by their numeric ids (``TST3-MUC4-0002`` → ``"30002"``)."""
     out = {str(_number(modern.path, d.docid)): {field: _contents(d, field, False)}
            for d in modern.documents}
-    return json.dumps(out, ensure_ascii=False) + "\n"
+    return json_text(out) + "\n"
 
 
 def _docid(key: str, path: str) -> str:
