@@ -128,3 +128,21 @@ def test_convert_writes_a_mention_holding_a_lone_surrogate(tmp_path: Path, capsy
         assert main(["convert", str(out), "--to", "gtt-pred", "-o", str(back)]) == 0
         assert json.loads(back.read_text())["30001"]["pred_templates"][0]["PerpInd"] == [
             ["\ud800x"]]
+
+
+def test_a_report_reads_a_file_whose_name_is_not_utf8(muc4: Path, tmp_path: Path) -> None:
+    # The name decoded from the file name reached report.json and the page as a lone
+    # surrogate, and writing them raised UnicodeEncodeError.
+    import os
+    import shutil
+
+    scores = muc4 / "tst3" / "official-scores"
+    odd = os.fsdecode(b"\xff\xfe.nrad")
+    shutil.copy(scores / "GE.tst3-pass1.nrad", tmp_path / "GE.nrad")
+    shutil.copy(scores / "BBN.tst3-pass1.nrad", tmp_path / odd)
+    assert main(["report", str(tmp_path / "GE.nrad"), str(tmp_path / odd), "--seed", "1",
+                 "--shuffles", "99", "--bootstrap", "0", "--out", str(tmp_path / "r")]) == 0
+    names = [s["system"] for s in json.loads((tmp_path / "r" / "report.json").read_text(
+        encoding="utf-8"))["systems"]]
+    assert names == ["GE", os.fsdecode(b"\xff\xfe")]
+    assert "\\udcff" in (tmp_path / "r" / "report.html").read_text(encoding="utf-8")

@@ -238,8 +238,7 @@ class Destination:
         if self.output is None:
             click.echo(text, nl=False)
         else:
-            write_atomic(self.output, text, encoding=encoding, errors="replace",
-                         overwrite=self.force)
+            write_atomic(self.output, text, encoding=encoding, overwrite=self.force)
 
 
 def destination_options(force_help: str = "Replace --output if it exists.", *,

@@ -238,7 +238,7 @@ def write_atomic(
     data: str | bytes | Iterable[str],
     *,
     encoding: str = "utf-8",
-    errors: str = "strict",
+    errors: str = "backslashreplace",
     overwrite: bool = True,
 ) -> Path:
     """Write ``data`` to ``path`` so that it holds either its old content or all of the new.
@@ -253,7 +253,9 @@ def write_atomic(
     file gets the mode of the file it replaces, or what an ordinary new file
     gets (0666 less the umask). On any failure the temporary file is removed
     and :class:`OutputError` says what went wrong; ``overwrite=False`` refuses
-    an existing file.
+    an existing file. A character the encoding cannot hold (a name decoded from a file name
+    that is not UTF-8) is written as its ``\\udcff`` escape, never a traceback: in a JSON
+    string the escape reads back as the same character.
 
     >>> import os, tempfile
     >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
