@@ -171,6 +171,7 @@ def test_broken_scores_json_names_file_and_line(tmp_path):
     with pytest.raises(InputError, match="not a muceval scores file"):
         load_inputs([other])
     empty = tmp_path / "empty.json"
-    empty.write_text('{"format": "muceval-scores", "systems": [{"system": "A"}]}')
+    empty.write_text('{"format": "muceval-scores", "format_version": 2, '
+                     '"systems": [{"system": "A"}]}')
     with pytest.raises(InputError, match="lacks its per-message"):
         load_inputs([empty])
