@@ -14,6 +14,10 @@ __all__ = ["ReportOptions"]
 class ReportOptions:
     """How a report is written, and its optional sections. Checked when made.
 
+    :func:`~muceval.pipelines.report.build_report` builds the sections these options ask
+    for; :func:`~muceval.reporting.html.write_report` writes what the analysis holds and
+    refuses a section asked for that the analysis lacks.
+
     Attributes
     ----------
     title : str or None, default None
