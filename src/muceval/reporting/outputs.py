@@ -123,7 +123,7 @@ def write_folder(folder: str, view: ScoreView, results: Mapping[str, Sequence[Pa
                                                        view.fmt)
     summary: ScoreFormat = view.fmt if view.fmt in ("json", "csv") else "table"
     files[f"summary.{_EXTENSION[summary]}"] = (view.text(results, config, summary), summary)
-    encoded = {os.path.join(folder, name): text.encode(ENCODING[kind], "replace")
+    encoded = {os.path.join(folder, name): text.encode(ENCODING[kind], "backslashreplace")
                for name, (text, kind) in files.items()}
     write_files(encoded, overwrite=overwrite, keep=keep)
     return list(encoded)
