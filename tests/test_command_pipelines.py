@@ -145,3 +145,21 @@ def test_no_command_computes_outside_the_pipelines(module: str) -> None:
         ast.parse((PACKAGE / "cli" / f"{module}.py").read_text(encoding="utf-8")))
     reached = {m for m in imported if m.startswith(_ENGINES)}
     assert reached <= _NOT_YET.get(module, set()), reached
+
+
+def test_modern_warnings_are_said_one_by_one(modern: Path, tmp_path: Path, capsys) -> None:
+    # They were summed up as "things the 1992 program accepted in 2 file(s)", which they are not.
+    predictions = json.loads((modern / "gtt" / "preds_gtt.out").read_text())
+    paths = []
+    for dropped in (1, 2):
+        path = tmp_path / f"missing{dropped}.json"
+        path.write_text(json.dumps(dict(list(predictions.items())[dropped:])))
+        paths.append(str(path))
+    key = str(modern / "gtt" / "test.json")
+    for command in (["compare", "--key", key, *paths],
+                    ["report", "--key", key, *paths, "--seed", "1", "--shuffles", "19",
+                     "--out", str(tmp_path / "r")]):
+        assert main(command) == 0
+        err = capsys.readouterr().err
+        assert "1992 program" not in err, command[0]
+        assert all(f"warning: {p}: " in err for p in paths), err

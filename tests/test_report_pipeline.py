@@ -30,7 +30,7 @@ from muceval.reporting.analysis import analyze, systems_from_pairs
 from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 from muceval.reporting.html import write_report
 from muceval.reporting.options import ReportOptions
-from muceval.reporting.sections import Page, ReportSection
+from muceval.reporting.sections import Page, ReportSection, template_of
 from muceval.significance.settings import SignificanceSettings
 
 EXAMPLE = example_dir()
@@ -283,7 +283,7 @@ class _Longest:
         return {"units.csv": "".join(f"{n},{u}\n" for n, u in self.units)}
 
     def html(self, page: Page) -> Markup:
-        return page.render(self.TEMPLATE, rows=self.units)
+        return page.render(template_of(self.TEMPLATE), rows=self.units)
 
 
 def test_a_new_section_needs_no_change_to_the_report(tmp_path: Path) -> None:

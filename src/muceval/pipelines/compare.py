@@ -140,7 +140,7 @@ def _tallies(source: CompareSource, modern: ModernOptions | None,
 
         run = score_modern_files(source.key, source.predictions,
                                  [modern or ModernOptions("gtt")], dict(source.names))
-        notify(ScoringNotes(file_warnings=run.warnings))
+        notify(ScoringNotes(warnings=run.warnings))
         return ratio_tallies(list(run.scores[0])), "document"
     if isinstance(source, Responses):
         scored = score_responses(source)

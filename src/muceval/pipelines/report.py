@@ -57,8 +57,11 @@ from muceval.significance.settings import SignificanceSettings
 
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
+    from muceval.core.systems import SystemScores
+    from muceval.core.units import UnitTallies
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.modern_report import ModernAnalysis
+    from muceval.scoring.errors import ErrorAnalysis
 
 __all__ = [
     "ModernPredictions",
@@ -244,6 +247,7 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
     analysis = replace(analysis, files=scored.files)
     if options.alignment is not None:
         assert isinstance(source, Responses)
+        assert scored.config is not None  # responses are scored with a configuration
         analysis = _with_alignment(analysis, source, scored.config, options.alignment, notify)
     if scored.errors is not None:
         from muceval.reporting.errors_section import error_section
@@ -258,12 +262,15 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
 
 @dataclass(frozen=True)
 class _Scored:
-    config: Any
-    systems: Sequence[Any]
-    tallies: Any
+    """The systems of a report, what it records of them, its data files and, with the Errors
+    section, their error analysis."""
+
+    config: Configuration | None
+    systems: Sequence[SystemScores]
+    tallies: UnitTallies
     recorded: dict[str, Any]
     files: tuple[tuple[str, str], ...] = ()
-    errors: Any = None
+    errors: ErrorAnalysis | None = None
 
 
 def _scored_responses(source: Responses, errors: bool, notify: Notify) -> _Scored:
@@ -340,7 +347,7 @@ def _modern(source: ModernPredictions, settings: SignificanceSettings, options: 
     names = dict(source.names)
     run = score_modern_files(source.key, source.predictions,
                              [ModernOptions(m) for m in modern_scorers()], names)
-    notify(ScoringNotes(file_warnings=run.warnings, skipped=run.skipped))
+    notify(ScoringNotes(warnings=run.warnings, skipped=run.skipped))
     analysis = analyze_modern([list(systems) for systems in run.scores], settings,
                               {"key": source.key, "predictions": list(source.predictions),
                                "gold layout": run.layout}, progress)

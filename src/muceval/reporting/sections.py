@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 from muceval.reporting.plots import inline_svg
 
 __all__ = ["ANCHORS", "Page", "ReportSection", "environment", "figure_view", "format_p",
-           "format_pct"]
+           "format_pct", "template_of"]
 
 ANCHORS = ("summary", "region", "matrices", "groupings", "distributions", "slot-comparison",
            "classic-tests", "systems", "settings")
@@ -100,13 +100,16 @@ class Page:
     def figure(self, fig_id: str, caption: str) -> dict[str, Any]:
         return figure_view(fig_id, self.svgs, caption)
 
-    def render(self, template: str, **view: Any) -> Markup:
-        """A template of the package's ``templates/`` folder, or a template's text (a section
-        may carry its own), with the page's names and PNG links."""
-        env = environment()
-        found = env.get_template(template) if template.endswith(".j2") else env.from_string(
-            template)
+    def render(self, template: str | jinja2.Template, **view: Any) -> Markup:
+        """A template of the package's ``templates/`` folder (by name), or one a section
+        carries itself (:func:`template_of` its text), with the page's names and PNG links."""
+        found = environment().get_template(template) if isinstance(template, str) else template
         return Markup(found.render(names=self.names, png=self.png, **view))
+
+
+def template_of(text: str) -> jinja2.Template:
+    """A section's own template, from its text, in the pages' one environment."""
+    return environment().from_string(text)
 
 
 @runtime_checkable

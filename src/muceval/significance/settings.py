@@ -7,6 +7,7 @@ all build a :class:`SignificanceSettings`; the result records :meth:`to_json`.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -205,22 +206,27 @@ class RunRecord(Mapping[str, Any]):
     level: str | None = None
     more: tuple[tuple[str, Any], ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    @functools.cached_property
+    def _json(self) -> dict[str, Any]:
+        # Made once: a page reads the record cell by cell.
         return {**self.settings.to_json(), "units": self.units, "metrics": list(self.metrics),
                 **({"unit": self.level} if self.level is not None else {}), **dict(self.more)}
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self._json)
 
     def with_more(self, **more: Any) -> RunRecord:
         """The record with ``more`` recorded too (a key recorded already is replaced)."""
         return replace(self, more=tuple({**dict(self.more), **more}.items()))
 
     def __getitem__(self, key: str) -> Any:
-        return self.to_json()[key]
+        return self._json[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.to_json())
+        return iter(self._json)
 
     def __len__(self) -> int:
-        return len(self.to_json())
+        return len(self._json)
 
 
 @dataclass(frozen=True)
