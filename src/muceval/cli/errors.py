@@ -108,14 +108,15 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
       muceval errors --key key-tst3.v2 --config config-tst3.el \\
           --history final-history-nrad.tst3 BBN.tst3 NYU.tst3
     """
-    from muceval.pipelines.errors import analyse_errors, compare_errors, is_1992_key
+    from muceval.pipelines.errors import analyse_errors, compare_errors
+    from muceval.pipelines.inputs import is_templates
     from muceval.scoring.errors import EMBEDDED, ErrorOptions
 
     inputs: dict[str | None, str] = {p: "predictions" for p in predictions}
     if key_path != EMBEDDED:
         inputs[key_path] = "key"
     refuse_overwriting_inputs(destination.output, inputs)
-    if is_1992_key(key_path):
+    if key_path != EMBEDDED and is_templates(key_path):
         if after_repair or canonical_order:
             raise click.UsageError("--after-repair and --canonical-order are for modern "
                                    "files: 1992 templates keep the 1992 mapping")

@@ -25,19 +25,7 @@ if TYPE_CHECKING:
     from muceval.significance.error_counts import ErrorChange
     from muceval.significance.settings import SignificanceSettings
 
-__all__ = ["ErrorComparison", "analyse_errors", "compare_errors", "is_1992_key"]
-
-
-def is_1992_key(key: str | Path) -> bool:
-    """Whether the key is a 1992 template file, as the registry of inputs recognises it (and
-    not ``embedded``, the gold a GTT prediction file carries)."""
-    from muceval.formats.registry import INPUTS
-    from muceval.scoring.errors import EMBEDDED
-
-    if str(key) == EMBEDDED:
-        return False
-    kind = INPUTS.kind_of(key)
-    return kind is not None and kind.name == "templates"
+__all__ = ["ErrorComparison", "analyse_errors", "compare_errors"]
 
 
 def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
@@ -60,7 +48,10 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
     from muceval.scoring.errors import ErrorOptions, analyse_error_files
 
     chosen = options or ErrorOptions()
-    if is_1992_key(key):
+    from muceval.pipelines.inputs import is_templates
+    from muceval.scoring.errors import EMBEDDED
+
+    if str(key) != EMBEDDED and is_templates(key):
         if chosen.after_repair or chosen.canonical_order:
             raise UsageError("a repair and a canonical order are for modern files: 1992 "
                              "templates keep the 1992 mapping", parameter="options")

@@ -42,6 +42,7 @@ __all__ = [
     "Responses",
     "ScoreFiles",
     "is_modern",
+    "is_templates",
     "resolve_inputs",
 ]
 
@@ -170,20 +171,28 @@ def is_modern(path: str | Path) -> bool:
     """Whether a file is in a modern MUC-4 layout (GTT, GRIT, IterX, neutral), as the one
     registry of inputs recognises it."""
     from muceval.formats.modern import LAYOUTS
-    from muceval.formats.registry import INPUTS
 
-    kind = INPUTS.kind_of(path)
-    return kind is not None and kind.name in LAYOUTS
+    return _kind_name(path, strict=True) in LAYOUTS
 
 
-def _kind_name(path: str) -> str | None:
+def is_templates(path: str | Path) -> bool:
+    """Whether a file holds MUC templates (a 1992 key or response), as the one registry of
+    inputs recognises it."""
+    return _kind_name(path, strict=True) == "templates"
+
+
+def _kind_name(path: str | Path, strict: bool = False) -> str | None:
+    """The registry's name of the file's kind; None when no kind is recognised or (unless
+    ``strict``) the file cannot be read: its reader then says what is wrong, with the line."""
     from muceval.errors import MucevalError
     from muceval.formats.registry import INPUTS
 
     try:
         kind = INPUTS.kind_of(path)
     except MucevalError:
-        return None  # its reader says what is wrong, with the line
+        if strict:
+            raise
+        return None
     return None if kind is None else kind.name
 
 
