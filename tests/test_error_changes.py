@@ -240,6 +240,13 @@ def test_error_analyses_of_different_documents_are_refused(modern, tmp_path, cap
     shared = read_error_counts(paths, units="intersection")
     assert len(shared.documents) == len(doc["systems"][0]["documents"]) - 1
     assert main(["significance", *map(str, paths), "--errors", "--units", "intersection"]) == 0
+    # Nothing shared: nothing to test, not a run of no tests with exit 0.
+    disjoint = json.loads(json.dumps(two))
+    for document in disjoint["systems"][0]["documents"]:
+        document["docid"] = "X-" + document["docid"]
+    (tmp_path / "disjoint.json").write_text(json.dumps(disjoint))
+    with pytest.raises(UsageError, match="share no document"):
+        read_error_counts([paths[0], tmp_path / "disjoint.json"], units="intersection")
 
 
 def test_error_counts_are_bounded_and_versioned(modern, tmp_path, capsys):

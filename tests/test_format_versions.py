@@ -146,3 +146,29 @@ def test_a_report_reads_a_file_whose_name_is_not_utf8(muc4: Path, tmp_path: Path
         encoding="utf-8"))["systems"]]
     assert names == ["GE", os.fsdecode(b"\xff\xfe")]
     assert "\\udcff" in (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+
+
+def test_modern_scores_hold_counts_and_documents(modern: Path, tmp_path: Path, capsys) -> None:
+    # NaN was tested (and marked significant), true read as 1, a huge integer a traceback,
+    # and a file of no documents tested with exit 0.
+    scores = tmp_path / "m.json"
+    assert main(["score", "--key", str(modern / "gtt" / "test.json"), "--scorer", "gtt",
+                 str(modern / "gtt" / "preds_gtt.out"),
+                 str(modern / "iterx" / "preds.bart-base.test.jsonlines"),
+                 "--format", "json", "-o", str(scores)]) == 0
+    doc = json.loads(scores.read_text())
+    capsys.readouterr()
+    for label, value in (("nan", "NaN"), ("flag", "true"), ("huge", "1" + "0" * 400)):
+        spoiled = json.loads(json.dumps(doc))
+        spoiled["results"][0]["systems"][0]["documents"][0]["r_den"] = "@"
+        text = json.dumps(spoiled).replace('"@"', value)
+        path = tmp_path / f"{label}.json"
+        path.write_text(text)
+        _refused(path, capsys)
+    empty = json.loads(json.dumps(doc))
+    for system in empty["results"][0]["systems"]:
+        system["documents"] = []
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps(empty))
+    assert main(["significance", str(path)]) == 2
+    assert "no document to test" in capsys.readouterr().err

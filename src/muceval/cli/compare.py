@@ -114,7 +114,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     # A folder of candidates may hold the baseline too: it is not its own candidate.
     paths = [baseline, *(p for p in expand_folders(candidates, SCORES if key_path is None
                                                    else RESPONSES)
-                         if not os.path.samefile(p, baseline))]
+                         if os.path.realpath(p) != os.path.realpath(baseline))]
     source = resolve_inputs(paths, key_path, config=configuration.config_path,
                             slots=configuration.slots_path, history=history_path,
                             scoring=scoring, unit=unit.level if key_path else None,

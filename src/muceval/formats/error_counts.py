@@ -157,6 +157,8 @@ def _same_documents(systems: dict[str, dict[str, list[int]]],
     """The systems, on the documents they share: a document one system lacks would be tested
     as if it had no error at all."""
     shared = set.intersection(*(set(docs) for docs in systems.values()))
+    if not shared:
+        raise UsageError("the systems share no document: nothing to test", parameter="inputs")
     if units == "intersection":
         return {name: {d: c for d, c in docs.items() if d in shared}
                 for name, docs in systems.items()}

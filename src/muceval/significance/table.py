@@ -200,34 +200,36 @@ class ComparisonTable(Sequence[Comparison]):
     def _json_columns(self) -> tuple[list[str], list[list[str]]]:
         """One comparison's JSON as the text between its varying values (``pieces``, one
         more than the columns) and those values' texts, by column."""
-        pieces, columns = [""], []
-
-        def put(source: Any) -> None:
-            if isinstance(source, (_Numbers, _Choices)):
-                column = self._column(source, "json")
-                if isinstance(column, str):
-                    pieces[-1] += column
-                else:
-                    columns.append(column)
-                    pieces.append("")
-            elif isinstance(source, tuple):
-                pieces[-1] += "["
-                for i, part in enumerate(source):
-                    pieces[-1] += ", " if i else ""
-                    put(part)
-                pieces[-1] += "]"
-            elif isinstance(source, dict):
-                pieces[-1] += "{"
-                for i, (key, part) in enumerate(source.items()):
-                    pieces[-1] += (", " if i else "") + json.dumps(key) + ": "
-                    put(part)
-                pieces[-1] += "}"
-            else:
-                pieces[-1] += "null"
-
+        pieces: list[str] = [""]
+        columns: list[list[str]] = []
         sources = self._sources()
-        put({f.name: sources[f.name] for f in FIELDS})
+        self._put({f.name: sources[f.name] for f in FIELDS}, pieces, columns)
         return pieces, columns
+
+    def _put(self, source: Any, pieces: list[str], columns: list[list[str]]) -> None:
+        """Lay ``source`` out into ``pieces`` and ``columns`` (a method, not a closure that
+        refers to itself: such a cycle held the whole text until a full collection)."""
+        if isinstance(source, (_Numbers, _Choices)):
+            column = self._column(source, "json")
+            if isinstance(column, str):
+                pieces[-1] += column
+            else:
+                columns.append(column)
+                pieces.append("")
+        elif isinstance(source, tuple):
+            pieces[-1] += "["
+            for i, part in enumerate(source):
+                pieces[-1] += ", " if i else ""
+                self._put(part, pieces, columns)
+            pieces[-1] += "]"
+        elif isinstance(source, dict):
+            pieces[-1] += "{"
+            for i, (key, part) in enumerate(source.items()):
+                pieces[-1] += (", " if i else "") + json.dumps(key) + ": "
+                self._put(part, pieces, columns)
+            pieces[-1] += "}"
+        else:
+            pieces[-1] += "null"
 
     def json_joined(self, separator: str, block: int = 10_000) -> Iterator[str]:
         """Each comparison as ``json.dumps(comparison.to_dict())`` writes it, joined by

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from muceval.core.units import RatioTallies
+from muceval.core.units import MAX_COUNT, RatioTallies
 from muceval.errors import InputError, UsageError
 from muceval.formats.files import parse_json, read_text, system_name
 
@@ -42,6 +42,8 @@ def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -
                 raise InputError.at(str(path), None, f"system {name!r} is given twice")
             systems[name] = documents
     shared = set.intersection(*(set(docs) for docs in systems.values()))
+    if not shared:
+        raise UsageError(f"{', '.join(map(str, paths))}: no document to test", parameter="inputs")
     for name, docs in systems.items():
         if set(docs) != shared:
             extra = sorted(set(docs) - shared)[0]
@@ -85,9 +87,15 @@ def _systems(text: str, path: str, metric: str | None) -> list[tuple[str, dict[s
 
 
 def _counts(document: Any) -> tuple[float, ...]:
-    values = tuple(float(document[k]) for k in ("p_num", "p_den", "r_num", "r_den"))
-    if any(v < 0 for v in values):
-        raise ValueError(f"document {document.get('docid')}: negative counts")
+    given = [document[k] for k in ("p_num", "p_den", "r_num", "r_den")]
+    # Counts may be fractional (similarities), never a flag, NaN, an infinity or beyond
+    # what a tally can be.
+    # (NaN fails the comparisons; an integer too large for a float is compared exactly.)
+    if not all(isinstance(v, int | float) and not isinstance(v, bool)
+               and 0 <= v <= MAX_COUNT for v in given):
+        raise ValueError(f"document {document.get('docid')}: counts must be numbers from 0 "
+                         f"to {MAX_COUNT:,}")
+    values = tuple(float(v) for v in given)
     if values[0] > values[1] or values[2] > values[3]:
         raise ValueError(f"document {document.get('docid')}: a numerator exceeds its "
                          "denominator (p_num > p_den or r_num > r_den)")
