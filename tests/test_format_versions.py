@@ -79,6 +79,8 @@ def test_systems_whose_names_differ_only_in_punctuation_keep_their_own_figures(
         assert "--" not in slug(a)
 
     injective()
+    # A safe name written as another name's hashed id is hashed itself.
+    assert slug(slug("my system/2")) != slug("my system/2")
     names = ["a b", "a_b", "c d", "c_d"]
     responses = [EXAMPLE / f"{n}.txt" for n in ("alpha", "beta", "gamma", "delta")]
     args = ["report", "--key", str(EXAMPLE / "key.txt"), "--config",

@@ -90,8 +90,6 @@ F_WEIGHTS: tuple[tuple[str, float, float], ...] = tuple(
     for m in F_MEASURES if m.name_1992 is not None and m.beta is not None)
 """``(label, beta, a)`` of the F-measures the 1992 report prints (P&R, 2P&R, P&2R), the
 weight ``a`` of precision in F(a) = 1 / (a/P + (1-a)/R), i.e. a = 1 / (1 + β²)."""
-MetricSpec = MeasureSpec
-METRIC_REGISTRY = MEASURES
 METRIC_IDS: tuple[str, ...] = tuple(m.id for m in MEASURES)
 METRIC_LABELS: dict[str, str] = {m.id: m.label for m in MEASURES}
 _BY_ID: dict[str, MeasureSpec] = {m.id: m for m in MEASURES}

@@ -31,12 +31,11 @@ from muceval.core.measures import (
     MEASURES,
     METRIC_IDS,
     METRIC_LABELS,
-    METRIC_REGISTRY,
     MeasureSpec,
-    MetricSpec,
     metric_of_counts,
 )
 from muceval.core.tallies import Tally, TextFiltering
+from muceval.errors import UsageError
 
 __all__ = [
     "F_MEASURES",
@@ -46,8 +45,6 @@ __all__ = [
     "MeasureSpec",
     "METRIC_IDS",
     "METRIC_LABELS",
-    "METRIC_REGISTRY",
-    "MetricSpec",
     "FloatScores",
     "MeasureValues",
     "Scores",
@@ -283,6 +280,9 @@ class MeasureValues:
         """
         if measure in _F_INDEX:
             return self.f[_F_INDEX[measure]]
+        if measure not in MEASURE_NAMES:
+            raise UsageError(f"{measure!r}: choose from {', '.join(MEASURE_NAMES)}",
+                             parameter="measure")
         return getattr(self, measure)  # type: ignore[no-any-return]
 
 

@@ -95,7 +95,7 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
     from muceval.significance.settings import PRESETS
 
     settings = (settings or PRESETS["ab"].settings).with_seed()  # one seed for every test
-    chosen = list(metrics or default_metrics(settings))
+    chosen = list(default_metrics(settings) if metrics is None else metrics)
     notify = notifier(on_scored)
     source = _check(source, yeh, errors, modern)
     if isinstance(source, Responses) and (yeh or source.unit == "response"):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from muceval.errors import UsageError
+from muceval.errors import OutputError, UsageError
 from muceval.pipelines.common import Notify, Progress, ScoringNotes, default_metrics, notifier
 from muceval.pipelines.inputs import ErrorAnalyses, InputSource, ModernScoreFiles, ScoreFiles
 
@@ -239,7 +239,6 @@ def _streamed(tallies: UnitTallies, metrics: Sequence[str], settings: Significan
               threads: int | None, progress: Progress | None, executor: DaskExecutor | None,
               path: str, inputs: dict[str | None, str], overwrite: bool) -> StreamedRun:
     """The rows to ``path`` as they are computed (every classic test); the summary kept."""
-    from muceval.errors import OutputError
     from muceval.formats.files import refuse_replacing_inputs, write_atomic
     from muceval.significance.stream import compare_streamed
 

@@ -192,6 +192,9 @@ class SvgFigure:
 
 
 _SAFE = re.compile(r"[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)*")
+_HASHED = re.compile(r"-x[0-9a-f]{10}$")
+"""The end of a hashed id: a safe name that ends so is hashed too, so that it cannot be
+another name's id."""
 
 
 def slug(name: str) -> str:
@@ -203,7 +206,7 @@ def slug(name: str) -> str:
     >>> slug("GE-CMU"), slug("my system/2")
     ('GE-CMU', 'my_system_2-x476fc77c83')
     """
-    if _SAFE.fullmatch(name):
+    if _SAFE.fullmatch(name) and not _HASHED.search(name):
         return name
     import hashlib
 

@@ -92,9 +92,3 @@ register(ScorerSpec("ceaf-rme", "IterX CEAF-RME (Chen et al. 2023)",
                     similarities=("subset", "phi3", "phi3-entities"),
                     options=frozenset({"ignore_empty_docs"}),
                     implementation="muceval.scoring.modern:rme_documents"))
-
-
-# The names of the previous release (a scorer was a "metric"), kept for one release.
-MetricSpec = ScorerSpec
-METRICS = SCORERS
-modern_metrics = modern_scorers

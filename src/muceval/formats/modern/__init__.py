@@ -256,8 +256,8 @@ def _gold_documents(text: str, path: str, field: str) -> Iterator[ModernDocument
 
 def _gold_lines(modern: ModernFile, field: str) -> str:
     """Mention offsets, which no scorer uses, are -1 (unknown); document texts are ""."""
-    return "".join(json.dumps({"docid": d.docid, "doctext": "", field: _contents(d, field, True)},
-                              ensure_ascii=False) + "\n" for d in modern.documents)
+    return "".join(json_text({"docid": d.docid, "doctext": "", field: _contents(d, field, True)})
+                   + "\n" for d in modern.documents)
 
 
 def _iterx_documents(text: str, path: str) -> Iterator[ModernDocument]:

@@ -99,7 +99,7 @@ def _docid(item: Any, bucket: str, path: str) -> str:
     try:
         if isinstance(item, int) and not isinstance(item, bool):
             return docid_of_number(item)
-        if isinstance(item, str) and item.strip().isdigit():
+        if isinstance(item, str) and item.isascii() and item.isdigit():
             return docid_of_number(int(item))
         if isinstance(item, str):
             number_of_docid(item)  # checks the form

@@ -18,7 +18,7 @@ from typing import TypedDict, Unpack
 import numpy as np
 
 from muceval.core.alignment import AlignmentSettings, Criterion
-from muceval.core.metrics import f_measure, precision, recall
+from muceval.core.metrics import FloatScores, precision, recall
 from muceval.core.model import Configuration, History, TemplateFile
 from muceval.core.tallies import PairScore, Tally, all_templates_total
 from muceval.errors import UsageError
@@ -50,8 +50,8 @@ Metrics = tuple[float | None, float | None, float | None]
 
 
 def _metrics(tally: Tally) -> Metrics:
-    r, p = recall(tally), precision(tally)
-    return r, p, f_measure(p, r)
+    scores = FloatScores.of(tally)  # F as the tests compute it (metric_of_counts)
+    return scores.recall, scores.precision, scores.f_pr
 
 
 def _minus(a: float | None, b: float | None) -> float | None:
@@ -77,7 +77,7 @@ class CriterionScore:
 
     @property
     def f1(self) -> float | None:
-        return f_measure(self.precision, self.recall)
+        return FloatScores.of(self.tally).f_pr
 
 
 @dataclass(frozen=True)
