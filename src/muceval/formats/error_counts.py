@@ -10,7 +10,7 @@ from typing import Any
 from muceval.core.error_counts import ErrorCounts
 from muceval.core.units import MAX_COUNT
 from muceval.errors import InputError, UsageError
-from muceval.formats.files import parse_json, read_text
+from muceval.formats.files import check_format_version, parse_json, read_text
 
 __all__ = ["ERRORS_FORMAT", "FORMAT_VERSION", "looks_like_error_analysis", "parse_error_counts",
            "read_error_counts"]
@@ -46,9 +46,7 @@ def _raw_counts(text: str, path: str) -> tuple[list[str], dict[str, dict[str, li
     if not isinstance(doc, dict) or doc.get("format") != ERRORS_FORMAT:
         raise InputError.at(path, None, f"not an error analysis (format {ERRORS_FORMAT}: "
                             "muceval errors --format json)")
-    if doc.get("format_version") != FORMAT_VERSION:
-        raise InputError.at(path, None, f"format_version {doc.get('format_version')!r}: this "
-                            f"muceval reads version {FORMAT_VERSION} of {ERRORS_FORMAT}")
+    check_format_version(doc, FORMAT_VERSION, ERRORS_FORMAT, path)
     categories = doc.get("categories")
     systems = doc.get("systems")
     if not (isinstance(categories, list) and all(isinstance(c, str) for c in categories)

@@ -199,6 +199,23 @@ def json_text(value: Any, **options: Any) -> str:
     return text if not _SURROGATE.search(text) else json.dumps(value, **options)
 
 
+def check_format_version(doc: Mapping[str, Any], version: int, format: str, path: str,
+                         advice: str = "") -> None:
+    """Refuse a document of muceval's own ``format`` in another ``format_version`` than
+    this muceval reads (a flag or a float is no version).
+
+    >>> check_format_version({"format_version": 2}, 2, "muceval-scores", "s.json")
+    >>> check_format_version({"format_version": True}, 1, "muceval-x", "x.json")
+    Traceback (most recent call last):
+    ...
+    muceval.errors.InputError: x.json: format_version True: this muceval reads version 1 of muceval-x
+    """
+    found = doc.get("format_version")
+    if type(found) is not int or found != version:
+        raise InputError.at(path, None, f"format_version {found!r}: this muceval reads version "
+                            f"{version} of {format}{advice}")
+
+
 def parse_json(text: str, path: str, line: int | None = None) -> Any:
     """Decoded JSON; invalid or too deeply nested JSON, or an object that gives one key twice
     (Python would keep the last silently: a document scored once, not twice), is an

@@ -40,13 +40,15 @@ from muceval.core.modern import (
     role_union,
 )
 from muceval.errors import InputError, UsageError
-from muceval.formats.files import json_text, parse_json, read_text
+from muceval.formats.files import check_format_version, json_text, parse_json, read_text
 
 __all__ = ["LAYOUTS", "NEUTRAL", "NEUTRAL_FORMAT", "REGISTRY", "TARGET_LAYOUTS", "Layout", "Probe",
            "detect_layout", "layout_named", "parse_modern", "read_modern"]
 
 NEUTRAL_FORMAT = "muceval-templates"
 """The ``format`` of muceval's neutral JSON of documents, templates and entities."""
+NEUTRAL_VERSION = 1
+"""Its ``format_version``, written and read."""
 
 
 class _Bad(Exception):
@@ -311,9 +313,7 @@ def _neutral_documents(text: str, path: str, gold: bool) -> Iterator[ModernDocum
     documents = doc.get("documents") if isinstance(doc, dict) else None
     if not isinstance(documents, list):
         raise InputError.at(path, None, f"a {NEUTRAL_FORMAT} file holds a list 'documents'")
-    if doc.get("format_version") != 1:
-        raise InputError.at(path, None, f"{NEUTRAL_FORMAT} format_version "
-                            f"{doc.get('format_version')!r}: this muceval reads version 1")
+    check_format_version(doc, NEUTRAL_VERSION, NEUTRAL_FORMAT, path)
     for n, item in enumerate(documents, start=1):
         docid = item.get("docid") if isinstance(item, dict) else None
         if not isinstance(docid, str) or not docid:
@@ -333,7 +333,7 @@ def _neutral_json(modern: ModernFile, gold: bool) -> str:
                  if d.templates is not None else
                  {"docid": d.docid, "extracts": _roles_json(d.extracts or (), False)}
                  for d in modern.documents]
-    return json_text({"format": NEUTRAL_FORMAT, "format_version": 1, "gold": gold,
+    return json_text({"format": NEUTRAL_FORMAT, "format_version": NEUTRAL_VERSION, "gold": gold,
                       "source": modern.layout, "documents": documents}, indent=1) + "\n"
 
 

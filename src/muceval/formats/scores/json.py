@@ -39,7 +39,7 @@ from muceval.core.tallies import (
 from muceval.core.unit_levels import UNIT_LEVELS, units_of
 from muceval.core.units import check_counts
 from muceval.errors import InputError, UsageError
-from muceval.formats.files import parse_json, read_text
+from muceval.formats.files import check_format_version, parse_json, read_text
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
     TallyRow,
@@ -262,10 +262,8 @@ def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, 
     doc = parse_json(text, path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise InputError.at(path, 1, f"not a muceval scores file (JSON with format {FORMAT_NAME!r})")
-    if doc.get("format_version") != FORMAT_VERSION:
-        raise InputError.at(path, None, f"format_version {doc.get('format_version')!r}: this "
-                            f"muceval reads version {FORMAT_VERSION} of {FORMAT_NAME} (score "
-                            "the responses again)")
+    check_format_version(doc, FORMAT_VERSION, FORMAT_NAME, path,
+                         " (score the responses again)")
     entries = doc.get("systems")
     if not isinstance(entries, list) or not entries:
         raise InputError.at(path, None, "no systems in this scores file")

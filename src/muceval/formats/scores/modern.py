@@ -11,7 +11,7 @@ import numpy as np
 
 from muceval.core.units import MAX_COUNT, RatioTallies
 from muceval.errors import InputError, UsageError
-from muceval.formats.files import parse_json, read_text, system_name
+from muceval.formats.files import check_format_version, parse_json, read_text, system_name
 
 __all__ = ["FORMAT_VERSION", "MODERN_FORMAT", "looks_like_modern_scores", "read_modern_scores"]
 
@@ -61,9 +61,8 @@ def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -
 
 def _systems(text: str, path: str, metric: str | None) -> list[tuple[str, dict[str, tuple[float, ...]], str]]:
     doc = parse_json(text, path)
-    if isinstance(doc, dict) and doc.get("format_version") != FORMAT_VERSION:
-        raise InputError.at(path, None, f"format_version {doc.get('format_version')!r}: this "
-                            f"muceval reads version {FORMAT_VERSION} of {MODERN_FORMAT}")
+    if isinstance(doc, dict):
+        check_format_version(doc, FORMAT_VERSION, MODERN_FORMAT, path)
     results = doc.get("results") if isinstance(doc, dict) else None
     if not isinstance(results, list) or not results:
         raise InputError.at(path, None, "no results in this modern scores file")
