@@ -86,7 +86,11 @@ def test_significance_returns_what_the_command_prints(tmp_path: Path, capsys) ->
     pairs = tmp_path / "pairs.csv"
     run = run_significance(source, settings=settings, pairs=pairs)
     assert isinstance(run, StreamedRun) and run.pairs == 3
-    assert run.summary.settings["pairs_file"] == str(pairs) and pairs.read_text()
+    from muceval.significance.comparison import CSV_HEADER
+
+    assert run.summary.settings["pairs_file"] == str(pairs)
+    lines = pairs.read_text().splitlines()
+    assert tuple(lines[0].split(",")) == CSV_HEADER and len(lines) == 1 + 3 * len(run.summary.metrics)
     with pytest.raises(muceval.OutputError, match="exists"):
         run_significance(source, settings=settings, pairs=pairs)
     assert main(["significance", str(path), "--method", "exact", "--bootstrap", "0", "--seed",
@@ -163,3 +167,15 @@ def test_modern_warnings_are_said_one_by_one(modern: Path, tmp_path: Path, capsy
         err = capsys.readouterr().err
         assert "1992 program" not in err, command[0]
         assert all(f"warning: {p}: " in err for p in paths), err
+
+
+def test_the_help_says_the_limits_the_code_uses(capsys) -> None:
+    # The help writes the exact test's limit out: it must follow the constants.
+    from muceval.significance.plan import MAX_EXACT_UNITS
+    from muceval.significance.responses import YEH_SHUFFLES
+
+    for command in ("significance", "compare"):
+        assert main([command, "--help"]) == 0
+        text = " ".join(capsys.readouterr().out.split())
+        assert f"{MAX_EXACT_UNITS} differing" in text or f"n ≤ {MAX_EXACT_UNITS}" in text
+    assert YEH_SHUFFLES == 2**20 and "2^20 random" in text

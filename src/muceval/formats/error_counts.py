@@ -36,7 +36,11 @@ def parse_error_counts(text: str, path: str) -> ErrorCounts:
         If its systems were analysed on different documents.
     """
     categories, counts, settings = _raw_counts(text, path)
-    return ErrorCounts.of_documents(categories, _same_documents(counts, "same"), settings)
+    try:
+        same = _same_documents(counts, "same")
+    except UsageError as error:
+        raise InputError.at(path, None, error.message) from None
+    return ErrorCounts.of_documents(categories, same, settings)
 
 
 def _raw_counts(text: str, path: str) -> tuple[list[str], dict[str, dict[str, list[int]]],

@@ -70,7 +70,6 @@ from muceval.significance.classic import (
 )
 from muceval.significance.execute import Executor, LocalExecutor, Outcomes
 from muceval.significance.groups import (
-    ADJUSTMENTS,
     adjust_pvalues,
     confidence_level,
     groupings,
@@ -89,6 +88,7 @@ from muceval.significance.kernels import (
 from muceval.significance.plan import Plan, plan
 from muceval.significance.result import Comparison, SignificanceResult
 from muceval.significance.settings import (
+    ADJUSTMENTS,
     ALTERNATIVES,
     METHODS,
     SignificanceSettings,

@@ -9,8 +9,7 @@ import numpy as np
 from scipy import special
 
 from muceval.errors import UsageError
-from muceval.significance.settings import ADJUSTMENTS as ADJUSTMENTS  # engine imports it from here
-from muceval.significance.settings import SignificanceSettings
+from muceval.significance.settings import ADJUSTMENTS, SignificanceSettings
 
 
 def confidence_level(nge: int, shuffles: int, alpha: float) -> float:
