@@ -148,7 +148,11 @@ def read_error_counts(paths: Sequence[str | Path], names: Mapping[str, str] | No
                 raise UsageError(f"two systems are called {shown!r} ({path}): rename one "
                                  "with --name FILE=NAME")
             systems[shown] = documents
-    systems = _same_documents(systems, units)
+    try:
+        systems = _same_documents(systems, units)
+    except UsageError as error:
+        raise UsageError(f"{', '.join(map(str, paths))}: {error.message}",
+                         parameter=error.parameter) from None
     settings = {k: v for k, v in first_settings.items() if k not in ("predictions", "names")}
     return ErrorCounts.of_documents(first_categories, systems,
                                     {**settings, "inputs": [str(p) for p in paths]})
