@@ -32,14 +32,19 @@ def test_a_scores_file_of_another_format_version_is_refused(tmp_path: Path, caps
     assert "format_version 99" in _refused(future, capsys)
 
 
-def test_modern_scores_of_another_version_or_other_documents_are_refused(
-        modern: Path, tmp_path: Path, capsys) -> None:
+def _modern_scores(modern: Path, tmp_path: Path) -> dict:
+    """GTT's scores of two systems, as ``score --format json`` writes them."""
     scores = tmp_path / "m.json"
     assert main(["score", "--key", str(modern / "gtt" / "test.json"), "--scorer", "gtt",
                  str(modern / "gtt" / "preds_gtt.out"),
                  str(modern / "iterx" / "preds.bart-base.test.jsonlines"),
                  "--format", "json", "-o", str(scores)]) == 0
-    doc = json.loads(scores.read_text())
+    return json.loads(scores.read_text())
+
+
+def test_modern_scores_of_another_version_or_other_documents_are_refused(
+        modern: Path, tmp_path: Path, capsys) -> None:
+    doc = _modern_scores(modern, tmp_path)
     capsys.readouterr()
     future = json.loads(json.dumps(doc))
     future["format_version"] = 99
@@ -153,12 +158,7 @@ def test_a_report_reads_a_file_whose_name_is_not_utf8(muc4: Path, tmp_path: Path
 def test_modern_scores_hold_counts_and_documents(modern: Path, tmp_path: Path, capsys) -> None:
     # NaN was tested (and marked significant), true read as 1, a huge integer a traceback,
     # and a file of no documents tested with exit 0.
-    scores = tmp_path / "m.json"
-    assert main(["score", "--key", str(modern / "gtt" / "test.json"), "--scorer", "gtt",
-                 str(modern / "gtt" / "preds_gtt.out"),
-                 str(modern / "iterx" / "preds.bart-base.test.jsonlines"),
-                 "--format", "json", "-o", str(scores)]) == 0
-    doc = json.loads(scores.read_text())
+    doc = _modern_scores(modern, tmp_path)
     capsys.readouterr()
     for label, value in (("nan", "NaN"), ("flag", "true"), ("huge", "1" + "0" * 400)):
         spoiled = json.loads(json.dumps(doc))
