@@ -38,9 +38,27 @@ EXTRACTS = tuple(ModernDocument(d.docid, extracts=role_union(d.templates or ()))
 """The same documents as GRIT has them: per role, the union of the templates' entities."""
 
 
+def _famus(kind: str, **roles: tuple[str, ...]) -> ModernTemplate:
+    return ModernTemplate(kind, tuple(tuple((s,) for s in v) for v in roles.values()),
+                          tuple(roles))
+
+
+FAMUS_GOLD = (ModernDocument("EN-1-frame-Hiring", (_famus("Hiring", Employer=("Fogerty", "é"),
+                                                          Time=()),)),
+              ModernDocument("EN-2-frame-Arrest", (_famus("Arrest", Suspect=()),)))
+"""FAMuS gold: one template a document, every role of the frame, empty ones too."""
+FAMUS_PRED = (ModernDocument("EN-1-frame-Hiring", (_famus("Hiring", Employer=("Fogerty", ""),
+                                                          Other=("x",)),)),
+              ModernDocument("EN-2-frame-Arrest", ()))
+"""Predictions: only filled roles (any key), or no template."""
+
+
 def _examples(layout: Layout) -> list[ModernFile]:
     """Small files each layout is written from: templates, and per-role extracts where it
     takes them."""
+    if layout.schema == "famus":
+        return [ModernFile("example", layout.name, FAMUS_GOLD if layout.gold else FAMUS_PRED,
+                           schema="famus")]
     examples = [ModernFile("example", layout.name, TEMPLATES)]
     if not layout.needs_templates:
         examples.append(ModernFile("example", layout.name, EXTRACTS))
@@ -79,8 +97,14 @@ def test_every_layout_is_named_and_written_by_convert(layout: Layout) -> None:
     # convert writes each layout, the neutral ones as the target muceval.
     target = "muceval" if layout.name == NEUTRAL[layout.gold] else layout.name
     assert target in TARGET_LAYOUTS
-    example = ModernFile("example", NEUTRAL[layout.gold], TEMPLATES)
+    (example,) = _examples(layout) if layout.schema == "famus" else \
+        [ModernFile("example", NEUTRAL[layout.gold], TEMPLATES)]
     assert write_layout(example, target) == layout.write(example)
+    muc4 = ModernFile("example", NEUTRAL[layout.gold], TEMPLATES)
+    if layout.schema != muc4.schema:
+        with pytest.raises(InputError, match=f"muc4 templates and {target} is a famus layout"):
+            write_layout(muc4, target)
+        return
     extracts = ModernFile("example", "grit-pred",
                           (ModernDocument("TST3-MUC4-0001", extracts=((("x",),),) * 5),))
     if layout.needs_templates:

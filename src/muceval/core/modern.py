@@ -1,10 +1,13 @@
-"""The model of modern MUC-4 data (GTT, GRIT and IterX layouts): documents, templates, entities.
+"""The model of template-filling data in JSON layouts (MUC-4's GTT, GRIT and IterX; FAMuS; raw
+answers of language models): documents, templates, entities.
 
 Since 2021, document-level event extraction evaluates on MUC-4 in JSON layouts of its
 own (``docs/modern-formats.md``). Whatever the layout, a document holds either
-*templates* (an incident type and, per role, a list of entities) or *extracts*
+*templates* (a template type and, per role, a list of entities) or *extracts*
 (per role, a list of entities, with no templates). An entity is the tuple of its
-mention strings, as written in the file (normalisation belongs to the metrics).
+mention strings, as written in the file (normalisation belongs to the metrics). A template
+names its roles (MUC-4's five by default; any schema's otherwise, see
+:mod:`muceval.core.schema`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ __all__ = [
     "ModernDocument",
     "ModernFile",
     "ModernTemplate",
+    "ParseNote",
     "docid_of_number",
     "number_of_docid",
     "role_union",
@@ -39,14 +43,48 @@ Entity = tuple[str, ...]
 
 @dataclass(frozen=True)
 class ModernTemplate:
-    """One template: its incident type (``None`` when the file gives no string) and, per role
-    of :data:`ROLES`, its entities."""
+    """One template: its type (MUC-4's incident type; ``None`` when the file gives no string)
+    and, per role of ``role_names`` (MUC-4's :data:`ROLES` unless given), its entities.
+
+    >>> t = ModernTemplate("Hiring", ((("Fogerty",),), ()), role_names=("Employer", "Time"))
+    >>> t.role("Employer"), t.role("Place")
+    ((('Fogerty',),), ())
+    """
 
     incident_type: str | None
     roles: tuple[tuple[Entity, ...], ...]
+    role_names: tuple[str, ...] = ROLES
+
+    def __post_init__(self) -> None:
+        if len(self.roles) != len(self.role_names):
+            raise ValueError(f"{len(self.roles)} roles given for {len(self.role_names)} names")
 
     def role(self, name: str) -> tuple[Entity, ...]:
-        return self.roles[ROLES.index(name)]
+        """The entities of role ``name`` (none when the template has no such role)."""
+        if name not in self.role_names:
+            return ()
+        return self.roles[self.role_names.index(name)]
+
+    def named_roles(self) -> tuple[tuple[str, tuple[Entity, ...]], ...]:
+        """``(role, entities)`` in the template's order."""
+        return tuple(zip(self.role_names, self.roles, strict=True))
+
+
+@dataclass(frozen=True)
+class ParseNote:
+    """What reading one raw answer of a language model met: a ``kind`` (``unparsed``,
+    ``not-an-object``, ``string-as-characters``, ``dropped-filler``, or a lenient repair such
+    as ``prose-after``, ``truncated``, ``role-renamed``), the document, its line and an
+    example of the text concerned."""
+
+    kind: str
+    docid: str
+    line: int | None
+    example: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "docid": self.docid, "line": self.line,
+                "example": self.example}
 
 
 @dataclass(frozen=True)
@@ -57,19 +95,34 @@ class ModernDocument:
     templates: tuple[ModernTemplate, ...] | None = None
     extracts: tuple[tuple[Entity, ...], ...] | None = None
     line: int | None = field(default=None, compare=False)
+    notes: tuple[ParseNote, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
 class ModernFile:
-    """The documents of one file, in file order, and what layout they were read from."""
+    """The documents of one file, in file order, and what layout they were read from.
+
+    ``schema`` names the template schema (:mod:`muceval.core.schema`); ``as_prediction``
+    says that a gold file is read as predictions (FAMuS's report baseline: one context's gold
+    scored against another's); ``notes`` are what reading raw answers met (:class:`ParseNote`),
+    and ``parse`` how they were read (``'strict'`` or ``'lenient'``; None: not raw answers).
+    """
 
     path: str
     layout: str
     documents: tuple[ModernDocument, ...]
+    schema: str = "muc4"
+    as_prediction: bool = False
+    parse: str | None = None
 
     @property
     def gold(self) -> bool:
-        return self.layout.endswith("-gold")
+        return self.layout.endswith("-gold") and not self.as_prediction
+
+    @property
+    def notes(self) -> tuple[ParseNote, ...]:
+        """What reading raw answers met, document by document."""
+        return tuple(note for d in self.documents for note in d.notes)
 
     def by_id(self) -> dict[str, ModernDocument]:
         return {d.docid: d for d in self.documents}

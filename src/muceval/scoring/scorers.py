@@ -9,7 +9,7 @@ scorer is one :func:`register` call: ``score``, ``compare``, ``report`` and the 
 >>> [spec.name for spec in SCORERS.values()]
 ['1992', 'gtt', 'ceaf-ree', 'ceaf-rme']
 >>> SCORERS["ceaf-rme"].similarities
-('subset', 'phi3', 'phi3-entities')
+('subset', 'phi3', 'phi3-entities', 'phi-a')
 """
 
 from __future__ import annotations
@@ -45,6 +45,9 @@ class ScorerSpec:
     options: frozenset[str] = frozenset()
     needs_templates: bool = True
     implementation: str | None = None
+    schemas: frozenset[str] | None = frozenset({"muc4"})
+    """The template schemas it scores (:mod:`muceval.core.schema`); None: any, and its function
+    takes the gold's schema as the keyword ``schema``."""
 
     def __post_init__(self) -> None:
         unknown = set(self.options) - set(MODERN_OPTIONS)
@@ -88,7 +91,8 @@ register(ScorerSpec("gtt", "GTT eval.py (Du, Rush & Cardie 2021)",
 register(ScorerSpec("ceaf-ree", "GRIT CEAF-REE (Du, Rush & Cardie 2021)",
                     similarities=("strict", "prop"), needs_templates=False,
                     implementation="muceval.scoring.modern:ree_documents"))
-register(ScorerSpec("ceaf-rme", "IterX CEAF-RME (Chen et al. 2023)",
-                    similarities=("subset", "phi3", "phi3-entities"),
-                    options=frozenset({"ignore_empty_docs"}),
+register(ScorerSpec("ceaf-rme", "IterX CEAF-RME (Chen et al. 2023); on FAMuS, FAMuS's "
+                    "(Vashishtha et al. 2024)",
+                    similarities=("subset", "phi3", "phi3-entities", "phi-a"),
+                    options=frozenset({"ignore_empty_docs"}), schemas=None,
                     implementation="muceval.scoring.modern:rme_documents"))

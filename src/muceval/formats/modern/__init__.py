@@ -10,7 +10,12 @@ layout         what the file is
 ``iterx-pred`` JSON lines ``{"TST3-MUC4-0001": [template, ...]}``, several lines per document
 ``muceval-gold`` muceval's neutral JSON ``{"format": "muceval-templates", "gold": true,
 ``muceval-pred`` "documents": [{"docid", "templates" or "extracts"}]}`` (``muceval convert``)
+``famus-gold`` FAMuS prompt files: JSON lines ``{"instance_id", "gold_roles": "<JSON>"}``
+``answers-pred`` raw answers of a language model: JSON lines ``{"instance_id", "response"}``
 =============  ===================================================================
+
+The last two are read by :mod:`muceval.formats.modern.answers` (schema ``famus``; raw answers
+read ``strict`` or ``lenient``).
 
 A *layout* is always one of these: how a modern file is written. Each is one
 :class:`Layout` of :data:`REGISTRY`, which says how to recognise, read and write it; every
@@ -106,11 +111,17 @@ class Layout:
     needs_templates: bool
     priority: int
     detect: Callable[[Probe], bool]
-    read: Callable[[str, str], Iterable[ModernDocument]]
+    read: Callable[..., Iterable[ModernDocument]]
     write: Callable[[ModernFile], str]
+    schema: str = "muc4"
+    read_options: frozenset[str] = frozenset()
+    """What its reader takes besides the text and path: ``as_prediction`` (a gold file that
+    may be read as predictions), ``parse``, ``schema``, ``roles_of`` (raw answers)."""
 
 
-def read_modern(path: str | Path, layout: str | None = None) -> ModernFile:
+def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: bool = False,
+                parse: str = "strict", schema: str | None = None,
+                roles_of: Mapping[str, tuple[str, ...]] | None = None) -> ModernFile:
     """Read a modern MUC-4 file: the gold or predictions of GTT, GRIT or IterX (JSON).
 
     Numeric document ids (``30002``) become MUC ids (``TST3-MUC4-0002``); gold mentions
@@ -143,6 +154,17 @@ def read_modern(path: str | Path, layout: str | None = None) -> ModernFile:
     UsageError
         If ``layout`` is not one of :data:`LAYOUTS` (a ``ValueError`` too).
 
+    Other Parameters
+    ----------------
+    as_prediction : bool, default False
+        Read a gold file as predictions (FAMuS's report baseline; only layouts that allow it).
+    parse : {'strict', 'lenient'}, default 'strict'
+        How raw answers are read (:mod:`muceval.formats.modern.answers`).
+    schema : str or None, default None
+        The schema of raw answers (None: the layout's).
+    roles_of : mapping or None, default None
+        The roles of each template type, which the lenient reading matches names to.
+
     See Also
     --------
     score_modern : Score predictions against gold.
@@ -160,7 +182,8 @@ def read_modern(path: str | Path, layout: str | None = None) -> ModernFile:
     >>> read.layout, read.gold, read.documents[0].templates[0].role("Victim")
     ('gtt-gold', True, (('mayor',),))
     """
-    return parse_modern(read_text(path), str(path), layout)
+    return parse_modern(read_text(path), str(path), layout, as_prediction=as_prediction,
+                        parse=parse, schema=schema, roles_of=roles_of)
 
 
 @functools.lru_cache(maxsize=1)
@@ -183,20 +206,33 @@ def detect_layout(text: str) -> str | None:
     return next((layout.name for layout in _BY_PRIORITY if layout.detect(probe)), None)
 
 
-def parse_modern(text: str, path: str = "<string>", layout: str | None = None) -> ModernFile:
-    """The documents of a modern MUC-4 text (see :func:`read_modern`)."""
+def parse_modern(text: str, path: str = "<string>", layout: str | None = None, *,
+                 as_prediction: bool = False, parse: str = "strict",
+                 schema: str | None = None,
+                 roles_of: Mapping[str, tuple[str, ...]] | None = None) -> ModernFile:
+    """The documents of a modern text (see :func:`read_modern`)."""
+    from muceval.core.schema import schema_named
+
     layout = layout or detect_layout(text)
     if layout is None:
-        raise InputError.at(path, 1, "not a GTT, GRIT or IterX file (JSON lines of documents, "
-                            "or one JSON object of predictions by document id)")
-    documents = tuple(layout_named(layout).read(text, path))
+        raise InputError.at(path, 1, "not a GTT, GRIT, IterX or FAMuS file, nor raw answers "
+                            "(JSON lines of documents, or one JSON object of predictions by "
+                            "document id)")
+    chosen = layout_named(layout)
+    if as_prediction and "as_prediction" not in chosen.read_options:
+        raise InputError.at(path, None, f"a gold file ({layout}), given as predictions")
+    given = {"as_prediction": as_prediction, "parse": parse, "roles_of": roles_of,
+             "schema": schema_named(schema or chosen.schema)}
+    documents = tuple(chosen.read(text, path, **{k: v for k, v in given.items()
+                                                 if k in chosen.read_options}))
     seen: dict[str, int | None] = {}
     for document in documents:
         if document.docid in seen:
             where = f" (first on line {seen[document.docid]})" if seen[document.docid] else ""
             raise InputError.at(path, document.line, f"document {document.docid} given twice{where}")
         seen[document.docid] = document.line
-    return ModernFile(path, layout, documents)
+    return ModernFile(path, layout, documents, schema or chosen.schema, as_prediction,
+                      parse if "parse" in chosen.read_options else None)
 
 
 def layout_named(name: str) -> Layout:
@@ -440,6 +476,51 @@ def _template_json(t: ModernTemplate, gold: bool) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------
+# FAMuS prompts and raw answers
+# ---------------------------------------------------------------------------
+
+
+def _famus_gold(text: str, path: str, **options: Any) -> Iterator[ModernDocument]:
+    from muceval.formats.modern.answers import famus_gold_documents
+
+    return famus_gold_documents(text, path, **options)
+
+
+def _answers_documents(text: str, path: str, **options: Any) -> Iterator[ModernDocument]:
+    from muceval.formats.modern.answers import answer_documents
+
+    return answer_documents(text, path, **options)
+
+
+def _string_roles(modern: ModernFile, document: ModernDocument) -> dict[str, list[str]]:
+    """A document's one template as role → strings (every mention of every entity)."""
+    templates = document.templates or ()
+    if len(templates) > 1:
+        raise InputError.at(modern.path, document.line, f"document {document.docid}: FAMuS "
+                            "layouts hold one template per document")
+    return {role: [m for entity in entities for m in entity]
+            for t in templates for role, entities in t.named_roles()}
+
+
+def _famus_gold_lines(modern: ModernFile) -> str:
+    return "".join(json_text({"instance_id": d.docid,
+                              "gold_roles": json_text(_string_roles(modern, d))}) + "\n"
+                   for d in modern.documents)
+
+
+def _answer_lines(modern: ModernFile) -> str:
+    return "".join(json_text({"instance_id": d.docid,
+                              "response": json_text(_string_roles(modern, d))}) + "\n"
+                   for d in modern.documents)
+
+
+def _answers(probe: Probe) -> bool:
+    head = probe.head
+    return isinstance(head, dict) and "response" in head and any(
+        isinstance(head.get(k), str) for k in ("instance_id", "docid", "id"))
+
+
+# ---------------------------------------------------------------------------
 # The registry
 # ---------------------------------------------------------------------------
 
@@ -494,6 +575,13 @@ REGISTRY: tuple[Layout, ...] = (
     Layout("muceval-pred", "neutral predicted templates", gold=False, needs_templates=False,
            priority=20, detect=_neutral(gold=False), read=partial(_neutral_documents, gold=False),
            write=partial(_neutral_json, gold=False)),
+    Layout("famus-gold", "FAMuS prompts (gold roles)", gold=True, needs_templates=True,
+           priority=25, detect=_head_has("instance_id", "gold_roles"),
+           read=_famus_gold, write=_famus_gold_lines, schema="famus",
+           read_options=frozenset({"as_prediction", "schema"})),
+    Layout("answers-pred", "raw answers of a language model", gold=False, needs_templates=True,
+           priority=26, detect=_answers, read=_answers_documents, write=_answer_lines,
+           schema="famus", read_options=frozenset({"parse", "schema", "roles_of"})),
 )
 """Every modern layout, in the order messages list them (detection follows ``priority``)."""
 

@@ -43,6 +43,13 @@ def write_layout(modern: ModernFile, layout: str) -> str:
         raise UsageError(f"unknown layout {layout!r}; choose from {', '.join(TARGET_LAYOUTS)}",
                          parameter="layout")
     target = layout_named(NEUTRAL[modern.gold] if layout == "muceval" else layout)
+    if target.schema != modern.schema:
+        others = [name for name in TARGET_LAYOUTS
+                  if layout_named(NEUTRAL[modern.gold] if name == "muceval" else name).schema
+                  == modern.schema]
+        raise InputError.at(modern.path, None, f"{modern.layout} holds {modern.schema} "
+                            f"templates and {layout} is a {target.schema} layout: convert to "
+                            f"{', '.join(others)}")
     missing = [d.docid for d in modern.documents if d.templates is None]
     if target.needs_templates and missing:
         extracts = [name for name in TARGET_LAYOUTS[1:] if not layout_named(name).needs_templates]

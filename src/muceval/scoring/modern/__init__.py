@@ -29,17 +29,18 @@ a word), muceval refuses it, naming file, document and template;
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from muceval.core.modern import ROLES, ModernDocument, ModernFile
+from muceval.core.schema import MUC4, Schema, schema_named
 from muceval.core.units import RatioTallies
 from muceval.errors import InputError, Problem, UsageError
 from muceval.scoring.modern import ceaf, gtt
-from muceval.scoring.modern.counts import Counts, normalize
+from muceval.scoring.modern.counts import Counts, normalize, normaliser
 from muceval.scoring.scorers import EVENT_N, MODERN_OPTIONS, SCORERS, EventN, modern_scorers
 
 __all__ = ["EVENT_N", "EventN", "Counts", "DocumentCounts", "ModernOptions", "ModernScores",
@@ -266,12 +267,31 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
     >>> round(scores.overall.f1, 4), scores.roles["Victim"].recall
     (0.8571, 0.5)
     """
-    warnings = _check(gold, pred, options)
-    documents = SCORERS[options.metric].scorer()(gold.by_id(), pred.by_id(), options)
+    schema = _schema(gold, pred, options)
+    warnings = _check(gold, pred, options, schema)
+    spec = SCORERS[options.metric]
+    extra = {"schema": schema} if spec.schemas is None else {}
+    documents = spec.scorer()(gold.by_id(), pred.by_id(), options, **extra)
     return ModernScores(system or pred.path, options, tuple(documents), tuple(warnings))
 
 
-def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions) -> list[Problem]:
+def _schema(gold: ModernFile, pred: ModernFile, options: ModernOptions) -> Schema:
+    """The gold's schema, which the predictions and the scorer must take."""
+    schema = schema_named(gold.schema)
+    if pred.schema != gold.schema:
+        raise InputError.at(pred.path, None, f"predictions of schema {pred.schema} against a "
+                            f"gold of schema {gold.schema} ({gold.path})")
+    spec = SCORERS[options.metric]
+    if spec.schemas is not None and schema.name not in spec.schemas:
+        raise UsageError(f"{options.metric} scores {', '.join(sorted(spec.schemas))} "
+                         f"templates; {gold.path} is {schema.name}: use "
+                         + ", ".join(m for m in modern_scorers()
+                                     if SCORERS[m].schemas is None), parameter="metric")
+    return schema
+
+
+def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions,
+           schema: Schema) -> list[Problem]:
     """Refuse what can only be a mistake; return what the user should know."""
     if not gold.gold:
         raise InputError.at(gold.path, None, f"not a gold file ({gold.layout}): give the gold "
@@ -294,7 +314,9 @@ def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions) -> list[P
     # --compat reproduces GTT's full credit for an empty entity or type; GRIT's scorer fails on
     # an entity without mentions (a division by zero), so under ceaf-ree there is nothing to
     # reproduce and it stays refused.
-    warnings = [] if options.compat and options.metric != "ceaf-ree" else _refuse_empty(pred)
+    warnings = [] if options.compat and options.metric != "ceaf-ree" else \
+        _refuse_empty(pred, None if schema.normalisation == "none"
+                      else normaliser(schema.normalisation))
     missing = [d.docid for d in gold.documents if d.docid not in pred.by_id()]
     if missing:
         warnings.append(Problem(pred.path, None, f"{len(missing)} gold document(s) have no "
@@ -302,9 +324,10 @@ def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions) -> list[P
     return warnings
 
 
-def _refuse_empty(pred: ModernFile) -> list[Problem]:
+def _refuse_empty(pred: ModernFile, norm: Callable[[str], str] | None) -> list[Problem]:
     """An entity without mentions, or a template without an incident type, earns full credit
-    in GTT and crashes GRIT: refused. Mentions that normalise to nothing match nothing: warned."""
+    in GTT and crashes GRIT: refused. Mentions that normalise to nothing match nothing: warned
+    (``norm`` None: text compared as written, where an empty string matches an empty one)."""
     blank: list[str] = []
     for document in pred.documents:
         for n, template in enumerate(document.templates or (), start=1):
@@ -312,25 +335,29 @@ def _refuse_empty(pred: ModernFile) -> list[Problem]:
                 raise InputError.at(pred.path, document.line, f"document {document.docid}, "
                                     f"template {n}: no incident type (the original GTT scorer "
                                     "gives it full credit; --compat reproduces that)")
-            blank += _empty_entities(pred.path, document, template.roles, f"template {n}, ")
+            blank += _empty_entities(pred.path, document, template.named_roles(),
+                                     f"template {n}, ", norm)
         if document.extracts is not None:
-            blank += _empty_entities(pred.path, document, document.extracts, "")
+            blank += _empty_entities(pred.path, document,
+                                     tuple(zip(ROLES, document.extracts, strict=True)), "", norm)
     if not blank:
         return []
     return [Problem(pred.path, None, f"{len(blank)} predicted mention(s) normalise to nothing "
                     f"and match no gold mention (first: {blank[0]})")]
 
 
-def _empty_entities(path: str, document: ModernDocument, roles: Any, where: str) -> list[str]:
+def _empty_entities(path: str, document: ModernDocument,
+                    roles: Sequence[tuple[str, Sequence[tuple[str, ...]]]], where: str,
+                    norm: Callable[[str], str] | None) -> list[str]:
     blank = []
-    for role, entities in zip(ROLES, roles, strict=True):
+    for role, entities in roles:
         for k, entity in enumerate(entities, start=1):
             if not entity:
                 raise InputError.at(path, document.line, f"document {document.docid}, {where}"
                                     f"{role} entity {k}: an entity without mentions (the original "
                                     "GTT scorer gives it full credit, GRIT's fails; --compat "
                                     "reproduces GTT)")
-            if any(not normalize(m) for m in entity):
+            if norm is not None and any(not norm(m) for m in entity):
                 blank.append(f"document {document.docid}, {where}{role} entity {k}")
     return blank
 
@@ -404,17 +431,22 @@ def ree_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
 
 
 def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
-                  options: ModernOptions) -> list[DocumentCounts]:
+                  options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
     """IterX's CEAF-RME counts per document of the gold or the predictions (with
     ``ignore_empty_docs``, a document without a gold template that has an entity is left
-    out, as IterX leaves it out)."""
+    out, as IterX leaves it out); under a schema that groups predicted strings (FAMuS),
+    FAMuS's scorer's counts."""
+    norm = normaliser(schema.normalisation)
     out = []
     for docid in sorted(set(golds) | set(preds)):
         gold_templates = golds[docid].templates or () if docid in golds else ()
         if options.ignore_empty_docs and not ceaf.rme_gold(gold_templates):
             continue
         predicted = preds[docid].templates or () if docid in preds else ()
-        counts = ceaf.rme_document(predicted, gold_templates, options.phi or "subset")
+        if schema.group_predictions == "substring":
+            predicted = tuple(ceaf.grouped(t) for t in predicted)
+        counts = ceaf.rme_document(predicted, gold_templates, options.phi or "subset", norm,
+                                   schema.sanitise_gold)
         out.append(DocumentCounts(docid, counts))
     return out
 

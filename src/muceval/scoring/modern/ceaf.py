@@ -7,7 +7,7 @@ as the originals do, so that ties are broken the same way).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -15,10 +15,11 @@ from scipy.optimize import linear_sum_assignment
 from muceval.core.modern import ROLES, Entity, ModernTemplate, role_union
 from muceval.scoring.modern.counts import Counts, normalize
 
-__all__ = ["PHI_REE", "PHI_RME", "ree_document", "rme_document", "rme_gold", "role_union"]
+__all__ = ["PHI_REE", "PHI_RME", "group_substrings", "grouped", "ree_document", "rme_document",
+           "rme_gold", "role_union", "token_similarity"]
 
 PHI_REE = ("strict", "prop")
-PHI_RME = ("subset", "phi3", "phi3-entities")
+PHI_RME = ("subset", "phi3", "phi3-entities", "phi-a")
 
 
 # ---------------------------------------------------------------------------
@@ -67,7 +68,7 @@ TypedEntity = tuple[Mention, ...]  # in file order, repeated mentions kept
 _GOLD_STRIPPED = str.maketrans("", "", "'\"\\-")
 
 
-def rme_gold(templates: Sequence[ModernTemplate]) -> list[ModernTemplate]:
+def rme_gold(templates: Sequence[ModernTemplate], sanitise: bool = True) -> list[ModernTemplate]:
     """Gold templates as IterX reads GTT's gold (as GTT reads it), and then scores them.
 
     Mention strings only (the reader has dropped the offsets), the characters
@@ -80,20 +81,83 @@ def rme_gold(templates: Sequence[ModernTemplate]) -> list[ModernTemplate]:
     >>> [x.roles[0] for x in rme_gold([t, t, ModernTemplate("attack", ((),) * 5)])]
     [(('ShiningPath',),)]
     """
+    strip = _GOLD_STRIPPED if sanitise else {}
     out: list[ModernTemplate] = []
     for template in templates:
-        roles = tuple(tuple(tuple(m.translate(_GOLD_STRIPPED) for m in entity)
+        roles = tuple(tuple(tuple(m.translate(strip) for m in entity)
                             for entity in entities if entity) for entities in template.roles)
-        kept = ModernTemplate(template.incident_type, roles)
+        kept = ModernTemplate(template.incident_type, roles, template.role_names)
         if kept not in out:
             out.append(kept)
     return [t for t in out if any(t.roles)]
 
 
-def _typed(template: ModernTemplate, label: str) -> list[TypedEntity]:
+def _typed(template: ModernTemplate, label: str,
+           norm: Callable[[str], str] = normalize) -> list[TypedEntity]:
     """The entities of a template, their mentions typed by ``label`` and role."""
-    return [tuple((label, role, normalize(m)) for m in entity)
-            for role, entities in zip(ROLES, template.roles, strict=True) for entity in entities]
+    return [tuple((label, role, norm(m)) for m in entity)
+            for role, entities in template.named_roles() for entity in entities]
+
+
+def group_substrings(strings: Sequence[str]) -> list[list[str]]:
+    """A role's predicted strings as FAMuS's pipeline groups them into entities.
+
+    Exact duplicates are dropped; then, shortest first, each string joins the group of the
+    first longer string that contains it (groups join in chains). Strings of one length keep
+    their order of appearance: FAMuS's pipeline takes them in the order of a Python set,
+    which varies with string hashing, so where two strings of one length both contain a
+    shorter one, muceval's choice (the first in the answer) is one of the pipeline's.
+
+    >>> group_substrings(["Paris", "the city of Paris", "Paris", "city", "Lyon"])
+    [['the city of Paris', 'city', 'Paris'], ['Lyon']]
+    """
+    unique = list(dict.fromkeys(strings))
+    order = sorted(unique, key=len)
+    groups = {s: [s] for s in unique}
+    for i, shorter in enumerate(order):
+        for longer in order[i + 1:]:
+            if shorter in longer:
+                groups[longer].extend(groups.pop(shorter))
+                break
+    return list(groups.values())
+
+
+def grouped(template: ModernTemplate) -> ModernTemplate:
+    """A predicted template with each role's fillers grouped by :func:`group_substrings` (FAMuS's
+    pipeline reads one string per filler: an entity's first mention)."""
+    return ModernTemplate(template.incident_type, tuple(
+        tuple(tuple(g) for g in group_substrings([e[0] for e in entities if e]))
+        for entities in template.roles), template.role_names)
+
+
+def token_similarity(gold: str, pred: str) -> float:
+    """FAMuS's ``phi-a`` similarity of two mentions: one minus their token edit distance
+    (insertions and deletions 1, substitutions 2; lower-cased, whitespace tokens) over the
+    sum of their lengths in tokens; two empty strings are alike (1).
+
+    >>> token_similarity("the old mayor", "The mayor"), token_similarity("", "")
+    (0.8, 1.0)
+    """
+    if gold == "" and pred == "":
+        return 1.0
+    a, b = gold.lower().split(), pred.lower().split()
+    total = len(a) + len(b)
+    if total == 0:
+        return 1.0  # two strings of spaces: FAMuS's code divides by zero here
+    # With substitutions at 2, the edit distance is total − 2·LCS.
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b, start=1):
+            current.append(previous[j - 1] + 1 if x == y else max(previous[j], current[j - 1]))
+        previous = current
+    distance = float(total - 2 * previous[-1])
+    return 1 - distance / total
+
+
+def _phi_a(gold: Sequence[Mention], pred: Sequence[Mention]) -> float:
+    return max((token_similarity(g[2], p[2]) for g in gold for p in pred if g[:2] == p[:2]),
+               default=0.0)
 
 
 def _mention_count(entities: Sequence[TypedEntity]) -> int:
@@ -129,15 +193,26 @@ def _phi3_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity])
     return int(round(_best_total(matrix)))
 
 
-def _split_rows(gold: Sequence[ModernTemplate],
-                split: bool) -> list[tuple[int, list[TypedEntity]]]:
+def _phi_a_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]) -> float:
+    """phi-a of a template pair: the best one-to-one entity alignment, an aligned pair worth
+    the best :func:`token_similarity` of a gold and a predicted mention of one role (summed
+    in gold order, as FAMuS's scorer sums it)."""
+    if not gold or not pred:
+        return 0.0
+    matrix = np.array([[_phi_a(tuple(g), p) for p in pred] for g in gold], dtype=float)
+    rows, cols = linear_sum_assignment(-matrix)
+    return float(sum(matrix[rows, cols].tolist()))
+
+
+def _split_rows(gold: Sequence[ModernTemplate], split: bool,
+                norm: Callable[[str], str] = normalize) -> list[tuple[int, list[TypedEntity]]]:
     """The rows of the alignment: ``(gold template, its typed entities)``; with ``split``,
     a template of several types (``"attack / bombing"``) gives one row per type."""
     rows: list[tuple[int, list[TypedEntity]]] = []
     for index, template in enumerate(gold):
         kind = template.incident_type or ""
         labels = [s.strip() for s in kind.split("/")] if split and "/" in kind else [kind]
-        rows.extend((index, _typed(template, label)) for label in labels)
+        rows.extend((index, _typed(template, label, norm)) for label in labels)
     return rows
 
 
@@ -158,7 +233,8 @@ def _keep_best_copies(rows: Sequence[tuple[int, list[TypedEntity]]], p_scores: n
 
 
 def rme_document(pred: Sequence[ModernTemplate], gold: Sequence[ModernTemplate],
-                 phi: str = "subset") -> Counts:
+                 phi: str = "subset", norm: Callable[[str], str] = normalize,
+                 sanitise_gold: bool = True) -> Counts:
     """The CEAF-RME counts of one document (no per-role breakdown in this metric).
 
     ``gold`` is read as :func:`rme_gold` says; predicted templates without entities
@@ -168,17 +244,21 @@ def rme_document(pred: Sequence[ModernTemplate], gold: Sequence[ModernTemplate],
     after a first alignment only its best copy keeps its scores. ``phi``:
     ``'subset'`` (entities), ``'phi3'`` (mentions; the recall denominator counts
     the mentions of every copy) or ``'phi3-entities'`` (as ``'phi3'``, the recall
-    denominator in gold entities, as IterX's released per-document files count it).
+    denominator in gold entities, as IterX's released per-document files count it) or
+    ``'phi-a'`` (FAMuS: as ``'phi3'``, an aligned pair worth the best
+    :func:`token_similarity` of its mentions). ``norm`` normalises mentions (the schema's);
+    ``sanitise_gold`` removes IterX's characters from gold mentions first.
     """
-    golds = rme_gold(gold)
-    pred_entities = [_typed(t, t.incident_type or "") for t in pred if any(t.roles)]
-    rows = _split_rows(golds, split=bool(pred_entities))
+    golds = rme_gold(gold, sanitise_gold)
+    pred_entities = [_typed(t, t.incident_type or "", norm) for t in pred if any(t.roles)]
+    rows = _split_rows(golds, split=bool(pred_entities), norm=norm)
     gold_entities = sum(len(_typed(t, "")) for t in golds)
     if phi == "subset":
         p_den, r_den = sum(len(e) for e in pred_entities), gold_entities
     else:
         p_den = sum(_mention_count(e) for e in pred_entities)
-        r_den = sum(_mention_count(e) for _, e in rows) if phi == "phi3" else gold_entities
+        r_den = sum(_mention_count(e) for _, e in rows) if phi != "phi3-entities" \
+            else gold_entities
     if not rows or not pred_entities:
         return Counts(0, p_den, 0, r_den)
     p_scores = np.zeros((len(rows), len(pred_entities)))
@@ -188,11 +268,16 @@ def rme_document(pred: Sequence[ModernTemplate], gold: Sequence[ModernTemplate],
         for c, p in enumerate(pred_entities):
             if phi == "subset":
                 p_scores[r, c], r_scores[r, c] = _subset_scores(g, p)
+            elif phi == "phi-a":
+                p_scores[r, c] = r_scores[r, c] = _phi_a_score(g, p)
             else:
                 p_scores[r, c] = r_scores[r, c] = _phi3_score(g, p)
     if len(rows) > len(golds):
         _keep_best_copies(rows, p_scores, r_scores)
     assigned_rows, assigned_cols = linear_sum_assignment(-p_scores)
+    if phi == "phi-a":  # summed in row order, as FAMuS's scorer sums it
+        total = float(sum(p_scores[assigned_rows, assigned_cols].tolist()))
+        return Counts(total, p_den, total, r_den)
     p_num = float(p_scores[assigned_rows, assigned_cols].sum())
     r_num = float(r_scores[assigned_rows, assigned_cols].sum())
     return Counts(p_num, p_den, r_num, r_den)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Counts", "normalize"]
+__all__ = ["Counts", "normalize", "normaliser"]
 
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
@@ -20,6 +22,32 @@ def normalize(mention: str) -> str:
     """
     text = _ARTICLES.sub(" ", mention.lower().translate(_PUNCTUATION))
     return " ".join(text.split())
+
+
+def _lower_tokens(mention: str) -> str:
+    return " ".join(mention.lower().split())
+
+
+def _unicode(mention: str) -> str:
+    text = unicodedata.normalize("NFKC", mention).casefold()
+    kept = "".join(" " if unicodedata.category(c).startswith("P") else c for c in text)
+    return " ".join(kept.split())
+
+
+def _as_written(mention: str) -> str:
+    return mention
+
+
+def normaliser(name: str) -> Callable[[str], str]:
+    """The normalisation a schema names (:data:`muceval.core.schema.NORMALISATIONS`).
+
+    >>> [normaliser(n)("L'Été,  “Paris”") for n in ("squad", "none", "lower-tokens", "unicode")]
+    ['lété “paris”', "L'Été,  “Paris”", "l'été, “paris”", 'l été paris']
+    """
+    found: dict[str, Callable[[str], str]] = {"squad": normalize, "none": _as_written,
+                                              "lower-tokens": _lower_tokens,
+                                              "unicode": _unicode}
+    return found[name]
 
 
 @dataclass(frozen=True)

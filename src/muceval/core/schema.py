@@ -1,0 +1,130 @@
+"""Template schemas: what a template of a dataset is, as data.
+
+A schema says where a template's type comes from (a field of the template, as MUC-4's
+``incident_type``, or the document id, as FAMuS's ``EN-4363-3-frame-Abandonment``), which
+roles a template may have (a closed list, or open: the roles of each type are those of its
+gold template, and a prediction's other keys are kept verbatim), how fillers are given
+(entities of mentions, or plain strings, each its own entity), how text is normalised before
+mentions are compared, and what is done to predicted fillers before scoring (FAMuS's pipeline
+groups a role's strings by substring into entities).
+
+The scorers take these choices from the schema of the gold file (``ModernFile.schema``), so
+that one implementation of each metric serves every dataset.
+
+>>> schema_named("famus").template_type("EN-4363-3-frame-Abandonment")
+'Abandonment'
+>>> schema_named("muc4").roles
+('PerpInd', 'PerpOrg', 'Target', 'Victim', 'Weapon')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from muceval.core.modern import ROLES
+from muceval.errors import UsageError
+
+__all__ = ["FAMUS", "MUC4", "NORMALISATIONS", "SCHEMAS", "Schema", "register_schema",
+           "schema_named"]
+
+Normalisation = Literal["squad", "none", "lower-tokens", "unicode"]
+NORMALISATIONS: tuple[Normalisation, ...] = ("squad", "none", "lower-tokens", "unicode")
+"""``squad``: lower case, ASCII punctuation and English articles removed, spaces collapsed
+(GTT's and IterX's MUC-4 scorers); ``none``: as written (FAMuS); ``lower-tokens``: lower case,
+spaces collapsed; ``unicode``: NFKC, case-folded, every Unicode punctuation mark removed,
+spaces collapsed (for languages other than English)."""
+
+
+@dataclass(frozen=True)
+class Schema:
+    """One template schema.
+
+    Attributes
+    ----------
+    name, label : str
+        How it is chosen (``--schema``) and shown.
+    type_from : {'field', 'docid'}
+        Where a template's type comes from: the field ``type_field`` of the template, or the
+        part of the document id after ``docid_separator``.
+    roles : tuple of str or None
+        The closed list of roles every template has, in order; None: open (the roles of a
+        type are those its gold templates give, and a prediction's other keys are kept).
+    fillers : {'entities', 'strings'}
+        A role's fillers as entities (lists of mentions) or as strings (each its own entity).
+    normalisation : str
+        How mention text is normalised before comparison (:data:`NORMALISATIONS`).
+    group_predictions : {'substring'} or None
+        What is done to a role's predicted strings before scoring: ``'substring'`` (FAMuS):
+        exact duplicates dropped, then each string joined to the first longer string that
+        contains it (shortest first; among strings of one length, in answer order).
+    sanitise_gold : bool
+        Remove ``' " \\ -`` from gold mentions before normalising them (IterX on MUC-4).
+    """
+
+    name: str
+    label: str
+    type_from: Literal["field", "docid"] = "field"
+    type_field: str = "incident_type"
+    docid_separator: str = ""
+    roles: tuple[str, ...] | None = None
+    fillers: Literal["entities", "strings"] = "entities"
+    normalisation: Normalisation = "squad"
+    group_predictions: Literal["substring"] | None = None
+    sanitise_gold: bool = False
+
+    def __post_init__(self) -> None:
+        if self.normalisation not in NORMALISATIONS:
+            raise UsageError(f"normalisation {self.normalisation!r}: choose from "
+                             f"{', '.join(NORMALISATIONS)}", parameter="normalisation")
+        if self.type_from == "docid" and not self.docid_separator:
+            raise UsageError("a type taken from the document id needs the separator after "
+                             "which it stands", parameter="docid_separator")
+        if self.roles is not None and len(set(self.roles)) != len(self.roles):
+            raise UsageError("a role is listed twice", parameter="roles")
+
+    @property
+    def open(self) -> bool:
+        """Whether roles are open (taken from the gold, predictions' other keys kept)."""
+        return self.roles is None
+
+    def template_type(self, docid: str) -> str | None:
+        """The type of a template of document ``docid`` when the id gives it (else None)."""
+        if self.type_from != "docid":
+            return None
+        _, found, rest = docid.partition(self.docid_separator)
+        return rest if found else None
+
+
+MUC4 = Schema("muc4", "MUC-4 (GTT, GRIT, IterX layouts)", roles=ROLES, sanitise_gold=True)
+FAMUS = Schema("famus", "FAMuS (FrameNet frames; Vashishtha et al. 2024)", type_from="docid",
+               docid_separator="-frame-", fillers="strings", normalisation="none",
+               group_predictions="substring")
+
+SCHEMAS: dict[str, Schema] = {}
+"""Every schema by name: the built-in ones and those registered (a user's TOML file)."""
+
+
+def register_schema(schema: Schema) -> None:
+    """Add a schema (a name may be registered once)."""
+    if schema.name in SCHEMAS:
+        raise UsageError(f"a schema named {schema.name!r} exists already", parameter="schema")
+    SCHEMAS[schema.name] = schema
+
+
+def schema_named(name: str) -> Schema:
+    """The schema called ``name``.
+
+    Raises
+    ------
+    UsageError
+        If no schema has that name (``parameter`` is ``'schema'``).
+    """
+    if name not in SCHEMAS:
+        raise UsageError(f"unknown schema {name!r}; choose from {', '.join(SCHEMAS)}",
+                         parameter="schema")
+    return SCHEMAS[name]
+
+
+register_schema(MUC4)
+register_schema(FAMUS)

@@ -1,0 +1,372 @@
+"""FAMuS prompt files and raw answers of language models, read as templates of a schema.
+
+Two layouts:
+
+* ``famus-gold``: FAMuS's prompt files (JSON lines ``{"instance_id", "llm_prompt",
+  "gold_roles"}``, ``gold_roles`` a *string* of JSON: role → list of gold strings). One
+  template per instance, its type the frame after ``-frame-`` in the id, every role of the
+  frame kept; each gold string is one entity of one mention (a string listed twice is two).
+  Given as predictions (FAMuS's report baseline: one context's gold against another's), a
+  role without fillers is dropped and an instance without a filled role has no template, as
+  FAMuS's pipeline converts it.
+* ``answers-pred``: raw answers (JSON lines of an id, ``instance_id``, ``docid`` or ``id``,
+  and the model's ``response`` text).
+
+A raw answer is read in one of two ways (``parse``):
+
+``strict``
+    Exactly FAMuS's pipeline (``compute_ceaf_metrics.chatgpt_response_to_iterx_format``): the
+    text goes to ``json.loads``; an answer it refuses, or that decodes to a string or a
+    number, is an empty prediction. Every key of the object is a role, verbatim; a value that
+    is falsy is dropped, a list gives one filler per element, a string one filler per
+    *character* (as iterating it does). Where the pipeline would stop with an exception (a
+    filler that is not a string, a value that is a number, an answer that decodes to a list
+    or ``null``), muceval drops what it cannot score. Each of these is a :class:`ParseNote`:
+    counted and named, never silent.
+``lenient``
+    What a person would recover: JSON in code fences or between prose, trailing commas, a
+    Python literal, a truncated object closed after its last complete string, role names
+    matched to the frame's case- and separator-insensitively, a string where a list was
+    expected, numbers as strings, nested lists flattened. Each repair is a note too.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Literal
+
+from muceval.core.modern import ModernDocument, ModernTemplate, ParseNote
+from muceval.core.schema import FAMUS, Schema
+from muceval.errors import InputError, UsageError
+from muceval.formats.files import parse_json
+
+__all__ = ["ANSWER_ID_KEYS", "PARSE_MODES", "Parse", "answer_documents", "decode_answer",
+           "famus_gold_documents"]
+
+Parse = Literal["strict", "lenient"]
+PARSE_MODES: tuple[Parse, ...] = ("strict", "lenient")
+ANSWER_ID_KEYS = ("instance_id", "docid", "id")
+"""The keys that may hold a raw answer's document id, in the order they are looked for."""
+
+Notes = list[tuple[str, str]]
+"""``(kind, example)`` pairs met while decoding one answer."""
+
+
+def check_parse(parse: str) -> Parse:
+    if parse not in PARSE_MODES:
+        raise UsageError(f"{parse!r}: choose from {', '.join(PARSE_MODES)}", parameter="parse")
+    return parse  # type: ignore[return-value]
+
+
+def _json_lines(text: str, path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            value = parse_json(line, path, number)
+            if not isinstance(value, dict):
+                raise InputError.at(path, number, "each line must be a JSON object")
+            yield number, value
+
+
+def _template_type(schema: Schema, docid: str, path: str, line: int) -> str:
+    kind = schema.template_type(docid)
+    if kind is None:
+        raise InputError.at(path, line, f"document {docid}: the {schema.name} schema takes the "
+                            f"template type from the id after {schema.docid_separator!r}, "
+                            "which this id lacks")
+    return kind
+
+
+def famus_gold_documents(text: str, path: str, as_prediction: bool = False,
+                         schema: Schema = FAMUS) -> Iterator[ModernDocument]:
+    """The documents of a FAMuS prompt file (see the module): gold, or as predictions."""
+    for number, row in _json_lines(text, path):
+        docid = row.get("instance_id")
+        if not isinstance(docid, str) or not docid:
+            raise InputError.at(path, number, "a line needs a string 'instance_id'")
+        raw = row.get("gold_roles")
+        if not isinstance(raw, str):
+            raise InputError.at(path, number, f"document {docid}: 'gold_roles' must be a string "
+                                "of JSON (role → list of strings), as FAMuS writes it")
+        try:
+            roles = json.loads(raw)
+        except (ValueError, RecursionError) as error:
+            raise InputError.at(path, number, f"document {docid}: 'gold_roles' is not JSON "
+                                f"({error})") from None
+        if not isinstance(roles, dict) or not all(
+                isinstance(v, list) and all(isinstance(s, str) for s in v)
+                for v in roles.values()):
+            raise InputError.at(path, number, f"document {docid}: 'gold_roles' must map each "
+                                "role to a list of strings")
+        kind = _template_type(schema, docid, path, number)
+        kept = {r: v for r, v in roles.items() if v or not as_prediction}
+        templates = (ModernTemplate(kind, tuple(tuple((s,) for s in v) for v in kept.values()),
+                                    tuple(kept)),) if kept or not as_prediction else ()
+        yield ModernDocument(docid, templates, line=number)
+
+
+def answer_documents(text: str, path: str, parse: str = "strict", schema: Schema = FAMUS,
+                     roles_of: Mapping[str, tuple[str, ...]] | None = None,
+                     ) -> Iterator[ModernDocument]:
+    """The documents of a raw answers file, each answer read as ``parse`` says (the module).
+
+    ``roles_of`` gives the roles of each template type (from the gold): the lenient reading
+    matches an answer's role names to them.
+    """
+    mode = check_parse(parse)
+    for number, row in _json_lines(text, path):
+        docid = next((row[k] for k in ANSWER_ID_KEYS if k in row), None)
+        if not isinstance(docid, str) or not docid:
+            raise InputError.at(path, number, "a line needs a string document id "
+                                f"({', '.join(map(repr, ANSWER_ID_KEYS))})")
+        response = row.get("response")
+        if not isinstance(response, str):
+            raise InputError.at(path, number, f"document {docid}: 'response' must be the "
+                                "model's answer as a string")
+        kind = _template_type(schema, docid, path, number)
+        known = (roles_of or {}).get(kind, ())
+        roles, notes = decode_answer(response, mode, known)
+        templates = (ModernTemplate(kind, tuple(tuple((s,) for s in v) for v in roles.values()),
+                                    tuple(roles)),) if roles else ()
+        yield ModernDocument(docid, templates, line=number,
+                             notes=tuple(ParseNote(k, docid, number, e) for k, e in notes))
+
+
+def decode_answer(response: str, parse: Parse = "strict", known: tuple[str, ...] = (),
+                  ) -> tuple[dict[str, list[str]], Notes]:
+    """The roles and fillers of one raw answer, and the notes of what reading it met.
+
+    >>> decode_answer('{"Agent": ["Fogerty"], "Time": []}')
+    ({'Agent': ['Fogerty']}, [])
+    >>> decode_answer('{"Agent": ["Fogerty"]}\\n\\nNote: ...')[1]
+    [('unparsed', '{"Agent": ["Fogerty"]} Note: ...')]
+    >>> decode_answer('{"Agent": ["Fogerty"]}\\n\\nNote: ...', "lenient")
+    ({'Agent': ['Fogerty']}, [('prose-after', 'Note: ...')])
+    >>> decode_answer('{"agent": "Fogerty", "Place": ["Paris", "Fr', "lenient", ("Agent", "Place"))
+    ({'Agent': ['Fogerty'], 'Place': ['Paris']}, [('truncated', '"Place": ["Paris", "Fr'), \
+('role-renamed', 'agent → Agent'), ('string-as-list', 'agent: Fogerty')])
+    """
+    notes: Notes = []
+    value = _decode_strict(response, notes) if parse == "strict" \
+        else _decode_lenient(response, notes)
+    if value is None:
+        return {}, notes
+    fill = _fillers_strict if parse == "strict" else _fillers_lenient
+    roles: dict[str, list[str]] = {}
+    for key, fillers in value.items():
+        role = str(key) if parse == "strict" else _role_name(str(key), known, notes)
+        kept = fill(role, fillers, notes)
+        if kept:
+            roles[role] = roles.get(role, []) + kept if parse == "lenient" else kept
+    return roles, notes
+
+
+def _example(text: str, limit: int = 60) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
+
+
+def _decode_strict(response: str, notes: Notes) -> dict[Any, Any] | None:
+    try:
+        value = json.loads(response)
+    except (ValueError, RecursionError):
+        notes.append(("unparsed", _example(response)))
+        return None
+    if not isinstance(value, dict):
+        notes.append(("not-an-object", _example(response)))
+        return None
+    return value
+
+
+def _fillers_strict(role: str, fillers: Any, notes: Notes) -> list[str]:
+    if not fillers:
+        return []
+    if isinstance(fillers, str):
+        notes.append(("string-as-characters", f"{role}: {_example(fillers)}"))
+        return list(fillers)
+    if isinstance(fillers, (list, dict)):
+        elements = list(fillers)
+    else:
+        notes.append(("dropped-filler", f"{role}: {_example(json.dumps(fillers))}"))
+        return []
+    kept = [e for e in elements if isinstance(e, str)]
+    for element in elements:
+        if not isinstance(element, str):
+            notes.append(("dropped-filler", f"{role}: {_example(json.dumps(element))}"))
+    return kept
+
+
+# ---------------------------------------------------------------------------
+# Lenient reading
+# ---------------------------------------------------------------------------
+
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)(?:```|\Z)", re.DOTALL)
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
+def _decode_lenient(response: str, notes: Notes) -> dict[Any, Any] | None:
+    text = response.strip()
+    fence = _FENCE.search(text)
+    if fence is not None and fence.group(1).strip():
+        notes.append(("code-fence", _example(text[:fence.start()] or "```")))
+        text = fence.group(1).strip()
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = _recover(text, notes)
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+        notes.append(("list-wrapped", _example(text)))
+        value = value[0]
+    if value is None:
+        notes.append(("unparsed", _example(response)))
+        return None
+    if not isinstance(value, dict):
+        notes.append(("not-an-object", _example(response)))
+        return None
+    return value
+
+
+def _recover(text: str, notes: Notes) -> Any:
+    """The object in ``text`` (None if none can be had), its repairs noted."""
+    start = text.find("{")
+    if start < 0:
+        return None
+    found: list[tuple[str, str]] = []
+    if text[:start].strip():
+        found.append(("prose-before", _example(text[:start])))
+    body = text[start:]
+    attempts: tuple[Callable[[str], tuple[Any, list[tuple[str, str]]] | None], ...] = (
+        _raw_decode, _without_trailing_commas, _python_literal, _closed)
+    for attempt in attempts:
+        result = attempt(body)
+        if result is not None:
+            value, repairs = result
+            notes.extend(found + repairs)
+            return value
+    return None
+
+
+def _raw_decode(body: str) -> tuple[Any, list[tuple[str, str]]] | None:
+    try:
+        value, end = json.JSONDecoder().raw_decode(body)
+    except (ValueError, RecursionError):
+        return None
+    rest = body[end:].strip()
+    return value, [("prose-after", _example(rest))] if rest else []
+
+
+def _without_trailing_commas(body: str) -> tuple[Any, list[tuple[str, str]]] | None:
+    fixed = _TRAILING_COMMA.sub(r"\1", body)
+    if fixed == body:
+        return None
+    result = _raw_decode(fixed)
+    if result is None:
+        return None
+    value, repairs = result
+    return value, [("trailing-comma", _example(body[:80])), *repairs]
+
+
+def _python_literal(body: str) -> tuple[Any, list[tuple[str, str]]] | None:
+    end = body.rfind("}")
+    if end < 0:
+        return None
+    try:
+        value = ast.literal_eval(body[:end + 1])
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value, [("python-literal", _example(body[:end + 1]))]
+
+
+def _closed(body: str, attempts: int = 200) -> tuple[Any, list[tuple[str, str]]] | None:
+    """A truncated object cut after its last complete string or container and closed."""
+    stack: list[str] = []
+    cuts: list[tuple[int, str]] = []
+    in_string = escaped = False
+    for at, char in enumerate(body):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+                cuts.append((at + 1, "".join(reversed(stack))))
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "[{":
+            stack.append("]" if char == "[" else "}")
+        elif char in "]}":
+            if not stack or stack[-1] != char:
+                break
+            stack.pop()
+            cuts.append((at + 1, "".join(reversed(stack))))
+            if not stack:
+                break
+    for at, closers in reversed(cuts[-attempts:]):
+        candidate = _TRAILING_COMMA.sub(r"\1", body[:at] + closers)
+        try:
+            value = json.loads(candidate)
+        except (ValueError, RecursionError):
+            continue
+        if at == len(body.rstrip()) and not closers:
+            return None  # nothing was cut or closed: not a truncation
+        tail = body[max(0, at - 40):].strip()
+        return value, [("truncated", _example(tail))]
+    return None
+
+
+def _norm_role(name: str) -> str:
+    return re.sub(r"[\s_\-]+", "", name).casefold()
+
+
+def _role_name(key: str, known: tuple[str, ...], notes: Notes) -> str:
+    if not known or key in known:
+        return key
+    match = next((r for r in known if _norm_role(r) == _norm_role(key)), None)
+    if match is None:
+        return key
+    notes.append(("role-renamed", f"{key} → {match}"))
+    return match
+
+
+def _fillers_lenient(role: str, fillers: Any, notes: Notes) -> list[str]:
+    if fillers is None or fillers == [] or fillers == "":
+        return []
+    if isinstance(fillers, str):
+        notes.append(("string-as-list", f"{role}: {_example(fillers)}"))
+        return [fillers]
+    if not isinstance(fillers, list):
+        if isinstance(fillers, (int, float)) and not isinstance(fillers, bool):
+            notes.append(("number-as-string", f"{role}: {fillers}"))
+            return [str(fillers)]
+        notes.append(("dropped-filler", f"{role}: {_example(json.dumps(fillers, default=str))}"))
+        return []
+    kept: list[str] = []
+    for element in fillers:
+        if isinstance(element, str):
+            kept.append(element)
+        elif isinstance(element, (int, float)) and not isinstance(element, bool):
+            notes.append(("number-as-string", f"{role}: {element}"))
+            kept.append(str(element))
+        elif isinstance(element, list) and all(isinstance(e, str) for e in element):
+            notes.append(("nested-list", f"{role}: {_example(json.dumps(element))}"))
+            kept.extend(element)
+        else:
+            notes.append(("dropped-filler",
+                          f"{role}: {_example(json.dumps(element, default=str))}"))
+    return kept
+
+
+def roles_by_type(documents: Iterator[ModernDocument] | tuple[ModernDocument, ...],
+                  ) -> dict[str, tuple[str, ...]]:
+    """The roles each template type has in gold documents, in first-seen order."""
+    out: dict[str, dict[str, None]] = {}
+    for document in documents:
+        for template in document.templates or ():
+            bucket = out.setdefault(template.incident_type or "", {})
+            bucket.update(dict.fromkeys(template.role_names))
+    return {kind: tuple(roles) for kind, roles in out.items()}
+
