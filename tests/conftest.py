@@ -79,6 +79,17 @@ def modern() -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def famus() -> Path:
+    """Path of ``shared/datasets/famus`` (FAMuS's dev prompts and raw answers); skips the test
+    when it is absent."""
+    root = shared_root() / "datasets" / "famus"
+    if not root.is_dir():
+        pytest.skip(f"FAMuS data not found at {root} "
+                    "(set MUCEVAL_SHARED to the folder that holds datasets/famus/)")
+    return root
+
+
 def assert_one_problem(error, path: Path, line: int, fragment: str) -> None:
     """``error`` (an InputError) reports exactly one problem, at ``path:line``, saying ``fragment``."""
     (problem,) = error.problems

@@ -25,7 +25,7 @@ def _commands() -> list[str]:
     for block in _blocks("sh"):
         for command in block.replace("\\\n", " ").splitlines():
             if command.startswith("muceval ") and ("$S" in command or "$M" in command
-                                                   or "../shared" in command):
+                                                   or "$F" in command or "../shared" in command):
                 out.append(command)
     return out
 
@@ -40,11 +40,12 @@ def test_the_quick_start_has_exactly_two_commands() -> None:
 @pytest.mark.parametrize("command", _commands())
 def test_readme_command_runs(command: str, tmp_path: Path) -> None:
     shared = shared_root()
-    if not (shared / "muc4").is_dir() or not (shared / "modern").is_dir():
+    if not all((shared / part).is_dir() for part in ("muc4", "modern", "datasets/famus")):
         pytest.skip(f"shared data not found at {shared}")
     # The commands name `muceval`: the one installed beside this Python, activated or not.
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**os.environ, "S": str(shared / "muc4"), "M": str(shared / "modern"),
+           "F": str(shared / "datasets" / "famus"),
            "COLUMNS": "100", "PATH": path}
     command = command.replace("../shared", str(shared))
     if command.startswith("muceval adjudicate"):

@@ -17,6 +17,7 @@ WORKFLOWS = {
     "workflows/ab-test.md": "### Is the new version better?",
     "workflows/many-systems.md": "### Many systems",
     "workflows/modern.md": "### Modern MUC-4 (GTT, GRIT, IterX)",
+    "workflows/datasets.md": "### Other datasets and raw LLM answers (FAMuS)",
     "workflows/alignment.md": "### Alignment: does a score rest on luck?",
     "workflows/adjudication.md": "### Adjudication in the browser",
     "workflows/library.md": "## Library",

@@ -145,6 +145,17 @@ def strict_option(command: F) -> F:
     )(command)
 
 
+PARSE_OPTION = click.option(
+        "--parse", type=click.Choice(["strict", "lenient"]), default="strict",
+        show_default=True,
+        help="With raw answers of a language model (JSON lines of an id and a 'response'): "
+        "strict reads them exactly as FAMuS's pipeline does (an answer json.loads refuses is "
+        "an empty prediction, counted and named); lenient recovers JSON in code fences or "
+        "between prose, truncated objects, role names in another case, strings where lists "
+        "were expected, and lists each repair, with the strict scores beside.")
+"""``--parse``: how raw answers of a language model are read."""
+
+
 def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem],
                     strict: bool) -> None:
     """Print the warnings of a scoring session on stderr; with ``strict``, stop with exit 2.

@@ -72,7 +72,7 @@ def _unit_choice(unit: str, yeh: bool, errors: bool) -> UnitChoice:
                  help="With a modern MUC-4 gold file as --key: the scorer whose per-document "
                  "counts are compared (default gtt)."),
     click.option("--phi", help="With --metric ceaf-ree or ceaf-rme: the similarity.")])
-@selection_options()
+@selection_options(parse=True)
 @option_group("unit", _unit_choice, [
     click.option("--unit", "unit", type=click.Choice(["message", "template", "fill", "response"]),
                  default="message", show_default=True,
@@ -118,7 +118,8 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     source = resolve_inputs(paths, key_path, config=configuration.config_path,
                             slots=configuration.slots_path, history=history_path,
                             scoring=scoring, unit=unit.level if key_path else None,
-                            units=selection.units, names=selection.renames(paths))
+                            units=selection.units, names=selection.renames(paths),
+                            parse=selection.parse)
     variant = type(source).__name__
     if isinstance(source, Responses) and source.unit == "response":
         variant += "/yeh" if unit.yeh else "/response"
@@ -160,7 +161,7 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
                            "does not go with --unit response"),
     "Responses/yeh": (frozenset({*_KEYED, "yeh"} - {"bootstrap", "threads", "method",
                                                     "shuffles"}), "does not go with --yeh"),
-    "ModernPredictions": (frozenset({*_COMMON, "key_path", "metric", "phi", "errors"}),
+    "ModernPredictions": (frozenset({*_COMMON, "key_path", "metric", "phi", "errors", "parse"}),
                           "does not go with a modern key (its scorer takes --metric and --phi)"),
     "ScoreFiles": (frozenset({*_COMMON, "units"}),
                    "goes with --key (responses scored here); these are scores"),

@@ -265,10 +265,12 @@ def destination_options(force_help: str = "Replace --output if it exists.", *,
 @dataclass(frozen=True)
 class Selection:
     """Which systems a command reads and what they are called: ``--name FILE=NAME`` renames,
-    and (where the command takes it) ``--units``, the policy for differing unit sets."""
+    and (where the command takes it) ``--units``, the policy for differing unit sets, and
+    ``--parse``, how raw answers of a language model are read."""
 
     names: tuple[str, ...]
     units: str = "same"
+    parse: str = "strict"
 
     def renames(self, inputs: Sequence[str]) -> dict[str, str]:
         """Input path → system name, for the names given; FILE must be one of ``inputs``."""
@@ -277,9 +279,12 @@ class Selection:
         return parse_names(self.names, inputs)
 
 
-def selection_options(*, units: bool = True) -> Decorator:
-    """``--name`` (and ``--units``); the command receives ``selection: Selection``."""
-    options = []
+def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
+    """``--name`` (and ``--units``, ``--parse``); the command receives ``selection:
+    Selection``."""
+    from muceval.cli.common import PARSE_OPTION
+
+    options = [PARSE_OPTION] if parse else []
     if units:
         options.append(click.option(
             "--units", "units", type=click.Choice(["same", "intersection"]), default="same",
@@ -337,6 +342,7 @@ class ModernChoice:
     ignore_empty_docs: bool = False
     compat: bool = False
     event_n_file: str | None = None
+    parse: str = "strict"
 
     def scorer(self) -> ModernOptions | None:
         """The one scorer ``--metric`` names (``gtt`` by default) with its ``--phi``; None

@@ -101,7 +101,7 @@ def _report_options() -> Decorator:
               "systems); no INPUT needed.")
 @_report_options()
 @testing_options("muc4")
-@selection_options()
+@selection_options(parse=True)
 @unit_level_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True,
@@ -156,7 +156,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
         inputs, key_path, config=configuration.config_path, slots=configuration.slots_path,
         alignment_file=configuration.alignment_path, history=history_path, scoring=scoring,
         unit=unit if key_path is not None or given is click.core.ParameterSource.COMMANDLINE
-        else None, units=selection.units, names=selection.renames(inputs))
+        else None, units=selection.units, names=selection.renames(inputs),
+        parse=selection.parse)
     _refuse_unused(source)
     modern = isinstance(source, ModernPredictions)
     with progress_bar(sys.stderr.isatty(), "pairs" if modern else "randomization") as advance:
@@ -183,7 +184,7 @@ _COMMON = ("inputs", "example", "out_dir", "title", "force", "png", "histograms"
            *SETTINGS_OPTIONS, "metrics", "threads", "names", "fmt", "strict")
 """The options of `report` whatever it reports on."""
 _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
-    "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors"}
+    "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors", "parse"}
                                     - {"unit_means", "metrics", "histograms"}),
                           "belongs to the 1992 scorer: with a modern key (GTT, GRIT, IterX) "
                           "the report scores every modern scorer and tests precision, recall "

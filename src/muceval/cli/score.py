@@ -176,6 +176,8 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
       muceval score --key key-tst3.v2 --no-query-pass --output-dir reports/ responses/
       muceval score --key key-tst3.v2 --format table --per-slot BBN.tst3
       muceval score --key gtt/test.json --scorer all gtt/preds_gtt.out iterx/*.jsonlines
+      muceval score --key famus/source/dev.json --scorer ceaf-rme --phi phi-a \
+          --parse lenient llama_responses.jsonl
     """
     from muceval.pipelines.inputs import is_modern
 
@@ -184,8 +186,8 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
             raise UsageError(f"{key_path} is a modern MUC-4 gold file: choose --scorer gtt, "
                              "ceaf-ree, ceaf-rme or all")
         refuse_unused(MODERN_USES, "belongs to the 1992 scorer; the modern metrics take --phi, "
-                      "--event-n, --event-n-file, --ignore-empty-docs, --compat, --name, --format, -o, --force "
-                      "and --strict")
+                      "--event-n, --event-n-file, --ignore-empty-docs, --compat, --parse, --name, --format, "
+                      "-o, --force and --strict")
         predictions = expand_folders(responses, RESPONSES)
         refuse_overwriting_inputs(destination.output, {
             key_path: "key", **{p: "predictions" for p in predictions},

@@ -60,6 +60,8 @@ class Schema:
         contains it (shortest first; among strings of one length, in answer order).
     sanitise_gold : bool
         Remove ``' " \\ -`` from gold mentions before normalising them (IterX on MUC-4).
+    reported : tuple of (str, str or None)
+        The scorers (and similarities) a report shows by default.
     """
 
     name: str
@@ -72,6 +74,9 @@ class Schema:
     normalisation: Normalisation = "squad"
     group_predictions: Literal["substring"] | None = None
     sanitise_gold: bool = False
+    reported: tuple[tuple[str, str | None], ...] = ()
+    """The scores its literature reports, as ``(scorer, phi)``: what a report shows (empty:
+    every scorer that takes the schema, each with its first similarity)."""
 
     def __post_init__(self) -> None:
         if self.normalisation not in NORMALISATIONS:
@@ -99,7 +104,8 @@ class Schema:
 MUC4 = Schema("muc4", "MUC-4 (GTT, GRIT, IterX layouts)", roles=ROLES, sanitise_gold=True)
 FAMUS = Schema("famus", "FAMuS (FrameNet frames; Vashishtha et al. 2024)", type_from="docid",
                docid_separator="-frame-", fillers="strings", normalisation="none",
-               group_predictions="substring")
+               group_predictions="substring",
+               reported=(("ceaf-rme", "phi3"), ("ceaf-rme", "phi-a")))
 
 SCHEMAS: dict[str, Schema] = {}
 """Every schema by name: the built-in ones and those registered (a user's TOML file)."""

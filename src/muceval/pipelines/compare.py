@@ -135,11 +135,13 @@ def _tallies(source: CompareSource, modern: ModernOptions | None,
     """The systems' units (modern counts per document, responses scored here, or score
     files) and what one unit is."""
     if isinstance(source, ModernPredictions):
-        from muceval.scoring.modern import ModernOptions, ratio_tallies
-        from muceval.scoring.modern.files import score_modern_files
+        from muceval.scoring.modern import ratio_tallies
+        from muceval.scoring.modern.files import reported_scorers, score_modern_files
 
+        # Without a scorer named: the first the key's schema reports (gtt on MUC-4).
         run = score_modern_files(source.key, source.predictions,
-                                 [modern or ModernOptions("gtt")], dict(source.names))
+                                 lambda schema: [modern or reported_scorers(schema)[0]],
+                                 dict(source.names), source.parse)
         notify(ScoringNotes(warnings=run.warnings))
         return ratio_tallies(list(run.scores[0])), "document"
     if isinstance(source, Responses):

@@ -124,11 +124,19 @@ class ScoreFiles:
 
 @dataclass(frozen=True)
 class ModernPredictions:
-    """Predictions in a modern MUC-4 JSON layout, scored against a modern key."""
+    """Predictions in a modern JSON layout (or raw answers of a language model), scored
+    against a modern key; raw answers are read as ``parse`` says (``'strict'``: as the
+    official pipeline; ``'lenient'``: repaired, :mod:`muceval.formats.modern.answers`)."""
 
     key: str
     predictions: tuple[str, ...]
     names: Names = ()
+    parse: str = "strict"
+
+    def __post_init__(self) -> None:
+        from muceval.formats.modern.answers import check_parse
+
+        check_parse(self.parse)
 
     @property
     def files(self) -> dict[str | None, str]:
@@ -206,7 +214,7 @@ def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, 
                    alignment_file: str | None = None, history: str | None = None,
                    scoring: ScoringOptions | None = None, unit: str | None = None,
                    units: str = "same", names: Mapping[str, str] | None = None,
-                   ) -> InputSource:
+                   parse: str = "strict") -> InputSource:
     """What ``inputs`` are: responses to score against ``key``, modern predictions (with a
     modern ``key``), or, without a key, score files, modern scores or error analyses (each
     only with its own kind: a mix is refused).
@@ -217,7 +225,7 @@ def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, 
         The systems' files.
     key : str or pathlib.Path or None, default None
         The answer key, when the inputs are to be scored.
-    config, slots, alignment_file, history, scoring, unit, units
+    config, slots, alignment_file, history, scoring, unit, units, parse
         Kept in the variant they apply to (see each variant).
     names : mapping of str to str or None, default None
         New system names by input path.
@@ -237,7 +245,7 @@ def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, 
     chosen = names_of(names)
     if key is not None:
         if is_modern(key):
-            return ModernPredictions(str(key), paths, chosen)
+            return ModernPredictions(str(key), paths, chosen, parse)
         return Responses(str(key), paths, config, slots, alignment_file, history,
                          scoring or ScoringOptions(), unit or "message", chosen)
     kinds = [_kind_name(path) for path in paths]

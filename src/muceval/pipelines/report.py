@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from muceval.core.units import UnitTallies
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.modern_report import ModernAnalysis
+    from muceval.reporting.sections import ReportSection
     from muceval.scoring.errors import ErrorAnalysis
 
 __all__ = [
@@ -338,25 +339,28 @@ def _with_alignment(analysis: Analysis, source: Responses, config: Configuration
 def _modern(source: ModernPredictions, settings: SignificanceSettings, options: ReportOptions,
             progress: Progress | None,
             notify: Notify) -> ModernAnalysis:
-    """Modern predictions: every modern scorer side by side, significance per scorer."""
+    """Modern predictions: the scorers of the key's schema side by side (MUC-4: every modern
+    scorer), significance per scorer."""
     from muceval.reporting.modern_report import analyze_modern
-    from muceval.scoring.modern import ModernOptions
     from muceval.scoring.modern.files import score_modern_files
-    from muceval.scoring.scorers import modern_scorers
 
     names = dict(source.names)
-    run = score_modern_files(source.key, source.predictions,
-                             [ModernOptions(m) for m in modern_scorers()], names)
+    run = score_modern_files(source.key, source.predictions, None, names, source.parse)
     notify(ScoringNotes(warnings=run.warnings, skipped=run.skipped))
     analysis = analyze_modern([list(systems) for systems in run.scores], settings,
                               {"key": source.key, "predictions": list(source.predictions),
                                "gold layout": run.layout}, progress)
-    if not options.errors:
-        return analysis
-    from muceval.reporting.errors_section import error_section
-    from muceval.scoring.errors import analyse_error_files
+    from muceval.reporting.answers_section import answers_section
 
-    label, order = analysis.ranking
-    return replace(analysis, sections=(error_section(
-        analyse_error_files(source.key, source.predictions, names=names), order, label,
-        settings),))
+    answers = answers_section([(r.label, r.systems) for r in analysis.scorers])
+    sections: tuple[ReportSection, ...] = ()
+    if answers is not None:
+        sections += (answers,)
+    if options.errors:
+        from muceval.reporting.errors_section import error_section
+        from muceval.scoring.errors import analyse_error_files
+
+        label, order = analysis.ranking
+        sections += (error_section(analyse_error_files(source.key, source.predictions,
+                                                       names=names), order, label, settings),)
+    return replace(analysis, sections=sections) if sections else analysis

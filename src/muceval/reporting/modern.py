@@ -42,6 +42,7 @@ def _system_json(scores: ModernScores) -> dict[str, Any]:
                        "r_num": d.overall.r_num, "r_den": d.overall.r_den}
                       for d in scores.documents],
         "warnings": [str(w) for w in scores.warnings],
+        **({"parse": scores.parse_to_dict()} if scores.parse is not None else {}),
     }
 
 
@@ -63,14 +64,18 @@ def modern_scores_to_json(results: Sequence[Sequence[ModernScores]],
 
 
 def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
-    """One row per metric, system and scope (``overall``, ``role``, ``document``)."""
+    """One row per metric, system and scope (``overall``; ``strict``: raw answers read
+    leniently, the overall counts of the same answers read strictly; ``role``,
+    ``document``)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for systems in results:
         for s in systems:
             head = [s.options.metric, s.options.phi or "", s.system]
-            rows = [("overall", "", s.overall), *(("role", r, c) for r, c in s.roles.items()),
+            rows = [("overall", "", s.overall),
+                    *((("strict", "", s.strict),) if s.strict is not None else ()),
+                    *(("role", r, c) for r, c in s.roles.items()),
                     *(("document", d.docid, d.overall) for d in s.documents)]
             for scope, name, c in rows:
                 writer.writerow([*head, scope, name, c.p_num, c.p_den, c.r_num, c.r_den,
@@ -107,4 +112,29 @@ def modern_scores_table(run: ModernRun, terminal: bool) -> str:
                           "(GRIT's own gold differs in a dozen documents)")
     for line in run.skipped:
         console.print(f"  not scored: {line}")
+    _print_parses(run, console)
     return "" if terminal else console.export_text()
+
+
+def _print_parses(run: ModernRun, console: Any) -> None:
+    """How raw answers were read: per system its notes by kind, and read leniently, the F1
+    of the answers read strictly beside the lenient one (the first scorer's)."""
+    from rich.table import Table
+
+    systems = next((s for s in run.scores if s), ())
+    read = [s for s in systems if s.parse is not None]
+    if not read:
+        return
+    lenient = any(s.strict is not None for s in read)
+    table = Table(title=f"raw answers read {read[0].parse}"
+                  + (" (F1 under the first scorer; strict: as FAMuS's pipeline reads them)"
+                     if lenient else " (as FAMuS's pipeline reads them)"))
+    for column in ("system", "what reading met", *(("F1 strict", "F1 lenient") if lenient
+                                                   else ())):
+        table.add_column(column, justify="right" if column.startswith("F1") else "left")
+    for s in read:
+        met = ", ".join(f"{kind} ×{n}" for kind, n in s.note_counts().items()) or "nothing"
+        extra = (f"{100 * s.strict.f1:.2f}", f"{100 * s.overall.f1:.2f}") \
+            if lenient and s.strict is not None else ()
+        table.add_row(s.system, met, *extra)
+    console.print(table)

@@ -49,6 +49,13 @@ class ScorerResult:
     significance: SignificanceResult | None
     caveats: tuple[str, ...] = ()
     """Where this page's numbers differ from the original's, and why."""
+    anchor: str = ""
+    """Its id on the page and in figure names: the metric, with the similarity when the
+    report holds the metric twice (FAMuS's phi3 and phi-a)."""
+
+    def __post_init__(self) -> None:
+        if not self.anchor:
+            object.__setattr__(self, "anchor", self.metric)
 
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "label": self.label, "reproduces": self.reproduces,
@@ -104,15 +111,19 @@ def analyze_modern(results: Sequence[Sequence[ModernScores]], settings: Signific
     """Test every pair of systems under each scorer (one seed for all of them)."""
     chosen = settings.with_seed()
     scorers = []
+    metrics = [systems[0].options.metric for systems in results if systems]
     for systems in results:
         if not systems:
             continue
         options = systems[0].options
         label = options.metric + (f" ({options.phi})" if options.phi else "")
+        anchor = f"{options.metric}-{options.phi}" if metrics.count(options.metric) > 1 \
+            else options.metric
         sig = compare_ratios(ratio_tallies(systems), RATIO_METRICS, chosen, progress=progress) \
             if len(systems) >= 2 else None
         scorers.append(ScorerResult(options.metric, label, options.reproduces, tuple(systems),
-                                    sig, _caveats(systems, (inputs or {}).get("gold layout"))))
+                                    sig, _caveats(systems, (inputs or {}).get("gold layout")),
+                                    anchor))
     if not scorers:
         raise UsageError("no scorer could score these predictions")
     return ModernAnalysis(tuple(scorers), chosen, tuple((inputs or {}).items()))
@@ -161,16 +172,16 @@ def _side_by_side(analysis: ModernAnalysis) -> dict[str, Any]:
 
 def _scorer_view(r: ScorerResult, svgs: dict[str, str]) -> dict[str, Any]:
     return {
-        "metric": r.metric, "label": r.label, "reproduces": r.reproduces,
+        "metric": r.metric, "anchor": r.anchor, "label": r.label, "reproduces": r.reproduces,
         "caveats": r.caveats,
         "systems": [{"system": s.system, **{k: format_pct(getattr(s.overall, k))
                                            for k in ("precision", "recall", "f1")},
                      "counts": f"{s.overall.p_num:g}/{s.overall.p_den} · "
                                f"{s.overall.r_num:g}/{s.overall.r_den}"}
                     for s in sorted(r.systems, key=lambda s: -s.overall.f1)],
-        "matrices": matrices_view(r.significance, svgs, f"{r.metric}-", TITLES)
+        "matrices": matrices_view(r.significance, svgs, f"{r.anchor}-", TITLES)
         if r.significance is not None else None,
-        "groupings": groupings_view(r.significance, svgs, f"{r.metric}-", TITLES)
+        "groupings": groupings_view(r.significance, svgs, f"{r.anchor}-", TITLES)
         if r.significance is not None else None,
     }
 
@@ -191,7 +202,7 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
             label = f"{r.label}: {TITLES[metric]}"
             for kind, fig in (("matrix", matrix_plot(r.significance, metric, label)),
                               ("groups", groups_plot(r.significance, metric, label))):
-                fig_id = f"{r.metric}-{kind}-{metric}"
+                fig_id = f"{r.anchor}-{kind}-{metric}"
                 svgs[fig_id] = to_svg(fig)
                 files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
                 if png:

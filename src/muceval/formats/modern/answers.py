@@ -56,9 +56,11 @@ Notes = list[tuple[str, str]]
 
 
 def check_parse(parse: str) -> Parse:
-    if parse not in PARSE_MODES:
-        raise UsageError(f"{parse!r}: choose from {', '.join(PARSE_MODES)}", parameter="parse")
-    return parse  # type: ignore[return-value]
+    """``parse`` if it is one of :data:`PARSE_MODES` (else a UsageError naming it)."""
+    for mode in PARSE_MODES:
+        if parse == mode:
+            return mode
+    raise UsageError(f"{parse!r}: choose from {', '.join(PARSE_MODES)}", parameter="parse")
 
 
 def _json_lines(text: str, path: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -145,8 +147,8 @@ def decode_answer(response: str, parse: Parse = "strict", known: tuple[str, ...]
     >>> decode_answer('{"Agent": ["Fogerty"]}\\n\\nNote: ...', "lenient")
     ({'Agent': ['Fogerty']}, [('prose-after', 'Note: ...')])
     >>> decode_answer('{"agent": "Fogerty", "Place": ["Paris", "Fr', "lenient", ("Agent", "Place"))
-    ({'Agent': ['Fogerty'], 'Place': ['Paris']}, [('truncated', '"Place": ["Paris", "Fr'), \
-('role-renamed', 'agent → Agent'), ('string-as-list', 'agent: Fogerty')])
+    ({'Agent': ['Fogerty'], 'Place': ['Paris']}, [('truncated', '{"agent": "Fogerty", "Place": \
+["Paris", "Fr'), ('role-renamed', 'agent → Agent'), ('string-as-list', 'Agent: Fogerty')])
     """
     notes: Notes = []
     value = _decode_strict(response, notes) if parse == "strict" \

@@ -35,12 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from muceval.core.modern import ROLES, ModernDocument, ModernFile
+from muceval.core.modern import ROLES, ModernDocument, ModernFile, ParseNote
 from muceval.core.schema import MUC4, Schema, schema_named
 from muceval.core.units import RatioTallies
 from muceval.errors import InputError, Problem, UsageError
 from muceval.scoring.modern import ceaf, gtt
-from muceval.scoring.modern.counts import Counts, normalize, normaliser
+from muceval.scoring.modern.counts import Counts, normaliser, normalize
 from muceval.scoring.scorers import EVENT_N, MODERN_OPTIONS, SCORERS, EventN, modern_scorers
 
 __all__ = ["EVENT_N", "EventN", "Counts", "DocumentCounts", "ModernOptions", "ModernScores",
@@ -197,6 +197,31 @@ class ModernScores:
     options: ModernOptions
     documents: tuple[DocumentCounts, ...]
     warnings: tuple[Problem, ...] = ()
+    parse: str | None = None
+    """How raw answers were read (``'strict'``, ``'lenient'``; None: not raw answers)."""
+    notes: tuple[ParseNote, ...] = ()
+    """What reading them met (:class:`~muceval.core.modern.ParseNote`), in file order."""
+    strict: Counts | None = None
+    """Read ``'lenient'``: the overall counts of the same answers read ``'strict'``."""
+
+    def note_counts(self) -> dict[str, int]:
+        """How many notes of each kind, most frequent first."""
+        counts: dict[str, int] = {}
+        for note in self.notes:
+            counts[note.kind] = counts.get(note.kind, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def parse_to_dict(self, examples: int = 3) -> dict[str, Any] | None:
+        """How the answers were read, as JSON: the mode, per kind of note its count and the
+        first ``examples`` notes, and (lenient) the strict overall counts."""
+        if self.parse is None:
+            return None
+        kinds = self.note_counts()
+        return {"mode": self.parse,
+                "notes": {kind: {"count": n, "examples": [
+                    note.to_dict() for note in self.notes if note.kind == kind][:examples]}
+                    for kind, n in kinds.items()},
+                "strict": None if self.strict is None else self.strict.to_dict()}
 
     @property
     def overall(self) -> Counts:
@@ -272,7 +297,8 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
     spec = SCORERS[options.metric]
     extra = {"schema": schema} if spec.schemas is None else {}
     documents = spec.scorer()(gold.by_id(), pred.by_id(), options, **extra)
-    return ModernScores(system or pred.path, options, tuple(documents), tuple(warnings))
+    return ModernScores(system or pred.path, options, tuple(documents), tuple(warnings),
+                        pred.parse, pred.notes)
 
 
 def _schema(gold: ModernFile, pred: ModernFile, options: ModernOptions) -> Schema:
@@ -317,6 +343,13 @@ def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions,
     warnings = [] if options.compat and options.metric != "ceaf-ree" else \
         _refuse_empty(pred, None if schema.normalisation == "none"
                       else normaliser(schema.normalisation))
+    empty = [n for n in pred.notes if n.kind in ("unparsed", "not-an-object")]
+    if empty:
+        warnings.append(Problem(pred.path, empty[0].line, f"{len(empty)} answer(s) are no JSON "
+                                f"object (e.g. document {empty[0].docid}): scored as predicting "
+                                "nothing, as FAMuS's pipeline scores them"
+                                + (" (--parse lenient recovers what it can)"
+                                   if pred.parse == "strict" else "")))
     missing = [d.docid for d in gold.documents if d.docid not in pred.by_id()]
     if missing:
         warnings.append(Problem(pred.path, None, f"{len(missing)} gold document(s) have no "

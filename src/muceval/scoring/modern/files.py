@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from muceval.core.modern import ModernFile
-from muceval.errors import Problem, UsageError
-from muceval.formats.files import system_name
-from muceval.formats.modern import read_modern
+from muceval.core.schema import schema_named
+from muceval.errors import InputError, Problem, UsageError
+from muceval.formats.files import read_text, system_name
+from muceval.formats.modern import detect_layout, layout_named, parse_modern, read_modern
+from muceval.formats.modern.answers import roles_by_type
 from muceval.scoring.modern import ModernOptions, ModernScores, score_modern
-from muceval.scoring.scorers import SCORERS
+from muceval.scoring.scorers import SCORERS, modern_scorers
 
-__all__ = ["ModernRun", "score_modern_files"]
+__all__ = ["ModernRun", "read_predictions", "reported_scorers", "score_modern_files"]
 
 
 @dataclass(frozen=True)
@@ -32,14 +34,57 @@ class ModernRun:
     warnings: tuple[Problem, ...]
 
 
+def read_predictions(path: str | Path, gold: ModernFile, parse: str = "strict") -> ModernFile:
+    """A prediction file read for ``gold``: in the gold's schema; raw answers read as ``parse``
+    says, their role names matched to the gold's roles of each type; a gold file of a layout
+    that allows it (FAMuS's prompts) read as predictions, as FAMuS's report baseline is.
+
+    Raises
+    ------
+    InputError
+        If the file is unreadable, of no layout, or the gold file itself.
+    """
+    text = read_text(path)
+    layout = detect_layout(text)
+    options = layout_named(layout).read_options if layout else frozenset()
+    as_prediction = layout is not None and layout_named(layout).gold \
+        and "as_prediction" in options
+    if as_prediction and Path(path).resolve() == Path(gold.path).resolve():
+        raise InputError.at(str(path), None, "the key itself, given as predictions")
+    return parse_modern(text, str(path), layout, as_prediction=as_prediction, parse=parse,
+                        schema=gold.schema if "schema" in options else None,
+                        roles_of=roles_by_type(gold.documents) if "roles_of" in options
+                        else None)
+
+
+def reported_scorers(schema: str) -> list[ModernOptions]:
+    """The scorers a report shows for a schema: those it names, else every modern scorer
+    that takes it, each with its first similarity.
+
+    >>> [(o.metric, o.phi) for o in reported_scorers("famus")]
+    [('ceaf-rme', 'phi3'), ('ceaf-rme', 'phi-a')]
+    """
+    chosen = schema_named(schema).reported
+    if chosen:
+        return [ModernOptions(metric, phi) for metric, phi in chosen]
+    return [ModernOptions(m) for m in modern_scorers()
+            if schema in (SCORERS[m].schemas or {schema})]
+
+
 def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
-                       options: Sequence[ModernOptions],
-                       names: Mapping[str, str] | None = None) -> ModernRun:
+                       options: Sequence[ModernOptions] | None
+                       | Callable[[str], Sequence[ModernOptions]],
+                       names: Mapping[str, str] | None = None,
+                       parse: str = "strict") -> ModernRun:
     """Score each prediction file under each of ``options``.
 
     With more than one scorer, a prediction (or gold) file of per-role extracts only is
     left out of the scorers that need templates and named in ``skipped``; with one, it is
-    scored, and that scorer's refusal is the answer.
+    scored, and that scorer's refusal is the answer. Raw answers are read as ``parse`` says
+    (:func:`read_predictions`); read ``'lenient'``, each score also holds the score of the
+    same answers read ``'strict'`` (``ModernScores.strict``), to show what the repairs changed.
+    ``options`` None: the scorers a report shows for the key's schema
+    (:func:`reported_scorers`); a function: the scorers it gives for the key's schema.
 
     Raises
     ------
@@ -49,8 +94,12 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
         If a file is unreadable or not a modern MUC-4 file.
     """
     gold = read_modern(key_path)
-    preds = [((names or {}).get(str(p)) or system_name(str(p)), read_modern(p))
-             for p in predictions]
+    if options is None:
+        options = reported_scorers(gold.schema)
+    elif callable(options):
+        options = options(gold.schema)
+    preds = [((names or {}).get(str(p)) or system_name(str(p)),
+              read_predictions(p, gold, parse)) for p in predictions]
     chosen = [name for name, _ in preds]
     if len(set(chosen)) != len(chosen):
         raise UsageError("two prediction files give the same system name: " + ", ".join(chosen))
@@ -62,7 +111,17 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
             if len(options) > 1 and _cannot(option.metric, gold, pred):
                 skipped.append(f"{name} under {option.metric} ({pred.layout} has no templates)")
                 continue
-            systems.append(score_modern(gold, pred, option, name))
+            takes = SCORERS[option.metric].schemas
+            if len(options) > 1 and takes is not None and gold.schema not in takes:
+                skipped.append(f"{name} under {option.metric} (it scores "
+                               f"{', '.join(sorted(takes))} templates; the key is {gold.schema})")
+                continue
+            scored = score_modern(gold, pred, option, name)
+            if pred.parse == "lenient":
+                strict = score_modern(gold, read_predictions(pred.path, gold, "strict"), option,
+                                      name)
+                scored = replace(scored, strict=strict.overall)
+            systems.append(scored)
         scores.append(tuple(systems))
     warnings = {str(w): w for systems in scores for s in systems for w in s.warnings}
     return ModernRun(tuple(options), tuple(scores), tuple(skipped), gold.layout,
