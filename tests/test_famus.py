@@ -254,14 +254,27 @@ def test_mistakes_are_refused(famus: Path, tmp_path: Path) -> None:
     answers.write_text(json.dumps({"instance_id": "EN-9-frame-Hiring", "response": "{}"}) + "\n")
     with pytest.raises(InputError, match="1 document\\(s\\) not in the gold"):
         score_modern(gold, read_predictions(answers, gold), ModernOptions("ceaf-rme"))
-    with pytest.raises(UsageError, match="gtt scores muc4 templates") as error:
-        score_modern(gold, read_modern(key, as_prediction=True), ModernOptions("gtt"))
-    assert error.value.parameter == "metric"
-    muc = tmp_path / "muc.jsonl"
-    muc.write_text(json.dumps({"TST3-MUC4-0001": []}) + "\n")
+    with pytest.raises(UsageError, match="unknown schema 'kitchen'") as error:
+        read_modern(key, schema="kitchen")
+    assert error.value.parameter == "schema"
+    muc = tmp_path / "muc.json"
+    muc.write_text(json.dumps({"30001": {"pred_templates": []}}) + "\n")  # GTT's: MUC-4 only
     with pytest.raises(InputError, match="predictions of schema muc4 against a gold of schema "
                        "famus"):
         score_modern(gold, read_predictions(muc, gold), ModernOptions("ceaf-rme"))
+
+
+def test_every_scorer_scores_famus(famus: Path) -> None:
+    """GTT's template F1 and GRIT's CEAF-REE on FAMuS's open roles: the key's gold roles read
+    as predictions score all but what FAMuS's conversion groups or drops."""
+    gold = read_modern(famus / "data/prompts/report/dev.json")
+    pred = read_modern(gold.path, as_prediction=True)
+    for options in (ModernOptions("gtt"), ModernOptions("ceaf-ree", phi="strict")):
+        scores = score_modern(gold, pred, options)
+        assert 0.99 < scores.overall.precision < 1.0, options.metric
+        assert 0.99 < scores.overall.recall < 1.0, options.metric
+        # Per role: the frames' roles, not MUC-4's.
+        assert "Agent" in scores.roles and "PerpInd" not in scores.roles
 
 
 def test_compare_and_report_take_raw_answers(famus: Path, tmp_path: Path) -> None:
@@ -293,5 +306,9 @@ def test_famus_files_convert_between_their_layouts(famus: Path) -> None:
     gold = read_modern(famus / "data/prompts/report/dev.json")
     again = parse_modern(write_layout(gold, "famus-gold"))
     assert again.documents == gold.documents and again.schema == "famus"
-    with pytest.raises(InputError, match="famus templates and gtt-gold is a muc4 layout"):
-        write_layout(gold, "gtt-gold")
+    with pytest.raises(InputError, match="famus templates and gtt-pred is a muc4 layout"):
+        write_layout(gold, "gtt-pred")
+    # The layouts of any schema keep FAMuS's templates (types from the ids, open roles).
+    for layout in ("gtt-gold", "muceval"):
+        again = parse_modern(write_layout(gold, layout), schema="famus")
+        assert again.documents == gold.documents

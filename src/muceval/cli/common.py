@@ -155,6 +155,13 @@ PARSE_OPTION = click.option(
         "were expected, and lists each repair, with the strict scores beside.")
 """``--parse``: how raw answers of a language model are read."""
 
+SCHEMA_OPTION = click.option(
+        "--schema", metavar="NAME|FILE",
+        help="The template schema of a modern key and its predictions: muc4, famus, or a "
+        "TOML file of your own (docs/configuration.md). Default: the one the key's layout "
+        "says (FAMuS's prompt files: famus; the others: muc4).")
+"""``--schema``: the template schema of a modern key."""
+
 
 def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem],
                     strict: bool) -> None:

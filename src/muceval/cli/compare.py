@@ -119,7 +119,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
                             slots=configuration.slots_path, history=history_path,
                             scoring=scoring, unit=unit.level if key_path else None,
                             units=selection.units, names=selection.renames(paths),
-                            parse=selection.parse)
+                            parse=selection.parse, schema=selection.schema)
     variant = type(source).__name__
     if isinstance(source, Responses) and source.unit == "response":
         variant += "/yeh" if unit.yeh else "/response"
@@ -161,7 +161,7 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
                            "does not go with --unit response"),
     "Responses/yeh": (frozenset({*_KEYED, "yeh"} - {"bootstrap", "threads", "method",
                                                     "shuffles"}), "does not go with --yeh"),
-    "ModernPredictions": (frozenset({*_COMMON, "key_path", "metric", "phi", "errors", "parse"}),
+    "ModernPredictions": (frozenset({*_COMMON, "key_path", "metric", "phi", "errors", "parse", "schema"}),
                           "does not go with a modern key (its scorer takes --metric and --phi)"),
     "ScoreFiles": (frozenset({*_COMMON, "units"}),
                    "goes with --key (responses scored here); these are scores"),

@@ -271,6 +271,7 @@ class Selection:
     names: tuple[str, ...]
     units: str = "same"
     parse: str = "strict"
+    schema: str | None = None
 
     def renames(self, inputs: Sequence[str]) -> dict[str, str]:
         """Input path → system name, for the names given; FILE must be one of ``inputs``."""
@@ -282,9 +283,9 @@ class Selection:
 def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
     """``--name`` (and ``--units``, ``--parse``); the command receives ``selection:
     Selection``."""
-    from muceval.cli.common import PARSE_OPTION
+    from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION
 
-    options = [PARSE_OPTION] if parse else []
+    options = [PARSE_OPTION, SCHEMA_OPTION] if parse else []
     if units:
         options.append(click.option(
             "--units", "units", type=click.Choice(["same", "intersection"]), default="same",
@@ -343,6 +344,7 @@ class ModernChoice:
     compat: bool = False
     event_n_file: str | None = None
     parse: str = "strict"
+    schema: str | None = None
 
     def scorer(self) -> ModernOptions | None:
         """The one scorer ``--metric`` names (``gtt`` by default) with its ``--phi``; None

@@ -7,12 +7,13 @@ from collections.abc import Sequence
 
 import click
 
-from muceval.cli.common import PARSE_OPTION
+from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION
 from muceval.cli.groups import Decorator, Destination, ModernChoice, option_group
 from muceval.scoring.scorers import EVENT_N, SCORERS, modern_scorers
 
 METRIC_CHOICES = (*SCORERS, "all")
-MODERN_ONLY = ("phi", "event_n", "event_n_file", "ignore_empty_docs", "compat", "parse")
+MODERN_ONLY = ("phi", "event_n", "event_n_file", "ignore_empty_docs", "compat", "parse",
+               "schema")
 """The options of `score` that only the modern metrics take."""
 MODERN_USES = ("responses", "key_path", "metric", *MODERN_ONLY, "fmt", "output", "force",
                "names", "strict")
@@ -53,6 +54,7 @@ def modern_options() -> Decorator:
                      "mentions or an empty incident type gets full credit; unknown documents "
                      "are counted)."),
         PARSE_OPTION,
+        SCHEMA_OPTION,
     ]
     return option_group("modern", ModernChoice, options)
 
@@ -71,12 +73,13 @@ def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, 
 
     metrics = modern_scorers() if choice.metric == "all" else (choice.metric or "gtt",)
     scored = score_predictions(
-        ModernPredictions(key_path, tuple(predictions), names_of(names), choice.parse),
+        ModernPredictions(key_path, tuple(predictions), names_of(names), choice.parse,
+                          choice.schema),
         [choice.options(m) for m in metrics], outputs=[destination.output],
         recorded={"metric": choice.metric, "phi": choice.phi, "event_n": choice.event_n,
                   "event_n_file": choice.event_n_file,
                   "ignore_empty_docs": choice.ignore_empty_docs, "compat": choice.compat,
-                  "parse": choice.parse})
+                  "parse": choice.parse, "schema": choice.schema})
     for warning in scored.run.warnings:
         click.echo(f"{'error' if strict else 'warning'}: {warning}", err=True)
     if strict and scored.run.warnings:

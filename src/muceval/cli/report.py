@@ -157,7 +157,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
         alignment_file=configuration.alignment_path, history=history_path, scoring=scoring,
         unit=unit if key_path is not None or given is click.core.ParameterSource.COMMANDLINE
         else None, units=selection.units, names=selection.renames(inputs),
-        parse=selection.parse)
+        parse=selection.parse, schema=selection.schema)
     _refuse_unused(source)
     modern = isinstance(source, ModernPredictions)
     with progress_bar(sys.stderr.isatty(), "pairs" if modern else "randomization") as advance:
@@ -184,7 +184,7 @@ _COMMON = ("inputs", "example", "out_dir", "title", "force", "png", "histograms"
            *SETTINGS_OPTIONS, "metrics", "threads", "names", "fmt", "strict")
 """The options of `report` whatever it reports on."""
 _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
-    "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors", "parse"}
+    "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors", "parse", "schema"}
                                     - {"unit_means", "metrics", "histograms"}),
                           "belongs to the 1992 scorer: with a modern key (GTT, GRIT, IterX) "
                           "the report scores every modern scorer and tests precision, recall "

@@ -186,7 +186,8 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
             raise UsageError(f"{key_path} is a modern MUC-4 gold file: choose --scorer gtt, "
                              "ceaf-ree, ceaf-rme or all")
         refuse_unused(MODERN_USES, "belongs to the 1992 scorer; the modern metrics take --phi, "
-                      "--event-n, --event-n-file, --ignore-empty-docs, --compat, --parse, --name, --format, "
+                      "--event-n, --event-n-file, --ignore-empty-docs, --compat, --parse, --schema, --name, "
+                      "--format, "
                       "-o, --force and --strict")
         predictions = expand_folders(responses, RESPONSES)
         refuse_overwriting_inputs(destination.output, {

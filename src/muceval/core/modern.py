@@ -156,17 +156,20 @@ def number_of_docid(docid: str) -> int:
 
 
 def role_union(templates: tuple[ModernTemplate, ...] | list[ModernTemplate],
-               ) -> tuple[tuple[Entity, ...], ...]:
-    """Per role, the entities of all templates in first-seen order, exact duplicates dropped
-    (how template predictions are scored by CEAF-REE, and written as GRIT extracts).
+               roles: tuple[str, ...] = ROLES) -> tuple[tuple[Entity, ...], ...]:
+    """Per role of ``roles``, the entities of all templates in first-seen order, exact
+    duplicates dropped (how template predictions are scored by CEAF-REE, and written as GRIT
+    extracts).
 
     >>> t = ModernTemplate("attack", ((("a",),), (), (), (), ()))
     >>> role_union([t, t])[0]
     (('a',),)
     """
-    out: list[list[Entity]] = [[] for _ in ROLES]
+    out: list[list[Entity]] = [[] for _ in roles]
     for template in templates:
-        for entities, bucket in zip(template.roles, out, strict=True):
+        own = template.roles if template.role_names == roles else tuple(
+            template.role(r) for r in roles)
+        for entities, bucket in zip(own, out, strict=True):
             for entity in entities:
                 if entity not in bucket:
                     bucket.append(entity)

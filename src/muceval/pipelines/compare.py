@@ -141,7 +141,7 @@ def _tallies(source: CompareSource, modern: ModernOptions | None,
         # Without a scorer named: the first the key's schema reports (gtt on MUC-4).
         run = score_modern_files(source.key, source.predictions,
                                  lambda schema: [modern or reported_scorers(schema)[0]],
-                                 dict(source.names), source.parse)
+                                 dict(source.names), source.parse, source.schema)
         notify(ScoringNotes(warnings=run.warnings))
         return ratio_tallies(list(run.scores[0])), "document"
     if isinstance(source, Responses):

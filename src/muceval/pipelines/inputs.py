@@ -132,6 +132,8 @@ class ModernPredictions:
     predictions: tuple[str, ...]
     names: Names = ()
     parse: str = "strict"
+    schema: str | None = None
+    """The template schema: a name or a TOML file (None: the one the key's layout says)."""
 
     def __post_init__(self) -> None:
         from muceval.formats.modern.answers import check_parse
@@ -140,7 +142,9 @@ class ModernPredictions:
 
     @property
     def files(self) -> dict[str | None, str]:
-        return {self.key: "key", **{path: "prediction file" for path in self.predictions}}
+        return {self.key: "key", **{path: "prediction file" for path in self.predictions},
+                **({self.schema: "schema file"} if self.schema and Path(self.schema).is_file()
+                   else {})}
 
 
 @dataclass(frozen=True)
@@ -214,7 +218,7 @@ def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, 
                    alignment_file: str | None = None, history: str | None = None,
                    scoring: ScoringOptions | None = None, unit: str | None = None,
                    units: str = "same", names: Mapping[str, str] | None = None,
-                   parse: str = "strict") -> InputSource:
+                   parse: str = "strict", schema: str | None = None) -> InputSource:
     """What ``inputs`` are: responses to score against ``key``, modern predictions (with a
     modern ``key``), or, without a key, score files, modern scores or error analyses (each
     only with its own kind: a mix is refused).
@@ -225,7 +229,7 @@ def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, 
         The systems' files.
     key : str or pathlib.Path or None, default None
         The answer key, when the inputs are to be scored.
-    config, slots, alignment_file, history, scoring, unit, units, parse
+    config, slots, alignment_file, history, scoring, unit, units, parse, schema
         Kept in the variant they apply to (see each variant).
     names : mapping of str to str or None, default None
         New system names by input path.
@@ -243,9 +247,12 @@ def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, 
     if not paths:
         raise UsageError("give the files to read", parameter="inputs")
     chosen = names_of(names)
+    if schema is not None and (key is None or not is_modern(key)):
+        raise UsageError("a template schema goes with a modern key (JSON) and its predictions",
+                         parameter="schema")
     if key is not None:
         if is_modern(key):
-            return ModernPredictions(str(key), paths, chosen, parse)
+            return ModernPredictions(str(key), paths, chosen, parse, schema)
         return Responses(str(key), paths, config, slots, alignment_file, history,
                          scoring or ScoringOptions(), unit or "message", chosen)
     kinds = [_kind_name(path) for path in paths]

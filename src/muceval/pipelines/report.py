@@ -345,7 +345,8 @@ def _modern(source: ModernPredictions, settings: SignificanceSettings, options: 
     from muceval.scoring.modern.files import score_modern_files
 
     names = dict(source.names)
-    run = score_modern_files(source.key, source.predictions, None, names, source.parse)
+    run = score_modern_files(source.key, source.predictions, None, names, source.parse,
+                             source.schema)
     notify(ScoringNotes(warnings=run.warnings, skipped=run.skipped))
     analysis = analyze_modern([list(systems) for systems in run.scores], settings,
                               {"key": source.key, "predictions": list(source.predictions),

@@ -191,11 +191,12 @@ def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions
                                     **{p: "predictions" for p in source.predictions}}
     _refuse_outputs(outputs, {**files, **buckets})
     names = dict(source.names)
-    run = score_modern_files(source.key, source.predictions, scorers, names, source.parse)
+    run = score_modern_files(source.key, source.predictions, scorers, names, source.parse,
+                             source.schema)
     buckets_used = next((o.event_n_buckets for o in run.options if o.event_n_buckets), None)
     settings: dict[str, object] = {"command": "score", "muceval": __version__,
                                    "key": source.key, "predictions": list(source.predictions),
-                                   "parse": source.parse}
+                                   "parse": source.parse, "schema": source.schema}
     for key, value in (recorded or {}).items():
         settings[key] = value
         if key == "event_n_file":  # where the documents of event_n come from, beside it

@@ -86,10 +86,10 @@ def modern_scorers() -> tuple[str, ...]:
 register(ScorerSpec("1992", "the MUC-4 Scoring System (1992)", family="1992",
                     needs_templates=True))
 register(ScorerSpec("gtt", "GTT eval.py (Du, Rush & Cardie 2021)",
-                    options=frozenset({"event_n", "event_n_file"}),
+                    options=frozenset({"event_n", "event_n_file"}), schemas=None,
                     implementation="muceval.scoring.modern:gtt_documents"))
 register(ScorerSpec("ceaf-ree", "GRIT CEAF-REE (Du, Rush & Cardie 2021)",
-                    similarities=("strict", "prop"), needs_templates=False,
+                    similarities=("strict", "prop"), needs_templates=False, schemas=None,
                     implementation="muceval.scoring.modern:ree_documents"))
 register(ScorerSpec("ceaf-rme", "IterX CEAF-RME (Chen et al. 2023); on FAMuS, FAMuS's "
                     "(Vashishtha et al. 2024)",

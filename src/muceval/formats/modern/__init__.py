@@ -45,6 +45,7 @@ from muceval.core.modern import (
     number_of_docid,
     role_union,
 )
+from muceval.core.schema import MUC4, Schema
 from muceval.errors import InputError, UsageError
 from muceval.formats.files import check_format_version, json_text, parse_json, read_text
 
@@ -221,8 +222,12 @@ def parse_modern(text: str, path: str = "<string>", layout: str | None = None, *
     chosen = layout_named(layout)
     if as_prediction and "as_prediction" not in chosen.read_options:
         raise InputError.at(path, None, f"a gold file ({layout}), given as predictions")
+    if schema is not None and schema != chosen.schema and "schema" not in chosen.read_options:
+        raise InputError.at(path, None, f"{chosen.label} files hold {chosen.schema} templates, "
+                            f"not {schema}")
+    used = schema_named(schema or chosen.schema)
     given = {"as_prediction": as_prediction, "parse": parse, "roles_of": roles_of,
-             "schema": schema_named(schema or chosen.schema)}
+             "schema": used}
     documents = tuple(chosen.read(text, path, **{k: v for k, v in given.items()
                                                  if k in chosen.read_options}))
     seen: dict[str, int | None] = {}
@@ -231,7 +236,7 @@ def parse_modern(text: str, path: str = "<string>", layout: str | None = None, *
             where = f" (first on line {seen[document.docid]})" if seen[document.docid] else ""
             raise InputError.at(path, document.line, f"document {document.docid} given twice{where}")
         seen[document.docid] = document.line
-    return ModernFile(path, layout, documents, schema or chosen.schema, as_prediction,
+    return ModernFile(path, layout, documents, used.name, as_prediction,
                       parse if "parse" in chosen.read_options else None)
 
 
@@ -254,20 +259,21 @@ def layout_named(name: str) -> Layout:
 
 
 def _document(docid: str, value: Any, field: str, gold: bool,
-              line: int | None = None) -> ModernDocument:
+              line: int | None = None, schema: Schema = MUC4) -> ModernDocument:
     """A document of the templates (``field`` ends in ``templates``) or extracts ``value``."""
     if not field.endswith("templates"):
         return ModernDocument(docid, extracts=_roles(value, gold), line=line)
     if not isinstance(value, list):
         raise _Bad(f"{field!r} must be a list")
-    return ModernDocument(docid, tuple(_template(t, gold) for t in value), line=line)
+    return ModernDocument(docid, tuple(_template(t, gold, schema, docid) for t in value),
+                          line=line)
 
 
-def _contents(document: ModernDocument, field: str, gold: bool) -> Any:
+def _contents(document: ModernDocument, field: str, gold: bool, schema: str = "muc4") -> Any:
     """The JSON of a document's templates (``field`` ends in ``templates``) or extracts (the
     per-role union of its templates, as GRIT's scorer takes it)."""
     if field.endswith("templates"):
-        return [_template_json(t, gold) for t in document.templates or ()]
+        return [_template_json(t, gold, schema) for t in document.templates or ()]
     extracts = document.extracts
     return _roles_json(role_union(document.templates or ()) if extracts is None else extracts,
                        gold)
@@ -285,24 +291,26 @@ def _json_lines(text: str, path: str) -> Iterator[tuple[int, Any]]:
         yield number, parse_json(line, path, number)
 
 
-def _gold_documents(text: str, path: str, field: str) -> Iterator[ModernDocument]:
+def _gold_documents(text: str, path: str, field: str,
+                   schema: Schema = MUC4) -> Iterator[ModernDocument]:
     for number, doc in _json_lines(text, path):
         docid = doc.get("docid") if isinstance(doc, dict) else None
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, number, "a document needs a string 'docid'")
         try:
-            yield _document(docid, doc.get(field), field, True, number)
+            yield _document(docid, doc.get(field), field, True, number, schema)
         except _Bad as bad:
             raise InputError.at(path, number, f"document {docid}: {bad}") from None
 
 
 def _gold_lines(modern: ModernFile, field: str) -> str:
     """Mention offsets, which no scorer uses, are -1 (unknown); document texts are ""."""
-    return "".join(json_text({"docid": d.docid, "doctext": "", field: _contents(d, field, True)})
+    return "".join(json_text({"docid": d.docid, "doctext": "",
+                              field: _contents(d, field, True, modern.schema)})
                    + "\n" for d in modern.documents)
 
 
-def _iterx_documents(text: str, path: str) -> Iterator[ModernDocument]:
+def _iterx_documents(text: str, path: str, schema: Schema = MUC4) -> Iterator[ModernDocument]:
     templates: dict[str, list[ModernTemplate]] = {}
     first_line: dict[str, int] = {}
     for number, doc in _json_lines(text, path):
@@ -313,7 +321,7 @@ def _iterx_documents(text: str, path: str) -> Iterator[ModernDocument]:
         if not isinstance(items, list):
             raise InputError.at(path, number, f"document {docid}: its templates must be a list")
         try:
-            parsed = [_template(t, gold=False) for t in items]
+            parsed = [_template(t, False, schema, docid) for t in items]
         except _Bad as bad:
             raise InputError.at(path, number, f"document {docid}: {bad}") from None
         first_line.setdefault(docid, number)
@@ -334,8 +342,8 @@ def _iterx_lines(modern: ModernFile) -> str:
                 runs.append([])
                 previous = t.incident_type
             # IterX leaves empty roles out.
-            runs[-1].append({"incident_type": t.incident_type,
-                             **{r: v for r, v in _roles_json(t.roles, gold=False).items() if v}})
+            runs[-1].append({r: v for r, v in _template_json(t, False, modern.schema).items()
+                             if v or r == _type_field(modern.schema)})
         if not runs:
             lines.append(json.dumps({d.docid: []}) + "\n")
         lines += [json_text({d.docid: templates}) + "\n"
@@ -348,7 +356,8 @@ def _iterx_lines(modern: ModernFile) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _neutral_documents(text: str, path: str, gold: bool) -> Iterator[ModernDocument]:
+def _neutral_documents(text: str, path: str, gold: bool,
+                       schema: Schema = MUC4) -> Iterator[ModernDocument]:
     doc = parse_json(text, path)
     documents = doc.get("documents") if isinstance(doc, dict) else None
     if not isinstance(documents, list):
@@ -362,14 +371,14 @@ def _neutral_documents(text: str, path: str, gold: bool) -> Iterator[ModernDocum
             field = next((f for f in ("templates", "extracts") if f in item), None)
             if field is None:
                 raise _Bad("'templates' or 'extracts' is needed")
-            yield _document(docid, item[field], field, gold)
+            yield _document(docid, item[field], field, gold, schema=schema)
         except _Bad as bad:
             raise InputError.at(path, None, f"document {docid}: {bad}") from None
 
 
 def _neutral_json(modern: ModernFile, gold: bool) -> str:
     """Mentions are plain strings, gold or not."""
-    documents = [{"docid": d.docid, "templates": _contents(d, "templates", False)}
+    documents = [{"docid": d.docid, "templates": _contents(d, "templates", False, modern.schema)}
                  if d.templates is not None else
                  {"docid": d.docid, "extracts": _roles_json(d.extracts or (), False)}
                  for d in modern.documents]
@@ -420,33 +429,38 @@ def _number(path: str, docid: str) -> int:
 # ---------------------------------------------------------------------------
 
 
-def _template(item: Any, gold: bool) -> ModernTemplate:
+def _template(item: Any, gold: bool, schema: Schema = MUC4, docid: str = "") -> ModernTemplate:
+    """A template of ``schema``: its type from its field or its document's id; its roles the
+    schema's (others refused) or, open, those it gives, in its order."""
     if not isinstance(item, dict):
         raise _Bad("a template must be a JSON object")
-    unknown = sorted(k for k in item if k != "incident_type" and k not in ROLES)
-    if unknown:
-        raise _Bad(f"unknown role {unknown[0]!r} (roles: {', '.join(ROLES)})")
-    kind = item.get("incident_type")
+    field = schema.type_field
+    given = {k: v for k, v in item.items() if k != field}
+    names = schema.roles if schema.roles is not None else tuple(given)
+    kind = item.get(field) if schema.type_from == "field" else schema.template_type(docid)
     return ModernTemplate(kind if isinstance(kind, str) else None,
-                          _roles({k: v for k, v in item.items() if k != "incident_type"}, gold))
+                          _roles(given, gold, names, schema.fillers == "strings"), names)
 
 
-def _roles(value: Any, gold: bool) -> tuple[tuple[Entity, ...], ...]:
+def _roles(value: Any, gold: bool, names: tuple[str, ...] = ROLES,
+           strings: bool = False) -> tuple[tuple[Entity, ...], ...]:
     if not isinstance(value, Mapping):
         raise _Bad("the roles must be a JSON object of role → entities")
-    unknown = sorted(k for k in value if k not in ROLES)
+    unknown = sorted(k for k in value if k not in names)
     if unknown:
-        raise _Bad(f"unknown role {unknown[0]!r} (roles: {', '.join(ROLES)})")
+        raise _Bad(f"unknown role {unknown[0]!r} (roles: {', '.join(names)})")
     out = []
-    for role in ROLES:
+    for role in names:
         entities = value.get(role, [])
         if not isinstance(entities, list):
             raise _Bad(f"{role}: a list of entities expected")
-        out.append(tuple(_entity(e, role, gold) for e in entities))
+        out.append(tuple(_entity(e, role, gold, strings) for e in entities))
     return tuple(out)
 
 
-def _entity(value: Any, role: str, gold: bool) -> Entity:
+def _entity(value: Any, role: str, gold: bool, strings: bool = False) -> Entity:
+    if strings and isinstance(value, str):  # a schema of string fillers: one mention each
+        return (value,)
     if not isinstance(value, list):
         raise _Bad(f"{role}: an entity must be a list of mentions")
     mentions = []
@@ -466,13 +480,20 @@ def _entities_json(entities: tuple[Entity, ...], gold: bool) -> list[list[Any]]:
     return [[[m, -1] if gold else m for m in e] for e in entities]
 
 
-def _roles_json(roles: tuple[tuple[Entity, ...], ...], gold: bool) -> dict[str, Any]:
+def _roles_json(roles: tuple[tuple[Entity, ...], ...], gold: bool,
+                names: tuple[str, ...] = ROLES) -> dict[str, Any]:
     return {role: _entities_json(entities, gold)
-            for role, entities in zip(ROLES, roles, strict=True)}
+            for role, entities in zip(names, roles, strict=True)}
 
 
-def _template_json(t: ModernTemplate, gold: bool) -> dict[str, Any]:
-    return {"incident_type": t.incident_type, **_roles_json(t.roles, gold)}
+def _type_field(schema: str) -> str:
+    from muceval.core.schema import schema_named
+
+    return schema_named(schema).type_field
+
+
+def _template_json(t: ModernTemplate, gold: bool, schema: str = "muc4") -> dict[str, Any]:
+    return {_type_field(schema): t.incident_type, **_roles_json(t.roles, gold, t.role_names)}
 
 
 # ---------------------------------------------------------------------------
@@ -554,7 +575,7 @@ REGISTRY: tuple[Layout, ...] = (
     Layout("gtt-gold", "GTT gold", gold=True, needs_templates=True, priority=30,
            detect=_head_has("docid", "templates"),
            read=partial(_gold_documents, field="templates"),
-           write=partial(_gold_lines, field="templates")),
+           write=partial(_gold_lines, field="templates"), read_options=frozenset({"schema"})),
     Layout("gtt-pred", "GTT predictions", gold=False, needs_templates=True, priority=60,
            detect=_has_key("pred_templates", unless_after="pred_extracts"),
            read=partial(_prediction_documents, field="pred_templates"),
@@ -568,13 +589,14 @@ REGISTRY: tuple[Layout, ...] = (
            read=partial(_prediction_documents, field="pred_extracts"),
            write=partial(_prediction_object, field="pred_extracts")),
     Layout("iterx-pred", "IterX predictions", gold=False, needs_templates=True, priority=50,
-           detect=_one_document_line, read=_iterx_documents, write=_iterx_lines),
+           detect=_one_document_line, read=_iterx_documents, write=_iterx_lines,
+           read_options=frozenset({"schema"})),
     Layout("muceval-gold", "neutral gold templates", gold=True, needs_templates=False,
            priority=10, detect=_neutral(gold=True), read=partial(_neutral_documents, gold=True),
-           write=partial(_neutral_json, gold=True)),
+           write=partial(_neutral_json, gold=True), read_options=frozenset({"schema"})),
     Layout("muceval-pred", "neutral predicted templates", gold=False, needs_templates=False,
            priority=20, detect=_neutral(gold=False), read=partial(_neutral_documents, gold=False),
-           write=partial(_neutral_json, gold=False)),
+           write=partial(_neutral_json, gold=False), read_options=frozenset({"schema"})),
     Layout("famus-gold", "FAMuS prompts (gold roles)", gold=True, needs_templates=True,
            priority=25, detect=_head_has("instance_id", "gold_roles"),
            read=_famus_gold, write=_famus_gold_lines, schema="famus",

@@ -26,7 +26,7 @@ from muceval.core.modern import (
     ModernTemplate,
 )
 from muceval.errors import InputError, UsageError
-from muceval.formats.modern import NEUTRAL, TARGET_LAYOUTS, layout_named
+from muceval.formats.modern import NEUTRAL, TARGET_LAYOUTS, Layout, layout_named
 
 __all__ = ["NEUTRAL", "ROLE_SLOTS", "TARGET_LAYOUTS", "from_templates", "write_layout"]
 
@@ -43,10 +43,10 @@ def write_layout(modern: ModernFile, layout: str) -> str:
         raise UsageError(f"unknown layout {layout!r}; choose from {', '.join(TARGET_LAYOUTS)}",
                          parameter="layout")
     target = layout_named(NEUTRAL[modern.gold] if layout == "muceval" else layout)
-    if target.schema != modern.schema:
+    if not _takes(target, modern.schema):
         others = [name for name in TARGET_LAYOUTS
-                  if layout_named(NEUTRAL[modern.gold] if name == "muceval" else name).schema
-                  == modern.schema]
+                  if _takes(layout_named(NEUTRAL[modern.gold] if name == "muceval" else name),
+                            modern.schema)]
         raise InputError.at(modern.path, None, f"{modern.layout} holds {modern.schema} "
                             f"templates and {layout} is a {target.schema} layout: convert to "
                             f"{', '.join(others)}")
@@ -57,6 +57,19 @@ def write_layout(modern: ModernFile, layout: str) -> str:
                             f"has per-role extracts only (e.g. document {missing[0]}): convert "
                             f"to {', '.join(extracts)} or muceval")
     return target.write(modern)
+
+
+def _takes(layout: Layout, schema: str) -> bool:
+    """Whether ``layout`` holds templates of ``schema``: its own; any, when it reads any and
+    its templates name their type; only those whose ids give the type, when its ids do
+    (FAMuS's)."""
+    from muceval.core.schema import schema_named
+
+    if layout.schema == schema:
+        return True
+    return "schema" in layout.read_options and (
+        schema_named(layout.schema).type_from == "field"
+        or schema_named(schema).type_from == "docid")
 
 
 # ---------------------------------------------------------------------------

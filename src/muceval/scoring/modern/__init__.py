@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -296,9 +296,19 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
     warnings = _check(gold, pred, options, schema)
     spec = SCORERS[options.metric]
     extra = {"schema": schema} if spec.schemas is None else {}
-    documents = spec.scorer()(gold.by_id(), pred.by_id(), options, **extra)
+    documents = spec.scorer()(gold.by_id(), _prepared(pred, schema).by_id(), options, **extra)
     return ModernScores(system or pred.path, options, tuple(documents), tuple(warnings),
                         pred.parse, pred.notes)
+
+
+def _prepared(pred: ModernFile, schema: Schema) -> ModernFile:
+    """The predictions as every scorer of the schema takes them: under FAMuS's schema, each
+    role's strings grouped by substring (:func:`~muceval.scoring.modern.ceaf.grouped`)."""
+    if schema.group_predictions != "substring":
+        return pred
+    return replace(pred, documents=tuple(
+        replace(d, templates=tuple(ceaf.grouped(t) for t in d.templates))
+        if d.templates is not None else d for d in pred.documents))
 
 
 def _schema(gold: ModernFile, pred: ModernFile, options: ModernOptions) -> Schema:
@@ -395,22 +405,39 @@ def _empty_entities(path: str, document: ModernDocument,
     return blank
 
 
+def document_roles(schema: Schema, *documents: ModernDocument | None) -> tuple[str, ...]:
+    """The roles a document is scored on: the schema's, or (open roles) those its gold and
+    predicted templates name, in first-seen order, gold first.
+
+    >>> document_roles(MUC4)
+    ('PerpInd', 'PerpOrg', 'Target', 'Victim', 'Weapon')
+    """
+    if schema.roles is not None:
+        return schema.roles
+    return tuple(dict.fromkeys(r for d in documents if d is not None
+                               for t in d.templates or () for r in t.role_names))
+
+
 def gtt_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
-                  options: ModernOptions) -> list[DocumentCounts]:
+                  options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
     """GTT's counts per gold document (of the ``event_n`` bucket, when given: the documents
-    ``event_n_file`` lists under it, else those with that many gold templates)."""
+    ``event_n_file`` lists under it, else those with that many gold templates), per role of
+    the schema (open roles: of the document's templates)."""
     listed = _listed_documents(golds, options)
+    norm = normaliser(schema.normalisation)
     out = []
     for docid, document in golds.items():
-        gold_templates = gtt.gold_templates(document.templates or ())
+        predicted = preds.get(docid)
+        roles = document_roles(schema, document, predicted)
+        gold_templates = gtt.gold_templates(document.templates or (), roles, norm)
         if listed is not None and docid not in listed:
             continue
         if listed is None and options.event_n is not None \
                 and not _in_bucket(len(gold_templates), options.event_n):
             continue
-        predicted = preds.get(docid)
         fields = gtt.score_document(
-            gtt.predicted_templates(predicted.templates or () if predicted else ()), gold_templates)
+            gtt.predicted_templates(predicted.templates or () if predicted else (), roles, norm),
+            gold_templates, fields=("incident_type", *roles))
         out.append(DocumentCounts(docid, sum(fields.values(), Counts()), fields))
     if options.event_n is not None and not out:
         raise UsageError(f"no document of the key is in bucket {options.event_n!r}: nothing to "
@@ -444,21 +471,25 @@ def _in_bucket(n: int, bucket: str) -> bool:
     return n >= 2 if bucket == ">=2" else n >= 4 if bucket == "4" else n == int(bucket)
 
 
-def _extracts(document: ModernDocument | None) -> tuple[tuple[tuple[str, ...], ...], ...]:
+def _extracts(document: ModernDocument | None,
+              roles: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], ...]:
     if document is None:
-        return tuple(() for _ in ROLES)
+        return tuple(() for _ in roles)
     if document.extracts is not None:
         return document.extracts
-    return ceaf.role_union(document.templates or ())
+    return ceaf.role_union(document.templates or (), roles)
 
 
 def ree_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
-                  options: ModernOptions) -> list[DocumentCounts]:
-    """GRIT's CEAF-REE counts per gold document, per role."""
+                  options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
+    """GRIT's CEAF-REE counts per gold document, per role of the schema (open roles: of the
+    document's templates)."""
+    norm = normaliser(schema.normalisation)
     out = []
     for docid, document in golds.items():
-        roles = ceaf.ree_document(_extracts(preds.get(docid)), _extracts(document),
-                                  options.phi or "strict")
+        names = document_roles(schema, document, preds.get(docid))
+        roles = ceaf.ree_document(_extracts(preds.get(docid), names), _extracts(document, names),
+                                  options.phi or "strict", names, norm)
         out.append(DocumentCounts(docid, sum(roles.values(), Counts()), roles))
     return out
 
@@ -467,8 +498,8 @@ def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
                   options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
     """IterX's CEAF-RME counts per document of the gold or the predictions (with
     ``ignore_empty_docs``, a document without a gold template that has an entity is left
-    out, as IterX leaves it out); under a schema that groups predicted strings (FAMuS),
-    FAMuS's scorer's counts."""
+    out, as IterX leaves it out); under FAMuS's schema (mentions as written, predicted strings
+    grouped by :func:`score_modern` first), FAMuS's scorer's counts."""
     norm = normaliser(schema.normalisation)
     out = []
     for docid in sorted(set(golds) | set(preds)):
@@ -476,8 +507,6 @@ def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
         if options.ignore_empty_docs and not ceaf.rme_gold(gold_templates):
             continue
         predicted = preds[docid].templates or () if docid in preds else ()
-        if schema.group_predictions == "substring":
-            predicted = tuple(ceaf.grouped(t) for t in predicted)
         counts = ceaf.rme_document(predicted, gold_templates, options.phi or "subset", norm,
                                    schema.sanitise_gold)
         out.append(DocumentCounts(docid, counts))

@@ -43,12 +43,14 @@ def _best_total(matrix: np.ndarray) -> float:
 
 
 def ree_document(pred: Sequence[Sequence[Entity]], gold: Sequence[Sequence[Entity]],
-                 phi: str = "strict") -> dict[str, Counts]:
-    """Per role, the CEAF-REE counts of one document (``pred``/``gold``: entities per role)."""
+                 phi: str = "strict", roles: tuple[str, ...] = ROLES,
+                 norm: Callable[[str], str] = normalize) -> dict[str, Counts]:
+    """Per role of ``roles``, the CEAF-REE counts of one document (``pred``/``gold``:
+    entities per role)."""
     out = {}
-    for role, p_entities, g_entities in zip(ROLES, pred, gold, strict=True):
-        p_norm = [[normalize(m) for m in e] for e in p_entities]
-        g_norm = [[normalize(m) for m in e] for e in g_entities]
+    for role, p_entities, g_entities in zip(roles, pred, gold, strict=True):
+        p_norm = [[norm(m) for m in e] for e in p_entities]
+        g_norm = [[norm(m) for m in e] for e in g_entities]
         matrix = np.array([[_similarity(p, g, phi) for g in g_norm] for p in p_norm],
                           dtype=float).reshape(len(p_norm), len(g_norm))
         total = _best_total(matrix)

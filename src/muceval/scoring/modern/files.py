@@ -12,6 +12,7 @@ from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import read_text, system_name
 from muceval.formats.modern import detect_layout, layout_named, parse_modern, read_modern
 from muceval.formats.modern.answers import roles_by_type
+from muceval.formats.schema import resolve_schema
 from muceval.scoring.modern import ModernOptions, ModernScores, score_modern
 from muceval.scoring.scorers import SCORERS, modern_scorers
 
@@ -75,7 +76,7 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
                        options: Sequence[ModernOptions] | None
                        | Callable[[str], Sequence[ModernOptions]],
                        names: Mapping[str, str] | None = None,
-                       parse: str = "strict") -> ModernRun:
+                       parse: str = "strict", schema: str | Path | None = None) -> ModernRun:
     """Score each prediction file under each of ``options``.
 
     With more than one scorer, a prediction (or gold) file of per-role extracts only is
@@ -85,6 +86,8 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
     same answers read ``'strict'`` (``ModernScores.strict``), to show what the repairs changed.
     ``options`` None: the scorers a report shows for the key's schema
     (:func:`reported_scorers`); a function: the scorers it gives for the key's schema.
+    ``schema``: the key's template schema, a name or a TOML file
+    (:func:`~muceval.formats.schema.resolve_schema`); None: the one its layout says.
 
     Raises
     ------
@@ -93,7 +96,7 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
     InputError
         If a file is unreadable or not a modern MUC-4 file.
     """
-    gold = read_modern(key_path)
+    gold = read_modern(key_path, schema=None if schema is None else resolve_schema(schema))
     if options is None:
         options = reported_scorers(gold.schema)
     elif callable(options):

@@ -17,7 +17,7 @@ enumeration would take more than a year (``benchmarks/gtt_search.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,23 +39,33 @@ class GttTemplate:
     roles: tuple[tuple[frozenset[str], ...], ...]
 
 
-def gold_templates(templates: Sequence[ModernTemplate]) -> list[GttTemplate]:
-    """Gold templates: mentions normalised, empty entities dropped, exact duplicates dropped."""
+def _projected(template: ModernTemplate,
+               roles: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """A template's entities per role of ``roles`` (a role it lacks: none)."""
+    return template.roles if template.role_names == roles else tuple(
+        template.role(r) for r in roles)
+
+
+def gold_templates(templates: Sequence[ModernTemplate], roles: tuple[str, ...] = ROLES,
+                   norm: Callable[[str], str] = normalize) -> list[GttTemplate]:
+    """Gold templates: mentions normalised, empty entities dropped, exact duplicates dropped;
+    per role of ``roles`` (a schema's, or the roles of a document's templates)."""
     out: list[GttTemplate] = []
     for t in templates:
         g = GttTemplate(t.incident_type or "", tuple(
-            tuple(frozenset(normalize(m) for m in e) for e in entities if e)
-            for entities in t.roles))
+            tuple(frozenset(norm(m) for m in e) for e in entities if e)
+            for entities in _projected(t, roles)))
         if g not in out:
             out.append(g)
     return out
 
 
-def predicted_templates(templates: Sequence[ModernTemplate]) -> list[GttTemplate]:
+def predicted_templates(templates: Sequence[ModernTemplate], roles: tuple[str, ...] = ROLES,
+                        norm: Callable[[str], str] = normalize) -> list[GttTemplate]:
     """Predicted templates: mentions normalised; a type that is not a string reads as "attack"."""
     return [GttTemplate("attack" if t.incident_type is None else t.incident_type, tuple(
-        tuple(frozenset(normalize(m) for m in e) for e in entities) for entities in t.roles))
-        for t in templates]
+        tuple(frozenset(norm(m) for m in e) for e in entities)
+        for entities in _projected(t, roles))) for t in templates]
 
 
 def _role_counts(pred: GttTemplate, gold: GttTemplate) -> list[Counts]:
@@ -315,11 +325,13 @@ def mapped_pairs(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
 
 
 def score_document(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
-                   role_match: bool = False) -> dict[str, Counts]:
-    """Per field of :data:`FIELDS`, the counts of one document at the original's map (with
-    ``role_match``: at the best map of the stricter criterion, see :func:`best_map`)."""
+                   role_match: bool = False,
+                   fields: tuple[str, ...] = FIELDS) -> dict[str, Counts]:
+    """Per field of ``fields`` (the type, then the roles the templates were made with), the
+    counts of one document at the original's map (with ``role_match``: at the best map of the
+    stricter criterion, see :func:`best_map`)."""
     credited = {i: (j, counts) for i, j, counts in mapped_pairs(preds, golds, role_match)}
-    totals = [Counts() for _ in FIELDS]
+    totals = [Counts() for _ in fields]
     mapped_gold: set[int] = set()
     for i, p in enumerate(preds):
         if i in credited:
@@ -331,4 +343,4 @@ def score_document(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
     for j, g in enumerate(golds):
         if j not in mapped_gold:
             totals = [a + b for a, b in zip(totals, _alone(g, predicted=False), strict=True)]
-    return dict(zip(FIELDS, totals, strict=True))
+    return dict(zip(fields, totals, strict=True))
