@@ -77,8 +77,10 @@ def read_schema(path: str | Path) -> Schema:
     try:
         return Schema(**options)
     except UsageError as error:
-        raise InputError.at(where, locate.key_line("[schema]", error.parameter or "name"),
-                            str(error)) from None
+        # A key left out is blamed on the one that needs it (the separator on type_from).
+        key = error.parameter if error.parameter in table else \
+            {"docid_separator": "type_from"}.get(error.parameter or "", "name")
+        raise InputError.at(where, locate.key_line("[schema]", key), str(error)) from None
 
 
 def _reported(value: list[Any], where: str, line: int | None) -> tuple[tuple[str, str | None], ...]:

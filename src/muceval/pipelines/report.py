@@ -350,7 +350,9 @@ def _modern(source: ModernPredictions, settings: SignificanceSettings, options: 
     notify(ScoringNotes(warnings=run.warnings, skipped=run.skipped))
     analysis = analyze_modern([list(systems) for systems in run.scores], settings,
                               {"key": source.key, "predictions": list(source.predictions),
-                               "gold layout": run.layout}, progress)
+                               "gold layout": run.layout,
+                               **({"schema": run.schema} if run.schema != "muc4" else {})},
+                              progress)
     from muceval.reporting.answers_section import answers_section
 
     answers = answers_section([(r.label, r.systems) for r in analysis.scorers])

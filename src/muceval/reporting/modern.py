@@ -107,7 +107,7 @@ def modern_scores_table(run: ModernRun, terminal: bool) -> str:
             table.add_row(s.system, f"{100 * c.precision:.2f}", f"{100 * c.recall:.2f}",
                           f"{100 * c.f1:.2f}", f"{c.p_num:g}/{c.p_den}", f"{c.r_num:g}/{c.r_den}")
         console.print(table)
-        if options.metric == "ceaf-ree" and run.layout == "gtt-gold":
+        if options.metric == "ceaf-ree" and run.layout == "gtt-gold" and run.schema == "muc4":
             console.print("  gold extracts: the per-role union of the GTT gold templates "
                           "(GRIT's own gold differs in a dozen documents)")
     for line in run.skipped:

@@ -122,7 +122,8 @@ def analyze_modern(results: Sequence[Sequence[ModernScores]], settings: Signific
         sig = compare_ratios(ratio_tallies(systems), RATIO_METRICS, chosen, progress=progress) \
             if len(systems) >= 2 else None
         scorers.append(ScorerResult(options.metric, label, options.reproduces, tuple(systems),
-                                    sig, _caveats(systems, (inputs or {}).get("gold layout")),
+                                    sig, _caveats(systems, (inputs or {}).get("gold layout"),
+                                                  (inputs or {}).get("schema", "muc4")),
                                     anchor))
     if not scorers:
         raise UsageError("no scorer could score these predictions")
@@ -135,11 +136,12 @@ _DENOMINATORS = {
 }
 
 
-def _caveats(systems: Sequence[ModernScores], gold_layout: str | None) -> tuple[str, ...]:
+def _caveats(systems: Sequence[ModernScores], gold_layout: str | None,
+             schema: str = "muc4") -> tuple[str, ...]:
     """What a reader comparing this page with the original scorer must know (issue 29)."""
     out = []
     metric = systems[0].options.metric
-    if metric == "ceaf-ree" and gold_layout == "gtt-gold":
+    if metric == "ceaf-ree" and gold_layout == "gtt-gold" and schema == "muc4":
         out.append("The gold extracts are the per-role union of the GTT gold templates; "
                    "GRIT's own gold file differs in a dozen documents, so GRIT's published "
                    "figures are reproduced against grit/test.json, not against this key.")
@@ -186,6 +188,12 @@ def _scorer_view(r: ScorerResult, svgs: dict[str, str]) -> dict[str, Any]:
     }
 
 
+def _default_title(analysis: ModernAnalysis) -> str:
+    schema = dict(analysis.inputs).get("schema")
+    return "muceval report: modern MUC-4 scorers" if schema is None else \
+        f"muceval report: {schema} templates"
+
+
 def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
                         title: str | None = None, png: bool = False, overwrite: bool = False,
                         keep: Mapping[Any, str] | None = None) -> ReportFiles:
@@ -225,7 +233,7 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
     s = analysis.recorded()
     names = display_names(s.system for r in analysis.scorers for s in r.systems)
     html = environment().get_template("modern_report.html.j2").render(
-        version=__version__, title=title or "muceval report: modern MUC-4 scorers", png=png,
+        version=__version__, title=title or _default_title(analysis), png=png,
         names=names,
         side=_side_by_side(analysis), scorers=scorers, seed=s.get("seed"),
         sections=analysis.sections, placed=[section.html(Page(svgs, names, png))

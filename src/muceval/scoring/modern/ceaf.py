@@ -248,7 +248,9 @@ def rme_document(pred: Sequence[ModernTemplate], gold: Sequence[ModernTemplate],
     the mentions of every copy) or ``'phi3-entities'`` (as ``'phi3'``, the recall
     denominator in gold entities, as IterX's released per-document files count it) or
     ``'phi-a'`` (FAMuS: as ``'phi3'``, an aligned pair worth the best
-    :func:`token_similarity` of its mentions). ``norm`` normalises mentions (the schema's);
+    :func:`token_similarity` of its mentions: at most 1 an entity, counted in mentions, so
+    that entities of several mentions keep even the key itself below 100%; FAMuS's gold has
+    one mention an entity). ``norm`` normalises mentions (the schema's);
     ``sanitise_gold`` removes IterX's characters from gold mentions first.
     """
     golds = rme_gold(gold, sanitise_gold)

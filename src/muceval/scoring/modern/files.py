@@ -25,7 +25,7 @@ class ModernRun:
 
     ``skipped`` names what a scorer could not score (a layout without templates under a
     scorer that needs them, when several scorers were asked for); ``warnings`` are those of
-    every score, each once; ``layout`` is the gold file's.
+    every score, each once; ``layout`` and ``schema`` are the gold file's.
     """
 
     options: tuple[ModernOptions, ...]
@@ -33,6 +33,7 @@ class ModernRun:
     skipped: tuple[str, ...]
     layout: str
     warnings: tuple[Problem, ...]
+    schema: str = "muc4"
 
 
 def read_predictions(path: str | Path, gold: ModernFile, parse: str = "strict") -> ModernFile:
@@ -128,7 +129,7 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
         scores.append(tuple(systems))
     warnings = {str(w): w for systems in scores for s in systems for w in s.warnings}
     return ModernRun(tuple(options), tuple(scores), tuple(skipped), gold.layout,
-                     tuple(warnings.values()))
+                     tuple(warnings.values()), gold.schema)
 
 
 def _cannot(metric: str, gold: ModernFile, pred: ModernFile) -> bool:
