@@ -78,8 +78,8 @@ def read_schema(path: str | Path) -> Schema:
         return Schema(**options)
     except UsageError as error:
         # A key left out is blamed on the one that needs it (the separator on type_from).
-        key = error.parameter if error.parameter in table else \
-            {"docid_separator": "type_from"}.get(error.parameter or "", "name")
+        given = error.parameter or "name"
+        key = given if given in table else {"docid_separator": "type_from"}.get(given, "name")
         raise InputError.at(where, locate.key_line("[schema]", key), str(error)) from None
 
 
