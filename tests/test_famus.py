@@ -254,8 +254,8 @@ def test_mistakes_are_refused(famus: Path, tmp_path: Path) -> None:
     answers.write_text(json.dumps({"instance_id": "EN-9-frame-Hiring", "response": "{}"}) + "\n")
     with pytest.raises(InputError, match="1 document\\(s\\) not in the gold"):
         score_modern(gold, read_predictions(answers, gold), ModernOptions("ceaf-rme"))
-    with pytest.raises(UsageError, match="unknown schema 'kitchen'") as error:
-        read_modern(key, schema="kitchen")
+    with pytest.raises(UsageError, match="unknown schema 'no-such-schema'") as error:
+        read_modern(key, schema="no-such-schema")
     assert error.value.parameter == "schema"
     muc = tmp_path / "muc.json"
     muc.write_text(json.dumps({"30001": {"pred_templates": []}}) + "\n")  # GTT's: MUC-4 only

@@ -171,3 +171,22 @@ def test_raw_answers_of_a_closed_schema_with_ids_that_give_the_type(tmp_path: Pa
     assert lenient.overall.f1 == 1.0
     assert set(lenient.note_counts()) == {"prose-before", "role-renamed", "string-as-list"}
     del SCHEMAS["ids"]
+
+
+def test_files_of_a_schema_convert_and_say_their_schema(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from muceval.cli.app import cli
+
+    out = tmp_path / "gold.json"
+    done = CliRunner().invoke(cli, ["convert", str(KITCHEN / "gold.jsonl"), "--schema",
+                                    str(KITCHEN / "schema.toml"), "--to", "muceval", "-o",
+                                    str(out)])
+    assert done.exit_code == 0, done.output
+    assert json.loads(out.read_text())["schema"] == "kitchen"
+    again = read_modern(out, schema="kitchen")
+    assert again.documents == read_modern(KITCHEN / "gold.jsonl", schema="kitchen").documents
+    # Read without the schema, its roles would be misread: refused.
+    with pytest.raises(InputError, match="a file of 'kitchen' templates, read as muc4: give "
+                       "--schema kitchen"):
+        read_modern(out)

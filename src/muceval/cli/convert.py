@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import refuse_overwriting_inputs
+from muceval.cli.common import SCHEMA_OPTION, refuse_overwriting_inputs
 from muceval.cli.groups import ConfigurationChoice, configuration_options
 from muceval.formats.modern import TARGET_LAYOUTS
 
@@ -20,8 +20,9 @@ from muceval.formats.modern import TARGET_LAYOUTS
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write to this file instead of standard output.")
 @click.option("--force", is_flag=True, help="Replace --output if it exists.")
+@SCHEMA_OPTION
 def convert(source: str, layout: str, configuration: ConfigurationChoice,
-            gold: bool, output: str | None, force: bool) -> None:
+            gold: bool, output: str | None, force: bool, schema: str | None) -> None:
     """Convert between the modern MUC-4 layouts (GTT, GRIT, IterX, muceval's neutral JSON).
 
     INPUT is detected: any modern layout, or a 1992 template file (key or
@@ -36,12 +37,14 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
     Example:
       muceval convert ../shared/modern/gtt/preds_gtt.out --to iterx-pred -o gtt.jsonlines
       muceval convert ../shared/muc4/corpora/tst3/key-tst3.v2 --to gtt-gold -o tst3-gold.json
+      muceval convert kitchen/gold.jsonl --schema kitchen/schema.toml --to muceval
     """
     from muceval.errors import InputError
     from muceval.formats.files import read_text, write_atomic
     from muceval.formats.modern import detect_layout, layout_named, parse_modern
     from muceval.formats.modern.writer import from_templates, write_layout
     from muceval.formats.muc.templates import read_templates
+    from muceval.formats.schema import resolve_schema
 
     refuse_overwriting_inputs(output, {source: "input", **configuration.inputs()})
     text = read_text(source)
@@ -52,8 +55,12 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
         if configuration.given or gold:
             raise click.UsageError("--config, --slots and --gold are for 1992 template files; "
                                    f"{source} is a modern MUC-4 file")
-        modern = parse_modern(text, source)
+        modern = parse_modern(text, source, schema=None if schema is None
+                              else resolve_schema(schema))
     else:
+        if schema is not None:
+            raise click.UsageError("--schema is for modern files; 1992 template files become "
+                                   "MUC-4 templates")
         config = configuration.load()
         modern = from_templates(read_templates(source, config), config, gold or bool(writes_gold))
     if writes_gold and not modern.gold:

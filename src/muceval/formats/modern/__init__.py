@@ -363,6 +363,10 @@ def _neutral_documents(text: str, path: str, gold: bool,
     if not isinstance(documents, list):
         raise InputError.at(path, None, f"a {NEUTRAL_FORMAT} file holds a list 'documents'")
     check_format_version(doc, NEUTRAL_VERSION, NEUTRAL_FORMAT, path)
+    written = doc.get("schema", "muc4")
+    if written != schema.name:  # read with another schema, its roles would be misread
+        raise InputError.at(path, None, f"a file of {written!r} templates, read as "
+                            f"{schema.name}: give --schema {written}")
     for n, item in enumerate(documents, start=1):
         docid = item.get("docid") if isinstance(item, dict) else None
         if not isinstance(docid, str) or not docid:
@@ -382,8 +386,10 @@ def _neutral_json(modern: ModernFile, gold: bool) -> str:
                  if d.templates is not None else
                  {"docid": d.docid, "extracts": _roles_json(d.extracts or (), False)}
                  for d in modern.documents]
+    schema = {"schema": modern.schema} if modern.schema != "muc4" else {}
     return json_text({"format": NEUTRAL_FORMAT, "format_version": NEUTRAL_VERSION, "gold": gold,
-                      "source": modern.layout, "documents": documents}, indent=1) + "\n"
+                      **schema, "source": modern.layout, "documents": documents},
+                     indent=1) + "\n"
 
 
 def _prediction_documents(text: str, path: str, field: str) -> Iterator[ModernDocument]:
