@@ -312,3 +312,13 @@ def test_famus_files_convert_between_their_layouts(famus: Path) -> None:
     for layout in ("gtt-gold", "muceval"):
         again = parse_modern(write_layout(gold, layout), schema="famus")
         assert again.documents == gold.documents
+
+
+def test_scores_are_given_per_frame(famus: Path) -> None:
+    gold = read_modern(famus / "data/prompts/report/dev.json")
+    pred = read_predictions(famus / ANSWERS["gpt-3.5"].format(ctx="report"), gold)
+    scores = score_modern(gold, pred, ModernOptions("ceaf-rme", phi="phi3"))
+    frames = {d.docid.split("-frame-", 1)[1] for d in gold.documents}
+    assert set(scores.types) == frames
+    total = sum(scores.types.values(), type(scores.overall)())
+    assert (total.p_num, total.p_den, total.r_den) == (241, 688, 897)

@@ -5,7 +5,8 @@ JSON (format ``muceval-modern-scores``)::
     {"format", "format_version", "settings": {...},
      "results": [{"metric", "options": {...}, "systems": [
         {"system", "overall": {p_num, p_den, r_num, r_den, precision, recall, f1},
-         "roles": {ROLE: {...}}, "documents": [{"docid", p_num, p_den, r_num, r_den}]}]}]}
+         "roles": {ROLE: {...}}, "types": {TYPE: {...}},
+         "documents": [{"docid", p_num, p_den, r_num, r_den}]}]}]}
 
 One result per metric (``--metric all`` gives three). The per-document counts are
 the units of the significance tests.
@@ -38,6 +39,7 @@ def _system_json(scores: ModernScores) -> dict[str, Any]:
         "system": scores.system,
         "overall": scores.overall.to_dict(),
         "roles": {role: counts.to_dict() for role, counts in scores.roles.items()},
+        "types": {kind: counts.to_dict() for kind, counts in scores.types.items()},
         "documents": [{"docid": d.docid, "p_num": d.overall.p_num, "p_den": d.overall.p_den,
                        "r_num": d.overall.r_num, "r_den": d.overall.r_den}
                       for d in scores.documents],
@@ -65,8 +67,8 @@ def modern_scores_to_json(results: Sequence[Sequence[ModernScores]],
 
 def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
     """One row per metric, system and scope (``overall``; ``strict``: raw answers read
-    leniently, the overall counts of the same answers read strictly; ``role``,
-    ``document``)."""
+    leniently, the overall counts of the same answers read strictly; ``role``; ``type``: per
+    type of the documents' gold templates; ``document``)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -76,6 +78,7 @@ def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
             rows = [("overall", "", s.overall),
                     *((("strict", "", s.strict),) if s.strict is not None else ()),
                     *(("role", r, c) for r, c in s.roles.items()),
+                    *(("type", t, c) for t, c in s.types.items()),
                     *(("document", d.docid, d.overall) for d in s.documents)]
             for scope, name, c in rows:
                 writer.writerow([*head, scope, name, c.p_num, c.p_den, c.r_num, c.r_den,

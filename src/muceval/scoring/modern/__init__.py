@@ -187,6 +187,9 @@ class DocumentCounts:
     docid: str
     overall: Counts
     roles: Mapping[str, Counts] = field(default_factory=dict)
+    kind: str | None = None
+    """The type of the document's gold templates (``(mixed)`` when they differ, ``(none)``
+    without any), by which :attr:`ModernScores.types` sums."""
 
 
 @dataclass(frozen=True)
@@ -234,6 +237,16 @@ class ModernScores:
             for role, counts in document.roles.items():
                 out[role] = out.get(role, Counts()) + counts
         return out
+
+    @property
+    def types(self) -> dict[str, Counts]:
+        """The counts summed per type of the documents' gold templates (FAMuS: per frame),
+        types in alphabetical order."""
+        out: dict[str, Counts] = {}
+        for document in self.documents:
+            kind = document.kind or "(none)"
+            out[kind] = out.get(kind, Counts()) + document.overall
+        return dict(sorted(out.items()))
 
 
 def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
@@ -296,9 +309,17 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
     warnings = _check(gold, pred, options, schema)
     spec = SCORERS[options.metric]
     extra = {"schema": schema} if spec.schemas is None else {}
-    documents = spec.scorer()(gold.by_id(), _prepared(pred, schema).by_id(), options, **extra)
+    golds = gold.by_id()
+    documents = [replace(d, kind=_kind(golds.get(d.docid))) for d in
+                 spec.scorer()(golds, _prepared(pred, schema).by_id(), options, **extra)]
     return ModernScores(system or pred.path, options, tuple(documents), tuple(warnings),
                         pred.parse, pred.notes)
+
+
+def _kind(document: ModernDocument | None) -> str:
+    kinds = {t.incident_type or "" for t in (document.templates or ()) if document} \
+        if document is not None else set()
+    return "(none)" if not kinds else kinds.pop() if len(kinds) == 1 else "(mixed)"
 
 
 def _prepared(pred: ModernFile, schema: Schema) -> ModernFile:
