@@ -190,3 +190,22 @@ def test_files_of_a_schema_convert_and_say_their_schema(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="a file of 'kitchen' templates, read as muc4: give "
                        "--schema kitchen"):
         read_modern(out)
+
+
+def test_validate_reads_with_the_schema_and_names_unreadable_answers(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from muceval.cli.app import cli
+
+    files_ = [str(KITCHEN / "gold.jsonl"), str(KITCHEN / "alpha.jsonl")]
+    without = CliRunner().invoke(cli, ["validate", *files_])
+    assert without.exit_code == 2 and "unknown role 'Cook'" in without.output
+    done = CliRunner().invoke(cli, ["validate", "--schema", str(KITCHEN / "schema.toml"),
+                                    *files_])
+    assert done.exit_code == 0, done.output
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"instance_id": "EN-1-frame-Hiring",
+                                   "response": "Sorry, I cannot."}) + "\n")
+    said = CliRunner().invoke(cli, ["validate", "--strict", str(answers)])
+    assert said.exit_code == 2
+    assert f"{answers}:1: document EN-1-frame-Hiring: unparsed (Sorry, I cannot.)" in said.output

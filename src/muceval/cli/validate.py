@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import strict_option
+from muceval.cli.common import SCHEMA_OPTION, strict_option
 
 
 @cli.command("validate")
@@ -23,9 +23,10 @@ from muceval.cli.common import strict_option
               show_default=True, help="text for people, json for programs.")
 @click.option("--warnings", "show_warnings", is_flag=True,
               help="Show every warning (text format shows the first three per file).")
+@SCHEMA_OPTION
 @strict_option
 def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | None,
-             fmt: str, show_warnings: bool, strict: bool) -> None:
+             fmt: str, show_warnings: bool, schema: str | None, strict: bool) -> None:
     """Read keys, responses, configurations, histories or score reports and report
     what each holds and every problem found (file, line, problem).
 
@@ -38,14 +39,16 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
     Example:
       muceval validate key-tst3.v2 BBN.tst3 final-history-nrad.tst3 config-tst3.el
       muceval validate --config my-task.toml key.txt system.txt
+      muceval validate --schema kitchen/schema.toml kitchen/gold.jsonl kitchen/alpha.jsonl
     """
     import json
 
     from muceval.formats.config import resolve_configuration
+    from muceval.formats.schema import resolve_schema
     from muceval.formats.validation import validate_files
 
     config = resolve_configuration(config_path, slots_path)
-    results = validate_files(files, config)
+    results = validate_files(files, config, None if schema is None else resolve_schema(schema))
     if fmt == "json":
         click.echo(json.dumps([
             {"path": r.path, "kind": r.kind, "counts": r.counts,

@@ -65,14 +65,16 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ReadOptions:
-    """What some kinds need besides the text: the configuration.
+    """What some kinds need besides the text: the configuration, the template schema.
 
     Template files are read with ``config`` (their slots are defined there;
     the bundled MUC-4 one when ``None``); for score reports it tells object
-    subtotal rows from slot rows.
+    subtotal rows from slot rows. Modern files are read with the schema named ``schema``
+    (None: the one their layout says).
     """
 
     config: Configuration | None = None
+    schema: str | None = None
 
 
 @dataclass(frozen=True)
@@ -356,14 +358,14 @@ def _modern_kind(layout: Layout) -> InputKind:
         return detect_layout(text) == layout.name
 
     def load(text: str, path: str, options: ReadOptions) -> Loaded:
-        return _load_modern(text, path, layout.name)
+        return _load_modern(text, path, layout.name, options.schema)
 
     return InputKind(layout.name, layout.name, f"{layout.label} (modern MUC-4 JSON)", sniff,
                      load, family=_MODERN_FAMILY)
 
 
-def _load_modern(text: str, path: str, layout: str) -> Loaded:
-    read = parse_modern(text, path, layout)
+def _load_modern(text: str, path: str, layout: str, schema: str | None = None) -> Loaded:
+    read = parse_modern(text, path, layout, schema=schema)
     templates = [t for d in read.documents for t in d.templates or ()]
     entities = sum(len(e) for t in templates for e in t.roles) + sum(
         len(e) for d in read.documents for e in d.extracts or ())
@@ -371,7 +373,9 @@ def _load_modern(text: str, path: str, layout: str) -> Loaded:
     if templates or read.documents and read.documents[0].templates is not None:
         counts["templates"] = len(templates)
     counts["entities"] = entities
-    return Loaded(read, counts)
+    return Loaded(read, counts, warnings=tuple(
+        Problem(path, note.line, f"document {note.docid}: {note.kind} ({note.example})")
+        for note in read.notes))
 
 
 def _load_modern_scores(text: str, path: str, options: ReadOptions) -> Loaded:

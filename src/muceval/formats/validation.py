@@ -44,10 +44,12 @@ class ValidationResult:
         return not self.problems
 
 
-def validate_file(path: str | Path, config: Configuration) -> ValidationResult:
+def validate_file(path: str | Path, config: Configuration,
+                  schema: str | None = None) -> ValidationResult:
     """Read one file of any kind muceval knows and report what it holds and what is wrong.
 
-    Template files are read with ``config`` (their slots are defined there).
+    Template files are read with ``config`` (their slots are defined there), modern files
+    with the template schema named ``schema`` (None: their layout's).
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -67,13 +69,14 @@ def validate_file(path: str | Path, config: Configuration) -> ValidationResult:
     if kind is None:
         return ValidationResult(name, UNKNOWN, problems=INPUTS.unknown(name).problems)
     try:
-        loaded = kind.load(text, name, ReadOptions(config))
+        loaded = kind.load(text, name, ReadOptions(config, schema))
     except InputError as error:
         return ValidationResult(name, kind.label, problems=error.problems)
     return ValidationResult(name, kind.label, loaded.counts, loaded.problems, loaded.warnings)
 
 
-def validate_files(paths: Iterable[str | Path], config: Configuration) -> list[ValidationResult]:
+def validate_files(paths: Iterable[str | Path], config: Configuration,
+                   schema: str | None = None) -> list[ValidationResult]:
     """Check files of any kind muceval reads: what each is, what it holds, what is wrong.
 
     A file's kind is recognised from its content (templates, history, configuration, score
@@ -117,4 +120,4 @@ def validate_files(paths: Iterable[str | Path], config: Configuration) -> list[V
     >>> print(results[2].problems[0])
     /nonexistent/alpha.txt: cannot read file: No such file or directory
     """
-    return [validate_file(path, config) for path in paths]
+    return [validate_file(path, config, schema) for path in paths]
