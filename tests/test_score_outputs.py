@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 from muceval.cli import main
+from muceval.formats.files import MANIFEST
 from muceval.reporting.demo import EXAMPLE_SYSTEMS, example_dir
 
 
@@ -23,7 +24,7 @@ def test_output_dir_writes_one_report_per_system_identical_to_stdout(tmp_path, c
     out = tmp_path / "reports"
     assert main(_example_args("--output-dir", str(out), str(responses))) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        [f"{n}.report" for n in EXAMPLE_SYSTEMS] + ["summary.txt"])
+        [f"{n}.report" for n in EXAMPLE_SYSTEMS] + ["summary.txt", MANIFEST])
     capsys.readouterr()
     for name in EXAMPLE_SYSTEMS:
         assert main(_example_args(str(ex / f"{name}.txt"))) == 0
@@ -43,7 +44,8 @@ def test_output_dir_json_has_a_file_per_system_and_a_summary(tmp_path) -> None:
     args = _example_args("--format", "json", "--output-dir", str(out),
                          str(ex / "alpha.txt"), str(ex / "beta.txt"))
     assert main(args) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["alpha.json", "beta.json", "summary.json"]
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "alpha.json", "beta.json",
+                                                     "summary.json"]
 
 
 def test_table_written_to_a_file_keeps_its_box_characters(tmp_path) -> None:

@@ -121,6 +121,7 @@ def read_bytes(path: str | Path) -> bytes:
     if not stat.S_ISREG(info.st_mode):
         raise InputError.at(name, None, f"not a regular file ({_kind(info.st_mode)}): muceval "
                             "reads files only")
+    _refuse_unfinished(Path(path))
     if info.st_size > MAX_INPUT_BYTES:
         raise InputError.at(name, None, f"too large: {info.st_size:,} bytes (muceval reads files "
                             f"of up to {MAX_INPUT_BYTES:,} bytes)")
@@ -350,11 +351,19 @@ destroy it; choose another output
                               "would destroy it; choose another output")
 
 
+MANIFEST = ".muceval-manifest.json"
+"""The file in a folder output that says which files muceval wrote there, and whether the run
+that wrote them finished (:func:`write_files` with ``folder``)."""
+MANIFEST_FORMAT = "muceval-folder"
+
+
 def write_files(
     files: Mapping[Path, str | bytes] | Mapping[str, str | bytes],
     *,
     overwrite: bool = False,
     keep: Mapping[Any, str] | None = None,
+    folder: str | Path | None = None,
+    last: str | Path | None = None,
 ) -> list[Path]:
     """Write several files as one act (a report, a folder of results): every target is checked
     before the first is written, then each is written by :func:`write_atomic`.
@@ -362,6 +371,14 @@ def write_files(
     A target that is one of ``keep`` (path → what it is, e.g. the inputs; hard links and
     symbolic links included) is refused whatever ``overwrite`` says; existing files are refused
     unless ``overwrite``. Folders are created as needed.
+
+    With ``folder`` (a folder output: every file below it), the folder is all of one run or
+    visibly not: its :data:`MANIFEST` says ``"writing"`` (listing the files of the earlier
+    run and of this one) before the first file is replaced, ``last`` (the page or summary a
+    person opens) is written after the others, the files the earlier run wrote and this one
+    does not are removed (files muceval did not write are never touched), and the manifest
+    says ``"complete"`` last. A run killed on the way leaves ``"writing"``, which every reader
+    of the folder's files refuses (:func:`read_bytes`).
 
     >>> import os, tempfile
     >>> folder = tempfile.mkdtemp()
@@ -379,14 +396,64 @@ def write_files(
     if existing and not overwrite:
         raise OutputError(f"{len(existing)} output file(s) exist in {existing[0].parent} (e.g. "
                           f"{existing[0].name}); use --force to replace them")
-    for folder in dict.fromkeys(target.parent for target in targets):
+    for parent in dict.fromkeys(target.parent for target in targets):
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise OutputError(f"cannot create {folder}: {error.strerror or error}") from None
-    for target, data in zip(targets, files.values(), strict=True):
-        write_atomic(target, data)
+            raise OutputError(f"cannot create {parent}: {error.strerror or error}") from None
+    data = dict(zip(targets, files.values(), strict=True))
+    if folder is None:
+        for target, text in data.items():
+            write_atomic(target, text)
+        return targets
+    _write_folder(Path(folder), data, None if last is None else Path(last))
     return targets
+
+
+def _write_folder(folder: Path, data: dict[Path, str | bytes], last: Path | None) -> None:
+    root = folder.resolve()
+    names = {str(target.resolve().relative_to(root)): target for target in data}
+    earlier = [name for name in folder_manifest(folder).get("files", ())
+               if isinstance(name, str) and name not in names]
+    _write_manifest(folder, "writing", sorted({*earlier, *names}))
+    ordered = sorted(data, key=lambda target: target == last)
+    for target in ordered:
+        write_atomic(target, data[target])
+    for name in earlier:
+        stale = root / name
+        if stale.is_file() and root in stale.resolve().parents:
+            with contextlib.suppress(OSError):
+                stale.unlink()
+                with contextlib.suppress(OSError):
+                    stale.parent.rmdir()  # a folder of figures left empty
+    _write_manifest(folder, "complete", sorted(names))
+
+
+def _write_manifest(folder: Path, state: str, names: list[str]) -> None:
+    write_atomic(folder / MANIFEST, json.dumps(
+        {"format": MANIFEST_FORMAT, "format_version": 1, "state": state, "files": names},
+        indent=1) + "\n")
+
+
+def folder_manifest(folder: str | Path) -> dict[str, Any]:
+    """The manifest of a folder output (empty if it has none or it cannot be read)."""
+    path = Path(folder) / MANIFEST
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) and found.get("format") == MANIFEST_FORMAT else {}
+
+
+def _refuse_unfinished(path: Path) -> None:
+    """A file of a folder output whose run did not finish is refused: it may be of either run."""
+    if not (path.parent / MANIFEST).exists():
+        return
+    manifest = folder_manifest(path.parent)
+    if manifest.get("state") == "writing" and path.name in manifest.get("files", ()):
+        raise InputError.at(str(path), None, "written by a run that did not finish (its folder's "
+                            f"{MANIFEST} says 'writing'): the files there may be of two runs; "
+                            "run the command again")
 
 
 STALE_SECONDS = 600

@@ -591,5 +591,5 @@ def write_report(
     files.update(zip(data_paths, data.values(), strict=True))
     html_path = out / "report.html"
     files[html_path] = render_html(analysis, svgs, options.title, options.png, distributions)
-    write_files(files, overwrite=options.overwrite, keep=keep)
+    write_files(files, overwrite=options.overwrite, keep=keep, folder=out, last=html_path)
     return ReportFiles(out, html_path, out / "report.json", tuple(figure_paths), tuple(data_paths))

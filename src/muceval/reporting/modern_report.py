@@ -243,6 +243,6 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
                       default=0),
         settings=[(k, json.dumps(v) if not isinstance(v, str) else v) for k, v in s.items()])
     files[out / "report.html"] = html + "\n"
-    write_files(files, overwrite=overwrite, keep=keep)
+    write_files(files, overwrite=overwrite, keep=keep, folder=out, last=out / "report.html")
     return ReportFiles(out, out / "report.html", out / "report.json", tuple(paths),
                        tuple(data))

@@ -125,5 +125,6 @@ def write_folder(folder: str, view: ScoreView, results: Mapping[str, Sequence[Pa
     files[f"summary.{_EXTENSION[summary]}"] = (view.text(results, config, summary), summary)
     encoded = {os.path.join(folder, name): text.encode(ENCODING[kind], "backslashreplace")
                for name, (text, kind) in files.items()}
-    write_files(encoded, overwrite=overwrite, keep=keep)
+    write_files(encoded, overwrite=overwrite, keep=keep, folder=folder,
+                last=os.path.join(folder, f"summary.{_EXTENSION[summary]}"))
     return list(encoded)
