@@ -67,9 +67,9 @@ def test_a_report_killed_at_every_step_is_the_earlier_one_or_marked(
         shutil.copytree(earlier, out)
         calls = 0
 
-        def dying(*args: object, **kwargs: object) -> None:
+        def dying(*args: object, at: int = step, **kwargs: object) -> None:
             nonlocal calls
-            if calls == step:
+            if calls == at:
                 raise _Killed
             calls += 1
             real(*args, **kwargs)  # type: ignore[arg-type]
