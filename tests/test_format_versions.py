@@ -52,9 +52,16 @@ def test_modern_scores_of_another_version_or_other_documents_are_refused(
     path.write_text(json.dumps(future))
     assert "format_version 99" in _refused(path, capsys)
     fewer = json.loads(json.dumps(doc))
-    documents = fewer["results"][0]["systems"][1]["documents"]
+    system = fewer["results"][0]["systems"][1]
+    documents = system["documents"]
     del documents[len(documents) // 2:]
     path = tmp_path / "fewer.json"
+    path.write_text(json.dumps(fewer))
+    assert main(["significance", str(path)]) == 2
+    assert "the file was cut or edited" in capsys.readouterr().err
+    # With the overall counts made to agree, the systems still cover different documents.
+    for key in ("p_num", "p_den", "r_num", "r_den"):
+        system["overall"][key] = sum(d[key] for d in documents)
     path.write_text(json.dumps(fewer))
     assert main(["significance", str(path)]) == 2
     assert "different documents" in capsys.readouterr().err
@@ -170,6 +177,7 @@ def test_modern_scores_hold_counts_and_documents(modern: Path, tmp_path: Path, c
     empty = json.loads(json.dumps(doc))
     for system in empty["results"][0]["systems"]:
         system["documents"] = []
+        system["overall"].update(p_num=0, p_den=0, r_num=0, r_den=0)
     path = tmp_path / "empty.json"
     path.write_text(json.dumps(empty))
     assert main(["significance", str(path)]) == 2

@@ -3,6 +3,7 @@ of the significance tests: per system and document, ``(p_num, p_den, r_num, r_de
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -79,10 +80,23 @@ def _systems(text: str, path: str, metric: str | None) -> list[tuple[str, dict[s
         for entry in result["systems"]:
             documents = {str(d["docid"]): _counts(d) for d in entry["documents"]}
             name = str(entry.get("system") or system_name(path))
+            _check_overall(entry["overall"], documents, name)
             out.append((name, documents, str(result["metric"])))
     except (KeyError, TypeError, ValueError) as bad:
         raise InputError.at(path, None, f"malformed system entry: {bad}") from None
     return out
+
+
+def _check_overall(overall: Any, documents: dict[str, tuple[float, ...]], name: str) -> None:
+    """The documents' counts add up to the system's overall counts, as written: a document
+    edited, removed or added without them is refused."""
+    for k, key in enumerate(("p_num", "p_den", "r_num", "r_den")):
+        stored = overall[key]
+        summed = math.fsum(counts[k] for counts in documents.values())
+        if not isinstance(stored, int | float) or isinstance(stored, bool) or not math.isclose(
+                stored, summed, rel_tol=1e-9, abs_tol=1e-9):
+            raise ValueError(f"system {name!r}: its documents' {key} add up to {summed:g}, "
+                             f"its overall {key} is {stored!r}: the file was cut or edited")
 
 
 def _counts(document: Any) -> tuple[float, ...]:
@@ -95,6 +109,9 @@ def _counts(document: Any) -> tuple[float, ...]:
         raise ValueError(f"document {document.get('docid')}: counts must be numbers from 0 "
                          f"to {MAX_COUNT:,}")
     values = tuple(float(v) for v in given)
+    if not (values[1].is_integer() and values[3].is_integer()):
+        raise ValueError(f"document {document.get('docid')}: the denominators count mentions "
+                         "or entities: whole numbers")
     if values[0] > values[1] or values[2] > values[3]:
         raise ValueError(f"document {document.get('docid')}: a numerator exceeds its "
                          "denominator (p_num > p_den or r_num > r_den)")
