@@ -170,16 +170,24 @@ def _example(text: str, limit: int = 60) -> str:
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
+_UNPARSED = object()
+"""What decoding gives for an answer it cannot read."""
+
+
+def _as_object(value: Any, response: str, notes: Notes) -> dict[Any, Any] | None:
+    """The decoded answer if it is an object; else None, noted."""
+    if isinstance(value, dict):
+        return value
+    notes.append(("unparsed" if value is _UNPARSED else "not-an-object", _example(response)))
+    return None
+
+
 def _decode_strict(response: str, notes: Notes) -> dict[Any, Any] | None:
     try:
         value = json.loads(response)
     except (ValueError, RecursionError):
-        notes.append(("unparsed", _example(response)))
-        return None
-    if not isinstance(value, dict):
-        notes.append(("not-an-object", _example(response)))
-        return None
-    return value
+        value = _UNPARSED
+    return _as_object(value, response, notes)
 
 
 def _fillers_strict(role: str, fillers: Any, notes: Notes) -> list[str]:
@@ -221,20 +229,14 @@ def _decode_lenient(response: str, notes: Notes) -> dict[Any, Any] | None:
     if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
         notes.append(("list-wrapped", _example(text)))
         value = value[0]
-    if value is None:
-        notes.append(("unparsed", _example(response)))
-        return None
-    if not isinstance(value, dict):
-        notes.append(("not-an-object", _example(response)))
-        return None
-    return value
+    return _as_object(value, response, notes)
 
 
 def _recover(text: str, notes: Notes) -> Any:
-    """The object in ``text`` (None if none can be had), its repairs noted."""
+    """The object in ``text`` (:data:`_UNPARSED` if none can be had), its repairs noted."""
     start = text.find("{")
     if start < 0:
-        return None
+        return _UNPARSED
     found: list[tuple[str, str]] = []
     if text[:start].strip():
         found.append(("prose-before", _example(text[:start])))
@@ -247,7 +249,7 @@ def _recover(text: str, notes: Notes) -> Any:
             value, repairs = result
             notes.extend(found + repairs)
             return value
-    return None
+    return _UNPARSED
 
 
 def _raw_decode(body: str) -> tuple[Any, list[tuple[str, str]]] | None:
