@@ -41,13 +41,14 @@ def _templates(document: ModernDocument | None, extracts: bool) -> tuple[ModernT
 def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str],
                     ) -> tuple[list[ErrorDocument], list[Problem]]:
     """The documents to analyse, in the gold file's order, and warnings (gold documents
-    without predictions, analysed as predicting nothing).
+    without predictions, and raw answers that are no JSON object: analysed as predicting
+    nothing).
 
     Raises
     ------
     InputError
-        If ``gold`` is not a gold file or ``pred`` is one, if a prediction names a document
-        not in the gold, or if a gold document has no text.
+        If ``gold`` is not a gold file or ``pred`` is one, if ``pred`` is of another schema,
+        if a prediction names a document not in the gold, or if a gold document has no text.
     """
     if not gold.gold:
         raise InputError.at(gold.path, None, f"not a gold file ({gold.layout}): give the gold "
