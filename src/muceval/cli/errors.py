@@ -1,4 +1,5 @@
-"""`muceval errors`: Das et al. (2022)'s error analysis of modern MUC-4 predictions."""
+"""`muceval errors`: Das et al. (2022)'s error analysis of modern predictions (any template
+schema) and of 1992 MUC-4 templates."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import refuse_overwriting_inputs
+from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, refuse_overwriting_inputs
 from muceval.cli.groups import (
     Destination,
     Selection,
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 
 MODE_CHOICES = ("all", "msp", "mmi", "mat")
 TYPE_CHOICES = ("equal", "any")
+WIDTH = 160
+"""The width of the tables written to a file (and at most on a terminal)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,19 @@ class Scoring1992:
     def given(self) -> bool:
         return (self.config_path is not None or self.history_path is not None
                 or self.no_query_pass)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How modern files are read: the key's template schema (None: its layout's) and how raw
+    answers of a language model are parsed."""
+
+    schema: str | None
+    parse: str
+
+    @property
+    def given(self) -> bool:
+        return self.schema is not None or self.parse != "strict"
 
 
 @cli.command("errors")
@@ -64,6 +80,7 @@ class Scoring1992:
               help="equal: templates pair only with the same incident type (-m MUC_Errors); "
               "any: any pair, a differing type counted as Incorrect_Incident_Type "
               "(-m Errors, which crashes in the original).")
+@option_group("reading", Reading, [SCHEMA_OPTION, PARSE_OPTION])
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True,
               help="table: P/R/F1 and the categories per system; json: everything, per "
@@ -83,20 +100,25 @@ class Scoring1992:
 @destination_options()
 @selection_options(units=False)
 def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
-           canonical_order: bool, mode: str, types: str, fmt: str, scoring: Scoring1992,
-           compare_to: bool, destination: Destination, selection: Selection) -> None:
+           canonical_order: bool, mode: str, types: str, reading: Reading, fmt: str,
+           scoring: Scoring1992, compare_to: bool, destination: Destination,
+           selection: Selection) -> None:
     """Error analysis of template filling (Das et al. 2022): sixteen error categories.
 
     Aligns the predicted with the gold templates of each document as the
     original Error_Analysis.py does (-s all -m MUC_Errors), scores them
-    (micro P/R/F1 over the incident type and the five roles, one numerator for
+    (micro P/R/F1 over the template type and the roles, one numerator for
     both), and sorts every wrong or missing role filler into a category named
     after the edit that would repair it; the Error Score sums the errors.
     PRED: prediction files of any modern layout (GTT, GRIT, IterX, muceval's
-    neutral JSON); the document text comes from the key (--key embedded: from
-    each record). docs/error-analysis.md gives the rules where the original
-    crashes. When --key is a 1992 template file, the responses are 1992
-    template files too: they are scored by the 1992 scorer (--config,
+    neutral JSON, raw answers of a language model); the document text comes
+    from the key (--key embedded: from each record; FAMuS's prompt files: the
+    document of each prompt). The categories are counted per role of the
+    key's schema (--schema): MUC-4's five in the original's order, another
+    schema's in its order, open roles (FAMuS) as the key and then the
+    predictions name them. docs/error-analysis.md gives the rules where the
+    original crashes. When --key is a 1992 template file, the responses are
+    1992 template files too: they are scored by the 1992 scorer (--config,
     --history, --no-query-pass) and its verdicts sorted into the categories
     (docs/error-analysis.md, "1992 templates").
 
@@ -107,6 +129,8 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
           ../shared/modern/iterx/preds.bart-base.test.jsonlines --format json -o errors.json
       muceval errors --key key-tst3.v2 --config config-tst3.el \\
           --history final-history-nrad.tst3 BBN.tst3 NYU.tst3
+      muceval errors --key famus/data/prompts/report/dev.json \\
+          dev_report_gpt-3.5-turbo-0301_responses.jsonl
     """
     from muceval.pipelines.errors import analyse_errors, compare_errors
     from muceval.pipelines.inputs import is_templates
@@ -120,6 +144,9 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
         if after_repair or canonical_order:
             raise click.UsageError("--after-repair and --canonical-order are for modern "
                                    "files: 1992 templates keep the 1992 mapping")
+        if reading.given:
+            raise click.UsageError("--schema and --parse are for modern files: 1992 "
+                                   "templates have MUC-4's slots")
     elif scoring.given:
         raise click.UsageError("--config, --history and --no-query-pass are for 1992 "
                                "template files; the key is not one")
@@ -127,7 +154,8 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
         key_path, predictions, options=ErrorOptions(cast("Mode", mode), cast("Types", types),
                                                     after_repair, canonical_order),
         config=scoring.config_path, history=scoring.history_path,
-        query_pass=not scoring.no_query_pass, names=selection.renames(list(predictions)))
+        query_pass=not scoring.no_query_pass, names=selection.renames(list(predictions)),
+        schema=reading.schema, parse=reading.parse)
     for system in analysis.systems:
         for warning in system.warnings:
             click.echo(f"warning: {warning}", err=True)
@@ -168,7 +196,7 @@ def _tables(analysis: ErrorAnalysis, terminal: bool) -> str:
     """Per system: P/R/F1 per row, then the categories per row (and after the repair)."""
     from rich.console import Console
 
-    console = Console(record=True, width=160, file=None if terminal else io.StringIO())
+    console = Console(record=True, width=WIDTH, file=None if terminal else io.StringIO())
     for system in analysis.systems:
         _scores(console, system)
         _categories(console, system)
@@ -181,8 +209,6 @@ def _tables(analysis: ErrorAnalysis, terminal: bool) -> str:
 def _scores(console: Console, system: SystemErrors) -> None:
     from rich.table import Table
 
-    from muceval.scoring.errors import ROWS
-
     before, after = system.before_totals, system.after_totals
     table = Table(title=f"{system.system}: Before Transformation"
                   + (" and After" if after is not None else ""))
@@ -191,7 +217,7 @@ def _scores(console: Console, system: SystemErrors) -> None:
         columns += ["after P", "after R", "after F1"]
     for column in columns:
         table.add_column(column, justify="left" if column == "row" else "right")
-    for n, name in enumerate(ROWS):
+    for n, name in enumerate(before.names):
         row = before.rows[n]
         cells = [name, f"{row.precision:.4f}", f"{row.recall:.4f}", f"{row.f1:.4f}",
                  str(row.num), str(row.p_den), str(row.r_den)]
@@ -202,25 +228,53 @@ def _scores(console: Console, system: SystemErrors) -> None:
     console.print(table)
 
 
+def _chunks(columns: list[list[str]], room: int) -> list[list[int]]:
+    """The columns split, in order, into runs whose cells fit ``room`` characters (a column
+    takes its widest cell and three characters of padding and rule); each run holds at least
+    one column."""
+    runs: list[list[int]] = [[]]
+    used = 0
+    for n, cells in enumerate(columns):
+        width = max(len(cell) for cell in cells) + 3
+        if runs[-1] and used + width > room:
+            runs.append([])
+            used = 0
+        runs[-1].append(n)
+        used += width
+    return runs
+
+
 def _categories(console: Console, system: SystemErrors) -> None:
+    """The categories per row; with many roles (open schemas such as FAMuS's frames) the
+    rows are split over several tables that each fit the width."""
     from rich.table import Table
 
-    from muceval.scoring.errors import ROWS
-
     before, after = system.before_totals, system.after_totals
-    table = Table(title=f"{system.system}: error categories (Before Transformation, per row)")
-    table.add_column("category")
-    for name in ROWS:
-        table.add_column(name, justify="right")
-    if after is not None:
-        table.add_column("after: total", justify="right")
-    for category in system.options.categories:
-        cells = [category, *(str(row.category(category)) for row in before.rows)]
-        if after is not None:
-            cells.append(str(after.total.category(category)))
-        table.add_row(*cells)
-    score = ["Error Score", before.error_score_text, *([""] * (len(ROWS) - 1))]
-    if after is not None:
-        score.append(after.error_score_text)
-    table.add_row(*score, end_section=False)
-    console.print(table)
+    categories = system.options.categories
+    names = before.names
+    cells = [[name, *(str(row.category(c)) for c in categories)]
+             for name, row in zip(names, before.rows, strict=True)]
+    cells[0].append(before.error_score_text)
+    label = max(len(c) for c in (*categories, "Error Score", "category")) + 4
+    extra = len("after: total") + 3 if after is not None else 0
+    runs = _chunks(cells, WIDTH - label - extra)
+    for part, run in enumerate(runs, start=1):
+        shown = "" if len(runs) == 1 else f", {part}/{len(runs)}"
+        table = Table(title=f"{system.system}: error categories (Before Transformation, per "
+                      f"row{shown})")
+        table.add_column("category")
+        for n in run:
+            table.add_column(names[n], justify="right")
+        last = after is not None and part == 1
+        if last:
+            table.add_column("after: total", justify="right")
+        for k, category in enumerate(categories):
+            row = [category, *(cells[n][k + 1] for n in run)]
+            if last and after is not None:
+                row.append(str(after.total.category(category)))
+            table.add_row(*row)
+        score = ["Error Score", *(before.error_score_text if n == 0 else "" for n in run)]
+        if last and after is not None:
+            score.append(after.error_score_text)
+        table.add_row(*score, end_section=False)
+        console.print(table)

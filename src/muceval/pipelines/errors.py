@@ -32,18 +32,20 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
                    options: ErrorOptions | None = None, config: str | None = None,
                    slots: str | None = None, history: str | None = None,
                    query_pass: bool = True,
-                   names: Mapping[str, str] | None = None) -> ErrorAnalysis:
+                   names: Mapping[str, str] | None = None,
+                   schema: str | Path | None = None,
+                   parse: str = "strict") -> ErrorAnalysis:
     """Das et al.'s error categories of every system: of modern predictions against a modern
-    gold (or ``'embedded'``), or of 1992 responses against a 1992 key (scored as the 1992
-    program did, with ``config`` (and its ``slots``), ``history`` and ``query_pass``; the 1992
-    mapping is kept, so
-    ``options`` may choose only the mode).
+    gold (or ``'embedded'``) of the template ``schema`` (a name or a TOML file; None: the
+    key's), raw answers read as ``parse`` says, or of 1992 responses against a 1992 key
+    (scored as the 1992 program did, with ``config`` (and its ``slots``), ``history`` and
+    ``query_pass``; the 1992 mapping is kept, so ``options`` may choose only the mode).
 
     Raises
     ------
     UsageError
-        If 1992 options are given with a modern key, or a repair or canonical order with a
-        1992 key.
+        If 1992 options are given with a modern key, or a repair, a canonical order, a
+        schema or a way to parse raw answers with a 1992 key.
     """
     from muceval.scoring.errors import ErrorOptions, analyse_error_files
 
@@ -55,6 +57,9 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
         if chosen.after_repair or chosen.canonical_order:
             raise UsageError("a repair and a canonical order are for modern files: 1992 "
                              "templates keep the 1992 mapping", parameter="options")
+        if schema is not None or parse != "strict":
+            raise UsageError("a schema and a way to parse raw answers are for modern files: "
+                             "1992 templates have MUC-4's slots", parameter="schema")
         from muceval.formats.config import resolve_configuration
         from muceval.scoring.errors.muc1992 import analyse_1992_files
 
@@ -64,7 +69,7 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
     if config is not None or slots is not None or history is not None or not query_pass:
         raise UsageError("a configuration, a history and the query pass are for 1992 template "
                          "files; the key is not one", parameter="config")
-    return analyse_error_files(key, predictions, chosen, names)
+    return analyse_error_files(key, predictions, chosen, names, schema=schema, parse=parse)
 
 
 @dataclass(frozen=True)

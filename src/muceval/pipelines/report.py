@@ -364,6 +364,7 @@ def _modern(source: ModernPredictions, settings: SignificanceSettings, options: 
         from muceval.scoring.errors import analyse_error_files
 
         label, order = analysis.ranking
-        sections += (error_section(analyse_error_files(source.key, source.predictions,
-                                                       names=names), order, label, settings),)
+        sections += (error_section(analyse_error_files(
+            source.key, source.predictions, names=names, schema=source.schema,
+            parse=source.parse), order, label, settings),)
     return replace(analysis, sections=sections) if sections else analysis

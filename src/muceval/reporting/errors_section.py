@@ -20,7 +20,7 @@ from muceval.errors import UsageError
 from muceval.reporting.error_changes import error_changes_to_csv
 from muceval.reporting.plots import category_colors, error_bars_plot, slug
 from muceval.reporting.sections import Page
-from muceval.scoring.errors import ROWS, ErrorAnalysis
+from muceval.scoring.errors import ErrorAnalysis
 from muceval.scoring.errors.model import ALL_CATEGORIES, GENERAL_SPURIOUS
 from muceval.significance.error_counts import ErrorChange, changes_between
 from muceval.significance.settings import SignificanceSettings
@@ -105,14 +105,23 @@ class ErrorSection:
         totals = [{"category": c, "color": colors[c], "parent": c == GENERAL_SPURIOUS,
                    "counts": [systems[n].before_totals.total.category(c) for n in self.order]}
                   for c in categories]
-        roles = [{"system": n, "slug": slug(n), "rows": list(ROWS),
+        rows = self.analysis.rows
+        # The longer side runs down the page: MUC-4's seven rows are columns, the hundreds
+        # of roles of an open schema (FAMuS's frames) are lines.
+        transposed = len(rows) > len(categories)
+        roles = [{"system": n, "slug": slug(n), "rows": list(rows), "transposed": transposed,
                   "categories": [{"category": c, "counts": [row.category(c) for row in
                                                             systems[n].before_totals.rows]}
-                                 for c in categories]} for n in self.order]
+                                 for c in categories],
+                  "lines": [{"row": name, "counts": [row.category(c) for c in categories]}
+                            for name, row in zip(rows, systems[n].before_totals.rows,
+                                                 strict=True)] if transposed else []}
+                 for n in self.order]
         return {"systems": list(self.order),
                 "ranked_by": self.ranked_by,
                 "scores": [_score(systems[n].before_totals.error_score) for n in self.order],
-                "totals": totals, "roles": roles, "figure": figure,
+                "totals": totals, "roles": roles, "categories": list(categories),
+                "figure": figure,
                 "neighbours": self._neighbours(), "alpha": self.alpha,
                 "adjust": self.adjust,
                 "documents": len({d.docid for s in self.analysis.systems for d in s.documents}),

@@ -4,12 +4,14 @@ A GTT prediction file (and GRIT's) gives for each document its ``doctext`` (the 
 word pieces, ``" ##"`` marking a continued word) and, in GTT's, the gold templates the
 model was evaluated on (``gold_templates``). Das et al.'s error analysis reads its gold and
 its text from there only (``muceval errors --key embedded``); the gold files of GTT and GRIT
-carry a ``doctext`` too (:func:`read_texts`).
+carry a ``doctext`` too, and FAMuS's prompt files the document inside the prompt
+(:func:`read_texts`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from muceval.errors import InputError
 from muceval.formats.files import parse_json, read_text
 from muceval.formats.modern import _Bad, _docid, _template, detect_layout
 
-__all__ = ["Embedded", "parse_embedded", "read_embedded", "read_texts"]
+__all__ = ["Embedded", "parse_embedded", "prompt_document", "read_embedded", "read_texts"]
 
 
 @dataclass(frozen=True)
@@ -114,18 +116,27 @@ def _templates(record: dict[str, Any], name: str, key: str,
 
 def read_texts(path: str | Path) -> dict[str, str]:
     """Document id → ``doctext`` of a modern file that has one (GTT and GRIT gold files, one
-    document per line; GTT and GRIT prediction files); empty for the layouts without text
-    (IterX, muceval's neutral JSON).
+    document per line; GTT and GRIT prediction files; FAMuS's prompt files, the document of
+    each prompt: :func:`prompt_document`); empty for the layouts without text (IterX,
+    muceval's neutral JSON, raw answers).
 
     Raises
     ------
     InputError
-        If the file cannot be read or a ``doctext`` is not a string.
+        If the file cannot be read, a ``doctext`` is not a string, or a FAMuS prompt holds
+        no document.
     """
     text = read_text(path)
     layout = detect_layout(text)
     texts: dict[str, str] = {}
-    if layout in ("gtt-gold", "grit-gold"):
+    if layout == "famus-gold":
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                record = parse_json(line, str(path), number)
+                if isinstance(record, dict):
+                    texts[str(record.get("instance_id"))] = prompt_document(
+                        record.get("llm_prompt"), str(path), number)
+    elif layout in ("gtt-gold", "grit-gold"):
         for number, line in enumerate(text.splitlines(), start=1):
             if line.strip():
                 record = parse_json(line, str(path), number)
@@ -143,3 +154,42 @@ def _doctext(record: Any, path: str, line: int | None) -> str:
         raise InputError.at(path, line, f"'doctext' must be a string, found "
                             f"{json.dumps(value)[:60]}")
     return value
+
+
+_DOCUMENT = re.compile(r"<(source_document|report_document)>(.*?)</\1>", re.DOTALL)
+_EVENT_MARKS = re.compile(r"</?event>")
+
+
+def prompt_document(prompt: Any, path: str = "<string>", line: int | None = None) -> str:
+    """The document of a FAMuS prompt (``llm_prompt``, a list of chat messages): in the last
+    message of role ``user``, the text between ``<source_document>`` and
+    ``</source_document>`` (the cross-document prompts, whose roles are taken from the
+    source) or else between ``<report_document>`` and ``</report_document>``, without the
+    ``<event>`` and ``</event>`` marks around the trigger.
+
+    The marks go because gold spans run across them (six of the 897 gold strings of the
+    report dev set, e.g. ``those granted clemency`` in ``those granted <event> clemency
+    </event>``): left in, their letters would sit inside those spans and hide them.
+
+    Raises
+    ------
+    InputError
+        If the prompt has no user message holding such a document.
+
+    Examples
+    --------
+    >>> prompt_document([{"role": "system", "content": "..."}, {"role": "user", "content":
+    ...     "<report_document> He was <event> hired </event> by X. </report_document>"}])
+    ' He was  hired  by X. '
+    """
+    users = [m.get("content") for m in prompt if isinstance(m, dict) and m.get("role") == "user"
+             ] if isinstance(prompt, list) else []
+    found = {m.group(1): m.group(2) for m in _DOCUMENT.finditer(users[-1])
+             } if users and isinstance(users[-1], str) else {}
+    document = found.get("source_document", found.get("report_document"))
+    if document is None:
+        raise InputError.at(path, line, "no document in the prompt: 'llm_prompt' must end "
+                            "with a user message holding <report_document>...</report_document> "
+                            "or <source_document>...</source_document>; the error analysis "
+                            "finds mentions in it")
+    return _EVENT_MARKS.sub("", document)

@@ -31,7 +31,12 @@ Where the original crashes or cannot run, muceval gives a result under these rul
   type holding the per-role union of entities (none if empty); such templates pair.
 - **Document text**: with a gold file as key, its ``doctext`` for every system (IterX
   predictions have none; those of GTT and GRIT are not used); with ``--key embedded``, the
-  record's, as the original. A gold document without text is refused.
+  record's, as the original; FAMuS's prompt files, the document of each prompt. A gold
+  document without text is refused.
+- **Template schemas** (the original knows MUC-4's five roles only): the rows are the roles
+  of :func:`error_roles`, MUC-4's in the original's order, another closed schema's in its
+  order, open roles (FAMuS) as the gold and then the predictions name them; every search,
+  tie and listing takes the roles in that order.
 
 ``canonical_order`` sorts mentions, entities and templates before the analysis: the
 original's categories depend on the input order (ties), its P/R/F1 and Error Score not.
@@ -66,10 +71,11 @@ from muceval.scoring.errors.model import (
     RowCounts,
     SystemErrors,
     Transformation,
+    error_roles,
 )
 from muceval.scoring.errors.result import ERRORS_FORMAT, ErrorAnalysis
 
 __all__ = ["CATEGORIES", "DAS_ROLES", "EMBEDDED", "ERRORS_FORMAT", "MODES", "ROWS", "TYPES",
            "DocumentErrors", "ErrorAnalysis", "ErrorDocument", "ErrorOptions", "ErrorTotals",
            "RowCounts", "SystemErrors", "Transformation", "analyse_document",
-           "analyse_error_files", "analyse_errors", "error_documents"]
+           "analyse_error_files", "analyse_errors", "error_documents", "error_roles"]

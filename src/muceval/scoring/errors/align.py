@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from muceval.core.modern import ROLES, Entity, ModernTemplate
+from muceval.core.modern import Entity, ModernTemplate
 from muceval.scoring.errors.model import DAS_ROLES
 from muceval.scoring.errors.search import Assignment, Choices, Option
 from muceval.scoring.errors.spans import Span, SpanFinder, scs
@@ -19,13 +19,13 @@ __all__ = ["GoldTemplate", "PairAlignment", "PredictedTemplate", "Prepared", "Ro
            "align_document", "prepare"]
 
 Solver = Callable[[Choices], Assignment]
-_ORDER = tuple(ROLES.index(role) for role in DAS_ROLES)
 
 
 @dataclass(frozen=True)
 class PredictedTemplate:
-    """A predicted template as the analysis sees it: per role (:data:`DAS_ROLES` order) the
-    flat list of its mention strings (entity grouping is lost, as in the original)."""
+    """A predicted template as the analysis sees it: per role (the document's ``roles``
+    order) the flat list of its mention strings (entity grouping is lost, as in the
+    original)."""
 
     kind: str | None
     roles: tuple[tuple[str, ...], ...]
@@ -37,7 +37,7 @@ class PredictedTemplate:
 
 @dataclass(frozen=True)
 class GoldTemplate:
-    """A gold template: per role (:data:`DAS_ROLES` order) its entities."""
+    """A gold template: per role (the document's ``roles`` order) its entities."""
 
     kind: str | None
     roles: tuple[tuple[Entity, ...], ...]
@@ -49,43 +49,54 @@ class GoldTemplate:
 
 @dataclass(eq=False)
 class Prepared:
-    """One document ready for the analysis; ``find`` gives the span of a mention string."""
+    """One document ready for the analysis; ``find`` gives the span of a mention string;
+    ``roles`` names the roles of its templates, in the order the analysis takes them."""
 
     docid: str
     predicted: tuple[PredictedTemplate, ...]
     gold: tuple[GoldTemplate, ...]
     find: SpanFinder
+    roles: tuple[str, ...] = DAS_ROLES
     roles_cache: dict[tuple[tuple[str, ...], tuple[Entity, ...]], RoleAlignment] = field(
         default_factory=dict)
 
 
 def _sorted(template: ModernTemplate) -> ModernTemplate:
     return ModernTemplate(template.incident_type, tuple(
-        tuple(sorted(tuple(sorted(entity)) for entity in role)) for role in template.roles))
+        tuple(sorted(tuple(sorted(entity)) for entity in role)) for role in template.roles),
+        template.role_names)
 
 
-def _template_key(template: ModernTemplate) -> tuple[bool, str, tuple[tuple[Entity, ...], ...]]:
-    return template.incident_type is None, template.incident_type or "", template.roles
+def _template_key(template: ModernTemplate,
+                  ) -> tuple[bool, str, tuple[tuple[str, tuple[Entity, ...]], ...]]:
+    # Role names are part of the key: templates of open schemas differ in them.
+    return (template.incident_type is None, template.incident_type or "",
+            template.named_roles())
 
 
 def prepare(docid: str, text: str, predicted: Iterable[ModernTemplate],
-            gold: Iterable[ModernTemplate], canonical: bool = False) -> tuple[Prepared, int]:
+            gold: Iterable[ModernTemplate], canonical: bool = False,
+            roles: tuple[str, ...] = DAS_ROLES) -> tuple[Prepared, int]:
     """A document in the analysis's terms, and the number of empty gold entities left out.
 
-    Predicted roles are flattened into mention lists (an entity without mentions adds
-    nothing); a gold entity without mentions is left out (the original crashes on it);
-    ``canonical`` sorts mentions, entities and templates first.
+    Each template is taken per role of ``roles`` (:func:`~muceval.scoring.errors.model.
+    error_roles`), a role it lacks as empty; predicted roles are flattened into mention
+    lists (an entity without mentions adds nothing); a gold entity without mentions is left
+    out (the original crashes on it); ``canonical`` sorts mentions, entities and templates
+    first. A role a template has beyond ``roles`` is not analysed.
     """
     predicted, gold = list(predicted), list(gold)
     if canonical:
         predicted = sorted((_sorted(t) for t in predicted), key=_template_key)
         gold = sorted((_sorted(t) for t in gold), key=_template_key)
-    empty = sum(1 for t in gold for role in t.roles for entity in role if not entity)
+    gold_roles = [tuple(t.role(r) for r in roles) for t in gold]
+    empty = sum(1 for own in gold_roles for role in own for entity in role if not entity)
     preds = tuple(PredictedTemplate(t.incident_type, tuple(
-        tuple(m for entity in t.roles[r] for m in entity) for r in _ORDER)) for t in predicted)
+        tuple(m for entity in t.role(r) for m in entity) for r in roles)) for t in predicted)
     golds = tuple(GoldTemplate(t.incident_type, tuple(
-        tuple(entity for entity in t.roles[r] if entity) for r in _ORDER)) for t in gold)
-    return Prepared(docid, preds, golds, SpanFinder(text)), empty
+        tuple(entity for entity in role if entity) for role in own))
+        for t, own in zip(gold, gold_roles, strict=True))
+    return Prepared(docid, preds, golds, SpanFinder(text), roles), empty
 
 
 @dataclass(frozen=True)
@@ -104,7 +115,7 @@ class RoleAlignment:
 
 @dataclass(frozen=True)
 class PairAlignment:
-    """A template pair: its roles (:data:`DAS_ROLES` order), whether the types are equal,
+    """A template pair: its roles (the document's ``roles`` order), whether the types are equal,
     its credited units (incident type included) and its score."""
 
     roles: tuple[RoleAlignment, ...]

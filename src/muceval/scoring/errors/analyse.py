@@ -5,15 +5,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from muceval.core.schema import Schema
 from muceval.errors import Problem
 from muceval.scoring.errors.align import Prepared, Solver, align_document, prepare
 from muceval.scoring.errors.count import count_document
 from muceval.scoring.errors.model import (
+    DAS_ROLES,
     DocumentErrors,
     ErrorDocument,
     ErrorOptions,
     SystemErrors,
     Transformation,
+    error_roles,
 )
 from muceval.scoring.errors.repair import repair_document
 from muceval.scoring.errors.search import exhaustive_first_best, first_best
@@ -30,12 +33,12 @@ def _analysed(prepared: Prepared, options: ErrorOptions, solve: Solver,
     if repair:
         repaired, kept = repair_document(prepared, entries, pairs, counted)
     result = DocumentErrors(prepared.docid, counted.rows(), counted.score, counted.partial,
-                            entries, kept)
+                            entries, kept, prepared.roles)
     return result, repaired
 
 
 def analyse_document(document: ErrorDocument, options: ErrorOptions | None = None, *,
-                     exhaustive: bool = False,
+                     exhaustive: bool = False, roles: tuple[str, ...] = DAS_ROLES,
                      ) -> tuple[DocumentErrors, DocumentErrors | None, int]:
     """The error analysis of one document.
 
@@ -48,6 +51,9 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
     exhaustive : bool, default False
         Search as the original does, enumerating every candidate (exponential: for tests
         and benchmarks); the answer is the same.
+    roles : tuple of str, default DAS_ROLES
+        The roles counted, in the order the analysis takes them (:func:`error_roles`);
+        default MUC-4's in the original's order.
 
     Returns
     -------
@@ -73,7 +79,7 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
     options = options or ErrorOptions()
     solve = exhaustive_first_best if exhaustive else first_best
     prepared, empty = prepare(document.docid, document.text, document.predicted,
-                              document.gold, options.canonical_order)
+                              document.gold, options.canonical_order, roles)
     before, repaired = _analysed(prepared, options, solve, options.after_repair)
     after = None
     if repaired is not None:
@@ -83,7 +89,8 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
 
 def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | None = None,
                    system: str = "system", *, path: str | None = None,
-                   exhaustive: bool = False) -> SystemErrors:
+                   exhaustive: bool = False, schema: Schema | str = "muc4",
+                   roles: tuple[str, ...] | None = None) -> SystemErrors:
     """The error analysis of Das et al. (2022) of one system, document by document.
 
     Parameters
@@ -98,13 +105,25 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
         The predictions' file, named by the warnings.
     exhaustive : bool, default False
         Search by enumeration, as the original (tests and benchmarks only).
+    schema : Schema or str, default 'muc4'
+        The template schema, which gives the roles counted (:func:`error_roles` of the
+        documents' gold, then predicted, templates).
+    roles : tuple of str or None, default None
+        The roles counted, when several systems must share them (:func:`error_roles` of
+        every system's templates); None: those of ``schema`` and these documents.
 
     Returns
     -------
     SystemErrors
         Per document the counts (``documents``; ``after`` with the repair), their totals
-        (``before_totals``, ``after_totals``), the transformations kept by name, and the
-        warnings (gold entities without mentions left out).
+        (``before_totals``, ``after_totals``), the transformations kept by name, the roles
+        counted, and the warnings (gold entities without mentions left out).
+
+    Raises
+    ------
+    UsageError
+        If ``schema`` is not a known schema, or a role is named as a row (``total``,
+        ``incident_type``).
 
     Examples
     --------
@@ -115,11 +134,16 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
     (1.0, '0')
     """
     options = options or ErrorOptions()
+    documents = list(documents)
+    if roles is None:
+        roles = error_roles(schema, (t for d in documents for t in d.gold),
+                            (t for d in documents for t in d.predicted))
     before, after = [], []
     empty = 0
     names: Counter[str] = Counter()
     for document in documents:
-        one, repaired, dropped = analyse_document(document, options, exhaustive=exhaustive)
+        one, repaired, dropped = analyse_document(document, options, exhaustive=exhaustive,
+                                                  roles=roles)
         before.append(one)
         empty += dropped
         names.update(" + ".join(t.names) for t in one.transformations)
@@ -130,4 +154,4 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
         warnings = (Problem(path or system, None, f"{empty} gold entit{'y' if empty == 1 else 'ies'} "
                             "without mentions left out (the original crashes on them)"),)
     return SystemErrors(system, options, tuple(before), tuple(after) if options.after_repair
-                        else None, warnings, dict(names))
+                        else None, warnings, dict(names), roles)

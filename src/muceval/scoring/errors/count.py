@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from muceval.scoring.errors.align import Entry, PairAlignment, Prepared
 from muceval.scoring.errors.model import (
     ALL_CATEGORIES,
-    DAS_ROLES,
     DUPLICATE,
     DUPLICATE_PARTIAL,
     GENERAL_SPURIOUS,
@@ -16,11 +15,11 @@ from muceval.scoring.errors.model import (
     MISSING_FILLER,
     MISSING_TEMPLATE,
     MISSING_TEMPLATE_FILLER,
-    ROWS,
     SPAN_ERROR,
     SPURIOUS_FILLER,
     SPURIOUS_TEMPLATE,
     SPURIOUS_TEMPLATE_FILLER,
+    TYPE_ROW,
     WITHIN,
     WITHIN_PARTIAL,
     WRONG_BOTH,
@@ -31,9 +30,7 @@ from muceval.scoring.errors.model import (
 )
 from muceval.scoring.errors.spans import Span, scs
 
-__all__ = ["Counted", "Unaligned", "Verdict", "count_document"]
-
-TYPE_ROW = "incident_type"
+__all__ = ["TYPE_ROW", "Counted", "Unaligned", "Verdict", "count_document"]
 
 
 @dataclass(frozen=True)
@@ -70,18 +67,25 @@ class Verdict:
 
 @dataclass
 class Counted:
-    """The counters of one document, and what the repair needs."""
+    """The counters of one document (``incident_type`` and each of ``roles``), and what the
+    repair needs."""
 
-    counts: dict[str, list[int]] = field(default_factory=lambda: {r: [0, 0, 0] for r in ROWS[1:]})
-    categories: dict[str, dict[str, int]] = field(
-        default_factory=lambda: {r: dict.fromkeys(ALL_CATEGORIES, 0) for r in ROWS[1:]})
-    cancelled: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ROWS[1:], 0))
+    roles: tuple[str, ...]
+    counts: dict[str, list[int]] = field(init=False)
+    categories: dict[str, dict[str, int]] = field(init=False)
+    cancelled: dict[str, int] = field(init=False)
     score: float = 0.0
     partial: bool = False
     unaligned: list[Unaligned] = field(default_factory=list)
     verdicts: list[Verdict] = field(default_factory=list)
     missing: list[Missing] = field(default_factory=list)
     cancelled_records: set[Missing] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        rows = (TYPE_ROW, *self.roles)
+        self.counts = {r: [0, 0, 0] for r in rows}
+        self.categories = {r: dict.fromkeys(ALL_CATEGORIES, 0) for r in rows}
+        self.cancelled = dict.fromkeys(rows, 0)
 
     def add(self, row: str, num: int = 0, p_den: int = 0, r_den: int = 0) -> None:
         counts = self.counts[row]
@@ -95,7 +99,7 @@ class Counted:
     def rows(self) -> tuple[RowCounts, ...]:
         rows = [RowCounts(self.counts[r][0], self.counts[r][1], self.counts[r][2],
                           tuple(self.categories[r][c] for c in ALL_CATEGORIES),
-                          self.cancelled[r]) for r in ROWS[1:]]
+                          self.cancelled[r]) for r in (TYPE_ROW, *self.roles)]
         total = RowCounts(*(sum(row.num for row in rows), sum(row.p_den for row in rows),
                             sum(row.r_den for row in rows)),
                           tuple(map(sum, zip(*(row.categories for row in rows), strict=True))),
@@ -107,7 +111,7 @@ def _missing_template(document: Prepared, g: int, counted: Counted) -> None:
     gold = document.gold[g]
     counted.add(TYPE_ROW, r_den=1)
     counted.mark(TYPE_ROW, MISSING_TEMPLATE)
-    for role, entities in zip(DAS_ROLES, gold.roles, strict=True):
+    for role, entities in zip(document.roles, gold.roles, strict=True):
         counted.add(role, r_den=len(entities))
         counted.mark(role, MISSING_TEMPLATE_FILLER, len(entities))
     counted.score += 1 + gold.entities
@@ -117,7 +121,7 @@ def _spurious_template(document: Prepared, p: int, counted: Counted) -> None:
     predicted = document.predicted[p]
     counted.add(TYPE_ROW, p_den=1)
     counted.mark(TYPE_ROW, SPURIOUS_TEMPLATE)
-    for role, mentions in zip(DAS_ROLES, predicted.roles, strict=True):
+    for role, mentions in zip(document.roles, predicted.roles, strict=True):
         counted.add(role, p_den=len(mentions))
         counted.mark(role, SPURIOUS_TEMPLATE_FILLER, len(mentions))
     counted.score += 1 + predicted.mentions
@@ -128,7 +132,7 @@ def _pair(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
     counted.add(TYPE_ROW, int(pair.type_equal), 1, 1)
     if not pair.type_equal:
         counted.mark(TYPE_ROW, INCORRECT_TYPE)
-    for r, (role, aligned) in enumerate(zip(DAS_ROLES, pair.roles, strict=True)):
+    for r, (role, aligned) in enumerate(zip(document.roles, pair.roles, strict=True)):
         for i, mention in enumerate(document.predicted[p].roles[r]):
             if aligned.choices[i] is None:
                 counted.add(role, p_den=1)
@@ -155,7 +159,7 @@ def count_document(document: Prepared, entries: tuple[Entry, ...],
     ``mode`` leaves out the missing gold templates (``msp``, ``mat``) and the spurious
     predicted ones (``mmi``, ``mat``) from every counter and the score.
     """
-    counted = Counted()
+    counted = Counted(document.roles)
     for e, (p, g) in enumerate(entries):
         if p is None and g is not None:
             if mode not in ("msp", "mat"):
@@ -176,9 +180,9 @@ def _listing(document: Prepared, golds: list[int], role_first: bool,
     """Every gold mention of ``golds`` as (template, role, string): per template then role,
     or (``role_first``) per role then template; then entity and mention."""
     if role_first:
-        order = [(g, r) for r in range(len(DAS_ROLES)) for g in golds]
+        order = [(g, r) for r in range(len(document.roles)) for g in golds]
     else:
-        order = [(g, r) for g in golds for r in range(len(DAS_ROLES))]
+        order = [(g, r) for g in golds for r in range(len(document.roles))]
     return [(g, r, mention) for g, r in order
             for entity in document.gold[g].roles[r] for mention in entity]
 
@@ -216,7 +220,7 @@ def _classify(document: Prepared, entries: tuple[Entry, ...], record: Unaligned,
               counted: Counted) -> Verdict:
     """Walk the pairs whose predicted template equals the mention's in content; the first that
     settles it decides; each that does not counts a Spurious_Role_Filler."""
-    role = DAS_ROLES[record.role]
+    role = document.roles[record.role]
     template = document.predicted[record.template]
     verdict = Verdict(SPURIOUS_FILLER)
     for p, g in entries:
@@ -245,7 +249,7 @@ def _cancel(document: Prepared, counted: Counted) -> None:
     for missing in counted.missing:
         first = document.gold[missing.gold].roles[missing.role][missing.entity][0]
         if (missing.role, first) in keys:
-            role = DAS_ROLES[missing.role]
+            role = document.roles[missing.role]
             counted.mark(role, MISSING_FILLER, -1)
             counted.cancelled[role] += 1
             counted.cancelled_records.add(missing)

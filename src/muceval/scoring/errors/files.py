@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate, role_union
+from muceval.core.modern import ROLES, ModernDocument, ModernFile, ModernTemplate, role_union
+from muceval.core.schema import MUC4, schema_named
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import system_name
 from muceval.formats.modern import read_modern
 from muceval.formats.modern.embedded import read_embedded, read_texts
+from muceval.formats.schema import resolve_schema
 from muceval.scoring.errors.analyse import analyse_errors
-from muceval.scoring.errors.model import ErrorDocument, ErrorOptions, SystemErrors
+from muceval.scoring.errors.model import ErrorDocument, ErrorOptions, SystemErrors, error_roles
 from muceval.scoring.errors.result import ErrorAnalysis
+from muceval.scoring.modern.files import read_predictions
 
 __all__ = ["EMBEDDED", "analyse_error_files", "error_documents"]
 
@@ -27,27 +30,34 @@ def _templates(document: ModernDocument | None, extracts: bool) -> tuple[ModernT
         return ()
     if not extracts:
         return document.templates or ()
-    roles = (document.extracts if document.extracts is not None
-             else role_union(document.templates or ()))
-    return (ModernTemplate(None, roles),) if any(roles) else ()
+    if document.extracts is not None:
+        # Extracts (GRIT's layouts) are MUC-4's five roles, in the order every layout uses.
+        return (ModernTemplate(None, document.extracts),) if any(document.extracts) else ()
+    names = tuple(dict.fromkeys(r for t in document.templates or () for r in t.role_names))
+    roles = role_union(document.templates or (), names or ROLES)
+    return (ModernTemplate(None, roles, names or ROLES),) if any(roles) else ()
 
 
 def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str],
                     ) -> tuple[list[ErrorDocument], list[Problem]]:
     """The documents to analyse, in the gold file's order, and warnings (gold documents
-    without predictions, analysed as predicting nothing).
+    without predictions, and raw answers that are no JSON object: analysed as predicting
+    nothing).
 
     Raises
     ------
     InputError
-        If ``gold`` is not a gold file or ``pred`` is one, if a prediction names a document
-        not in the gold, or if a gold document has no text.
+        If ``gold`` is not a gold file or ``pred`` is one, if ``pred`` is of another schema,
+        if a prediction names a document not in the gold, or if a gold document has no text.
     """
     if not gold.gold:
         raise InputError.at(gold.path, None, f"not a gold file ({gold.layout}): give the gold "
                             "file (or 'embedded') as --key and predictions as the arguments")
     if pred.gold:
         raise InputError.at(pred.path, None, f"a gold file ({pred.layout}), given as predictions")
+    if pred.schema != gold.schema:
+        raise InputError.at(pred.path, None, f"predictions of schema {pred.schema} against a "
+                            f"gold of schema {gold.schema} ({gold.path})")
     known = gold.by_id()
     unknown = [d.docid for d in pred.documents if d.docid not in known]
     if unknown:
@@ -67,6 +77,13 @@ def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str]
                                        _templates(document, extracts)))
     missing = [d.docid for d in gold.documents if d.docid not in predicted]
     warnings = []
+    empty = [n for n in pred.notes if n.kind in ("unparsed", "not-an-object")]
+    if empty:
+        warnings.append(Problem(pred.path, empty[0].line, f"{len(empty)} answer(s) are no JSON "
+                                f"object (e.g. document {empty[0].docid}): analysed as "
+                                "predicting nothing, as FAMuS's pipeline scores them"
+                                + (" (--parse lenient recovers what it can)"
+                                   if pred.parse == "strict" else "")))
     if missing:
         warnings.append(Problem(pred.path, None, f"{len(missing)} gold document(s) have no "
                                 f"prediction (e.g. {missing[0]}): analysed as predicting "
@@ -74,57 +91,78 @@ def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str]
     return documents, warnings
 
 
-def _system(path: str, name: str, options: ErrorOptions,
-            gold: tuple[ModernFile, dict[str, str]] | None) -> SystemErrors:
-    if gold is None:
-        embedded = read_embedded(path)
-        documents, warnings = error_documents(embedded.gold, embedded.predictions,
-                                              embedded.texts)
-    else:
-        documents, warnings = error_documents(gold[0], read_modern(path), gold[1])
-    result = analyse_errors(documents, options, name, path=path)
-    return SystemErrors(result.system, result.options, result.documents, result.after,
-                        (*warnings, *result.warnings), result.transformations)
+def _inputs(key: str | Path, paths: Sequence[str], schema: str | Path | None, parse: str,
+            ) -> tuple[str, list[tuple[ModernFile, ModernFile, Mapping[str, str]]]]:
+    """The schema's name and, per prediction file, its gold, its predictions and the texts."""
+    if str(key) == EMBEDDED:
+        if schema is not None and resolve_schema(schema) != MUC4.name:
+            raise UsageError("--key embedded reads GTT prediction files, which hold muc4 "
+                             "templates: give the gold file as --key", parameter="schema")
+        inputs: list[tuple[ModernFile, ModernFile, Mapping[str, str]]] = []
+        for path in paths:
+            embedded = read_embedded(path)
+            inputs.append((embedded.gold, embedded.predictions, embedded.texts))
+        return MUC4.name, inputs
+    gold = read_modern(key, schema=None if schema is None else resolve_schema(schema))
+    texts = read_texts(key)
+    return gold.schema, [(gold, read_predictions(path, gold, parse), texts) for path in paths]
 
 
 def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
                         options: ErrorOptions | None = None,
-                        names: Mapping[str, str] | None = None) -> ErrorAnalysis:
+                        names: Mapping[str, str] | None = None, *,
+                        schema: str | Path | None = None,
+                        parse: str = "strict") -> ErrorAnalysis:
     """Das et al.'s error analysis of each prediction file.
 
     Parameters
     ----------
     key : str or pathlib.Path
-        A modern gold file with document texts (GTT's or GRIT's ``test.json``), or
+        A modern gold file with document texts (GTT's or GRIT's ``test.json``, a gold file of
+        the GTT layout with ``doctext`` in any schema, FAMuS's prompt files), or
         ``'embedded'``: each prediction file is a GTT prediction file whose records carry
         their gold (``gold_templates``) and text, as the original reads them.
     predictions : sequence of str or pathlib.Path
-        Prediction files in any modern layout (GTT, GRIT, IterX, muceval's neutral JSON);
-        with ``'embedded'``, GTT prediction files.
+        Prediction files in any modern layout (GTT, GRIT, IterX, muceval's neutral JSON, raw
+        answers of a language model); with ``'embedded'``, GTT prediction files.
     options : ErrorOptions or None, default None
         None: the defaults.
     names : mapping of str to str or None, default None
         Prediction path → system name (default: the file name without its last suffix).
+    schema : str or pathlib.Path or None, default None
+        The key's template schema: a name or a TOML file
+        (:func:`~muceval.formats.schema.resolve_schema`); None: the one its layout says.
+        The predictions are read in it.
+    parse : {'strict', 'lenient'}, default 'strict'
+        How raw answers of a language model are read
+        (:func:`~muceval.scoring.modern.files.read_predictions`).
 
     Returns
     -------
     ErrorAnalysis
-        Every system's analysis, with the settings.
+        Every system's analysis, with the settings, counted per role of
+        :func:`~muceval.scoring.errors.model.error_roles`: MUC-4's in the original's order,
+        another schema's in its order, open roles as the gold and then every prediction file
+        name them.
 
     Raises
     ------
     UsageError
-        If no prediction file is given or two give the same system name.
+        If no prediction file is given or two give the same system name, or a schema other
+        than ``muc4`` is given with ``'embedded'``.
     InputError
-        If a file is unreadable or malformed, the key has no text for a document, or a
-        prediction names a document the gold lacks.
+        If a file is unreadable or malformed, the key has no text for a document, a
+        prediction names a document the gold lacks, or is of another schema.
 
     Notes
     -----
-    The document text is the key's ``doctext`` with a gold file (one text for every
-    system, whatever a prediction file carries); with ``'embedded'`` it is each record's.
-    When the key or a prediction has per-role extracts (GRIT), both sides of a document are
-    reduced to one template without incident type holding the per-role union of entities.
+    The document text is the key's (``doctext``; FAMuS's prompt files: the document of the
+    prompt) with a gold file (one text for every system, whatever a prediction file
+    carries); with ``'embedded'`` it is each record's. When the key or a prediction has
+    per-role extracts (GRIT), both sides of a document are reduced to one template without
+    incident type holding the per-role union of entities. FAMuS's grouping of predicted
+    strings is not applied: the analysis splits predicted entities into their mentions
+    anyway, and a string given twice is the error it calls Duplicate_Role_Filler.
     """
     options = options or ErrorOptions()
     if not predictions:
@@ -133,9 +171,24 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
     chosen = [(names or {}).get(p) or system_name(p) for p in paths]
     if len(set(chosen)) != len(chosen):
         raise UsageError("two prediction files give the same system name: " + ", ".join(chosen))
-    gold = None
-    if str(key) != EMBEDDED:
-        gold = (read_modern(key), read_texts(key))
-    systems = tuple(_system(p, n, options, gold) for p, n in zip(paths, chosen,
-                                                                           strict=True))
-    return ErrorAnalysis(str(key), tuple(paths), options, systems, dict(names or {}))
+    name, inputs = _inputs(key, paths, schema, parse)
+    prepared = [error_documents(gold, pred, texts) for gold, pred, texts in inputs]
+    # One key serves every file; with 'embedded' each file brings its own gold.
+    golds = {id(gold): gold for gold, _, _ in inputs}.values()
+    roles = error_roles(
+        schema_named(name),
+        (t for gold in golds for d in gold.documents for t in d.templates or ()),
+        (t for _, pred, _ in inputs for d in pred.documents for t in d.templates or ()))
+    systems = []
+    for path, system, (documents, warnings) in zip(paths, chosen, prepared, strict=True):
+        result = analyse_errors(documents, options, system, path=path, roles=roles)
+        systems.append(SystemErrors(result.system, result.options, result.documents,
+                                    result.after, (*warnings, *result.warnings),
+                                    result.transformations, result.roles))
+    extra: dict[str, str] = {}
+    if name != MUC4.name:
+        extra["schema"] = name
+    if any(pred.parse is not None for _, pred, _ in inputs):
+        extra["parse"] = parse
+    return ErrorAnalysis(str(key), tuple(paths), options, tuple(systems), dict(names or {}),
+                         extra)

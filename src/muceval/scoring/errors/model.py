@@ -1,31 +1,83 @@
 """The options and the results of the error analysis: frozen dataclasses.
 
 A result holds, per document, the counters of every row (``total``, ``incident_type`` and
-the five roles in Das et al.'s order), each with ``num``, ``p_den``, ``r_den`` and the error
-categories attributed to it; the document's Error Score; the alignment chosen; and, with
-the repair pass, the transformations kept.
+the roles of the analysis, :func:`error_roles`: MUC-4's five in Das et al.'s order), each
+with ``num``, ``p_den``, ``r_den`` and the error categories attributed to it; the document's
+Error Score; the alignment chosen; and, with the repair pass, the transformations kept.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from muceval.core.modern import ModernTemplate
+from muceval.core.schema import MUC4, Schema, schema_named
 from muceval.errors import Problem, UsageError
 from muceval.scoring.errors.search import f1_of
 
 __all__ = ["CATEGORIES", "DAS_ROLES", "MODES", "ROWS", "TYPES", "DocumentErrors",
            "ErrorDocument", "ErrorOptions", "ErrorTotals", "RowCounts", "SystemErrors",
-           "Transformation"]
+           "Transformation", "error_roles", "error_rows"]
 
 DAS_ROLES: tuple[str, ...] = ("PerpInd", "PerpOrg", "Target", "Weapon", "Victim")
-"""The roles in the original's fixed order (Weapon before Victim): it decides ties."""
+"""MUC-4's roles in the original's fixed order (Weapon before Victim): it decides ties."""
 
-ROWS: tuple[str, ...] = ("total", "incident_type", *DAS_ROLES)
-"""The rows of the report, in its order."""
+TOTAL_ROW = "total"
+TYPE_ROW = "incident_type"
+
+
+def error_rows(roles: tuple[str, ...]) -> tuple[str, ...]:
+    """The rows of an analysis of ``roles``: ``total``, ``incident_type``, then the roles.
+
+    >>> error_rows(("Cook", "Dish"))
+    ('total', 'incident_type', 'Cook', 'Dish')
+    """
+    return (TOTAL_ROW, TYPE_ROW, *roles)
+
+
+ROWS: tuple[str, ...] = error_rows(DAS_ROLES)
+"""The rows of an analysis of MUC-4 templates, in the report's order."""
+
+
+def error_roles(schema: Schema | str, gold: Iterable[ModernTemplate] = (),
+                predicted: Iterable[ModernTemplate] = ()) -> tuple[str, ...]:
+    """The roles an error analysis counts, in the order its rows, searches and ties take them.
+
+    MUC-4 (``muc4``): :data:`DAS_ROLES`, the original's order. Another schema with closed
+    roles: the schema's, in its order. Open roles (FAMuS): every role the ``gold`` and then
+    the ``predicted`` templates name, first seen first (a role a model invented is a row too:
+    its fillers are spurious, and leaving them out would hide them from the counts).
+
+    Raises
+    ------
+    UsageError
+        If a role is named ``total`` or ``incident_type``, the names of the other rows.
+
+    Examples
+    --------
+    >>> error_roles("muc4")
+    ('PerpInd', 'PerpOrg', 'Target', 'Weapon', 'Victim')
+    >>> gold = ModernTemplate("Hiring", ((), ()), ("Employer", "Time"))
+    >>> pred = ModernTemplate("Hiring", ((), ()), ("Salary", "Employer"))
+    >>> error_roles("famus", [gold], [pred])
+    ('Employer', 'Time', 'Salary')
+    """
+    chosen = schema_named(schema) if isinstance(schema, str) else schema
+    if chosen.name == MUC4.name:
+        return DAS_ROLES
+    if chosen.roles is not None:
+        roles = chosen.roles
+    else:
+        roles = tuple(dict.fromkeys(role for templates in (gold, predicted)
+                                    for t in templates for role in t.role_names))
+    clash = [r for r in roles if r in (TOTAL_ROW, TYPE_ROW)]
+    if clash:
+        raise UsageError(f"a role named {clash[0]!r}: the error analysis has a row of that "
+                         f"name already (schema {chosen.name})", parameter="schema")
+    return roles
 
 SPAN_ERROR = "Span_Error"
 GENERAL_SPURIOUS = "General_Spurious_Role_Filler"
@@ -129,7 +181,7 @@ class ErrorOptions:
 @dataclass(frozen=True)
 class ErrorDocument:
     """One document to analyse: its text (where mentions are looked for) and the predicted
-    and gold templates (entities per role, :data:`muceval.core.modern.ROLES` order)."""
+    and gold templates (entities per role; the analysis takes each role by name)."""
 
     docid: str
     text: str
@@ -207,9 +259,10 @@ def score_text(score: float, partial: bool) -> str:
 
 @dataclass(frozen=True)
 class DocumentErrors:
-    """The analysis of one document: rows (in :data:`ROWS` order), Error Score (``partial``:
-    a partial pair contributed), the alignment (per entry: predicted and gold template
-    indices, None for none) and, with the repair, the transformations kept."""
+    """The analysis of one document: rows (``total``, ``incident_type``, then ``roles``),
+    Error Score (``partial``: a partial pair contributed), the alignment (per entry:
+    predicted and gold template indices, None for none) and, with the repair, the
+    transformations kept."""
 
     docid: str
     rows: tuple[RowCounts, ...]
@@ -217,9 +270,15 @@ class DocumentErrors:
     partial: bool
     alignment: tuple[tuple[int | None, int | None], ...]
     transformations: tuple[Transformation, ...] = ()
+    roles: tuple[str, ...] = DAS_ROLES
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of :attr:`rows`, in order."""
+        return error_rows(self.roles)
 
     def row(self, name: str) -> RowCounts:
-        return self.rows[ROWS.index(name)]
+        return self.rows[self.names.index(name)]
 
     @property
     def total(self) -> RowCounts:
@@ -234,18 +293,25 @@ class ErrorTotals:
     rows: tuple[RowCounts, ...]
     error_score: float
     partial: bool
+    roles: tuple[str, ...] = DAS_ROLES
 
     @classmethod
-    def of(cls, documents: tuple[DocumentErrors, ...]) -> ErrorTotals:
-        rows = [RowCounts() for _ in ROWS]
+    def of(cls, documents: tuple[DocumentErrors, ...],
+           roles: tuple[str, ...] = DAS_ROLES) -> ErrorTotals:
+        rows = [RowCounts() for _ in error_rows(roles)]
         score = 0.0
         for document in documents:
             rows = [a + b for a, b in zip(rows, document.rows, strict=True)]
             score += document.error_score
-        return cls(tuple(rows), score, any(d.partial for d in documents))
+        return cls(tuple(rows), score, any(d.partial for d in documents), roles)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of :attr:`rows`, in order."""
+        return error_rows(self.roles)
 
     def row(self, name: str) -> RowCounts:
-        return self.rows[ROWS.index(name)]
+        return self.rows[self.names.index(name)]
 
     @property
     def total(self) -> RowCounts:
@@ -257,13 +323,14 @@ class ErrorTotals:
 
     def to_dict(self, categories: tuple[str, ...] = CATEGORIES) -> dict[str, Any]:
         return {"error_score": self.error_score, "error_score_text": self.error_score_text,
-                "rows": {name: row.to_dict(categories) for name, row in zip(ROWS, self.rows,
-                                                                            strict=True)}}
+                "rows": {name: row.to_dict(categories)
+                         for name, row in zip(self.names, self.rows, strict=True)}}
 
 
 @dataclass(frozen=True)
 class SystemErrors:
-    """One system's analysis: per document before the repair and (``after_repair``) after."""
+    """One system's analysis: per document before the repair and (``after_repair``) after,
+    each counted per role of ``roles`` (:func:`error_roles`)."""
 
     system: str
     options: ErrorOptions
@@ -272,12 +339,13 @@ class SystemErrors:
     warnings: tuple[Problem, ...] = ()
     transformations: Mapping[str, int] = field(default_factory=dict)
     """How many transformations of each name were kept, over every document."""
+    roles: tuple[str, ...] = DAS_ROLES
 
     # Summed once: tables, figures and JSON read them category by category.
     @functools.cached_property
     def before_totals(self) -> ErrorTotals:
-        return ErrorTotals.of(self.documents)
+        return ErrorTotals.of(self.documents, self.roles)
 
     @functools.cached_property
     def after_totals(self) -> ErrorTotals | None:
-        return None if self.after is None else ErrorTotals.of(self.after)
+        return None if self.after is None else ErrorTotals.of(self.after, self.roles)

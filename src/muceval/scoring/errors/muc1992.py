@@ -220,7 +220,7 @@ def _message(ctx: _Context, message_id: str,
             keys.append(k)
         if r is not None and not r.irrelevant and all(r is not x for x in responses):
             responses.append(r)
-    counted = Counted()
+    counted = Counted(DAS_ROLES)
     alignment: list[tuple[int | None, int | None]] = []
     for score, (_, k, r, status) in entries:
         if status is not TemplateStatus.MATCHED and status not in _UNMAPPED:

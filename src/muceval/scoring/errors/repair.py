@@ -14,7 +14,6 @@ from muceval.scoring.errors.align import (
 )
 from muceval.scoring.errors.count import Counted, Verdict
 from muceval.scoring.errors.model import (
-    DAS_ROLES,
     DUPLICATE,
     DUPLICATE_PARTIAL,
     SPURIOUS_FILLER,
@@ -61,13 +60,14 @@ class _Edit:
     """For a cross-template move: the gold template the filler belongs to."""
 
 
-def _edit(entry: int, verdict: Verdict, role: int, mention: str) -> _Edit:
+def _edit(entry: int, verdict: Verdict, role: int, mention: str,
+          roles: tuple[str, ...]) -> _Edit:
     names = CHAINS[verdict.category]
     partial = ALTER_SPAN in names
     target = verdict.role if verdict.role is not None and ALTER_ROLE in names else role
     value = verdict.mention if partial else mention
-    return _Edit(Transformation(entry, names, DAS_ROLES[role], mention, value,
-                                DAS_ROLES[target]), role, target, verdict.gold)
+    return _Edit(Transformation(entry, names, roles[role], mention, value, roles[target]),
+                 role, target, verdict.gold)
 
 
 def _pair_edits(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
@@ -77,20 +77,21 @@ def _pair_edits(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
     role changes then moved to the front, the latest first."""
     edits: list[_Edit] = []
     gold = document.gold[g]
+    roles = document.roles
     for r, aligned in enumerate(pair.roles):
         for i, mention in enumerate(document.predicted[p].roles[r]):
             j = aligned.choices[i]
             if j is None:
-                edits.append(_edit(e, verdicts[e, r, i], r, mention))
+                edits.append(_edit(e, verdicts[e, r, i], r, mention, roles))
             elif 0 < aligned.values[i] < 1:
                 value = gold.roles[r][j][aligned.best[i]]
-                edits.append(_Edit(Transformation(e, (ALTER_SPAN,), DAS_ROLES[r], mention,
-                                                  value, DAS_ROLES[r]), r, r))
+                edits.append(_Edit(Transformation(e, (ALTER_SPAN,), roles[r], mention,
+                                                  value, roles[r]), r, r))
         for j in aligned.leftover:
             if (e, r, j) not in cancelled:
                 first = gold.roles[r][j][0]
-                edits.append(_Edit(Transformation(e, (INTRODUCE_FILLER,), DAS_ROLES[r], None,
-                                                  first, DAS_ROLES[r]), r, r))
+                edits.append(_Edit(Transformation(e, (INTRODUCE_FILLER,), roles[r], None,
+                                                  first, roles[r]), r, r))
     front: list[_Edit] = []
     rest: list[_Edit] = []
     for edit in edits:
@@ -231,4 +232,5 @@ def _repaired(document: Prepared, entries: tuple[Entry, ...],
             template = document.gold[g]
             predicted.append(PredictedTemplate(template.kind, tuple(
                 tuple(entity[0] for entity in role) for role in template.roles)))
-    return Prepared(document.docid, tuple(predicted), tuple(gold), document.find)
+    return Prepared(document.docid, tuple(predicted), tuple(gold), document.find,
+                    document.roles)

@@ -27,15 +27,17 @@ from typing import Any
 
 from muceval.core.error_counts import ErrorCounts
 from muceval.core.signature import document_header, signature
+from muceval.errors import UsageError
 from muceval.formats.error_counts import ERRORS_FORMAT, FORMAT_VERSION
 from muceval.scoring.errors.model import (
     ALL_CATEGORIES,
-    ROWS,
+    DAS_ROLES,
     DocumentErrors,
     ErrorOptions,
     ErrorTotals,
     RowCounts,
     SystemErrors,
+    error_rows,
     score_text,
 )
 
@@ -48,7 +50,7 @@ def _document(before: DocumentErrors, after: DocumentErrors | None,
         return {"error_score": document.error_score,
                 "error_score_text": score_text(document.error_score, document.partial),
                 "rows": {name: row.to_dict(categories)
-                         for name, row in zip(ROWS, document.rows, strict=True)}}
+                         for name, row in zip(document.names, document.rows, strict=True)}}
 
     return {"docid": before.docid, "alignment": [list(pair) for pair in before.alignment],
             "before": block(before), "after": None if after is None else block(after),
@@ -73,7 +75,12 @@ class ErrorAnalysis:
         The system names given (path → name).
     extra : mapping of str to object
         Further settings the numbers depend on (the 1992 path: the configuration, the
-        history, the query pass), recorded in :attr:`settings`.
+        history, the query pass; another schema than MUC-4's), recorded in :attr:`settings`.
+
+    Raises
+    ------
+    UsageError
+        If the systems were not counted on the same roles.
     """
 
     key: str
@@ -82,6 +89,23 @@ class ErrorAnalysis:
     systems: tuple[SystemErrors, ...]
     names: Mapping[str, str]
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len({s.roles for s in self.systems}) > 1:
+            raise UsageError("the systems of one error analysis must be counted on the same "
+                             "roles (error_roles of every system's templates)",
+                             parameter="systems")
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """The roles every system is counted on (:func:`~muceval.scoring.errors.model.
+        error_roles`), in order."""
+        return self.systems[0].roles if self.systems else DAS_ROLES
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The rows of every table: ``total``, ``incident_type``, then :attr:`roles`."""
+        return error_rows(self.roles)
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -108,7 +132,7 @@ class ErrorAnalysis:
                 "documents": [_document(b, a, categories)
                               for b, a in zip(s.documents, after, strict=True)]})
         return {**document_header(ERRORS_FORMAT, self.settings, FORMAT_VERSION),
-                "categories": list(categories), "rows": list(ROWS), "systems": systems}
+                "categories": list(categories), "rows": list(self.rows), "systems": systems}
 
     def counts(self) -> ErrorCounts:
         """The categories of each document's total row (before any repair), per system:
@@ -131,7 +155,7 @@ class ErrorAnalysis:
 
         def lines(system: str, block: str, docid: str, rows: tuple[RowCounts, ...],
                   score: str) -> None:
-            for name, row in zip(ROWS, rows, strict=True):
+            for name, row in zip(self.rows, rows, strict=True):
                 writer.writerow([system, block, docid, name, row.num, row.p_den, row.r_den,
                                  row.precision, row.recall, row.f1,
                                  *(row.category(c) for c in categories), row.cancelled,
