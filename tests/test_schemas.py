@@ -149,6 +149,8 @@ def test_the_kitchen_example_runs_as_documented(tmp_path: Path) -> None:
     assert "muceval report: kitchen templates" in page
     report = json.loads((tmp_path / "kitchen-report" / "report.json").read_text())
     assert [s["label"] for s in report["scorers"]] == ["gtt", "ceaf-rme (phi3)"]
+    # The Errors section counts the kitchen's roles.
+    assert 'id="errors"' in page and "Dish" in page and "PerpInd" not in page
 
 
 def test_raw_answers_of_a_closed_schema_with_ids_that_give_the_type(tmp_path: Path) -> None:

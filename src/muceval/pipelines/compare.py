@@ -184,5 +184,6 @@ def _error_changes(source: CompareSource, settings: SignificanceSettings,
                                   query_pass=source.scoring.query_pass, names=dict(source.names))
     else:
         assert isinstance(source, ModernPredictions)
-        analysis = analyse_errors(source.key, source.predictions, names=dict(source.names))
+        analysis = analyse_errors(source.key, source.predictions, names=dict(source.names),
+                                  schema=source.schema, parse=source.parse)
     return compare_errors(analysis, settings).changes
