@@ -61,7 +61,7 @@ def _value(option: click.Option, folder: Path, files: dict[str, Path]) -> list[s
     if isinstance(option.type, click.Path):
         return [flag, str(folder / f"{option.name}.out")]
     named = {"metrics": "recall", "tests": "all", "names": f"{files['A']}=first",
-             "scheduler": "local:1", "phi": "strict"}
+             "scheduler": "local:1", "phi": "strict", "schema": "famus"}
     return [flag, named[option.name or ""]]
 
 
@@ -118,7 +118,8 @@ REPORT_EXEMPT = {"out_dir": "only names the folder the report is written to", "f
 def _example_value(option: click.Option, folder: Path) -> list[str]:
     named = {"names": f"{EXAMPLE / 'alpha.txt'}=first", "title": "T", "alignment": "1992,strict",
              "histograms": "beta,alpha",
-             "criteria": "1992,1992-optimal", "metrics": "recall", "config_path": "muc4"}
+             "criteria": "1992,1992-optimal", "metrics": "recall", "config_path": "muc4",
+             "schema": "famus"}
     if option.name in named:
         return [max(option.opts, key=len), named[option.name]]
     if option.name in ("history_path", "config_path", "slots_path", "alignment_path"):
