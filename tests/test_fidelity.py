@@ -103,6 +103,10 @@ def test_an_empty_response_scores_every_key_template_as_missing(tmp_path, capsys
         assert code == 0, err
         total = parse_report(out).summary_row("ALL TEMPLATES").tally
         assert total.act == 0 and total.mis == total.pos > 0
+        # Said, not silent (validate calls an empty file a problem; --strict refuses it).
+        assert "a system that answered nothing" in err
+        assert _run(["score", "--key", str(key), "--config", "muc4", "--no-query-pass",
+                     "--strict", str(empty)], capsys)[0] == 2
 
 
 def test_a_response_for_another_test_set_is_refused(tmp_path, capsys) -> None:
@@ -116,7 +120,8 @@ def test_a_response_for_another_test_set_is_refused(tmp_path, capsys) -> None:
     assert "Traceback" not in err
 
 
-def test_a_response_mostly_outside_the_key_or_swapped_is_warned(tmp_path, capsys) -> None:
+def test_a_response_mostly_outside_the_key_is_warned_and_a_swapped_one_refused(
+        tmp_path, capsys) -> None:
     key = tmp_path / "key.txt"
     key.write_text(template(message="TST3-MUC4-0001", inc_type="BOMBING"))
     mostly = tmp_path / "mostly.txt"
@@ -127,8 +132,19 @@ def test_a_response_mostly_outside_the_key_or_swapped_is_warned(tmp_path, capsys
     assert code == 0 and "only 1 of its 3 messages are in the key" in err
     swapped = tmp_path / "swapped.txt"
     swapped.write_text(template(message="TST3-MUC4-0001", inc_type="BOMBING / ARSON"))
-    code, _, err = _run(["score", "--key", str(key), "--config", "muc4", str(swapped)], capsys)
-    assert code == 0 and "swapped" in err
+    # Scored, its numbers would be a full report of wrong numbers: refused unless --force.
+    code, out, err = _run(["score", "--key", str(key), "--config", "muc4", str(swapped)], capsys)
+    assert code == 2 and not out
+    assert f"{swapped}: this response has optional templates" in err and "--force" in err
+    assert "Traceback" not in err
+    code, out, err = _run(["score", "--key", str(key), "--config", "muc4", "--force",
+                           str(swapped)], capsys)
+    assert code == 0 and "swapped" in err and out
+    for command in ("compare", "report"):
+        code, _, err = _run([command, "--key", str(key), "--config", "muc4", str(swapped),
+                             str(key), *(["--out", str(tmp_path / "r")] if command == "report"
+                                         else [])], capsys)
+        assert code == 2 and "are the key and the response swapped?" in err, command
 
 
 def test_history_judgements_for_unknown_slots_are_reported(tmp_path, capsys) -> None:

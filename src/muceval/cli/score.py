@@ -151,7 +151,9 @@ def _check_view(view: ScoreView, destination: Destination) -> None:
 @executor_options("Score the systems on Dask, one task per system: tcp://HOST:8786 or local:N "
                   "(N worker processes). Needs 'muceval[distributed]'.")
 @_view_options()
-@destination_options("Replace existing output files.", folder=(
+@destination_options("Replace existing output files; also score a response that looks like a "
+                     "key (optional templates, '?' values or '/' alternatives where the key "
+                     "has none), which is refused as swapped otherwise.", folder=(
     "Write one file per system (DIR/SYSTEM.report, .json, .csv) and a summary "
     "(DIR/summary.txt, .json or .csv) into this folder (created if needed)."))
 @name_option
@@ -209,6 +211,8 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
                             alignment_file=configuration.alignment_path, history=history.path,
                             scoring=scoring, unit=view.unit, names=renamed)
     assert isinstance(source, Responses)
+    # --force also scores a response that looks like a key (refused otherwise, as swapped).
+    source = replace(source, allow_swapped=destination.force)
     if not mapping_paths:
         found = adjudicated_mappings(history.path, responses, renamed)
         for name, sidecar in found.items():

@@ -74,6 +74,8 @@ class Responses:
         The unit of the randomization.
     names : tuple of (str, str)
         Response path and the system name it is given instead of its file name.
+    allow_swapped : bool
+        Score responses that look like a key against a key that does not (else refused).
     """
 
     key: str
@@ -85,6 +87,7 @@ class Responses:
     scoring: ScoringOptions = field(default_factory=ScoringOptions)
     unit: str = "message"
     names: Names = ()
+    allow_swapped: bool = False
 
     def configuration(self) -> Configuration:
         """The configuration it names (the bundled MUC-4 one by default), read now."""

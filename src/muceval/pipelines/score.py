@@ -169,7 +169,8 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
     session = score_files(config, source.key, source.responses, options=options,
                           history_path=source.history, mapping_paths=manual,
                           save_history=save_history, names=names, progress=progress,
-                          alignment=criterion, scheduler=scheduler)
+                          alignment=criterion, scheduler=scheduler,
+                          allow_swapped=source.allow_swapped)
     settings = {"command": "score", "muceval": __version__, "key": session.settings["key"],
                 "configuration": source.config or "muc4", "slots": source.slots,
                 **{k: v for k, v in session.settings.items()

@@ -114,6 +114,7 @@ def score_systems(
     options: ScoringOptions | None = None,
     manual_mappings: Mapping[str, ManualMappings] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    allow_swapped: bool = False,
 ) -> SessionResult:
     """Score every response against ``key`` in one session, on templates already read.
 
@@ -179,7 +180,8 @@ def score_systems(
     options = options or ScoringOptions()
     manual_mappings = manual_mappings or {}
     warnings = list(unknown_history_slots(history, config)) if history is not None else []
-    warnings += [w for response in responses.values() for w in check_pairing(key, response)]
+    warnings += [w for response in responses.values()
+                 for w in check_pairing(key, response, allow_swapped)]
     results: dict[str, tuple[PairScore, ...]] = {}
     new_judgements: list[NewJudgement] = []
     unanswered = 0
@@ -201,19 +203,23 @@ def score_systems(
                          unanswered=unanswered)
 
 
-def check_pairing(key: TemplateFile, response: TemplateFile) -> tuple[Problem, ...]:
+def check_pairing(key: TemplateFile, response: TemplateFile,
+                  allow_swapped: bool = False) -> tuple[Problem, ...]:
     """Refuse a key with no templates, or a response for another test set; warn when in doubt.
 
     Raises :class:`InputError` when nothing can be scored meaningfully (an empty
-    key, or a response that shares no message with the key: a TST4 response
-    against the TST3 key would score 0 without a word); returns warnings when
-    fewer than half of the response's messages are in the key, or when the key
-    and the response look swapped. An empty response is a legitimate output.
+    key, a response that shares no message with the key: a TST4 response
+    against the TST3 key would score 0 without a word; or a response with optional templates
+    or alternatives against a key without any mark of a key, which looks swapped, unless
+    ``allow_swapped``); returns warnings when fewer than half of the response's messages are
+    in the key, or when only '?' values (which some 1992 systems wrote) or an allowed swap
+    make the pair look swapped. An empty response is a legitimate output (a system that
+    answered nothing), said in a warning.
 
     >>> from muceval.core.model import Template
     >>> key = TemplateFile("key", (Template("TST3-MUC4-0001", "1", False, ()),))
-    >>> check_pairing(key, TemplateFile("sys", ()))
-    ()
+    >>> check_pairing(key, TemplateFile("sys", ()))[0].message
+    'this response has no template: a system that answered nothing, every key template missing'
     >>> check_pairing(key, TemplateFile("tst4", (Template("TST4-MUC4-0001", "1", False, ()),)))
     Traceback (most recent call last):
     ...
@@ -225,7 +231,8 @@ e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for anoth
         raise InputError.at(key.path, None, "the key has no templates: nothing to score against")
     messages = {t.message_id for t in response.templates}
     if not messages:
-        return ()
+        return (Problem(response.path, None, "this response has no template: a system that "
+                        "answered nothing, every key template missing"),)
     shared = messages & key_messages
     if not shared:
         raise InputError.at(
@@ -240,10 +247,12 @@ e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for anoth
             f"only {len(shared)} of its {len(messages)} messages are in the key {key.path}: "
             "the others are scored as spurious"))
     if _key_marks(response) and not _key_marks(key):
-        warnings.append(Problem(
-            response.path, None,
-            f"this response has optional templates, '?' values or '/' alternatives and the key "
-            f"{key.path} has none: are the key and the response swapped?"))
+        swapped = (f"this response has optional templates, '?' values or '/' alternatives and "
+                   f"the key {key.path} has none: are the key and the response swapped?")
+        if not allow_swapped and _key_marks(response, strong=True):
+            raise InputError.at(response.path, None, swapped + " (scored anyway only with "
+                                "--force; library: allow_swapped=True)")
+        warnings.append(Problem(response.path, None, swapped))
     marked = [slot for t in response.templates for slot in t.slots
               if any(isinstance(fill, OptionalValue) for fill in slot.fills)]
     if marked:
@@ -255,13 +264,16 @@ e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for anoth
     return tuple(warnings)
 
 
-def _key_marks(templates: TemplateFile) -> bool:
-    """Whether ``templates`` uses what only keys use: optional templates or values, alternatives."""
+def _key_marks(templates: TemplateFile, strong: bool = False) -> bool:
+    """Whether ``templates`` uses what keys use: optional templates or values, alternatives
+    (``strong``: only optional templates and alternatives, which no 1992 system wrote; some
+    marked values optional with '?')."""
+    marks = Alternatives if strong else OptionalValue | Alternatives
     for template in templates.templates:
         if template.optional:
             return True
         for slot in template.slots:
-            if any(isinstance(fill, OptionalValue | Alternatives) for fill in slot.fills):
+            if any(isinstance(fill, marks) for fill in slot.fills):
                 return True
     return False
 
@@ -285,6 +297,7 @@ def score_files(
     progress: Callable[[int, int], None] | None = None,
     alignment: str | None = None,
     scheduler: str | None = None,
+    allow_swapped: bool = False,
 ) -> SessionResult:
     """Read the key, the responses and the history, and score every response in one session.
 
@@ -313,6 +326,10 @@ def score_files(
         The configuration's alignment criterion to map with; None: its default.
     scheduler : str or None, default None
         A Dask scheduler address or ``local:N``: one task per system there (not with ``'ask'``).
+    allow_swapped : bool, default False
+        Score a response that looks like a key against a key that does not (optional templates,
+        ``?`` values or ``/`` alternatives only in the response), with a warning; by default
+        that is refused, before anything is scored.
 
     Returns
     -------
@@ -352,6 +369,8 @@ def score_files(
     key = read_template_file(key_path, config, file_warnings)
     responses = {name: read_template_file(path, config, file_warnings)
                  for name, path in zip(names_list, paths, strict=True)}
+    for response in responses.values():  # refused before any scoring
+        check_pairing(key, response, allow_swapped)
     per_system = _read_mappings(mapping_paths, names_list)
     with contextlib.ExitStack() as held:
         store = None
@@ -374,10 +393,11 @@ def score_files(
                                                                file_warnings))
         if scheduler is not None:
             result = _score_on_cluster(scheduler, config, key, responses, history, chosen,
-                                       per_system, progress)
+                                       per_system, progress, allow_swapped)
         else:
             result = score_systems(config, key, responses, history=history, options=chosen,
-                                   manual_mappings=per_system, progress=progress)
+                                   manual_mappings=per_system, progress=progress,
+                                   allow_swapped=allow_swapped)
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
                          tuple(file_warnings), options or ScoringOptions(),
                          unanswered=result.unanswered,
@@ -549,7 +569,8 @@ def _score_one(config: Configuration, key: TemplateFile, response: TemplateFile,
 def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
                       responses: Mapping[str, TemplateFile], history: History | None,
                       options: ScoringOptions, manual: Mapping[str, ManualMappings],
-                      progress: Callable[[int, int], None] | None) -> SessionResult:
+                      progress: Callable[[int, int], None] | None,
+                      allow_swapped: bool = False) -> SessionResult:
     """One task per system on a Dask cluster; the same pairs as :func:`score_systems` (without
     questions, systems do not depend on each other)."""
     from muceval.cluster import connect, distributed_module, parse_address
@@ -557,7 +578,8 @@ def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
     distributed = distributed_module()
     address, workers = parse_address(scheduler)
     with connect(address, workers) as client:
-        pending = submit_systems(client, config, key, responses, history, options, manual)
+        pending = submit_systems(client, config, key, responses, history, options, manual,
+                                 allow_swapped)
         done = gather_systems(distributed, pending, progress)
     return done
 
@@ -576,11 +598,13 @@ class SubmittedSystems:
 def submit_systems(client: Any, config: Configuration, key: TemplateFile,
                    responses: Mapping[str, TemplateFile], history: History | None,
                    options: ScoringOptions,
-                   manual: Mapping[str, ManualMappings]) -> SubmittedSystems:
+                   manual: Mapping[str, ManualMappings],
+                   allow_swapped: bool = False) -> SubmittedSystems:
     """Send one test set to a Dask ``client``: its key, configuration and history once, then
     one task per system."""
     warnings = list(unknown_history_slots(history, config)) if history is not None else []
-    warnings += [w for response in responses.values() for w in check_pairing(key, response)]
+    warnings += [w for response in responses.values()
+                 for w in check_pairing(key, response, allow_swapped)]
     # Keys of their own (hash=False), not keys named by content: two test sets with the same key
     # file would otherwise share a key, and the release of the first one's copy could reach the
     # scheduler just as the second asks for it ("lost dependencies").
