@@ -17,10 +17,10 @@ DATA = Path(__file__).parent / "data" / "yeh"
 
 
 @pytest.mark.parametrize("given,expected", [
-    (EXAMPLE.config, "this is a muceval TOML configuration (*.toml), not a MUC template file: "
-                     "did you mean to give it as the configuration?"),
-    (EXAMPLE.history, "this is a 1992 history of judgements, not a MUC template file: did you "
-                      "mean to give it as the history?"),
+    (EXAMPLE.config, "a muceval TOML configuration (*.toml), not a MUC template file: give it "
+                     "as --config"),
+    (EXAMPLE.history, "a 1992 history of judgements, not a MUC template file: give it as "
+                      "--history"),
 ])
 def test_a_configuration_or_history_given_as_the_key_is_named(given, expected, capsys):
     assert main(["score", "--key", str(given), "--config", str(EXAMPLE.config),
@@ -313,3 +313,57 @@ def test_names_are_never_shown_the_same(names, limit):
     short = short_names(names, limit)
     assert len(set(short.values())) == len(names)
     assert all(len(s) <= limit for s in short.values())
+
+
+@pytest.mark.parametrize(("option", "given", "said"), [
+    ("--key", "config.toml", "a muceval TOML configuration (*.toml), not a MUC template file: "
+                             "give it as --config"),
+    ("--config", "history.lisp", "a 1992 history of judgements, not a configuration: give it "
+                                 "as --history"),
+    ("--config", "key.txt", "a MUC template file (a key or a response), not a configuration: "
+                            "give it as --key or as a response"),
+    ("--history", "config.toml", "a muceval TOML configuration (*.toml), not a history: give it "
+                                 "as --config"),
+    ("--history", "key.txt", "a MUC template file (a key or a response), not a history: give "
+                             "it as --key or as a response"),
+])
+def test_a_file_given_to_the_wrong_option_is_named_with_its_option(
+        option: str, given: str, said: str, capsys) -> None:
+    from muceval.cli import main
+    from muceval.reporting.demo import example_dir
+
+    ex = example_dir()
+    args = {"--key": str(ex / "key.txt"), "--config": str(ex / "config.toml")}
+    args[option] = str(ex / given)
+    argv = ["score"] + [x for pair in args.items() for x in pair]
+    if option == "--history":
+        argv += ["--history", str(ex / given)]
+    assert main([*argv, str(ex / "alpha.txt")]) == 2
+    err = capsys.readouterr().err
+    assert f"{ex / given}: {said}" in err and "Traceback" not in err
+
+
+def test_a_1992_response_against_a_modern_key_names_the_fix(tmp_path, capsys) -> None:
+    from muceval.cli import main
+    from muceval.reporting.demo import example_dir
+
+    ex = example_dir()
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"docid": "TST3-MUC4-0001", "doctext": "", "templates": []}\n')
+    assert main(["score", "--key", str(gold), str(ex / "alpha.txt")]) == 2
+    err = capsys.readouterr().err
+    assert "is a 1992 MUC template file" in err and "muceval convert" in err
+    assert "choose --scorer" not in err
+
+
+def test_output_into_a_missing_folder_is_refused_before_scoring(tmp_path, capsys) -> None:
+    from muceval.cli import main
+    from muceval.reporting.demo import example_dir
+
+    ex = example_dir()
+    missing = tmp_path / "no-such-folder" / "scores.json"
+    assert main(["score", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"),
+                 "--format", "json", "-o", str(missing), str(ex / "alpha.txt")]) == 2
+    err = capsys.readouterr().err
+    assert "the folder" in err and "does not exist" in err
+    assert "question(s)" not in err  # nothing was scored

@@ -163,7 +163,7 @@ def test_a_negative_seed_is_refused() -> None:
 
 def test_outputs_into_missing_folders_and_overlong_names(tmp_path: Path) -> None:
     refused(run("score", "--key", KEY, "--config", CONFIG, ALPHA, "-o",
-                str(tmp_path / "no" / "such" / "folder" / "out.report")), "cannot write")
+                str(tmp_path / "no" / "such" / "folder" / "out.report")), "does not exist")
     refused(run("score", "--key", KEY, "--config", CONFIG, ALPHA, "-o",
                 str(tmp_path / ("x" * 300))), "cannot write")
     refused(run("score", "--key", str(tmp_path / ("k" * 300)), ALPHA))

@@ -9,6 +9,8 @@ command context still holds each option by its own name, so that
 
 from __future__ import annotations
 
+import os
+
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -257,6 +259,9 @@ def destination_options(force_help: str = "Replace --output if it exists.", *,
 
         if output is not None and output_dir is not None:
             raise UsageError("give -o FILE or --output-dir DIR, not both")
+        if output is not None and not os.path.isdir(os.path.dirname(output) or "."):
+            # Said now, not after the scoring.
+            raise UsageError(f"-o {output}: the folder {os.path.dirname(output)} does not exist")
         return Destination(output, force, output_dir)
 
     return option_group("destination", build, options)

@@ -181,16 +181,20 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
       muceval score --key famus/source/dev.json --scorer ceaf-rme --phi phi-a \
           --parse lenient llama_responses.jsonl
     """
-    from muceval.pipelines.inputs import is_modern
+    from muceval.pipelines.inputs import is_modern, is_templates
 
     if modern.metric != "1992" or is_modern(key_path):
+        templates = next((r for r in responses if os.path.isfile(r) and is_templates(r)), None)
+        if templates is not None and is_modern(key_path):
+            raise UsageError(f"{templates} is a 1992 MUC template file and {key_path} a modern "
+                             "gold file (JSON): score it against a 1992 key, or convert it "
+                             f"first (muceval convert {templates} --to iterx-pred)")
         if modern.metric == "1992":
-            raise UsageError(f"{key_path} is a modern MUC-4 gold file: choose --scorer gtt, "
+            raise UsageError(f"{key_path} is a modern gold file: choose --scorer gtt, "
                              "ceaf-ree, ceaf-rme or all")
         refuse_unused(MODERN_USES, "belongs to the 1992 scorer; the modern metrics take --phi, "
-                      "--event-n, --event-n-file, --ignore-empty-docs, --compat, --parse, --schema, --name, "
-                      "--format, "
-                      "-o, --force and --strict")
+                      "--event-n, --event-n-file, --ignore-empty-docs, --compat, --parse, "
+                      "--schema, --name, --format, -o, --force and --strict")
         predictions = expand_folders(responses, RESPONSES)
         refuse_overwriting_inputs(destination.output, {
             key_path: "key", **{p: "predictions" for p in predictions},

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from muceval.core.checks import unknown_history_slots
 from muceval.core.model import Configuration, History, SlotType, TemplateFile
 from muceval.core.systems import ScoredSystem, SystemScores, unit_tallies
 from muceval.core.units import UnitTallies
-from muceval.errors import InputError, Problem, UsageError
+from muceval.errors import InputError, MucevalError, Problem, UsageError
 from muceval.formats.config import (
     bundled_configuration,
     load_configuration,
@@ -127,6 +127,42 @@ _HINTS = {
     "error-analysis": "its error counts are tested with muceval significance --errors",
 }
 """What to do instead, for kinds a command often receives by mistake."""
+
+_GIVE_AS = {"templates": "--key or as a response", "history": "--history",
+            "toml-configuration": "--config", "configuration-1992": "--config",
+            "slots-1992": "--slots", "report-1992": "an input of compare, significance or report",
+            "scores-json": "an input of compare, significance or report",
+            "scores-csv": "an input of compare, significance or report",
+            "unit-csv": "an input of compare, significance or report",
+            "modern-scores": "an input of compare or significance",
+            "error-analysis": "an input of significance --errors"}
+"""Where a file of each kind belongs on the command line."""
+
+
+def wrong_kind(text: str, path: str, expected: str,
+               accepted: Collection[str]) -> InputError | None:
+    """The error for a file of another kind than ``expected`` (one of the ``accepted`` kinds'
+    names), saying what it is and where it belongs; None if it is of an accepted kind or of
+    none (then the reader's own error says what is wrong).
+
+    >>> from importlib.resources import files
+    >>> text = (files("muceval") / "data" / "muc4.toml").read_text()
+    >>> str(wrong_kind(text, "muc4.toml", "a history", {"history"}))
+    'muc4.toml: a muceval TOML configuration (*.toml), not a history: give it as --config'
+    """
+    kind = INPUTS.detect(text, path)
+    if kind is None or kind.name in accepted:
+        return None
+    try:  # a loose sniff (a broken configuration starts with '(' as a history does) is confirmed
+        kind.load(text, path, ReadOptions())
+    except MucevalError:
+        return None
+    if kind.name in LAYOUTS:
+        where = ("a modern key (--key) or its predictions; for the 1992 scorer convert it to "
+                 "templates (muceval convert)")
+    else:
+        where = _GIVE_AS.get(kind.name, "another input")
+    return InputError.at(path, None, f"a {kind.description}, not {expected}: give it as {where}")
 
 
 class Registry:

@@ -522,29 +522,14 @@ def read_template_file(path: str | Path, config: Configuration,
     return parsed.templates
 
 
-_GIVE_AS = {"configuration": "the configuration", "slot configuration": "the slot file",
-            "history": "the history", "score report": "a score report to muceval significance "
-            "or report", "scores JSON": "scores to muceval significance or report",
-            "scores CSV": "scores to muceval significance or report", "unit tallies":
-            "unit tallies to muceval significance"}
-
-
 def _not_templates(text: str, path: str) -> None:
     """A file of another kind given where templates were expected: say what it is, and where
     it belongs (the registry of inputs knows every kind)."""
-    from muceval.formats.modern import LAYOUTS
-    from muceval.formats.registry import INPUTS
+    from muceval.formats.registry import wrong_kind
 
-    kind = INPUTS.detect(text, path)
-    if kind is None or kind.name == "templates":
-        return
-    if kind.name in LAYOUTS:
-        where = ("a modern MUC-4 file: score it with a modern key and --metric, or convert it "
-                 "to templates (muceval convert) for the 1992 scorer")
-    else:
-        where = f"did you mean to give it as {_GIVE_AS.get(kind.label, 'another input')}?"
-    raise InputError.at(path, None, f"this is a {kind.description}, not a MUC template file: "
-                        f"{where}")
+    error = wrong_kind(text, path, "a MUC template file", {"templates"})
+    if error is not None:
+        raise error
 
 
 def _recorder(store: HistoryStore, then: Callable[[NewJudgement], None] | None,

@@ -26,7 +26,7 @@ import importlib.resources
 from pathlib import Path
 
 from muceval.core.model import Configuration
-from muceval.errors import UsageError
+from muceval.errors import InputError, UsageError
 from muceval.formats.config.common import DEFAULTS, _read_text
 from muceval.formats.config.lisp import read_lisp_configuration
 from muceval.formats.config.native import parse_configuration_toml
@@ -102,11 +102,35 @@ def load_configuration(path: str | Path, slots_path: str | Path | None = None, *
     25
     """
     path = Path(path)
-    if path.suffix.lower() == ".toml":
-        if slots_path is not None:
-            raise UsageError("a slot file can only be given with a 1992 (.el) configuration")
-        return parse_configuration_toml(_read_text(path), str(path))
-    return read_lisp_configuration(path, slots_path, slot_file_alone=slot_file_alone)
+    try:
+        if path.suffix.lower() == ".toml":
+            if slots_path is not None:
+                raise UsageError("a slot file can only be given with a 1992 (.el) configuration")
+            return parse_configuration_toml(_read_text(path), str(path))
+        return read_lisp_configuration(path, slots_path, slot_file_alone=slot_file_alone)
+    except InputError as error:
+        raise _explained(error, path, slots_path) from None
+
+
+def _explained(error: InputError, path: Path, slots_path: str | Path | None) -> InputError:
+    """A file of another kind given as the configuration (or slot file): what it is and where
+    it belongs, instead of the parser's complaint."""
+    from muceval.formats.registry import wrong_kind  # knows every kind; imports this package
+
+    for given, expected, accepted in (
+            (path, "a configuration", {"toml-configuration", "configuration-1992",
+                                       "slots-1992"}),
+            (slots_path, "a slot file", {"slots-1992", "configuration-1992"})):
+        if given is None or not any(p.path == str(given) for p in error.problems):
+            continue
+        try:
+            text = _read_text(Path(given))
+        except InputError:
+            continue
+        found = wrong_kind(text, str(given), expected, accepted)
+        if found is not None:
+            return found
+    return error
 
 
 def bundled_configuration(name: str = "muc4") -> Configuration:

@@ -141,7 +141,12 @@ def parse_history(text: str, path: str = "<string>") -> History:
     >>> parse_history("nil", "h").messages
     ()
     """
-    top = sexpr.parse_one(text, path)
+    try:
+        top = sexpr.parse_one(text, path)
+    except InputError as error:
+        from muceval.formats.registry import wrong_kind  # knows every kind; imports this module
+
+        raise wrong_kind(text, path, "a history", {"history"}) or error from None
     if sexpr.is_nil(top):
         return History(path=path, messages=())
     items = _proper_list(top, path, "the history (a list of messages)")
