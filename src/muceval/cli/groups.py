@@ -9,9 +9,8 @@ command context still holds each option by its own name, so that
 
 from __future__ import annotations
 
-import os
-
 import functools
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
