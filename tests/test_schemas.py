@@ -39,7 +39,7 @@ def _schema(tmp_path: Path, body: str) -> Path:
     ('name = "x"\ntype_from = "title"\n', 4, "type_from 'title': choose from field, docid"),
     ('name = "x"\ntype_from = "docid"\n', 4, "needs the separator"),
     ('name = "x"\nnormalisation = "nfc"\n', 4, "normalisation 'nfc': choose from"),
-    ('name = "x"\nreported = [["f1"]]\n', 4, "unknown scorer 'f1'"),
+    ('name = "x"\nreported = [[1]]\n', 4, "reported lists [scorer] or [scorer, phi] pairs"),
     ('label = "x"\n', 2, "a schema needs a name"),
     ('name = "x"\nroles = [A]\n', 4, "TOML syntax error"),
 ])
@@ -211,3 +211,14 @@ def test_validate_reads_with_the_schema_and_names_unreadable_answers(tmp_path: P
     said = CliRunner().invoke(cli, ["validate", "--strict", str(answers)])
     assert said.exit_code == 2
     assert f"{answers}:1: document EN-1-frame-Hiring: unparsed (Sorry, I cannot.)" in said.output
+
+
+def test_a_schema_reporting_an_unknown_scorer_is_refused_where_used(tmp_path: Path) -> None:
+    from muceval.scoring.modern.files import reported_scorers
+
+    path = _schema(tmp_path, 'name = "odd"\nroles = ["A"]\nreported = [["f1"]]\n')
+    name = resolve_schema(path)
+    with pytest.raises(UsageError, match=f"schema odd \\({re.escape(str(path))}\\), "
+                       "reported: metric: 'f1': choose from gtt"):
+        reported_scorers(name)
+    del SCHEMAS["odd"]

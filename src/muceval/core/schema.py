@@ -19,7 +19,7 @@ that one implementation of each metric serves every dataset.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from muceval.core.modern import ROLES
@@ -77,6 +77,8 @@ class Schema:
     reported: tuple[tuple[str, str | None], ...] = ()
     """The scores its literature reports, as ``(scorer, phi)``: what a report shows (empty:
     every scorer that takes the schema, each with its first similarity)."""
+    source: str = field(default="", compare=False)
+    """The file it was read from (empty: built in)."""
 
     def __post_init__(self) -> None:
         if self.normalisation not in NORMALISATIONS:

@@ -74,6 +74,7 @@ def read_schema(path: str | Path) -> Schema:
     if "reported" in options:
         options["reported"] = _reported(options["reported"], where,
                                         locate.key_line("[schema]", "reported"))
+    options["source"] = where
     try:
         return Schema(**options)
     except UsageError as error:
@@ -84,16 +85,13 @@ def read_schema(path: str | Path) -> Schema:
 
 
 def _reported(value: list[Any], where: str, line: int | None) -> tuple[tuple[str, str | None], ...]:
-    from muceval.scoring.scorers import modern_scorers
-
+    """The scorers a report shows (their names are checked where they are used: scorers live
+    above the file formats)."""
     out = []
     for item in value:
         if not (isinstance(item, list) and 1 <= len(item) <= 2
                 and all(isinstance(x, str) for x in item)):
             raise InputError.at(where, line, "reported lists [scorer] or [scorer, phi] pairs")
-        if item[0] not in modern_scorers():
-            raise InputError.at(where, line, f"reported: unknown scorer {item[0]!r} (choose from "
-                                f"{', '.join(modern_scorers())})")
         out.append((item[0], item[1] if len(item) == 2 else None))
     return tuple(out)
 

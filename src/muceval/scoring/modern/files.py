@@ -66,9 +66,13 @@ def reported_scorers(schema: str) -> list[ModernOptions]:
     >>> [(o.metric, o.phi) for o in reported_scorers("famus")]
     [('ceaf-rme', 'phi3'), ('ceaf-rme', 'phi-a')]
     """
-    chosen = schema_named(schema).reported
-    if chosen:
-        return [ModernOptions(metric, phi) for metric, phi in chosen]
+    found = schema_named(schema)
+    if found.reported:
+        try:
+            return [ModernOptions(metric, phi) for metric, phi in found.reported]
+        except UsageError as error:
+            raise UsageError(f"schema {found.name} ({found.source or 'built in'}), reported: "
+                             f"{error}", parameter="schema") from None
     return [ModernOptions(m) for m in modern_scorers()
             if schema in (SCORERS[m].schemas or {schema})]
 
