@@ -358,11 +358,8 @@ def score_files(
     """
     paths = [str(p) for p in response_paths]
     chosen = options or ScoringOptions()
-    if scheduler is not None and chosen.unresolved == "ask":
-        raise UsageError("'ask' scores the systems in order (each answer serves the next ones): "
-                         "not on a scheduler", parameter="unresolved")
     _check_request(paths, () if isinstance(mapping_paths, Mapping) else mapping_paths, chosen,
-                   history_path, save_history)
+                   history_path, save_history, scheduler)
     names_list = system_names(paths, names)
     answers_file = str(save_history or history_path) if chosen.unresolved == "ask" else None
     file_warnings: list[Problem] = []
@@ -621,7 +618,11 @@ def _check_request(
     options: ScoringOptions,
     history_path: str | Path | None,
     save_history: str | Path | None,
+    scheduler: str | None = None,
 ) -> None:
+    if scheduler is not None and options.unresolved == "ask":
+        raise UsageError("'ask' scores the systems in order (each answer serves the next ones): "
+                         "not on a scheduler", parameter="unresolved")
     if len(mapping_paths) not in (0, 1, len(paths)):
         raise UsageError(
             f"given {len(mapping_paths)} times for {len(paths)} response files: give it once "
