@@ -269,3 +269,23 @@ def test_error_counts_are_bounded_and_versioned(modern, tmp_path, capsys):
     path.write_text(json.dumps(future))
     assert main(["significance", str(path), "--errors"]) == 2
     assert "format_version 99" in capsys.readouterr().err
+
+
+def test_significance_errors_shows_names_as_the_rest_of_the_terminal_does() -> None:
+    # Names were cut to 12 characters whatever the width ("preds.bart…2", "preds.….test"):
+    # names that matched no input. At 200 columns they are shown whole.
+    from io import StringIO
+
+    from rich.console import Console
+
+    from muceval.reporting.terminal import render_error_pairs
+    from muceval.significance.error_counts import ErrorChange
+
+    names = ["preds.bart-base.test", "preds.bart-large.test", "preds_gtt"]
+    changes = [ErrorChange(a, b, "Missing_Template", 9, 1, -8, 0.001, "exact", 8, 0.001)
+               for a, b in itertools.combinations(names, 2)]
+    out = StringIO()
+    render_error_pairs(changes, Console(file=out, width=200), 0.05, 1)
+    text = out.getvalue()
+    assert all(name in text for name in names), text
+    assert "…" not in text

@@ -367,8 +367,11 @@ def render_error_pairs(changes: Sequence[Any], console: Any, alpha: float,
     pairs = len({(c.baseline, c.candidate) for c in changes})
     table = Table(title=f"error counts that differ at p ≤ {alpha}: {len(shown)} of "
                   f"{len(changes)} tests ({pairs} pairs)", title_justify="left")
+    # The terminal's one rule (display names), cut only to what the width leaves two columns
+    # of names beside the category, counts and p (about 70 characters).
     short = short_names(list(dict.fromkeys(n for c in changes for n in (c.baseline,
-                                                                       c.candidate))))
+                                                                       c.candidate))),
+                        limit=max(12, (console.width - 70) // 2))
     for column in ("category", "system", "count", "other", "count ", "Δ", "p"):
         table.add_column(column, justify="left" if column in ("category", "system", "other")
                          else "right", overflow="fold")
