@@ -20,6 +20,8 @@ Reports
 Pipelines (each command as one call)
     resolve_inputs, build_report, report_from_responses, report_from_scores,
     report_from_modern, ReportOptions
+Notebooks (one call to evaluate; tables and data frames)
+    evaluate, Evaluation
 Errors
     MucevalError, InputError, UsageError, OutputError, Problem
 ``__version__``
@@ -93,6 +95,8 @@ _PUBLIC: dict[str, str] = {
     "ReportOptions": "muceval.reporting.options",
     "compare_systems": "muceval.pipelines.compare",
     "run_significance": "muceval.pipelines.significance",
+    "evaluate": "muceval.pipelines.evaluate",
+    "Evaluation": "muceval.pipelines.evaluate",
 }
 
 __all__ = [
@@ -142,6 +146,8 @@ __all__ = [
     "ReportOptions",
     "compare_systems",
     "run_significance",
+    "evaluate",
+    "Evaluation",
 ]
 
 
@@ -171,6 +177,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from muceval.formats.registry import load_inputs, load_systems
     from muceval.formats.validation import validate_files
     from muceval.pipelines.compare import compare_systems
+    from muceval.pipelines.evaluate import Evaluation, evaluate
     from muceval.pipelines.inputs import resolve_inputs
     from muceval.pipelines.report import (
         build_report,

@@ -13,6 +13,7 @@ from typing import Any
 from muceval.core.measures import ranking_measure
 from muceval.core.metrics import METRIC_LABELS
 from muceval.core.signature import signature
+from muceval.errors import UsageError
 from muceval.significance.comparison import CSV_HEADER, Comparison, csv_row
 from muceval.significance.settings import RunRecord
 from muceval.significance.table import ComparisonTable
@@ -175,6 +176,51 @@ class SignificanceResult:
             "letters_from_runs": self.letters_from_runs,
             "about": GROUPINGS_ABOUT,
         }
+
+    def to_pandas(self, what: str = "comparisons") -> Any:
+        """A data frame (needs pandas: ``pip install 'muceval[notebook]'``).
+
+        ``what='comparisons'``: one row per pair and metric (``a``, ``b``, ``metric``,
+        ``value_a``, ``value_b``, ``difference``, ``ci_low``, ``ci_high``, ``p_value``,
+        ``p_adjusted``, ``significant``, ``method``, ``units``). ``what='systems'``: one row per
+        system, in the ranking order, with its score and letters on each metric.
+        """
+        from muceval.core.frames import data_frame
+
+        if what == "systems":
+            rows = self._system_rows()
+            return data_frame(rows, list(rows[0]) if rows else ["system"])
+        if what != "comparisons":
+            raise UsageError(f"{what!r}: choose 'comparisons' or 'systems'", parameter="what")
+        columns = ["a", "b", "metric", "value_a", "value_b", "difference", "ci_low", "ci_high",
+                   "p_value", "p_adjusted", "significant", "method", "units"]
+        return data_frame([{"a": c.a, "b": c.b, "metric": c.metric, "value_a": c.value_a,
+                            "value_b": c.value_b, "difference": c.difference,
+                            "ci_low": c.ci[0] if c.ci else None,
+                            "ci_high": c.ci[1] if c.ci else None, "p_value": c.p_value,
+                            "p_adjusted": c.p_adjusted, "significant": c.significant,
+                            "method": c.method, "units": c.units}
+                           for c in self.comparisons], columns)
+
+    def _system_rows(self) -> list[dict[str, Any]]:
+        return [{"rank": n, "system": s,
+                 **{k: v for m in self.metrics
+                    for k, v in ((m, self.scores[s][m]), (f"{m} letters",
+                                                           self.letters[m].get(s, "")))}}
+                for n, s in enumerate(self.matrix_order, start=1)]
+
+    def _repr_html_(self) -> str:
+        """The ranked table a notebook shows: scores in percent, the letters of each metric
+        (two systems that share a letter do not differ significantly)."""
+        from muceval.core.frames import html_table
+
+        rows = [{k: (f"{100 * v:.2f}" if isinstance(v, float) else v) for k, v in r.items()}
+                for r in self._system_rows()]
+        chosen = self.settings.settings
+        caption = (f"significance: {chosen.method} randomization, {chosen.shuffles} shuffles, "
+                   f"seed {chosen.seed}, alpha {chosen.alpha}; systems sharing a letter do not "
+                   "differ significantly")
+        return html_table(rows, list(rows[0]) if rows else ["system"], caption)
 
     @property
     def matrix_order(self) -> list[str]:

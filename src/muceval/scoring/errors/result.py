@@ -146,6 +146,14 @@ class ErrorAnalysis:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False) + "\n"
 
+    def to_pandas(self) -> Any:
+        """The CSV's rows as a data frame: per system, block (before or after repair),
+        document (``*``: all) and row (total, type, each role), the counts, scores and
+        categories (needs pandas: ``pip install 'muceval[notebook]'``)."""
+        from muceval.core.frames import csv_frame
+
+        return csv_frame(self.to_csv())
+
     def to_csv(self) -> str:
         categories = self.options.categories
         buffer = io.StringIO()

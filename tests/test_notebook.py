@@ -1,0 +1,126 @@
+"""muceval in a notebook: one call to evaluate, results as tables and data frames, the same
+numbers as the commands."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+import muceval
+from muceval.cli import main
+from muceval.errors import UsageError
+
+EXAMPLE = Path(str(files("muceval") / "data" / "example"))
+KITCHEN = Path(str(files("muceval") / "data" / "kitchen"))
+SYSTEMS = [EXAMPLE / f"{n}.txt" for n in ("alpha", "beta", "gamma")]
+SETTINGS = muceval.SignificanceSettings(seed=7, shuffles=999, bootstrap=0)
+
+
+@pytest.fixture(scope="module")
+def evaluation() -> muceval.Evaluation:
+    return muceval.evaluate(EXAMPLE / "key.txt", SYSTEMS, config=EXAMPLE / "config.toml",
+                            history=EXAMPLE / "history.lisp")
+
+
+def test_one_call_gives_the_scores_and_tests_of_the_commands(evaluation, tmp_path: Path,
+                                                             capsys) -> None:
+    scores = tmp_path / "scores.json"
+    assert main(["score", "--key", str(EXAMPLE / "key.txt"), "--config",
+                 str(EXAMPLE / "config.toml"), "--history", str(EXAMPLE / "history.lisp"),
+                 "--format", "json", "-o", str(scores), *map(str, SYSTEMS)]) == 0
+    capsys.readouterr()
+    assert main(["significance", str(scores), "--seed", "7", "--shuffles", "999",
+                 "--bootstrap", "0", "--format", "json"]) == 0
+    from_files = json.loads(capsys.readouterr().out)
+    result = evaluation.significance(SETTINGS)
+    for name in evaluation.systems:
+        for metric in ("recall", "precision", "f1"):
+            assert evaluation.scores[name][metric] == from_files["systems"][name][metric]
+    ours = {(c["a"], c["b"], c["metric"]): c["p_value"]
+            for c in json.loads(result.to_json())["comparisons"]}
+    theirs = {(c["a"], c["b"], c["metric"]): c["p_value"] for c in from_files["comparisons"]}
+    assert ours == theirs
+
+
+def test_results_are_data_frames_and_tables(evaluation) -> None:
+    frame = evaluation.to_pandas()
+    assert list(frame["system"]) == evaluation.ranking() == ["alpha", "beta", "gamma"]
+    assert list(frame.columns[:5]) == ["rank", "system", "recall", "precision", "f1"]
+    assert frame.loc[0, "f1"] == evaluation.scores["alpha"]["f1"]
+    html = evaluation._repr_html_()
+    assert html.index("alpha") < html.index("beta") < html.index("gamma")
+    result = evaluation.significance(SETTINGS)
+    pairs = result.to_pandas()
+    assert len(pairs) == 3 * len(result.metrics)
+    assert {"a", "b", "metric", "difference", "p_value", "significant"} <= set(pairs.columns)
+    systems = result.to_pandas("systems")
+    assert list(systems["system"]) == result.matrix_order
+    assert "f1 letters" in systems.columns
+    page = result._repr_html_()
+    assert "seed 7" in page and "letters" in page
+    with pytest.raises(UsageError) as error:
+        result.to_pandas("pairs")
+    assert error.value.parameter == "what"
+
+
+def test_names_are_escaped_in_the_tables(tmp_path: Path) -> None:
+    odd = tmp_path / "<b>odd<i>.txt"
+    odd.write_text((EXAMPLE / "alpha.txt").read_text())
+    ev = muceval.evaluate(EXAMPLE / "key.txt", [odd, SYSTEMS[1]], config=EXAMPLE / "config.toml")
+    page = ev._repr_html_()
+    assert "&lt;b&gt;odd&lt;i&gt;" in page and "<b>odd" not in page
+
+
+def test_modern_keys_and_schemas_take_the_same_call() -> None:
+    ev = muceval.evaluate(KITCHEN / "gold.jsonl", [KITCHEN / "alpha.jsonl",
+                                                  KITCHEN / "beta.jsonl"],
+                          schema=KITCHEN / "schema.toml")
+    assert ev.scorer == "gtt" and ev.unit == "document"
+    assert ev.counts["alpha"] == {"p_num": 18, "p_den": 19, "r_num": 18, "r_den": 19}
+    exact = muceval.SignificanceSettings(method="exact", bootstrap=0)
+    assert ev.significance(exact).comparison("alpha", "beta", "f1").p_value == 0.0625
+    rme = muceval.evaluate(KITCHEN / "gold.jsonl", [KITCHEN / "alpha.jsonl"],
+                           schema=KITCHEN / "schema.toml", scorer="ceaf-rme", phi="phi3")
+    assert rme.scorer == "ceaf-rme (phi3)"
+
+
+def test_options_of_the_other_kind_of_key_are_refused() -> None:
+    with pytest.raises(UsageError) as error:
+        muceval.evaluate(EXAMPLE / "key.txt", SYSTEMS, config=EXAMPLE / "config.toml",
+                         scorer="gtt")
+    assert error.value.parameter == "scorer"
+    with pytest.raises(UsageError) as error:
+        muceval.evaluate(KITCHEN / "gold.jsonl", [KITCHEN / "alpha.jsonl"],
+                         schema=KITCHEN / "schema.toml", config=EXAMPLE / "config.toml")
+    assert error.value.parameter == "config"
+
+
+def test_an_error_analysis_is_a_data_frame_of_its_csv(tmp_path: Path) -> None:
+    from muceval.pipelines.errors import analyse_errors
+
+    analysis = analyse_errors(KITCHEN / "gold.jsonl", [KITCHEN / "alpha.jsonl",
+                                                       KITCHEN / "beta.jsonl"],
+                              schema=KITCHEN / "schema.toml")
+    frame = analysis.to_pandas()
+    lines = analysis.to_csv().splitlines()
+    assert list(frame.columns) == lines[0].split(",")
+    assert len(frame) == len(lines) - 1
+    assert set(frame["row"]) >= {"total", "Cook", "Dish", "Place"}
+
+
+def test_without_pandas_to_pandas_says_what_to_install(evaluation, monkeypatch) -> None:
+    real = importlib.import_module
+
+    def no_pandas(name: str, *args: object) -> object:
+        if name == "pandas":
+            raise ImportError(name)
+        return real(name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importlib, "import_module", no_pandas)
+    with pytest.raises(UsageError, match=r"pip install 'muceval\[notebook\]'"):
+        evaluation.to_pandas()
+    assert "<table" in evaluation._repr_html_()  # the table needs no pandas
