@@ -367,3 +367,23 @@ def test_output_into_a_missing_folder_is_refused_before_scoring(tmp_path, capsys
     err = capsys.readouterr().err
     assert "the folder" in err and "does not exist" in err
     assert "question(s)" not in err  # nothing was scored
+
+
+def test_the_report_records_what_the_terminal_said_while_scoring(tmp_path, capsys) -> None:
+    import json
+
+    from muceval.reporting.demo import example_dir
+
+    ex = example_dir()
+    out = tmp_path / "r"
+    assert main(["report", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"),
+                 str(ex / "alpha.txt"), str(ex / "beta.txt"), "--out", str(out), "--seed", "1",
+                 "--shuffles", "99", "--bootstrap", "0"]) == 0
+    err = capsys.readouterr().err
+    said = re.search(r"note: (\d+) question\(s\)", err)
+    assert said is not None
+    inputs = json.loads((out / "report.json").read_text())["settings"]["inputs"]
+    assert inputs["questions without a recorded answer"] == f"{said.group(1)} (incorrect)"
+    assert inputs["warnings while reading and scoring"] == 0
+    page = (out / "report.html").read_text()
+    assert "questions without a recorded answer" in page

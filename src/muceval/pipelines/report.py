@@ -291,7 +291,13 @@ def _scored_responses(source: Responses, errors: bool, notify: Notify) -> _Score
         "key": source.key, "configuration": source.config or "muc4",
         "history": source.history or "none", "responses": list(source.responses),
         "query pass": source.scoring.query_pass, "mapping": source.scoring.mapping,
-        "unit": source.unit}
+        "unit": source.unit,
+        # What the terminal said while scoring, kept with the numbers it concerns.
+        "questions without a recorded answer": (
+            f"{session.unanswered} ({source.scoring.unresolved})" if source.scoring.query_pass
+            else "none asked (batch mode)"),
+        "warnings while reading and scoring": len(session.warnings) + len(
+            session.file_warnings)}
     analysed = None
     if errors:
         from muceval.scoring.errors.muc1992 import analyse_1992_session
@@ -351,7 +357,8 @@ def _modern(source: ModernPredictions, settings: SignificanceSettings, options: 
     analysis = analyze_modern([list(systems) for systems in run.scores], settings,
                               {"key": source.key, "predictions": list(source.predictions),
                                "gold layout": run.layout,
-                               **({"schema": run.schema} if run.schema != "muc4" else {})},
+                               **({"schema": run.schema} if run.schema != "muc4" else {}),
+                               "warnings while scoring": len(run.warnings)},
                               progress)
     from muceval.reporting.answers_section import answers_section
 
