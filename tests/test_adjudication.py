@@ -266,3 +266,35 @@ def test_the_browser_is_sent_through_a_private_file_not_given_the_token(tmp_path
     assert TOKEN not in page.as_uri()
     assert stat.S_IMODE(page.stat().st_mode) == 0o600
     assert f'content="0;url={address}"' in page.read_text()
+
+
+def test_adjudicate_sums_up_the_readers_warnings_in_a_line(tmp_path) -> None:
+    # It printed one line per reader warning (about 295 on TST3) where score prints one.
+    import subprocess
+    import sys
+
+    from muceval.reporting.demo import example_dir
+
+    ex = example_dir()
+    noisy = tmp_path / "noisy.txt"
+    text = (ex / "alpha.txt").read_text()
+    # Each template's first slot line twice: a warning per template, as the readers give.
+    noisy.write_text("\n".join(line + ("\n" + line if line.startswith("1.") else "")
+                               for line in text.splitlines()) + "\n")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "muceval", "adjudicate", "--key", str(ex / "key.txt"),
+         "--config", str(ex / "config.toml"), "--history", str(tmp_path / "h.lisp"),
+         "--no-browser", "--port", "0", str(noisy)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        for _ in range(20):
+            line = server.stdout.readline()
+            if not line or "adjudication page: http://127.0.0.1:" in line:
+                break
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=30)
+    warned = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert len(warned) == 1, err
+    assert "muceval validate" in warned[0] and "--warnings" in warned[0]

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import RESPONSES, expand_folders, name_option, parse_names
+from muceval.cli.common import (
+    RESPONSES,
+    expand_folders,
+    name_option,
+    parse_names,
+    report_warnings,
+)
 from muceval.cli.groups import ConfigurationChoice, configuration_options
 
 if TYPE_CHECKING:
@@ -94,8 +100,7 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None,
     address = f"http://127.0.0.1:{listener.getsockname()[1]}/{token}/"
     with Adjudication(config, key_path, paths, history_path, names=parse_names(names, paths),
                       mapping=mapping) as session:
-        for warning in session.warnings:
-            click.echo(f"warning: {warning}", err=True)
+        report_warnings(session.warnings, session.file_warnings, strict=False)
         click.echo(f"{len(session.questions)} open question(s), {session.reused} answered by "
                    f"the history; answers go into {history_path}")
         click.echo(f"adjudication page: {address}  (Ctrl-C to stop)", nl=True)

@@ -204,7 +204,9 @@ class Adjudication:
         self.history_path = str(history_path)
         self.mapping = mapping
         self.warnings: list[Problem] = []
-        self.key = read_template_file(key_path, config, self.warnings)
+        # The readers' warnings (often many a file), apart: a command sums them up in a line.
+        self.file_warnings: list[Problem] = []
+        self.key = read_template_file(key_path, config, self.file_warnings)
         self.names = system_names(paths, names)
         for name in self.names:
             if Path(name).name != name or name.startswith("."):
@@ -212,7 +214,7 @@ class Adjudication:
                                  "with --name FILE=NAME")
         self.paths = dict(zip(self.names, paths, strict=True))
         self.responses: dict[str, TemplateFile] = {
-            n: read_template_file(p, config, self.warnings) for n, p in self.paths.items()}
+            n: read_template_file(p, config, self.file_warnings) for n, p in self.paths.items()}
         for response in self.responses.values():
             self.warnings.extend(check_pairing(self.key, response))
         self.store = HistoryStore(self.history_path, None)
