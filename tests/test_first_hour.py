@@ -387,3 +387,25 @@ def test_the_report_records_what_the_terminal_said_while_scoring(tmp_path, capsy
     assert inputs["warnings while reading and scoring"] == 0
     page = (out / "report.html").read_text()
     assert "questions without a recorded answer" in page
+
+
+def test_long_work_writes_plain_progress_lines_when_stderr_is_no_terminal(
+        monkeypatch, capsys) -> None:
+    # compare --yeh took 53 s in silence with stderr redirected.
+    from muceval.cli import common
+
+    clock = [100.0]
+    monkeypatch.setattr(common.time, "monotonic", lambda: clock[0])
+    with common.progress_bar(True, "randomization") as report:
+        assert report is not None
+        for at, done in ((100.0, 1), (101.0, 2), (102.5, 3), (106.0, 4), (113.0, 5),
+                         (113.5, 10)):
+            clock[0] = at
+            report(done, 10)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["randomization: 30%, 3/10 after 2 s", "randomization: 50%, 5/10 after 13 s",
+                     "randomization: 100%, 10/10 after 14 s"]
+    with common.progress_bar(True, "quick") as report:  # short work: not a line
+        assert report is not None
+        report(10, 10)
+    assert capsys.readouterr().err == ""

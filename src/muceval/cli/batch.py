@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING
 
 import click
@@ -78,7 +77,7 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
         if os.path.isdir(target) and not force and os.listdir(target):
             raise UsageError(f"{target} exists and is not empty; use --force to replace its "
                              "files")
-    with progress_bar(sys.stderr.isatty(), "scoring") as advance:
+    with progress_bar(True, "scoring") as advance:
         results = score_test_sets(test_sets, scheduler=scheduler, fills=unit == "fill",
                                   progress=advance)
     # What no result may replace: the batch file, and every file of every test set (a

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -19,25 +20,38 @@ F = TypeVar("F", bound=Callable[..., Any])
 """A command function (or click command) that an option decorator returns unchanged in type."""
 
 
+QUIET_SECONDS = 2.0
+"""Work shorter than this writes no progress line when stderr is not a terminal."""
+LINE_SECONDS = 10.0
+"""How often a progress line is written, after that."""
+
+
 @contextlib.contextmanager
 def progress_bar(enabled: bool, label: str = "randomization",
                  ) -> Iterator[Callable[[int, int], None] | None]:
     """A progress callback ``(done, total)`` drawing a bar on stderr, or ``None`` when disabled.
 
-    When stderr is not a terminal (a log file, a batch job) it writes a line at every tenth
-    of the work instead of a bar.
+    When stderr is not a terminal (a log file, a batch job) it writes plain lines instead of a
+    bar: none for work done within :data:`QUIET_SECONDS`, then one every
+    :data:`LINE_SECONDS` and one at the end, so that long work is never silent and short work
+    writes nothing.
     """
     if not enabled:
         yield None
         return
     if not sys.stderr.isatty():
-        shown = [-1]
+        start = time.monotonic()
+        last: list[float | None] = [None]  # when the last line was written
 
         def report(done: int, total: int) -> None:
-            tenth = 10 * done // max(1, total)
-            if tenth > shown[0]:
-                shown[0] = tenth
-                click.echo(f"{label}: {10 * tenth}% ({done:,}/{total:,})", err=True)
+            now = time.monotonic()
+            due = now - start >= QUIET_SECONDS if last[0] is None else (
+                now - last[0] >= LINE_SECONDS or done >= total)
+            if due:
+                last[0] = now
+                share = f"{100 * done // max(1, total)}%, " if total else ""
+                click.echo(f"{label}: {share}{done:,}/{total:,} after {now - start:.0f} s",
+                           err=True)
         yield report
         return
     from rich.console import Console

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -126,7 +125,7 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
     refuse_unused(*_ACCEPTED[variant])
     if unit.errors and fmt == "csv":
         raise UsageError("--errors goes with the table or JSON")
-    with progress_bar(sys.stderr.isatty()) as advance:
+    with progress_bar(True) as advance:
         compared = compare_systems(source, settings=testing.settings,
                                    metrics=testing.metric_names, threads=testing.threads,
                                    progress=advance, yeh=unit.yeh, errors=unit.errors,

@@ -160,7 +160,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
         parse=selection.parse, schema=selection.schema)
     _refuse_unused(source)
     modern = isinstance(source, ModernPredictions)
-    with progress_bar(sys.stderr.isatty(), "pairs" if modern else "randomization") as advance:
+    with progress_bar(True, "pairs" if modern else "randomization") as advance:
         analysis = build_report(source, settings=testing.settings, options=shown,
                                 metrics=None if modern else testing.metrics,
                                 threads=testing.threads,

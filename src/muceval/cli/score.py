@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, get_args
@@ -241,7 +240,7 @@ def _score(source: Responses, history: HistoryChoice,
     from muceval.pipelines.score import score_responses
 
     ask = history.unresolved == "ask"
-    show_progress = len(source.responses) > 1 and not ask and sys.stderr.isatty()
+    show_progress = len(source.responses) > 1 and not ask
     try:
         with progress_bar(show_progress, "scoring") as advance:
             return score_responses(
