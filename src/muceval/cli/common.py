@@ -27,14 +27,14 @@ LINE_SECONDS = 10.0
 
 
 @contextlib.contextmanager
-def progress_bar(enabled: bool, label: str = "randomization",
+def progress_bar(enabled: bool, label: str = "randomization", asked: bool = False,
                  ) -> Iterator[Callable[[int, int], None] | None]:
     """A progress callback ``(done, total)`` drawing a bar on stderr, or ``None`` when disabled.
 
     When stderr is not a terminal (a log file, a batch job) it writes plain lines instead of a
     bar: none for work done within :data:`QUIET_SECONDS`, then one every
     :data:`LINE_SECONDS` and one at the end, so that long work is never silent and short work
-    writes nothing.
+    writes nothing; ``asked`` (the user asked for progress): a line at every tenth.
     """
     if not enabled:
         yield None
@@ -42,13 +42,17 @@ def progress_bar(enabled: bool, label: str = "randomization",
     if not sys.stderr.isatty():
         start = time.monotonic()
         last: list[float | None] = [None]  # when the last line was written
+        tenths = [-1]  # the last tenth written, when asked
 
         def report(done: int, total: int) -> None:
-            now = time.monotonic()
-            due = now - start >= QUIET_SECONDS if last[0] is None else (
-                now - last[0] >= LINE_SECONDS or done >= total)
+            now, tenth = time.monotonic(), 10 * done // max(1, total)
+            if asked:
+                due = tenth > tenths[0]
+            else:
+                due = now - start >= QUIET_SECONDS if last[0] is None else (
+                    now - last[0] >= LINE_SECONDS or done >= total)
             if due:
-                last[0] = now
+                last[0], tenths[0] = now, tenth
                 share = f"{100 * done // max(1, total)}%, " if total else ""
                 click.echo(f"{label}: {share}{done:,}/{total:,} after {now - start:.0f} s",
                            err=True)

@@ -145,7 +145,8 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
         settings = replace(settings, bootstrap=0 if table else settings.bootstrap,
                            classic=bool(chosen_tests) or not table)
     given = click.get_current_context().get_parameter_source("metrics")
-    with progress_bar(label is not None and _show(progress), label or "") as advance:
+    with progress_bar(label is not None and _show(progress), label or "",
+                      asked=progress is True) as advance:
         result = run_significance(
             source, settings=settings, metrics=testing.metric_names
             if given is click.core.ParameterSource.COMMANDLINE else None,
