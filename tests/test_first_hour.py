@@ -409,3 +409,18 @@ def test_long_work_writes_plain_progress_lines_when_stderr_is_no_terminal(
         assert report is not None
         report(10, 10)
     assert capsys.readouterr().err == ""
+
+
+def test_the_terminal_prints_the_signature_the_json_holds(capsys) -> None:
+    import json
+
+    from muceval.reporting.demo import example_dir
+
+    ex = example_dir()
+    args = ["compare", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"),
+            str(ex / "alpha.txt"), str(ex / "beta.txt"), "--seed", "2"]
+    assert main(args) == 0
+    printed = [line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("signature: ")]
+    assert main([*args, "--format", "json"]) == 0
+    assert printed == [f"signature: {json.loads(capsys.readouterr().out)['signature']}"]

@@ -65,15 +65,15 @@ def render_significance(result: SignificanceResult, console: Any,
         console.print(f"({', '.join(result.letters_from_runs)}: too many overlapping sets of "
                       "non-different systems for letters; these are the MUC-4 groupings, runs "
                       "of neighbours, where no shared letter need not mean a difference.)")
-    if not result.comparisons:
-        return
-    show = matrix if matrix is not None else _matrix_width(short) <= width
-    if show:
-        for metric in result.metrics:
-            console.print(_matrix(result, order, short, metric))
-    elif matrix is None and len(order) > 2:
-        console.print("(the p-value matrices are wider than the terminal: --matrix prints "
-                      "them, --format csv lists every pair)")
+    if result.comparisons:
+        show = matrix if matrix is not None else _matrix_width(short) <= width
+        if show:
+            for metric in result.metrics:
+                console.print(_matrix(result, order, short, metric))
+        elif matrix is None and len(order) > 2:
+            console.print("(the p-value matrices are wider than the terminal: --matrix prints "
+                          "them, --format csv lists every pair)")
+    print_signature(settings, console)
 
 
 def _cell(result: SignificanceResult, a: str, b: str, metric: str) -> str:
@@ -230,10 +230,19 @@ def render_baseline(result: BaselineResult, console: Any) -> None:
                       f"{', '.join(f'{n:,} for {name}' for name, n in settings['responses'].items())}; "
                       f"{', '.join(methods)}); significant: p ≤ {settings['alpha']}; "
                       f"seed {settings['seed']}")
-        return
-    console.print(f"paired randomization over {settings['units']} units "
-                  f"({', '.join(methods)}); significant: p ≤ {settings['alpha']}; "
-                  f"seed {settings['seed']}")
+    else:
+        console.print(f"paired randomization over {settings['units']} units "
+                      f"({', '.join(methods)}); significant: p ≤ {settings['alpha']}; "
+                      f"seed {settings['seed']}")
+    print_signature(settings, console)
+
+
+def print_signature(settings: Mapping[str, Any], console: Any) -> None:
+    """The one line that says how a result was made, as the JSON's ``signature`` says it (as
+    sacrebleu prints its own): quote it with the numbers."""
+    from muceval.core.signature import signature
+
+    console.print(f"signature: {signature(settings)}", highlight=False, soft_wrap=True)
 
 
 def _yeh_checks(rows: Sequence[Any]) -> str:
