@@ -504,7 +504,7 @@ def test_errors_command_table_json_and_csv(modern: Path, tmp_path: Path, capsys)
     path = str(modern / "gtt" / "preds_gtt.out")
     assert main(["errors", "--key", "embedded", path]) == 0
     table = capsys.readouterr().out
-    assert "0.6097" in table and "Wrong_Template_For_Role_Filler" in table
+    assert "60.97" in table and "Wrong_Template_For_Role_Filler" in table  # percent, as score
     out = tmp_path / "errors.json"
     assert main(["errors", "--key", "embedded", path, "--after-repair", "--format", "json",
                  "-o", str(out), "--name", f"{path}=gtt"]) == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -219,13 +219,20 @@ def _scores(console: Console, system: SystemErrors) -> None:
         table.add_column(column, justify="left" if column == "row" else "right")
     for n, name in enumerate(before.names):
         row = before.rows[n]
-        cells = [name, f"{row.precision:.4f}", f"{row.recall:.4f}", f"{row.f1:.4f}",
-                 str(row.num), str(row.p_den), str(row.r_den)]
+        # Percentages with two decimals, as score prints them (JSON and CSV keep fractions).
+        cells = [name, f"{100 * row.precision:.2f}", f"{100 * row.recall:.2f}",
+                 f"{100 * row.f1:.2f}", str(row.num), str(row.p_den), str(row.r_den)]
         if after is not None:
             a = after.rows[n]
-            cells += [f"{a.precision:.4f}", f"{a.recall:.4f}", f"{a.f1:.4f}"]
+            cells += [f"{100 * a.precision:.2f}", f"{100 * a.recall:.2f}", f"{100 * a.f1:.2f}"]
         table.add_row(*cells)
     console.print(table)
+
+
+def _score(totals: Any) -> str:
+    """The Error Score for reading: two decimals where a partial match made it fractional (the
+    JSON and CSV keep the original's text, ``error_score_text``)."""
+    return f"{totals.error_score:.2f}" if totals.partial else totals.error_score_text
 
 
 def _chunks(columns: list[list[str]], room: int) -> list[list[int]]:
@@ -254,7 +261,7 @@ def _categories(console: Console, system: SystemErrors) -> None:
     names = before.names
     cells = [[name, *(str(row.category(c)) for c in categories)]
              for name, row in zip(names, before.rows, strict=True)]
-    cells[0].append(before.error_score_text)
+    cells[0].append(_score(before))
     label = max(len(c) for c in (*categories, "Error Score", "category")) + 4
     extra = len("after: total") + 3 if after is not None else 0
     runs = _chunks(cells, WIDTH - label - extra)
@@ -273,8 +280,8 @@ def _categories(console: Console, system: SystemErrors) -> None:
             if last and after is not None:
                 row.append(str(after.total.category(category)))
             table.add_row(*row)
-        score = ["Error Score", *(before.error_score_text if n == 0 else "" for n in run)]
+        score = ["Error Score", *(_score(before) if n == 0 else "" for n in run)]
         if last and after is not None:
-            score.append(after.error_score_text)
+            score.append(_score(after))
         table.add_row(*score, end_section=False)
         console.print(table)
