@@ -71,3 +71,24 @@ def test_the_preset_is_named_in_help_and_recorded(command, preset, tmp_path, cap
     recorded = json.loads(out)["settings"]
     assert recorded["preset"] == preset
     assert recorded["alpha"] == PRESETS[preset].settings.alpha
+
+
+def test_compare_names_systems_as_significance_does(capsys) -> None:
+    # compare printed GE.tst3-pass1 where significance printed GE.
+    from muceval.cli import main
+    from muceval.reporting.names import display_names
+
+    header = "system,unit,POS,ACT,COR,PAR\n"
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tempfile.mkdtemp())
+    for name, cor in (("GE.tst3-pass1", 3), ("UMASS.tst3-pass1", 2)):
+        (folder / f"{name}.csv").write_text(header + "".join(
+            f"{name},m{u},4,4,{cor},0\n" for u in range(6)))
+    assert main(["compare", str(folder / "GE.tst3-pass1.csv"),
+                 str(folder / "UMASS.tst3-pass1.csv"), "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "UMASS (candidate) against GE (baseline)" in out
+    assert display_names(["GE.tst3-pass1", "UMASS.tst3-pass1"]) == {
+        "GE.tst3-pass1": "GE", "UMASS.tst3-pass1": "UMASS"}

@@ -205,9 +205,11 @@ def render_baseline(result: BaselineResult, console: Any) -> None:
     from rich.table import Table
 
     level = f"{result.settings['ci_level'] * 100:.0f}%"
+    shown = display_names([result.baseline, *result.candidates])  # as significance shows them
     for candidate in result.candidates:
         rows = [c for c in result.comparisons if c.candidate == candidate]
-        table = Table(title=f"{candidate} (candidate) against {result.baseline} (baseline), %",
+        table = Table(title=f"{shown[candidate]} (candidate) against {shown[result.baseline]} "
+                      "(baseline), %",
                       title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
         for column in ("metric", "base", "cand", "diff", f"{level} CI of diff", "p",
                        "verdict"):
