@@ -141,3 +141,30 @@ def test_pairs_are_streamed_to_a_file(tmp_path, capsys):
     assert "written to" in shown and "p next" not in shown
     assert main([*args, "--pairs", str(DATA / "small.csv"), "--force"]) == 2
     assert (DATA / "small.csv").read_text().startswith("system,unit")
+
+
+def test_p_values_have_one_format_and_say_why_they_are_not_significant() -> None:
+    # 9e-04* stood beside 0.527, and a p below alpha without a star was explained only in a
+    # footnote.
+    from muceval.core.units import from_arrays
+    from muceval.reporting.terminal import _cell
+    from muceval.significance.engine import compare
+    from muceval.significance.settings import SignificanceSettings
+
+    units = [f"m{u}" for u in range(12)]
+    tallies = from_arrays(["A", "B", "C"], units, [[[4, 4, 4, 0]] * 12, [[4, 4, 0, 0]] * 12,
+                                                 [[4, 4, 3, 0]] * 6 + [[4, 4, 4, 0]] * 6])
+
+    def cells(confidence: float) -> list[str]:
+        result = compare(tallies, ["recall"], SignificanceSettings(
+            method="approximate", shuffles=99, seed=1, bootstrap=0, confidence=confidence))
+        return [_cell(result, a, b, "recall") for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
+
+    # p ≤ alpha: a star when the test is confident of it (0.99998 and 0.998 here), a question
+    # mark when a confidence of 0.999999 is asked for; three decimals throughout.
+    assert cells(0.99) == ["0.010*", "0.030*", "0.010*"]
+    assert cells(0.999999) == ["0.010?", "0.030?", "0.010?"]
+    big = compare(from_arrays(["A", "B"], [f"m{u}" for u in range(40)],
+                              [[[4, 4, 4, 0]] * 40, [[4, 4, 0, 0]] * 40]), ["recall"],
+                  SignificanceSettings(method="approximate", shuffles=9999, seed=1, bootstrap=0))
+    assert _cell(big, "A", "B", "recall") == "<0.001*"

@@ -59,7 +59,8 @@ def render_significance(result: SignificanceResult, console: Any,
                   "no letter in common are" + (
                       f"; * = significant ({p_kind} ≤ α and, for an approximate test, "
                       f"confidence ≥ {settings['confidence']}: the probability, under a "
-                      "uniform prior on the exact p, that the exact test decides the same)."
+                      "uniform prior on the exact p, that the exact test decides the same); "
+                      f"? = {p_kind} ≤ α without that confidence (more --shuffles decide it)."
                       if result.comparisons else "."))
     if result.letters_from_runs:
         console.print(f"({', '.join(result.letters_from_runs)}: too many overlapping sets of "
@@ -77,10 +78,14 @@ def render_significance(result: SignificanceResult, console: Any,
 
 
 def _cell(result: SignificanceResult, a: str, b: str, metric: str) -> str:
+    """A p-value in one format for the column (three decimals, ``<0.001`` below), ``*`` when
+    significant, ``?`` when p ≤ α but the approximate test is not yet confident of it."""
     c = result.comparison(a, b, metric)
     p = c.p_adjusted
-    text = f"{p:.3f}" if p >= 0.001 else f"{p:.0e}"
-    return f"{text}*" if c.significant else text
+    text = f"{p:.3f}" if p >= 0.001 else "<0.001"
+    if c.significant:
+        return f"{text}*"
+    return f"{text}?" if p <= result.settings["alpha"] else text
 
 
 def _ranked_table(result: SignificanceResult, order: list[str], short: dict[str, str],
