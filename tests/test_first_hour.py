@@ -424,3 +424,28 @@ def test_the_terminal_prints_the_signature_the_json_holds(capsys) -> None:
                if line.startswith("signature: ")]
     assert main([*args, "--format", "json"]) == 0
     assert printed == [f"signature: {json.loads(capsys.readouterr().out)['signature']}"]
+
+
+def test_quiet_keeps_back_what_is_not_a_result_or_an_error(tmp_path, capsys) -> None:
+    from muceval.cli.app import COMMAND_MODULES, cli
+    from muceval.reporting.demo import example_dir
+
+    for name in COMMAND_MODULES:  # every command takes it
+        assert main([name, "--help"]) == 0
+        assert "--quiet" in capsys.readouterr().out, name
+    ex = example_dir()
+    args = ["score", "--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"),
+            str(ex / "alpha.txt")]
+    assert main(args) == 0
+    loud = capsys.readouterr()
+    assert "note:" in loud.err
+    assert main([*args, "--quiet"]) == 0
+    quiet = capsys.readouterr()
+    assert quiet.err == "" and quiet.out == loud.out
+    assert main(args) == 0  # one run's --quiet does not outlive it
+    assert "note:" in capsys.readouterr().err
+    # Errors are never kept back, nor warnings that --strict makes errors.
+    assert main(["score", "--key", str(tmp_path / "missing.txt"), str(ex / "alpha.txt"),
+                 "--quiet"]) == 2
+    assert "error:" in capsys.readouterr().err
+    assert cli.name == "cli"

@@ -35,6 +35,8 @@ EXEMPT = {
                  "(tests/test_distributed.py::test_a_local_cluster_gives_the_in_process_p_values)",
     "force": "only says whether an existing --pairs file may be replaced",
     "strict": "turns warnings into errors: a run without warnings is the same",
+    "quiet": "keeps warnings, notes and progress off stderr "
+             "(tests/test_first_hour.py::test_quiet_keeps_back_what_is_not_a_result_or_an_error)",
 }
 
 

@@ -35,7 +35,10 @@ class _Commands(click.Group):
             import importlib
 
             importlib.import_module(f"muceval.cli.{COMMAND_MODULES[cmd_name]}")
-        return super().get_command(ctx, cmd_name)
+        command = super().get_command(ctx, cmd_name)
+        if command is not None and not any(p.name == "quiet" for p in command.params):
+            command.params.append(_quiet_option())  # every command, in one place
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -47,6 +50,20 @@ class _Commands(click.Group):
             if error.parameter in flags:
                 raise error.naming(flags[error.parameter]) from None
             raise
+
+
+def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    from muceval.cli.common import set_quiet
+
+    set_quiet(value)  # set at every run, so that one run's --quiet does not outlive it
+    return value
+
+
+def _quiet_option() -> click.Option:
+    return click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, is_eager=True,
+                        callback=_set_quiet,
+                        help="Print no warnings, notes or progress: only the results, and "
+                        "errors.")
 
 
 @click.group(cls=_Commands,
@@ -83,7 +100,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str,
                   lineno: int, file: object = None, line: str | None = None) -> None:
-    click.echo(f"warning: {message}", err=True)
+    from muceval.cli.common import notice
+
+    notice(f"warning: {message}")
 
 
 def _main(argv: list[str] | None) -> int:

@@ -11,6 +11,7 @@ from muceval.cli.app import cli
 from muceval.cli.common import (
     UNIT_LEVEL_HELP,
     UNIT_LEVELS,
+    notice,
     progress_bar,
     report_warnings,
 )
@@ -105,8 +106,8 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
         table = summary_table(session.systems, config)
         table.title = f"{spec.name}: ALL TEMPLATES (%)"
         Console().print(table)
-        click.echo(f"{spec.name}: {len(session.systems)} systems scored, {len(written)} files "
-                   f"in {os.path.join(output_dir, spec.name)}; test them with muceval "
-                   f"significance {os.path.join(output_dir, spec.name)}", err=True)
+        notice(f"{spec.name}: {len(session.systems)} systems scored, {len(written)} files "
+               f"in {os.path.join(output_dir, spec.name)}; test them with muceval "
+               f"significance {os.path.join(output_dir, spec.name)}")
         # Which files, how many, and the command that lists them (as score says it).
         report_warnings(session.warnings, session.file_warnings, False)

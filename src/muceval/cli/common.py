@@ -20,6 +20,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 """A command function (or click command) that an option decorator returns unchanged in type."""
 
 
+_QUIET = [False]
+"""Whether the running command was given ``--quiet`` (set by the option, for each run)."""
+
+
+def set_quiet(on: bool) -> None:
+    _QUIET[0] = on
+
+
+def quiet() -> bool:
+    return _QUIET[0]
+
+
+def notice(message: str) -> None:
+    """A warning, note or progress line on stderr, unless ``--quiet``: results and errors are
+    never kept back."""
+    if not _QUIET[0]:
+        click.echo(message, err=True)
+
+
 QUIET_SECONDS = 2.0
 """Work shorter than this writes no progress line when stderr is not a terminal."""
 LINE_SECONDS = 10.0
@@ -36,7 +55,7 @@ def progress_bar(enabled: bool, label: str = "randomization", asked: bool = Fals
     :data:`LINE_SECONDS` and one at the end, so that long work is never silent and short work
     writes nothing; ``asked`` (the user asked for progress): a line at every tenth.
     """
-    if not enabled:
+    if not enabled or _QUIET[0]:
         yield None
         return
     if not sys.stderr.isatty():
@@ -54,8 +73,7 @@ def progress_bar(enabled: bool, label: str = "randomization", asked: bool = Fals
             if due:
                 last[0], tenths[0] = now, tenth
                 share = f"{100 * done // max(1, total)}%, " if total else ""
-                click.echo(f"{label}: {share}{done:,}/{total:,} after {now - start:.0f} s",
-                           err=True)
+                notice(f"{label}: {share}{done:,}/{total:,} after {now - start:.0f} s")
         yield report
         return
     from rich.console import Console
@@ -190,20 +208,21 @@ def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem
     lists them (a single one is printed whole).
     """
     prefix = "error" if strict else "warning"
+    say = (lambda text: click.echo(text, err=True)) if strict else notice  # errors always
     for warning in warnings:
-        click.echo(f"{prefix}: {warning}", err=True)
+        say(f"{prefix}: {warning}")
     per_file: dict[str, list[Problem]] = {}
     for warning in file_warnings:
         per_file.setdefault(warning.path, []).append(warning)
     if strict or len(file_warnings) == 1:
         for warning in file_warnings:
-            click.echo(f"{prefix}: {warning}", err=True)
+            say(f"{prefix}: {warning}")
     elif file_warnings:
         counts = ", ".join(f"{os.path.basename(path)} {len(found)}"
                            for path, found in per_file.items())
-        click.echo(f"{prefix}: {len(file_warnings)} things the 1992 program accepted in "
-                   f"{len(per_file)} file(s) ({counts}); 'muceval validate "
-                   f"{' '.join(per_file)} --warnings' lists them", err=True)
+        say(f"{prefix}: {len(file_warnings)} things the 1992 program accepted in "
+            f"{len(per_file)} file(s) ({counts}); 'muceval validate "
+            f"{' '.join(per_file)} --warnings' lists them")
     if strict and (warnings or file_warnings):
         click.echo(f"error: {len(warnings) + len(file_warnings)} warning(s) and --strict: "
                    "nothing scored", err=True)
@@ -219,8 +238,8 @@ def note_unanswered(unanswered: int, policy: str, history: str | None) -> None:
                "correct": "full credit"}[policy]
     how = ("give the history of judgements (--history) for the recorded answers"
            if history is None else "answer them with muceval adjudicate or --unresolved ask")
-    click.echo(f"note: {unanswered} question(s) the 1992 scorer put to its operator had no "
-               f"recorded answer and got {verdict} (--unresolved {policy}); {how}", err=True)
+    notice(f"note: {unanswered} question(s) the 1992 scorer put to its operator had no "
+           f"recorded answer and got {verdict} (--unresolved {policy}); {how}")
 
 
 def print_notes(strict: bool) -> Callable[[ScoringNotes], None]:
@@ -229,9 +248,9 @@ def print_notes(strict: bool) -> Callable[[ScoringNotes], None]:
         report_warnings(notes.warnings, notes.file_warnings, strict)
         note_unanswered(notes.unanswered, "incorrect", notes.history)
         for line in notes.skipped:
-            click.echo(f"note: not scored: {line}", err=True)
+            notice(f"note: not scored: {line}")
         for line in notes.notes:
-            click.echo(f"note: {line}", err=True)
+            notice(f"note: {line}")
 
     return said
 
@@ -292,7 +311,7 @@ def refuse_unused(accepted: Collection[str], why: str) -> None:
 
     context = click.get_current_context()
     for param in context.command.params:
-        if (param.name is not None and param.name not in accepted
+        if (param.name is not None and param.name not in accepted and param.name != "quiet"
                 and context.get_parameter_source(param.name)
                 is click.core.ParameterSource.COMMANDLINE):
             flag = max(param.opts, key=len)

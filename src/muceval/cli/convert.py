@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import SCHEMA_OPTION, refuse_overwriting_inputs
+from muceval.cli.common import SCHEMA_OPTION, notice, refuse_overwriting_inputs
 from muceval.cli.groups import ConfigurationChoice, configuration_options
 from muceval.formats.modern import TARGET_LAYOUTS
 
@@ -68,10 +68,10 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
         raise click.UsageError(f"{source} holds predictions ({modern.layout}): --to {layout} "
                                f"writes a gold file (use {', '.join(predictions)} or muceval)")
     if writes_gold is False and modern.gold:
-        click.echo(f"note: {source} is a gold file; written as predictions ({layout})", err=True)
+        notice(f"note: {source} is a gold file; written as predictions ({layout})")
     written = write_layout(modern, layout)
     if output is None:
         click.echo(written, nl=False)
     else:
         write_atomic(output, written, overwrite=force)
-        click.echo(f"wrote {output} ({len(modern.documents)} documents, {layout})", err=True)
+        notice(f"wrote {output} ({len(modern.documents)} documents, {layout})")

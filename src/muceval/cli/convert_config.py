@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import refuse_overwriting_inputs
+from muceval.cli.common import notice, refuse_overwriting_inputs
 
 
 @cli.command("convert-config")
@@ -48,5 +48,5 @@ def convert_config(
         click.echo(text, nl=False)
         return
     write_atomic(output, text, overwrite=force)
-    click.echo(f"wrote {output}", err=True)
+    notice(f"wrote {output}")
 

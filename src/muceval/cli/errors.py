@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, refuse_overwriting_inputs
+from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, notice, refuse_overwriting_inputs
 from muceval.cli.groups import (
     Destination,
     Selection,
@@ -158,7 +158,7 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
         schema=reading.schema, parse=reading.parse)
     for system in analysis.systems:
         for warning in system.warnings:
-            click.echo(f"warning: {warning}", err=True)
+            notice(f"warning: {warning}")
     if compare_to:
         _compare(compare_errors(analysis), fmt, destination)
     elif fmt == "json":

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION
+from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, notice
 from muceval.cli.groups import Decorator, Destination, ModernChoice, option_group
 from muceval.scoring.scorers import EVENT_N, SCORERS, modern_scorers
 
@@ -81,7 +81,10 @@ def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, 
                   "ignore_empty_docs": choice.ignore_empty_docs, "compat": choice.compat,
                   "parse": choice.parse, "schema": choice.schema})
     for warning in scored.run.warnings:
-        click.echo(f"{'error' if strict else 'warning'}: {warning}", err=True)
+        if strict:
+            click.echo(f"error: {warning}", err=True)
+        else:
+            notice(f"warning: {warning}")
     if strict and scored.run.warnings:
         raise click.exceptions.Exit(2)
     results = [list(systems) for systems in scored.run.scores]

@@ -17,6 +17,7 @@ from muceval.cli.common import (
     expand_folders,
     name_option,
     note_unanswered,
+    notice,
     parse_names,
     progress_bar,
     refuse_overwriting_inputs,
@@ -219,8 +220,8 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
     if not mapping_paths:
         found = adjudicated_mappings(history.path, responses, renamed)
         for name, sidecar in found.items():
-            click.echo(f"note: {name} uses the manual mappings of muceval adjudicate in "
-                       f"{sidecar} (--manual-mappings overrides)", err=True)
+            notice(f"note: {name} uses the manual mappings of muceval adjudicate in "
+                   f"{sidecar} (--manual-mappings overrides)")
     scored = _score(source, history, mapping_paths or found, configuration.criterion, cluster,
                     destination)
     session = scored.session
@@ -265,7 +266,7 @@ def _show(view: ScoreView, destination: Destination,
     if destination.output_dir is not None:
         written = write_folder(destination.output_dir, view, results, config, inputs,
                                destination.force)
-        click.echo(f"wrote {len(written)} files to {destination.output_dir}", err=True)
+        notice(f"wrote {len(written)} files to {destination.output_dir}")
     elif view.fmt == "table" and destination.output is None:
         from rich.console import Console
 
