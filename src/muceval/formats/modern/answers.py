@@ -38,13 +38,13 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
 
-from muceval.core.modern import ModernDocument, ModernTemplate, ParseNote
+from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate, ParseNote
 from muceval.core.schema import FAMUS, Schema
-from muceval.errors import InputError, UsageError
+from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import parse_json
 
 __all__ = ["ANSWER_ID_KEYS", "PARSE_MODES", "Parse", "answer_documents", "decode_answer",
-           "famus_gold_documents"]
+           "famus_gold_documents", "roles_by_type", "unread_answers"]
 
 Parse = Literal["strict", "lenient"]
 PARSE_MODES: tuple[Parse, ...] = ("strict", "lenient")
@@ -362,6 +362,19 @@ def _fillers_lenient(role: str, fillers: Any, notes: Notes) -> list[str]:
             notes.append(("dropped-filler",
                           f"{role}: {_example(json.dumps(element, default=str))}"))
     return kept
+
+
+def unread_answers(modern: ModernFile, treated: str) -> Problem | None:
+    """The warning for the answers of ``modern`` that are no JSON object (None if none):
+    how many, the first one's document and line, and what was done with them
+    (``treated``, e.g. "scored as predicting nothing")."""
+    empty = [n for n in modern.notes if n.kind in ("unparsed", "not-an-object")]
+    if not empty:
+        return None
+    return Problem(modern.path, empty[0].line, f"{len(empty)} answer(s) are no JSON object "
+                   f"(e.g. document {empty[0].docid}): {treated}, as FAMuS's pipeline scores "
+                   "them" + (" (--parse lenient recovers what it can)"
+                             if modern.parse == "strict" else ""))
 
 
 def roles_by_type(documents: Iterator[ModernDocument] | tuple[ModernDocument, ...],

@@ -10,6 +10,7 @@ from muceval.core.schema import MUC4, schema_named
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import system_name
 from muceval.formats.modern import read_modern
+from muceval.formats.modern.answers import unread_answers
 from muceval.formats.modern.embedded import read_embedded, read_texts
 from muceval.formats.schema import resolve_schema
 from muceval.scoring.errors.analyse import analyse_errors
@@ -77,13 +78,9 @@ def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str]
                                        _templates(document, extracts)))
     missing = [d.docid for d in gold.documents if d.docid not in predicted]
     warnings = []
-    empty = [n for n in pred.notes if n.kind in ("unparsed", "not-an-object")]
-    if empty:
-        warnings.append(Problem(pred.path, empty[0].line, f"{len(empty)} answer(s) are no JSON "
-                                f"object (e.g. document {empty[0].docid}): analysed as "
-                                "predicting nothing, as FAMuS's pipeline scores them"
-                                + (" (--parse lenient recovers what it can)"
-                                   if pred.parse == "strict" else "")))
+    unread = unread_answers(pred, "analysed as predicting nothing")
+    if unread is not None:
+        warnings.append(unread)
     if missing:
         warnings.append(Problem(pred.path, None, f"{len(missing)} gold document(s) have no "
                                 f"prediction (e.g. {missing[0]}): analysed as predicting "

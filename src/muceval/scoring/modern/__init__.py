@@ -39,6 +39,7 @@ from muceval.core.modern import ROLES, ModernDocument, ModernFile, ParseNote
 from muceval.core.schema import MUC4, Schema, schema_named
 from muceval.core.units import RatioTallies
 from muceval.errors import InputError, Problem, UsageError
+from muceval.formats.modern.answers import unread_answers
 from muceval.scoring.modern import ceaf, gtt
 from muceval.scoring.modern.counts import Counts, normaliser, normalize
 from muceval.scoring.scorers import EVENT_N, MODERN_OPTIONS, SCORERS, EventN, modern_scorers
@@ -374,13 +375,9 @@ def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions,
     warnings = [] if options.compat and options.metric != "ceaf-ree" else \
         _refuse_empty(pred, None if schema.normalisation == "none"
                       else normaliser(schema.normalisation))
-    empty = [n for n in pred.notes if n.kind in ("unparsed", "not-an-object")]
-    if empty:
-        warnings.append(Problem(pred.path, empty[0].line, f"{len(empty)} answer(s) are no JSON "
-                                f"object (e.g. document {empty[0].docid}): scored as predicting "
-                                "nothing, as FAMuS's pipeline scores them"
-                                + (" (--parse lenient recovers what it can)"
-                                   if pred.parse == "strict" else "")))
+    unread = unread_answers(pred, "scored as predicting nothing")
+    if unread is not None:
+        warnings.append(unread)
     missing = [d.docid for d in gold.documents if d.docid not in pred.by_id()]
     if missing:
         warnings.append(Problem(pred.path, None, f"{len(missing)} gold document(s) have no "
