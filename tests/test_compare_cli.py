@@ -23,10 +23,12 @@ def test_compare_scores_responses_and_answers_in_json(capsys) -> None:
     assert code == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["format"] == "muceval-compare" and doc["baseline"] == "beta"
+    # The baseline is a name at the top and a score (baseline_score) in each comparison.
+    assert doc["format_version"] == 2 and all("baseline" not in c for c in doc["comparisons"])
     assert [c["metric"] for c in doc["comparisons"]] == ["recall", "precision", "f1"]
     for c in doc["comparisons"]:
         assert c["candidate"] == "alpha"
-        assert abs(c["difference"] - (c["candidate_score"] - c["baseline"])) < 1e-12
+        assert abs(c["difference"] - (c["candidate_score"] - c["baseline_score"])) < 1e-12
         assert 0 < c["p_value"] <= 1 and c["ci"][0] <= c["difference"] <= c["ci"][1]
         assert c["verdict"] in ("better", "worse", "not significant")
     assert doc["settings"]["seed"] == 1

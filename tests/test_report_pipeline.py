@@ -369,5 +369,5 @@ def test_report_and_compare_use_the_remappings_adjudicate_kept(tmp_path: Path, c
     assert main(["compare", *base, *two, "--format", "json"]) == 0
     compared = json.loads(capsys.readouterr().out)
     recall = next(c for c in compared["comparisons"] if c["metric"] == "recall")
-    assert recall["baseline"] == pytest.approx((tally["cor"] + tally["par"] / 2)
+    assert recall["baseline_score"] == pytest.approx((tally["cor"] + tally["par"] / 2)
                                                      / tally["pos"])

@@ -25,6 +25,9 @@ from muceval.significance.settings import PRESETS, RunRecord, SignificanceSettin
 __all__ = ["BaselineComparison", "BaselineResult", "compare_to_baseline", "BASELINE_FORMAT"]
 
 BASELINE_FORMAT = "muceval-compare"
+BASELINE_VERSION = 2
+"""2: a comparison's baseline score is ``baseline_score`` (it was ``baseline``, the name the
+document gives the baseline system)."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,10 @@ class BaselineComparison:
     (``second_seed_p``); None for other tests."""
 
     def to_dict(self) -> dict[str, Any]:
+        """As JSON: both scores named as scores (``baseline_score``, ``candidate_score``, as
+        the CSV names them), the baseline's name being the document's ``baseline``."""
         out = asdict(self)
+        out["baseline_score"] = out.pop("baseline")
         out["candidate_score"] = out.pop("candidate_score")
         out["ci"] = list(self.ci) if self.ci is not None else None
         return out
@@ -63,7 +69,8 @@ class BaselineResult:
     def to_dict(self) -> dict[str, Any]:
         from muceval.version import __version__
 
-        return {"format": BASELINE_FORMAT, "format_version": 1, "muceval": __version__,
+        return {"format": BASELINE_FORMAT, "format_version": BASELINE_VERSION,
+                "muceval": __version__,
                 "signature": signature(self.settings), "settings": self.settings.to_json(),
                 "baseline": self.baseline, "candidates": list(self.candidates),
                 "comparisons": [c.to_dict() for c in self.comparisons]}
