@@ -60,7 +60,9 @@ def render_significance(result: SignificanceResult, console: Any,
                       f"; * = significant ({p_kind} ≤ α and, for an approximate test, "
                       f"confidence ≥ {settings['confidence']}: the probability, under a "
                       "uniform prior on the exact p, that the exact test decides the same); "
-                      f"? = {p_kind} ≤ α without that confidence (more --shuffles decide it)."
+                      f"? = {p_kind} ≤ α without that confidence (more --shuffles decide it). "
+                      "A pair's test exchanges the units where its two systems differ: their "
+                      "number is each comparison's 'units' in JSON and CSV."
                       if result.comparisons else "."))
     if result.letters_from_runs:
         console.print(f"({', '.join(result.letters_from_runs)}: too many overlapping sets of "
