@@ -130,3 +130,27 @@ def test_a_split_gold_template_keeps_the_copy_of_the_largest_row_sum() -> None:
     pred = [_template("attack", Victim=[["x"]]), _template("bombing", Victim=[["y"], ["z"]])]
     counts = rme_document(pred, gold, "subset")
     assert (counts.p_num, counts.p_den, counts.r_num, counts.r_den) == (2, 3, 2, 5)
+
+
+def test_ignoring_documents_without_templates_is_iterxs_rule() -> None:
+    # IterX's --ignore-no-template-doc (iterx_muc.get_metric: `len(gold) == 0`, on the gold as
+    # read_gold_templates keeps it) leaves out a document whose gold lists no template; a
+    # document whose only template has no entity stays, and its predicted entities count in
+    # the precision denominator (muceval left it out: one predicted entity fewer than IterX).
+    from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
+    from muceval.scoring.modern import ModernOptions, score_modern
+
+    empty_template = ModernTemplate("attack", ((),) * 5)
+    predicted = ModernTemplate("attack", ((("army",),), (), (), (), ()))
+    gold = ModernFile("gold", "gtt-gold", (
+        ModernDocument("TST3-MUC4-0001", (empty_template,)),  # a template, no entity
+        ModernDocument("TST3-MUC4-0002", ())))  # no template
+    pred = ModernFile("pred", "iterx-pred", (
+        ModernDocument("TST3-MUC4-0001", (predicted,)),
+        ModernDocument("TST3-MUC4-0002", (predicted,))))
+    for phi in ("subset", "phi3"):
+        kept = score_modern(gold, pred, ModernOptions("ceaf-rme", phi, ignore_empty_docs=True))
+        assert [d.docid for d in kept.documents] == ["TST3-MUC4-0001"]
+        assert (kept.overall.p_den, kept.overall.r_den) == (1, 0)
+        every = score_modern(gold, pred, ModernOptions("ceaf-rme", phi))
+        assert every.overall.p_den == 2

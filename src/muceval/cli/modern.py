@@ -47,8 +47,9 @@ def modern_options() -> Decorator:
                      "(docids_event_n.json: bucket → numeric document ids) to take the "
                      "documents of --event-n from."),
         click.option("--ignore-empty-docs", is_flag=True,
-                     help=f"{taking('ignore_empty_docs')}: leave out documents without gold "
-                     "templates (a template without any entity does not count, as in IterX)."),
+                     help=f"{taking('ignore_empty_docs')}: leave out documents whose gold lists "
+                     "no template (one whose templates have no entity is scored, as IterX's "
+                     "--ignore-no-template-doc does)."),
         click.option("--compat", is_flag=True,
                      help="Reproduce the originals also where they err (an entity without "
                      "mentions or an empty incident type gets full credit; unknown documents "

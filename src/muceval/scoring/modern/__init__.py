@@ -79,7 +79,9 @@ class ModernOptions:
         without it muceval counts each document's gold templates (exact duplicates dropped),
         a choice of muceval's that differs from GTT's buckets for some documents.
     ignore_empty_docs : bool, default False
-        For ``'ceaf-rme'`` only: leave out the documents without gold templates.
+        For ``'ceaf-rme'`` only: leave out the documents whose gold lists no template (a
+        document whose templates have no entity is scored, as IterX's
+        ``--ignore-no-template-doc`` does).
     compat : bool, default False
         Reproduce the originals also where they err: a predicted entity without mentions
         or template without an incident type is accepted (GTT gives it full credit), and so
@@ -515,14 +517,16 @@ def ree_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
 def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
                   options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
     """IterX's CEAF-RME counts per document of the gold or the predictions (with
-    ``ignore_empty_docs``, a document without a gold template that has an entity is left
-    out, as IterX leaves it out); under FAMuS's schema (mentions as written, predicted strings
+    ``ignore_empty_docs``, a document whose gold lists no template is left out, as IterX
+    leaves it out); under FAMuS's schema (mentions as written, predicted strings
     grouped by :func:`score_modern` first), FAMuS's scorer's counts."""
     norm = normaliser(schema.normalisation)
     out = []
     for docid in sorted(set(golds) | set(preds)):
         gold_templates = golds[docid].templates or () if docid in golds else ()
-        if options.ignore_empty_docs and not ceaf.rme_gold(gold_templates):
+        # IterX (iterx_muc.get_metric) leaves out a document whose gold lists no template;
+        # one that lists only templates without entities is scored.
+        if options.ignore_empty_docs and not gold_templates:
             continue
         predicted = preds[docid].templates or () if docid in preds else ()
         counts = ceaf.rme_document(predicted, gold_templates, options.phi or "subset", norm,
