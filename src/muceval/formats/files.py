@@ -14,8 +14,8 @@ import glob
 import json
 import os
 import re
+import secrets
 import stat
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -312,8 +312,17 @@ def write_atomic(
     _remove_stale_temporary_files(target)
     temp_name: str | None = None
     try:
-        fd, temp_name = tempfile.mkstemp(
-            prefix=f".{target.name[:200]}.", suffix=".tmp", dir=target.parent)
+        # The name is known before the file exists (mkstemp would create it first), so that a
+        # signal between the two still finds it to remove.
+        for _ in range(100):
+            temp_name = str(target.parent / f".{target.name[:200]}.{secrets.token_hex(4)}.tmp")
+            try:
+                fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                break
+            except FileExistsError:  # another write's: never ours to remove
+                temp_name = None
+        else:
+            raise OSError("no free temporary name beside the target")
         with os.fdopen(fd, "wb") as handle:
             for payload in pieces:
                 handle.write(payload)
