@@ -623,3 +623,25 @@ def test_every_matrix_lists_the_systems_in_one_order(written) -> None:
         table = table.split("</table>", 1)[0]
         orders.append([chunk.split('"', 1)[0] for chunk in table.split('<tr data-system="')[1:]])
     assert orders[0] == analysis.significance.ranking("f1") and all(o == orders[0] for o in orders)
+
+
+def test_the_per_system_tables_and_the_region_follow_the_ranking(tmp_path) -> None:
+    # They were in file-name order while everything else on the page is ranked.
+    import re
+
+    from muceval.pipelines.report import report_from_responses
+    from muceval.reporting.demo import example_dir
+    from muceval.reporting.html import write_report
+    from muceval.significance.settings import SignificanceSettings
+
+    ex = example_dir()
+    analysis = report_from_responses(ex / "key.txt", [ex / f"{n}.txt" for n in (
+        "gamma", "alpha", "beta")], config=ex / "config.toml",
+        settings=SignificanceSettings(seed=1, shuffles=99, bootstrap=0))
+    sig = analysis.significance
+    ranking = sig.ranking(sig.ranking_metric)
+    assert [s.name for s in analysis.ranked] == ranking != ["gamma", "alpha", "beta"]
+    files = write_report(analysis, tmp_path / "r")
+    page = files.html.read_text()
+    blocks = re.findall(r'class="system-block" id="system-[^"]*" data-system="([^"]+)"', page)
+    assert blocks == ranking

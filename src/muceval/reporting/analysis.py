@@ -210,6 +210,14 @@ class Analysis:
         return next((s for s in self.sections if s.id == id), None)
 
     @property
+    def ranked(self) -> tuple[SystemScores, ...]:
+        """The systems in the page's one ranking (the significance's ranking metric), as
+        every panel and table of the page shows them."""
+        sig = self.significance
+        by_name = {s.name: s for s in self.systems}
+        return tuple(by_name[name] for name in sig.ranking(sig.ranking_metric))
+
+    @property
     def alignment(self) -> AlignmentSection | None:
         """The Alignment section, when the report compares alignment criteria."""
         return cast("AlignmentSection | None", self.section("alignment"))

@@ -136,7 +136,7 @@ def build_figures(analysis: Analysis,
     ['groups-f1', 'matrix-f1', 'region']
     """
     shown = display_names(s.name for s in analysis.systems)
-    figures: dict[str, Any] = {"region": region_plot(_regions(analysis.systems))}
+    figures: dict[str, Any] = {"region": region_plot(_regions(analysis.ranked))}
     for metric in analysis.significance.metrics:
         figures[f"matrix-{metric}"] = matrix_plot(analysis.significance, metric)
         figures[f"groups-{metric}"] = groups_plot(analysis.significance, metric)
@@ -432,7 +432,7 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
         systems=[{"name": s.name, "slug": slug(s.name), "origin": s.origin, "source": s.source,
                   "slots": _tally_view(s.slots, s.name, "slots"),
                   "objects": _tally_view(s.objects, s.name, "objects")}
-                 for s in analysis.systems],
+                 for s in analysis.ranked],
         settings=_settings_view(analysis),
     ) + "\n"
 
