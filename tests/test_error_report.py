@@ -132,3 +132,22 @@ def test_the_errors_section_in_the_browser(tmp_path):
         assert not page.locator(f'[data-errors-role="{first}"]').is_visible()
         browser.close()
     assert problems == []
+
+
+def test_the_errors_section_says_its_p_values_are_not_adjusted(tmp_path) -> None:
+    # "Which changes are real" listed the unadjusted tests that fell under alpha without
+    # saying they were unadjusted.
+    from importlib.resources import files
+
+    from muceval.cli import main
+
+    k = files("muceval") / "data" / "kitchen"
+    out = tmp_path / "r"
+    args = ["report", "--key", str(k / "gold.jsonl"), "--schema", str(k / "schema.toml"),
+            "--errors", "--out", str(out), "--shuffles", "99", "--bootstrap", "0",
+            str(k / "alpha.jsonl"), str(k / "beta.jsonl")]
+    assert main(args) == 0
+    page = (out / "report.html").read_text()
+    assert "<strong>not adjusted</strong> for the 16 tests made" in page
+    assert main([*args, "--adjust", "holm", "--force"]) == 0
+    assert "not adjusted" not in (out / "report.html").read_text()

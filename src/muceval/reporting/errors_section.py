@@ -123,7 +123,8 @@ class ErrorSection:
                 "totals": totals, "roles": roles, "categories": list(categories),
                 "figure": figure,
                 "neighbours": self._neighbours(), "alpha": self.alpha,
-                "adjust": self.adjust,
+                "adjust": self.adjust, "tests": len(self.changes),
+                "by_chance": round(len(self.changes) * self.alpha, 1),
                 "documents": len({d.docid for s in self.analysis.systems for d in s.documents}),
                 "settings": self.analysis.settings}
 
