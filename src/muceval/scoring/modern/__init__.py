@@ -35,12 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from muceval.core.modern import ROLES, ModernDocument, ModernFile, ParseNote
+from muceval.core.modern import ROLES, ModernDocument, ModernFile, ParseNote, role_union
 from muceval.core.schema import MUC4, Schema, schema_named
 from muceval.core.units import RatioTallies
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.modern.answers import unread_answers
-from muceval.scoring.modern import ceaf, gtt
+from muceval.scoring.modern import gtt
 from muceval.scoring.modern.counts import Counts, normaliser, normalize
 from muceval.scoring.scorers import EVENT_N, MODERN_OPTIONS, SCORERS, EventN, modern_scorers
 
@@ -330,6 +330,8 @@ def _prepared(pred: ModernFile, schema: Schema) -> ModernFile:
     role's strings grouped by substring (:func:`~muceval.scoring.modern.ceaf.grouped`)."""
     if schema.group_predictions != "substring":
         return pred
+    from muceval.scoring.modern import ceaf  # SciPy, imported by the scorers that align
+
     return replace(pred, documents=tuple(
         replace(d, templates=tuple(ceaf.grouped(t) for t in d.templates))
         if d.templates is not None else d for d in pred.documents))
@@ -497,13 +499,14 @@ def _extracts(document: ModernDocument | None,
         return tuple(() for _ in roles)
     if document.extracts is not None:
         return document.extracts
-    return ceaf.role_union(document.templates or (), roles)
+    return role_union(document.templates or (), roles)
 
 
 def ree_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
                   options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
     """GRIT's CEAF-REE counts per gold document, per role of the schema (open roles: of the
     document's templates)."""
+    from muceval.scoring.modern import ceaf  # SciPy: imported by the scorers that align
     norm = normaliser(schema.normalisation)
     out = []
     for docid, document in golds.items():
@@ -520,6 +523,7 @@ def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
     ``ignore_empty_docs``, a document whose gold lists no template is left out, as IterX
     leaves it out); under FAMuS's schema (mentions as written, predicted strings
     grouped by :func:`score_modern` first), FAMuS's scorer's counts."""
+    from muceval.scoring.modern import ceaf  # SciPy: imported by the scorers that align
     norm = normaliser(schema.normalisation)
     out = []
     for docid in sorted(set(golds) | set(preds)):
