@@ -310,35 +310,39 @@ def write_atomic(
         # may write says "keep me".
         raise OutputError(f"{shown} is read-only: muceval does not replace it")
     _remove_stale_temporary_files(target)
-    temp_name: str | None = None
+    made: list[str] = []  # the temporary file, until it is the target
     try:
-        # The name is known before the file exists (mkstemp would create it first), so that a
-        # signal between the two still finds it to remove.
-        for _ in range(100):
-            temp_name = str(target.parent / f".{target.name[:200]}.{secrets.token_hex(4)}.tmp")
-            try:
-                fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                break
-            except FileExistsError:  # another write's: never ours to remove
-                temp_name = None
-        else:
-            raise OSError("no free temporary name beside the target")
+        fd = _open_temporary(target, made)
         with os.fdopen(fd, "wb") as handle:
             for payload in pieces:
                 handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp_name, mode)
-        os.replace(temp_name, target)
-        temp_name = None
+        os.chmod(made[0], mode)
+        os.replace(made[0], target)
+        made.clear()
     except OSError as error:
         raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
     finally:
-        if temp_name is not None:
+        for name in made:
             with contextlib.suppress(OSError):
-                os.unlink(temp_name)
+                os.unlink(name)
     _fsync_directory(target.parent)
     return target
+
+
+def _open_temporary(target: Path, made: list[str]) -> int:
+    """A new file beside ``target``, open for writing; its name is put in ``made`` before the
+    file exists (mkstemp would create it first), so that a signal between the two still
+    leaves the caller a name to remove."""
+    for _ in range(100):
+        name = str(target.parent / f".{target.name[:200]}.{secrets.token_hex(8)}.tmp")
+        made.append(name)
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another write's: never ours to remove
+            made.pop()
+    raise OSError("no free temporary name beside the target")
 
 
 def refuse_replacing_inputs(output: str | Path | None, inputs: Mapping[Any, str]) -> None:
