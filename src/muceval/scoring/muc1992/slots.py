@@ -564,17 +564,19 @@ class SlotScorer:
 
         value_status: str | None = None
         kV = -1
-        for i, _, kvalue in C:
+        # find-corresponding-xref-values conses the fills up, so find-matching-keyval
+        # scans them last first: among equal values the last fill is credited.
+        for i, _, kvalue in reversed(C):
             if self._eq(kvalue, rvalue):
                 value_status, kV = AUTO_MATCH, i
                 break
         if value_status is None and rules.hierarchical:
-            for i, _, kvalue in C:
+            for i, _, kvalue in reversed(C):
                 if self.matcher.ancestor(rules.slot_id, rvalue, kvalue):
                     value_status, kV = AUTO_PARTIAL, i
                     break
         if value_status is None and rules.is_location:
-            for i, _, kvalue in C:
+            for i, _, kvalue in reversed(C):
                 if self.matcher.country_partial(kvalue, rvalue):
                     value_status, kV = AUTO_PARTIAL, i
                     break
