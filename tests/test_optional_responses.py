@@ -6,23 +6,23 @@ source (/work/shared/muc4/scorer-source/lisp):
 
 * one fill against at most one (``score-single-valued-slot``, score.el l.809-822): both
   markers are dropped before comparing;
-* several fills (``score-multi-valued-slot``, score.el l.877): the exact pass
-  ``score-trivial-matches`` (l.1275) compares the response fill *with* its marker through
-  ``muc-value-equal`` (l.1006): a marked fill equals a string or alternatives (the sides are
-  swapped, l.1010-1012) and an optional key (l.1033-1039), never a cross-reference, range or
-  location (l.1040-1042);
-* the look-up ``match-keyval`` (l.1115) reads a marked cross-reference through ``xref-p``,
+* several fills (``score-multi-valued-slot``, score.el l.874): the exact pass
+  ``score-trivial-matches`` (l.1294) compares the response fill *with* its marker through
+  ``muc-value-equal`` (l.989): a marked fill equals a string or alternatives (the sides are
+  swapped, l.994-996) and an optional key (l.1015-1022), never a cross-reference, range or
+  location (l.1023-1025);
+* the look-up ``match-keyval`` (l.1114) reads a marked cross-reference through ``xref-p``,
   ``xref-val`` and ``xref-tag`` (defs.el l.107-125), so it pairs by tag
-  (``find-corresponding-xref-values``, l.1074, which lists the corresponding key fills in
+  (``find-corresponding-xref-values``, l.1058, which lists the corresponding key fills in
   reverse order) and credits as for an unmarked one: COR with ICR for the lone key fill of
   that tag (``conform-to-scoring-guidelines`` gives ``t``, ``score-nontrivial-matches``
-  l.1372 counts it judged), COR for the key fill chosen by value among several
+  l.1400-1402 counts it judged), COR for the key fill chosen by value among several
   (``find-matching-keyval``, l.1194), COR with ICR for the key fill whose tag a history
-  judgement made correspond (the nested status no branch of l.1372-1381 recognises);
+  judgement made correspond (the nested status no branch of l.1392-1402 recognises);
 * the automatic partials (``partial-match-supertype``, ``partial-match-country``) compare the
   whole fill, so a marked one gets none (``ancestor-p`` compares tree nodes with ``equal``,
   slots.el l.112-135);
-* leftovers (``score-remaining-values``, l.1400-1487): marked response fills first cancel
+* leftovers (``score-remaining-values``, l.1413-1471): marked response fills first cancel
   optional key fills, then are counted neither as spurious nor beyond the key fills left.
 
 The cases are written from TST3 key templates (messages 0010, 0018 and 0036) with the
