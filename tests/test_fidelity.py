@@ -181,7 +181,8 @@ def test_output_onto_an_input_is_refused(tmp_path, capsys) -> None:
 
 
 def test_a_question_mark_in_a_response_is_compared_without_the_marker() -> None:
-    # '?' marks key fills optional; the 1992 program compared a response's values without it.
+    # '?' marks key fills optional; score-single-valued-slot compares a lone response fill
+    # without it (several fills: tests/test_optional_responses.py).
     key = template(inc_type="BOMBING", hum_tgt_name='"JOSE PEREZ"',
                    hum_tgt_type='CIVILIAN: "JOSE PEREZ"', hum_tgt_num='1: "JOSE PEREZ"')
     response = template(inc_type="BOMBING", hum_tgt_name='"JOSE PEREZ"',

@@ -9,7 +9,7 @@ Fill values follow the abstract value grammar of the 1992 MUC-4 scorer
 
     Value := Text | None                         -- None: a null alternative / open range end
            | Alternatives(Value+)                -- "A" / "B"
-           | OptionalValue(Value)                -- "? A" (keys only)
+           | OptionalValue(Value)                -- "? A" (meant for keys; read alike in responses)
            | CrossRef(value, tag)                -- SET VALUE: "STRING"
            | Range(low, high)                    -- 11 NOV 89 - 26 NOV 89, either end may be None
            | Location(country, places)           -- COUNTRY: CITY (CITY): ... (NEIGHBORHOOD)
@@ -69,7 +69,11 @@ class Alternatives:
 
 @dataclass(frozen=True, slots=True)
 class OptionalValue:
-    """A key fill marked optional with a leading ``?``."""
+    """A fill marked optional with a leading ``?``.
+
+    Meant for keys; a response's marked fill is read the same way and scored as the 1992
+    program scores it (docs/fidelity.md).
+    """
 
     value: Value
 

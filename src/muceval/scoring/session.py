@@ -259,8 +259,10 @@ e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for anoth
         warnings.append(Problem(
             response.path, marked[0].line,
             f"{len(marked)} slot(s) of this response mark fills optional with '?', which is meant "
-            "for keys: as in the 1992 program, values are compared without the marker, and a "
-            "lone marked fill against a blank key is noncommittal"))
+            "for keys: as in the 1992 program, a lone fill is compared without the marker (and "
+            "is noncommittal against a blank key); among several, a marked fill equals no "
+            "cross-reference, gets no automatic partial, and left over is never spurious "
+            "(docs/fidelity.md)"))
     return tuple(warnings)
 
 

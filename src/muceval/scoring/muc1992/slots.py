@@ -397,17 +397,14 @@ class SlotScorer:
                     paired: list[CValue]) -> tuple[list[CValue], list[CValue]]:
         """Step A of §6.2: key fills in order, each with the first equal response fill.
 
-        Returns the key fills and the response fills left. The pairing compares the
-        response fills without their '?' markers (meant for keys), as the 1992 counts of
-        COR and PAR show. A marked fill that equals a structured key fill (a
-        cross-reference, a location, a range) only without its marker is not equal as
-        written (§3.1 rules 1 and 5): the 1992 program credited it through the look-up,
-        which counts the match as judged (§6.5's "would be COR+ICR" cell), so ICR counts it
-        too; an unstructured key fill (a string, alternatives) equals it as written.
+        Returns the key fills and the response fills left. Response fills keep their '?'
+        markers: ``score-trivial-matches`` (score.el) compares them as written with
+        ``muc-value-equal``, so a marked fill equals an unstructured key fill (rules 1
+        and 5 of §3.1) but never a cross-reference, location or range, and is left to the
+        look-up, which reads a marked cross-reference through ``xref-p``.
         """
         eq = self._eq
-        marked = R
-        R = [unwrap_optional(r) for r in R]
+        R = list(R)
         rest: list[CValue] = []
         for k in K:
             for j, r in enumerate(R):
@@ -415,10 +412,7 @@ class SlotScorer:
                     t[POS] += 1
                     t[ACT] += 1
                     t[COR] += 1
-                    if marked[j] is not r and not eq(k, marked[j]):
-                        t[ICR] += 1
                     del R[j]
-                    marked = marked[:j] + marked[j + 1:]
                     paired.append(k)
                     if ctx.ledger is not None:
                         ctx.ledger.append((k, r, 1, 1, 1, 0))
@@ -490,8 +484,10 @@ class SlotScorer:
     def _lookup(self, ctx: _Ctx, K: list[CValue], r: CValue) -> Result:
         eq = self._eq
         rules = ctx.rules
-        if is_xref(r):
-            res = self._xref_stage(ctx, K, r)
+        rx = xref_part(r)
+        if rx is not None:
+            # xref-p, xref-val and xref-tag (defs.el) look through a '?' marker.
+            res = self._xref_stage(ctx, K, rx)
             if res is _BLOCKED:
                 # Treated like a null status: the response fill goes to the failed
                 # list and is not offered to the query pass.
@@ -568,17 +564,19 @@ class SlotScorer:
 
         value_status: str | None = None
         kV = -1
-        for i, _, kvalue in C:
+        # find-corresponding-xref-values conses the fills up, so find-matching-keyval
+        # scans them last first: among equal values the last fill is credited.
+        for i, _, kvalue in reversed(C):
             if self._eq(kvalue, rvalue):
                 value_status, kV = AUTO_MATCH, i
                 break
         if value_status is None and rules.hierarchical:
-            for i, _, kvalue in C:
+            for i, _, kvalue in reversed(C):
                 if self.matcher.ancestor(rules.slot_id, rvalue, kvalue):
                     value_status, kV = AUTO_PARTIAL, i
                     break
         if value_status is None and rules.is_location:
-            for i, _, kvalue in C:
+            for i, _, kvalue in reversed(C):
                 if self.matcher.country_partial(kvalue, rvalue):
                     value_status, kV = AUTO_PARTIAL, i
                     break
@@ -675,13 +673,14 @@ class SlotScorer:
     # -- §6.8 ------------------------------------------------------------------
     def _offered(self, ctx: _Ctx, K: list[CValue], r: CValue) -> list[int]:
         """Key fills offered for a step-D query: those whose tag corresponds, else all."""
-        if is_xref(r):
+        rx = xref_part(r)
+        if rx is not None:
             out: list[int] = []
             for i, k in enumerate(K):
                 kx = xref_part(k)
                 if kx is None:
                     continue
-                how = self._corresponds(ctx, kx[2], r[2])
+                how = self._corresponds(ctx, kx[2], rx[2])
                 if how == _ABORT:
                     out = []
                     break
