@@ -35,10 +35,10 @@ from pathlib import Path
 
 import pytest
 
-from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.templates import parse_templates
 from muceval.scoring.session import score_systems
 from test_fidelity import MUC4, template
+from test_fidelity_groups_and_marks import counts, tally
 
 _COLUMNS = ("pos", "act", "cor", "par", "inc", "icr", "ipa", "spu", "mis")
 
@@ -75,22 +75,6 @@ HISTORY_0018 = (
     '(("TST3-MUC4-0018"\n  ("1"\n   (hum-tgt-desc\n'
     '    ("\\"CIVILIANS\\"" match\n'
     '     (or "\\"ONE OF OUR CIVILIAN EMPLOYEES\\"" "\\"CIVILIAN EMPLOYEES\\"")))))\n)\n')
-
-
-def tally(key: str, response: str, slot_id: str, history: str | None = None) -> dict[str, int]:
-    """The tally (with ICR and IPA) of ``slot_id`` for the response mapped to the key."""
-    key_file = parse_templates(key, MUC4, "key").templates
-    response_file = parse_templates(response, MUC4, "response").templates
-    judgements = None if history is None else parse_history(history)
-    pairs = score_systems(MUC4, key_file, {"sys": response_file}, history=judgements)
-    mapped = [p for p in pairs.systems["sys"] if p.key_id and p.response_id]
-    assert mapped, "the test templates did not map"
-    row = mapped[0].slot(slot_id)
-    return {name: getattr(row, name) for name in _COLUMNS}
-
-
-def counts(**nonzero: int) -> dict[str, int]:
-    return {name: nonzero.get(name, 0) for name in _COLUMNS}
 
 
 def unmarked(fills: list[str]) -> list[str]:
