@@ -449,3 +449,24 @@ def test_quiet_keeps_back_what_is_not_a_result_or_an_error(tmp_path, capsys) -> 
                  "--quiet"]) == 2
     assert "error:" in capsys.readouterr().err
     assert cli.name == "cli"
+
+
+def test_the_command_list_imports_no_command_and_says_what_each_says() -> None:
+    import subprocess
+    import sys
+
+    import click
+
+    from muceval.cli.app import COMMAND_MODULES, SHORT_HELP, cli
+
+    code = ("import sys; from muceval.cli.app import main; main(['--help']); "
+            "print(sorted(m for m in sys.modules if m.startswith(('numpy', 'muceval.cli.'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False).stdout
+    assert out.strip().splitlines()[-1] == "['muceval.cli.app']", out
+    ctx = click.Context(cli)
+    for name in COMMAND_MODULES:
+        command = cli.get_command(ctx, name)
+        assert command is not None and command.help is not None
+        said = " ".join(command.help.split())
+        assert said.startswith(SHORT_HELP[name].rstrip(".")), name

@@ -23,12 +23,41 @@ COMMAND_MODULES = {
 runs: importing all of them (and what they import) cost every command about 0.3 s."""
 
 
+SHORT_HELP = {
+    "adjudicate": "Serve the open questions of the responses as a page, on 127.0.0.1 only.",
+    "alignment": "Score the responses under several alignment criteria and show what changes.",
+    "batch": "Score every test set of a BATCH file (TOML) in one run.",
+    "compare": "Compare CANDIDATE systems with a BASELINE: scores, difference, interval, p, "
+               "verdict.",
+    "convert": "Convert between the modern MUC-4 layouts (GTT, GRIT, IterX, muceval's neutral "
+               "JSON).",
+    "convert-config": "Convert a 1992 configuration (config-*.el + slotconfig-*.el) into "
+                      "muceval's TOML format.",
+    "demo": "Score the bundled example (ten invented messages, four systems) and show the "
+            "result.",
+    "errors": "Error analysis of template filling (Das et al. 2022).",
+    "report": "Score systems, test their differences and write one self-contained HTML report.",
+    "score": "Score system response files against an answer key as the 1992 MUC-4 scorer did.",
+    "significance": "Test every pairwise difference between systems for significance.",
+    "validate": "Read keys, responses, configurations, histories or score reports and report "
+                "what each holds and every problem found.",
+}
+"""Each command's line in ``muceval --help``, so that the list imports no command (their
+modules bring NumPy and more); tests/test_first_hour.py checks each against the command's own
+help."""
+
+
 class _Commands(click.Group):
     """The commands, each imported when asked for; a library error about a parameter is shown
     with the command's flag."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *COMMAND_MODULES})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SHORT_HELP.get(name) or "") for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
