@@ -470,3 +470,12 @@ def test_the_command_list_imports_no_command_and_says_what_each_says() -> None:
         assert command is not None and command.help is not None
         said = " ".join(command.help.split())
         assert said.startswith(SHORT_HELP[name].rstrip(".")), name
+
+
+def test_a_message_a_little_too_long_is_not_cut() -> None:
+    # muceval cut one of its own messages by "(6 more characters)".
+    from muceval.errors import MAX_MESSAGE, Problem
+
+    a_little = "x" * (MAX_MESSAGE + 6)
+    assert Problem("f", 1, a_little).message == a_little
+    assert Problem("f", 1, "y" * 10**5).message.endswith("more characters)")

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 MAX_MESSAGE = 400
-"""Longest message (and path) a problem shows; longer ones are cut, saying how much."""
+"""Longest message (and path) a problem shows; a message over 200 characters longer is cut to
+it, saying how much."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +64,10 @@ class Problem:
     column: int | None = None
 
     def __post_init__(self) -> None:
-        # A message quotes what it found; a 1 MB token must not become 1 MB of stderr.
-        if len(self.message) > MAX_MESSAGE:
+        # A message quotes what it found; a 1 MB token must not become 1 MB of stderr. One
+        # that is only a little long (two long paths) stays whole: cutting a few characters
+        # would hide them for nothing.
+        if len(self.message) > MAX_MESSAGE + 200:
             cut = len(self.message) - MAX_MESSAGE
             object.__setattr__(self, "message",
                                f"{self.message[:MAX_MESSAGE]}... ({cut} more characters)")
