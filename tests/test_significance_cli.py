@@ -168,3 +168,42 @@ def test_p_values_have_one_format_and_say_why_they_are_not_significant() -> None
                               [[[4, 4, 4, 0]] * 40, [[4, 4, 0, 0]] * 40]), ["recall"],
                   SignificanceSettings(method="approximate", shuffles=9999, seed=1, bootstrap=0))
     assert _cell(big, "A", "B", "recall") == "<0.001*"
+
+
+def test_significance_scores_responses_and_predictions_with_a_key(tmp_path, capsys) -> None:
+    # The README said significance took responses with --key; it took only scores.
+    import json
+    from importlib.resources import files
+
+    from muceval.cli import main
+
+    ex = files("muceval") / "data" / "example"
+    keyed = ["--key", str(ex / "key.txt"), "--config", str(ex / "config.toml"), "--history",
+             str(ex / "history.lisp")]
+    systems = [str(ex / f"{n}.txt") for n in ("alpha", "beta", "gamma")]
+    tests = ["--seed", "5", "--shuffles", "999", "--format", "json"]
+    scores = tmp_path / "scores.json"
+    assert main(["score", *keyed, "--format", "json", "-o", str(scores), *systems]) == 0
+    capsys.readouterr()
+    assert main(["significance", str(scores), *tests]) == 0
+    from_scores = json.loads(capsys.readouterr().out)
+    assert main(["significance", *keyed, *systems, *tests]) == 0
+    scored_here = json.loads(capsys.readouterr().out)
+    assert scored_here["systems"] == from_scores["systems"]
+    assert [c["p_value"] for c in scored_here["comparisons"]] == [
+        c["p_value"] for c in from_scores["comparisons"]]
+    k = files("muceval") / "data" / "kitchen"
+    modern = ["--key", str(k / "gold.jsonl"), "--schema", str(k / "schema.toml")]
+    predictions = [str(k / "alpha.jsonl"), str(k / "beta.jsonl")]
+    modern_scores = tmp_path / "modern.json"
+    assert main(["score", *modern, "--scorer", "gtt", "--format", "json", "-o",
+                 str(modern_scores), *predictions]) == 0
+    capsys.readouterr()
+    assert main(["significance", str(modern_scores), *tests]) == 0
+    a = json.loads(capsys.readouterr().out)
+    assert main(["significance", *modern, *predictions, *tests]) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert a["systems"] == b["systems"] and a["comparisons"] == b["comparisons"]
+    # Options of the other kind of input are refused, not ignored.
+    assert main(["significance", str(scores), "--config", str(ex / "config.toml")]) == 2
+    assert main(["significance", *keyed, *systems, "--phi", "strict"]) == 2

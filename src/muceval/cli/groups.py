@@ -225,6 +225,24 @@ def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
 
 
 @dataclass(frozen=True)
+class Keyed:
+    """Responses or predictions scored by a command that otherwise reads scores
+    (``significance --key``): the key and how the 1992 scorer reads and scores them
+    (``muceval score``'s options of the same names)."""
+
+    key_path: str | None
+    config_path: str | None = None
+    slots_path: str | None = None
+    history_path: str | None = None
+    no_query_pass: bool = False
+
+    def scoring(self) -> ScoringOptions:
+        from muceval.scoring.muc1992.scorer import ScoringOptions
+
+        return ScoringOptions(query_pass=not self.no_query_pass)
+
+
+@dataclass(frozen=True)
 class Destination:
     """Where a command writes: standard output, ``-o FILE``, or (``score``) a folder."""
 

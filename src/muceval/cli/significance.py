@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 from muceval.cli.app import cli
 from muceval.cli.common import (
     ERROR_ANALYSES,
+    RESPONSES,
     SCORES,
     UNIT_LEVEL_HELP,
     UNIT_LEVELS,
@@ -28,6 +29,7 @@ from muceval.cli.groups import (
     SETTINGS_OPTIONS,
     Cluster,
     Destination,
+    Keyed,
     Selection,
     Testing,
     executor_options,
@@ -45,38 +47,66 @@ def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
 
 @dataclass(frozen=True)
 class Subject:
-    """What is tested besides MUC tallies: one scorer of modern scores files, or the error
-    categories of error analyses."""
+    """What is tested besides MUC tallies: one scorer of modern scores files (or of modern
+    predictions scored here, with its similarity), or the error categories of error
+    analyses."""
 
     scorer: str | None
     errors: bool
+    phi: str | None = None
+
+
+@dataclass(frozen=True)
+class View:
+    """What the terminal table shows: the matrices, the classic tests."""
+
+    matrix: bool | None
+    tests: str | None
 
 
 @cli.command("significance")
 @click.argument("inputs", metavar="INPUT...", nargs=-1, required=True, type=click.Path())
 @testing_options("muc4")
-@selection_options()
+@selection_options(parse=True)
 @click.option("--unit", "unit_level", type=click.Choice(UNIT_LEVELS),
               help="Insist on what one unit is: " + UNIT_LEVEL_HELP + " muceval scores hold the "
               "level they were written with (muceval score --unit LEVEL --format json); "
               "1992 reports hold messages. By default, the level the inputs hold.")
+@option_group("keyed", Keyed, [
+    click.option("--key", "key_path", type=click.Path(dir_okay=False),
+                 help="An answer key: INPUT files are then responses (or, with a modern key, "
+                 "predictions or raw answers), scored here as muceval score scores them."),
+    click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                 help="With a 1992 --key: the configuration (muceval TOML, a 1992 "
+                 "config-*.el, or 'muc4', the default)."),
+    click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
+                 help="With a 1992 --config: its slot file (slotconfig-*.el)."),
+    click.option("--history", "history_path", type=click.Path(dir_okay=False),
+                 help="With a 1992 --key: the history of human judgements."),
+    click.option("--no-query-pass", is_flag=True,
+                 help="With a 1992 --key: 1992 batch mode (questions give no credit).")])
 @option_group("subject", Subject, [
     click.option("--scorer", "--metric", "scorer", type=click.Choice(modern_scorers()),
                  help="Modern scores files (score --metric all): which scorer's counts to "
-                 "test."),
+                 "test; with a modern --key, the scorer (default: the first its schema "
+                 "reports)."),
+    click.option("--phi", help="With a modern --key and --scorer ceaf-ree or ceaf-rme: the "
+                 "similarity."),
     click.option("--errors", is_flag=True,
                  help="INPUT files are error analyses (muceval errors --format json): test, "
                  "per error category, every pair of systems by a paired randomization over "
                  "documents (exact up to 20 differing documents); --shuffles, --seed, --alpha "
                  "and --adjust apply (--adjust: over the pairs of each category).")])
-@click.option("--matrix/--no-matrix", default=None,
-              help="Print the p-value matrices (by default only when they fit the terminal).")
-@click.option("--tests", "tests", metavar="TESTS",
+@option_group("view", View, [
+    click.option("--matrix/--no-matrix", default=None,
+                 help="Print the p-value matrices (by default only when they fit the "
+                 "terminal)."),
+    click.option("--tests", "tests", metavar="TESTS",
               help="Show the classic tests beside randomization, per pair: comma-separated "
               "from paired-t, sign, wilcoxon, two-sample-t, binomial, chi2, or 'paired' "
               "(paired-t, sign, wilcoxon) or 'all'; with the correlation r of the systems and "
               "Yeh's factor √(1/(1−r)) by which tests assuming independence understate "
-              "significance. JSON and CSV always hold every test.")
+              "significance. JSON and CSV always hold every test.")])
 @executor_options(
     "Run the shuffles on Dask: tcp://HOST:8786 (a running scheduler) or local:N (N worker "
     "processes started for the run); the p-values are those of an in-process run. Needs "
@@ -96,20 +126,22 @@ class Subject:
 @progress_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True)
-def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection,
-                 unit_level: str | None, subject: Subject, matrix: bool | None,
-                 tests: str | None, cluster: Cluster | None, pairs: Destination | None,
-                 show_plan: bool, progress: bool | None, fmt: str) -> None:
+def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
+                 selection: Selection, unit_level: str | None, subject: Subject, view: View,
+                 cluster: Cluster | None, pairs: Destination | None, show_plan: bool,
+                 progress: bool | None, fmt: str) -> None:
     """Test every pairwise difference between systems for significance.
 
     INPUT files are 1992 score reports (one system each, named by the file name
     without its last suffix), muceval scores (muceval score --format json or
     csv: every system in the file, per message) or CSV files with the columns
-    system,unit,POS,ACT,COR,PAR.
+    system,unit,POS,ACT,COR,PAR; with --key, responses (or modern predictions)
+    scored here first.
 
     \b
     Example:
       muceval significance ../shared/muc4/tst3/official-scores/*.nrad --seed 1
+      muceval significance --key key-tst3.v2 --history final-history-nrad.tst3 A B C
       muceval significance scores.json --plan
       muceval significance scores.json --metrics recall,f1 --tests all
       muceval score --key KEY --history HIST --unit fill --format json -o fills.json A B
@@ -121,10 +153,16 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
     """
     from muceval.pipelines.inputs import ErrorAnalyses, resolve_inputs
     from muceval.pipelines.significance import run_significance
-
-    inputs = expand_folders(inputs, ERROR_ANALYSES if subject.errors else SCORES)
-    source = resolve_inputs(inputs, units=selection.units, unit=unit_level,
-                            names=selection.renames(inputs))
+    matrix, tests = view.matrix, view.tests
+    key = keyed.key_path
+    inputs = expand_folders(inputs, ERROR_ANALYSES if subject.errors
+                            else SCORES if key is None else RESPONSES)
+    source = resolve_inputs(inputs, key, config=keyed.config_path, slots=keyed.slots_path,
+                            history=keyed.history_path,
+                            scoring=keyed.scoring(),
+                            unit=unit_level, units=selection.units,
+                            names=selection.renames(inputs), parse=selection.parse,
+                            schema=selection.schema)
     accepted, why, label = _ACCEPTED[type(source).__name__]
     refuse_unused(accepted, why)
     if subject.errors is not isinstance(source, ErrorAnalyses):
@@ -152,6 +190,7 @@ def significance(inputs: tuple[str, ...], testing: Testing, selection: Selection
             if given is click.core.ParameterSource.COMMANDLINE else None,
             threads=testing.threads, progress=advance,
             executor=cluster.executor() if cluster is not None else None, scorer=subject.scorer,
+            phi=subject.phi,
             plan=show_plan, pairs=None if pairs is None else pairs.output,
             overwrite=pairs is not None and pairs.force, on_scored=print_notes(False))
     _print(result, fmt, matrix, chosen_tests)
@@ -161,14 +200,24 @@ _ALL = frozenset({"inputs", *SETTINGS_OPTIONS, "metrics", "threads", "units", "n
                   "unit_level", "matrix", "tests", "scheduler", "checkpoint", "pairs_path",
                   "force", "show_plan", "progress", "fmt", "errors"})
 """The options of MUC tallies: all but --scorer (--errors: refused by the inputs)."""
+_MODERN = frozenset({*SETTINGS_OPTIONS, "inputs", "metrics", "scorer", "matrix", "progress",
+                     "fmt", "errors", "names"} - {"unit_means"})
+"""The options of per-document modern counts."""
 _ACCEPTED: dict[str, tuple[frozenset[str], str, str | None]] = {
-    "ScoreFiles": (_ALL, "chooses among the scorers of modern scores files; these are MUC "
-                   "tallies", "randomization"),
+    "ScoreFiles": (_ALL, "does not go with scores (MUC tallies): it is for responses "
+                   "scored with --key, or for modern scores", "randomization"),
     "ModernScoreFiles": (
-        frozenset({*SETTINGS_OPTIONS, "inputs", "metrics", "scorer", "matrix", "progress",
-                   "fmt", "errors"} - {"unit_means"}),
+        _MODERN - {"names"},
         "applies to MUC tallies; modern scores are tested per document, in-process, by "
         "randomization only", "pairs"),
+    "Responses": (
+        frozenset({*_ALL, "key_path", "config_path", "slots_path", "history_path",
+                   "no_query_pass"} - {"units"}),
+        "does not go with responses scored against a 1992 key", "randomization"),
+    "ModernPredictions": (
+        frozenset({*_MODERN, "key_path", "phi", "parse", "schema"}),
+        "does not go with predictions scored against a modern key (per document, "
+        "in-process, by randomization only)", "pairs"),
     "ErrorAnalyses": (
         frozenset({"inputs", "errors", "shuffles", "seed", "alpha", "adjust", "names", "units",
                    "fmt"}),

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from muceval.errors import UsageError
 from muceval.pipelines.common import Notify, Progress, ScoringNotes, default_metrics, notifier
 from muceval.pipelines.inputs import InputSource, ModernPredictions, Responses, ScoreFiles
-from muceval.pipelines.score import score_responses
+from muceval.pipelines.score import units_of
 
 if TYPE_CHECKING:
     from muceval.core.units import RatioTallies, UnitTallies
@@ -134,20 +134,8 @@ def _tallies(source: CompareSource, modern: ModernOptions | None,
              notify: Notify) -> tuple[UnitTallies | RatioTallies, str]:
     """The systems' units (modern counts per document, responses scored here, or score
     files) and what one unit is."""
-    if isinstance(source, ModernPredictions):
-        from muceval.scoring.modern import ratio_tallies
-        from muceval.scoring.modern.files import reported_scorers, score_modern_files
-
-        # Without a scorer named: the first the key's schema reports (gtt on MUC-4).
-        run = score_modern_files(source.key, source.predictions,
-                                 lambda schema: [modern or reported_scorers(schema)[0]],
-                                 dict(source.names), source.parse, source.schema)
-        notify(ScoringNotes(warnings=run.warnings))
-        return ratio_tallies(list(run.scores[0])), "document"
-    if isinstance(source, Responses):
-        scored = score_responses(source)
-        notify(ScoringNotes.of(scored))
-        return scored.summaries()[1], source.unit
+    if isinstance(source, ModernPredictions | Responses):
+        return units_of(source, modern, notify)
     from muceval.formats.registry import load_inputs
 
     tallies = load_inputs(source.paths, source.units, dict(source.names), source.unit)

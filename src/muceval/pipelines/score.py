@@ -32,14 +32,14 @@ from muceval.pipelines.inputs import ModernPredictions, Responses
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
     from muceval.core.systems import SystemScores
-    from muceval.core.units import UnitTallies
+    from muceval.core.units import RatioTallies, UnitTallies
     from muceval.scoring.modern import ModernOptions
     from muceval.scoring.modern.files import ModernRun
     from muceval.scoring.muc1992.judgements import AnswerCallback, Unresolved
     from muceval.scoring.session import SessionResult
 
 __all__ = ["ScoredPredictions", "ScoredResponses", "adjudicated_mappings", "score_predictions",
-           "score_responses"]
+           "score_responses", "units_of"]
 
 
 @dataclass(frozen=True)
@@ -205,3 +205,28 @@ def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions
     settings.setdefault("event_n_buckets", buckets_used)
     settings["names"] = names
     return ScoredPredictions(run, settings)
+
+
+def units_of(source: Responses | ModernPredictions, modern: ModernOptions | None = None,
+             notify: Callable[[Any], None] | None = None,
+             ) -> tuple[UnitTallies | RatioTallies, str]:
+    """The systems' units, scored here, and what one unit is: responses scored as the 1992
+    program did (their units at the source's level), or modern predictions scored by
+    ``modern`` (None: the first scorer the key's schema reports), per document. ``notify``
+    gets the notes of scoring (a :class:`~muceval.pipelines.common.ScoringNotes`)."""
+    from muceval.pipelines.common import ScoringNotes, notifier
+
+    say = notifier(notify)
+    if isinstance(source, ModernPredictions):
+        from muceval.scoring.modern import ratio_tallies
+        from muceval.scoring.modern.files import reported_scorers, score_modern_files
+
+        # Without a scorer named: the first the key's schema reports (gtt on MUC-4).
+        run = score_modern_files(source.key, source.predictions,
+                                 lambda schema: [modern or reported_scorers(schema)[0]],
+                                 dict(source.names), source.parse, source.schema)
+        say(ScoringNotes(warnings=run.warnings))
+        return ratio_tallies(list(run.scores[0])), "document"
+    scored = score_responses(source)
+    say(ScoringNotes.of(scored))
+    return scored.summaries()[1], source.unit

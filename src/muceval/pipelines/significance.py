@@ -28,13 +28,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from muceval.core.units import RatioTallies, UnitTallies
 from muceval.errors import OutputError, UsageError
 from muceval.pipelines.common import Notify, Progress, ScoringNotes, default_metrics, notifier
-from muceval.pipelines.inputs import ErrorAnalyses, InputSource, ModernScoreFiles, ScoreFiles
+from muceval.pipelines.inputs import (
+    ErrorAnalyses,
+    InputSource,
+    ModernPredictions,
+    ModernScoreFiles,
+    Responses,
+    ScoreFiles,
+)
 
 if TYPE_CHECKING:
     from muceval.core.error_counts import ErrorCounts
-    from muceval.core.units import UnitTallies
     from muceval.significance.distributed import DaskExecutor
     from muceval.significance.error_counts import ErrorChange
     from muceval.significance.estimate import PlanEstimate
@@ -43,8 +50,10 @@ if TYPE_CHECKING:
 
 __all__ = ["ErrorPairs", "Plan", "SignificanceSource", "StreamedRun", "run_significance"]
 
-SignificanceSource = ScoreFiles | ModernScoreFiles | ErrorAnalyses
-"""What ``significance`` reads its systems from."""
+SignificanceSource = (ScoreFiles | ModernScoreFiles | ErrorAnalyses | Responses
+                      | ModernPredictions)
+"""What ``significance`` reads its systems from: scores, error analyses, or responses and
+predictions it scores first."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +126,7 @@ class Plan:
 def run_significance(source: InputSource, *, settings: SignificanceSettings | None = None,
                      metrics: Sequence[str] | None = None, threads: int | None = None,
                      progress: Progress | None = None, executor: DaskExecutor | None = None,
-                     scorer: str | None = None, plan: bool = False,
+                     scorer: str | None = None, phi: str | None = None, plan: bool = False,
                      pairs: str | Path | None = None, overwrite: bool = False,
                      on_scored: Notify | None = None,
                      ) -> SignificanceResult | ErrorPairs | StreamedRun | Plan:
@@ -125,9 +134,10 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
 
     Parameters
     ----------
-    source : ScoreFiles, ModernScoreFiles or ErrorAnalyses
-        MUC tallies (at least two systems), modern scores, or error analyses (tested per
-        error category by a paired randomization over documents).
+    source : ScoreFiles, ModernScoreFiles, ErrorAnalyses, Responses or ModernPredictions
+        MUC tallies (at least two systems), modern scores, error analyses (tested per
+        error category by a paired randomization over documents), or responses and modern
+        predictions, scored here first (as ``muceval score`` scores them).
     settings : SignificanceSettings or None, default None
         How the tests run; None: the ``muc4`` preset.
     metrics : sequence of str or None, default None
@@ -137,8 +147,9 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
         As in :func:`~muceval.significance.engine.compare` (MUC tallies).
     executor : DaskExecutor or None, default None
         A Dask cluster to run the shuffles on (MUC tallies); None: in-process.
-    scorer : str or None, default None
-        The scorer of modern scores files holding several.
+    scorer, phi : str or None, default None
+        The scorer of modern scores files holding several; for modern predictions, the
+        scorer and its similarity (None: the first the key's schema reports).
     plan : bool, default False
         Only plan the run (MUC tallies): a :class:`Plan`.
     pairs : str or pathlib.Path or None, default None
@@ -155,9 +166,19 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
     from muceval.significance.settings import SignificanceSettings
 
     settings = settings or SignificanceSettings()
-    source = _check(source, scorer, plan, pairs, executor)
+    source = _check(source, scorer, phi, plan, pairs, executor)
     if isinstance(source, ErrorAnalyses):
         return _error_pairs(source, settings)
+    if isinstance(source, ModernPredictions):
+        from muceval.pipelines.score import units_of
+        from muceval.scoring.modern import ModernOptions
+        from muceval.significance.ratios import RATIO_METRICS, compare_ratios
+
+        chosen_scorer = ModernOptions(scorer, phi) if scorer is not None else None
+        ratios, _ = units_of(source, chosen_scorer, on_scored)
+        assert isinstance(ratios, RatioTallies)
+        return compare_ratios(ratios, RATIO_METRICS if metrics is None else tuple(metrics),
+                              settings, progress=progress)
     if isinstance(source, ModernScoreFiles):
         from muceval.formats.scores.modern import read_modern_scores
         from muceval.significance.ratios import RATIO_METRICS, compare_ratios
@@ -178,14 +199,14 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
                    executor=executor)
 
 
-def _check(source: InputSource, scorer: str | None, plan: bool,
+def _check(source: InputSource, scorer: str | None, phi: str | None, plan: bool,
            pairs: str | Path | None, executor: DaskExecutor | None) -> SignificanceSource:
-    if not isinstance(source, ScoreFiles | ModernScoreFiles | ErrorAnalyses):
-        raise UsageError("significance reads scores or error analyses: score responses and "
-                         "predictions first (or compare them)")
-    if scorer is not None and not isinstance(source, ModernScoreFiles):
-        raise UsageError("chooses among the scorers of modern scores files", parameter="scorer")
-    if (plan or pairs is not None) and not isinstance(source, ScoreFiles):
+    if scorer is not None and not isinstance(source, ModernScoreFiles | ModernPredictions):
+        raise UsageError("chooses among the modern scorers", parameter="scorer")
+    if phi is not None and not isinstance(source, ModernPredictions):
+        raise UsageError("goes with modern predictions scored against their key",
+                         parameter="phi")
+    if (plan or pairs is not None) and not isinstance(source, ScoreFiles | Responses):
         raise UsageError("applies to MUC tallies", parameter="plan" if plan else "pairs")
     if pairs is not None and getattr(executor, "checkpoint", None) is not None:
         raise UsageError("a streamed run (pairs) starts again from the beginning: it takes no "
@@ -193,10 +214,19 @@ def _check(source: InputSource, scorer: str | None, plan: bool,
     return source
 
 
-def _tallies(source: ScoreFiles, notify: Notify) -> UnitTallies:
-    """The units of every system in the files (at least two systems)."""
+def _tallies(source: ScoreFiles | Responses, notify: Notify) -> UnitTallies:
+    """The units of every system in the files, or of the responses scored here (at least two
+    systems)."""
     from muceval.formats.registry import load_inputs
 
+    if isinstance(source, Responses):
+        from muceval.pipelines.score import units_of
+
+        scored, _ = units_of(source, None, notify)
+        assert isinstance(scored, UnitTallies)
+        if len(scored.systems) < 2:
+            raise UsageError("significance needs at least two systems", parameter="inputs")
+        return scored
     tallies = load_inputs(list(source.paths), source.units, dict(source.names), source.unit)
     if len(tallies.systems) < 2:
         raise UsageError(
