@@ -97,3 +97,24 @@ def assert_one_problem(error, path: Path, line: int, fragment: str) -> None:
     assert problem.line == line, str(error)
     assert fragment in problem.message
     assert str(error).startswith(f"{path}:{line}")
+
+
+def serve_until_address(argv: list[str], **popen: object) -> str:
+    """Start ``argv`` (a command that serves the adjudication page), wait for the line with
+    its address, stop it, and return what it wrote on stderr."""
+    import subprocess
+
+    server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, **popen)  # type: ignore[call-overload]
+    line = ""
+    try:
+        assert server.stdout is not None
+        for _ in range(20):
+            line = server.stdout.readline()
+            if not line or "adjudication page: http://127.0.0.1:" in line:
+                break
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=30)
+    assert "adjudication page: http://127.0.0.1:" in line, (argv, err)
+    return str(err)

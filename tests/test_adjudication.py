@@ -270,9 +270,9 @@ def test_the_browser_is_sent_through_a_private_file_not_given_the_token(tmp_path
 
 def test_adjudicate_sums_up_the_readers_warnings_in_a_line(tmp_path) -> None:
     # It printed one line per reader warning (about 295 on TST3) where score prints one.
-    import subprocess
     import sys
 
+    from conftest import serve_until_address
     from muceval.reporting.demo import example_dir
 
     ex = example_dir()
@@ -281,20 +281,10 @@ def test_adjudicate_sums_up_the_readers_warnings_in_a_line(tmp_path) -> None:
     # Each template's first slot line twice: a warning per template, as the readers give.
     noisy.write_text("\n".join(line + ("\n" + line if line.startswith("1.") else "")
                                for line in text.splitlines()) + "\n")
-    server = subprocess.Popen(
+    err = serve_until_address(
         [sys.executable, "-m", "muceval", "adjudicate", "--key", str(ex / "key.txt"),
          "--config", str(ex / "config.toml"), "--history", str(tmp_path / "h.lisp"),
-         "--no-browser", "--port", "0", str(noisy)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        for _ in range(20):
-            line = server.stdout.readline()
-            if not line or "adjudication page: http://127.0.0.1:" in line:
-                break
-    finally:
-        server.terminate()
-        _, err = server.communicate(timeout=30)
+         "--no-browser", "--port", "0", str(noisy)])
     # (Stopped while it starts, the server may add a warning of its own: not the readers'.)
     warned = [line for line in err.splitlines()
               if line.startswith("warning:") and "noisy.txt" in line]

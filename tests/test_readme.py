@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO_ROOT, shared_root
+from conftest import REPO_ROOT, serve_until_address, shared_root
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -59,20 +59,7 @@ def test_readme_command_runs(command: str, tmp_path: Path) -> None:
 
 def _serves(command: str, cwd: Path, env: dict[str, str]) -> None:
     """A command that serves a page: it must print its address, then it is stopped."""
-    server = subprocess.Popen(["bash", "-c", "exec " + command], cwd=cwd, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        for _ in range(20):
-            line = server.stdout.readline()
-            if not line or "adjudication page: http://127.0.0.1:" in line:
-                break
-        assert "adjudication page: http://127.0.0.1:" in line, (command, server.stderr.read()
-                                                               if server.poll() is not None
-                                                               else "")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    serve_until_address(["bash", "-c", "exec " + command], cwd=cwd, env=env)
 
 
 def test_readme_library_example_runs(tmp_path: Path) -> None:
