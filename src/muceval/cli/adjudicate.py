@@ -95,6 +95,9 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None,
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind(("127.0.0.1", port))
+        # Listening before the address is printed: a client that connects at once waits in
+        # the backlog until the server takes it, instead of being refused.
+        listener.listen(128)
     except OSError as error:
         raise UsageError(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}") from None
     address = f"http://127.0.0.1:{listener.getsockname()[1]}/{token}/"
