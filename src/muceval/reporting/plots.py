@@ -168,7 +168,9 @@ def matrix_plot(result: SignificanceResult, metric: str,
     color = _p_colors(vmin)
     cells = [[None if row == col else result.comparison(row, col, metric) for col in order]
              for row in order]
-    size = 9.0 if n <= 12 else 7.8
+    # The numbers grow with their cells: a page scales a wide matrix down to its column,
+    # where a fixed 7.8 pt became unreadable (17 systems at 800 px).
+    size = 9.0 if n <= 12 else min(11.0, max(7.8, 0.23 * cell))
     faces = [["#d9d9d9" if c is None else color(c.p_adjusted) for c in line_]
              for line_ in cells]
     for i, line_ in enumerate(cells):
