@@ -17,7 +17,7 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +183,18 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
                 raise _DuplicateKey(key)
             seen.add(key)
     return found
+
+
+def json_lines(text: str, path: str) -> Iterator[tuple[int, Any]]:
+    """The line number and the decoded value of each line of a JSON-lines text that is not
+    blank (:func:`parse_json`: an error names the file and the line).
+
+    >>> list(json_lines('{"a": 1}\\n\\n[2]\\n', "x.jsonl"))
+    [(1, {'a': 1}), (3, [2])]
+    """
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            yield number, parse_json(line, path, number)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

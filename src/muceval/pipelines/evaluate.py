@@ -205,7 +205,6 @@ def _from_predictions(source: ModernPredictions, scorer: str | None,
                          "r_num": s.overall.r_num, "r_den": s.overall.r_den} for s in systems}
     scores = {s.system: {"recall": s.overall.recall, "precision": s.overall.precision,
                          "f1": s.overall.f1} for s in systems}
-    options = run.options[0]
-    label = options.metric + (f" ({options.phi})" if options.phi else "")
-    return Evaluation(tuple(s.system for s in systems), label, "document", counts, scores,
+    return Evaluation(tuple(s.system for s in systems), run.options[0].label, "document",
+                      counts, scores,
                       run.warnings, ratio_tallies(list(systems)))

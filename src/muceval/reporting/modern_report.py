@@ -116,7 +116,7 @@ def analyze_modern(results: Sequence[Sequence[ModernScores]], settings: Signific
         if not systems:
             continue
         options = systems[0].options
-        label = options.metric + (f" ({options.phi})" if options.phi else "")
+        label = options.label
         anchor = f"{options.metric}-{options.phi}" if metrics.count(options.metric) > 1 \
             else options.metric
         sig = compare_ratios(ratio_tallies(systems), RATIO_METRICS, chosen, progress=progress) \

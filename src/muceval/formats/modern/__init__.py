@@ -45,9 +45,16 @@ from muceval.core.modern import (
     number_of_docid,
     role_union,
 )
-from muceval.core.schema import MUC4, Schema
+from muceval.core.schema import MUC4, Schema, schema_named
 from muceval.errors import InputError, UsageError
-from muceval.formats.files import check_format_version, json_text, parse_json, read_text
+from muceval.formats.files import (
+    check_format_version,
+    json_lines,
+    json_text,
+    parse_json,
+    read_text,
+)
+from muceval.formats.modern.answers import ANSWER_ID_KEYS, answer_documents, famus_gold_documents
 
 __all__ = ["LAYOUTS", "NEUTRAL", "NEUTRAL_FORMAT", "REGISTRY", "TARGET_LAYOUTS", "Layout", "Probe",
            "detect_layout", "layout_named", "parse_modern", "read_modern"]
@@ -212,8 +219,6 @@ def parse_modern(text: str, path: str = "<string>", layout: str | None = None, *
                  schema: str | None = None,
                  roles_of: Mapping[str, tuple[str, ...]] | None = None) -> ModernFile:
     """The documents of a modern text (see :func:`read_modern`)."""
-    from muceval.core.schema import schema_named
-
     layout = layout or detect_layout(text)
     if layout is None:
         raise InputError.at(path, 1, "not a GTT, GRIT, IterX or FAMuS file, nor raw answers "
@@ -284,16 +289,9 @@ def _contents(document: ModernDocument, field: str, gold: bool, schema: str = "m
 # ---------------------------------------------------------------------------
 
 
-def _json_lines(text: str, path: str) -> Iterator[tuple[int, Any]]:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        yield number, parse_json(line, path, number)
-
-
 def _gold_documents(text: str, path: str, field: str,
                    schema: Schema = MUC4) -> Iterator[ModernDocument]:
-    for number, doc in _json_lines(text, path):
+    for number, doc in json_lines(text, path):
         docid = doc.get("docid") if isinstance(doc, dict) else None
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, number, "a document needs a string 'docid'")
@@ -313,7 +311,7 @@ def _gold_lines(modern: ModernFile, field: str) -> str:
 def _iterx_documents(text: str, path: str, schema: Schema = MUC4) -> Iterator[ModernDocument]:
     templates: dict[str, list[ModernTemplate]] = {}
     first_line: dict[str, int] = {}
-    for number, doc in _json_lines(text, path):
+    for number, doc in json_lines(text, path):
         if not isinstance(doc, dict) or len(doc) != 1:
             raise InputError.at(path, number, "an IterX line holds one document id and its "
                                 "templates: {\"TST3-MUC4-0001\": [...]}")
@@ -334,6 +332,7 @@ def _iterx_lines(modern: ModernFile) -> str:
     """One line per run of templates of one incident type: reading the lines back gives the
     templates in their order (GTT's map search breaks ties by that order)."""
     lines = []
+    type_field = _type_field(modern.schema)
     for d in modern.documents:
         runs: list[list[dict[str, Any]]] = []
         previous: object = object()
@@ -343,7 +342,7 @@ def _iterx_lines(modern: ModernFile) -> str:
                 previous = t.incident_type
             # IterX leaves empty roles out.
             runs[-1].append({r: v for r, v in _template_json(t, False, modern.schema).items()
-                             if v or r == _type_field(modern.schema)})
+                             if v or r == type_field})
         if not runs:
             lines.append(json.dumps({d.docid: []}) + "\n")
         lines += [json_text({d.docid: templates}) + "\n"
@@ -493,8 +492,6 @@ def _roles_json(roles: tuple[tuple[Entity, ...], ...], gold: bool,
 
 
 def _type_field(schema: str) -> str:
-    from muceval.core.schema import schema_named
-
     return schema_named(schema).type_field
 
 
@@ -505,18 +502,6 @@ def _template_json(t: ModernTemplate, gold: bool, schema: str = "muc4") -> dict[
 # ---------------------------------------------------------------------------
 # FAMuS prompts and raw answers
 # ---------------------------------------------------------------------------
-
-
-def _famus_gold(text: str, path: str, **options: Any) -> Iterator[ModernDocument]:
-    from muceval.formats.modern.answers import famus_gold_documents
-
-    return famus_gold_documents(text, path, **options)
-
-
-def _answers_documents(text: str, path: str, **options: Any) -> Iterator[ModernDocument]:
-    from muceval.formats.modern.answers import answer_documents
-
-    return answer_documents(text, path, **options)
 
 
 def _string_roles(modern: ModernFile, document: ModernDocument) -> dict[str, list[str]]:
@@ -544,7 +529,7 @@ def _answer_lines(modern: ModernFile) -> str:
 def _answers(probe: Probe) -> bool:
     head = probe.head
     return isinstance(head, dict) and "response" in head and any(
-        isinstance(head.get(k), str) for k in ("instance_id", "docid", "id"))
+        isinstance(head.get(k), str) for k in ANSWER_ID_KEYS)
 
 
 # ---------------------------------------------------------------------------
@@ -605,10 +590,10 @@ REGISTRY: tuple[Layout, ...] = (
            write=partial(_neutral_json, gold=False), read_options=frozenset({"schema"})),
     Layout("famus-gold", "FAMuS prompts (gold roles)", gold=True, needs_templates=True,
            priority=25, detect=_head_has("instance_id", "gold_roles"),
-           read=_famus_gold, write=_famus_gold_lines, schema="famus",
+           read=famus_gold_documents, write=_famus_gold_lines, schema="famus",
            read_options=frozenset({"as_prediction", "schema"})),
     Layout("answers-pred", "raw answers of a language model", gold=False, needs_templates=True,
-           priority=26, detect=_answers, read=_answers_documents, write=_answer_lines,
+           priority=26, detect=_answers, read=answer_documents, write=_answer_lines,
            schema="famus", read_options=frozenset({"parse", "schema", "roles_of"})),
 )
 """Every modern layout, in the order messages list them (detection follows ``priority``)."""

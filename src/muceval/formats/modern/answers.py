@@ -41,7 +41,7 @@ from typing import Any, Literal
 from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate, ParseNote
 from muceval.core.schema import FAMUS, Schema
 from muceval.errors import InputError, Problem, UsageError
-from muceval.formats.files import parse_json
+from muceval.formats.files import json_lines
 
 __all__ = ["ANSWER_ID_KEYS", "PARSE_MODES", "Parse", "answer_documents", "decode_answer",
            "famus_gold_documents", "roles_by_type", "unread_answers"]
@@ -63,13 +63,17 @@ def check_parse(parse: str) -> Parse:
     raise UsageError(f"{parse!r}: choose from {', '.join(PARSE_MODES)}", parameter="parse")
 
 
-def _json_lines(text: str, path: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            value = parse_json(line, path, number)
-            if not isinstance(value, dict):
-                raise InputError.at(path, number, "each line must be a JSON object")
-            yield number, value
+def _objects(text: str, path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, value in json_lines(text, path):
+        if not isinstance(value, dict):
+            raise InputError.at(path, number, "each line must be a JSON object")
+        yield number, value
+
+
+def _string_template(kind: str, roles: Mapping[str, list[str]]) -> ModernTemplate:
+    """A template whose fillers are strings, each an entity of one mention."""
+    return ModernTemplate(kind, tuple(tuple((s,) for s in v) for v in roles.values()),
+                          tuple(roles))
 
 
 def _template_type(schema: Schema, docid: str, path: str, line: int) -> str:
@@ -84,7 +88,7 @@ def _template_type(schema: Schema, docid: str, path: str, line: int) -> str:
 def famus_gold_documents(text: str, path: str, as_prediction: bool = False,
                          schema: Schema = FAMUS) -> Iterator[ModernDocument]:
     """The documents of a FAMuS prompt file (see the module): gold, or as predictions."""
-    for number, row in _json_lines(text, path):
+    for number, row in _objects(text, path):
         docid = row.get("instance_id")
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, number, "a line needs a string 'instance_id'")
@@ -104,8 +108,7 @@ def famus_gold_documents(text: str, path: str, as_prediction: bool = False,
                                 "role to a list of strings")
         kind = _template_type(schema, docid, path, number)
         kept = {r: v for r, v in roles.items() if v or not as_prediction}
-        templates = (ModernTemplate(kind, tuple(tuple((s,) for s in v) for v in kept.values()),
-                                    tuple(kept)),) if kept or not as_prediction else ()
+        templates = (_string_template(kind, kept),) if kept or not as_prediction else ()
         yield ModernDocument(docid, templates, line=number)
 
 
@@ -118,7 +121,7 @@ def answer_documents(text: str, path: str, parse: str = "strict", schema: Schema
     matches an answer's role names to them.
     """
     mode = check_parse(parse)
-    for number, row in _json_lines(text, path):
+    for number, row in _objects(text, path):
         docid = next((row[k] for k in ANSWER_ID_KEYS if k in row), None)
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, number, "a line needs a string document id "
@@ -130,8 +133,7 @@ def answer_documents(text: str, path: str, parse: str = "strict", schema: Schema
         kind = _template_type(schema, docid, path, number)
         known = (roles_of or {}).get(kind, ())
         roles, notes = decode_answer(response, mode, known)
-        templates = (ModernTemplate(kind, tuple(tuple((s,) for s in v) for v in roles.values()),
-                                    tuple(roles)),) if roles else ()
+        templates = (_string_template(kind, roles),) if roles else ()
         yield ModernDocument(docid, templates, line=number,
                              notes=tuple(ParseNote(k, docid, number, e) for k, e in notes))
 

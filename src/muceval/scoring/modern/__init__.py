@@ -163,6 +163,15 @@ class ModernOptions:
         return SCORERS[self.metric].reproduces
 
     @property
+    def label(self) -> str:
+        """The scorer and its similarity, as pages and tables name it.
+
+        >>> ModernOptions("ceaf-rme", "phi3").label, ModernOptions("gtt").label
+        ('ceaf-rme (phi3)', 'gtt')
+        """
+        return self.metric + (f" ({self.phi})" if self.phi else "")
+
+    @property
     def event_n_buckets(self) -> str | None:
         """Where the documents of ``event_n`` come from, in words (None without ``event_n``).
 
@@ -320,9 +329,11 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
 
 
 def _kind(document: ModernDocument | None) -> str:
-    kinds = {t.incident_type or "" for t in (document.templates or ()) if document} \
-        if document is not None else set()
-    return "(none)" if not kinds else kinds.pop() if len(kinds) == 1 else "(mixed)"
+    """The type of a gold document's templates, for the per-type sums."""
+    kinds = {t.incident_type or "" for t in (document.templates or () if document else ())}
+    if len(kinds) > 1:
+        return "(mixed)"
+    return kinds.pop() if kinds else "(none)"
 
 
 def _prepared(pred: ModernFile, schema: Schema) -> ModernFile:
