@@ -64,7 +64,8 @@ def test_modern_scores_of_another_version_or_other_documents_are_refused(
         system["overall"][key] = sum(d[key] for d in documents)
     path.write_text(json.dumps(fewer))
     assert main(["significance", str(path)]) == 2
-    assert "different documents" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "different documents" in err and f"{path}:" in err  # the file, to mend
 
 
 def test_a_system_name_may_hold_an_equals_sign() -> None:

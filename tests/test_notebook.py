@@ -124,3 +124,16 @@ def test_without_pandas_to_pandas_says_what_to_install(evaluation, monkeypatch) 
     with pytest.raises(UsageError, match=r"pip install 'muceval\[notebook\]'"):
         evaluation.to_pandas()
     assert "<table" in evaluation._repr_html_()  # the table needs no pandas
+
+
+def test_an_error_comparison_draws_its_seed_once_and_records_it() -> None:
+    # With no seed given, each pair drew its own and the result recorded None.
+    from muceval.pipelines.errors import analyse_errors, compare_errors
+
+    analysis = analyse_errors(KITCHEN / "gold.jsonl", [KITCHEN / "alpha.jsonl",
+                                                       KITCHEN / "beta.jsonl"],
+                              schema=KITCHEN / "schema.toml")
+    compared = compare_errors(analysis, muceval.SignificanceSettings(shuffles=99, bootstrap=0))
+    assert compared.settings.seed is not None
+    again = compare_errors(analysis, compared.settings)
+    assert [c.p_value for c in again.changes] == [c.p_value for c in compared.changes]

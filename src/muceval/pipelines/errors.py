@@ -90,7 +90,8 @@ def compare_errors(analysis: ErrorAnalysis,
     from muceval.significance.error_counts import error_changes
     from muceval.significance.settings import PRESETS
 
-    chosen = settings or PRESETS["ab"].settings
+    # One seed drawn for every pair, and recorded (None would draw one per pair).
+    chosen = (settings or PRESETS["ab"].settings).with_seed()
     counts = analysis.counts()
     baseline = analysis.systems[0].system
     return ErrorComparison(counts, baseline, tuple(error_changes(counts, baseline, chosen)),

@@ -32,6 +32,7 @@ def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -
     A file of ``score --metric all`` holds three scorers' counts: ``scorer`` chooses one.
     """
     systems: dict[str, dict[str, tuple[float, ...]]] = {}
+    source: dict[str, str] = {}  # system → its file, for the messages
     chosen: str | None = None
     for path in paths:
         for name, documents, used in _systems(read_text(path), str(path), scorer):
@@ -42,15 +43,17 @@ def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -
             if name in systems:
                 raise InputError.at(str(path), None, f"system {name!r} is given twice")
             systems[name] = documents
+            source[name] = str(path)
     shared = set.intersection(*(set(docs) for docs in systems.values()))
     if not shared:
         raise UsageError(f"{', '.join(map(str, paths))}: no document to test", parameter="inputs")
     for name, docs in systems.items():
         if set(docs) != shared:
             extra = sorted(set(docs) - shared)[0]
-            raise UsageError(f"the systems were scored on different documents: {name} has "
-                             f"{extra!r}, another system has not (a missing document would "
-                             "count as empty); score them against one key", parameter="inputs")
+            raise InputError.at(source[name], None, f"the systems were scored on different "
+                                f"documents: {name} has {extra!r}, another system has not (a "
+                                "missing document would count as empty); score them against "
+                                "one key")
     units = sorted(shared)
     position = {u: i for i, u in enumerate(units)}
     counts = np.zeros((len(systems), len(units), 4))
