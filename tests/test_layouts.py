@@ -126,3 +126,25 @@ def test_an_unknown_layout_is_a_usage_error() -> None:
     assert error.value.parameter == "layout"
     with pytest.raises(ValueError, match="unknown layout 'gtt'"):
         parse_modern("{}", "x.json", "gtt")
+
+
+def test_detection_keeps_no_text_once_it_has_answered() -> None:
+    # detect_layout kept the last text (a file can be hundreds of megabytes) for the whole
+    # process; the registry's modern kinds now share one answer only while it asks.
+    import gc
+    import weakref
+
+    from muceval.formats import registry
+
+    class Text(str):
+        pass
+
+    text = Text('{"docid": "TST3-MUC4-0001", "doctext": "", "templates": []}')
+    seen = weakref.ref(text)
+    kind = INPUTS.detect(text, "x.json")
+    assert kind is not None and kind.name == "gtt-gold"
+    assert registry._DETECTED == []
+    assert detect_layout(text) == "gtt-gold"
+    del text
+    gc.collect()
+    assert seen() is None

@@ -199,7 +199,10 @@ class Registry:
 
     def detect(self, text: str, path: str = "") -> InputKind | None:
         """The first kind whose sniffer recognises ``text`` (read from ``path``), or ``None``."""
-        return next((k for k in self._kinds if k.sniff(text, path)), None)
+        try:
+            return next((k for k in self._kinds if k.sniff(text, path)), None)
+        finally:
+            _DETECTED.clear()
 
     def kind_of(self, path: str | Path) -> InputKind | None:
         """The kind of the file at ``path``, read as every input is (a folder, a device or a
@@ -389,9 +392,21 @@ _LISP_FAMILY = "1992 configuration or slot file (*.el)"
 _MODERN_FAMILY = "modern MUC-4 JSON (GTT, GRIT, IterX) and its scores"
 
 
+_DETECTED: list[tuple[str, str | None]] = []
+"""The text the modern kinds last asked about, and its layout: every modern kind asks, and the
+answer is worked out once; :meth:`Registry.detect` forgets it when it returns, so that no text
+(a file of hundreds of megabytes) outlives the question."""
+
+
+def _modern_layout(text: str) -> str | None:
+    if not (_DETECTED and _DETECTED[0][0] is text):
+        _DETECTED[:] = [(text, detect_layout(text))]
+    return _DETECTED[0][1]
+
+
 def _modern_kind(layout: Layout) -> InputKind:
     def sniff(text: str, path: str) -> bool:
-        return detect_layout(text) == layout.name
+        return _modern_layout(text) == layout.name
 
     def load(text: str, path: str, options: ReadOptions) -> Loaded:
         return _load_modern(text, path, layout.name, options.schema)

@@ -27,7 +27,6 @@ prediction file is in that style once read. Anything malformed is an
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -194,7 +193,6 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
                         parse=parse, schema=schema, roles_of=roles_of)
 
 
-@functools.lru_cache(maxsize=1)
 def detect_layout(text: str) -> str | None:
     """The layout of a modern MUC-4 text, or ``None`` if it is none of :data:`LAYOUTS`.
 
@@ -205,8 +203,6 @@ def detect_layout(text: str) -> str | None:
     'gtt-gold'
     >>> detect_layout('{"TST3-MUC4-0001": []}')
     'iterx-pred'
-
-    The last text's answer is kept: the registry of inputs asks once per modern layout.
     """
     probe = Probe(text)
     if not probe.first.startswith("{"):
