@@ -203,7 +203,6 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
                    parse_names(names, predictions))
         return
     from muceval.pipelines.inputs import Responses, resolve_inputs
-    from muceval.pipelines.score import adjudicated_mappings
 
     refuse_unused([name for name in click.get_current_context().params
                    if name not in MODERN_ONLY], "goes with a modern --metric")
@@ -217,25 +216,24 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
     assert isinstance(source, Responses)
     # --force also scores a response that looks like a key (refused otherwise, as swapped).
     source = replace(source, allow_swapped=destination.force)
-    if not mapping_paths:
-        found = adjudicated_mappings(history.path, responses, renamed)
-        for name, sidecar in found.items():
-            notice(f"note: {name} uses the manual mappings of muceval adjudicate in "
-                   f"{sidecar} (--manual-mappings overrides)")
-    scored = _score(source, history, mapping_paths or found, configuration.criterion, cluster,
+    # Without --manual-mappings, the library takes those muceval adjudicate kept (its notes
+    # say which).
+    scored = _score(source, history, mapping_paths or None, configuration.criterion, cluster,
                     destination)
+    for line in scored.notes():
+        notice(f"note: {line} (--manual-mappings overrides)")
     session = scored.session
     report_warnings(session.warnings, session.file_warnings, strict)
     note_unanswered(session.unanswered, history.unresolved, history.path)
     _show(replace(view, settings=scored.settings), destination, session.systems, scored.config,
           scored.files)
     if session.answers_file is not None:
-        click.echo(f"{len(session.new_judgements)} new judgement(s) stored in "
-                   f"{session.answers_file}", err=True)
+        notice(f"{len(session.new_judgements)} new judgement(s) stored in "
+               f"{session.answers_file}")
 
 
 def _score(source: Responses, history: HistoryChoice,
-           mappings: Sequence[str] | Mapping[str, str], criterion: str | None,
+           mappings: Sequence[str] | None, criterion: str | None,
            cluster: Cluster | None, destination: Destination) -> ScoredResponses:
     """The scoring session; a failed save of an answer offers to keep the answers elsewhere."""
     from muceval.pipelines.score import score_responses
