@@ -86,8 +86,12 @@ def test_the_library_builds_the_sections_and_write_report_writes_them(tmp_path: 
     assert main(["report", "--example", "--errors", "--alignment", "1992,any-slot",
                  "--shuffles", "199", "--seed", "1", "--bootstrap", "0",
                  "--out", str(tmp_path / "cli")]) == 0
-    for name in ("report.json", "errors.json", "alignment.json", "significance.csv"):
-        assert (tmp_path / "cli" / name).read_bytes() == (tmp_path / "lib" / name).read_bytes()
+    lib, cli = tmp_path / "lib", tmp_path / "cli"
+    files = sorted(str(p.relative_to(lib)) for p in lib.rglob("*") if p.is_file())
+    assert files == sorted(str(p.relative_to(cli)) for p in cli.rglob("*") if p.is_file())
+    assert "report.html" in files and any(name.startswith("figures/") for name in files)
+    for name in files:
+        assert (cli / name).read_bytes() == (lib / name).read_bytes(), name
 
 
 def test_write_report_refuses_a_section_the_analysis_does_not_hold(tmp_path: Path) -> None:
