@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
@@ -66,6 +66,9 @@ def _checkpoints(draw) -> str:
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=_checkpoints())
+# A flat list of the right size was once taken as the batch's counts (found by this test).
+@example(text="\n".join([HEADER, json.dumps({"batch": 0, "result": {"nge": [0, 0, 0, 0]}}),
+                          json.dumps(GOOD[1])]) + "\n")
 def test_a_mutated_checkpoint_gives_sound_results_or_a_refusal(tmp_path: Path, text: str) -> None:
     path = tmp_path / "run.ckpt"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")

@@ -298,8 +298,11 @@ def _batch_problem(batch: Batch, result: dict[str, Any], metrics: Sequence[str],
             nge = np.asarray(counts, dtype=np.int64)
         except (TypeError, ValueError, OverflowError):
             return "its counts are not whole numbers"
-        if nge.size != len(items) * len(metrics) or nge.dtype.kind != "i":
-            return f"{nge.size} counts where the batch has {len(items) * len(metrics)}"
+        # The shape is checked, not just the size: muceval writes one row per pair, and a
+        # flat or transposed list could only come from another writer or a mutation.
+        if nge.shape != (len(items), len(metrics)) or nge.dtype.kind != "i":
+            return (f"counts of shape {list(nge.shape)} where the batch has "
+                    f"{len(items)} pairs by {len(metrics)} measures")
         if (nge < 0).any() or (nge > shuffles).any():
             return f"a count outside 0..{shuffles} (the shuffles)"
         if not all(isinstance(v, int) and not isinstance(v, bool)
