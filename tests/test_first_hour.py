@@ -141,7 +141,7 @@ def test_two_responses_with_one_name_are_named(tmp_path, capsys):
     assert main(["score", "--key", str(EXAMPLE.key), "--config", str(EXAMPLE.config),
                  str(tmp_path / "a" / "sys.txt"), str(tmp_path / "b" / "sys.txt")]) == 2
     err = capsys.readouterr().err
-    assert "two responses give the system name 'sys'" in err and str(tmp_path / "b") in err
+    assert "two files give the system name 'sys'" in err and str(tmp_path / "b") in err
 
 
 def test_set_fills_only_means_one_thing_in_every_output(muc4, capsys):

@@ -222,3 +222,25 @@ def test_a_schema_reporting_an_unknown_scorer_is_refused_where_used(tmp_path: Pa
                        "reported: metric: 'f1': choose from gtt"):
         reported_scorers(name)
     del SCHEMAS["odd"]
+
+
+def test_two_prediction_files_with_one_name_are_refused_naming_both(tmp_path: Path) -> None:
+    from muceval.scoring.errors.files import analyse_error_files
+
+    copies = []
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        copy = tmp_path / folder / "alpha.jsonl"
+        copy.write_bytes((KITCHEN / "alpha.jsonl").read_bytes())
+        copies.append(copy)
+    schema = KITCHEN / "schema.toml"
+    for score in (lambda: score_modern_files(KITCHEN / "gold.jsonl", copies,
+                                             [ModernOptions("gtt")], schema=schema),
+                  lambda: analyse_error_files(KITCHEN / "gold.jsonl", copies, schema=schema)):
+        with pytest.raises(UsageError, match="two files give the system name 'alpha'") as refused:
+            score()
+        assert all(str(copy) in str(refused.value) for copy in copies)
+    # --name tells them apart: the same two files are then scored.
+    run = score_modern_files(KITCHEN / "gold.jsonl", copies, [ModernOptions("gtt")],
+                             names={str(copies[1]): "alpha-2"}, schema=schema)
+    assert [s.system for s in run.scores[0]] == ["alpha", "alpha-2"]

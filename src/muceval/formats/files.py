@@ -17,11 +17,11 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from muceval.errors import InputError, OutputError
+from muceval.errors import InputError, OutputError, UsageError
 
 MAX_INPUT_BYTES = 1 << 30
 """Largest input muceval reads (1 GiB): the MUC-4 distribution's largest file is 2 MB."""
@@ -526,3 +526,20 @@ def system_name(path: str | os.PathLike[str]) -> str:
     ('BBN', 'GE-CMU.tst3-pass1')
     """
     return Path(path).stem
+
+
+def system_names(paths: Sequence[str], names: Mapping[str, str] | None = None) -> list[str]:
+    """The system of each file: its name in ``names`` (``--name FILE=NAME``), else
+    :func:`system_name` of the file; refused when two files give one name, since every
+    table, test and output would then mix two systems under it.
+
+    >>> system_names(["a/BBN.tst3", "b/BBN.tst4"], {"b/BBN.tst4": "BBN-4"})
+    ['BBN', 'BBN-4']
+    """
+    out = [(names or {}).get(p) or system_name(p) for p in paths]
+    if len(set(out)) != len(out):
+        repeated = sorted({n for n in out if out.count(n) > 1})[0]
+        files = [p for p, n in zip(paths, out, strict=True) if n == repeated]
+        raise UsageError(f"two files give the system name {repeated!r} ({', '.join(files)}):"
+                         " rename one (--name FILE=NAME)")
+    return out

@@ -16,11 +16,10 @@ predictions (:func:`audit_modern_alignment`, GTT's criterion against ``gtt-role-
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from muceval.errors import UsageError
 from muceval.pipelines.inputs import ModernPredictions, Responses
 
 if TYPE_CHECKING:
@@ -105,18 +104,14 @@ def audit_modern_alignment(source: ModernPredictions,
     UsageError
         If two prediction files give the same system name.
     """
-    from muceval.formats.files import system_name
+    from muceval.formats.files import system_names
     from muceval.formats.modern import read_modern
     from muceval.reporting.modern_alignment import compare_gtt_alignment
     from muceval.scoring.modern.alignment import audit_gtt
     from muceval.version import __version__
 
     gold = read_modern(source.key)
-    renamed: Mapping[str, str] = dict(source.names)
-    chosen: Sequence[str] = [renamed.get(p) or system_name(p) for p in source.predictions]
-    if len(set(chosen)) != len(chosen):
-        raise UsageError("two prediction files give the same system name: " + ", ".join(chosen)
-                         + " (use --name FILE=NAME)")
+    chosen = system_names(source.predictions, dict(source.names))
     audits = tuple(audit_gtt(gold, read_modern(p), name)
                    for p, name in zip(source.predictions, chosen, strict=True))
     recorded = {"command": "alignment", "muceval": __version__, "key": source.key,

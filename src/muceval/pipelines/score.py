@@ -63,14 +63,14 @@ class ScoredResponses:
 
     def summaries(self) -> tuple[list[SystemScores], UnitTallies]:
         """Every system's summary, and their units at the source's unit level."""
-        from muceval.formats.files import system_name
+        from muceval.formats.files import system_names
         from muceval.reporting.analysis import systems_from_pairs
 
-        names = dict(self.source.names)
-        return systems_from_pairs(
-            self.session.systems, self.config,
-            {names.get(p) or system_name(p): p for p in self.source.responses},
-            unit=self.source.unit)
+        responses = self.source.responses
+        named = system_names(responses, dict(self.source.names))
+        return systems_from_pairs(self.session.systems, self.config,
+                                  dict(zip(named, responses, strict=True)),
+                                  unit=self.source.unit)
 
 
 @dataclass(frozen=True)
@@ -96,12 +96,11 @@ def _refuse_outputs(outputs: Sequence[str | Path | None], files: Mapping[str | N
 def adjudicated_mappings(history: str | None, responses: Sequence[str],
                          names: Mapping[str, str]) -> dict[str, str]:
     """The manual mappings ``muceval adjudicate`` kept next to the history, by system name."""
-    from muceval.formats.files import system_name
+    from muceval.formats.files import system_names
     from muceval.formats.muc.mappings import sidecar_mapping_path
 
     found = {}
-    for path in responses if history is not None else ():
-        name = names.get(path) or system_name(path)
+    for name in system_names(responses, names) if history is not None else ():
         sidecar = sidecar_mapping_path(str(history), name)
         if sidecar.is_file():
             found[name] = str(sidecar)

@@ -57,7 +57,7 @@ from muceval.core.model import (
 )
 from muceval.core.tallies import PairScore, Tally, manners_of, sum_tallies
 from muceval.errors import InputError, Problem, UsageError
-from muceval.formats.files import read_text, write_atomic
+from muceval.formats.files import read_text, system_names, write_atomic
 from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.mappings import (
     format_mapping_file,
@@ -74,7 +74,7 @@ from muceval.scoring.muc1992.judgements import (
     answer_entry,
 )
 from muceval.scoring.muc1992.scorer import MappingKind, MessageInput, Scorer, ScoringOptions
-from muceval.scoring.session import check_pairing, read_template_file, system_names
+from muceval.scoring.session import check_pairing, read_template_file
 
 __all__ = ["ANSWERS", "Adjudication", "Answer", "Question"]
 

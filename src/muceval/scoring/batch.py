@@ -14,7 +14,7 @@ from typing import Any
 from muceval.core.model import Configuration, ManualMappings
 from muceval.errors import Problem
 from muceval.formats.batch import TestSetSpec
-from muceval.formats.files import read_text
+from muceval.formats.files import read_text, system_names
 from muceval.formats.muc.history import parse_history
 from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.scoring.session import (
@@ -24,7 +24,6 @@ from muceval.scoring.session import (
     read_template_file,
     score_files,
     submit_systems,
-    system_names,
 )
 
 __all__ = ["score_test_sets"]

@@ -240,9 +240,9 @@ def baseline_units(config: Configuration, key_path: str | Path,
                    ) -> tuple[list[PairResponses], tuple[Problem, ...]]:
     """Read the files and make the response units of the first system (the baseline) with
     each of the others; returns them and the readers' warnings."""
-    from muceval.formats.files import read_text
+    from muceval.formats.files import read_text, system_names
     from muceval.formats.muc.history import parse_history
-    from muceval.scoring.session import read_template_file, system_names
+    from muceval.scoring.session import read_template_file
 
     paths = [str(p) for p in response_paths]
     chosen = system_names(paths, names)

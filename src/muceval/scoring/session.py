@@ -28,7 +28,7 @@ from muceval.core.model import (
 )
 from muceval.core.tallies import PairScore
 from muceval.errors import InputError, Problem, UsageError
-from muceval.formats.files import read_text, system_name
+from muceval.formats.files import read_text, system_names
 from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.mappings import read_mapping_file
 from muceval.formats.muc.templates import parse_templates
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from muceval.scoring.alignment.criteria import CriterionHook
 
 __all__ = ["SessionRecord", "SessionResult", "audit_files", "check_pairing", "read_template_file", "score_files",
-           "score_systems", "system_names"]
+           "score_systems"]
 
 
 @dataclass(frozen=True)
@@ -467,17 +467,6 @@ def audit_files(
                             removal=removal, calibrate=calibrate, entropy=entropy,
                             query_pass=query_pass, progress=progress)
     return audit, tuple(warnings)
-
-
-def system_names(paths: Sequence[str], names: Mapping[str, str] | None) -> list[str]:
-    """The system of each response file: its name in ``names``, else from the file name."""
-    out = [(names or {}).get(p) or system_name(p) for p in paths]
-    if len(set(out)) != len(out):
-        repeated = sorted({n for n in out if out.count(n) > 1})[0]
-        files = [p for p, n in zip(paths, out, strict=True) if n == repeated]
-        raise UsageError(f"two responses give the system name {repeated!r} ({', '.join(files)}):"
-                         " rename one (--name FILE=NAME)")
-    return out
 
 
 def _chance_keys(config: Configuration, warnings: list[Problem]) -> list[TemplateFile]:

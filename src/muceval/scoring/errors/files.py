@@ -8,7 +8,7 @@ from pathlib import Path
 from muceval.core.modern import ROLES, ModernDocument, ModernFile, ModernTemplate, role_union
 from muceval.core.schema import MUC4, schema_named
 from muceval.errors import InputError, Problem, UsageError
-from muceval.formats.files import system_name
+from muceval.formats.files import system_names
 from muceval.formats.modern import read_modern
 from muceval.formats.modern.answers import unread_answers
 from muceval.formats.modern.embedded import read_embedded, read_texts
@@ -165,9 +165,7 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
     if not predictions:
         raise UsageError("give at least one prediction file", parameter="predictions")
     paths = [str(p) for p in predictions]
-    chosen = [(names or {}).get(p) or system_name(p) for p in paths]
-    if len(set(chosen)) != len(chosen):
-        raise UsageError("two prediction files give the same system name: " + ", ".join(chosen))
+    chosen = system_names(paths, names)
     name, inputs = _inputs(key, paths, schema, parse)
     prepared = [error_documents(gold, pred, texts) for gold, pred, texts in inputs]
     # One key serves every file; with 'embedded' each file brings its own gold.

@@ -9,7 +9,7 @@ from pathlib import Path
 from muceval.core.modern import ModernFile
 from muceval.core.schema import schema_named
 from muceval.errors import InputError, Problem, UsageError
-from muceval.formats.files import read_text, system_name
+from muceval.formats.files import read_text, system_names
 from muceval.formats.modern import detect_layout, layout_named, parse_modern, read_modern
 from muceval.formats.modern.answers import roles_by_type
 from muceval.formats.schema import resolve_schema
@@ -106,11 +106,9 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
         options = reported_scorers(gold.schema)
     elif callable(options):
         options = options(gold.schema)
-    preds = [((names or {}).get(str(p)) or system_name(str(p)),
-              read_predictions(p, gold, parse)) for p in predictions]
-    chosen = [name for name, _ in preds]
-    if len(set(chosen)) != len(chosen):
-        raise UsageError("two prediction files give the same system name: " + ", ".join(chosen))
+    paths = [str(p) for p in predictions]
+    preds = [(name, read_predictions(p, gold, parse))
+             for name, p in zip(system_names(paths, names), paths, strict=True)]
     scores: list[tuple[ModernScores, ...]] = []
     skipped: list[str] = []
     for option in options:
