@@ -16,7 +16,7 @@ systems, sorted, so that results do not depend on file order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ __all__ = [
     "UnitTallies",
     "check_counts",
     "from_arrays",
+    "unshared_document",
 ]
 
 FIELDS: tuple[str, ...] = ("POS", "ACT", "COR", "PAR")
@@ -192,6 +193,28 @@ class RatioTallies:
 MAX_COUNT = 2**31 - 1
 """The largest count of one tally cell muceval accepts: sums over units and systems
 then stay exact in 64-bit integers and in the kernels' arithmetic."""
+
+
+def unshared_document(systems: Mapping[str, Iterable[str]]) -> tuple[str, str, str] | None:
+    """A document one system has and another lacks, as (system, document, the system
+    lacking it), or None when every system has the same documents.
+
+    Every paired test over documents needs this: a document one system lacks would be
+    tested as if that system had answered nothing there.
+
+    >>> unshared_document({"A": ["d1", "d2"], "B": ["d1"]})
+    ('A', 'd2', 'B')
+    >>> unshared_document({"A": ["d1"], "B": ["d1"]}) is None
+    True
+    """
+    held = {name: set(documents) for name, documents in systems.items()}
+    shared = set.intersection(*held.values()) if held else set()
+    for name, documents in held.items():
+        extra = sorted(documents - shared)
+        if extra:
+            lacking = next(other for other, theirs in held.items() if extra[0] not in theirs)
+            return name, extra[0], lacking
+    return None
 
 
 def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from muceval.core.error_counts import ErrorCounts
-from muceval.core.units import MAX_COUNT
+from muceval.core.units import MAX_COUNT, unshared_document
 from muceval.errors import InputError, UsageError
 from muceval.formats.files import check_format_version, parse_json, read_text
 
@@ -168,14 +168,13 @@ def _same_documents(systems: dict[str, dict[str, list[int]]],
     if units == "intersection":
         return {name: {d: c for d, c in docs.items() if d in shared}
                 for name, docs in systems.items()}
-    for name, docs in systems.items():
-        extra = sorted(set(docs) - shared)
-        if extra:
-            lacking = next(other for other, theirs in systems.items() if extra[0] not in theirs)
-            raise UsageError(f"the systems were analysed on different documents: {name} has "
-                             f"{len(extra)} document(s) another lacks (e.g. {extra[0]!r}, not "
-                             f"in {lacking}); give analyses of one test set, or --units "
-                             "intersection to compare on the documents all share")
+    differ = unshared_document(systems)
+    if differ is not None:
+        name, extra, lacking = differ
+        raise UsageError(f"the systems were analysed on different documents: {name} has "
+                         f"{len(set(systems[name]) - shared)} document(s) another lacks (e.g. "
+                         f"{extra!r}, not in {lacking}); give analyses of one test set, or "
+                         "--units intersection to compare on the documents all share")
     return systems
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from muceval.core.units import MAX_COUNT, RatioTallies
+from muceval.core.units import MAX_COUNT, RatioTallies, unshared_document
 from muceval.errors import InputError, UsageError
 from muceval.formats.files import check_format_version, parse_json, read_text, system_name
 
@@ -47,13 +47,12 @@ def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -
     shared = set.intersection(*(set(docs) for docs in systems.values()))
     if not shared:
         raise UsageError(f"{', '.join(map(str, paths))}: no document to test", parameter="inputs")
-    for name, docs in systems.items():
-        if set(docs) != shared:
-            extra = sorted(set(docs) - shared)[0]
-            raise InputError.at(source[name], None, f"the systems were scored on different "
-                                f"documents: {name} has {extra!r}, another system has not (a "
-                                "missing document would count as empty); score them against "
-                                "one key")
+    differ = unshared_document(systems)
+    if differ is not None:
+        name, extra, lacking = differ
+        raise InputError.at(source[name], None, f"the systems were scored on different "
+                            f"documents: {name} has {extra!r}, {lacking} has not (a missing "
+                            "document would count as empty); score them against one key")
     units = sorted(shared)
     position = {u: i for i, u in enumerate(units)}
     counts = np.zeros((len(systems), len(units), 4))
