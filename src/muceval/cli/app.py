@@ -76,8 +76,10 @@ class _Commands(click.Group):
             command = self.get_command(ctx, ctx.invoked_subcommand or "")
             flags = {p.name: max(p.opts, key=len) for p in (command.params if command else ())
                      if isinstance(p, click.Option)}
-            if error.parameter in flags:
-                raise error.naming(flags[error.parameter]) from None
+            # A library switch ``x`` is the command line's ``--no-x`` where it is on by default.
+            flag = flags.get(error.parameter or "") or flags.get(f"no_{error.parameter}")
+            if flag is not None:
+                raise error.naming(flag) from None
             raise
 
 

@@ -36,14 +36,9 @@ WIDTH = 160
 class Scoring1992:
     """How 1992 responses are scored before their errors are sorted."""
 
-    config_path: str | None
-    history_path: str | None
+    config: str | None
+    history: str | None
     no_query_pass: bool
-
-    @property
-    def given(self) -> bool:
-        return (self.config_path is not None or self.history_path is not None
-                or self.no_query_pass)
 
 
 @dataclass(frozen=True)
@@ -53,10 +48,6 @@ class Reading:
 
     schema: str | None
     parse: str
-
-    @property
-    def given(self) -> bool:
-        return self.schema is not None or self.parse != "strict"
 
 
 @cli.command("errors")
@@ -86,10 +77,10 @@ class Reading:
               help="table: P/R/F1 and the categories per system; json: everything, per "
               "document too; csv: one line per system, document and row.")
 @option_group("scoring", Scoring1992, [
-    click.option("--config", "config_path", metavar="CONFIG",
+    click.option("--config", "config", metavar="CONFIG",
                  help="1992 templates only: the configuration (TOML, config-*.el, or 'muc4', "
                  "the default)."),
-    click.option("--history", "history_path", type=click.Path(dir_okay=False),
+    click.option("--history", "history", type=click.Path(dir_okay=False),
                  help="1992 templates only: the history of judgements the scorer uses."),
     click.option("--no-query-pass", is_flag=True,
                  help="1992 templates only: score in batch mode (no query pass).")])
@@ -133,27 +124,17 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
           dev_report_gpt-3.5-turbo-0301_responses.jsonl
     """
     from muceval.pipelines.errors import analyse_errors, compare_errors
-    from muceval.pipelines.inputs import is_templates
     from muceval.scoring.errors import EMBEDDED, ErrorOptions
 
     inputs: dict[str | None, str] = {p: "predictions" for p in predictions}
     if key_path != EMBEDDED:
         inputs[key_path] = "key"
     refuse_overwriting_inputs(destination.output, inputs)
-    if key_path != EMBEDDED and is_templates(key_path):
-        if after_repair or canonical_order:
-            raise click.UsageError("--after-repair and --canonical-order are for modern "
-                                   "files: 1992 templates keep the 1992 mapping")
-        if reading.given:
-            raise click.UsageError("--schema and --parse are for modern files: 1992 "
-                                   "templates have MUC-4's slots")
-    elif scoring.given:
-        raise click.UsageError("--config, --history and --no-query-pass are for 1992 "
-                               "template files; the key is not one")
+    # Which options go with a 1992 key and which with a modern one: analyse_errors decides.
     analysis = analyse_errors(
         key_path, predictions, options=ErrorOptions(cast("Mode", mode), cast("Types", types),
                                                     after_repair, canonical_order),
-        config=scoring.config_path, history=scoring.history_path,
+        config=scoring.config, history=scoring.history,
         query_pass=not scoring.no_query_pass, names=selection.renames(list(predictions)),
         schema=reading.schema, parse=reading.parse)
     for system in analysis.systems:

@@ -56,7 +56,7 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
     if str(key) != EMBEDDED and is_templates(key):
         if chosen.after_repair or chosen.canonical_order:
             raise UsageError("a repair and a canonical order are for modern files: 1992 "
-                             "templates keep the 1992 mapping", parameter="options")
+                             "templates keep the 1992 mapping", parameter="after_repair")
         if schema is not None or parse != "strict":
             raise UsageError("a schema and a way to parse raw answers are for modern files: "
                              "1992 templates have MUC-4's slots", parameter="schema")
@@ -66,9 +66,13 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
         return analyse_1992_files(resolve_configuration(config, slots), key, predictions,
                                   history_path=history, query_pass=query_pass,
                                   mode=chosen.mode, names=names)
-    if config is not None or slots is not None or history is not None or not query_pass:
+    given_1992 = [name for name, given in (("config", config is not None),
+                                           ("slots", slots is not None),
+                                           ("history", history is not None),
+                                           ("query_pass", not query_pass)) if given]
+    if given_1992:
         raise UsageError("a configuration, a history and the query pass are for 1992 template "
-                         "files; the key is not one", parameter="config")
+                         "files; the key is not one", parameter=given_1992[0])
     return analyse_error_files(key, predictions, chosen, names, schema=schema, parse=parse)
 
 
