@@ -9,6 +9,7 @@ import pytest
 
 from muceval.cli import main
 from muceval.core.modern import ROLES
+from muceval.errors import UsageError
 from muceval.formats.config import load_configuration
 from muceval.formats.modern import parse_modern, read_modern
 from muceval.formats.modern.writer import from_templates, write_layout
@@ -139,3 +140,23 @@ def test_convert_refuses_what_cannot_be_written(modern: Path, tmp_path: Path, ca
     assert main(["score", "--key", str(modern / "gtt" / "test.json"), "--metric", "gtt",
                  str(bad)]) == 2
     assert "format_version 9" in capsys.readouterr().err
+
+
+def test_the_command_writes_what_the_library_converts_and_names_wrong_options(
+        tmp_path: Path, capsys) -> None:
+    from muceval.pipelines.convert import convert_file
+
+    example = example_dir()
+    key, config = str(example / "key.txt"), str(example / "config.toml")
+    out = tmp_path / "gold.json"
+    assert main(["convert", key, "--config", config, "--to", "gtt-gold", "-o", str(out)]) == 0
+    assert out.read_text() == convert_file(key, "gtt-gold", config=config).text
+    capsys.readouterr()
+    # Options for the other kind of file are refused, each named by its flag.
+    assert main(["convert", key, "--config", config, "--schema", "muc4", "--to", "muceval"]) == 2
+    assert "--schema: a schema is for modern files" in capsys.readouterr().err
+    for option in (["--config", config], ["--gold"]):
+        assert main(["convert", str(out), *option, "--to", "muceval"]) == 2
+        assert f"{option[0]}: " in capsys.readouterr().err
+    with pytest.raises(UsageError, match="layout: 'gtt'"):
+        convert_file(key, "gtt", config=config)

@@ -76,8 +76,11 @@ class _Commands(click.Group):
             command = self.get_command(ctx, ctx.invoked_subcommand or "")
             flags = {p.name: max(p.opts, key=len) for p in (command.params if command else ())
                      if isinstance(p, click.Option)}
-            # A library switch ``x`` is the command line's ``--no-x`` where it is on by default.
-            flag = flags.get(error.parameter or "") or flags.get(f"no_{error.parameter}")
+            # A library switch ``x`` is the command line's ``--no-x`` where it is on by default;
+            # a library file ``x`` is the command line's ``x_path`` where a group holds it.
+            flag = next((flags[name] for name in (error.parameter, f"no_{error.parameter}",
+                                                  f"{error.parameter}_path") if name in flags),
+                        None)
             if flag is not None:
                 raise error.naming(flag) from None
             raise

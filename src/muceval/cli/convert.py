@@ -39,39 +39,16 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
       muceval convert ../shared/muc4/corpora/tst3/key-tst3.v2 --to gtt-gold -o tst3-gold.json
       muceval convert kitchen/gold.jsonl --schema kitchen/schema.toml --to muceval
     """
-    from muceval.errors import InputError
-    from muceval.formats.files import read_text, write_atomic
-    from muceval.formats.modern import detect_layout, layout_named, parse_modern
-    from muceval.formats.modern.writer import from_templates, write_layout
-    from muceval.formats.muc.templates import read_templates
-    from muceval.formats.schema import resolve_schema
+    from muceval.formats.files import write_atomic
+    from muceval.pipelines.convert import convert_file
 
     refuse_overwriting_inputs(output, {source: "input", **configuration.inputs()})
-    text = read_text(source)
-    writes_gold = None if layout == "muceval" else layout_named(layout).gold  # None: as input
-    if not text.strip():
-        raise InputError.at(source, None, "an empty file: nothing to convert")
-    if detect_layout(text) is not None:
-        if configuration.given or gold:
-            raise click.UsageError("--config, --slots and --gold are for 1992 template files; "
-                                   f"{source} is a modern MUC-4 file")
-        modern = parse_modern(text, source, schema=None if schema is None
-                              else resolve_schema(schema))
-    else:
-        if schema is not None:
-            raise click.UsageError("--schema is for modern files; 1992 template files become "
-                                   "MUC-4 templates")
-        config = configuration.load()
-        modern = from_templates(read_templates(source, config), config, gold or bool(writes_gold))
-    if writes_gold and not modern.gold:
-        predictions = [t for t in TARGET_LAYOUTS[1:] if not layout_named(t).gold]
-        raise click.UsageError(f"{source} holds predictions ({modern.layout}): --to {layout} "
-                               f"writes a gold file (use {', '.join(predictions)} or muceval)")
-    if writes_gold is False and modern.gold:
-        notice(f"note: {source} is a gold file; written as predictions ({layout})")
-    written = write_layout(modern, layout)
+    done = convert_file(source, layout, config=configuration.config_path,
+                        slots=configuration.slots_path, gold=gold, schema=schema)
+    for note in done.notes:
+        notice(note)
     if output is None:
-        click.echo(written, nl=False)
+        click.echo(done.text, nl=False)
     else:
-        write_atomic(output, written, overwrite=force)
-        notice(f"wrote {output} ({len(modern.documents)} documents, {layout})")
+        write_atomic(output, done.text, overwrite=force)
+        notice(f"wrote {output} ({done.documents} documents, {layout})")

@@ -9,5 +9,6 @@ reproduces any command with the same call.
 * :mod:`~muceval.pipelines.report` — ``muceval report``: every section of the HTML report;
 * :mod:`~muceval.pipelines.compare` — ``muceval compare``: candidates against a baseline;
 * :mod:`~muceval.pipelines.significance` — ``muceval significance``: every pair tested;
+* :mod:`~muceval.pipelines.convert` — ``muceval convert``: a file in another layout;
 * :mod:`~muceval.pipelines.common` — what they share (scoring notes, responses scored).
 """
