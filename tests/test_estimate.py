@@ -104,7 +104,7 @@ class _Spy:
 
     def __call__(self, pairs, metrics, shuffles, seed, two_sided=True, threads=None,
                  chunk=1 << 14, compiled=None):
-        path = takes_compiled(pairs, shuffles) if compiled is None else compiled
+        path = takes_compiled(pairs, shuffles, len(metrics)) if compiled is None else compiled
         self.paths.append((path, threads, tuple(metrics), two_sided))
         self.sizes.append(len(pairs))
         if self.clock is not None:

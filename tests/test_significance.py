@@ -90,6 +90,22 @@ def test_compiled_kernel_equals_numpy_reference(data):
         assert gemm[0].tolist() == gemm[1].tolist() == table.tolist() == reference.tolist()
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(system_pair(max_units=12), min_size=1, max_size=5), st.integers(1, 2_500))
+def test_numpy_many_pairs_equals_the_reference_pair_by_pair(data, shuffles):
+    """The NumPy path of small runs (all pairs in one matrix product, padded to the longest
+    pair) counts what the one-pair reference counts, in several shuffle steps and blocks."""
+    from muceval.significance.kernels import approximate_counts_numpy_many
+
+    pairs = [PairData.of(*(reduce_counts(a) for a in pair)) for pair in data]
+    for two_sided in (True, False):
+        many = approximate_counts_numpy_many(pairs, METRICS, shuffles, 11, two_sided, block=2,
+                                            sums=3_000)
+        for k, pair in enumerate(pairs):
+            reference = approximate_counts_numpy(pair, METRICS, shuffles, 11, two_sided)
+            assert many[k].tolist() == reference.tolist()
+
+
 @pytest.mark.parametrize("scale, units", [(400, 12000), (4000, 3000), (3 << 20, 40)])
 def test_pairs_too_large_for_one_packed_sum(scale, units):
     """Sums beyond the packing are added in segments (the first two cases) and units too

@@ -282,10 +282,12 @@ def _show(progress: bool | None) -> bool:
 
 
 def _parse_tests(text: str | None) -> tuple[str, ...]:
-    from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS
-
     if text is None:
         return ()
+    # Here, not at the top: the tests import scipy.special (0.2 s) that a run without them
+    # does not need.
+    from muceval.significance.classic import CLASSIC_TESTS, PAIRED_TESTS
+
     chosen: list[str] = []
     for name in (t.strip() for t in text.split(",") if t.strip()):
         expanded = {"paired": PAIRED_TESTS, "all": CLASSIC_TESTS}.get(name, (name,))

@@ -147,7 +147,7 @@ def _time_approximate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequen
     batch = min(len(chosen), approximate_batch(shuffles))
     # The run's first batch decides the path of all: the later ones find the compiled
     # kernels loaded, or are no larger. Its pairs are read until the work is known.
-    compiled = takes_compiled((pairs[k] for k in chosen[:batch]), shuffles)
+    compiled = takes_compiled((pairs[k] for k in chosen[:batch]), shuffles, len(metrics))
     # Compiled, a thread takes _GEMM_PAIRS pairs at a time: timed calls keep every thread
     # as busy as the run's batches do.
     step = _GEMM_PAIRS * max(1, threads) if compiled else 1

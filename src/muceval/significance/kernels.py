@@ -104,9 +104,10 @@ _BLOCK_BITS = 8  # units per lookup table (must divide 64)
 _TABLE = 1 << _BLOCK_BITS
 _PER_WORD = 64 // _BLOCK_BITS
 _BATCH = 256  # shuffles per vectorised metric pass
-# Below this estimated NumPy time (about 350 ns + 6.5 ns per differing unit per pair-shuffle
-# on the NumPy path), a run takes the NumPy path: loading numba and its cached kernels costs
-# about half a second, and both paths give the same counts.
+# Below this estimated NumPy time (approximate_counts_numpy_many: about 18 ns + 7 ns per
+# metric + 0.07 ns per differing unit per pair-shuffle, benchmarks/targets.py's machine), a
+# run takes the NumPy path: loading numba and its cached kernels costs about 0.3 s, and both
+# paths give the same counts.
 _NUMPY_BUDGET_NS = 2.5e8
 # The matrix-product kernel: pairs whose summed differences stay below 2^24 (float32 sums
 # are then exact integers); coins in blocks of _GEMM_SHUFFLES shuffles, pairs in tasks of
@@ -310,6 +311,69 @@ def approximate_counts_numpy(
     return counts
 
 
+def _values_of(pos: np.ndarray, act: np.ndarray, n2: np.ndarray, metric: str) -> np.ndarray:
+    """:func:`metric_values` of exact integer-valued float arrays, operation for operation
+    (so the same values) without the int64 round trip."""
+    alpha, gamma, kappa = METRIC_COEFS[metric]
+    v = alpha * pos + gamma * act
+    out = np.zeros(v.shape, dtype=np.float64)
+    np.divide(kappa * n2, v, out=out, where=v > 0)
+    return out
+
+
+def approximate_counts_numpy_many(
+    pairs: Sequence[PairData],
+    metrics: tuple[str, ...],
+    shuffles: int,
+    seed: int,
+    two_sided: bool = True,
+    block: int = 2048,
+    sums: int = 1 << 21,
+) -> np.ndarray:
+    """:func:`approximate_counts_numpy` of many pairs at once: a ``(pairs, metrics)`` array.
+
+    One float64 matrix product of the shared coins with every pair's differences (padded
+    with zero rows to the longest pair: the same coins, exact integer sums), then each
+    metric of all pairs and shuffles in a few array passes. For runs too small to repay
+    loading the compiled kernels (136 TST3 pairs × 9,999 shuffles × 5 metrics: 0.1 s).
+
+    >>> pair = PairData.of(np.array([[2, 2, 4], [2, 2, 0]]), np.array([[2, 2, 0], [2, 2, 0]]))
+    >>> approximate_counts_numpy_many([pair, pair], ("recall",), 100, seed=1).tolist()
+    [[100], [100]]
+    """
+    out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
+    for first in range(0, len(pairs), block):
+        chunk = pairs[first:first + block]
+        out[first:first + len(chunk)] = _many_block(chunk, metrics, shuffles, seed, two_sided,
+                                                    sums)
+    return out
+
+
+def _many_block(pairs: Sequence[PairData], metrics: tuple[str, ...], shuffles: int,
+                seed: int, two_sided: bool, sums: int) -> np.ndarray:
+    count = len(pairs)
+    longest = max((len(p.diffs) for p in pairs), default=0)
+    d = np.zeros((longest, 3, count))
+    for k, pair in enumerate(pairs):
+        d[:len(pair.diffs), :, k] = pair.diffs
+    d = d.reshape(longest, 3 * count)
+    _, totals, signs, thresholds = _thresholds(list(pairs), metrics, two_sided)
+    tx = totals[:, :3].T.astype(np.float64)
+    ty = totals[:, 3:].T.astype(np.float64)
+    out = np.zeros((count, len(metrics)), dtype=np.int64)
+    step = max(1, sums // (3 * count))  # ``sums`` float64 sums at a time (16 MB)
+    for start in range(0, shuffles, step):
+        stop = min(shuffles, start + step)
+        s = (coins(seed, start, stop, longest).astype(np.float64) @ d).reshape(-1, 3, count)
+        x, y = tx - s, ty + s
+        for k, metric in enumerate(metrics):
+            diff = (_values_of(x[:, 0], x[:, 1], x[:, 2], metric)
+                    - _values_of(y[:, 0], y[:, 1], y[:, 2], metric))
+            stat = np.abs(diff, out=diff) if two_sided else signs[:, k] * diff
+            out[:, k] += np.count_nonzero(stat >= thresholds[:, k], axis=0)
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Approximate randomization: compiled kernel with per-block lookup tables
 # ---------------------------------------------------------------------------
@@ -330,9 +394,10 @@ def _segment_words(pair: PairData) -> int:
     return units // 64 if units >= 64 else 0
 
 
-def takes_compiled(pairs: Iterable[PairData], shuffles: int) -> bool:
+def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -> bool:
     """Whether :func:`approximate_counts` runs these pairs compiled by default: when the
-    compiled kernels are loaded already, or the work would repay loading them."""
+    compiled kernels are loaded already, or the work of ``metrics`` metrics would repay
+    loading them."""
     if not HAVE_NUMBA:
         return False
     if "muceval.significance.compiled" in sys.modules:
@@ -340,8 +405,9 @@ def takes_compiled(pairs: Iterable[PairData], shuffles: int) -> bool:
     # Pairs are read only until the work repays loading: a plan's first batch may be
     # built pair by pair just for this (significance --plan).
     work = 0.0
+    per_shuffle = 18 + 7 * metrics
     for pair in pairs:
-        work += shuffles * (350 + 6.5 * len(pair.diffs))
+        work += shuffles * (per_shuffle + 0.07 * len(pair.diffs))
         if work > _NUMPY_BUDGET_NS:
             return True
     return False
@@ -374,11 +440,9 @@ def approximate_counts(
     if not pairs or shuffles <= 0:
         return out
     if compiled is None:
-        compiled = takes_compiled(pairs, shuffles)
+        compiled = takes_compiled(pairs, shuffles, len(metrics))
     if not compiled or not HAVE_NUMBA:
-        for k, pair in enumerate(pairs):
-            out[k] = approximate_counts_numpy(pair, metrics, shuffles, seed, two_sided)
-        return out
+        return approximate_counts_numpy_many(pairs, metrics, shuffles, seed, two_sided)
     jit = _jit()
     numba = jit.numba
     previous = numba.get_num_threads()

@@ -34,6 +34,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from pathlib import Path
 
 from muceval.core.tallies import Tally
@@ -57,7 +58,7 @@ _ID_LINE = re.compile(
 _HEADING = re.compile(
     r"^SLOT\s+POS\s+ACT\|COR\s+PAR\s+INC\|ICR\s+IPA\|SPU\s+MIS\s+NON\|REC\s+PRE\s+OVG(\s+FAL)?\s*$"
 )
-_RULE = re.compile(r"^-{5,}[-+]*\s*$")
+_RULE_LINE = re.compile(r"^-{5,}[-+]*\s*$")
 # The name is everything before the first "number number|" group; names never
 # contain that pattern, and every printed number is followed by a space or '|',
 # so wide numbers (1092) never run into their neighbours.
@@ -82,9 +83,9 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
 )
 
 
-@dataclass(frozen=True)
-class ReportRow:
-    """One tally row of a report.
+class ReportRow(NamedTuple):
+    """One tally row of a report (a named tuple, not a dataclass: a report holds tens of
+    thousands and a tuple is built in a third of the time).
 
     ``tally`` holds the printed counts (``pie`` is never printed, so it is 0);
     ``rec``/``pre``/``ovg``/``fal`` are the printed percentages, ``None`` for
@@ -267,7 +268,20 @@ def parse_report(text: str, path: str = "<string>") -> ScoreReport:
     if lines and lines[-1] == "":
         lines.pop()
     parser = _ReportParser(path)
+    # A report repeats a few hundred distinct lines thousands of times (most slots of most
+    # templates print the same small counts), so each distinct line is read once: the memo
+    # holds its plain-row fields, _BLANK or _RULE, or None for any other line, which the
+    # states then read.
+    kinds: dict[str, object] = {}
     for number, raw in enumerate(lines, start=1):
+        kind = kinds.get(raw)
+        if kind is None and raw not in kinds:
+            kind = kinds[raw] = _kind(raw)
+        if kind is _BLANK or (kind is _RULE and parser.state in ("block", "summary")):
+            continue  # both read as nothing here, whatever the state
+        if kind is not None and kind is not _RULE and parser.takes_rows():
+            parser.add(_new_row((*kind, number)))  # type: ignore[misc]
+            continue
         raw = raw.rstrip("\r")
         form_feed = raw.startswith("\f")
         line = raw.lstrip("\f").expandtabs(8)
@@ -275,6 +289,29 @@ def parse_report(text: str, path: str = "<string>") -> ScoreReport:
             raise InputError.at(path, number, "form feed in the middle of a line")
         parser.feed(number, line, form_feed)
     return parser.finish(len(lines) if lines else None)
+
+
+_BLANK = object()
+_RULE = object()
+_new_row = ReportRow._make
+
+
+def _kind(raw: str) -> object:
+    """What a line without its number is: _BLANK, _RULE, the fields of a plain tally row but
+    its line number, or None for any other line. A line with a form feed is always None: it
+    may close a section first."""
+    if "\f" in raw:
+        return None
+    line = raw.rstrip("\r").expandtabs(8)
+    if not line.strip():
+        return _BLANK
+    if _RULE_LINE.match(line):
+        return _RULE
+    match = _ROW.match(line)
+    row = None if match is None else _plain_row(match.group("name").strip(),
+                                                match.group("cols"), 0)
+    return None if row is None else (row.name, row.tally, row.rec, row.pre, row.ovg, row.fal,
+                                     row.has_fal)
 
 
 @dataclass
@@ -332,7 +369,7 @@ class _ReportParser:
         if id_match is not None:
             self._open_block(number, id_match)
         elif self.state == "header":
-            if _HEADING.match(line) or _ROW.match(line) or _RULE.match(line):
+            if _HEADING.match(line) or _ROW.match(line) or _RULE_LINE.match(line):
                 raise InputError.at(
                     self.path, number, "tally rows before any template section or summary"
                 )
@@ -341,24 +378,31 @@ class _ReportParser:
             if self.heading:
                 raise InputError.at(self.path, number, "repeated SLOT heading")
             self.heading = True
-        elif _RULE.match(line):
+        elif _RULE_LINE.match(line):
             return
         elif not (self.state == "summary" and self._f_line(number, line, stripped)):
             self._row(number, line, stripped)
 
+    def takes_rows(self) -> bool:
+        """Whether a plain tally row goes here (after the SLOT heading of a section or of
+        the summary). No other kind of line can be one (an id line has no '|', a heading no
+        number, a rule and the F-measures neither), so such a row is read before the checks
+        for every other kind."""
+        return self.heading and (self.current is not None or self.state == "summary")
+
+    def add(self, row: ReportRow) -> None:
+        (self.summary if self.current is None else self.current.rows).append(row)
+
     def _plain(self, number: int, line: str) -> bool:
-        """Whether ``line`` was a plain tally row where rows go, now read. Most lines are,
-        and no other kind of line can be one (an id line has no '|', a heading no number, a
-        rule and the F-measures neither): they are read first, in two matches, before the
-        checks for every other kind."""
-        if not self.heading or (self.current is None and self.state != "summary"):
+        """Whether ``line`` was a plain tally row where rows go, now read."""
+        if not self.takes_rows():
             return False
         match = _ROW.match(line)
         row = None if match is None else _plain_row(match.group("name").strip(),
                                                     match.group("cols"), number)
         if row is None:
             return False
-        (self.summary if self.current is None else self.current.rows).append(row)
+        self.add(row)
         return True
 
     def _open_block(self, number: int, id_match: re.Match[str]) -> None:
