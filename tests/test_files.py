@@ -6,6 +6,8 @@ import os
 import stat
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from muceval.errors import OutputError
 from muceval.formats import files
@@ -159,3 +161,14 @@ raise SystemExit(main(["slow-write"]))
                     + " ".join(line for line in status.splitlines() if line.startswith("Sig")))
     assert exit_code == 1  # interrupted, as with Ctrl-C
     assert not list(tmp_path.glob(".big.csv.*.tmp")) and not target.exists()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 20_000), st.sampled_from(["", "\n", "\r\n", " \t\n", "\x0c", "\u2028"]),
+       st.text(alphabet=" \t\r\n\x0bab|\u2029", max_size=60))
+def test_first_line_is_that_of_the_whole_text_split(blank, separator, rest):
+    """The sniffers read the first non-blank line from a growing prefix: the same line as
+    splitting the whole text, whatever the line breaks and wherever the prefix cuts."""
+    text = separator * (blank // max(1, len(separator))) + rest
+    expected = next((line for line in text.splitlines() if line.strip()), "")
+    assert files.first_line(text) == expected

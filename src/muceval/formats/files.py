@@ -174,6 +174,25 @@ class _DuplicateKey(Exception):
         self.key = key
 
 
+def first_line(text: str) -> str:
+    """The first line of ``text`` (as :meth:`str.splitlines` splits) that is not blank, or
+    ``''``; the sniffers' question, answered from the start of a file of any size.
+
+    >>> first_line("\\n  \\nConfiguration: x\\nmore")
+    'Configuration: x'
+    """
+    size = 4096
+    while True:
+        lines = text[:size].splitlines()
+        found = next((k for k, line in enumerate(lines) if line.strip()), None)
+        # The prefix's last line may be cut short: it counts only if the prefix is the text.
+        if size >= len(text):
+            return "" if found is None else lines[found]
+        if found is not None and found < len(lines) - 1:
+            return lines[found]
+        size *= 4
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found = dict(pairs)
     if len(found) != len(pairs):

@@ -41,7 +41,7 @@ from muceval.formats.config import (
     parse_configuration_toml,
 )
 from muceval.formats.error_counts import looks_like_error_analysis, parse_error_counts
-from muceval.formats.files import parse_json, read_text, system_name
+from muceval.formats.files import first_line, parse_json, read_text, system_name
 from muceval.formats.modern import LAYOUTS, REGISTRY, Layout, detect_layout, parse_modern
 from muceval.formats.muc.history import parse_history
 from muceval.formats.muc.reports import ScoreReport, parse_report
@@ -285,10 +285,6 @@ _LISP_FORM = re.compile(r"\(\s*(define-muc-configuration-options|define-muc-temp
 _TEMPLATE_LINE = re.compile(r"^\d+\.\s+\S", re.MULTILINE)
 
 
-def _first_line(text: str) -> str:
-    return next((line for line in text.splitlines() if line.strip()), "")
-
-
 def _lisp_forms(text: str) -> set[str]:
     return {m.group(1) for m in _LISP_FORM.finditer(text)}
 
@@ -300,7 +296,7 @@ def _strip_lisp_comments(text: str) -> str:
 def _looks_like_report(text: str, path: str) -> bool:
     return (
         bool(_REPORT_HEADING.search(text))
-        or _first_line(text).startswith("Configuration:")
+        or first_line(text).startswith("Configuration:")
         or "* * * TOTAL SLOT SCORES * * *" in text
     )
 

@@ -48,6 +48,7 @@ from muceval.core.schema import MUC4, Schema, schema_named
 from muceval.errors import InputError, UsageError
 from muceval.formats.files import (
     check_format_version,
+    first_line,
     json_lines,
     json_text,
     parse_json,
@@ -77,7 +78,7 @@ class Probe:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.first = next((line for line in text.splitlines() if line.strip()), "").strip()
+        self.first = first_line(text).strip()
         self._found: dict[str, int] = {}
 
     @cached_property

@@ -34,8 +34,8 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 from muceval.core.tallies import Tally
 from muceval.core.units import MAX_COUNT

@@ -29,6 +29,7 @@ from muceval.core.units import check_counts
 from muceval.errors import InputError, Problem
 from muceval.formats.counts import parse_count
 from muceval.formats.csvrows import csv_records
+from muceval.formats.files import first_line
 from muceval.formats.scores.json import check_detail
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
@@ -178,7 +179,7 @@ def looks_like_scores_csv(text: str, path: str = "") -> bool:
     >>> looks_like_scores_csv(",".join(CSV_COLUMNS) + "\\n")
     True
     """
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = first_line(text)
     return first.strip().startswith(",".join(CSV_COLUMNS[:3]) + ",")
 
 

@@ -22,7 +22,7 @@ from muceval.core.units import FIELDS, UnitTallies, check_counts
 from muceval.errors import InputError, MucevalWarning, Problem
 from muceval.formats.counts import parse_count
 from muceval.formats.csvrows import csv_rows
-from muceval.formats.files import read_text
+from muceval.formats.files import first_line, read_text
 
 __all__ = ["HEADER", "from_csv", "looks_like_unit_csv", "parse_unit_csv"]
 
@@ -38,7 +38,7 @@ def looks_like_unit_csv(text: str, path: str = "") -> bool:
     """
     if path.lower().endswith(".csv"):
         return True
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = first_line(text)
     return first.replace(" ", "").lower().startswith("system,unit")
 
 
