@@ -353,10 +353,10 @@ def _many_block(pairs: Sequence[PairData], metrics: tuple[str, ...], shuffles: i
                 seed: int, two_sided: bool, sums: int) -> np.ndarray:
     count = len(pairs)
     longest = max((len(p.diffs) for p in pairs), default=0)
-    d = np.zeros((longest, 3, count))
+    padded = np.zeros((longest, 3, count))
     for k, pair in enumerate(pairs):
-        d[:len(pair.diffs), :, k] = pair.diffs
-    d = d.reshape(longest, 3 * count)
+        padded[:len(pair.diffs), :, k] = pair.diffs
+    d = padded.reshape(longest, 3 * count)
     _, totals, signs, thresholds = _thresholds(list(pairs), metrics, two_sided)
     tx = totals[:, :3].T.astype(np.float64)
     ty = totals[:, 3:].T.astype(np.float64)
