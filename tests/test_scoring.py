@@ -343,3 +343,30 @@ def test_message_totals_are_the_all_templates_totals_of_each_message():
         fresh = summarize(pairs, config)
         assert list(fresh.message_totals.items()) == [
             (m.message_id, m.accumulators.all_templates.total) for m in summary.messages]
+
+
+@pytest.mark.parametrize("unresolved", ["incorrect", "partial"])
+def test_a_scorer_reused_across_systems_scores_each_as_a_fresh_one(unresolved):
+    """The slot tallies a scorer remembers across pairs and systems change nothing: not a
+    tally, not the count of unanswered questions. The reference remembers nothing (a
+    scorer told of every reuse of the history scores every slot after the mapping)."""
+    from dataclasses import replace
+    from importlib.resources import files
+
+    import muceval
+
+    example = files("muceval") / "data" / "example"
+    config = muceval.load_configuration(example / "config.toml")
+    history = muceval.read_history(example / "history.lisp")
+    key = muceval.read_templates(example / "key.txt", config)
+    systems = [muceval.read_templates(example / f"{name}.txt", config)
+               for name in ("alpha", "beta", "gamma", "delta")]
+    options = ScoringOptions(unresolved=unresolved)
+    reused = Scorer(config, history, options)
+    for response in systems + systems[::-1]:
+        again = reused.score(key, response)
+        fresh = Scorer(config, history, replace(options, on_reuse=lambda query: None))
+        reference = fresh.score(key, response)
+        assert again.pairs == reference.pairs
+        assert again.unanswered == reference.unanswered
+    assert reused.slots._memo

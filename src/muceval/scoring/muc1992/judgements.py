@@ -106,6 +106,9 @@ class HistoryIndex:
         self._matcher = matcher
         self._entries: dict[tuple[str, str, str], list[StoredJudgement]] = {}
         self._cache: dict[tuple[str, str, str, CValue], StoredJudgement | None] = {}
+        self.version = 0
+        """How many judgements were added (:meth:`add`): what was worked out from the
+        index before holds while it stays the same."""
         if history is not None:
             for message_id, template_id, slot_id, entry in history.entries():
                 self._entries.setdefault((message_id, template_id, slot_id), []).append(
@@ -130,6 +133,7 @@ class HistoryIndex:
         """Append a judgement; later look-ups see it."""
         self._entries.setdefault((message_id, template_id, slot_id), []).append(stored)
         self._cache.clear()
+        self.version += 1
 
 
 # ---------------------------------------------------------------------------

@@ -147,7 +147,7 @@ response fills spurious.
 
 class _Ctx:
     __slots__ = ("message_id", "key_tid", "response_tid", "rules", "resolver", "overlap",
-                 "trace", "ledger")
+                 "trace", "ledger", "open")
 
     def __init__(self, message_id: str, key_tid: str, response_tid: str | None, rules: SlotRules,
                  resolver: QueryResolver | None, overlap: bool, trace: Trace | None = None,
@@ -160,6 +160,9 @@ class _Ctx:
         self.overlap: bool = overlap
         self.trace: Trace | None = trace
         self.ledger: Ledger | None = ledger
+        # Whether the scoring reached a point where a resolver, had there been one, would
+        # have been asked: the tally then depends on the resolver.
+        self.open = False
 
     def note(self, how: str, status: str, k: CValue, r: CValue) -> None:
         if self.trace is not None:
@@ -228,6 +231,9 @@ class SlotScorer:
         self.history = index or HistoryIndex(history, self.matcher)
         self.rules = {spec.slot_id: slot_rules(spec) for spec in config.content_slots}
         self._eq = self.matcher.equal
+        self._memo: dict[tuple[Any, ...], tuple[tuple[int, ...], bool]] = {}
+        self._memo_of: HistoryIndex | None = None
+        self._memo_version = 0
 
     # -- entry point --------------------------------------------------------
     def score(
@@ -253,7 +259,31 @@ class SlotScorer:
         if not key_fills and not response_fills:
             # Both blank: noncommittal (the most common case by far).
             return [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, rules.cardinality]
-        ctx = _Ctx(message_id, key_tid, response_tid, rules, resolver, overlap, trace, ledger)
+        if trace is not None or ledger is not None or (resolver is not None and (
+                resolver.unresolved == "ask" or resolver.on_reuse is not None)):
+            return self._score(_Ctx(message_id, key_tid, response_tid, rules, resolver,
+                                    overlap, trace, ledger), key_fills, response_fills)
+        # The mapping scores a slot of a key template against each response, and then the
+        # pair it chose again, and systems give the same fills: one tally per message, key
+        # template, slot, mode and fills. A tally that put no question to a resolver (it
+        # recorded nothing, asked no one) stands for every resolver; one that did stands
+        # only for batch mode. Judgements added to the history empty the memo.
+        if self._memo_of is not self.history or self._memo_version != self.history.version:
+            self._memo.clear()
+            self._memo_of, self._memo_version = self.history, self.history.version
+        key = (message_id, key_tid, rules.slot_id, overlap, tuple(key_fills),
+               tuple(response_fills))
+        known = self._memo.get(key)
+        if known is not None and (known[1] or resolver is None):
+            return list(known[0])
+        ctx = _Ctx(message_id, key_tid, response_tid, rules, resolver, overlap)
+        tally = self._score(ctx, key_fills, response_fills)
+        if resolver is None or not ctx.open:
+            self._memo[key] = (tuple(tally), not ctx.open)
+        return tally
+
+    def _score(self, ctx: _Ctx, key_fills: Sequence[CValue],
+               response_fills: Sequence[CValue]) -> list[int]:
         if len(key_fills) <= 1 and len(response_fills) <= 1:
             k = key_fills[0] if key_fills else None
             r = response_fills[0] if response_fills else None
@@ -278,6 +308,7 @@ class SlotScorer:
                 if rules.is_set:
                     res = self._set_fill(ctx, k1, r1)
                     if res == _QUERY:
+                        ctx.open = True
                         res = self._query(ctx, [k1], r1, rule=_RULE_SET) \
                             if ctx.resolver else None
                     elif res is not None:
@@ -286,8 +317,10 @@ class SlotScorer:
                     if self.matcher.words(k1) & self.matcher.words(r1):
                         res = PLAIN
                         ctx.note("words", AUTO_PARTIAL, (k1,), r1)
-                elif ctx.resolver is not None:
-                    res = self._query(ctx, [k], r, rule=_RULE_SINGLE)
+                else:
+                    ctx.open = True
+                    if ctx.resolver is not None:
+                        res = self._query(ctx, [k], r, rule=_RULE_SINGLE)
             status = res[0] if isinstance(res, tuple) else res
 
         t = [0] * 11
@@ -357,6 +390,7 @@ class SlotScorer:
             return t
 
         # Step D: the query pass (interactive scoring only).
+        ctx.open = ctx.open or bool(K and R)
         if ctx.resolver is not None and K and R:
             still = []
             for r in R:
