@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from muceval.core.modern import ROLES, Entity, ModernTemplate, role_union
 from muceval.scoring.modern.counts import Counts, normalize
@@ -27,6 +26,16 @@ PHI_RME = ("subset", "phi3", "phi3-entities", "phi-a")
 # ---------------------------------------------------------------------------
 
 
+def _assignment(matrix: np.ndarray, maximize: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Kuhn–Munkres (``scipy.optimize.linear_sum_assignment``), imported when first needed:
+    scipy.optimize takes a quarter of a second to import, and GTT's template F1 never
+    aligns with it."""
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(matrix, maximize=maximize)
+    return rows, cols
+
+
 def _similarity(pred: list[str], gold: list[str], phi: str) -> float:
     if phi == "strict":
         gold_set = set(gold)
@@ -38,7 +47,7 @@ def _similarity(pred: list[str], gold: list[str], phi: str) -> float:
 def _best_total(matrix: np.ndarray) -> float:
     if matrix.size == 0:
         return 0.0
-    rows, cols = linear_sum_assignment(matrix, maximize=True)
+    rows, cols = _assignment(matrix, maximize=True)
     return float(matrix[rows, cols].sum())
 
 
@@ -202,7 +211,7 @@ def _phi_a_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]
     if not gold or not pred:
         return 0.0
     matrix = np.array([[_phi_a(tuple(g), p) for p in pred] for g in gold], dtype=float)
-    rows, cols = linear_sum_assignment(-matrix)
+    rows, cols = _assignment(-matrix)
     return float(sum(matrix[rows, cols].tolist()))
 
 
@@ -278,7 +287,7 @@ def rme_document(pred: Sequence[ModernTemplate], gold: Sequence[ModernTemplate],
                 p_scores[r, c] = r_scores[r, c] = _phi3_score(g, p)
     if len(rows) > len(golds):
         _keep_best_copies(rows, p_scores, r_scores)
-    assigned_rows, assigned_cols = linear_sum_assignment(-p_scores)
+    assigned_rows, assigned_cols = _assignment(-p_scores)
     if phi == "phi-a":  # summed in row order, as FAMuS's scorer sums it
         total = float(sum(p_scores[assigned_rows, assigned_cols].tolist()))
         return Counts(total, p_den, total, r_den)
