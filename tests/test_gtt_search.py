@@ -173,12 +173,15 @@ def test_twelve_identical_templates_are_mapped_without_enumerating() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 9), st.integers(1, 9), st.data())
 def test_the_bound_is_the_largest_matching_sum_on_any_gains(rows, cols, data) -> None:
-    """The search's bound, over subsets for small documents, is the sum Kuhn–Munkres finds."""
+    """The best alignment's sum (GTT's search bound, phi-3, strict CEAF-REE), over subsets
+    for small documents, is the sum Kuhn–Munkres finds."""
     import numpy as np
     from scipy.optimize import linear_sum_assignment
+
+    from muceval.scoring.modern.ceaf import largest_matching
 
     weights = np.array(data.draw(st.lists(st.lists(st.integers(0, 9), min_size=cols,
                                                    max_size=cols),
                                           min_size=rows, max_size=rows)))
     chosen_rows, chosen = linear_sum_assignment(weights, maximize=True)
-    assert gtt._most(weights) == int(weights[chosen_rows, chosen].sum())
+    assert largest_matching(weights) == int(weights[chosen_rows, chosen].sum())

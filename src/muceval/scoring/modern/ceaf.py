@@ -36,6 +36,35 @@ def _assignment(matrix: np.ndarray, maximize: bool = False) -> tuple[np.ndarray,
     return rows, cols
 
 
+def largest_matching(weights: np.ndarray) -> int:
+    """The largest sum of non-negative integer ``weights`` over a one-to-one matching: over
+    the subsets of the smaller side when it is small (the usual document), else Kuhn–Munkres
+    (:func:`_assignment`). Both give the maximum.
+
+    >>> largest_matching(np.array([[1, 1], [1, 0]]))
+    2
+    """
+    if weights.shape[1] > weights.shape[0]:
+        weights = weights.T
+    if weights.shape[1] > _SUBSET_COLUMNS:
+        rows, cols = _assignment(weights, maximize=True)
+        return int(weights[rows, cols].sum())
+    best = {0: 0}  # used columns -> the most weight so far
+    for row in weights.tolist():
+        step = dict(best)
+        for used, total in best.items():
+            for j, w in enumerate(row):
+                if w and not used >> j & 1 and step.get(used | 1 << j, -1) < total + w:
+                    step[used | 1 << j] = total + w
+        best = step
+    return max(best.values())
+
+
+_SUBSET_COLUMNS = 6
+"""Up to this many entities or templates on the smaller side, :func:`largest_matching`
+runs over subsets."""
+
+
 def _similarity(pred: list[str], gold: list[str], phi: str) -> float:
     if phi == "strict":
         gold_set = set(gold)
@@ -44,9 +73,12 @@ def _similarity(pred: list[str], gold: list[str], phi: str) -> float:
     return sum(1 for m in gold if m in pred_set) / len(pred)
 
 
-def _best_total(matrix: np.ndarray) -> float:
+def _best_total(matrix: np.ndarray, phi: str) -> float:
     if matrix.size == 0:
         return 0.0
+    if phi == "strict":
+        # 0/1 similarities: every optimal alignment sums to the same whole number.
+        return float(largest_matching(matrix.astype(np.int64)))
     rows, cols = _assignment(matrix, maximize=True)
     return float(matrix[rows, cols].sum())
 
@@ -62,7 +94,7 @@ def ree_document(pred: Sequence[Sequence[Entity]], gold: Sequence[Sequence[Entit
         g_norm = [[norm(m) for m in e] for e in g_entities]
         matrix = np.array([[_similarity(p, g, phi) for g in g_norm] for p in p_norm],
                           dtype=float).reshape(len(p_norm), len(g_norm))
-        total = _best_total(matrix)
+        total = _best_total(matrix, phi)
         out[role] = Counts(total, len(p_norm), total, len(g_norm))
     return out
 
@@ -200,8 +232,9 @@ def _phi3_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity])
     worth the predicted mentions (repeats counted) that are in the gold entity."""
     if not gold or not pred:
         return 0
-    matrix = np.array([[sum(1 for m in p if m in g) for p in pred] for g in gold], dtype=float)
-    return int(round(_best_total(matrix)))
+    matrix = np.array([[sum(1 for m in p if m in g) for p in pred] for g in gold],
+                      dtype=np.int64)
+    return largest_matching(matrix)
 
 
 def _phi_a_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]) -> float:

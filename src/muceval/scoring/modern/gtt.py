@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from muceval.core.modern import ROLES, ModernTemplate
+from muceval.scoring.modern.ceaf import largest_matching
 from muceval.scoring.modern.counts import Counts, normalize
 
 __all__ = ["GttTemplate", "best_map", "brute_force_map", "gold_templates", "mapped_pairs",
@@ -176,38 +177,7 @@ def _matching(gains: np.ndarray, first: int, cols: Sequence[int]) -> tuple[int, 
     if min(weights.shape[:2]) == 1:
         most = weights.max(axis=(0, 1))
         return int(most[0]), int(most[1])
-    return _most(weights[:, :, 0]), _most(weights[:, :, 1])
-
-
-def _most(weights: np.ndarray) -> int:
-    """The largest sum of non-negative integer ``weights`` over a one-to-one matching: over
-    the subsets of the smaller side when it is small (the usual document), else Kuhn–Munkres
-    (scipy.optimize, a quarter of a second to import, for the rare large one). Both give the
-    maximum, so the search is the same."""
-    if weights.shape[1] > weights.shape[0]:
-        weights = weights.T
-    rows, cols = weights.shape
-    if cols > _SUBSET_COLUMNS:
-        from scipy.optimize import linear_sum_assignment
-
-        matched_rows, matched = linear_sum_assignment(weights, maximize=True)
-        return int(weights[matched_rows, matched].sum())
-    table = weights.tolist()
-    best = {0: 0}  # used columns -> the most gain so far
-    for row in table:
-        step = dict(best)
-        for used, gain in best.items():
-            for j, w in enumerate(row):
-                if w and not used >> j & 1:
-                    mask = used | 1 << j
-                    if step.get(mask, -1) < gain + w:
-                        step[mask] = gain + w
-        best = step
-    return max(best.values())
-
-
-_SUBSET_COLUMNS = 6
-"""Up to this many templates on the smaller side, :func:`_most` runs over subsets."""
+    return largest_matching(weights[:, :, 0]), largest_matching(weights[:, :, 1])
 
 
 _FEW_MAPS = 100
