@@ -162,6 +162,8 @@ class _RecordingIndex(HistoryIndex):
     it, whichever system put the question.
     """
 
+    remembered = False
+
     def __init__(self, history: History | None, matcher: ValueMatcher) -> None:
         super().__init__(history, matcher)
         self.matcher = matcher

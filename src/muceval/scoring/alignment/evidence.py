@@ -42,7 +42,7 @@ from muceval.scoring.muc1992.mapping import (
     overlap_verdict,
     pair_score,
 )
-from muceval.scoring.muc1992.slots import Trace
+from muceval.scoring.muc1992.rules import Trace
 
 __all__ = ["EvidenceEvaluator", "PairEvidence", "SlotEvidence", "ValueMatch", "restriction_slots"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 from muceval.core import model
 from muceval.core.model import History, HistoryEntry, Judgement
@@ -101,6 +101,10 @@ class HistoryIndex:
     >>> index.find("M1", "1", "s", '"THE LEADERS"').judgement
     'fail'
     """
+
+    remembered: ClassVar[bool] = True
+    """Whether what is worked out from the index may be remembered instead of looked up
+    again (False where every look-up must happen: where they are recorded)."""
 
     def __init__(self, history: History | None, matcher: ValueMatcher):
         self._matcher = matcher

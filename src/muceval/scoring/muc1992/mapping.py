@@ -31,7 +31,8 @@ import numpy as np
 from muceval.core.model import IRRELEVANT_ID, ManualMappings, Restriction, Template
 from muceval.errors import InputError, Problem
 from muceval.scoring.muc1992.equality import CValue, canon
-from muceval.scoring.muc1992.slots import COR, NON, PAR, POS, SlotScorer, Trace
+from muceval.scoring.muc1992.rules import Trace
+from muceval.scoring.muc1992.slots import COR, NON, PAR, POS, SlotScorer
 
 __all__ = [
     "ManualMappings",

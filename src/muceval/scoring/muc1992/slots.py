@@ -13,10 +13,9 @@ A slot's tallies come back as a list of 11 integers in the order of
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from muceval.core.model import Configuration, History, Judgement, SlotSpec, SlotType
+from muceval.core.model import Configuration, History, Judgement
 from muceval.core.tallies import Col
 from muceval.scoring.muc1992.equality import (
     ALLOF,
@@ -52,6 +51,7 @@ from muceval.scoring.muc1992.judgements import (
     answer_entry,
     stored_judgement,
 )
+from muceval.scoring.muc1992.rules import Ledger, SlotRules, Trace, slot_rules
 
 __all__ = [
     "AnswerCallback",
@@ -89,60 +89,8 @@ _RULE_MULTI_SET = ("§6.2 step D / §6.6: a set fill of a multi-valued slot whos
                    "agree with the key's")
 _BLOCKED: Credit = ("blocked", None)  # stage 1 ended the look-up without a result
 
-# ---------------------------------------------------------------------------
-# Slot rules
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SlotRules:
-    """What slot scoring needs to know about one slot of the configuration."""
-
-    slot_id: str
-    is_set: bool
-    is_string: bool
-    is_location: bool
-    hierarchical: bool
-    cardinality: int
-    xref: tuple[str, ...]
-
-
-def slot_rules(spec: SlotSpec) -> SlotRules:
-    """The :class:`SlotRules` of a slot specification."""
-    return SlotRules(
-        slot_id=spec.slot_id,
-        is_set=spec.type is SlotType.SET,
-        is_string=spec.type is SlotType.STRING,
-        is_location=spec.type is SlotType.LOCATION,
-        hierarchical=spec.type is SlotType.SET and spec.hierarchical,
-        cardinality=spec.cardinality if spec.type is SlotType.SET else 0,
-        xref=spec.xref,
-    )
-
-
-Trace = list[tuple[str, str, CValue, CValue]]
-"""What a traced slot call credited: (how, credit, key fill, response fill).
-
-``how``: ``equal`` (§3 equality), ``history`` (a stored judgement), ``general``
-(the response names an ancestor in the set hierarchy), ``country`` (a location's
-country), ``xref`` (the cross-reference combination of §6.5), ``set-fill``
-(§6.6), ``words`` (the restriction's word overlap; the key fill is then the
-tuple of the key fills left). ``credit``: ``full`` or ``partial``.
-"""
-
 _FULL = frozenset({PLAIN, AUTO_MATCH, MATCH, COMPOSITE})
 
-Ledger = list[tuple[CValue, CValue, int, int, int, int]]
-"""What a slot call credited fill by fill: (key fill, response fill, POS, ACT, COR, PAR).
-
-One entry per key fill the slot counted (with the response fill credited
-against it, or ``None``), and one per response fill no key fill took (key fill
-``None``: ACT only). The entries sum to the slot's POS, ACT, COR and PAR.
-Where 1992 counted leftovers by number (§6.2 step E), the convention is: the
-leftover key fills, required ones first, take the leftover response fills in
-order as incorrect, the remaining required ones are missing, the remaining
-response fills spurious.
-"""
 
 
 class _Ctx:
@@ -259,8 +207,9 @@ class SlotScorer:
         if not key_fills and not response_fills:
             # Both blank: noncommittal (the most common case by far).
             return [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, rules.cardinality]
-        if trace is not None or ledger is not None or (resolver is not None and (
-                resolver.unresolved == "ask" or resolver.on_reuse is not None)):
+        if trace is not None or ledger is not None or not self.history.remembered or (
+                resolver is not None and (resolver.unresolved == "ask"
+                                          or resolver.on_reuse is not None)):
             return self._score(_Ctx(message_id, key_tid, response_tid, rules, resolver,
                                     overlap, trace, ledger), key_fills, response_fills)
         # The mapping scores a slot of a key template against each response, and then the
