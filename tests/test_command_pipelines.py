@@ -94,7 +94,8 @@ def test_significance_returns_what_the_command_prints(tmp_path: Path, capsys) ->
     with pytest.raises(muceval.OutputError, match="exists"):
         run_significance(source, settings=settings, pairs=pairs)
     assert main(["significance", str(path), "--method", "exact", "--bootstrap", "0", "--seed",
-                 "1", "--pairs", str(tmp_path / "again.csv"), "--format", "json"]) == 0
+                 "1", "--tests", "all", "--pairs", str(tmp_path / "again.csv"), "--format",
+                 "json"]) == 0
     assert json.loads(capsys.readouterr().out)["settings"]["pairs_file"] == str(
         tmp_path / "again.csv")
     assert (tmp_path / "again.csv").read_text() == pairs.read_text()

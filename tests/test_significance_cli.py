@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -123,24 +124,83 @@ def test_progress_lines_when_stderr_is_not_a_terminal(tmp_path, capsys) -> None:
 
 
 def test_pairs_are_streamed_to_a_file(tmp_path, capsys):
-    # --pairs writes the very table --format csv prints, then the summary; an existing
-    # file is kept unless --force.
+    # --pairs writes the very table --format csv prints when the intervals and classic tests
+    # are asked for, then the summary; an existing file is kept unless --force.
     args = ["significance", str(DATA / "small.csv"), "--seed", "4", "--shuffles", "999"]
     assert main([*args, "--format", "csv"]) == 0
     table = capsys.readouterr().out
     out = tmp_path / "pairs.csv"
-    assert main([*args, "--pairs", str(out), "--format", "json"]) == 0
+    asked = ["--bootstrap", "1000", "--tests", "all"]
+    assert main([*args, *asked, "--pairs", str(out), "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert out.read_text() == table
     assert doc["comparisons"] == [] and doc["settings"]["pairs_file"] == str(out)
+    assert doc["settings"]["pairs_intervals"] and doc["settings"]["pairs_classic_tests"]
     assert doc["letters"] and doc["groups"]
     assert main([*args, "--pairs", str(out)]) == 2
     assert "exists" in capsys.readouterr().err
     assert main([*args, "--pairs", str(out), "--force"]) == 0
     shown = capsys.readouterr().out
     assert "written to" in shown and "p next" not in shown
+    assert "without intervals or classic tests: ask with --bootstrap N and --tests all" in shown
     assert main([*args, "--pairs", str(DATA / "small.csv"), "--force"]) == 2
     assert (DATA / "small.csv").read_text().startswith("system,unit")
+
+
+def test_a_leaderboard_computes_intervals_and_classic_tests_only_when_asked(tmp_path, capsys):
+    """Without --bootstrap and --tests on the command line, the pairs file leaves the
+    intervals and the classic tests empty, and the summary records that; every other column
+    is that of the full table."""
+    import csv
+
+    args = ["significance", str(DATA / "small.csv"), "--seed", "4", "--shuffles", "999"]
+    assert main([*args, "--format", "csv"]) == 0
+    full = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    out = tmp_path / "pairs.csv"
+    assert main([*args, "--pairs", str(out), "--format", "json"]) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert (settings["bootstrap"], settings["pairs_intervals"],
+            settings["pairs_classic_tests"]) == (0, False, False)
+    lean = list(csv.DictReader(out.open()))
+    left = {"ci_low", "ci_high", "correlation", "sign", "wilcoxon", "paired_t",
+            "two_sample_t", "chi2", "binomial"}
+    assert all(row[c] == "" for row in lean for c in left)
+    assert [{k: v for k, v in row.items() if k not in left} for row in lean] == \
+        [{k: v for k, v in row.items() if k not in left} for row in full]
+
+
+def test_a_leaderboard_as_numpy_arrays_holds_the_tables_numbers(tmp_path, capsys):
+    """--pairs FILE.npz: the same pairs, p-values, decisions, intervals and classic tests as
+    the CSV, as arrays numpy.load reads without pickle, with the format and settings."""
+    import csv
+
+    import numpy as np
+
+    args = ["significance", str(DATA / "small.csv"), "--seed", "4", "--shuffles", "999",
+            "--bootstrap", "500", "--tests", "all"]
+    assert main([*args, "--pairs", str(tmp_path / "pairs.csv"), "--format", "json"]) == 0
+    assert main([*args, "--pairs", str(tmp_path / "pairs.npz"), "--format", "json"]) == 0
+    capsys.readouterr()
+    rows = list(csv.DictReader((tmp_path / "pairs.csv").open()))
+    z = np.load(tmp_path / "pairs.npz", allow_pickle=False)
+    assert (str(z["format"]), int(z["format_version"])) == ("muceval-pairs", 1)
+    assert json.loads(str(z["settings"]))["pairs_file"] == str(tmp_path / "pairs.npz")
+    systems, metrics = z["systems"].tolist(), z["metrics"].tolist()
+    m = len(metrics)
+    assert len(rows) == len(z["a"]) * m
+    for i, row in enumerate(rows):
+        k, j = divmod(i, m)
+        a, b = systems[z["a"][k]], systems[z["b"][k]]
+        assert (row["a"], row["b"], row["metric"]) == (a, b, metrics[j])
+        assert float(row["value_a"]) == z["scores"][z["a"][k], j]
+        for column in ("p_value", "p_adjusted", "confidence", "error_bound", "ci_low",
+                       "ci_high"):
+            assert float(row[column]) == z[column][k, j], column
+        assert row["significant"] == str(int(z["significant"][k, j]))
+        assert int(row["units"]) == z["units"][k]
+        for test in ("sign", "wilcoxon", "paired_t", "chi2"):
+            value = z[f"classic_{test}"][k, j]
+            assert (row[test] == "") if np.isnan(value) else float(row[test]) == value
 
 
 def test_p_values_have_one_format_and_say_why_they_are_not_significant() -> None:

@@ -106,7 +106,8 @@ class View:
               "from paired-t, sign, wilcoxon, two-sample-t, binomial, chi2, or 'paired' "
               "(paired-t, sign, wilcoxon) or 'all'; with the correlation r of the systems and "
               "Yeh's factor √(1/(1−r)) by which tests assuming independence understate "
-              "significance. JSON and CSV always hold every test.")])
+              "significance. JSON and CSV always hold every test; a --pairs file holds them "
+              "only with --tests (any).")])
 @executor_options(
     "Run the shuffles on Dask: tcp://HOST:8786 (a running scheduler) or local:N (N worker "
     "processes started for the run); the p-values are those of an in-process run. Needs "
@@ -115,10 +116,12 @@ class View:
     "again with it resumes where the run stopped.")
 @option_group("pairs", _pairs_file, [
     click.option("--pairs", "pairs_path", type=click.Path(dir_okay=False),
-                 help="Write every pairwise comparison to this CSV file as it is computed (the "
-                 "columns of --format csv), keeping only arrays in memory: for leaderboards of "
-                 "hundreds or thousands of systems. The terminal (or --format json) then gets "
-                 "the summary: scores, groups and letters."),
+                 help="Write every pairwise comparison to this file, keeping only arrays in "
+                 "memory: for leaderboards of hundreds or thousands of systems. A name ending "
+                 "in .npz gets NumPy arrays (numpy.load; the fastest), any other the CSV of "
+                 "--format csv, written as computed. Intervals only with --bootstrap N and the "
+                 "classic tests only with --tests, given on the command line. The terminal (or "
+                 "--format json) then gets the summary: scores, groups and letters."),
     click.option("--force", is_flag=True, help="With --pairs: replace an existing file.")])
 @click.option("--plan", "show_plan", is_flag=True,
               help="Print the jobs, the work and the estimated time (from a short calibration "
@@ -172,17 +175,24 @@ def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
     # The terminal shows no intervals, and the classic tests only with --tests: computing
     # them there would cost a leaderboard seconds for nothing.
     table = fmt == "table"
-    if not table and (matrix is not None or tests is not None):
+    if not table and (matrix is not None or (tests is not None and pairs is None)):
         raise click.UsageError(f"--matrix and --tests choose what the terminal table shows; "
                                f"--format {fmt} holds every matrix cell and every test")
-    if pairs is not None and (fmt == "csv" or tests):
-        raise click.UsageError("--pairs writes the pairwise CSV itself (classic tests "
-                               "included); the terminal or --format json gets the summary")
+    if pairs is not None and fmt == "csv":
+        raise click.UsageError("--pairs writes the pairwise table itself; the terminal or "
+                               "--format json gets the summary")
     settings = testing.settings
-    if pairs is None:  # the pairs file holds every column, whatever the terminal shows
+    context = click.get_current_context()
+    if pairs is not None:
+        # A leaderboard's intervals and classic tests cost a third of its time: computed
+        # only when asked for on the command line, and the summary says which were.
+        asked = context.get_parameter_source("bootstrap") is click.core.ParameterSource.COMMANDLINE
+        settings = replace(settings, bootstrap=settings.bootstrap if asked else 0,
+                           classic=bool(chosen_tests))
+    else:
         settings = replace(settings, bootstrap=0 if table else settings.bootstrap,
                            classic=bool(chosen_tests) or not table)
-    given = click.get_current_context().get_parameter_source("metrics")
+    given = context.get_parameter_source("metrics")
     with progress_bar(label is not None and _show(progress), label or "",
                       asked=progress is True) as advance:
         result = run_significance(
@@ -251,6 +261,11 @@ def _print(result: SignificanceResult | ErrorPairs | StreamedRun | Plan, fmt: st
         click.echo(result.to_csv(), nl=False)
 
 
+_ASKED = (("intervals", "pairs_intervals", "--bootstrap N"),
+          ("classic tests", "pairs_classic_tests", "--tests all"))
+"""What a pairs file holds only when asked for: its name, its key in the settings, and how."""
+
+
 def _table(result: SignificanceResult | ErrorPairs | StreamedRun, matrix: bool | None,
            chosen_tests: tuple[str, ...]) -> None:
     # Only here: rich and the terminal tables are a tenth of a JSON run's start-up.
@@ -268,8 +283,11 @@ def _table(result: SignificanceResult | ErrorPairs | StreamedRun, matrix: bool |
         render_error_pairs(result.changes, Console(), shown.alpha, shown.seed, shown.adjust)
     elif isinstance(result, StreamedRun):
         render_significance(result.summary, Console(soft_wrap=False))
+        record = result.summary.settings
+        left = [(what, how) for what, key, how in _ASKED if not record[key]]
         click.echo(f"{result.pairs:,} pairs × {len(result.summary.metrics)} metrics written to "
-                   f"{result.path}")
+                   f"{result.path}" + (f" (without {' or '.join(w for w, _ in left)}: ask with "
+                   f"{' and '.join(h for _, h in left)})" if left else ""))
     else:
         console = Console(soft_wrap=False)
         render_significance(result, console, matrix=matrix)

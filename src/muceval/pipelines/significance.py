@@ -26,7 +26,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from muceval.core.units import RatioTallies, UnitTallies
 from muceval.errors import OutputError, UsageError
@@ -268,16 +268,46 @@ def _plan(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSe
 def _streamed(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSettings,
               threads: int | None, progress: Progress | None, executor: DaskExecutor | None,
               path: str, inputs: dict[str | None, str], overwrite: bool) -> StreamedRun:
-    """The rows to ``path`` as they are computed (every classic test); the summary kept."""
+    """Every pair to ``path`` (CSV, written as computed, or NumPy's ``.npz``: arrays, no
+    numbers formatted), with the intervals and classic tests ``settings`` ask for; the
+    summary kept."""
     from muceval.formats.files import refuse_replacing_inputs, write_atomic
     from muceval.significance.stream import compare_streamed
 
     refuse_replacing_inputs(path, inputs)
     if os.path.exists(path) and not overwrite:
         raise OutputError(f"{path} exists; use --force to replace it")
-    summary, rows = compare_streamed(tallies, metrics, replace(settings, classic=True),
-                                     threads=threads, progress=progress, executor=executor)
-    write_atomic(path, rows.csv_text())
+    summary, rows = compare_streamed(tallies, metrics, settings, threads=threads,
+                                     progress=progress, executor=executor)
+    summary = replace(summary, settings=summary.settings.with_more(
+        pairs_file=path, pairs_intervals=settings.bootstrap > 0,
+        pairs_classic_tests=settings.classic))
+    columnar = path.lower().endswith(".npz")
+    write_atomic(path, _npz(summary, rows.arrays()) if columnar else rows.csv_text())
     count = len(tallies.systems) * (len(tallies.systems) - 1) // 2
-    return StreamedRun(replace(summary, settings=summary.settings.with_more(pairs_file=path)),
-                       path, count)
+    return StreamedRun(summary, path, count)
+
+
+PAIRS_FORMAT_VERSION = 1
+"""The version of the ``.npz`` pairs file's layout."""
+
+
+def _npz(summary: SignificanceResult, arrays: dict[str, Any]) -> bytes:
+    """A leaderboard's pairs as one ``.npz`` (plain arrays, read with ``numpy.load`` and no
+    pickle): ``systems``, ``metrics``, ``scores`` (systems × metrics), the format, its version
+    and the settings (JSON), and :meth:`~muceval.significance.table.ComparisonTable.arrays`."""
+    import io
+
+    import numpy as np
+
+    buffer = io.BytesIO()
+    np.savez(buffer, format=np.array("muceval-pairs"),
+             format_version=np.array(PAIRS_FORMAT_VERSION),
+             settings=np.array(json.dumps(summary.settings.to_json())),
+             systems=np.array(summary.systems, dtype=str),
+             metrics=np.array(summary.metrics, dtype=str),
+             scores=np.array([[summary.scores[s][m] for m in summary.metrics]
+                              for s in summary.systems], dtype=np.float64).reshape(
+                                  len(summary.systems), len(summary.metrics)),
+             **arrays)
+    return buffer.getvalue()

@@ -126,6 +126,18 @@ class PairRows(Iterator[list[Any]]):
             yield from table.csv_joined()
 
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The whole table as :meth:`ComparisonTable.arrays`, the blocks joined; read
+        instead of the rows or the text, once."""
+        if self._rows is not None or self._text:
+            raise RuntimeError("these pairs were read already")
+        self._text = True
+        parts = [table.arrays() for table in self._tables]
+        if not parts:
+            return {}
+        return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+
+
 @dataclass(frozen=True)
 class _Decided:
     """The raw columns of every pair with the adjusted p-values and decisions."""

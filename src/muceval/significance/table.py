@@ -285,6 +285,29 @@ class ComparisonTable(Sequence[Comparison]):
             flat[step - 1::step] = ["\n"] * rows
             yield "".join(flat)
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The table as NumPy arrays, the columnar form of a leaderboard's pairs file: ``a``,
+        ``b`` (pairs: indices into ``names``), ``units`` (pairs), and pairs × metrics
+        ``p_value``, ``p_adjusted``, ``confidence``, ``error_bound``, ``nge`` (-1 where
+        exact), ``exact``, ``significant``; ``ci_low``/``ci_high`` with intervals and
+        ``classic_units`` and ``classic_<test>`` (NaN where not applicable) with the classic
+        tests. Scores are the systems' (:attr:`values`), not repeated per pair."""
+        out: dict[str, np.ndarray] = {
+            "a": self.first.astype(np.int32), "b": self.second.astype(np.int32),
+            "units": np.asarray(self.units, dtype=np.int64),
+            "p_value": self.p_value, "p_adjusted": self.p_adjusted,
+            "confidence": self.confidence, "error_bound": self.error_bound,
+            "nge": self.nge.astype(np.int64),
+            "exact": self.exact.astype(bool), "significant": self.significant.astype(bool)}
+        if self.ci is not None:
+            out["ci_low"], out["ci_high"] = self.ci[..., 0], self.ci[..., 1]
+        if self.classic is not None:
+            out["classic_units"] = np.stack([c.units for c in self.classic], axis=1)
+            for name in CLASSIC_FIELDS:
+                out[f"classic_{name}"] = np.stack([c.values[name] for c in self.classic],
+                                                  axis=1)
+        return out
+
     def csv_rows(self) -> Iterator[list[Any]]:
         """Each comparison as :func:`~muceval.significance.comparison.csv_row` lays it out."""
         if len(self) == 0:
