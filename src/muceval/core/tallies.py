@@ -6,8 +6,9 @@ template totals, subtotals and the four summary accumulators are formed.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
 from functools import cached_property
 
@@ -44,6 +45,10 @@ class Col(IntEnum):
     MIS = 8
     NON = 9
     PIE = 10
+
+
+_COUNTS = operator.attrgetter(*TALLY_FIELDS)
+"""A tally's counts in column order, read in one call (sums of tallies are on hot paths)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,18 +117,19 @@ class Tally:
     def __add__(self, other: Tally) -> Tally:
         if not isinstance(other, Tally):
             return NotImplemented
-        return Tally(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
+        return Tally(*map(operator.add, _COUNTS(self), _COUNTS(other)))
 
     def __sub__(self, other: Tally) -> Tally:
         """What is left when ``other``, a part of this tally, is taken out."""
         if not isinstance(other, Tally):
             return NotImplemented
-        return Tally(*(a - b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
+        return Tally(*map(operator.sub, _COUNTS(self), _COUNTS(other)))
 
     def as_tuple(self) -> tuple[int, ...]:
         """The eleven counts in column order (POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS,
         NON, PIE)."""
-        return tuple(getattr(self, f.name) for f in fields(self))
+        counts: tuple[int, ...] = _COUNTS(self)
+        return counts
 
     def as_dict(self) -> dict[str, int]:
         """The counts by their lower-case names, in column order."""
