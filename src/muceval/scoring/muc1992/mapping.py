@@ -125,7 +125,9 @@ class PairEvaluator:
 
         def verdict(slot_id: str) -> str:
             if slot_id not in verdicts:
-                verdicts[slot_id] = overlap_verdict(
+                # Blank on both sides: noncommittal, hence null, without scoring.
+                blank = not key.fills.get(slot_id) and not response.fills.get(slot_id)
+                verdicts[slot_id] = "null" if blank else overlap_verdict(
                     self.slot_tally(message_id, key, response, slot_id, overlap=True))
             return verdicts[slot_id]
 
@@ -150,7 +152,10 @@ class PairEvaluator:
 
     def score(self, message_id: str, key: PreparedTemplate, response: PreparedTemplate) -> int:
         """§7.3 pair score: the recall percentage of the pair, 100 if nothing is possible."""
-        return pair_score(self.slot_tally(message_id, key, response, s) for s in self.slot_ids)
+        kf, rf = key.fills, response.fills
+        # A slot blank on both sides is noncommittal, which the pair score leaves out.
+        return pair_score(self.slot_tally(message_id, key, response, s) for s in self.slot_ids
+                          if kf.get(s) or rf.get(s))
 
 
 def overlap_verdict(tally: Sequence[int]) -> str:

@@ -322,6 +322,9 @@ class Scorer:
             s.slot_id for s in config.content_slots if scored is None or s.slot_id in scored
         )
         self.evaluator = PairEvaluator(self.slots, config.restrict_map_slots, self.slot_ids)
+        # A slot blank in key and response: noncommittal, whatever else (SlotScorer.score).
+        self._blank = {s: Tally(non=1, pie=rules.cardinality)
+                       for s, rules in self.slots.rules.items()}
         self._history_maps = (
             {mid: m.pairs for mid, m in history.mappings().items()}
             if history is not None and options.use_history_mappings
@@ -520,16 +523,14 @@ class Scorer:
         ledger: Ledger | None = [] if self.options.fills else None
         credits: list[FillCredit] = []
         for slot_id in slot_ids:
-            t = self.slots.score(
-                message_id,
-                key_tid,
-                self.slots.rules[slot_id],
-                k.fills.get(slot_id, ()) if k is not None else (),
-                r.fills.get(slot_id, ()) if r is not None else (),
-                response_tid=response_id,
-                resolver=resolver,
-                ledger=ledger,
-            )
+            key_fills = k.fills.get(slot_id, ()) if k is not None else ()
+            response_fills = r.fills.get(slot_id, ()) if r is not None else ()
+            if not key_fills and not response_fills:
+                slots.append((slot_id, self._blank[slot_id]))  # the most common slot
+                continue
+            t = self.slots.score(message_id, key_tid, self.slots.rules[slot_id], key_fills,
+                                 response_fills, response_tid=response_id, resolver=resolver,
+                                 ledger=ledger)
             slots.append((slot_id, Tally(*t)))
             if ledger:
                 credits.extend(self._credits(slot_id, ledger))
