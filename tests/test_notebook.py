@@ -137,3 +137,16 @@ def test_an_error_comparison_draws_its_seed_once_and_records_it() -> None:
     assert compared.settings.seed is not None
     again = compare_errors(analysis, compared.settings)
     assert [c.p_value for c in again.changes] == [c.p_value for c in compared.changes]
+
+
+def test_the_report_figures_draw_inline_and_save(evaluation, tmp_path: Path) -> None:
+    """A notebook draws a figure of the report from its _repr_svg_; save writes SVG or PNG."""
+    result = evaluation.significance(SETTINGS)
+    groups = muceval.groups_plot(result, "f1")
+    drawn = groups._repr_svg_()
+    assert drawn.startswith("<svg") and drawn.rstrip().endswith("</svg>")
+    assert all(f"score-{name}" in drawn for name in evaluation.systems)
+    matrix = muceval.matrix_plot(result, "recall")
+    assert "cell-" in matrix._repr_svg_()
+    assert groups.save(tmp_path / "groups.svg").read_text() == groups.svg()
+    assert matrix.save(tmp_path / "matrix.png").read_bytes()[:4] == b"\x89PNG"

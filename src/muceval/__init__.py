@@ -20,8 +20,8 @@ Reports
 Pipelines (each command as one call)
     resolve_inputs, build_report, report_from_responses, report_from_scores,
     report_from_modern, ReportOptions
-Notebooks (one call to evaluate; tables and data frames)
-    evaluate, Evaluation
+Notebooks (one call to evaluate; tables, data frames and figures drawn inline)
+    evaluate, Evaluation, groups_plot, matrix_plot
 Errors
     MucevalError, InputError, UsageError, OutputError, Problem
 ``__version__``
@@ -97,6 +97,8 @@ _PUBLIC: dict[str, str] = {
     "run_significance": "muceval.pipelines.significance",
     "evaluate": "muceval.pipelines.evaluate",
     "Evaluation": "muceval.pipelines.evaluate",
+    "groups_plot": "muceval.reporting.plots",
+    "matrix_plot": "muceval.reporting.plots",
 }
 
 __all__ = [
@@ -148,6 +150,8 @@ __all__ = [
     "run_significance",
     "evaluate",
     "Evaluation",
+    "groups_plot",
+    "matrix_plot",
 ]
 
 
@@ -191,6 +195,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and IDEs
     from muceval.reporting.html import write_report
     from muceval.reporting.muc1992 import format_report
     from muceval.reporting.options import ReportOptions
+    from muceval.reporting.plots import groups_plot, matrix_plot
     from muceval.scoring.modern import ModernOptions, score_modern
     from muceval.scoring.muc1992.scorer import Scorer, ScoringOptions
     from muceval.scoring.session import score_files, score_systems

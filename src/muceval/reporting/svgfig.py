@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
+from pathlib import Path
 
 __all__ = ["Dot", "Group", "Lines", "Rect", "SvgFigure", "Text", "hex_color", "nice_ticks", "polyline",
            "slug", "system_colors", "text_width"]
@@ -142,6 +143,18 @@ class SvgFigure:
         parts += [_svg(m) for m in self.marks]
         parts.append("</g>\n</svg>\n")
         return "".join(parts)
+
+    def _repr_svg_(self) -> str:
+        """The figure as a notebook draws it inline: the SVG element, without the prolog."""
+        text = self.svg()
+        return text[text.index("<svg"):]
+
+    def save(self, path: str | Path, dpi: float = 100) -> Path:
+        """Write the figure to ``path``: SVG, or PNG for a name ending in ``.png``."""
+        from muceval.formats.files import write_atomic
+
+        return write_atomic(path, self.png(dpi) if str(path).lower().endswith(".png")
+                            else self.svg())
 
     def png(self, dpi: float = 100) -> bytes:
         """The figure as PNG, its marks replayed on a matplotlib figure."""
