@@ -74,3 +74,21 @@ def test_readme_library_example_runs(tmp_path: Path) -> None:
     assert "BBN" in result.stdout and "GE" in result.stdout
     assert (tmp_path / "tst3-report" / "report.html").is_file()
     assert {"errors.json", "alignment.json"} <= {p.name for p in (tmp_path / "tst3-report").iterdir()}
+
+
+def test_the_site_pages_read_without_test_names_and_list_them_at_the_end() -> None:
+    """The workflow pages are the README's sections; the tests the README names in its
+    sentences go to a list at each page's end, none lost."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hooks", REPO_ROOT / "docs/site/hooks.py")
+    assert spec is not None and spec.loader is not None
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    for page, heading in hooks.WORKFLOWS.items():
+        section = hooks._section(README, heading)
+        text = hooks._readable(section)
+        body, _, listed = text.partition("## Checked by")
+        assert "tests/test_" not in body, page
+        named = set(re.findall(r"tests/test_\w+\.py::\w+", section))
+        assert named == set(re.findall(r"tests/test_\w+\.py::\w+", listed)), page

@@ -39,6 +39,27 @@ def _relink(text: str, depth: int) -> str:
     return re.sub(r"\]\(docs/", f"]({up}", text)
 
 
+_CITATION = r"(?:tests|benchmarks)/[\w./-]+(?:::[\w\[\]-]+)?"
+_WHOLE = re.compile(rf"\s*\((?:see )?({_CITATION}(?:(?:,|\s+and)\s+{_CITATION})*)\)")
+_TRAILING = re.compile(rf"[;,:]\s+(?:see )?({_CITATION}(?:,\s+{_CITATION})*)(?=[)\s])")
+
+
+def _readable(text: str) -> str:
+    """The section for reading: the README names, in parentheses, the test or benchmark
+    that shows each claim; here they move from the sentences to a list at the page's end."""
+    cited: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        cited.extend(re.findall(_CITATION, match.group(1)))
+        return ""
+
+    body = _TRAILING.sub(keep, _WHOLE.sub(keep, text)).rstrip()
+    if not cited:
+        return body + "\n"
+    listed = "\n".join(f"- `{c}`" for c in dict.fromkeys(cited))
+    return f"{body}\n\n## Checked by\n\nThe claims of this page are checked by:\n\n{listed}\n"
+
+
 def _home(readme: str) -> str:
     opening = readme.split("\n## Commands", 1)[0]
     return _relink(opening, 0) + "\n" + "\n".join(
@@ -67,7 +88,8 @@ def on_files(files: Files, config: Any) -> Files:
     for page, heading in WORKFLOWS.items():
         text = _section(readme, heading)
         title = heading.lstrip("# ")
-        pages[page] = f"# {title}\n" + _relink(text.split("\n", 1)[1], page.count("/"))
+        pages[page] = f"# {title}\n" + _relink(_readable(text.split("\n", 1)[1]),
+                                                page.count("/"))
     for page, text in pages.items():
         files.append(File.generated(config, page, content=text))
     return files
