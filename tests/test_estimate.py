@@ -112,14 +112,14 @@ class _Spy:
         return np.zeros((len(pairs), len(metrics)), dtype=np.int64)
 
 
-@pytest.mark.parametrize("systems,shuffles,loaded,compiled", [
-    (4, 99, False, False),      # too little work to repay loading numba: the NumPy path
-    (40, 9_999, False, True),   # enough: compiled
-    (4, 99, True, True),        # numba loaded already: compiled whatever the work
+@pytest.mark.parametrize("systems,shuffles,loaded,compiled,threads", [
+    (4, 99, False, False, 1),      # too little work to repay loading numba: the NumPy path
+    (40, 9_999, False, True, 3),   # enough: compiled, on every thread
+    (4, 99, True, True, 1),        # numba loaded already: compiled, on one thread for so little
 ])
 def test_the_calibration_takes_the_runs_path(monkeypatch: pytest.MonkeyPatch, systems: int,
                                              shuffles: int, loaded: bool,
-                                             compiled: bool) -> None:
+                                             compiled: bool, threads: int) -> None:
     if loaded:
         monkeypatch.setitem(sys.modules, COMPILED,
                             sys.modules.get(COMPILED, types.ModuleType(COMPILED)))
@@ -133,7 +133,8 @@ def test_the_calibration_takes_the_runs_path(monkeypatch: pytest.MonkeyPatch, sy
     estimate(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings, 1, 3)
     LocalExecutor(3).run(prepared.plan, list(prepared.pairs), prepared.metrics,
                          prepared.settings)
-    assert set(calibration.paths) == set(run.paths) == {(compiled, 3, ("f1", "recall"), True)}
+    assert set(calibration.paths) == set(run.paths) == {(compiled, threads, ("f1", "recall"),
+                                                         True)}
 
 
 def test_the_exact_calibration_takes_the_runs_settings(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,7 +186,11 @@ def test_planning_builds_a_bounded_sample_of_the_pairs(monkeypatch: pytest.Monke
     assert built == []  # the plan of an approximate run reads no pair
     found = estimate(prepared.plan, prepared.pairs, prepared.metrics, prepared.settings, 1, 2)
     assert found.approximate_pairs == len(prepared.pairs) == 8385
-    assert len(set(built)) <= _SAMPLED_PAIRS and max(spy.sizes) <= _SAMPLED_PAIRS
+    # The calibration's sample, and the few pairs that size the work for the threads.
+    from muceval.significance.execute import _THREAD_SAMPLE
+
+    assert len(set(built)) <= _SAMPLED_PAIRS + _THREAD_SAMPLE
+    assert max(spy.sizes) <= _SAMPLED_PAIRS
 
 
 @pytest.mark.parametrize("systems,shuffles,high", [

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from muceval.significance.execute import LocalExecutor, approximate_batch
+from muceval.significance.execute import LocalExecutor, approximate_batch, approximate_threads
 from muceval.significance.kernels import (
     _GEMM_PAIRS,
     PairData,
@@ -145,6 +145,7 @@ def _time_approximate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequen
     if not chosen or shuffles <= 0:
         return 0.0
     batch = min(len(chosen), approximate_batch(shuffles))
+    threads = approximate_threads(the_plan, pairs, metrics, settings, threads)
     # The run's first batch decides the path of all: the later ones find the compiled
     # kernels loaded, or are no larger. Its pairs are read until the work is known.
     compiled = takes_compiled((pairs[k] for k in chosen[:batch]), shuffles, len(metrics))

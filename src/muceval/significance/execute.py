@@ -15,13 +15,37 @@ from typing import Protocol
 
 import numpy as np
 
-from muceval.significance.kernels import ExactResult, PairData, approximate_counts, exact_pvalue
+from muceval.significance.kernels import (
+    ExactResult,
+    PairData,
+    approximate_counts,
+    exact_pvalue,
+    large_work,
+    numpy_work,
+)
 from muceval.significance.plan import ExactJob, Plan
 from muceval.significance.settings import SignificanceSettings
 
-__all__ = ["Executor", "LocalExecutor", "Outcomes", "approximate_batch"]
+__all__ = ["Executor", "LocalExecutor", "Outcomes", "approximate_batch", "approximate_threads"]
 
 Progress = Callable[[int, int], None]
+
+
+def approximate_threads(plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
+                        settings: SignificanceSettings, threads: int) -> int:
+    """The threads the plan's approximate pairs run on, of at most ``threads``: one for work
+    of milliseconds, which a second thread would only wait for (on a busy machine, for a
+    descheduled worker: 45 ms for a pair instead of 3)."""
+    chosen = plan.approximate_pairs
+    # The mean size of a few pairs: a plan of 1,000 systems builds no more to answer.
+    sample = [len(pairs[k].diffs) for k in chosen[:_THREAD_SAMPLE]]
+    units = sum(sample) / max(1, len(sample))
+    work = len(chosen) * numpy_work(settings.shuffles, len(metrics), units)
+    return threads if large_work(work) else 1
+
+
+_THREAD_SAMPLE = 64
+"""Pairs read to size the work of a plan (:func:`approximate_threads`)."""
 
 
 def approximate_batch(shuffles: int) -> int:
@@ -64,11 +88,12 @@ class LocalExecutor:
         nge = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
         batch = approximate_batch(settings.shuffles)
         approximate = list(plan.approximate_pairs)
+        threads = approximate_threads(plan, pairs, metrics, settings, self.threads)
         for start in range(0, len(approximate), batch):
             chunk = approximate[start : start + batch]
             nge[chunk] = approximate_counts(
                 [pairs[k] for k in chunk], tuple(metrics), settings.shuffles, settings.seed,
-                settings.two_sided, threads=self.threads)
+                settings.two_sided, threads=threads)
             done += len(chunk) * settings.shuffles
             if progress is not None:
                 progress(done, total)

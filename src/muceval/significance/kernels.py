@@ -67,6 +67,9 @@ def _jit() -> ModuleType:
 
 
 __all__ = [
+    "large",
+    "large_work",
+    "numpy_work",
     "takes_compiled",
     "METRICS",
     "METRIC_COEFS",
@@ -400,17 +403,30 @@ def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -
     loading them."""
     if not HAVE_NUMBA:
         return False
-    if "muceval.significance.compiled" in sys.modules:
-        return True
-    # Pairs are read only until the work repays loading: a plan's first batch may be
-    # built pair by pair just for this (significance --plan).
+    return "muceval.significance.compiled" in sys.modules or large(pairs, shuffles, metrics)
+
+
+def large(pairs: Iterable[PairData], shuffles: int, metrics: int) -> bool:
+    """Whether the NumPy path would take longer than loading the compiled kernels. Pairs are
+    read only until it would: a plan's first batch may be built pair by pair just for this
+    (significance --plan)."""
     work = 0.0
-    per_shuffle = 18 + 7 * metrics
     for pair in pairs:
-        work += shuffles * (per_shuffle + 0.07 * len(pair.diffs))
-        if work > _NUMPY_BUDGET_NS:
+        work += numpy_work(shuffles, metrics, len(pair.diffs))
+        if large_work(work):
             return True
     return False
+
+
+def numpy_work(shuffles: int, metrics: int, units: float) -> float:
+    """Estimated nanoseconds of a pair of ``units`` differing units on the NumPy path."""
+    return shuffles * (18 + 7 * metrics + 0.07 * units)
+
+
+def large_work(nanoseconds: float) -> bool:
+    """Whether NumPy work of ``nanoseconds`` would take longer than loading the compiled
+    kernels (and runs them on more than one thread)."""
+    return nanoseconds > _NUMPY_BUDGET_NS
 
 
 def approximate_counts(
