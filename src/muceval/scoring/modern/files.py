@@ -109,6 +109,9 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
     paths = [str(p) for p in predictions]
     preds = [(name, read_predictions(p, gold, parse))
              for name, p in zip(system_names(paths, names), paths, strict=True)]
+    # Read leniently, the same answers read strictly too, once, for every scorer's "strict".
+    strictly = {name: read_predictions(pred.path, gold, "strict") for name, pred in preds
+                if pred.parse == "lenient"}
     scores: list[tuple[ModernScores, ...]] = []
     skipped: list[str] = []
     for option in options:
@@ -123,9 +126,8 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
                                f"{', '.join(sorted(takes))} templates; the key is {gold.schema})")
                 continue
             scored = score_modern(gold, pred, option, name)
-            if pred.parse == "lenient":
-                strict = score_modern(gold, read_predictions(pred.path, gold, "strict"), option,
-                                      name)
+            if name in strictly:
+                strict = score_modern(gold, strictly[name], option, name)
                 scored = replace(scored, strict=strict.overall)
             systems.append(scored)
         scores.append(tuple(systems))
