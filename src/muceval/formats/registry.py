@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from muceval.core.checks import unknown_history_slots
+from muceval.core.heap import building
 from muceval.core.model import Configuration, History, SlotType, TemplateFile
 from muceval.core.systems import ScoredSystem, SystemScores, unit_tallies
 from muceval.core.units import UnitTallies
@@ -269,10 +270,11 @@ class Registry:
         options = options or ReadOptions()
         accept = [k for k in self._kinds if k.scores and (k.summaries or not summaries)]
         systems: list[ScoredSystem] = []
-        for path in paths:
-            kind, loaded = self.read(path, options, accept=accept, purpose=purpose)
-            if kind.scores is not None:  # always: only such kinds are accepted
-                systems.extend(kind.scores(loaded.value, options))
+        with building():  # a report is a hundred thousand rows
+            for path in paths:
+                kind, loaded = self.read(path, options, accept=accept, purpose=purpose)
+                if kind.scores is not None:  # always: only such kinds are accepted
+                    systems.extend(kind.scores(loaded.value, options))
         return systems
 
 

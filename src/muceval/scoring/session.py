@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.checks import unknown_history_slots
+from muceval.core.heap import building
 from muceval.core.model import (
     Alternatives,
     Configuration,
@@ -362,6 +363,19 @@ def score_files(
     chosen = options or ScoringOptions()
     _check_request(paths, () if isinstance(mapping_paths, Mapping) else mapping_paths, chosen,
                    history_path, save_history, scheduler)
+    # Not while an operator answers, or a cluster scores: those sessions last.
+    with building(chosen.unresolved != "ask" and scheduler is None):
+        return _score_files(config, key_path, paths, options, history_path, mapping_paths,
+                            save_history, names, progress, alignment, scheduler, allow_swapped)
+
+
+def _score_files(config: Configuration, key_path: str | Path, paths: list[str],
+                 options: ScoringOptions | None, history_path: str | Path | None,
+                 mapping_paths: Sequence[str | Path] | Mapping[str, str | Path],
+                 save_history: str | Path | None, names: Mapping[str, str] | None,
+                 progress: Callable[[int, int], None] | None, alignment: str | None,
+                 scheduler: str | None, allow_swapped: bool) -> SessionResult:
+    chosen = options or ScoringOptions()
     names_list = system_names(paths, names)
     answers_file = str(save_history or history_path) if chosen.unresolved == "ask" else None
     file_warnings: list[Problem] = []
