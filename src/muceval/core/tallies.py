@@ -381,20 +381,13 @@ class Accumulators:
         }[manner]
 
 
-def _vector(tally: Tally) -> tuple[int, ...]:
-    # Direct attribute access: ``Tally.as_tuple`` goes through
-    # ``dataclasses.fields`` and dominates the run time of a whole report.
-    t = tally
-    return (t.pos, t.act, t.cor, t.par, t.inc, t.icr, t.ipa, t.spu, t.mis, t.non, t.pie)
-
-
 def sum_tallies(tallies: Iterable[Tally]) -> Tally:
     """The column sums of ``tallies`` (a fast :meth:`Tally.total`).
 
     >>> sum_tallies([Tally(pos=1, cor=1), Tally(pos=2, mis=2)])
     Tally(pos=3, act=0, cor=1, par=0, inc=0, icr=0, ipa=0, spu=0, mis=2, non=0, pie=0)
     """
-    vectors = [_vector(t) for t in tallies]
+    vectors = [_COUNTS(t) for t in tallies]
     if not vectors:
         return ZERO
     return Tally(*map(sum, zip(*vectors, strict=True)))
@@ -414,7 +407,7 @@ def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
     size = len(TALLY_FIELDS)
     for p, pair in enumerate(pairs):
         base = p * width * size
-        flat[base : base + size] = _vector(pair.template_id)
+        flat[base : base + size] = _COUNTS(pair.template_id)
         for name, tally in pair.slots:
             row = index.get(name)
             if row is None:
@@ -423,7 +416,7 @@ def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
                     f"{pair.response_id} is not a scored slot of the configuration"
                 )
             at = base + row * size
-            flat[at : at + size] = _vector(tally)
+            flat[at : at + size] = _COUNTS(tally)
     return np.array(flat, dtype=np.int64).reshape(len(pairs), width, size)
 
 
