@@ -345,15 +345,19 @@ def test_message_totals_are_the_all_templates_totals_of_each_message():
             (m.message_id, m.accumulators.all_templates.total) for m in summary.messages]
 
 
-@pytest.mark.parametrize("unresolved", ["incorrect", "partial"])
+@pytest.mark.parametrize("unresolved", ["incorrect", "partial", "correct", "ask"])
 def test_a_scorer_reused_across_systems_scores_each_as_a_fresh_one(unresolved):
     """The slot tallies a scorer remembers across pairs and systems change nothing: not a
-    tally, not the count of unanswered questions. The reference remembers nothing (a
-    scorer told of every reuse of the history scores every slot after the mapping)."""
-    from dataclasses import replace
+    tally, not the count of unanswered questions, not the questions asked (with 'ask', the
+    history grows as they are answered). The reference remembers nothing: its index says so,
+    as the adjudication page's does."""
     from importlib.resources import files
 
     import muceval
+    from muceval.scoring.muc1992.slots import HistoryIndex
+
+    class Unremembered(HistoryIndex):
+        remembered = False
 
     example = files("muceval") / "data" / "example"
     config = muceval.load_configuration(example / "config.toml")
@@ -361,12 +365,37 @@ def test_a_scorer_reused_across_systems_scores_each_as_a_fresh_one(unresolved):
     key = muceval.read_templates(example / "key.txt", config)
     systems = [muceval.read_templates(example / f"{name}.txt", config)
                for name in ("alpha", "beta", "gamma", "delta")]
-    options = ScoringOptions(unresolved=unresolved)
-    reused = Scorer(config, history, options)
+    asked: dict[str, list[str]] = {"reused": [], "reference": []}
+
+    def options(who: str) -> ScoringOptions:
+        def ask(query):  # the same answer to the same question, whoever asks
+            asked[who].append(repr(query))
+            return ("match", "partial", "fail")[len(repr(query)) % 3]
+        return ScoringOptions(unresolved=unresolved, ask=ask if unresolved == "ask" else None)
+
+    reused = Scorer(config, history, options("reused"))
+    reference = Scorer(config, history, options("reference"))
+    reference.index = reference.slots.history = Unremembered(history, reference.matcher)
     for response in systems + systems[::-1]:
-        again = reused.score(key, response)
-        fresh = Scorer(config, history, replace(options, on_reuse=lambda query: None))
-        reference = fresh.score(key, response)
-        assert again.pairs == reference.pairs
-        assert again.unanswered == reference.unanswered
-    assert reused.slots._memo
+        again, expected = reused.score(key, response), reference.score(key, response)
+        assert again.pairs == expected.pairs
+        assert again.unanswered == expected.unanswered
+    assert asked["reused"] == asked["reference"]
+    assert reused.slots._memo and not reference.slots._memo
+
+
+def test_a_judgement_added_to_the_history_reaches_a_slot_scored_before():
+    """A slot's tally is remembered; a judgement added to the history after it (an
+    operator's answer) must reach the same slot scored again, in batch mode too."""
+    from muceval.core.model import Configuration, SlotSpec, SlotType
+    from muceval.scoring.muc1992.judgements import MATCH, StoredJudgement
+    from muceval.scoring.muc1992.slots import SlotScorer
+
+    config = Configuration(slots=(SlotSpec("s", "1. S", SlotType.STRING),))
+    scorer = SlotScorer(config, None)
+    rules = scorer.rules["s"]
+    before = scorer.score("M", "1", rules, ('"BOMB"',), ('"CAR BOMB"',))
+    assert before[3] == 0 and before[2] == 0  # no credit: nothing says they match
+    scorer.history.add("M", "1", "s", StoredJudgement('"CAR BOMB"', MATCH, '"BOMB"'))
+    after = scorer.score("M", "1", rules, ('"BOMB"',), ('"CAR BOMB"',))
+    assert after[2] == 1  # COR: the judgement now answers it

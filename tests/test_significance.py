@@ -106,6 +106,31 @@ def test_numpy_many_pairs_equals_the_reference_pair_by_pair(data, shuffles):
             assert many[k].tolist() == reference.tolist()
 
 
+def test_numpy_many_pairs_stays_small_for_a_long_pair_among_short_ones():
+    """The NumPy path pads pairs to their block's longest and draws coins a few shuffles at a
+    time: a pair of 300,000 units beside short ones takes tens of megabytes, not gigabytes,
+    and counts what the one-pair reference counts."""
+    import tracemalloc
+
+    from muceval.significance.kernels import approximate_counts_numpy_many
+
+    rng = np.random.default_rng(4)
+
+    def pair(n):
+        return PairData.of(rng.integers(0, 4, (n, 3)), rng.integers(0, 4, (n, 3)))
+
+    pairs = [pair(3), pair(300_000), pair(7)]
+    tracemalloc.start()
+    try:
+        counts = approximate_counts_numpy_many(pairs, ("f1",), 40, seed=2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100e6, peak
+    assert [c.tolist() for c in counts] == [
+        approximate_counts_numpy(p, ("f1",), 40, seed=2).tolist() for p in pairs]
+
+
 @pytest.mark.parametrize("scale, units", [(400, 12000), (4000, 3000), (3 << 20, 40)])
 def test_pairs_too_large_for_one_packed_sum(scale, units):
     """Sums beyond the packing are added in segments (the first two cases) and units too

@@ -39,7 +39,7 @@ def _relink(text: str, depth: int) -> str:
     return re.sub(r"\]\(docs/", f"]({up}", text)
 
 
-_CITATION = r"(?:tests|benchmarks)/[\w./-]+(?:::[\w\[\]-]+)?"
+_CITATION = r"(?:tests|benchmarks)/[\w./-]*\w(?:::[\w\[\]-]+)?"
 _WHOLE = re.compile(rf"\s*\((?:see )?({_CITATION}(?:(?:,|\s+and)\s+{_CITATION})*)\)")
 _TRAILING = re.compile(rf"[;,:]\s+(?:see )?({_CITATION}(?:,\s+{_CITATION})*)(?=[)\s])")
 
@@ -53,7 +53,10 @@ def _readable(text: str) -> str:
         cited.extend(re.findall(_CITATION, match.group(1)))
         return ""
 
-    body = _TRAILING.sub(keep, _WHOLE.sub(keep, text)).rstrip()
+    # Code blocks are left as they are: a path in a command is no citation.
+    parts = re.split(r"(^```.*?^```$)", text, flags=re.MULTILINE | re.DOTALL)
+    body = "".join(part if part.startswith("```") else _TRAILING.sub(keep, _WHOLE.sub(keep, part))
+                   for part in parts).rstrip()
     if not cited:
         return body + "\n"
     listed = "\n".join(f"- `{c}`" for c in dict.fromkeys(cited))

@@ -153,8 +153,10 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
     plan : bool, default False
         Only plan the run (MUC tallies): a :class:`Plan`.
     pairs : str or pathlib.Path or None, default None
-        Stream every pairwise comparison to this CSV file (MUC tallies), replaced only with
-        ``overwrite``: a :class:`StreamedRun`.
+        Stream every pairwise comparison to this CSV file, or write it as NumPy arrays to a
+        ``.npz`` one (MUC tallies), replaced only with ``overwrite``: a :class:`StreamedRun`.
+        The file holds intervals when ``settings.bootstrap`` asks for them and the classic
+        tests when ``settings.classic`` does (the command asks only when told to).
     on_scored : callable or None, default None
         Called with the notes of reading (before the tests).
 

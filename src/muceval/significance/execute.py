@@ -20,8 +20,8 @@ from muceval.significance.kernels import (
     PairData,
     approximate_counts,
     exact_pvalue,
-    large_work,
     numpy_work,
+    worth_compiling_ns,
 )
 from muceval.significance.plan import ExactJob, Plan
 from muceval.significance.settings import SignificanceSettings
@@ -41,7 +41,7 @@ def approximate_threads(plan: Plan, pairs: Sequence[PairData], metrics: Sequence
     sample = [len(pairs[k].diffs) for k in chosen[:_THREAD_SAMPLE]]
     units = sum(sample) / max(1, len(sample))
     work = len(chosen) * numpy_work(settings.shuffles, len(metrics), units)
-    return threads if large_work(work) else 1
+    return threads if worth_compiling_ns(work) else 1
 
 
 _THREAD_SAMPLE = 64

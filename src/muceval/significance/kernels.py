@@ -67,10 +67,10 @@ def _jit() -> ModuleType:
 
 
 __all__ = [
-    "large",
-    "large_work",
     "numpy_work",
     "takes_compiled",
+    "worth_compiling",
+    "worth_compiling_ns",
     "METRICS",
     "METRIC_COEFS",
     "REL_TOL",
@@ -345,10 +345,19 @@ def approximate_counts_numpy_many(
     [[100], [100]]
     """
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
-    for first in range(0, len(pairs), block):
-        chunk = pairs[first:first + block]
-        out[first:first + len(chunk)] = _many_block(chunk, metrics, shuffles, seed, two_sided,
-                                                    sums)
+    # Pairs of like lengths together, so that little is padding; a block's padded
+    # differences, like its coins and sums below, stay near ``sums`` numbers.
+    order = sorted(range(len(pairs)), key=lambda k: len(pairs[k].diffs))
+    start = 0
+    while start < len(order):
+        stop = start + 1
+        while (stop < len(order) and stop - start < block
+               and 3 * (stop - start + 1) * len(pairs[order[stop]].diffs) <= sums):
+            stop += 1
+        chosen = order[start:stop]
+        out[chosen] = _many_block([pairs[k] for k in chosen], metrics, shuffles, seed,
+                                  two_sided, sums)
+        start = stop
     return out
 
 
@@ -364,7 +373,9 @@ def _many_block(pairs: Sequence[PairData], metrics: tuple[str, ...], shuffles: i
     tx = totals[:, :3].T.astype(np.float64)
     ty = totals[:, 3:].T.astype(np.float64)
     out = np.zeros((count, len(metrics)), dtype=np.int64)
-    step = max(1, sums // (3 * count))  # ``sums`` float64 sums at a time (16 MB)
+    # ``sums`` numbers at a time (16 MB of float64): the sums, and the coins (drawn 64 to a
+    # word, so a pair of a million units takes a few shuffles at a time).
+    step = max(1, min(sums // (3 * count), sums // max(1, longest)))
     for start in range(0, shuffles, step):
         stop = min(shuffles, start + step)
         s = (coins(seed, start, stop, longest).astype(np.float64) @ d).reshape(-1, 3, count)
@@ -403,17 +414,18 @@ def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -
     loading them."""
     if not HAVE_NUMBA:
         return False
-    return "muceval.significance.compiled" in sys.modules or large(pairs, shuffles, metrics)
+    return ("muceval.significance.compiled" in sys.modules
+            or worth_compiling(pairs, shuffles, metrics))
 
 
-def large(pairs: Iterable[PairData], shuffles: int, metrics: int) -> bool:
+def worth_compiling(pairs: Iterable[PairData], shuffles: int, metrics: int) -> bool:
     """Whether the NumPy path would take longer than loading the compiled kernels. Pairs are
     read only until it would: a plan's first batch may be built pair by pair just for this
     (significance --plan)."""
     work = 0.0
     for pair in pairs:
         work += numpy_work(shuffles, metrics, len(pair.diffs))
-        if large_work(work):
+        if worth_compiling_ns(work):
             return True
     return False
 
@@ -423,7 +435,7 @@ def numpy_work(shuffles: int, metrics: int, units: float) -> float:
     return shuffles * (18 + 7 * metrics + 0.07 * units)
 
 
-def large_work(nanoseconds: float) -> bool:
+def worth_compiling_ns(nanoseconds: float) -> bool:
     """Whether NumPy work of ``nanoseconds`` would take longer than loading the compiled
     kernels (and runs them on more than one thread)."""
     return nanoseconds > _NUMPY_BUDGET_NS

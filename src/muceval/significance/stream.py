@@ -125,7 +125,6 @@ class PairRows(Iterator[list[Any]]):
         for table in self._tables:
             yield from table.csv_joined()
 
-
     def arrays(self) -> dict[str, np.ndarray]:
         """The whole table as :meth:`ComparisonTable.arrays`, the blocks joined; read
         instead of the rows or the text, once."""

@@ -161,6 +161,10 @@ class SlotScorer:
     §7.2); a ``resolver`` turns on queries (single-valued queries and the query
     pass, step D); without one the scorer runs in batch mode.
 
+    The scorer remembers the tallies it worked out (see :meth:`score`), so it is not for
+    two threads at once: give each its own (the adjudication page scores under a lock,
+    with an index that turns remembering off).
+
     >>> from muceval.core.model import SlotSpec, SlotType
     >>> config = Configuration(slots=(SlotSpec("s", "1. S", SlotType.STRING),))
     >>> scorer = SlotScorer(config, None)
