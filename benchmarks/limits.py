@@ -64,9 +64,9 @@ def main() -> None:
         METRICS,
         PairData,
         approximate_counts,
-        approximate_counts_numpy,
-        reduce_counts,
+            reduce_counts,
     )
+    from muceval.significance.numpy_counts import approximate_counts_numpy
 
     for systems, units in ((2, 1_000_000), (200, 1_000)):
         seconds, peak = run_case(systems, units, args.repeat)

@@ -32,12 +32,12 @@ from muceval.significance.kernels import (
     METRICS,
     PairData,
     approximate_counts,
-    approximate_counts_numpy,
     default_threads,
     exact_pvalue,
     metric_values,
     reduce_counts,
 )
+from muceval.significance.numpy_counts import approximate_counts_numpy
 from muceval.significance.settings import SignificanceSettings
 
 SHUFFLES = 1 << 20

@@ -27,12 +27,12 @@ from muceval.significance.kernels import (
     METRICS,
     PairData,
     approximate_counts,
-    approximate_counts_numpy,
     coins,
     exact_pvalue,
     metric_value,
     reduce_counts,
 )
+from muceval.significance.numpy_counts import approximate_counts_numpy
 from muceval.significance.settings import SignificanceSettings
 from oracles import brute_force_pvalue
 
@@ -95,7 +95,7 @@ def test_compiled_kernel_equals_numpy_reference(data):
 def test_numpy_many_pairs_equals_the_reference_pair_by_pair(data, shuffles):
     """The NumPy path of small runs (all pairs in one matrix product, padded to the longest
     pair) counts what the one-pair reference counts, in several shuffle steps and blocks."""
-    from muceval.significance.kernels import approximate_counts_numpy_many
+    from muceval.significance.numpy_counts import approximate_counts_numpy_many
 
     pairs = [PairData.of(*(reduce_counts(a) for a in pair)) for pair in data]
     for two_sided in (True, False):
@@ -112,7 +112,7 @@ def test_numpy_many_pairs_stays_small_for_a_long_pair_among_short_ones():
     and counts what the one-pair reference counts."""
     import tracemalloc
 
-    from muceval.significance.kernels import approximate_counts_numpy_many
+    from muceval.significance.numpy_counts import approximate_counts_numpy_many
 
     rng = np.random.default_rng(4)
 

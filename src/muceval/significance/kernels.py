@@ -83,7 +83,6 @@ __all__ = [
     "coin_words",
     "coins",
     "approximate_counts",
-    "approximate_counts_numpy",
     "exact_pvalue",
     "exact_cost",
     "exact_grid_cells",
@@ -274,121 +273,6 @@ def differing_units(reduced: np.ndarray, first: np.ndarray, second: np.ndarray) 
 
 
 # ---------------------------------------------------------------------------
-# Approximate randomization: plain NumPy (reference and benchmark baseline)
-# ---------------------------------------------------------------------------
-
-
-def approximate_counts_numpy(
-    pair: PairData,
-    metrics: tuple[str, ...],
-    shuffles: int,
-    seed: int,
-    two_sided: bool = True,
-    chunk: int = 1 << 14,
-) -> np.ndarray:
-    """Number of shuffles at least as extreme, per metric, for one pair (plain NumPy).
-
-    One pair at a time: coin matrix times difference matrix, then the metrics of
-    both pseudo-systems. Same coins, hence the same counts, as the compiled kernel.
-
-    >>> pair = PairData.of(np.array([[2, 2, 4], [2, 2, 0]]), np.array([[2, 2, 0], [2, 2, 0]]))
-    >>> approximate_counts_numpy(pair, ("recall",), 100, seed=1).tolist()
-    [100]
-    """
-    d = pair.diffs
-    tx, ty = pair.total_x, pair.total_y
-    thresholds = [
-        _threshold(totals_value(tx, m) - totals_value(ty, m), two_sided) for m in metrics
-    ]
-    counts = np.zeros(len(metrics), dtype=np.int64)
-    # Coin matrices of at most about 4M entries, whatever the number of units.
-    chunk = max(1, min(chunk, (1 << 22) // max(1, len(d))))
-    for start in range(0, shuffles, chunk):
-        stop = min(shuffles, start + chunk)
-        s = coins(seed, start, stop, len(d)).astype(np.int64) @ d
-        for k, metric in enumerate(metrics):
-            diff = metric_values(tx - s, metric) - metric_values(ty + s, metric)
-            sign, thr = thresholds[k]
-            stat = np.abs(diff) if two_sided else sign * diff
-            counts[k] += int(np.count_nonzero(stat >= thr))
-    return counts
-
-
-def _values_of(pos: np.ndarray, act: np.ndarray, n2: np.ndarray, metric: str) -> np.ndarray:
-    """:func:`metric_values` of exact integer-valued float arrays, operation for operation
-    (so the same values) without the int64 round trip."""
-    alpha, gamma, kappa = METRIC_COEFS[metric]
-    v = alpha * pos + gamma * act
-    out = np.zeros(v.shape, dtype=np.float64)
-    np.divide(kappa * n2, v, out=out, where=v > 0)
-    return out
-
-
-def approximate_counts_numpy_many(
-    pairs: Sequence[PairData],
-    metrics: tuple[str, ...],
-    shuffles: int,
-    seed: int,
-    two_sided: bool = True,
-    block: int = 2048,
-    sums: int = 1 << 21,
-) -> np.ndarray:
-    """:func:`approximate_counts_numpy` of many pairs at once: a ``(pairs, metrics)`` array.
-
-    One float64 matrix product of the shared coins with every pair's differences (padded
-    with zero rows to the longest pair: the same coins, exact integer sums), then each
-    metric of all pairs and shuffles in a few array passes. For runs too small to repay
-    loading the compiled kernels (136 TST3 pairs × 9,999 shuffles × 5 metrics: 0.1 s).
-
-    >>> pair = PairData.of(np.array([[2, 2, 4], [2, 2, 0]]), np.array([[2, 2, 0], [2, 2, 0]]))
-    >>> approximate_counts_numpy_many([pair, pair], ("recall",), 100, seed=1).tolist()
-    [[100], [100]]
-    """
-    out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
-    # Pairs of like lengths together, so that little is padding; a block's padded
-    # differences, like its coins and sums below, stay near ``sums`` numbers.
-    order = sorted(range(len(pairs)), key=lambda k: len(pairs[k].diffs))
-    start = 0
-    while start < len(order):
-        stop = start + 1
-        while (stop < len(order) and stop - start < block
-               and 3 * (stop - start + 1) * len(pairs[order[stop]].diffs) <= sums):
-            stop += 1
-        chosen = order[start:stop]
-        out[chosen] = _many_block([pairs[k] for k in chosen], metrics, shuffles, seed,
-                                  two_sided, sums)
-        start = stop
-    return out
-
-
-def _many_block(pairs: Sequence[PairData], metrics: tuple[str, ...], shuffles: int,
-                seed: int, two_sided: bool, sums: int) -> np.ndarray:
-    count = len(pairs)
-    longest = max((len(p.diffs) for p in pairs), default=0)
-    padded = np.zeros((longest, 3, count))
-    for k, pair in enumerate(pairs):
-        padded[:len(pair.diffs), :, k] = pair.diffs
-    d = padded.reshape(longest, 3 * count)
-    _, totals, signs, thresholds = _thresholds(list(pairs), metrics, two_sided)
-    tx = totals[:, :3].T.astype(np.float64)
-    ty = totals[:, 3:].T.astype(np.float64)
-    out = np.zeros((count, len(metrics)), dtype=np.int64)
-    # ``sums`` numbers at a time (16 MB of float64): the sums, and the coins (drawn 64 to a
-    # word, so a pair of a million units takes a few shuffles at a time).
-    step = max(1, min(sums // (3 * count), sums // max(1, longest)))
-    for start in range(0, shuffles, step):
-        stop = min(shuffles, start + step)
-        s = (coins(seed, start, stop, longest).astype(np.float64) @ d).reshape(-1, 3, count)
-        x, y = tx - s, ty + s
-        for k, metric in enumerate(metrics):
-            diff = (_values_of(x[:, 0], x[:, 1], x[:, 2], metric)
-                    - _values_of(y[:, 0], y[:, 1], y[:, 2], metric))
-            stat = np.abs(diff, out=diff) if two_sided else signs[:, k] * diff
-            out[:, k] += np.count_nonzero(stat >= thresholds[:, k], axis=0)
-    return out
-
-
-# ---------------------------------------------------------------------------
 # Approximate randomization: compiled kernel with per-block lookup tables
 # ---------------------------------------------------------------------------
 
@@ -460,7 +344,8 @@ def approximate_counts(
     kernel (per-block tables of packed partial sums, summed in segments when needed), and a
     pair with a single unit's
     difference beyond the packing, or a run small enough that loading the compiled kernels
-    would cost more than the work, takes :func:`approximate_counts_numpy` (``compiled``
+    would cost more than the work, takes the NumPy path of
+    :mod:`~muceval.significance.numpy_counts` (``compiled``
     True or False chooses instead). Every path gives the same counts, for any
     ``threads``/``chunk``.
     """
@@ -470,6 +355,8 @@ def approximate_counts(
     if compiled is None:
         compiled = takes_compiled(pairs, shuffles, len(metrics))
     if not compiled or not HAVE_NUMBA:
+        from muceval.significance.numpy_counts import approximate_counts_numpy_many
+
         return approximate_counts_numpy_many(pairs, metrics, shuffles, seed, two_sided)
     jit = _jit()
     numba = jit.numba
@@ -633,6 +520,8 @@ def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int
     fast = [k for k in range(len(pairs)) if segments[k] > 0]
     for k, pair in enumerate(pairs):
         if segments[k] == 0:
+            from muceval.significance.numpy_counts import approximate_counts_numpy
+
             out[k] = approximate_counts_numpy(pair, metrics, shuffles, seed, two_sided)
     if not fast:
         return out
