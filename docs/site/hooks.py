@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mkdocs.structure.files import File, Files
+if TYPE_CHECKING:  # mkdocs is there only when the site is built; the test reads the pages
+    from mkdocs.structure.files import Files
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,6 +87,8 @@ def _api() -> str:
 
 
 def on_files(files: Files, config: Any) -> Files:
+    from mkdocs.structure.files import File
+
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     pages = {"index.md": _home(readme), "api.md": _api()}
     for page, heading in WORKFLOWS.items():
