@@ -136,7 +136,6 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     from muceval.pipelines.report import ModernPredictions, build_report, report_source
 
     started = time.perf_counter()
-    _fewer_collections()
     out_dir, shown = written
     if example:
         if inputs or key_path or configuration.config_path or history_path:
@@ -166,18 +165,6 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
                                 threads=testing.threads,
                                 progress=advance, on_scored=print_notes(strict))
     _write(analysis, out_dir, shown, source.files, fmt, started)
-
-
-def _fewer_collections() -> None:
-    """Let the garbage collector run about 30 times less often until the command ends: the
-    parsed inputs, the scores and the figures are millions of long-lived objects that it
-    walked again and again (a quarter of the time, issue 30), and they leave few cycles (the
-    peak memory of the TST3 reports stayed within 1%)."""
-    import gc
-
-    thresholds = gc.get_threshold()
-    gc.set_threshold(20_000, 20, 20)
-    click.get_current_context().call_on_close(lambda: gc.set_threshold(*thresholds))
 
 
 _COMMON = ("inputs", "example", "out_dir", "title", "force", "png", "histograms",

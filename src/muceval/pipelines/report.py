@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
+from muceval.core.heap import building
 from muceval.errors import UsageError
 from muceval.pipelines.common import Notify, Progress, ScoringNotes, notifier
 from muceval.pipelines.inputs import (
@@ -179,6 +180,7 @@ def _analysis(built: Analysis | ModernAnalysis) -> Analysis:
     return built
 
 
+@building()
 def build_report(source: ReportSource, *, settings: SignificanceSettings | None = None,
                  options: ReportOptions | None = None, metrics: str | Sequence[str] | None = None,
                  threads: int | None = None, progress: Progress | None = None,

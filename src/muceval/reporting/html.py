@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from muceval.core.heap import building
 from muceval.core.metrics import MEASURE_NAMES, MEASURES, METRIC_IDS
 from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.errors import UsageError
@@ -477,6 +478,7 @@ def _slots_csv(analysis: Analysis) -> str:
     return buffer.getvalue()
 
 
+@building()
 def write_report(
     analysis: Analysis | ModernAnalysis,
     out_dir: str | Path,

@@ -138,7 +138,7 @@ _DENOMINATORS = {
 
 def _caveats(systems: Sequence[ModernScores], gold_layout: str | None,
              schema: str = "muc4") -> tuple[str, ...]:
-    """What a reader comparing this page with the original scorer must know (issue 29)."""
+    """What a reader comparing this page with the original scorer must know."""
     out = []
     metric = systems[0].options.metric
     if metric == "ceaf-ree" and gold_layout == "gtt-gold" and schema == "muc4":

@@ -1,5 +1,5 @@
 """Is a change in a count real? A paired randomization over documents for counts such as the
-error categories of :mod:`muceval.scoring.errors` (issue 28).
+error categories of :mod:`muceval.scoring.errors`.
 
 Each document's counts of the two systems are exchanged with probability 1/2, as the
 documents are the units of the scores' tests; the statistic is the difference of the totals,

@@ -1,4 +1,4 @@
-"""Which changes in error counts are real (issue 28): per error category and pair of systems,
+"""Which changes in error counts are real: per error category and pair of systems,
 both counts, the difference and the p-value of a paired randomization over documents
 (:func:`muceval.significance.counts.paired_count_tests`), adjusted over the pairs of each
 category: a candidate against a baseline (``compare``), every pair (``significance

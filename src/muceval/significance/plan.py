@@ -3,7 +3,7 @@
 A :class:`Plan` lists the pairs whose metrics are estimated together by
 approximate randomization (one job per pair: the shuffles are shared by its
 metrics) and the (pair, metric) cells enumerated exactly. Jobs are plain data:
-the in-process executor runs them today; a distributed one (issue 15) can run
+the in-process executor runs them today; a distributed one can run
 the same list, since every shuffle's coins come from (seed, shuffle, unit) alone.
 """
 

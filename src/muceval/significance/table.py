@@ -5,7 +5,7 @@ A :class:`ComparisonTable` is a sequence of :class:`~muceval.significance.compar
 that keeps arrays (pairs × metrics) and makes a comparison only when one is read. Its JSON
 and CSV are written from the arrays, each number formatted by the encoder that formats a
 :class:`Comparison`'s (Python's ``repr`` of a float), so that the text is the same as that
-of the objects (``tests/test_comparison_table.py``), at a fraction of the time (issue 30).
+of the objects (``tests/test_comparison_table.py``), at a fraction of the time.
 """
 
 from __future__ import annotations
