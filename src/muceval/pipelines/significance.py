@@ -195,10 +195,14 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
     if pairs is not None:
         return _streamed(tallies, chosen, settings, threads, progress, executor, str(pairs),
                          source.files, overwrite)
+    from muceval.core.heap import building
     from muceval.significance.engine import compare
 
-    return compare(tallies, chosen, settings, threads=threads, progress=progress,
-                   executor=executor)
+    # Arrays and the result's objects: nothing for the collector but the imports' millions
+    # of objects to walk again (not beside a cluster's client, which keeps cycles).
+    with building(executor is None):
+        return compare(tallies, chosen, settings, threads=threads, progress=progress,
+                       executor=executor)
 
 
 def _check(source: InputSource, scorer: str | None, phi: str | None, plan: bool,
