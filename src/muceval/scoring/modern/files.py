@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from muceval.core.heap import building
 from muceval.core.modern import ModernFile
 from muceval.core.schema import schema_named
 from muceval.errors import InputError, Problem, UsageError
@@ -77,6 +78,7 @@ def reported_scorers(schema: str) -> list[ModernOptions]:
             if schema in (SCORERS[m].schemas or {schema})]
 
 
+@building()
 def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
                        options: Sequence[ModernOptions] | None
                        | Callable[[str], Sequence[ModernOptions]],
