@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from muceval.core.heap import building
 from muceval.pipelines.inputs import ModernPredictions, Responses
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class AlignmentRun:
     recorded: dict[str, Any]
 
 
+@building()
 def audit_alignment(source: Responses, criteria: str | None = None, *,
                     settings: SignificanceSettings | None = None, pairs: bool = False,
                     removal: bool = False, calibrate: bool = False, entropy: bool = False,
@@ -94,6 +96,7 @@ class ModernAlignmentRun:
     recorded: dict[str, Any]
 
 
+@building()
 def audit_modern_alignment(source: ModernPredictions,
                            settings: SignificanceSettings | None = None) -> ModernAlignmentRun:
     """Audit GTT's alignment criterion (``gtt`` against ``gtt-role-match``) on modern

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from muceval.core.heap import building
 from muceval.errors import UsageError
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["ErrorComparison", "analyse_errors", "compare_errors"]
 
 
+@building()
 def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
                    options: ErrorOptions | None = None, config: str | None = None,
                    slots: str | None = None, history: str | None = None,
@@ -87,6 +89,7 @@ class ErrorComparison:
     settings: SignificanceSettings
 
 
+@building()
 def compare_errors(analysis: ErrorAnalysis,
                    settings: SignificanceSettings | None = None) -> ErrorComparison:
     """Each category of the first system against each other system's, by a paired
