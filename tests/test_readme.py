@@ -85,6 +85,7 @@ def test_the_site_pages_read_without_test_names_and_list_them_at_the_end() -> No
     assert spec is not None and spec.loader is not None
     hooks = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hooks)
+    assert hooks.LEADS.keys() == hooks.WORKFLOWS.keys()  # every page says what it is for
     for page, heading in hooks.WORKFLOWS.items():
         section = hooks._section(README, heading)
         text = hooks._readable(section)

@@ -24,6 +24,28 @@ WORKFLOWS = {
     "workflows/library.md": "## Library",
 }
 
+# What each page is for, said to its reader first (the README's sections assume its order).
+LEADS = {
+    "workflows/scoring.md": "Scoring systems' templates against a key exactly as the 1992 MUC-4 "
+    "Scoring System did: the command, the reports it prints, and the outputs for programs.",
+    "workflows/ab-test.md": "One question: is a new version of a system better than the old "
+    "one, or is the difference chance? One command tests it on paired units and says how sure "
+    "it is.",
+    "workflows/many-systems.md": "Comparing many systems at once, from a shared task's handful "
+    "to a leaderboard of thousands: every pairwise difference tested, the systems grouped by "
+    "letters, and what that costs.",
+    "workflows/modern.md": "The modern MUC-4 formats (GTT, GRIT, IterX): the scores their "
+    "official scripts print, and the same significance tests on top.",
+    "workflows/datasets.md": "Other template schemas and datasets, and the raw answers of "
+    "language models: how muceval reads them, scores them, and says what it repaired.",
+    "workflows/alignment.md": "Which key template was a response compared with? Making that "
+    "criterion explicit, and seeing which scores rest on lucky alignments.",
+    "workflows/adjudication.md": "The judgements the 1992 program asked of a person: answer "
+    "them in the browser, watch the scores move, keep the history.",
+    "workflows/library.md": "muceval from Python, in a notebook or a script: one call per "
+    "command, results as tables, data frames and figures.",
+}
+
 
 def _section(readme: str, heading: str) -> str:
     """The text under ``heading`` up to the next heading of the same or a higher level."""
@@ -94,8 +116,8 @@ def on_files(files: Files, config: Any) -> Files:
     for page, heading in WORKFLOWS.items():
         text = _section(readme, heading)
         title = heading.lstrip("# ")
-        pages[page] = f"# {title}\n" + _relink(_readable(text.split("\n", 1)[1]),
-                                                page.count("/"))
+        pages[page] = f"# {title}\n\n*{LEADS[page]}*\n" + _relink(
+            _readable(text.split("\n", 1)[1]), page.count("/"))
     for page, text in pages.items():
         files.append(File.generated(config, page, content=text))
     return files
