@@ -151,6 +151,7 @@ def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
       muceval significance fills.json --unit fill --method auto --tests all
       muceval significance scores.json --scheduler local:2 --checkpoint run.ckpt
       muceval significance leaderboard.csv --pairs pairs.csv --format json
+      muceval significance leaderboard.csv --pairs pairs.npz --bootstrap 1000 --tests all
       muceval errors --key GOLD A B C --format json -o errors.json
       muceval significance errors.json --errors --adjust holm
     """
