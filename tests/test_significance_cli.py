@@ -6,6 +6,7 @@ import io
 import json
 from pathlib import Path
 
+import muceval
 from muceval.cli import main
 
 DATA = Path(__file__).parent / "data" / "significance"
@@ -184,7 +185,10 @@ def test_a_leaderboard_as_numpy_arrays_holds_the_tables_numbers(tmp_path, capsys
     rows = list(csv.DictReader((tmp_path / "pairs.csv").open()))
     z = np.load(tmp_path / "pairs.npz", allow_pickle=False)
     assert (str(z["format"]), int(z["format_version"])) == ("muceval-pairs", 1)
-    assert json.loads(str(z["settings"]))["pairs_file"] == str(tmp_path / "pairs.npz")
+    assert str(z["muceval"]) == muceval.__version__
+    settings = json.loads(str(z["settings"]))
+    assert settings["pairs_file"] == str(tmp_path / "pairs.npz")
+    assert str(z["signature"]).startswith("muceval:") and "seed:4" in str(z["signature"])
     systems, metrics = z["systems"].tolist(), z["metrics"].tolist()
     m = len(metrics)
     assert len(rows) == len(z["a"]) * m

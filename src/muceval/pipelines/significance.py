@@ -300,20 +300,25 @@ PAIRS_FORMAT_VERSION = 1
 
 def _npz(summary: SignificanceResult, arrays: dict[str, Any]) -> bytes:
     """A leaderboard's pairs as one ``.npz`` (plain arrays, read with ``numpy.load`` and no
-    pickle): ``systems``, ``metrics``, ``scores`` (systems × metrics), the format, its version
-    and the settings (JSON), and :meth:`~muceval.significance.table.ComparisonTable.arrays`."""
+    pickle): the header of every muceval document (``format``, ``format_version``,
+    ``muceval``, ``signature``; ``settings`` as JSON text), ``systems``, ``metrics``,
+    ``scores`` (systems × metrics) and :meth:`~muceval.significance.table.ComparisonTable.arrays`."""
     import io
 
     import numpy as np
 
+    from muceval.core.signature import document_header
+
+    header = document_header("muceval-pairs", summary.settings.to_json(), PAIRS_FORMAT_VERSION)
+    contents: dict[str, Any] = {
+        **{key: np.array(json.dumps(value) if key == "settings" else value)
+           for key, value in header.items()},
+        "systems": np.array(summary.systems, dtype=str),
+        "metrics": np.array(summary.metrics, dtype=str),
+        "scores": np.array([[summary.scores[s][m] for m in summary.metrics]
+                            for s in summary.systems], dtype=np.float64).reshape(
+                                len(summary.systems), len(summary.metrics)),
+        **arrays}
     buffer = io.BytesIO()
-    np.savez(buffer, format=np.array("muceval-pairs"),
-             format_version=np.array(PAIRS_FORMAT_VERSION),
-             settings=np.array(json.dumps(summary.settings.to_json())),
-             systems=np.array(summary.systems, dtype=str),
-             metrics=np.array(summary.metrics, dtype=str),
-             scores=np.array([[summary.scores[s][m] for m in summary.metrics]
-                              for s in summary.systems], dtype=np.float64).reshape(
-                                  len(summary.systems), len(summary.metrics)),
-             **arrays)
+    np.savez(buffer, **contents)
     return buffer.getvalue()
