@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -73,13 +73,23 @@ _MEASURE = (
     "import resource, subprocess, sys\n"
     "with open(sys.argv[1], 'w') as out:\n"
     "    subprocess.run(sys.argv[2:], check=True, stdout=out)\n"
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(usage.ru_maxrss, usage.ru_utime + usage.ru_stime)\n"
 )
 
 
-def measured(args: list[str], stdout: Path, source: str | None = None) -> tuple[float, float]:
-    """Wall seconds and peak MB of ``muceval ARGS`` in a fresh process (its stdout to a file);
-    ``source``: the ``src`` folder of another version to run instead."""
+class Measured(NamedTuple):
+    """A fresh process's wall seconds, peak resident megabytes and CPU seconds (user and
+    system, its threads included: above the wall time when a second core worked)."""
+
+    seconds: float
+    peak_mb: float
+    cpu: float
+
+
+def measured(args: list[str], stdout: Path, source: str | None = None) -> Measured:
+    """``muceval ARGS`` in a fresh process (its stdout to a file), measured; ``source``: the
+    ``src`` folder of another version to run instead."""
     import subprocess
 
     env = installed_environment()
@@ -89,4 +99,5 @@ def measured(args: list[str], stdout: Path, source: str | None = None) -> tuple[
     done = subprocess.run([sys.executable, "-c", _MEASURE, str(stdout), sys.executable, "-m",
                            "muceval", *args], check=True, capture_output=True, text=True,
                           env=env)
-    return time.perf_counter() - start, int(done.stdout.split()[-1]) / 1024
+    peak, cpu = done.stdout.split()[-2:]
+    return Measured(time.perf_counter() - start, int(peak) / 1024, float(cpu))

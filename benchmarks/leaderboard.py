@@ -36,40 +36,42 @@ def one_size(systems: int, units: int, shuffles: int, folder: Path,
     path = folder / f"systems-{systems}.csv"
     write_csv(path, synthetic_tallies(systems, units))
     common = [str(path), "--shuffles", str(shuffles), "--seed", "1", "--format", "json"]
-    plan_seconds, plan_mb = measured(["significance", *common, "--plan"], folder / "plan.json")
+    plan_seconds, plan_mb, _ = measured(["significance", *common, "--plan"], folder / "plan.json")
     plan = json.loads((folder / "plan.json").read_text())
-    seconds, peak = measured(["significance", *common, "--pairs", str(folder / "pairs.csv"),
+    seconds, peak, cpu = measured(["significance", *common, "--pairs", str(folder / "pairs.csv"),
                               "--force"], folder / "summary.json")
     pairs = systems * (systems - 1) // 2
     ns = seconds / (pairs * shuffles) * 1e9
     rows = sum(1 for _ in (folder / "pairs.csv").open()) - 1
     assert rows == pairs * 5, f"{rows} rows for {pairs} pairs × 5 metrics"
     print(f"{systems:>5} systems, {pairs:>9,} pairs × {shuffles:,} shuffles × 5 metrics: "
-          f"{seconds:7.1f} s ({ns:.1f} ns per pair-shuffle end to end), peak {peak:,.0f} MB; "
+          f"{seconds:7.1f} s, CPU {cpu:.1f} s ({ns:.1f} ns per pair-shuffle end to end), "
+          f"peak {peak:,.0f} MB; "
           f"estimate of the randomization {plan['seconds']:.1f} s; planning {plan_seconds:.2f} s "
           f"(peak {plan_mb:,.0f} MB)")
-    columnar, columnar_peak = measured(["significance", *common, "--pairs",
+    columnar, columnar_peak, columnar_cpu = measured(["significance", *common, "--pairs",
                                         str(folder / "pairs.npz"), "--force"],
                                        folder / "summary-npz.json")
     import numpy as np
 
     arrays = np.load(folder / "pairs.npz")
     assert arrays["p_value"].shape == (pairs, 5), arrays["p_value"].shape
-    print(f"      as .npz: {columnar:7.1f} s "
+    print(f"      as .npz: {columnar:7.1f} s, CPU {columnar_cpu:.1f} s "
           f"({columnar / (pairs * shuffles) * 1e9:.1f} ns per pair-shuffle), "
           f"peak {columnar_peak:,.0f} MB, {(folder / 'pairs.npz').stat().st_size / 1e6:,.0f} MB")
     if baseline:
         # The same run of an earlier version, right after: the same file and load. Before
         # issue 41 it computed intervals and classic tests unasked: asked for here, the
         # current version's file must be the same, byte for byte.
-        before, before_peak = measured(["significance", *common, "--pairs",
+        before, before_peak, before_cpu = measured(["significance", *common, "--pairs",
                                         str(folder / "before.csv"), "--force"],
                                        folder / "before.json", baseline)
-        full, full_peak = measured(["significance", *common, "--bootstrap", "1000", "--tests",
+        full, full_peak, _ = measured(["significance", *common, "--bootstrap", "1000", "--tests",
                                     "all", "--pairs", str(folder / "full.csv"), "--force"],
                                    folder / "full.json")
         same = (folder / "before.csv").read_bytes() == (folder / "full.csv").read_bytes()
-        print(f"      baseline {baseline}: {before:7.1f} s, peak {before_peak:,.0f} MB "
+        print(f"      baseline {baseline}: {before:7.1f} s, CPU {before_cpu:.1f} s, "
+              f"peak {before_peak:,.0f} MB "
               f"({before / seconds:.2f}× the current time); the current version asked for "
               f"intervals and classic tests: {full:7.1f} s, peak {full_peak:,.0f} MB "
               f"({before / full:.2f}×), its pairs file {'identical' if same else 'DIFFERENT'}")

@@ -32,9 +32,9 @@ def main() -> None:
             data = folder / f"s{n}.csv"
             write_csv(data, synthetic_tallies(n, args.units))
             common = ["significance", str(data), "--seed", "1", "--shuffles", str(args.shuffles)]
-            whole_t, whole_mb = measured([*common, "--format", "csv"], folder / "whole.csv")
+            whole_t, whole_mb, _ = measured([*common, "--format", "csv"], folder / "whole.csv")
             pairs = folder / "pairs.csv"
-            stream_t, stream_mb = measured([*common, "--pairs", str(pairs), "--force"],
+            stream_t, stream_mb, _ = measured([*common, "--pairs", str(pairs), "--force"],
                                            folder / "summary.txt")
             same = filecmp.cmp(folder / "whole.csv", pairs, shallow=False)
             count = n * (n - 1) // 2
