@@ -68,7 +68,9 @@ def _jit() -> ModuleType:
 
 __all__ = [
     "numpy_work",
+    "pair_thresholds",
     "takes_compiled",
+    "threshold_of",
     "worth_compiling",
     "worth_compiling_ns",
     "METRICS",
@@ -156,7 +158,7 @@ def metric_values(reduced: np.ndarray, metric: str) -> np.ndarray:
     return out
 
 
-def _threshold(observed: float, two_sided: bool) -> tuple[float, float]:
+def threshold_of(observed: float, two_sided: bool) -> tuple[float, float]:
     """(sign, threshold): a shuffle with difference D counts when sign·D ≥ threshold
     (two-sided: |D| ≥ threshold)."""
     sign = 1.0 if observed >= 0 else -1.0
@@ -384,8 +386,8 @@ def approximate_counts(
     return out
 
 
-def _thresholds(pairs: list[PairData], metrics: tuple[str, ...],
-                two_sided: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def pair_thresholds(pairs: list[PairData], metrics: tuple[str, ...],
+                    two_sided: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Metric coefficients, the pairs' totals (x then y), and each pair's signs and
     thresholds of extremeness per metric, as the kernels take them."""
     coefs = np.array([METRIC_COEFS[m] for m in metrics], dtype=np.float64)
@@ -395,7 +397,7 @@ def _thresholds(pairs: list[PairData], metrics: tuple[str, ...],
     signs = np.empty((len(pairs), len(metrics)))
     thresholds = np.empty((len(pairs), len(metrics)))
     for m, metric in enumerate(metrics):
-        # _threshold of every pair at once: metric_values is totals_value, operation for
+        # threshold_of of every pair at once: metric_values is totals_value, operation for
         # operation (a pair at a time, this loop was most of the time outside the kernel).
         observed = metric_values(total_x, metric) - metric_values(total_y, metric)
         signs[:, m] = np.where(observed >= 0, 1.0, -1.0)
@@ -468,7 +470,7 @@ def _product_inputs(pairs: list[PairData], metrics: tuple[str, ...], two_sided: 
     """What the product kernels take for a group of pairs: their differences (3·pairs ×
     units float32, each pair's differing units as POS, ACT, N2 rows, zeros after), totals
     (float64), metric coefficients, signs and thresholds."""
-    coefs, totals, signs, thresholds = _thresholds(pairs, metrics, two_sided)
+    coefs, totals, signs, thresholds = pair_thresholds(pairs, metrics, two_sided)
     diffs_t = np.zeros((3 * len(pairs), units), dtype=np.float32)
     lengths = np.fromiter((len(p.diffs) for p in pairs), dtype=np.int64, count=len(pairs))
     if lengths.sum():
@@ -538,7 +540,7 @@ def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int
     tables = np.zeros((max(1, int(block_start[-1])), _TABLE), dtype=np.int64)
     jit = _jit()
     jit._build_tables(diffs, unit_offsets, block_start, tables)
-    coefs, totals, signs, thresholds = _thresholds(sel, metrics, two_sided)
+    coefs, totals, signs, thresholds = pair_thresholds(sel, metrics, two_sided)
     n_chunks = -(-shuffles // chunk)
     result = np.zeros((len(sel), n_chunks, len(metrics)), dtype=np.int64)
     jit._approx_kernel(tables, block_start, totals, coefs, signs, thresholds, two_sided,
@@ -664,7 +666,7 @@ def exact_pvalue(
     shifts, vx, vy = _lattice(pair, metric)
     nx, ny = int(pair.total_x[2]), int(pair.total_y[2])
     observed = totals_value(pair.total_x, metric) - totals_value(pair.total_y, metric)
-    sign, thr = _threshold(observed, two_sided)
+    sign, thr = threshold_of(observed, two_sided)
     if not len(shifts):
         return ExactResult(1.0, 0.0, 1)
     unique, counts, offset, g_v, g_n = _canonical(shifts)

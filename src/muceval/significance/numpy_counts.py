@@ -13,10 +13,10 @@ import numpy as np
 from muceval.significance.kernels import (
     METRIC_COEFS,
     PairData,
-    _threshold,
-    _thresholds,
     coins,
     metric_values,
+    pair_thresholds,
+    threshold_of,
     totals_value,
 )
 
@@ -44,7 +44,7 @@ def approximate_counts_numpy(
     d = pair.diffs
     tx, ty = pair.total_x, pair.total_y
     thresholds = [
-        _threshold(totals_value(tx, m) - totals_value(ty, m), two_sided) for m in metrics
+        threshold_of(totals_value(tx, m) - totals_value(ty, m), two_sided) for m in metrics
     ]
     counts = np.zeros(len(metrics), dtype=np.int64)
     # Coin matrices of at most about 4M entries, whatever the number of units.
@@ -115,7 +115,7 @@ def _many_block(pairs: Sequence[PairData], metrics: tuple[str, ...], shuffles: i
     for k, pair in enumerate(pairs):
         padded[:len(pair.diffs), :, k] = pair.diffs
     d = padded.reshape(longest, 3 * count)
-    _, totals, signs, thresholds = _thresholds(list(pairs), metrics, two_sided)
+    _, totals, signs, thresholds = pair_thresholds(list(pairs), metrics, two_sided)
     tx = totals[:, :3].T.astype(np.float64)
     ty = totals[:, 3:].T.astype(np.float64)
     out = np.zeros((count, len(metrics)), dtype=np.int64)

@@ -29,7 +29,7 @@ from muceval.errors import UsageError
 from muceval.significance.assemble import RawColumns, RawTest, assemble
 from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
 from muceval.significance.groups import confidence_level
-from muceval.significance.kernels import _threshold, coins
+from muceval.significance.kernels import coins, threshold_of
 from muceval.significance.plan import MAX_EXACT_UNITS, Decided, decide_method
 from muceval.significance.result import SignificanceResult
 from muceval.significance.settings import SignificanceSettings, known_metrics
@@ -67,7 +67,7 @@ def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: Sig
     diffs = diffs[np.any(diffs != 0, axis=1)]
     x, y = x_units.sum(0), y_units.sum(0)
     observed = float(ratio_values(x, metric) - ratio_values(y, metric))
-    sign, threshold = _threshold(observed, settings.two_sided)
+    sign, threshold = threshold_of(observed, settings.two_sided)
     n = len(diffs)
     if method == "exact":
         total = 0
