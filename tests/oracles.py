@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from muceval.significance.kernels import _threshold, metric_values, totals_value
+from muceval.significance.kernels import metric_values, threshold_of, totals_value
 
 
 def brute_force_pvalue(x: np.ndarray, y: np.ndarray, metric: str, two_sided: bool = True) -> float:
@@ -21,6 +21,6 @@ def brute_force_pvalue(x: np.ndarray, y: np.ndarray, metric: str, two_sided: boo
     tx, ty = x.sum(0), y.sum(0)
     diff = metric_values(tx - s, metric) - metric_values(ty + s, metric)
     observed = totals_value(tx, metric) - totals_value(ty, metric)
-    sign, thr = _threshold(observed, two_sided)
+    sign, thr = threshold_of(observed, two_sided)
     stat = np.abs(diff) if two_sided else sign * diff
     return float(np.count_nonzero(stat >= thr)) / float(1 << n)

@@ -192,7 +192,7 @@ def test_exact_ratio_randomization_equals_enumeration(docs, metric, two_sided) -
     import numpy as np
 
     from muceval.core.units import RatioTallies
-    from muceval.significance.kernels import _threshold
+    from muceval.significance.kernels import threshold_of
     from muceval.significance.ratios import compare_ratios, ratio_values
 
     a = np.array([d[0] for d in docs], dtype=float)
@@ -203,7 +203,7 @@ def test_exact_ratio_randomization_equals_enumeration(docs, metric, two_sided) -
                        settings=SignificanceSettings(
                            method="exact", bootstrap=0, alternative=alternative)).comparison("A", "B", metric).p_value
     observed = float(ratio_values(a.sum(0), metric) - ratio_values(b.sum(0), metric))
-    sign, threshold = _threshold(observed, two_sided)
+    sign, threshold = threshold_of(observed, two_sided)
     hits = 0
     for swap in itertools.product([False, True], repeat=len(docs)):
         x = sum(b[i] if s else a[i] for i, s in enumerate(swap))
