@@ -33,6 +33,15 @@ def installed_environment() -> dict[str, str]:
     return env
 
 
+def child_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished children so far: a run's
+    CPU time is the difference before and after it."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def median_time(work: Callable[[], T], repeat: int) -> tuple[float, T]:
     """The median wall time of ``repeat`` runs of ``work``, and what the last run returned."""
     if repeat < 1:

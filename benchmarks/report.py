@@ -31,7 +31,6 @@ import argparse
 import gc
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -43,7 +42,7 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
-from common import installed_environment, shared_folder
+from common import child_cpu, installed_environment, shared_folder
 
 TARGET_SECONDS = 5.0
 TARGET_MB = 3.0
@@ -75,11 +74,6 @@ def composition(folder: Path) -> str:
     data = folder_size(folder) - figures - len(page.encode())
     return (f"figures/ {figures / 1e6:.2f} MB, report.html: SVG {inline / 1e6:.2f} MB + rest "
             f"{(len(page.encode()) - inline) / 1e6:.2f} MB, data files {data / 1e6:.2f} MB")
-
-
-def child_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def timed_runs(arguments: list[str], outs: dict[str, Path], sources: dict[str, str | None],

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import filecmp
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -38,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from common import installed_environment, shared_folder
+from common import child_cpu, installed_environment, shared_folder
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -111,11 +110,6 @@ def baseline_source(commit: str, into: Path) -> Path:
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into / "src"
-
-
-def child_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def run_once(command: list[str], cwd: Path | None, env: dict[str, str], stdout: Path,
