@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from muceval.core.tallies import Tally
 from muceval.errors import InputError
@@ -291,3 +293,60 @@ def test_plain_rows_read_first_anywhere_read_as_line_by_line():
             moved.insert(rng.randrange(len(moved) + 1), rng.choice(rows))
         candidate = "\n".join(moved)
         assert read(candidate, True) == read(candidate, False)
+
+
+def _line_by_line(text: str, path: str):
+    """The report read line by line through every check, as the reader did before it
+    remembered each distinct line: the reference of the fast reader."""
+    from muceval.errors import InputError
+    from muceval.formats.muc.reports import _ReportParser
+
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    parser = _ReportParser(path)
+    for number, raw in enumerate(lines, start=1):
+        raw = raw.rstrip("\r")
+        line = raw.lstrip("\f").expandtabs(8)
+        if "\f" in line:
+            raise InputError.at(path, number, "form feed in the middle of a line")
+        parser.feed(number, line, raw.startswith("\f"))
+    return parser.finish(len(lines) if lines else None)
+
+
+_REPORT_LINES = [
+    "Configuration: config.el", "", "   ", "Report of all-templates scores",
+    "TST3-MUC4-0001     key: 1  response: 1", "TST3-MUC4-0002\tkey: <NONE>  response: 2\t[spurious]",
+    "TST3-MUC4-0003     key: 1  response: <NONE> [missing]",
+    "SLOT                  POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC PRE OVG FAL",
+    "-----------------------------+-----------+-------+-----------+---------------",
+    "template-id             1   1|  1   0   0|  0   0|  0   0   0|100 100   0",
+    "inc-type\t        1   1|  1   0   0|  0   0|  0   0   0|100 100   0   0 ",
+    "inc-date                0   0|  0   0   0|  0   0|  0   0   1|  *   *   *",
+    "TOTAL                   2   2|  2   0   0|  0   0|  0   0   1|100 100   0\r",
+    "\fTOTAL                   2   2|  2   0   0|  0   0|  0   0   1|100 100   0",
+    "\f", "TEXT FILTERING          1   1|  *   *   *|  *   *|  0   0   0|100 100   0",
+    "ALL TEMPLATES           4   2|  1   0   0|  0   0|  1   3   0| 25  50  50",
+    "bad row                 x   2|  1   0   0|  0   0|  1   3   0| 25  50  50",
+    " * * * TOTAL SLOT SCORES * * *", "                   P&R   2P&R   P&2R",
+    "F-MEASURES            50.00  50.00  50.00",
+    "F-MEASURES not available, Recall or Precision Nil", "a|b 1 2| row with a bar",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_REPORT_LINES), max_size=40))
+def test_the_reader_reads_every_line_as_the_line_by_line_reader(lines: list[str]) -> None:
+    """Remembering each distinct line changes nothing: the same report, or the same
+    message at the same line, as reading every line through every check."""
+    from muceval.errors import InputError
+
+    text = "\n".join(lines) + "\n"
+
+    def outcome(read):
+        try:
+            return read(text, "r.txt")
+        except InputError as error:
+            return str(error)
+
+    assert outcome(parse_report) == outcome(_line_by_line)
