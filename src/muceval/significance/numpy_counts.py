@@ -81,10 +81,11 @@ def approximate_counts_numpy_many(
 ) -> np.ndarray:
     """:func:`approximate_counts_numpy` of many pairs at once: a ``(pairs, metrics)`` array.
 
-    One float64 matrix product of the shared coins with every pair's differences (padded
-    with zero rows to the longest pair: the same coins, exact integer sums), then each
-    metric of all pairs and shuffles in a few array passes. For runs too small to repay
-    loading the compiled kernels (benchmarks/numpy_path.py: 5× to 27× faster than pair by pair).
+    Pairs of like lengths in blocks; per block, one float64 matrix product of the shared
+    coins with every pair's differences (padded with zero rows to the block's longest: the
+    same coins, exact integer sums), then each metric of all its pairs and shuffles in a few
+    array passes. For runs too small to repay loading the compiled kernels
+    (benchmarks/numpy_path.py: 5× to 27× faster than pair by pair).
 
     >>> pair = PairData.of(np.array([[2, 2, 4], [2, 2, 0]]), np.array([[2, 2, 0], [2, 2, 0]]))
     >>> approximate_counts_numpy_many([pair, pair], ("recall",), 100, seed=1).tolist()
