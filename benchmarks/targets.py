@@ -12,6 +12,7 @@ output, every file of a report folder).
     python3 benchmarks/targets.py                       # medians of 5
     python3 benchmarks/targets.py --repeat 9 --only significance score
     python3 benchmarks/targets.py --official /tmp/official
+    python3 benchmarks/targets.py --only exact exact-1-thread --repeat 3   # not run by default
 
 ``--official DIR`` names a folder holding GTT's ``gtt_eval.py`` and GRIT's ``grit_eval.py``
 unchanged (from github.com/xinyadu/gtt and xinyadu/grit_doc_event_entity, ``eval.py`` of
@@ -57,6 +58,8 @@ class Case:
     others: dict[str, list[str]] = field(default_factory=dict)
     cwd: Path | None = None
     note: str = ""
+    default: bool = True
+    """Run without --only (False: a case of many seconds, run only when named)."""
 
 
 def cases(shared: Path, official: Path | None, scratch: Path) -> list[Case]:
@@ -95,6 +98,13 @@ def cases(shared: Path, official: Path | None, scratch: Path) -> list[Case]:
         Case("example", ["score", "--key", str(EXAMPLE / "key.txt"), "--config",
                          str(EXAMPLE / "config.toml"), str(EXAMPLE / "alpha.txt")], 0.3,
              note="one system of the bundled example"),
+        Case("exact", ["significance", *reports, "--method", "exact", "--metrics", "f0.5",
+                       "--format", "json", "--seed", "1"], 10.0, default=False,
+             note="exact F0.5 over the 136 TST3 pairs, all threads"),
+        Case("exact-1-thread", ["significance", *reports, "--method", "exact", "--metrics",
+                                "f0.5", "--format", "json", "--seed", "1", "--threads", "1"],
+             10.0, default=False,
+             note="the same on one thread: what a machine whose second core is busy gives"),
         Case("gtt", ["score", "--key", gtt_key, "--scorer", "gtt", gtt_pred, "--format", "json",
                      "-o", "{out}"], None, others=gtt_official, cwd=scratch,
              note="GTT's predictions; target: no slower than GTT's eval.py"),
@@ -187,7 +197,7 @@ def main() -> None:
             folder.mkdir()
             versions[commit] = str(baseline_source(commit, folder))
         chosen = [c for c in cases(shared, args.official, work / "scratch")
-                  if not args.only or c.name in args.only]
+                  if c.name in (args.only or ()) or (not args.only and c.default)]
         print(f"load average {os.getloadavg()[0]:.2f}; {args.repeat} runs per version, "
               "alternating; medians, seconds (wall / CPU); ratio: baseline wall / now wall; "
               "output: byte-identical to the baseline's")
