@@ -146,6 +146,9 @@ def test_pairs_are_streamed_to_a_file(tmp_path, capsys):
     assert "without intervals or classic tests: ask with --bootstrap N and --tests all" in shown
     assert main([*args, "--pairs", str(DATA / "small.csv"), "--force"]) == 2
     assert (DATA / "small.csv").read_text().startswith("system,unit")
+    # A pairs file in a folder that does not exist is refused before any test runs.
+    assert main([*args, "--pairs", str(tmp_path / "none" / "p.npz")]) == 2
+    assert "the folder" in capsys.readouterr().err
 
 
 def test_a_leaderboard_computes_intervals_and_classic_tests_only_when_asked(tmp_path, capsys):

@@ -276,9 +276,8 @@ def destination_options(force_help: str = "Replace --output if it exists.", *,
 
         if output is not None and output_dir is not None:
             raise UsageError("give -o FILE or --output-dir DIR, not both")
-        if output is not None and not os.path.isdir(os.path.dirname(output) or "."):
-            # Said now, not after the scoring.
-            raise UsageError(f"-o {output}: the folder {os.path.dirname(output)} does not exist")
+        if output is not None:
+            refuse_missing_folder("-o", output)
         return Destination(output, force, output_dir)
 
     return option_group("destination", build, options)
@@ -391,3 +390,11 @@ class ModernChoice:
                              self.ignore_empty_docs and "ignore_empty_docs" in takes,
                              self.compat,
                              self.event_n_file if "event_n_file" in takes else None)
+
+
+def refuse_missing_folder(flag: str, output: str) -> None:
+    """Refuse an output file whose folder does not exist: said now, not after the work."""
+    from muceval.errors import UsageError
+
+    if not os.path.isdir(os.path.dirname(output) or "."):
+        raise UsageError(f"{flag} {output}: the folder {os.path.dirname(output)} does not exist")

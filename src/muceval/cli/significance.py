@@ -34,6 +34,7 @@ from muceval.cli.groups import (
     Testing,
     executor_options,
     option_group,
+    refuse_missing_folder,
     selection_options,
     testing_options,
 )
@@ -42,7 +43,10 @@ from muceval.scoring.scorers import modern_scorers
 
 
 def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
-    return None if pairs_path is None else Destination(pairs_path, force)
+    if pairs_path is None:
+        return None
+    refuse_missing_folder("--pairs", pairs_path)
+    return Destination(pairs_path, force)
 
 
 @dataclass(frozen=True)
