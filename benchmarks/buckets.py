@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+from common import median_times
 from muceval.errors import InputError
 from muceval.formats.modern.buckets import read_event_buckets
 
@@ -37,17 +35,6 @@ def _read(path: Path) -> object:
         return refused
 
 
-def _medians(work: Callable[[], object], repeat: int) -> tuple[float, float, object]:
-    """Median wall and CPU seconds of ``repeat`` runs, and what the last run returned."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        result = work()
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-    return statistics.median(walls), statistics.median(cpus), result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -58,8 +45,8 @@ def main() -> None:
     for size in (10_000, len(ALL_IDS), 1_000_000):
         path = folder / f"buckets-{size}.json"
         path.write_text(json.dumps({"2": [ALL_IDS[n % len(ALL_IDS)] for n in range(size)]}))
-        ours, ours_cpu, outcome = _medians(lambda p=path: _read(p), args.repeat)
-        floor, floor_cpu, _ = _medians(lambda p=path: json.loads(p.read_text()), args.repeat)
+        ours, ours_cpu, outcome = median_times(lambda p=path: _read(p), args.repeat)
+        floor, floor_cpu, _ = median_times(lambda p=path: json.loads(p.read_text()), args.repeat)
         said = "refused: an id repeats" if isinstance(outcome, InputError) else "read"
         print(f"{size:>10,}  {ours:>12.3f} s / {ours_cpu:.3f} s  {floor:>7.3f} s / "
               f"{floor_cpu:.3f} s  {ours / floor:5.1f}×  {said}")

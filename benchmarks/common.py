@@ -54,6 +54,20 @@ def median_time(work: Callable[[], T], repeat: int) -> tuple[float, T]:
     return statistics.median(times), result
 
 
+def median_times(work: Callable[[], T], repeat: int) -> tuple[float, float, T]:
+    """The median wall and CPU seconds (this process's, its threads included) of ``repeat``
+    runs of ``work``, and what the last run returned."""
+    if repeat < 1:
+        raise ValueError("repeat at least once")
+    walls, cpus = [], []
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = work()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus), result
+
+
 def synthetic_counts(systems: int, units: int, seed: int = 2):
     """``systems × units × 4`` POS/ACT/COR/PAR counts of correlated synthetic systems (one
     key; each system a little better than the last)."""

@@ -25,14 +25,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+from common import median_times
 from muceval.formats.modern import read_modern
 from muceval.scoring.modern import ModernOptions, score_modern
 from muceval.scoring.modern.files import read_predictions
@@ -86,16 +84,6 @@ print(json.dumps(out))
 '''
 
 
-def _medians(work: Callable[[], object], repeat: int) -> tuple[float, float]:
-    walls, cpus = [], []
-    for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        work()
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-    return statistics.median(walls), statistics.median(cpus)
-
-
 def _muceval(data: Path, ctx: str, path: str) -> None:
     gold = read_modern(data / f"data/prompts/{ctx}/dev.json")
     pred = read_predictions(data / path, gold)
@@ -133,7 +121,7 @@ def main() -> None:
           + (f"{'official wall/CPU':>20}  ratio (wall)" if official else
              "(no official scorer given: --official-python)"))
     for name, (ctx, path) in SYSTEMS.items():
-        wall, cpu = _medians(lambda c=ctx, p=path: _muceval(args.data, c, p), args.repeat)
+        wall, cpu, _ = median_times(lambda c=ctx, p=path: _muceval(args.data, c, p), args.repeat)
         line = f"{name:16}  {wall:8.3f} s / {cpu:.3f} s"
         if official:
             o_wall, o_cpu = official[name]

@@ -20,11 +20,10 @@ import argparse
 import statistics
 import subprocess
 import sys
-import time
 
 import numpy as np
 
-from common import installed_environment
+from common import installed_environment, median_times
 from muceval.significance.kernels import _NUMPY_BUDGET_NS, PairData, numpy_work
 from muceval.significance.numpy_counts import (
     approximate_counts_numpy,
@@ -38,16 +37,6 @@ LOAD = ("import time; t = time.perf_counter(); "
         "from muceval.significance import compiled; print(time.perf_counter() - t)")
 
 
-def timed(work, repeat: int) -> tuple[float, float, object]:
-    walls, cpus, result = [], [], None
-    for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        result = work()
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-    return statistics.median(walls), statistics.median(cpus), result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -58,9 +47,9 @@ def main() -> None:
         pairs = [PairData.of(rng.integers(0, 5, (units, 3)), rng.integers(0, 5, (units, 3)))
                  for _ in range(count)]
         chosen = METRICS[:metrics]
-        wall, cpu, many = timed(lambda pairs=pairs, chosen=chosen: approximate_counts_numpy_many(
+        wall, cpu, many = median_times(lambda pairs=pairs, chosen=chosen: approximate_counts_numpy_many(
             pairs, chosen, SHUFFLES, 1), args.repeat)
-        base, _, one = timed(lambda pairs=pairs, chosen=chosen: np.array([
+        base, _, one = median_times(lambda pairs=pairs, chosen=chosen: np.array([
             approximate_counts_numpy(p, chosen, SHUFFLES, 1) for p in pairs]), 1)
         assert np.array_equal(many, one), "the two NumPy paths disagree"
         per = 1e9 / (count * SHUFFLES)

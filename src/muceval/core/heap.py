@@ -18,7 +18,8 @@ def building(when: bool = True) -> Iterator[None]:
     Reading and scoring 17 MUC-4 systems makes hundreds of thousands of templates, fills and
     tallies, none in a reference cycle; each automatic collection walks every object alive,
     and they came hundreds of times over the growing heap: paused, reading and scoring the
-    17 TST3 systems takes 0.90 s instead of 1.26 s (benchmarks/score.py, 2026-11-28). Nothing
+    17 TST3 systems takes 0.90–0.93 s instead of 1.26–1.53 s (benchmarks/score.py, two runs
+    on 2026-11-28). Nothing
     is kept longer: reference counting frees what the block drops, as before, and a cycle it
     leaves is collected after it.
 
