@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -125,3 +126,24 @@ def test_significance_json_does_not_load_the_terminal(tmp_path: Path) -> None:
             "print(sorted(m for m in ('rich', 'muceval.reporting.terminal') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_scoring_modern_files_with_gtt_loads_no_numerics(tmp_path: Path) -> None:
+    # GTT's eval.py imports NumPy itself: without it, muceval starts faster than the script
+    # it replaces (benchmarks/targets.py, case gtt). Four templates on each side make 625
+    # maps, so the bounded search runs as well as the plain one.
+    templates = [{"incident_type": "attack", "PerpInd": [], "PerpOrg": [], "Target": [],
+                  "Victim": [[name]], "Weapon": []} for name in "wxyz"]
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps({"docid": "TST3-MUC4-0001", "doctext": "x",
+                                "templates": templates}) + "\n")
+    preds = tmp_path / "preds.out"
+    preds.write_text(json.dumps({"30001": {"doctext": "x", "pred_templates": templates}}))
+    code = ("import sys; from muceval.cli.app import main\n"
+            f"sys.argv = ['muceval', 'score', '--key', {str(gold)!r}, {str(preds)!r}, "
+            "'--scorer', 'gtt', '--format', 'json']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('numpy', 'scipy') if m in sys.modules), file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert '"f1":1.0' in out.stdout.replace(" ", "")
+    assert out.stderr.strip().splitlines()[-1] == "[]"

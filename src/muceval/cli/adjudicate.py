@@ -19,7 +19,7 @@ from muceval.cli.common import (
 from muceval.cli.groups import ConfigurationChoice, configuration_options
 
 if TYPE_CHECKING:
-    from muceval.scoring.muc1992.scorer import MappingKind
+    from muceval.scoring.muc1992.options import MappingKind
 
 
 @cli.command("adjudicate")

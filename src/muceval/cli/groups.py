@@ -20,7 +20,7 @@ import click
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
     from muceval.scoring.modern import ModernOptions
-    from muceval.scoring.muc1992.scorer import MappingKind, ScoringOptions
+    from muceval.scoring.muc1992.options import MappingKind, ScoringOptions
     from muceval.scoring.scorers import EventN
     from muceval.significance.distributed import DaskExecutor
     from muceval.significance.settings import PresetName, SignificanceSettings
@@ -207,7 +207,7 @@ def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
     """``--no-query-pass`` (and ``--mapping``): how responses are scored; the command
     receives ``scoring: ScoringOptions``."""
     def build(no_query_pass: bool, mapping: MappingKind = "greedy") -> ScoringOptions:
-        from muceval.scoring.muc1992.scorer import ScoringOptions
+        from muceval.scoring.muc1992.options import ScoringOptions
 
         return ScoringOptions(query_pass=not no_query_pass, mapping=mapping)
 
@@ -237,7 +237,7 @@ class Keyed:
     no_query_pass: bool = False
 
     def scoring(self) -> ScoringOptions:
-        from muceval.scoring.muc1992.scorer import ScoringOptions
+        from muceval.scoring.muc1992.options import ScoringOptions
 
         return ScoringOptions(query_pass=not self.no_query_pass)
 

@@ -19,15 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from muceval.core.metrics import F_WEIGHTS, FloatScores, MeasureValues, f_measures_1992, scores
 from muceval.core.model import DisplayType
 from muceval.core.tallies import Tally
 from muceval.core.units import UnitTallies, check_counts
 from muceval.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "MANNER_LABELS",
@@ -170,6 +171,7 @@ class ArrayUnits(Mapping[str, Tally]):
     systems of a file, each system's unit indices and its ``n × 4`` POS, ACT, COR, PAR counts.
     Reads as the mapping of unit to :class:`Tally` every source gives.
 
+    >>> import numpy as np
     >>> units = ArrayUnits(["m1", "m2"], np.array([1]), np.array([[2, 2, 1, 0]]))
     >>> list(units), units["m2"].cor
     (['m2'], 1)
@@ -201,6 +203,8 @@ UNIT_POLICIES = ("same", "intersection")
 
 def _fill_from_arrays(out: np.ndarray, units: ArrayUnits, position: Mapping[str, int]) -> None:
     """``out[position[unit]] = counts`` for every unit of ``units`` that has a position."""
+    import numpy as np
+
     where = np.array([position.get(units.names[i], -1) for i in units.index.tolist()],
                      dtype=np.int64)
     kept = where >= 0
@@ -264,6 +268,8 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
         _check_same_units(systems, by_message=level == "fill")
         chosen = sorted({u for s in systems for u in s.units})
     position = {u: i for i, u in enumerate(chosen)}
+    import numpy as np  # imported here: scoring modern files needs no NumPy
+
     counts = np.zeros((len(systems), len(chosen), 4), dtype=np.int64)
     for n, system in enumerate(systems):
         if isinstance(system.units, ArrayUnits):

@@ -11,10 +11,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
 from functools import cached_property
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from muceval.core.model import IRRELEVANT_ID, Configuration, DisplayType, SubtotalRow
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TALLY_FIELDS: tuple[str, ...] = (
     "pos",
@@ -401,6 +403,8 @@ def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
     this array is how every accumulator is formed: a Python loop over
     (pair, slot, column) made summaries the slowest part of scoring.
     """
+    import numpy as np  # imported here: scoring modern files needs no NumPy
+
     index = {sid: n + 1 for n, sid in enumerate(layout.slot_ids)}
     width = 1 + len(layout.slot_ids)
     flat = [0] * (len(pairs) * width * len(TALLY_FIELDS))
@@ -422,6 +426,7 @@ def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
 
 def _derived_rows(layout: SlotLayout) -> np.ndarray:
     """0/1 matrix mapping (template id, slots...) rows to (subtotals..., total, set, string)."""
+    import numpy as np
     position = {sid: n + 1 for n, sid in enumerate(layout.slot_ids)}
     groups = [row.slot_ids for row in layout.subtotals]
     groups += [layout.slot_ids, layout.set_slots, layout.string_slots]
@@ -455,6 +460,8 @@ def _accumulate_matrix(
     layout: SlotLayout,
     derived: np.ndarray | None = None,
 ) -> Accumulators:
+    import numpy as np
+
     if derived is None:
         derived = _derived_rows(layout)
     frozen = {}
@@ -625,6 +632,8 @@ class Summary:
         .total``), summed directly: what the significance tests and ``scores.json`` read,
         without the four manners' slot tallies of every message (which took 1.6 s of a
         17-system report)."""
+        import numpy as np
+
         derived = _derived_rows(self.layout)
         total = derived[len(self.layout.subtotals)]
         counted = np.fromiter((DisplayType.ALL_TEMPLATES in manners_of(p.status)

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from muceval.errors import UsageError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "FIELDS",
@@ -86,6 +87,8 @@ class UnitTallies:
     """What one unit is (``message``, ``template``, ``fill``), where the source says so."""
 
     def __post_init__(self) -> None:
+        import numpy as np  # imported here: reading modern files needs no NumPy
+
         counts = np.asarray(self.counts)
         if counts.shape != (len(self.systems), len(self.units), 4):
             raise ValueError(
@@ -155,6 +158,7 @@ class RatioTallies:
 
     Examples
     --------
+    >>> import numpy as np
     >>> t = RatioTallies(("A",), ("d1",), np.array([[[1, 2, 1, 3]]], dtype=float))
     >>> t.counts.shape
     (1, 1, 4)
@@ -169,6 +173,8 @@ class RatioTallies:
     counts: np.ndarray = field(repr=False)
 
     def __post_init__(self) -> None:
+        import numpy as np
+
         counts = np.array(self.counts, dtype=np.float64, copy=True)
         if counts.shape != (len(self.systems), len(self.units), 4):
             raise ValueError(f"counts must have shape (systems, units, 4) = "
@@ -225,9 +231,12 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     >>> check_counts([[2, 2, 1, 1]]) is None
     True
     """
+    if type(counts) in (list, tuple) and len(counts) == 4 and all(type(c) is int
+                                                                  for c in counts):
+        return _check_one(*counts)
+    import numpy as np
+
     if not isinstance(counts, np.ndarray):
-        if len(counts) == 4 and all(type(c) is int for c in counts):
-            return _check_one(*counts)
         if any(int(c) > MAX_COUNT for c in np.ravel(counts)):
             return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
     counts = np.asarray(counts)
@@ -306,6 +315,8 @@ def from_arrays(
     ...
     ValueError: COR + PAR exceeds ACT
     """
+    import numpy as np
+
     array = np.asarray(counts)
     if array.size and not np.issubdtype(array.dtype, np.integer):
         if not np.all(np.equal(np.mod(array, 1), 0)):

@@ -22,36 +22,25 @@ one :class:`~muceval.errors.InputError` listing what muceval reads.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from muceval.core.checks import unknown_history_slots
 from muceval.core.heap import building
-from muceval.core.model import Configuration, History, SlotType, TemplateFile
-from muceval.core.systems import ScoredSystem, SystemScores, unit_tallies
-from muceval.core.units import UnitTallies
 from muceval.errors import InputError, MucevalError, Problem, UsageError
-from muceval.formats.config import (
-    bundled_configuration,
-    load_configuration,
-    parse_configuration_toml,
-)
-from muceval.formats.error_counts import looks_like_error_analysis, parse_error_counts
 from muceval.formats.files import first_line, parse_json, read_text, system_name
-from muceval.formats.modern import LAYOUTS, REGISTRY, Layout, detect_layout, parse_modern
-from muceval.formats.muc.history import parse_history
-from muceval.formats.muc.reports import ScoreReport, parse_report
-from muceval.formats.muc.templates import parse_templates
-from muceval.formats.scores.csv import looks_like_scores_csv, parse_scores_csv
-from muceval.formats.scores.json import parse_scores_json
-from muceval.formats.scores.modern import looks_like_modern_scores
-from muceval.formats.scores.reports import report_system
-from muceval.formats.scores.unit_csv import looks_like_unit_csv, parse_unit_csv
+from muceval.formats.modern import LAYOUTS, REGISTRY, Layout, detect_layout
+
+if TYPE_CHECKING:
+    from muceval.core.model import Configuration, History, TemplateFile
+    from muceval.core.systems import ScoredSystem, SystemScores
+    from muceval.core.units import UnitTallies
+    from muceval.formats.muc.reports import ScoreReport
 
 __all__ = [
     "INPUTS",
@@ -308,6 +297,9 @@ def _looks_like_scores_json(text: str, path: str) -> bool:
 
 
 def _load_templates(text: str, path: str, options: ReadOptions) -> Loaded:
+    from muceval.formats.config import bundled_configuration
+    from muceval.formats.muc.templates import parse_templates
+
     config = options.config if options.config is not None else bundled_configuration()
     result = parse_templates(text, config, path)
     return Loaded(result.templates, _template_counts(result.templates), result.problems,
@@ -328,14 +320,20 @@ def _template_counts(templates: TemplateFile) -> dict[str, int]:
 def _load_lisp_configuration(text: str, path: str, options: ReadOptions) -> Loaded:
     # A 1992 configuration names its slot file, looked for next to it on disk.
     # Validating a slot file reads it as the configuration it defines (1992 defaults).
+    from muceval.formats.config import load_configuration
+
     return _configuration(load_configuration(path, slot_file_alone=True))
 
 
 def _load_toml_configuration(text: str, path: str, options: ReadOptions) -> Loaded:
+    from muceval.formats.config import parse_configuration_toml
+
     return _configuration(parse_configuration_toml(text, path))
 
 
 def _configuration(config: Configuration) -> Loaded:
+    from muceval.core.model import SlotType
+
     return Loaded(config, {
         "slots": len(config.slots),
         "set-fill slots": sum(1 for s in config.slots if s.type is SlotType.SET),
@@ -346,6 +344,10 @@ def _configuration(config: Configuration) -> Loaded:
 
 
 def _load_history(text: str, path: str, options: ReadOptions) -> Loaded:
+    from muceval.core.checks import unknown_history_slots
+    from muceval.formats.config import bundled_configuration
+    from muceval.formats.muc.history import parse_history
+
     history = parse_history(text, path)
     # Judgements for slots the configuration lacks (a typo) are never used.
     config = options.config if options.config is not None else bundled_configuration()
@@ -363,6 +365,8 @@ def _history_counts(history: History) -> dict[str, int]:
 
 
 def _load_report(text: str, path: str, options: ReadOptions) -> Loaded:
+    from muceval.formats.muc.reports import parse_report
+
     report = parse_report(text, path)
     return Loaded(report, {
         "messages": len({b.message_id for b in report.blocks}),
@@ -372,14 +376,23 @@ def _load_report(text: str, path: str, options: ReadOptions) -> Loaded:
 
 
 def _report_scores(report: ScoreReport, options: ReadOptions) -> tuple[ScoredSystem, ...]:
+    from muceval.formats.scores.reports import report_system
+
     return (report_system(report, system_name(report.path), options.config),)
 
 
-def _systems_loader(
-    parse: Callable[[str, str], Sequence[ScoredSystem]], unit: str
-) -> Callable[[str, str, ReadOptions], Loaded]:
+def _later(module: str, name: str) -> Callable[..., Any]:
+    """The function ``name`` of ``module``, imported when first called: a command imports the
+    readers of the kinds it meets, not all of them (NumPy, the 1992 parsers)."""
+    def call(*args: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args)
+
+    return call
+
+
+def _systems_loader(module: str, parse: str, unit: str) -> Callable[[str, str, ReadOptions], Loaded]:
     def load(text: str, path: str, options: ReadOptions) -> Loaded:
-        systems = tuple(parse(text, path))
+        systems = tuple(_later(module, parse)(text, path))
         units = {u for s in systems for u in s.units}
         return Loaded(systems, {"systems": len(systems), unit: len(units)})
 
@@ -414,6 +427,8 @@ def _modern_kind(layout: Layout) -> InputKind:
 
 
 def _load_modern(text: str, path: str, layout: str, schema: str | None = None) -> Loaded:
+    from muceval.formats.modern import parse_modern
+
     read = parse_modern(text, path, layout, schema=schema)
     templates = [t for d in read.documents for t in d.templates or ()]
     entities = sum(len(e) for t in templates for e in t.roles) + sum(
@@ -438,6 +453,8 @@ def _load_modern_scores(text: str, path: str, options: ReadOptions) -> Loaded:
 
 
 def _load_error_counts(text: str, path: str, options: ReadOptions) -> Loaded:
+    from muceval.formats.error_counts import parse_error_counts
+
     counts = parse_error_counts(text, path)
     return Loaded(counts, {"systems": len(counts.systems), "documents": len(counts.documents)})
 
@@ -447,22 +464,28 @@ def _the_systems(systems: Sequence[ScoredSystem], options: ReadOptions) -> Seque
 
 
 _MUCEVAL_JSON = "muceval JSON (score or errors --format json)"
+_CSV, _UNITS = "muceval.formats.scores.csv", "muceval.formats.scores.unit_csv"
 
 INPUTS = Registry([
     InputKind("scores-csv", "scores CSV", "muceval scores CSV (score --format csv)",
-              looks_like_scores_csv, _systems_loader(parse_scores_csv, "messages"), _the_systems),
+              _later(_CSV, "looks_like_scores_csv"), _systems_loader(_CSV, "parse_scores_csv",
+                                                                     "messages"), _the_systems),
     InputKind("unit-csv", "unit tallies", "unit-tallies CSV (system,unit,POS,ACT,COR,PAR)",
-              looks_like_unit_csv, _systems_loader(parse_unit_csv, "units"), _the_systems),
+              _later(_UNITS, "looks_like_unit_csv"), _systems_loader(_UNITS, "parse_unit_csv",
+                                                                     "units"), _the_systems),
     *(_modern_kind(layout) for layout in REGISTRY),
     InputKind("modern-scores", "modern scores", "muceval modern scores JSON (score --metric "
               "gtt|ceaf-ree|ceaf-rme|all --format json)",
-              lambda text, path: looks_like_modern_scores(text), _load_modern_scores,
+              lambda text, path: _later("muceval.formats.scores.modern",
+                                        "looks_like_modern_scores")(text), _load_modern_scores,
               family=_MODERN_FAMILY),
     InputKind("error-analysis", "error analysis", "muceval error analysis JSON (errors "
-              "--format json)", lambda text, path: looks_like_error_analysis(text),
+              "--format json)", lambda text, path: _later(
+                  "muceval.formats.error_counts", "looks_like_error_analysis")(text),
               _load_error_counts, family=_MUCEVAL_JSON),
     InputKind("scores-json", "scores JSON", "muceval scores JSON (score --format json)",
-              _looks_like_scores_json, _systems_loader(parse_scores_json, "messages"),
+              _looks_like_scores_json, _systems_loader("muceval.formats.scores.json",
+                                                       "parse_scores_json", "messages"),
               _the_systems, summaries=True, family=_MUCEVAL_JSON),
     InputKind("toml-configuration", "configuration", "muceval TOML configuration (*.toml)",
               lambda text, path: path.endswith(".toml"), _load_toml_configuration),
@@ -591,6 +614,9 @@ def _tallies_at(systems: Sequence[ScoredSystem], units: str, level: str | None) 
                     system.source, None,
                     f"system {system.name!r} has {system.unit_level} units, not {level} units: "
                     f"score the responses with muceval score --unit {level} --format json")
+    from muceval.core.systems import unit_tallies
+    from muceval.core.units import UnitTallies
+
     tallies = unit_tallies(systems, units)
     if level is not None and tallies.level is None:
         tallies = UnitTallies(tallies.systems, tallies.units, tallies.counts, level)

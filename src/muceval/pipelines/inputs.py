@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from muceval.errors import UsageError
-from muceval.scoring.muc1992.scorer import ScoringOptions
+from muceval.scoring.muc1992.options import ScoringOptions
 
 if TYPE_CHECKING:
     from muceval.core.model import Configuration

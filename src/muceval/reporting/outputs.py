@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from muceval.core.model import Configuration
-from muceval.core.tallies import PairScore
-
 if TYPE_CHECKING:
     from rich.table import Table
+
+    from muceval.core.model import Configuration
+    from muceval.core.tallies import PairScore
 
 __all__ = ["ENCODING", "ScoreView", "write_folder"]
 

@@ -73,7 +73,8 @@ from muceval.scoring.muc1992.judgements import (
     StoredJudgement,
     answer_entry,
 )
-from muceval.scoring.muc1992.scorer import MappingKind, MessageInput, Scorer, ScoringOptions
+from muceval.scoring.muc1992.options import MappingKind, ScoringOptions
+from muceval.scoring.muc1992.scorer import MessageInput, Scorer
 from muceval.scoring.session import check_pairing, read_template_file
 
 __all__ = ["ANSWERS", "Adjudication", "Answer", "Question"]

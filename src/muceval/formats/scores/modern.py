@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from muceval.core.units import MAX_COUNT, RatioTallies, unshared_document
 from muceval.errors import InputError, UsageError
 from muceval.formats.files import check_format_version, parse_json, read_text, system_name
@@ -55,6 +53,8 @@ def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -
                             "document would count as empty); score them against one key")
     units = sorted(shared)
     position = {u: i for i, u in enumerate(units)}
+    import numpy as np  # imported here: the registry's sniffer is imported for every file
+
     counts = np.zeros((len(systems), len(units), 4))
     for n, docs in enumerate(systems.values()):
         for docid, values in docs.items():

@@ -14,8 +14,7 @@ from __future__ import annotations
 import warnings
 from array import array
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from muceval.core.systems import ArrayUnits, ScoredSystem, unit_tallies
 from muceval.core.units import FIELDS, UnitTallies, check_counts
@@ -23,6 +22,9 @@ from muceval.errors import InputError, MucevalWarning, Problem
 from muceval.formats.counts import parse_count
 from muceval.formats.csvrows import csv_rows
 from muceval.formats.files import first_line, read_text
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["HEADER", "from_csv", "looks_like_unit_csv", "parse_unit_csv"]
 
@@ -83,6 +85,8 @@ class _Columns:
 
     def counts(self, path: str, problems: list[Problem]) -> np.ndarray:
         """The ``rows × 4`` counts; a row that is no MUC tally adds its problem."""
+        import numpy as np  # imported here: the registry's sniffer is imported for every file
+
         cells = self.cells
         if all(c.isascii() and c.isdigit() and len(c) < 10 for c in cells):
             counts = np.array(cells, dtype=np.int64).reshape(-1, 4)
@@ -101,6 +105,8 @@ class _Columns:
 
     def duplicates(self, path: str, problems: list[Problem]) -> None:
         """A (system, unit) given twice is an error naming both lines."""
+        import numpy as np
+
         key = np.array(self.system, dtype=np.int64) * max(1, len(self.units)) + np.array(
             self.unit, dtype=np.int64)
         order = np.argsort(key, kind="stable")
@@ -151,6 +157,8 @@ def parse_unit_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...
 
 
 def _systems(columns: _Columns, counts: np.ndarray, path: str) -> tuple[ScoredSystem, ...]:
+    import numpy as np
+
     names = list(columns.units)
     system = np.array(columns.system, dtype=np.int64)
     unit = np.array(columns.unit, dtype=np.int64)

@@ -33,8 +33,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import numpy as np
-
 from muceval.core.modern import ROLES, ModernDocument, ModernFile, ParseNote, role_union
 from muceval.core.schema import MUC4, Schema, schema_named
 from muceval.core.units import RatioTallies
@@ -560,6 +558,8 @@ def ratio_tallies(systems: Sequence[ModernScores]) -> RatioTallies:
         raise UsageError("two systems have the same name: " + ", ".join(names))
     units = sorted({d.docid for s in systems for d in s.documents})
     position = {u: i for i, u in enumerate(units)}
+    import numpy as np  # imported here: scoring needs no NumPy, only the tallies do
+
     counts = np.zeros((len(systems), len(units), 4))
     for n, s in enumerate(systems):
         for d in s.documents:

@@ -13,6 +13,7 @@ import numpy as np
 
 from muceval.core.modern import ROLES, Entity, ModernTemplate, role_union
 from muceval.scoring.modern.counts import Counts, normalize
+from muceval.scoring.modern.matching import assignment, largest_matching
 
 __all__ = ["PHI_REE", "PHI_RME", "group_substrings", "grouped", "ree_document", "rme_document",
            "rme_gold", "role_union", "token_similarity"]
@@ -24,45 +25,6 @@ PHI_RME = ("subset", "phi3", "phi3-entities", "phi-a")
 # ---------------------------------------------------------------------------
 # CEAF-REE: role-filler entities, per role
 # ---------------------------------------------------------------------------
-
-
-def _assignment(matrix: np.ndarray, maximize: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Kuhn–Munkres (``scipy.optimize.linear_sum_assignment``), imported when first needed:
-    scipy.optimize takes a quarter of a second to import, and GTT's template F1 never
-    aligns with it."""
-    from scipy.optimize import linear_sum_assignment
-
-    rows, cols = linear_sum_assignment(matrix, maximize=maximize)
-    return rows, cols
-
-
-def largest_matching(weights: np.ndarray) -> int:
-    """The largest sum of non-negative integer ``weights`` over a one-to-one matching: over
-    the subsets of the smaller side when it is small (the usual document), else Kuhn–Munkres
-    (:func:`_assignment`). Both give the maximum.
-
-    >>> largest_matching(np.array([[1, 1], [1, 0]]))
-    2
-    """
-    if weights.shape[1] > weights.shape[0]:
-        weights = weights.T
-    if weights.shape[1] > _SUBSET_COLUMNS:
-        rows, cols = _assignment(weights, maximize=True)
-        return int(weights[rows, cols].sum())
-    best = {0: 0}  # used columns -> the most weight so far
-    for row in weights.tolist():
-        step = dict(best)
-        for used, total in best.items():
-            for j, w in enumerate(row):
-                if w and not used >> j & 1 and step.get(used | 1 << j, -1) < total + w:
-                    step[used | 1 << j] = total + w
-        best = step
-    return max(best.values())
-
-
-_SUBSET_COLUMNS = 6
-"""Up to this many entities or templates on the smaller side, :func:`largest_matching`
-runs over subsets."""
 
 
 def _similarity(pred: list[str], gold: list[str], phi: str) -> float:
@@ -79,7 +41,7 @@ def _best_total(matrix: np.ndarray, phi: str) -> float:
     if phi == "strict":
         # 0/1 similarities: every optimal alignment sums to the same whole number.
         return float(largest_matching(matrix.astype(np.int64)))
-    rows, cols = _assignment(matrix, maximize=True)
+    rows, cols = assignment(matrix, maximize=True)
     return float(matrix[rows, cols].sum())
 
 
@@ -244,7 +206,7 @@ def _phi_a_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]
     if not gold or not pred:
         return 0.0
     matrix = np.array([[_phi_a(tuple(g), p) for p in pred] for g in gold], dtype=float)
-    rows, cols = _assignment(-matrix)
+    rows, cols = assignment(-matrix)
     return float(sum(matrix[rows, cols].tolist()))
 
 
@@ -320,7 +282,7 @@ def rme_document(pred: Sequence[ModernTemplate], gold: Sequence[ModernTemplate],
                 p_scores[r, c] = r_scores[r, c] = _phi3_score(g, p)
     if len(rows) > len(golds):
         _keep_best_copies(rows, p_scores, r_scores)
-    assigned_rows, assigned_cols = _assignment(-p_scores)
+    assigned_rows, assigned_cols = assignment(-p_scores)
     if phi == "phi-a":  # summed in row order, as FAMuS's scorer sums it
         total = float(sum(p_scores[assigned_rows, assigned_cols].tolist()))
         return Counts(total, p_den, total, r_den)

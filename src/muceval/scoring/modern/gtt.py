@@ -20,11 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from muceval.core.modern import ROLES, ModernTemplate
-from muceval.scoring.modern.ceaf import largest_matching
 from muceval.scoring.modern.counts import Counts, normalize
+from muceval.scoring.modern.matching import largest_matching
 
 __all__ = ["GttTemplate", "best_map", "brute_force_map", "gold_templates", "mapped_pairs",
            "predicted_templates", "score_document"]
@@ -143,16 +141,21 @@ def _f1_ceiling(p_max: int, r_max: int, p_den: int, r_den: int) -> list[list[flo
     Rounding makes the float F1 not quite monotone (two numerators with the same exact
     F1 may round apart), so a bound on the numerators bounds the float F1 only through
     this maximum over every point below it, never through its corner alone. The table
-    takes :meth:`Counts.f1`'s operations in its order, each correctly rounded by NumPy as
-    by Python, so its values are those of :func:`_f1` (``tests/test_gtt_search.py``).
+    takes :meth:`Counts.f1`'s operations in its order, so its values are those of
+    :func:`_f1` (``tests/test_gtt_search.py``).
     """
-    p = np.arange(p_max + 1) / p_den if p_den else np.zeros(1)
-    r = (np.arange(r_max + 1) / r_den if r_den else np.zeros(1))[None, :]
-    total = p[:, None] + r
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f1 = np.where(total == 0, 0.0, 2 * p[:, None] * r / total)
-    ceiling: list[list[float]] = np.maximum.accumulate(
-        np.maximum.accumulate(f1, axis=0), axis=1).tolist()
+    p = [k / p_den for k in range(p_max + 1)] if p_den else [0.0]
+    r = [k / r_den for k in range(r_max + 1)] if r_den else [0.0]
+    ceiling: list[list[float]] = []
+    below = [0.0] * len(r)
+    for pk in p:
+        row, most = [], 0.0
+        for rk, under in zip(r, below, strict=True):
+            total = pk + rk
+            most = max(most, under, 2 * pk * rk / total if total else 0.0)
+            row.append(most)
+        ceiling.append(row)
+        below = row
     return ceiling
 
 
@@ -166,18 +169,19 @@ def _twins(items: Sequence[tuple[tuple[int, int], ...]]) -> list[int]:
     return out
 
 
-def _matching(gains: np.ndarray, first: int, cols: Sequence[int]) -> tuple[int, int]:
+def _matching(gains: list[list[tuple[int, int]]], first: int,
+              cols: Sequence[int]) -> tuple[int, int]:
     """The most p_num, and separately the most r_num, that the predictions from ``first`` on
-    can add mapped one-to-one to the gold templates ``cols``; ``gains[i, j]`` is a pair's
+    can add mapped one-to-one to the gold templates ``cols``; ``gains[i][j]`` is a pair's
     (p_num, r_num). Gains are never negative, so leaving a prediction unmapped never beats a
     match and a matching of the smaller side is enough."""
-    weights = gains[first:][:, cols]
-    if weights.size == 0:
+    rows = [[row[j] for j in cols] for row in gains[first:]]
+    if not rows or not rows[0]:
         return 0, 0
-    if min(weights.shape[:2]) == 1:
-        most = weights.max(axis=(0, 1))
-        return int(most[0]), int(most[1])
-    return largest_matching(weights[:, :, 0]), largest_matching(weights[:, :, 1])
+    if len(rows) == 1 or len(rows[0]) == 1:
+        return (max(g[0] for row in rows for g in row), max(g[1] for row in rows for g in row))
+    return (largest_matching([[g[0] for g in row] for row in rows]),
+            largest_matching([[g[1] for g in row] for row in rows]))
 
 
 _FEW_MAPS = 100
@@ -209,11 +213,11 @@ class _MapSearch:
         self.twin_pred, self.twin_gold = [-1] * self.n_pred, [-1] * self.n_gold
         self.rest_p: list[int] = []
         self.rest_r: list[int] = []
-        self.gains = np.zeros((0, 0, 2), dtype=np.int64)
+        self.gains: list[list[tuple[int, int]]] = []
         if self.bounded:
-            pairs = [list(zip(p, r, strict=True)) for p, r in zip(self.p_gain, self.r_gain,
-                                                                  strict=True)]
-            self.gains = np.array(pairs, dtype=np.int64).reshape(self.n_pred, self.n_gold, 2)
+            self.gains = [list(zip(p, r, strict=True)) for p, r in zip(self.p_gain, self.r_gain,
+                                                                       strict=True)]
+            pairs = self.gains
             self.twin_pred = _twins([tuple(row) for row in pairs])
             self.twin_gold = _twins([tuple(row[j] for row in pairs) for j in range(self.n_gold)])
             # The cheap bound, tried first: each remaining prediction's best gold, used or not.

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from muceval.core import model
 from muceval.core.model import History, HistoryEntry, Judgement
 from muceval.scoring.muc1992.equality import CValue, ValueMatcher, canon
+from muceval.scoring.muc1992.options import Unresolved
 
 __all__ = [
     "AUTO_MATCH",
@@ -63,9 +64,6 @@ JUDGED = {
     Judgement.PARTIAL: PARTIAL,
     Judgement.AUTO_PARTIAL: AUTO_PARTIAL,
 }
-
-Unresolved = Literal["incorrect", "partial", "correct", "ask"]
-
 
 # ---------------------------------------------------------------------------
 # History

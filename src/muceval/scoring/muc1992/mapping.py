@@ -26,8 +26,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import numpy as np
-
 from muceval.core.model import IRRELEVANT_ID, ManualMappings, Restriction, Template
 from muceval.errors import InputError, Problem
 from muceval.scoring.muc1992.equality import CValue, canon
@@ -268,11 +266,13 @@ def optimal_mapping(
     # Weight = score scaled so that one point of score outweighs any number of
     # extra pairs, plus one so that a zero-score allowed pair beats no pair.
     scale = n_pairs + 1
+    # Imported here: scipy.optimize costs every run 0.3 s, and only --mapping optimal needs it.
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
     weights = np.zeros((len(keys), len(responses)), dtype=np.int64)
     for score, i, j in candidates:
         weights[i, j] = score * scale + 1
-    # Imported here: scipy.optimize costs every run 0.3 s, and only --mapping optimal needs it.
-    from scipy.optimize import linear_sum_assignment
 
     rows, cols = linear_sum_assignment(weights, maximize=True)
     chosen = {int(i): int(j) for i, j in zip(rows, cols, strict=True) if weights[i, j] > 0}
