@@ -14,7 +14,6 @@ import glob
 import json
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -366,6 +365,8 @@ def _open_temporary(target: Path, made: list[str]) -> int:
     """A new file beside ``target``, open for writing; its name is put in ``made`` before the
     file exists (mkstemp would create it first), so that a signal between the two still
     leaves the caller a name to remove."""
+    import secrets  # here: its hashlib costs every command's start 5 ms, and most write nothing
+
     for _ in range(100):
         name = str(target.parent / f".{target.name[:200]}.{secrets.token_hex(8)}.tmp")
         made.append(name)

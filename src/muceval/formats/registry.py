@@ -292,6 +292,27 @@ def _looks_like_report(text: str, path: str) -> bool:
     )
 
 
+SCORES_CSV_START = "format_version,system,scope,"
+"""How the header of muceval's scores CSV starts (``formats.scores.csv.CSV_COLUMNS``): the
+sniffers are here, so that recognising a file imports no reader."""
+
+
+def _looks_like_scores_csv(text: str, path: str) -> bool:
+    """True when the first non-blank line is the header ``score --format csv`` writes."""
+    return first_line(text).strip().startswith(SCORES_CSV_START)
+
+
+def _looks_like_unit_csv(text: str, path: str) -> bool:
+    """True for a ``.csv`` file or a text whose first non-blank line starts ``system,unit``.
+
+    >>> _looks_like_unit_csv("System, Unit, POS, ACT, COR, PAR\\n", "")
+    True
+    """
+    if path.lower().endswith(".csv"):
+        return True
+    return first_line(text).replace(" ", "").lower().startswith("system,unit")
+
+
 def _looks_like_scores_json(text: str, path: str) -> bool:
     return path.lower().endswith(".json") or text.lstrip().startswith("{")
 
@@ -468,11 +489,11 @@ _CSV, _UNITS = "muceval.formats.scores.csv", "muceval.formats.scores.unit_csv"
 
 INPUTS = Registry([
     InputKind("scores-csv", "scores CSV", "muceval scores CSV (score --format csv)",
-              _later(_CSV, "looks_like_scores_csv"), _systems_loader(_CSV, "parse_scores_csv",
-                                                                     "messages"), _the_systems),
+              _looks_like_scores_csv, _systems_loader(_CSV, "parse_scores_csv", "messages"),
+              _the_systems),
     InputKind("unit-csv", "unit tallies", "unit-tallies CSV (system,unit,POS,ACT,COR,PAR)",
-              _later(_UNITS, "looks_like_unit_csv"), _systems_loader(_UNITS, "parse_unit_csv",
-                                                                     "units"), _the_systems),
+              _looks_like_unit_csv, _systems_loader(_UNITS, "parse_unit_csv", "units"),
+              _the_systems),
     *(_modern_kind(layout) for layout in REGISTRY),
     InputKind("modern-scores", "modern scores", "muceval modern scores JSON (score --metric "
               "gtt|ceaf-ree|ceaf-rme|all --format json)",

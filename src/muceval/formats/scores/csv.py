@@ -29,7 +29,6 @@ from muceval.core.units import check_counts
 from muceval.errors import InputError, Problem
 from muceval.formats.counts import parse_count
 from muceval.formats.csvrows import csv_records
-from muceval.formats.files import first_line
 from muceval.formats.scores.json import check_detail
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
@@ -41,7 +40,7 @@ from muceval.formats.scores.rows import (
     text_filtering_row,
 )
 
-__all__ = ["CSV_COLUMNS", "looks_like_scores_csv", "parse_scores_csv", "scores_to_csv"]
+__all__ = ["CSV_COLUMNS", "parse_scores_csv", "scores_to_csv"]
 
 _F_1992 = tuple(f"{m.id}_1992" for m in F_MEASURES if m.name_1992)
 """The columns of the F-measures as the 1992 report printed them."""
@@ -171,16 +170,6 @@ def _is_all_total(row: TallyRow) -> bool:
 # ---------------------------------------------------------------------------
 # Reading
 # ---------------------------------------------------------------------------
-
-
-def looks_like_scores_csv(text: str, path: str = "") -> bool:
-    """True when the first non-blank line is the header :func:`scores_to_csv` writes.
-
-    >>> looks_like_scores_csv(",".join(CSV_COLUMNS) + "\\n")
-    True
-    """
-    first = first_line(text)
-    return first.strip().startswith(",".join(CSV_COLUMNS[:3]) + ",")
 
 
 def _unit_tally(row: dict[str, str], path: str, line: int) -> Tally:

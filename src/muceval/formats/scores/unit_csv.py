@@ -21,27 +21,15 @@ from muceval.core.units import FIELDS, UnitTallies, check_counts
 from muceval.errors import InputError, MucevalWarning, Problem
 from muceval.formats.counts import parse_count
 from muceval.formats.csvrows import csv_rows
-from muceval.formats.files import first_line, read_text
+from muceval.formats.files import read_text
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["HEADER", "from_csv", "looks_like_unit_csv", "parse_unit_csv"]
+__all__ = ["HEADER", "from_csv", "parse_unit_csv"]
 
 HEADER: tuple[str, ...] = ("system", "unit", *FIELDS)
 """The header row (system and unit in lower case, the counts in upper case)."""
-
-
-def looks_like_unit_csv(text: str, path: str = "") -> bool:
-    """True for a ``.csv`` file or a text whose first non-blank line starts ``system,unit``.
-
-    >>> looks_like_unit_csv("System, Unit, POS, ACT, COR, PAR\\n")
-    True
-    """
-    if path.lower().endswith(".csv"):
-        return True
-    first = first_line(text)
-    return first.replace(" ", "").lower().startswith("system,unit")
 
 
 def _check_header(cells: list[str], path: str, line: int) -> None:
