@@ -1,4 +1,4 @@
-"""Every claim in README.md and docs/*.md names the test or benchmark that checks it (issue 24).
+"""Every claim in README.md, docs/*.md and docs/workflows/*.md names the test or benchmark that checks it (issue 24).
 
 A line that says muceval reproduces something, or that a result is identical, count for count,
 bit for bit, byte for byte or exactly something, must have in its paragraph, bullet or table row
@@ -16,7 +16,8 @@ import pytest
 
 from conftest import REPO_ROOT
 
-DOCUMENTS = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md")),
+             *sorted((REPO_ROOT / "docs" / "workflows").glob("*.md"))]
 
 CLAIM = re.compile(r"\b(reproduc(e|es|ed|ing)|identical|count[\s-]+for[\s-]+count"
                    r"|bit[\s-]+for[\s-]+bit|byte[\s-]+for[\s-]+byte|exactly)\b", re.IGNORECASE)

@@ -1,4 +1,5 @@
-"""The README's commands and library example work as written (with the shared data)."""
+"""The commands and library examples of the README and the workflow pages work as written
+(with the shared data)."""
 
 from __future__ import annotations
 
@@ -13,20 +14,25 @@ import pytest
 from conftest import REPO_ROOT, serve_until_address, shared_root
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+WORKFLOWS = sorted((REPO_ROOT / "docs" / "workflows").glob("*.md"))
+LIBRARY = (REPO_ROOT / "docs" / "workflows" / "library.md").read_text(encoding="utf-8")
 
 
-def _blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.S)
+def _blocks(language: str, text: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
 
 
 def _commands() -> list[str]:
-    """The shell commands on the shared data, continuation lines joined."""
-    out = []
-    for block in _blocks("sh"):
+    """The shell commands on the shared data, continuation lines joined, each once (the
+    README repeats the first block of each workflow page)."""
+    out: list[str] = []
+    texts = [README, *(page.read_text(encoding="utf-8") for page in WORKFLOWS)]
+    for block in (b for text in texts for b in _blocks("sh", text)):
         for command in block.replace("\\\n", " ").splitlines():
             if command.startswith("muceval ") and ("$S" in command or "$M" in command
                                                    or "$F" in command or "../shared" in command):
-                out.append(command)
+                if command not in out:
+                    out.append(command)
     return out
 
 
@@ -66,8 +72,10 @@ def test_readme_library_example_runs(tmp_path: Path) -> None:
     shared = shared_root()
     if not (shared / "muc4").is_dir():
         pytest.skip(f"shared data not found at {shared}")
+    # The README's example is the library page's first, which runs below with the rest.
+    assert all(block in LIBRARY for block in _blocks("python", README))
     # The blocks run as one program: the later ones use the names of the first.
-    code = "\n".join(_blocks("python")).replace('"../shared/muc4"', repr(str(shared / "muc4")))
+    code = "\n".join(_blocks("python", LIBRARY)).replace('"../shared/muc4"', repr(str(shared / "muc4")))
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
@@ -77,19 +85,20 @@ def test_readme_library_example_runs(tmp_path: Path) -> None:
 
 
 def test_the_site_pages_read_without_test_names_and_list_them_at_the_end() -> None:
-    """The workflow pages are the README's sections; the tests the README names in its
-    sentences go to a list at each page's end, none lost."""
+    """The tests a workflow page names in its sentences go, on the site, to a list at the
+    page's end, none lost; the home page lists every workflow page."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("hooks", REPO_ROOT / "docs/site/hooks.py")
     assert spec is not None and spec.loader is not None
     hooks = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hooks)
-    assert hooks.LEADS.keys() == hooks.WORKFLOWS.keys()  # every page says what it is for
-    for page, heading in hooks.WORKFLOWS.items():
-        section = hooks._section(README, heading)
-        text = hooks._readable(section)
-        body, _, listed = text.partition("## Checked by")
+    assert sorted(hooks.WORKFLOWS) == [page.stem for page in WORKFLOWS]
+    home = hooks._home(README)
+    for page in WORKFLOWS:
+        source = page.read_text(encoding="utf-8")
+        assert f"(workflows/{page.name})" in home and f"(docs/workflows/{page.name})" in README
+        body, _, listed = hooks._readable(source).partition("## Checked by")
         assert "tests/test_" not in body, page
-        named = set(re.findall(r"tests/test_\w+\.py::\w+", section))
+        named = set(re.findall(r"tests/test_\w+\.py::\w+", source))
         assert named == set(re.findall(r"tests/test_\w+\.py::\w+", listed)), page

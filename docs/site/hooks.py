@@ -1,5 +1,6 @@
-"""MkDocs hooks: the workflow pages from the README's sections, the API page from muceval's
-public names, and the home page from the README's opening (one source for each text)."""
+"""MkDocs hooks: the home page from the README's opening, the API page from muceval's public
+names, and the workflow pages (docs/workflows/) read with their test citations gathered at the
+end (one source for each text)."""
 
 from __future__ import annotations
 
@@ -12,54 +13,14 @@ if TYPE_CHECKING:  # mkdocs is there only when the site is built; the test reads
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Page → the README section (a ### or ## heading) it shows.
-WORKFLOWS = {
-    "workflows/scoring.md": "### Scoring the MUC-4 TST3 systems",
-    "workflows/ab-test.md": "### Is the new version better?",
-    "workflows/many-systems.md": "### Many systems",
-    "workflows/modern.md": "### Modern MUC-4 (GTT, GRIT, IterX)",
-    "workflows/datasets.md": "### Other datasets and raw LLM answers (FAMuS)",
-    "workflows/alignment.md": "### Alignment: does a score rest on luck?",
-    "workflows/adjudication.md": "### Adjudication in the browser",
-    "workflows/library.md": "## Library",
-}
-
-# What each page is for, said to its reader first (the README's sections assume its order).
-LEADS = {
-    "workflows/scoring.md": "Scoring systems' templates against a key exactly as the 1992 MUC-4 "
-    "Scoring System did: the command, the reports it prints, and the outputs for programs.",
-    "workflows/ab-test.md": "One question: is a new version of a system better than the old "
-    "one, or is the difference chance? One command tests it on paired units and says how sure "
-    "it is.",
-    "workflows/many-systems.md": "Comparing many systems at once, from a shared task's handful "
-    "to a leaderboard of thousands: every pairwise difference tested, the systems grouped by "
-    "letters, and what that costs.",
-    "workflows/modern.md": "The modern MUC-4 formats (GTT, GRIT, IterX): the scores their "
-    "official scripts print, and the same significance tests on top.",
-    "workflows/datasets.md": "Other template schemas and datasets, and the raw answers of "
-    "language models: how muceval reads them, scores them, and says what it repaired.",
-    "workflows/alignment.md": "Which key template was a response compared with? Making that "
-    "criterion explicit, and seeing which scores rest on lucky alignments.",
-    "workflows/adjudication.md": "The judgements the 1992 program asked of a person: answer "
-    "them in the browser, watch the scores move, keep the history.",
-    "workflows/library.md": "muceval from Python, in a notebook or a script: one call per "
-    "command, results as tables, data frames and figures.",
-}
+# The workflow pages (docs/workflows/), in the order the home page lists them.
+WORKFLOWS = ("scoring", "ab-test", "many-systems", "modern", "datasets", "alignment",
+             "adjudication", "library")
 
 
-def _section(readme: str, heading: str) -> str:
-    """The text under ``heading`` up to the next heading of the same or a higher level."""
-    level = heading.split(" ", 1)[0]
-    start = readme.index(heading + "\n")
-    stop = re.compile(rf"^#{{1,{len(level)}}} ", re.MULTILINE)
-    after = stop.search(readme, start + len(heading) + 1)
-    return readme[start: after.start() if after else len(readme)]
-
-
-def _relink(text: str, depth: int) -> str:
-    """README links into docs/ as links between pages ``depth`` folders below docs/."""
-    up = "../" * depth
-    return re.sub(r"\]\(docs/", f"]({up}", text)
+def _relink(text: str) -> str:
+    """The README's links into docs/ as links from the home page, which is in docs/."""
+    return text.replace("](docs/", "](")
 
 
 _CITATION = r"(?:tests|benchmarks)/[\w./-]*\w(?:::[\w\[\]-]+)?"
@@ -68,8 +29,8 @@ _TRAILING = re.compile(rf"[;,:]\s+(?:see )?({_CITATION}(?:,\s+{_CITATION})*)(?=[
 
 
 def _readable(text: str) -> str:
-    """The section for reading: the README names, in parentheses, the test or benchmark
-    that shows each claim; here they move from the sentences to a list at the page's end."""
+    """A page for reading: its source names, in parentheses, the test or benchmark that
+    shows each claim; here they move from the sentences to a list at the page's end."""
     cited: list[str] = []
 
     def keep(match: re.Match[str]) -> str:
@@ -86,10 +47,15 @@ def _readable(text: str) -> str:
     return f"{body}\n\n## Checked by\n\nThe claims of this page are checked by:\n\n{listed}\n"
 
 
+def _title(page: Path) -> str:
+    return page.read_text(encoding="utf-8").split("\n", 1)[0].lstrip("# ")
+
+
 def _home(readme: str) -> str:
     opening = readme.split("\n## Commands", 1)[0]
-    return _relink(opening, 0) + "\n" + "\n".join(
-        f"- [{heading.lstrip('# ')}]({page})" for page, heading in WORKFLOWS.items()) + "\n"
+    return _relink(opening) + "\n" + "\n".join(
+        f"- [{_title(ROOT / 'docs' / 'workflows' / f'{name}.md')}](workflows/{name}.md)"
+        for name in WORKFLOWS) + "\n"
 
 
 def _api() -> str:
@@ -112,12 +78,14 @@ def on_files(files: Files, config: Any) -> Files:
     from mkdocs.structure.files import File
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    pages = {"index.md": _home(readme), "api.md": _api()}
-    for page, heading in WORKFLOWS.items():
-        text = _section(readme, heading)
-        title = heading.lstrip("# ")
-        pages[page] = f"# {title}\n\n*{LEADS[page]}*\n" + _relink(
-            _readable(text.split("\n", 1)[1]), page.count("/"))
-    for page, text in pages.items():
+    for page, text in {"index.md": _home(readme), "api.md": _api()}.items():
         files.append(File.generated(config, page, content=text))
     return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    """A workflow page names the test of each claim where it makes it (as the README does,
+    and as the claims test requires); on the site they move to a list at the page's end."""
+    if page.file.src_uri.startswith("workflows/"):
+        return _readable(markdown)
+    return markdown
