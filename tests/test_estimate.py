@@ -114,7 +114,7 @@ class _Spy:
 
 @pytest.mark.parametrize("systems,shuffles,loaded,compiled,threads", [
     (4, 99, False, False, 1),      # too little work to repay loading numba: the NumPy path
-    (40, 9_999, False, True, 3),   # enough: compiled, on every thread
+    (60, 9_999, False, True, 3),   # enough: compiled, on every thread
     (4, 99, True, True, 1),        # numba loaded already: compiled, on one thread for so little
 ])
 def test_the_calibration_takes_the_runs_path(monkeypatch: pytest.MonkeyPatch, systems: int,

@@ -108,10 +108,11 @@ _BLOCK_BITS = 8  # units per lookup table (must divide 64)
 _TABLE = 1 << _BLOCK_BITS
 _PER_WORD = 64 // _BLOCK_BITS
 _BATCH = 256  # shuffles per vectorised metric pass
-# Below this estimated NumPy time (numpy_work: 18 ns + 7 ns per metric + 0.07 ns per
-# differing unit per pair-shuffle, within 15% of what benchmarks/numpy_path.py measures), a
-# run takes the NumPy path: loading numba and its cached kernels costs about as much (0.27 s
-# there), and both paths give the same counts.
+# Below this estimated NumPy time (numpy_work: 2 ns + 9 ns per metric + 0.025 ns per
+# differing unit per pair-shuffle, within 7% of what benchmarks/numpy_path.py measures for
+# 100 units or more and above it for fewer), a run takes the NumPy path: loading numba and
+# its cached kernels costs about as much (0.21–0.27 s there), and both paths give the same
+# counts.
 _NUMPY_BUDGET_NS = 2.5e8
 # The matrix-product kernel: pairs whose summed differences stay below 2^24 (float32 sums
 # are then exact integers); coins in blocks of _GEMM_SHUFFLES shuffles, pairs in tasks of
@@ -318,7 +319,7 @@ def worth_compiling(pairs: Iterable[PairData], shuffles: int, metrics: int) -> b
 
 def numpy_work(shuffles: int, metrics: int, units: float) -> float:
     """Estimated nanoseconds of a pair of ``units`` differing units on the NumPy path."""
-    return shuffles * (18 + 7 * metrics + 0.07 * units)
+    return shuffles * (2 + 9 * metrics + 0.025 * units)
 
 
 def worth_compiling_ns(nanoseconds: float) -> bool:
