@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -28,26 +30,44 @@ from test_reports import CFG, HIT, JUNK, MISS, NONE, OPT
 SYSTEMS = {"A": [HIT, MISS, JUNK, NONE, OPT], "B": [HIT, NONE]}
 
 
-@pytest.mark.parametrize(
-    ("text", "path", "kind"),
-    [
-        (",".join(CSV_COLUMNS) + "\n1,A,pair\n", "scores.txt", "scores-csv"),
-        ("system,unit,POS,ACT,COR,PAR\nA,u,1,1,1,0\n", "t.txt", "unit-csv"),
-        ("anything\n", "t.csv", "unit-csv"),
-        ('{"format": "muceval-scores"}', "s.txt", "scores-json"),
-        ("[]", "s.json", "scores-json"),
-        ('[slots]\nx = 1\n', "task.toml", "toml-configuration"),
-        ("Configuration: config.el\n\nReport of all-templates scores\n", "r", "report-1992"),
-        ("M-1\n\nSLOT\t\t      POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC\n", "r", "report-1992"),
-        ("(define-muc-configuration-options :slot-file \"s.el\")", "c.el", "configuration-1992"),
-        ("(define-muc-template-slots (\"0.\" message-id))", "s.el", "slots-1992"),
-        ('; judgements\n(("M-1" ("1" (inc-date ("1 JAN 90" fail)))))', "h", "history"),
-        ("0.  MESSAGE: ID                    M-1\n1.  TEMPLATE ID  1\n", "key", "templates"),
-    ],
-)
+_SAMPLES = [
+    (",".join(CSV_COLUMNS) + "\n1,A,pair\n", "scores.txt", "scores-csv"),
+    ("system,unit,POS,ACT,COR,PAR\nA,u,1,1,1,0\n", "t.txt", "unit-csv"),
+    ("anything\n", "t.csv", "unit-csv"),
+    ('{"format": "muceval-scores"}', "s.txt", "scores-json"),
+    ("[]", "s.json", "scores-json"),
+    ('[slots]\nx = 1\n', "task.toml", "toml-configuration"),
+    ("Configuration: config.el\n\nReport of all-templates scores\n", "r", "report-1992"),
+    ("M-1\n\nSLOT\t\t      POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC\n", "r", "report-1992"),
+    ("(define-muc-configuration-options :slot-file \"s.el\")", "c.el", "configuration-1992"),
+    ("(define-muc-template-slots (\"0.\" message-id))", "s.el", "slots-1992"),
+    ('; judgements\n(("M-1" ("1" (inc-date ("1 JAN 90" fail)))))', "h", "history"),
+    ("0.  MESSAGE: ID                    M-1\n1.  TEMPLATE ID  1\n", "key", "templates"),
+]
+
+
+@pytest.mark.parametrize(("text", "path", "kind"), _SAMPLES)
 def test_every_kind_is_recognised_by_its_content(text: str, path: str, kind: str) -> None:
     found = INPUTS.detect(text, path)
     assert found is not None and found.name == kind
+
+
+def test_recognising_a_file_imports_neither_numpy_nor_the_readers() -> None:
+    # Every sample above, and a file of each modern layout, recognised in a fresh process.
+    samples = [(text, path) for text, path, _ in _SAMPLES] + [
+        ('{"docid": "TST3-MUC4-0001", "extracts": {}}', "g.json"),
+        ('{"30002": {"pred_templates": []}}', "p.out")]
+    code = ("import json, sys\nfrom muceval.formats.registry import INPUTS\n"
+            f"for text, path in json.loads({json.dumps(json.dumps(samples))}):\n"
+            "    assert INPUTS.detect(text, path) is not None, path\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy')\n"
+            "             or m.startswith(('muceval.formats.muc.', 'muceval.formats.config',\n"
+            "                              'muceval.formats.scores.csv',\n"
+            "                              'muceval.formats.scores.json',\n"
+            "                              'muceval.formats.scores.unit_csv'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_a_file_no_kind_knows_lists_what_muceval_reads(tmp_path: Path) -> None:

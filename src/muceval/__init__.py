@@ -62,7 +62,7 @@ _PUBLIC: dict[str, str] = {
     "read_modern": "muceval.formats.modern",
     # scoring
     "Scorer": "muceval.scoring.muc1992.scorer",
-    "ScoringOptions": "muceval.scoring.muc1992.scorer",
+    "ScoringOptions": "muceval.scoring.muc1992.options",
     "score_files": "muceval.scoring.session",
     "score_systems": "muceval.scoring.session",
     "ModernOptions": "muceval.scoring.modern",

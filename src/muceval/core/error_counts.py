@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from muceval.errors import UsageError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["ErrorCounts"]
 
@@ -44,6 +45,8 @@ class ErrorCounts:
     settings: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        import numpy as np  # imported here: recognising an error analysis needs no NumPy
+
         shape = (len(self.documents), len(self.categories))
         for name, array in self.counts.items():
             if np.shape(array) != shape:
@@ -56,6 +59,8 @@ class ErrorCounts:
 
     def totals(self, system: str) -> dict[str, int]:
         """Each category's count over all documents."""
+        import numpy as np
+
         sums = np.asarray(self.counts[system]).sum(axis=0)
         return {c: int(n) for c, n in zip(self.categories, sums, strict=True)}
 
@@ -66,6 +71,8 @@ class ErrorCounts:
         """From system → document → counts (in ``categories`` order); the documents are
         those of any system, sorted (so that the tests' coins fall on the same documents
         whatever the order of the files)."""
+        import numpy as np
+
         documents = tuple(sorted({d for docs in systems.values() for d in docs}))
         zeros = (0,) * len(categories)
         counts = {name: np.array([docs.get(d, zeros) for d in documents], dtype=np.int64)

@@ -231,8 +231,8 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     >>> check_counts([[2, 2, 1, 1]]) is None
     True
     """
-    if type(counts) in (list, tuple) and len(counts) == 4 and all(type(c) is int
-                                                                  for c in counts):
+    # Four Python ints (a row of a file; an array's items are NumPy's): no NumPy needed.
+    if len(counts) == 4 and all(type(c) is int for c in counts):
         return _check_one(*counts)
     import numpy as np
 

@@ -109,10 +109,10 @@ _TABLE = 1 << _BLOCK_BITS
 _PER_WORD = 64 // _BLOCK_BITS
 _BATCH = 256  # shuffles per vectorised metric pass
 # Below this estimated NumPy time (numpy_work: 2 ns + 9 ns per metric + 0.025 ns per
-# differing unit per pair-shuffle, within 7% of what benchmarks/numpy_path.py measures for
-# 100 units or more and above it for fewer), a run takes the NumPy path: loading numba and
-# its cached kernels costs about as much (0.21–0.27 s there), and both paths give the same
-# counts.
+# differing unit per pair-shuffle; benchmarks/numpy_path.py measured it at most 2% under the
+# model and up to 18% over it from 100 units on, far over it below: it errs towards
+# loading the kernels), a run takes the NumPy path: loading numba and its cached kernels
+# costs about as much (0.21–0.27 s there), and both paths give the same counts.
 _NUMPY_BUDGET_NS = 2.5e8
 # The matrix-product kernel: pairs whose summed differences stay below 2^24 (float32 sums
 # are then exact integers); coins in blocks of _GEMM_SHUFFLES shuffles, pairs in tasks of

@@ -115,7 +115,7 @@ def load_configuration(path: str | Path, slots_path: str | Path | None = None, *
 def _explained(error: InputError, path: Path, slots_path: str | Path | None) -> InputError:
     """A file of another kind given as the configuration (or slot file): what it is and where
     it belongs, instead of the parser's complaint."""
-    from muceval.formats.registry import wrong_kind  # knows every kind; imports this package
+    from muceval.formats.registry import wrong_kind  # the registry knows every kind
 
     for given, expected, accepted in (
             (path, "a configuration", {"toml-configuration", "configuration-1992",

@@ -144,7 +144,7 @@ def parse_history(text: str, path: str = "<string>") -> History:
     try:
         top = sexpr.parse_one(text, path)
     except InputError as error:
-        from muceval.formats.registry import wrong_kind  # knows every kind; imports this module
+        from muceval.formats.registry import wrong_kind  # the registry knows every kind
 
         raise wrong_kind(text, path, "a history", {"history"}) or error from None
     if sexpr.is_nil(top):

@@ -2,7 +2,8 @@
 and the largest matching sum that GTT's search and the 0/1 similarities need.
 
 NumPy and SciPy are imported only when an alignment needs them: most documents are aligned
-over subsets of a few templates or entities, and ``--scorer gtt`` then starts without them.
+over subsets of a few templates or entities, and ``--scorer gtt`` on such documents runs
+without them.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ runs over subsets."""
 
 def assignment(matrix: np.ndarray, maximize: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Kuhn–Munkres (``scipy.optimize.linear_sum_assignment``), imported when first needed:
-    scipy.optimize takes a quarter of a second to import, and GTT's template F1 never
-    aligns with it."""
+    scipy.optimize takes a quarter of a second to import, and GTT's template F1 needs it
+    only for a document of more than :data:`SUBSET_COLUMNS` templates a side."""
     from scipy.optimize import linear_sum_assignment
 
     rows, cols = linear_sum_assignment(matrix, maximize=maximize)
