@@ -26,6 +26,7 @@ from muceval.core.model import (
     ManualMappings,
     OptionalValue,
     TemplateFile,
+    Value,
 )
 from muceval.core.tallies import PairScore
 from muceval.errors import InputError, Problem, UsageError
@@ -255,7 +256,7 @@ e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for anoth
                                 "--force; library: allow_swapped=True)")
         warnings.append(Problem(response.path, None, swapped))
     marked = [slot for t in response.templates for slot in t.slots
-              if any(isinstance(fill, OptionalValue) for fill in slot.fills)]
+              if _holds(slot.fills, OptionalValue)]
     if marked:
         warnings.append(Problem(
             response.path, marked[0].line,
@@ -276,8 +277,17 @@ def _key_marks(templates: TemplateFile, strong: bool = False) -> bool:
         if template.optional:
             return True
         for slot in template.slots:
-            if any(isinstance(fill, marks) for fill in slot.fills):
+            if slot.fills and _holds(slot.fills, marks):
                 return True
+    return False
+
+
+def _holds(fills: tuple[Value, ...], kind: Any) -> bool:
+    # A loop, not any() over a generator: called for every slot of every file, most of
+    # them blank or of one fill.
+    for fill in fills:
+        if isinstance(fill, kind):
+            return True
     return False
 
 
