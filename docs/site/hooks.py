@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # mkdocs is there only when the site is built; the test reads
 ROOT = Path(__file__).resolve().parents[2]
 
 # The workflow pages (docs/workflows/), in the order the home page lists them.
-WORKFLOWS = ("scoring", "ab-test", "many-systems", "modern", "datasets", "alignment",
+WORKFLOWS = ("scoring", "ab-test", "many-systems", "modern", "datasets", "errors", "alignment",
              "adjudication", "library")
 
 
