@@ -476,19 +476,6 @@ def _accumulate_matrix(
     )
 
 
-def accumulate(pairs: Iterable[PairScore], layout: SlotLayout) -> Accumulators:
-    """Add ``pairs`` into the four accumulators, each entry by its status (§8.4).
-
-    >>> layout = SlotLayout(("s",), (), ("s",), ())
-    >>> hit = PairScore("M", "1", "1", TemplateStatus.MATCHED, Tally(1, 1, 1), (("s", Tally(1, 1, 1)),))
-    >>> acc = accumulate([hit], layout)
-    >>> acc.all_templates.total.cor, acc.matched_only.set_fills.pos
-    (1, 1)
-    """
-    pairs = tuple(pairs)
-    return _accumulate_matrix(_pair_matrix(pairs, layout), [p.status for p in pairs], layout)
-
-
 def all_templates_total(pairs: Iterable[PairScore]) -> Tally:
     """The ALL TEMPLATES total of some catalog entries (as :func:`summarize` adds them).
 

@@ -162,10 +162,6 @@ class Provenance:
     def of(cls, inputs: Mapping[str, Any] | None) -> Provenance:
         return cls(tuple((inputs or {}).items()))
 
-    def input(self, role: str) -> Any:
-        """The input recorded under ``role``, or None."""
-        return dict(self.inputs).get(role)
-
     def to_dict(self) -> dict[str, Any]:
         return {"inputs": dict(self.inputs), "versions": dict(self.versions)}
 
