@@ -147,3 +147,22 @@ def test_scoring_modern_files_with_gtt_loads_no_numerics(tmp_path: Path) -> None
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert '"f1":1.0' in out.stdout.replace(" ", "")
     assert out.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_only_the_console_script_freezes_what_it_built(tmp_path: Path) -> None:
+    # The command line freezes what it built (the collections after it would walk it again);
+    # a program that calls main() with arguments, or the library, keeps it collectable.
+    example = PACKAGE / "data" / "example"
+    args = ["score", "--key", str(example / "key.txt"), "--config",
+            str(example / "config.toml"), str(example / "alpha.txt"), "--format", "json",
+            "-o", str(tmp_path / "{}.json")]
+    code = ("import gc, sys\nfrom muceval.cli.app import main\n"
+            "sys.argv = ['muceval', *{args}]\nmain({call})\nprint(gc.get_freeze_count())")
+    counts = []
+    for n, call in enumerate(("", "sys.argv[1:]")):
+        run = [a.replace("{}", str(n)) for a in args]
+        out = subprocess.run([sys.executable, "-c", code.format(args=run, call=call)],
+                             capture_output=True, text=True, check=True)
+        counts.append(int(out.stdout.split()[-1]))
+    assert counts[0] > 0 and counts[1] == 0
+    assert (tmp_path / "0.json").read_bytes() == (tmp_path / "1.json").read_bytes()
