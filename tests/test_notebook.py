@@ -150,3 +150,23 @@ def test_the_report_figures_draw_inline_and_save(evaluation, tmp_path: Path) -> 
     assert "cell-" in matrix._repr_svg_()
     assert groups.save(tmp_path / "groups.svg").read_text() == groups.svg()
     assert matrix.save(tmp_path / "matrix.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_example_notebook_runs_from_start_to_end(tmp_path: Path) -> None:
+    # docs/muceval.ipynb, executed in a fresh kernel as a reader would run it (nbclient).
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(Path(__file__).parent.parent / "docs" / "muceval.ipynb",
+                             as_version=4)
+    assert not any(cell.get("outputs") for cell in notebook.cells)  # kept without outputs
+    NotebookClient(notebook, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [cell.outputs for cell in notebook.cells if cell.cell_type == "code"]
+    kinds = [{kind for output in cell for kind in output.get("data", {})} for cell in outputs]
+    assert all(output.output_type != "error" for cell in outputs for output in cell)
+    assert sum("text/html" in k for k in kinds) >= 5     # the tables show themselves
+    assert sum("image/svg+xml" in k for k in kinds) == 2  # and the figures draw inline
+    printed = "".join(o.text for cell in outputs for o in cell if o.output_type == "stream")
+    assert "gamma" in printed and "worse" in printed      # the A/B verdicts
+    assert "report.html" in str(outputs[8][0].data["text/plain"])
