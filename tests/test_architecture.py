@@ -166,3 +166,20 @@ def test_only_the_console_script_freezes_what_it_built(tmp_path: Path) -> None:
         counts.append(int(out.stdout.split()[-1]))
     assert counts[0] > 0 and counts[1] == 0
     assert (tmp_path / "0.json").read_bytes() == (tmp_path / "1.json").read_bytes()
+
+
+def test_a_report_without_png_imports_no_matplotlib(tmp_path: Path) -> None:
+    # Its colours are tables (reporting.colours); matplotlib only draws PNG copies.
+    example = PACKAGE / "data" / "example"
+    code = ("import sys, muceval\n"
+            f"ex = {str(example)!r}\n"
+            "analysis = muceval.report_from_responses(\n"
+            "    ex + '/key.txt', [ex + '/alpha.txt', ex + '/beta.txt'],\n"
+            "    config=ex + '/config.toml', history=ex + '/history.lisp',\n"
+            "    settings=muceval.SignificanceSettings(seed=1, shuffles=99, bootstrap=0))\n"
+            f"muceval.write_report(analysis, {str(tmp_path / 'report')!r})\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / "report" / "report.html").is_file()

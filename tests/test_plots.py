@@ -272,3 +272,23 @@ def test_error_bars_leave_room_for_every_category_of_the_legend() -> None:
                           {c: "#336699" for c in categories})
     lowest = max(m.y for m in fig.marks if isinstance(m, Text) and m.text in categories)
     assert lowest + 6 <= fig.height
+
+
+def test_the_colour_tables_are_matplotlibs_maps() -> None:
+    # The report's colours were matplotlib's maps: the tables must pick what they picked,
+    # to the byte of every figure, at the edges of the entries too.
+    from matplotlib import colormaps
+
+    from muceval.reporting.colours import TAB10, TAB20, TURBO, VIRIDIS, pick
+
+    def hex_of(rgba) -> str:
+        return "#" + "".join(f"{round(255 * c):02x}" for c in rgba[:3])
+
+    for name, table in (("viridis", VIRIDIS), ("turbo", TURBO), ("tab10", TAB10),
+                        ("tab20", TAB20)):
+        cmap = colormaps[name]
+        assert len(table) == cmap.N
+        edges = [k / cmap.N for k in range(cmap.N + 1)]
+        xs = [0.0, 1.0, *edges, *(x + 1e-12 for x in edges[:-1]), *(x - 1e-12 for x in edges[1:]),
+              *(k / 997 for k in range(998))]
+        assert [pick(table, x) for x in xs] == [hex_of(cmap(x)) for x in xs], name

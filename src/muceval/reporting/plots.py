@@ -2,9 +2,9 @@
 randomization distributions, alignment evidence, error categories.
 
 Every figure is a plain SVG figure (:class:`~muceval.reporting.svgfig.SvgFigure`:
-through matplotlib a matrix took a third of a second). matplotlib lends its colour maps
-(``matplotlib.colormaps``, its core only, imported by the figures that colour by p-value or
-by system) and draws figures only when a PNG is asked for. :func:`to_svg` and
+through matplotlib a matrix took a third of a second). Its colours are matplotlib's maps as
+tables (:mod:`muceval.reporting.colours`); matplotlib draws figures only when a PNG is asked
+for. :func:`to_svg` and
 :func:`to_png` serialise one. SVG output is deterministic and keeps text as ``<text>`` elements, so that labels can be read back from the
 file or from a browser's DOM. Marks carry ids naming what they show:
 
@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from muceval.core.metrics import METRIC_LABELS
+from muceval.reporting.colours import VIRIDIS, pick
 from muceval.reporting.names import display_names, short_names
 from muceval.reporting.region import region_plot
 from muceval.reporting.svgfig import (
@@ -43,7 +44,6 @@ from muceval.reporting.svgfig import (
     Rect,
     SvgFigure,
     Text,
-    hex_color,
     nice_ticks,
     polyline,
     slug,
@@ -220,14 +220,11 @@ def _matrix_marks(fig: SvgFigure, cells: Sequence[Sequence[Comparison | None]],
 
 def _p_colors(vmin: float) -> Callable[[float], str]:
     """The colour of a p-value: viridis on a log scale from ``vmin`` (dark) to 1."""
-    from matplotlib import colormaps
-
-    cmap = colormaps["viridis"]
     span = -math.log10(vmin)
 
     def color(p: float) -> str:
         position = 1.0 + math.log10(max(p, vmin)) / span
-        return hex_color(cmap(min(1.0, max(0.0, position))))
+        return pick(VIRIDIS, min(1.0, max(0.0, position)))
 
     return color
 
@@ -402,7 +399,7 @@ def _scores_panel(fig: SvgFigure, result: SignificanceResult, order: Sequence[st
             lo, hi = ci[name][metric]
             fig.add(Lines((polyline([(x, y(100 * lo)), (x, y(100 * hi))]),),
                           stroke="#8c8c8c", width=1.2))
-        fig.add(Dot(x, y(v), 4, hex_color(colors[name]), "#000000", 1, gid=f"score-{slug(name)}"))
+        fig.add(Dot(x, y(v), 4, colors[name], "#000000", 1, gid=f"score-{slug(name)}"))
         note = f"{v:.2f} {letters.get(name, '')}"
         fig.add(Rect(x + 6, y(v) - 10.5, text_width(note, 7.5) + 2, 11, fill="#ffffff",
                      opacity=0.8),

@@ -15,7 +15,6 @@ from muceval.reporting.svgfig import (
     Rect,
     SvgFigure,
     Text,
-    hex_color,
     polyline,
     slug,
     system_colors,
@@ -52,8 +51,7 @@ def region_plot(
     """
     if len(regions) >= SMALL_MULTIPLES_FROM:
         return _region_panels(regions, iso_f)
-    colors = {name: hex_color(c)
-              for name, c in system_colors(sorted(n for n, _ in regions)).items()}
+    colors = system_colors(sorted(n for n, _ in regions))
     side = 0.86 * 7.5 * 72
     fig = SvgFigure(10.5 * 72, 7.5 * 72)
     plane = _Plane(0.08 * 10.5 * 72, 0.06 * 7.5 * 72, side)

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-__all__ = ["Dot", "Group", "Lines", "Rect", "SvgFigure", "Text", "hex_color", "nice_ticks", "polyline",
+from muceval.reporting.colours import TAB10, TAB20, TURBO, pick
+
+__all__ = ["Dot", "Group", "Lines", "Rect", "SvgFigure", "Text", "nice_ticks", "polyline",
            "slug", "system_colors", "text_width"]
 
 FONT = "'DejaVu Sans', Verdana, sans-serif"
@@ -227,27 +229,18 @@ def slug(name: str) -> str:
     return f"{base}-x{hashlib.sha1(name.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
 
 
-def system_colors(names: Sequence[str]) -> dict[str, tuple[float, float, float, float]]:
-    """One distinct colour per system (tab20 for up to 20 systems, then a continuous map).
+def system_colors(names: Sequence[str]) -> dict[str, str]:
+    """One distinct colour per system, ``#rrggbb`` (tab10 up to 10 systems, tab20 up to 20,
+    then turbo).
 
-    >>> len(system_colors(["A", "B"]))
-    2
+    >>> system_colors(["A", "B"])
+    {'A': '#1f77b4', 'B': '#ff7f0e'}
     """
-    from matplotlib import colormaps
-
     if len(names) <= 10:
-        cmap, n = colormaps["tab10"], 10
-        return {name: cmap(i / n + 0.5 / n) for i, name in enumerate(names)}
+        return {name: pick(TAB10, i / 10 + 0.5 / 10) for i, name in enumerate(names)}
     if len(names) <= 20:
-        cmap = colormaps["tab20"]
-        return {name: cmap(i / 20 + 0.025) for i, name in enumerate(names)}
-    cmap = colormaps["turbo"]
-    return {name: cmap(i / max(1, len(names) - 1)) for i, name in enumerate(names)}
-
-
-def hex_color(color: Sequence[float]) -> str:
-    """A matplotlib RGB(A) colour as ``#rrggbb``."""
-    return "#" + "".join(f"{round(255 * c):02x}" for c in color[:3])
+        return {name: pick(TAB20, i / 20 + 0.025) for i, name in enumerate(names)}
+    return {name: pick(TURBO, i / max(1, len(names) - 1)) for i, name in enumerate(names)}
 
 
 # ---------------------------------------------------------------------------
