@@ -152,10 +152,14 @@ def test_the_report_figures_draw_inline_and_save(evaluation, tmp_path: Path) -> 
     assert matrix.save(tmp_path / "matrix.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_the_example_notebook_runs_from_start_to_end(tmp_path: Path) -> None:
-    # docs/muceval.ipynb, executed in a fresh kernel as a reader would run it (nbclient).
+def test_the_example_notebook_runs_from_start_to_end(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # docs/muceval.ipynb, executed in a fresh kernel as a reader would run it (nbclient);
+    # the report it writes to a temporary folder goes under tmp_path.
     import nbformat
     from nbclient import NotebookClient
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
 
     notebook = nbformat.read(Path(__file__).parent.parent / "docs" / "muceval.ipynb",
                              as_version=4)
@@ -170,3 +174,4 @@ def test_the_example_notebook_runs_from_start_to_end(tmp_path: Path) -> None:
     printed = "".join(o.text for cell in outputs for o in cell if o.output_type == "stream")
     assert "gamma" in printed and "worse" in printed      # the A/B verdicts
     assert "report.html" in str(outputs[8][0].data["text/plain"])
+    assert list(tmp_path.glob("*/example-report/report.html"))

@@ -122,18 +122,18 @@ def _terminated(signum: int, frame: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    if argv is None:
-        # The console script: the process ends with the command (a program calling main()
-        # with its own arguments may live on, and keeps every object collectable).
-        from muceval.core.heap import freeze_after_building
+    from muceval.core.heap import freeze_after_building
 
-        freeze_after_building()
+    # The console script: the process ends with the command (a program calling main() with
+    # its own arguments may live on, and keeps every object collectable).
+    freeze_after_building(argv is None)
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         return _main(argv)
     finally:
+        freeze_after_building(False)
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

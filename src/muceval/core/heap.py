@@ -23,7 +23,7 @@ def building(when: bool = True) -> Iterator[None]:
     17 TST3 systems takes 0.90–0.93 s instead of 1.26–1.53 s (benchmarks/score.py, two runs
     on 2026-11-28). Nothing
     is kept longer: reference counting frees what the block drops, as before, and a cycle it
-    leaves is collected after it.
+    leaves is collected after it (unless frozen, below).
 
     In a process that ends with the command (:func:`freeze_after_building`), what the block
     built is then frozen (``gc.freeze``): else the collections that follow walk all of it once
@@ -48,8 +48,9 @@ def building(when: bool = True) -> Iterator[None]:
         gc.enable()
 
 
-def freeze_after_building() -> None:
-    """Freeze what each :func:`building` block built, from now on in this process: for a
-    command line that exits after one command. Never for a library caller or a server: a
-    reference cycle among frozen objects (theirs too) is never collected."""
-    _FREEZE[0] = True
+def freeze_after_building(on: bool = True) -> None:
+    """Freeze what each :func:`building` block built, from now on in this process (``on``
+    False: no longer): for a command line that exits after one command. Never for a library
+    caller or a server: a reference cycle among frozen objects (theirs too) is never
+    collected."""
+    _FREEZE[0] = on
