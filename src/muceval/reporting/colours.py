@@ -1,12 +1,16 @@
-"""The colour maps of the report's figures as tables: matplotlib's ``viridis``, ``turbo``,
-``tab10`` and ``tab20``, each entry the ``#rrggbb`` an SVG figure writes. Importing
-matplotlib for its maps took a tenth of a second of every report; the tables are checked
-against matplotlib's own (tests/test_plots.py::test_the_colour_tables_are_matplotlibs_maps).
+"""The colours of the report's figures: matplotlib's maps ``viridis``, ``turbo``, ``tab10``
+and ``tab20`` as tables, each entry the ``#rrggbb`` an SVG figure writes, and the colour of
+each system (:func:`system_colors`): a report needs no matplotlib for its colours
+(tests/test_architecture.py::test_a_report_without_png_imports_no_matplotlib), and the
+tables are checked against matplotlib's own
+(tests/test_plots.py::test_the_colour_tables_are_matplotlibs_maps).
 """
 
 from __future__ import annotations
 
-__all__ = ["TAB10", "TAB20", "TURBO", "VIRIDIS", "pick"]
+from collections.abc import Sequence
+
+__all__ = ["TAB10", "TAB20", "TURBO", "VIRIDIS", "pick", "system_colors"]
 
 
 def _table(text: str) -> tuple[str, ...]:
@@ -23,6 +27,19 @@ def pick(table: tuple[str, ...], x: float) -> str:
     n = len(table)
     return table[min(n - 1, max(0, int(x * n)))]
 
+
+def system_colors(names: Sequence[str]) -> dict[str, str]:
+    """One distinct colour per system, ``#rrggbb`` (tab10 up to 10 systems, tab20 up to 20,
+    then turbo).
+
+    >>> system_colors(["A", "B"])
+    {'A': '#1f77b4', 'B': '#ff7f0e'}
+    """
+    if len(names) <= 10:
+        return {name: pick(TAB10, i / 10 + 0.5 / 10) for i, name in enumerate(names)}
+    if len(names) <= 20:
+        return {name: pick(TAB20, i / 20 + 0.025) for i, name in enumerate(names)}
+    return {name: pick(TURBO, i / max(1, len(names) - 1)) for i, name in enumerate(names)}
 
 VIRIDIS = _table("""
 440154 440256 450457 450559 46075a 46085c 460a5d 460b5e 470d60 470e61 471063 471164 471365

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from muceval.core.metrics import METRIC_LABELS
-from muceval.reporting.colours import VIRIDIS, pick
+from muceval.reporting.colours import VIRIDIS, pick, system_colors
 from muceval.reporting.names import display_names, short_names
 from muceval.reporting.region import region_plot
 from muceval.reporting.svgfig import (
@@ -47,7 +47,6 @@ from muceval.reporting.svgfig import (
     nice_ticks,
     polyline,
     slug,
-    system_colors,
     text_width,
 )
 from muceval.significance.distribution import Distribution

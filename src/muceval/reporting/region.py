@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from muceval.reporting.colours import system_colors
 from muceval.reporting.names import display_names, short_names
 from muceval.reporting.svgfig import (
     Dot,
@@ -17,7 +18,6 @@ from muceval.reporting.svgfig import (
     Text,
     polyline,
     slug,
-    system_colors,
     text_width,
 )
 

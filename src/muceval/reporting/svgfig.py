@@ -18,10 +18,8 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from muceval.reporting.colours import TAB10, TAB20, TURBO, pick
-
 __all__ = ["Dot", "Group", "Lines", "Rect", "SvgFigure", "Text", "nice_ticks", "polyline",
-           "slug", "system_colors", "text_width"]
+           "slug", "text_width"]
 
 FONT = "'DejaVu Sans', Verdana, sans-serif"
 
@@ -227,20 +225,6 @@ def slug(name: str) -> str:
 
     base = re.sub(r"-+", "-", re.sub(r"[^A-Za-z0-9_.-]", "_", name)).strip("-") or "_"
     return f"{base}-x{hashlib.sha1(name.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
-
-
-def system_colors(names: Sequence[str]) -> dict[str, str]:
-    """One distinct colour per system, ``#rrggbb`` (tab10 up to 10 systems, tab20 up to 20,
-    then turbo).
-
-    >>> system_colors(["A", "B"])
-    {'A': '#1f77b4', 'B': '#ff7f0e'}
-    """
-    if len(names) <= 10:
-        return {name: pick(TAB10, i / 10 + 0.5 / 10) for i, name in enumerate(names)}
-    if len(names) <= 20:
-        return {name: pick(TAB20, i / 20 + 0.025) for i, name in enumerate(names)}
-    return {name: pick(TURBO, i / max(1, len(names) - 1)) for i, name in enumerate(names)}
 
 
 # ---------------------------------------------------------------------------
