@@ -13,6 +13,7 @@ output, every file of a report folder).
     python3 benchmarks/targets.py --repeat 9 --only significance score
     python3 benchmarks/targets.py --official /tmp/official
     python3 benchmarks/targets.py --only exact exact-1-thread --repeat 3   # not run by default
+    python3 benchmarks/targets.py --busy --only score     # with the second core taken
 
 ``--official DIR`` names a folder holding GTT's ``gtt_eval.py`` and GRIT's ``grit_eval.py``
 unchanged (from github.com/xinyadu/gtt and xinyadu/grit_doc_event_entity, ``eval.py`` of
@@ -186,7 +187,20 @@ def main() -> None:
     parser.add_argument("--official", type=Path,
                         help="folder with GTT's gtt_eval.py and GRIT's grit_eval.py")
     parser.add_argument("--only", nargs="+", help="run only these cases")
+    parser.add_argument("--busy", action="store_true",
+                        help="keep one core busy with a spinning process throughout (what a "
+                             "user of a busy machine waits): scoring then stays in one process")
     args = parser.parse_args()
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if args.busy else None
+    try:
+        run(args)
+    finally:
+        if spinner is not None:
+            spinner.kill()
+            spinner.wait()
+
+
+def run(args: argparse.Namespace) -> None:
     shared = shared_folder(args.shared, "muc4").parent
     with tempfile.TemporaryDirectory(prefix="muceval-targets-") as tmp:
         work = Path(tmp)
@@ -198,7 +212,8 @@ def main() -> None:
             versions[commit] = str(baseline_source(commit, folder))
         chosen = [c for c in cases(shared, args.official, work / "scratch")
                   if c.name in (args.only or ()) or (not args.only and c.default)]
-        print(f"load average {os.getloadavg()[0]:.2f}; {args.repeat} runs per version, "
+        print(f"load average {os.getloadavg()[0]:.2f}{', one core kept busy' if args.busy else ''}; "
+              f"{args.repeat} runs per version, "
               "alternating; medians, seconds (wall / CPU); ratio: baseline wall / now wall; "
               "output: byte-identical to the baseline's")
         for case in chosen:

@@ -28,6 +28,7 @@ from muceval.core.model import (
     TemplateFile,
     Value,
 )
+from muceval.core.processes import idle_cores, in_processes
 from muceval.core.tallies import PairScore
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import read_text, system_names
@@ -375,6 +376,16 @@ def score_files(
                    history_path, save_history, scheduler)
     # Not while an operator answers, or a cluster scores: those sessions last.
     with building(chosen.unresolved != "ask" and scheduler is None):
+        if (scheduler is None and chosen.unresolved != "ask" and chosen.on_judgement is None
+                and chosen.on_reuse is None and len(paths) > 1):
+            # Without questions to ask, systems do not depend on each other: on idle cores,
+            # a forked process each reads and scores a share of them.
+            forked = _score_forked(config, key_path, paths, chosen, history_path,
+                                   mapping_paths, names, progress, alignment, allow_swapped,
+                                   min(len(paths), idle_cores() if chosen.jobs is None
+                                       else chosen.jobs))
+            if forked is not None:
+                return forked
         return _score_files(config, key_path, paths, options, history_path, mapping_paths,
                             save_history, names, progress, alignment, scheduler, allow_swapped)
 
@@ -426,6 +437,68 @@ def _score_files(config: Configuration, key_path: str | Path, paths: list[str],
                          unanswered=result.unanswered,
                          record=_record(config, key_path, paths, history_path, chosen,
                                         alignment, mapping_paths))
+
+
+def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
+                  options: ScoringOptions, history_path: str | Path | None,
+                  mapping_paths: Sequence[str | Path] | Mapping[str, str | Path],
+                  names: Mapping[str, str] | None,
+                  progress: Callable[[int, int], None] | None, alignment: str | None,
+                  allow_swapped: bool, jobs: int) -> SessionResult | None:
+    """:func:`_score_files` in batch mode with each of ``jobs`` processes reading and scoring
+    every ``jobs``-th system; None (score in one process) for one job, or when anything is
+    wrong: reading the files in their order then meets the same error first."""
+    if jobs < 2:
+        return None
+    names_list = system_names(paths, names)
+    hook_warnings: list[Problem] = []
+    try:
+        key_warnings: list[Problem] = []
+        key = read_template_file(key_path, config, key_warnings)
+        per_system = _read_mappings(mapping_paths, names_list)
+        history = None if history_path is None else parse_history(read_text(history_path),
+                                                                  str(history_path))
+        chosen = options
+        if alignment is not None or chosen.alignment is None:
+            chosen = replace(chosen, alignment=_alignment_hook(config, alignment, chosen.mapping,
+                                                               hook_warnings))
+
+        def share(first: int) -> tuple[list[tuple[Problem, ...]], list[tuple[Problem, ...]],
+                                       SessionResult]:
+            mine = range(first, len(paths), jobs)
+            read: list[tuple[Problem, ...]] = []
+            responses = {}
+            for n in mine:
+                warnings: list[Problem] = []
+                responses[names_list[n]] = read_template_file(paths[n], config, warnings)
+                read.append(tuple(warnings))
+            pairing = [check_pairing(key, response, allow_swapped)
+                       for response in responses.values()]
+            done = score_systems(config, key, responses, history=history, options=chosen,
+                                 manual_mappings=per_system, allow_swapped=allow_swapped,
+                                 progress=None if first or progress is None
+                                 else lambda n, _: progress(n, len(paths)))
+            return read, pairing, done
+
+        shares = in_processes(share, range(jobs))
+    except (InputError, UsageError):
+        return None
+    if shares is None or any(done.new_judgements for _, _, done in shares):
+        return None
+    order = [n for first in range(jobs) for n in range(first, len(paths), jobs)]
+    read_of = dict(zip(order, (w for reads, _, _ in shares for w in reads), strict=True))
+    pairing_of = dict(zip(order, (w for _, pairings, _ in shares for w in pairings),
+                          strict=True))
+    systems = {name: pairs for _, _, done in shares for name, pairs in done.systems.items()}
+    if progress is not None:
+        progress(len(paths), len(paths))
+    history_warnings = unknown_history_slots(history, config) if history is not None else ()
+    return SessionResult(
+        {name: systems[name] for name in names_list}, (), None,
+        (*history_warnings, *(w for n in range(len(paths)) for w in pairing_of[n])),
+        (*key_warnings, *(w for n in range(len(paths)) for w in read_of[n]), *hook_warnings),
+        options, unanswered=sum(done.unanswered for _, _, done in shares),
+        record=_record(config, key_path, paths, history_path, chosen, alignment, mapping_paths))
 
 
 def _record(config: Configuration, key_path: str | Path, paths: list[str],

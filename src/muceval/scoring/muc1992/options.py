@@ -93,6 +93,11 @@ class ScoringOptions:
     fills : bool, default False
         Record the credit of every scored fill in ``PairScore.fills`` (for response-level
         significance units); it changes no tally.
+    jobs : int or None, default None
+        How many processes :func:`~muceval.scoring.session.score_files` reads and scores the
+        systems in at once (forked, and only in batch mode: answers given for one system
+        serve the next); None: one per core no other process is running on
+        (:func:`muceval.core.processes.idle_cores`). It changes no tally.
 
     Raises
     ------
@@ -139,6 +144,7 @@ class ScoringOptions:
     alignment: AlignmentHook | None = None
     on_reuse: Callable[[Query], None] | None = None
     fills: bool = False
+    jobs: int | None = None
 
     def __post_init__(self) -> None:
         for name, choices in (("unresolved", get_args(Unresolved)),
@@ -150,3 +156,6 @@ class ScoringOptions:
         if self.unresolved == "ask" and self.ask is None:
             raise UsageError("'ask' needs an ask callback (ScoringOptions.ask)",
                              parameter="unresolved")
+        if self.jobs is not None and (type(self.jobs) is not int or self.jobs < 1):
+            raise UsageError(f"{self.jobs!r}: give a number of processes of 1 or more, or None",
+                             parameter="jobs")

@@ -1,0 +1,112 @@
+"""Systems scored in forked processes: the session of one process, and its errors."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from muceval.core import processes
+from muceval.errors import InputError, UsageError
+from muceval.formats.config import load_configuration
+from muceval.scoring import session
+from muceval.scoring.muc1992.options import ScoringOptions
+from muceval.scoring.session import score_files
+
+EXAMPLE = Path(str(files("muceval") / "data" / "example"))
+SYSTEMS = [EXAMPLE / f"{name}.txt" for name in ("alpha", "beta", "gamma", "delta")]
+
+
+def _session(config, key, responses, jobs, monkeypatch=None, **options):
+    done: list[tuple[int, int]] = []
+    if monkeypatch is not None:  # the processes must have done the work, not a fallback
+        forked = []
+
+        def spy(work, parts):
+            forked.append(processes.in_processes(work, parts))
+            return forked[-1]
+        monkeypatch.setattr(session, "in_processes", spy)
+    chosen = replace(options.pop("options", ScoringOptions()), jobs=jobs)
+    result = score_files(config, key, responses, options=chosen,
+                         progress=lambda n, total: done.append((n, total)), **options)
+    if monkeypatch is not None:
+        assert len(forked) == 1 and forked[0] is not None
+    return result, done
+
+
+@pytest.mark.parametrize("jobs", [2, 3, 4])
+def test_forked_processes_give_the_session_of_one(jobs: int, monkeypatch) -> None:
+    config = load_configuration(EXAMPLE / "config.toml")
+    options = {"history_path": EXAMPLE / "history.lisp", "alignment": "any-slot",
+               "options": ScoringOptions(fills=True)}  # each fill's credit comes back too
+    one, _ = _session(config, EXAMPLE / "key.txt", SYSTEMS, 1, **options)
+    many, progress = _session(config, EXAMPLE / "key.txt", SYSTEMS, jobs, monkeypatch,
+                              **options)
+    assert list(many.systems) == list(one.systems) == ["alpha", "beta", "gamma", "delta"]
+    assert replace(many, options=None, record=None) == replace(one, options=None, record=None)
+    assert many.settings == one.settings and many.options == replace(one.options, jobs=jobs)
+    assert progress[-1] == (4, 4) and many.systems["alpha"][0].fills
+
+
+def test_forked_processes_give_the_tst3_session_of_one(muc4: Path, monkeypatch) -> None:
+    tst3 = muc4 / "tst3"
+    config = load_configuration(tst3 / "config-tst3.el")
+    responses = sorted((tst3 / "responses").glob("*.tst3"))
+    options = {"history_path": tst3 / "final-history-nrad.tst3"}
+    key = muc4 / "corpora" / "tst3" / "key-tst3.v2"
+    one, _ = _session(config, key, responses, 1, **options)
+    many, _ = _session(config, key, responses, 2, monkeypatch, **options)
+    assert one.file_warnings and one.unanswered  # both merged below
+    assert replace(many, options=None, record=None) == replace(one, options=None, record=None)
+    assert many.settings == one.settings and many.options == replace(one.options, jobs=2)
+
+
+@pytest.mark.parametrize("bad", [1, 2])  # a child's share, the first process's share
+def test_a_bad_response_gives_the_error_of_one_process(tmp_path: Path, bad: int) -> None:
+    config = load_configuration(EXAMPLE / "config.toml")
+    responses = [tmp_path / p.name for p in SYSTEMS]
+    for source, target in zip(SYSTEMS, responses, strict=True):
+        target.write_text(source.read_text())
+    text = responses[bad].read_text().replace("MESSAGE: TEMPLATE               1",
+                                                "MESSAGE: TEMPLATE               1 (SOMETIMES)", 1)
+    responses[bad].write_text(text)
+    responses[3].write_text("not templates at all\n")  # later in reading order: not reported
+    errors = []
+    for jobs in (1, 2):
+        with pytest.raises(InputError) as error:
+            score_files(config, EXAMPLE / "key.txt", responses,
+                        options=ScoringOptions(jobs=jobs))
+        errors.append(str(error.value))
+    assert errors[0] == errors[1] and responses[bad].name in errors[0]
+
+
+def test_a_failed_child_is_said_and_the_first_share_raises() -> None:
+    def square_or_fail(n: int) -> int:
+        if n == 3:
+            raise ValueError(n)
+        return n * n
+
+    assert processes.in_processes(square_or_fail, [1, 2, 4]) == [1, 4, 16]
+    assert processes.in_processes(square_or_fail, [1, 3]) is None
+    with pytest.raises(ValueError, match="3"):
+        processes.in_processes(square_or_fail, [3, 1, 2])
+
+
+def test_no_fork_with_another_thread_running() -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert processes.idle_cores() == 1
+    finally:
+        stop.set()
+        thread.join()
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, "2"])
+def test_a_number_of_processes_below_one_is_refused(jobs) -> None:
+    with pytest.raises(UsageError, match="jobs"):
+        ScoringOptions(jobs=jobs)
