@@ -85,10 +85,12 @@ def progress_bar(enabled: bool, label: str = "randomization", asked: bool = Fals
         TimeRemainingColumn,
     )
 
+    # Drawn at each call, without rich's refresh thread: a process with a second thread does
+    # not fork (muceval.core.processes.idle_cores), and scoring forks.
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+                  console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
         task = bar.add_task(label, total=None)
-        yield lambda done, total: bar.update(task, completed=done, total=total)
+        yield lambda done, total: bar.update(task, completed=done, total=total, refresh=True)
 
 
 def progress_option(command: F) -> F:
