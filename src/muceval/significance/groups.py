@@ -86,18 +86,23 @@ def groupings(order: Sequence[str], different: Callable[[str, str], bool]) -> li
     >>> groupings(["A", "B", "C"], diff)
     [['A', 'B'], ['B', 'C']]
     """
+    return _maximal_runs(order, lambda start, j: all(not different(order[k], order[j])
+                                                     for k in range(start, j)))
+
+
+def _maximal_runs(order: Sequence[str], joins: Callable[[int, int], bool]) -> list[list[str]]:
+    """The maximal runs of ``order``: the run from ``start`` takes system j while
+    ``joins(start, j)``."""
     runs: list[list[str]] = []
     n = len(order)
     last_end = -1
     end = 0
     for start in range(n):
         end = max(end, start)
-        while end + 1 < n and all(
-            not different(order[k], order[end + 1]) for k in range(start, end + 1)
-        ):
+        while end + 1 < n and joins(start, end + 1):
             end += 1
         if end > last_end:
-            runs.append(list(order[start : end + 1]))
+            runs.append(list(order[start: end + 1]))
             last_end = end
     return runs
 
@@ -155,8 +160,6 @@ def letter_groups(order: Sequence[str], different: Callable[[str, str], bool],
     With ``limit``, :class:`TooManyGroups` is raised as soon as there are more groups.
     """
     n = len(order)
-    if n == 0:
-        return []
     together = [0] * n  # bit j of together[i]: systems i and j are not different
     for i in range(n):
         for j in range(i + 1, n):
@@ -236,17 +239,7 @@ def _runs(order: Sequence[str], apart: np.ndarray) -> list[list[str]]:
         return []
     below = np.triu(apart, 1)
     last = np.where(below.any(axis=0), n - 1 - np.argmax(below[::-1], axis=0), -1).tolist()
-    runs: list[list[str]] = []
-    last_end = -1
-    end = 0
-    for start in range(n):
-        end = max(end, start)
-        while end + 1 < n and last[end + 1] < start:
-            end += 1
-        if end > last_end:
-            runs.append(list(order[start: end + 1]))
-            last_end = end
-    return runs
+    return _maximal_runs(order, lambda start, j: last[j] < start)
 
 
 def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str, dict[str, float]],
