@@ -126,21 +126,19 @@ class SignificanceResult:
     def comparison(self, a: str, b: str, metric: str) -> Comparison:
         """The comparison of ``a`` with ``b`` for ``metric``: ``difference`` is a − b, whichever
         order the analysis took them in."""
-        if isinstance(self.comparisons, ComparisonTable):
-            found = self.comparisons.find(a, b, metric)
-            if found is not None:
-                return found
-            found = self.comparisons.find(b, a, metric)
-            if found is None:
-                raise KeyError((a, b, metric))
-            return found.mirrored()
-        if not self._index:
-            for c in self.comparisons:
-                self._index[(c.a, c.b, c.metric)] = c
-        found = self._index.get((a, b, metric))
+        table = self.comparisons if isinstance(self.comparisons, ComparisonTable) else None
+        if table is None and not self._index:
+            self._index.update(((c.a, c.b, c.metric), c) for c in self.comparisons)
+
+        def find(x: str, y: str) -> Comparison | None:
+            if table is not None:
+                return table.find(x, y, metric)
+            return self._index.get((x, y, metric))
+
+        found = find(a, b)
         if found is not None:
             return found
-        found = self._index.get((b, a, metric))
+        found = find(b, a)
         if found is None:
             raise KeyError((a, b, metric))
         return found.mirrored()
