@@ -115,12 +115,15 @@ class PairRows(Iterator[list[Any]]):
         for table in self._tables:
             yield from table.csv_rows()
 
-    def csv_text(self) -> Iterator[str]:
-        """The table as ``csv.writer(f, lineterminator="\\n")`` writes the rows, in pieces
-        (:meth:`ComparisonTable.csv_joined`: numbers formatted many at a time)."""
+    def _claim(self) -> None:
         if self._rows is not None or self._text:
             raise RuntimeError("these pairs were read already")
         self._text = True
+
+    def csv_text(self) -> Iterator[str]:
+        """The table as ``csv.writer(f, lineterminator="\\n")`` writes the rows, in pieces
+        (:meth:`ComparisonTable.csv_joined`: numbers formatted many at a time)."""
+        self._claim()
         yield ",".join(CSV_HEADER) + "\n"
         for table in self._tables:
             yield from table.csv_joined()
@@ -128,9 +131,7 @@ class PairRows(Iterator[list[Any]]):
     def arrays(self) -> dict[str, np.ndarray]:
         """The whole table as :meth:`ComparisonTable.arrays`, the blocks joined; read
         instead of the rows or the text, once."""
-        if self._rows is not None or self._text:
-            raise RuntimeError("these pairs were read already")
-        self._text = True
+        self._claim()
         parts = [table.arrays() for table in self._tables]
         if not parts:
             return {}
