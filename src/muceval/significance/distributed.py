@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ import numpy as np
 
 from muceval.cluster import connect, distributed_module, parse_address
 from muceval.errors import InputError, OutputError
-from muceval.significance.execute import Outcomes
+from muceval.significance.execute import Outcomes, Progress
 from muceval.significance.kernels import ExactResult, PairData, approximate_counts, exact_pvalue
 from muceval.significance.plan import ExactJob, Plan
 from muceval.significance.settings import SignificanceSettings
@@ -36,8 +36,6 @@ __all__ = ["TASK_WORK", "DaskExecutor", "parse_scheduler"]
 
 TASK_WORK = 1 << 24
 """Pair-shuffles per task: about 0.4 s of kernel time, far above Dask's ~1 ms per task."""
-
-Progress = Callable[[int, int], None]
 
 
 def parse_scheduler(text: str) -> DaskExecutor:
