@@ -16,14 +16,14 @@ import numpy as np
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
 from muceval.significance.kernels import (
-    REL_TOL,
     PairData,
     coins,
     metric_values,
     reduce_counts,
+    threshold_of,
     totals_value,
 )
-from muceval.significance.settings import SignificanceSettings
+from muceval.significance.settings import SignificanceSettings, known_systems
 
 __all__ = ["Distribution", "shuffled_differences"]
 
@@ -52,11 +52,9 @@ class Distribution:
 
     @property
     def nge(self) -> int:
-        threshold = abs(self.observed) - REL_TOL * abs(self.observed)
-        if self.two_sided:
-            return int(np.count_nonzero(np.abs(self.differences) >= threshold))
-        sign = 1.0 if self.observed >= 0 else -1.0
-        return int(np.count_nonzero(sign * self.differences >= threshold))
+        sign, threshold = threshold_of(self.observed, self.two_sided)
+        stat = np.abs(self.differences) if self.two_sided else sign * self.differences
+        return int(np.count_nonzero(stat >= threshold))
 
     @property
     def p_value(self) -> float:
@@ -79,9 +77,7 @@ def shuffled_differences(tallies: UnitTallies, a: str, b: str, metric: str,
     """
     if settings.seed is None:
         raise UsageError("the shuffles are drawn from a seed: set one", parameter="seed")
-    for name in (a, b):
-        if name not in tallies.systems:
-            raise UsageError(f"no system {name!r} among {', '.join(tallies.systems)}")
+    known_systems(tallies.systems, (a, b))
     x = reduce_counts(tallies.counts[tallies.systems.index(a)])
     y = reduce_counts(tallies.counts[tallies.systems.index(b)])
     pair = PairData.of(x, y)

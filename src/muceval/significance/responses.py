@@ -24,10 +24,10 @@ from muceval.errors import UsageError
 from muceval.significance.baseline import BaselineResult
 from muceval.significance.kernels import (
     METRIC_COEFS,
-    REL_TOL,
     coin_words,
     metric_values,
     reduce_counts,
+    threshold_of,
     totals_value,
 )
 from muceval.significance.plan import MAX_EXACT_UNITS, Decided, decide_method
@@ -124,17 +124,17 @@ def _drawn(n: int, shuffles: int, seed: int) -> Iterator[np.ndarray]:
         yield coin_words(seed, start, min(shuffles, start + _CHUNK), words)
 
 
-def _byte_tables(contributions: np.ndarray) -> np.ndarray:
+def _byte_tables(contributions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per byte of the coin words, the summed (POS, ACT, N2) of the singles its set bits give
     to the first pseudo-system: ``(bytes, 256, 3)``, so that a shuffle costs one look-up per
-    eight singles instead of one addition per single."""
+    eight singles instead of one addition per single; and the sum of every single."""
     reduced = reduce_counts(contributions) if len(contributions) else np.zeros((0, 3), np.int64)
     n_bytes = -(-len(reduced) // 8)
     padded = np.zeros((n_bytes * 8, 3), dtype=np.int64)
     padded[:len(reduced)] = reduced
     bits = (np.arange(256)[:, None] >> np.arange(8)) & 1
     tables: np.ndarray = np.einsum("vb,nbc->nvc", bits, padded.reshape(n_bytes, 8, 3))
-    return tables
+    return tables, tables[:, 255].sum(axis=0)
 
 
 def _bits(words: np.ndarray, start: int, width: int) -> np.ndarray:
@@ -160,8 +160,7 @@ def _count_compiled(units: PairResponses, metrics: Sequence[str], differences: S
                     two_sided: bool, assignments: Iterator[np.ndarray]) -> np.ndarray:
     from muceval.significance.compiled_responses import response_counts
 
-    tables = _byte_tables(units.contributions)
-    every = tables[:, 255].sum(axis=0) if len(tables) else np.zeros(3, dtype=np.int64)
+    tables, every = _byte_tables(units.contributions)
     widths = [len(g.responses) for g in units.groups]
     starts = len(units.singles) + np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
     rows = np.concatenate([[0], np.cumsum([1 << w for w in widths])[:-1]]).astype(np.int64)
@@ -180,8 +179,7 @@ def _count_compiled(units: PairResponses, metrics: Sequence[str], differences: S
 
 def _count_numpy(units: PairResponses, metrics: Sequence[str], differences: Sequence[float],
                  two_sided: bool, assignments: Iterator[np.ndarray]) -> np.ndarray:
-    tables = _byte_tables(units.contributions)
-    every = tables[:, 255].sum(axis=0) if len(tables) else np.zeros(3, dtype=np.int64)
+    tables, every = _byte_tables(units.contributions)
     base = reduce_counts(units.base)
     outcomes = [reduce_counts(g.outcomes) for g in units.groups]
     counts = np.zeros(len(metrics), dtype=np.int64)
@@ -198,8 +196,8 @@ def _count_numpy(units: PairResponses, metrics: Sequence[str], differences: Sequ
             start += len(group.responses)
         for m, (metric, observed) in enumerate(zip(metrics, differences, strict=True)):
             diff = metric_values(first, metric) - metric_values(second, metric)
-            threshold = abs(observed) - REL_TOL * abs(observed)
-            stat = np.abs(diff) if two_sided else (1.0 if observed >= 0 else -1.0) * diff
+            sign, threshold = threshold_of(observed, two_sided)
+            stat = np.abs(diff) if two_sided else sign * diff
             counts[m] += int(np.count_nonzero(stat >= threshold))
     return counts
 
