@@ -20,7 +20,7 @@ from typing import Any
 from muceval.core.signature import signature
 from muceval.core.units import RatioTallies, UnitTallies
 from muceval.errors import UsageError
-from muceval.significance.settings import PRESETS, RunRecord, SignificanceSettings
+from muceval.significance.settings import PRESETS, RunRecord, SignificanceSettings, known_systems
 
 __all__ = ["BaselineComparison", "BaselineResult", "compare_to_baseline", "BASELINE_FORMAT"]
 
@@ -179,8 +179,7 @@ def compare_to_baseline(
     from muceval.significance.engine import compare
     from muceval.significance.ratios import compare_ratios
 
-    if baseline not in tallies.systems:
-        raise UsageError(f"no system {baseline!r} among {', '.join(tallies.systems)}")
+    known_systems(tallies.systems, [baseline])
     chosen = tuple(candidates) if candidates else tuple(s for s in tallies.systems
                                                         if s != baseline)
     if not chosen:

@@ -24,7 +24,7 @@ from muceval.core.error_counts import ErrorCounts
 from muceval.errors import UsageError
 from muceval.significance.counts import pairwise_count_tests
 from muceval.significance.groups import adjust_pvalues
-from muceval.significance.settings import SignificanceSettings
+from muceval.significance.settings import SignificanceSettings, known_systems
 
 __all__ = ["ErrorChange", "all_pair_changes", "changes_between", "error_changes"]
 
@@ -51,13 +51,6 @@ class ErrorChange:
         return self.adjusted_p_value <= alpha
 
 
-def _check(counts: ErrorCounts, names: Sequence[str]) -> None:
-    known = counts.systems
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise UsageError(f"no system {unknown[0]!r} among {', '.join(known)}")
-
-
 def changes_between(counts: ErrorCounts, pairs: Sequence[tuple[str, str]],
                     settings: SignificanceSettings) -> list[ErrorChange]:
     """Every category of each pair ``(baseline, candidate)``, pair by pair; the documents are
@@ -69,7 +62,7 @@ def changes_between(counts: ErrorCounts, pairs: Sequence[tuple[str, str]],
     UsageError
         If a pair names a system not in the analysis.
     """
-    _check(counts, [n for pair in pairs for n in pair])
+    known_systems(counts.systems, [n for pair in pairs for n in pair])
     categories = counts.categories
     tests = pairwise_count_tests(counts.counts, pairs, settings)
     out: list[ErrorChange] = []
@@ -102,7 +95,7 @@ def error_changes(counts: ErrorCounts, baseline: str,
     UsageError
         If ``baseline`` is not a system of the analysis, or it has no other system.
     """
-    _check(counts, [baseline])
+    known_systems(counts.systems, [baseline])
     if len(counts.systems) < 2:
         raise UsageError("compare needs a baseline and at least one candidate")
     return changes_between(counts, [(baseline, s) for s in counts.systems if s != baseline],

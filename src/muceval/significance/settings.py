@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from numbers import Integral, Real
 from typing import Any, Literal, NoReturn, get_args
@@ -283,3 +283,10 @@ def known_metrics(given: Sequence[str], known: Sequence[str], where: str = "") -
         raise UsageError("name at least one metric; choose from " + ", ".join(known),
                          parameter="metrics")
     return tuple(dict.fromkeys(chosen))
+
+
+def known_systems(systems: Sequence[str], names: Iterable[str]) -> None:
+    """A :class:`UsageError` naming the first of ``names`` that is not among ``systems``."""
+    for name in names:
+        if name not in systems:
+            raise UsageError(f"no system {name!r} among {', '.join(systems)}")
