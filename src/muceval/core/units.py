@@ -90,13 +90,7 @@ class UnitTallies:
         import numpy as np  # imported here: reading modern files needs no NumPy
 
         counts = np.asarray(self.counts)
-        if counts.shape != (len(self.systems), len(self.units), 4):
-            raise ValueError(
-                f"counts must have shape (systems, units, 4) = "
-                f"{(len(self.systems), len(self.units), 4)}, got {counts.shape}"
-            )
-        if len(set(self.systems)) != len(self.systems):
-            raise ValueError("system names must be unique")
+        _check_shape(self.systems, self.units, counts)
         if len(set(self.units)) != len(self.units):
             raise ValueError("unit ids must be unique")
         counts = np.array(counts, dtype=np.int64, copy=True)
@@ -105,12 +99,7 @@ class UnitTallies:
 
     def index(self, system: str) -> int:
         """Position of ``system``; :class:`UsageError` if it is unknown."""
-        try:
-            return self.systems.index(system)
-        except ValueError:
-            raise UsageError(
-                f"unknown system {system!r} (known: {', '.join(self.systems)})"
-            ) from None
+        return _position(self.systems, system)
 
     def system(self, name: str) -> np.ndarray:
         """The ``units × 4`` counts of one system."""
@@ -176,11 +165,7 @@ class RatioTallies:
         import numpy as np
 
         counts = np.array(self.counts, dtype=np.float64, copy=True)
-        if counts.shape != (len(self.systems), len(self.units), 4):
-            raise ValueError(f"counts must have shape (systems, units, 4) = "
-                             f"{(len(self.systems), len(self.units), 4)}, got {counts.shape}")
-        if len(set(self.systems)) != len(self.systems):
-            raise ValueError("system names must be unique")
+        _check_shape(self.systems, self.units, counts)
         if (counts < 0).any() or (counts[..., 0] > counts[..., 1] + 1e-9).any() or \
                 (counts[..., 2] > counts[..., 3] + 1e-9).any():
             raise ValueError("counts must be non-negative with numerators at most denominators")
@@ -189,11 +174,23 @@ class RatioTallies:
 
     def select(self, systems: Sequence[str]) -> RatioTallies:
         """The same units restricted to (and ordered as) ``systems``."""
-        missing = [s for s in systems if s not in self.systems]
-        if missing:
-            raise UsageError(f"unknown system {missing[0]!r} (known: {', '.join(self.systems)})")
-        rows = [self.systems.index(s) for s in systems]
+        rows = [_position(self.systems, s) for s in systems]
         return RatioTallies(tuple(systems), self.units, self.counts[rows])
+
+
+def _check_shape(systems: tuple[str, ...], units: tuple[str, ...], counts: np.ndarray) -> None:
+    if counts.shape != (len(systems), len(units), 4):
+        raise ValueError(f"counts must have shape (systems, units, 4) = "
+                         f"{(len(systems), len(units), 4)}, got {counts.shape}")
+    if len(set(systems)) != len(systems):
+        raise ValueError("system names must be unique")
+
+
+def _position(systems: tuple[str, ...], system: str) -> int:
+    try:
+        return systems.index(system)
+    except ValueError:
+        raise UsageError(f"unknown system {system!r} (known: {', '.join(systems)})") from None
 
 
 MAX_COUNT = 2**31 - 1
