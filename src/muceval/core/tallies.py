@@ -154,6 +154,14 @@ class Tally:
 ZERO = Tally()
 
 
+def _named(rows: Iterable[tuple[str, Tally]], name: str) -> Tally:
+    """The tally of the first row called ``name``; ``KeyError`` if none is."""
+    for row, tally in rows:
+        if row == name:
+            return tally
+    raise KeyError(name)
+
+
 class TemplateStatus(str, Enum):
     """How a catalog entry (key/response pair) was treated (SCORER-SPEC §8.1)."""
 
@@ -248,10 +256,7 @@ class PairScore:
 
     def slot(self, slot_id: str) -> Tally:
         """The tally of one content slot; ``KeyError`` if the entry does not score it."""
-        for name, tally in self.slots:
-            if name == slot_id:
-                return tally
-        raise KeyError(slot_id)
+        return _named(self.slots, slot_id)
 
     def total(self) -> Tally:
         """Sum over the content slots (the template-id row never enters totals)."""
@@ -358,16 +363,10 @@ class Accumulator:
     entries: int = 0
 
     def slot(self, slot_id: str) -> Tally:
-        for name, tally in self.slots:
-            if name == slot_id:
-                return tally
-        raise KeyError(slot_id)
+        return _named(self.slots, slot_id)
 
     def subtotal(self, name: str) -> Tally:
-        for row, tally in self.subtotals:
-            if row == name:
-                return tally
-        raise KeyError(name)
+        return _named(self.subtotals, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,12 +379,8 @@ class Accumulators:
     all_templates: Accumulator
 
     def get(self, manner: DisplayType) -> Accumulator:
-        return {
-            DisplayType.MATCHED_ONLY: self.matched_only,
-            DisplayType.MATCHED_MISSING: self.matched_missing,
-            DisplayType.MATCHED_SPURIOUS: self.matched_spurious,
-            DisplayType.ALL_TEMPLATES: self.all_templates,
-        }[manner]
+        accumulator: Accumulator = getattr(self, DisplayType(manner).name.lower())
+        return accumulator
 
 
 def sum_tallies(tallies: Iterable[Tally]) -> Tally:
@@ -472,13 +467,9 @@ def _accumulate_matrix(
     frozen = {}
     for manner in MANNERS:
         mask = np.fromiter((manner in manners_of(s) for s in statuses), bool, len(statuses))
-        frozen[manner] = _freeze(matrix[mask].sum(axis=0), layout, int(mask.sum()), derived)
-    return Accumulators(
-        matched_only=frozen[DisplayType.MATCHED_ONLY],
-        matched_missing=frozen[DisplayType.MATCHED_MISSING],
-        matched_spurious=frozen[DisplayType.MATCHED_SPURIOUS],
-        all_templates=frozen[DisplayType.ALL_TEMPLATES],
-    )
+        frozen[manner.name.lower()] = _freeze(matrix[mask].sum(axis=0), layout, int(mask.sum()),
+                                              derived)
+    return Accumulators(**frozen)
 
 
 def all_templates_total(pairs: Iterable[PairScore]) -> Tally:
