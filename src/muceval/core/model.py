@@ -24,7 +24,7 @@ a file can be written back exactly; the scorer normalises case itself.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -134,32 +134,14 @@ def iter_texts(value: Value) -> Iterator[Text]:
         return
     if isinstance(value, Text):
         yield value
-    elif isinstance(value, Alternatives):
-        for option in value.options:
-            yield from iter_texts(option)
-    elif isinstance(value, AllOf):
-        for member in value.members:
-            yield from iter_texts(member)
-    elif isinstance(value, OptionalValue):
-        yield from iter_texts(value.value)
-    elif isinstance(value, CrossRef):
-        yield from iter_texts(value.value)
-        yield from iter_texts(value.tag)
-    elif isinstance(value, Range):
-        yield from iter_texts(value.low)
-        yield from iter_texts(value.high)
-    elif isinstance(value, Qualified):
-        yield from iter_texts(value.value)
-        yield from iter_texts(value.qualifier)
-    elif isinstance(value, Between):
-        yield from iter_texts(value.first)
-        yield from iter_texts(value.second)
-    elif isinstance(value, Location):
-        yield from iter_texts(value.country)
-        for place in value.places:
-            yield from iter_texts(place)
-    else:  # pragma: no cover - the union above is closed
+        return
+    if not isinstance(value, Alternatives | OptionalValue | CrossRef | Range | Qualified
+                      | Between | Location | AllOf):  # pragma: no cover - the union is closed
         raise TypeError(f"not a fill value: {value!r}")
+    # Each composite declares its parts in written order; a tuple holds several values.
+    for part in (getattr(value, f.name) for f in fields(value)):
+        for item in part if isinstance(part, tuple) else (part,):
+            yield from iter_texts(item)
 
 
 # ---------------------------------------------------------------------------
