@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -77,16 +77,13 @@ class PlanEstimate:
         return self.approximate_seconds + self.exact_seconds
 
     def to_dict(self) -> dict[str, float | int]:
-        return {"pairs": self.pairs, "approximate_pairs": self.approximate_pairs,
-                "exact_jobs": self.exact_jobs, "pair_shuffles": self.pair_shuffles,
-                "exact_cells": self.exact_cells,
-                "ns_per_pair_shuffle": round(self.ns_per_pair_shuffle, 2),
-                "ns_per_cell": round(self.ns_per_cell, 3),
-                "us_per_job": round(self.us_per_job, 1),
-                "exact_speedup": round(self.exact_speedup, 2),
-                "workers": self.workers, "threads": self.threads,
-                "approximate_seconds": round(self.approximate_seconds, 2),
-                "exact_seconds": round(self.exact_seconds, 2), "seconds": round(self.seconds, 2)}
+        return {**{k: round(v, _DIGITS[k]) if k in _DIGITS else v
+                   for k, v in asdict(self).items()}, "seconds": round(self.seconds, 2)}
+
+
+_DIGITS = {"ns_per_pair_shuffle": 2, "ns_per_cell": 3, "us_per_job": 1, "exact_speedup": 2,
+           "approximate_seconds": 2, "exact_seconds": 2}
+"""The decimals :meth:`PlanEstimate.to_dict` rounds each rounded field to."""
 
 
 def estimate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
