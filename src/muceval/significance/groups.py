@@ -51,17 +51,12 @@ def adjust_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
         return unadjusted
     order = np.argsort(p, kind="stable")
     adjusted = np.empty(n)
+    # fmin and fmax pass a NaN by, as the built-in min and max with a running value do.
     if method == "holm":
-        running = 0.0
-        for rank, i in enumerate(order):
-            running = max(running, min(1.0, (n - rank) * p[i]))
-            adjusted[i] = running
+        adjusted[order] = np.maximum.accumulate(np.fmin(1.0, (n - np.arange(n)) * p[order]))
     elif method == "bh":
-        running = 1.0
-        for rank in range(n - 1, -1, -1):
-            i = order[rank]
-            running = min(running, n * p[i] / (rank + 1))
-            adjusted[i] = min(1.0, running)
+        running = np.fmin.accumulate((n * p[order] / np.arange(1, n + 1))[::-1])[::-1]
+        adjusted[order] = np.fmin(1.0, running)
     else:
         raise UsageError(f"unknown adjustment {method!r}; choose from {', '.join(ADJUSTMENTS)}",
                          parameter="method")
