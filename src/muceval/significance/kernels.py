@@ -590,10 +590,7 @@ def _canonical(shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     negative = (shifts[:, 0] < 0) | ((shifts[:, 0] == 0) & (shifts[:, 1] < 0))
     offset = shifts[negative].sum(axis=0) if len(shifts) else np.zeros(2, dtype=np.int64)
     shifts[negative] *= -1
-    g_v = int(np.gcd.reduce(np.abs(shifts[:, 0]))) if len(shifts) else 0
-    g_n = int(np.gcd.reduce(np.abs(shifts[:, 1]))) if len(shifts) else 0
-    g_v = g_v or 1
-    g_n = g_n or 1
+    g_v, g_n = (int(np.gcd.reduce(np.abs(shifts[:, c]))) or 1 for c in (0, 1))
     reduced = shifts // np.array([g_v, g_n])
     if len(reduced):
         unique, counts = np.unique(reduced, axis=0, return_counts=True)
