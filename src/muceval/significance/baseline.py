@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from muceval.core.signature import signature
+from muceval.core.signature import document_header
 from muceval.core.units import RatioTallies, UnitTallies
 from muceval.errors import UsageError
 from muceval.significance.settings import PRESETS, RunRecord, SignificanceSettings, known_systems
@@ -67,11 +67,7 @@ class BaselineResult:
     settings: RunRecord
 
     def to_dict(self) -> dict[str, Any]:
-        from muceval.version import __version__
-
-        return {"format": BASELINE_FORMAT, "format_version": BASELINE_VERSION,
-                "muceval": __version__,
-                "signature": signature(self.settings), "settings": self.settings.to_json(),
+        return {**document_header(BASELINE_FORMAT, self.settings, BASELINE_VERSION),
                 "baseline": self.baseline, "candidates": list(self.candidates),
                 "comparisons": [c.to_dict() for c in self.comparisons]}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from muceval.core.measures import ranking_measure
 from muceval.core.metrics import METRIC_LABELS
-from muceval.core.signature import signature
+from muceval.core.signature import document_header
 from muceval.errors import UsageError
 from muceval.significance.comparison import CSV_HEADER, Comparison, csv_row
 from muceval.significance.settings import RunRecord
@@ -153,14 +153,8 @@ class SignificanceResult:
 
     def to_dict(self, comparisons: bool = True) -> dict[str, Any]:
         """The JSON document as Python objects (``comparisons`` False: without them)."""
-        from muceval.version import __version__
-
         return {
-            "format": "muceval-significance",
-            "format_version": 1,
-            "muceval": __version__,
-            "signature": signature(self.settings),
-            "settings": self.settings.to_json(),
+            **document_header("muceval-significance", self.settings),
             "systems": self.scores,
             "system_ci": (
                 {s: {m: list(ci) for m, ci in v.items()} for s, v in self.system_ci.items()}
