@@ -186,13 +186,10 @@ class SignificanceResult:
             raise UsageError(f"{what!r}: choose 'comparisons' or 'systems'", parameter="what")
         columns = ["a", "b", "metric", "value_a", "value_b", "difference", "ci_low", "ci_high",
                    "p_value", "p_adjusted", "significant", "method", "units"]
-        return data_frame([{"a": c.a, "b": c.b, "metric": c.metric, "value_a": c.value_a,
-                            "value_b": c.value_b, "difference": c.difference,
+        return data_frame([{**{k: getattr(c, k) for k in columns if not k.startswith("ci_")},
                             "ci_low": c.ci[0] if c.ci else None,
-                            "ci_high": c.ci[1] if c.ci else None, "p_value": c.p_value,
-                            "p_adjusted": c.p_adjusted, "significant": c.significant,
-                            "method": c.method, "units": c.units}
-                           for c in self.comparisons], columns)
+                            "ci_high": c.ci[1] if c.ci else None} for c in self.comparisons],
+                          columns)
 
     def _system_rows(self) -> list[dict[str, Any]]:
         return [{"rank": n, "system": s,
