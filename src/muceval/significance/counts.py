@@ -59,8 +59,7 @@ def paired_count_tests(first: np.ndarray, second: np.ndarray,
     second = np.asarray(second, dtype=np.int64)
     if first.shape != second.shape or first.ndim != 2:
         raise UsageError("give the counts of both systems for the same documents")
-    differing = [(second[:, k] - first[:, k]) for k in range(first.shape[1])]
-    differing = [d[d != 0] for d in differing]
+    differing = [d[d != 0] for d in (second - first).T]
     # Method auto whatever settings.method says: the counts are few, their tests cheap.
     methods = [decide_method("auto", len(d) <= MAX_EXACT_UNITS) for d in differing]
     drawn = [k for k, method in enumerate(methods) if method == "approximate"]
