@@ -86,13 +86,6 @@ def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: Sig
                    confidence_level(nge, settings.shuffles, settings.alpha), 0.0)
 
 
-def _bootstrap(counts: np.ndarray, metrics: Sequence[str], pairs: list[tuple[int, int]],
-               settings: SignificanceSettings) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile intervals: (systems × metrics × 2), (pairs × metrics × 2)."""
-    return bootstrap_intervals(counts, metrics, pairs, settings.bootstrap, settings.ci_level,
-                               settings.seed, ratio_values, batch=1000)
-
-
 def compare_ratios(
     tallies: RatioTallies,
     metrics: Sequence[str] = RATIO_METRICS,
@@ -173,7 +166,9 @@ def compare_ratios(
             progress(k + 1, len(index_pairs))
     system_ci = pair_ci = None
     if chosen.bootstrap > 0:
-        sys_ci, pair_ci = _bootstrap(counts, metrics, index_pairs, chosen)
+        sys_ci, pair_ci = bootstrap_intervals(counts, metrics, index_pairs, chosen.bootstrap,
+                                              chosen.ci_level, chosen.seed, ratio_values,
+                                              batch=1000)
         system_ci = system_intervals(sys_ci, names, metrics)
     index = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)
     found = assemble(names, metrics, scores, index[:, 0], index[:, 1],
