@@ -233,9 +233,8 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
         return _check_one(*counts)
     import numpy as np
 
-    if not isinstance(counts, np.ndarray):
-        if any(int(c) > MAX_COUNT for c in np.ravel(counts)):
-            return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+    if not isinstance(counts, np.ndarray) and any(int(c) > MAX_COUNT for c in np.ravel(counts)):
+        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
     counts = np.asarray(counts)
     if (counts < 0).any():
         return "counts must not be negative"
