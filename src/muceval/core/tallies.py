@@ -516,12 +516,8 @@ def message_relevance(entries: Sequence[PairScore]) -> Relevance:
             TemplateStatus.OPTIONAL,
             TemplateStatus.IRRELEVANT,
         )
-        if index == 0:
-            key_rel = ("opt" if key_optional else "t") if key_relevant else None
-            resp_rel = _relevant(pair.response_id)
-            continue
         if key_relevant:
-            key_rel = "opt" if key_optional and key_rel == "opt" else "t"
+            key_rel = "opt" if key_optional and (index == 0 or key_rel == "opt") else "t"
         resp_rel = resp_rel or _relevant(pair.response_id)
     if key_rel == "opt":
         return Relevance.BOTH if resp_rel else Relevance.NEITHER
