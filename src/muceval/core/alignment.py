@@ -218,9 +218,7 @@ def condition_slots(conditions: tuple[Condition, ...]) -> tuple[str, ...]:
     out: list[str] = []
     for top in conditions:
         for c in _walk(top):
-            if isinstance(c, SlotMatch):
-                out.extend(c.slots)
-            elif isinstance(c, MinMatchingSlots | MinEvidenceBits) and c.slots is not None:
+            if isinstance(c, SlotMatch | MinMatchingSlots | MinEvidenceBits) and c.slots is not None:
                 out.extend(c.slots)
     return tuple(dict.fromkeys(out))
 
@@ -335,10 +333,7 @@ class AlignmentSettings:
     @property
     def compared(self) -> tuple[str, ...]:
         """The criteria shown side by side: ``compare``, else the default and the flag criterion."""
-        if self.compare:
-            names = self.compare
-        else:
-            names = (self.default, *((self.flag,) if self.flag else ()))
+        names = self.compare or (self.default, *((self.flag,) if self.flag else ()))
         if self.default not in names:
             names = (self.default, *names)
         return tuple(dict.fromkeys(names))
