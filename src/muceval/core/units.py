@@ -108,10 +108,8 @@ class UnitTallies:
 
     def totals(self, name: str | None = None) -> np.ndarray:
         """Summed (POS, ACT, COR, PAR) of one system, or ``systems × 4`` for all."""
-        if name is None:
-            every: np.ndarray = self.counts.sum(axis=1)
-            return every
-        totals: np.ndarray = self.system(name).sum(axis=0)
+        totals: np.ndarray = (self.counts.sum(axis=1) if name is None
+                              else self.system(name).sum(axis=0))
         return totals
 
     def select(self, systems: Sequence[str]) -> UnitTallies:
