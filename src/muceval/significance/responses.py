@@ -21,7 +21,7 @@ import numpy as np
 
 from muceval.core.responses import PairResponses
 from muceval.errors import UsageError
-from muceval.significance.baseline import BaselineResult
+from muceval.significance.baseline import BaselineComparison, BaselineResult, verdict
 from muceval.significance.kernels import (
     METRIC_COEFS,
     coin_words,
@@ -238,7 +238,6 @@ def compare_responses(units: Sequence[PairResponses], metrics: Sequence[str],
     UsageError
         If the pairs do not share their first system, or as :func:`randomize_responses`.
     """
-    from muceval.significance.baseline import BaselineComparison, BaselineResult, verdict
     from muceval.significance.groups import confidence_level, decisions
 
     if not units or len({u.a for u in units}) != 1:
