@@ -379,8 +379,12 @@ class Accumulators:
     all_templates: Accumulator
 
     def get(self, manner: DisplayType) -> Accumulator:
-        accumulator: Accumulator = getattr(self, DisplayType(manner).name.lower())
-        return accumulator
+        return {
+            DisplayType.MATCHED_ONLY: self.matched_only,
+            DisplayType.MATCHED_MISSING: self.matched_missing,
+            DisplayType.MATCHED_SPURIOUS: self.matched_spurious,
+            DisplayType.ALL_TEMPLATES: self.all_templates,
+        }[manner]
 
 
 def sum_tallies(tallies: Iterable[Tally]) -> Tally:
