@@ -23,7 +23,7 @@ records a new judgement without changing the original object.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -71,16 +71,16 @@ __all__ = [
 _LINE_WIDTH = 75
 
 _JUDGEMENTS = {j.value: j for j in Judgement}
-# value operator -> (minimum, maximum) number of operands
-_ARITY: dict[str, tuple[int, int | None]] = {
-    "or": (1, None),
-    "xref": (2, 2),
-    "range": (2, 2),
-    "location": (1, None),
-    "qualified": (2, 2),
-    "between": (2, 2),
-    "optional": (1, 1),
-    "all-of": (1, None),
+# value operator -> (minimum, maximum) number of operands, and the value they make
+_OPERATORS: dict[str, tuple[int, int | None, Callable[[list[Value]], Value]]] = {
+    "or": (1, None, lambda args: Alternatives(tuple(args))),
+    "xref": (2, 2, lambda args: CrossRef(*args)),
+    "range": (2, 2, lambda args: Range(*args)),
+    "location": (1, None, lambda args: Location(args[0], tuple(args[1:]))),
+    "qualified": (2, 2, lambda args: Qualified(*args)),
+    "between": (2, 2, lambda args: Between(*args)),
+    "optional": (1, 1, lambda args: OptionalValue(*args)),
+    "all-of": (1, None, lambda args: AllOf(tuple(args))),
 }
 
 
@@ -260,32 +260,18 @@ def _read_value(node: SExpr, path: str) -> Value:
             f"expected a fill value (a string, nil or (or …), (xref …), …), found {sexpr.describe(node)}",
         )
     op = node.items[0].name
-    if op not in _ARITY:
+    if op not in _OPERATORS:
         raise _fail(
             path,
             node.items[0],
-            f"unknown value operator '{op}' (expected one of {', '.join(_ARITY)})",
+            f"unknown value operator '{op}' (expected one of {', '.join(_OPERATORS)})",
         )
-    low, high = _ARITY[op]
+    low, high, build = _OPERATORS[op]
     args = [_read_value(arg, path) for arg in node.items[1:]]
     if len(args) < low or (high is not None and len(args) > high):
         wanted = f"{low}" if low == high else f"at least {low}"
         raise _fail(path, node, f"({op} …) takes {wanted} value(s), found {len(args)}")
-    if op == "or":
-        return Alternatives(tuple(args))
-    if op == "xref":
-        return CrossRef(args[0], args[1])
-    if op == "range":
-        return Range(args[0], args[1])
-    if op == "location":
-        return Location(args[0], tuple(args[1:]))
-    if op == "qualified":
-        return Qualified(args[0], args[1])
-    if op == "between":
-        return Between(args[0], args[1])
-    if op == "optional":
-        return OptionalValue(args[0])
-    return AllOf(tuple(args))
+    return build(args)
 
 
 # ---------------------------------------------------------------------------
@@ -368,12 +354,9 @@ def _message_lines(message: HistoryMessage) -> list[str]:
     lines = ["(" + sexpr.quote_string(message.message_id)]
     for item in message.items:
         if isinstance(item, HistoryMapping):
-            pairs = []
-            for key, response in item.pairs:
-                if response is None:
-                    pairs.append("(" + _map_side_text(key) + ")")
-                else:
-                    pairs.append(f"({_map_side_text(key)} . {_map_side_text(response)})")
+            pairs = ["(" + _map_side_text(key) + ")" if response is None
+                     else f"({_map_side_text(key)} . {_map_side_text(response)})"
+                     for key, response in item.pairs]
             lines.append("  (" + " ".join([sexpr.quote_string(MAP_ID), *pairs]) + ")")
         else:
             lines.extend(_template_lines(item))
