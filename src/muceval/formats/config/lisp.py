@@ -126,6 +126,15 @@ def _lisp_error(path: str, node: SExpr, message: str) -> InputError:
     return InputError.at(path, node.line or None, message, node.column or None)
 
 
+def _items(node: SExpr, path: str, expected: str) -> tuple[SExpr, ...]:
+    """The items of the list ``node`` (none for nil); anything else is an error."""
+    if sexpr.is_nil(node):
+        return ()
+    if not isinstance(node, SList) or node.tail is not None:
+        raise _lisp_error(path, node, f"{expected}, found {sexpr.describe(node)}")
+    return node.items
+
+
 def _read_lisp_forms(
     forms: tuple[SExpr, ...], path: str, state: _LispState, is_slot_file: bool
 ) -> None:
@@ -231,14 +240,8 @@ def _symbol_list(
     where: dict[str, tuple[str, int | None]] | None = None,
     check: str = "",
 ) -> tuple[str, ...]:
-    if sexpr.is_nil(node):
-        return ()
-    if not isinstance(node, SList) or node.tail is not None:
-        raise _lisp_error(
-            path, node, f"{what}: expected a list of slot ids, found {sexpr.describe(node)}"
-        )
     out = []
-    for item in node.items:
+    for item in _items(node, path, f"{what}: expected a list of slot ids"):
         if not isinstance(item, Symbol) or item.name in ("nil", "t") or item.name.startswith(":"):
             raise _lisp_error(
                 path, item, f"{what}: expected a slot id, found {sexpr.describe(item)}"
@@ -284,14 +287,8 @@ def _read_restriction(
 def _read_scored_templates(
     node: SExpr, path: str, where: dict[str, tuple[str, int | None]]
 ) -> tuple[TemplateSelection, ...]:
-    if sexpr.is_nil(node):
-        return ()
-    if not isinstance(node, SList) or node.tail is not None:
-        raise _lisp_error(
-            path, node, f":scored-templates: expected :all or a list, found {sexpr.describe(node)}"
-        )
     selections = []
-    for entry in node.items:
+    for entry in _items(node, path, ":scored-templates: expected :all or a list"):
         if (
             not isinstance(entry, SList)
             or entry.tail is not None
@@ -407,16 +404,8 @@ def _read_restriction_option(value: SExpr, path: str, state: _LispState) -> Rest
 
 
 def _read_premodifiers(value: SExpr, path: str, state: _LispState) -> tuple[str, ...]:
-    if sexpr.is_nil(value):
-        return ()
-    if not isinstance(value, SList) or value.tail is not None:
-        raise _lisp_error(
-            path,
-            value,
-            f":string-premodifiers: expected a list of strings, found {sexpr.describe(value)}",
-        )
     words = []
-    for item in value.items:
+    for item in _items(value, path, ":string-premodifiers: expected a list of strings"):
         if not isinstance(item, String):
             raise _lisp_error(
                 path,
@@ -428,14 +417,8 @@ def _read_premodifiers(value: SExpr, path: str, state: _LispState) -> tuple[str,
 
 
 def _read_subtotals(value: SExpr, path: str, state: _LispState) -> tuple[SubtotalRow, ...]:
-    if sexpr.is_nil(value):
-        return ()
-    if not isinstance(value, SList) or value.tail is not None:
-        raise _lisp_error(
-            path, value, f":subtotal-rows: expected a list, found {sexpr.describe(value)}"
-        )
     rows: list[SubtotalRow] = []
-    for entry in value.items:
+    for entry in _items(value, path, ":subtotal-rows: expected a list"):
         if (
             not isinstance(entry, SList)
             or entry.tail is not None
