@@ -308,9 +308,8 @@ def _looks_like_unit_csv(text: str, path: str) -> bool:
     >>> _looks_like_unit_csv("System, Unit, POS, ACT, COR, PAR\\n", "")
     True
     """
-    if path.lower().endswith(".csv"):
-        return True
-    return first_line(text).replace(" ", "").lower().startswith("system,unit")
+    return (path.lower().endswith(".csv")
+            or first_line(text).replace(" ", "").lower().startswith("system,unit"))
 
 
 def _looks_like_scores_json(text: str, path: str) -> bool:

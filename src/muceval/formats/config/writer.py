@@ -104,23 +104,18 @@ def write_configuration_toml(config: Configuration, *, comment: str | None = Non
     if config.scored_templates == ():
         # No template is scored (1992 nil); an empty list must sit before the first table.
         out.append("scored-templates = []")
-    out.append("")
-    out.append("[templates]")
+    out += ["", "[templates]"]
     for key, attr in _TEMPLATE_KEYS.items():
         out.append(f"{key} = {_toml_value(getattr(config, attr))}")
     out.append("")
     out.extend(_options_lines(config))
     if config.subtotal_rows:
-        out.append("")
-        out.append("[subtotal-rows]")
+        out += ["", "[subtotal-rows]"]
         for row in config.subtotal_rows:
-            key = _toml_key(row.name)
-            out.extend(_wrap_array(key, [_toml_value(s) for s in row.slot_ids]))
+            out.extend(_wrap_array(_toml_key(row.name), [_toml_value(s) for s in row.slot_ids]))
     if config.files:
-        out.append("")
-        out.append("[files]")
-        for option, name in config.files:
-            out.append(f"{option} = {_toml_value(name)}")
+        out += ["", "[files]"]
+        out.extend(f"{option} = {_toml_value(name)}" for option, name in config.files)
     out.extend(_scored_templates_lines(config))
     for spec in config.slots:
         out.extend(_slot_lines(spec))
@@ -149,9 +144,7 @@ def _scored_templates_lines(config: Configuration) -> list[str]:
     """The ``[[scored-templates]]`` tables (none when every template is scored)."""
     out: list[str] = []
     for selection in config.scored_templates or ():
-        out.append("")
-        out.append("[[scored-templates]]")
-        out.append(f"message = {_toml_value(selection.message_id)}")
+        out += ["", "[[scored-templates]]", f"message = {_toml_value(selection.message_id)}"]
         specs = [
             _toml_value(tid)
             if slots is None

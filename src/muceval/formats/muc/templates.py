@@ -431,16 +431,14 @@ class _FileParser:
         ident, qualifier = m.group(1), m.group(2)
         if ident == "-":
             ident = "*"
-        if qualifier is None:
-            return ident, False
-        if qualifier.strip().upper() != "OPTIONAL":
+        if qualifier is not None and qualifier.strip().upper() != "OPTIONAL":
             self.problem(
                 number,
                 f"bad template id qualifier ({qualifier.strip()}): only (OPTIONAL) is allowed",
                 column + m.start(2),
             )
             return ident, False
-        return ident, True
+        return ident, qualifier is not None
 
     def slot(self, spec: SlotSpec, region: list[tuple[int, int, str]]) -> Slot:
         first_number = region[0][0]
