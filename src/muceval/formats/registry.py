@@ -176,10 +176,8 @@ class Registry:
         """Add a kind, last or just before the kind named ``before``."""
         if any(k.name == kind.name for k in self._kinds):
             raise ValueError(f"input kind {kind.name!r} is already registered")
-        if before is None:
-            self._kinds.append(kind)
-            return
-        self._kinds.insert(self._kinds.index(self.get(before)), kind)
+        at = len(self._kinds) if before is None else self._kinds.index(self.get(before))
+        self._kinds.insert(at, kind)
 
     def get(self, name: str) -> InputKind:
         for kind in self._kinds:
