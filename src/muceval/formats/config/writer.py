@@ -32,17 +32,10 @@ def _toml_value(value: Any) -> str:
     return text
 
 
-def _outline(roots: tuple[SetNode, ...]) -> list[str]:
-    lines: list[str] = []
-
-    def walk(node: SetNode, depth: int) -> None:
-        lines.append("  " * depth + node.value)
-        for child in node.children:
-            walk(child, depth + 1)
-
-    for root in roots:
-        walk(root, 0)
-    return lines
+def _outline(roots: tuple[SetNode, ...], depth: int = 0) -> list[str]:
+    """Each value on its line, then its children two spaces further in."""
+    return [line for node in roots
+            for line in ("  " * depth + node.value, *_outline(node.children, depth + 1))]
 
 
 def _restriction_array(restriction: Restriction) -> list[Any]:
