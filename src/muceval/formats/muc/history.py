@@ -188,13 +188,11 @@ def _read_mapping(node: SExpr, pairs: tuple[SExpr, ...], path: str) -> HistoryMa
             raise error_at(
                 path, pair, f"expected a (KEY-ID . RESPONSE-ID) pair, found {sexpr.describe(pair)}"
             )
-        if pair.tail is not None and len(pair.items) == 1:
-            out.append((_map_side(pair.items[0], path), _map_side(pair.tail, path)))
-        elif pair.tail is None and len(pair.items) == 1:
-            # (a . nil) is the list (a): the Lisp printer writes it that way.
-            out.append((_map_side(pair.items[0], path), None))
-        else:
+        if len(pair.items) != 1:
             raise error_at(path, pair, "expected a (KEY-ID . RESPONSE-ID) pair")
+        # (a . nil) is the list (a): the Lisp printer writes it that way.
+        key = _map_side(pair.items[0], path)
+        out.append((key, None if pair.tail is None else _map_side(pair.tail, path)))
     return HistoryMapping(tuple(out), line=node.line or None)
 
 
