@@ -374,12 +374,9 @@ def _load_history(text: str, path: str, options: ReadOptions) -> Loaded:
 
 
 def _history_counts(history: History) -> dict[str, int]:
-    counts = {"messages": len(history.messages), "judgements": 0}
-    for _, _, _, entry in history.entries():
-        counts["judgements"] += 1
-        counts[entry.judgement.value] = counts.get(entry.judgement.value, 0) + 1
-    counts["manual mappings"] = len(history.mappings())
-    return counts
+    judged = Counter(entry.judgement.value for _, _, _, entry in history.entries())
+    return {"messages": len(history.messages), "judgements": judged.total(), **judged,
+            "manual mappings": len(history.mappings())}
 
 
 def _load_report(text: str, path: str, options: ReadOptions) -> Loaded:
