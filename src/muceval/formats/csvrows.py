@@ -43,12 +43,9 @@ def _lines(text: str) -> Iterator[str]:
     start = 0
     end = len(text)
     while start < end:
-        stop = text.find("\n", start)
-        if stop < 0:
-            yield text[start:]
-            return
-        yield text[start:stop + 1]
-        start = stop + 1
+        stop = text.find("\n", start) + 1 or end  # after the newline, or the end of the text
+        yield text[start:stop]
+        start = stop
 
 
 def csv_records(text: str, path: str) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]]:

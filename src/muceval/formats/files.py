@@ -143,18 +143,12 @@ def read_bytes(path: str | Path) -> bytes:
     return b"".join(chunks)
 
 
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
+
+
 def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a file"
+    return next((name for test, name in _KINDS if test(mode)), "not a file")
 
 
 def read_text(path: str | Path, *, utf8_only: bool = False) -> str:

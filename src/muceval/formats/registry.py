@@ -176,10 +176,8 @@ class Registry:
         """Add a kind, last or just before the kind named ``before``."""
         if any(k.name == kind.name for k in self._kinds):
             raise ValueError(f"input kind {kind.name!r} is already registered")
-        if before is None:
-            self._kinds.append(kind)
-            return
-        self._kinds.insert(self._kinds.index(self.get(before)), kind)
+        at = len(self._kinds) if before is None else self._kinds.index(self.get(before))
+        self._kinds.insert(at, kind)
 
     def get(self, name: str) -> InputKind:
         for kind in self._kinds:
@@ -308,9 +306,8 @@ def _looks_like_unit_csv(text: str, path: str) -> bool:
     >>> _looks_like_unit_csv("System, Unit, POS, ACT, COR, PAR\\n", "")
     True
     """
-    if path.lower().endswith(".csv"):
-        return True
-    return first_line(text).replace(" ", "").lower().startswith("system,unit")
+    return (path.lower().endswith(".csv")
+            or first_line(text).replace(" ", "").lower().startswith("system,unit"))
 
 
 def _looks_like_scores_json(text: str, path: str) -> bool:
@@ -377,12 +374,9 @@ def _load_history(text: str, path: str, options: ReadOptions) -> Loaded:
 
 
 def _history_counts(history: History) -> dict[str, int]:
-    counts = {"messages": len(history.messages), "judgements": 0}
-    for _, _, _, entry in history.entries():
-        counts["judgements"] += 1
-        counts[entry.judgement.value] = counts.get(entry.judgement.value, 0) + 1
-    counts["manual mappings"] = len(history.mappings())
-    return counts
+    judged = Counter(entry.judgement.value for _, _, _, entry in history.entries())
+    return {"messages": len(history.messages), "judgements": judged.total(), **judged,
+            "manual mappings": len(history.mappings())}
 
 
 def _load_report(text: str, path: str, options: ReadOptions) -> Loaded:

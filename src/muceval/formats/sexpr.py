@@ -165,6 +165,28 @@ def describe(node: SExpr) -> str:
     return "a list"
 
 
+def error_at(path: str, node: SExpr, message: str) -> InputError:
+    """An :class:`InputError` at ``node``'s line and column (none if it was not read from text).
+
+    >>> str(error_at("x.el", parse("(a)", "x.el")[0], "bad"))
+    'x.el:1:1: bad'
+    """
+    return InputError.at(path, node.line or None, message, node.column or None)
+
+
+def list_items(node: SExpr, path: str, expected: str) -> tuple[SExpr, ...]:
+    """The items of the proper list ``node`` (none for ``nil``); anything else is an error.
+
+    >>> list_items(Symbol("nil"), "x.el", "expected a list")
+    ()
+    """
+    if is_nil(node):
+        return ()
+    if not isinstance(node, SList) or node.tail is not None:
+        raise error_at(path, node, f"{expected}, found {describe(node)}")
+    return node.items
+
+
 # ---------------------------------------------------------------------------
 # Writing
 # ---------------------------------------------------------------------------
@@ -197,13 +219,8 @@ def format_symbol(name: str) -> str:
     >>> format_symbol("inc-type"), format_symbol("a b")
     ('inc-type', 'a\\\\ b')
     """
-    out = []
-    for i, ch in enumerate(name):
-        if ch in _SYMBOL_SPECIAL and not (ch in "#?" and i > 0) or ord(ch) < 32 or ch == "\x7f":
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    text = "".join(out)
+    text = "".join("\\" + ch if ch in _SYMBOL_SPECIAL and not (ch in "#?" and i > 0)
+                   or ord(ch) < 32 or ch == "\x7f" else ch for i, ch in enumerate(name))
     if _NUMBER_RE.fullmatch(name) or name == "." or name == "":
         text = "\\" + text if name else "##"
     return text

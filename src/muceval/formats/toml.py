@@ -68,9 +68,7 @@ class TomlLocator:
 
     @staticmethod
     def _scan(line: str, depth: int) -> tuple[int, str | None]:
-        i = 0
-        value_start = line.find("=") + 1 if depth == 0 else 0
-        i = max(value_start, 0)
+        i = line.find("=") + 1 if depth == 0 else 0
         while i < len(line):
             ch = line[i]
             if ch == "#":
@@ -96,28 +94,18 @@ class TomlLocator:
                 i += 1
         return depth, None
 
+    def _table(self, header: str, index: int) -> int | None:
+        """The position in ``tables`` of the ``index``-th table ``header``, or None."""
+        found = [position for position, (name, _) in enumerate(self.tables) if name == header]
+        return found[index] if 0 <= index < len(found) else None
+
     def table_line(self, header: str, index: int = 0) -> int | None:
-        count = 0
-        for name, line in self.tables:
-            if name == header:
-                if count == index:
-                    return line
-                count += 1
-        return None
+        position = self._table(header, index)
+        return None if position is None else self.tables[position][1]
 
     def key_line(self, header: str | None, key: str, index: int = 0) -> int | None:
-        if header is None:
-            table = -1
-        else:
-            table = -2
-            count = 0
-            for position, (name, _) in enumerate(self.tables):
-                if name == header:
-                    if count == index:
-                        table = position
-                        break
-                    count += 1
-        line = self.keys.get((table, key))
+        position = -1 if header is None else self._table(header, index)
+        line = None if position is None else self.keys.get((position, key))
         if line is None and header is not None:
             return self.table_line(header, index)
         return line

@@ -187,8 +187,7 @@ def _bundled(name: str) -> Configuration:
         raise UsageError(
             f"no bundled configuration named {name!r} (available: {', '.join(available)})"
         )
-    text = resource.read_text(encoding="utf-8")
-    return parse_configuration_toml(text, f"<bundled {name}.toml>")
+    return parse_configuration_toml(resource.read_text(encoding="utf-8"), f"<bundled {name}.toml>")
 
 
 def convert_configuration(

@@ -367,6 +367,8 @@ def _inline(value: Any) -> str:
 
 def alignment_lines(settings: AlignmentSettings) -> list[str]:
     """The ``[alignment]`` tables of ``settings`` (predefined criteria are not written)."""
+    from muceval.formats.config.writer import _toml_key
+
     out = ["", "[alignment]", f"default = {_inline(settings.default)}"]
     if settings.compare:
         out.append(f"compare = {_inline(list(settings.compare))}")
@@ -382,7 +384,7 @@ def alignment_lines(settings: AlignmentSettings) -> list[str]:
         if predefined.get(criterion.name) == criterion:
             continue
         body = criterion.to_dict()
-        out += ["", f"[alignment.criteria.{_key(criterion.name)}]"]
+        out += ["", f"[alignment.criteria.{_toml_key(criterion.name)}]"]
         if isinstance(criterion.restriction, Restriction) or criterion.restriction != "1992":
             out.append(f"restriction = {_inline(body['restriction'])}")
         if criterion.assignment != "greedy":
@@ -396,9 +398,3 @@ def alignment_lines(settings: AlignmentSettings) -> list[str]:
         if criterion.description:
             out.append(f"description = {_inline(criterion.description)}")
     return out
-
-
-def _key(name: str) -> str:
-    from muceval.formats.config.writer import _toml_key
-
-    return _toml_key(name)

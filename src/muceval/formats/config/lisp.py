@@ -30,7 +30,7 @@ from muceval.formats.config.common import (
     _check_references,
     _check_set_tree,
 )
-from muceval.formats.sexpr import SExpr, SList, String, Symbol
+from muceval.formats.sexpr import SExpr, SList, String, Symbol, error_at, list_items
 
 # ---------------------------------------------------------------------------
 # 1992 Emacs Lisp files
@@ -122,31 +122,27 @@ def _slot_file_message(path: Path) -> str:
             f"--config{hint}, or this file as --slots without --config to use the defaults")
 
 
-def _lisp_error(path: str, node: SExpr, message: str) -> InputError:
-    return InputError.at(path, node.line or None, message, node.column or None)
-
-
 def _read_lisp_forms(
     forms: tuple[SExpr, ...], path: str, state: _LispState, is_slot_file: bool
 ) -> None:
     for form in forms:
         if not isinstance(form, SList) or form.tail is not None or not form.items:
-            raise _lisp_error(path, form, f"expected a (name …) form, found {sexpr.describe(form)}")
+            raise error_at(path, form, f"expected a (name …) form, found {sexpr.describe(form)}")
         head = form.items[0]
         if sexpr.is_symbol(head, "setq"):
             _read_setq(form, path, state)
         elif sexpr.is_symbol(head, "define-muc-template-slots"):
             if state.slots is not None:
-                raise _lisp_error(path, form, "second define-muc-template-slots form")
+                raise error_at(path, form, "second define-muc-template-slots form")
             state.slots = _read_slots(form, path)
             state.where["slots"] = (path, form.line)
         elif sexpr.is_symbol(head, "define-muc-configuration-options") and not is_slot_file:
             if "options" in state.where:
-                raise _lisp_error(path, form, "second define-muc-configuration-options form")
+                raise error_at(path, form, "second define-muc-configuration-options form")
             state.where["options"] = (path, form.line)
             _read_options(form, path, state)
         else:
-            raise _lisp_error(
+            raise error_at(
                 path,
                 head,
                 f"unknown top-level form {sexpr.describe(head)} (expected "
@@ -161,15 +157,15 @@ def _read_lisp_forms(
 def _read_setq(form: SList, path: str, state: _LispState) -> None:
     args = form.items[1:]
     if not args or len(args) % 2:
-        raise _lisp_error(path, form, "setq needs variable/value pairs")
+        raise error_at(path, form, "setq needs variable/value pairs")
     for var, value in zip(args[::2], args[1::2], strict=True):
         if not isinstance(var, Symbol):
-            raise _lisp_error(path, var, f"setq: expected a variable, found {sexpr.describe(var)}")
+            raise error_at(path, var, f"setq: expected a variable, found {sexpr.describe(var)}")
         if var.name == "*muc-base-directory*":
             continue  # file options are recorded relative to it anyway
         target = _LISP_VARIABLES.get(var.name)
         if target is None:
-            raise _lisp_error(
+            raise error_at(
                 path,
                 var,
                 f"unknown variable '{var.name}' (known: {', '.join(sorted(_LISP_VARIABLES))}, "
@@ -180,11 +176,11 @@ def _read_setq(form: SList, path: str, state: _LispState) -> None:
         elif isinstance(value, sexpr.Char) and target == "alternative_separator":
             text = chr(value.value)
         else:
-            raise _lisp_error(
+            raise error_at(
                 path, value, f"{var.name}: expected a string, found {sexpr.describe(value)}"
             )
         if target == "alternative_separator" and len(text) != 1:
-            raise _lisp_error(path, value, f"{var.name}: expected a single character")
+            raise error_at(path, value, f"{var.name}: expected a single character")
         state.fields[target] = text
         state.where[target] = (path, value.line)
 
@@ -203,12 +199,12 @@ def _read_path(node: SExpr, path: str, option: str) -> str:
                 if sexpr.is_symbol(part, "*muc-base-directory*"):
                     continue  # the paths are kept relative to the base directory
                 if not isinstance(part, String):
-                    raise _lisp_error(
+                    raise error_at(
                         path, part, f":{option}: cannot evaluate {sexpr.describe(part)} in concat"
                     )
                 parts.append(part.value)
             return "".join(parts)
-    raise _lisp_error(
+    raise error_at(
         path,
         node,
         f":{option}: expected a file name (a string or (expand-file-name (concat "
@@ -221,7 +217,7 @@ def _read_flag(node: SExpr, path: str, option: str) -> bool:
         return False
     if sexpr.is_symbol(node, "t"):
         return True
-    raise _lisp_error(path, node, f":{option}: expected t or nil, found {sexpr.describe(node)}")
+    raise error_at(path, node, f":{option}: expected t or nil, found {sexpr.describe(node)}")
 
 
 def _symbol_list(
@@ -231,16 +227,10 @@ def _symbol_list(
     where: dict[str, tuple[str, int | None]] | None = None,
     check: str = "",
 ) -> tuple[str, ...]:
-    if sexpr.is_nil(node):
-        return ()
-    if not isinstance(node, SList) or node.tail is not None:
-        raise _lisp_error(
-            path, node, f"{what}: expected a list of slot ids, found {sexpr.describe(node)}"
-        )
     out = []
-    for item in node.items:
+    for item in list_items(node, path, f"{what}: expected a list of slot ids"):
         if not isinstance(item, Symbol) or item.name in ("nil", "t") or item.name.startswith(":"):
-            raise _lisp_error(
+            raise error_at(
                 path, item, f"{what}: expected a slot id, found {sexpr.describe(item)}"
             )
         out.append(item.name)
@@ -253,18 +243,18 @@ def _read_restriction(
     node: SExpr, path: str, where: dict[str, tuple[str, int | None]]
 ) -> Restriction:
     if not isinstance(node, SList) or node.tail is not None or not node.items:
-        raise _lisp_error(
+        raise error_at(
             path,
             node,
             f"restrict-map-slots: expected (and …) or (or …), found {sexpr.describe(node)}",
         )
     head = node.items[0]
     if not isinstance(head, Symbol) or head.name not in ("and", "or"):
-        raise _lisp_error(
+        raise error_at(
             path, head, f"restrict-map-slots: expected 'and' or 'or', found {sexpr.describe(head)}"
         )
     if len(node.items) < 2:
-        raise _lisp_error(path, node, f"restrict-map-slots: ({head.name}) without operands")
+        raise error_at(path, node, f"restrict-map-slots: ({head.name}) without operands")
     operands: list[str | Restriction] = []
     for item in node.items[1:]:
         if isinstance(item, SList):
@@ -273,7 +263,7 @@ def _read_restriction(
             operands.append(item.name)
             where.setdefault(f"restrict-map-slots:{item.name}", (path, item.line))
         else:
-            raise _lisp_error(
+            raise error_at(
                 path,
                 item,
                 f"restrict-map-slots: expected a slot id or a list, found {sexpr.describe(item)}",
@@ -284,21 +274,15 @@ def _read_restriction(
 def _read_scored_templates(
     node: SExpr, path: str, where: dict[str, tuple[str, int | None]]
 ) -> tuple[TemplateSelection, ...]:
-    if sexpr.is_nil(node):
-        return ()
-    if not isinstance(node, SList) or node.tail is not None:
-        raise _lisp_error(
-            path, node, f":scored-templates: expected :all or a list, found {sexpr.describe(node)}"
-        )
     selections = []
-    for entry in node.items:
+    for entry in list_items(node, path, ":scored-templates: expected :all or a list"):
         if (
             not isinstance(entry, SList)
             or entry.tail is not None
             or not entry.items
             or not isinstance(entry.items[0], String)
         ):
-            raise _lisp_error(
+            raise error_at(
                 path,
                 entry,
                 f':scored-templates: expected ("MESSAGE-ID" template…), found {sexpr.describe(entry)}',
@@ -318,7 +302,7 @@ def _read_scored_templates(
                 )
                 templates.append((spec.items[0].value, slots))
             else:
-                raise _lisp_error(
+                raise error_at(
                     path,
                     spec,
                     f':scored-templates: expected a template id or ("ID" slot…), found {sexpr.describe(spec)}',
@@ -334,12 +318,12 @@ def _read_options(form: SList, path: str, state: _LispState) -> None:
     for i in range(0, len(args), 2):
         key = args[i]
         if not isinstance(key, Symbol) or not key.name.startswith(":") or len(key.name) < 2:
-            raise _lisp_error(path, key, f"expected an option keyword, found {sexpr.describe(key)}")
+            raise error_at(path, key, f"expected an option keyword, found {sexpr.describe(key)}")
         option = key.name[1:]
         if i + 1 >= len(args):
-            raise _lisp_error(path, key, f"option {key.name} has no value")
+            raise error_at(path, key, f"option {key.name} has no value")
         if option in seen:
-            raise _lisp_error(path, key, f"option {key.name} given twice")
+            raise error_at(path, key, f"option {key.name} given twice")
         seen.add(option)
         state.where[option] = (path, key.line)
         _read_option(key, args[i + 1], path, state, files)
@@ -364,7 +348,7 @@ def _read_option(
         return
     if option not in _OPTION_READERS:
         known = sorted([*FILE_OPTIONS, *FLAG_OPTIONS, *_OPTION_READERS])
-        raise _lisp_error(
+        raise error_at(
             path, key, f"unknown option {key.name} (known: {', '.join(':' + k for k in known)})"
         )
     field, read = _OPTION_READERS[option]
@@ -379,7 +363,7 @@ def _read_display_type(value: SExpr, path: str, state: _LispState) -> DisplayTyp
     try:
         return DisplayType(getattr(value, "name", None))
     except ValueError:
-        raise _lisp_error(
+        raise error_at(
             path,
             value,
             f":display-type: expected one of "
@@ -407,18 +391,10 @@ def _read_restriction_option(value: SExpr, path: str, state: _LispState) -> Rest
 
 
 def _read_premodifiers(value: SExpr, path: str, state: _LispState) -> tuple[str, ...]:
-    if sexpr.is_nil(value):
-        return ()
-    if not isinstance(value, SList) or value.tail is not None:
-        raise _lisp_error(
-            path,
-            value,
-            f":string-premodifiers: expected a list of strings, found {sexpr.describe(value)}",
-        )
     words = []
-    for item in value.items:
+    for item in list_items(value, path, ":string-premodifiers: expected a list of strings"):
         if not isinstance(item, String):
-            raise _lisp_error(
+            raise error_at(
                 path,
                 item,
                 f":string-premodifiers: expected a string, found {sexpr.describe(item)}",
@@ -428,26 +404,20 @@ def _read_premodifiers(value: SExpr, path: str, state: _LispState) -> tuple[str,
 
 
 def _read_subtotals(value: SExpr, path: str, state: _LispState) -> tuple[SubtotalRow, ...]:
-    if sexpr.is_nil(value):
-        return ()
-    if not isinstance(value, SList) or value.tail is not None:
-        raise _lisp_error(
-            path, value, f":subtotal-rows: expected a list, found {sexpr.describe(value)}"
-        )
     rows: list[SubtotalRow] = []
-    for entry in value.items:
+    for entry in list_items(value, path, ":subtotal-rows: expected a list"):
         if (
             not isinstance(entry, SList)
             or entry.tail is not None
             or not entry.items
             or not isinstance(entry.items[0], Symbol)
         ):
-            raise _lisp_error(
+            raise error_at(
                 path, entry, f":subtotal-rows: expected (name slot…), found {sexpr.describe(entry)}"
             )
         name = entry.items[0].name
         if any(row.name == name for row in rows):
-            raise _lisp_error(path, entry, f":subtotal-rows: row '{name}' given twice")
+            raise error_at(path, entry, f":subtotal-rows: row '{name}' given twice")
         slot_ids = _symbol_list(
             SList(entry.items[1:]), path, f"subtotal row '{name}'", state.where, f"subtotal:{name}"
         )
@@ -479,7 +449,7 @@ def _read_set_node(node: SExpr, path: str) -> SetNode:
     ):
         children = tuple(_read_set_node(child, path) for child in node.items[1:])
         return SetNode(node.items[0].value, children)
-    raise _lisp_error(
+    raise error_at(
         path,
         node,
         f'set: expected a string or a ("PARENT" child…) list, found {sexpr.describe(node)}',
@@ -513,7 +483,7 @@ def _read_slot(
     """One ``(slot-id "LABEL" type option…)``; ``seen`` and ``labels`` hold the lines of the
     ids and labels of the slots before it, ``where`` gets the line of its xref."""
     if not isinstance(entry, SList) or entry.tail is not None or len(entry.items) < 3:
-        raise _lisp_error(
+        raise error_at(
             path,
             entry,
             f'expected a slot (slot-id "LABEL" type option…), found {sexpr.describe(entry)}',
@@ -528,15 +498,15 @@ def _read_slot(
         kind, option = _slot_option(node, slot_id, path)
         if kind == "set":
             if set_values is not None:
-                raise _lisp_error(path, option, f"slot '{slot_id}': second (set …)")
+                raise error_at(path, option, f"slot '{slot_id}': second (set …)")
             set_values = _read_set_option(option, slot_id, slot_type, path)
         else:
             if xref is not None:
-                raise _lisp_error(path, option, f"slot '{slot_id}': second (xref …)")
+                raise error_at(path, option, f"slot '{slot_id}': second (xref …)")
             xref = _read_xref_option(option, slot_id, path)
             where[slot_id] = (path, option.line)
     if slot_type is SlotType.SET and set_values is None:
-        raise _lisp_error(
+        raise error_at(
             path, entry, f"slot '{slot_id}': an element slot needs a (set …) option"
         )
     return SlotSpec(slot_id, label, slot_type, set_values or (), xref or ())
@@ -544,10 +514,10 @@ def _read_slot(
 
 def _read_slot_id(node: SExpr, path: str, seen: dict[str, int]) -> str:
     if not isinstance(node, Symbol) or node.name in ("nil", "t"):
-        raise _lisp_error(path, node, f"expected a slot id, found {sexpr.describe(node)}")
+        raise error_at(path, node, f"expected a slot id, found {sexpr.describe(node)}")
     slot_id = node.name
     if slot_id in seen:
-        raise _lisp_error(
+        raise error_at(
             path,
             node,
             f"duplicate slot id '{slot_id}' (first defined at line {seen[slot_id]})",
@@ -558,13 +528,13 @@ def _read_slot_id(node: SExpr, path: str, seen: dict[str, int]) -> str:
 
 def _read_slot_label(node: SExpr, slot_id: str, path: str, labels: dict[str, int]) -> str:
     if not isinstance(node, String) or not node.value.strip():
-        raise _lisp_error(
+        raise error_at(
             path,
             node,
             f"slot '{slot_id}': expected a label string, found {sexpr.describe(node)}",
         )
     if node.value in labels:
-        raise _lisp_error(
+        raise error_at(
             path,
             node,
             f"slot '{slot_id}': label {node.value!r} already used at line {labels[node.value]}",
@@ -575,20 +545,20 @@ def _read_slot_label(node: SExpr, slot_id: str, path: str, labels: dict[str, int
 
 def _read_slot_type(node: SExpr, slot_id: str, path: str) -> SlotType:
     if not isinstance(node, Symbol):
-        raise _lisp_error(
+        raise error_at(
             path,
             node,
             f"slot '{slot_id}': expected a type, found {sexpr.describe(node)}",
         )
     if node.name in _UNSUPPORTED_TYPES:
-        raise _lisp_error(
+        raise error_at(
             path,
             node,
             f"slot '{slot_id}': slot type '{node.name}' is not supported by muceval",
         )
     slot_type = _LISP_TYPES.get(node.name)
     if slot_type is None:
-        raise _lisp_error(
+        raise error_at(
             path,
             node,
             f"slot '{slot_id}': unknown slot type '{node.name}' (known: {', '.join(_LISP_TYPES)})",
@@ -604,14 +574,14 @@ def _slot_option(option: SExpr, slot_id: str, path: str) -> tuple[str, SList]:
         or not option.items
         or not isinstance(option.items[0], Symbol)
     ):
-        raise _lisp_error(
+        raise error_at(
             path,
             option,
             f"slot '{slot_id}': expected (set …) or (xref …), found {sexpr.describe(option)}",
         )
     kind = option.items[0].name
     if kind not in ("set", "xref"):
-        raise _lisp_error(
+        raise error_at(
             path,
             option.items[0],
             f"slot '{slot_id}': unknown slot option '{kind}' (known: set, xref)",
@@ -623,15 +593,15 @@ def _read_set_option(
     option: SList, slot_id: str, slot_type: SlotType, path: str
 ) -> tuple[SetNode, ...]:
     if slot_type is not SlotType.SET:
-        raise _lisp_error(
+        raise error_at(
             path, option, f"slot '{slot_id}': (set …) is only allowed for element slots"
         )
     if len(option.items) < 2:
-        raise _lisp_error(path, option, f"slot '{slot_id}': empty (set)")
+        raise error_at(path, option, f"slot '{slot_id}': empty (set)")
     set_values = tuple(_read_set_node(item, path) for item in option.items[1:])
     twice = _check_set_tree(set_values)
     if twice is not None:
-        raise _lisp_error(
+        raise error_at(
             path, option, f"slot '{slot_id}': set value {twice!r} occurs twice"
         )
     return set_values
@@ -640,9 +610,9 @@ def _read_set_option(
 def _read_xref_option(option: SList, slot_id: str, path: str) -> tuple[str, ...]:
     xref = _symbol_list(SList(option.items[1:]), path, f"slot '{slot_id}' xref")
     if not xref:
-        raise _lisp_error(path, option, f"slot '{slot_id}': empty (xref)")
+        raise error_at(path, option, f"slot '{slot_id}': empty (xref)")
     if slot_id in xref:
-        raise _lisp_error(path, option, f"slot '{slot_id}': xref names the slot itself")
+        raise error_at(path, option, f"slot '{slot_id}': xref names the slot itself")
     if len(set(xref)) != len(xref):
-        raise _lisp_error(path, option, f"slot '{slot_id}': xref names a slot twice")
+        raise error_at(path, option, f"slot '{slot_id}': xref names a slot twice")
     return xref

@@ -85,11 +85,7 @@ class _TomlReader:
                 )
 
     def expect(self, value: Any, kind: type | tuple[type, ...], what: str, line: int | None) -> Any:
-        if (
-            isinstance(value, bool)
-            and kind is not bool
-            and bool not in (kind if isinstance(kind, tuple) else (kind,))
-        ):
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
             raise self.fail(f"{what}: expected {_kind_name(kind)}, found a boolean", line)
         if not isinstance(value, kind):
             raise self.fail(f"{what}: expected {_kind_name(kind)}, found {_toml_type(value)}", line)
@@ -344,17 +340,15 @@ class _TomlReader:
         what = f"slot '{slot_id}': values"
         if isinstance(value, list):
             roots = tuple(SetNode(v) for v in self.string_list(value, what, line))
-            first_line = line
         elif isinstance(value, str):
             roots = self.outline(value, what, line)
-            first_line = line
         else:
             raise self.fail(
                 f"{what}: expected an indented outline string or a list of strings, found {_toml_type(value)}",
                 line,
             )
         if not roots:
-            raise self.fail(f"{what}: the set is empty", first_line)
+            raise self.fail(f"{what}: the set is empty", line)
         twice = _check_set_tree(roots)
         if twice is not None:
             raise self.fail(f"{what}: {twice!r} occurs twice", line)
@@ -378,9 +372,7 @@ class _TomlReader:
             while indent <= stack[-1][0]:
                 stack.pop()
             parent = stack[-1]
-            if parent is not root and parent[2] and indent != parent[2][-1][0]:
-                raise self.fail(f"{what}: {value!r} is not aligned with the values above it", here)
-            if parent is root and root[2] and indent != root[2][-1][0]:
+            if parent[2] and indent != parent[2][-1][0]:
                 raise self.fail(f"{what}: {value!r} is not aligned with the values above it", here)
             frame = [indent, value, []]
             parent[2].append(frame)

@@ -32,17 +32,10 @@ def _toml_value(value: Any) -> str:
     return text
 
 
-def _outline(roots: tuple[SetNode, ...]) -> list[str]:
-    lines: list[str] = []
-
-    def walk(node: SetNode, depth: int) -> None:
-        lines.append("  " * depth + node.value)
-        for child in node.children:
-            walk(child, depth + 1)
-
-    for root in roots:
-        walk(root, 0)
-    return lines
+def _outline(roots: tuple[SetNode, ...], depth: int = 0) -> list[str]:
+    """Each value on its line, then its children two spaces further in."""
+    return [line for node in roots
+            for line in ("  " * depth + node.value, *_outline(node.children, depth + 1))]
 
 
 def _restriction_array(restriction: Restriction) -> list[Any]:
@@ -104,23 +97,18 @@ def write_configuration_toml(config: Configuration, *, comment: str | None = Non
     if config.scored_templates == ():
         # No template is scored (1992 nil); an empty list must sit before the first table.
         out.append("scored-templates = []")
-    out.append("")
-    out.append("[templates]")
+    out += ["", "[templates]"]
     for key, attr in _TEMPLATE_KEYS.items():
         out.append(f"{key} = {_toml_value(getattr(config, attr))}")
     out.append("")
     out.extend(_options_lines(config))
     if config.subtotal_rows:
-        out.append("")
-        out.append("[subtotal-rows]")
+        out += ["", "[subtotal-rows]"]
         for row in config.subtotal_rows:
-            key = _toml_key(row.name)
-            out.extend(_wrap_array(key, [_toml_value(s) for s in row.slot_ids]))
+            out.extend(_wrap_array(_toml_key(row.name), [_toml_value(s) for s in row.slot_ids]))
     if config.files:
-        out.append("")
-        out.append("[files]")
-        for option, name in config.files:
-            out.append(f"{option} = {_toml_value(name)}")
+        out += ["", "[files]"]
+        out.extend(f"{option} = {_toml_value(name)}" for option, name in config.files)
     out.extend(_scored_templates_lines(config))
     for spec in config.slots:
         out.extend(_slot_lines(spec))
@@ -149,9 +137,7 @@ def _scored_templates_lines(config: Configuration) -> list[str]:
     """The ``[[scored-templates]]`` tables (none when every template is scored)."""
     out: list[str] = []
     for selection in config.scored_templates or ():
-        out.append("")
-        out.append("[[scored-templates]]")
-        out.append(f"message = {_toml_value(selection.message_id)}")
+        out += ["", "[[scored-templates]]", f"message = {_toml_value(selection.message_id)}"]
         specs = [
             _toml_value(tid)
             if slots is None

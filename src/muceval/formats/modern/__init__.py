@@ -511,15 +511,10 @@ def _string_roles(modern: ModernFile, document: ModernDocument) -> dict[str, lis
             for t in templates for role, entities in t.named_roles()}
 
 
-def _famus_gold_lines(modern: ModernFile) -> str:
+def _string_role_lines(modern: ModernFile, field: str) -> str:
+    """One line per document: its id and, in ``field``, its roles as a JSON string."""
     return "".join(json_text({"instance_id": d.docid,
-                              "gold_roles": json_text(_string_roles(modern, d))}) + "\n"
-                   for d in modern.documents)
-
-
-def _answer_lines(modern: ModernFile) -> str:
-    return "".join(json_text({"instance_id": d.docid,
-                              "response": json_text(_string_roles(modern, d))}) + "\n"
+                              field: json_text(_string_roles(modern, d))}) + "\n"
                    for d in modern.documents)
 
 
@@ -587,11 +582,12 @@ REGISTRY: tuple[Layout, ...] = (
            write=partial(_neutral_json, gold=False), read_options=frozenset({"schema"})),
     Layout("famus-gold", "FAMuS prompts (gold roles)", gold=True, needs_templates=True,
            priority=25, detect=_head_has("instance_id", "gold_roles"),
-           read=famus_gold_documents, write=_famus_gold_lines, schema="famus",
-           read_options=frozenset({"as_prediction", "schema"})),
+           read=famus_gold_documents, write=partial(_string_role_lines, field="gold_roles"),
+           schema="famus", read_options=frozenset({"as_prediction", "schema"})),
     Layout("answers-pred", "raw answers of a language model", gold=False, needs_templates=True,
-           priority=26, detect=_answers, read=answer_documents, write=_answer_lines,
-           schema="famus", read_options=frozenset({"parse", "schema", "roles_of"})),
+           priority=26, detect=_answers, read=answer_documents,
+           write=partial(_string_role_lines, field="response"), schema="famus",
+           read_options=frozenset({"parse", "schema", "roles_of"})),
 )
 """Every modern layout, in the order messages list them (detection follows ``priority``)."""
 

@@ -198,11 +198,10 @@ def _fillers_strict(role: str, fillers: Any, notes: Notes) -> list[str]:
     if isinstance(fillers, str):
         notes.append(("string-as-characters", f"{role}: {_example(fillers)}"))
         return list(fillers)
-    if isinstance(fillers, (list, dict)):
-        elements = list(fillers)
-    else:
+    if not isinstance(fillers, (list, dict)):
         notes.append(("dropped-filler", f"{role}: {_example(json.dumps(fillers))}"))
         return []
+    elements = list(fillers)
     kept = [e for e in elements if isinstance(e, str)]
     for element in elements:
         if not isinstance(element, str):

@@ -18,7 +18,7 @@ from typing import Any
 
 from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
 from muceval.errors import InputError
-from muceval.formats.files import parse_json, read_text
+from muceval.formats.files import json_lines, parse_json, read_text
 from muceval.formats.modern import _Bad, _docid, _template, detect_layout
 
 __all__ = ["Embedded", "parse_embedded", "prompt_document", "read_embedded", "read_texts"]
@@ -130,17 +130,13 @@ def read_texts(path: str | Path) -> dict[str, str]:
     layout = detect_layout(text)
     texts: dict[str, str] = {}
     if layout == "famus-gold":
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                record = parse_json(line, str(path), number)
-                if isinstance(record, dict):
-                    texts[str(record.get("instance_id"))] = prompt_document(
-                        record.get("llm_prompt"), str(path), number)
+        for number, record in json_lines(text, str(path)):
+            if isinstance(record, dict):
+                texts[str(record.get("instance_id"))] = prompt_document(
+                    record.get("llm_prompt"), str(path), number)
     elif layout in ("gtt-gold", "grit-gold"):
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                record = parse_json(line, str(path), number)
-                texts[str(record.get("docid"))] = _doctext(record, str(path), number)
+        for number, record in json_lines(text, str(path)):
+            texts[str(record.get("docid"))] = _doctext(record, str(path), number)
     elif layout in ("gtt-pred", "grit-pred"):
         for key, record in parse_json(text, str(path)).items():
             if isinstance(record, dict) and "doctext" in record:

@@ -65,9 +65,7 @@ def _takes(layout: Layout, schema: str) -> bool:
     (FAMuS's)."""
     from muceval.core.schema import schema_named
 
-    if layout.schema == schema:
-        return True
-    return "schema" in layout.read_options and (
+    return layout.schema == schema or "schema" in layout.read_options and (
         schema_named(layout.schema).type_from == "field"
         or schema_named(schema).type_from == "docid")
 

@@ -137,26 +137,16 @@ def _check_nesting(s: str, lo: int) -> None:
 
 
 def _is_plain(value: Value, qualified_plain: bool = False) -> bool:
-    if value is None or isinstance(value, Text):
-        return True
-    if qualified_plain and isinstance(value, Qualified):
-        return True
     if isinstance(value, Alternatives):
         return all(_is_plain(o, qualified_plain) for o in value.options)
-    return False
+    return value is None or isinstance(value, Text) or (
+        qualified_plain and isinstance(value, Qualified))
 
 
 def _alternatives(values: list[Value]) -> Value:
     """``or(...)`` of ``values``: nested sets flattened, a set of one collapses."""
-    flat: list[Value] = []
-    for v in values:
-        if isinstance(v, Alternatives):
-            flat.extend(v.options)
-        else:
-            flat.append(v)
-    if len(flat) == 1:
-        return flat[0]
-    return Alternatives(tuple(flat))
+    flat = [o for v in values for o in (v.options if isinstance(v, Alternatives) else (v,))]
+    return flat[0] if len(flat) == 1 else Alternatives(tuple(flat))
 
 
 def _skip_ws(s: str, i: int, hi: int) -> int:
@@ -280,8 +270,6 @@ def _assemble(
     if not ops:
         return _operand(segments[0]) if part else _alternatives([c.value for c in segments[0]])
 
-    run = _operand
-
     alts: list[Value] = []
     left: Value = None
     last = len(segments) - 1
@@ -292,7 +280,7 @@ def _assemble(
                 start += 1
             if start == 0:
                 raise _Syntax(ops[k - 1].col, f"a parenthesised structure cannot follow {_OP_NAMES[ops[k - 1].char]}")
-            alts.append(make(left, run(seg[:start])))
+            alts.append(make(left, _operand(seg[:start])))
         if k < last:
             while end > start and _is_plain(seg[end - 1].value, qualified_plain):
                 end -= 1
@@ -306,7 +294,7 @@ def _assemble(
                         "must be written in parentheses",
                     )
                 raise _Syntax(ops[k].col, f"a parenthesised structure cannot precede {_OP_NAMES[ops[k].char]}")
-            left = run(seg[end:])
+            left = _operand(seg[end:])
         alts.extend(c.value for c in seg[start:end])
     return _alternatives(alts)
 
@@ -414,12 +402,9 @@ def parse_value_line(
     how it was written); on a syntax error the message is non-empty and the
     fill is ``<ERROR>``. Cached: the same values recur thousands of times.
     """
-    optional = False
-    lo = 0
     m = _OPTIONAL_PREFIX.match(text)
-    if m:
-        optional = True
-        lo = m.end()
+    optional = m is not None
+    lo = m.end() if m else 0
     body = text[lo:]
     if body in NO_FILL_MARKERS:
         return None, NO_FILL_MARKERS[body], 0, "", False

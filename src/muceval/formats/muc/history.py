@@ -23,7 +23,7 @@ records a new judgement without changing the original object.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -51,7 +51,7 @@ from muceval.core.model import (
 from muceval.errors import InputError
 from muceval.formats import sexpr
 from muceval.formats.files import read_text, write_atomic
-from muceval.formats.sexpr import SExpr, SList, String, Symbol
+from muceval.formats.sexpr import SExpr, SList, String, Symbol, error_at, list_items
 
 __all__ = [
     "MAP_ID",
@@ -71,16 +71,16 @@ __all__ = [
 _LINE_WIDTH = 75
 
 _JUDGEMENTS = {j.value: j for j in Judgement}
-# value operator -> (minimum, maximum) number of operands
-_ARITY: dict[str, tuple[int, int | None]] = {
-    "or": (1, None),
-    "xref": (2, 2),
-    "range": (2, 2),
-    "location": (1, None),
-    "qualified": (2, 2),
-    "between": (2, 2),
-    "optional": (1, 1),
-    "all-of": (1, None),
+# value operator -> (minimum, maximum) number of operands, and the value they make
+_OPERATORS: dict[str, tuple[int, int | None, Callable[[list[Value]], Value]]] = {
+    "or": (1, None, lambda args: Alternatives(tuple(args))),
+    "xref": (2, 2, lambda args: CrossRef(*args)),
+    "range": (2, 2, lambda args: Range(*args)),
+    "location": (1, None, lambda args: Location(args[0], tuple(args[1:]))),
+    "qualified": (2, 2, lambda args: Qualified(*args)),
+    "between": (2, 2, lambda args: Between(*args)),
+    "optional": (1, 1, lambda args: OptionalValue(*args)),
+    "all-of": (1, None, lambda args: AllOf(tuple(args))),
 }
 
 
@@ -149,32 +149,20 @@ def parse_history(text: str, path: str = "<string>") -> History:
         raise wrong_kind(text, path, "a history", {"history"}) or error from None
     if sexpr.is_nil(top):
         return History(path=path, messages=())
-    items = _proper_list(top, path, "the history (a list of messages)")
+    items = list_items(top, path, "expected the history (a list of messages)")
     return History(path=path, messages=tuple(_read_message(node, path) for node in items))
 
 
-def _fail(path: str, node: SExpr, message: str) -> InputError:
-    return InputError.at(path, node.line or None, message, node.column or None)
-
-
-def _proper_list(node: SExpr, path: str, what: str) -> tuple[SExpr, ...]:
-    if sexpr.is_nil(node):
-        return ()
-    if not isinstance(node, SList) or node.tail is not None:
-        raise _fail(path, node, f"expected {what}, found {sexpr.describe(node)}")
-    return node.items
-
-
 def _read_message(node: SExpr, path: str) -> HistoryMessage:
-    items = _proper_list(node, path, 'a message ("MESSAGE-ID" template…)')
+    items = list_items(node, path, 'expected a message ("MESSAGE-ID" template…)')
     if not items or not isinstance(items[0], String):
-        raise _fail(path, node, 'a message must start with its id as a string ("MESSAGE-ID" …)')
+        raise error_at(path, node, 'a message must start with its id as a string ("MESSAGE-ID" …)')
     message_id = items[0].value
     out: list[HistoryTemplate | HistoryMapping] = []
     for child in items[1:]:
-        parts = _proper_list(child, path, 'a template ("ID" slot…) or (":MAP" pair…)')
+        parts = list_items(child, path, 'expected a template ("ID" slot…) or (":MAP" pair…)')
         if not parts or not isinstance(parts[0], String):
-            raise _fail(path, child, 'a template must start with its id as a string ("1" slot…)')
+            raise error_at(path, child, 'a template must start with its id as a string ("1" slot…)')
         if parts[0].value == MAP_ID:
             out.append(_read_mapping(child, parts[1:], path))
         else:
@@ -188,7 +176,7 @@ def _map_side(node: SExpr, path: str) -> str | None:
         return None
     if isinstance(node, String):
         return node.value
-    raise _fail(
+    raise error_at(
         path, node, f"a :MAP side must be a template id string or nil, found {sexpr.describe(node)}"
     )
 
@@ -197,37 +185,36 @@ def _read_mapping(node: SExpr, pairs: tuple[SExpr, ...], path: str) -> HistoryMa
     out: list[tuple[str | None, str | None]] = []
     for pair in pairs:
         if not isinstance(pair, SList) or sexpr.is_nil(pair):
-            raise _fail(
+            raise error_at(
                 path, pair, f"expected a (KEY-ID . RESPONSE-ID) pair, found {sexpr.describe(pair)}"
             )
-        if pair.tail is not None and len(pair.items) == 1:
-            out.append((_map_side(pair.items[0], path), _map_side(pair.tail, path)))
-        elif pair.tail is None and len(pair.items) == 1:
-            # (a . nil) is the list (a): the Lisp printer writes it that way.
-            out.append((_map_side(pair.items[0], path), None))
-        else:
-            raise _fail(path, pair, "expected a (KEY-ID . RESPONSE-ID) pair")
+        if len(pair.items) != 1:
+            raise error_at(path, pair, "expected a (KEY-ID . RESPONSE-ID) pair")
+        # (a . nil) is the list (a): the Lisp printer writes it that way.
+        key = _map_side(pair.items[0], path)
+        out.append((key, None if pair.tail is None else _map_side(pair.tail, path)))
     return HistoryMapping(tuple(out), line=node.line or None)
 
 
 def _read_slot(node: SExpr, path: str) -> HistorySlot:
-    items = _proper_list(node, path, "a slot (slot-id entry…)")
+    items = list_items(node, path, "expected a slot (slot-id entry…)")
     if not items or not isinstance(items[0], Symbol) or items[0].name in ("nil", "t"):
-        raise _fail(path, node, "a slot must start with its slot id as a symbol (inc-type entry…)")
+        raise error_at(path, node,
+                       "a slot must start with its slot id as a symbol (inc-type entry…)")
     return HistorySlot(items[0].name, tuple(_read_entry(entry, path) for entry in items[1:]))
 
 
 def _read_entry(node: SExpr, path: str) -> HistoryEntry:
-    items = _proper_list(node, path, "a judgement (RESPONSE-VALUE judgement [KEY-VALUE])")
+    items = list_items(node, path, "expected a judgement (RESPONSE-VALUE judgement [KEY-VALUE])")
     if len(items) not in (2, 3):
-        raise _fail(
+        raise error_at(
             path,
             node,
             f"a judgement has 2 or 3 elements (RESPONSE-VALUE judgement [KEY-VALUE]), found {len(items)}",
         )
     mark = items[1]
     if not isinstance(mark, Symbol) or mark.name not in _JUDGEMENTS:
-        raise _fail(
+        raise error_at(
             path,
             mark,
             f"unknown judgement {sexpr.describe(mark)} (expected one of {', '.join(_JUDGEMENTS)})",
@@ -254,38 +241,24 @@ def _read_value(node: SExpr, path: str) -> Value:
         or node.tail is not None
         or not isinstance(node.items[0], Symbol)
     ):
-        raise _fail(
+        raise error_at(
             path,
             node,
             f"expected a fill value (a string, nil or (or …), (xref …), …), found {sexpr.describe(node)}",
         )
     op = node.items[0].name
-    if op not in _ARITY:
-        raise _fail(
+    if op not in _OPERATORS:
+        raise error_at(
             path,
             node.items[0],
-            f"unknown value operator '{op}' (expected one of {', '.join(_ARITY)})",
+            f"unknown value operator '{op}' (expected one of {', '.join(_OPERATORS)})",
         )
-    low, high = _ARITY[op]
+    low, high, build = _OPERATORS[op]
     args = [_read_value(arg, path) for arg in node.items[1:]]
     if len(args) < low or (high is not None and len(args) > high):
         wanted = f"{low}" if low == high else f"at least {low}"
-        raise _fail(path, node, f"({op} …) takes {wanted} value(s), found {len(args)}")
-    if op == "or":
-        return Alternatives(tuple(args))
-    if op == "xref":
-        return CrossRef(args[0], args[1])
-    if op == "range":
-        return Range(args[0], args[1])
-    if op == "location":
-        return Location(args[0], tuple(args[1:]))
-    if op == "qualified":
-        return Qualified(args[0], args[1])
-    if op == "between":
-        return Between(args[0], args[1])
-    if op == "optional":
-        return OptionalValue(args[0])
-    return AllOf(tuple(args))
+        raise error_at(path, node, f"({op} …) takes {wanted} value(s), found {len(args)}")
+    return build(args)
 
 
 # ---------------------------------------------------------------------------
@@ -368,12 +341,9 @@ def _message_lines(message: HistoryMessage) -> list[str]:
     lines = ["(" + sexpr.quote_string(message.message_id)]
     for item in message.items:
         if isinstance(item, HistoryMapping):
-            pairs = []
-            for key, response in item.pairs:
-                if response is None:
-                    pairs.append("(" + _map_side_text(key) + ")")
-                else:
-                    pairs.append(f"({_map_side_text(key)} . {_map_side_text(response)})")
+            pairs = ["(" + _map_side_text(key) + ")" if response is None
+                     else f"({_map_side_text(key)} . {_map_side_text(response)})"
+                     for key, response in item.pairs]
             lines.append("  (" + " ".join([sexpr.quote_string(MAP_ID), *pairs]) + ")")
         else:
             lines.extend(_template_lines(item))

@@ -92,9 +92,8 @@ def format_mapping_file(mappings: Mapping[str, Sequence[tuple[str | None, str | 
     """
     lines = [f"# {line}" for line in comment.splitlines()]
     lines.append("# MESSAGE-ID KEY-ID RESPONSE-ID ('-': no template)")
-    for message_id in sorted(mappings):
-        for key_id, response_id in mappings[message_id]:
-            lines.append(f"{message_id} {key_id or '-'} {response_id or '-'}")
+    lines.extend(f"{message_id} {key_id or '-'} {response_id or '-'}"
+                 for message_id in sorted(mappings) for key_id, response_id in mappings[message_id])
     return "\n".join(lines) + "\n"
 
 

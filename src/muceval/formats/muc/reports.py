@@ -133,10 +133,7 @@ class ReportBlock:
 
     def total(self) -> ReportRow | None:
         """The ``TOTAL`` row (sum of the scored slots), or ``None`` if the section has none."""
-        for row in self.rows:
-            if row.name == "TOTAL":
-                return row
-        return None
+        return next((row for row in self.rows if row.name == "TOTAL"), None)
 
 
 @dataclass(frozen=True)
@@ -423,18 +420,12 @@ class _ReportParser:
         """Whether ``line`` is the F-MEASURES heading or line (read into ``f_measures``)."""
         if _F_HEADING.match(line):
             return True
-        if _F_NONE.match(stripped):
-            self.seen_f = True
-            self.state = "end"
-            return True
-        f_match = _F_LINE.match(stripped)
-        if f_match is None:
-            return False
-        self.f_measures = (
-            _parse_f(f_match.group("a"), self.path, number),
-            _parse_f(f_match.group("b"), self.path, number),
-            _parse_f(f_match.group("c"), self.path, number),
-        )
+        if not _F_NONE.match(stripped):
+            f_match = _F_LINE.match(stripped)
+            if f_match is None:
+                return False
+            a, b, c = (_parse_f(f_match.group(g), self.path, number) for g in "abc")
+            self.f_measures = (a, b, c)
         self.seen_f = True
         self.state = "end"
         return True
@@ -446,12 +437,7 @@ class _ReportParser:
             raise InputError.at(
                 self.path, number, f"expected the SLOT heading before tally rows, found {stripped!r}"
             )
-        row = _parse_row(line, self.path, number)
-        if self.state == "summary":
-            self.summary.append(row)
-        else:
-            assert self.current is not None
-            self.current.rows.append(row)
+        self.add(_parse_row(line, self.path, number))
 
     def finish(self, last: int | None) -> ScoreReport:
         if self.state in ("header", "block"):

@@ -20,12 +20,10 @@ import filelock
 
 from muceval.core.model import History, HistoryEntry, add_judgement
 from muceval.errors import InputError, OutputError, UsageError
-from muceval.formats.files import read_bytes, read_text, text_encoding, write_atomic
+from muceval.formats.files import _BOM, read_bytes, read_text, text_encoding, write_atomic
 from muceval.formats.muc.history import HistoryEditor, write_history
 
 __all__ = ["HistorySaveError", "HistoryStore"]
-
-_BOM = b"\xef\xbb\xbf"
 
 
 class HistorySaveError(OutputError):
@@ -196,10 +194,8 @@ class HistoryStore:
         # Written back as it was read: Latin-1 stays Latin-1, a byte-order mark stays.
         self._encoding, self._bom = "utf-8", False
         if text is not None:
-            try:
+            with contextlib.suppress(InputError):
                 self._encoding, self._bom = text_encoding(read_bytes(self.path))
-            except InputError:
-                pass
 
     @property
     def added(self) -> tuple[tuple[str, str, str, HistoryEntry], ...]:

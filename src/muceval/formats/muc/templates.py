@@ -431,16 +431,14 @@ class _FileParser:
         ident, qualifier = m.group(1), m.group(2)
         if ident == "-":
             ident = "*"
-        if qualifier is None:
-            return ident, False
-        if qualifier.strip().upper() != "OPTIONAL":
+        if qualifier is not None and qualifier.strip().upper() != "OPTIONAL":
             self.problem(
                 number,
                 f"bad template id qualifier ({qualifier.strip()}): only (OPTIONAL) is allowed",
                 column + m.start(2),
             )
             return ident, False
-        return ident, True
+        return ident, qualifier is not None
 
     def slot(self, spec: SlotSpec, region: list[tuple[int, int, str]]) -> Slot:
         first_number = region[0][0]
@@ -550,19 +548,15 @@ def format_template(template: Template, config: Configuration) -> str:
     for spec in config.slots:
         label = spec.label.ljust(column)
         if spec.type is SlotType.MESSAGE_ID:
-            text = template.message_id + (f" {template.message_comment}" if template.message_comment else "")
-            out.append((label + text).rstrip())
+            # Without a comment, the blank after the id goes with the rstrip below.
+            texts = [f"{template.message_id} {template.message_comment}"]
         elif spec.type is SlotType.TEMPLATE_ID:
-            text = template.template_id + (" (OPTIONAL)" if template.optional else "")
-            out.append((label + text).rstrip())
+            texts = [template.template_id + (" (OPTIONAL)" if template.optional else "")]
         else:
             slot = template.slot(spec.slot_id)
-            if not slot.fills:
-                marker = slot.marker.value if slot.marker is not None else BlankMarker.EMPTY.value
-                out.append((label + marker).rstrip())
-                continue
-            for n, fill in enumerate(slot.fills):
-                out.append(((label if n == 0 else pad) + format_value(fill, spec.type)).rstrip())
+            marker = slot.marker.value if slot.marker is not None else BlankMarker.EMPTY.value
+            texts = [format_value(fill, spec.type) for fill in slot.fills] or [marker]
+        out.extend(((label if n == 0 else pad) + text).rstrip() for n, text in enumerate(texts))
     return "\n".join(out)
 
 

@@ -214,9 +214,8 @@ def parse_scores_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, .
     problems: list[Problem] = []
     for line, row in records:
         systems.setdefault(row["system"], {})
-        if row["accumulator"] != DisplayType.ALL_TEMPLATES.value or row["kind"] != "total":
-            continue
-        if row["scope"] not in ("message", "summary"):
+        if (row["accumulator"] != DisplayType.ALL_TEMPLATES.value or row["kind"] != "total"
+                or row["scope"] not in ("message", "summary")):
             continue
         try:
             tally = _unit_tally(row, path, line)

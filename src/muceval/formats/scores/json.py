@@ -344,8 +344,7 @@ def _read_summary(summary: Any, name: str, path: str) -> SystemScores:
             rows[kind].append(Row.of(row["row"], kind, _tally(row), fal if kind == "slot" else None))
         elif kind in ("set-fills", "string-fills"):
             rows["fills"].append(Row.of(row["row"], kind, _tally(row), fal))
-    all_rows = summary["accumulators"][_ALL]
-    at = _total(all_rows)
+    at = _total(summary["accumulators"][_ALL])
     s = scores(at)
     return SystemScores(
         name=name,

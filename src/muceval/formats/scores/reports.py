@@ -69,9 +69,7 @@ def report_summary(
     def is_subtotal(row_name: str) -> bool:
         # Without a configuration the 1992 row names are all we have; the MUC
         # object subtotals are the only rows named "<object>-total".
-        if subtotal_names is not None:
-            return row_name in subtotal_names
-        return row_name.endswith("-total")
+        return row_name.endswith("-total") if subtotal_names is None else row_name in subtotal_names
 
     slots: list[Row] = []
     subtotals: list[Row] = []

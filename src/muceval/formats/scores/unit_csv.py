@@ -45,10 +45,9 @@ def _counts(cells: list[str], path: str, line: int) -> Problem:
     values = []
     for name, cell in zip(FIELDS, cells, strict=True):
         try:
-            value = parse_count(cell)
+            values.append(parse_count(cell))
         except ValueError as bad:
             return Problem(path, line, f"{name}: {bad}")
-        values.append(value)
     return Problem(path, line, check_counts(values) or "not a MUC tally")
 
 
