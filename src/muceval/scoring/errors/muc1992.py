@@ -41,8 +41,7 @@ from muceval.core.model import Configuration
 from muceval.core.modern import ROLE_SLOTS
 from muceval.core.tallies import FillCredit, PairScore, TemplateStatus
 from muceval.errors import InputError, Problem, UsageError
-from muceval.formats.files import read_text
-from muceval.formats.muc.history import parse_history
+from muceval.formats.muc.history import read_history
 from muceval.scoring.errors.count import TYPE_ROW, Counted
 from muceval.scoring.errors.model import (
     DAS_ROLES,
@@ -327,8 +326,7 @@ def analyse_1992_session(config: Configuration, key_path: str | Path,
     query_pass = session.options.query_pass if session.options is not None else True
     unused: list[Problem] = []
     key = read_template_file(key_path, config, unused)
-    history = (None if history_path is None
-               else parse_history(read_text(history_path), str(history_path)))
+    history = None if history_path is None else read_history(history_path)
     scorer = Scorer(config, history, ScoringOptions(query_pass=query_pass))
     systems = []
     for n, ((name, pairs), path) in enumerate(zip(session.systems.items(), paths, strict=True)):
