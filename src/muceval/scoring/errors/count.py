@@ -197,22 +197,20 @@ def _nearest(span: Span, listing: list[tuple[int, int, str]], document: Prepared
     return best
 
 
+# By the gold template the mention is found in (its own, another), then [partial][other role].
+_OWN = ((DUPLICATE, WITHIN), (DUPLICATE_PARTIAL, WITHIN_PARTIAL))
+_OTHERS = ((WRONG_TEMPLATE, WRONG_BOTH), (WRONG_TEMPLATE_PARTIAL, WRONG_BOTH_PARTIAL))
+
+
 def _settle(document: Prepared, g: int, record: Unaligned) -> Verdict | None:
     """Steps 2 and 3: the own gold template (every role at once), then the others."""
     span = document.find(record.mention)
-    value, found = _nearest(span, _listing(document, [g], False), document)
-    if found is not None and value < 1:
-        same = found[1] == record.role
-        category = ((DUPLICATE if same else WITHIN) if value == 0
-                    else (DUPLICATE_PARTIAL if same else WITHIN_PARTIAL))
-        return Verdict(category, found[0], found[1], found[2])
-    others = [h for h, gold in enumerate(document.gold) if gold != document.gold[g]]
-    value, found = _nearest(span, _listing(document, others, True), document)
-    if found is not None and value < 1:
-        same = found[1] == record.role
-        category = ((WRONG_TEMPLATE if same else WRONG_BOTH) if value == 0
-                    else (WRONG_TEMPLATE_PARTIAL if same else WRONG_BOTH_PARTIAL))
-        return Verdict(category, found[0], found[1], found[2])
+    for own, categories in ((True, _OWN), (False, _OTHERS)):
+        golds = [g] if own else [h for h, gold in enumerate(document.gold)
+                                 if gold != document.gold[g]]
+        value, found = _nearest(span, _listing(document, golds, not own), document)
+        if found is not None and value < 1:
+            return Verdict(categories[value != 0][found[1] != record.role], *found)
     return None
 
 
