@@ -324,7 +324,7 @@ class EvidenceEvaluator:
                        for op in expr.operands]
             all_null = all(not isinstance(op, Restriction) and verdict(op, in_or) == "null"
                            for op in expr.operands)
-            return _combine(expr.op, results, all_null)
+            return all(results) if expr.op == "and" else any(results) or all_null
 
         return walk(self.restriction)
 
@@ -343,9 +343,3 @@ class EvidenceEvaluator:
         if any("history" in s.flags for s in slots.values()):
             flags.append("history")
         return tuple(flags)
-
-
-def _combine(op: str, results: list[bool], all_null: bool) -> bool:
-    if op == "and":
-        return all(results)
-    return any(results) or all_null
