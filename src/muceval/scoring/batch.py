@@ -8,10 +8,10 @@ for each test set alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from muceval.core.model import Configuration, ManualMappings
+from muceval.core.model import Configuration
 from muceval.errors import Problem
 from muceval.formats.batch import TestSetSpec
 from muceval.formats.files import system_names
@@ -91,6 +91,4 @@ def _submit(client: Any, spec: TestSetSpec, config: Configuration,
                  for name, path in zip(names, spec.responses, strict=True)}
     history = read_history(spec.history) if spec.history else None
     options = ScoringOptions(query_pass=spec.query_pass, fills=fills)
-    manual: Mapping[str, ManualMappings] = {}
-    return submit_systems(client, config, key, responses, history, options, manual), \
-        file_warnings
+    return submit_systems(client, config, key, responses, history, options, {}), file_warnings

@@ -34,7 +34,7 @@ The 1992 scorer maps and judges; this module only sorts its verdicts into the ca
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from muceval.core.model import Configuration
@@ -332,9 +332,7 @@ def analyse_1992_session(config: Configuration, key_path: str | Path,
     for n, ((name, pairs), path) in enumerate(zip(session.systems.items(), paths, strict=True)):
         catalog = scorer.catalog(key, read_template_file(path, config, unused))
         system = analyse_1992_system(scorer, pairs, catalog, name, mode, path)
-        warnings = session.warnings if n == 0 else ()
-        systems.append(SystemErrors(system.system, system.options, system.documents,
-                                    warnings=warnings))
+        systems.append(replace(system, warnings=session.warnings if n == 0 else ()))
     extra = {"layout": "muc-1992", "configuration": config.source, "query_pass": query_pass,
              "history": None if history_path is None else str(history_path)}
     return ErrorAnalysis(str(key_path), tuple(paths), ErrorOptions(mode=mode, types="any"),
