@@ -234,19 +234,13 @@ class EvidenceEvaluator:
     def _compute(self, message_id: str, key: PreparedTemplate,
                  response: PreparedTemplate) -> PairEvidence:
         ev = self.evaluator
-        verdicts: dict[str, str] = {}
-        overlap_traces: dict[str, Trace] = {}
-        for slot_id in self.overlap_slots:
-            trace: Trace = []
-            verdicts[slot_id] = overlap_verdict(
-                ev.slot_tally(message_id, key, response, slot_id, overlap=True, trace=trace))
-            overlap_traces[slot_id] = trace
-        tallies: dict[str, list[int]] = {}
-        traces: dict[str, Trace] = {}
-        for slot_id in ev.slot_ids:
-            trace = []
-            tallies[slot_id] = ev.slot_tally(message_id, key, response, slot_id, trace=trace)
-            traces[slot_id] = trace
+        overlap_traces: dict[str, Trace] = {slot_id: [] for slot_id in self.overlap_slots}
+        verdicts = {slot_id: overlap_verdict(ev.slot_tally(message_id, key, response, slot_id,
+                                                           overlap=True, trace=trace))
+                    for slot_id, trace in overlap_traces.items()}
+        traces: dict[str, Trace] = {slot_id: [] for slot_id in ev.slot_ids}
+        tallies = {slot_id: ev.slot_tally(message_id, key, response, slot_id, trace=trace)
+                   for slot_id, trace in traces.items()}
         slots: dict[str, SlotEvidence] = {}
         for slot_id in dict.fromkeys((*self.overlap_slots, *ev.slot_ids)):
             tally = tallies.get(slot_id)
