@@ -124,11 +124,6 @@ def _tables(document: Prepared, entries: tuple[Entry, ...],
     return _Tables(pool, spurious)
 
 
-def _remove(role: list[str], mention: str | None) -> None:
-    if mention in role:
-        role.remove(mention)
-
-
 def _apply(edit: _Edit, e: int, work: dict[int, list[list[str]]], document: Prepared,
            entries: tuple[Entry, ...], tables: _Tables) -> None:
     """One transformation on the working copies (a failed look-up changes nothing, as in the
@@ -148,19 +143,16 @@ def _apply(edit: _Edit, e: int, work: dict[int, list[list[str]]], document: Prep
         if value not in own[edit.role]:
             own[edit.role].append(value)
     else:
-        _remove(own[edit.role], kept.mention)
+        if kept.mention in own[edit.role]:
+            own[edit.role].remove(kept.mention)
         if names[-1] == ALTER_ROLE:
-            template = document.predicted[_predicted(entries, e)]
+            p = entries[e][0]
+            assert p is not None
+            template = document.predicted[p]
             if value in tables.pool[template][edit.target] and value not in own[edit.target]:
                 own[edit.target].append(value)
         elif names[-1] == CROSS:
             _move_across(edit, work, document, entries, tables)
-
-
-def _predicted(entries: tuple[Entry, ...], e: int) -> int:
-    p = entries[e][0]
-    assert p is not None
-    return p
 
 
 def _move_across(edit: _Edit, work: dict[int, list[list[str]]], document: Prepared,
