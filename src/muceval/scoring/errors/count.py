@@ -3,6 +3,7 @@ predicted fillers; cancelling missing fillers that a role error accounts for."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass, field
 
 from muceval.scoring.errors.align import Entry, PairAlignment, Prepared
@@ -107,24 +108,17 @@ class Counted:
         return (total, *rows)
 
 
-def _missing_template(document: Prepared, g: int, counted: Counted) -> None:
-    gold = document.gold[g]
-    counted.add(TYPE_ROW, r_den=1)
-    counted.mark(TYPE_ROW, MISSING_TEMPLATE)
-    for role, entities in zip(document.roles, gold.roles, strict=True):
-        counted.add(role, r_den=len(entities))
-        counted.mark(role, MISSING_TEMPLATE_FILLER, len(entities))
-    counted.score += 1 + gold.entities
-
-
-def _spurious_template(document: Prepared, p: int, counted: Counted) -> None:
-    predicted = document.predicted[p]
-    counted.add(TYPE_ROW, p_den=1)
-    counted.mark(TYPE_ROW, SPURIOUS_TEMPLATE)
-    for role, mentions in zip(document.roles, predicted.roles, strict=True):
-        counted.add(role, p_den=len(mentions))
-        counted.mark(role, SPURIOUS_TEMPLATE_FILLER, len(mentions))
-    counted.score += 1 + predicted.mentions
+def _unpaired(document: Prepared, gold: bool, roles: Sequence[Sized], counted: Counted) -> None:
+    """A template left unpaired, with every filler of its ``roles``: a missing gold template
+    (``gold``: its entities) or a spurious predicted one (its mentions)."""
+    template, filler = ((MISSING_TEMPLATE, MISSING_TEMPLATE_FILLER) if gold
+                        else (SPURIOUS_TEMPLATE, SPURIOUS_TEMPLATE_FILLER))
+    rows = [(TYPE_ROW, 1, template)]
+    rows += [(role, len(found), filler) for role, found in zip(document.roles, roles, strict=True)]
+    for row, n, category in rows:
+        counted.add(row, p_den=0 if gold else n, r_den=n if gold else 0)
+        counted.mark(row, category, n)
+    counted.score += 1 + sum(len(fillers) for fillers in roles)
 
 
 def _pair(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
@@ -163,10 +157,10 @@ def count_document(document: Prepared, entries: tuple[Entry, ...],
     for e, (p, g) in enumerate(entries):
         if p is None and g is not None:
             if mode not in ("msp", "mat"):
-                _missing_template(document, g, counted)
+                _unpaired(document, True, document.gold[g].roles, counted)
         elif g is None and p is not None:
             if mode not in ("mmi", "mat"):
-                _spurious_template(document, p, counted)
+                _unpaired(document, False, document.predicted[p].roles, counted)
         elif p is not None and g is not None:
             _pair(document, e, p, g, pairs[p, g], counted)
     for record in counted.unaligned:
