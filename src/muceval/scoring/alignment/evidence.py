@@ -186,14 +186,9 @@ def _roots(config: Configuration) -> dict[str, frozenset[str]]:
 
 
 def _set_words(config: Configuration, matcher: ValueMatcher) -> dict[str, frozenset[str]]:
-    out = {}
-    for s in config.content_slots:
-        words: set[str] = set()
-        for root in s.set_values:
-            for node in root.walk():
-                words |= matcher.words(node.value.upper())
-        out[s.slot_id] = frozenset(words)
-    return out
+    return {s.slot_id: frozenset().union(*(matcher.words(node.value.upper())
+                                           for root in s.set_values for node in root.walk()))
+            for s in config.content_slots}
 
 
 class EvidenceEvaluator:
