@@ -8,14 +8,14 @@ for each test set alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from muceval.core.model import Configuration, ManualMappings
+from muceval.core.model import Configuration
 from muceval.errors import Problem
 from muceval.formats.batch import TestSetSpec
-from muceval.formats.files import read_text, system_names
-from muceval.formats.muc.history import parse_history
+from muceval.formats.files import system_names
+from muceval.formats.muc.history import read_history
 from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.scoring.session import (
     SessionResult,
@@ -89,8 +89,6 @@ def _submit(client: Any, spec: TestSetSpec, config: Configuration,
     names = system_names(list(spec.responses), None)
     responses = {name: read_template_file(path, config, file_warnings)
                  for name, path in zip(names, spec.responses, strict=True)}
-    history = parse_history(read_text(spec.history), spec.history) if spec.history else None
+    history = read_history(spec.history) if spec.history else None
     options = ScoringOptions(query_pass=spec.query_pass, fills=fills)
-    manual: Mapping[str, ManualMappings] = {}
-    return submit_systems(client, config, key, responses, history, options, manual), \
-        file_warnings
+    return submit_systems(client, config, key, responses, history, options, {}), file_warnings

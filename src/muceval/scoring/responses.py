@@ -240,8 +240,8 @@ def baseline_units(config: Configuration, key_path: str | Path,
                    ) -> tuple[list[PairResponses], tuple[Problem, ...]]:
     """Read the files and make the response units of the first system (the baseline) with
     each of the others; returns them and the readers' warnings."""
-    from muceval.formats.files import read_text, system_names
-    from muceval.formats.muc.history import parse_history
+    from muceval.formats.files import system_names
+    from muceval.formats.muc.history import read_history
     from muceval.scoring.session import read_template_file
 
     paths = [str(p) for p in response_paths]
@@ -249,8 +249,7 @@ def baseline_units(config: Configuration, key_path: str | Path,
     warnings: list[Problem] = []
     key = read_template_file(key_path, config, warnings)
     systems = [read_template_file(p, config, warnings) for p in paths]
-    history = None if history_path is None else parse_history(read_text(history_path),
-                                                               str(history_path))
+    history = None if history_path is None else read_history(history_path)
     units = [response_units(config, key, systems[0], system, (chosen[0], name),
                             history=history, options=options)
              for system, name in zip(systems[1:], chosen[1:], strict=True)]

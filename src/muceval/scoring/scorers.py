@@ -83,8 +83,7 @@ def modern_scorers() -> tuple[str, ...]:
     return tuple(name for name, spec in SCORERS.items() if spec.family == "modern")
 
 
-register(ScorerSpec("1992", "the MUC-4 Scoring System (1992)", family="1992",
-                    needs_templates=True))
+register(ScorerSpec("1992", "the MUC-4 Scoring System (1992)", family="1992"))
 register(ScorerSpec("gtt", "GTT eval.py (Du, Rush & Cardie 2021)",
                     options=frozenset({"event_n", "event_n_file"}), schemas=None,
                     implementation="muceval.scoring.modern:gtt_documents"))

@@ -32,7 +32,7 @@ from muceval.core.processes import idle_cores, in_processes
 from muceval.core.tallies import PairScore
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import read_text, system_names
-from muceval.formats.muc.history import parse_history
+from muceval.formats.muc.history import parse_history, read_history
 from muceval.formats.muc.mappings import read_mapping_file
 from muceval.formats.muc.templates import parse_templates
 from muceval.scoring.muc1992.judgements import NewJudgement
@@ -194,7 +194,7 @@ def score_systems(
         mappings = manual_mappings.get(name)
         if scorer is None or mappings is not scorer_mappings:
             known = add_judgements(history, new_judgements) if new_judgements else history
-            scorer = Scorer(config, known, _with_mappings(options, mappings))
+            scorer = Scorer(config, known, replace(options, manual_mappings=mappings))
             scorer_mappings = mappings
         result = scorer.score(key, response)
         results[name] = result.pairs
@@ -290,12 +290,6 @@ def _holds(fills: tuple[Value, ...], kind: Any) -> bool:
         if isinstance(fill, kind):
             return True
     return False
-
-
-def _with_mappings(options: ScoringOptions, mappings: ManualMappings | None) -> ScoringOptions:
-    from dataclasses import replace
-
-    return replace(options, manual_mappings=mappings)
 
 
 def score_files(
@@ -456,8 +450,7 @@ def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
         key_warnings: list[Problem] = []
         key = read_template_file(key_path, config, key_warnings)
         per_system = _read_mappings(mapping_paths, names_list)
-        history = None if history_path is None else parse_history(read_text(history_path),
-                                                                  str(history_path))
+        history = None if history_path is None else read_history(history_path)
         chosen = options
         if alignment is not None or chosen.alignment is None:
             chosen = replace(chosen, alignment=_alignment_hook(config, alignment, chosen.mapping,
@@ -556,9 +549,7 @@ def audit_files(
                  for n, p in zip(names_list, paths, strict=True)}
     for response in responses.values():
         warnings.extend(check_pairing(key, response))
-    history = None
-    if history_path is not None:
-        history = parse_history(read_text(history_path), str(history_path))
+    history = None if history_path is None else read_history(history_path)
     audit = audit_alignment(config, key, responses, history=history, criteria=criteria,
                             chance_keys=_chance_keys(config, warnings), pairs=pairs,
                             removal=removal, calibrate=calibrate, entropy=entropy,
@@ -650,8 +641,7 @@ def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
     with connect(address, workers) as client:
         pending = submit_systems(client, config, key, responses, history, options, manual,
                                  allow_swapped)
-        done = gather_systems(distributed, pending, progress)
-    return done
+        return gather_systems(distributed, pending, progress)
 
 
 @dataclass(frozen=True)
@@ -680,7 +670,7 @@ def submit_systems(client: Any, config: Configuration, key: TemplateFile,
     # scheduler just as the second asks for it ("lost dependencies").
     shared = client.scatter([config, key, history], broadcast=True, hash=False)
     futures = {client.submit(_score_one, shared[0], shared[1], response, shared[2],
-                             _with_mappings(options, manual.get(name)), retries=3,
+                             replace(options, manual_mappings=manual.get(name)), retries=3,
                              pure=False): name
                for name, response in responses.items()}
     return SubmittedSystems(futures, list(responses), warnings, shared)

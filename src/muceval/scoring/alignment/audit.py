@@ -244,12 +244,9 @@ def _pair_records(system: str, messages: Sequence[MessageInput], auditor: _Audit
                 if not _relevant(k, r):
                     continue
                 ev = auditor.evidence.evidence(message_id, k, r)
-                verdicts = {}
-                for c in scored:
-                    if (id(k), id(r)) in mapped[c]:
-                        verdicts[c] = "mapped"
-                    else:
-                        verdicts[c] = "allowed" if auditor.judges[c].admits(ev) else "refused"
+                verdicts = {c: "mapped" if (id(k), id(r)) in mapped[c]
+                            else "allowed" if auditor.judges[c].admits(ev) else "refused"
+                            for c in scored}
                 states = set(verdicts.values())
                 if "mapped" not in states and len(states) == 1:
                     continue

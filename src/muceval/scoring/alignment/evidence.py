@@ -186,14 +186,9 @@ def _roots(config: Configuration) -> dict[str, frozenset[str]]:
 
 
 def _set_words(config: Configuration, matcher: ValueMatcher) -> dict[str, frozenset[str]]:
-    out = {}
-    for s in config.content_slots:
-        words: set[str] = set()
-        for root in s.set_values:
-            for node in root.walk():
-                words |= matcher.words(node.value.upper())
-        out[s.slot_id] = frozenset(words)
-    return out
+    return {s.slot_id: frozenset().union(*(matcher.words(node.value.upper())
+                                           for root in s.set_values for node in root.walk()))
+            for s in config.content_slots}
 
 
 class EvidenceEvaluator:
@@ -234,19 +229,13 @@ class EvidenceEvaluator:
     def _compute(self, message_id: str, key: PreparedTemplate,
                  response: PreparedTemplate) -> PairEvidence:
         ev = self.evaluator
-        verdicts: dict[str, str] = {}
-        overlap_traces: dict[str, Trace] = {}
-        for slot_id in self.overlap_slots:
-            trace: Trace = []
-            verdicts[slot_id] = overlap_verdict(
-                ev.slot_tally(message_id, key, response, slot_id, overlap=True, trace=trace))
-            overlap_traces[slot_id] = trace
-        tallies: dict[str, list[int]] = {}
-        traces: dict[str, Trace] = {}
-        for slot_id in ev.slot_ids:
-            trace = []
-            tallies[slot_id] = ev.slot_tally(message_id, key, response, slot_id, trace=trace)
-            traces[slot_id] = trace
+        overlap_traces: dict[str, Trace] = {slot_id: [] for slot_id in self.overlap_slots}
+        verdicts = {slot_id: overlap_verdict(ev.slot_tally(message_id, key, response, slot_id,
+                                                           overlap=True, trace=trace))
+                    for slot_id, trace in overlap_traces.items()}
+        traces: dict[str, Trace] = {slot_id: [] for slot_id in ev.slot_ids}
+        tallies = {slot_id: ev.slot_tally(message_id, key, response, slot_id, trace=trace)
+                   for slot_id, trace in traces.items()}
         slots: dict[str, SlotEvidence] = {}
         for slot_id in dict.fromkeys((*self.overlap_slots, *ev.slot_ids)):
             tally = tallies.get(slot_id)
@@ -324,7 +313,7 @@ class EvidenceEvaluator:
                        for op in expr.operands]
             all_null = all(not isinstance(op, Restriction) and verdict(op, in_or) == "null"
                            for op in expr.operands)
-            return _combine(expr.op, results, all_null)
+            return all(results) if expr.op == "and" else any(results) or all_null
 
         return walk(self.restriction)
 
@@ -343,9 +332,3 @@ class EvidenceEvaluator:
         if any("history" in s.flags for s in slots.values()):
             flags.append("history")
         return tuple(flags)
-
-
-def _combine(op: str, results: list[bool], all_null: bool) -> bool:
-    if op == "and":
-        return all(results)
-    return any(results) or all_null

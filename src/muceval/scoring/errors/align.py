@@ -169,9 +169,7 @@ def align_pair(document: Prepared, predicted: PredictedTemplate, gold: GoldTempl
             document.roles_cache[key] = align_role(mentions, entities, document.find, solve)
         roles.append(document.roles_cache[key])
     equal = predicted.kind == gold.kind
-    score = 0.0 if equal else 1.0
-    for role in roles:
-        score += role.score
+    score = sum((role.score for role in roles), 0.0 if equal else 1.0)
     return PairAlignment(tuple(roles), equal, int(equal) + sum(r.gain for r in roles), score)
 
 

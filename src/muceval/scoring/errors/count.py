@@ -3,6 +3,7 @@ predicted fillers; cancelling missing fillers that a role error accounts for."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass, field
 
 from muceval.scoring.errors.align import Entry, PairAlignment, Prepared
@@ -107,24 +108,17 @@ class Counted:
         return (total, *rows)
 
 
-def _missing_template(document: Prepared, g: int, counted: Counted) -> None:
-    gold = document.gold[g]
-    counted.add(TYPE_ROW, r_den=1)
-    counted.mark(TYPE_ROW, MISSING_TEMPLATE)
-    for role, entities in zip(document.roles, gold.roles, strict=True):
-        counted.add(role, r_den=len(entities))
-        counted.mark(role, MISSING_TEMPLATE_FILLER, len(entities))
-    counted.score += 1 + gold.entities
-
-
-def _spurious_template(document: Prepared, p: int, counted: Counted) -> None:
-    predicted = document.predicted[p]
-    counted.add(TYPE_ROW, p_den=1)
-    counted.mark(TYPE_ROW, SPURIOUS_TEMPLATE)
-    for role, mentions in zip(document.roles, predicted.roles, strict=True):
-        counted.add(role, p_den=len(mentions))
-        counted.mark(role, SPURIOUS_TEMPLATE_FILLER, len(mentions))
-    counted.score += 1 + predicted.mentions
+def _unpaired(document: Prepared, gold: bool, roles: Sequence[Sized], counted: Counted) -> None:
+    """A template left unpaired, with every filler of its ``roles``: a missing gold template
+    (``gold``: its entities) or a spurious predicted one (its mentions)."""
+    template, filler = ((MISSING_TEMPLATE, MISSING_TEMPLATE_FILLER) if gold
+                        else (SPURIOUS_TEMPLATE, SPURIOUS_TEMPLATE_FILLER))
+    rows = [(TYPE_ROW, 1, template)]
+    rows += [(role, len(found), filler) for role, found in zip(document.roles, roles, strict=True)]
+    for row, n, category in rows:
+        counted.add(row, p_den=0 if gold else n, r_den=n if gold else 0)
+        counted.mark(row, category, n)
+    counted.score += 1 + sum(len(fillers) for fillers in roles)
 
 
 def _pair(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
@@ -163,10 +157,10 @@ def count_document(document: Prepared, entries: tuple[Entry, ...],
     for e, (p, g) in enumerate(entries):
         if p is None and g is not None:
             if mode not in ("msp", "mat"):
-                _missing_template(document, g, counted)
+                _unpaired(document, True, document.gold[g].roles, counted)
         elif g is None and p is not None:
             if mode not in ("mmi", "mat"):
-                _spurious_template(document, p, counted)
+                _unpaired(document, False, document.predicted[p].roles, counted)
         elif p is not None and g is not None:
             _pair(document, e, p, g, pairs[p, g], counted)
     for record in counted.unaligned:
@@ -197,22 +191,20 @@ def _nearest(span: Span, listing: list[tuple[int, int, str]], document: Prepared
     return best
 
 
+# By the gold template the mention is found in (its own, another), then [partial][other role].
+_OWN = ((DUPLICATE, WITHIN), (DUPLICATE_PARTIAL, WITHIN_PARTIAL))
+_OTHERS = ((WRONG_TEMPLATE, WRONG_BOTH), (WRONG_TEMPLATE_PARTIAL, WRONG_BOTH_PARTIAL))
+
+
 def _settle(document: Prepared, g: int, record: Unaligned) -> Verdict | None:
     """Steps 2 and 3: the own gold template (every role at once), then the others."""
     span = document.find(record.mention)
-    value, found = _nearest(span, _listing(document, [g], False), document)
-    if found is not None and value < 1:
-        same = found[1] == record.role
-        category = ((DUPLICATE if same else WITHIN) if value == 0
-                    else (DUPLICATE_PARTIAL if same else WITHIN_PARTIAL))
-        return Verdict(category, found[0], found[1], found[2])
-    others = [h for h, gold in enumerate(document.gold) if gold != document.gold[g]]
-    value, found = _nearest(span, _listing(document, others, True), document)
-    if found is not None and value < 1:
-        same = found[1] == record.role
-        category = ((WRONG_TEMPLATE if same else WRONG_BOTH) if value == 0
-                    else (WRONG_TEMPLATE_PARTIAL if same else WRONG_BOTH_PARTIAL))
-        return Verdict(category, found[0], found[1], found[2])
+    for own, categories in ((True, _OWN), (False, _OTHERS)):
+        golds = [g] if own else [h for h, gold in enumerate(document.gold)
+                                 if gold != document.gold[g]]
+        value, found = _nearest(span, _listing(document, golds, not own), document)
+        if found is not None and value < 1:
+            return Verdict(categories[value != 0][found[1] != record.role], *found)
     return None
 
 

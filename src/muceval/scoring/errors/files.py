@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from muceval.core.modern import ROLES, ModernDocument, ModernFile, ModernTemplate, role_union
@@ -14,7 +15,7 @@ from muceval.formats.modern.answers import unread_answers
 from muceval.formats.modern.embedded import read_embedded, read_texts
 from muceval.formats.schema import resolve_schema
 from muceval.scoring.errors.analyse import analyse_errors
-from muceval.scoring.errors.model import ErrorDocument, ErrorOptions, SystemErrors, error_roles
+from muceval.scoring.errors.model import ErrorDocument, ErrorOptions, error_roles
 from muceval.scoring.errors.result import ErrorAnalysis
 from muceval.scoring.modern.files import read_predictions
 
@@ -95,11 +96,8 @@ def _inputs(key: str | Path, paths: Sequence[str], schema: str | Path | None, pa
         if schema is not None and resolve_schema(schema) != MUC4.name:
             raise UsageError("--key embedded reads GTT prediction files, which hold muc4 "
                              "templates: give the gold file as --key", parameter="schema")
-        inputs: list[tuple[ModernFile, ModernFile, Mapping[str, str]]] = []
-        for path in paths:
-            embedded = read_embedded(path)
-            inputs.append((embedded.gold, embedded.predictions, embedded.texts))
-        return MUC4.name, inputs
+        embedded = [read_embedded(path) for path in paths]
+        return MUC4.name, [(e.gold, e.predictions, e.texts) for e in embedded]
     gold = read_modern(key, schema=None if schema is None else resolve_schema(schema))
     texts = read_texts(key)
     return gold.schema, [(gold, read_predictions(path, gold, parse), texts) for path in paths]
@@ -177,9 +175,7 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
     systems = []
     for path, system, (documents, warnings) in zip(paths, chosen, prepared, strict=True):
         result = analyse_errors(documents, options, system, path=path, roles=roles)
-        systems.append(SystemErrors(result.system, result.options, result.documents,
-                                    result.after, (*warnings, *result.warnings),
-                                    result.transformations, result.roles))
+        systems.append(replace(result, warnings=(*warnings, *result.warnings)))
     extra: dict[str, str] = {}
     if name != MUC4.name:
         extra["schema"] = name

@@ -257,20 +257,12 @@ def score_text(score: float, partial: bool) -> str:
     return str(int(score)) if not partial else repr(float(score))
 
 
-@dataclass(frozen=True)
-class DocumentErrors:
-    """The analysis of one document: rows (``total``, ``incident_type``, then ``roles``),
-    Error Score (``partial``: a partial pair contributed), the alignment (per entry:
-    predicted and gold template indices, None for none) and, with the repair, the
-    transformations kept."""
+class _Rows:
+    """The rows of a document or of a block, by name: what :class:`DocumentErrors` and
+    :class:`ErrorTotals` share."""
 
-    docid: str
     rows: tuple[RowCounts, ...]
-    error_score: float
-    partial: bool
-    alignment: tuple[tuple[int | None, int | None], ...]
-    transformations: tuple[Transformation, ...] = ()
-    roles: tuple[str, ...] = DAS_ROLES
+    roles: tuple[str, ...]
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -286,7 +278,23 @@ class DocumentErrors:
 
 
 @dataclass(frozen=True)
-class ErrorTotals:
+class DocumentErrors(_Rows):
+    """The analysis of one document: rows (``total``, ``incident_type``, then ``roles``),
+    Error Score (``partial``: a partial pair contributed), the alignment (per entry:
+    predicted and gold template indices, None for none) and, with the repair, the
+    transformations kept."""
+
+    docid: str
+    rows: tuple[RowCounts, ...]
+    error_score: float
+    partial: bool
+    alignment: tuple[tuple[int | None, int | None], ...]
+    transformations: tuple[Transformation, ...] = ()
+    roles: tuple[str, ...] = DAS_ROLES
+
+
+@dataclass(frozen=True)
+class ErrorTotals(_Rows):
     """A report block: the rows summed over documents and the Error Score summed in file
     order."""
 
@@ -304,18 +312,6 @@ class ErrorTotals:
             rows = [a + b for a, b in zip(rows, document.rows, strict=True)]
             score += document.error_score
         return cls(tuple(rows), score, any(d.partial for d in documents), roles)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The names of :attr:`rows`, in order."""
-        return error_rows(self.roles)
-
-    def row(self, name: str) -> RowCounts:
-        return self.rows[self.names.index(name)]
-
-    @property
-    def total(self) -> RowCounts:
-        return self.rows[0]
 
     @property
     def error_score_text(self) -> str:

@@ -34,15 +34,14 @@ The 1992 scorer maps and judges; this module only sorts its verdicts into the ca
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from muceval.core.model import Configuration
 from muceval.core.modern import ROLE_SLOTS
 from muceval.core.tallies import FillCredit, PairScore, TemplateStatus
 from muceval.errors import InputError, Problem, UsageError
-from muceval.formats.files import read_text
-from muceval.formats.muc.history import parse_history
+from muceval.formats.muc.history import read_history
 from muceval.scoring.errors.count import TYPE_ROW, Counted
 from muceval.scoring.errors.model import (
     DAS_ROLES,
@@ -327,16 +326,13 @@ def analyse_1992_session(config: Configuration, key_path: str | Path,
     query_pass = session.options.query_pass if session.options is not None else True
     unused: list[Problem] = []
     key = read_template_file(key_path, config, unused)
-    history = (None if history_path is None
-               else parse_history(read_text(history_path), str(history_path)))
+    history = None if history_path is None else read_history(history_path)
     scorer = Scorer(config, history, ScoringOptions(query_pass=query_pass))
     systems = []
     for n, ((name, pairs), path) in enumerate(zip(session.systems.items(), paths, strict=True)):
         catalog = scorer.catalog(key, read_template_file(path, config, unused))
         system = analyse_1992_system(scorer, pairs, catalog, name, mode, path)
-        warnings = session.warnings if n == 0 else ()
-        systems.append(SystemErrors(system.system, system.options, system.documents,
-                                    warnings=warnings))
+        systems.append(replace(system, warnings=session.warnings if n == 0 else ()))
     extra = {"layout": "muc-1992", "configuration": config.source, "query_pass": query_pass,
              "history": None if history_path is None else str(history_path)}
     return ErrorAnalysis(str(key_path), tuple(paths), ErrorOptions(mode=mode, types="any"),

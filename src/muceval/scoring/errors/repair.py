@@ -92,14 +92,9 @@ def _pair_edits(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
                 first = gold.roles[r][j][0]
                 edits.append(_Edit(Transformation(e, (INTRODUCE_FILLER,), roles[r], None,
                                                   first, roles[r]), r, r))
-    front: list[_Edit] = []
-    rest: list[_Edit] = []
-    for edit in edits:
-        if edit.kept.names in ((ALTER_ROLE,), (ALTER_SPAN, ALTER_ROLE)):
-            front.insert(0, edit)
-        else:
-            rest.append(edit)
-    return front + rest
+    role_changes = ((ALTER_ROLE,), (ALTER_SPAN, ALTER_ROLE))
+    front = [edit for edit in edits if edit.kept.names in role_changes]
+    return front[::-1] + [edit for edit in edits if edit.kept.names not in role_changes]
 
 
 @dataclass
@@ -129,11 +124,6 @@ def _tables(document: Prepared, entries: tuple[Entry, ...],
     return _Tables(pool, spurious)
 
 
-def _remove(role: list[str], mention: str | None) -> None:
-    if mention in role:
-        role.remove(mention)
-
-
 def _apply(edit: _Edit, e: int, work: dict[int, list[list[str]]], document: Prepared,
            entries: tuple[Entry, ...], tables: _Tables) -> None:
     """One transformation on the working copies (a failed look-up changes nothing, as in the
@@ -152,22 +142,17 @@ def _apply(edit: _Edit, e: int, work: dict[int, list[list[str]]], document: Prep
     elif names == (INTRODUCE_FILLER,):
         if value not in own[edit.role]:
             own[edit.role].append(value)
-    elif names[-1] == ALTER_ROLE:
-        _remove(own[edit.role], kept.mention)
-        template = document.predicted[_predicted(entries, e)]
-        if value in tables.pool[template][edit.target] and value not in own[edit.target]:
-            own[edit.target].append(value)
-    elif names[-1] == CROSS:
-        _remove(own[edit.role], kept.mention)
-        _move_across(edit, work, document, entries, tables)
     else:
-        _remove(own[edit.role], kept.mention)
-
-
-def _predicted(entries: tuple[Entry, ...], e: int) -> int:
-    p = entries[e][0]
-    assert p is not None
-    return p
+        if kept.mention in own[edit.role]:
+            own[edit.role].remove(kept.mention)
+        if names[-1] == ALTER_ROLE:
+            p = entries[e][0]
+            assert p is not None
+            template = document.predicted[p]
+            if value in tables.pool[template][edit.target] and value not in own[edit.target]:
+                own[edit.target].append(value)
+        elif names[-1] == CROSS:
+            _move_across(edit, work, document, entries, tables)
 
 
 def _move_across(edit: _Edit, work: dict[int, list[list[str]]], document: Prepared,

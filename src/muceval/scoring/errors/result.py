@@ -47,10 +47,8 @@ __all__ = ["ERRORS_FORMAT", "ErrorAnalysis"]
 def _document(before: DocumentErrors, after: DocumentErrors | None,
               categories: tuple[str, ...]) -> dict[str, Any]:
     def block(document: DocumentErrors) -> dict[str, Any]:
-        return {"error_score": document.error_score,
-                "error_score_text": score_text(document.error_score, document.partial),
-                "rows": {name: row.to_dict(categories)
-                         for name, row in zip(document.names, document.rows, strict=True)}}
+        return ErrorTotals(document.rows, document.error_score, document.partial,
+                           document.roles).to_dict(categories)
 
     return {"docid": before.docid, "alignment": [list(pair) for pair in before.alignment],
             "before": block(before), "after": None if after is None else block(after),

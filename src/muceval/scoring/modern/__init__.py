@@ -29,6 +29,7 @@ a word), muceval refuses it, naming file, document and template;
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -219,9 +220,7 @@ class ModernScores:
 
     def note_counts(self) -> dict[str, int]:
         """How many notes of each kind, most frequent first."""
-        counts: dict[str, int] = {}
-        for note in self.notes:
-            counts[note.kind] = counts.get(note.kind, 0) + 1
+        counts = Counter(note.kind for note in self.notes)
         return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def parse_to_dict(self, examples: int = 3) -> dict[str, Any] | None:

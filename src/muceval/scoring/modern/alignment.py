@@ -25,7 +25,7 @@ incident types alone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from muceval.core.modern import ModernFile
@@ -103,11 +103,7 @@ class GttPair:
             and self.role_p_den + self.role_r_den > 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"docid": self.docid, "predicted": self.predicted, "gold": self.gold,
-                "predicted_type": self.predicted_type, "gold_type": self.gold_type,
-                "role_p_num": self.role_p_num, "role_p_den": self.role_p_den,
-                "role_r_num": self.role_r_num, "role_r_den": self.role_r_den,
-                "type_only": self.type_only}
+        return {**asdict(self), "type_only": self.type_only}
 
 
 @dataclass(frozen=True)

@@ -303,10 +303,6 @@ class Scorer:
                        for k, r in entries)
         return out
 
-    def slot_ids_for(self, message_id: str, k: PreparedTemplate | None) -> tuple[str, ...]:
-        """The slots scored in a pair of this message with key template ``k``."""
-        return self._slot_ids_for(message_id, k)
-
     def resolver(self) -> QueryResolver | None:
         """A query resolver for the options (``None`` in batch mode)."""
         if not self.options.query_pass:
@@ -377,7 +373,7 @@ class Scorer:
 
         if status in (TemplateStatus.IRRELEVANT, TemplateStatus.IGNORED):
             return make(_TEMPLATE_ID_TALLY[status])
-        slot_ids = self._slot_ids_for(message_id, k)
+        slot_ids = self.slot_ids_for(message_id, k)
         if status is TemplateStatus.OPTIONAL:
             if k is None or r is None:
                 return make(_OPTIONAL_ALONE)
@@ -408,7 +404,8 @@ class Scorer:
             yield FillCredit(slot_id, None if kf is None else identity(kf),
                              None if rf is None else identity(rf), pos, act, cor, par)
 
-    def _slot_ids_for(self, message_id: str, k: PreparedTemplate | None) -> tuple[str, ...]:
+    def slot_ids_for(self, message_id: str, k: PreparedTemplate | None) -> tuple[str, ...]:
+        """The slots scored in a pair of this message with key template ``k``."""
         if self._selection is None or k is None:
             return self.slot_ids
         wanted = self._selection.get(message_id, {}).get(k.template_id)
