@@ -304,7 +304,7 @@ class Selection:
 def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
     """``--name`` (and ``--units``, ``--parse``); the command receives ``selection:
     Selection``."""
-    from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION
+    from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, name_option
 
     options = [PARSE_OPTION, SCHEMA_OPTION] if parse else []
     if units:
@@ -313,10 +313,7 @@ def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
             show_default=True,
             help="same: refuse systems scored on different test sets (a unit with key fills "
             "missing from a system); intersection: compare on the units all systems share."))
-    options.append(click.option(
-        "--name", "names", multiple=True, metavar="FILE=NAME",
-        help="Call the system of FILE NAME instead of its file name without the last suffix "
-        "(repeatable)."))
+    options.append(name_option)
     return option_group("selection", Selection, options)
 
 

@@ -14,6 +14,7 @@ from muceval.cli.common import (
     RESPONSES,
     SCORES,
     expand_folders,
+    given_on_command_line,
     print_notes,
     progress_bar,
     refuse_unused,
@@ -38,7 +39,6 @@ from muceval.reporting.options import ReportOptions
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from muceval.pipelines.report import ReportSource
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.html import ReportFiles
     from muceval.reporting.modern_report import ModernAnalysis
@@ -150,14 +150,13 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
             or shown.errors) and key_path is None:
         raise UsageError("--alignment, --alignment-file and --errors need responses scored "
                          "with --key (or --example)")
-    given = click.get_current_context().get_parameter_source("unit")
     source = report_source(
         inputs, key_path, config=configuration.config_path, slots=configuration.slots_path,
         alignment_file=configuration.alignment_path, history=history_path, scoring=scoring,
-        unit=unit if key_path is not None or given is click.core.ParameterSource.COMMANDLINE
-        else None, units=selection.units, names=selection.renames(inputs),
+        unit=unit if key_path is not None or given_on_command_line("unit") else None,
+        units=selection.units, names=selection.renames(inputs),
         parse=selection.parse, schema=selection.schema)
-    _refuse_unused(source)
+    refuse_unused(*_ACCEPTED[type(source).__name__])
     modern = isinstance(source, ModernPredictions)
     with progress_bar(True, "pairs" if modern else "randomization") as advance:
         analysis = build_report(source, settings=testing.settings, options=shown,
@@ -185,11 +184,6 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
 }
 """The options each kind of input takes (:data:`muceval.pipelines.report.ReportSource`);
 any other one given is refused."""
-
-
-def _refuse_unused(source: ReportSource) -> None:
-    accepted, why = _ACCEPTED[type(source).__name__]
-    refuse_unused(accepted, why)
 
 
 def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptions,

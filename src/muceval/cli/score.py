@@ -11,10 +11,10 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    JSON_UNIT_OPTION,
     RESPONSES,
-    UNIT_LEVEL_HELP,
-    UNIT_LEVELS,
     expand_folders,
+    given_on_command_line,
     name_option,
     note_unanswered,
     notice,
@@ -103,10 +103,7 @@ def _view_options() -> Decorator:
                      help="--format json / csv: the summary of each system with its per-message "
                      "totals; 'messages' adds every row of every message, 'pairs' also every "
                      "template pair."),
-        click.option("--unit", type=click.Choice(UNIT_LEVELS),
-                     default="message", show_default=True,
-                     help="With --format json: the units written for the significance tests: "
-                     + UNIT_LEVEL_HELP),
+        JSON_UNIT_OPTION,
         click.option("--per-slot", is_flag=True,
                      help="With --format table or json: recall, precision and F of every slot, "
                      "the object subtotals and the four manners, per system."),
@@ -121,14 +118,13 @@ def _view_options() -> Decorator:
 def _check_view(view: ScoreView, destination: Destination) -> None:
     """The options of the 1992 view, checked against each other."""
     fmt, unit, per_slot = view.fmt, view.unit, view.per_slot
-    given = click.get_current_context().get_parameter_source
     if per_slot and (fmt not in ("table", "json") or destination.output_dir is not None):
         raise UsageError("--per-slot goes with --format table or --format json, without "
                          "--output-dir")
-    if fmt != "report" and given("layout") is click.core.ParameterSource.COMMANDLINE:
+    if fmt != "report" and given_on_command_line("layout"):
         raise UsageError(f"--layout chooses a 1992 report layout; --format {fmt} has none "
                          "(json and csv take --detail)")
-    if fmt not in ("json", "csv") and given("detail") is click.core.ParameterSource.COMMANDLINE:
+    if fmt not in ("json", "csv") and given_on_command_line("detail"):
         raise UsageError("--detail goes with --format json or csv")
     if unit != "message" and (fmt != "json" or per_slot):
         raise UsageError(f"--unit {unit} writes the units into muceval's JSON scores: it goes "
