@@ -46,8 +46,7 @@ if TYPE_CHECKING:
 
 
 def _report_options() -> Decorator:
-    """The folder of the report and :class:`ReportOptions`: the command receives ``out_dir``
-    and ``shown``."""
+    """``--out`` and the :class:`ReportOptions`: the command receives both as ``written``."""
     def build(out_dir: str, title: str | None, force: bool, alignment: str | None,
               png: bool, histograms: tuple[str, ...], errors: bool,
               ) -> tuple[str, ReportOptions]:

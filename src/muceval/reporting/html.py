@@ -178,8 +178,7 @@ _TITLES = {"summary": "Summary", "region": "Region of performance",
 
 def _contents(sections: Sequence[ReportSection], shown: Mapping[str, bool],
               ) -> list[tuple[str, str]]:
-    """The table of contents: the parts of the page that are shown, each followed by the
-    sections placed after it."""
+    """The table of contents: the parts shown, each followed by the sections placed after it."""
     out = []
     for anchor in ANCHORS:
         if shown.get(anchor, True):
