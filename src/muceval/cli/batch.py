@@ -9,6 +9,7 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import JSON_UNIT_OPTION, notice, progress_bar, report_warnings
+from muceval.errors import UsageError
 
 if TYPE_CHECKING:
     from muceval.reporting.outputs import Level, ScoreFormat
@@ -48,7 +49,6 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
     Example:
       muceval batch tst3-tst4.toml --output-dir scores/ --scheduler local:2
     """
-    from muceval.errors import UsageError
     from muceval.formats.batch import read_batch
     from muceval.reporting.outputs import ScoreView, write_folder
     from muceval.scoring.batch import score_test_sets

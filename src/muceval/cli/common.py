@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from muceval.errors import Problem, UsageError
+from muceval.errors import MucevalError, OutputError, Problem, UsageError
 
 if TYPE_CHECKING:
     from muceval.pipelines.common import ScoringNotes
@@ -104,7 +104,6 @@ def progress_option(command: F) -> F:
 def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, str]) -> None:
     """Refuse an output file that is one of the command's inputs (``-o`` onto the key...), as a
     usage error: :func:`muceval.formats.files.refuse_replacing_inputs`."""
-    from muceval.errors import OutputError
     from muceval.formats.files import refuse_replacing_inputs
 
     try:
@@ -130,7 +129,6 @@ def expand_folders(paths: tuple[str, ...] | list[str],
     their reports side by side. Files named one by one are always kept (a wrong one is
     refused by its reader, with the reason).
     """
-    from muceval.errors import MucevalError
     from muceval.formats.modern import LAYOUTS
     from muceval.formats.registry import INPUTS
 

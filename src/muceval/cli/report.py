@@ -139,8 +139,11 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     if example:
         if inputs or key_path or configuration.config_path or history_path:
             raise UsageError("--example takes no INPUT, --key, --config or --history")
-        key_path, config_path, history_path, inputs = _the_example()
-        configuration = replace(configuration, config_path=config_path)
+        from muceval.reporting.demo import example_files
+
+        bundled = example_files()
+        key_path, history_path, inputs = bundled.key, bundled.history, bundled.responses
+        configuration = replace(configuration, config_path=bundled.config)
     if not inputs:
         raise UsageError("give INPUT files (or --example)")
     inputs = expand_folders(inputs, SCORES if key_path is None else RESPONSES)
@@ -217,19 +220,9 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
         _print_modern(analysis, files.html, elapsed)
 
 
-def _the_example() -> tuple[str, str, str, tuple[str, ...]]:
-    """The bundled example's key, configuration, history and responses."""
-    from muceval.reporting.demo import example_files
-
-    bundled = example_files()
-    return bundled.key, bundled.config, bundled.history, bundled.responses
-
-
 def _refuse_an_earlier_report(out_dir: str, force: bool) -> None:
     """Said before the analysis runs; every file is checked again before the first is
     written (:func:`muceval.formats.files.write_files`)."""
-    from muceval.errors import UsageError
-
     earlier = [name for name in ("report.html", "report.json")
                if os.path.lexists(os.path.join(out_dir, name))]
     if earlier and not force:

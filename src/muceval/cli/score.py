@@ -38,7 +38,7 @@ from muceval.cli.groups import (
     scoring_options,
 )
 from muceval.cli.modern import MODERN_ONLY, MODERN_USES, modern_options, run_modern
-from muceval.errors import OutputError, UsageError
+from muceval.errors import MucevalError, OutputError, UsageError
 from muceval.formats.files import write_atomic
 from muceval.reporting.outputs import (
     Detail,
@@ -273,8 +273,6 @@ def _show(view: ScoreView, destination: Destination,
 
 def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:
     """After a failed save: offer to store the answers (kept in memory) in another file."""
-    from muceval.errors import MucevalError
-
     answers = sum(1 for _ in failed.history.entries())
     click.echo(f"error: {failed}", err=True)
     while True:

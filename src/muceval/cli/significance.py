@@ -197,8 +197,8 @@ def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
     else:
         settings = replace(settings, bootstrap=0 if table else settings.bootstrap,
                            classic=bool(chosen_tests) or not table)
-    with progress_bar(label is not None and _show(progress), label or "",
-                      asked=progress is True) as advance:
+    shown = progress if progress is not None else sys.stdout.isatty() and sys.stderr.isatty()
+    with progress_bar(label is not None and shown, label or "", asked=progress is True) as advance:
         result = run_significance(
             source, settings=settings,
             metrics=testing.metric_names if given_on_command_line("metrics") else None,
@@ -297,10 +297,6 @@ def _table(result: SignificanceResult | ErrorPairs | StreamedRun, matrix: bool |
         render_significance(result, console, matrix=matrix)
         if chosen_tests:
             render_classic_tests(result, console, chosen_tests)
-
-
-def _show(progress: bool | None) -> bool:
-    return progress if progress is not None else sys.stdout.isatty() and sys.stderr.isatty()
 
 
 def _parse_tests(text: str | None) -> tuple[str, ...]:
