@@ -17,6 +17,7 @@ from muceval.cli.common import (
     report_warnings,
 )
 from muceval.cli.groups import ConfigurationChoice, configuration_options
+from muceval.errors import UsageError
 
 if TYPE_CHECKING:
     from muceval.scoring.muc1992.options import MappingKind
@@ -71,7 +72,6 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None,
 
     import uvicorn
 
-    from muceval.errors import UsageError
     from muceval.formats.muc.texts import read_texts
     from muceval.scoring.adjudication import Adjudication
     from muceval.web.app import create_app

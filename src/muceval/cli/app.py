@@ -13,16 +13,6 @@ import click
 from muceval.errors import InputError, MucevalError, MucevalWarning, UsageError
 from muceval.version import __version__
 
-COMMAND_MODULES = {
-    "adjudicate": "adjudicate", "alignment": "alignment", "batch": "batch",
-    "compare": "compare", "convert": "convert", "convert-config": "convert_config",
-    "demo": "demo", "errors": "errors", "report": "report", "score": "score",
-    "significance": "significance", "validate": "validate",
-}
-"""Each command and the module of ``muceval.cli`` that defines it, imported when the command
-runs: importing all of them (and what they import) cost every command about 0.3 s."""
-
-
 SHORT_HELP = {
     "adjudicate": "Serve the open questions of the responses as a page, on 127.0.0.1 only.",
     "alignment": "Score the responses under several alignment criteria and show what changes.",
@@ -45,6 +35,10 @@ SHORT_HELP = {
 """Each command's line in ``muceval --help``, so that the list imports no command (their
 modules bring NumPy and more); tests/test_first_hour.py checks each against the command's own
 help."""
+
+COMMAND_MODULES = {name: name.replace("-", "_") for name in SHORT_HELP}
+"""Each command and the module of ``muceval.cli`` that defines it, imported when the command
+runs: importing all of them (and what they import) cost every command about 0.3 s."""
 
 
 class _Commands(click.Group):

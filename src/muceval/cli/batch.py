@@ -8,13 +8,8 @@ from typing import TYPE_CHECKING
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import (
-    UNIT_LEVEL_HELP,
-    UNIT_LEVELS,
-    notice,
-    progress_bar,
-    report_warnings,
-)
+from muceval.cli.common import JSON_UNIT_OPTION, notice, progress_bar, report_warnings
+from muceval.errors import UsageError
 
 if TYPE_CHECKING:
     from muceval.reporting.outputs import Level, ScoreFormat
@@ -30,10 +25,7 @@ if TYPE_CHECKING:
               "are sent once. Needs 'muceval[distributed]'.")
 @click.option("--format", "fmt", type=click.Choice(["json", "csv", "report"]), default="json",
               show_default=True, help="What each system's file holds (report: the 1992 text).")
-@click.option("--unit", type=click.Choice(UNIT_LEVELS), default="message",
-              show_default=True,
-              help="With --format json: the units written for the significance tests: "
-              + UNIT_LEVEL_HELP)
+@JSON_UNIT_OPTION
 @click.option("--force", is_flag=True, help="Replace existing result files.")
 def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFormat, unit: Level,
           force: bool) -> None:
@@ -57,7 +49,6 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
     Example:
       muceval batch tst3-tst4.toml --output-dir scores/ --scheduler local:2
     """
-    from muceval.errors import UsageError
     from muceval.formats.batch import read_batch
     from muceval.reporting.outputs import ScoreView, write_folder
     from muceval.scoring.batch import score_test_sets

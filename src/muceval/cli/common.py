@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from muceval.errors import Problem, UsageError
+from muceval.errors import MucevalError, OutputError, Problem, UsageError
 
 if TYPE_CHECKING:
     from muceval.pipelines.common import ScoringNotes
@@ -104,7 +104,6 @@ def progress_option(command: F) -> F:
 def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, str]) -> None:
     """Refuse an output file that is one of the command's inputs (``-o`` onto the key...), as a
     usage error: :func:`muceval.formats.files.refuse_replacing_inputs`."""
-    from muceval.errors import OutputError
     from muceval.formats.files import refuse_replacing_inputs
 
     try:
@@ -130,7 +129,6 @@ def expand_folders(paths: tuple[str, ...] | list[str],
     their reports side by side. Files named one by one are always kept (a wrong one is
     refused by its reader, with the reason).
     """
-    from muceval.errors import MucevalError
     from muceval.formats.modern import LAYOUTS
     from muceval.formats.registry import INPUTS
 
@@ -297,6 +295,12 @@ UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (
                    "but not, Yeh's response unit). See docs/significance-units.md.")
 
 
+JSON_UNIT_OPTION = click.option(
+    "--unit", type=click.Choice(UNIT_LEVELS), default="message", show_default=True,
+    help="With --format json: the units written for the significance tests: " + UNIT_LEVEL_HELP)
+"""``--unit`` of the commands that write scores: the units their JSON holds."""
+
+
 def unit_level_option(command: F) -> F:
     """``--unit``: what one unit of the significance tests is, when responses are scored here."""
     return click.option(
@@ -311,10 +315,15 @@ def refuse_unused(accepted: Collection[str], why: str) -> None:
     (``accepted``: the parameter names it uses), so that no flag is taken and ignored; the
     message is the flag, then ``why``."""
 
-    context = click.get_current_context()
-    for param in context.command.params:
+    for param in click.get_current_context().command.params:
         if (param.name is not None and param.name not in accepted and param.name != "quiet"
-                and context.get_parameter_source(param.name)
-                is click.core.ParameterSource.COMMANDLINE):
+                and given_on_command_line(param.name)):
             flag = max(param.opts, key=len)
             raise UsageError(f"{flag} {why}")
+
+
+def given_on_command_line(name: str) -> bool:
+    """Whether the parameter ``name`` of the running command was given on the command line
+    (not defaulted)."""
+    return (click.get_current_context().get_parameter_source(name)
+            is click.core.ParameterSource.COMMANDLINE)

@@ -14,6 +14,7 @@ from muceval.cli.common import (
     SCORES,
     UNIT_LEVEL_HELP,
     expand_folders,
+    given_on_command_line,
     print_notes,
     progress_bar,
     refuse_unused,
@@ -48,8 +49,7 @@ class UnitChoice:
 
 
 def _unit_choice(unit: str, yeh: bool, errors: bool) -> UnitChoice:
-    given = click.get_current_context().get_parameter_source("unit")
-    if yeh and given is click.core.ParameterSource.COMMANDLINE and unit != "response":
+    if yeh and given_on_command_line("unit") and unit != "response":
         raise UsageError(f"--yeh tests over responses; it does not go with --unit {unit}")
     return UnitChoice("response" if yeh else unit, yeh, errors)
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
+from muceval.errors import UsageError
+
 if TYPE_CHECKING:
     from muceval.core.model import Configuration
     from muceval.scoring.modern import ModernOptions
@@ -272,8 +274,6 @@ def destination_options(force_help: str = "Replace --output if it exists.", *,
     options.append(click.option("--force", is_flag=True, help=force_help))
 
     def build(output: str | None, force: bool, output_dir: str | None = None) -> Destination:
-        from muceval.errors import UsageError
-
         if output is not None and output_dir is not None:
             raise UsageError("give -o FILE or --output-dir DIR, not both")
         if output is not None:
@@ -304,7 +304,7 @@ class Selection:
 def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
     """``--name`` (and ``--units``, ``--parse``); the command receives ``selection:
     Selection``."""
-    from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION
+    from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, name_option
 
     options = [PARSE_OPTION, SCHEMA_OPTION] if parse else []
     if units:
@@ -313,10 +313,7 @@ def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
             show_default=True,
             help="same: refuse systems scored on different test sets (a unit with key fills "
             "missing from a system); intersection: compare on the units all systems share."))
-    options.append(click.option(
-        "--name", "names", multiple=True, metavar="FILE=NAME",
-        help="Call the system of FILE NAME instead of its file name without the last suffix "
-        "(repeatable)."))
+    options.append(name_option)
     return option_group("selection", Selection, options)
 
 
@@ -329,8 +326,6 @@ def executor_options(scheduler_help: str, checkpoint_help: str | None = None) ->
                                     help=checkpoint_help))
 
     def build(scheduler: str | None, checkpoint: str | None = None) -> Cluster | None:
-        from muceval.errors import UsageError
-
         if checkpoint is not None and scheduler is None:
             raise UsageError("--checkpoint goes with --scheduler")
         return None if scheduler is None else Cluster(scheduler, checkpoint)
@@ -394,7 +389,5 @@ class ModernChoice:
 
 def refuse_missing_folder(flag: str, output: str) -> None:
     """Refuse an output file whose folder does not exist: said now, not after the work."""
-    from muceval.errors import UsageError
-
     if not os.path.isdir(os.path.dirname(output) or "."):
         raise UsageError(f"{flag} {output}: the folder {os.path.dirname(output)} does not exist")

@@ -14,6 +14,7 @@ from muceval.cli.common import (
     RESPONSES,
     SCORES,
     expand_folders,
+    given_on_command_line,
     print_notes,
     progress_bar,
     refuse_unused,
@@ -38,7 +39,6 @@ from muceval.reporting.options import ReportOptions
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from muceval.pipelines.report import ReportSource
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.html import ReportFiles
     from muceval.reporting.modern_report import ModernAnalysis
@@ -46,8 +46,7 @@ if TYPE_CHECKING:
 
 
 def _report_options() -> Decorator:
-    """The folder of the report and :class:`ReportOptions`: the command receives ``out_dir``
-    and ``shown``."""
+    """``--out`` and the :class:`ReportOptions`: the command receives both as ``written``."""
     def build(out_dir: str, title: str | None, force: bool, alignment: str | None,
               png: bool, histograms: tuple[str, ...], errors: bool,
               ) -> tuple[str, ReportOptions]:
@@ -140,8 +139,11 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     if example:
         if inputs or key_path or configuration.config_path or history_path:
             raise UsageError("--example takes no INPUT, --key, --config or --history")
-        key_path, config_path, history_path, inputs = _the_example()
-        configuration = replace(configuration, config_path=config_path)
+        from muceval.reporting.demo import example_files
+
+        bundled = example_files()
+        key_path, history_path, inputs = bundled.key, bundled.history, bundled.responses
+        configuration = replace(configuration, config_path=bundled.config)
     if not inputs:
         raise UsageError("give INPUT files (or --example)")
     inputs = expand_folders(inputs, SCORES if key_path is None else RESPONSES)
@@ -150,14 +152,13 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
             or shown.errors) and key_path is None:
         raise UsageError("--alignment, --alignment-file and --errors need responses scored "
                          "with --key (or --example)")
-    given = click.get_current_context().get_parameter_source("unit")
     source = report_source(
         inputs, key_path, config=configuration.config_path, slots=configuration.slots_path,
         alignment_file=configuration.alignment_path, history=history_path, scoring=scoring,
-        unit=unit if key_path is not None or given is click.core.ParameterSource.COMMANDLINE
-        else None, units=selection.units, names=selection.renames(inputs),
+        unit=unit if key_path is not None or given_on_command_line("unit") else None,
+        units=selection.units, names=selection.renames(inputs),
         parse=selection.parse, schema=selection.schema)
-    _refuse_unused(source)
+    refuse_unused(*_ACCEPTED[type(source).__name__])
     modern = isinstance(source, ModernPredictions)
     with progress_bar(True, "pairs" if modern else "randomization") as advance:
         analysis = build_report(source, settings=testing.settings, options=shown,
@@ -185,11 +186,6 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
 }
 """The options each kind of input takes (:data:`muceval.pipelines.report.ReportSource`);
 any other one given is refused."""
-
-
-def _refuse_unused(source: ReportSource) -> None:
-    accepted, why = _ACCEPTED[type(source).__name__]
-    refuse_unused(accepted, why)
 
 
 def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptions,
@@ -224,19 +220,9 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
         _print_modern(analysis, files.html, elapsed)
 
 
-def _the_example() -> tuple[str, str, str, tuple[str, ...]]:
-    """The bundled example's key, configuration, history and responses."""
-    from muceval.reporting.demo import example_files
-
-    bundled = example_files()
-    return bundled.key, bundled.config, bundled.history, bundled.responses
-
-
 def _refuse_an_earlier_report(out_dir: str, force: bool) -> None:
     """Said before the analysis runs; every file is checked again before the first is
     written (:func:`muceval.formats.files.write_files`)."""
-    from muceval.errors import UsageError
-
     earlier = [name for name in ("report.html", "report.json")
                if os.path.lexists(os.path.join(out_dir, name))]
     if earlier and not force:

@@ -11,10 +11,10 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import (
+    JSON_UNIT_OPTION,
     RESPONSES,
-    UNIT_LEVEL_HELP,
-    UNIT_LEVELS,
     expand_folders,
+    given_on_command_line,
     name_option,
     note_unanswered,
     notice,
@@ -38,7 +38,7 @@ from muceval.cli.groups import (
     scoring_options,
 )
 from muceval.cli.modern import MODERN_ONLY, MODERN_USES, modern_options, run_modern
-from muceval.errors import OutputError, UsageError
+from muceval.errors import MucevalError, OutputError, UsageError
 from muceval.formats.files import write_atomic
 from muceval.reporting.outputs import (
     Detail,
@@ -103,10 +103,7 @@ def _view_options() -> Decorator:
                      help="--format json / csv: the summary of each system with its per-message "
                      "totals; 'messages' adds every row of every message, 'pairs' also every "
                      "template pair."),
-        click.option("--unit", type=click.Choice(UNIT_LEVELS),
-                     default="message", show_default=True,
-                     help="With --format json: the units written for the significance tests: "
-                     + UNIT_LEVEL_HELP),
+        JSON_UNIT_OPTION,
         click.option("--per-slot", is_flag=True,
                      help="With --format table or json: recall, precision and F of every slot, "
                      "the object subtotals and the four manners, per system."),
@@ -121,14 +118,13 @@ def _view_options() -> Decorator:
 def _check_view(view: ScoreView, destination: Destination) -> None:
     """The options of the 1992 view, checked against each other."""
     fmt, unit, per_slot = view.fmt, view.unit, view.per_slot
-    given = click.get_current_context().get_parameter_source
     if per_slot and (fmt not in ("table", "json") or destination.output_dir is not None):
         raise UsageError("--per-slot goes with --format table or --format json, without "
                          "--output-dir")
-    if fmt != "report" and given("layout") is click.core.ParameterSource.COMMANDLINE:
+    if fmt != "report" and given_on_command_line("layout"):
         raise UsageError(f"--layout chooses a 1992 report layout; --format {fmt} has none "
                          "(json and csv take --detail)")
-    if fmt not in ("json", "csv") and given("detail") is click.core.ParameterSource.COMMANDLINE:
+    if fmt not in ("json", "csv") and given_on_command_line("detail"):
         raise UsageError("--detail goes with --format json or csv")
     if unit != "message" and (fmt != "json" or per_slot):
         raise UsageError(f"--unit {unit} writes the units into muceval's JSON scores: it goes "
@@ -277,8 +273,6 @@ def _show(view: ScoreView, destination: Destination,
 
 def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:
     """After a failed save: offer to store the answers (kept in memory) in another file."""
-    from muceval.errors import MucevalError
-
     answers = sum(1 for _ in failed.history.entries())
     click.echo(f"error: {failed}", err=True)
     while True:

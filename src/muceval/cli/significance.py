@@ -20,6 +20,7 @@ from muceval.cli.common import (
     UNIT_LEVEL_HELP,
     UNIT_LEVELS,
     expand_folders,
+    given_on_command_line,
     print_notes,
     progress_bar,
     progress_option,
@@ -187,22 +188,20 @@ def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
         raise click.UsageError("--pairs writes the pairwise table itself; the terminal or "
                                "--format json gets the summary")
     settings = testing.settings
-    context = click.get_current_context()
     if pairs is not None:
         # A leaderboard's intervals and classic tests cost a third of its time: computed
         # only when asked for on the command line, and the summary says which were.
-        asked = context.get_parameter_source("bootstrap") is click.core.ParameterSource.COMMANDLINE
+        asked = given_on_command_line("bootstrap")
         settings = replace(settings, bootstrap=settings.bootstrap if asked else 0,
                            classic=bool(chosen_tests))
     else:
         settings = replace(settings, bootstrap=0 if table else settings.bootstrap,
                            classic=bool(chosen_tests) or not table)
-    given = context.get_parameter_source("metrics")
-    with progress_bar(label is not None and _show(progress), label or "",
-                      asked=progress is True) as advance:
+    shown = progress if progress is not None else sys.stdout.isatty() and sys.stderr.isatty()
+    with progress_bar(label is not None and shown, label or "", asked=progress is True) as advance:
         result = run_significance(
-            source, settings=settings, metrics=testing.metric_names
-            if given is click.core.ParameterSource.COMMANDLINE else None,
+            source, settings=settings,
+            metrics=testing.metric_names if given_on_command_line("metrics") else None,
             threads=testing.threads, progress=advance,
             executor=cluster.executor() if cluster is not None else None, scorer=subject.scorer,
             phi=subject.phi,
@@ -298,10 +297,6 @@ def _table(result: SignificanceResult | ErrorPairs | StreamedRun, matrix: bool |
         render_significance(result, console, matrix=matrix)
         if chosen_tests:
             render_classic_tests(result, console, chosen_tests)
-
-
-def _show(progress: bool | None) -> bool:
-    return progress if progress is not None else sys.stdout.isatty() and sys.stderr.isatty()
 
 
 def _parse_tests(text: str | None) -> tuple[str, ...]:

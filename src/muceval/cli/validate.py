@@ -52,10 +52,8 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
     if fmt == "json":
         click.echo(json.dumps([
             {"path": r.path, "kind": r.kind, "counts": r.counts,
-             "problems": [{"line": p.line, "column": p.column, "message": p.message}
-                          for p in r.problems],
-             "warnings": [{"line": p.line, "column": p.column, "message": p.message}
-                          for p in r.warnings]}
+             **{part: [{"line": p.line, "column": p.column, "message": p.message}
+                       for p in getattr(r, part)] for part in ("problems", "warnings")}}
             for r in results], indent=2))
     else:
         for result in results:

@@ -132,8 +132,7 @@ def _check(source: InputSource, yeh: bool, errors: bool,
 
 def _tallies(source: CompareSource, modern: ModernOptions | None,
              notify: Notify) -> tuple[UnitTallies | RatioTallies, str]:
-    """The systems' units (modern counts per document, responses scored here, or score
-    files) and what one unit is."""
+    """The systems' units (scored here, or read from score files) and what one unit is."""
     if isinstance(source, ModernPredictions | Responses):
         return units_of(source, modern, notify)
     from muceval.formats.registry import load_inputs

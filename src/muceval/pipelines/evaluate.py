@@ -72,7 +72,7 @@ class Evaluation:
                      progress: Callable[[int, int], None] | None = None) -> SignificanceResult:
         """Every pairwise difference tested by paired randomization over the units (as
         ``muceval significance`` tests them); ``settings`` default to MUC-4's preset."""
-        from muceval.significance.engine import compare
+        from muceval.significance.engine import METRICS, compare
         from muceval.significance.ratios import RATIO_METRICS, compare_ratios
         from muceval.significance.settings import SignificanceSettings
 
@@ -80,8 +80,6 @@ class Evaluation:
         if isinstance(self.tallies, RatioTallies):
             return compare_ratios(self.tallies, tuple(metrics or RATIO_METRICS), chosen,
                                   progress=progress)
-        from muceval.significance.engine import METRICS
-
         return compare(self.tallies, tuple(metrics or METRICS), chosen, progress=progress)
 
     def rows(self) -> list[dict[str, Any]]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from muceval.errors import UsageError
+from muceval.errors import MucevalError, UsageError
 from muceval.scoring.muc1992.options import ScoringOptions
 
 if TYPE_CHECKING:
@@ -199,7 +199,6 @@ def is_templates(path: str | Path) -> bool:
 def _kind_name(path: str | Path, strict: bool = False) -> str | None:
     """The registry's name of the file's kind; None when no kind is recognised or (unless
     ``strict``) the file cannot be read: its reader then says what is wrong, with the line."""
-    from muceval.errors import MucevalError
     from muceval.formats.registry import INPUTS
 
     try:

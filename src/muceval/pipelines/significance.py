@@ -171,23 +171,22 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
     source = _check(source, scorer, phi, plan, pairs, executor)
     if isinstance(source, ErrorAnalyses):
         return _error_pairs(source, settings)
-    if isinstance(source, ModernPredictions):
-        from muceval.pipelines.score import units_of
-        from muceval.scoring.modern import ModernOptions
+    if isinstance(source, ModernPredictions | ModernScoreFiles):
         from muceval.significance.ratios import RATIO_METRICS, compare_ratios
 
-        chosen_scorer = ModernOptions(scorer, phi) if scorer is not None else None
-        ratios, _ = units_of(source, chosen_scorer, on_scored)
-        assert isinstance(ratios, RatioTallies)
+        if isinstance(source, ModernPredictions):
+            from muceval.pipelines.score import units_of
+            from muceval.scoring.modern import ModernOptions
+
+            chosen_scorer = ModernOptions(scorer, phi) if scorer is not None else None
+            ratios, _ = units_of(source, chosen_scorer, on_scored)
+            assert isinstance(ratios, RatioTallies)
+        else:
+            from muceval.formats.scores.modern import read_modern_scores
+
+            ratios = read_modern_scores(list(source.paths), scorer)
         return compare_ratios(ratios, RATIO_METRICS if metrics is None else tuple(metrics),
                               settings, progress=progress)
-    if isinstance(source, ModernScoreFiles):
-        from muceval.formats.scores.modern import read_modern_scores
-        from muceval.significance.ratios import RATIO_METRICS, compare_ratios
-
-        ratios = read_modern_scores(list(source.paths), scorer)
-        chosen = RATIO_METRICS if metrics is None else tuple(metrics)
-        return compare_ratios(ratios, chosen, settings, progress=progress)
     tallies = _tallies(source, notifier(on_scored))
     chosen = default_metrics(settings) if metrics is None else tuple(metrics)
     if plan:

@@ -361,21 +361,27 @@ def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | Non
         for c in audit.scored:
             if c == audit.default:
                 continue
-            tau = comparison.kendall_tau.get(c)
-            flips = comparison.flips.get(c, ())
-            console.print(f"{c}: Kendall τ against {audit.default} "
-                          f"{'-' if tau is None else f'{tau:.3f}'}; "
-                          f"{len(flips)} significance decision(s) flip", highlight=False)
-            for f in flips:
-                console.print(f"  {f.a} vs {f.b}: {'different' if f.default_significant else 'same'}"
-                              f" (p {f.p_default:.4f}) → "
-                              f"{'different' if f.significant else 'same'} (p {f.p_value:.4f})",
-                              highlight=False)
+            print_flips(console, comparison, c, audit.default)
     _pairs_table(console, audit)
     _removal_table(console, audit)
     _calibration_table(console, audit)
     _entropy_table(console, audit)
     return "" if terminal else console.export_text()
+
+
+def print_flips(console: Any, comparison: AlignmentComparison, criterion: str,
+                default: str) -> None:
+    """Kendall's τ of ``criterion`` against ``default``, and the significance decisions
+    between systems that flip."""
+    tau = comparison.kendall_tau.get(criterion)
+    flips = comparison.flips.get(criterion, ())
+    console.print(f"{criterion}: Kendall τ against {default} "
+                  f"{'-' if tau is None else f'{tau:.3f}'}; "
+                  f"{len(flips)} significance decision(s) flip", highlight=False)
+    for f in flips:
+        console.print(f"  {f.a} vs {f.b}: {'different' if f.default_significant else 'same'}"
+                      f" (p {f.p_default:.4f}) → {'different' if f.significant else 'same'}"
+                      f" (p {f.p_value:.4f})", highlight=False)
 
 
 def _pairs_table(console: Any, audit: AlignmentAudit) -> None:

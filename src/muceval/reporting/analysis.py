@@ -247,10 +247,8 @@ class Analysis:
 
     def data_files(self) -> dict[str, str]:
         """Every data file the sections and the scoring add to the report's folder."""
-        out: dict[str, str] = {}
-        for section in self.sections:
-            out.update(section.files())
-        return {**out, **dict(self.files)}
+        return {**{name: text for section in self.sections
+                   for name, text in section.files().items()}, **dict(self.files)}
 
     def to_dict(self) -> dict[str, Any]:
         """The machine-readable report: ``settings``, ``systems``, ``significance`` and,

@@ -118,6 +118,19 @@ def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, s
             for a, b in pairs]
 
 
+def figure_files(figures: Mapping[str, Any], out: Path, png: bool,
+                 svgs: dict[str, str]) -> dict[Path, str | bytes]:
+    """The files of ``figures`` under ``out/figures`` (SVG, and PNG with ``png``); each SVG
+    is also kept in ``svgs`` by figure id, for the page."""
+    files: dict[Path, str | bytes] = {}
+    for fig_id, fig in figures.items():
+        svgs[fig_id] = to_svg(fig)
+        files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
+        if png:
+            files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
+    return files
+
+
 def build_figures(analysis: Analysis,
                   distributions: Sequence[Distribution] = ()) -> dict[str, Any]:
     """Every figure of the report, keyed by figure id (:func:`~muceval.reporting.plots.to_svg`
@@ -165,8 +178,7 @@ _TITLES = {"summary": "Summary", "region": "Region of performance",
 
 def _contents(sections: Sequence[ReportSection], shown: Mapping[str, bool],
               ) -> list[tuple[str, str]]:
-    """The table of contents: the parts of the page that are shown, each followed by the
-    sections placed after it."""
+    """The table of contents: the parts shown, each followed by the sections placed after it."""
     out = []
     for anchor in ANCHORS:
         if shown.get(anchor, True):
@@ -251,13 +263,10 @@ def matrices_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str 
                   titles: Mapping[str, str] = METRIC_TITLES) -> dict[str, Any]:
     """The matrices section of a significance result (figures ``{prefix}matrix-{metric}``)."""
     s = sig.settings
-    blocks = []
-    for metric in sig.metrics:
-        label = titles.get(metric, metric)
-        blocks.append({"metric": metric, "label": label, "order": sig.matrix_order,
-                       "figure": figure_view(f"{prefix}matrix-{metric}", svgs,
-                                         f"Pairwise p-values for {label}."),
-                       "rows": matrix_rows(sig, metric)})
+    blocks = [{"metric": m, "label": titles.get(m, m), "order": sig.matrix_order,
+               "figure": figure_view(f"{prefix}matrix-{m}", svgs,
+                                     f"Pairwise p-values for {titles.get(m, m)}."),
+               "rows": matrix_rows(sig, m)} for m in sig.metrics]
     method = (f"approximate randomization with {s['shuffles']:,} shuffles"
               if s["method"] == "approximate" else f"{s['method']} randomization")
     return {"method": method, "alternative": s["alternative"], "alpha": f"{s['alpha']:g}",
@@ -277,11 +286,9 @@ def groupings_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str
 def _slots_view(analysis: Analysis) -> dict[str, Any] | None:
     sig = analysis.significance
     order = sig.ranking(sig.ranking_metric)
-    names: list[str] = []
-    for s in analysis.systems:
-        for row in (*s.slots, *s.objects):
-            if row.name not in names and row.kind in ("slot", "subtotal"):
-                names.append(row.name)
+    names = list(dict.fromkeys(row.name for s in analysis.systems
+                               for row in (*s.slots, *s.objects)
+                               if row.kind in ("slot", "subtotal")))
     if not names:
         return None
     lookup = {s.name: {r.name: r for r in (*s.slots, *s.objects)} for s in analysis.systems}
@@ -348,20 +355,14 @@ def _tally_view(rows: Sequence[Row], system: str, kind: str) -> dict[str, Any]:
 
 def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:
     s = analysis.recorded()
-    items: list[tuple[str, str]] = [
-        ("systems", str(s.get("systems"))),
-        (f"units ({s['unit']}s)" if s.get("unit") else "units", str(s.get("units"))),
-        ("method", str(s.get("method"))),
-        ("shuffles", str(s.get("shuffles"))),
-        ("seed", str(s.get("seed"))),
-        ("alternative", str(s.get("alternative"))),
-        ("significance cutoff (alpha)", str(s.get("alpha"))),
-        ("confidence level", str(s.get("confidence"))),
-        ("multiple-comparison adjustment", str(s.get("adjust"))),
-        ("bootstrap resamples", str(s.get("bootstrap"))),
-        ("interval level", str(s.get("ci_level"))),
-        ("metrics", ", ".join(s.get("metrics", []))),
-    ]
+    labels = {"systems": "systems",
+              "units": f"units ({s['unit']}s)" if s.get("unit") else "units",
+              "method": "method", "shuffles": "shuffles", "seed": "seed",
+              "alternative": "alternative", "alpha": "significance cutoff (alpha)",
+              "confidence": "confidence level", "adjust": "multiple-comparison adjustment",
+              "bootstrap": "bootstrap resamples", "ci_level": "interval level"}
+    items = [(label, str(s.get(key))) for key, label in labels.items()]
+    items.append(("metrics", ", ".join(s.get("metrics", []))))
     for key, value in (s.get("inputs") or {}).items():
         items.append((key, ", ".join(map(_setting_text, value)) if isinstance(value, list | tuple)
                       else _setting_text(value)))
@@ -426,7 +427,7 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
         placed=_placed(analysis.sections, Page(svgs, names, png)),
         summary=_summary_view(analysis),
         region=figure_view("region", svgs, "Region of performance of every system."),
-        matrices=matrices_view(analysis.significance, svgs), groupings=groupings_view(analysis.significance, svgs),
+        matrices=matrices_view(sig, svgs), groupings=groupings_view(sig, svgs),
         slots=_slots_view(analysis),
         classic=classic,
         distributions=_distributions_view(distributions, svgs, names),
@@ -571,14 +572,8 @@ def write_report(
                              "write_report writes what the analysis holds", parameter=name)
     out = Path(out_dir)
     svgs: dict[str, str] = {}
-    files: dict[Path, str | bytes] = {}
-    figure_paths: list[Path] = []
     distributions = randomization_distributions(analysis, options.histograms)
-    for fig_id, fig in build_figures(analysis, distributions).items():
-        svgs[fig_id] = to_svg(fig)
-        files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
-        if options.png:
-            files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
+    files = figure_files(build_figures(analysis, distributions), out, options.png, svgs)
     figure_paths = list(files)
     data: dict[str, str] = {
         "report.json": analysis.to_json(),

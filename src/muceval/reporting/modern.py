@@ -89,8 +89,6 @@ def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
 def modern_scores_table(run: ModernRun, terminal: bool) -> str:
     """Each scorer's table (P, R, F1 and the counts behind them, best first), printed on the
     terminal (``terminal``) or returned as text."""
-    import io
-
     from rich.console import Console
     from rich.table import Table
 

@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import document_header
-from muceval.reporting.alignment import AlignmentComparison, rank_and_flip
+from muceval.reporting.alignment import AlignmentComparison, print_flips, rank_and_flip
 from muceval.scoring.modern import ratio_tallies
 from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
 from muceval.significance.ratios import compare_ratios
@@ -180,14 +180,7 @@ def modern_alignment_table(audits: Sequence[GttAlignmentAudit],
                       "" if p is None else f"{p:.4f}", "" if rank is None else str(rank))
     console.print(table)
     if comparison is not None and len(audits) >= 2:
-        tau = comparison.kendall_tau.get(FLAG)
-        flips = comparison.flips.get(FLAG, ())
-        console.print(f"{FLAG}: Kendall τ against {DEFAULT} {'-' if tau is None else f'{tau:.3f}'}"
-                      f"; {len(flips)} significance decision(s) flip")
-        for f in flips:
-            console.print(f"  {f.a} vs {f.b}: {'different' if f.default_significant else 'same'}"
-                          f" (p {f.p_default:.4f}) → {'different' if f.significant else 'same'}"
-                          f" (p {f.p_value:.4f})")
+        print_flips(console, comparison, FLAG, DEFAULT)
     if pairs:
         listing = Table(title="Pairs credited on the incident type alone")
         for head in ("system", "document", "predicted", "gold", "type", "gold type",

@@ -21,9 +21,9 @@ from muceval.core.signature import document_header
 from muceval.errors import UsageError
 from muceval.formats.files import write_files
 from muceval.reporting.errors_section import ErrorSection
-from muceval.reporting.html import ReportFiles, groupings_view, matrices_view
+from muceval.reporting.html import ReportFiles, figure_files, groupings_view, matrices_view
 from muceval.reporting.names import display_names
-from muceval.reporting.plots import groups_plot, matrix_plot, to_png, to_svg
+from muceval.reporting.plots import groups_plot, matrix_plot
 from muceval.reporting.sections import Page, ReportSection, environment, format_pct
 from muceval.scoring.modern import ModernScores, ratio_tallies
 from muceval.significance.ratios import RATIO_METRICS, compare_ratios
@@ -202,25 +202,14 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
     those of ``keep`` never)."""
     out = Path(out_dir)
     svgs: dict[str, str] = {}
-    files: dict[Path, str | bytes] = {}
-    for r in analysis.scorers:
-        if r.significance is None:
-            continue
-        for metric in r.significance.metrics:
-            label = f"{r.label}: {TITLES[metric]}"
-            for kind, fig in (("matrix", matrix_plot(r.significance, metric, label)),
-                              ("groups", groups_plot(r.significance, metric, label))):
-                fig_id = f"{r.anchor}-{kind}-{metric}"
-                svgs[fig_id] = to_svg(fig)
-                files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
-                if png:
-                    files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
+    figures = {f"{r.anchor}-{kind}-{metric}": plot(r.significance, metric,
+                                                   f"{r.label}: {TITLES[metric]}")
+               for r in analysis.scorers if r.significance is not None
+               for metric in r.significance.metrics
+               for kind, plot in (("matrix", matrix_plot), ("groups", groups_plot))}
     for section in analysis.sections:
-        for fig_id, fig in section.figures().items():
-            svgs[fig_id] = to_svg(fig)
-            files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
-            if png:
-                files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
+        figures.update(section.figures())
+    files = figure_files(figures, out, png, svgs)
     paths = list(files)
     files[out / "report.json"] = json.dumps(analysis.to_dict(), indent=1,
                                             ensure_ascii=False) + "\n"

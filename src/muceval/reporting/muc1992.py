@@ -180,13 +180,10 @@ def _pair_section(pair: PairScore, summary: Summary, config: Configuration) -> l
     terse = not config.report_verbose
     lines.append(_row("template-id", pair.template_id, fal=False))
     tallies = dict(pair.slots)
-    for name, tally in pair.slots:
-        lines.append(_row(name, tally, fal=name in set_slots, terse=terse))
+    lines += [_row(name, tally, fal=name in set_slots, terse=terse) for name, tally in pair.slots]
     lines.append(_RULE)
-    for row in layout.subtotals:
-        lines.append(
-            _row(row.name, sum_tallies(tallies.get(s, Tally()) for s in row.slot_ids), fal=False)
-        )
+    lines += [_row(row.name, sum_tallies(tallies.get(s, Tally()) for s in row.slot_ids),
+                   fal=False) for row in layout.subtotals]
     lines += [_RULE, _row("TOTAL", sum_tallies(t for _, t in pair.slots), fal=False), "\f"]
     return lines
 

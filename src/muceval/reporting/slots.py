@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from muceval.core.metrics import FloatScores
 from muceval.core.model import Configuration
+from muceval.core.systems import MANNER_LABELS
 from muceval.core.tallies import MANNERS, PairScore, Tally, summarize
 
 if TYPE_CHECKING:
@@ -24,13 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["SlotRow", "per_slot_rows", "per_slot_table", "PER_SLOT_FORMAT"]
 
 PER_SLOT_FORMAT = "muceval-per-slot"
-
-_MANNER_LABELS = {
-    "matched-missing": "MATCHED/MISSING",
-    "matched-spurious": "MATCHED/SPURIOUS",
-    "matched-only": "MATCHED ONLY",
-    "all-templates": "ALL TEMPLATES",
-}
 
 
 @dataclass(frozen=True)
@@ -80,7 +74,7 @@ def per_slot_rows(pairs: Sequence[PairScore], config: Configuration) -> list[Slo
     matched_missing = summary.accumulators.matched_missing
     rows += [row("SET FILLS ONLY", "fills", matched_missing.set_fills),
              row("STRING FILLS ONLY", "fills", matched_missing.string_fills)]
-    rows += [row(_MANNER_LABELS[m.value], "manner", summary.accumulators.get(m).total)
+    rows += [row(MANNER_LABELS[m.value], "manner", summary.accumulators.get(m).total)
              for m in MANNERS]
     return rows
 

@@ -107,13 +107,11 @@ def _ranked_table(result: SignificanceResult, order: list[str], short: dict[str,
         table.add_column("p next", justify="right", no_wrap=True)
     for i, name in enumerate(order):
         cells = [f"{100 * result.scores[name][m]:.2f} {result.letters[m][name]}" for m in metrics]
-        if not pairs:
-            pass
-        elif i + 1 < len(order):
+        if pairs and i + 1 < len(order):
             below = order[i + 1]
             diff = result.scores[name][primary] - result.scores[below][primary]
             cells += [f"{100 * diff:+.2f}", _cell(result, name, below, primary)]
-        else:
+        elif pairs:
             cells += ["", ""]
         table.add_row(short[name], *cells)
     return table
@@ -235,14 +233,12 @@ def render_baseline(result: BaselineResult, console: Any) -> None:
     methods = sorted({c.method for c in result.comparisons})
     settings = result.settings
     if settings.get("unit") == "response":
-        console.print(f"randomization over the responses only one system produced (Yeh 2000; "
-                      f"{', '.join(f'{n:,} for {name}' for name, n in settings['responses'].items())}; "
-                      f"{', '.join(methods)}); significant: p ≤ {settings['alpha']}; "
-                      f"seed {settings['seed']}")
+        over = ("randomization over the responses only one system produced (Yeh 2000; "
+                f"{', '.join(f'{n:,} for {name}' for name, n in settings['responses'].items())}; ")
     else:
-        console.print(f"paired randomization over {settings['units']} units "
-                      f"({', '.join(methods)}); significant: p ≤ {settings['alpha']}; "
-                      f"seed {settings['seed']}")
+        over = f"paired randomization over {settings['units']} units ("
+    console.print(f"{over}{', '.join(methods)}); significant: p ≤ {settings['alpha']}; "
+                  f"seed {settings['seed']}")
     print_signature(settings, console)
 
 
@@ -256,13 +252,9 @@ def print_signature(settings: Mapping[str, Any], console: Any) -> None:
 
 def _yeh_checks(rows: Sequence[Any]) -> str:
     """Yeh's two checks of a test over responses, in one line (empty for other tests)."""
-    parts = []
-    for c in rows:
-        if not c.checks:
-            continue
-        if "sign_test_p" in c.checks:
-            parts.append(f"{metric_label(c.metric, {})} p {_p_text(c.p_value)} against the "
-                         f"sign test {_p_text(c.checks['sign_test_p'])}")
+    parts = [f"{metric_label(c.metric, {})} p {_p_text(c.p_value)} against the "
+             f"sign test {_p_text(c.checks['sign_test_p'])}"
+             for c in rows if c.checks and "sign_test_p" in c.checks]
     again = [f"{metric_label(c.metric, {})} {_p_text(c.checks['second_seed_p'])}"
              for c in rows if c.checks and "second_seed_p" in c.checks]
     if again:

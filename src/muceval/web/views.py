@@ -106,16 +106,13 @@ def _systems(totals: Mapping[str, Tally], names: Sequence[str]) -> list[SystemSc
 
 def scores_view(session: Adjudication) -> list[dict[str, Any]]:
     """ALL TEMPLATES of every system as it stands (the 1992 summary's row)."""
-    out = []
-    for s in _systems(session.totals, session.names):
-        row = s.all_templates
-        f = s.f_1992
-        out.append({"system": s.name, "recall": format_pct(row.recall),
-                    "precision": format_pct(row.precision), "f1": format_pct(row.f_pr),
-                    "f_1992": "-" if f is None else f"{f[0]:.2f}",
-                    "open": session.open_per_system.get(s.name, 0),
-                    "manual": sorted(session.manual.get(s.name, {}))})
-    return out
+    return [{"system": s.name, "recall": format_pct(s.all_templates.recall),
+             "precision": format_pct(s.all_templates.precision),
+             "f1": format_pct(s.all_templates.f_pr),
+             "f_1992": "-" if s.f_1992 is None else f"{s.f_1992[0]:.2f}",
+             "open": session.open_per_system.get(s.name, 0),
+             "manual": sorted(session.manual.get(s.name, {}))}
+            for s in _systems(session.totals, session.names)]
 
 
 _METRICS = (("recall", "REC"), ("precision", "PRE"), ("f1", "F (P&R)"))
