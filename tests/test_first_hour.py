@@ -469,6 +469,17 @@ def test_the_command_list_imports_no_command_and_says_what_each_says() -> None:
         assert command is not None and command.help is not None
         said = " ".join(command.help.split())
         assert said.startswith(SHORT_HELP[name].rstrip(".")), name
+    # A command's module that the list leaves out would be a command nobody can run.
+    import importlib
+    import pkgutil
+
+    import muceval.cli
+    for module in pkgutil.iter_modules(muceval.cli.__path__):
+        loaded = importlib.import_module(f"muceval.cli.{module.name}")
+        for value in vars(loaded).values():
+            if isinstance(value, click.Command) and value is not cli \
+                    and getattr(value.callback, "__module__", None) == loaded.__name__:
+                assert value.name in COMMAND_MODULES, value.name
 
 
 def test_a_message_a_little_too_long_is_not_cut() -> None:
