@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from muceval.core.model import (
@@ -73,6 +73,7 @@ def test_any_bytes_give_input_error_or_a_result(data: bytes) -> None:
 
 @FUZZ
 @given(VALUE_TEXT, st.sampled_from([t for t in SlotType if t is not SlotType.TEMPLATE_ID]))
+@example(':/?":', SlotType.LOCATION)  # a quote inside a bare token, then in parentheses
 def test_any_value_parses_or_raises_input_error(text: str, slot_type: SlotType) -> None:
     try:
         value = parse_fill(text, slot_type)

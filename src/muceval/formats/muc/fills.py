@@ -10,7 +10,7 @@ produce.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -56,7 +56,7 @@ class _Syntax(Exception):
 
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _WS = re.compile(r"[ \t]*")
-_PAREN_OR_QUOTE = re.compile(r'"(?:[^"\\]|\\.)*"|[()]|"')
+_PAREN_OR_QUOTE = re.compile(r'[()"]')
 
 # A bare token runs to the next separator; parentheses inside it are literal
 # text when balanced (``DEV-MUC3-0001 (NCCOSC)``, ``URUGUAY (COUNTRY)``).
@@ -101,18 +101,44 @@ class _Op:
 _Element = _Choice | _Op
 
 
+def _parens(s: str, lo: int) -> Iterator[tuple[int, str]]:
+    """The parentheses of ``s`` from ``lo`` on, outside strings, and where a string that is
+    never closed begins (``'"'``, the last item).
+
+    A quote begins a string only where a choice begins (:func:`_scan_choice`): after ``(``,
+    ``/``, an operator or the start. Elsewhere it is a character of a bare token, as in
+    ``?"``, which must then be read the same inside parentheses as outside.
+    """
+    i = lo
+    while (m := _PAREN_OR_QUOTE.search(s, i)) is not None:
+        at, char = m.start(), m.group()
+        i = at + 1
+        if char == '"':
+            before = at - 1
+            while before >= lo and s[before] in " \t":
+                before -= 1
+            if before >= lo and s[before] not in "(/:-":
+                continue
+            quoted = _QUOTED.match(s, at)
+            if quoted is None:
+                yield at, char
+                return
+            i = quoted.end()
+            continue
+        yield at, char
+
+
 def _matching_paren(s: str, start: int) -> int:
     """Index of the ``)`` closing the ``(`` at ``start`` (quoted strings skipped), or -1."""
     depth = 0
-    for m in _PAREN_OR_QUOTE.finditer(s, start):
-        tok = m.group()
+    for at, tok in _parens(s, start):
         if tok == "(":
             depth += 1
         elif tok == ")":
             depth -= 1
             if depth == 0:
-                return m.start()
-        elif tok == '"':  # an unterminated string swallows the rest
+                return at
+        else:  # an unterminated string swallows the rest
             return -1
     return -1
 
@@ -124,15 +150,14 @@ MAX_NESTING = 20
 def _check_nesting(s: str, lo: int) -> None:
     """Refuse parentheses nested deeper than :data:`MAX_NESTING` before the recursive parse."""
     depth = 0
-    for m in _PAREN_OR_QUOTE.finditer(s, lo):
-        tok = m.group()
+    for at, tok in _parens(s, lo):
         if tok == "(":
             depth += 1
             if depth > MAX_NESTING:
-                raise _Syntax(m.start(), f"parentheses nested more than {MAX_NESTING} deep")
+                raise _Syntax(at, f"parentheses nested more than {MAX_NESTING} deep")
         elif tok == ")":
             depth -= 1
-        elif tok == '"':  # an unterminated string: the parse reports it
+        else:  # an unterminated string: the parse reports it
             return
 
 
