@@ -110,3 +110,16 @@ def test_no_fork_with_another_thread_running() -> None:
 def test_a_number_of_processes_below_one_is_refused(jobs) -> None:
     with pytest.raises(UsageError, match="jobs"):
         ScoringOptions(jobs=jobs)
+
+
+def test_a_childs_warnings_are_given_again_here() -> None:
+    import warnings
+
+    def warn(n: int) -> int:
+        warnings.warn(f"part {n}", UserWarning, stacklevel=1)
+        return n
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert processes.in_processes(warn, [1, 2, 3]) == [1, 2, 3]
+    assert [str(w.message) for w in caught] == ["part 1", "part 2", "part 3"]

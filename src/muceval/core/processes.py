@@ -8,6 +8,7 @@ import pickle
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -45,8 +46,10 @@ def in_processes(work: Callable[[T], R], parts: Sequence[T]) -> list[R] | None:
     itself, which raises the error a child met, in the order it would have met it).
 
     A child inherits what this process built (nothing is sent to it) and sends back its
-    result pickled through a pipe. It writes nothing else and ends with ``os._exit``, so
-    it neither flushes this process's buffers nor runs its exit handlers.
+    result pickled through a pipe, with the warnings it met, which are given again here
+    after the work (where this process's filters decide what is shown). It writes nothing
+    else and ends with ``os._exit``, so it neither flushes this process's buffers nor runs
+    its exit handlers.
 
     Without ``os.fork`` (Windows), every part is done here, one after the other.
 
@@ -64,7 +67,11 @@ def in_processes(work: Callable[[T], R], parts: Sequence[T]) -> list[R] | None:
                 status = 1
                 try:
                     os.close(read)
-                    data = pickle.dumps(work(part), pickle.HIGHEST_PROTOCOL)
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always")
+                        done = work(part)
+                    said = [(w.message, w.category, w.filename, w.lineno) for w in caught]
+                    data = pickle.dumps((done, said), pickle.HIGHEST_PROTOCOL)
                     with os.fdopen(write, "wb") as out:
                         out.write(data)
                     status = 0
@@ -80,13 +87,16 @@ def in_processes(work: Callable[[T], R], parts: Sequence[T]) -> list[R] | None:
             os.close(read)
             os.waitpid(pid, 0)
         raise
-    failed = False
+    sent: list[tuple[R, list[tuple[Warning | str, type[Warning], str, int]]] | None] = []
     for pid, read in children:
         with os.fdopen(read, "rb") as file:
             data = file.read()
         _, status = os.waitpid(pid, 0)
-        if status != 0 or failed:
-            failed = True
-        else:
-            results.append(pickle.loads(data))
-    return None if failed else results
+        sent.append(pickle.loads(data) if status == 0 else None)
+    if None in sent:
+        return None
+    for done, said in filter(None, sent):
+        for message, category, filename, lineno in said:
+            warnings.warn_explicit(message, category, filename, lineno)
+        results.append(done)
+    return results
