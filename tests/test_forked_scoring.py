@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import replace
 from importlib.resources import files
@@ -18,6 +19,15 @@ from muceval.scoring.session import score_files
 
 EXAMPLE = Path(str(files("muceval") / "data" / "example"))
 SYSTEMS = [EXAMPLE / f"{name}.txt" for name in ("alpha", "beta", "gamma", "delta")]
+
+
+@pytest.fixture(autouse=True)
+def _forks(request, monkeypatch) -> None:
+    """A thread another test left running (a server, a cluster's client) would keep this
+    worker from forking: these tests fork all the same, into work that takes no lock."""
+    if "thread" not in request.node.name:
+        monkeypatch.setattr(processes, "fork_safe", lambda: True)
+        monkeypatch.setattr(session, "fork_safe", lambda: True)
 
 
 def _session(config, key, responses, jobs, monkeypatch=None, **options):
@@ -65,7 +75,8 @@ def test_forked_processes_give_the_tst3_session_of_one(muc4: Path, monkeypatch) 
 
 
 @pytest.mark.parametrize("bad", [1, 2])  # a child's share, the first process's share
-def test_a_bad_response_gives_the_error_of_one_process(tmp_path: Path, bad: int) -> None:
+def test_a_bad_response_gives_the_error_of_one_process(tmp_path: Path, bad: int,
+                                                       monkeypatch) -> None:
     config = load_configuration(EXAMPLE / "config.toml")
     responses = [tmp_path / p.name for p in SYSTEMS]
     for source, target in zip(SYSTEMS, responses, strict=True):
@@ -75,24 +86,61 @@ def test_a_bad_response_gives_the_error_of_one_process(tmp_path: Path, bad: int)
     responses[bad].write_text(text)
     responses[3].write_text("not templates at all\n")  # later in reading order: not reported
     errors = []
+    calls: list[int] = []
+
+    def spy(work, parts):
+        calls.append(len(parts))
+        return processes.in_processes(work, parts)
+
+    monkeypatch.setattr(session, "in_processes", spy)
     for jobs in (1, 2):
         with pytest.raises(InputError) as error:
             score_files(config, EXAMPLE / "key.txt", responses,
                         options=ScoringOptions(jobs=jobs))
         errors.append(str(error.value))
     assert errors[0] == errors[1] and responses[bad].name in errors[0]
+    assert calls == [2]  # the processes met the error, and one process raised it
 
 
-def test_a_failed_child_is_said_and_the_first_share_raises() -> None:
+def test_a_failed_child_is_said_and_the_first_share_raises(monkeypatch) -> None:
     def square_or_fail(n: int) -> int:
         if n == 3:
             raise ValueError(n)
         return n * n
 
+    forked: list[int] = []
+    fork = os.fork
+
+    def counted() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counted)
     assert processes.in_processes(square_or_fail, [1, 2, 4]) == [1, 4, 16]
     assert processes.in_processes(square_or_fail, [1, 3]) is None
     with pytest.raises(ValueError, match="3"):
         processes.in_processes(square_or_fail, [3, 1, 2])
+    assert len(forked) == 5
+    for pid in forked:  # every child reaped, also when this process's share raised
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def test_no_process_to_fork_is_one_process(monkeypatch) -> None:
+    config = load_configuration(EXAMPLE / "config.toml")
+    one = score_files(config, EXAMPLE / "key.txt", SYSTEMS, options=ScoringOptions(jobs=1))
+    fds = len(os.listdir("/proc/self/fd"))
+
+    def no_fork() -> int:
+        raise BlockingIOError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    many = score_files(config, EXAMPLE / "key.txt", SYSTEMS, options=ScoringOptions(jobs=3))
+    assert len(os.listdir("/proc/self/fd")) == fds  # the pipe closed again
+    assert replace(many, options=None, record=None) == replace(one, options=None, record=None)
+    assert many.settings == one.settings
 
 
 def test_no_fork_with_another_thread_running() -> None:

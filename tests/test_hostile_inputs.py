@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from muceval.core.model import SlotType
+from muceval.errors import InputError
+from muceval.formats.muc.fills import parse_fill
 from muceval.reporting.demo import example_dir
 
 EX = example_dir()
@@ -87,6 +90,13 @@ def test_deeply_nested_fills_are_problems_not_crashes(tmp_path: Path, depth: int
     response.write_text(_response_with_fill("(" * depth + '"X"' + ")" * depth))
     result = run("score", "--key", KEY, "--config", CONFIG, str(response))
     refused(result, str(response))
+
+
+@pytest.mark.parametrize("fill", ['B"-" / ', 'B" / ', 'A:"B / '])  # quotes that hide the rest
+@pytest.mark.parametrize("slot_type", [SlotType.STRING, SlotType.SET, SlotType.DATE])
+def test_deep_parentheses_behind_a_quote_are_refused(fill: str, slot_type: SlotType) -> None:
+    with pytest.raises(InputError, match="nested more than"):
+        parse_fill(fill + "(" * 400 + "A" + ")" * 400, slot_type)
 
 
 def test_deeply_nested_history_and_configuration(tmp_path: Path) -> None:

@@ -85,12 +85,21 @@ def progress_bar(enabled: bool, label: str = "randomization", asked: bool = Fals
         TimeRemainingColumn,
     )
 
-    # Drawn at each call, without rich's refresh thread: a process with a second thread does
-    # not fork (muceval.core.processes.idle_cores), and scoring forks.
+    # Drawn by the calls (a tenth of a second apart at most), without rich's refresh thread:
+    # a process with a second thread does not fork (muceval.core.processes.fork_safe), and
+    # scoring forks.
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
         task = bar.add_task(label, total=None)
-        yield lambda done, total: bar.update(task, completed=done, total=total, refresh=True)
+        drawn = [0.0]
+
+        def draw(done: int, total: int) -> None:
+            now = time.monotonic()
+            due = now - drawn[0] >= 0.1 or done >= total
+            if due:
+                drawn[0] = now
+            bar.update(task, completed=done, total=total, refresh=due)
+        yield draw
 
 
 def progress_option(command: F) -> F:

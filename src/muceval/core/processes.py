@@ -10,26 +10,35 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, NoReturn, TypeVar
 
-__all__ = ["idle_cores", "in_processes"]
+__all__ = ["fork_safe", "idle_cores", "in_processes"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
+def fork_safe() -> bool:
+    """Whether this process may fork: only on Linux (macOS's system libraries may not survive
+    a fork) and with one Python thread (another may hold a lock the child then waits on
+    forever).
+
+    >>> isinstance(fork_safe(), bool)
+    True
+    """
+    return sys.platform == "linux" and threading.active_count() == 1
+
+
 def idle_cores() -> int:
     """How many processes may run at once now: the cores this process may use, less those
     another process is running on at this moment (Linux's count of runnable tasks in
-    ``/proc/loadavg``, this one included); 1 where a fork is not safe or the count is unknown.
-
-    A fork is safe only on Linux (macOS's system libraries may not survive one) and only in a
-    process with one thread (another may hold a lock the child then waits on forever).
+    ``/proc/loadavg``, this one included); 1 where a fork is not safe
+    (:func:`fork_safe`) or the count is unknown.
 
     >>> idle_cores() >= 1
     True
     """
-    if sys.platform != "linux" or threading.active_count() != 1:
+    if not fork_safe():
         return 1
     try:
         usable = len(os.sched_getaffinity(0))
@@ -42,57 +51,59 @@ def idle_cores() -> int:
 
 def in_processes(work: Callable[[T], R], parts: Sequence[T]) -> list[R] | None:
     """``[work(part) for part in parts]``, the first part in this process and each other one
-    in a forked child at the same time; None if a child failed (the caller does the work
-    itself, which raises the error a child met, in the order it would have met it).
+    in a forked child at the same time; None if a child failed or could not be forked (the
+    caller then does the work itself, which raises the error a child met, in the order it
+    would have met it).
 
     A child inherits what this process built (nothing is sent to it) and sends back its
-    result pickled through a pipe, with the warnings it met, which are given again here
-    after the work (where this process's filters decide what is shown). It writes nothing
-    else and ends with ``os._exit``, so it neither flushes this process's buffers nor runs
-    its exit handlers.
+    result pickled through a pipe, with the warnings this process's filters let it record
+    (an error filter fails the child); they are given again here after the work. It writes
+    nothing else and ends with ``os._exit``, so it neither flushes this process's buffers
+    nor runs its exit handlers. Whatever happens here, no child outlives the call.
 
-    Without ``os.fork`` (Windows), every part is done here, one after the other.
+    Without a safe fork (:func:`fork_safe`), every part is done here, one after the other.
 
     >>> in_processes(lambda n: n * n, [2, 3, 4])
     [4, 9, 16]
     """
-    if not hasattr(os, "fork"):
+    if not fork_safe():
         return [work(part) for part in parts]
-    children: list[tuple[int, int]] = []
+    pids: list[int] = []
+    reads: list[int] = []  # the pipes of the children not heard yet, in order
+    sent: list[tuple[R, list[tuple[Warning | str, type[Warning], str, int]]] | None] = []
     try:
         for part in parts[1:]:
-            read, write = os.pipe()
-            pid = os.fork()
+            try:
+                read, write = os.pipe()
+            except OSError:
+                return None
+            try:
+                pid = os.fork()
+            except OSError:  # no process to be had (a limit on processes, memory)
+                os.close(read)
+                os.close(write)
+                return None
             if pid == 0:  # pragma: no cover (the child; coverage does not follow it)
-                status = 1
-                try:
-                    os.close(read)
-                    with warnings.catch_warnings(record=True) as caught:
-                        warnings.simplefilter("always")
-                        done = work(part)
-                    said = [(w.message, w.category, w.filename, w.lineno) for w in caught]
-                    data = pickle.dumps((done, said), pickle.HIGHEST_PROTOCOL)
-                    with os.fdopen(write, "wb") as out:
-                        out.write(data)
-                    status = 0
-                finally:
-                    os._exit(status)
+                _child(work, part, read, write, reads)
             os.close(write)
-            children.append((pid, read))
+            pids.append(pid)
+            reads.append(read)
         results = [work(parts[0])]
-    except BaseException:
-        for pid, read in children:
+        for pid in list(pids):
+            with os.fdopen(reads.pop(0), "rb") as file:
+                data = file.read()
+            _, status = os.waitpid(pid, 0)
+            pids.remove(pid)
+            sent.append(_loaded(data) if status == 0 else None)
+    finally:
+        for read in reads:
+            with contextlib.suppress(OSError):
+                os.close(read)
+        for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            os.close(read)
-            os.waitpid(pid, 0)
-        raise
-    sent: list[tuple[R, list[tuple[Warning | str, type[Warning], str, int]]] | None] = []
-    for pid, read in children:
-        with os.fdopen(read, "rb") as file:
-            data = file.read()
-        _, status = os.waitpid(pid, 0)
-        sent.append(pickle.loads(data) if status == 0 else None)
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
     if None in sent:
         return None
     for done, said in filter(None, sent):
@@ -100,3 +111,30 @@ def in_processes(work: Callable[[T], R], parts: Sequence[T]) -> list[R] | None:
             warnings.warn_explicit(message, category, filename, lineno)
         results.append(done)
     return results
+
+
+def _loaded(data: bytes) -> Any:
+    """What a child sent; None if it cannot be read back (then the work is done here)."""
+    try:
+        return pickle.loads(data)
+    except Exception:
+        return None
+
+
+def _child(work: Callable[[T], R], part: T, read: int, write: int,
+           siblings: list[int]) -> NoReturn:  # pragma: no cover (runs in the child)
+    """A forked child's life: ``work(part)`` and its warnings into ``write``, then the end."""
+    status = 1
+    try:
+        # Held open here, an earlier sibling's pipe would not end when the parent stops.
+        for fd in (read, *siblings):
+            os.close(fd)
+        with warnings.catch_warnings(record=True) as caught:
+            done = work(part)
+        said = [(w.message, w.category, w.filename, w.lineno) for w in caught]
+        data = pickle.dumps((done, said), pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(write, "wb") as out:
+            out.write(data)
+        status = 0
+    finally:
+        os._exit(status)

@@ -28,7 +28,7 @@ from muceval.core.model import (
     TemplateFile,
     Value,
 )
-from muceval.core.processes import idle_cores, in_processes
+from muceval.core.processes import fork_safe, idle_cores, in_processes
 from muceval.core.tallies import PairScore
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import read_text, system_names
@@ -377,7 +377,7 @@ def score_files(
             forked = _score_forked(config, key_path, paths, chosen, history_path,
                                    mapping_paths, names, progress, alignment, allow_swapped,
                                    min(len(paths), idle_cores() if chosen.jobs is None
-                                       else chosen.jobs))
+                                       else chosen.jobs if fork_safe() else 1))
             if forked is not None:
                 return forked
         return _score_files(config, key_path, paths, options, history_path, mapping_paths,

@@ -103,7 +103,7 @@ _Element = _Choice | _Op
 
 def _parens(s: str, lo: int) -> Iterator[tuple[int, str]]:
     """The parentheses of ``s`` from ``lo`` on, outside strings, and where a string that is
-    never closed begins (``'"'``, the last item).
+    never closed begins (``'"'``, then the parentheses after it).
 
     A quote begins a string only where a choice begins (:func:`_scan_choice`): after ``(``,
     ``/``, an operator or the start. Elsewhere it is a character of a bare token, as in
@@ -122,7 +122,7 @@ def _parens(s: str, lo: int) -> Iterator[tuple[int, str]]:
             quoted = _QUOTED.match(s, at)
             if quoted is None:
                 yield at, char
-                return
+                continue
             i = quoted.end()
             continue
         yield at, char
@@ -157,8 +157,8 @@ def _check_nesting(s: str, lo: int) -> None:
                 raise _Syntax(at, f"parentheses nested more than {MAX_NESTING} deep")
         elif tok == ")":
             depth -= 1
-        else:  # an unterminated string: the parse reports it
-            return
+        # A quote that starts no string here may be a character of a bare token (the
+        # grammar decides): the parentheses after it are counted all the same.
 
 
 def _is_plain(value: Value, qualified_plain: bool = False) -> bool:
@@ -434,9 +434,12 @@ def parse_value_line(
     if body in NO_FILL_MARKERS:
         return None, NO_FILL_MARKERS[body], 0, "", False
     try:
-        if "(" in text:
-            _check_nesting(text, lo)
-        value = _PARSERS[slot_type](text, lo, len(text))
+        try:
+            if "(" in text:
+                _check_nesting(text, lo)
+            value = _PARSERS[slot_type](text, lo, len(text))
+        except RecursionError:  # what the count above missed, behind quotes it misread
+            raise _Syntax(lo, f"parentheses nested more than {MAX_NESTING} deep") from None
     except _Syntax as bad:
         fill: Value = OptionalValue(ERROR_VALUE) if optional else ERROR_VALUE
         return fill, None, bad.col, bad.message, bad.recoverable

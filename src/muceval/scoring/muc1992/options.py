@@ -97,7 +97,9 @@ class ScoringOptions:
         How many processes :func:`~muceval.scoring.session.score_files` reads and scores the
         systems in at once (forked, and only in batch mode: answers given for one system
         serve the next); None: one per core no other process is running on
-        (:func:`muceval.core.processes.idle_cores`). It changes no tally.
+        (:func:`muceval.core.processes.idle_cores`). Never more than one where a fork is not
+        safe (:func:`muceval.core.processes.fork_safe`: not on Linux, or beside another
+        thread). It changes no tally.
 
     Raises
     ------
