@@ -56,7 +56,6 @@ class _Syntax(Exception):
 
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _WS = re.compile(r"[ \t]*")
-_PAREN_OR_QUOTE = re.compile(r'[()"]')
 
 # A bare token runs to the next separator; parentheses inside it are literal
 # text when balanced (``DEV-MUC3-0001 (NCCOSC)``, ``URUGUAY (COUNTRY)``).
@@ -101,16 +100,19 @@ class _Op:
 _Element = _Choice | _Op
 
 
-def _parens(s: str, lo: int) -> Iterator[tuple[int, str]]:
-    """The parentheses of ``s`` from ``lo`` on, outside strings, and where a string that is
-    never closed begins (``'"'``, then the parentheses after it).
+def _structure(s: str, lo: int, hi: int | None = None, marks: str = "()",
+               ) -> Iterator[tuple[int, str]]:
+    """Where the characters ``marks`` stand in ``s[lo:hi]`` outside strings, and where a
+    string that is never closed begins (``'"'``, then the marks after it).
 
     A quote begins a string only where a choice begins (:func:`_scan_choice`): after ``(``,
-    ``/``, an operator or the start. Elsewhere it is a character of a bare token, as in
-    ``?"``, which must then be read the same inside parentheses as outside.
+    ``/``, an operator or ``lo``. Elsewhere it is a character of a bare token, as in ``?"``,
+    which must then be read the same inside parentheses as outside.
     """
+    end = len(s) if hi is None else hi
+    found = _MARKS.get(marks) or _MARKS.setdefault(marks, re.compile(f'[{re.escape(marks)}"]'))
     i = lo
-    while (m := _PAREN_OR_QUOTE.search(s, i)) is not None:
+    while (m := found.search(s, i, end)) is not None:
         at, char = m.start(), m.group()
         i = at + 1
         if char == '"':
@@ -119,7 +121,7 @@ def _parens(s: str, lo: int) -> Iterator[tuple[int, str]]:
                 before -= 1
             if before >= lo and s[before] not in "(/:-":
                 continue
-            quoted = _QUOTED.match(s, at)
+            quoted = _QUOTED.match(s, at, end)
             if quoted is None:
                 yield at, char
                 continue
@@ -128,10 +130,13 @@ def _parens(s: str, lo: int) -> Iterator[tuple[int, str]]:
         yield at, char
 
 
+_MARKS: dict[str, re.Pattern[str]] = {}
+
+
 def _matching_paren(s: str, start: int) -> int:
     """Index of the ``)`` closing the ``(`` at ``start`` (quoted strings skipped), or -1."""
     depth = 0
-    for at, tok in _parens(s, start):
+    for at, tok in _structure(s, start):
         if tok == "(":
             depth += 1
         elif tok == ")":
@@ -150,7 +155,7 @@ MAX_NESTING = 20
 def _check_nesting(s: str, lo: int) -> None:
     """Refuse parentheses nested deeper than :data:`MAX_NESTING` before the recursive parse."""
     depth = 0
-    for at, tok in _parens(s, lo):
+    for at, tok in _structure(s, lo):
         if tok == "(":
             depth += 1
             if depth > MAX_NESTING:
@@ -346,8 +351,7 @@ def _parse_default(s: str, lo: int, hi: int) -> Value:
 
 def _has_colon(s: str, lo: int, hi: int, top_level_only: bool) -> bool:
     depth = 0
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[():]', s[lo:hi]):
-        tok = m.group()
+    for _, tok in _structure(s, lo, hi, "():"):
         if tok == "(":
             depth += 1
         elif tok == ")":
@@ -360,8 +364,7 @@ def _has_colon(s: str, lo: int, hi: int, top_level_only: bool) -> bool:
 def _top_level_pieces(s: str, lo: int, hi: int) -> list[tuple[int, int]]:
     """``s[lo:hi]`` cut at every ``/`` outside parentheses and quoted strings."""
     pieces, depth, start = [], 0, lo
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[()/]', s[lo:hi]):
-        tok, at = m.group(), lo + m.start()
+    for at, tok in _structure(s, lo, hi, "()/"):
         if tok == "(":
             depth += 1
         elif tok == ")":
