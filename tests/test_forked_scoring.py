@@ -59,6 +59,8 @@ def test_forked_processes_give_the_session_of_one(jobs: int, monkeypatch) -> Non
     assert replace(many, options=None, record=None) == replace(one, options=None, record=None)
     assert many.settings == one.settings and many.options == replace(one.options, jobs=jobs)
     assert progress[-1] == (4, 4) and many.systems["alpha"][0].fills
+    done = [n for n, _ in progress]
+    assert done == sorted(done) and done.count(4) == 1  # complete only when all are
 
 
 def test_forked_processes_give_the_tst3_session_of_one(muc4: Path, monkeypatch) -> None:

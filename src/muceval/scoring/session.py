@@ -469,8 +469,10 @@ def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
                        for response in responses.values()]
             done = score_systems(config, key, responses, history=history, options=chosen,
                                  manual_mappings=per_system, allow_swapped=allow_swapped,
+                                 # The other processes keep pace with this one's share.
                                  progress=None if first or progress is None
-                                 else lambda n, _: progress(n, len(paths)))
+                                 else lambda n, _: progress(min(n * jobs, len(paths) - 1),
+                                                            len(paths)))
             return read, pairing, done
 
         shares = in_processes(share, range(jobs))
