@@ -1,7 +1,11 @@
 """Slow reference implementations the tests check the fast paths against."""
 
+import itertools
+from collections.abc import Sequence
+
 import numpy as np
 
+from muceval.scoring.modern.gtt import GttTemplate, _denominators, _f1, _pair_gains
 from muceval.significance.kernels import metric_values, threshold_of, totals_value
 
 
@@ -24,3 +28,25 @@ def brute_force_pvalue(x: np.ndarray, y: np.ndarray, metric: str, two_sided: boo
     sign, thr = threshold_of(observed, two_sided)
     stat = np.abs(diff) if two_sided else sign * diff
     return float(np.count_nonzero(stat >= thr)) / float(1 << n)
+
+
+def brute_force_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
+                    role_match: bool = False) -> tuple[int, ...]:
+    """GTT's exhaustive enumeration of maps (exponential in the predictions)."""
+    gains = _pair_gains(preds, golds, role_match)
+    p_den, r_den = _denominators(preds, golds)
+    best_f1, best = -1.0, tuple([-1] * len(preds))
+    for candidate in itertools.product([*range(len(golds)), -1], repeat=len(preds)):
+        mapped = [j for j in candidate if j >= 0]
+        if len(mapped) != len(set(mapped)):
+            continue
+        p_num = r_num = 0
+        for i, j in enumerate(candidate):
+            gain = gains[i][j] if j >= 0 else None
+            if gain is not None:
+                p_num += gain[0]
+                r_num += gain[1]
+        f1 = _f1(p_num, p_den, r_num, r_den)
+        if f1 > best_f1:
+            best_f1, best = f1, candidate
+    return best

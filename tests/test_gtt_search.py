@@ -17,8 +17,8 @@ from muceval.scoring.modern.gtt import (
     _f1_ceiling,
     _MapSearch,
     best_map,
-    brute_force_map,
 )
+from oracles import brute_force_map
 
 Gains = list[list[tuple[int, int] | None]]
 

@@ -16,8 +16,9 @@ from muceval.formats.modern import detect_layout, parse_modern, read_modern
 from muceval.scoring.modern import ModernOptions, score_modern
 from muceval.scoring.modern.ceaf import rme_document
 from muceval.scoring.modern.counts import Counts
-from muceval.scoring.modern.gtt import GttTemplate, best_map, brute_force_map
+from muceval.scoring.modern.gtt import GttTemplate, best_map
 from muceval.significance.settings import SignificanceSettings
+from oracles import brute_force_map
 
 
 def _template(kind: str | None, **roles: list[list[str]]) -> ModernTemplate:

@@ -24,7 +24,7 @@ from muceval.core.modern import ROLES, ModernTemplate
 from muceval.scoring.modern.counts import Counts, normalize
 from muceval.scoring.modern.matching import largest_matching
 
-__all__ = ["GttTemplate", "best_map", "brute_force_map", "gold_templates", "mapped_pairs",
+__all__ = ["GttTemplate", "best_map", "gold_templates", "mapped_pairs",
            "predicted_templates", "score_document"]
 
 FIELDS = ("incident_type", *ROLES)
@@ -284,30 +284,6 @@ class _MapSearch:
     def _ceiling(self, p_num: int, r_num: int) -> float:
         # No map exceeds the whole document's matchings: clipping keeps the table small.
         return self.ceiling[min(p_num, self.caps[0])][min(r_num, self.caps[1])]
-
-
-def brute_force_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
-                    role_match: bool = False) -> tuple[int, ...]:
-    """The original's exhaustive enumeration (for tests: exponential in the predictions)."""
-    import itertools
-
-    gains = _pair_gains(preds, golds, role_match)
-    p_den, r_den = _denominators(preds, golds)
-    best_f1, best = -1.0, tuple([-1] * len(preds))
-    for candidate in itertools.product([*range(len(golds)), -1], repeat=len(preds)):
-        mapped = [j for j in candidate if j >= 0]
-        if len(mapped) != len(set(mapped)):
-            continue
-        p_num = r_num = 0
-        for i, j in enumerate(candidate):
-            gain = gains[i][j] if j >= 0 else None
-            if gain is not None:
-                p_num += gain[0]
-                r_num += gain[1]
-        f1 = _f1(p_num, p_den, r_num, r_den)
-        if f1 > best_f1:
-            best_f1, best = f1, candidate
-    return best
 
 
 def mapped_pairs(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
