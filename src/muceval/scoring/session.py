@@ -45,7 +45,6 @@ from muceval.scoring.muc1992.scorer import (
 if TYPE_CHECKING:
     from muceval.formats.muc.store import HistoryStore
     from muceval.scoring.alignment.audit import AlignmentAudit
-    from muceval.scoring.alignment.criteria import CriterionHook
 
 __all__ = ["SessionRecord", "SessionResult", "audit_files", "check_pairing", "read_template_file", "score_files",
            "score_systems"]
@@ -416,9 +415,7 @@ def _score_files(config: Configuration, key_path: str | Path, paths: list[str],
             if history is not None:
                 store.start_from(history, text)
             chosen = replace(chosen, on_judgement=_recorder(store, chosen.on_judgement))
-        if alignment is not None or chosen.alignment is None:
-            chosen = replace(chosen, alignment=_alignment_hook(config, alignment, chosen.mapping,
-                                                               file_warnings))
+        chosen = _with_criterion(config, chosen, alignment, file_warnings)
         if scheduler is not None:
             result = _score_on_cluster(scheduler, config, key, responses, history, chosen,
                                        per_system, progress, allow_swapped)
@@ -451,10 +448,7 @@ def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
         key = read_template_file(key_path, config, key_warnings)
         per_system = _read_mappings(mapping_paths, names_list)
         history = None if history_path is None else read_history(history_path)
-        chosen = options
-        if alignment is not None or chosen.alignment is None:
-            chosen = replace(chosen, alignment=_alignment_hook(config, alignment, chosen.mapping,
-                                                               hook_warnings))
+        chosen = _with_criterion(config, options, alignment, hook_warnings)
 
         def share(first: int) -> tuple[list[tuple[Problem, ...]], list[tuple[Problem, ...]],
                                        SessionResult]:
@@ -568,22 +562,26 @@ def _chance_keys(config: Configuration, warnings: list[Problem]) -> list[Templat
     return [read_template_file(base / k, config, warnings) for k in settings.chance.keys]
 
 
-def _alignment_hook(config: Configuration, name: str | None, mapping: str,
-                    warnings: list[Problem]) -> CriterionHook | None:
-    """The hook of the criterion to score with (``name``, else the configuration's default);
-    ``None`` for the 1992 mapping, which keeps the 1992 code path."""
+def _with_criterion(config: Configuration, options: ScoringOptions, name: str | None,
+                    warnings: list[Problem]) -> ScoringOptions:
+    """``options`` with the hook of the criterion to score with (``name``, else the
+    configuration's default; a hook the caller set stays without ``name``); no hook for the
+    1992 mapping, which keeps the 1992 code path."""
     from muceval.core.alignment import AlignmentSettings
     from muceval.scoring.alignment.criteria import CriterionHook
 
+    if name is None and options.alignment is not None:
+        return options
     settings = config.alignment or AlignmentSettings()
     criterion = settings.criterion(name or settings.default)
     if criterion.is_1992:
-        return None
-    if mapping != "greedy":
-        raise UsageError(f"{mapping!r} and the alignment criterion {criterion.name!r} both "
-                         "choose the mapping: a criterion says greedy or optimal itself",
+        return replace(options, alignment=None)
+    if options.mapping != "greedy":
+        raise UsageError(f"{options.mapping!r} and the alignment criterion {criterion.name!r} "
+                         "both choose the mapping: a criterion says greedy or optimal itself",
                          parameter="mapping")
-    return CriterionHook(criterion, config, settings.chance, _chance_keys(config, warnings))
+    return replace(options, alignment=CriterionHook(criterion, config, settings.chance,
+                                                    _chance_keys(config, warnings)))
 
 
 def read_template_file(path: str | Path, config: Configuration,
