@@ -316,9 +316,34 @@ def test_adjustments():
     p = [0.01, 0.04, 0.03, 0.2]
     assert adjust_pvalues(p, "none") == p
     assert adjust_pvalues(p, "holm") == pytest.approx([0.04, 0.09, 0.09, 0.2])
+    assert adjust_pvalues([-0.1, -0.0, 0.2], "holm") == [0.0, 0.0, 0.2]  # no value below 0
     assert adjust_pvalues(p, "bh") == pytest.approx(stats.false_discovery_control(p))
     with pytest.raises(UsageError):
         adjust_pvalues(p, "bonferroni")
+
+
+def _step_down(p: list[float], method: str) -> list[float]:
+    """Holm's step-down and Benjamini-Hochberg's step-up, one p-value after the other."""
+    n, order = len(p), sorted(range(len(p)), key=lambda i: p[i])
+    adjusted = [0.0] * n
+    running = 0.0 if method == "holm" else 1.0
+    for rank in range(n) if method == "holm" else range(n - 1, -1, -1):
+        i = order[rank]
+        if method == "holm":
+            running = max(running, min(1.0, (n - rank) * p[i]))
+            adjusted[i] = running
+        else:
+            running = min(running, n * p[i] / (rank + 1))
+            adjusted[i] = min(1.0, running)
+    return adjusted
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.floats(0.0, 1.0), st.sampled_from([0.0, 1.0, 0.05, 0.01])),
+                max_size=12), st.sampled_from(["holm", "bh"]))
+def test_adjustments_equal_their_definition_bit_for_bit(p: list[float], method: str) -> None:
+    got, expected = adjust_pvalues(p, method), _step_down(p, method)
+    assert [x.hex() for x in got] == [x.hex() for x in expected]
 
 
 @settings(max_examples=200, deadline=None)

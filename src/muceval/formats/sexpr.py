@@ -219,8 +219,13 @@ def format_symbol(name: str) -> str:
     >>> format_symbol("inc-type"), format_symbol("a b")
     ('inc-type', 'a\\\\ b')
     """
-    text = "".join("\\" + ch if ch in _SYMBOL_SPECIAL and not (ch in "#?" and i > 0)
-                   or ord(ch) < 32 or ch == "\x7f" else ch for i, ch in enumerate(name))
+    out = []
+    for i, ch in enumerate(name):
+        if ch in _SYMBOL_SPECIAL and not (ch in "#?" and i > 0) or ord(ch) < 32 or ch == "\x7f":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    text = "".join(out)
     if _NUMBER_RE.fullmatch(name) or name == "." or name == "":
         text = "\\" + text if name else "##"
     return text

@@ -51,9 +51,11 @@ def adjust_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
         return unadjusted
     order = np.argsort(p, kind="stable")
     adjusted = np.empty(n)
-    # fmin and fmax pass a NaN by, as the built-in min and max with a running value do.
+    # Holm's running maximum starts at 0 (a negative input counts as 0, and "+ 0.0" turns
+    # -0.0 into 0.0); fmin(1, NaN) is 1, so a NaN neither stays nor spreads.
     if method == "holm":
-        adjusted[order] = np.maximum.accumulate(np.fmin(1.0, (n - np.arange(n)) * p[order]))
+        adjusted[order] = np.maximum.accumulate(
+            np.fmax(0.0, np.fmin(1.0, (n - np.arange(n)) * p[order]))) + 0.0
     elif method == "bh":
         running = np.fmin.accumulate((n * p[order] / np.arange(1, n + 1))[::-1])[::-1]
         adjusted[order] = np.fmin(1.0, running)

@@ -126,19 +126,21 @@ class SignificanceResult:
     def comparison(self, a: str, b: str, metric: str) -> Comparison:
         """The comparison of ``a`` with ``b`` for ``metric``: ``difference`` is a − b, whichever
         order the analysis took them in."""
-        table = self.comparisons if isinstance(self.comparisons, ComparisonTable) else None
-        if table is None and not self._index:
+        # Called for every cell of a p-value matrix: two plain branches, no closure.
+        if isinstance(self.comparisons, ComparisonTable):
+            found = self.comparisons.find(a, b, metric)
+            if found is not None:
+                return found
+            found = self.comparisons.find(b, a, metric)
+            if found is None:
+                raise KeyError((a, b, metric))
+            return found.mirrored()
+        if not self._index:
             self._index.update(((c.a, c.b, c.metric), c) for c in self.comparisons)
-
-        def find(x: str, y: str) -> Comparison | None:
-            if table is not None:
-                return table.find(x, y, metric)
-            return self._index.get((x, y, metric))
-
-        found = find(a, b)
+        found = self._index.get((a, b, metric))
         if found is not None:
             return found
-        found = find(b, a)
+        found = self._index.get((b, a, metric))
         if found is None:
             raise KeyError((a, b, metric))
         return found.mirrored()
@@ -186,10 +188,13 @@ class SignificanceResult:
             raise UsageError(f"{what!r}: choose 'comparisons' or 'systems'", parameter="what")
         columns = ["a", "b", "metric", "value_a", "value_b", "difference", "ci_low", "ci_high",
                    "p_value", "p_adjusted", "significant", "method", "units"]
-        return data_frame([{**{k: getattr(c, k) for k in columns if not k.startswith("ci_")},
+        return data_frame([{"a": c.a, "b": c.b, "metric": c.metric, "value_a": c.value_a,
+                            "value_b": c.value_b, "difference": c.difference,
                             "ci_low": c.ci[0] if c.ci else None,
-                            "ci_high": c.ci[1] if c.ci else None} for c in self.comparisons],
-                          columns)
+                            "ci_high": c.ci[1] if c.ci else None, "p_value": c.p_value,
+                            "p_adjusted": c.p_adjusted, "significant": c.significant,
+                            "method": c.method, "units": c.units}
+                           for c in self.comparisons], columns)
 
     def _system_rows(self) -> list[dict[str, Any]]:
         return [{"rank": n, "system": s,

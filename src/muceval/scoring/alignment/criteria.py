@@ -77,7 +77,11 @@ def holds(condition: Condition, ev: PairEvidence) -> bool:
         return sum(1 for s in slots if _slot_ok(ev, s, condition.test)) >= condition.count
     if isinstance(condition, MinEvidenceBits):
         slots = condition.slots if condition.slots is not None else tuple(ev.slots)
-        total = sum(s.bits for s in map(ev.slot, slots) if s is not None and s.credited("partial"))
+        total = 0.0  # added in order: sum() of floats rounds otherwise from Python 3.12 on
+        for slot_id in slots:
+            s = ev.slot(slot_id)
+            if s is not None and s.credited("partial"):
+                total += s.bits
         return total >= condition.bits
     if isinstance(condition, MinPairScore):
         return ev.pair_score >= condition.score

@@ -186,9 +186,14 @@ def _roots(config: Configuration) -> dict[str, frozenset[str]]:
 
 
 def _set_words(config: Configuration, matcher: ValueMatcher) -> dict[str, frozenset[str]]:
-    return {s.slot_id: frozenset().union(*(matcher.words(node.value.upper())
-                                           for root in s.set_values for node in root.walk()))
-            for s in config.content_slots}
+    out = {}
+    for s in config.content_slots:
+        words: set[str] = set()
+        for root in s.set_values:
+            for node in root.walk():
+                words |= matcher.words(node.value.upper())
+        out[s.slot_id] = frozenset(words)
+    return out
 
 
 class EvidenceEvaluator:
@@ -229,13 +234,19 @@ class EvidenceEvaluator:
     def _compute(self, message_id: str, key: PreparedTemplate,
                  response: PreparedTemplate) -> PairEvidence:
         ev = self.evaluator
-        overlap_traces: dict[str, Trace] = {slot_id: [] for slot_id in self.overlap_slots}
-        verdicts = {slot_id: overlap_verdict(ev.slot_tally(message_id, key, response, slot_id,
-                                                           overlap=True, trace=trace))
-                    for slot_id, trace in overlap_traces.items()}
-        traces: dict[str, Trace] = {slot_id: [] for slot_id in ev.slot_ids}
-        tallies = {slot_id: ev.slot_tally(message_id, key, response, slot_id, trace=trace)
-                   for slot_id, trace in traces.items()}
+        verdicts: dict[str, str] = {}
+        overlap_traces: dict[str, Trace] = {}
+        for slot_id in self.overlap_slots:
+            trace: Trace = []
+            verdicts[slot_id] = overlap_verdict(
+                ev.slot_tally(message_id, key, response, slot_id, overlap=True, trace=trace))
+            overlap_traces[slot_id] = trace
+        tallies: dict[str, list[int]] = {}
+        traces: dict[str, Trace] = {}
+        for slot_id in ev.slot_ids:
+            trace = []
+            tallies[slot_id] = ev.slot_tally(message_id, key, response, slot_id, trace=trace)
+            traces[slot_id] = trace
         slots: dict[str, SlotEvidence] = {}
         for slot_id in dict.fromkeys((*self.overlap_slots, *ev.slot_ids)):
             tally = tallies.get(slot_id)

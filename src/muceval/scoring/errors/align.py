@@ -169,7 +169,11 @@ def align_pair(document: Prepared, predicted: PredictedTemplate, gold: GoldTempl
             document.roles_cache[key] = align_role(mentions, entities, document.find, solve)
         roles.append(document.roles_cache[key])
     equal = predicted.kind == gold.kind
-    score = sum((role.score for role in roles), 0.0 if equal else 1.0)
+    # Added one by one, as the original adds them: sum() of floats rounds otherwise from
+    # Python 3.12 on, and the score's text is an output.
+    score = 0.0 if equal else 1.0
+    for role in roles:
+        score += role.score
     return PairAlignment(tuple(roles), equal, int(equal) + sum(r.gain for r in roles), score)
 
 
