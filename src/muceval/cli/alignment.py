@@ -15,7 +15,6 @@ from muceval.cli.common import (
     name_option,
     parse_names,
     progress_bar,
-    refuse_overwriting_inputs,
     report_warnings,
     strict_option,
 )
@@ -29,6 +28,7 @@ from muceval.cli.groups import (
     scoring_options,
 )
 from muceval.errors import UsageError
+from muceval.pipelines.common import refuse_outputs
 
 if TYPE_CHECKING:
     from muceval.pipelines.inputs import ModernPredictions
@@ -149,7 +149,7 @@ def alignment(responses: tuple[str, ...], key_path: str, configuration: Configur
         _modern(source, chosen.audit == "pairs", settings, csv_view, fmt, destination, strict)
         return
     assert isinstance(source, Responses)
-    refuse_overwriting_inputs(destination.output, {
+    refuse_outputs([destination.output], {
         key_path: "key", history_path: "history", **configuration.inputs(),
         **{p: "response file" for p in paths}})
     config = source.configuration()

@@ -6,12 +6,12 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from muceval.errors import MucevalError, OutputError, Problem, UsageError
+from muceval.errors import MucevalError, Problem, UsageError
 
 if TYPE_CHECKING:
     from muceval.pipelines.common import ScoringNotes
@@ -108,17 +108,6 @@ def progress_option(command: F) -> F:
         "--progress/--no-progress", "progress", default=None,
         help="Report progress on stderr: a bar on a terminal, a line per tenth of the work "
         "otherwise (default: only on a terminal).")(command)
-
-
-def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, str]) -> None:
-    """Refuse an output file that is one of the command's inputs (``-o`` onto the key...), as a
-    usage error: :func:`muceval.formats.files.refuse_replacing_inputs`."""
-    from muceval.formats.files import refuse_replacing_inputs
-
-    try:
-        refuse_replacing_inputs(output, inputs)
-    except OutputError as error:
-        raise UsageError(str(error)) from None
 
 
 RESPONSES = frozenset({"templates"})

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import notice, refuse_overwriting_inputs
+from muceval.cli.common import notice
+from muceval.pipelines.common import refuse_outputs
 
 
 @cli.command("convert-config")
@@ -41,8 +42,8 @@ def convert_config(
 
     # Every file read, the slot file the configuration names included (read once more below).
     read = load_configuration(config_el, slots_el).read_from
-    refuse_overwriting_inputs(output, {config_el: "configuration", slots_el: "slot file",
-                                       **{path: "configuration file" for path in read}})
+    refuse_outputs([output], {config_el: "configuration", slots_el: "slot file",
+                              **{path: "configuration file" for path in read}})
     text = convert_configuration(config_el, slots_el)
     if output is None:
         click.echo(text, nl=False)

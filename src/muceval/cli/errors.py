@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, notice, refuse_overwriting_inputs
+from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, notice
 from muceval.cli.groups import (
     Destination,
     Selection,
@@ -18,6 +18,7 @@ from muceval.cli.groups import (
     option_group,
     selection_options,
 )
+from muceval.pipelines.common import refuse_outputs
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -129,7 +130,7 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
     inputs: dict[str | None, str] = {p: "predictions" for p in predictions}
     if key_path != EMBEDDED:
         inputs[key_path] = "key"
-    refuse_overwriting_inputs(destination.output, inputs)
+    refuse_outputs([destination.output], inputs)
     # Which options go with a 1992 key and which with a modern one: analyse_errors decides.
     analysis = analyse_errors(
         key_path, predictions, options=ErrorOptions(cast("Mode", mode), cast("Types", types),

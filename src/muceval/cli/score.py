@@ -20,7 +20,6 @@ from muceval.cli.common import (
     notice,
     parse_names,
     progress_bar,
-    refuse_overwriting_inputs,
     refuse_unused,
     report_warnings,
     strict_option,
@@ -40,6 +39,7 @@ from muceval.cli.groups import (
 from muceval.cli.modern import MODERN_ONLY, MODERN_USES, modern_options, run_modern
 from muceval.errors import MucevalError, OutputError, UsageError
 from muceval.formats.files import write_atomic
+from muceval.pipelines.common import refuse_outputs
 from muceval.reporting.outputs import (
     Detail,
     Level,
@@ -192,7 +192,7 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
                       "--event-n, --event-n-file, --ignore-empty-docs, --compat, --parse, "
                       "--schema, --name, --format, -o, --force and --strict")
         predictions = expand_folders(responses, RESPONSES)
-        refuse_overwriting_inputs(destination.output, {
+        refuse_outputs([destination.output], {
             key_path: "key", **{p: "predictions" for p in predictions},
             **({modern.event_n_file: "buckets file"} if modern.event_n_file else {})})
         run_modern(key_path, predictions, modern, view.fmt, destination, strict,
@@ -283,7 +283,7 @@ def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:
             click.echo("  answers of this session not saved", err=True)
             return
         try:
-            refuse_overwriting_inputs(path, {p: "input" for p in inputs if p is not None})
+            refuse_outputs([path], {p: "input" for p in inputs if p is not None})
             if os.path.exists(path):
                 raise MucevalError(f"{path} exists: choose a new file")
             write_atomic(path, failed.text, overwrite=False)

@@ -1,10 +1,5 @@
-"""``muceval compare`` in the library: a baseline against candidates, one call.
-
-:func:`compare_systems` takes what :func:`~muceval.pipelines.inputs.resolve_inputs` made of
-the files (the baseline first): 1992 responses scored against a key (over messages,
-templates, fills, or Yeh's responses), modern predictions scored by one modern scorer, or
-score files; it tests each candidate against the baseline and, when asked, compares their
-error categories too.
+"""``muceval compare`` in the library: a baseline against candidates, one call
+(:func:`compare_systems`).
 
 >>> from importlib.resources import files
 >>> from muceval.pipelines.inputs import resolve_inputs
@@ -64,27 +59,16 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
                     ) -> CompareResult:
     """Test each candidate against the baseline, the first system of ``source``.
 
-    Parameters
-    ----------
-    source : Responses, ModernPredictions or ScoreFiles
-        The systems (one per file). Responses are tested over their ``unit``; with
-        ``unit='response'``, by Yeh's randomization over responses.
-    settings : SignificanceSettings or None, default None
-        How the tests run; None: the ``ab`` preset.
-    metrics : sequence of str or None, default None
-        The metrics tested (None: those of the settings' preset).
-    threads, progress
-        As in :func:`~muceval.significance.baseline.compare_to_baseline`.
-    yeh : bool, default False
-        Yeh's whole procedure (responses only): the response unit, every assignment up to
-        2^20, else 2^20 drawn, and his checks.
-    errors : bool, default False
-        Also compare the error categories of Das et al. (2022) (responses or predictions).
-    modern : ModernOptions or None, default None
-        The scorer of modern predictions (None: ``gtt``).
-    on_scored : callable or None, default None
-        Called with the :class:`~muceval.pipelines.common.ScoringNotes` once the systems are
-        scored, before the tests.
+    ``source``: responses scored against a 1992 key, tested over their ``unit`` (with
+    ``unit='response'``, by Yeh's randomization over responses), modern predictions scored by
+    the ``modern`` scorer (None: ``gtt``), or score files; one system per file. ``settings``
+    default to the ``ab`` preset; ``metrics`` to those of the settings' preset; ``threads``
+    and ``progress`` are as in :func:`~muceval.significance.baseline.compare_to_baseline`.
+    ``yeh``: Yeh's whole procedure (responses only): the response unit, every assignment up to
+    2^20, else 2^20 drawn, and his checks. ``errors``: also compare the error categories of
+    Das et al. (2022) (responses or predictions). ``on_scored`` is called with the
+    :class:`~muceval.pipelines.common.ScoringNotes` once the systems are scored, before the
+    tests.
 
     Raises
     ------
