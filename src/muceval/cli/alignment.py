@@ -75,12 +75,9 @@ def _audit_options() -> Decorator:
 
 
 def _test_options() -> Decorator:
-    def build(shuffles: int, seed: int | None) -> SignificanceSettings:
-        from muceval.significance.settings import SignificanceSettings
+    from muceval.significance.settings import SignificanceSettings
 
-        return SignificanceSettings(shuffles=shuffles, seed=seed)
-
-    return option_group("settings", build, [
+    return option_group("settings", SignificanceSettings, [
         click.option("--shuffles", type=click.IntRange(min=1), default=9_999, show_default=True,
                      help="Shuffles of the randomization test of each change."),
         click.option("--seed", type=int,

@@ -107,8 +107,6 @@ def cli() -> None:
     """
 
 
-
-
 def _terminated(signum: int, frame: object) -> None:
     # As Ctrl-C: the stack unwinds through every finally, so no temporary file is left.
     raise KeyboardInterrupt
@@ -125,7 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        return _main(argv)
+        with warnings.catch_warnings():
+            # What a reader accepted but the user should know goes to stderr, each time.
+            warnings.simplefilter("always", MucevalWarning)
+            warnings.showwarning = _show_warning
+            return _run(argv)
     finally:
         freeze_after_building(False)
         if previous is not None:
@@ -137,14 +139,6 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
     from muceval.cli.common import notice
 
     notice(f"warning: {message}")
-
-
-def _main(argv: list[str] | None) -> int:
-    with warnings.catch_warnings():
-        # What a reader accepted but the user should know goes to stderr, each time.
-        warnings.simplefilter("always", MucevalWarning)
-        warnings.showwarning = _show_warning
-        return _run(argv)
 
 
 def _run(argv: list[str] | None) -> int:

@@ -28,10 +28,6 @@ def set_quiet(on: bool) -> None:
     _QUIET[0] = on
 
 
-def quiet() -> bool:
-    return _QUIET[0]
-
-
 def notice(message: str) -> None:
     """A warning, note or progress line on stderr, unless ``--quiet``: results and errors are
     never kept back."""
@@ -102,12 +98,10 @@ def progress_bar(enabled: bool, label: str = "randomization", asked: bool = Fals
         yield draw
 
 
-def progress_option(command: F) -> F:
-    """``--progress/--no-progress``: progress on stderr (default: when stderr is a terminal)."""
-    return click.option(
-        "--progress/--no-progress", "progress", default=None,
-        help="Report progress on stderr: a bar on a terminal, a line per tenth of the work "
-        "otherwise (default: only on a terminal).")(command)
+progress_option = click.option(
+    "--progress/--no-progress", "progress", default=None,
+    help="Report progress on stderr: a bar on a terminal, a line per tenth of the work "
+    "otherwise (default: only on a terminal).")
 
 
 RESPONSES = frozenset({"templates"})
@@ -170,31 +164,24 @@ def expand_folders(paths: tuple[str, ...] | list[str],
     return tuple(expanded)
 
 
-def strict_option(command: F) -> F:
-    """``--strict``: warnings are errors (exit 2)."""
-    return click.option(
-        "--strict", is_flag=True,
-        help="Treat every warning as an error (exit 2): for pipelines that must not score "
-        "anything the 1992 program would have accepted only with a shrug.",
-    )(command)
-
+strict_option = click.option(
+    "--strict", is_flag=True,
+    help="Treat every warning as an error (exit 2): for pipelines that must not score "
+    "anything the 1992 program would have accepted only with a shrug.")
 
 PARSE_OPTION = click.option(
-        "--parse", type=click.Choice(["strict", "lenient"]), default="strict",
-        show_default=True,
-        help="With raw answers of a language model (JSON lines of an id and a 'response'): "
-        "strict reads them exactly as FAMuS's pipeline does (an answer json.loads refuses is "
-        "an empty prediction, counted and named); lenient recovers JSON in code fences or "
-        "between prose, truncated objects, role names in another case, strings where lists "
-        "were expected, and lists each repair, with the strict scores beside.")
-"""``--parse``: how raw answers of a language model are read."""
+    "--parse", type=click.Choice(["strict", "lenient"]), default="strict", show_default=True,
+    help="With raw answers of a language model (JSON lines of an id and a 'response'): "
+    "strict reads them exactly as FAMuS's pipeline does (an answer json.loads refuses is "
+    "an empty prediction, counted and named); lenient recovers JSON in code fences or "
+    "between prose, truncated objects, role names in another case, strings where lists "
+    "were expected, and lists each repair, with the strict scores beside.")
 
 SCHEMA_OPTION = click.option(
-        "--schema", metavar="NAME|FILE",
-        help="The template schema of a modern key and its predictions: muc4, famus, or a "
-        "TOML file of your own (docs/configuration.md). Default: the one the key's layout "
-        "says (FAMuS's prompt files: famus; the others: muc4).")
-"""``--schema``: the template schema of a modern key."""
+    "--schema", metavar="NAME|FILE",
+    help="The template schema of a modern key and its predictions: muc4, famus, or a "
+    "TOML file of your own (docs/configuration.md). Default: the one the key's layout "
+    "says (FAMuS's prompt files: famus; the others: muc4).")
 
 
 def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem],
@@ -253,18 +240,14 @@ def print_notes(strict: bool) -> Callable[[ScoringNotes], None]:
     return said
 
 
-def name_option(command: F) -> F:
-    """``--name FILE=NAME``: the system of FILE is called NAME (repeatable)."""
-    return click.option(
-        "--name", "names", multiple=True, metavar="FILE=NAME",
-        help="Call the system of FILE NAME instead of its file name without the last suffix "
-        "(repeatable).",
-    )(command)
+name_option = click.option(
+    "--name", "names", multiple=True, metavar="FILE=NAME",
+    help="Call the system of FILE NAME instead of its file name without the last suffix "
+    "(repeatable).")
 
 
 def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
     """``--name FILE=NAME`` values as input path → name; FILE must be one of ``inputs``."""
-
     by_real = {os.path.realpath(p): p for p in inputs}
     out: dict[str, str] = {}
     for value in values:
@@ -293,19 +276,14 @@ UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (
                    "but not, Yeh's response unit). See docs/significance-units.md.")
 
 
-JSON_UNIT_OPTION = click.option(
-    "--unit", type=click.Choice(UNIT_LEVELS), default="message", show_default=True,
-    help="With --format json: the units written for the significance tests: " + UNIT_LEVEL_HELP)
-"""``--unit`` of the commands that write scores: the units their JSON holds."""
+def _unit_option(lead: str) -> Callable[[F], F]:
+    return click.option("--unit", type=click.Choice(UNIT_LEVELS), default="message",
+                        show_default=True, help=lead + UNIT_LEVEL_HELP)
 
 
-def unit_level_option(command: F) -> F:
-    """``--unit``: what one unit of the significance tests is, when responses are scored here."""
-    return click.option(
-        "--unit", "unit", type=click.Choice(UNIT_LEVELS), default="message",
-        show_default=True,
-        help="With --key: the unit of the randomization: " + UNIT_LEVEL_HELP,
-    )(command)
+JSON_UNIT_OPTION = _unit_option("With --format json: the units written for the significance "
+                                "tests: ")
+unit_level_option = _unit_option("With --key: the unit of the randomization: ")
 
 
 def refuse_unused(accepted: Collection[str], why: str) -> None:

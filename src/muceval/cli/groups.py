@@ -1,10 +1,6 @@
-"""Option groups: click options that reach a command as one object.
-
-A command declares a group (``@testing_options("muc4")``) and receives what the group
-builds (``testing: Testing``) instead of the options one by one, so that the options are
-worded, defaulted and turned into the library's options objects in one place. The
-command context still holds each option by its own name, so that
-:func:`muceval.cli.common.refuse_unused` can refuse a flag that a path does not use.
+"""Option groups: click options that reach a command as one object (``@testing_options("muc4")``
+gives ``testing: Testing``), worded, defaulted and built in one place. The command context still
+holds each option by its own name, for :func:`muceval.cli.common.refuse_unused`.
 """
 
 from __future__ import annotations
@@ -17,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
+from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, name_option, parse_names
 from muceval.errors import UsageError
 
 if TYPE_CHECKING:
@@ -146,18 +143,13 @@ class ConfigurationChoice:
     config_path: str | None
     slots_path: str | None
     alignment_path: str | None = None
-    criterion: str | None = None
+    alignment: str | None = None
     """The alignment criterion of the configuration to score with (``score --alignment``)."""
 
     @property
     def given(self) -> bool:
         return any(p is not None for p in (self.config_path, self.slots_path,
                                            self.alignment_path))
-
-    @property
-    def label(self) -> str:
-        """How outputs record it: the path given, or the bundled ``muc4``."""
-        return self.config_path or "muc4"
 
     def load(self) -> Configuration:
         from muceval.formats.config import resolve_configuration
@@ -198,11 +190,7 @@ def configuration_options(when: str = "", note: str = "", *, alignment_file: boo
             "--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
             help="A TOML file of [alignment...] tables merged into the configuration "
             "(criteria added or replaced; default, compare, flag, chance replaced)."))
-    def build(config_path: str | None, slots_path: str | None, alignment_path: str | None = None,
-              alignment: str | None = None) -> ConfigurationChoice:
-        return ConfigurationChoice(config_path, slots_path, alignment_path, alignment)
-
-    return option_group("configuration", build, options)
+    return option_group("configuration", ConfigurationChoice, options)
 
 
 def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
@@ -296,16 +284,12 @@ class Selection:
 
     def renames(self, inputs: Sequence[str]) -> dict[str, str]:
         """Input path → system name, for the names given; FILE must be one of ``inputs``."""
-        from muceval.cli.common import parse_names
-
         return parse_names(self.names, inputs)
 
 
 def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
     """``--name`` (and ``--units``, ``--parse``); the command receives ``selection:
     Selection``."""
-    from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, name_option
-
     options = [PARSE_OPTION, SCHEMA_OPTION] if parse else []
     if units:
         options.append(click.option(
@@ -356,9 +340,9 @@ class ModernChoice:
     metric: str | None
     phi: str | None = None
     event_n: str | None = None
+    event_n_file: str | None = None
     ignore_empty_docs: bool = False
     compat: bool = False
-    event_n_file: str | None = None
     parse: str = "strict"
     schema: str | None = None
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 
 import click
 
@@ -77,10 +78,7 @@ def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, 
         ModernPredictions(key_path, tuple(predictions), names_of(names), choice.parse,
                           choice.schema),
         [choice.options(m) for m in metrics], outputs=[destination.output],
-        recorded={"metric": choice.metric, "phi": choice.phi, "event_n": choice.event_n,
-                  "event_n_file": choice.event_n_file,
-                  "ignore_empty_docs": choice.ignore_empty_docs, "compat": choice.compat,
-                  "parse": choice.parse, "schema": choice.schema})
+        recorded=asdict(choice))
     for warning in scored.run.warnings:
         if strict:
             click.echo(f"error: {warning}", err=True)

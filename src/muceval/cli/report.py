@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from muceval.reporting.analysis import Analysis
-    from muceval.reporting.html import ReportFiles
     from muceval.reporting.modern_report import ModernAnalysis
     from muceval.scoring.muc1992.scorer import ScoringOptions
 
@@ -191,6 +190,7 @@ any other one given is refused."""
 def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptions,
            keep: dict[str | None, str], fmt: str, started: float) -> None:
     """Write the report, then say where: the compact table, or the files as JSON."""
+    import contextlib
     import json
     import time
 
@@ -199,14 +199,9 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.html import write_report
 
-    def written() -> ReportFiles:
-        return write_report(analysis, out_dir, shown, keep=keep)
-
-    if sys.stderr.isatty():
-        with Console(stderr=True).status("drawing figures and writing the report"):
-            files = written()
-    else:
-        files = written()
+    with (Console(stderr=True).status("drawing figures and writing the report")
+          if sys.stderr.isatty() else contextlib.nullcontext()):
+        files = write_report(analysis, out_dir, shown, keep=keep)
     elapsed = time.perf_counter() - started
     if fmt == "json":
         listed: dict[str, object] = {"html": str(files.html), "json": str(files.json),
