@@ -34,11 +34,11 @@ if TYPE_CHECKING:
               help="The message texts: a MUC corpus text file or a folder of them (e.g. "
               "../shared/muc4/corpora).")
 @click.option("--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
-              show_default=True, help="The automatic template mapping.")
+              help="The automatic template mapping.")
 @click.option("--example", is_flag=True,
               help="Adjudicate the bundled example (its key, configuration, texts and four "
               "systems) into --history.")
-@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port on 127.0.0.1 (0: a free one).")
 @click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
 @name_option

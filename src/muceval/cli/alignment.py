@@ -78,7 +78,7 @@ def _test_options() -> Decorator:
     from muceval.significance.settings import SignificanceSettings
 
     return option_group("settings", SignificanceSettings, [
-        click.option("--shuffles", type=click.IntRange(min=1), default=9_999, show_default=True,
+        click.option("--shuffles", type=click.IntRange(min=1), default=9_999,
                      help="Shuffles of the randomization test of each change."),
         click.option("--seed", type=int,
                      help="Seed of the randomization (default: drawn, reported)."),
@@ -97,9 +97,8 @@ def _test_options() -> Decorator:
 @_test_options()
 @click.option("--csv-view", type=click.Choice(["scores", "pairs", "removal", "calibration",
                                                 "entropy"]), default="scores",
-              show_default=True, help="--format csv: which view.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True)
+              help="--format csv: which view.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table")
 @destination_options()
 @name_option
 @strict_option

@@ -95,7 +95,8 @@ def _quiet_option() -> click.Option:
 
 
 @click.group(cls=_Commands,
-             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100,
+                               "show_default": True})
 @click.version_option(__version__, prog_name="muceval")
 def cli() -> None:
     """Score MUC information-extraction templates as the 1992 MUC-4 scorer did,

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
               "of every test set is one task; each test set's key, configuration and history "
               "are sent once. Needs 'muceval[distributed]'.")
 @click.option("--format", "fmt", type=click.Choice(["json", "csv", "report"]), default="json",
-              show_default=True, help="What each system's file holds (report: the 1992 text).")
+              help="What each system's file holds (report: the 1992 text).")
 @JSON_UNIT_OPTION
 @click.option("--force", is_flag=True, help="Replace existing result files.")
 def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFormat, unit: Level,

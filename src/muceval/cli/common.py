@@ -170,7 +170,7 @@ strict_option = click.option(
     "anything the 1992 program would have accepted only with a shrug.")
 
 PARSE_OPTION = click.option(
-    "--parse", type=click.Choice(["strict", "lenient"]), default="strict", show_default=True,
+    "--parse", type=click.Choice(["strict", "lenient"]), default="strict",
     help="With raw answers of a language model (JSON lines of an id and a 'response'): "
     "strict reads them exactly as FAMuS's pipeline does (an answer json.loads refuses is "
     "an empty prediction, counted and named); lenient recovers JSON in code fences or "
@@ -278,7 +278,7 @@ UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (
 
 def _unit_option(lead: str) -> Callable[[F], F]:
     return click.option("--unit", type=click.Choice(UNIT_LEVELS), default="message",
-                        show_default=True, help=lead + UNIT_LEVEL_HELP)
+                        help=lead + UNIT_LEVEL_HELP)
 
 
 JSON_UNIT_OPTION = _unit_option("With --format json: the units written for the significance "

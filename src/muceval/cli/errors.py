@@ -64,17 +64,16 @@ class Reading:
 @click.option("--canonical-order", is_flag=True,
               help="Sort templates, entities and mentions first: the original's categories "
               "depend on the input order (its P/R/F1 and Error Score do not).")
-@click.option("--mode", type=click.Choice(MODE_CHOICES), default="all", show_default=True,
+@click.option("--mode", type=click.Choice(MODE_CHOICES), default="all",
               help="Which unpaired templates count (the original's -s): all; msp without the "
               "missing ones; mmi without the spurious ones; mat without either. The "
               "alignment is the same in every mode.")
-@click.option("--types", type=click.Choice(TYPE_CHOICES), default="equal", show_default=True,
+@click.option("--types", type=click.Choice(TYPE_CHOICES), default="equal",
               help="equal: templates pair only with the same incident type (-m MUC_Errors); "
               "any: any pair, a differing type counted as Incorrect_Incident_Type "
               "(-m Errors, which crashes in the original).")
 @option_group("reading", Reading, [SCHEMA_OPTION, PARSE_OPTION])
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True,
               help="table: P/R/F1 and the categories per system; json: everything, per "
               "document too; csv: one line per system, document and row.")
 @option_group("scoring", Scoring1992, [

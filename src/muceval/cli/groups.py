@@ -96,34 +96,30 @@ def _testing_options(preset: PresetName) -> list[Decorator]:
     default = chosen.settings
     level = click.FloatRange(0, 1, min_open=True, max_open=True)
     return [
-        click.option("--metrics", default=",".join(chosen.metrics), show_default=True,
+        click.option("--metrics", default=",".join(chosen.metrics),
                      help="Comma-separated metrics: " + ", ".join(
                          m.id + (f" ({m.name_1992})" if m.name_1992 else "")
                          for m in MEASURES) + "."),
         click.option("--method", type=click.Choice(METHODS), default=default.method,
-                     show_default=True,
                      help="Approximate randomization, exact enumeration, or auto: exact "
                      "whenever that is cheaper."),
         click.option("--shuffles", type=click.IntRange(min=1), default=default.shuffles,
-                     show_default=True, help="Shuffles of the approximate test."),
+                     help="Shuffles of the approximate test."),
         click.option("--seed", type=click.IntRange(min=0), default=default.seed,
                      show_default=default.seed is not None,
                      help="Seed of the shuffles and the bootstrap (recorded in the output; "
                      + ("drawn if not given)." if default.seed is None else "the same inputs "
                         "give the same verdict).")),
-        click.option("--alternative", type=click.Choice(ALTERNATIVES),
-                     default=default.alternative, show_default=True,
+        click.option("--alternative", type=click.Choice(ALTERNATIVES), default=default.alternative,
                      help="one-sided: is the better system better by at least the observed "
                      "amount."),
-        click.option("--alpha", type=level, default=default.alpha, show_default=True,
-                     help="Significance cutoff."),
-        click.option("--confidence", type=level, default=default.confidence, show_default=True,
+        click.option("--alpha", type=level, default=default.alpha, help="Significance cutoff."),
+        click.option("--confidence", type=level, default=default.confidence,
                      help="Confidence level an approximate result needs to count as "
                      "significant."),
         click.option("--adjust", type=click.Choice(ADJUSTMENTS), default=default.adjust,
-                     show_default=True, help="Multiple-comparison adjustment across pairs."),
+                     help="Multiple-comparison adjustment across pairs."),
         click.option("--bootstrap", type=click.IntRange(min=0), default=default.bootstrap,
-                     show_default=True,
                      help="Paired bootstrap samples for confidence intervals (0: none)."),
         click.option("--unit-means", is_flag=True,
                      help="Also give the classic tests of per-unit values (sign, Wilcoxon, "
@@ -209,7 +205,6 @@ def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
     if mapping:
         options.append(click.option(
             "--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
-            show_default=True,
             help=f"{lead}the automatic mapping: the 1992 greedy one or an optimal one."))
     return option_group("scoring", build, options)
 
@@ -294,7 +289,6 @@ def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
     if units:
         options.append(click.option(
             "--units", "units", type=click.Choice(["same", "intersection"]), default="same",
-            show_default=True,
             help="same: refuse systems scored on different test sets (a unit with key fills "
             "missing from a system); intersection: compare on the units all systems share."))
     options.append(name_option)

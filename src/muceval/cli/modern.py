@@ -33,7 +33,6 @@ def modern_options() -> Decorator:
     options = [
         click.option("--scorer", "--metric", "metric", type=click.Choice(METRIC_CHOICES),
                      default="1992",
-                     show_default=True,
                      help=f"The scorer ({scorers}; the modern ones on their JSON layouts); all: "
                      "every modern scorer side by side."),
         click.option("--phi", help=f"Similarity: {similarities} (default: the first)."),

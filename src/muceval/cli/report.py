@@ -59,7 +59,7 @@ def _report_options() -> Decorator:
 
     return option_group("written", build, [
         click.option("--out", "out_dir", type=click.Path(file_okay=False),
-                     default="muceval-report", show_default=True,
+                     default="muceval-report",
                      help="Folder for report.html, the figures and the data."),
         click.option("--title", help="Title of the page."),
         click.option("--force", is_flag=True,
@@ -69,7 +69,7 @@ def _report_options() -> Decorator:
                      help="With --key: add an Alignment section comparing these criteria "
                      "(comma-separated; 'compare' takes the configuration's compare list), "
                      "with the pair evidence, the removal audit and the calibration."),
-        click.option("--png/--no-png", "png", default=False, show_default=True,
+        click.option("--png/--no-png", "png", default=False,
                      help="Also write every figure as PNG (for slides and documents); the "
                      "report itself shows the SVG figures, which are always written."),
         click.option("--histogram", "histograms", multiple=True, metavar="A,B",
@@ -102,7 +102,6 @@ def _report_options() -> Decorator:
 @selection_options(parse=True)
 @unit_level_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True,
               help="What to print: a compact table, or the written files as JSON.")
 @strict_option
 def report(inputs: tuple[str, ...], key_path: str | None, configuration: ConfigurationChoice,

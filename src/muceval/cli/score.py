@@ -73,7 +73,7 @@ def _history_options() -> Decorator:
         click.option("--history", "history_path", type=click.Path(dir_okay=False),
                      help="1992 history file of human judgements."),
         click.option("--unresolved", type=click.Choice(["incorrect", "partial", "correct", "ask"]),
-                     default="incorrect", show_default=True,
+                     default="incorrect",
                      help="What a question without a recorded answer gives; 'ask' asks you."),
         click.option("--save-history", "save_history", type=click.Path(dir_okay=False),
                      help="With --unresolved ask: store the history with your answers here "
@@ -84,15 +84,15 @@ def _history_options() -> Decorator:
 def _view_options() -> Decorator:
     return option_group("view", ScoreView, [
         click.option("--format", "fmt", type=click.Choice(get_args(ScoreFormat)),
-                     default="report", show_default=True,
+                     default="report",
                      help="report: the 1992 text report; json / csv: every tally, for programs; "
                      "table: a compact summary for the terminal."),
         click.option("--layout", "report_form", type=click.Choice(get_args(ReportForm)),
-                     default="template", show_default=True,
+                     default="template",
                      help="1992 report layout (--format report): per template pair, summary "
                      "only, or per message (with TEXT FILTERING)."),
         click.option("--detail", type=click.Choice(get_args(Detail)),
-                     default="summary", show_default=True,
+                     default="summary",
                      help="--format json / csv: the summary of each system with its per-message "
                      "totals; 'messages' adds every row of every message, 'pairs' also every "
                      "template pair."),

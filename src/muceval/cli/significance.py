@@ -132,8 +132,7 @@ class View:
               help="Print the jobs, the work and the estimated time (from a short calibration "
               "run on this machine), and run nothing.")
 @progress_option
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table")
 def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
                  selection: Selection, unit_level: str | None, subject: Subject, view: View,
                  cluster: Cluster | None, pairs: Destination | None, show_plan: bool,
