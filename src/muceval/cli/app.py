@@ -60,7 +60,11 @@ class _Commands(click.Group):
             importlib.import_module(f"muceval.cli.{COMMAND_MODULES[cmd_name]}")
         command = super().get_command(ctx, cmd_name)
         if command is not None and not any(p.name == "quiet" for p in command.params):
-            command.params.append(_quiet_option())  # every command, in one place
+            # Every command, in one place.
+            command.params.append(click.Option(
+                ["-q", "--quiet"], is_flag=True, expose_value=False, is_eager=True,
+                callback=_set_quiet,
+                help="Print no warnings, notes or progress: only the results, and errors."))
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -85,13 +89,6 @@ def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
 
     set_quiet(value)  # set at every run, so that one run's --quiet does not outlive it
     return value
-
-
-def _quiet_option() -> click.Option:
-    return click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, is_eager=True,
-                        callback=_set_quiet,
-                        help="Print no warnings, notes or progress: only the results, and "
-                        "errors.")
 
 
 @click.group(cls=_Commands,

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from muceval.pipelines.common import ScoringNotes
 
 F = TypeVar("F", bound=Callable[..., Any])
-"""A command function (or click command) that an option decorator returns unchanged in type."""
 
 
 _QUIET = [False]
@@ -112,14 +111,11 @@ ERROR_ANALYSES = frozenset({"error-analysis"})
 """Kinds of the files ``significance --errors`` reads."""
 
 
-def expand_folders(paths: tuple[str, ...] | list[str],
-                   kinds: Collection[str] | None = None) -> tuple[str, ...]:
-    """The paths, with each folder replaced by the files in it (sorted, hidden ones left out).
-
-    With ``kinds`` (names of the registry's kinds, e.g. :data:`RESPONSES`), a folder's files of
-    other kinds are skipped, and a note on stderr names them: a folder may hold responses and
-    their reports side by side. Files named one by one are always kept (a wrong one is
-    refused by its reader, with the reason).
+def expand_folders(paths: tuple[str, ...] | list[str], kinds: Collection[str]) -> tuple[str, ...]:
+    """The paths, with each folder replaced by its files of ``kinds`` (names of the registry's
+    kinds, e.g. :data:`RESPONSES`), sorted, hidden ones left out; a note on stderr names the
+    files skipped: a folder may hold responses and their reports side by side. Files named one
+    by one are always kept (a wrong one is refused by its reader, with the reason).
     """
     from muceval.formats.modern import LAYOUTS
     from muceval.formats.registry import INPUTS
@@ -133,9 +129,6 @@ def expand_folders(paths: tuple[str, ...] | list[str],
                        if entry.is_file() and not entry.name.startswith("."))
         if not found:
             raise UsageError(f"{path} is a folder with no files in it")
-        if kinds is None:
-            expanded.extend(found)
-            continue
         wanted = {*kinds, *(LAYOUTS if "templates" in kinds else ())}
         skipped: list[str] = []
         if kinds == SCORES and len(found) > 1:

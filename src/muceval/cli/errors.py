@@ -151,7 +151,6 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
 
 
 def _compare(compared: ErrorComparison, fmt: str, destination: Destination) -> None:
-    """The first system against each other one, per category, with p-values."""
     from muceval.reporting.error_changes import error_changes_to_json
 
     settings = compared.settings
@@ -211,15 +210,13 @@ def _scores(console: Console, system: SystemErrors) -> None:
 
 
 def _score(totals: Any) -> str:
-    """The Error Score for reading: two decimals where a partial match made it fractional (the
-    JSON and CSV keep the original's text, ``error_score_text``)."""
+    # Two decimals where a partial match made it fractional (JSON and CSV keep the original's).
     return f"{totals.error_score:.2f}" if totals.partial else totals.error_score_text
 
 
 def _chunks(columns: list[list[str]], room: int) -> list[list[int]]:
     """The columns split, in order, into runs whose cells fit ``room`` characters (a column
-    takes its widest cell and three characters of padding and rule); each run holds at least
-    one column."""
+    takes its widest cell, padding and rule); each run holds at least one column."""
     runs: list[list[int]] = [[]]
     used = 0
     for n, cells in enumerate(columns):

@@ -145,7 +145,13 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     if not inputs:
         raise UsageError("give INPUT files (or --example)")
     inputs = expand_folders(inputs, SCORES if key_path is None else RESPONSES)
-    _refuse_an_earlier_report(out_dir, shown.overwrite)
+    # Said before the analysis runs; every file is checked again before the first is written
+    # (muceval.formats.files.write_files).
+    earlier = [name for name in ("report.html", "report.json")
+               if os.path.lexists(os.path.join(out_dir, name))]
+    if earlier and not shown.overwrite:
+        raise UsageError(f"{out_dir} holds a report already ({', '.join(earlier)}): use --force "
+                         "to replace it, or another --out folder")
     if (shown.alignment is not None or configuration.alignment_path is not None
             or shown.errors) and key_path is None:
         raise UsageError("--alignment, --alignment-file and --errors need responses scored "
@@ -161,8 +167,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     with progress_bar(True, "pairs" if modern else "randomization") as advance:
         analysis = build_report(source, settings=testing.settings, options=shown,
                                 metrics=None if modern else testing.metrics,
-                                threads=testing.threads,
-                                progress=advance, on_scored=print_notes(strict))
+                                threads=testing.threads, progress=advance,
+                                on_scored=print_notes(strict))
     _write(analysis, out_dir, shown, source.files, fmt, started)
 
 
@@ -212,16 +218,6 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
         _print_summary(analysis, files.html, elapsed)
     else:
         _print_modern(analysis, files.html, elapsed)
-
-
-def _refuse_an_earlier_report(out_dir: str, force: bool) -> None:
-    """Said before the analysis runs; every file is checked again before the first is
-    written (:func:`muceval.formats.files.write_files`)."""
-    earlier = [name for name in ("report.html", "report.json")
-               if os.path.lexists(os.path.join(out_dir, name))]
-    if earlier and not force:
-        raise UsageError(f"{out_dir} holds a report already ({', '.join(earlier)}): use --force "
-                         "to replace it, or another --out folder")
 
 
 def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:

@@ -81,22 +81,6 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
     settings = (settings or PRESETS["ab"].settings).with_seed()  # one seed for every test
     chosen = list(default_metrics(settings) if metrics is None else metrics)
     notify = notifier(on_scored)
-    source = _check(source, yeh, errors, modern)
-    if isinstance(source, Responses) and (yeh or source.unit == "response"):
-        result = _by_responses(source, chosen, settings, yeh, notify)
-    else:
-        from muceval.significance.baseline import compare_to_baseline
-
-        tallies, unit = _tallies(source, modern, notify)
-        result = compare_to_baseline(tallies, tallies.systems[0], tallies.systems[1:],
-                                     metrics=chosen, settings=settings, threads=threads,
-                                     progress=progress, unit=unit)
-    changes = _error_changes(source, settings) if errors else None
-    return CompareResult(result, changes, settings)
-
-
-def _check(source: InputSource, yeh: bool, errors: bool,
-           modern: ModernOptions | None) -> CompareSource:
     if not isinstance(source, Responses | ModernPredictions | ScoreFiles):
         raise UsageError("compare reads responses (with a key), predictions (with a modern "
                          "key) or 1992 and muceval scores; modern scores and error analyses are "
@@ -111,7 +95,17 @@ def _check(source: InputSource, yeh: bool, errors: bool,
     if modern is not None and not isinstance(source, ModernPredictions):
         raise UsageError("a modern scorer scores predictions against a modern key",
                          parameter="modern")
-    return source
+    if isinstance(source, Responses) and (yeh or source.unit == "response"):
+        result = _by_responses(source, chosen, settings, yeh, notify)
+    else:
+        from muceval.significance.baseline import compare_to_baseline
+
+        tallies, unit = _tallies(source, modern, notify)
+        result = compare_to_baseline(tallies, tallies.systems[0], tallies.systems[1:],
+                                     metrics=chosen, settings=settings, threads=threads,
+                                     progress=progress, unit=unit)
+    changes = _error_changes(source, settings) if errors else None
+    return CompareResult(result, changes, settings)
 
 
 def _tallies(source: CompareSource, modern: ModernOptions | None,

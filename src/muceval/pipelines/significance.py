@@ -160,7 +160,12 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
         raise UsageError("a streamed run (pairs) starts again from the beginning: it takes no "
                          "checkpoint yet", parameter="checkpoint")
     if isinstance(source, ErrorAnalyses):
-        return _error_pairs(source, settings)
+        from muceval.formats.error_counts import read_error_counts
+        from muceval.significance.error_counts import all_pair_changes
+
+        counts = read_error_counts(list(source.paths), dict(source.names), source.units)
+        settings = settings.with_seed()
+        return ErrorPairs(counts, tuple(all_pair_changes(counts, settings)), settings)
     if isinstance(source, ModernPredictions | ModernScoreFiles):
         from muceval.significance.ratios import RATIO_METRICS, compare_ratios
 
@@ -216,15 +221,6 @@ def _tallies(source: ScoreFiles | Responses, notify: Notify) -> UnitTallies:
         notify(ScoringNotes(notes=(f"compared on the {len(tallies.units)} units all systems "
                                    "share (--units intersection)",)))
     return tallies
-
-
-def _error_pairs(source: ErrorAnalyses, settings: SignificanceSettings) -> ErrorPairs:
-    from muceval.formats.error_counts import read_error_counts
-    from muceval.significance.error_counts import all_pair_changes
-
-    counts = read_error_counts(list(source.paths), dict(source.names), source.units)
-    settings = settings.with_seed()
-    return ErrorPairs(counts, tuple(all_pair_changes(counts, settings)), settings)
 
 
 def _plan(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSettings,
