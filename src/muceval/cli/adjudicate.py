@@ -82,9 +82,8 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None,
         if responses or key_path or configuration.given or texts_path:
             raise UsageError("--example takes no RESPONSE, --key, --config, --slots or --texts")
         bundled = example_files()
-        key_path, texts_path = bundled.key, bundled.texts
+        key_path, texts_path, responses = bundled.key, bundled.texts, bundled.responses
         configuration = ConfigurationChoice(bundled.config, None)
-        responses = bundled.responses
     if key_path is None or not responses:
         raise UsageError("give --key and RESPONSE files (or --example)")
     paths = expand_folders(responses, RESPONSES)

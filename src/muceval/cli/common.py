@@ -6,6 +6,7 @@ import contextlib
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -189,15 +190,12 @@ def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem
     say = (lambda text: click.echo(text, err=True)) if strict else notice  # errors always
     for warning in warnings:
         say(f"{prefix}: {warning}")
-    per_file: dict[str, list[Problem]] = {}
-    for warning in file_warnings:
-        per_file.setdefault(warning.path, []).append(warning)
+    per_file = Counter(warning.path for warning in file_warnings)
     if strict or len(file_warnings) == 1:
         for warning in file_warnings:
             say(f"{prefix}: {warning}")
     elif file_warnings:
-        counts = ", ".join(f"{os.path.basename(path)} {len(found)}"
-                           for path, found in per_file.items())
+        counts = ", ".join(f"{os.path.basename(path)} {n}" for path, n in per_file.items())
         say(f"{prefix}: {len(file_warnings)} things the 1992 program accepted in "
             f"{len(per_file)} file(s) ({counts}); 'muceval validate "
             f"{' '.join(per_file)} --warnings' lists them")

@@ -40,8 +40,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class UnitChoice:
-    """What one unit is (``--unit``), whether Yeh's whole procedure was asked (``--yeh``),
-    and whether the error categories are compared too (``--errors``)."""
+    """``--unit``, ``--yeh`` and ``--errors``."""
 
     level: str
     yeh: bool

@@ -6,7 +6,7 @@ import click
 
 from muceval.cli.app import cli
 from muceval.cli.common import SCHEMA_OPTION, notice
-from muceval.cli.groups import ConfigurationChoice, configuration_options
+from muceval.cli.groups import ConfigurationChoice, Destination, configuration_options
 from muceval.formats.modern import TARGET_LAYOUTS
 from muceval.pipelines.common import refuse_outputs
 
@@ -40,7 +40,6 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
       muceval convert ../shared/muc4/corpora/tst3/key-tst3.v2 --to gtt-gold -o tst3-gold.json
       muceval convert kitchen/gold.jsonl --schema kitchen/schema.toml --to muceval
     """
-    from muceval.formats.files import write_atomic
     from muceval.pipelines.convert import convert_file
 
     refuse_outputs([output], {source: "input", **configuration.inputs()})
@@ -48,8 +47,6 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
                         slots=configuration.slots_path, gold=gold, schema=schema)
     for note in done.notes:
         notice(note)
-    if output is None:
-        click.echo(done.text, nl=False)
-    else:
-        write_atomic(output, done.text, overwrite=force)
+    Destination(output, force).emit(done.text)
+    if output is not None:
         notice(f"wrote {output} ({done.documents} documents, {layout})")

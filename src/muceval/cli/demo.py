@@ -82,6 +82,3 @@ def _kehler(console: Console, result: DemoResult) -> None:
     said = (f"Each single correct step lowers F under {audit.default} and raises it under "
             f"{audit.flag}" if trap else "Steps and scores above")
     console.print(f"{said}: see [bold]{result.kehler_path}[/bold] (muceval alignment --audit all)")
-
-
-

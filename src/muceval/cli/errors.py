@@ -44,8 +44,7 @@ class Scoring1992:
 
 @dataclass(frozen=True)
 class Reading:
-    """How modern files are read: the key's template schema (None: its layout's) and how raw
-    answers of a language model are parsed."""
+    """How modern files are read: the key's template schema and how raw answers are parsed."""
 
     schema: str | None
     parse: str

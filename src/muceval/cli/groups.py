@@ -71,31 +71,23 @@ class Testing:
 def testing_options(preset: PresetName) -> Decorator:
     """The options of the significance tests, shared by `significance`, `report` and `compare`,
     their defaults those of ``preset`` (named, with its purpose, at the end of the help)."""
-    from muceval.significance.settings import PRESETS, SignificanceSettings
-
-    chosen = PRESETS[preset]
-
-    def build(metrics: str, threads: int | None, **settings: Any) -> Testing:
-        return Testing(SignificanceSettings(**settings, preset=preset), metrics, threads)
-
-    group = option_group("testing", build, _testing_options(preset))
-
-    def decorate(command: Command) -> Command:
-        command.__doc__ = (command.__doc__ or "").rstrip() + (
-            f"\n\n    Defaults: the '{preset}' preset, {chosen.purpose}.\n")
-        return group(command)
-
-    return decorate
-
-
-def _testing_options(preset: PresetName) -> list[Decorator]:
     from muceval.core.measures import MEASURES
-    from muceval.significance.settings import ADJUSTMENTS, ALTERNATIVES, METHODS, PRESETS
+    from muceval.significance.settings import (
+        ADJUSTMENTS,
+        ALTERNATIVES,
+        METHODS,
+        PRESETS,
+        SignificanceSettings,
+    )
 
     chosen = PRESETS[preset]
     default = chosen.settings
     level = click.FloatRange(0, 1, min_open=True, max_open=True)
-    return [
+
+    def build(metrics: str, threads: int | None, **settings: Any) -> Testing:
+        return Testing(SignificanceSettings(**settings, preset=preset), metrics, threads)
+
+    group = option_group("testing", build, [
         click.option("--metrics", default=",".join(chosen.metrics),
                      help="Comma-separated metrics: " + ", ".join(
                          m.id + (f" ({m.name_1992})" if m.name_1992 else "")
@@ -128,13 +120,19 @@ def _testing_options(preset: PresetName) -> list[Decorator]:
                      "its units' items)."),
         click.option("--threads", type=click.IntRange(min=1), default=None,
                      help="Threads of the randomization kernels (default: all cores)."),
-    ]
+    ])
+
+    def decorate(command: Command) -> Command:
+        command.__doc__ = (command.__doc__ or "").rstrip() + (
+            f"\n\n    Defaults: the '{preset}' preset, {chosen.purpose}.\n")
+        return group(command)
+
+    return decorate
 
 
 @dataclass(frozen=True)
 class ConfigurationChoice:
-    """The configuration named on the command line (``--config``, ``--slots``, and
-    ``--alignment-file`` where the command takes it), read on demand."""
+    """The configuration named on the command line, read on demand."""
 
     config_path: str | None
     slots_path: str | None
@@ -162,9 +160,8 @@ class ConfigurationChoice:
 
 def configuration_options(when: str = "", note: str = "", *, alignment_file: bool = False,
                           criterion: bool = False) -> Decorator:
-    """``--config`` and ``--slots`` (and ``--alignment-file``), worded alike in every command
-    (``when``: the case they apply to, e.g. "With --key"; ``note``: what else this command
-    does with them); the command receives ``configuration: ConfigurationChoice``."""
+    """``--config`` and ``--slots`` (``when``: the case they apply to, e.g. "With --key";
+    ``note``: what else this command does with them); gives ``configuration``."""
     lead = f"{when}: the configuration" if when else "Configuration"
     options = [
         click.option(
@@ -190,8 +187,7 @@ def configuration_options(when: str = "", note: str = "", *, alignment_file: boo
 
 
 def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
-    """``--no-query-pass`` (and ``--mapping``): how responses are scored; the command
-    receives ``scoring: ScoringOptions``."""
+    """``--no-query-pass`` (and ``--mapping``); gives ``scoring: ScoringOptions``."""
     def build(no_query_pass: bool, mapping: MappingKind = "greedy") -> ScoringOptions:
         from muceval.scoring.muc1992.options import ScoringOptions
 
@@ -211,9 +207,8 @@ def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
 
 @dataclass(frozen=True)
 class Keyed:
-    """Responses or predictions scored by a command that otherwise reads scores
-    (``significance --key``): the key and how the 1992 scorer reads and scores them
-    (``muceval score``'s options of the same names)."""
+    """The key of responses or predictions scored by ``significance --key``, and how the 1992
+    scorer reads and scores them."""
 
     key_path: str | None
     config_path: str | None = None
@@ -247,8 +242,7 @@ class Destination:
 
 def destination_options(force_help: str = "Replace --output if it exists.", *,
                         folder: str | None = None) -> Decorator:
-    """``-o/--output`` and ``--force`` (and ``--output-dir`` with its ``folder`` help); the
-    command receives ``destination: Destination``."""
+    """``-o/--output`` and ``--force`` (and ``--output-dir`` with its ``folder`` help)."""
     options = [click.option("-o", "--output", type=click.Path(dir_okay=False),
                             help="Write to this file instead of standard output.")]
     if folder is not None:
@@ -268,9 +262,7 @@ def destination_options(force_help: str = "Replace --output if it exists.", *,
 
 @dataclass(frozen=True)
 class Selection:
-    """Which systems a command reads and what they are called: ``--name FILE=NAME`` renames,
-    and (where the command takes it) ``--units``, the policy for differing unit sets, and
-    ``--parse``, how raw answers of a language model are read."""
+    """Which systems a command reads, what they are called, and how they are read."""
 
     names: tuple[str, ...]
     units: str = "same"
@@ -283,8 +275,7 @@ class Selection:
 
 
 def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
-    """``--name`` (and ``--units``, ``--parse``); the command receives ``selection:
-    Selection``."""
+    """``--name`` (and ``--units``, ``--parse``, ``--schema``)."""
     options = [PARSE_OPTION, SCHEMA_OPTION] if parse else []
     if units:
         options.append(click.option(
@@ -296,8 +287,7 @@ def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
 
 
 def executor_options(scheduler_help: str, checkpoint_help: str | None = None) -> Decorator:
-    """``--scheduler`` (and ``--checkpoint``); the command receives ``scheduler``, the
-    address given or None, and ``checkpoint``, its checkpoint file or None."""
+    """``--scheduler`` (and ``--checkpoint``); gives ``cluster``, None without a scheduler."""
     options = [click.option("--scheduler", help=scheduler_help)]
     if checkpoint_help is not None:
         options.append(click.option("--checkpoint", type=click.Path(dir_okay=False),
@@ -313,8 +303,7 @@ def executor_options(scheduler_help: str, checkpoint_help: str | None = None) ->
 
 @dataclass(frozen=True)
 class Cluster:
-    """A Dask scheduler to run on (``tcp://HOST:8786`` or ``local:N``), and the file that
-    records finished work for a resumed run."""
+    """A Dask scheduler to run on, and the file that records finished work for a resumed run."""
 
     scheduler: str
     checkpoint: str | None = None
@@ -341,8 +330,7 @@ class ModernChoice:
     schema: str | None = None
 
     def scorer(self) -> ModernOptions | None:
-        """The one scorer ``--metric`` names (``gtt`` by default) with its ``--phi``; None
-        when neither is given."""
+        """The one scorer ``--metric`` names (default ``gtt``) with its ``--phi``, if either is."""
         from muceval.scoring.modern import ModernOptions
 
         if self.metric is None and self.phi is None:

@@ -30,7 +30,7 @@ def modern_options() -> Decorator:
     scorers = "; ".join(f"{spec.name}: {spec.reproduces}" for spec in SCORERS.values())
     similarities = ", ".join(f"{m} {'|'.join(SCORERS[m].similarities)}"
                              for m in modern_scorers() if SCORERS[m].similarities)
-    options = [
+    return option_group("modern", ModernChoice, [
         click.option("--scorer", "--metric", "metric", type=click.Choice(METRIC_CHOICES),
                      default="1992",
                      help=f"The scorer ({scorers}; the modern ones on their JSON layouts); all: "
@@ -56,8 +56,7 @@ def modern_options() -> Decorator:
                      "are counted)."),
         PARSE_OPTION,
         SCHEMA_OPTION,
-    ]
-    return option_group("modern", ModernChoice, options)
+    ])
 
 
 def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, fmt: str,

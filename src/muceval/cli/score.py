@@ -60,8 +60,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class HistoryChoice:
-    """The history of judgements, what its unanswered questions give, and where the answers
-    of ``--unresolved ask`` go."""
+    """The history, what its unanswered questions give, and where ``ask``'s answers go."""
 
     history_path: str | None
     unresolved: Unresolved
@@ -305,6 +304,3 @@ def _ask_on_terminal(config: Configuration) -> AnswerCallback:
                        err=True)
 
     return ask
-
-
-

@@ -52,9 +52,8 @@ def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
 
 @dataclass(frozen=True)
 class Subject:
-    """What is tested besides MUC tallies: one scorer of modern scores files (or of modern
-    predictions scored here, with its similarity), or the error categories of error
-    analyses."""
+    """What is tested besides MUC tallies: one modern scorer (with its similarity), or the
+    error categories of error analyses."""
 
     scorer: str | None
     errors: bool
@@ -314,5 +313,3 @@ def _parse_tests(text: str | None) -> tuple[str, ...]:
     if not chosen:
         raise click.UsageError("--tests names no test")
     return tuple(chosen)
-
-

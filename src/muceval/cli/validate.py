@@ -72,6 +72,3 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
                            "(--warnings shows all)")
     if not all(r.ok for r in results) or (strict and any(r.warnings for r in results)):
         raise click.exceptions.Exit(2)
-
-
-

@@ -180,21 +180,16 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
                  on_scored: Notify | None = None,
                  ) -> Analysis | ModernAnalysis:
     """Score (or read) the systems of ``source``, test every pair and build every section
-    the ``options`` ask for.
+    the ``options`` ask for: what :func:`~muceval.reporting.html.write_report` writes.
 
     ``source`` is what :func:`report_source` returns. ``settings``: how every test of the
     report is run (the pairwise tests and those of the Errors and Alignment sections alike);
     None: the ``muc4`` preset. ``options``: the sections to add (``errors``, ``alignment``; the
-    rest is how :func:`~muceval.reporting.html.write_report` writes the report). ``metrics``:
-    all five by default (P, R and F1 for modern predictions). ``threads`` and ``progress`` are
-    as in :func:`~muceval.significance.engine.compare`. ``on_scored`` is called with the
+    rest is how the report is written). ``metrics``: all five by default (P, R and F1 for
+    modern predictions). ``threads`` and ``progress`` are as in
+    :func:`~muceval.significance.engine.compare`. ``on_scored`` is called with the
     :class:`ScoringNotes` once the systems are scored, before the tests (a command prints the
     warnings there, and may stop).
-
-    Returns
-    -------
-    Analysis or ModernAnalysis
-        What :func:`~muceval.reporting.html.write_report` writes.
 
     Raises
     ------
