@@ -225,14 +225,13 @@ def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from muceval.core.measures import F_MEASURES
     from muceval.reporting.html import format_pct
 
     sig = analysis.significance
     rank_metric = analysis.ranking_metric
     console = Console()
     table = Table(title=f"ALL TEMPLATES (%), ranked by {rank_metric}", title_justify="left")
-    from muceval.core.measures import F_MEASURES
-
     for column in ("system", "REC", "PRE", *(m.label for m in F_MEASURES), "group"):
         table.add_column(column, justify="left" if column in ("system", "group") else "right")
     for name in sig.ranking(rank_metric):

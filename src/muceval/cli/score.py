@@ -217,9 +217,8 @@ def _score(source: Responses, history: HistoryChoice,
     from muceval.pipelines.score import score_responses
 
     ask = history.unresolved == "ask"
-    show_progress = len(source.responses) > 1 and not ask
     try:
-        with progress_bar(show_progress, "scoring") as advance:
+        with progress_bar(len(source.responses) > 1 and not ask, "scoring") as advance:
             return score_responses(
                 source, unresolved=history.unresolved,
                 ask=_ask_on_terminal(source.configuration()) if ask else None,

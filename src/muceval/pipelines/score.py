@@ -153,11 +153,8 @@ def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions
     from muceval.scoring.modern.files import score_modern_files
     from muceval.version import __version__
 
-    buckets: dict[str | None, str] = {o.event_n_file: "buckets file" for o in scorers
-                                      if o.event_n_file}
-    files: dict[str | None, str] = {source.key: "key",
-                                    **{p: "predictions" for p in source.predictions}}
-    refuse_outputs(outputs, {**files, **buckets})
+    refuse_outputs(outputs, {source.key: "key", **{p: "predictions" for p in source.predictions},
+                             **{o.event_n_file: "buckets file" for o in scorers if o.event_n_file}})
     names = dict(source.names)
     run = score_modern_files(source.key, source.predictions, scorers, names, source.parse,
                              source.schema)

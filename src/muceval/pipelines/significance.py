@@ -244,9 +244,8 @@ def _plan(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSe
 def _streamed(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSettings,
               threads: int | None, progress: Progress | None, executor: DaskExecutor | None,
               path: str, inputs: dict[str | None, str], overwrite: bool) -> StreamedRun:
-    """Every pair to ``path`` (CSV, written as computed, or NumPy's ``.npz``: arrays, no
-    numbers formatted), with the intervals and classic tests ``settings`` ask for; the
-    summary kept."""
+    """Every pair to ``path`` (CSV, written as computed, or NumPy's ``.npz``), with the
+    intervals and classic tests ``settings`` ask for; the summary kept."""
     from muceval.formats.files import refuse_replacing_inputs, write_atomic
     from muceval.significance.stream import compare_streamed
 
