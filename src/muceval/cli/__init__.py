@@ -1,8 +1,6 @@
-"""The ``muceval`` command line: a thin layer over the library.
-
-One module per command; each parses its options, calls the library and prints.
-Errors in user input (:class:`muceval.errors.MucevalError`) end the program with
-exit code 2 and one clear message; they never show a traceback.
+"""The ``muceval`` command line: one module per command, which parses its options, calls the
+library and prints. Errors in user input (:class:`muceval.errors.MucevalError`) end the
+program with exit code 2 and one clear message, never a traceback.
 """
 
 from muceval.cli.app import cli, main

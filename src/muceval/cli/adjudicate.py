@@ -34,11 +34,11 @@ if TYPE_CHECKING:
               help="The message texts: a MUC corpus text file or a folder of them (e.g. "
               "../shared/muc4/corpora).")
 @click.option("--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
-              show_default=True, help="The automatic template mapping.")
+              help="The automatic template mapping.")
 @click.option("--example", is_flag=True,
               help="Adjudicate the bundled example (its key, configuration, texts and four "
               "systems) into --history.")
-@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+@click.option("--port", type=click.IntRange(0, 65535), default=0,
               help="Port on 127.0.0.1 (0: a free one).")
 @click.option("--no-browser", is_flag=True, help="Print the address; do not open a browser.")
 @name_option
@@ -82,9 +82,8 @@ def adjudicate(responses: tuple[str, ...], key_path: str | None,
         if responses or key_path or configuration.given or texts_path:
             raise UsageError("--example takes no RESPONSE, --key, --config, --slots or --texts")
         bundled = example_files()
-        key_path, texts_path = bundled.key, bundled.texts
+        key_path, texts_path, responses = bundled.key, bundled.texts, bundled.responses
         configuration = ConfigurationChoice(bundled.config, None)
-        responses = bundled.responses
     if key_path is None or not responses:
         raise UsageError("give --key and RESPONSE files (or --example)")
     paths = expand_folders(responses, RESPONSES)

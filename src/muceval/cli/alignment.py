@@ -15,7 +15,6 @@ from muceval.cli.common import (
     name_option,
     parse_names,
     progress_bar,
-    refuse_overwriting_inputs,
     report_warnings,
     strict_option,
 )
@@ -29,6 +28,7 @@ from muceval.cli.groups import (
     scoring_options,
 )
 from muceval.errors import UsageError
+from muceval.pipelines.common import refuse_outputs
 
 if TYPE_CHECKING:
     from muceval.pipelines.inputs import ModernPredictions
@@ -75,13 +75,10 @@ def _audit_options() -> Decorator:
 
 
 def _test_options() -> Decorator:
-    def build(shuffles: int, seed: int | None) -> SignificanceSettings:
-        from muceval.significance.settings import SignificanceSettings
+    from muceval.significance.settings import SignificanceSettings
 
-        return SignificanceSettings(shuffles=shuffles, seed=seed)
-
-    return option_group("settings", build, [
-        click.option("--shuffles", type=click.IntRange(min=1), default=9_999, show_default=True,
+    return option_group("settings", SignificanceSettings, [
+        click.option("--shuffles", type=click.IntRange(min=1), default=9_999,
                      help="Shuffles of the randomization test of each change."),
         click.option("--seed", type=int,
                      help="Seed of the randomization (default: drawn, reported)."),
@@ -100,9 +97,8 @@ def _test_options() -> Decorator:
 @_test_options()
 @click.option("--csv-view", type=click.Choice(["scores", "pairs", "removal", "calibration",
                                                 "entropy"]), default="scores",
-              show_default=True, help="--format csv: which view.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True)
+              help="--format csv: which view.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table")
 @destination_options()
 @name_option
 @strict_option
@@ -149,7 +145,7 @@ def alignment(responses: tuple[str, ...], key_path: str, configuration: Configur
         _modern(source, chosen.audit == "pairs", settings, csv_view, fmt, destination, strict)
         return
     assert isinstance(source, Responses)
-    refuse_overwriting_inputs(destination.output, {
+    refuse_outputs([destination.output], {
         key_path: "key", history_path: "history", **configuration.inputs(),
         **{p: "response file" for p in paths}})
     config = source.configuration()

@@ -60,7 +60,11 @@ class _Commands(click.Group):
             importlib.import_module(f"muceval.cli.{COMMAND_MODULES[cmd_name]}")
         command = super().get_command(ctx, cmd_name)
         if command is not None and not any(p.name == "quiet" for p in command.params):
-            command.params.append(_quiet_option())  # every command, in one place
+            # Every command, in one place.
+            command.params.append(click.Option(
+                ["-q", "--quiet"], is_flag=True, expose_value=False, is_eager=True,
+                callback=_set_quiet,
+                help="Print no warnings, notes or progress: only the results, and errors."))
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -87,15 +91,9 @@ def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
     return value
 
 
-def _quiet_option() -> click.Option:
-    return click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, is_eager=True,
-                        callback=_set_quiet,
-                        help="Print no warnings, notes or progress: only the results, and "
-                        "errors.")
-
-
 @click.group(cls=_Commands,
-             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100,
+                               "show_default": True})
 @click.version_option(__version__, prog_name="muceval")
 def cli() -> None:
     """Score MUC information-extraction templates as the 1992 MUC-4 scorer did,
@@ -105,8 +103,6 @@ def cli() -> None:
     Example:
       muceval demo
     """
-
-
 
 
 def _terminated(signum: int, frame: object) -> None:
@@ -125,7 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        return _main(argv)
+        with warnings.catch_warnings():
+            # What a reader accepted but the user should know goes to stderr, each time.
+            warnings.simplefilter("always", MucevalWarning)
+            warnings.showwarning = _show_warning
+            return _run(argv)
     finally:
         freeze_after_building(False)
         if previous is not None:
@@ -137,14 +137,6 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
     from muceval.cli.common import notice
 
     notice(f"warning: {message}")
-
-
-def _main(argv: list[str] | None) -> int:
-    with warnings.catch_warnings():
-        # What a reader accepted but the user should know goes to stderr, each time.
-        warnings.simplefilter("always", MucevalWarning)
-        warnings.showwarning = _show_warning
-        return _run(argv)
 
 
 def _run(argv: list[str] | None) -> int:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
               "of every test set is one task; each test set's key, configuration and history "
               "are sent once. Needs 'muceval[distributed]'.")
 @click.option("--format", "fmt", type=click.Choice(["json", "csv", "report"]), default="json",
-              show_default=True, help="What each system's file holds (report: the 1992 text).")
+              help="What each system's file holds (report: the 1992 text).")
 @JSON_UNIT_OPTION
 @click.option("--force", is_flag=True, help="Replace existing result files.")
 def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFormat, unit: Level,
@@ -49,8 +49,12 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
     Example:
       muceval batch tst3-tst4.toml --output-dir scores/ --scheduler local:2
     """
+    from rich.console import Console
+
     from muceval.formats.batch import read_batch
+    from muceval.formats.config import resolve_configuration
     from muceval.reporting.outputs import ScoreView, write_folder
+    from muceval.reporting.terminal import summary_table
     from muceval.scoring.batch import score_test_sets
     from muceval.version import __version__
 
@@ -58,8 +62,6 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
         raise UsageError(f"--unit {unit} writes the units into muceval's JSON scores: it goes "
                          "with --format json")
     specs = read_batch(batch_path)
-    from muceval.formats.config import resolve_configuration
-
     test_sets = [(spec, resolve_configuration(spec.config, spec.slots)) for spec in specs]
     for spec in specs:
         target = os.path.join(output_dir, spec.name)
@@ -76,9 +78,8 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
     # configuration's slot file included).
     inputs: dict[str | None, str] = {batch_path: "batch file"}
     for spec, config in test_sets:
-        named: dict[str | None, str] = {spec.key: "key", spec.config: "configuration",
-                                        spec.slots: "slot file", spec.history: "history"}
-        inputs.update(named)
+        inputs.update({spec.key: "key", spec.config: "configuration", spec.slots: "slot file",
+                       spec.history: "history"})
         inputs.update((path, "response file") for path in spec.responses)
         inputs.update((path, "configuration file") for path in config.read_from)
     for spec, config in test_sets:
@@ -88,17 +89,12 @@ def batch(batch_path: str, output_dir: str, scheduler: str | None, fmt: ScoreFor
             "test_set": spec.name, "key": spec.key, "configuration": spec.config or "muc4",
             "slots": spec.slots, "history": spec.history, "responses": list(spec.responses),
             "query_pass": spec.query_pass, "unresolved": "incorrect"})
-        written = write_folder(os.path.join(output_dir, spec.name), view, session.systems,
-                               config, inputs, force)
-        from rich.console import Console
-
-        from muceval.reporting.terminal import summary_table
-
+        folder = os.path.join(output_dir, spec.name)
+        written = write_folder(folder, view, session.systems, config, inputs, force)
         table = summary_table(session.systems, config)
         table.title = f"{spec.name}: ALL TEMPLATES (%)"
         Console().print(table)
         notice(f"{spec.name}: {len(session.systems)} systems scored, {len(written)} files "
-               f"in {os.path.join(output_dir, spec.name)}; test them with muceval "
-               f"significance {os.path.join(output_dir, spec.name)}")
+               f"in {folder}; test them with muceval significance {folder}")
         # Which files, how many, and the command that lists them (as score says it).
         report_warnings(session.warnings, session.file_warnings, False)

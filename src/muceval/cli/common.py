@@ -6,18 +6,18 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from muceval.errors import MucevalError, OutputError, Problem, UsageError
+from muceval.errors import MucevalError, Problem, UsageError
 
 if TYPE_CHECKING:
     from muceval.pipelines.common import ScoringNotes
 
 F = TypeVar("F", bound=Callable[..., Any])
-"""A command function (or click command) that an option decorator returns unchanged in type."""
 
 
 _QUIET = [False]
@@ -26,10 +26,6 @@ _QUIET = [False]
 
 def set_quiet(on: bool) -> None:
     _QUIET[0] = on
-
-
-def quiet() -> bool:
-    return _QUIET[0]
 
 
 def notice(message: str) -> None:
@@ -102,23 +98,10 @@ def progress_bar(enabled: bool, label: str = "randomization", asked: bool = Fals
         yield draw
 
 
-def progress_option(command: F) -> F:
-    """``--progress/--no-progress``: progress on stderr (default: when stderr is a terminal)."""
-    return click.option(
-        "--progress/--no-progress", "progress", default=None,
-        help="Report progress on stderr: a bar on a terminal, a line per tenth of the work "
-        "otherwise (default: only on a terminal).")(command)
-
-
-def refuse_overwriting_inputs(output: str | None, inputs: Mapping[str | None, str]) -> None:
-    """Refuse an output file that is one of the command's inputs (``-o`` onto the key...), as a
-    usage error: :func:`muceval.formats.files.refuse_replacing_inputs`."""
-    from muceval.formats.files import refuse_replacing_inputs
-
-    try:
-        refuse_replacing_inputs(output, inputs)
-    except OutputError as error:
-        raise UsageError(str(error)) from None
+progress_option = click.option(
+    "--progress/--no-progress", "progress", default=None,
+    help="Report progress on stderr: a bar on a terminal, a line per tenth of the work "
+    "otherwise (default: only on a terminal).")
 
 
 RESPONSES = frozenset({"templates"})
@@ -129,14 +112,11 @@ ERROR_ANALYSES = frozenset({"error-analysis"})
 """Kinds of the files ``significance --errors`` reads."""
 
 
-def expand_folders(paths: tuple[str, ...] | list[str],
-                   kinds: Collection[str] | None = None) -> tuple[str, ...]:
-    """The paths, with each folder replaced by the files in it (sorted, hidden ones left out).
-
-    With ``kinds`` (names of the registry's kinds, e.g. :data:`RESPONSES`), a folder's files of
-    other kinds are skipped, and a note on stderr names them: a folder may hold responses and
-    their reports side by side. Files named one by one are always kept (a wrong one is
-    refused by its reader, with the reason).
+def expand_folders(paths: tuple[str, ...] | list[str], kinds: Collection[str]) -> tuple[str, ...]:
+    """The paths, with each folder replaced by its files of ``kinds`` (names of the registry's
+    kinds, e.g. :data:`RESPONSES`), sorted, hidden ones left out; a note on stderr names the
+    files skipped: a folder may hold responses and their reports side by side. Files named one
+    by one are always kept (a wrong one is refused by its reader, with the reason).
     """
     from muceval.formats.modern import LAYOUTS
     from muceval.formats.registry import INPUTS
@@ -150,9 +130,6 @@ def expand_folders(paths: tuple[str, ...] | list[str],
                        if entry.is_file() and not entry.name.startswith("."))
         if not found:
             raise UsageError(f"{path} is a folder with no files in it")
-        if kinds is None:
-            expanded.extend(found)
-            continue
         wanted = {*kinds, *(LAYOUTS if "templates" in kinds else ())}
         skipped: list[str] = []
         if kinds == SCORES and len(found) > 1:
@@ -181,31 +158,24 @@ def expand_folders(paths: tuple[str, ...] | list[str],
     return tuple(expanded)
 
 
-def strict_option(command: F) -> F:
-    """``--strict``: warnings are errors (exit 2)."""
-    return click.option(
-        "--strict", is_flag=True,
-        help="Treat every warning as an error (exit 2): for pipelines that must not score "
-        "anything the 1992 program would have accepted only with a shrug.",
-    )(command)
-
+strict_option = click.option(
+    "--strict", is_flag=True,
+    help="Treat every warning as an error (exit 2): for pipelines that must not score "
+    "anything the 1992 program would have accepted only with a shrug.")
 
 PARSE_OPTION = click.option(
-        "--parse", type=click.Choice(["strict", "lenient"]), default="strict",
-        show_default=True,
-        help="With raw answers of a language model (JSON lines of an id and a 'response'): "
-        "strict reads them exactly as FAMuS's pipeline does (an answer json.loads refuses is "
-        "an empty prediction, counted and named); lenient recovers JSON in code fences or "
-        "between prose, truncated objects, role names in another case, strings where lists "
-        "were expected, and lists each repair, with the strict scores beside.")
-"""``--parse``: how raw answers of a language model are read."""
+    "--parse", type=click.Choice(["strict", "lenient"]), default="strict",
+    help="With raw answers of a language model (JSON lines of an id and a 'response'): "
+    "strict reads them exactly as FAMuS's pipeline does (an answer json.loads refuses is "
+    "an empty prediction, counted and named); lenient recovers JSON in code fences or "
+    "between prose, truncated objects, role names in another case, strings where lists "
+    "were expected, and lists each repair, with the strict scores beside.")
 
 SCHEMA_OPTION = click.option(
-        "--schema", metavar="NAME|FILE",
-        help="The template schema of a modern key and its predictions: muc4, famus, or a "
-        "TOML file of your own (docs/configuration.md). Default: the one the key's layout "
-        "says (FAMuS's prompt files: famus; the others: muc4).")
-"""``--schema``: the template schema of a modern key."""
+    "--schema", metavar="NAME|FILE",
+    help="The template schema of a modern key and its predictions: muc4, famus, or a "
+    "TOML file of your own (docs/configuration.md). Default: the one the key's layout "
+    "says (FAMuS's prompt files: famus; the others: muc4).")
 
 
 def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem],
@@ -220,15 +190,12 @@ def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem
     say = (lambda text: click.echo(text, err=True)) if strict else notice  # errors always
     for warning in warnings:
         say(f"{prefix}: {warning}")
-    per_file: dict[str, list[Problem]] = {}
-    for warning in file_warnings:
-        per_file.setdefault(warning.path, []).append(warning)
+    per_file = Counter(warning.path for warning in file_warnings)
     if strict or len(file_warnings) == 1:
         for warning in file_warnings:
             say(f"{prefix}: {warning}")
     elif file_warnings:
-        counts = ", ".join(f"{os.path.basename(path)} {len(found)}"
-                           for path, found in per_file.items())
+        counts = ", ".join(f"{os.path.basename(path)} {n}" for path, n in per_file.items())
         say(f"{prefix}: {len(file_warnings)} things the 1992 program accepted in "
             f"{len(per_file)} file(s) ({counts}); 'muceval validate "
             f"{' '.join(per_file)} --warnings' lists them")
@@ -264,18 +231,14 @@ def print_notes(strict: bool) -> Callable[[ScoringNotes], None]:
     return said
 
 
-def name_option(command: F) -> F:
-    """``--name FILE=NAME``: the system of FILE is called NAME (repeatable)."""
-    return click.option(
-        "--name", "names", multiple=True, metavar="FILE=NAME",
-        help="Call the system of FILE NAME instead of its file name without the last suffix "
-        "(repeatable).",
-    )(command)
+name_option = click.option(
+    "--name", "names", multiple=True, metavar="FILE=NAME",
+    help="Call the system of FILE NAME instead of its file name without the last suffix "
+    "(repeatable).")
 
 
 def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
     """``--name FILE=NAME`` values as input path → name; FILE must be one of ``inputs``."""
-
     by_real = {os.path.realpath(p): p for p in inputs}
     out: dict[str, str] = {}
     for value in values:
@@ -304,19 +267,14 @@ UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (
                    "but not, Yeh's response unit). See docs/significance-units.md.")
 
 
-JSON_UNIT_OPTION = click.option(
-    "--unit", type=click.Choice(UNIT_LEVELS), default="message", show_default=True,
-    help="With --format json: the units written for the significance tests: " + UNIT_LEVEL_HELP)
-"""``--unit`` of the commands that write scores: the units their JSON holds."""
+def _unit_option(lead: str) -> Callable[[F], F]:
+    return click.option("--unit", type=click.Choice(UNIT_LEVELS), default="message",
+                        help=lead + UNIT_LEVEL_HELP)
 
 
-def unit_level_option(command: F) -> F:
-    """``--unit``: what one unit of the significance tests is, when responses are scored here."""
-    return click.option(
-        "--unit", "unit", type=click.Choice(UNIT_LEVELS), default="message",
-        show_default=True,
-        help="With --key: the unit of the randomization: " + UNIT_LEVEL_HELP,
-    )(command)
+JSON_UNIT_OPTION = _unit_option("With --format json: the units written for the significance "
+                                "tests: ")
+unit_level_option = _unit_option("With --key: the unit of the randomization: ")
 
 
 def refuse_unused(accepted: Collection[str], why: str) -> None:

@@ -40,8 +40,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class UnitChoice:
-    """What one unit is (``--unit``), whether Yeh's whole procedure was asked (``--yeh``),
-    and whether the error categories are compared too (``--errors``)."""
+    """``--unit``, ``--yeh`` and ``--errors``."""
 
     level: str
     yeh: bool
@@ -74,7 +73,7 @@ def _unit_choice(unit: str, yeh: bool, errors: bool) -> UnitChoice:
 @selection_options(parse=True)
 @option_group("unit", _unit_choice, [
     click.option("--unit", "unit", type=click.Choice(["message", "template", "fill", "response"]),
-                 default="message", show_default=True,
+                 default="message",
                  help="With --key: the unit of the randomization: " + UNIT_LEVEL_HELP
                  + " response: Yeh 2000's unit, each response fill only one system produced, "
                  "given to either system independently (the template mapping held fixed; "
@@ -87,8 +86,7 @@ def _unit_choice(unit: str, yeh: bool, errors: bool) -> UnitChoice:
                  help="With --key: also compare the error categories of Das et al. (2022) "
                  "(muceval errors), each with the p-value of a paired randomization over "
                  "documents.")])
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table")
 @strict_option
 def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
             configuration: ConfigurationChoice, history_path: str | None,

@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import SCHEMA_OPTION, notice, refuse_overwriting_inputs
-from muceval.cli.groups import ConfigurationChoice, configuration_options
+from muceval.cli.common import SCHEMA_OPTION, notice
+from muceval.cli.groups import ConfigurationChoice, Destination, configuration_options
 from muceval.formats.modern import TARGET_LAYOUTS
+from muceval.pipelines.common import refuse_outputs
 
 
 @cli.command("convert")
@@ -39,16 +40,13 @@ def convert(source: str, layout: str, configuration: ConfigurationChoice,
       muceval convert ../shared/muc4/corpora/tst3/key-tst3.v2 --to gtt-gold -o tst3-gold.json
       muceval convert kitchen/gold.jsonl --schema kitchen/schema.toml --to muceval
     """
-    from muceval.formats.files import write_atomic
     from muceval.pipelines.convert import convert_file
 
-    refuse_overwriting_inputs(output, {source: "input", **configuration.inputs()})
+    refuse_outputs([output], {source: "input", **configuration.inputs()})
     done = convert_file(source, layout, config=configuration.config_path,
                         slots=configuration.slots_path, gold=gold, schema=schema)
     for note in done.notes:
         notice(note)
-    if output is None:
-        click.echo(done.text, nl=False)
-    else:
-        write_atomic(output, done.text, overwrite=force)
+    Destination(output, force).emit(done.text)
+    if output is not None:
         notice(f"wrote {output} ({done.documents} documents, {layout})")

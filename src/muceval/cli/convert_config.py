@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import notice, refuse_overwriting_inputs
+from muceval.cli.common import notice
+from muceval.cli.groups import Destination
+from muceval.pipelines.common import refuse_outputs
 
 
 @cli.command("convert-config")
@@ -37,16 +39,11 @@ def convert_config(
       muceval convert-config tst3/config-tst3.el --slots tst3/slotconfig-tst3.el -o tst3.toml
     """
     from muceval.formats.config import convert_configuration, load_configuration
-    from muceval.formats.files import write_atomic
 
     # Every file read, the slot file the configuration names included (read once more below).
     read = load_configuration(config_el, slots_el).read_from
-    refuse_overwriting_inputs(output, {config_el: "configuration", slots_el: "slot file",
-                                       **{path: "configuration file" for path in read}})
-    text = convert_configuration(config_el, slots_el)
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    write_atomic(output, text, overwrite=force)
-    notice(f"wrote {output}")
-
+    refuse_outputs([output], {config_el: "configuration", slots_el: "slot file",
+                              **{path: "configuration file" for path in read}})
+    Destination(output, force).emit(convert_configuration(config_el, slots_el))
+    if output is not None:
+        notice(f"wrote {output}")

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 
 @cli.command("demo")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="muceval-demo",
-              show_default=True, help="Folder for the reports and the JSON scores.")
+              help="Folder for the reports and the JSON scores.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="table for people, json for programs.")
+              help="table for people, json for programs.")
 def demo(out_dir: str, fmt: str) -> None:
     """Score the bundled example (ten invented messages, four systems) and show the result.
 
@@ -82,6 +82,3 @@ def _kehler(console: Console, result: DemoResult) -> None:
     said = (f"Each single correct step lowers F under {audit.default} and raises it under "
             f"{audit.flag}" if trap else "Steps and scores above")
     console.print(f"{said}: see [bold]{result.kehler_path}[/bold] (muceval alignment --audit all)")
-
-
-

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from muceval.cli.app import cli
-from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, notice, refuse_overwriting_inputs
+from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, notice
 from muceval.cli.groups import (
     Destination,
     Selection,
@@ -18,6 +18,7 @@ from muceval.cli.groups import (
     option_group,
     selection_options,
 )
+from muceval.pipelines.common import refuse_outputs
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -43,8 +44,7 @@ class Scoring1992:
 
 @dataclass(frozen=True)
 class Reading:
-    """How modern files are read: the key's template schema (None: its layout's) and how raw
-    answers of a language model are parsed."""
+    """How modern files are read: the key's template schema and how raw answers are parsed."""
 
     schema: str | None
     parse: str
@@ -63,17 +63,16 @@ class Reading:
 @click.option("--canonical-order", is_flag=True,
               help="Sort templates, entities and mentions first: the original's categories "
               "depend on the input order (its P/R/F1 and Error Score do not).")
-@click.option("--mode", type=click.Choice(MODE_CHOICES), default="all", show_default=True,
+@click.option("--mode", type=click.Choice(MODE_CHOICES), default="all",
               help="Which unpaired templates count (the original's -s): all; msp without the "
               "missing ones; mmi without the spurious ones; mat without either. The "
               "alignment is the same in every mode.")
-@click.option("--types", type=click.Choice(TYPE_CHOICES), default="equal", show_default=True,
+@click.option("--types", type=click.Choice(TYPE_CHOICES), default="equal",
               help="equal: templates pair only with the same incident type (-m MUC_Errors); "
               "any: any pair, a differing type counted as Incorrect_Incident_Type "
               "(-m Errors, which crashes in the original).")
 @option_group("reading", Reading, [SCHEMA_OPTION, PARSE_OPTION])
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True,
               help="table: P/R/F1 and the categories per system; json: everything, per "
               "document too; csv: one line per system, document and row.")
 @option_group("scoring", Scoring1992, [
@@ -129,7 +128,7 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
     inputs: dict[str | None, str] = {p: "predictions" for p in predictions}
     if key_path != EMBEDDED:
         inputs[key_path] = "key"
-    refuse_overwriting_inputs(destination.output, inputs)
+    refuse_outputs([destination.output], inputs)
     # Which options go with a 1992 key and which with a modern one: analyse_errors decides.
     analysis = analyse_errors(
         key_path, predictions, options=ErrorOptions(cast("Mode", mode), cast("Types", types),
@@ -151,7 +150,6 @@ def errors(predictions: tuple[str, ...], key_path: str, after_repair: bool,
 
 
 def _compare(compared: ErrorComparison, fmt: str, destination: Destination) -> None:
-    """The first system against each other one, per category, with p-values."""
     from muceval.reporting.error_changes import error_changes_to_json
 
     settings = compared.settings
@@ -211,15 +209,13 @@ def _scores(console: Console, system: SystemErrors) -> None:
 
 
 def _score(totals: Any) -> str:
-    """The Error Score for reading: two decimals where a partial match made it fractional (the
-    JSON and CSV keep the original's text, ``error_score_text``)."""
+    # Two decimals where a partial match made it fractional (JSON and CSV keep the original's).
     return f"{totals.error_score:.2f}" if totals.partial else totals.error_score_text
 
 
 def _chunks(columns: list[list[str]], room: int) -> list[list[int]]:
     """The columns split, in order, into runs whose cells fit ``room`` characters (a column
-    takes its widest cell and three characters of padding and rule); each run holds at least
-    one column."""
+    takes its widest cell, padding and rule); each run holds at least one column."""
     runs: list[list[int]] = [[]]
     used = 0
     for n, cells in enumerate(columns):

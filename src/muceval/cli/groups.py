@@ -1,10 +1,6 @@
-"""Option groups: click options that reach a command as one object.
-
-A command declares a group (``@testing_options("muc4")``) and receives what the group
-builds (``testing: Testing``) instead of the options one by one, so that the options are
-worded, defaulted and turned into the library's options objects in one place. The
-command context still holds each option by its own name, so that
-:func:`muceval.cli.common.refuse_unused` can refuse a flag that a path does not use.
+"""Option groups: click options that reach a command as one object (``@testing_options("muc4")``
+gives ``testing: Testing``), worded, defaulted and built in one place. The command context still
+holds each option by its own name, for :func:`muceval.cli.common.refuse_unused`.
 """
 
 from __future__ import annotations
@@ -17,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
+from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, name_option, parse_names
 from muceval.errors import UsageError
 
 if TYPE_CHECKING:
@@ -74,14 +71,56 @@ class Testing:
 def testing_options(preset: PresetName) -> Decorator:
     """The options of the significance tests, shared by `significance`, `report` and `compare`,
     their defaults those of ``preset`` (named, with its purpose, at the end of the help)."""
-    from muceval.significance.settings import PRESETS, SignificanceSettings
+    from muceval.core.measures import MEASURES
+    from muceval.significance.settings import (
+        ADJUSTMENTS,
+        ALTERNATIVES,
+        METHODS,
+        PRESETS,
+        SignificanceSettings,
+    )
 
     chosen = PRESETS[preset]
+    default = chosen.settings
+    level = click.FloatRange(0, 1, min_open=True, max_open=True)
 
     def build(metrics: str, threads: int | None, **settings: Any) -> Testing:
         return Testing(SignificanceSettings(**settings, preset=preset), metrics, threads)
 
-    group = option_group("testing", build, _testing_options(preset))
+    group = option_group("testing", build, [
+        click.option("--metrics", default=",".join(chosen.metrics),
+                     help="Comma-separated metrics: " + ", ".join(
+                         m.id + (f" ({m.name_1992})" if m.name_1992 else "")
+                         for m in MEASURES) + "."),
+        click.option("--method", type=click.Choice(METHODS), default=default.method,
+                     help="Approximate randomization, exact enumeration, or auto: exact "
+                     "whenever that is cheaper."),
+        click.option("--shuffles", type=click.IntRange(min=1), default=default.shuffles,
+                     help="Shuffles of the approximate test."),
+        click.option("--seed", type=click.IntRange(min=0), default=default.seed,
+                     show_default=default.seed is not None,
+                     help="Seed of the shuffles and the bootstrap (recorded in the output; "
+                     + ("drawn if not given)." if default.seed is None else "the same inputs "
+                        "give the same verdict).")),
+        click.option("--alternative", type=click.Choice(ALTERNATIVES), default=default.alternative,
+                     help="one-sided: is the better system better by at least the observed "
+                     "amount."),
+        click.option("--alpha", type=level, default=default.alpha, help="Significance cutoff."),
+        click.option("--confidence", type=level, default=default.confidence,
+                     help="Confidence level an approximate result needs to count as "
+                     "significant."),
+        click.option("--adjust", type=click.Choice(ADJUSTMENTS), default=default.adjust,
+                     help="Multiple-comparison adjustment across pairs."),
+        click.option("--bootstrap", type=click.IntRange(min=0), default=default.bootstrap,
+                     help="Paired bootstrap samples for confidence intervals (0: none)."),
+        click.option("--unit-means", is_flag=True,
+                     help="Also give the classic tests of per-unit values (sign, Wilcoxon, "
+                     "paired and two-sample t) and Yeh's factor for precision and F, as tests "
+                     "of the mean per-unit value (by default n/a: only recall is a mean over "
+                     "its units' items)."),
+        click.option("--threads", type=click.IntRange(min=1), default=None,
+                     help="Threads of the randomization kernels (default: all cores)."),
+    ])
 
     def decorate(command: Command) -> Command:
         command.__doc__ = (command.__doc__ or "").rstrip() + (
@@ -91,73 +130,20 @@ def testing_options(preset: PresetName) -> Decorator:
     return decorate
 
 
-def _testing_options(preset: PresetName) -> list[Decorator]:
-    from muceval.core.measures import MEASURES
-    from muceval.significance.settings import ADJUSTMENTS, ALTERNATIVES, METHODS, PRESETS
-
-    chosen = PRESETS[preset]
-    default = chosen.settings
-    level = click.FloatRange(0, 1, min_open=True, max_open=True)
-    return [
-        click.option("--metrics", default=",".join(chosen.metrics), show_default=True,
-                     help="Comma-separated metrics: " + ", ".join(
-                         m.id + (f" ({m.name_1992})" if m.name_1992 else "")
-                         for m in MEASURES) + "."),
-        click.option("--method", type=click.Choice(METHODS), default=default.method,
-                     show_default=True,
-                     help="Approximate randomization, exact enumeration, or auto: exact "
-                     "whenever that is cheaper."),
-        click.option("--shuffles", type=click.IntRange(min=1), default=default.shuffles,
-                     show_default=True, help="Shuffles of the approximate test."),
-        click.option("--seed", type=click.IntRange(min=0), default=default.seed,
-                     show_default=default.seed is not None,
-                     help="Seed of the shuffles and the bootstrap (recorded in the output; "
-                     + ("drawn if not given)." if default.seed is None else "the same inputs "
-                        "give the same verdict).")),
-        click.option("--alternative", type=click.Choice(ALTERNATIVES),
-                     default=default.alternative, show_default=True,
-                     help="one-sided: is the better system better by at least the observed "
-                     "amount."),
-        click.option("--alpha", type=level, default=default.alpha, show_default=True,
-                     help="Significance cutoff."),
-        click.option("--confidence", type=level, default=default.confidence, show_default=True,
-                     help="Confidence level an approximate result needs to count as "
-                     "significant."),
-        click.option("--adjust", type=click.Choice(ADJUSTMENTS), default=default.adjust,
-                     show_default=True, help="Multiple-comparison adjustment across pairs."),
-        click.option("--bootstrap", type=click.IntRange(min=0), default=default.bootstrap,
-                     show_default=True,
-                     help="Paired bootstrap samples for confidence intervals (0: none)."),
-        click.option("--unit-means", is_flag=True,
-                     help="Also give the classic tests of per-unit values (sign, Wilcoxon, "
-                     "paired and two-sample t) and Yeh's factor for precision and F, as tests "
-                     "of the mean per-unit value (by default n/a: only recall is a mean over "
-                     "its units' items)."),
-        click.option("--threads", type=click.IntRange(min=1), default=None,
-                     help="Threads of the randomization kernels (default: all cores)."),
-    ]
-
-
 @dataclass(frozen=True)
 class ConfigurationChoice:
-    """The configuration named on the command line (``--config``, ``--slots``, and
-    ``--alignment-file`` where the command takes it), read on demand."""
+    """The configuration named on the command line, read on demand."""
 
     config_path: str | None
     slots_path: str | None
     alignment_path: str | None = None
-    criterion: str | None = None
+    alignment: str | None = None
     """The alignment criterion of the configuration to score with (``score --alignment``)."""
 
     @property
     def given(self) -> bool:
         return any(p is not None for p in (self.config_path, self.slots_path,
                                            self.alignment_path))
-
-    @property
-    def label(self) -> str:
-        """How outputs record it: the path given, or the bundled ``muc4``."""
-        return self.config_path or "muc4"
 
     def load(self) -> Configuration:
         from muceval.formats.config import resolve_configuration
@@ -174,9 +160,8 @@ class ConfigurationChoice:
 
 def configuration_options(when: str = "", note: str = "", *, alignment_file: bool = False,
                           criterion: bool = False) -> Decorator:
-    """``--config`` and ``--slots`` (and ``--alignment-file``), worded alike in every command
-    (``when``: the case they apply to, e.g. "With --key"; ``note``: what else this command
-    does with them); the command receives ``configuration: ConfigurationChoice``."""
+    """``--config`` and ``--slots`` (``when``: the case they apply to, e.g. "With --key";
+    ``note``: what else this command does with them); gives ``configuration``."""
     lead = f"{when}: the configuration" if when else "Configuration"
     options = [
         click.option(
@@ -198,16 +183,11 @@ def configuration_options(when: str = "", note: str = "", *, alignment_file: boo
             "--alignment-file", "alignment_path", type=click.Path(dir_okay=False),
             help="A TOML file of [alignment...] tables merged into the configuration "
             "(criteria added or replaced; default, compare, flag, chance replaced)."))
-    def build(config_path: str | None, slots_path: str | None, alignment_path: str | None = None,
-              alignment: str | None = None) -> ConfigurationChoice:
-        return ConfigurationChoice(config_path, slots_path, alignment_path, alignment)
-
-    return option_group("configuration", build, options)
+    return option_group("configuration", ConfigurationChoice, options)
 
 
 def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
-    """``--no-query-pass`` (and ``--mapping``): how responses are scored; the command
-    receives ``scoring: ScoringOptions``."""
+    """``--no-query-pass`` (and ``--mapping``); gives ``scoring: ScoringOptions``."""
     def build(no_query_pass: bool, mapping: MappingKind = "greedy") -> ScoringOptions:
         from muceval.scoring.muc1992.options import ScoringOptions
 
@@ -221,16 +201,14 @@ def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
     if mapping:
         options.append(click.option(
             "--mapping", type=click.Choice(["greedy", "optimal"]), default="greedy",
-            show_default=True,
             help=f"{lead}the automatic mapping: the 1992 greedy one or an optimal one."))
     return option_group("scoring", build, options)
 
 
 @dataclass(frozen=True)
 class Keyed:
-    """Responses or predictions scored by a command that otherwise reads scores
-    (``significance --key``): the key and how the 1992 scorer reads and scores them
-    (``muceval score``'s options of the same names)."""
+    """The key of responses or predictions scored by ``significance --key``, and how the 1992
+    scorer reads and scores them."""
 
     key_path: str | None
     config_path: str | None = None
@@ -264,8 +242,7 @@ class Destination:
 
 def destination_options(force_help: str = "Replace --output if it exists.", *,
                         folder: str | None = None) -> Decorator:
-    """``-o/--output`` and ``--force`` (and ``--output-dir`` with its ``folder`` help); the
-    command receives ``destination: Destination``."""
+    """``-o/--output`` and ``--force`` (and ``--output-dir`` with its ``folder`` help)."""
     options = [click.option("-o", "--output", type=click.Path(dir_okay=False),
                             help="Write to this file instead of standard output.")]
     if folder is not None:
@@ -285,9 +262,7 @@ def destination_options(force_help: str = "Replace --output if it exists.", *,
 
 @dataclass(frozen=True)
 class Selection:
-    """Which systems a command reads and what they are called: ``--name FILE=NAME`` renames,
-    and (where the command takes it) ``--units``, the policy for differing unit sets, and
-    ``--parse``, how raw answers of a language model are read."""
+    """Which systems a command reads, what they are called, and how they are read."""
 
     names: tuple[str, ...]
     units: str = "same"
@@ -296,21 +271,15 @@ class Selection:
 
     def renames(self, inputs: Sequence[str]) -> dict[str, str]:
         """Input path → system name, for the names given; FILE must be one of ``inputs``."""
-        from muceval.cli.common import parse_names
-
         return parse_names(self.names, inputs)
 
 
 def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
-    """``--name`` (and ``--units``, ``--parse``); the command receives ``selection:
-    Selection``."""
-    from muceval.cli.common import PARSE_OPTION, SCHEMA_OPTION, name_option
-
+    """``--name`` (and ``--units``, ``--parse``, ``--schema``)."""
     options = [PARSE_OPTION, SCHEMA_OPTION] if parse else []
     if units:
         options.append(click.option(
             "--units", "units", type=click.Choice(["same", "intersection"]), default="same",
-            show_default=True,
             help="same: refuse systems scored on different test sets (a unit with key fills "
             "missing from a system); intersection: compare on the units all systems share."))
     options.append(name_option)
@@ -318,8 +287,7 @@ def selection_options(*, units: bool = True, parse: bool = False) -> Decorator:
 
 
 def executor_options(scheduler_help: str, checkpoint_help: str | None = None) -> Decorator:
-    """``--scheduler`` (and ``--checkpoint``); the command receives ``scheduler``, the
-    address given or None, and ``checkpoint``, its checkpoint file or None."""
+    """``--scheduler`` (and ``--checkpoint``); gives ``cluster``, None without a scheduler."""
     options = [click.option("--scheduler", help=scheduler_help)]
     if checkpoint_help is not None:
         options.append(click.option("--checkpoint", type=click.Path(dir_okay=False),
@@ -335,8 +303,7 @@ def executor_options(scheduler_help: str, checkpoint_help: str | None = None) ->
 
 @dataclass(frozen=True)
 class Cluster:
-    """A Dask scheduler to run on (``tcp://HOST:8786`` or ``local:N``), and the file that
-    records finished work for a resumed run."""
+    """A Dask scheduler to run on, and the file that records finished work for a resumed run."""
 
     scheduler: str
     checkpoint: str | None = None
@@ -356,15 +323,14 @@ class ModernChoice:
     metric: str | None
     phi: str | None = None
     event_n: str | None = None
+    event_n_file: str | None = None
     ignore_empty_docs: bool = False
     compat: bool = False
-    event_n_file: str | None = None
     parse: str = "strict"
     schema: str | None = None
 
     def scorer(self) -> ModernOptions | None:
-        """The one scorer ``--metric`` names (``gtt`` by default) with its ``--phi``; None
-        when neither is given."""
+        """The one scorer ``--metric`` names (default ``gtt``) with its ``--phi``, if either is."""
         from muceval.scoring.modern import ModernOptions
 
         if self.metric is None and self.phi is None:

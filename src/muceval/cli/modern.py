@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 
 import click
 
@@ -29,10 +30,9 @@ def modern_options() -> Decorator:
     scorers = "; ".join(f"{spec.name}: {spec.reproduces}" for spec in SCORERS.values())
     similarities = ", ".join(f"{m} {'|'.join(SCORERS[m].similarities)}"
                              for m in modern_scorers() if SCORERS[m].similarities)
-    options = [
+    return option_group("modern", ModernChoice, [
         click.option("--scorer", "--metric", "metric", type=click.Choice(METRIC_CHOICES),
                      default="1992",
-                     show_default=True,
                      help=f"The scorer ({scorers}; the modern ones on their JSON layouts); all: "
                      "every modern scorer side by side."),
         click.option("--phi", help=f"Similarity: {similarities} (default: the first)."),
@@ -56,8 +56,7 @@ def modern_options() -> Decorator:
                      "are counted)."),
         PARSE_OPTION,
         SCHEMA_OPTION,
-    ]
-    return option_group("modern", ModernChoice, options)
+    ])
 
 
 def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, fmt: str,
@@ -77,10 +76,7 @@ def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, 
         ModernPredictions(key_path, tuple(predictions), names_of(names), choice.parse,
                           choice.schema),
         [choice.options(m) for m in metrics], outputs=[destination.output],
-        recorded={"metric": choice.metric, "phi": choice.phi, "event_n": choice.event_n,
-                  "event_n_file": choice.event_n_file,
-                  "ignore_empty_docs": choice.ignore_empty_docs, "compat": choice.compat,
-                  "parse": choice.parse, "schema": choice.schema})
+        recorded=asdict(choice))
     for warning in scored.run.warnings:
         if strict:
             click.echo(f"error: {warning}", err=True)

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from muceval.reporting.analysis import Analysis
-    from muceval.reporting.html import ReportFiles
     from muceval.reporting.modern_report import ModernAnalysis
     from muceval.scoring.muc1992.scorer import ScoringOptions
 
@@ -60,7 +59,7 @@ def _report_options() -> Decorator:
 
     return option_group("written", build, [
         click.option("--out", "out_dir", type=click.Path(file_okay=False),
-                     default="muceval-report", show_default=True,
+                     default="muceval-report",
                      help="Folder for report.html, the figures and the data."),
         click.option("--title", help="Title of the page."),
         click.option("--force", is_flag=True,
@@ -70,7 +69,7 @@ def _report_options() -> Decorator:
                      help="With --key: add an Alignment section comparing these criteria "
                      "(comma-separated; 'compare' takes the configuration's compare list), "
                      "with the pair evidence, the removal audit and the calibration."),
-        click.option("--png/--no-png", "png", default=False, show_default=True,
+        click.option("--png/--no-png", "png", default=False,
                      help="Also write every figure as PNG (for slides and documents); the "
                      "report itself shows the SVG figures, which are always written."),
         click.option("--histogram", "histograms", multiple=True, metavar="A,B",
@@ -103,7 +102,6 @@ def _report_options() -> Decorator:
 @selection_options(parse=True)
 @unit_level_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True,
               help="What to print: a compact table, or the written files as JSON.")
 @strict_option
 def report(inputs: tuple[str, ...], key_path: str | None, configuration: ConfigurationChoice,
@@ -147,7 +145,13 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     if not inputs:
         raise UsageError("give INPUT files (or --example)")
     inputs = expand_folders(inputs, SCORES if key_path is None else RESPONSES)
-    _refuse_an_earlier_report(out_dir, shown.overwrite)
+    # Said before the analysis runs; every file is checked again before the first is written
+    # (muceval.formats.files.write_files).
+    earlier = [name for name in ("report.html", "report.json")
+               if os.path.lexists(os.path.join(out_dir, name))]
+    if earlier and not shown.overwrite:
+        raise UsageError(f"{out_dir} holds a report already ({', '.join(earlier)}): use --force "
+                         "to replace it, or another --out folder")
     if (shown.alignment is not None or configuration.alignment_path is not None
             or shown.errors) and key_path is None:
         raise UsageError("--alignment, --alignment-file and --errors need responses scored "
@@ -163,8 +167,8 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
     with progress_bar(True, "pairs" if modern else "randomization") as advance:
         analysis = build_report(source, settings=testing.settings, options=shown,
                                 metrics=None if modern else testing.metrics,
-                                threads=testing.threads,
-                                progress=advance, on_scored=print_notes(strict))
+                                threads=testing.threads, progress=advance,
+                                on_scored=print_notes(strict))
     _write(analysis, out_dir, shown, source.files, fmt, started)
 
 
@@ -191,6 +195,7 @@ any other one given is refused."""
 def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptions,
            keep: dict[str | None, str], fmt: str, started: float) -> None:
     """Write the report, then say where: the compact table, or the files as JSON."""
+    import contextlib
     import json
     import time
 
@@ -199,14 +204,9 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
     from muceval.reporting.analysis import Analysis
     from muceval.reporting.html import write_report
 
-    def written() -> ReportFiles:
-        return write_report(analysis, out_dir, shown, keep=keep)
-
-    if sys.stderr.isatty():
-        with Console(stderr=True).status("drawing figures and writing the report"):
-            files = written()
-    else:
-        files = written()
+    with (Console(stderr=True).status("drawing figures and writing the report")
+          if sys.stderr.isatty() else contextlib.nullcontext()):
+        files = write_report(analysis, out_dir, shown, keep=keep)
     elapsed = time.perf_counter() - started
     if fmt == "json":
         listed: dict[str, object] = {"html": str(files.html), "json": str(files.json),
@@ -220,29 +220,18 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
         _print_modern(analysis, files.html, elapsed)
 
 
-def _refuse_an_earlier_report(out_dir: str, force: bool) -> None:
-    """Said before the analysis runs; every file is checked again before the first is
-    written (:func:`muceval.formats.files.write_files`)."""
-    earlier = [name for name in ("report.html", "report.json")
-               if os.path.lexists(os.path.join(out_dir, name))]
-    if earlier and not force:
-        raise UsageError(f"{out_dir} holds a report already ({', '.join(earlier)}): use --force "
-                         "to replace it, or another --out folder")
-
-
 def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
     """The compact terminal table: ALL TEMPLATES per system, ranked, with its group."""
     from rich.console import Console
     from rich.table import Table
 
+    from muceval.core.measures import F_MEASURES
     from muceval.reporting.html import format_pct
 
     sig = analysis.significance
     rank_metric = analysis.ranking_metric
     console = Console()
     table = Table(title=f"ALL TEMPLATES (%), ranked by {rank_metric}", title_justify="left")
-    from muceval.core.measures import F_MEASURES
-
     for column in ("system", "REC", "PRE", *(m.label for m in F_MEASURES), "group"):
         table.add_column(column, justify="left" if column in ("system", "group") else "right")
     for name in sig.ranking(rank_metric):

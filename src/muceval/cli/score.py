@@ -20,7 +20,6 @@ from muceval.cli.common import (
     notice,
     parse_names,
     progress_bar,
-    refuse_overwriting_inputs,
     refuse_unused,
     report_warnings,
     strict_option,
@@ -40,9 +39,9 @@ from muceval.cli.groups import (
 from muceval.cli.modern import MODERN_ONLY, MODERN_USES, modern_options, run_modern
 from muceval.errors import MucevalError, OutputError, UsageError
 from muceval.formats.files import write_atomic
+from muceval.pipelines.common import refuse_outputs
 from muceval.reporting.outputs import (
     Detail,
-    Level,
     ReportForm,
     ScoreFormat,
     ScoreView,
@@ -61,45 +60,38 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class HistoryChoice:
-    """The history of judgements, what its unanswered questions give, and where the answers
-    of ``--unresolved ask`` go."""
+    """The history, what its unanswered questions give, and where ``ask``'s answers go."""
 
-    path: str | None
+    history_path: str | None
     unresolved: Unresolved
-    save_to: str | None
+    save_history: str | None
 
 
 def _history_options() -> Decorator:
-    options = [
+    return option_group("history", HistoryChoice, [
         click.option("--history", "history_path", type=click.Path(dir_okay=False),
                      help="1992 history file of human judgements."),
         click.option("--unresolved", type=click.Choice(["incorrect", "partial", "correct", "ask"]),
-                     default="incorrect", show_default=True,
+                     default="incorrect",
                      help="What a question without a recorded answer gives; 'ask' asks you."),
         click.option("--save-history", "save_history", type=click.Path(dir_okay=False),
                      help="With --unresolved ask: store the history with your answers here "
                      "instead of updating --history in place."),
-    ]
-
-    def build(history_path: str | None, unresolved: Unresolved,
-              save_history: str | None) -> HistoryChoice:
-        return HistoryChoice(history_path, unresolved, save_history)
-
-    return option_group("history", build, options)
+    ])
 
 
 def _view_options() -> Decorator:
-    options = [
+    return option_group("view", ScoreView, [
         click.option("--format", "fmt", type=click.Choice(get_args(ScoreFormat)),
-                     default="report", show_default=True,
+                     default="report",
                      help="report: the 1992 text report; json / csv: every tally, for programs; "
                      "table: a compact summary for the terminal."),
-        click.option("--layout", type=click.Choice(get_args(ReportForm)),
-                     default="template", show_default=True,
+        click.option("--layout", "report_form", type=click.Choice(get_args(ReportForm)),
+                     default="template",
                      help="1992 report layout (--format report): per template pair, summary "
                      "only, or per message (with TEXT FILTERING)."),
         click.option("--detail", type=click.Choice(get_args(Detail)),
-                     default="summary", show_default=True,
+                     default="summary",
                      help="--format json / csv: the summary of each system with its per-message "
                      "totals; 'messages' adds every row of every message, 'pairs' also every "
                      "template pair."),
@@ -107,21 +99,15 @@ def _view_options() -> Decorator:
         click.option("--per-slot", is_flag=True,
                      help="With --format table or json: recall, precision and F of every slot, "
                      "the object subtotals and the four manners, per system."),
-    ]
-    def build(fmt: ScoreFormat, layout: ReportForm, detail: Detail, unit: Level,
-              per_slot: bool) -> ScoreView:
-        return ScoreView(fmt, layout, detail, unit, per_slot)
-
-    return option_group("view", build, options)
+    ])
 
 
 def _check_view(view: ScoreView, destination: Destination) -> None:
-    """The options of the 1992 view, checked against each other."""
     fmt, unit, per_slot = view.fmt, view.unit, view.per_slot
     if per_slot and (fmt not in ("table", "json") or destination.output_dir is not None):
         raise UsageError("--per-slot goes with --format table or --format json, without "
                          "--output-dir")
-    if fmt != "report" and given_on_command_line("layout"):
+    if fmt != "report" and given_on_command_line("report_form"):
         raise UsageError(f"--layout chooses a 1992 report layout; --format {fmt} has none "
                          "(json and csv take --detail)")
     if fmt not in ("json", "csv") and given_on_command_line("detail"):
@@ -192,35 +178,31 @@ def score(responses: tuple[str, ...], key_path: str, configuration: Configuratio
                       "--event-n, --event-n-file, --ignore-empty-docs, --compat, --parse, "
                       "--schema, --name, --format, -o, --force and --strict")
         predictions = expand_folders(responses, RESPONSES)
-        refuse_overwriting_inputs(destination.output, {
+        refuse_outputs([destination.output], {
             key_path: "key", **{p: "predictions" for p in predictions},
             **({modern.event_n_file: "buckets file"} if modern.event_n_file else {})})
         run_modern(key_path, predictions, modern, view.fmt, destination, strict,
                    parse_names(names, predictions))
         return
-    from muceval.pipelines.inputs import Responses, resolve_inputs
+    from muceval.pipelines.inputs import Responses, names_of
 
     refuse_unused([name for name in click.get_current_context().params
                    if name not in MODERN_ONLY], "goes with a modern --metric")
     _check_view(view, destination)
     responses = expand_folders(responses, RESPONSES)
-    renamed = parse_names(names, responses)
-    source = resolve_inputs(responses, key_path, config=configuration.config_path,
-                            slots=configuration.slots_path,
-                            alignment_file=configuration.alignment_path, history=history.path,
-                            scoring=scoring, unit=view.unit, names=renamed)
-    assert isinstance(source, Responses)
     # --force also scores a response that looks like a key (refused otherwise, as swapped).
-    source = replace(source, allow_swapped=destination.force)
+    source = Responses(key_path, responses, configuration.config_path, configuration.slots_path,
+                       configuration.alignment_path, history.history_path, scoring, view.unit,
+                       names_of(parse_names(names, responses)), allow_swapped=destination.force)
     # Without --manual-mappings, the library takes those muceval adjudicate kept (its notes
     # say which).
-    scored = _score(source, history, mapping_paths or None, configuration.criterion, cluster,
+    scored = _score(source, history, mapping_paths or None, configuration.alignment, cluster,
                     destination)
     for line in scored.notes():
         notice(f"note: {line} (--manual-mappings overrides)")
     session = scored.session
     report_warnings(session.warnings, session.file_warnings, strict)
-    note_unanswered(session.unanswered, history.unresolved, history.path)
+    note_unanswered(session.unanswered, history.unresolved, history.history_path)
     _show(replace(view, settings=scored.settings), destination, session.systems, scored.config,
           scored.files)
     if session.answers_file is not None:
@@ -235,13 +217,12 @@ def _score(source: Responses, history: HistoryChoice,
     from muceval.pipelines.score import score_responses
 
     ask = history.unresolved == "ask"
-    show_progress = len(source.responses) > 1 and not ask
     try:
-        with progress_bar(show_progress, "scoring") as advance:
+        with progress_bar(len(source.responses) > 1 and not ask, "scoring") as advance:
             return score_responses(
                 source, unresolved=history.unresolved,
                 ask=_ask_on_terminal(source.configuration()) if ask else None,
-                mappings=mappings, save_history=history.save_to,
+                mappings=mappings, save_history=history.save_history,
                 criterion=criterion, scheduler=cluster.scheduler if cluster else None,
                 outputs=[destination.output], progress=advance)
     except OutputError as failed:
@@ -283,7 +264,7 @@ def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:
             click.echo("  answers of this session not saved", err=True)
             return
         try:
-            refuse_overwriting_inputs(path, {p: "input" for p in inputs if p is not None})
+            refuse_outputs([path], {p: "input" for p in inputs if p is not None})
             if os.path.exists(path):
                 raise MucevalError(f"{path} exists: choose a new file")
             write_atomic(path, failed.text, overwrite=False)
@@ -322,6 +303,3 @@ def _ask_on_terminal(config: Configuration) -> AnswerCallback:
                        err=True)
 
     return ask
-
-
-

@@ -52,9 +52,8 @@ def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
 
 @dataclass(frozen=True)
 class Subject:
-    """What is tested besides MUC tallies: one scorer of modern scores files (or of modern
-    predictions scored here, with its similarity), or the error categories of error
-    analyses."""
+    """What is tested besides MUC tallies: one modern scorer (with its similarity), or the
+    error categories of error analyses."""
 
     scorer: str | None
     errors: bool
@@ -132,8 +131,7 @@ class View:
               help="Print the jobs, the work and the estimated time (from a short calibration "
               "run on this machine), and run nothing.")
 @progress_option
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table")
 def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
                  selection: Selection, unit_level: str | None, subject: Subject, view: View,
                  cluster: Cluster | None, pairs: Destination | None, show_plan: bool,
@@ -162,14 +160,12 @@ def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
     """
     from muceval.pipelines.inputs import ErrorAnalyses, resolve_inputs
     from muceval.pipelines.significance import run_significance
-    matrix, tests = view.matrix, view.tests
-    key = keyed.key_path
+
     inputs = expand_folders(inputs, ERROR_ANALYSES if subject.errors
-                            else SCORES if key is None else RESPONSES)
-    source = resolve_inputs(inputs, key, config=keyed.config_path, slots=keyed.slots_path,
-                            history=keyed.history_path,
-                            scoring=keyed.scoring(),
-                            unit=unit_level, units=selection.units,
+                            else SCORES if keyed.key_path is None else RESPONSES)
+    source = resolve_inputs(inputs, keyed.key_path, config=keyed.config_path,
+                            slots=keyed.slots_path, history=keyed.history_path,
+                            scoring=keyed.scoring(), unit=unit_level, units=selection.units,
                             names=selection.renames(inputs), parse=selection.parse,
                             schema=selection.schema)
     accepted, why, label = _ACCEPTED[type(source).__name__]
@@ -177,11 +173,11 @@ def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
     if subject.errors is not isinstance(source, ErrorAnalyses):
         raise UsageError("error analyses (muceval errors --format json) are tested with "
                          "muceval significance --errors, which reads nothing else")
-    chosen_tests = _parse_tests(tests)
+    chosen_tests = _parse_tests(view.tests)
     # The terminal shows no intervals, and the classic tests only with --tests: computing
     # them there would cost a leaderboard seconds for nothing.
     table = fmt == "table"
-    if not table and (matrix is not None or (tests is not None and pairs is None)):
+    if not table and (view.matrix is not None or (view.tests is not None and pairs is None)):
         raise click.UsageError(f"--matrix and --tests choose what the terminal table shows; "
                                f"--format {fmt} holds every matrix cell and every test")
     if pairs is not None and fmt == "csv":
@@ -204,10 +200,9 @@ def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
             metrics=testing.metric_names if given_on_command_line("metrics") else None,
             threads=testing.threads, progress=advance,
             executor=cluster.executor() if cluster is not None else None, scorer=subject.scorer,
-            phi=subject.phi,
-            plan=show_plan, pairs=None if pairs is None else pairs.output,
+            phi=subject.phi, plan=show_plan, pairs=None if pairs is None else pairs.output,
             overwrite=pairs is not None and pairs.force, on_scored=print_notes(False))
-    _print(result, fmt, matrix, chosen_tests)
+    _print(result, fmt, view.matrix, chosen_tests)
 
 
 _ALL = frozenset({"inputs", *SETTINGS_OPTIONS, "metrics", "threads", "units", "names",
@@ -318,5 +313,3 @@ def _parse_tests(text: str | None) -> tuple[str, ...]:
     if not chosen:
         raise click.UsageError("--tests names no test")
     return tuple(chosen)
-
-

@@ -20,7 +20,7 @@ from muceval.cli.common import SCHEMA_OPTION, strict_option
 @click.option("--slots", "slots_path", type=click.Path(dir_okay=False),
               help="1992 slot file (slotconfig-*.el) to go with a 1992 --config.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="text for people, json for programs.")
+              help="text for people, json for programs.")
 @click.option("--warnings", "show_warnings", is_flag=True,
               help="Show every warning (text format shows the first three per file).")
 @SCHEMA_OPTION
@@ -72,6 +72,3 @@ def validate(files: tuple[str, ...], config_path: str | None, slots_path: str | 
                            "(--warnings shows all)")
     if not all(r.ok for r in results) or (strict and any(r.warnings for r in results)):
         raise click.exceptions.Exit(2)
-
-
-

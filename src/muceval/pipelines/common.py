@@ -1,12 +1,14 @@
-"""What the pipelines share: the notes of scoring and the metrics tested by default."""
+"""What the pipelines share: the notes of scoring, the metrics tested by default, and the
+refusal of an output that is an input."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from muceval.errors import Problem
+from muceval.errors import OutputError, Problem, UsageError
 
 if TYPE_CHECKING:
     from muceval.pipelines.score import ScoredResponses
@@ -52,3 +54,15 @@ def default_metrics(settings: SignificanceSettings) -> tuple[str, ...]:
 
         return METRICS
     return PRESETS[settings.preset].metrics
+
+
+def refuse_outputs(outputs: Sequence[str | Path | None], files: Mapping[str | None, str]) -> None:
+    """Refuse, as a usage error, an output that is one of the ``files`` read (``-o`` onto the
+    key...): :func:`muceval.formats.files.refuse_replacing_inputs`."""
+    from muceval.formats.files import refuse_replacing_inputs
+
+    for output in outputs:
+        try:
+            refuse_replacing_inputs(output, files)
+        except OutputError as error:
+            raise UsageError(str(error)) from None

@@ -1,10 +1,5 @@
-"""``muceval compare`` in the library: a baseline against candidates, one call.
-
-:func:`compare_systems` takes what :func:`~muceval.pipelines.inputs.resolve_inputs` made of
-the files (the baseline first): 1992 responses scored against a key (over messages,
-templates, fills, or Yeh's responses), modern predictions scored by one modern scorer, or
-score files; it tests each candidate against the baseline and, when asked, compares their
-error categories too.
+"""``muceval compare`` in the library: a baseline against candidates, one call
+(:func:`compare_systems`).
 
 >>> from importlib.resources import files
 >>> from muceval.pipelines.inputs import resolve_inputs
@@ -64,27 +59,16 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
                     ) -> CompareResult:
     """Test each candidate against the baseline, the first system of ``source``.
 
-    Parameters
-    ----------
-    source : Responses, ModernPredictions or ScoreFiles
-        The systems (one per file). Responses are tested over their ``unit``; with
-        ``unit='response'``, by Yeh's randomization over responses.
-    settings : SignificanceSettings or None, default None
-        How the tests run; None: the ``ab`` preset.
-    metrics : sequence of str or None, default None
-        The metrics tested (None: those of the settings' preset).
-    threads, progress
-        As in :func:`~muceval.significance.baseline.compare_to_baseline`.
-    yeh : bool, default False
-        Yeh's whole procedure (responses only): the response unit, every assignment up to
-        2^20, else 2^20 drawn, and his checks.
-    errors : bool, default False
-        Also compare the error categories of Das et al. (2022) (responses or predictions).
-    modern : ModernOptions or None, default None
-        The scorer of modern predictions (None: ``gtt``).
-    on_scored : callable or None, default None
-        Called with the :class:`~muceval.pipelines.common.ScoringNotes` once the systems are
-        scored, before the tests.
+    ``source``: responses scored against a 1992 key, tested over their ``unit`` (with
+    ``unit='response'``, by Yeh's randomization over responses), modern predictions scored by
+    the ``modern`` scorer (None: ``gtt``), or score files; one system per file. ``settings``
+    default to the ``ab`` preset; ``metrics`` to those of the settings' preset; ``threads``
+    and ``progress`` are as in :func:`~muceval.significance.baseline.compare_to_baseline`.
+    ``yeh``: Yeh's whole procedure (responses only): the response unit, every assignment up to
+    2^20, else 2^20 drawn, and his checks. ``errors``: also compare the error categories of
+    Das et al. (2022) (responses or predictions). ``on_scored`` is called with the
+    :class:`~muceval.pipelines.common.ScoringNotes` once the systems are scored, before the
+    tests.
 
     Raises
     ------
@@ -97,22 +81,6 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
     settings = (settings or PRESETS["ab"].settings).with_seed()  # one seed for every test
     chosen = list(default_metrics(settings) if metrics is None else metrics)
     notify = notifier(on_scored)
-    source = _check(source, yeh, errors, modern)
-    if isinstance(source, Responses) and (yeh or source.unit == "response"):
-        result = _by_responses(source, chosen, settings, yeh, notify)
-    else:
-        from muceval.significance.baseline import compare_to_baseline
-
-        tallies, unit = _tallies(source, modern, notify)
-        result = compare_to_baseline(tallies, tallies.systems[0], tallies.systems[1:],
-                                     metrics=chosen, settings=settings, threads=threads,
-                                     progress=progress, unit=unit)
-    changes = _error_changes(source, settings) if errors else None
-    return CompareResult(result, changes, settings)
-
-
-def _check(source: InputSource, yeh: bool, errors: bool,
-           modern: ModernOptions | None) -> CompareSource:
     if not isinstance(source, Responses | ModernPredictions | ScoreFiles):
         raise UsageError("compare reads responses (with a key), predictions (with a modern "
                          "key) or 1992 and muceval scores; modern scores and error analyses are "
@@ -127,7 +95,17 @@ def _check(source: InputSource, yeh: bool, errors: bool,
     if modern is not None and not isinstance(source, ModernPredictions):
         raise UsageError("a modern scorer scores predictions against a modern key",
                          parameter="modern")
-    return source
+    if isinstance(source, Responses) and (yeh or source.unit == "response"):
+        result = _by_responses(source, chosen, settings, yeh, notify)
+    else:
+        from muceval.significance.baseline import compare_to_baseline
+
+        tallies, unit = _tallies(source, modern, notify)
+        result = compare_to_baseline(tallies, tallies.systems[0], tallies.systems[1:],
+                                     metrics=chosen, settings=settings, threads=threads,
+                                     progress=progress, unit=unit)
+    changes = _error_changes(source, settings) if errors else None
+    return CompareResult(result, changes, settings)
 
 
 def _tallies(source: CompareSource, modern: ModernOptions | None,

@@ -49,12 +49,10 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
         If 1992 options are given with a modern key, or a repair, a canonical order, a
         schema or a way to parse raw answers with a 1992 key.
     """
-    from muceval.scoring.errors import ErrorOptions, analyse_error_files
+    from muceval.pipelines.inputs import is_templates
+    from muceval.scoring.errors import EMBEDDED, ErrorOptions, analyse_error_files
 
     chosen = options or ErrorOptions()
-    from muceval.pipelines.inputs import is_templates
-    from muceval.scoring.errors import EMBEDDED
-
     if str(key) != EMBEDDED and is_templates(key):
         if chosen.after_repair or chosen.canonical_order:
             raise UsageError("a repair and a canonical order are for modern files: 1992 "

@@ -35,24 +35,12 @@ _MEASURES = ("recall", "precision", "f1")
 class Evaluation:
     """The scores of every system and the units their significance is tested on.
 
-    Attributes
-    ----------
-    systems : tuple of str
-        The systems, in the order given.
-    scorer : str
-        ``'1992'`` (the MUC-4 Scoring System) or the modern scorer, with its similarity.
-    unit : str
-        What one unit of the tests is (a message, a template, a fill, a document).
-    counts : dict of str to dict of str to float
-        Per system, the summed counts: ``pos``, ``act``, ``cor``, ``par`` (1992) or
-        ``p_num``, ``p_den``, ``r_num``, ``r_den`` (modern).
-    scores : dict of str to dict of str to float
-        Per system, recall, precision and F1 as fractions.
-    warnings : tuple of Problem
-        What scoring said besides the scores (questions without an answer, documents without
-        a prediction, answers that are no JSON).
-    tallies : UnitTallies or RatioTallies
-        The per-unit counts the tests exchange.
+    ``scorer`` is ``'1992'`` (the MUC-4 Scoring System) or the modern scorer, with its
+    similarity; ``unit`` what one unit of the tests is (a message, a template, a fill, a
+    document). ``counts`` holds each system's summed counts: ``pos``, ``act``, ``cor``, ``par``
+    (1992) or ``p_num``, ``p_den``, ``r_num``, ``r_den`` (modern); ``scores`` its recall,
+    precision and F1 as fractions; ``warnings`` what scoring said besides the scores;
+    ``tallies`` the per-unit counts the tests exchange.
     """
 
     systems: tuple[str, ...]
@@ -114,24 +102,10 @@ def evaluate(key: str | Path, systems: Sequence[str | Path], *,
     and ``unit``) the MUC-4 Scoring System; a modern key (JSON; with ``scorer``, ``phi``,
     ``schema`` and ``parse``) the modern scorer named, or the first its schema reports.
 
-    Parameters
-    ----------
-    key : str or pathlib.Path
-        The answer key.
-    systems : sequence of str or pathlib.Path
-        One file per system (responses, predictions or raw answers).
-    config, history, scoring, unit
-        For a 1992 key: the configuration (None: the bundled MUC-4 one), the history of
-        judgements, the scoring options and the unit of the tests.
-    scorer, phi, schema, parse
-        For a modern key: ``'gtt'``, ``'ceaf-ree'`` or ``'ceaf-rme'`` and its similarity, the
-        template schema (a name or a TOML file) and how raw answers are read.
-    names : mapping of str to str or None
-        New system names by file.
-
-    Returns
-    -------
-    Evaluation
+    ``systems``: one file per system (responses, predictions or raw answers); ``config``:
+    None is the bundled MUC-4 configuration; ``scorer``: ``'gtt'``, ``'ceaf-ree'`` or
+    ``'ceaf-rme'``, with its similarity ``phi``; ``schema``: a name or a TOML file; ``parse``:
+    how raw answers are read; ``names``: new system names by file.
 
     Raises
     ------
@@ -193,8 +167,8 @@ def _from_predictions(source: ModernPredictions, scorer: str | None,
     from muceval.scoring.modern.files import reported_scorers, score_modern_files
 
     def chosen(schema: str) -> list[ModernOptions]:
-        return [ModernOptions(scorer, phi) if scorer is not None
-                else ModernOptions(reported_scorers(schema)[0].metric, phi)]
+        return [ModernOptions(scorer if scorer is not None
+                              else reported_scorers(schema)[0].metric, phi)]
 
     run = score_modern_files(source.key, source.predictions, chosen, dict(source.names),
                              source.parse, source.schema)
@@ -204,5 +178,4 @@ def _from_predictions(source: ModernPredictions, scorer: str | None,
     scores = {s.system: {"recall": s.overall.recall, "precision": s.overall.precision,
                          "f1": s.overall.f1} for s in systems}
     return Evaluation(tuple(s.system for s in systems), run.options[0].label, "document",
-                      counts, scores,
-                      run.warnings, ratio_tallies(list(systems)))
+                      counts, scores, run.warnings, ratio_tallies(list(systems)))

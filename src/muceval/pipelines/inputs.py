@@ -1,18 +1,6 @@
-"""What a command's input files are: one resolver, one frozen variant per kind of input.
-
-Every command that reads systems (``score``, ``compare``, ``significance``, ``report``) starts
-from the same question: are these responses to score against a key, modern predictions,
-scores already computed, modern scores, or error analyses? :func:`resolve_inputs` answers it
-once, from the key (if any) and what the one registry of inputs
-(:data:`muceval.formats.registry.INPUTS`) recognises, and returns one of:
-
-* :class:`Responses` — 1992 system responses, with a 1992 key;
-* :class:`ModernPredictions` — predictions in a modern MUC-4 layout, with a modern key;
-* :class:`ScoreFiles` — 1992 score reports and muceval scores (MUC tallies per unit);
-* :class:`ModernScoreFiles` — muceval's modern scores (per-document counts of a scorer);
-* :class:`ErrorAnalyses` — muceval error analyses (Das et al.'s categories per document).
-
-Each variant lists the files it reads by role (:attr:`files`), which no output may replace.
+"""What a command's input files are: one resolver, :func:`resolve_inputs`, and one frozen
+variant per kind of input (:data:`InputSource`), which lists the files it reads by role
+(``files``): no output may replace them.
 
 >>> from importlib.resources import files
 >>> example = files("muceval") / "data" / "example"
@@ -58,24 +46,11 @@ def names_of(names: Mapping[str, str] | None) -> Names:
 class Responses:
     """1992 system responses, scored against a key.
 
-    Attributes
-    ----------
-    key, responses : str
-        The answer key and the responses (one system each).
-    config, slots, alignment_file : str or None
-        The configuration (:func:`~muceval.formats.config.resolve_configuration`: a file,
-        ``'muc4'``, or None for the bundled one), a 1992 slot file, and a TOML file of
-        alignment criteria merged into it.
-    history : str or None
-        The 1992 history of human judgements.
-    scoring : ScoringOptions
-        How the responses are scored (query pass, mapping).
-    unit : {'message', 'template', 'fill'}
-        The unit of the randomization.
-    names : tuple of (str, str)
-        Response path and the system name it is given instead of its file name.
-    allow_swapped : bool
-        Score responses that look like a key against a key that does not (else refused).
+    ``config`` is what :func:`~muceval.formats.config.resolve_configuration` takes (a file,
+    ``'muc4'``, or None for the bundled one), with a 1992 ``slots`` file and an
+    ``alignment_file`` of criteria merged into it; ``unit`` is the unit of the randomization;
+    ``allow_swapped`` scores responses that look like a key against a key that does not (else
+    refused).
     """
 
     key: str
@@ -225,20 +200,8 @@ def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, 
     modern ``key``), or, without a key, score files, modern scores or error analyses (each
     only with its own kind: a mix is refused).
 
-    Parameters
-    ----------
-    inputs : sequence of str or pathlib.Path
-        The systems' files.
-    key : str or pathlib.Path or None, default None
-        The answer key, when the inputs are to be scored.
-    config, slots, alignment_file, history, scoring, unit, units, parse, schema
-        Kept in the variant they apply to (see each variant).
-    names : mapping of str to str or None, default None
-        New system names by input path.
-
-    Returns
-    -------
-    Responses, ModernPredictions, ScoreFiles, ModernScoreFiles or ErrorAnalyses
+    The other arguments are kept in the variant they apply to (see each variant); ``names``:
+    new system names by input path.
 
     Raises
     ------

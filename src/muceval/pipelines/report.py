@@ -1,18 +1,10 @@
 """From files to a report: every pipeline of ``muceval report``, in the library.
 
-A report starts from one of three kinds of input, each a frozen :data:`ReportSource`:
-
-* :class:`Responses` — 1992 system responses scored here against a key (with a
-  configuration and, usually, the history of human judgements);
-* :class:`ScoreFiles` — 1992 score reports and muceval JSON scores, read as they are;
-* :class:`ModernPredictions` — predictions in the modern MUC-4 JSON layouts (GTT, GRIT,
-  IterX), scored by every modern scorer.
-
-:func:`report_source` tells which one a command line names; :func:`build_report` builds
-every section the :class:`~muceval.reporting.options.ReportOptions` ask for, each tested
-with the one :class:`~muceval.significance.settings.SignificanceSettings` given (its seed
-drawn once); :func:`~muceval.reporting.html.write_report` then writes what the analysis
-holds. ``muceval report`` is these three calls.
+:func:`report_source` tells which :data:`ReportSource` a command line names;
+:func:`build_report` builds every section the :class:`~muceval.reporting.options.ReportOptions`
+ask for, each tested with the one :class:`~muceval.significance.settings.SignificanceSettings`
+given (its seed drawn once); :func:`~muceval.reporting.html.write_report` then writes what the
+analysis holds. ``muceval report`` is these three calls.
 
 >>> import muceval, tempfile
 >>> from importlib.resources import files
@@ -79,7 +71,8 @@ __all__ = [
 ]
 
 ReportSource = Responses | ScoreFiles | ModernPredictions
-"""What a report is made from."""
+"""What a report is made from: 1992 responses scored here against a key, score reports and
+muceval JSON scores read as they are, or modern predictions scored by every modern scorer."""
 
 
 class HowBuilt(TypedDict, total=False):
@@ -187,31 +180,16 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
                  on_scored: Notify | None = None,
                  ) -> Analysis | ModernAnalysis:
     """Score (or read) the systems of ``source``, test every pair and build every section
-    the ``options`` ask for.
+    the ``options`` ask for: what :func:`~muceval.reporting.html.write_report` writes.
 
-    Parameters
-    ----------
-    source : Responses, ScoreFiles or ModernPredictions
-        What the report is made from (:func:`report_source`).
-    settings : SignificanceSettings or None, default None
-        How every test of the report is run — the pairwise tests and those of the Errors and
-        Alignment sections alike; a seed of None is drawn once, here. None: the ``muc4``
-        preset.
-    options : ReportOptions or None, default None
-        The sections to add (``errors``, ``alignment``; the rest is how the report is
-        written, :func:`~muceval.reporting.html.write_report`).
-    metrics : str or sequence of str or None, default None
-        The metrics to test (all five by default; P, R and F1 for modern predictions).
-    threads, progress
-        As in :func:`~muceval.significance.engine.compare`.
-    on_scored : callable or None, default None
-        Called with the :class:`ScoringNotes` once the systems are scored, before the tests
-        (a command prints the warnings there, and may stop).
-
-    Returns
-    -------
-    Analysis or ModernAnalysis
-        What :func:`~muceval.reporting.html.write_report` writes.
+    ``source`` is what :func:`report_source` returns. ``settings``: how every test of the
+    report is run (the pairwise tests and those of the Errors and Alignment sections alike);
+    None: the ``muc4`` preset. ``options``: the sections to add (``errors``, ``alignment``; the
+    rest is how the report is written). ``metrics``: all five by default (P, R and F1 for
+    modern predictions). ``threads`` and ``progress`` are as in
+    :func:`~muceval.significance.engine.compare`. ``on_scored`` is called with the
+    :class:`ScoringNotes` once the systems are scored, before the tests (a command prints the
+    warnings there, and may stop).
 
     Raises
     ------

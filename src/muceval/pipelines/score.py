@@ -1,12 +1,6 @@
-"""``muceval score`` as library calls: 1992 responses scored as the 1992 program did, or modern
-predictions scored by the official modern scorers.
-
-:func:`score_responses` takes the :class:`~muceval.pipelines.inputs.Responses` of
-:func:`~muceval.pipelines.inputs.resolve_inputs` and returns the scoring session with what the
-JSON outputs record of it; :func:`score_predictions` does the same for
-:class:`~muceval.pipelines.inputs.ModernPredictions`. Both refuse, before any work, an output
-that is one of the files they read. What to show of the scores
-(:class:`~muceval.reporting.outputs.ScoreView`) is the caller's.
+"""``muceval score`` as library calls: :func:`score_responses` scores 1992 responses as the
+1992 program did, :func:`score_predictions` modern predictions by the official modern scorers.
+Both refuse, before any work, an output that is one of the files they read.
 
 >>> from importlib.resources import files
 >>> from muceval.pipelines.inputs import resolve_inputs
@@ -23,10 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from muceval.errors import OutputError, UsageError
+from muceval.pipelines.common import refuse_outputs
 from muceval.pipelines.inputs import ModernPredictions, Responses
 
 if TYPE_CHECKING:
@@ -82,17 +75,6 @@ class ScoredPredictions:
     settings: dict[str, object]
 
 
-def _refuse_outputs(outputs: Sequence[str | Path | None], files: Mapping[str | None, str],
-                    ) -> None:
-    from muceval.formats.files import refuse_replacing_inputs
-
-    for output in outputs:
-        try:
-            refuse_replacing_inputs(output, files)
-        except OutputError as error:
-            raise UsageError(str(error)) from None
-
-
 def adjudicated_mappings(history: str | None, responses: Sequence[str],
                          names: Mapping[str, str]) -> dict[str, str]:
     """The manual mappings ``muceval adjudicate`` kept next to the history, by system name."""
@@ -116,29 +98,15 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
                     progress: Callable[[int, int], None] | None = None) -> ScoredResponses:
     """Score 1992 responses against their key as the 1992 program did.
 
-    Parameters
-    ----------
-    source : Responses
-        The key, the responses, the configuration, the history and the scoring options
-        (``unit='fill'`` records each fill's credit, for fill units).
-    unresolved, ask
-        What a question without a recorded answer gives (``'ask'``: ``ask`` answers it).
-    mappings : sequence or mapping of str, or None
-        Manual template mappings (files, one for all or one per response, or by system name);
-        None: those ``muceval adjudicate`` kept next to the history.
-    save_history : str or None
-        Where the history with the answers given is saved (default: the history itself).
-    criterion : str or None
-        The alignment criterion to score with instead of the configuration's default.
-    scheduler : str or None
-        A Dask scheduler to score the systems on.
-    outputs : sequence of str or None
-        Files the caller will write: refused, before anything is scored, if one is a file this
-        reads.
-    fills : bool
-        Record each fill's credit (needed by fill units and the error analysis).
-    progress : callable or None
-        Called with (systems done, systems).
+    ``unresolved`` is what a question without a recorded answer gives (``'ask'``: ``ask``
+    answers it). ``mappings``: manual template mappings (files, one for all or one per
+    response, or by system name); None: those ``muceval adjudicate`` kept next to the history.
+    ``save_history``: where the history with the answers given is saved (default: the history
+    itself). ``criterion``: the alignment criterion to score with instead of the
+    configuration's default. ``outputs``: files the caller will write, refused before anything
+    is scored if one is a file this reads. ``fills`` records each fill's credit (needed by fill
+    units and the error analysis; ``source.unit='fill'`` implies it). ``progress`` is called
+    with (systems done, systems).
 
     Raises
     ------
@@ -161,8 +129,8 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
                                             else manual)}}
     # The slot file a 1992 configuration names is read too, though not given.
     files.update((p, "configuration file") for p in config.read_from if p not in files)
-    _refuse_outputs(outputs, files)
-    _refuse_outputs([save_history], {k: v for k, v in files.items() if k != source.history})
+    refuse_outputs(outputs, files)
+    refuse_outputs([save_history], {k: v for k, v in files.items() if k != source.history})
     options = replace(source.scoring, unresolved=unresolved, ask=ask,
                       fills=source.scoring.fills or fills or source.unit == "fill")
     session = score_files(config, source.key, source.responses, options=options,
@@ -185,11 +153,8 @@ def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions
     from muceval.scoring.modern.files import score_modern_files
     from muceval.version import __version__
 
-    buckets: dict[str | None, str] = {o.event_n_file: "buckets file" for o in scorers
-                                      if o.event_n_file}
-    files: dict[str | None, str] = {source.key: "key",
-                                    **{p: "predictions" for p in source.predictions}}
-    _refuse_outputs(outputs, {**files, **buckets})
+    refuse_outputs(outputs, {source.key: "key", **{p: "predictions" for p in source.predictions},
+                             **{o.event_n_file: "buckets file" for o in scorers if o.event_n_file}})
     names = dict(source.names)
     run = score_modern_files(source.key, source.predictions, scorers, names, source.parse,
                              source.schema)

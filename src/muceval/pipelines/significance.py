@@ -1,11 +1,5 @@
-r"""``muceval significance`` in the library: every pair of systems tested, one call.
-
-:func:`run_significance` takes what :func:`~muceval.pipelines.inputs.resolve_inputs` made of
-the files and returns what the command shows: a
-:class:`~muceval.significance.result.SignificanceResult` (MUC tallies, or the per-document
-counts of one modern scorer), :class:`ErrorPairs` (error analyses), :class:`StreamedRun`
-(every pair written to a CSV file as computed) or :class:`Plan` (the jobs and their
-estimated time, nothing run).
+r"""``muceval significance`` in the library: every pair of systems tested, one call
+(:func:`run_significance`).
 
 >>> import os, tempfile
 >>> from muceval.pipelines.inputs import resolve_inputs
@@ -132,33 +126,20 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
                      ) -> SignificanceResult | ErrorPairs | StreamedRun | Plan:
     """Test every pair of systems of ``source``.
 
-    Parameters
-    ----------
-    source : ScoreFiles, ModernScoreFiles, ErrorAnalyses, Responses or ModernPredictions
-        MUC tallies (at least two systems), modern scores, error analyses (tested per
-        error category by a paired randomization over documents), or responses and modern
-        predictions, scored here first (as ``muceval score`` scores them).
-    settings : SignificanceSettings or None, default None
-        How the tests run; None: the ``muc4`` preset.
-    metrics : sequence of str or None, default None
-        The metrics tested (None: those of the settings' preset; P, R and F1 for modern
-        scores).
-    threads, progress
-        As in :func:`~muceval.significance.engine.compare` (MUC tallies).
-    executor : DaskExecutor or None, default None
-        A Dask cluster to run the shuffles on (MUC tallies); None: in-process.
-    scorer, phi : str or None, default None
-        The scorer of modern scores files holding several; for modern predictions, the
-        scorer and its similarity (None: the first the key's schema reports).
-    plan : bool, default False
-        Only plan the run (MUC tallies): a :class:`Plan`.
-    pairs : str or pathlib.Path or None, default None
-        Stream every pairwise comparison to this CSV file, or write it as NumPy arrays to a
-        ``.npz`` one (MUC tallies), replaced only with ``overwrite``: a :class:`StreamedRun`.
-        The file holds intervals when ``settings.bootstrap`` asks for them and the classic
-        tests when ``settings.classic`` does (the command asks only when told to).
-    on_scored : callable or None, default None
-        Called with the notes of reading (before the tests).
+    ``source``: MUC tallies (at least two systems), modern scores, error analyses (tested per
+    error category by a paired randomization over documents: :class:`ErrorPairs`), or
+    responses and modern predictions, scored here first (as ``muceval score`` scores them).
+    ``settings`` default to the ``muc4`` preset; ``metrics`` to those of the settings' preset
+    (P, R and F1 for modern scores); ``threads`` and ``progress`` are as in
+    :func:`~muceval.significance.engine.compare`, and ``executor`` a Dask cluster to run the
+    shuffles on (MUC tallies). ``scorer`` chooses in modern scores files holding several; for
+    modern predictions, ``scorer`` and ``phi`` are the scorer and its similarity (None: the
+    first the key's schema reports). ``plan`` only plans the run (MUC tallies): a
+    :class:`Plan`. ``pairs`` streams every pairwise comparison to this CSV file, or writes it
+    as NumPy arrays to a ``.npz`` one (MUC tallies), replaced only with ``overwrite``: a
+    :class:`StreamedRun`, holding intervals when ``settings.bootstrap`` asks for them and the
+    classic tests when ``settings.classic`` does. ``on_scored`` is called with the notes of
+    reading (before the tests).
 
     Raises
     ------
@@ -168,9 +149,23 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
     from muceval.significance.settings import SignificanceSettings
 
     settings = settings or SignificanceSettings()
-    source = _check(source, scorer, phi, plan, pairs, executor)
+    if scorer is not None and not isinstance(source, ModernScoreFiles | ModernPredictions):
+        raise UsageError("chooses among the modern scorers", parameter="scorer")
+    if phi is not None and not isinstance(source, ModernPredictions):
+        raise UsageError("goes with modern predictions scored against their key",
+                         parameter="phi")
+    if (plan or pairs is not None) and not isinstance(source, ScoreFiles | Responses):
+        raise UsageError("applies to MUC tallies", parameter="plan" if plan else "pairs")
+    if pairs is not None and getattr(executor, "checkpoint", None) is not None:
+        raise UsageError("a streamed run (pairs) starts again from the beginning: it takes no "
+                         "checkpoint yet", parameter="checkpoint")
     if isinstance(source, ErrorAnalyses):
-        return _error_pairs(source, settings)
+        from muceval.formats.error_counts import read_error_counts
+        from muceval.significance.error_counts import all_pair_changes
+
+        counts = read_error_counts(list(source.paths), dict(source.names), source.units)
+        settings = settings.with_seed()
+        return ErrorPairs(counts, tuple(all_pair_changes(counts, settings)), settings)
     if isinstance(source, ModernPredictions | ModernScoreFiles):
         from muceval.significance.ratios import RATIO_METRICS, compare_ratios
 
@@ -204,21 +199,6 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
                        executor=executor)
 
 
-def _check(source: InputSource, scorer: str | None, phi: str | None, plan: bool,
-           pairs: str | Path | None, executor: DaskExecutor | None) -> SignificanceSource:
-    if scorer is not None and not isinstance(source, ModernScoreFiles | ModernPredictions):
-        raise UsageError("chooses among the modern scorers", parameter="scorer")
-    if phi is not None and not isinstance(source, ModernPredictions):
-        raise UsageError("goes with modern predictions scored against their key",
-                         parameter="phi")
-    if (plan or pairs is not None) and not isinstance(source, ScoreFiles | Responses):
-        raise UsageError("applies to MUC tallies", parameter="plan" if plan else "pairs")
-    if pairs is not None and getattr(executor, "checkpoint", None) is not None:
-        raise UsageError("a streamed run (pairs) starts again from the beginning: it takes no "
-                         "checkpoint yet", parameter="checkpoint")
-    return source
-
-
 def _tallies(source: ScoreFiles | Responses, notify: Notify) -> UnitTallies:
     """The units of every system in the files, or of the responses scored here (at least two
     systems)."""
@@ -243,15 +223,6 @@ def _tallies(source: ScoreFiles | Responses, notify: Notify) -> UnitTallies:
     return tallies
 
 
-def _error_pairs(source: ErrorAnalyses, settings: SignificanceSettings) -> ErrorPairs:
-    from muceval.formats.error_counts import read_error_counts
-    from muceval.significance.error_counts import all_pair_changes
-
-    counts = read_error_counts(list(source.paths), dict(source.names), source.units)
-    settings = settings.with_seed()
-    return ErrorPairs(counts, tuple(all_pair_changes(counts, settings)), settings)
-
-
 def _plan(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSettings,
           threads: int | None, executor: DaskExecutor | None) -> Plan:
     """The jobs, the work and the estimated time (a short calibration run here)."""
@@ -273,9 +244,8 @@ def _plan(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSe
 def _streamed(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSettings,
               threads: int | None, progress: Progress | None, executor: DaskExecutor | None,
               path: str, inputs: dict[str | None, str], overwrite: bool) -> StreamedRun:
-    """Every pair to ``path`` (CSV, written as computed, or NumPy's ``.npz``: arrays, no
-    numbers formatted), with the intervals and classic tests ``settings`` ask for; the
-    summary kept."""
+    """Every pair to ``path`` (CSV, written as computed, or NumPy's ``.npz``), with the
+    intervals and classic tests ``settings`` ask for; the summary kept."""
     from muceval.formats.files import refuse_replacing_inputs, write_atomic
     from muceval.significance.stream import compare_streamed
 
