@@ -45,15 +45,13 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
     Parameters
     ----------
     document : ErrorDocument
-        Its text and its predicted and gold templates.
     options : ErrorOptions or None, default None
         None: the defaults (``-s all -m MUC_Errors``, no repair).
     exhaustive : bool, default False
         Search as the original does, enumerating every candidate (exponential: for tests
         and benchmarks); the answer is the same.
     roles : tuple of str, default DAS_ROLES
-        The roles counted, in the order the analysis takes them (:func:`error_roles`);
-        default MUC-4's in the original's order.
+        The roles counted, in the order the analysis takes them (:func:`error_roles`).
 
     Returns
     -------
@@ -97,27 +95,23 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
     ----------
     documents : iterable of ErrorDocument
         The documents in the order their Error Scores are summed.
-    options : ErrorOptions or None, default None
-        None: the defaults (``-s all -m MUC_Errors``, no repair).
+    options, exhaustive
+        As for :func:`analyse_document`.
     system : str, default 'system'
-        The system's name.
     path : str or None, default None
         The predictions' file, named by the warnings.
-    exhaustive : bool, default False
-        Search by enumeration, as the original (tests and benchmarks only).
     schema : Schema or str, default 'muc4'
         The template schema, which gives the roles counted (:func:`error_roles` of the
         documents' gold, then predicted, templates).
     roles : tuple of str or None, default None
-        The roles counted, when several systems must share them (:func:`error_roles` of
-        every system's templates); None: those of ``schema`` and these documents.
+        The roles counted, when several systems must share them; None: those of ``schema``
+        and these documents.
 
     Returns
     -------
     SystemErrors
-        Per document the counts (``documents``; ``after`` with the repair), their totals
-        (``before_totals``, ``after_totals``), the transformations kept by name, the roles
-        counted, and the warnings (gold entities without mentions left out).
+        Per document the counts before and (with the repair) after, the transformations
+        kept by name, the roles counted, and the warnings (gold entities left out).
 
     Raises
     ------

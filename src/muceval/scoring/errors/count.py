@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 from muceval.scoring.errors.align import Entry, PairAlignment, Prepared
 from muceval.scoring.errors.model import (
     ALL_CATEGORIES,
-    DUPLICATE,
-    DUPLICATE_PARTIAL,
     GENERAL_SPURIOUS,
     INCORRECT_TYPE,
+    LEVELS,
     MISSING_FILLER,
     MISSING_TEMPLATE,
     MISSING_TEMPLATE_FILLER,
@@ -23,10 +22,6 @@ from muceval.scoring.errors.model import (
     TYPE_ROW,
     WITHIN,
     WITHIN_PARTIAL,
-    WRONG_BOTH,
-    WRONG_BOTH_PARTIAL,
-    WRONG_TEMPLATE,
-    WRONG_TEMPLATE_PARTIAL,
     RowCounts,
 )
 from muceval.scoring.errors.spans import Span, scs
@@ -191,20 +186,15 @@ def _nearest(span: Span, listing: list[tuple[int, int, str]], document: Prepared
     return best
 
 
-# By the gold template the mention is found in (its own, another), then [partial][other role].
-_OWN = ((DUPLICATE, WITHIN), (DUPLICATE_PARTIAL, WITHIN_PARTIAL))
-_OTHERS = ((WRONG_TEMPLATE, WRONG_BOTH), (WRONG_TEMPLATE_PARTIAL, WRONG_BOTH_PARTIAL))
-
-
 def _settle(document: Prepared, g: int, record: Unaligned) -> Verdict | None:
     """Steps 2 and 3: the own gold template (every role at once), then the others."""
     span = document.find(record.mention)
-    for own, categories in ((True, _OWN), (False, _OTHERS)):
+    for own, level in ((True, 0), (False, 2)):
         golds = [g] if own else [h for h, gold in enumerate(document.gold)
                                  if gold != document.gold[g]]
         value, found = _nearest(span, _listing(document, golds, not own), document)
         if found is not None and value < 1:
-            return Verdict(categories[value != 0][found[1] != record.role], *found)
+            return Verdict(LEVELS[level + (found[1] != record.role)][value != 0], *found)
     return None
 
 

@@ -11,12 +11,12 @@ from muceval.core.schema import MUC4, schema_named
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import system_names
 from muceval.formats.modern import read_modern
-from muceval.formats.modern.answers import unread_answers
 from muceval.formats.modern.embedded import read_embedded, read_texts
 from muceval.formats.schema import resolve_schema
 from muceval.scoring.errors.analyse import analyse_errors
 from muceval.scoring.errors.model import ErrorDocument, ErrorOptions, error_roles
 from muceval.scoring.errors.result import ErrorAnalysis
+from muceval.scoring.modern import unpredicted
 from muceval.scoring.modern.files import read_predictions
 
 __all__ = ["EMBEDDED", "analyse_error_files", "error_documents"]
@@ -42,9 +42,8 @@ def _templates(document: ModernDocument | None, extracts: bool) -> tuple[ModernT
 
 def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str],
                     ) -> tuple[list[ErrorDocument], list[Problem]]:
-    """The documents to analyse, in the gold file's order, and warnings (gold documents
-    without predictions, and raw answers that are no JSON object: analysed as predicting
-    nothing).
+    """The documents to analyse, in the gold file's order, and the warnings of
+    :func:`~muceval.scoring.modern.unpredicted`.
 
     Raises
     ------
@@ -77,16 +76,7 @@ def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str]
         extracts = document.templates is None or (mine is not None and mine.templates is None)
         documents.append(ErrorDocument(document.docid, text, _templates(mine, extracts),
                                        _templates(document, extracts)))
-    missing = [d.docid for d in gold.documents if d.docid not in predicted]
-    warnings = []
-    unread = unread_answers(pred, "analysed as predicting nothing")
-    if unread is not None:
-        warnings.append(unread)
-    if missing:
-        warnings.append(Problem(pred.path, None, f"{len(missing)} gold document(s) have no "
-                                f"prediction (e.g. {missing[0]}): analysed as predicting "
-                                "nothing"))
-    return documents, warnings
+    return documents, unpredicted(gold, pred, "analysed as predicting nothing")
 
 
 def _inputs(key: str | Path, paths: Sequence[str], schema: str | Path | None, parse: str,
@@ -121,7 +111,6 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
         Prediction files in any modern layout (GTT, GRIT, IterX, muceval's neutral JSON, raw
         answers of a language model); with ``'embedded'``, GTT prediction files.
     options : ErrorOptions or None, default None
-        None: the defaults.
     names : mapping of str to str or None, default None
         Prediction path → system name (default: the file name without its last suffix).
     schema : str or pathlib.Path or None, default None
@@ -136,9 +125,7 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
     -------
     ErrorAnalysis
         Every system's analysis, with the settings, counted per role of
-        :func:`~muceval.scoring.errors.model.error_roles`: MUC-4's in the original's order,
-        another schema's in its order, open roles as the gold and then every prediction file
-        name them.
+        :func:`~muceval.scoring.errors.model.error_roles` of the gold and every prediction file.
 
     Raises
     ------
@@ -151,13 +138,9 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
 
     Notes
     -----
-    The document text is the key's (``doctext``; FAMuS's prompt files: the document of the
-    prompt) with a gold file (one text for every system, whatever a prediction file
-    carries); with ``'embedded'`` it is each record's. When the key or a prediction has
-    per-role extracts (GRIT), both sides of a document are reduced to one template without
-    incident type holding the per-role union of entities. FAMuS's grouping of predicted
-    strings is not applied: the analysis splits predicted entities into their mentions
-    anyway, and a string given twice is the error it calls Duplicate_Role_Filler.
+    With a gold file, every system is analysed on the key's text, whatever a prediction file
+    carries. FAMuS's grouping of predicted strings is not applied: the analysis splits
+    entities into mentions anyway (docs/error-analysis.md).
     """
     options = options or ErrorOptions()
     if not predictions:

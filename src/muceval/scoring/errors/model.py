@@ -1,10 +1,5 @@
-"""The options and the results of the error analysis: frozen dataclasses.
-
-A result holds, per document, the counters of every row (``total``, ``incident_type`` and
-the roles of the analysis, :func:`error_roles`: MUC-4's five in Das et al.'s order), each
-with ``num``, ``p_den``, ``r_den`` and the error categories attributed to it; the document's
-Error Score; the alignment chosen; and, with the repair pass, the transformations kept.
-"""
+"""The options and the results of the error analysis (frozen dataclasses), its rows and
+categories."""
 
 from __future__ import annotations
 
@@ -46,10 +41,9 @@ def error_roles(schema: Schema | str, gold: Iterable[ModernTemplate] = (),
                 predicted: Iterable[ModernTemplate] = ()) -> tuple[str, ...]:
     """The roles an error analysis counts, in the order its rows, searches and ties take them.
 
-    MUC-4 (``muc4``): :data:`DAS_ROLES`, the original's order. Another schema with closed
-    roles: the schema's, in its order. Open roles (FAMuS): every role the ``gold`` and then
-    the ``predicted`` templates name, first seen first (a role a model invented is a row too:
-    its fillers are spurious, and leaving them out would hide them from the counts).
+    MUC-4: :data:`DAS_ROLES`, the original's order. Another schema with closed roles: the
+    schema's. Open roles (FAMuS): every role the ``gold`` and then the ``predicted`` templates
+    name, first seen first (a role a model invented is a row too: its fillers are spurious).
 
     Raises
     ------
@@ -97,9 +91,13 @@ MISSING_TEMPLATE = "Missing_Template"
 MISSING_TEMPLATE_FILLER = "Missing_Template_Role_Filler"
 INCORRECT_TYPE = "Incorrect_Incident_Type"
 
-SUBCATEGORIES: tuple[str, ...] = (DUPLICATE, DUPLICATE_PARTIAL, WITHIN, WITHIN_PARTIAL,
-                                  WRONG_TEMPLATE, WRONG_TEMPLATE_PARTIAL, WRONG_BOTH,
-                                  WRONG_BOTH_PARTIAL, SPURIOUS_FILLER)
+LEVELS: tuple[tuple[str, str], ...] = (
+    (DUPLICATE, DUPLICATE_PARTIAL), (WITHIN, WITHIN_PARTIAL),
+    (WRONG_TEMPLATE, WRONG_TEMPLATE_PARTIAL), (WRONG_BOTH, WRONG_BOTH_PARTIAL))
+"""Where an unaligned predicted filler is found, exact and partial: its own gold template and
+role, the same template and another role, another template and the same role, neither."""
+
+SUBCATEGORIES: tuple[str, ...] = (*(c for level in LEVELS for c in level), SPURIOUS_FILLER)
 """The nine classes of an unaligned predicted filler, in the order they are tried."""
 
 CATEGORIES: tuple[str, ...] = (SPAN_ERROR, GENERAL_SPURIOUS, *SUBCATEGORIES, MISSING_FILLER,
@@ -127,24 +125,22 @@ class ErrorOptions:
     Attributes
     ----------
     mode : {'all', 'msp', 'mmi', 'mat'}, default 'all'
-        Which unpaired templates count (the original's ``-s``): ``all`` every one; ``msp``
-        (matched/spurious) not the missing gold templates; ``mmi`` (matched/missing) not the
-        spurious predicted ones; ``mat`` neither. The alignment is the same in every mode.
+        Which unpaired templates count (the original's ``-s``, :data:`MODES`): ``msp`` leaves
+        out the missing gold templates, ``mmi`` the spurious predicted ones, ``mat`` both.
+        The alignment is the same in every mode.
     types : {'equal', 'any'}, default 'equal'
-        ``equal`` (the original's ``-m MUC_Errors``): a pair needs equal incident-type
-        strings. ``any`` (``-m Errors``): any pair is allowed; a pair whose types differ
-        costs one unit, counted as ``Incorrect_Incident_Type``.
+        :data:`TYPES`; with ``any`` a pair whose types differ costs one unit, counted as
+        ``Incorrect_Incident_Type``.
     after_repair : bool, default False
         Apply the transformations and analyse the repaired data again (``-at``).
     canonical_order : bool, default False
-        Sort templates, entities and mentions before the analysis. The original depends on
-        the input order (ties); sorted, two files with the same content give the same
-        categories.
+        Sort templates, entities and mentions first: the original's categories depend on
+        the input order (ties), its P/R/F1 and Error Score not.
 
     Raises
     ------
     UsageError
-        If ``mode`` or ``types`` is not one of its choices (naming the parameter).
+        If ``mode`` or ``types`` is not one of its choices.
 
     Examples
     --------

@@ -22,11 +22,6 @@ PHI_REE = ("strict", "prop")
 PHI_RME = ("subset", "phi3", "phi3-entities", "phi-a")
 
 
-# ---------------------------------------------------------------------------
-# CEAF-REE: role-filler entities, per role
-# ---------------------------------------------------------------------------
-
-
 def _similarity(pred: list[str], gold: list[str], phi: str) -> float:
     if phi == "strict":
         gold_set = set(gold)
@@ -60,10 +55,6 @@ def ree_document(pred: Sequence[Sequence[Entity]], gold: Sequence[Sequence[Entit
         out[role] = Counts(total, len(p_norm), total, len(g_norm))
     return out
 
-
-# ---------------------------------------------------------------------------
-# CEAF-RME: role-filler mention entities, templates aligned
-# ---------------------------------------------------------------------------
 
 Mention = tuple[str, str, str]  # (incident type, role, normalised string)
 TypedEntity = tuple[Mention, ...]  # in file order, repeated mentions kept

@@ -103,15 +103,13 @@ def _pair_gains(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
                 role_match: bool = False) -> list[list[tuple[int, int] | None]]:
     """(p_num, r_num) a mapped pair adds, or None when the pair may not be aligned (then both
     count as unmapped): see :func:`_credited`."""
-    gains: list[list[tuple[int, int] | None]] = []
-    for p in preds:
-        row: list[tuple[int, int] | None] = []
-        for g in golds:
-            counts = _credited(p, g, role_match)
-            row.append(None if counts is None else (int(sum(c.p_num for c in counts)),
-                                                    int(sum(c.r_num for c in counts))))
-        gains.append(row)
-    return gains
+    return [[_gain(_credited(p, g, role_match)) for g in golds] for p in preds]
+
+
+def _gain(counts: list[Counts] | None) -> tuple[int, int] | None:
+    if counts is None:
+        return None
+    return int(sum(c.p_num for c in counts)), int(sum(c.r_num for c in counts))
 
 
 def _denominators(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate]) -> tuple[int, int]:
@@ -191,14 +189,10 @@ _FEW_MAPS = 100
 class _MapSearch:
     """Depth-first search of the maps in the original's order, keeping its first maximum.
 
-    A subtree is skipped when no map in it can have a float F1 strictly greater than the
-    best so far (maps of equal F1 found later never replace it), or when each of its maps
-    has an earlier map of the same counts (see :meth:`_visit`). The bound: the most p_num,
-    and separately r_num, that the remaining predictions can add one-to-one to the unused
-    gold templates (:func:`_matching`, kept per remaining predictions and used golds),
-    read through :func:`_f1_ceiling`. Both sides of the comparison are floats that
-    :func:`_f1` computes, so the decision is exact: no slack, and a tie of exact F1 whose
-    floats differ by a unit in the last place is decided as the original decides it.
+    The bound: the most p_num, and separately r_num, that the remaining predictions can add
+    one-to-one to the unused gold templates (:func:`_matching`), read through
+    :func:`_f1_ceiling`. Both sides of the comparison are floats that :func:`_f1` computes,
+    so the decision is exact, ties of F1 a last bit apart included.
     """
 
     def __init__(self, gains: Sequence[Sequence[tuple[int, int] | None]],
@@ -305,16 +299,8 @@ def score_document(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
     counts of one document at the original's map (with ``role_match``: at the best map of the
     stricter criterion, see :func:`best_map`)."""
     credited = {i: (j, counts) for i, j, counts in mapped_pairs(preds, golds, role_match)}
-    totals = [Counts() for _ in fields]
-    mapped_gold: set[int] = set()
-    for i, p in enumerate(preds):
-        if i in credited:
-            j, parts = credited[i]
-            mapped_gold.add(j)
-        else:
-            parts = _alone(p, predicted=True)
-        totals = [a + b for a, b in zip(totals, parts, strict=True)]
-    for j, g in enumerate(golds):
-        if j not in mapped_gold:
-            totals = [a + b for a, b in zip(totals, _alone(g, predicted=False), strict=True)]
-    return dict(zip(fields, totals, strict=True))
+    mapped_gold = {j for j, _ in credited.values()}
+    parts = [credited[i][1] if i in credited else _alone(p, predicted=True)
+             for i, p in enumerate(preds)]
+    parts += [_alone(g, predicted=False) for j, g in enumerate(golds) if j not in mapped_gold]
+    return {name: sum((part[k] for part in parts), Counts()) for k, name in enumerate(fields)}
