@@ -79,9 +79,7 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
     prepared, empty = prepare(document.docid, document.text, document.predicted,
                               document.gold, options.canonical_order, roles)
     before, repaired = _analysed(prepared, options, solve, options.after_repair)
-    after = None
-    if repaired is not None:
-        after, _ = _analysed(repaired, options, solve, False)
+    after = None if repaired is None else _analysed(repaired, options, solve, False)[0]
     return before, after, empty
 
 

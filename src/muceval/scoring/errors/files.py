@@ -27,7 +27,7 @@ EMBEDDED = "embedded"
 
 def _templates(document: ModernDocument | None, extracts: bool) -> tuple[ModernTemplate, ...]:
     """A document's templates; with ``extracts`` (either side has per-role extracts only) one
-    template without incident type holding the per-role union, or none if it is empty."""
+    template without incident type holding the per-role union (none if empty)."""
     if document is None:
         return ()
     if not extracts:
@@ -48,8 +48,8 @@ def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str]
     Raises
     ------
     InputError
-        If ``gold`` is not a gold file or ``pred`` is one, if ``pred`` is of another schema,
-        if a prediction names a document not in the gold, or if a gold document has no text.
+        If ``gold`` is not a gold file or ``pred`` is one or of another schema, a prediction
+        names a document not in the gold, or a gold document has no text.
     """
     if not gold.gold:
         raise InputError.at(gold.path, None, f"not a gold file ({gold.layout}): give the gold "
@@ -103,23 +103,19 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
     Parameters
     ----------
     key : str or pathlib.Path
-        A modern gold file with document texts (GTT's or GRIT's ``test.json``, a gold file of
-        the GTT layout with ``doctext`` in any schema, FAMuS's prompt files), or
+        A modern gold file with document texts (``doctext``; FAMuS's prompt files), or
         ``'embedded'``: each prediction file is a GTT prediction file whose records carry
-        their gold (``gold_templates``) and text, as the original reads them.
+        their gold and text, as the original reads them.
     predictions : sequence of str or pathlib.Path
-        Prediction files in any modern layout (GTT, GRIT, IterX, muceval's neutral JSON, raw
-        answers of a language model); with ``'embedded'``, GTT prediction files.
+        Prediction files in any modern layout; with ``'embedded'``, GTT prediction files.
     options : ErrorOptions or None, default None
     names : mapping of str to str or None, default None
         Prediction path → system name (default: the file name without its last suffix).
     schema : str or pathlib.Path or None, default None
-        The key's template schema: a name or a TOML file
+        The key's template schema, in which the predictions are read: a name or a TOML file
         (:func:`~muceval.formats.schema.resolve_schema`); None: the one its layout says.
-        The predictions are read in it.
     parse : {'strict', 'lenient'}, default 'strict'
-        How raw answers of a language model are read
-        (:func:`~muceval.scoring.modern.files.read_predictions`).
+        How raw answers are read (:func:`~muceval.scoring.modern.files.read_predictions`).
 
     Returns
     -------
@@ -130,11 +126,10 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
     Raises
     ------
     UsageError
-        If no prediction file is given or two give the same system name, or a schema other
+        If no prediction file is given, two give the same system name, or a schema other
         than ``muc4`` is given with ``'embedded'``.
     InputError
-        If a file is unreadable or malformed, the key has no text for a document, a
-        prediction names a document the gold lacks, or is of another schema.
+        If a file is unreadable or malformed, or as :func:`error_documents` says.
 
     Notes
     -----

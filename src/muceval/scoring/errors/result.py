@@ -1,19 +1,10 @@
 """The error analysis of several systems, and its JSON and CSV.
 
-JSON (format ``muceval-error-analysis``, version 1)::
-
-    {"format", "format_version", "muceval", "signature", "settings": {...},
-     "categories": [...], "rows": [...],
-     "systems": [{"system", "warnings", "transformations": {name: n},
-                  "before": {"error_score", "error_score_text", "rows": {ROW: {num, p_den,
-                             r_den, precision, recall, f1, categories: {NAME: n}, cancelled}}},
-                  "after": {...} or null,
-                  "documents": [{"docid", "alignment": [[p, g], ...], "before": {...},
-                                 "after": {...} or null, "transformations": [...]}]}]}
-
-CSV: one line per system, block (``before``, ``after``), document (``*`` for the totals)
-and row, with ``num``, ``p_den``, ``r_den``, P/R/F1, the categories, the missing fillers
-cancelled and the Error Score (on the ``total`` row).
+JSON (format ``muceval-error-analysis``): the settings and their signature, the categories,
+the rows, and per system its warnings, transformations, totals before and after the repair
+and every document (alignment, rows, transformations). CSV: one line per system, block
+(``before``, ``after``), document (``*`` for the totals) and row, the Error Score on the
+``total`` row.
 """
 
 from __future__ import annotations
@@ -63,12 +54,6 @@ class ErrorAnalysis:
     ----------
     key : str
         The gold file, or ``'embedded'``.
-    predictions : tuple of str
-        The prediction files, in order.
-    options : ErrorOptions
-        How the analysis ran.
-    systems : tuple of SystemErrors
-        One per prediction file.
     names : mapping of str to str
         The system names given (path → name).
     extra : mapping of str to object

@@ -1,18 +1,13 @@
 """The ``gtt`` metric: template matching as GTT's ``eval.py`` (Du, Rush & Cardie 2021) counts it.
 
-Per document, every one-to-one partial map from predicted to gold templates is a
-candidate; the original enumerates them all in ``itertools.product`` order (the
-last predicted template varying fastest, "unmapped" tried last) and keeps the
-first whose document F1 is strictly greater than the best so far. muceval finds
-the same map without enumerating every one: a depth-first search in that same
-order that skips a subtree when even its best completion cannot beat the best F1
-found so far (its bound respects the one-to-one constraint, and an equal F1 does
-not beat it), or when every map in it has an earlier map of the same counts
-(equal templates swapped; an earlier prefix of the same counts). Skipping never
-changes which map wins, so the counts are the original's, ties included
-(``tests/test_modern.py`` and ``tests/test_gtt_search.py`` check it against the
-full enumeration). Twelve templates take milliseconds, where the
-enumeration would take more than a year (``benchmarks/gtt_search.py``).
+Per document the original enumerates every one-to-one partial map from predicted to gold
+templates in ``itertools.product`` order (the last predicted template varying fastest,
+"unmapped" last) and keeps the first whose document F1 is strictly greater than the best so
+far. muceval searches depth-first in that order, skipping a subtree when even its best
+completion cannot beat the best F1 so far, or when every map in it has an earlier map of the
+same counts (equal templates swapped; an earlier prefix of the same counts). Skipping never
+changes which map wins, ties included (``tests/test_gtt_search.py`` checks it against the
+full enumeration); twelve templates take milliseconds, not years (``benchmarks/gtt_search.py``).
 """
 
 from __future__ import annotations
@@ -49,14 +44,9 @@ def gold_templates(templates: Sequence[ModernTemplate], roles: tuple[str, ...] =
                    norm: Callable[[str], str] = normalize) -> list[GttTemplate]:
     """Gold templates: mentions normalised, empty entities dropped, exact duplicates dropped;
     per role of ``roles`` (a schema's, or the roles of a document's templates)."""
-    out: list[GttTemplate] = []
-    for t in templates:
-        g = GttTemplate(t.incident_type or "", tuple(
-            tuple(frozenset(norm(m) for m in e) for e in entities if e)
-            for entities in _projected(t, roles)))
-        if g not in out:
-            out.append(g)
-    return out
+    return list(dict.fromkeys(GttTemplate(t.incident_type or "", tuple(
+        tuple(frozenset(norm(m) for m in e) for e in entities if e)
+        for entities in _projected(t, roles))) for t in templates))
 
 
 def predicted_templates(templates: Sequence[ModernTemplate], roles: tuple[str, ...] = ROLES,
