@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from muceval.core.modern import ModernTemplate
@@ -170,8 +170,7 @@ class ErrorOptions:
         return ALL_CATEGORIES if self.types == "any" else CATEGORIES
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "types": self.types, "after_repair": self.after_repair,
-                "canonical_order": self.canonical_order}
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -239,8 +238,7 @@ class Transformation:
     target_role: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"entry": self.entry, "names": list(self.names), "role": self.role,
-                "mention": self.mention, "value": self.value, "target_role": self.target_role}
+        return {**asdict(self), "names": list(self.names)}
 
 
 def score_text(score: float, partial: bool) -> str:
@@ -254,15 +252,13 @@ def score_text(score: float, partial: bool) -> str:
 
 
 class _Rows:
-    """The rows of a document or of a block, by name: what :class:`DocumentErrors` and
-    :class:`ErrorTotals` share."""
+    """The rows of :class:`DocumentErrors` and :class:`ErrorTotals`, by name."""
 
     rows: tuple[RowCounts, ...]
     roles: tuple[str, ...]
 
     @property
     def names(self) -> tuple[str, ...]:
-        """The names of :attr:`rows`, in order."""
         return error_rows(self.roles)
 
     def row(self, name: str) -> RowCounts:

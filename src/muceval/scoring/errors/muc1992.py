@@ -50,6 +50,10 @@ TYPE_SLOT = "inc-type"
 
 _ROLE_OF = {slot: role for role in DAS_ROLES for slot in ROLE_SLOTS[role]}
 _UNMAPPED = (TemplateStatus.MISSING, TemplateStatus.SPURIOUS)
+# An unmapped template's category, its fills' category and the verdict of those fills.
+_UNMAPPED_CATEGORIES = {
+    TemplateStatus.MISSING: (MISSING_TEMPLATE, MISSING_TEMPLATE_FILLER, "MIS"),
+    TemplateStatus.SPURIOUS: (SPURIOUS_TEMPLATE, SPURIOUS_TEMPLATE_FILLER, "SPU")}
 _DROPPED: dict[str, tuple[TemplateStatus, ...]] = {
     "all": (), "msp": (TemplateStatus.MISSING,), "mmi": (TemplateStatus.SPURIOUS,),
     "mat": _UNMAPPED}
@@ -150,12 +154,9 @@ def _pair_fill(ctx: _Context, pair: _Pair, credit: FillCredit, counted: Counted)
 
 def _entry(ctx: _Context, score: PairScore, pair: _Pair | None, counted: Counted) -> None:
     """Count one matched, missing or spurious catalog entry."""
-    status = score.status
-    if status is TemplateStatus.MISSING:
-        counted.mark(TYPE_ROW, MISSING_TEMPLATE)
-    elif status is TemplateStatus.SPURIOUS:
-        counted.mark(TYPE_ROW, SPURIOUS_TEMPLATE)
-    if status in _UNMAPPED:
+    unmapped = _UNMAPPED_CATEGORIES.get(score.status)
+    if unmapped is not None:
+        counted.mark(TYPE_ROW, unmapped[0])
         counted.score += 1
     for credit in score.fills:
         if credit.slot_id == TYPE_SLOT:
@@ -167,11 +168,8 @@ def _entry(ctx: _Context, score: PairScore, pair: _Pair | None, counted: Counted
             counted.add(role, credit.cor, credit.act, credit.pos)
             if pair is not None:
                 _pair_fill(ctx, pair, credit, counted)
-            elif status is TemplateStatus.MISSING and fill_verdict(credit) == "MIS":
-                counted.mark(role, MISSING_TEMPLATE_FILLER)
-                counted.score += 1
-            elif status is TemplateStatus.SPURIOUS and fill_verdict(credit) == "SPU":
-                counted.mark(role, SPURIOUS_TEMPLATE_FILLER)
+            elif unmapped is not None and fill_verdict(credit) == unmapped[2]:
+                counted.mark(role, unmapped[1])
                 counted.score += 1
 
 

@@ -147,7 +147,7 @@ class ModernOptions:
 
     @property
     def event_n_buckets(self) -> str | None:
-        """Where the documents of ``event_n`` come from, in words (None without ``event_n``).
+        """Where the documents of ``event_n`` come from, in words.
 
         >>> ModernOptions("gtt", event_n="2").event_n_buckets
         "counted from the gold templates (muceval's choice; GTT reads docids_event_n.json)"
@@ -199,8 +199,8 @@ class ModernScores:
         return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def parse_to_dict(self, examples: int = 3) -> dict[str, Any] | None:
-        """How the answers were read, as JSON: the mode, per kind of note its count and the
-        first ``examples`` notes, and (lenient) the strict overall counts."""
+        """How the answers were read, as JSON: the mode, per kind of note its count and first
+        ``examples`` notes, and the strict overall counts."""
         if self.parse is None:
             return None
         kinds = self.note_counts()
@@ -242,10 +242,8 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
 
     Parameters
     ----------
-    gold : muceval.core.modern.ModernFile
-        The gold documents (a ``*-gold`` layout, :func:`read_modern`).
-    pred : muceval.core.modern.ModernFile
-        The predictions (a ``*-pred`` layout).
+    gold, pred : muceval.core.modern.ModernFile
+        The gold documents and the predictions (:func:`read_modern`).
     options : ModernOptions
     system : str or None, default None
         The system's name; None: the path of ``pred``.
@@ -369,9 +367,9 @@ def unpredicted(gold: ModernFile, pred: ModernFile, outcome: str) -> list[Proble
 
 
 def _refuse_empty(pred: ModernFile, norm: Callable[[str], str] | None) -> list[Problem]:
-    """An entity without mentions, or a template without an incident type, earns full credit
-    in GTT and crashes GRIT: refused. Mentions that normalise to nothing match nothing: warned
-    (``norm`` None: text compared as written, where an empty string matches an empty one)."""
+    """Refuse entities without mentions and templates without an incident type; warn of
+    mentions that normalise to nothing (``norm`` None: compared as written, where an empty
+    string matches an empty one)."""
     blank: list[str] = []
     for document in pred.documents:
         for n, template in enumerate(document.templates or (), start=1):
