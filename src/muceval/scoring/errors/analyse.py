@@ -44,21 +44,17 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
 
     Parameters
     ----------
-    document : ErrorDocument
     options : ErrorOptions or None, default None
         None: the defaults (``-s all -m MUC_Errors``, no repair).
     exhaustive : bool, default False
-        Search as the original does, enumerating every candidate (exponential: for tests
-        and benchmarks); the answer is the same.
+        Enumerate every candidate as the original (exponential, for tests and benchmarks).
     roles : tuple of str, default DAS_ROLES
         The roles counted, in the order the analysis takes them (:func:`error_roles`).
 
     Returns
     -------
-    before : DocumentErrors
-        The counts, Error Score, alignment and (with ``after_repair``) transformations.
-    after : DocumentErrors or None
-        With ``after_repair``: the repaired document analysed again.
+    before, after : DocumentErrors, and DocumentErrors or None
+        The analysis, and (with ``after_repair``) that of the repaired document.
     empty : int
         Gold entities without mentions, left out.
 
@@ -95,7 +91,6 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
         The documents in the order their Error Scores are summed.
     options, exhaustive
         As for :func:`analyse_document`.
-    system : str, default 'system'
     path : str or None, default None
         The predictions' file, named by the warnings.
     schema : Schema or str, default 'muc4'
@@ -114,8 +109,7 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
     Raises
     ------
     UsageError
-        If ``schema`` is not a known schema, or a role is named as a row (``total``,
-        ``incident_type``).
+        If ``schema`` is not known, or a role is named as a row (:func:`error_roles`).
 
     Examples
     --------

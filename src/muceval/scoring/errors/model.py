@@ -62,11 +62,8 @@ def error_roles(schema: Schema | str, gold: Iterable[ModernTemplate] = (),
     chosen = schema_named(schema) if isinstance(schema, str) else schema
     if chosen.name == MUC4.name:
         return DAS_ROLES
-    if chosen.roles is not None:
-        roles = chosen.roles
-    else:
-        roles = tuple(dict.fromkeys(role for templates in (gold, predicted)
-                                    for t in templates for role in t.role_names))
+    roles = chosen.roles if chosen.roles is not None else tuple(dict.fromkeys(
+        role for templates in (gold, predicted) for t in templates for role in t.role_names))
     clash = [r for r in roles if r in (TOTAL_ROW, TYPE_ROW)]
     if clash:
         raise UsageError(f"a role named {clash[0]!r}: the error analysis has a row of that "
@@ -136,11 +133,6 @@ class ErrorOptions:
     canonical_order : bool, default False
         Sort templates, entities and mentions first: the original's categories depend on
         the input order (ties), its P/R/F1 and Error Score not.
-
-    Raises
-    ------
-    UsageError
-        If ``mode`` or ``types`` is not one of its choices.
 
     Examples
     --------
@@ -252,10 +244,13 @@ def score_text(score: float, partial: bool) -> str:
 
 
 class _Rows:
-    """The rows of :class:`DocumentErrors` and :class:`ErrorTotals`, by name."""
+    """The rows of :class:`DocumentErrors` and :class:`ErrorTotals`, by name, and their Error
+    Score."""
 
     rows: tuple[RowCounts, ...]
     roles: tuple[str, ...]
+    error_score: float
+    partial: bool
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -267,6 +262,15 @@ class _Rows:
     @property
     def total(self) -> RowCounts:
         return self.rows[0]
+
+    @property
+    def error_score_text(self) -> str:
+        return score_text(self.error_score, self.partial)
+
+    def to_dict(self, categories: tuple[str, ...] = CATEGORIES) -> dict[str, Any]:
+        return {"error_score": self.error_score, "error_score_text": self.error_score_text,
+                "rows": {name: row.to_dict(categories)
+                         for name, row in zip(self.names, self.rows, strict=True)}}
 
 
 @dataclass(frozen=True)
@@ -304,15 +308,6 @@ class ErrorTotals(_Rows):
             rows = [a + b for a, b in zip(rows, document.rows, strict=True)]
             score += document.error_score
         return cls(tuple(rows), score, any(d.partial for d in documents), roles)
-
-    @property
-    def error_score_text(self) -> str:
-        return score_text(self.error_score, self.partial)
-
-    def to_dict(self, categories: tuple[str, ...] = CATEGORIES) -> dict[str, Any]:
-        return {"error_score": self.error_score, "error_score_text": self.error_score_text,
-                "rows": {name: row.to_dict(categories)
-                         for name, row in zip(self.names, self.rows, strict=True)}}
 
 
 @dataclass(frozen=True)

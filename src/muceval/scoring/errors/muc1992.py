@@ -176,13 +176,11 @@ def _entry(ctx: _Context, score: PairScore, pair: _Pair | None, counted: Counted
 def _message(ctx: _Context, message_id: str,
              entries: Sequence[tuple[PairScore, CatalogEntry]]) -> DocumentErrors:
     """The analysis of one message (its catalog entries in order)."""
-    keys: list[PreparedTemplate] = []
-    responses: list[PreparedTemplate] = []
-    for _, (_, k, r, _) in entries:
-        if k is not None and not k.irrelevant and all(k is not x for x in keys):
-            keys.append(k)
-        if r is not None and not r.irrelevant and all(r is not x for x in responses):
-            responses.append(r)
+    # Each relevant template once (by identity), in catalog order.
+    keys = list({id(k): k for _, (_, k, _, _) in entries
+                 if k is not None and not k.irrelevant}.values())
+    responses = list({id(r): r for _, (_, _, r, _) in entries
+                      if r is not None and not r.irrelevant}.values())
     counted = Counted(DAS_ROLES)
     alignment: list[tuple[int | None, int | None]] = []
     for score, (_, k, r, status) in entries:

@@ -29,7 +29,6 @@ from muceval.scoring.errors.model import (
     RowCounts,
     SystemErrors,
     error_rows,
-    score_text,
 )
 
 __all__ = ["ERRORS_FORMAT", "ErrorAnalysis"]
@@ -37,12 +36,9 @@ __all__ = ["ERRORS_FORMAT", "ErrorAnalysis"]
 
 def _document(before: DocumentErrors, after: DocumentErrors | None,
               categories: tuple[str, ...]) -> dict[str, Any]:
-    def block(document: DocumentErrors) -> dict[str, Any]:
-        return ErrorTotals(document.rows, document.error_score, document.partial,
-                           document.roles).to_dict(categories)
-
     return {"docid": before.docid, "alignment": [list(pair) for pair in before.alignment],
-            "before": block(before), "after": None if after is None else block(after),
+            "before": before.to_dict(categories),
+            "after": None if after is None else after.to_dict(categories),
             "transformations": [t.to_dict() for t in before.transformations]}
 
 
@@ -161,5 +157,5 @@ class ErrorAnalysis:
                 assert totals is not None
                 lines(s.system, block, "*", totals.rows, totals.error_score_text)
                 for d in documents:
-                    lines(s.system, block, d.docid, d.rows, score_text(d.error_score, d.partial))
+                    lines(s.system, block, d.docid, d.rows, d.error_score_text)
         return buffer.getvalue()

@@ -44,23 +44,18 @@ class ModernOptions:
     Attributes
     ----------
     metric : {'gtt', 'ceaf-ree', 'ceaf-rme'}
-        ``'gtt'``: GTT's ``eval.py`` (Du, Rush & Cardie 2021), template F1 with the incident
-        type scored. ``'ceaf-ree'``: GRIT's CEAF-REE (Du, Rush & Cardie 2021), role-filler
-        entities aligned per role. ``'ceaf-rme'``: IterX's CEAF-RME (Chen et al. 2023),
-        templates aligned and mentions typed by incident.
+        GTT's template F1, GRIT's CEAF-REE (entities aligned per role) or IterX's CEAF-RME
+        (templates aligned, mentions typed by incident).
     phi : str or None, default None
-        The entity similarity, for the CEAF scorers only; None: the scorer's first (set to
-        the choice in use once made). ``'ceaf-ree'``: ``'strict'`` (a predicted entity scores
-        1 when all its mentions are the gold entity's, else 0) or ``'prop'`` (the gold
-        entity's mentions that it has, divided by its own mentions). ``'ceaf-rme'``:
-        ``'subset'`` (entities that share a mention with a gold entity), ``'phi3'`` (shared
-        mentions, counted in mentions, as IterX's code counts them) or ``'phi3-entities'``
-        (as ``'phi3'``, recall counted in gold entities, as IterX's released files count it).
+        The entity similarity of the CEAF scorers (None: the scorer's first, set when made).
+        ``'ceaf-ree'``: ``'strict'`` (1 when all the predicted mentions are the gold entity's)
+        or ``'prop'`` (the gold entity's mentions it has, over its own mentions).
+        ``'ceaf-rme'``: ``'subset'`` (entities), ``'phi3'`` (shared mentions, as IterX's code
+        counts them) or ``'phi3-entities'`` (recall in gold entities, as IterX's files count).
     event_n : {'1', '2', '3', '4', '>=2'} or None, default None
-        For ``'gtt'`` only: score only the documents with this many gold templates (``'4'``:
-        four or more); None: every document. They are those ``event_n_file`` lists, as GTT's
-        ``--event_n``; without it muceval counts each document's gold templates (exact
-        duplicates dropped), which puts some documents in other buckets than GTT's.
+        For ``'gtt'``: score only the documents with this many gold templates (``'4'``: four
+        or more): those ``event_n_file`` lists, as GTT's ``--event_n``, else by muceval's count
+        of each document's distinct gold templates (some differ from GTT's buckets).
     ignore_empty_docs : bool, default False
         For ``'ceaf-rme'`` only: leave out the documents whose gold lists no template, as
         IterX's ``--ignore-no-template-doc`` does.
