@@ -40,23 +40,12 @@ def _analysed(prepared: Prepared, options: ErrorOptions, solve: Solver,
 def analyse_document(document: ErrorDocument, options: ErrorOptions | None = None, *,
                      exhaustive: bool = False, roles: tuple[str, ...] = DAS_ROLES,
                      ) -> tuple[DocumentErrors, DocumentErrors | None, int]:
-    """The error analysis of one document.
+    """The error analysis of one document: its analysis, that of the repaired document (with
+    ``after_repair``, else None) and the number of gold entities without mentions left out.
 
-    Parameters
-    ----------
-    options : ErrorOptions or None, default None
-        None: the defaults (``-s all -m MUC_Errors``, no repair).
-    exhaustive : bool, default False
-        Enumerate every candidate as the original (exponential, for tests and benchmarks).
-    roles : tuple of str, default DAS_ROLES
-        The roles counted, in the order the analysis takes them (:func:`error_roles`).
-
-    Returns
-    -------
-    before, after : DocumentErrors, and DocumentErrors or None
-        The analysis, and (with ``after_repair``) that of the repaired document.
-    empty : int
-        Gold entities without mentions, left out.
+    ``options`` None: the defaults (``-s all -m MUC_Errors``, no repair). ``exhaustive``:
+    enumerate every candidate as the original (exponential, for tests and benchmarks).
+    ``roles``: those counted, in the order the analysis takes them (:func:`error_roles`).
 
     Examples
     --------
@@ -85,26 +74,11 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
                    roles: tuple[str, ...] | None = None) -> SystemErrors:
     """The error analysis of Das et al. (2022) of one system, document by document.
 
-    Parameters
-    ----------
-    documents : iterable of ErrorDocument
-        The documents in the order their Error Scores are summed.
-    options, exhaustive
-        As for :func:`analyse_document`.
-    path : str or None, default None
-        The predictions' file, named by the warnings.
-    schema : Schema or str, default 'muc4'
-        The template schema, which gives the roles counted (:func:`error_roles` of the
-        documents' gold, then predicted, templates).
-    roles : tuple of str or None, default None
-        The roles counted, when several systems must share them; None: those of ``schema``
-        and these documents.
-
-    Returns
-    -------
-    SystemErrors
-        Per document the counts before and (with the repair) after, the transformations
-        kept by name, the roles counted, and the warnings (gold entities left out).
+    ``documents`` are taken in the order their Error Scores are summed; ``options`` and
+    ``exhaustive`` as for :func:`analyse_document`; ``path``: the predictions' file, named by
+    the warnings (gold entities left out). ``roles``: those counted, when several systems
+    must share them; None: :func:`error_roles` of ``schema`` and the documents' gold, then
+    predicted, templates.
 
     Raises
     ------

@@ -98,30 +98,17 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
                         names: Mapping[str, str] | None = None, *,
                         schema: str | Path | None = None,
                         parse: str = "strict") -> ErrorAnalysis:
-    """Das et al.'s error analysis of each prediction file.
+    """Das et al.'s error analysis of each prediction file, every system counted on the roles
+    :func:`~muceval.scoring.errors.model.error_roles` gives for the gold and every file.
 
-    Parameters
-    ----------
-    key : str or pathlib.Path
-        A modern gold file with document texts (``doctext``; FAMuS's prompt files), or
-        ``'embedded'``: each prediction file is a GTT prediction file whose records carry
-        their gold and text, as the original reads them.
-    predictions : sequence of str or pathlib.Path
-        Prediction files in any modern layout; with ``'embedded'``, GTT prediction files.
-    options : ErrorOptions or None, default None
-    names : mapping of str to str or None, default None
-        Prediction path → system name (default: the file name without its last suffix).
-    schema : str or pathlib.Path or None, default None
-        The key's template schema, in which the predictions are read: a name or a TOML file
-        (:func:`~muceval.formats.schema.resolve_schema`); None: the one its layout says.
-    parse : {'strict', 'lenient'}, default 'strict'
-        How raw answers are read (:func:`~muceval.scoring.modern.files.read_predictions`).
-
-    Returns
-    -------
-    ErrorAnalysis
-        Every system's analysis, with the settings, counted per role of
-        :func:`~muceval.scoring.errors.model.error_roles` of the gold and every prediction file.
+    With a gold file as ``key`` (document texts in ``doctext``; FAMuS's prompt files) every
+    system is analysed on the key's text; with ``'embedded'`` each prediction file is a GTT
+    prediction file whose records carry their gold and text, as the original reads them.
+    FAMuS's grouping of predicted strings is not applied: the analysis splits entities into
+    mentions anyway. ``names``: prediction path → system name (default: the file name
+    without its last suffix). ``schema``: the key's, in which the predictions are read (a
+    name or a TOML file; None: the one its layout says). ``parse``: how raw answers are read
+    (:func:`~muceval.scoring.modern.files.read_predictions`).
 
     Raises
     ------
@@ -130,12 +117,6 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
         than ``muc4`` is given with ``'embedded'``.
     InputError
         If a file is unreadable or malformed, or as :func:`error_documents` says.
-
-    Notes
-    -----
-    With a gold file, every system is analysed on the key's text, whatever a prediction file
-    carries. FAMuS's grouping of predicted strings is not applied: the analysis splits
-    entities into mentions anyway (docs/error-analysis.md).
     """
     options = options or ErrorOptions()
     if not predictions:

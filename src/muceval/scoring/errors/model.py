@@ -119,20 +119,13 @@ Types = Literal["equal", "any"]
 class ErrorOptions:
     """How the error analysis runs.
 
-    Attributes
-    ----------
-    mode : {'all', 'msp', 'mmi', 'mat'}, default 'all'
-        Which unpaired templates count (the original's ``-s``, :data:`MODES`): ``msp`` leaves
-        out the missing gold templates, ``mmi`` the spurious predicted ones, ``mat`` both.
-        The alignment is the same in every mode.
-    types : {'equal', 'any'}, default 'equal'
-        :data:`TYPES`; with ``any`` a pair whose types differ costs one unit, counted as
-        ``Incorrect_Incident_Type``.
-    after_repair : bool, default False
-        Apply the transformations and analyse the repaired data again (``-at``).
-    canonical_order : bool, default False
-        Sort templates, entities and mentions first: the original's categories depend on
-        the input order (ties), its P/R/F1 and Error Score not.
+    ``mode`` (:data:`MODES`, the original's ``-s``): which unpaired templates count; ``msp``
+    leaves out the missing gold templates, ``mmi`` the spurious predicted ones, ``mat`` both;
+    the alignment is the same in every mode. ``types`` (:data:`TYPES`): with ``any`` a pair
+    whose types differ costs one unit, counted as ``Incorrect_Incident_Type``.
+    ``after_repair``: apply the transformations and analyse the repaired data again (``-at``).
+    ``canonical_order``: sort templates, entities and mentions first (the original's
+    categories depend on the input order, its P/R/F1 and Error Score not).
 
     Examples
     --------

@@ -44,17 +44,10 @@ def _document(before: DocumentErrors, after: DocumentErrors | None,
 
 @dataclass(frozen=True)
 class ErrorAnalysis:
-    """Das et al.'s error analysis of one or more systems against one key.
-
-    Attributes
-    ----------
-    key : str
-        The gold file, or ``'embedded'``.
-    names : mapping of str to str
-        The system names given (path → name).
-    extra : mapping of str to object
-        Further settings the numbers depend on (the 1992 path: the configuration, the
-        history, the query pass; another schema than MUC-4's), recorded in :attr:`settings`.
+    """Das et al.'s error analysis of one or more systems against one key (a gold file, or
+    ``'embedded'``); ``names``: the system names given (path → name); ``extra``: further
+    settings the numbers depend on (the 1992 path's configuration, history and query pass;
+    a schema other than MUC-4's), recorded in :attr:`settings`.
 
     Raises
     ------

@@ -233,21 +233,11 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
     """Score one system's predictions against the gold, as the chosen official scorer does.
 
     Every metric counts per document ``(p_num, p_den, r_num, r_den)`` (the numerators differ
-    in general): the units of the significance tests (:func:`compare_ratios`).
-
-    Parameters
-    ----------
-    gold, pred : muceval.core.modern.ModernFile
-        The gold documents and the predictions (:func:`read_modern`).
-    options : ModernOptions
-    system : str or None, default None
-        The system's name; None: the path of ``pred``.
-
-    Returns
-    -------
-    muceval.scoring.modern.ModernScores
-        The counts of each scored document, their sums (``overall``, ``roles``) and the
-        warnings: gold documents without a prediction, mentions that normalise to nothing.
+    in general): the units of the significance tests (:func:`compare_ratios`). ``gold`` and
+    ``pred`` are read by :func:`read_modern`; ``system`` names the system (None: the path of
+    ``pred``). The scores hold the counts of each scored document, their sums (``overall``,
+    ``roles``) and the warnings: gold documents without a prediction, mentions that
+    normalise to nothing.
 
     Raises
     ------
