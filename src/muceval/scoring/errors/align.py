@@ -24,8 +24,7 @@ Solver = Callable[[Choices], Assignment]
 @dataclass(frozen=True)
 class PredictedTemplate:
     """A predicted template as the analysis sees it: per role (the document's ``roles``
-    order) the flat list of its mention strings (entity grouping is lost, as in the
-    original)."""
+    order) its mention strings, entity grouping lost as in the original."""
 
     kind: str | None
     roles: tuple[tuple[str, ...], ...]

@@ -101,9 +101,8 @@ def _match(ctx: _Context, pair: _Pair, key: PreparedTemplate, slot: str,
     if any(ctx.matcher.equal(k, response) for k in candidates):
         return 2
     stored = ctx.index.find(pair.message_id, key.template_id, slot, response)
-    if stored is None or stored.judgement not in (MATCH, PARTIAL):
-        return 0
-    if not any(ctx.matcher.equal(k, stored.key) for k in candidates):
+    if stored is None or stored.judgement not in (MATCH, PARTIAL) \
+            or not any(ctx.matcher.equal(k, stored.key) for k in candidates):
         return 0
     return 2 if stored.judgement == MATCH else 1
 
@@ -130,10 +129,8 @@ def _subcategory(ctx: _Context, pair: _Pair, slot: str, response: CValue) -> str
 
 def _response_value(ctx: _Context, template: PreparedTemplate, credit: FillCredit) -> CValue:
     """The response fill a credit names (by its normal form)."""
-    for value in template.fills.get(credit.slot_id, ()):
-        if ctx.matcher.identity(value) == credit.response:
-            return value
-    return credit.response
+    return next((value for value in template.fills.get(credit.slot_id, ())
+                 if ctx.matcher.identity(value) == credit.response), credit.response)
 
 
 def _pair_fill(ctx: _Context, pair: _Pair, credit: FillCredit, counted: Counted) -> None:

@@ -119,9 +119,7 @@ class ErrorAnalysis:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False) + "\n"
 
     def to_pandas(self) -> Any:
-        """The CSV's rows as a data frame: per system, block (before or after repair),
-        document (``*``: all) and row (total, type, each role), the counts, scores and
-        categories (needs pandas: ``pip install 'muceval[notebook]'``)."""
+        """The CSV's rows as a data frame (needs pandas: ``pip install 'muceval[notebook]'``)."""
         from muceval.core.frames import csv_frame
 
         return csv_frame(self.to_csv())

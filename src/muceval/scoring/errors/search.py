@@ -1,17 +1,12 @@
 """The first-best search of Das et al.'s error analysis, in bounded time.
 
 Both of the original's searches (templates of a document; fillers of one role of a template
-pair) have one shape. Items are taken in order; each is left unpaired or paired with an
-unused admissible target; the targets left over are appended in their order. A candidate's
-*gain* (credited units: F1 rises with it) and *score* (one value per entry, summed in list
-order as doubles) decide. The original enumerates every candidate
-(:func:`exhaustive_first_best`, kept as the reference of tests and benchmarks) and returns
-the lexicographically first with the best gain and then the smallest score **as a double**:
-sums of equal real value may differ in their last bit, and decide. :func:`first_best`
-returns that candidate from a dynamic programme over states ``(item, targets used, running
-sum)``, interchangeable targets counted per class and dominated states dropped
-(docs/error-analysis.md, "The search"), or enumerates problems of at most :data:`FEW`
-candidates.
+pair) have one shape: items in order, each left unpaired or paired with an unused admissible
+target, the targets left over appended; a candidate's *gain* (credited units) and *score*
+(one value per entry, summed in list order as doubles, whose last bits decide ties) rank it.
+:func:`first_best` returns the candidate the original's enumeration
+(:func:`exhaustive_first_best`) keeps, by a dynamic programme over states ``(item, targets
+used, running sum)`` (docs/error-analysis.md, "The search").
 """
 
 from __future__ import annotations
