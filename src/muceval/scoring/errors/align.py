@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from muceval.core.modern import Entity, ModernTemplate
 from muceval.scoring.errors.model import DAS_ROLES
 from muceval.scoring.errors.search import Assignment, Choices, Option
-from muceval.scoring.errors.spans import Span, SpanFinder, scs
+from muceval.scoring.errors.spans import SpanFinder, nearest
 
 __all__ = ["GoldTemplate", "PairAlignment", "PredictedTemplate", "Prepared", "RoleAlignment",
            "align_document", "prepare"]
@@ -24,8 +24,7 @@ Solver = Callable[[Choices], Assignment]
 @dataclass(frozen=True)
 class PredictedTemplate:
     """A predicted template as the analysis sees it: per role (the document's ``roles``
-    order) the flat list of its mention strings (entity grouping is lost, as in the
-    original)."""
+    order) its mention strings, entity grouping lost as in the original."""
 
     kind: str | None
     roles: tuple[tuple[str, ...], ...]
@@ -124,17 +123,6 @@ class PairAlignment:
     score: float
 
 
-def _closest(span: Span, entity: Entity, find: SpanFinder) -> tuple[float, int]:
-    """The smallest SCS between ``span`` and the entity's mentions, and the first mention
-    reaching it."""
-    best, where = 2.0, 0
-    for n, mention in enumerate(entity):
-        value = scs(span, find(mention))
-        if value < best:
-            best, where = value, n
-    return best, where
-
-
 def align_role(mentions: tuple[str, ...], entities: tuple[Entity, ...], find: SpanFinder,
                solve: Solver) -> RoleAlignment:
     """The original's filler alignment of one role: a mention may take an entity whose
@@ -143,7 +131,7 @@ def align_role(mentions: tuple[str, ...], entities: tuple[Entity, ...], find: Sp
     closest: list[dict[int, tuple[float, int]]] = []
     for mention in mentions:
         span = find(mention)
-        near = {j: _closest(span, entity, find) for j, entity in enumerate(entities)}
+        near = {j: nearest(span, entity, find) for j, entity in enumerate(entities)}
         near = {j: found for j, found in near.items() if found[0] < 1}
         closest.append(near)
         options.append(tuple(Option(j, value, 1 if value == 0 else 0)

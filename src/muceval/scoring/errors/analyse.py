@@ -40,29 +40,12 @@ def _analysed(prepared: Prepared, options: ErrorOptions, solve: Solver,
 def analyse_document(document: ErrorDocument, options: ErrorOptions | None = None, *,
                      exhaustive: bool = False, roles: tuple[str, ...] = DAS_ROLES,
                      ) -> tuple[DocumentErrors, DocumentErrors | None, int]:
-    """The error analysis of one document.
+    """The error analysis of one document: its analysis, that of the repaired document (with
+    ``after_repair``, else None) and the number of gold entities without mentions left out.
 
-    Parameters
-    ----------
-    document : ErrorDocument
-        Its text and its predicted and gold templates.
-    options : ErrorOptions or None, default None
-        None: the defaults (``-s all -m MUC_Errors``, no repair).
-    exhaustive : bool, default False
-        Search as the original does, enumerating every candidate (exponential: for tests
-        and benchmarks); the answer is the same.
-    roles : tuple of str, default DAS_ROLES
-        The roles counted, in the order the analysis takes them (:func:`error_roles`);
-        default MUC-4's in the original's order.
-
-    Returns
-    -------
-    before : DocumentErrors
-        The counts, Error Score, alignment and (with ``after_repair``) transformations.
-    after : DocumentErrors or None
-        With ``after_repair``: the repaired document analysed again.
-    empty : int
-        Gold entities without mentions, left out.
+    ``options`` None: the defaults (``-s all -m MUC_Errors``, no repair). ``exhaustive``:
+    enumerate every candidate as the original (exponential, for tests and benchmarks).
+    ``roles``: those counted, in the order the analysis takes them (:func:`error_roles`).
 
     Examples
     --------
@@ -81,9 +64,7 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
     prepared, empty = prepare(document.docid, document.text, document.predicted,
                               document.gold, options.canonical_order, roles)
     before, repaired = _analysed(prepared, options, solve, options.after_repair)
-    after = None
-    if repaired is not None:
-        after, _ = _analysed(repaired, options, solve, False)
+    after = None if repaired is None else _analysed(repaired, options, solve, False)[0]
     return before, after, empty
 
 
@@ -93,37 +74,16 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
                    roles: tuple[str, ...] | None = None) -> SystemErrors:
     """The error analysis of Das et al. (2022) of one system, document by document.
 
-    Parameters
-    ----------
-    documents : iterable of ErrorDocument
-        The documents in the order their Error Scores are summed.
-    options : ErrorOptions or None, default None
-        None: the defaults (``-s all -m MUC_Errors``, no repair).
-    system : str, default 'system'
-        The system's name.
-    path : str or None, default None
-        The predictions' file, named by the warnings.
-    exhaustive : bool, default False
-        Search by enumeration, as the original (tests and benchmarks only).
-    schema : Schema or str, default 'muc4'
-        The template schema, which gives the roles counted (:func:`error_roles` of the
-        documents' gold, then predicted, templates).
-    roles : tuple of str or None, default None
-        The roles counted, when several systems must share them (:func:`error_roles` of
-        every system's templates); None: those of ``schema`` and these documents.
-
-    Returns
-    -------
-    SystemErrors
-        Per document the counts (``documents``; ``after`` with the repair), their totals
-        (``before_totals``, ``after_totals``), the transformations kept by name, the roles
-        counted, and the warnings (gold entities without mentions left out).
+    ``documents`` are taken in the order their Error Scores are summed; ``options`` and
+    ``exhaustive`` as for :func:`analyse_document`; ``path``: the predictions' file, named by
+    the warnings (gold entities left out). ``roles``: those counted, when several systems
+    must share them; None: :func:`error_roles` of ``schema`` and the documents' gold, then
+    predicted, templates.
 
     Raises
     ------
     UsageError
-        If ``schema`` is not a known schema, or a role is named as a row (``total``,
-        ``incident_type``).
+        If ``schema`` is not known, or a role is named as a row (:func:`error_roles`).
 
     Examples
     --------

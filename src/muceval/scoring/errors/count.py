@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 from muceval.scoring.errors.align import Entry, PairAlignment, Prepared
 from muceval.scoring.errors.model import (
     ALL_CATEGORIES,
-    DUPLICATE,
-    DUPLICATE_PARTIAL,
     GENERAL_SPURIOUS,
     INCORRECT_TYPE,
+    LEVELS,
     MISSING_FILLER,
     MISSING_TEMPLATE,
     MISSING_TEMPLATE_FILLER,
@@ -23,13 +22,9 @@ from muceval.scoring.errors.model import (
     TYPE_ROW,
     WITHIN,
     WITHIN_PARTIAL,
-    WRONG_BOTH,
-    WRONG_BOTH_PARTIAL,
-    WRONG_TEMPLATE,
-    WRONG_TEMPLATE_PARTIAL,
     RowCounts,
 )
-from muceval.scoring.errors.spans import Span, scs
+from muceval.scoring.errors.spans import nearest
 
 __all__ = ["TYPE_ROW", "Counted", "Unaligned", "Verdict", "count_document"]
 
@@ -101,11 +96,7 @@ class Counted:
         rows = [RowCounts(self.counts[r][0], self.counts[r][1], self.counts[r][2],
                           tuple(self.categories[r][c] for c in ALL_CATEGORIES),
                           self.cancelled[r]) for r in (TYPE_ROW, *self.roles)]
-        total = RowCounts(*(sum(row.num for row in rows), sum(row.p_den for row in rows),
-                            sum(row.r_den for row in rows)),
-                          tuple(map(sum, zip(*(row.categories for row in rows), strict=True))),
-                          sum(row.cancelled for row in rows))
-        return (total, *rows)
+        return (sum(rows, RowCounts()), *rows)
 
 
 def _unpaired(document: Prepared, gold: bool, roles: Sequence[Sized], counted: Counted) -> None:
@@ -181,30 +172,17 @@ def _listing(document: Prepared, golds: list[int], role_first: bool,
             for entity in document.gold[g].roles[r] for mention in entity]
 
 
-def _nearest(span: Span, listing: list[tuple[int, int, str]], document: Prepared,
-             ) -> tuple[float, tuple[int, int, str] | None]:
-    best: tuple[float, tuple[int, int, str] | None] = (2.0, None)
-    for item in listing:
-        value = scs(span, document.find(item[2]))
-        if value < best[0]:
-            best = (value, item)
-    return best
-
-
-# By the gold template the mention is found in (its own, another), then [partial][other role].
-_OWN = ((DUPLICATE, WITHIN), (DUPLICATE_PARTIAL, WITHIN_PARTIAL))
-_OTHERS = ((WRONG_TEMPLATE, WRONG_BOTH), (WRONG_TEMPLATE_PARTIAL, WRONG_BOTH_PARTIAL))
-
-
 def _settle(document: Prepared, g: int, record: Unaligned) -> Verdict | None:
     """Steps 2 and 3: the own gold template (every role at once), then the others."""
     span = document.find(record.mention)
-    for own, categories in ((True, _OWN), (False, _OTHERS)):
+    for own, level in ((True, 0), (False, 2)):
         golds = [g] if own else [h for h, gold in enumerate(document.gold)
                                  if gold != document.gold[g]]
-        value, found = _nearest(span, _listing(document, golds, not own), document)
-        if found is not None and value < 1:
-            return Verdict(categories[value != 0][found[1] != record.role], *found)
+        listing = _listing(document, golds, not own)
+        value, k = nearest(span, (mention for _, _, mention in listing), document.find)
+        if value < 1:
+            return Verdict(LEVELS[level + (listing[k][1] != record.role)][value != 0],
+                           *listing[k])
     return None
 
 
@@ -214,7 +192,6 @@ def _classify(document: Prepared, entries: tuple[Entry, ...], record: Unaligned,
     settles it decides; each that does not counts a Spurious_Role_Filler."""
     role = document.roles[record.role]
     template = document.predicted[record.template]
-    verdict = Verdict(SPURIOUS_FILLER)
     for p, g in entries:
         if p is None or document.predicted[p] != template:
             continue
@@ -223,7 +200,7 @@ def _classify(document: Prepared, entries: tuple[Entry, ...], record: Unaligned,
             counted.mark(role, settled.category)
             return settled
         counted.mark(role, SPURIOUS_FILLER)
-    return verdict
+    return Verdict(SPURIOUS_FILLER)
 
 
 def _cancel(document: Prepared, counted: Counted) -> None:

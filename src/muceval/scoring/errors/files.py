@@ -11,12 +11,12 @@ from muceval.core.schema import MUC4, schema_named
 from muceval.errors import InputError, Problem, UsageError
 from muceval.formats.files import system_names
 from muceval.formats.modern import read_modern
-from muceval.formats.modern.answers import unread_answers
 from muceval.formats.modern.embedded import read_embedded, read_texts
 from muceval.formats.schema import resolve_schema
 from muceval.scoring.errors.analyse import analyse_errors
 from muceval.scoring.errors.model import ErrorDocument, ErrorOptions, error_roles
 from muceval.scoring.errors.result import ErrorAnalysis
+from muceval.scoring.modern import unpredicted
 from muceval.scoring.modern.files import read_predictions
 
 __all__ = ["EMBEDDED", "analyse_error_files", "error_documents"]
@@ -27,7 +27,7 @@ EMBEDDED = "embedded"
 
 def _templates(document: ModernDocument | None, extracts: bool) -> tuple[ModernTemplate, ...]:
     """A document's templates; with ``extracts`` (either side has per-role extracts only) one
-    template without incident type holding the per-role union, or none if it is empty."""
+    template without incident type holding the per-role union (none if empty)."""
     if document is None:
         return ()
     if not extracts:
@@ -42,15 +42,14 @@ def _templates(document: ModernDocument | None, extracts: bool) -> tuple[ModernT
 
 def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str],
                     ) -> tuple[list[ErrorDocument], list[Problem]]:
-    """The documents to analyse, in the gold file's order, and warnings (gold documents
-    without predictions, and raw answers that are no JSON object: analysed as predicting
-    nothing).
+    """The documents to analyse, in the gold file's order, and the warnings of
+    :func:`~muceval.scoring.modern.unpredicted`.
 
     Raises
     ------
     InputError
-        If ``gold`` is not a gold file or ``pred`` is one, if ``pred`` is of another schema,
-        if a prediction names a document not in the gold, or if a gold document has no text.
+        If ``gold`` is not a gold file or ``pred`` is one or of another schema, a prediction
+        names a document not in the gold, or a gold document has no text.
     """
     if not gold.gold:
         raise InputError.at(gold.path, None, f"not a gold file ({gold.layout}): give the gold "
@@ -77,16 +76,7 @@ def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str]
         extracts = document.templates is None or (mine is not None and mine.templates is None)
         documents.append(ErrorDocument(document.docid, text, _templates(mine, extracts),
                                        _templates(document, extracts)))
-    missing = [d.docid for d in gold.documents if d.docid not in predicted]
-    warnings = []
-    unread = unread_answers(pred, "analysed as predicting nothing")
-    if unread is not None:
-        warnings.append(unread)
-    if missing:
-        warnings.append(Problem(pred.path, None, f"{len(missing)} gold document(s) have no "
-                                f"prediction (e.g. {missing[0]}): analysed as predicting "
-                                "nothing"))
-    return documents, warnings
+    return documents, unpredicted(gold, pred, "analysed as predicting nothing")
 
 
 def _inputs(key: str | Path, paths: Sequence[str], schema: str | Path | None, parse: str,
@@ -108,56 +98,25 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
                         names: Mapping[str, str] | None = None, *,
                         schema: str | Path | None = None,
                         parse: str = "strict") -> ErrorAnalysis:
-    """Das et al.'s error analysis of each prediction file.
+    """Das et al.'s error analysis of each prediction file, every system counted on the roles
+    :func:`~muceval.scoring.errors.model.error_roles` gives for the gold and every file.
 
-    Parameters
-    ----------
-    key : str or pathlib.Path
-        A modern gold file with document texts (GTT's or GRIT's ``test.json``, a gold file of
-        the GTT layout with ``doctext`` in any schema, FAMuS's prompt files), or
-        ``'embedded'``: each prediction file is a GTT prediction file whose records carry
-        their gold (``gold_templates``) and text, as the original reads them.
-    predictions : sequence of str or pathlib.Path
-        Prediction files in any modern layout (GTT, GRIT, IterX, muceval's neutral JSON, raw
-        answers of a language model); with ``'embedded'``, GTT prediction files.
-    options : ErrorOptions or None, default None
-        None: the defaults.
-    names : mapping of str to str or None, default None
-        Prediction path → system name (default: the file name without its last suffix).
-    schema : str or pathlib.Path or None, default None
-        The key's template schema: a name or a TOML file
-        (:func:`~muceval.formats.schema.resolve_schema`); None: the one its layout says.
-        The predictions are read in it.
-    parse : {'strict', 'lenient'}, default 'strict'
-        How raw answers of a language model are read
-        (:func:`~muceval.scoring.modern.files.read_predictions`).
-
-    Returns
-    -------
-    ErrorAnalysis
-        Every system's analysis, with the settings, counted per role of
-        :func:`~muceval.scoring.errors.model.error_roles`: MUC-4's in the original's order,
-        another schema's in its order, open roles as the gold and then every prediction file
-        name them.
+    With a gold file as ``key`` (document texts in ``doctext``; FAMuS's prompt files) every
+    system is analysed on the key's text; with ``'embedded'`` each prediction file is a GTT
+    prediction file whose records carry their gold and text, as the original reads them.
+    FAMuS's grouping of predicted strings is not applied: the analysis splits entities into
+    mentions anyway. ``names``: prediction path → system name (default: the file name
+    without its last suffix). ``schema``: the key's, in which the predictions are read (a
+    name or a TOML file; None: the one its layout says). ``parse``: how raw answers are read
+    (:func:`~muceval.scoring.modern.files.read_predictions`).
 
     Raises
     ------
     UsageError
-        If no prediction file is given or two give the same system name, or a schema other
+        If no prediction file is given, two give the same system name, or a schema other
         than ``muc4`` is given with ``'embedded'``.
     InputError
-        If a file is unreadable or malformed, the key has no text for a document, a
-        prediction names a document the gold lacks, or is of another schema.
-
-    Notes
-    -----
-    The document text is the key's (``doctext``; FAMuS's prompt files: the document of the
-    prompt) with a gold file (one text for every system, whatever a prediction file
-    carries); with ``'embedded'`` it is each record's. When the key or a prediction has
-    per-role extracts (GRIT), both sides of a document are reduced to one template without
-    incident type holding the per-role union of entities. FAMuS's grouping of predicted
-    strings is not applied: the analysis splits predicted entities into their mentions
-    anyway, and a string given twice is the error it calls Duplicate_Role_Filler.
+        If a file is unreadable or malformed, or as :func:`error_documents` says.
     """
     options = options or ErrorOptions()
     if not predictions:

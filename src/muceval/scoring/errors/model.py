@@ -1,16 +1,11 @@
-"""The options and the results of the error analysis: frozen dataclasses.
-
-A result holds, per document, the counters of every row (``total``, ``incident_type`` and
-the roles of the analysis, :func:`error_roles`: MUC-4's five in Das et al.'s order), each
-with ``num``, ``p_den``, ``r_den`` and the error categories attributed to it; the document's
-Error Score; the alignment chosen; and, with the repair pass, the transformations kept.
-"""
+"""The options and the results of the error analysis (frozen dataclasses), its rows and
+categories."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from muceval.core.modern import ModernTemplate
@@ -46,10 +41,9 @@ def error_roles(schema: Schema | str, gold: Iterable[ModernTemplate] = (),
                 predicted: Iterable[ModernTemplate] = ()) -> tuple[str, ...]:
     """The roles an error analysis counts, in the order its rows, searches and ties take them.
 
-    MUC-4 (``muc4``): :data:`DAS_ROLES`, the original's order. Another schema with closed
-    roles: the schema's, in its order. Open roles (FAMuS): every role the ``gold`` and then
-    the ``predicted`` templates name, first seen first (a role a model invented is a row too:
-    its fillers are spurious, and leaving them out would hide them from the counts).
+    MUC-4: :data:`DAS_ROLES`, the original's order. Another schema with closed roles: the
+    schema's. Open roles (FAMuS): every role the ``gold`` and then the ``predicted`` templates
+    name, first seen first (a role a model invented is a row too: its fillers are spurious).
 
     Raises
     ------
@@ -68,11 +62,8 @@ def error_roles(schema: Schema | str, gold: Iterable[ModernTemplate] = (),
     chosen = schema_named(schema) if isinstance(schema, str) else schema
     if chosen.name == MUC4.name:
         return DAS_ROLES
-    if chosen.roles is not None:
-        roles = chosen.roles
-    else:
-        roles = tuple(dict.fromkeys(role for templates in (gold, predicted)
-                                    for t in templates for role in t.role_names))
+    roles = chosen.roles if chosen.roles is not None else tuple(dict.fromkeys(
+        role for templates in (gold, predicted) for t in templates for role in t.role_names))
     clash = [r for r in roles if r in (TOTAL_ROW, TYPE_ROW)]
     if clash:
         raise UsageError(f"a role named {clash[0]!r}: the error analysis has a row of that "
@@ -97,9 +88,13 @@ MISSING_TEMPLATE = "Missing_Template"
 MISSING_TEMPLATE_FILLER = "Missing_Template_Role_Filler"
 INCORRECT_TYPE = "Incorrect_Incident_Type"
 
-SUBCATEGORIES: tuple[str, ...] = (DUPLICATE, DUPLICATE_PARTIAL, WITHIN, WITHIN_PARTIAL,
-                                  WRONG_TEMPLATE, WRONG_TEMPLATE_PARTIAL, WRONG_BOTH,
-                                  WRONG_BOTH_PARTIAL, SPURIOUS_FILLER)
+LEVELS: tuple[tuple[str, str], ...] = (
+    (DUPLICATE, DUPLICATE_PARTIAL), (WITHIN, WITHIN_PARTIAL),
+    (WRONG_TEMPLATE, WRONG_TEMPLATE_PARTIAL), (WRONG_BOTH, WRONG_BOTH_PARTIAL))
+"""Where an unaligned predicted filler is found, exact and partial: its own gold template and
+role, the same template and another role, another template and the same role, neither."""
+
+SUBCATEGORIES: tuple[str, ...] = (*(c for level in LEVELS for c in level), SPURIOUS_FILLER)
 """The nine classes of an unaligned predicted filler, in the order they are tried."""
 
 CATEGORIES: tuple[str, ...] = (SPAN_ERROR, GENERAL_SPURIOUS, *SUBCATEGORIES, MISSING_FILLER,
@@ -124,27 +119,13 @@ Types = Literal["equal", "any"]
 class ErrorOptions:
     """How the error analysis runs.
 
-    Attributes
-    ----------
-    mode : {'all', 'msp', 'mmi', 'mat'}, default 'all'
-        Which unpaired templates count (the original's ``-s``): ``all`` every one; ``msp``
-        (matched/spurious) not the missing gold templates; ``mmi`` (matched/missing) not the
-        spurious predicted ones; ``mat`` neither. The alignment is the same in every mode.
-    types : {'equal', 'any'}, default 'equal'
-        ``equal`` (the original's ``-m MUC_Errors``): a pair needs equal incident-type
-        strings. ``any`` (``-m Errors``): any pair is allowed; a pair whose types differ
-        costs one unit, counted as ``Incorrect_Incident_Type``.
-    after_repair : bool, default False
-        Apply the transformations and analyse the repaired data again (``-at``).
-    canonical_order : bool, default False
-        Sort templates, entities and mentions before the analysis. The original depends on
-        the input order (ties); sorted, two files with the same content give the same
-        categories.
-
-    Raises
-    ------
-    UsageError
-        If ``mode`` or ``types`` is not one of its choices (naming the parameter).
+    ``mode`` (:data:`MODES`, the original's ``-s``): which unpaired templates count; ``msp``
+    leaves out the missing gold templates, ``mmi`` the spurious predicted ones, ``mat`` both;
+    the alignment is the same in every mode. ``types`` (:data:`TYPES`): with ``any`` a pair
+    whose types differ costs one unit, counted as ``Incorrect_Incident_Type``.
+    ``after_repair``: apply the transformations and analyse the repaired data again (``-at``).
+    ``canonical_order``: sort templates, entities and mentions first (the original's
+    categories depend on the input order, its P/R/F1 and Error Score not).
 
     Examples
     --------
@@ -174,8 +155,7 @@ class ErrorOptions:
         return ALL_CATEGORIES if self.types == "any" else CATEGORIES
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "types": self.types, "after_repair": self.after_repair,
-                "canonical_order": self.canonical_order}
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -243,8 +223,7 @@ class Transformation:
     target_role: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"entry": self.entry, "names": list(self.names), "role": self.role,
-                "mention": self.mention, "value": self.value, "target_role": self.target_role}
+        return {**asdict(self), "names": list(self.names)}
 
 
 def score_text(score: float, partial: bool) -> str:
@@ -258,15 +237,16 @@ def score_text(score: float, partial: bool) -> str:
 
 
 class _Rows:
-    """The rows of a document or of a block, by name: what :class:`DocumentErrors` and
-    :class:`ErrorTotals` share."""
+    """The rows of :class:`DocumentErrors` and :class:`ErrorTotals`, by name, and their Error
+    Score."""
 
     rows: tuple[RowCounts, ...]
     roles: tuple[str, ...]
+    error_score: float
+    partial: bool
 
     @property
     def names(self) -> tuple[str, ...]:
-        """The names of :attr:`rows`, in order."""
         return error_rows(self.roles)
 
     def row(self, name: str) -> RowCounts:
@@ -275,6 +255,15 @@ class _Rows:
     @property
     def total(self) -> RowCounts:
         return self.rows[0]
+
+    @property
+    def error_score_text(self) -> str:
+        return score_text(self.error_score, self.partial)
+
+    def to_dict(self, categories: tuple[str, ...] = CATEGORIES) -> dict[str, Any]:
+        return {"error_score": self.error_score, "error_score_text": self.error_score_text,
+                "rows": {name: row.to_dict(categories)
+                         for name, row in zip(self.names, self.rows, strict=True)}}
 
 
 @dataclass(frozen=True)
@@ -312,15 +301,6 @@ class ErrorTotals(_Rows):
             rows = [a + b for a, b in zip(rows, document.rows, strict=True)]
             score += document.error_score
         return cls(tuple(rows), score, any(d.partial for d in documents), roles)
-
-    @property
-    def error_score_text(self) -> str:
-        return score_text(self.error_score, self.partial)
-
-    def to_dict(self, categories: tuple[str, ...] = CATEGORIES) -> dict[str, Any]:
-        return {"error_score": self.error_score, "error_score_text": self.error_score_text,
-                "rows": {name: row.to_dict(categories)
-                         for name, row in zip(self.names, self.rows, strict=True)}}
 
 
 @dataclass(frozen=True)

@@ -1,34 +1,9 @@
 """Das et al.'s error categories for 1992 MUC-4 templates (``ERROR-ANALYSIS.md``, "Mapping the
 categories onto 1992 MUC-4 templates").
 
-The 1992 scorer maps and judges; this module only sorts its verdicts into the categories:
-
-- **Roles ↔ string slots**: PerpInd ↔ ``perp-ind-id``, PerpOrg ↔ ``perp-org-id``, Target ↔
-  ``phys-tgt-id``, Weapon ↔ ``inc-instr-id``, Victim ↔ ``hum-tgt-name`` and ``hum-tgt-desc``;
-  incident_type ↔ ``inc-type``. Other slots have no category.
-- **Templates**: the 1992 mapping. A matched entry is a pair; a missing key template is
-  ``Missing_Template`` and each of its string-slot MIS fills ``Missing_Template_Role_Filler``;
-  a spurious response template ``Spurious_Template`` and each SPU fill
-  ``Spurious_Template_Role_Filler``; optional, irrelevant and ignored entries nothing. A pair
-  whose ``inc-type`` is PAR or INC: ``Incorrect_Incident_Type``.
-- **String fills of a pair** (one :class:`~muceval.core.tallies.FillCredit` each): COR nothing;
-  PAR ``Span_Error``; MIS ``Missing_Role_Filler``; SPU ``General_Spurious_Role_Filler``; INC
-  both a ``General_Spurious_Role_Filler`` and a ``Missing_Role_Filler``. Each SPU or INC
-  response fill also gets one of the nine sub-categories, tried in order: a credited key fill
-  of the same slot of the mapped key (Duplicate), a key fill of another string slot of it
-  (Within_Template_Incorrect_Role), of the same slot of another key template of the message
-  (Wrong_Template), of another string slot there (Wrong_Template + Wrong_Role); else
-  Spurious_Role_Filler. "Exact": the scorer's equality (equal after premodifier stripping,
-  alternatives and optional fills as the 1992 scorer reads them) or a recorded MATCH
-  judgement; "partial": a recorded PARTIAL judgement (the PAR-level match of a string fill)
-  for that key template and slot. Within a level, any match decides (the result does not
-  depend on the order of slots or templates; they are tried in configuration and catalog
-  order).
-- **Rows**: ``num`` = COR, ``p_den`` = ACT, ``r_den`` = POS of the row's slots (so P and R
-  count PAR as no credit); ``total`` is the sum of the six rows.
-- **Error Score**: SPU + MIS + 2·INC + ½·PAR on the string slots, plus 1 per unmapped template
-  (the ``inc-type`` row adds nothing). ``--mode`` filters: ``msp`` drops the missing
-  templates, ``mmi`` the spurious ones, ``mat`` both.
+The 1992 scorer maps and judges; this module only sorts its verdicts into the categories, by
+the rules of docs/error-analysis.md, "1992 templates". Within a level of the sub-categories
+any match decides, so the order of slots and templates tried does not change the result.
 """
 
 from __future__ import annotations
@@ -45,10 +20,9 @@ from muceval.formats.muc.history import read_history
 from muceval.scoring.errors.count import TYPE_ROW, Counted
 from muceval.scoring.errors.model import (
     DAS_ROLES,
-    DUPLICATE,
-    DUPLICATE_PARTIAL,
     GENERAL_SPURIOUS,
     INCORRECT_TYPE,
+    LEVELS,
     MISSING_FILLER,
     MISSING_TEMPLATE,
     MISSING_TEMPLATE_FILLER,
@@ -56,12 +30,6 @@ from muceval.scoring.errors.model import (
     SPURIOUS_FILLER,
     SPURIOUS_TEMPLATE,
     SPURIOUS_TEMPLATE_FILLER,
-    WITHIN,
-    WITHIN_PARTIAL,
-    WRONG_BOTH,
-    WRONG_BOTH_PARTIAL,
-    WRONG_TEMPLATE,
-    WRONG_TEMPLATE_PARTIAL,
     DocumentErrors,
     ErrorOptions,
     Mode,
@@ -82,11 +50,13 @@ TYPE_SLOT = "inc-type"
 
 _ROLE_OF = {slot: role for role in DAS_ROLES for slot in ROLE_SLOTS[role]}
 _UNMAPPED = (TemplateStatus.MISSING, TemplateStatus.SPURIOUS)
+# An unmapped template's category, its fills' category and the verdict of those fills.
+_UNMAPPED_CATEGORIES = {
+    TemplateStatus.MISSING: (MISSING_TEMPLATE, MISSING_TEMPLATE_FILLER, "MIS"),
+    TemplateStatus.SPURIOUS: (SPURIOUS_TEMPLATE, SPURIOUS_TEMPLATE_FILLER, "SPU")}
 _DROPPED: dict[str, tuple[TemplateStatus, ...]] = {
     "all": (), "msp": (TemplateStatus.MISSING,), "mmi": (TemplateStatus.SPURIOUS,),
     "mat": _UNMAPPED}
-_LEVELS = ((DUPLICATE, DUPLICATE_PARTIAL), (WITHIN, WITHIN_PARTIAL),
-           (WRONG_TEMPLATE, WRONG_TEMPLATE_PARTIAL), (WRONG_BOTH, WRONG_BOTH_PARTIAL))
 
 
 def fill_verdict(credit: FillCredit) -> str:
@@ -131,9 +101,8 @@ def _match(ctx: _Context, pair: _Pair, key: PreparedTemplate, slot: str,
     if any(ctx.matcher.equal(k, response) for k in candidates):
         return 2
     stored = ctx.index.find(pair.message_id, key.template_id, slot, response)
-    if stored is None or stored.judgement not in (MATCH, PARTIAL):
-        return 0
-    if not any(ctx.matcher.equal(k, stored.key) for k in candidates):
+    if stored is None or stored.judgement not in (MATCH, PARTIAL) \
+            or not any(ctx.matcher.equal(k, stored.key) for k in candidates):
         return 0
     return 2 if stored.judgement == MATCH else 1
 
@@ -150,7 +119,7 @@ def _subcategory(ctx: _Context, pair: _Pair, slot: str, response: CValue) -> str
         [(pair.key, s, pair.key.fills.get(s, ())) for s in others],
         [(k, slot, k.fills.get(slot, ())) for k in elsewhere],
         [(k, s, k.fills.get(s, ())) for k in elsewhere for s in others])
-    for (exact, partial), tests in zip(_LEVELS, levels, strict=True):
+    for (exact, partial), tests in zip(LEVELS, levels, strict=True):
         found = max((_match(ctx, pair, k, s, fills, response) for k, s, fills in tests
                      if fills), default=0)
         if found:
@@ -160,10 +129,8 @@ def _subcategory(ctx: _Context, pair: _Pair, slot: str, response: CValue) -> str
 
 def _response_value(ctx: _Context, template: PreparedTemplate, credit: FillCredit) -> CValue:
     """The response fill a credit names (by its normal form)."""
-    for value in template.fills.get(credit.slot_id, ()):
-        if ctx.matcher.identity(value) == credit.response:
-            return value
-    return credit.response
+    return next((value for value in template.fills.get(credit.slot_id, ())
+                 if ctx.matcher.identity(value) == credit.response), credit.response)
 
 
 def _pair_fill(ctx: _Context, pair: _Pair, credit: FillCredit, counted: Counted) -> None:
@@ -184,12 +151,9 @@ def _pair_fill(ctx: _Context, pair: _Pair, credit: FillCredit, counted: Counted)
 
 def _entry(ctx: _Context, score: PairScore, pair: _Pair | None, counted: Counted) -> None:
     """Count one matched, missing or spurious catalog entry."""
-    status = score.status
-    if status is TemplateStatus.MISSING:
-        counted.mark(TYPE_ROW, MISSING_TEMPLATE)
-    elif status is TemplateStatus.SPURIOUS:
-        counted.mark(TYPE_ROW, SPURIOUS_TEMPLATE)
-    if status in _UNMAPPED:
+    unmapped = _UNMAPPED_CATEGORIES.get(score.status)
+    if unmapped is not None:
+        counted.mark(TYPE_ROW, unmapped[0])
         counted.score += 1
     for credit in score.fills:
         if credit.slot_id == TYPE_SLOT:
@@ -201,24 +165,19 @@ def _entry(ctx: _Context, score: PairScore, pair: _Pair | None, counted: Counted
             counted.add(role, credit.cor, credit.act, credit.pos)
             if pair is not None:
                 _pair_fill(ctx, pair, credit, counted)
-            elif status is TemplateStatus.MISSING and fill_verdict(credit) == "MIS":
-                counted.mark(role, MISSING_TEMPLATE_FILLER)
-                counted.score += 1
-            elif status is TemplateStatus.SPURIOUS and fill_verdict(credit) == "SPU":
-                counted.mark(role, SPURIOUS_TEMPLATE_FILLER)
+            elif unmapped is not None and fill_verdict(credit) == unmapped[2]:
+                counted.mark(role, unmapped[1])
                 counted.score += 1
 
 
 def _message(ctx: _Context, message_id: str,
              entries: Sequence[tuple[PairScore, CatalogEntry]]) -> DocumentErrors:
     """The analysis of one message (its catalog entries in order)."""
-    keys: list[PreparedTemplate] = []
-    responses: list[PreparedTemplate] = []
-    for _, (_, k, r, _) in entries:
-        if k is not None and not k.irrelevant and all(k is not x for x in keys):
-            keys.append(k)
-        if r is not None and not r.irrelevant and all(r is not x for x in responses):
-            responses.append(r)
+    # Each relevant template once (by identity), in catalog order.
+    keys = list({id(k): k for _, (_, k, _, _) in entries
+                 if k is not None and not k.irrelevant}.values())
+    responses = list({id(r): r for _, (_, _, r, _) in entries
+                      if r is not None and not r.irrelevant}.values())
     counted = Counted(DAS_ROLES)
     alignment: list[tuple[int | None, int | None]] = []
     for score, (_, k, r, status) in entries:
@@ -286,7 +245,7 @@ def analyse_1992_files(config: Configuration, key_path: str | Path,
 
     The files are scored as ``muceval score`` scores them (:func:`score_files`, recorded
     answers used, questions without one giving no credit; ``query_pass=False``: batch mode),
-    then each verdict is sorted into the categories (see the module's rules).
+    then each verdict is sorted into the categories (docs/error-analysis.md, "1992 templates").
 
     Raises
     ------

@@ -1,19 +1,10 @@
 """The error analysis of several systems, and its JSON and CSV.
 
-JSON (format ``muceval-error-analysis``, version 1)::
-
-    {"format", "format_version", "muceval", "signature", "settings": {...},
-     "categories": [...], "rows": [...],
-     "systems": [{"system", "warnings", "transformations": {name: n},
-                  "before": {"error_score", "error_score_text", "rows": {ROW: {num, p_den,
-                             r_den, precision, recall, f1, categories: {NAME: n}, cancelled}}},
-                  "after": {...} or null,
-                  "documents": [{"docid", "alignment": [[p, g], ...], "before": {...},
-                                 "after": {...} or null, "transformations": [...]}]}]}
-
-CSV: one line per system, block (``before``, ``after``), document (``*`` for the totals)
-and row, with ``num``, ``p_den``, ``r_den``, P/R/F1, the categories, the missing fillers
-cancelled and the Error Score (on the ``total`` row).
+JSON (format ``muceval-error-analysis``): the settings and their signature, the categories,
+the rows, and per system its warnings, transformations, totals before and after the repair
+and every document (alignment, rows, transformations). CSV: one line per system, block
+(``before``, ``after``), document (``*`` for the totals) and row, the Error Score on the
+``total`` row.
 """
 
 from __future__ import annotations
@@ -38,7 +29,6 @@ from muceval.scoring.errors.model import (
     RowCounts,
     SystemErrors,
     error_rows,
-    score_text,
 )
 
 __all__ = ["ERRORS_FORMAT", "ErrorAnalysis"]
@@ -46,34 +36,18 @@ __all__ = ["ERRORS_FORMAT", "ErrorAnalysis"]
 
 def _document(before: DocumentErrors, after: DocumentErrors | None,
               categories: tuple[str, ...]) -> dict[str, Any]:
-    def block(document: DocumentErrors) -> dict[str, Any]:
-        return ErrorTotals(document.rows, document.error_score, document.partial,
-                           document.roles).to_dict(categories)
-
     return {"docid": before.docid, "alignment": [list(pair) for pair in before.alignment],
-            "before": block(before), "after": None if after is None else block(after),
+            "before": before.to_dict(categories),
+            "after": None if after is None else after.to_dict(categories),
             "transformations": [t.to_dict() for t in before.transformations]}
 
 
 @dataclass(frozen=True)
 class ErrorAnalysis:
-    """Das et al.'s error analysis of one or more systems against one key.
-
-    Attributes
-    ----------
-    key : str
-        The gold file, or ``'embedded'``.
-    predictions : tuple of str
-        The prediction files, in order.
-    options : ErrorOptions
-        How the analysis ran.
-    systems : tuple of SystemErrors
-        One per prediction file.
-    names : mapping of str to str
-        The system names given (path → name).
-    extra : mapping of str to object
-        Further settings the numbers depend on (the 1992 path: the configuration, the
-        history, the query pass; another schema than MUC-4's), recorded in :attr:`settings`.
+    """Das et al.'s error analysis of one or more systems against one key (a gold file, or
+    ``'embedded'``); ``names``: the system names given (path → name); ``extra``: further
+    settings the numbers depend on (the 1992 path's configuration, history and query pass;
+    a schema other than MUC-4's), recorded in :attr:`settings`.
 
     Raises
     ------
@@ -145,9 +119,7 @@ class ErrorAnalysis:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False) + "\n"
 
     def to_pandas(self) -> Any:
-        """The CSV's rows as a data frame: per system, block (before or after repair),
-        document (``*``: all) and row (total, type, each role), the counts, scores and
-        categories (needs pandas: ``pip install 'muceval[notebook]'``)."""
+        """The CSV's rows as a data frame (needs pandas: ``pip install 'muceval[notebook]'``)."""
         from muceval.core.frames import csv_frame
 
         return csv_frame(self.to_csv())
@@ -176,5 +148,5 @@ class ErrorAnalysis:
                 assert totals is not None
                 lines(s.system, block, "*", totals.rows, totals.error_score_text)
                 for d in documents:
-                    lines(s.system, block, d.docid, d.rows, score_text(d.error_score, d.partial))
+                    lines(s.system, block, d.docid, d.rows, d.error_score_text)
         return buffer.getvalue()

@@ -1,45 +1,12 @@
 """The first-best search of Das et al.'s error analysis, in bounded time.
 
 Both of the original's searches (templates of a document; fillers of one role of a template
-pair) have one shape. Items (predicted templates, predicted mentions) are taken in order;
-each is left *unpaired* or paired with an unused admissible *target* (gold template, gold
-entity); the targets left over are appended in their order. A candidate is scored by its
-*gain* (credited units: F1 rises with it, since the denominators do not depend on the
-candidate) and its *score*, the sum in doubles of one value per entry in list order: per
-item, its unpaired value or the pair's value, then per leftover target its value. The
-original enumerates every candidate depth-first (per item "unpaired" first, then the
-targets in order), keeps the first and replaces it only by one with a strictly greater F1,
-or an equal F1 and a strictly smaller score. It returns therefore the candidate whose
-choice sequence is lexicographically smallest among those with the best gain and then the
-smallest score **as a double**: sums of equal real value may differ in their last bit, and
-decide.
-
-:func:`first_best` returns that candidate without enumerating. It runs a dynamic programme
-over states ``(item, targets used, running sum)``, forward to find the reachable states and
-backward to keep, per state, the lexicographically first best completion; the running sum is
-part of the state, so every comparison is the original's comparison of doubles. Two
-reductions keep the states few, and neither changes the answer:
-
-- **Interchangeable targets.** Targets whose columns are identical (same value and gain for
-  every item) and whose leftover values are equal form a class, as long as every target
-  between two members has that leftover value too (always, for fillers, whose leftover
-  values are all 1). Swapping two members in a candidate changes no value, not even the
-  order of the leftover values, and the candidate that uses the lower index comes first; so
-  the answer only ever takes the lowest unused member of a class, and a state needs only
-  the count used per class. When all leftover values are equal, targets that no later item
-  can take matter only by their number. Eight identical fillers against eight identical
-  entities thus have at most nine states per item instead of 2⁸.
-- **Dominance.** Of two states with the same targets used, one with a smaller prefix gain
-  loses to the other whatever follows, and so does one whose running sum exceeds the
-  other's by more than the rounding the rest of the sum can absorb (``DELTA`` of the
-  largest possible sum; addition of doubles is monotone). Such states are dropped; sums that
-  differ only in their last bits are kept, since those decide ties.
-
-Problems with at most :data:`FEW` candidates (most roles) are enumerated instead: that is
-quicker there, and gives the same answer. :func:`exhaustive_first_best` is the original's
-enumeration, kept as the reference the tests
-compare with (``tests/test_error_analysis.py``) and the baseline of
-``benchmarks/error_analysis.py``.
+pair) have one shape: items in order, each left unpaired or paired with an unused admissible
+target, the targets left over appended; a candidate's *gain* (credited units) and *score*
+(one value per entry, summed in list order as doubles, whose last bits decide ties) rank it.
+:func:`first_best` returns the candidate the original's enumeration
+(:func:`exhaustive_first_best`) keeps, by a dynamic programme over states ``(item, targets
+used, running sum)`` (docs/error-analysis.md, "The search").
 """
 
 from __future__ import annotations
@@ -129,24 +96,12 @@ def _candidates(problem: Choices, i: int, used: set[int]) -> Iterator[tuple[int 
 
 
 def exhaustive_first_best(problem: Choices) -> Assignment:
-    """The original's search: every candidate, depth-first, the first of the best kept.
+    """The original's search: every candidate, depth-first, the first with the greatest F1
+    (from ``p_den`` and ``r_den``) and then the smallest score kept.
 
     Exponential (1,441,729 candidates for eight fillers against eight entities): the
     reference for tests and benchmarks only.
 
-    Parameters
-    ----------
-    problem : Choices
-        The items, targets and options.
-
-    Returns
-    -------
-    Assignment
-        The first candidate with the greatest F1 (from ``p_den`` and ``r_den``) and, among
-        those, the smallest score.
-
-    Examples
-    --------
     >>> problem = Choices((1.0, 1.0), (1.0,), ((Option(0, 0.0, 1),), (Option(0, 0.0, 1),)), 2, 1)
     >>> exhaustive_first_best(problem)
     Assignment(choices=(None, 0), gain=1, score=1.0)
@@ -160,10 +115,6 @@ def exhaustive_first_best(problem: Choices) -> Assignment:
     assert best is not None
     return Assignment(best[2], best[3], best[1])
 
-
-# ---------------------------------------------------------------------------
-# The bounded search
-# ---------------------------------------------------------------------------
 
 FEW = 64
 """Up to this many candidates (bounded by the product of the options per item), enumerating
@@ -301,22 +252,8 @@ def _finish(problem: Choices, plan: _Plan, state: State) -> float:
 
 
 def first_best(problem: Choices) -> Assignment:
-    """The candidate the original's exhaustive search returns, found without enumerating.
+    """The candidate :func:`exhaustive_first_best` returns, found without enumerating.
 
-    Parameters
-    ----------
-    problem : Choices
-        The items, targets and options.
-
-    Returns
-    -------
-    Assignment
-        The lexicographically first candidate among those with the greatest gain and then
-        the smallest score (a double summed in list order): what
-        :func:`exhaustive_first_best` returns.
-
-    Examples
-    --------
     Eight fillers against eight identical entities, where the original enumerates 1,441,729
     candidates:
 

@@ -1,17 +1,17 @@
 """Where a mention is in its document, and how much two such places overlap (Das et al. 2022).
 
-The error analysis does not read character offsets: it finds each mention in a normalised
-copy of the document text, at its **first** occurrence, and compares places with the span
-comparison score (SCS). ``(1, 0)`` is the span of an empty mention or one absent from the
-text; it equals only itself, so all absent mentions match one another exactly (a defect of
-the original kept on purpose: see ``docs/error-analysis.md``).
+Each mention is found in a normalised copy of the document text at its **first** occurrence
+(offsets are not read), and places are compared by the span comparison score (SCS). All
+absent mentions share :data:`NOT_FOUND` and so match one another exactly: a defect of the
+original kept on purpose (``docs/error-analysis.md``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["NOT_FOUND", "Span", "SpanFinder", "chars", "document_string", "scs"]
+__all__ = ["NOT_FOUND", "Span", "SpanFinder", "chars", "document_string", "nearest", "scs"]
 
 Span = tuple[int, int]
 """``(start, end)``: character indices in the normalised document, the end inclusive."""
@@ -24,9 +24,7 @@ _ARTICLES = re.compile(r"\b(a|an|the)\b")
 
 def chars(text: str) -> str:
     """``text`` lower-cased, the articles a, an, the replaced by a space, then every character
-    that is not a letter or digit (``str.isalnum``) dropped.
-
-    Articles go before punctuation: ``the-army`` keeps ``army`` only.
+    that is not a letter or digit (``str.isalnum``) dropped: ``the-army`` keeps ``army`` only.
 
     >>> chars("The Shining-Path's  1st front"), chars("the-army"), chars("thearmy")
     ('shiningpaths1stfront', 'army', 'thearmy')
@@ -67,12 +65,9 @@ class SpanFinder:
 
 
 def scs(a: Span, b: Span) -> float:
-    """The span comparison score of a predicted span ``a`` and a gold span ``b``: 0 for equal
-    spans, ``1 - I²/(la·lb)`` for overlapping ones (lengths and overlap in characters − 1),
-    else 1.
-
-    0 is an exact match, below 1 a partial one (the spans share at least two characters and
-    neither is one character long), 1 no match.
+    """The span comparison score of a predicted span ``a`` and a gold span ``b``: 0 (an exact
+    match) for equal spans, ``1 - I²/(la·lb)`` for overlapping ones (lengths and overlap in
+    characters − 1; below 1, a partial match), else 1.
 
     >>> scs((2, 12), (2, 12)), scs((5, 12), (2, 12)), scs((1, 0), (2, 12)), scs((3, 3), (3, 3))
     (0, 0.30000000000000004, 1.0, 0)
@@ -85,3 +80,14 @@ def scs(a: Span, b: Span) -> float:
     if la * lb > 0:
         return 1 - inter ** 2 / (la * lb)
     return 1
+
+
+def nearest(span: Span, mentions: Iterable[str], find: SpanFinder) -> tuple[float, int]:
+    """The smallest SCS between ``span`` and the spans of ``mentions``, and the index of the
+    first mention reaching it (2.0 and -1 without mentions)."""
+    best, where = 2.0, -1
+    for n, mention in enumerate(mentions):
+        value = scs(span, find(mention))
+        if value < best:
+            best, where = value, n
+    return best, where

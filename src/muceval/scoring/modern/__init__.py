@@ -1,21 +1,8 @@
 """Scoring modern MUC-4 predictions as the official scorers of GTT, GRIT and IterX do.
 
-=============  ==========================================================  ==================
-metric         reproduces                                                  options
-=============  ==========================================================  ==================
-``gtt``        GTT ``eval.py`` (template F1, incident type included)        ``event_n``,
-                                                                            ``event_n_file``
-``ceaf-ree``   GRIT's CEAF-REE (per role, entities aligned)                 ``phi``: strict, prop
-``ceaf-rme``   IterX's CEAF-RME (templates aligned, mentions typed)         ``phi``: subset, phi3,
-                                                                            phi3-entities;
-                                                                            ``ignore_empty_docs``
-=============  ==========================================================  ==================
-
-Every metric gives per-document counts (``p_num``, ``p_den``, ``r_num``,
-``r_den``): the units of the significance tests. Where the originals accept
-input that can only be a mistake (an empty predicted entity or incident type
-earns full credit in GTT and crashes GRIT; unknown document ids score 0 without
-a word), muceval refuses it, naming file, document and template;
+Every metric (:class:`ModernOptions`) gives per-document counts (``p_num``, ``p_den``,
+``r_num``, ``r_den``): the units of the significance tests. Where the originals accept input
+that can only be a mistake, muceval refuses it, naming file, document and template;
 ``compat=True`` reproduces the original behaviour where there is one.
 
 >>> from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
@@ -30,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -51,57 +38,40 @@ __all__ = ["EVENT_N", "EventN", "Counts", "DocumentCounts", "ModernOptions", "Mo
 class ModernOptions:
     """A modern MUC-4 scorer and its options, as :func:`score_modern` takes them.
 
-    Each scorer reproduces an official one of the recent MUC-4 literature (the scorers of
-    :data:`muceval.scoring.scorers.SCORERS`; ``reproduces`` names it). The options are
-    checked when made: an option the scorer does not take is refused rather than ignored.
+    Each scorer reproduces an official one (``reproduces`` names it). The options are checked
+    when made: an option the scorer does not take is refused rather than ignored.
 
     Attributes
     ----------
     metric : {'gtt', 'ceaf-ree', 'ceaf-rme'}
-        ``'gtt'``: GTT's ``eval.py`` (Du, Rush & Cardie 2021), template F1 with the incident
-        type scored. ``'ceaf-ree'``: GRIT's CEAF-REE (Du, Rush & Cardie 2021), role-filler
-        entities aligned per role. ``'ceaf-rme'``: IterX's CEAF-RME (Chen et al. 2023),
-        templates aligned and mentions typed by incident.
+        GTT's template F1, GRIT's CEAF-REE (entities aligned per role) or IterX's CEAF-RME
+        (templates aligned, mentions typed by incident).
     phi : str or None, default None
-        The entity similarity, for the CEAF scorers only; None: the scorer's first. For
-        ``'ceaf-ree'``: ``'strict'`` (a predicted entity scores 1 when all its mentions are
-        the gold entity's, else 0) or ``'prop'`` (the gold entity's mentions that it has,
-        divided by its own mentions). For ``'ceaf-rme'``: ``'subset'`` (entities that share
-        a mention with a gold entity, counted in entities), ``'phi3'`` (shared mentions,
-        counted in mentions, as IterX's code counts them) or ``'phi3-entities'`` (as
-        ``'phi3'``, the recall denominator counted in gold entities, as IterX's released
-        per-document files count it). Set to the choice in use once made.
+        The entity similarity of the CEAF scorers (None: the scorer's first, set when made).
+        ``'ceaf-ree'``: ``'strict'`` (1 when all the predicted mentions are the gold entity's)
+        or ``'prop'`` (the gold entity's mentions it has, over its own mentions).
+        ``'ceaf-rme'``: ``'subset'`` (entities), ``'phi3'`` (shared mentions, as IterX's code
+        counts them) or ``'phi3-entities'`` (recall in gold entities, as IterX's files count).
     event_n : {'1', '2', '3', '4', '>=2'} or None, default None
-        For ``'gtt'`` only: score only the documents with this many gold templates (``'4'``:
-        four or more; ``'>=2'``: two or more); None: every document. Which documents those
-        are comes from ``event_n_file`` when it is given (as GTT's ``--event_n`` does it);
-        without it muceval counts each document's gold templates (exact duplicates dropped),
-        a choice of muceval's that differs from GTT's buckets for some documents.
+        For ``'gtt'``: score only the documents with this many gold templates (``'4'``: four
+        or more): those ``event_n_file`` lists, as GTT's ``--event_n``, else by muceval's count
+        of each document's distinct gold templates (some differ from GTT's buckets).
     ignore_empty_docs : bool, default False
-        For ``'ceaf-rme'`` only: leave out the documents whose gold lists no template (a
-        document whose templates have no entity is scored, as IterX's
-        ``--ignore-no-template-doc`` does).
+        For ``'ceaf-rme'`` only: leave out the documents whose gold lists no template, as
+        IterX's ``--ignore-no-template-doc`` does.
     compat : bool, default False
-        Reproduce the originals also where they err: a predicted entity without mentions
-        or template without an incident type is accepted (GTT gives it full credit), and so
-        are predictions for documents that are not in the gold. By default these are
-        refused, as the mistakes they must be.
+        Reproduce the originals where they err: accept a predicted entity without mentions
+        or a template without an incident type (GTT gives it full credit), and predictions
+        for documents not in the gold.
     event_n_file : str or None, default None
-        For ``'gtt'`` with ``event_n``: the buckets file GTT reads its ``--event_n``
-        documents from (its ``docids_event_n.json``: bucket → numeric document ids; see
-        :func:`muceval.formats.modern.buckets.read_event_buckets`), read when scoring.
-        Given, ``event_n`` scores the documents the file lists, as GTT does.
+        For ``'gtt'`` with ``event_n``: GTT's buckets file, ``docids_event_n.json``
+        (:func:`muceval.formats.modern.buckets.read_event_buckets`), read when scoring.
 
     Raises
     ------
     UsageError
-        If ``metric``, ``phi`` or ``event_n`` is not one of its choices, ``event_n_file``
-        is not a path or comes without ``event_n``, or an option goes with another scorer;
-        the error names the parameter.
-
-    See Also
-    --------
-    score_modern : Score with these options.
+        If an option is not one of its choices, not a path (``event_n_file``), missing
+        (``event_n_file`` without ``event_n``) or of another scorer; naming the parameter.
 
     Examples
     --------
@@ -172,7 +142,7 @@ class ModernOptions:
 
     @property
     def event_n_buckets(self) -> str | None:
-        """Where the documents of ``event_n`` come from, in words (None without ``event_n``).
+        """Where the documents of ``event_n`` come from, in words.
 
         >>> ModernOptions("gtt", event_n="2").event_n_buckets
         "counted from the gold templates (muceval's choice; GTT reads docids_event_n.json)"
@@ -224,8 +194,8 @@ class ModernScores:
         return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def parse_to_dict(self, examples: int = 3) -> dict[str, Any] | None:
-        """How the answers were read, as JSON: the mode, per kind of note its count and the
-        first ``examples`` notes, and (lenient) the strict overall counts."""
+        """How the answers were read, as JSON: the mode, per kind of note its count and first
+        ``examples`` notes, and the strict overall counts."""
         if self.parse is None:
             return None
         kinds = self.note_counts()
@@ -241,51 +211,33 @@ class ModernScores:
 
     @property
     def roles(self) -> dict[str, Counts]:
-        out: dict[str, Counts] = {}
-        for document in self.documents:
-            for role, counts in document.roles.items():
-                out[role] = out.get(role, Counts()) + counts
-        return out
+        return _summed(item for d in self.documents for item in d.roles.items())
 
     @property
     def types(self) -> dict[str, Counts]:
         """The counts summed per type of the documents' gold templates (FAMuS: per frame),
         types in alphabetical order."""
-        out: dict[str, Counts] = {}
-        for document in self.documents:
-            kind = document.kind or "(none)"
-            out[kind] = out.get(kind, Counts()) + document.overall
-        return dict(sorted(out.items()))
+        return dict(sorted(_summed((d.kind or "(none)", d.overall)
+                                   for d in self.documents).items()))
+
+
+def _summed(items: Iterable[tuple[str, Counts]]) -> dict[str, Counts]:
+    out: dict[str, Counts] = {}
+    for key, counts in items:
+        out[key] = out.get(key, Counts()) + counts
+    return out
 
 
 def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
                  system: str | None = None) -> ModernScores:
     """Score one system's predictions against the gold, as the chosen official scorer does.
 
-    Every metric counts per document ``(p_num, p_den, r_num, r_den)``: precision is
-    ``p_num / p_den``, recall ``r_num / r_den`` (the two numerators differ in general), F1
-    their harmonic mean. The per-document counts are the units of the significance tests
-    (:func:`compare_ratios`). Where the originals accept input that can only be a mistake,
-    muceval refuses it, unless ``options.compat``.
-
-    Parameters
-    ----------
-    gold : muceval.core.modern.ModernFile
-        The gold documents (a ``*-gold`` layout, :func:`read_modern`).
-    pred : muceval.core.modern.ModernFile
-        The predictions (a ``*-pred`` layout).
-    options : ModernOptions
-        The scorer and its options.
-    system : str or None, default None
-        The system's name; None: the path of ``pred``.
-
-    Returns
-    -------
-    muceval.scoring.modern.ModernScores
-        ``documents``: the counts of each scored document (``overall``, and ``roles`` for
-        the metrics that score per field); ``overall`` and ``roles``: the sums, with
-        ``precision``, ``recall`` and ``f1``; ``warnings``: gold documents without a
-        prediction (scored as predicting nothing), mentions that normalise to nothing.
+    Every metric counts per document ``(p_num, p_den, r_num, r_den)`` (the numerators differ
+    in general): the units of the significance tests (:func:`compare_ratios`). ``gold`` and
+    ``pred`` are read by :func:`read_modern`; ``system`` names the system (None: the path of
+    ``pred``). The scores hold the counts of each scored document, their sums (``overall``,
+    ``roles``) and the warnings: gold documents without a prediction, mentions that
+    normalise to nothing.
 
     Raises
     ------
@@ -294,10 +246,6 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
         a file has per-role extracts only; without ``compat``, if a prediction names a
         document not in the gold, or has a template without an incident type or an entity
         without mentions.
-
-    See Also
-    --------
-    compare_ratios : Significance of the differences between systems scored so.
 
     Examples
     --------
@@ -387,20 +335,26 @@ def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions,
     warnings = [] if options.compat and options.metric != "ceaf-ree" else \
         _refuse_empty(pred, None if schema.normalisation == "none"
                       else normaliser(schema.normalisation))
-    unread = unread_answers(pred, "scored as predicting nothing")
-    if unread is not None:
-        warnings.append(unread)
-    missing = [d.docid for d in gold.documents if d.docid not in pred.by_id()]
+    return warnings + unpredicted(gold, pred, "scored as predicting nothing")
+
+
+def unpredicted(gold: ModernFile, pred: ModernFile, outcome: str) -> list[Problem]:
+    """Warnings of raw answers that are no JSON object, then of gold documents without a
+    prediction: ``outcome`` says how they are taken."""
+    unread = unread_answers(pred, outcome)
+    warnings = [] if unread is None else [unread]
+    predicted = pred.by_id()
+    missing = [d.docid for d in gold.documents if d.docid not in predicted]
     if missing:
         warnings.append(Problem(pred.path, None, f"{len(missing)} gold document(s) have no "
-                                f"prediction (e.g. {missing[0]}): scored as predicting nothing"))
+                                f"prediction (e.g. {missing[0]}): {outcome}"))
     return warnings
 
 
 def _refuse_empty(pred: ModernFile, norm: Callable[[str], str] | None) -> list[Problem]:
-    """An entity without mentions, or a template without an incident type, earns full credit
-    in GTT and crashes GRIT: refused. Mentions that normalise to nothing match nothing: warned
-    (``norm`` None: text compared as written, where an empty string matches an empty one)."""
+    """Refuse entities without mentions and templates without an incident type; warn of
+    mentions that normalise to nothing (``norm`` None: compared as written, where an empty
+    string matches an empty one)."""
     blank: list[str] = []
     for document in pred.documents:
         for n, template in enumerate(document.templates or (), start=1):

@@ -1,16 +1,11 @@
 """The alignment criteria of the modern scorers, stated explicitly, and GTT's audited.
 
-The three modern scorers differ less in how they score an aligned pair than in
-what they align (ALIGNMENT.md, "Beyond MUC-4"). Each is stated here in the terms
-of muceval's alignment layer: what may be aligned (restriction), how the pairs
-are chosen (assignment), how many to how many (cardinality), and what a pair
-earns. GTT's criterion is the weakest: a predicted template whose incident type is
-a substring of the gold type may be aligned with it and earns the type's credit
-(1 in each numerator) even when none of its role entities matches. The audit
-counts those pairs and scores the same predictions under the stricter criterion
-``gtt-role-match`` (a pair must share at least one matching role entity), so
-that the change of F, and its p-value, show how much of a score rests on
-incident types alone.
+Each criterion is stated in the terms of muceval's alignment layer (ALIGNMENT.md, "Beyond
+MUC-4"): restriction, assignment, cardinality and credit. GTT's is the weakest: a predicted
+template whose incident type is a substring of the gold type may be aligned with it and earns
+the type's credit even when none of its role entities matches. The audit counts those pairs
+and scores the same predictions under the stricter ``gtt-role-match``, so that the change of
+F, and its p-value, show how much of a score rests on incident types alone.
 
 >>> from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
 >>> gold = ModernFile("g", "gtt-gold", (ModernDocument("TST3-MUC4-0001", (
@@ -49,9 +44,7 @@ class ModernCriterion:
     credit: str
 
     def to_dict(self) -> dict[str, str]:
-        return {"metric": self.metric, "aligns": self.aligns, "restriction": self.restriction,
-                "assignment": self.assignment, "cardinality": self.cardinality,
-                "credit": self.credit}
+        return {k: v for k, v in asdict(self).items() if k != "name"}
 
 
 MODERN_CRITERIA: Mapping[str, ModernCriterion] = {

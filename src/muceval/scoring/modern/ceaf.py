@@ -22,11 +22,6 @@ PHI_REE = ("strict", "prop")
 PHI_RME = ("subset", "phi3", "phi3-entities", "phi-a")
 
 
-# ---------------------------------------------------------------------------
-# CEAF-REE: role-filler entities, per role
-# ---------------------------------------------------------------------------
-
-
 def _similarity(pred: list[str], gold: list[str], phi: str) -> float:
     if phi == "strict":
         gold_set = set(gold)
@@ -61,10 +56,6 @@ def ree_document(pred: Sequence[Sequence[Entity]], gold: Sequence[Sequence[Entit
     return out
 
 
-# ---------------------------------------------------------------------------
-# CEAF-RME: role-filler mention entities, templates aligned
-# ---------------------------------------------------------------------------
-
 Mention = tuple[str, str, str]  # (incident type, role, normalised string)
 TypedEntity = tuple[Mention, ...]  # in file order, repeated mentions kept
 
@@ -76,25 +67,19 @@ _GOLD_STRIPPED = str.maketrans("", "", "'\"\\-")
 def rme_gold(templates: Sequence[ModernTemplate], sanitise: bool = True) -> list[ModernTemplate]:
     """Gold templates as IterX reads GTT's gold (as GTT reads it), and then scores them.
 
-    Mention strings only (the reader has dropped the offsets), the characters
-    ``' " \\ -`` removed, entities without mentions dropped, a template that repeats
-    an earlier one exactly dropped, and so is a template left without any entity
-    (IterX scores only templates with entities, gold and predicted alike); file
-    order is kept.
+    Mention strings only, the characters ``' " \\ -`` removed, entities without mentions
+    dropped, a template that repeats an earlier one exactly dropped, and so is a template
+    left without any entity (IterX scores only templates with entities); file order is kept.
 
     >>> t = ModernTemplate("attack", ((("Shining-Path",), ()), (), (), (), ()))
     >>> [x.roles[0] for x in rme_gold([t, t, ModernTemplate("attack", ((),) * 5)])]
     [(('ShiningPath',),)]
     """
     strip = _GOLD_STRIPPED if sanitise else {}
-    out: list[ModernTemplate] = []
-    for template in templates:
-        roles = tuple(tuple(tuple(m.translate(strip) for m in entity)
-                            for entity in entities if entity) for entities in template.roles)
-        kept = ModernTemplate(template.incident_type, roles, template.role_names)
-        if kept not in out:
-            out.append(kept)
-    return [t for t in out if any(t.roles)]
+    kept = dict.fromkeys(ModernTemplate(t.incident_type, tuple(
+        tuple(tuple(m.translate(strip) for m in entity) for entity in entities if entity)
+        for entities in t.roles), t.role_names) for t in templates)
+    return [t for t in kept if any(t.roles)]
 
 
 def _typed(template: ModernTemplate, label: str,
@@ -243,19 +228,14 @@ def rme_document(pred: Sequence[ModernTemplate], gold: Sequence[ModernTemplate],
                  sanitise_gold: bool = True) -> Counts:
     """The CEAF-RME counts of one document (no per-role breakdown in this metric).
 
-    ``gold`` is read as :func:`rme_gold` says; predicted templates without entities
-    are dropped, repeated ones are not. Gold templates are rows, predicted ones
-    columns of a score matrix aligned one-to-one by Kuhn-Munkres; a gold template of
-    several types is split into one row per type when anything is predicted, and
-    after a first alignment only its best copy keeps its scores. ``phi``:
-    ``'subset'`` (entities), ``'phi3'`` (mentions; the recall denominator counts
-    the mentions of every copy) or ``'phi3-entities'`` (as ``'phi3'``, the recall
-    denominator in gold entities, as IterX's released per-document files count it) or
-    ``'phi-a'`` (FAMuS: as ``'phi3'``, an aligned pair worth the best
-    :func:`token_similarity` of its mentions: at most 1 an entity, counted in mentions, so
-    that entities of several mentions keep even the key itself below 100%; FAMuS's gold has
-    one mention an entity). ``norm`` normalises mentions (the schema's);
-    ``sanitise_gold`` removes IterX's characters from gold mentions first.
+    ``gold`` is read as :func:`rme_gold` says; predicted templates without entities are
+    dropped, repeated ones are not. Gold templates are rows, predicted ones columns of a
+    score matrix aligned one-to-one by Kuhn-Munkres; a gold template of several types is
+    split into one row per type when anything is predicted, and only its best copy keeps its
+    scores. ``phi``: as ``ModernOptions.phi`` says; with ``'phi3'`` recall counts the mentions
+    of every copy; ``'phi-a'`` (FAMuS) is ``'phi3'`` with an aligned pair worth the best
+    :func:`token_similarity` of its mentions (at most 1 an entity, so entities of several
+    mentions keep even the key below 100%).
     """
     golds = rme_gold(gold, sanitise_gold)
     pred_entities = [_typed(t, t.incident_type or "", norm) for t in pred if any(t.roles)]

@@ -6,7 +6,7 @@ import re
 import string
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 __all__ = ["Counts", "normalize", "normaliser"]
 
@@ -34,17 +34,13 @@ def _unicode(mention: str) -> str:
     return " ".join(kept.split())
 
 
-def _as_written(mention: str) -> str:
-    return mention
-
-
 def normaliser(name: str) -> Callable[[str], str]:
     """The normalisation a schema names (:data:`muceval.core.schema.NORMALISATIONS`).
 
     >>> [normaliser(n)("L'Été,  “Paris”") for n in ("squad", "none", "lower-tokens", "unicode")]
     ['lété “paris”', "L'Été,  “Paris”", "l'été, “paris”", 'l été paris']
     """
-    found: dict[str, Callable[[str], str]] = {"squad": normalize, "none": _as_written,
+    found: dict[str, Callable[[str], str]] = {"squad": normalize, "none": str,
                                               "lower-tokens": _lower_tokens,
                                               "unicode": _unicode}
     return found[name]
@@ -52,12 +48,8 @@ def normaliser(name: str) -> Callable[[str], str]:
 
 @dataclass(frozen=True)
 class Counts:
-    """Precision numerator and denominator, recall numerator and denominator.
-
-    The numerators differ in general (GTT counts a predicted entity that matches
-    any gold entity, and a gold entity that any predicted one matches); with
-    ``prop`` similarity they are fractions.
-    """
+    """Precision numerator and denominator, recall numerator and denominator: the numerators
+    differ in general, and with ``prop`` similarity they are fractions."""
 
     p_num: float = 0
     p_den: int = 0
@@ -82,6 +74,5 @@ class Counts:
         return 0.0 if p + r == 0 else 2 * p * r / (p + r)
 
     def to_dict(self) -> dict[str, float]:
-        return {"p_num": self.p_num, "p_den": self.p_den, "r_num": self.r_num,
-                "r_den": self.r_den, "precision": self.precision, "recall": self.recall,
+        return {**asdict(self), "precision": self.precision, "recall": self.recall,
                 "f1": self.f1}

@@ -22,12 +22,9 @@ __all__ = ["ModernRun", "read_predictions", "reported_scorers", "score_modern_fi
 
 @dataclass(frozen=True)
 class ModernRun:
-    """The scores of every system under each scorer asked for, in order.
-
-    ``skipped`` names what a scorer could not score (a layout without templates under a
-    scorer that needs them, when several scorers were asked for); ``warnings`` are those of
-    every score, each once; ``layout`` and ``schema`` are the gold file's.
-    """
+    """The scores of every system under each scorer asked for, in order; ``skipped``: what a
+    scorer could not score; ``warnings``: those of every score, each once; ``layout`` and
+    ``schema``: the gold file's."""
 
     options: tuple[ModernOptions, ...]
     scores: tuple[tuple[ModernScores, ...], ...]
@@ -86,15 +83,12 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
                        parse: str = "strict", schema: str | Path | None = None) -> ModernRun:
     """Score each prediction file under each of ``options``.
 
-    With more than one scorer, a prediction (or gold) file of per-role extracts only is
-    left out of the scorers that need templates and named in ``skipped``; with one, it is
-    scored, and that scorer's refusal is the answer. Raw answers are read as ``parse`` says
-    (:func:`read_predictions`); read ``'lenient'``, each score also holds the score of the
-    same answers read ``'strict'`` (``ModernScores.strict``), to show what the repairs changed.
-    ``options`` None: the scorers a report shows for the key's schema
-    (:func:`reported_scorers`); a function: the scorers it gives for the key's schema.
-    ``schema``: the key's template schema, a name or a TOML file
-    (:func:`~muceval.formats.schema.resolve_schema`); None: the one its layout says.
+    With more than one scorer, a file a scorer cannot take (per-role extracts, another
+    schema) is left out of it and named in ``skipped``; with one, that scorer's refusal is the
+    answer. Read ``'lenient'``, each score also holds the overall counts of the same answers
+    read ``'strict'``, to show what the repairs changed. ``options`` None: the scorers
+    :func:`reported_scorers` gives for the key's schema; a function: those it gives for it.
+    ``schema``: the key's, a name or a TOML file; None: the one its layout says.
 
     Raises
     ------

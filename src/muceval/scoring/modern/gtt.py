@@ -1,18 +1,13 @@
 """The ``gtt`` metric: template matching as GTT's ``eval.py`` (Du, Rush & Cardie 2021) counts it.
 
-Per document, every one-to-one partial map from predicted to gold templates is a
-candidate; the original enumerates them all in ``itertools.product`` order (the
-last predicted template varying fastest, "unmapped" tried last) and keeps the
-first whose document F1 is strictly greater than the best so far. muceval finds
-the same map without enumerating every one: a depth-first search in that same
-order that skips a subtree when even its best completion cannot beat the best F1
-found so far (its bound respects the one-to-one constraint, and an equal F1 does
-not beat it), or when every map in it has an earlier map of the same counts
-(equal templates swapped; an earlier prefix of the same counts). Skipping never
-changes which map wins, so the counts are the original's, ties included
-(``tests/test_modern.py`` and ``tests/test_gtt_search.py`` check it against the
-full enumeration). Twelve templates take milliseconds, where the
-enumeration would take more than a year (``benchmarks/gtt_search.py``).
+Per document the original enumerates every one-to-one partial map from predicted to gold
+templates in ``itertools.product`` order (the last predicted template varying fastest,
+"unmapped" last) and keeps the first whose document F1 is strictly greater than the best so
+far. muceval searches depth-first in that order, skipping a subtree when even its best
+completion cannot beat the best F1 so far, or when every map in it has an earlier map of the
+same counts (equal templates swapped; an earlier prefix of the same counts). Skipping never
+changes which map wins, ties included (``tests/test_gtt_search.py`` checks it against the
+full enumeration); twelve templates take milliseconds, not years (``benchmarks/gtt_search.py``).
 """
 
 from __future__ import annotations
@@ -49,14 +44,9 @@ def gold_templates(templates: Sequence[ModernTemplate], roles: tuple[str, ...] =
                    norm: Callable[[str], str] = normalize) -> list[GttTemplate]:
     """Gold templates: mentions normalised, empty entities dropped, exact duplicates dropped;
     per role of ``roles`` (a schema's, or the roles of a document's templates)."""
-    out: list[GttTemplate] = []
-    for t in templates:
-        g = GttTemplate(t.incident_type or "", tuple(
-            tuple(frozenset(norm(m) for m in e) for e in entities if e)
-            for entities in _projected(t, roles)))
-        if g not in out:
-            out.append(g)
-    return out
+    return list(dict.fromkeys(GttTemplate(t.incident_type or "", tuple(
+        tuple(frozenset(norm(m) for m in e) for e in entities if e)
+        for entities in _projected(t, roles))) for t in templates))
 
 
 def predicted_templates(templates: Sequence[ModernTemplate], roles: tuple[str, ...] = ROLES,
@@ -103,15 +93,13 @@ def _pair_gains(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
                 role_match: bool = False) -> list[list[tuple[int, int] | None]]:
     """(p_num, r_num) a mapped pair adds, or None when the pair may not be aligned (then both
     count as unmapped): see :func:`_credited`."""
-    gains: list[list[tuple[int, int] | None]] = []
-    for p in preds:
-        row: list[tuple[int, int] | None] = []
-        for g in golds:
-            counts = _credited(p, g, role_match)
-            row.append(None if counts is None else (int(sum(c.p_num for c in counts)),
-                                                    int(sum(c.r_num for c in counts))))
-        gains.append(row)
-    return gains
+    return [[_gain(_credited(p, g, role_match)) for g in golds] for p in preds]
+
+
+def _gain(counts: list[Counts] | None) -> tuple[int, int] | None:
+    if counts is None:
+        return None
+    return int(sum(c.p_num for c in counts)), int(sum(c.r_num for c in counts))
 
 
 def _denominators(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate]) -> tuple[int, int]:
@@ -191,14 +179,10 @@ _FEW_MAPS = 100
 class _MapSearch:
     """Depth-first search of the maps in the original's order, keeping its first maximum.
 
-    A subtree is skipped when no map in it can have a float F1 strictly greater than the
-    best so far (maps of equal F1 found later never replace it), or when each of its maps
-    has an earlier map of the same counts (see :meth:`_visit`). The bound: the most p_num,
-    and separately r_num, that the remaining predictions can add one-to-one to the unused
-    gold templates (:func:`_matching`, kept per remaining predictions and used golds),
-    read through :func:`_f1_ceiling`. Both sides of the comparison are floats that
-    :func:`_f1` computes, so the decision is exact: no slack, and a tie of exact F1 whose
-    floats differ by a unit in the last place is decided as the original decides it.
+    The bound: the most p_num, and separately r_num, that the remaining predictions can add
+    one-to-one to the unused gold templates (:func:`_matching`), read through
+    :func:`_f1_ceiling`. Both sides of the comparison are floats that :func:`_f1` computes,
+    so the decision is exact, ties of F1 a last bit apart included.
     """
 
     def __init__(self, gains: Sequence[Sequence[tuple[int, int] | None]],
@@ -305,16 +289,8 @@ def score_document(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
     counts of one document at the original's map (with ``role_match``: at the best map of the
     stricter criterion, see :func:`best_map`)."""
     credited = {i: (j, counts) for i, j, counts in mapped_pairs(preds, golds, role_match)}
-    totals = [Counts() for _ in fields]
-    mapped_gold: set[int] = set()
-    for i, p in enumerate(preds):
-        if i in credited:
-            j, parts = credited[i]
-            mapped_gold.add(j)
-        else:
-            parts = _alone(p, predicted=True)
-        totals = [a + b for a, b in zip(totals, parts, strict=True)]
-    for j, g in enumerate(golds):
-        if j not in mapped_gold:
-            totals = [a + b for a, b in zip(totals, _alone(g, predicted=False), strict=True)]
-    return dict(zip(fields, totals, strict=True))
+    mapped_gold = {j for j, _ in credited.values()}
+    parts = [credited[i][1] if i in credited else _alone(p, predicted=True)
+             for i, p in enumerate(preds)]
+    parts += [_alone(g, predicted=False) for j, g in enumerate(golds) if j not in mapped_gold]
+    return {name: sum((part[k] for part in parts), Counts()) for k, name in enumerate(fields)}

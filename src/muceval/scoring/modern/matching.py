@@ -1,10 +1,6 @@
 """One-to-one alignments of the modern scorers: Kuhn–Munkres as the official scorers run it,
-and the largest matching sum that GTT's search and the 0/1 similarities need.
-
-NumPy and SciPy are imported only when an alignment needs them: most documents are aligned
-over subsets of a few templates or entities, and ``--scorer gtt`` on such documents runs
-without them.
-"""
+and the largest matching sum that GTT's search and the 0/1 similarities need (NumPy and SciPy
+imported only for large ones)."""
 
 from __future__ import annotations
 
