@@ -1,18 +1,10 @@
 """The one registry of the files muceval reads: what a file is, and how to load it.
 
-Every command that takes files asks :data:`INPUTS`: ``validate`` what each
-file is and holds, ``significance`` (:func:`load_inputs`) and ``report``
-(:func:`load_systems`) the systems' scores. A file's kind is recognised from
-its decoded text (its name helps only for ``.toml``, ``.csv`` and ``.json``),
-so the 1992 files with their varied names (``key-tst3.v2``, ``BBN.tst3``,
-``final-history-nrad.tst3``) need no flags.
-
-Each kind is an :class:`InputKind`: a name, a sniffer and a loader (plus, for
-the scores files, how to take the systems out of what was loaded). Kinds are
-tried in order and the first whose sniffer says yes wins; a new kind
-registers in one place, with :meth:`Registry.register` (``before=`` a more
-general kind when its sniffer is more specific). A file no kind recognises is
-one :class:`~muceval.errors.InputError` listing what muceval reads.
+Every command that takes files asks :data:`INPUTS`. A file's kind is recognised from its
+decoded text (its name helps only for ``.toml``, ``.csv`` and ``.json``), so the 1992 files
+with their varied names (``key-tst3.v2``, ``BBN.tst3``) need no flags. Kinds are tried in
+order, the first whose sniffer says yes wins; a new kind registers with
+:meth:`Registry.register` (``before=`` a more general kind).
 
 >>> INPUTS.detect('((\"TST3-MUC4-0001\" (\"1\" (inc-date (\"1 JAN 90\" fail)))))').name
 'history'
@@ -37,7 +29,7 @@ from muceval.formats.files import first_line, parse_json, read_text, system_name
 from muceval.formats.modern import LAYOUTS, REGISTRY, Layout, detect_layout
 
 if TYPE_CHECKING:
-    from muceval.core.model import Configuration, History, TemplateFile
+    from muceval.core.model import Configuration
     from muceval.core.systems import ScoredSystem, SystemScores
     from muceval.core.units import UnitTallies
     from muceval.formats.muc.reports import ScoreReport
@@ -55,12 +47,11 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ReadOptions:
-    """What some kinds need besides the text: the configuration, the template schema.
+    """What some kinds need besides the text.
 
-    Template files are read with ``config`` (their slots are defined there;
-    the bundled MUC-4 one when ``None``); for score reports it tells object
-    subtotal rows from slot rows. Modern files are read with the schema named ``schema``
-    (None: the one their layout says).
+    ``config`` defines the slots of template files (None: the bundled MUC-4 one) and tells
+    a score report's subtotal rows from its slot rows; ``schema`` names the template schema
+    of modern files (None: their layout's).
     """
 
     config: Configuration | None = None
@@ -71,11 +62,9 @@ class ReadOptions:
 class Loaded:
     """What a kind's loader found in one file.
 
-    ``value`` is the core object (a :class:`~muceval.core.model.TemplateFile`,
-    a :class:`~muceval.core.model.Configuration`, …); ``counts`` what the file
-    holds, in display order (``{"messages": 100, "templates": 154}``).
-    ``problems`` and ``warnings`` are those a reader collects instead of raising
-    (template files); other readers raise :class:`InputError`.
+    ``value`` is the core object (a :class:`~muceval.core.model.TemplateFile`, …);
+    ``counts`` what the file holds, in display order (``{"messages": 100, ...}``);
+    ``problems`` and ``warnings`` those a reader collects instead of raising (template files).
     """
 
     value: Any
@@ -88,13 +77,11 @@ class Loaded:
 class InputKind:
     """One kind of file muceval reads.
 
-    ``name`` is unique; ``label`` is what ``validate`` shows (several kinds
-    may share one, as the 1992 and TOML configurations do); ``description``
-    names the kind in messages. ``sniff(text, path)`` says whether a decoded
-    file is of this kind; ``load(text, path, options)`` reads it. Kinds that
-    hold systems' scores also have ``scores(value, options)``, the systems in
-    what ``load`` returned; ``summaries`` tells whether those systems carry the
-    summary rows a report shows (not only per-unit tallies).
+    ``name`` is unique; ``label`` is what ``validate`` shows (kinds may share one);
+    ``description`` names the kind in messages. ``sniff(text, path)`` says whether a decoded
+    file is of this kind, ``load(text, path, options)`` reads it. Kinds of scores files also
+    have ``scores(value, options)``, the systems in what ``load`` returned; ``summaries``
+    tells whether those carry the summary rows a report shows.
     """
 
     name: str
@@ -320,19 +307,14 @@ def _load_templates(text: str, path: str, options: ReadOptions) -> Loaded:
 
     config = options.config if options.config is not None else bundled_configuration()
     result = parse_templates(text, config, path)
-    return Loaded(result.templates, _template_counts(result.templates), result.problems,
-                  result.warnings)  # fmt: skip
-
-
-def _template_counts(templates: TemplateFile) -> dict[str, int]:
-    fills = sum(len(slot.fills) for t in templates.templates for slot in t.slots)
-    return {
-        "messages": len(templates.message_ids()),
-        "templates": len(templates.templates),
-        "irrelevant templates": sum(1 for t in templates.templates if t.irrelevant),
-        "optional templates": sum(1 for t in templates.templates if t.optional),
-        "fills": fills,
-    }
+    templates = result.templates.templates
+    return Loaded(result.templates, {
+        "messages": len(result.templates.message_ids()),
+        "templates": len(templates),
+        "irrelevant templates": sum(1 for t in templates if t.irrelevant),
+        "optional templates": sum(1 for t in templates if t.optional),
+        "fills": sum(len(slot.fills) for t in templates for slot in t.slots),
+    }, result.problems, result.warnings)  # fmt: skip
 
 
 def _load_lisp_configuration(text: str, path: str, options: ReadOptions) -> Loaded:
@@ -369,14 +351,10 @@ def _load_history(text: str, path: str, options: ReadOptions) -> Loaded:
     history = parse_history(text, path)
     # Judgements for slots the configuration lacks (a typo) are never used.
     config = options.config if options.config is not None else bundled_configuration()
-    return Loaded(history, _history_counts(history),
-                  warnings=unknown_history_slots(history, config))
-
-
-def _history_counts(history: History) -> dict[str, int]:
     judged = Counter(entry.judgement.value for _, _, _, entry in history.entries())
-    return {"messages": len(history.messages), "judgements": judged.total(), **judged,
-            "manual mappings": len(history.mappings())}
+    counts = {"messages": len(history.messages), "judgements": judged.total(), **judged,
+              "manual mappings": len(history.mappings())}
+    return Loaded(history, counts, warnings=unknown_history_slots(history, config))
 
 
 def _load_report(text: str, path: str, options: ReadOptions) -> Loaded:

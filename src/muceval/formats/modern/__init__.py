@@ -14,14 +14,9 @@ layout         what the file is
 ``answers-pred`` raw answers of a language model: JSON lines ``{"instance_id", "response"}``
 =============  ===================================================================
 
-The last two are read by :mod:`muceval.formats.modern.answers` (schema ``famus``; raw answers
-read ``strict`` or ``lenient``).
-
-A *layout* is always one of these: how a modern file is written. Each is one
-:class:`Layout` of :data:`REGISTRY`, which says how to recognise, read and write it; every
-command and reader takes the layouts from there (a new layout is one more entry, with its
-functions). Numeric ids (``30002``) become ``TST3-MUC4-0002``; every document id of a
-prediction file is in that style once read. Anything malformed is an
+The last two are read by :mod:`muceval.formats.modern.answers`. Each layout is one
+:class:`Layout` of :data:`REGISTRY`: how to recognise, read and write it. Numeric ids
+(``30002``) are read as ``TST3-MUC4-0002``. Anything malformed is an
 :class:`~muceval.errors.InputError` naming the file, the line (JSON lines) and the document.
 """
 
@@ -101,13 +96,11 @@ class Layout:
     """One modern layout: how to recognise, read and write it.
 
     ``name`` ends in ``-gold`` exactly when ``gold`` (:attr:`ModernFile.gold
-    <muceval.core.modern.ModernFile.gold>` reads the suffix); ``label`` names it in messages;
-    ``needs_templates`` says whether its documents must hold templates (not GRIT's per-role
-    extracts only). ``detect(probe)`` says whether a text whose first line opens a JSON
-    object is in this layout; detectors are asked by ascending ``priority``, so one may assume that those
-    before it said no. ``read(text, path)`` gives the documents in file order (an
-    :class:`~muceval.errors.InputError` if malformed), ``write(modern)`` the text of
-    documents in this layout.
+    <muceval.core.modern.ModernFile.gold>` reads the suffix); ``needs_templates``: its
+    documents must hold templates (not GRIT's per-role extracts only). ``detect(probe)`` says
+    whether a text whose first line opens a JSON object is in this layout; detectors are asked
+    by ascending ``priority``, so each may assume that those before it said no.
+    ``read(text, path)`` gives the documents in file order, ``write(modern)`` their text.
 
     >>> layout_named("gtt-pred").write(ModernFile("x", "gtt-gold", ()))
     '{}\\n'
@@ -260,15 +253,19 @@ def layout_named(name: str) -> Layout:
                      parameter="layout")
 
 
-def _document(docid: str, value: Any, field: str, gold: bool,
-              line: int | None = None, schema: Schema = MUC4) -> ModernDocument:
-    """A document of the templates (``field`` ends in ``templates``) or extracts ``value``."""
-    if not field.endswith("templates"):
-        return ModernDocument(docid, extracts=_roles(value, gold), line=line)
-    if not isinstance(value, list):
-        raise _Bad(f"{field!r} must be a list")
-    return ModernDocument(docid, tuple(_template(t, gold, schema, docid) for t in value),
-                          line=line)
+def _document(docid: str, value: Any, field: str, gold: bool, path: str, line: int | None = None,
+              schema: Schema = MUC4, shown: str | None = None) -> ModernDocument:
+    """A document of the templates (``field`` ends in ``templates``) or extracts ``value``;
+    ``shown`` names it in errors (default ``docid``)."""
+    try:
+        if not field.endswith("templates"):
+            return ModernDocument(docid, extracts=_roles(value, gold), line=line)
+        if not isinstance(value, list):
+            raise _Bad(f"{field!r} must be a list")
+        templates = tuple(_template(t, gold, schema, docid) for t in value)
+    except _Bad as bad:
+        raise InputError.at(path, line, f"document {shown or docid}: {bad}") from None
+    return ModernDocument(docid, templates, line=line)
 
 
 def _contents(document: ModernDocument, field: str, gold: bool, schema: str = "muc4") -> Any:
@@ -292,10 +289,7 @@ def _gold_documents(text: str, path: str, field: str,
         docid = doc.get("docid") if isinstance(doc, dict) else None
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, number, "a document needs a string 'docid'")
-        try:
-            yield _document(docid, doc.get(field), field, True, number, schema)
-        except _Bad as bad:
-            raise InputError.at(path, number, f"document {docid}: {bad}") from None
+        yield _document(docid, doc.get(field), field, True, path, number, schema)
 
 
 def _gold_lines(modern: ModernFile, field: str) -> str:
@@ -329,7 +323,7 @@ def _iterx_lines(modern: ModernFile) -> str:
     """One line per run of templates of one incident type: reading the lines back gives the
     templates in their order (GTT's map search breaks ties by that order)."""
     lines = []
-    type_field = _type_field(modern.schema)
+    type_field = schema_named(modern.schema).type_field
     for d in modern.documents:
         runs: list[list[dict[str, Any]]] = []
         previous: object = object()
@@ -367,13 +361,11 @@ def _neutral_documents(text: str, path: str, gold: bool,
         docid = item.get("docid") if isinstance(item, dict) else None
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, None, f"document {n}: a string 'docid' is needed")
-        try:
-            field = next((f for f in ("templates", "extracts") if f in item), None)
-            if field is None:
-                raise _Bad("'templates' or 'extracts' is needed")
-            yield _document(docid, item[field], field, gold, schema=schema)
-        except _Bad as bad:
-            raise InputError.at(path, None, f"document {docid}: {bad}") from None
+        field = next((f for f in ("templates", "extracts") if f in item), None)
+        if field is None:
+            raise InputError.at(path, None, f"document {docid}: 'templates' or 'extracts' is "
+                                "needed")
+        yield _document(docid, item[field], field, gold, path, schema=schema)
 
 
 def _neutral_json(modern: ModernFile, gold: bool) -> str:
@@ -396,10 +388,7 @@ def _prediction_documents(text: str, path: str, field: str) -> Iterator[ModernDo
         docid = _docid(key, path)
         if not isinstance(value, dict) or field not in value:
             raise InputError.at(path, None, f"document {key}: no {field!r}")
-        try:
-            yield _document(docid, value[field], field, False)
-        except _Bad as bad:
-            raise InputError.at(path, None, f"document {key}: {bad}") from None
+        yield _document(docid, value[field], field, False, path, shown=key)
 
 
 def _prediction_object(modern: ModernFile, field: str) -> str:
@@ -488,12 +477,8 @@ def _roles_json(roles: tuple[tuple[Entity, ...], ...], gold: bool,
             for role, entities in zip(names, roles, strict=True)}
 
 
-def _type_field(schema: str) -> str:
-    return schema_named(schema).type_field
-
-
 def _template_json(t: ModernTemplate, gold: bool, schema: str = "muc4") -> dict[str, Any]:
-    return {_type_field(schema): t.incident_type, **_roles_json(t.roles, gold, t.role_names)}
+    return {schema_named(schema).type_field: t.incident_type, **_roles_json(t.roles, gold, t.role_names)}
 
 
 # ---------------------------------------------------------------------------

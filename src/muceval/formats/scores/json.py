@@ -51,6 +51,7 @@ from muceval.formats.scores.rows import (
     systems_of,
     text_filtering_row,
 )
+from muceval.version import __version__
 
 __all__ = ["DETAILS", "FORMAT_NAME", "parse_scores_json", "read_scores_json", "scores_to_json"]
 
@@ -173,7 +174,7 @@ def scores_to_json(
     doc = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
-        "muceval": _version(),
+        "muceval": __version__,
         "signature": signature({**(settings or {}), "detail": detail, "unit": unit}),
         "detail": detail,
         "unit": unit,
@@ -186,12 +187,6 @@ def scores_to_json(
     }
     separators = (",", ":") if indent is None else None
     return json.dumps(doc, indent=indent, separators=separators, ensure_ascii=False) + "\n"
-
-
-def _version() -> str:
-    from muceval.version import __version__
-
-    return __version__
 
 
 def _system_json(
@@ -311,24 +306,18 @@ def _total(rows: Sequence[Any]) -> Tally:
 
 
 def _read_system(entry: Any, n: int, path: str, level: str) -> ScoredSystem:
+    lacks = f"system entry {n} lacks its per-message ALL TEMPLATES tallies (units)"
     try:
         name = str(entry["system"])
         if "units" in entry:
             units = {str(unit): _unit(unit, counts) for unit, counts in entry["units"].items()}
         else:  # written before format version 2: from the per-message rows
             units = {str(m["message_id"]): _total(m["accumulators"][_ALL]) for m in entry["messages"]}
-    except (KeyError, TypeError, AttributeError, _Malformed) as bad:
-        detail = f": {bad}" if isinstance(bad, _Malformed) else ""
-        raise InputError.at(
-            path, None, f"system entry {n} lacks its per-message ALL TEMPLATES tallies (units){detail}"
-        ) from None
-    try:
+        lacks = f"system {name!r} lacks a valid summary (report rows, ALL TEMPLATES)"
         summary = _read_summary(entry["summary"], name, path)
     except (KeyError, TypeError, AttributeError, _Malformed) as bad:
         detail = f": {bad}" if isinstance(bad, _Malformed) else ""
-        raise InputError.at(
-            path, None, f"system {name!r} lacks a valid summary (report rows, ALL TEMPLATES){detail}"
-        ) from None
+        raise InputError.at(path, None, lacks + detail) from None
     why = units_disagree(units, summary.all_templates.tally)
     if why is not None:
         raise InputError.at(path, None, f"system {name!r}: {why}: the file was cut or edited")
