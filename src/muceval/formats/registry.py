@@ -184,10 +184,9 @@ class Registry:
         FIFO is an :class:`~muceval.errors.InputError`, never a hang), or ``None``."""
         return self.detect(read_text(path), str(path))
 
-    def unknown(self, path: str, kinds: Sequence[InputKind] | None = None) -> InputError:
-        """The error for a file no kind (of ``kinds``, by default all) recognises."""
-        listed = "; ".join(dict.fromkeys(
-            k.family or k.description for k in (self._kinds if kinds is None else kinds)))
+    def unknown(self, path: str) -> InputError:
+        """The error for a file no kind recognises."""
+        listed = "; ".join(dict.fromkeys(k.family or k.description for k in self._kinds))
         return InputError.at(path, None, f"not a file muceval knows; it reads: {listed}")
 
     def load(
@@ -199,11 +198,8 @@ class Registry:
         accept: Sequence[InputKind] | None = None,
         purpose: str = "",
     ) -> tuple[InputKind, Loaded]:
-        """Recognise and load the decoded text of the file at ``path``.
-
-        ``accept`` limits the kinds wanted (``purpose`` says for what, in the
-        error when the file is of another kind).
-        """
+        """Recognise and load the decoded text of the file at ``path``; ``accept`` limits the
+        kinds wanted (``purpose`` says for what, in the error for another kind)."""
         kind = self.detect(text, path)
         if kind is None:
             raise self.unknown(path)
@@ -237,10 +233,8 @@ class Registry:
         summaries: bool = False,
         purpose: str = "",
     ) -> list[ScoredSystem]:
-        """Every system of the scores files at ``paths``, in order.
-
-        ``summaries`` asks for the kinds whose systems carry summary rows only.
-        """
+        """Every system of the scores files at ``paths``, in order (``summaries``: only of the
+        kinds whose systems carry summary rows)."""
         options = options or ReadOptions()
         accept = [k for k in self._kinds if k.scores and (k.summaries or not summaries)]
         systems: list[ScoredSystem] = []
@@ -251,10 +245,6 @@ class Registry:
                     systems.extend(kind.scores(loaded.value, options))
         return systems
 
-
-# ---------------------------------------------------------------------------
-# The kinds muceval reads
-# ---------------------------------------------------------------------------
 
 _REPORT_HEADING = re.compile(r"^SLOT\s+POS ACT\|COR PAR INC\|", re.MULTILINE)
 _LISP_FORM = re.compile(r"\(\s*(define-muc-configuration-options|define-muc-template-slots|setq)\b")
@@ -499,17 +489,9 @@ INPUTS = Registry([
 """Every kind of file muceval reads, in the order they are tried."""
 
 
-# ---------------------------------------------------------------------------
-# What the commands read
-# ---------------------------------------------------------------------------
-
-
 def rename_systems(systems: Sequence[ScoredSystem], names: Mapping[str, str]) -> list[ScoredSystem]:
-    """``systems`` with the system of each file in ``names`` (path → name) renamed.
-
-    A file that holds several systems cannot take one name: that is a
-    :class:`~muceval.errors.UsageError`.
-    """
+    """``systems`` with the system of each file in ``names`` (path → name) renamed (a
+    :class:`~muceval.errors.UsageError` for a file of several systems)."""
     if not names:
         return list(systems)
     wanted = {os.path.realpath(path): name for path, name in names.items()}
@@ -535,26 +517,22 @@ def load_inputs(paths: Sequence[str | Path], units: str = "same",
     """Per-unit tallies of every system in some scores files: the input of :func:`compare`.
 
     For every system and unit (a message, or a template or fill when the scores say so) the
-    four counts POS, ACT, COR and PAR that recall, precision and the F-measures need. The
-    units are sorted, so that results do not depend on the order of the files.
+    counts POS, ACT, COR and PAR. The units are sorted: results do not depend on file order.
 
     Parameters
     ----------
     paths : sequence of str or pathlib.Path
-        Any mix of 1992 score reports (one system each, named after its file by
-        :func:`~muceval.formats.files.system_name`), muceval scores (JSON or CSV, as
-        ``muceval score`` writes them: every system in the file) and unit-tallies CSV
-        (``system,unit,POS,ACT,COR,PAR``). A system may come from only one file.
+        Any mix of 1992 score reports (one system each, named by
+        :func:`~muceval.formats.files.system_name`), muceval scores (JSON or CSV: every
+        system in the file) and unit-tallies CSV (``system,unit,POS,ACT,COR,PAR``).
     units : {'same', 'intersection'}, default 'same'
-        How systems with different sets of units are treated. ``'same'``: the union of the
-        units, a unit a system lacks counting as zeros; a system whose file lacks a unit
-        that has key fills was scored on another test set, and is refused.
-        ``'intersection'``: only the units every system has.
+        ``'same'``: the union of the systems' units, a unit a system lacks counting as
+        zeros (a system whose file lacks a unit with key fills is refused: another test
+        set). ``'intersection'``: only the units every system has.
     names : mapping of str to str or None, default None
         New system names by file path (the file must hold one system).
     level : {'message', 'template', 'fill'} or None, default None
-        The unit level the files must hold; None accepts what they hold. A unit-tallies
-        CSV holds what its author says, and takes ``level`` as its own.
+        The unit level the files must hold (None: any); a unit-tallies CSV takes it as its own.
 
     Returns
     -------
@@ -564,14 +542,13 @@ def load_inputs(paths: Sequence[str | Path], units: str = "same",
     Raises
     ------
     UsageError
-        If ``paths`` is empty, if a renamed file holds several systems, or if
-        ``'intersection'`` leaves no unit.
+        If ``paths`` is empty, a renamed file holds several systems, or ``'intersection'``
+        leaves no unit.
     ValueError
         If ``units`` is neither ``'same'`` nor ``'intersection'``.
     InputError
         If a file cannot be read, is not a scores file, or is malformed; if a system comes
-        from two files, is scored on another test set (``'same'``) or has units of another
-        level than ``level`` (or than the other systems).
+        from two files, from another test set (``'same'``) or is of another unit level.
 
     See Also
     --------
@@ -622,25 +599,19 @@ def load_systems(
 ) -> tuple[list[SystemScores], UnitTallies]:
     """Summaries and per-unit tallies of systems from their 1992 reports or muceval JSON scores.
 
-    What ``muceval report`` reads: for each system, the rows of its summary (ALL TEMPLATES,
-    the four manners, slots and objects) and its per-unit tallies for the significance
-    tests. Only files that carry summaries are accepted (not CSV).
+    What ``muceval report`` reads: each system's summary rows (ALL TEMPLATES, the four
+    manners, slots and objects) and its per-unit tallies. Files without summaries (CSV) are
+    refused.
 
     Parameters
     ----------
     paths : sequence of str or pathlib.Path
-        1992 score reports (one system each, named after its file by
-        :func:`~muceval.formats.files.system_name`) and muceval JSON scores (every system
-        in the file), in any mix.
+        1992 score reports and muceval JSON scores, in any mix (as :func:`load_inputs`).
     config : muceval.core.model.Configuration or None, default None
         Tells object subtotal rows from slot rows in 1992 reports; None takes a row named
         ``...-total`` as a subtotal.
-    units : {'same', 'intersection'}, default 'same'
-        How systems with different sets of units are treated, as in :func:`load_inputs`.
-    names : mapping of str to str or None, default None
-        New system names by file path (the file must hold one system).
-    level : {'message', 'template', 'fill'} or None, default None
-        The unit level the files must hold, as in :func:`load_inputs`.
+    units, names, level
+        As in :func:`load_inputs`.
 
     Returns
     -------
@@ -652,10 +623,9 @@ def load_systems(
     Raises
     ------
     UsageError
-        If ``paths`` is empty, or as :func:`load_inputs`.
+        As :func:`load_inputs`.
     InputError
-        If a file cannot be read, is not a report or JSON scores, is malformed, or a system
-        has no summary; and as :func:`load_inputs`.
+        As :func:`load_inputs`, or if a system has no summary.
 
     See Also
     --------

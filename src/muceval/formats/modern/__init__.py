@@ -126,18 +126,14 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
     """Read a modern MUC-4 file: the gold or predictions of GTT, GRIT or IterX (JSON).
 
     Numeric document ids (``30002``) become MUC ids (``TST3-MUC4-0002``); gold mentions
-    (``[string, offset]``) keep their string. The documents are those :func:`score_modern`
-    scores.
+    (``[string, offset]``) keep their string.
 
     Parameters
     ----------
     path : str or pathlib.Path
-        The file.
     layout : str or None, default None
-        One of :data:`LAYOUTS`: ``'gtt-gold'``, ``'gtt-pred'``, ``'grit-gold'``,
-        ``'grit-pred'``, ``'iterx-pred'``, ``'muceval-gold'``, ``'muceval-pred'`` (the
-        module :mod:`muceval.formats.modern` says what each is). None: detected from the
-        content.
+        One of :data:`LAYOUTS` (:mod:`muceval.formats.modern` says what each is); None:
+        detected from the content.
 
     Returns
     -------
@@ -149,9 +145,8 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
     Raises
     ------
     InputError
-        If the file cannot be read, is none of the layouts, or is malformed (a document
-        without an id, an unknown role, a document given twice...), naming file, line (of
-        JSON lines) and document.
+        If the file cannot be read, is none of the layouts, or is malformed (naming file, line
+        and document).
     UsageError
         If ``layout`` is not one of :data:`LAYOUTS` (a ``ValueError`` too).
 
@@ -189,9 +184,6 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
 
 def detect_layout(text: str) -> str | None:
     """The layout of a modern MUC-4 text, or ``None`` if it is none of :data:`LAYOUTS`.
-
-    Only a text whose first line opens a JSON object can be one; the layouts' detectors are
-    then asked in their order of priority.
 
     >>> detect_layout('{"docid": "TST3-MUC4-0001", "doctext": "", "templates": []}')
     'gtt-gold'
@@ -236,15 +228,10 @@ def parse_modern(text: str, path: str = "<string>", layout: str | None = None, *
 
 
 def layout_named(name: str) -> Layout:
-    """The layout of :data:`REGISTRY` called ``name``.
+    """The layout of :data:`REGISTRY` called ``name`` (else a UsageError).
 
     >>> layout_named("grit-gold").label, layout_named("grit-gold").gold
     ('GRIT gold', True)
-
-    Raises
-    ------
-    UsageError
-        If no layout has that name (``parameter`` is ``'layout'``).
     """
     for layout in REGISTRY:
         if layout.name == name:
@@ -276,11 +263,6 @@ def _contents(document: ModernDocument, field: str, gold: bool, schema: str = "m
     extracts = document.extracts
     return _roles_json(role_union(document.templates or ()) if extracts is None else extracts,
                        gold)
-
-
-# ---------------------------------------------------------------------------
-# JSON lines
-# ---------------------------------------------------------------------------
 
 
 def _gold_documents(text: str, path: str, field: str,
@@ -339,11 +321,6 @@ def _iterx_lines(modern: ModernFile) -> str:
         lines += [json_text({d.docid: templates}) + "\n"
                   for templates in runs]
     return "".join(lines)
-
-
-# ---------------------------------------------------------------------------
-# One JSON object
-# ---------------------------------------------------------------------------
 
 
 def _neutral_documents(text: str, path: str, gold: bool,
@@ -415,11 +392,6 @@ def _number(path: str, docid: str) -> int:
                             "documents by numeric MUC ids (TST3-MUC4-0002 → 30002)") from None
 
 
-# ---------------------------------------------------------------------------
-# Templates and entities
-# ---------------------------------------------------------------------------
-
-
 def _template(item: Any, gold: bool, schema: Schema = MUC4, docid: str = "") -> ModernTemplate:
     """A template of ``schema``: its type from its field or its document's id; its roles the
     schema's (others refused) or, open, those it gives, in its order."""
@@ -481,11 +453,6 @@ def _template_json(t: ModernTemplate, gold: bool, schema: str = "muc4") -> dict[
     return {schema_named(schema).type_field: t.incident_type, **_roles_json(t.roles, gold, t.role_names)}
 
 
-# ---------------------------------------------------------------------------
-# FAMuS prompts and raw answers
-# ---------------------------------------------------------------------------
-
-
 def _string_roles(modern: ModernFile, document: ModernDocument) -> dict[str, list[str]]:
     """A document's one template as role → strings (every mention of every entity)."""
     templates = document.templates or ()
@@ -507,11 +474,6 @@ def _answers(probe: Probe) -> bool:
     head = probe.head
     return isinstance(head, dict) and "response" in head and any(
         isinstance(head.get(k), str) for k in ANSWER_ID_KEYS)
-
-
-# ---------------------------------------------------------------------------
-# The registry
-# ---------------------------------------------------------------------------
 
 
 def _head_has(*keys: str) -> Callable[[Probe], bool]:

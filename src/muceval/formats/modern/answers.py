@@ -197,10 +197,6 @@ def _fillers_strict(role: str, fillers: Any, notes: Notes) -> list[str]:
     return kept
 
 
-# ---------------------------------------------------------------------------
-# Lenient reading
-# ---------------------------------------------------------------------------
-
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)(?:```|\Z)", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 

@@ -36,8 +36,7 @@ def read_embedded(path: str | Path) -> Embedded:
     Parameters
     ----------
     path : str or pathlib.Path
-        A GTT prediction file: one JSON object, document id → ``{"doctext",
-        "pred_templates", "gold_templates", ...}``.
+        One JSON object, document id → ``{"doctext", "pred_templates", "gold_templates", ...}``.
 
     Returns
     -------
@@ -48,9 +47,7 @@ def read_embedded(path: str | Path) -> Embedded:
     Raises
     ------
     InputError
-        If the file is not such an object, or a record lacks a string ``doctext`` or a list
-        ``pred_templates`` or ``gold_templates``, or a template is malformed (naming file and
-        document).
+        If the file is not such an object, or a record lacks one of those or is malformed.
 
     Examples
     --------

@@ -70,11 +70,6 @@ def _takes(layout: Layout, schema: str) -> bool:
         or schema_named(schema).type_from == "docid")
 
 
-# ---------------------------------------------------------------------------
-# From 1992 template files
-# ---------------------------------------------------------------------------
-
-
 def from_templates(file: TemplateFile, config: Configuration, gold: bool) -> ModernFile:
     """1992 templates as modern documents: the incident type from ``inc-type`` (lower case),
     each role from its MUC-4 slots (:data:`ROLE_SLOTS`); a string fill is an entity whose

@@ -164,11 +164,6 @@ def _is_all_total(row: TallyRow) -> bool:
     return row.kind == "total" and row.accumulator == DisplayType.ALL_TEMPLATES.value
 
 
-# ---------------------------------------------------------------------------
-# Reading
-# ---------------------------------------------------------------------------
-
-
 def _unit_tally(row: dict[str, str], path: str, line: int) -> Tally:
     values = {}
     for f in TALLY_FIELDS:

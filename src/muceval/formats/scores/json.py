@@ -1,9 +1,6 @@
-"""muceval's scores as JSON (``muceval score --format json``): the writer and the one reader.
-
-:func:`scores_to_json` writes every tally of every system; :func:`parse_scores_json`
-reads such a file back into :class:`~muceval.core.systems.ScoredSystem` values,
-from which both the significance tests (per-message ALL TEMPLATES tallies) and
-the HTML report (the summary rows) take what they need.
+"""muceval's scores as JSON (``muceval score --format json``): the writer and the one reader,
+whose :class:`~muceval.core.systems.ScoredSystem` values carry what both the significance
+tests and the HTML report need.
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType
 >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -59,11 +56,6 @@ FORMAT_NAME = "muceval-scores"
 """The ``format`` field of a muceval scores JSON file."""
 
 _ALL = DisplayType.ALL_TEMPLATES.value
-
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
 
 def _row_json(row: TallyRow) -> dict[str, Any]:
     s = scores_for(row)
@@ -131,28 +123,22 @@ def scores_to_json(
 ) -> str:
     """The scores of every system as JSON (schema ``muceval-scores``, :data:`FORMAT_VERSION`).
 
-    ``systems`` maps a system name (see :func:`system_name`) to its catalog
-    entries in report order. Top level: ``format``, ``format_version``,
-    ``detail``, ``settings`` (what produced the file, as given), ``configuration``,
-    ``display_type``, ``slots`` (id and class: set/string/other),
-    ``subtotal_rows`` and ``systems`` in the given order.
+    ``systems`` maps a system name to its catalog entries in report order. Top level:
+    ``format``, ``format_version``, ``detail``, ``settings`` (as given), ``configuration``,
+    ``display_type``, ``slots`` (id and class: set/string/other), ``subtotal_rows``, ``unit``
+    (``message``, ``template`` or ``fill``: :mod:`muceval.core.unit_levels`; ``fill`` needs
+    pairs scored with ``ScoringOptions(fills=True)``) and ``systems``, in the given order.
 
-    Each system has ``system``; ``summary`` (the rows of the four
-    ``accumulators``, ``report_rows`` exactly as the 1992 summary shows them,
-    ``fallout`` (the SET FILLS ONLY row's), ``text_filtering`` counts and row,
-    ``f_measures``); and ``units``: per unit the ALL TEMPLATES
-    ``[POS, ACT, COR, PAR]``, which the significance tests need; top-level
-    ``unit`` says what a unit is (``message``, ``template`` or ``fill``, see
-    :mod:`muceval.core.unit_levels`; ``fill`` needs pairs scored with
-    ``ScoringOptions(fills=True)``). ``detail``
-    ``"messages"`` adds ``messages`` (per message: its TEXT FILTERING cell
-    ``a``-``d``, the rows of the four ``accumulators`` and ``f_measures``);
-    ``"pairs"`` also ``pairs`` (one per catalog entry: ids, status and the rows
-    of its report section). A row has ``row``, ``kind``, ``accumulator``,
-    ``tallies`` (POS..PIE), ``report`` (the 1992 integers; ``null`` for ``*``
-    or an unprinted column) and ``measures`` (fractions; F with beta 1, 0.5,
-    2). ``f_measures`` has ``report`` (the 1992 values from the rounded ALL
-    TEMPLATES recall and precision, or ``null``) and ``float``.
+    Each system has ``system``; ``summary`` (the rows of the four ``accumulators``,
+    ``report_rows`` as the 1992 summary shows them, ``fallout`` (the SET FILLS ONLY row's),
+    ``text_filtering`` counts and row, ``f_measures``); and ``units``: per unit the ALL
+    TEMPLATES ``[POS, ACT, COR, PAR]``. ``detail`` ``"messages"`` adds ``messages`` (per
+    message: its TEXT FILTERING cell ``a``-``d``, the four ``accumulators`` and
+    ``f_measures``); ``"pairs"`` also ``pairs`` (per catalog entry: ids, status and the rows
+    of its report section). A row has ``row``, ``kind``, ``accumulator``, ``tallies``
+    (POS..PIE), ``report`` (the 1992 integers; ``null`` for ``*`` or an unprinted column) and
+    ``measures`` (fractions; F with beta 1, 0.5, 2). ``f_measures`` has ``report`` (from the
+    rounded ALL TEMPLATES recall and precision, or ``null``) and ``float``.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -236,23 +222,14 @@ def _system_json(
     return entry
 
 
-# ---------------------------------------------------------------------------
-# Reading
-# ---------------------------------------------------------------------------
-
-
 def read_scores_json(path: str | Path) -> tuple[ScoredSystem, ...]:
     """Every system of the muceval scores JSON file at ``path`` (see :func:`parse_scores_json`)."""
     return parse_scores_json(read_text(path), str(path))
 
 
 def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...]:
-    """Every system of a muceval scores JSON text, in file order.
-
-    A system's ``units`` are the per-message ALL TEMPLATES totals; its
-    ``summary`` holds the rows of the 1992 summary (``report_rows``), the four
-    manners and the SET FILLS ONLY row (its fallout is the system's). Anything malformed is an
-    :class:`InputError` naming the file (and the line, for invalid JSON).
+    """Every system of a muceval scores JSON text, in file order: its ``units`` the per-unit
+    ALL TEMPLATES totals, its ``summary`` the rows of the 1992 summary (``report_rows``).
     """
     doc = parse_json(text, path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
