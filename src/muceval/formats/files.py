@@ -236,6 +236,14 @@ def check_format_version(doc: Mapping[str, Any], version: int, format: str, path
                             f"{version} of {format}{advice}")
 
 
+def check_choice(value: str, choices: Sequence[str], parameter: str) -> None:
+    """A :class:`~muceval.errors.UsageError` naming ``parameter`` unless ``value`` is one of
+    ``choices``."""
+    if value not in choices:
+        raise UsageError(f"unknown {parameter} {value!r}; choose from {', '.join(choices)}",
+                         parameter=parameter)
+
+
 def parse_json(text: str, path: str, line: int | None = None) -> Any:
     """Decoded JSON; invalid or too deeply nested JSON, or an object that gives one key twice
     (Python would keep the last silently: a document scored once, not twice), is an

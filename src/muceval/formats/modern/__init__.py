@@ -40,8 +40,9 @@ from muceval.core.modern import (
     role_union,
 )
 from muceval.core.schema import MUC4, Schema, schema_named
-from muceval.errors import InputError, UsageError
+from muceval.errors import InputError
 from muceval.formats.files import (
+    check_choice,
     check_format_version,
     first_line,
     json_lines,
@@ -233,11 +234,8 @@ def layout_named(name: str) -> Layout:
     >>> layout_named("grit-gold").label, layout_named("grit-gold").gold
     ('GRIT gold', True)
     """
-    for layout in REGISTRY:
-        if layout.name == name:
-            return layout
-    raise UsageError(f"unknown layout {name!r}; choose from {', '.join(LAYOUTS)}",
-                     parameter="layout")
+    check_choice(name, LAYOUTS, "layout")
+    return REGISTRY[LAYOUTS.index(name)]
 
 
 def _document(docid: str, value: Any, field: str, gold: bool, path: str, line: int | None = None,

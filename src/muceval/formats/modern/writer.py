@@ -25,7 +25,8 @@ from muceval.core.modern import (
     ModernFile,
     ModernTemplate,
 )
-from muceval.errors import InputError, UsageError
+from muceval.errors import InputError
+from muceval.formats.files import check_choice
 from muceval.formats.modern import NEUTRAL, TARGET_LAYOUTS, Layout, layout_named
 
 __all__ = ["NEUTRAL", "ROLE_SLOTS", "TARGET_LAYOUTS", "from_templates", "write_layout"]
@@ -39,9 +40,7 @@ def write_layout(modern: ModernFile, layout: str) -> str:
     {"30002": {"pred_templates": [{"incident_type": "attack", "PerpInd": [["shining path"]], \
 "PerpOrg": [], "Target": [], "Victim": [], "Weapon": []}]}}
     """
-    if layout not in TARGET_LAYOUTS:
-        raise UsageError(f"unknown layout {layout!r}; choose from {', '.join(TARGET_LAYOUTS)}",
-                         parameter="layout")
+    check_choice(layout, TARGET_LAYOUTS, "layout")
     target = layout_named(NEUTRAL[modern.gold] if layout == "muceval" else layout)
     if not _takes(target, modern.schema):
         others = [name for name in TARGET_LAYOUTS

@@ -27,7 +27,8 @@ from muceval.core.units import check_counts
 from muceval.errors import InputError, Problem
 from muceval.formats.counts import parse_count
 from muceval.formats.csvrows import csv_records
-from muceval.formats.scores.json import check_detail
+from muceval.formats.files import check_choice
+from muceval.formats.scores.json import DETAILS
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
     TallyRow,
@@ -120,7 +121,7 @@ def scores_to_csv(
     [('pair', 'template-id'), ('pair', 's'), ('pair', 'TOTAL')]
     """
     del config_label  # the CSV carries no configuration header
-    check_detail(detail)
+    check_choice(detail, DETAILS, "detail")
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()

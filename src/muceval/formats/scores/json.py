@@ -35,8 +35,8 @@ from muceval.core.tallies import (
 )
 from muceval.core.unit_levels import UNIT_LEVELS, units_of
 from muceval.core.units import check_counts
-from muceval.errors import InputError, UsageError
-from muceval.formats.files import check_format_version, parse_json, read_text
+from muceval.errors import InputError
+from muceval.formats.files import check_choice, check_format_version, parse_json, read_text
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
     TallyRow,
@@ -105,12 +105,6 @@ DETAILS = ("summary", "messages", "pairs")
 totals, what significance needs), plus every message's rows, plus every pair's."""
 
 
-def check_detail(detail: str) -> None:
-    if detail not in DETAILS:
-        raise UsageError(f"unknown detail {detail!r}; choose from {', '.join(DETAILS)}",
-                         parameter="detail")
-
-
 def scores_to_json(
     systems: Mapping[str, Sequence[PairScore]],
     config: Configuration,
@@ -149,12 +143,10 @@ def scores_to_json(
     >>> doc["systems"][0]["summary"]["f_measures"]["report"], doc["systems"][0]["units"]
     ({'P&R': 75.0, '2P&R': 75.0, 'P&2R': 75.0}, {'M-1': [2, 2, 1, 1]})
     """
-    check_detail(detail)
+    check_choice(detail, DETAILS, "detail")
+    check_choice(unit, UNIT_LEVELS, "unit")
     label = configuration_label(config) if config_label is None else config_label
     layout = SlotLayout.of(config)
-    if unit not in UNIT_LEVELS:
-        raise UsageError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_LEVELS)}",
-                         parameter="unit")
     out_systems = [_system_json(name, pairs, config, detail, unit)
                    for name, pairs in systems_of(systems).items()]
     doc = {
@@ -181,6 +173,7 @@ def _system_json(
     summary = summarize(pairs, config)
     tf = summary.text_filtering
     set_fills = summary.accumulators.matched_missing.set_fills
+    units = summary.message_totals if unit == "message" else units_of(pairs, config, unit)
     entry: dict[str, Any] = {
         "system": name,
         "summary": {
@@ -192,12 +185,7 @@ def _system_json(
                 "row": _row_json(text_filtering_row(tf)),
             },
         },
-        "units": {
-            message: list(total.as_tuple()[:4])
-            for message, total in summary.message_totals.items()
-        } if unit == "message" else {
-            u: list(t.as_tuple()[:4]) for u, t in units_of(pairs, config, unit).items()
-        },
+        "units": {u: list(t.as_tuple()[:4]) for u, t in units.items()},
     }  # fmt: skip
     if detail in ("messages", "pairs"):
         entry["messages"] = [
