@@ -107,10 +107,9 @@ _HINTS = {
 
 _GIVE_AS = {"templates": "--key or as a response", "history": "--history",
             "toml-configuration": "--config", "configuration-1992": "--config",
-            "slots-1992": "--slots", "report-1992": "an input of compare, significance or report",
-            "scores-json": "an input of compare, significance or report",
-            "scores-csv": "an input of compare, significance or report",
-            "unit-csv": "an input of compare, significance or report",
+            "slots-1992": "--slots",
+            **dict.fromkeys(("report-1992", "scores-json", "scores-csv", "unit-csv"),
+                            "an input of compare, significance or report"),
             "modern-scores": "an input of compare or significance",
             "error-analysis": "an input of significance --errors"}
 """Where a file of each kind belongs on the command line."""
@@ -272,11 +271,6 @@ SCORES_CSV_START = "format_version,system,scope,"
 sniffers are here, so that recognising a file imports no reader."""
 
 
-def _looks_like_scores_csv(text: str, path: str) -> bool:
-    """True when the first non-blank line is the header ``score --format csv`` writes."""
-    return first_line(text).strip().startswith(SCORES_CSV_START)
-
-
 def _looks_like_unit_csv(text: str, path: str) -> bool:
     """True for a ``.csv`` file or a text whose first non-blank line starts ``system,unit``.
 
@@ -285,10 +279,6 @@ def _looks_like_unit_csv(text: str, path: str) -> bool:
     """
     return (path.lower().endswith(".csv")
             or first_line(text).replace(" ", "").lower().startswith("system,unit"))
-
-
-def _looks_like_scores_json(text: str, path: str) -> bool:
-    return path.lower().endswith(".json") or text.lstrip().startswith("{")
 
 
 def _load_templates(text: str, path: str, options: ReadOptions) -> Loaded:
@@ -451,8 +441,8 @@ _CSV, _UNITS = "muceval.formats.scores.csv", "muceval.formats.scores.unit_csv"
 
 INPUTS = Registry([
     InputKind("scores-csv", "scores CSV", "muceval scores CSV (score --format csv)",
-              _looks_like_scores_csv, _systems_loader(_CSV, "parse_scores_csv", "messages"),
-              _the_systems),
+              lambda text, path: first_line(text).strip().startswith(SCORES_CSV_START),
+              _systems_loader(_CSV, "parse_scores_csv", "messages"), _the_systems),
     InputKind("unit-csv", "unit tallies", "unit-tallies CSV (system,unit,POS,ACT,COR,PAR)",
               _looks_like_unit_csv, _systems_loader(_UNITS, "parse_unit_csv", "units"),
               _the_systems),
@@ -467,8 +457,8 @@ INPUTS = Registry([
                   "muceval.formats.error_counts", "looks_like_error_analysis")(text),
               _load_error_counts, family=_MUCEVAL_JSON),
     InputKind("scores-json", "scores JSON", "muceval scores JSON (score --format json)",
-              _looks_like_scores_json, _systems_loader("muceval.formats.scores.json",
-                                                       "parse_scores_json", "messages"),
+              lambda text, path: path.lower().endswith(".json") or text.lstrip().startswith("{"),
+              _systems_loader("muceval.formats.scores.json", "parse_scores_json", "messages"),
               _the_systems, summaries=True, family=_MUCEVAL_JSON),
     InputKind("toml-configuration", "configuration", "muceval TOML configuration (*.toml)",
               lambda text, path: path.endswith(".toml"), _load_toml_configuration),
