@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.heap import building
+from muceval.core.model import Configuration, SlotType
 from muceval.errors import InputError, MucevalError, Problem, UsageError
 from muceval.formats.files import first_line, parse_json, read_text, system_name
-from muceval.formats.modern import LAYOUTS, REGISTRY, Layout, detect_layout
+from muceval.formats.modern import LAYOUTS, REGISTRY, Layout, detect_layout, parse_modern
 
 if TYPE_CHECKING:
-    from muceval.core.model import Configuration
     from muceval.core.systems import ScoredSystem, SystemScores
     from muceval.core.units import UnitTallies
     from muceval.formats.muc.reports import ScoreReport
@@ -312,8 +312,6 @@ def _load_toml_configuration(text: str, path: str, options: ReadOptions) -> Load
 
 
 def _configuration(config: Configuration) -> Loaded:
-    from muceval.core.model import SlotType
-
     return Loaded(config, {
         "slots": len(config.slots),
         "set-fill slots": sum(1 for s in config.slots if s.type is SlotType.SET),
@@ -400,8 +398,6 @@ def _modern_kind(layout: Layout) -> InputKind:
 
 
 def _load_modern(text: str, path: str, layout: str, schema: str | None = None) -> Loaded:
-    from muceval.formats.modern import parse_modern
-
     read = parse_modern(text, path, layout, schema=schema)
     templates = [t for d in read.documents for t in d.templates or ()]
     entities = sum(len(e) for t in templates for e in t.roles) + sum(

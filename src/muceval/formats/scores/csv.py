@@ -167,12 +167,9 @@ def _is_all_total(row: TallyRow) -> bool:
 
 def _unit_tally(row: dict[str, str], path: str, line: int) -> Tally:
     values = {}
-    for f in TALLY_FIELDS:
-        cell = row.get(f)
-        if cell is None:
-            raise InputError.at(path, line, f"no {f} column")
+    for f in TALLY_FIELDS:  # every row has every column: the header was checked
         try:
-            values[f] = parse_count(cell)
+            values[f] = parse_count(row[f])
         except ValueError as bad:
             raise InputError.at(path, line, f"{f}: {bad}") from None
     tally = Tally(**values)
