@@ -189,12 +189,10 @@ def _fillers_strict(role: str, fillers: Any, notes: Notes) -> list[str]:
     if not isinstance(fillers, (list, dict)):
         notes.append(("dropped-filler", f"{role}: {_example(json.dumps(fillers))}"))
         return []
-    elements = list(fillers)
-    kept = [e for e in elements if isinstance(e, str)]
-    for element in elements:
+    for element in fillers:
         if not isinstance(element, str):
             notes.append(("dropped-filler", f"{role}: {_example(json.dumps(element))}"))
-    return kept
+    return [e for e in fillers if isinstance(e, str)]
 
 
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)(?:```|\Z)", re.DOTALL)

@@ -259,8 +259,7 @@ def _unit(unit: str, counts: Any) -> Tally:
     why = check_counts(counts)
     if why is not None:
         raise _Malformed(f"unit {unit!r}: {why}")
-    pos, act, cor, par = counts
-    return Tally(pos=pos, act=act, cor=cor, par=par)
+    return Tally(*counts)  # POS, ACT, COR, PAR
 
 
 def _total(rows: Sequence[Any]) -> Tally:
