@@ -1,9 +1,5 @@
-"""Counts read from text: plain ASCII digits, within what a tally can hold.
-
-Every reader of counts (unit-tallies CSV, muceval score CSV, 1992 reports)
-uses :func:`parse_count`, so ``1_0``, ``+3``, ``1e3``, ``²`` and ``10**30``
-are refused the same way everywhere, with the same message.
-"""
+"""Counts read from text: every reader of counts uses :func:`parse_count`, so ``1_0``, ``+3``,
+``1e3``, ``²`` and ``10**30`` are refused the same way everywhere."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The one CSV row reader of muceval's tables (unit tallies, score CSV).
-
-A row that the ``csv`` module cannot read (a lone carriage return, an unterminated
-quote, a field over its size limit) becomes an :class:`~muceval.errors.InputError`
-naming the file and line, instead of a ``csv.Error`` traceback.
-"""
+"""The one CSV row reader of muceval's tables: a row the ``csv`` module cannot read (a lone
+carriage return, an unterminated quote) is an :class:`~muceval.errors.InputError` at its line."""
 
 from __future__ import annotations
 

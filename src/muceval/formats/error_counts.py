@@ -26,15 +26,8 @@ def looks_like_error_analysis(text: str) -> bool:
 
 
 def parse_error_counts(text: str, path: str) -> ErrorCounts:
-    """The counts of every system of one file.
-
-    Raises
-    ------
-    InputError
-        If the file is not such a JSON, or a count is missing or not a whole number.
-    UsageError
-        If its systems were analysed on different documents.
-    """
+    """The counts of every system of one file (an InputError if it is not such a JSON, a count
+    is missing or not a whole number, or its systems were analysed on different documents)."""
     categories, counts, settings = _raw_counts(text, path)
     try:
         same = _same_documents(counts, "same")
@@ -129,8 +122,8 @@ def read_error_counts(paths: Sequence[str | Path], names: Mapping[str, str] | No
     InputError
         If a file is unreadable or not an error analysis.
     UsageError
-        If the files disagree on the key, the categories or how the analysis ran, two
-        systems have one name, or (``units='same'``) the systems' documents differ.
+        If the files are not analyses of one test set the same way, two systems have one
+        name, or (``'same'``) the systems' documents differ.
     """
     if units not in ("same", "intersection"):
         raise UsageError(f"{units!r}: choose 'same' or 'intersection'", parameter="units")

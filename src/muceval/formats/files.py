@@ -1,10 +1,8 @@
 """Reading a user's text file and writing any file: one decoder, one atomic writer.
 
-Every reader of a user's file (templates, histories, configurations, reports,
-mapping files, CSV tallies, JSON scores) goes through :func:`read_text`, so that
-a missing file, a folder, a device, binary data or an undecodable byte is
-reported the same way: file, line, and what is wrong. Every file muceval writes
-goes through :func:`write_atomic`.
+Every reader of a user's file goes through :func:`read_text`, so that a missing file, a
+folder, a device, binary data or an undecodable byte is reported the same way (file, line,
+what is wrong); every file muceval writes goes through :func:`write_atomic`.
 """
 
 from __future__ import annotations
@@ -39,11 +37,9 @@ _NUL_MESSAGE = "binary data (NUL byte): not a text file"
 def decode_text(data: bytes, path: str, *, utf8_only: bool = False) -> str:
     """Decode a file's bytes: the one decoder of every text muceval reads.
 
-    A UTF-8 byte-order mark is skipped. UTF-8 text is read as UTF-8; 8-bit text
-    with no UTF-8 in it as Latin-1 (the 1992 files); a file that mixes the two
-    is refused at its first non-UTF-8 byte, never silently re-decoded.
-    ``utf8_only`` refuses any non-UTF-8 byte (TOML files must be UTF-8). Binary
-    data (a NUL byte) is refused too. Every refusal names file, line and column.
+    A UTF-8 byte-order mark is skipped. UTF-8 text is read as UTF-8, 8-bit text with no UTF-8
+    in it as Latin-1 (the 1992 files); a mix of the two is refused at its first non-UTF-8
+    byte, and so is any such byte with ``utf8_only`` (TOML), and a NUL byte (binary data).
 
     >>> decode_text(b"caf\\xe9", "x.txt")
     'café'
@@ -100,10 +96,9 @@ def text_encoding(data: bytes) -> tuple[str, bool]:
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of the regular file at ``path``, read only as far as they can be text.
 
-    Folders, devices and FIFOs are refused at once (reading ``/dev/zero`` or a
-    FIFO with no writer would never end), and so are files over
-    :data:`MAX_INPUT_BYTES`; reading stops at the first NUL byte, so a huge
-    binary file is refused without being read whole.
+    Folders, devices and FIFOs are refused at once (reading ``/dev/zero`` or a FIFO with no
+    writer would never end), and so are files over :data:`MAX_INPUT_BYTES`; reading stops at
+    the first NUL byte, so a huge binary file is refused without being read whole.
 
     >>> read_bytes("/dev/zero")
     Traceback (most recent call last):
@@ -241,6 +236,14 @@ def check_format_version(doc: Mapping[str, Any], version: int, format: str, path
                             f"{version} of {format}{advice}")
 
 
+def check_choice(value: str, choices: Sequence[str], parameter: str) -> None:
+    """A :class:`~muceval.errors.UsageError` naming ``parameter`` unless ``value`` is one of
+    ``choices``."""
+    if value not in choices:
+        raise UsageError(f"unknown {parameter} {value!r}; choose from {', '.join(choices)}",
+                         parameter=parameter)
+
+
 def parse_json(text: str, path: str, line: int | None = None) -> Any:
     """Decoded JSON; invalid or too deeply nested JSON, or an object that gives one key twice
     (Python would keep the last silently: a document scored once, not twice), is an
@@ -285,19 +288,14 @@ def write_atomic(
 ) -> Path:
     """Write ``data`` to ``path`` so that it holds either its old content or all of the new.
 
-    ``data`` may also be an iterable of text pieces, written as they come (a table too
-    large to hold in memory); the file appears only when the last piece is written.
-
-    The one writer of every file muceval writes. The data goes to a temporary
-    file in the same directory, is flushed to disk and renamed over ``path``;
-    the directory is flushed too, so the rename survives a crash. A symbolic
-    link is written through (its target is replaced; the link stays). The new
-    file gets the mode of the file it replaces, or what an ordinary new file
-    gets (0666 less the umask). On any failure the temporary file is removed
-    and :class:`OutputError` says what went wrong; ``overwrite=False`` refuses
-    an existing file. A character the encoding cannot hold (a name decoded from a file name
-    that is not UTF-8) is written as its ``\\udcff`` escape, never a traceback: in a JSON
-    string the escape reads back as the same character.
+    ``data`` may be an iterable of text pieces, written as they come (a table too large to
+    hold in memory). It goes to a temporary file beside ``path``, flushed to disk and renamed
+    over it, the directory flushed too (the rename survives a crash). A symbolic link is
+    written through; the new file keeps the mode of the one it replaces (a new one: 0666 less
+    the umask). On failure the temporary file is removed and :class:`OutputError` says why;
+    ``overwrite=False`` refuses an existing file. A character the encoding cannot hold (from
+    a file name that is not UTF-8) is written as its ``\\udcff`` escape, which a JSON string
+    reads back as the same character.
 
     >>> import os, tempfile
     >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
@@ -407,17 +405,14 @@ def write_files(
     """Write several files as one act (a report, a folder of results): every target is checked
     before the first is written, then each is written by :func:`write_atomic`.
 
-    A target that is one of ``keep`` (path → what it is, e.g. the inputs; hard links and
-    symbolic links included) is refused whatever ``overwrite`` says; existing files are refused
-    unless ``overwrite``. Folders are created as needed.
+    A target that is one of ``keep`` (path → what it is, e.g. the inputs, links included) is
+    always refused, an existing file unless ``overwrite``. Folders are created as needed.
 
-    With ``folder`` (a folder output: every file below it), the folder is all of one run or
-    visibly not: its :data:`MANIFEST` says ``"writing"`` (listing the files of the earlier
-    run and of this one) before the first file is replaced, ``last`` (the page or summary a
-    person opens) is written after the others, the files the earlier run wrote and this one
-    does not are removed (files muceval did not write are never touched), and the manifest
-    says ``"complete"`` last. A run killed on the way leaves ``"writing"``, which every reader
-    of the folder's files refuses (:func:`read_bytes`).
+    With ``folder`` (a folder output), the folder is all of one run or visibly not: its
+    :data:`MANIFEST` says ``"writing"`` (listing the files of both runs) before the first file
+    is replaced, ``last`` (the page a person opens) is written after the others, the files
+    only the earlier run wrote are removed, and the manifest says ``"complete"`` last. A run
+    killed on the way leaves ``"writing"``, which :func:`read_bytes` refuses.
 
     >>> import os, tempfile
     >>> folder = tempfile.mkdtemp()
@@ -523,18 +518,15 @@ def _fsync_directory(directory: Path) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)
 
 
 def system_name(path: str | os.PathLike[str]) -> str:
-    """The name of the system whose file is at ``path``: the file name without its last suffix.
-
-    Every command names systems this way, so that ``mysys.v1.report`` and
-    ``mysys.v2.report`` stay two systems.
+    """The name of the system whose file is at ``path``: the file name without its last suffix
+    (so ``mysys.v1.report`` and ``mysys.v2.report`` stay two systems).
 
     >>> system_name("responses/BBN.tst3"), system_name("/x/GE-CMU.tst3-pass1.nrad")
     ('BBN', 'GE-CMU.tst3-pass1')

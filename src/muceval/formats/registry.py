@@ -1,18 +1,10 @@
 """The one registry of the files muceval reads: what a file is, and how to load it.
 
-Every command that takes files asks :data:`INPUTS`: ``validate`` what each
-file is and holds, ``significance`` (:func:`load_inputs`) and ``report``
-(:func:`load_systems`) the systems' scores. A file's kind is recognised from
-its decoded text (its name helps only for ``.toml``, ``.csv`` and ``.json``),
-so the 1992 files with their varied names (``key-tst3.v2``, ``BBN.tst3``,
-``final-history-nrad.tst3``) need no flags.
-
-Each kind is an :class:`InputKind`: a name, a sniffer and a loader (plus, for
-the scores files, how to take the systems out of what was loaded). Kinds are
-tried in order and the first whose sniffer says yes wins; a new kind
-registers in one place, with :meth:`Registry.register` (``before=`` a more
-general kind when its sniffer is more specific). A file no kind recognises is
-one :class:`~muceval.errors.InputError` listing what muceval reads.
+Every command that takes files asks :data:`INPUTS`. A file's kind is recognised from its
+decoded text (its name helps only for ``.toml``, ``.csv`` and ``.json``), so the 1992 files
+with their varied names (``key-tst3.v2``, ``BBN.tst3``) need no flags. Kinds are tried in
+order, the first whose sniffer says yes wins; a new kind registers with
+:meth:`Registry.register` (``before=`` a more general kind).
 
 >>> INPUTS.detect('((\"TST3-MUC4-0001\" (\"1\" (inc-date (\"1 JAN 90\" fail)))))').name
 'history'
@@ -32,12 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.heap import building
+from muceval.core.model import Configuration, SlotType
 from muceval.errors import InputError, MucevalError, Problem, UsageError
 from muceval.formats.files import first_line, parse_json, read_text, system_name
-from muceval.formats.modern import LAYOUTS, REGISTRY, Layout, detect_layout
+from muceval.formats.modern import LAYOUTS, REGISTRY, Layout, detect_layout, parse_modern
 
 if TYPE_CHECKING:
-    from muceval.core.model import Configuration, History, TemplateFile
     from muceval.core.systems import ScoredSystem, SystemScores
     from muceval.core.units import UnitTallies
     from muceval.formats.muc.reports import ScoreReport
@@ -55,12 +47,11 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ReadOptions:
-    """What some kinds need besides the text: the configuration, the template schema.
+    """What some kinds need besides the text.
 
-    Template files are read with ``config`` (their slots are defined there;
-    the bundled MUC-4 one when ``None``); for score reports it tells object
-    subtotal rows from slot rows. Modern files are read with the schema named ``schema``
-    (None: the one their layout says).
+    ``config`` defines the slots of template files (None: the bundled MUC-4 one) and tells
+    a score report's subtotal rows from its slot rows; ``schema`` names the template schema
+    of modern files (None: their layout's).
     """
 
     config: Configuration | None = None
@@ -71,11 +62,9 @@ class ReadOptions:
 class Loaded:
     """What a kind's loader found in one file.
 
-    ``value`` is the core object (a :class:`~muceval.core.model.TemplateFile`,
-    a :class:`~muceval.core.model.Configuration`, …); ``counts`` what the file
-    holds, in display order (``{"messages": 100, "templates": 154}``).
-    ``problems`` and ``warnings`` are those a reader collects instead of raising
-    (template files); other readers raise :class:`InputError`.
+    ``value`` is the core object (a :class:`~muceval.core.model.TemplateFile`, …);
+    ``counts`` what the file holds, in display order (``{"messages": 100, ...}``);
+    ``problems`` and ``warnings`` those a reader collects instead of raising (template files).
     """
 
     value: Any
@@ -88,13 +77,11 @@ class Loaded:
 class InputKind:
     """One kind of file muceval reads.
 
-    ``name`` is unique; ``label`` is what ``validate`` shows (several kinds
-    may share one, as the 1992 and TOML configurations do); ``description``
-    names the kind in messages. ``sniff(text, path)`` says whether a decoded
-    file is of this kind; ``load(text, path, options)`` reads it. Kinds that
-    hold systems' scores also have ``scores(value, options)``, the systems in
-    what ``load`` returned; ``summaries`` tells whether those systems carry the
-    summary rows a report shows (not only per-unit tallies).
+    ``name`` is unique; ``label`` is what ``validate`` shows (kinds may share one);
+    ``description`` names the kind in messages. ``sniff(text, path)`` says whether a decoded
+    file is of this kind, ``load(text, path, options)`` reads it. Kinds of scores files also
+    have ``scores(value, options)``, the systems in what ``load`` returned; ``summaries``
+    tells whether those carry the summary rows a report shows.
     """
 
     name: str
@@ -120,10 +107,9 @@ _HINTS = {
 
 _GIVE_AS = {"templates": "--key or as a response", "history": "--history",
             "toml-configuration": "--config", "configuration-1992": "--config",
-            "slots-1992": "--slots", "report-1992": "an input of compare, significance or report",
-            "scores-json": "an input of compare, significance or report",
-            "scores-csv": "an input of compare, significance or report",
-            "unit-csv": "an input of compare, significance or report",
+            "slots-1992": "--slots",
+            **dict.fromkeys(("report-1992", "scores-json", "scores-csv", "unit-csv"),
+                            "an input of compare, significance or report"),
             "modern-scores": "an input of compare or significance",
             "error-analysis": "an input of significance --errors"}
 """Where a file of each kind belongs on the command line."""
@@ -197,10 +183,9 @@ class Registry:
         FIFO is an :class:`~muceval.errors.InputError`, never a hang), or ``None``."""
         return self.detect(read_text(path), str(path))
 
-    def unknown(self, path: str, kinds: Sequence[InputKind] | None = None) -> InputError:
-        """The error for a file no kind (of ``kinds``, by default all) recognises."""
-        listed = "; ".join(dict.fromkeys(
-            k.family or k.description for k in (self._kinds if kinds is None else kinds)))
+    def unknown(self, path: str) -> InputError:
+        """The error for a file no kind recognises."""
+        listed = "; ".join(dict.fromkeys(k.family or k.description for k in self._kinds))
         return InputError.at(path, None, f"not a file muceval knows; it reads: {listed}")
 
     def load(
@@ -212,11 +197,8 @@ class Registry:
         accept: Sequence[InputKind] | None = None,
         purpose: str = "",
     ) -> tuple[InputKind, Loaded]:
-        """Recognise and load the decoded text of the file at ``path``.
-
-        ``accept`` limits the kinds wanted (``purpose`` says for what, in the
-        error when the file is of another kind).
-        """
+        """Recognise and load the decoded text of the file at ``path``; ``accept`` limits the
+        kinds wanted (``purpose`` says for what, in the error for another kind)."""
         kind = self.detect(text, path)
         if kind is None:
             raise self.unknown(path)
@@ -250,10 +232,8 @@ class Registry:
         summaries: bool = False,
         purpose: str = "",
     ) -> list[ScoredSystem]:
-        """Every system of the scores files at ``paths``, in order.
-
-        ``summaries`` asks for the kinds whose systems carry summary rows only.
-        """
+        """Every system of the scores files at ``paths``, in order (``summaries``: only of the
+        kinds whose systems carry summary rows)."""
         options = options or ReadOptions()
         accept = [k for k in self._kinds if k.scores and (k.summaries or not summaries)]
         systems: list[ScoredSystem] = []
@@ -264,10 +244,6 @@ class Registry:
                     systems.extend(kind.scores(loaded.value, options))
         return systems
 
-
-# ---------------------------------------------------------------------------
-# The kinds muceval reads
-# ---------------------------------------------------------------------------
 
 _REPORT_HEADING = re.compile(r"^SLOT\s+POS ACT\|COR PAR INC\|", re.MULTILINE)
 _LISP_FORM = re.compile(r"\(\s*(define-muc-configuration-options|define-muc-template-slots|setq)\b")
@@ -295,11 +271,6 @@ SCORES_CSV_START = "format_version,system,scope,"
 sniffers are here, so that recognising a file imports no reader."""
 
 
-def _looks_like_scores_csv(text: str, path: str) -> bool:
-    """True when the first non-blank line is the header ``score --format csv`` writes."""
-    return first_line(text).strip().startswith(SCORES_CSV_START)
-
-
 def _looks_like_unit_csv(text: str, path: str) -> bool:
     """True for a ``.csv`` file or a text whose first non-blank line starts ``system,unit``.
 
@@ -310,29 +281,20 @@ def _looks_like_unit_csv(text: str, path: str) -> bool:
             or first_line(text).replace(" ", "").lower().startswith("system,unit"))
 
 
-def _looks_like_scores_json(text: str, path: str) -> bool:
-    return path.lower().endswith(".json") or text.lstrip().startswith("{")
-
-
 def _load_templates(text: str, path: str, options: ReadOptions) -> Loaded:
     from muceval.formats.config import bundled_configuration
     from muceval.formats.muc.templates import parse_templates
 
     config = options.config if options.config is not None else bundled_configuration()
     result = parse_templates(text, config, path)
-    return Loaded(result.templates, _template_counts(result.templates), result.problems,
-                  result.warnings)  # fmt: skip
-
-
-def _template_counts(templates: TemplateFile) -> dict[str, int]:
-    fills = sum(len(slot.fills) for t in templates.templates for slot in t.slots)
-    return {
-        "messages": len(templates.message_ids()),
-        "templates": len(templates.templates),
-        "irrelevant templates": sum(1 for t in templates.templates if t.irrelevant),
-        "optional templates": sum(1 for t in templates.templates if t.optional),
-        "fills": fills,
-    }
+    templates = result.templates.templates
+    return Loaded(result.templates, {
+        "messages": len(result.templates.message_ids()),
+        "templates": len(templates),
+        "irrelevant templates": sum(1 for t in templates if t.irrelevant),
+        "optional templates": sum(1 for t in templates if t.optional),
+        "fills": sum(len(slot.fills) for t in templates for slot in t.slots),
+    }, result.problems, result.warnings)  # fmt: skip
 
 
 def _load_lisp_configuration(text: str, path: str, options: ReadOptions) -> Loaded:
@@ -350,8 +312,6 @@ def _load_toml_configuration(text: str, path: str, options: ReadOptions) -> Load
 
 
 def _configuration(config: Configuration) -> Loaded:
-    from muceval.core.model import SlotType
-
     return Loaded(config, {
         "slots": len(config.slots),
         "set-fill slots": sum(1 for s in config.slots if s.type is SlotType.SET),
@@ -369,14 +329,10 @@ def _load_history(text: str, path: str, options: ReadOptions) -> Loaded:
     history = parse_history(text, path)
     # Judgements for slots the configuration lacks (a typo) are never used.
     config = options.config if options.config is not None else bundled_configuration()
-    return Loaded(history, _history_counts(history),
-                  warnings=unknown_history_slots(history, config))
-
-
-def _history_counts(history: History) -> dict[str, int]:
     judged = Counter(entry.judgement.value for _, _, _, entry in history.entries())
-    return {"messages": len(history.messages), "judgements": judged.total(), **judged,
-            "manual mappings": len(history.mappings())}
+    counts = {"messages": len(history.messages), "judgements": judged.total(), **judged,
+              "manual mappings": len(history.mappings())}
+    return Loaded(history, counts, warnings=unknown_history_slots(history, config))
 
 
 def _load_report(text: str, path: str, options: ReadOptions) -> Loaded:
@@ -442,8 +398,6 @@ def _modern_kind(layout: Layout) -> InputKind:
 
 
 def _load_modern(text: str, path: str, layout: str, schema: str | None = None) -> Loaded:
-    from muceval.formats.modern import parse_modern
-
     read = parse_modern(text, path, layout, schema=schema)
     templates = [t for d in read.documents for t in d.templates or ()]
     entities = sum(len(e) for t in templates for e in t.roles) + sum(
@@ -483,8 +437,8 @@ _CSV, _UNITS = "muceval.formats.scores.csv", "muceval.formats.scores.unit_csv"
 
 INPUTS = Registry([
     InputKind("scores-csv", "scores CSV", "muceval scores CSV (score --format csv)",
-              _looks_like_scores_csv, _systems_loader(_CSV, "parse_scores_csv", "messages"),
-              _the_systems),
+              lambda text, path: first_line(text).strip().startswith(SCORES_CSV_START),
+              _systems_loader(_CSV, "parse_scores_csv", "messages"), _the_systems),
     InputKind("unit-csv", "unit tallies", "unit-tallies CSV (system,unit,POS,ACT,COR,PAR)",
               _looks_like_unit_csv, _systems_loader(_UNITS, "parse_unit_csv", "units"),
               _the_systems),
@@ -499,8 +453,8 @@ INPUTS = Registry([
                   "muceval.formats.error_counts", "looks_like_error_analysis")(text),
               _load_error_counts, family=_MUCEVAL_JSON),
     InputKind("scores-json", "scores JSON", "muceval scores JSON (score --format json)",
-              _looks_like_scores_json, _systems_loader("muceval.formats.scores.json",
-                                                       "parse_scores_json", "messages"),
+              lambda text, path: path.lower().endswith(".json") or text.lstrip().startswith("{"),
+              _systems_loader("muceval.formats.scores.json", "parse_scores_json", "messages"),
               _the_systems, summaries=True, family=_MUCEVAL_JSON),
     InputKind("toml-configuration", "configuration", "muceval TOML configuration (*.toml)",
               lambda text, path: path.endswith(".toml"), _load_toml_configuration),
@@ -521,17 +475,9 @@ INPUTS = Registry([
 """Every kind of file muceval reads, in the order they are tried."""
 
 
-# ---------------------------------------------------------------------------
-# What the commands read
-# ---------------------------------------------------------------------------
-
-
 def rename_systems(systems: Sequence[ScoredSystem], names: Mapping[str, str]) -> list[ScoredSystem]:
-    """``systems`` with the system of each file in ``names`` (path → name) renamed.
-
-    A file that holds several systems cannot take one name: that is a
-    :class:`~muceval.errors.UsageError`.
-    """
+    """``systems`` with the system of each file in ``names`` (path → name) renamed (a
+    :class:`~muceval.errors.UsageError` for a file of several systems)."""
     if not names:
         return list(systems)
     wanted = {os.path.realpath(path): name for path, name in names.items()}
@@ -557,26 +503,22 @@ def load_inputs(paths: Sequence[str | Path], units: str = "same",
     """Per-unit tallies of every system in some scores files: the input of :func:`compare`.
 
     For every system and unit (a message, or a template or fill when the scores say so) the
-    four counts POS, ACT, COR and PAR that recall, precision and the F-measures need. The
-    units are sorted, so that results do not depend on the order of the files.
+    counts POS, ACT, COR and PAR. The units are sorted: results do not depend on file order.
 
     Parameters
     ----------
     paths : sequence of str or pathlib.Path
-        Any mix of 1992 score reports (one system each, named after its file by
-        :func:`~muceval.formats.files.system_name`), muceval scores (JSON or CSV, as
-        ``muceval score`` writes them: every system in the file) and unit-tallies CSV
-        (``system,unit,POS,ACT,COR,PAR``). A system may come from only one file.
+        Any mix of 1992 score reports (one system each, named by
+        :func:`~muceval.formats.files.system_name`), muceval scores (JSON or CSV: every
+        system in the file) and unit-tallies CSV (``system,unit,POS,ACT,COR,PAR``).
     units : {'same', 'intersection'}, default 'same'
-        How systems with different sets of units are treated. ``'same'``: the union of the
-        units, a unit a system lacks counting as zeros; a system whose file lacks a unit
-        that has key fills was scored on another test set, and is refused.
-        ``'intersection'``: only the units every system has.
+        ``'same'``: the union of the systems' units, a unit a system lacks counting as
+        zeros (a system whose file lacks a unit with key fills is refused: another test
+        set). ``'intersection'``: only the units every system has.
     names : mapping of str to str or None, default None
         New system names by file path (the file must hold one system).
     level : {'message', 'template', 'fill'} or None, default None
-        The unit level the files must hold; None accepts what they hold. A unit-tallies
-        CSV holds what its author says, and takes ``level`` as its own.
+        The unit level the files must hold (None: any); a unit-tallies CSV takes it as its own.
 
     Returns
     -------
@@ -586,14 +528,13 @@ def load_inputs(paths: Sequence[str | Path], units: str = "same",
     Raises
     ------
     UsageError
-        If ``paths`` is empty, if a renamed file holds several systems, or if
-        ``'intersection'`` leaves no unit.
+        If ``paths`` is empty, a renamed file holds several systems, or ``'intersection'``
+        leaves no unit.
     ValueError
         If ``units`` is neither ``'same'`` nor ``'intersection'``.
     InputError
         If a file cannot be read, is not a scores file, or is malformed; if a system comes
-        from two files, is scored on another test set (``'same'``) or has units of another
-        level than ``level`` (or than the other systems).
+        from two files, from another test set (``'same'``) or is of another unit level.
 
     See Also
     --------
@@ -644,25 +585,19 @@ def load_systems(
 ) -> tuple[list[SystemScores], UnitTallies]:
     """Summaries and per-unit tallies of systems from their 1992 reports or muceval JSON scores.
 
-    What ``muceval report`` reads: for each system, the rows of its summary (ALL TEMPLATES,
-    the four manners, slots and objects) and its per-unit tallies for the significance
-    tests. Only files that carry summaries are accepted (not CSV).
+    What ``muceval report`` reads: each system's summary rows (ALL TEMPLATES, the four
+    manners, slots and objects) and its per-unit tallies. Files without summaries (CSV) are
+    refused.
 
     Parameters
     ----------
     paths : sequence of str or pathlib.Path
-        1992 score reports (one system each, named after its file by
-        :func:`~muceval.formats.files.system_name`) and muceval JSON scores (every system
-        in the file), in any mix.
+        1992 score reports and muceval JSON scores, in any mix (as :func:`load_inputs`).
     config : muceval.core.model.Configuration or None, default None
         Tells object subtotal rows from slot rows in 1992 reports; None takes a row named
         ``...-total`` as a subtotal.
-    units : {'same', 'intersection'}, default 'same'
-        How systems with different sets of units are treated, as in :func:`load_inputs`.
-    names : mapping of str to str or None, default None
-        New system names by file path (the file must hold one system).
-    level : {'message', 'template', 'fill'} or None, default None
-        The unit level the files must hold, as in :func:`load_inputs`.
+    units, names, level
+        As in :func:`load_inputs`.
 
     Returns
     -------
@@ -674,10 +609,9 @@ def load_systems(
     Raises
     ------
     UsageError
-        If ``paths`` is empty, or as :func:`load_inputs`.
+        As :func:`load_inputs`.
     InputError
-        If a file cannot be read, is not a report or JSON scores, is malformed, or a system
-        has no summary; and as :func:`load_inputs`.
+        As :func:`load_inputs`, or if a system has no summary.
 
     See Also
     --------

@@ -1,21 +1,5 @@
-"""Template schemas written by users, in TOML (``--schema FILE``; docs/configuration.md).
-
-::
-
-    [schema]
-    name = "kitchen"                 # how files and outputs name it
-    label = "Kitchen events"         # optional
-    type_from = "field"              # "field" (a field of the template) or "docid"
-    type_field = "type"              # with "field"; default "incident_type"
-    docid_separator = "-event-"      # with "docid": the type follows it in the id
-    roles = ["Cook", "Dish", "Place"]  # closed, in order; leave out for open roles
-    fillers = "entities"             # or "strings"
-    normalisation = "lower-tokens"   # squad, none, lower-tokens, unicode
-    group_predictions = "substring"  # optional: FAMuS's grouping of predicted strings
-    reported = [["ceaf-rme", "phi3"], ["gtt"]]  # optional: what a report shows
-
-Every mistake is an :class:`~muceval.errors.InputError` naming the file and the line of the key.
-"""
+"""Template schemas written by users, in TOML (``--schema FILE``): a ``[schema]`` table whose
+keys docs/configuration.md lists."""
 
 from __future__ import annotations
 
@@ -37,14 +21,7 @@ _CHOICES = {"type_from": ("field", "docid"), "fillers": ("entities", "strings"),
 
 
 def read_schema(path: str | Path) -> Schema:
-    """The schema of a TOML file (see the module).
-
-    Raises
-    ------
-    InputError
-        If the file is unreadable, not TOML, or a key is unknown, missing or of the wrong
-        kind, naming the file and the key's line.
-    """
+    """The schema of a TOML file (see the module; an InputError names the key's line)."""
     where = str(path)
     data, locate = parse_toml(read_text(path), where, "a schema")
     table = data.get("schema")
@@ -103,7 +80,7 @@ def resolve_schema(value: str | Path) -> str:
     Raises
     ------
     UsageError
-        If ``value`` is neither a schema's name nor a file (``parameter`` is ``'schema'``).
+        If ``value`` is neither a schema's name nor a file.
     InputError
         If the file is malformed, or names a schema that exists with other choices.
     """

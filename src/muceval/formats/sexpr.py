@@ -1,10 +1,7 @@
 """An Emacs-Lisp-reader-style S-expression parser that remembers positions.
 
-The 1992 scorer kept its configuration (``config-*.el``, ``slotconfig-*.el``)
-and its history of human judgements as Emacs Lisp data. This module reads
-that syntax into small immutable nodes, each knowing the line and column
-(both 1-based) where it starts, so that later stages can point at the exact
-spot of a problem.
+The 1992 configurations (``config-*.el``, ``slotconfig-*.el``) and histories are Emacs
+Lisp data, read here into immutable nodes that know their 1-based line and column.
 
 Supported syntax: lists ``( … )``, dotted pairs ``(a . b)``, vectors
 ``[ … ]``, strings with the Emacs escapes (``\\"``, ``\\\\``, ``\\n``, ``\\t``,
@@ -14,9 +11,8 @@ integers (also ``#x1F``, ``#o17``, ``#b101``), floats, symbols (including
 ``'x``, ``#'x``, `` `x``, ``,x``, ``,@x`` and ``;`` comments. ``nil`` and
 ``t`` are read as symbols; :func:`is_nil` treats ``nil`` and ``()`` alike.
 
-Anything else (unbalanced parentheses, an unterminated string, NUL bytes or
-other binary garbage, an empty file) raises :class:`~muceval.errors.InputError`
-naming file, line and column.
+Anything else (unbalanced parentheses, an unterminated string, binary data, an empty file)
+is an :class:`~muceval.errors.InputError` naming file, line and column.
 
 >>> forms = parse("(a . \\"b\\") ; comment", "x.el")
 >>> forms[0].items[0].name, forms[0].tail.value, forms[0].line, forms[0].column
@@ -32,10 +28,6 @@ from pathlib import Path
 
 from muceval.errors import InputError
 from muceval.formats.files import read_text
-
-# ---------------------------------------------------------------------------
-# Nodes
-# ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,11 +179,6 @@ def list_items(node: SExpr, path: str, expected: str) -> tuple[SExpr, ...]:
     return node.items
 
 
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
-
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -256,10 +243,6 @@ def dumps(node: SExpr) -> str:
     return "(" + inner + ")"
 
 
-# ---------------------------------------------------------------------------
-# Reading
-# ---------------------------------------------------------------------------
-
 _NUMBER_RE = re.compile(r"[+-]?(?:[0-9]+\.?|[0-9]*\.[0-9]+(?:e[+-]?[0-9]+)?|[0-9]+e[+-]?[0-9]+)")
 _INT_RE = re.compile(r"[+-]?[0-9]+\.?")
 _DELIMITERS = frozenset("()[]\";'`,")
@@ -267,8 +250,6 @@ _WHITESPACE = frozenset(" \t\n\r\f\v")
 MAX_DEPTH = 1000
 """Deepest nesting read: the 1992 files nest under 20 levels; deeper input is not a history or
 configuration, and the readers built on these forms recurse over them."""
-# Control characters a text file may contain outside strings.
-_ALLOWED_CONTROL = frozenset("\t\n\r\f\v")
 _SIMPLE_ESCAPES = {
     "a": "\a",
     "b": "\b",
@@ -313,8 +294,6 @@ class _Reader:
         self.first_multiline: int | None = None
         self.suspect: int | None = None
 
-    # -- position helpers -------------------------------------------------
-
     def error(self, message: str, pos: int | None = None) -> InputError:
         if pos is None:
             pos = self.pos
@@ -334,8 +313,6 @@ class _Reader:
         self.scanned = max(self.scanned, pos)
         return self.line, pos - self.line_start + 1
 
-    # -- lexing -------------------------------------------------------------
-
     def skip_blank(self) -> None:
         text, n = self.text, len(self.text)
         while self.pos < n:
@@ -345,20 +322,12 @@ class _Reader:
             elif ch == ";":
                 nl = text.find("\n", self.pos)
                 end = n if nl < 0 else nl
-                self.check_control(self.pos, end, in_comment=True)
+                nul = text.find("\x00", self.pos, end)
+                if nul >= 0:
+                    raise self.error("NUL character (binary data?)", nul)
                 self.pos = end
             else:
                 return
-
-    def check_control(self, start: int, end: int, in_comment: bool = False) -> None:
-        segment = self.text[start:end]
-        for offset, ch in enumerate(segment):
-            if ch == "\x00":
-                raise self.error("NUL character (binary data?)", start + offset)
-            if not in_comment and ord(ch) < 32 and ch not in _ALLOWED_CONTROL:
-                raise self.error(
-                    f"unexpected control character U+{ord(ch):04X} (binary data?)", start + offset
-                )
 
     def read_all(self) -> tuple[SExpr, ...]:
         forms: list[SExpr] = []
@@ -370,11 +339,8 @@ class _Reader:
             forms.append(self.read_form(gap_start))
 
     def read_form(self, gap_start: int) -> SExpr:
-        """Read one datum; iterative over nesting so deep input cannot overflow the stack.
-
-        ``gap_start`` is where the blank before the datum begins (the end of the
-        previous datum).
-        """
+        """Read one datum, iteratively so deep input cannot overflow the stack; ``gap_start``
+        is where the blank before it begins."""
         text = self.text
         stack: list[_Frame] = []
         while True:
@@ -413,8 +379,6 @@ class _Reader:
 
     def end_of_file_error(self, stack: list[_Frame]) -> InputError:
         """The error for a file that ends while ``stack`` is still open."""
-        if not stack:  # pragma: no cover - callers check for end of text first
-            return self.error("unexpected end of file")
         frame = stack[-1]
         if frame.kind == "quote":
             return self.error(f"nothing follows the quote {frame.prefix!r}", frame.start)
@@ -456,8 +420,7 @@ class _Reader:
     def attach(self, stack: list[_Frame], node: SExpr | _Dot, start: int) -> SExpr | None:
         """Add a finished ``node`` (read at ``start``) to its parent; the datum if it is top-level.
 
-        Quote frames close as soon as their one datum is read, so they are
-        folded into the node on the way up.
+        Quote frames close as soon as their one datum is read: they fold into the node.
         """
         if isinstance(node, _Dot):
             self.mark_dot(stack, start)
@@ -516,11 +479,10 @@ class _Reader:
     def check_indent(self, stack: list[_Frame], start: int, col: int) -> None:
         """Remember the first line whose indentation contradicts the nesting (``start`` begins a line).
 
-        Lisp files are indented by their nesting, so a line that starts left of
-        (or at) the parenthesis that is supposed to contain it, or a top-level
-        form that starts indented, usually follows the line where a ')' is
-        missing or one too many. The reader only uses this to point at that
-        line when the parentheses really do not balance.
+        Lisp files are indented by their nesting, so a line that starts left of (or at) the
+        parenthesis meant to contain it, or a top-level form that starts indented, usually
+        follows the line where a ')' is missing or one too many; only an unbalanced file
+        is blamed on it.
         """
         frames = [frame for frame in stack if frame.kind != "quote"]
         if frames:
@@ -762,8 +724,7 @@ def parse(text: str, path: str = "<string>", *, allow_empty: bool = False) -> tu
     >>> [dumps(f) for f in parse("(setq a 1) ; one\\n'b", "x.el")]
     ['(setq a 1)', '(quote b)']
     """
-    reader = _Reader(text, path)
-    forms = reader.read_all()
+    forms = _Reader(text, path).read_all()
     if not forms and not allow_empty:
         raise InputError.at(path, 1, "empty file: no Lisp form found")
     return forms

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from typing import Any
 
@@ -21,16 +22,10 @@ def parse_toml(text: str, path: str, what: str) -> tuple[dict[str, Any], TomlLoc
         raise InputError.at(path, None, f"TOML nested too deeply: not {what}") from None
     except tomllib.TOMLDecodeError as bad:
         message = str(bad)
-        line = getattr(bad, "lineno", None)
-        column = getattr(bad, "colno", None)
-        if line is None and "(at line " in message:
-            detail = message.rsplit("(at line ", 1)[1].rstrip(")")
-            parts = detail.split(", column ")
-            try:
-                line = int(parts[0])
-                column = int(parts[1]) if len(parts) > 1 else None
-            except ValueError:
-                line = None
+        line, column = getattr(bad, "lineno", None), getattr(bad, "colno", None)
+        at = re.search(r"\(at line (\d+)(?:, column (\d+))?\)$", message)
+        if line is None and at:  # Python < 3.14 gives the position in the message only
+            line, column = int(at[1]), int(at[2]) if at[2] else None
         text_message = getattr(bad, "msg", None) or message.split(" (at line ")[0]
         raise InputError.at(path, line, f"TOML syntax error: {text_message}", column) from None
     return data, TomlLocator(text)

@@ -1,10 +1,5 @@
-"""Checking input files: what kind each file is, what it holds, and every problem in it.
-
-``muceval validate`` is a thin layer over :func:`validate_file`. What a file
-is, and how it is read, is the file registry's business
-(:data:`muceval.formats.registry.INPUTS`): a file's kind is recognised from its
-content, so that the 1992 files with their varied names need no flags.
-"""
+"""Checking input files (``muceval validate``): what kind each file is (one of
+:data:`muceval.formats.registry.INPUTS`), what it holds, and every problem in it."""
 
 from __future__ import annotations
 
@@ -23,15 +18,7 @@ UNKNOWN = "unknown"
 
 @dataclass(frozen=True)
 class ValidationResult:
-    """What :func:`validate_file` found in one file.
-
-    ``kind`` is the label of the file's kind (``"templates"``, ``"history"``,
-    …, or :data:`UNKNOWN`). ``counts`` are what the file holds
-    (``{"messages": 100, "templates": 154, ...}``), in a display order;
-    ``problems`` every problem found; ``warnings`` what the 1992 scorer
-    accepted but a user should know (values outside a slot's set, ignored
-    lines, unreadable fills scored as ``<ERROR>``).
-    """
+    """What :func:`validate_file` found in one file (see :func:`validate_files`)."""
 
     path: str
     kind: str
@@ -46,10 +33,8 @@ class ValidationResult:
 
 def validate_file(path: str | Path, config: Configuration,
                   schema: str | None = None) -> ValidationResult:
-    """Read one file of any kind muceval knows and report what it holds and what is wrong.
-
-    Template files are read with ``config`` (their slots are defined there), modern files
-    with the template schema named ``schema`` (None: their layout's).
+    """Read one file of any kind muceval knows and report what it holds and what is wrong
+    (modern files with the template schema named ``schema``; None: their layout's).
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -79,11 +64,9 @@ def validate_files(paths: Iterable[str | Path], config: Configuration,
                    schema: str | None = None) -> list[ValidationResult]:
     """Check files of any kind muceval reads: what each is, what it holds, what is wrong.
 
-    A file's kind is recognised from its content (templates, history, configuration, score
-    report, muceval scores, unit tallies, modern MUC-4 layouts), so the 1992 files with their
-    varied names need no flags. Unlike the readers, which stop at a file's first problems,
-    this never raises for a bad file: every problem and warning goes into the result, which
-    is what ``muceval validate`` prints.
+    A file's kind is recognised from its content, so the 1992 files with their varied names
+    need no flags. Unlike the readers, this never raises for a bad file: every problem and
+    warning goes into the result, which is what ``muceval validate`` prints.
 
     Parameters
     ----------
@@ -99,7 +82,8 @@ def validate_files(paths: Iterable[str | Path], config: Configuration,
         or ``"unknown"`` for a file that cannot be read or recognised), ``counts`` (what the
         file holds, e.g. ``{"messages": 10, "templates": 12, ...}``), ``problems`` (what
         makes the file unusable), ``warnings`` (what the 1992 scorer accepted but a user
-        should know) and ``ok`` (no problems).
+        should know: values outside a slot's set, ignored lines, unreadable fills scored as
+        ``<ERROR>``) and ``ok`` (no problems).
 
     See Also
     --------

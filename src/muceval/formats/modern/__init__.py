@@ -14,14 +14,9 @@ layout         what the file is
 ``answers-pred`` raw answers of a language model: JSON lines ``{"instance_id", "response"}``
 =============  ===================================================================
 
-The last two are read by :mod:`muceval.formats.modern.answers` (schema ``famus``; raw answers
-read ``strict`` or ``lenient``).
-
-A *layout* is always one of these: how a modern file is written. Each is one
-:class:`Layout` of :data:`REGISTRY`, which says how to recognise, read and write it; every
-command and reader takes the layouts from there (a new layout is one more entry, with its
-functions). Numeric ids (``30002``) become ``TST3-MUC4-0002``; every document id of a
-prediction file is in that style once read. Anything malformed is an
+The last two are read by :mod:`muceval.formats.modern.answers`. Each layout is one
+:class:`Layout` of :data:`REGISTRY`: how to recognise, read and write it. Numeric ids
+(``30002``) are read as ``TST3-MUC4-0002``. Anything malformed is an
 :class:`~muceval.errors.InputError` naming the file, the line (JSON lines) and the document.
 """
 
@@ -45,8 +40,9 @@ from muceval.core.modern import (
     role_union,
 )
 from muceval.core.schema import MUC4, Schema, schema_named
-from muceval.errors import InputError, UsageError
+from muceval.errors import InputError
 from muceval.formats.files import (
+    check_choice,
     check_format_version,
     first_line,
     json_lines,
@@ -101,13 +97,11 @@ class Layout:
     """One modern layout: how to recognise, read and write it.
 
     ``name`` ends in ``-gold`` exactly when ``gold`` (:attr:`ModernFile.gold
-    <muceval.core.modern.ModernFile.gold>` reads the suffix); ``label`` names it in messages;
-    ``needs_templates`` says whether its documents must hold templates (not GRIT's per-role
-    extracts only). ``detect(probe)`` says whether a text whose first line opens a JSON
-    object is in this layout; detectors are asked by ascending ``priority``, so one may assume that those
-    before it said no. ``read(text, path)`` gives the documents in file order (an
-    :class:`~muceval.errors.InputError` if malformed), ``write(modern)`` the text of
-    documents in this layout.
+    <muceval.core.modern.ModernFile.gold>` reads the suffix); ``needs_templates``: its
+    documents must hold templates (not GRIT's per-role extracts only). ``detect(probe)`` says
+    whether a text whose first line opens a JSON object is in this layout; detectors are asked
+    by ascending ``priority``, so each may assume that those before it said no.
+    ``read(text, path)`` gives the documents in file order, ``write(modern)`` their text.
 
     >>> layout_named("gtt-pred").write(ModernFile("x", "gtt-gold", ()))
     '{}\\n'
@@ -133,18 +127,14 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
     """Read a modern MUC-4 file: the gold or predictions of GTT, GRIT or IterX (JSON).
 
     Numeric document ids (``30002``) become MUC ids (``TST3-MUC4-0002``); gold mentions
-    (``[string, offset]``) keep their string. The documents are those :func:`score_modern`
-    scores.
+    (``[string, offset]``) keep their string.
 
     Parameters
     ----------
     path : str or pathlib.Path
-        The file.
     layout : str or None, default None
-        One of :data:`LAYOUTS`: ``'gtt-gold'``, ``'gtt-pred'``, ``'grit-gold'``,
-        ``'grit-pred'``, ``'iterx-pred'``, ``'muceval-gold'``, ``'muceval-pred'`` (the
-        module :mod:`muceval.formats.modern` says what each is). None: detected from the
-        content.
+        One of :data:`LAYOUTS` (:mod:`muceval.formats.modern` says what each is); None:
+        detected from the content.
 
     Returns
     -------
@@ -156,9 +146,8 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
     Raises
     ------
     InputError
-        If the file cannot be read, is none of the layouts, or is malformed (a document
-        without an id, an unknown role, a document given twice...), naming file, line (of
-        JSON lines) and document.
+        If the file cannot be read, is none of the layouts, or is malformed (naming file, line
+        and document).
     UsageError
         If ``layout`` is not one of :data:`LAYOUTS` (a ``ValueError`` too).
 
@@ -196,9 +185,6 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
 
 def detect_layout(text: str) -> str | None:
     """The layout of a modern MUC-4 text, or ``None`` if it is none of :data:`LAYOUTS`.
-
-    Only a text whose first line opens a JSON object can be one; the layouts' detectors are
-    then asked in their order of priority.
 
     >>> detect_layout('{"docid": "TST3-MUC4-0001", "doctext": "", "templates": []}')
     'gtt-gold'
@@ -243,32 +229,28 @@ def parse_modern(text: str, path: str = "<string>", layout: str | None = None, *
 
 
 def layout_named(name: str) -> Layout:
-    """The layout of :data:`REGISTRY` called ``name``.
+    """The layout of :data:`REGISTRY` called ``name`` (else a UsageError).
 
     >>> layout_named("grit-gold").label, layout_named("grit-gold").gold
     ('GRIT gold', True)
-
-    Raises
-    ------
-    UsageError
-        If no layout has that name (``parameter`` is ``'layout'``).
     """
-    for layout in REGISTRY:
-        if layout.name == name:
-            return layout
-    raise UsageError(f"unknown layout {name!r}; choose from {', '.join(LAYOUTS)}",
-                     parameter="layout")
+    check_choice(name, LAYOUTS, "layout")
+    return REGISTRY[LAYOUTS.index(name)]
 
 
-def _document(docid: str, value: Any, field: str, gold: bool,
-              line: int | None = None, schema: Schema = MUC4) -> ModernDocument:
-    """A document of the templates (``field`` ends in ``templates``) or extracts ``value``."""
-    if not field.endswith("templates"):
-        return ModernDocument(docid, extracts=_roles(value, gold), line=line)
-    if not isinstance(value, list):
-        raise _Bad(f"{field!r} must be a list")
-    return ModernDocument(docid, tuple(_template(t, gold, schema, docid) for t in value),
-                          line=line)
+def _document(docid: str, value: Any, field: str, gold: bool, path: str, line: int | None = None,
+              schema: Schema = MUC4, shown: str | None = None) -> ModernDocument:
+    """A document of the templates (``field`` ends in ``templates``) or extracts ``value``;
+    ``shown`` names it in errors (default ``docid``)."""
+    try:
+        if not field.endswith("templates"):
+            return ModernDocument(docid, extracts=_roles(value, gold), line=line)
+        if not isinstance(value, list):
+            raise _Bad(f"{field!r} must be a list")
+        templates = tuple(_template(t, gold, schema, docid) for t in value)
+    except _Bad as bad:
+        raise InputError.at(path, line, f"document {shown or docid}: {bad}") from None
+    return ModernDocument(docid, templates, line=line)
 
 
 def _contents(document: ModernDocument, field: str, gold: bool, schema: str = "muc4") -> Any:
@@ -281,21 +263,13 @@ def _contents(document: ModernDocument, field: str, gold: bool, schema: str = "m
                        gold)
 
 
-# ---------------------------------------------------------------------------
-# JSON lines
-# ---------------------------------------------------------------------------
-
-
 def _gold_documents(text: str, path: str, field: str,
                    schema: Schema = MUC4) -> Iterator[ModernDocument]:
     for number, doc in json_lines(text, path):
         docid = doc.get("docid") if isinstance(doc, dict) else None
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, number, "a document needs a string 'docid'")
-        try:
-            yield _document(docid, doc.get(field), field, True, number, schema)
-        except _Bad as bad:
-            raise InputError.at(path, number, f"document {docid}: {bad}") from None
+        yield _document(docid, doc.get(field), field, True, path, number, schema)
 
 
 def _gold_lines(modern: ModernFile, field: str) -> str:
@@ -329,7 +303,7 @@ def _iterx_lines(modern: ModernFile) -> str:
     """One line per run of templates of one incident type: reading the lines back gives the
     templates in their order (GTT's map search breaks ties by that order)."""
     lines = []
-    type_field = _type_field(modern.schema)
+    type_field = schema_named(modern.schema).type_field
     for d in modern.documents:
         runs: list[list[dict[str, Any]]] = []
         previous: object = object()
@@ -347,11 +321,6 @@ def _iterx_lines(modern: ModernFile) -> str:
     return "".join(lines)
 
 
-# ---------------------------------------------------------------------------
-# One JSON object
-# ---------------------------------------------------------------------------
-
-
 def _neutral_documents(text: str, path: str, gold: bool,
                        schema: Schema = MUC4) -> Iterator[ModernDocument]:
     doc = parse_json(text, path)
@@ -367,13 +336,11 @@ def _neutral_documents(text: str, path: str, gold: bool,
         docid = item.get("docid") if isinstance(item, dict) else None
         if not isinstance(docid, str) or not docid:
             raise InputError.at(path, None, f"document {n}: a string 'docid' is needed")
-        try:
-            field = next((f for f in ("templates", "extracts") if f in item), None)
-            if field is None:
-                raise _Bad("'templates' or 'extracts' is needed")
-            yield _document(docid, item[field], field, gold, schema=schema)
-        except _Bad as bad:
-            raise InputError.at(path, None, f"document {docid}: {bad}") from None
+        field = next((f for f in ("templates", "extracts") if f in item), None)
+        if field is None:
+            raise InputError.at(path, None, f"document {docid}: 'templates' or 'extracts' is "
+                                "needed")
+        yield _document(docid, item[field], field, gold, path, schema=schema)
 
 
 def _neutral_json(modern: ModernFile, gold: bool) -> str:
@@ -396,10 +363,7 @@ def _prediction_documents(text: str, path: str, field: str) -> Iterator[ModernDo
         docid = _docid(key, path)
         if not isinstance(value, dict) or field not in value:
             raise InputError.at(path, None, f"document {key}: no {field!r}")
-        try:
-            yield _document(docid, value[field], field, False)
-        except _Bad as bad:
-            raise InputError.at(path, None, f"document {key}: {bad}") from None
+        yield _document(docid, value[field], field, False, path, shown=key)
 
 
 def _prediction_object(modern: ModernFile, field: str) -> str:
@@ -424,11 +388,6 @@ def _number(path: str, docid: str) -> int:
     except ValueError:
         raise InputError.at(path, None, f"document {docid}: GTT and GRIT predictions key "
                             "documents by numeric MUC ids (TST3-MUC4-0002 → 30002)") from None
-
-
-# ---------------------------------------------------------------------------
-# Templates and entities
-# ---------------------------------------------------------------------------
 
 
 def _template(item: Any, gold: bool, schema: Schema = MUC4, docid: str = "") -> ModernTemplate:
@@ -488,17 +447,8 @@ def _roles_json(roles: tuple[tuple[Entity, ...], ...], gold: bool,
             for role, entities in zip(names, roles, strict=True)}
 
 
-def _type_field(schema: str) -> str:
-    return schema_named(schema).type_field
-
-
 def _template_json(t: ModernTemplate, gold: bool, schema: str = "muc4") -> dict[str, Any]:
-    return {_type_field(schema): t.incident_type, **_roles_json(t.roles, gold, t.role_names)}
-
-
-# ---------------------------------------------------------------------------
-# FAMuS prompts and raw answers
-# ---------------------------------------------------------------------------
+    return {schema_named(schema).type_field: t.incident_type, **_roles_json(t.roles, gold, t.role_names)}
 
 
 def _string_roles(modern: ModernFile, document: ModernDocument) -> dict[str, list[str]]:
@@ -522,11 +472,6 @@ def _answers(probe: Probe) -> bool:
     head = probe.head
     return isinstance(head, dict) and "response" in head and any(
         isinstance(head.get(k), str) for k in ANSWER_ID_KEYS)
-
-
-# ---------------------------------------------------------------------------
-# The registry
-# ---------------------------------------------------------------------------
 
 
 def _head_has(*keys: str) -> Callable[[Probe], bool]:

@@ -1,33 +1,21 @@
 """FAMuS prompt files and raw answers of language models, read as templates of a schema.
 
-Two layouts:
-
 * ``famus-gold``: FAMuS's prompt files (JSON lines ``{"instance_id", "llm_prompt",
   "gold_roles"}``, ``gold_roles`` a *string* of JSON: role → list of gold strings). One
-  template per instance, its type the frame after ``-frame-`` in the id, every role of the
-  frame kept; each gold string is one entity of one mention (a string listed twice is two).
-  Given as predictions (FAMuS's report baseline: one context's gold against another's), a
-  role without fillers is dropped and an instance without a filled role has no template, as
-  FAMuS's pipeline converts it.
-* ``answers-pred``: raw answers (JSON lines of an id, ``instance_id``, ``docid`` or ``id``,
-  and the model's ``response`` text).
+  template per instance, its type the frame after ``-frame-`` in the id; each gold string is
+  one entity of one mention (a string listed twice is two). Given as predictions (FAMuS's
+  report baseline), a role without fillers is dropped and an instance without a filled role
+  has no template, as FAMuS's pipeline converts it.
+* ``answers-pred``: raw answers (JSON lines of an id and the model's ``response`` text).
 
-A raw answer is read in one of two ways (``parse``):
-
-``strict``
-    Exactly FAMuS's pipeline (``compute_ceaf_metrics.chatgpt_response_to_iterx_format``): the
-    text goes to ``json.loads``; an answer it refuses, or that decodes to a string or a
-    number, is an empty prediction. Every key of the object is a role, verbatim; a value that
-    is falsy is dropped, a list gives one filler per element, a string one filler per
-    *character* (as iterating it does). Where the pipeline would stop with an exception (a
-    filler that is not a string, a value that is a number, an answer that decodes to a list
-    or ``null``), muceval drops what it cannot score. Each of these is a :class:`ParseNote`:
-    counted and named, never silent.
-``lenient``
-    What a person would recover: JSON in code fences or between prose, trailing commas, a
-    Python literal, a truncated object closed after its last complete string, role names
-    matched to the frame's case- and separator-insensitively, a string where a list was
-    expected, numbers as strings, nested lists flattened. Each repair is a note too.
+``parse="strict"`` reads an answer exactly as FAMuS's pipeline
+(``compute_ceaf_metrics.chatgpt_response_to_iterx_format``): ``json.loads``, an answer it
+refuses or that is no object being an empty prediction; every key a role, verbatim; a falsy
+value dropped, a list one filler per element, a string one filler per *character* (as
+iterating it does). Where the pipeline would stop with an exception (a filler that is not a
+string, a value that is a number, an answer that is a list or ``null``), muceval drops what
+it cannot score. ``"lenient"`` recovers what a person would (docs/workflows/datasets.md).
+Each of these is a :class:`ParseNote`: counted and named, never silent.
 """
 
 from __future__ import annotations
@@ -201,17 +189,11 @@ def _fillers_strict(role: str, fillers: Any, notes: Notes) -> list[str]:
     if not isinstance(fillers, (list, dict)):
         notes.append(("dropped-filler", f"{role}: {_example(json.dumps(fillers))}"))
         return []
-    elements = list(fillers)
-    kept = [e for e in elements if isinstance(e, str)]
-    for element in elements:
+    for element in fillers:
         if not isinstance(element, str):
             notes.append(("dropped-filler", f"{role}: {_example(json.dumps(element))}"))
-    return kept
+    return [e for e in fillers if isinstance(e, str)]
 
-
-# ---------------------------------------------------------------------------
-# Lenient reading
-# ---------------------------------------------------------------------------
 
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)(?:```|\Z)", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")

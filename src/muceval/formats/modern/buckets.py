@@ -1,14 +1,9 @@
 """GTT's buckets of documents by their number of gold templates (``docids_event_n.json``).
 
-GTT's ``eval.py --event_n B`` does not count templates: it scores the documents that
-its data file ``docids_event_n.json`` lists under ``B``. The file is one JSON object,
-bucket → numeric document ids::
-
-    {"0": ["30004", ...], "1": [...], "2": [...], "3": [...], "4": [...], ">=2": [...]}
-
-(``"4"``: four templates or more). It cannot be recomputed from GTT's gold (on the
-shared test set one document with two gold templates is not in its ``">=2"`` bucket), so
-reproducing GTT's ``--event_n`` figures needs it.
+GTT's ``eval.py --event_n B`` scores the documents its ``docids_event_n.json`` lists under
+``B`` (``"0"`` to ``"4"``, four or more, and ``">=2"``). They cannot be recomputed from GTT's
+gold (one test document with two gold templates is not in ``">=2"``), so reproducing GTT's
+figures needs the file.
 """
 
 from __future__ import annotations
@@ -32,22 +27,19 @@ def read_event_buckets(path: str | Path) -> dict[str, tuple[str, ...]]:
     Parameters
     ----------
     path : str or pathlib.Path
-        A JSON object whose keys are buckets of :data:`BUCKETS` and whose values are
-        lists of document ids: numeric (``"30002"`` or ``30002``, as GTT writes them)
-        or MUC ids (``"TST3-MUC4-0002"``).
+        A JSON object of buckets (:data:`BUCKETS`) → lists of document ids: numeric
+        (``"30002"`` or ``30002``, as GTT writes them) or MUC ids (``"TST3-MUC4-0002"``).
 
     Returns
     -------
     dict of str to tuple of str
-        Per bucket in the file, its documents as MUC ids (``TST3-MUC4-0002``), in file
-        order.
+        Per bucket in the file, its documents as MUC ids, in file order.
 
     Raises
     ------
     InputError
-        If the file cannot be read, is not JSON, is not an object of lists, has a key
-        that is not a bucket, or an id that is not a document id or is listed twice in
-        one bucket; the error names the file.
+        If the file cannot be read or is not such an object (an unknown bucket, an id that
+        is no document id or is listed twice in one bucket, or in two buckets).
 
     Examples
     --------

@@ -1,11 +1,8 @@
 """What GTT-style prediction files carry beside the predictions: the gold and the text.
 
-A GTT prediction file (and GRIT's) gives for each document its ``doctext`` (the model's
-word pieces, ``" ##"`` marking a continued word) and, in GTT's, the gold templates the
-model was evaluated on (``gold_templates``). Das et al.'s error analysis reads its gold and
-its text from there only (``muceval errors --key embedded``); the gold files of GTT and GRIT
-carry a ``doctext`` too, and FAMuS's prompt files the document inside the prompt
-(:func:`read_texts`).
+A GTT prediction file (and GRIT's) gives each document's ``doctext`` (the model's word
+pieces, ``" ##"`` marking a continued word) and, in GTT's, its ``gold_templates``: where Das
+et al.'s error analysis reads its gold and text (``muceval errors --key embedded``).
 """
 
 from __future__ import annotations
@@ -26,8 +23,7 @@ __all__ = ["Embedded", "parse_embedded", "prompt_document", "read_embedded", "re
 
 @dataclass(frozen=True)
 class Embedded:
-    """The predictions, the embedded gold and the texts of one GTT prediction file, each in
-    file order."""
+    """The predictions, the embedded gold and the texts of one GTT prediction file."""
 
     predictions: ModernFile
     gold: ModernFile
@@ -40,8 +36,7 @@ def read_embedded(path: str | Path) -> Embedded:
     Parameters
     ----------
     path : str or pathlib.Path
-        A GTT prediction file: one JSON object, document id → ``{"doctext",
-        "pred_templates", "gold_templates", ...}``.
+        One JSON object, document id → ``{"doctext", "pred_templates", "gold_templates", ...}``.
 
     Returns
     -------
@@ -52,9 +47,7 @@ def read_embedded(path: str | Path) -> Embedded:
     Raises
     ------
     InputError
-        If the file is not such an object, or a record lacks a string ``doctext`` or a list
-        ``pred_templates`` or ``gold_templates``, or a template is malformed (naming file and
-        document).
+        If the file is not such an object, or a record lacks one of those or is malformed.
 
     Examples
     --------
@@ -115,10 +108,8 @@ def _templates(record: dict[str, Any], name: str, key: str,
 
 
 def read_texts(path: str | Path) -> dict[str, str]:
-    """Document id → ``doctext`` of a modern file that has one (GTT and GRIT gold files, one
-    document per line; GTT and GRIT prediction files; FAMuS's prompt files, the document of
-    each prompt: :func:`prompt_document`); empty for the layouts without text (IterX,
-    muceval's neutral JSON, raw answers).
+    """Document id → ``doctext`` of a modern file that has one (GTT and GRIT gold and
+    predictions; FAMuS's prompt files: :func:`prompt_document`); empty for the other layouts.
 
     Raises
     ------
@@ -158,14 +149,11 @@ _EVENT_MARKS = re.compile(r"</?event>")
 
 def prompt_document(prompt: Any, path: str = "<string>", line: int | None = None) -> str:
     """The document of a FAMuS prompt (``llm_prompt``, a list of chat messages): in the last
-    message of role ``user``, the text between ``<source_document>`` and
-    ``</source_document>`` (the cross-document prompts, whose roles are taken from the
-    source) or else between ``<report_document>`` and ``</report_document>``, without the
-    ``<event>`` and ``</event>`` marks around the trigger.
-
-    The marks go because gold spans run across them (six of the 897 gold strings of the
-    report dev set, e.g. ``those granted clemency`` in ``those granted <event> clemency
-    </event>``): left in, their letters would sit inside those spans and hide them.
+    ``user`` message, the text in ``<source_document>`` (the cross-document prompts, whose
+    roles are taken from the source) or else in ``<report_document>``, without the
+    ``<event>`` and ``</event>`` marks around the trigger: gold spans run across them (six of
+    the 897 gold strings of the report dev set, e.g. ``those granted <event> clemency
+    </event>``), which left in would hide those spans.
 
     Raises
     ------

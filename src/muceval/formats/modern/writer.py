@@ -1,11 +1,6 @@
-"""Writing modern MUC-4 documents in any of the layouts, and making them from 1992 templates.
-
-``muceval convert`` is built on these: a GTT, GRIT, IterX or neutral file (or a 1992
-template file with its configuration) becomes any layout a scorer reads, written by its
-:class:`~muceval.formats.modern.Layout`. Mention offsets, which no scorer uses, are written
-as -1 (unknown) in the gold layouts; document texts as "". Template layouts cannot be made
-from GRIT's per-role extracts (they have no templates); the extract layouts take the
-per-role union of a document's templates, as GRIT's scorer does.
+"""Writing modern MUC-4 documents in any of the layouts, and making them from 1992 templates
+(``muceval convert``). Template layouts cannot be made from GRIT's per-role extracts; the
+extract layouts take the per-role union of a document's templates, as GRIT's scorer does.
 """
 
 from __future__ import annotations
@@ -25,7 +20,9 @@ from muceval.core.modern import (
     ModernFile,
     ModernTemplate,
 )
-from muceval.errors import InputError, UsageError
+from muceval.core.schema import schema_named
+from muceval.errors import InputError
+from muceval.formats.files import check_choice
 from muceval.formats.modern import NEUTRAL, TARGET_LAYOUTS, Layout, layout_named
 
 __all__ = ["NEUTRAL", "ROLE_SLOTS", "TARGET_LAYOUTS", "from_templates", "write_layout"]
@@ -39,9 +36,7 @@ def write_layout(modern: ModernFile, layout: str) -> str:
     {"30002": {"pred_templates": [{"incident_type": "attack", "PerpInd": [["shining path"]], \
 "PerpOrg": [], "Target": [], "Victim": [], "Weapon": []}]}}
     """
-    if layout not in TARGET_LAYOUTS:
-        raise UsageError(f"unknown layout {layout!r}; choose from {', '.join(TARGET_LAYOUTS)}",
-                         parameter="layout")
+    check_choice(layout, TARGET_LAYOUTS, "layout")
     target = layout_named(NEUTRAL[modern.gold] if layout == "muceval" else layout)
     if not _takes(target, modern.schema):
         others = [name for name in TARGET_LAYOUTS
@@ -63,16 +58,9 @@ def _takes(layout: Layout, schema: str) -> bool:
     """Whether ``layout`` holds templates of ``schema``: its own; any, when it reads any and
     its templates name their type; only those whose ids give the type, when its ids do
     (FAMuS's)."""
-    from muceval.core.schema import schema_named
-
     return layout.schema == schema or "schema" in layout.read_options and (
         schema_named(layout.schema).type_from == "field"
         or schema_named(schema).type_from == "docid")
-
-
-# ---------------------------------------------------------------------------
-# From 1992 template files
-# ---------------------------------------------------------------------------
 
 
 def from_templates(file: TemplateFile, config: Configuration, gold: bool) -> ModernFile:

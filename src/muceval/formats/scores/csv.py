@@ -1,9 +1,7 @@
 """muceval's scores as CSV (``muceval score --format csv``): one long table of every tally row.
 
-:func:`scores_to_csv` writes it; :func:`parse_scores_csv` reads back the
-per-message ALL TEMPLATES tallies of every system (what the significance tests
-need). The CSV carries no display type, so the summary a report shows is read
-from the JSON scores only.
+:func:`parse_scores_csv` reads back only the per-message ALL TEMPLATES tallies (what the
+significance tests need): the CSV carries no display type, so a report's summary needs JSON.
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType
 >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -29,7 +27,8 @@ from muceval.core.units import check_counts
 from muceval.errors import InputError, Problem
 from muceval.formats.counts import parse_count
 from muceval.formats.csvrows import csv_records
-from muceval.formats.scores.json import check_detail
+from muceval.formats.files import check_choice
+from muceval.formats.scores.json import DETAILS
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
     TallyRow,
@@ -106,8 +105,7 @@ def scores_to_csv(
     ``summary`` (the four accumulators over all messages, then the TEXT
     FILTERING row). ``rec``..``fal`` are the 1992 integers (empty for ``*``),
     ``recall``..``f_p2r`` unrounded fractions, and ``f_*_1992`` the printed
-    F-measures, given on ALL TEMPLATES total rows only. ``config_label`` is
-    accepted for symmetry with the other writers; the CSV has no header block.
+    F-measures, given on ALL TEMPLATES total rows only.
 
     ``detail`` ``"summary"`` (the default) writes the summary rows and, per
     message, only the ALL TEMPLATES total (what the significance tests need);
@@ -123,7 +121,7 @@ def scores_to_csv(
     [('pair', 'template-id'), ('pair', 's'), ('pair', 'TOTAL')]
     """
     del config_label  # the CSV carries no configuration header
-    check_detail(detail)
+    check_choice(detail, DETAILS, "detail")
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -167,19 +165,11 @@ def _is_all_total(row: TallyRow) -> bool:
     return row.kind == "total" and row.accumulator == DisplayType.ALL_TEMPLATES.value
 
 
-# ---------------------------------------------------------------------------
-# Reading
-# ---------------------------------------------------------------------------
-
-
 def _unit_tally(row: dict[str, str], path: str, line: int) -> Tally:
     values = {}
-    for f in TALLY_FIELDS:
-        cell = row.get(f)
-        if cell is None:
-            raise InputError.at(path, line, f"no {f} column")
+    for f in TALLY_FIELDS:  # every row has every column: the header was checked
         try:
-            values[f] = parse_count(cell)
+            values[f] = parse_count(row[f])
         except ValueError as bad:
             raise InputError.at(path, line, f"{f}: {bad}") from None
     tally = Tally(**values)
@@ -190,9 +180,8 @@ def _unit_tally(row: dict[str, str], path: str, line: int) -> Tally:
 
 
 def parse_scores_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...]:
-    """Per-message ALL TEMPLATES tallies of every system of a :func:`scores_to_csv` text.
-
-    The systems carry no summary (``summary`` is ``None``).
+    """Per-message ALL TEMPLATES tallies of every system of a :func:`scores_to_csv` text (the
+    systems' ``summary`` is ``None``).
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, TemplateStatus

@@ -1,9 +1,6 @@
-"""muceval's scores as JSON (``muceval score --format json``): the writer and the one reader.
-
-:func:`scores_to_json` writes every tally of every system; :func:`parse_scores_json`
-reads such a file back into :class:`~muceval.core.systems.ScoredSystem` values,
-from which both the significance tests (per-message ALL TEMPLATES tallies) and
-the HTML report (the summary rows) take what they need.
+"""muceval's scores as JSON (``muceval score --format json``): the writer and the one reader,
+whose :class:`~muceval.core.systems.ScoredSystem` values carry what both the significance
+tests and the HTML report need.
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType
 >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -38,8 +35,8 @@ from muceval.core.tallies import (
 )
 from muceval.core.unit_levels import UNIT_LEVELS, units_of
 from muceval.core.units import check_counts
-from muceval.errors import InputError, UsageError
-from muceval.formats.files import check_format_version, parse_json, read_text
+from muceval.errors import InputError
+from muceval.formats.files import check_choice, check_format_version, parse_json, read_text
 from muceval.formats.scores.rows import (
     FORMAT_VERSION,
     TallyRow,
@@ -51,6 +48,7 @@ from muceval.formats.scores.rows import (
     systems_of,
     text_filtering_row,
 )
+from muceval.version import __version__
 
 __all__ = ["DETAILS", "FORMAT_NAME", "parse_scores_json", "read_scores_json", "scores_to_json"]
 
@@ -58,11 +56,6 @@ FORMAT_NAME = "muceval-scores"
 """The ``format`` field of a muceval scores JSON file."""
 
 _ALL = DisplayType.ALL_TEMPLATES.value
-
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
 
 def _row_json(row: TallyRow) -> dict[str, Any]:
     s = scores_for(row)
@@ -112,12 +105,6 @@ DETAILS = ("summary", "messages", "pairs")
 totals, what significance needs), plus every message's rows, plus every pair's."""
 
 
-def check_detail(detail: str) -> None:
-    if detail not in DETAILS:
-        raise UsageError(f"unknown detail {detail!r}; choose from {', '.join(DETAILS)}",
-                         parameter="detail")
-
-
 def scores_to_json(
     systems: Mapping[str, Sequence[PairScore]],
     config: Configuration,
@@ -130,28 +117,22 @@ def scores_to_json(
 ) -> str:
     """The scores of every system as JSON (schema ``muceval-scores``, :data:`FORMAT_VERSION`).
 
-    ``systems`` maps a system name (see :func:`system_name`) to its catalog
-    entries in report order. Top level: ``format``, ``format_version``,
-    ``detail``, ``settings`` (what produced the file, as given), ``configuration``,
-    ``display_type``, ``slots`` (id and class: set/string/other),
-    ``subtotal_rows`` and ``systems`` in the given order.
+    ``systems`` maps a system name to its catalog entries in report order. Top level:
+    ``format``, ``format_version``, ``detail``, ``settings`` (as given), ``configuration``,
+    ``display_type``, ``slots`` (id and class: set/string/other), ``subtotal_rows``, ``unit``
+    (``message``, ``template`` or ``fill``: :mod:`muceval.core.unit_levels`; ``fill`` needs
+    pairs scored with ``ScoringOptions(fills=True)``) and ``systems``, in the given order.
 
-    Each system has ``system``; ``summary`` (the rows of the four
-    ``accumulators``, ``report_rows`` exactly as the 1992 summary shows them,
-    ``fallout`` (the SET FILLS ONLY row's), ``text_filtering`` counts and row,
-    ``f_measures``); and ``units``: per unit the ALL TEMPLATES
-    ``[POS, ACT, COR, PAR]``, which the significance tests need; top-level
-    ``unit`` says what a unit is (``message``, ``template`` or ``fill``, see
-    :mod:`muceval.core.unit_levels`; ``fill`` needs pairs scored with
-    ``ScoringOptions(fills=True)``). ``detail``
-    ``"messages"`` adds ``messages`` (per message: its TEXT FILTERING cell
-    ``a``-``d``, the rows of the four ``accumulators`` and ``f_measures``);
-    ``"pairs"`` also ``pairs`` (one per catalog entry: ids, status and the rows
-    of its report section). A row has ``row``, ``kind``, ``accumulator``,
-    ``tallies`` (POS..PIE), ``report`` (the 1992 integers; ``null`` for ``*``
-    or an unprinted column) and ``measures`` (fractions; F with beta 1, 0.5,
-    2). ``f_measures`` has ``report`` (the 1992 values from the rounded ALL
-    TEMPLATES recall and precision, or ``null``) and ``float``.
+    Each system has ``system``; ``summary`` (the rows of the four ``accumulators``,
+    ``report_rows`` as the 1992 summary shows them, ``fallout`` (the SET FILLS ONLY row's),
+    ``text_filtering`` counts and row, ``f_measures``); and ``units``: per unit the ALL
+    TEMPLATES ``[POS, ACT, COR, PAR]``. ``detail`` ``"messages"`` adds ``messages`` (per
+    message: its TEXT FILTERING cell ``a``-``d``, the four ``accumulators`` and
+    ``f_measures``); ``"pairs"`` also ``pairs`` (per catalog entry: ids, status and the rows
+    of its report section). A row has ``row``, ``kind``, ``accumulator``, ``tallies``
+    (POS..PIE), ``report`` (the 1992 integers; ``null`` for ``*`` or an unprinted column) and
+    ``measures`` (fractions; F with beta 1, 0.5, 2). ``f_measures`` has ``report`` (from the
+    rounded ALL TEMPLATES recall and precision, or ``null``) and ``float``.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -162,18 +143,16 @@ def scores_to_json(
     >>> doc["systems"][0]["summary"]["f_measures"]["report"], doc["systems"][0]["units"]
     ({'P&R': 75.0, '2P&R': 75.0, 'P&2R': 75.0}, {'M-1': [2, 2, 1, 1]})
     """
-    check_detail(detail)
+    check_choice(detail, DETAILS, "detail")
+    check_choice(unit, UNIT_LEVELS, "unit")
     label = configuration_label(config) if config_label is None else config_label
     layout = SlotLayout.of(config)
-    if unit not in UNIT_LEVELS:
-        raise UsageError(f"unknown unit {unit!r}; choose from {', '.join(UNIT_LEVELS)}",
-                         parameter="unit")
     out_systems = [_system_json(name, pairs, config, detail, unit)
                    for name, pairs in systems_of(systems).items()]
     doc = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
-        "muceval": _version(),
+        "muceval": __version__,
         "signature": signature({**(settings or {}), "detail": detail, "unit": unit}),
         "detail": detail,
         "unit": unit,
@@ -188,18 +167,13 @@ def scores_to_json(
     return json.dumps(doc, indent=indent, separators=separators, ensure_ascii=False) + "\n"
 
 
-def _version() -> str:
-    from muceval.version import __version__
-
-    return __version__
-
-
 def _system_json(
     name: str, pairs: Sequence[PairScore], config: Configuration, detail: str, unit: str
 ) -> dict[str, Any]:
     summary = summarize(pairs, config)
     tf = summary.text_filtering
     set_fills = summary.accumulators.matched_missing.set_fills
+    units = summary.message_totals if unit == "message" else units_of(pairs, config, unit)
     entry: dict[str, Any] = {
         "system": name,
         "summary": {
@@ -211,12 +185,7 @@ def _system_json(
                 "row": _row_json(text_filtering_row(tf)),
             },
         },
-        "units": {
-            message: list(total.as_tuple()[:4])
-            for message, total in summary.message_totals.items()
-        } if unit == "message" else {
-            u: list(t.as_tuple()[:4]) for u, t in units_of(pairs, config, unit).items()
-        },
+        "units": {u: list(t.as_tuple()[:4]) for u, t in units.items()},
     }  # fmt: skip
     if detail in ("messages", "pairs"):
         entry["messages"] = [
@@ -241,23 +210,14 @@ def _system_json(
     return entry
 
 
-# ---------------------------------------------------------------------------
-# Reading
-# ---------------------------------------------------------------------------
-
-
 def read_scores_json(path: str | Path) -> tuple[ScoredSystem, ...]:
     """Every system of the muceval scores JSON file at ``path`` (see :func:`parse_scores_json`)."""
     return parse_scores_json(read_text(path), str(path))
 
 
 def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...]:
-    """Every system of a muceval scores JSON text, in file order.
-
-    A system's ``units`` are the per-message ALL TEMPLATES totals; its
-    ``summary`` holds the rows of the 1992 summary (``report_rows``), the four
-    manners and the SET FILLS ONLY row (its fallout is the system's). Anything malformed is an
-    :class:`InputError` naming the file (and the line, for invalid JSON).
+    """Every system of a muceval scores JSON text, in file order: its ``units`` the per-unit
+    ALL TEMPLATES totals, its ``summary`` the rows of the 1992 summary (``report_rows``).
     """
     doc = parse_json(text, path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
@@ -299,8 +259,7 @@ def _unit(unit: str, counts: Any) -> Tally:
     why = check_counts(counts)
     if why is not None:
         raise _Malformed(f"unit {unit!r}: {why}")
-    pos, act, cor, par = counts
-    return Tally(pos=pos, act=act, cor=cor, par=par)
+    return Tally(*counts)  # POS, ACT, COR, PAR
 
 
 def _total(rows: Sequence[Any]) -> Tally:
@@ -311,24 +270,18 @@ def _total(rows: Sequence[Any]) -> Tally:
 
 
 def _read_system(entry: Any, n: int, path: str, level: str) -> ScoredSystem:
+    lacks = f"system entry {n} lacks its per-message ALL TEMPLATES tallies (units)"
     try:
         name = str(entry["system"])
         if "units" in entry:
             units = {str(unit): _unit(unit, counts) for unit, counts in entry["units"].items()}
         else:  # written before format version 2: from the per-message rows
             units = {str(m["message_id"]): _total(m["accumulators"][_ALL]) for m in entry["messages"]}
-    except (KeyError, TypeError, AttributeError, _Malformed) as bad:
-        detail = f": {bad}" if isinstance(bad, _Malformed) else ""
-        raise InputError.at(
-            path, None, f"system entry {n} lacks its per-message ALL TEMPLATES tallies (units){detail}"
-        ) from None
-    try:
+        lacks = f"system {name!r} lacks a valid summary (report rows, ALL TEMPLATES)"
         summary = _read_summary(entry["summary"], name, path)
     except (KeyError, TypeError, AttributeError, _Malformed) as bad:
         detail = f": {bad}" if isinstance(bad, _Malformed) else ""
-        raise InputError.at(
-            path, None, f"system {name!r} lacks a valid summary (report rows, ALL TEMPLATES){detail}"
-        ) from None
+        raise InputError.at(path, None, lacks + detail) from None
     why = units_disagree(units, summary.all_templates.tally)
     if why is not None:
         raise InputError.at(path, None, f"system {name!r}: {why}: the file was cut or edited")

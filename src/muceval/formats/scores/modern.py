@@ -51,14 +51,10 @@ def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -
         raise InputError.at(source[name], None, f"the systems were scored on different "
                             f"documents: {name} has {extra!r}, {lacking} has not (a missing "
                             "document would count as empty); score them against one key")
-    units = sorted(shared)
-    position = {u: i for i, u in enumerate(units)}
+    units = sorted(shared)  # every system's documents, as none is unshared
     import numpy as np  # imported here: the registry's sniffer is imported for every file
 
-    counts = np.zeros((len(systems), len(units), 4))
-    for n, docs in enumerate(systems.values()):
-        for docid, values in docs.items():
-            counts[n, position[docid]] = values
+    counts = np.array([[docs[u] for u in units] for docs in systems.values()], dtype=np.float64)
     return RatioTallies(tuple(systems), tuple(units), counts)
 
 

@@ -1,12 +1,7 @@
 """1992 score reports as scores: per-message tallies and the summary of one system.
 
-A message's tallies are the sums of the TOTAL rows of its template-pair
-sections (duplicated sections included, as the 1992 totals include them);
-sections without a TOTAL row (irrelevant, optional without a response) add
-nothing, but their message still belongs to the unit set. The summary rows
-come from the report's TOTAL SLOT SCORES block; no PIE is printed, so the ALL
-TEMPLATES fallout is unknown and a row's fallout is the printed integer
-percentage. A system is named after its file (:func:`~muceval.formats.files.system_name`).
+The summary rows come from the report's TOTAL SLOT SCORES block; no PIE is printed, so the
+ALL TEMPLATES fallout is unknown and a row's fallout is the printed integer percentage.
 
 >>> from_reports([]).counts.shape
 (0, 0, 4)
@@ -32,10 +27,9 @@ _FILL_ROWS = {"SET FILLS ONLY": "set-fills", "STRING FILLS ONLY": "string-fills"
 
 
 def report_units(report: ScoreReport) -> dict[str, Tally]:
-    """Per-message tallies: the sum of the TOTAL rows of each message's sections.
-
-    A TOTAL row no MUC tally can have (COR + PAR above POS or ACT) is an
-    :class:`InputError` at its line.
+    """Per-message tallies: the sum of the TOTAL rows of each message's sections (duplicated
+    sections included, as the 1992 totals include them); a TOTAL row no MUC tally can have is
+    an :class:`InputError` at its line.
     """
     per_unit: dict[str, Tally] = {}
     for block in report.blocks:
@@ -56,12 +50,8 @@ def report_units(report: ScoreReport) -> dict[str, Tally]:
 def report_summary(
     report: ScoreReport, name: str, config: Configuration | None = None
 ) -> SystemScores:
-    """The summary of one system from its report's TOTAL SLOT SCORES block.
-
-    ``config`` (optional) tells subtotal rows from slot rows; without it a row
-    named ``…-total`` is taken as an object subtotal. A report without an ALL
-    TEMPLATES row is an :class:`InputError`.
-    """
+    """The summary of one system from its report's TOTAL SLOT SCORES block; ``config`` tells
+    subtotal rows from slot rows (without it, a row named ``…-total`` is a subtotal)."""
     subtotal_names = (
         {row.name for row in SlotLayout.of(config).subtotals} if config is not None else None
     )
@@ -107,11 +97,8 @@ def report_summary(
 def report_system(
     report: ScoreReport, name: str | None = None, config: Configuration | None = None
 ) -> ScoredSystem:
-    """One system from its report: per-message tallies and summary.
-
-    ``name`` defaults to the report file's system name; ``config`` is passed
-    to :func:`report_summary`.
-    """
+    """One system from its report: per-message tallies and summary (``name`` defaults to the
+    file's :func:`~muceval.formats.files.system_name`; ``config``: :func:`report_summary`'s)."""
     name = system_name(report.path) if name is None else name
     return ScoredSystem(
         name, report.path, report_units(report), report_summary(report, name, config)

@@ -40,6 +40,8 @@ __all__ = [
 FORMAT_VERSION = 2
 """Version of the JSON and CSV schemas written by ``scores_to_json`` / ``scores_to_csv``."""
 
+_MM = DisplayType.MATCHED_MISSING.value
+
 
 def configuration_label(config: Configuration) -> str:
     """File name of the configuration (the first of ``config.source``'s `` + ``-joined files).
@@ -72,30 +74,16 @@ def scores_for(row: TallyRow) -> Scores:
 
 def pair_rows(pair: PairScore, summary: Summary) -> list[TallyRow]:
     """The rows of one template pair's report section (only template-id if it was not scored)."""
-    set_slots = set(summary.layout.set_slots)
-    rows = [
-        TallyRow(
-            "template-id",
-            "template-id",
-            None,
-            pair.template_id,
-            pair.status is TemplateStatus.OPTIONAL and not pair.scored,
-        )
-    ]
+    unscored_optional = pair.status is TemplateStatus.OPTIONAL and not pair.scored
+    rows = [TallyRow("template-id", "template-id", None, pair.template_id, unscored_optional)]
     if not pair.scored:
         return rows
+    set_slots = set(summary.layout.set_slots)
     tallies = dict(pair.slots)
     rows += [TallyRow(n, "slot", None, t, n in set_slots) for n, t in pair.slots]
-    rows += [
-        TallyRow(
-            r.name,
-            "subtotal",
-            None,
-            sum_tallies(tallies.get(s, Tally()) for s in r.slot_ids),
-            False,
-        )
-        for r in summary.layout.subtotals
-    ]
+    for r in summary.layout.subtotals:
+        subtotal = sum_tallies(tallies.get(s, Tally()) for s in r.slot_ids)
+        rows.append(TallyRow(r.name, "subtotal", None, subtotal, False))
     rows.append(TallyRow("TOTAL", "total", None, sum_tallies(t for _, t in pair.slots), False))
     return rows
 
@@ -116,14 +104,8 @@ def accumulator_rows(acc: Accumulator, manner: DisplayType, summary: Summary) ->
 
 def text_filtering_row(filtering: TextFiltering) -> TallyRow:
     """The TEXT FILTERING row, with its own 1992 measures."""
-    return TallyRow(
-        "TEXT FILTERING",
-        "text-filtering",
-        None,
-        filtering.tally(),
-        True,
-        report=text_filtering_scores(filtering),
-    )
+    report = text_filtering_scores(filtering)
+    return TallyRow("TEXT FILTERING", "text-filtering", None, filtering.tally(), True, report)
 
 
 def report_rows(summary: Summary) -> list[TallyRow]:
@@ -131,25 +113,15 @@ def report_rows(summary: Summary) -> list[TallyRow]:
     accs = summary.accumulators
     set_slots = set(summary.layout.set_slots)
     shown = summary.display_type.value
-    mm = DisplayType.MATCHED_MISSING
+    everything, mm = DisplayType.ALL_TEMPLATES.value, accs.matched_missing
     return [
-        TallyRow(
-            "template-id",
-            "template-id",
-            DisplayType.ALL_TEMPLATES.value,
-            accs.all_templates.template_id,
-            False,
-        ),
+        TallyRow("template-id", "template-id", everything, accs.all_templates.template_id, False),
         *(TallyRow(n, "slot", shown, t, n in set_slots) for n, t in summary.display.slots),
         *(TallyRow(n, "subtotal", shown, t, False) for n, t in summary.display.subtotals),
-        *(
-            TallyRow(MANNER_LABELS[m.value], "total", m.value, accs.get(m).total, False)
-            for m in MANNERS
-        ),
-        TallyRow("SET FILLS ONLY", "set-fills", mm.value, accs.matched_missing.set_fills, True),
-        TallyRow(
-            "STRING FILLS ONLY", "string-fills", mm.value, accs.matched_missing.string_fills, False
-        ),
+        *(TallyRow(MANNER_LABELS[m.value], "total", m.value, accs.get(m).total, False)
+          for m in MANNERS),
+        TallyRow("SET FILLS ONLY", "set-fills", _MM, mm.set_fills, True),
+        TallyRow("STRING FILLS ONLY", "string-fills", _MM, mm.string_fills, False),
     ]
 
 

@@ -1,8 +1,7 @@
 """Unit-tallies CSV: a long table ``system,unit,POS,ACT,COR,PAR`` with a header.
 
-The simplest input of ``muceval significance``: any scorer's per-unit counts.
-Missing (system, unit) rows are zeros; duplicates, non-integers, negative
-numbers and COR + PAR above POS or ACT are errors naming file and line.
+Any scorer's per-unit counts. Missing (system, unit) rows are zeros; duplicates, non-integers,
+negative numbers and COR + PAR above POS or ACT are errors naming file and line.
 
 >>> (a,) = parse_unit_csv("system,unit,POS,ACT,COR,PAR\\nA,u1,2,1,1,0\\n")
 >>> a.name, a.units["u1"]
