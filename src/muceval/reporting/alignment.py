@@ -21,7 +21,6 @@ JSON (format ``muceval-alignment``)::
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -33,6 +32,7 @@ import numpy as np
 from muceval.core.signature import document_header
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
+from muceval.reporting.outputs import csv_text, new_table
 from muceval.scoring.alignment.audit import AlignmentAudit, SystemAudit
 from muceval.significance.engine import compare
 from muceval.significance.settings import SignificanceSettings
@@ -61,6 +61,11 @@ class Flip:
     significant: bool
     p_default: float
     p_value: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "significant_default": self.default_significant,
+                "significant": self.significant, "p_default": self.p_default,
+                "p_value": self.p_value}
 
 
 @dataclass(frozen=True)
@@ -120,7 +125,6 @@ def _tallies(rows: Sequence[tuple[str, Mapping[str, Any]]], units: Sequence[str]
 def compare_criteria(audit: AlignmentAudit,
                      settings: SignificanceSettings | None = None) -> AlignmentComparison:
     """Test every change of F against the default criterion, and the flips between systems."""
-
     chosen = (settings or SignificanceSettings()).with_seed()
     # Only the randomization p-values are needed here: no classic tests, no intervals.
     chosen = replace(chosen, classic=False, bootstrap=0)
@@ -147,11 +151,6 @@ def compare_criteria(audit: AlignmentAudit,
         names, {c: [s.scores[c].f1 or 0.0 for s in audit.systems] for c in audit.scored},
         decisions, default)
     return AlignmentComparison(p_values, ranks, tau, flips, chosen.to_json())
-
-
-# ---------------------------------------------------------------------------
-# JSON and CSV
-# ---------------------------------------------------------------------------
 
 
 def _r(value: float | None, digits: int = 6) -> float | None:
@@ -203,9 +202,7 @@ def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | N
         "systems": [_system_json(s, audit, comparison) for s in audit.systems],
         "comparisons": [] if comparison is None else [
             {"criterion": c, "kendall_tau": _r(comparison.kendall_tau.get(c)),
-             "flips": [{"a": f.a, "b": f.b, "significant_default": f.default_significant,
-                        "significant": f.significant, "p_default": f.p_default,
-                        "p_value": f.p_value} for f in comparison.flips.get(c, ())]}
+             "flips": [f.to_dict() for f in comparison.flips.get(c, ())]}
             for c in audit.scored if c != audit.default],
         "calibration": [{"criterion": c.criterion,
                          "same_message": {"pairs": c.same_message_pairs,
@@ -303,14 +300,7 @@ def alignment_to_csv(audit: AlignmentAudit, comparison: AlignmentComparison | No
     if rows is None:
         raise UsageError(f"unknown CSV view {view!r} (choose from {', '.join(CSV_VIEWS)})",
                          parameter="view")
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows(audit, comparison))
-    return buffer.getvalue()
-
-
-# ---------------------------------------------------------------------------
-# Terminal tables
-# ---------------------------------------------------------------------------
+    return csv_text(rows(audit, comparison))
 
 
 def _pc(value: float | None) -> str:
@@ -325,7 +315,6 @@ def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | Non
                     terminal: bool = False, width: int = 140) -> str:
     """The audit as rich tables (exported as text unless printing to a terminal)."""
     from rich.console import Console
-    from rich.table import Table
 
     # No markup: criteria, values and names may hold brackets.
     console = Console(record=True, width=width, file=None if terminal else io.StringIO(),
@@ -336,13 +325,11 @@ def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | Non
                 if n == criterion.name]
         console.print(f"  {criterion.name}{' (' + ', '.join(role) + ')' if role else ''}: "
                       f"{criterion.describe()}", highlight=False)
-    table = Table(title="Scores per criterion (ALL TEMPLATES, %); ΔF and its p-value against "
-                  f"{audit.default}")
-    table.add_column("system")
-    for c in audit.scored:
-        heads = ("R", "P", "F", "pairs") if c == audit.default else ("F", "ΔF", "p", "rank")
-        for head in heads:
-            table.add_column(f"{c}\n{head}", justify="right")
+    heads = [f"{c}\n{head}" for c in audit.scored
+             for head in (("R", "P", "F", "pairs") if c == audit.default
+                          else ("F", "ΔF", "p", "rank"))]
+    table = new_table("Scores per criterion (ALL TEMPLATES, %); ΔF and its p-value against "
+                      f"{audit.default}", ("system",), heads)
     for s in audit.systems:
         row = [s.system]
         base = s.scores[audit.default].f1
@@ -385,16 +372,13 @@ def print_flips(console: Any, comparison: AlignmentComparison, criterion: str,
 
 
 def _pairs_table(console: Any, audit: AlignmentAudit) -> None:
-    from rich.table import Table
-
     records = [p for s in audit.systems for p in s.pairs]
     if not records:
         return
-    table = Table(title=f"Pairs ({sum(p.flagged for p in records)} flagged: mapped under "
-                  f"{audit.default}, refused by {audit.flag})")
-    for head in ("system", "message", "key", "resp", "score", "bits", "flags",
-                 *audit.scored, "matching slots"):
-        table.add_column(head)
+    table = new_table(f"Pairs ({sum(p.flagged for p in records)} flagged: mapped under "
+                      f"{audit.default}, refused by {audit.flag})",
+                      ("system", "message", "key", "resp", "score", "bits", "flags",
+                       *audit.scored, "matching slots"))
     for p in records:
         e = p.evidence
         table.add_row(p.system, e.message_id, e.key_id, e.response_id, str(e.pair_score),
@@ -405,18 +389,14 @@ def _pairs_table(console: Any, audit: AlignmentAudit) -> None:
 
 
 def _removal_table(console: Any, audit: AlignmentAudit) -> None:
-    from rich.table import Table
-
     records = [r for s in audit.systems for r in s.removal]
     if not records:
         return
-    anomalies = [r for r in records if r.anomaly]
-    table = Table(title=f"Removal audit: ΔF when one response template is removed "
-                  f"({len(anomalies)} with Kehler's anomaly: F falls under {audit.default}, "
-                  f"rises under {audit.flag})")
-    for head in ("system", "message", "response", "key", *(f"ΔF {c}" for c in audit.scored),
-                 "anomaly"):
-        table.add_column(head)
+    table = new_table(f"Removal audit: ΔF when one response template is removed "
+                      f"({sum(r.anomaly for r in records)} with Kehler's anomaly: F falls "
+                      f"under {audit.default}, rises under {audit.flag})",
+                      ("system", "message", "response", "key",
+                       *(f"ΔF {c}" for c in audit.scored), "anomaly"))
     for r in records:
         table.add_row(r.system, r.message_id, r.response_id, r.key_id or "-",
                       *(_signed(r.deltas[c][2]) for c in audit.scored),
@@ -425,14 +405,11 @@ def _removal_table(console: Any, audit: AlignmentAudit) -> None:
 
 
 def _calibration_table(console: Any, audit: AlignmentAudit) -> None:
-    from rich.table import Table
-
     if not audit.calibration:
         return
-    table = Table(title="Calibration from the key alone: pairs of different key templates "
-                  "each criterion would align")
-    for head in ("criterion", "same message", "other messages"):
-        table.add_column(head, justify="left" if head == "criterion" else "right")
+    table = new_table("Calibration from the key alone: pairs of different key templates "
+                      "each criterion would align", ("criterion",),
+                      ("same message", "other messages"))
     for c in audit.calibration:
         table.add_row(
             c.criterion,
@@ -443,13 +420,10 @@ def _calibration_table(console: Any, audit: AlignmentAudit) -> None:
 
 
 def _entropy_table(console: Any, audit: AlignmentAudit) -> None:
-    from rich.table import Table
-
     if not audit.entropy:
         return
-    table = Table(title="Key values per slot (share of key templates)")
-    for head in ("slot", "filled", "distinct", "entropy (bits)", "most frequent"):
-        table.add_column(head)
+    table = new_table("Key values per slot (share of key templates)",
+                      ("slot", "filled", "distinct", "entropy (bits)", "most frequent"))
     for e in audit.entropy:
         table.add_row(e.slot_id, f"{e.filled}/{e.templates}", str(e.distinct),
                       f"{e.entropy:.2f}",

@@ -14,8 +14,6 @@ JSON (format ``muceval-error-changes``)::
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, fields
@@ -23,6 +21,7 @@ from typing import Any
 
 from muceval.core.error_counts import ErrorCounts
 from muceval.core.signature import document_header
+from muceval.reporting.outputs import csv_text
 from muceval.significance.error_counts import ErrorChange
 from muceval.significance.settings import SignificanceSettings
 
@@ -47,9 +46,5 @@ def error_changes_to_json(counts: ErrorCounts, baseline: str | None,
 
 def error_changes_to_csv(changes: Sequence[ErrorChange]) -> str:
     """One line per pair and category, the columns of :class:`ErrorChange`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     names = [f.name for f in fields(ErrorChange)]
-    writer.writerow(names)
-    writer.writerows([getattr(c, n) for n in names] for c in changes)
-    return buffer.getvalue()
+    return csv_text([names, *([getattr(c, n) for n in names] for c in changes)])

@@ -3,19 +3,21 @@ and the folder of one file per system (``score --output-dir``, ``batch``)."""
 
 from __future__ import annotations
 
+import csv
 import io
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from rich.console import OverflowMethod
     from rich.table import Table
 
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
 
-__all__ = ["ENCODING", "ScoreView", "write_folder"]
+__all__ = ["ENCODING", "ScoreView", "csv_text", "new_table", "write_folder"]
 
 ScoreFormat = Literal["report", "json", "csv", "table"]
 ReportForm = Literal["template", "summary", "message"]
@@ -99,6 +101,27 @@ def per_slot_json(results: Mapping[str, Sequence[PairScore]], config: Configurat
                        "systems": [{"system": name,
                                     "rows": [r.to_dict() for r in per_slot_rows(pairs, config)]}
                                    for name, pairs in results.items()]}, indent=1) + "\n"
+
+
+def csv_text(rows: Iterable[Sequence[object]]) -> str:
+    """``rows`` as CSV text, lines ending in ``\\n``."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def new_table(title: str, left: Iterable[str], right: Iterable[str] = (), *,
+              no_wrap: bool = False, overflow: OverflowMethod = "ellipsis",
+              **options: Any) -> Table:
+    """A rich table with the columns ``left``, then ``right`` (right-justified)."""
+    from rich.table import Table
+
+    table = Table(title=title, **options)
+    for head in left:
+        table.add_column(head, no_wrap=no_wrap, overflow=overflow)
+    for head in right:
+        table.add_column(head, justify="right", no_wrap=no_wrap, overflow=overflow)
+    return table
 
 
 def _rendered(table: object, width: int) -> str:

@@ -18,6 +18,7 @@ from muceval.core.metrics import FloatScores
 from muceval.core.model import Configuration
 from muceval.core.systems import MANNER_LABELS
 from muceval.core.tallies import MANNERS, PairScore, Tally, summarize
+from muceval.reporting.outputs import new_table
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -81,11 +82,8 @@ def per_slot_rows(pairs: Sequence[PairScore], config: Configuration) -> list[Slo
 
 def per_slot_table(system: str, rows: Sequence[SlotRow]) -> Table:
     """A rich table of ``rows``: measures in %, a rule before each group of rows."""
-    from rich.table import Table
-
-    table = Table(title=f"{system}: per slot (%)", title_justify="left")
-    for column in ("", "recall", "precision", "F1", "POS", "ACT"):
-        table.add_column(column, justify="left" if not column else "right")
+    table = new_table(f"{system}: per slot (%)", ("",),
+                      ("recall", "precision", "F1", "POS", "ACT"), title_justify="left")
     previous_kind = rows[0].kind if rows else ""
     for r in rows:
         if r.kind != previous_kind:
