@@ -1,12 +1,10 @@
 """The views of ``muceval alignment``: criteria side by side with the significance of each
 change, the audit of pairs, the removal audit, the calibration and the entropy table.
 
-The change of a system's F from the default criterion to another is tested as
-any difference between two systems is: the pseudo-systems ``SYS@default`` and
-``SYS@criterion``, paired and stratified by message, in the same randomization
-engine as ``muceval significance``. Per criterion the systems are also compared
-with each other, and the pairs whose significance decision differs from the
-default criterion's are listed (flips), with Kendall's τ between the rankings.
+A change of F from the default criterion is tested as the difference of the pseudo-systems
+``SYS@default`` and ``SYS@criterion``, paired by message, as ``muceval significance`` tests
+two systems; flips are the pairs of systems whose significance decision differs from the
+default criterion's.
 
 JSON (format ``muceval-alignment``)::
 
@@ -53,7 +51,7 @@ FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class Flip:
-    """A pair of systems whose F difference is significant under one criterion and not the other."""
+    """A pair of systems significantly different under one criterion and not the other."""
 
     a: str
     b: str

@@ -1,17 +1,8 @@
 """Score N systems and test their differences: everything a report needs, in one object.
 
-Every input gives the same :class:`~muceval.core.systems.SystemScores` (the
-rows of one system's summary) and the per-message
-:class:`~muceval.core.units.UnitTallies` the significance tests need:
-
-* scored responses — :func:`systems_from_pairs` summarises the pair scores
-  of a scoring session (:func:`muceval.scoring.session.score_files`);
-* 1992 score reports and muceval JSON scores —
-  :func:`muceval.formats.registry.load_systems` reads them.
-
-:func:`analyze` then runs :func:`muceval.significance.engine.compare` and returns an
-:class:`Analysis`, whose :meth:`Analysis.to_dict` is the JSON behind the HTML
-report.
+Systems' summaries and per-unit tallies come from :func:`systems_from_pairs` (scored
+responses) or :func:`muceval.formats.registry.load_systems` (score reports, JSON scores);
+:func:`analyze` tests them into an :class:`Analysis`, the JSON behind the HTML report.
 
 >>> from muceval.core.units import from_arrays
 >>> from muceval.core.tallies import Tally
@@ -52,10 +43,6 @@ __all__ = [
     "systems_from_pairs",
 ]
 
-# ---------------------------------------------------------------------------
-# Scored responses
-# ---------------------------------------------------------------------------
-
 
 def _fallout_of(tally: Tally) -> float | None:
     return FloatScores.of(tally).fallout
@@ -67,13 +54,11 @@ def systems_from_pairs(
     sources: Mapping[str, str] | None = None,
     unit: str = "message",
 ) -> tuple[list[SystemScores], UnitTallies]:
-    """Summaries and per-unit tallies (ALL TEMPLATES totals) of scored systems.
+    """Summaries and per-unit tallies (ALL TEMPLATES totals) of scored systems, the rows as in
+    the 1992 summary.
 
-    ``unit`` is ``message``, ``template`` or ``fill`` (see :mod:`muceval.core.unit_levels`;
+    ``unit`` is ``message``, ``template`` or ``fill`` (:mod:`muceval.core.unit_levels`;
     ``fill`` needs pairs scored with ``ScoringOptions(fills=True)``).
-
-    The rows mirror the 1992 summary: slot and subtotal rows from the display
-    accumulator, the four manners, SET/STRING FILLS ONLY from MATCHED/MISSING.
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -132,11 +117,6 @@ def _tallies_of(systems: Sequence[SystemScores], per_unit: Sequence[Mapping[str,
     return from_arrays([s.name for s in systems], units, counts, level)
 
 
-# ---------------------------------------------------------------------------
-# The analysis
-# ---------------------------------------------------------------------------
-
-
 def _versions() -> tuple[tuple[str, str], ...]:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -175,19 +155,11 @@ class Analysis:
     ----------
     systems : tuple of SystemScores
         Every system's summary, in input order.
-    tallies : UnitTallies
-        Their per-unit tallies (what the tests shuffle).
-    significance : SignificanceResult
-        Every pairwise comparison, the groups and the systems' scores.
     settings : SignificanceSettings
-        The settings the analysis and every section were tested with (the seed drawn, if
-        none was given).
-    provenance : Provenance
-        The inputs and versions that made it.
+        The settings the analysis and every section were tested with (the seed drawn).
     sections : tuple of ReportSection
-        The report's optional sections (:class:`~muceval.reporting.sections.ReportSection`:
-        the Alignment and Errors sections, or any other), in the order ``report.json`` holds
-        them; each is placed on the page after the part it names.
+        The report's optional sections (:class:`~muceval.reporting.sections.ReportSection`),
+        in the order ``report.json`` holds them.
     files : tuple of (str, str)
         Further data files of the report's folder, name and text (``scores.json`` of
         systems scored here).
@@ -277,36 +249,28 @@ def analyze(
     progress: Callable[[int, int], None] | None = None,
     inputs: Mapping[str, Any] | None = None,
 ) -> Analysis:
-    """Run the significance analysis on the systems and collect everything for a report.
-
-    :func:`compare` on ``tallies``, kept together with the systems' summaries and a record
-    of what produced them (settings, inputs, versions): what :func:`write_report` turns into
-    the HTML report, and ``muceval report`` into JSON.
+    """Run :func:`compare` on ``tallies`` and keep the result with the systems' summaries and
+    what produced them: what :func:`write_report` turns into the HTML report.
 
     Parameters
     ----------
     systems : sequence of muceval.core.systems.SystemScores
-        The systems' summaries, from :func:`load_systems`, or from
-        :func:`~muceval.reporting.analysis.systems_from_pairs` for systems scored here.
+        The systems' summaries (:func:`load_systems`, or
+        :func:`~muceval.reporting.analysis.systems_from_pairs`).
     tallies : UnitTallies
         Their per-unit tallies, the same systems in the same order.
-    metrics : str or sequence of str, default all five
+    metrics, threads, progress
         As in :func:`compare`.
     settings : SignificanceSettings or None, default None
         How to test; None: the ``muc4`` preset.
-    threads, progress
-        As in :func:`compare`.
     inputs : mapping of str to object or None, default None
         What the analysis was made from (key, configuration, history, files...), recorded
-        in the settings so that the report says what produced it.
+        so that the report says what produced it.
 
     Returns
     -------
     muceval.reporting.analysis.Analysis
-        ``systems``, ``tallies``, ``significance`` (the :class:`SignificanceResult`),
-        ``settings`` (the :class:`SignificanceSettings` used, the seed drawn if none was
-        given) and ``provenance`` (``inputs`` and the versions of muceval, Python and the
-        numerical libraries); ``to_json()`` is the machine-readable report.
+        Its ``to_json()`` is the machine-readable report.
 
     Raises
     ------

@@ -508,7 +508,6 @@ def write_report(
     >>> settings = muceval.SignificanceSettings(method="exact", bootstrap=0)
     >>> analysis = muceval.analyze(systems, tallies, metrics="f1", settings=settings)
     >>> from muceval.reporting.options import ReportOptions
-from muceval.reporting.outputs import csv_text
     >>> written = muceval.write_report(analysis, tempfile.mkdtemp(),
     ...                                ReportOptions(title="alpha and gamma"))
     >>> written.html.name, sorted(path.name for path in written.figures)

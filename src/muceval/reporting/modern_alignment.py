@@ -1,12 +1,9 @@
 """The alignment view of the modern metrics (``muceval alignment`` with a GTT, GRIT or IterX key).
 
-GTT's criterion credits a template pair whose incident types agree even when no
-role entity matches. Per system: the pairs GTT's map credits, how many of them on
-the incident type alone, F under ``gtt`` (the official counts) and under
-``gtt-role-match``, the change with its p-value (the paired randomization over
-documents of ``muceval significance`` on the pseudo-systems ``SYS@gtt`` and
-``SYS@gtt-role-match``), ranks, Kendall's τ and the significance decisions between
-systems that flip.
+GTT's criterion credits a template pair whose incident types agree even when no role entity
+matches. Per system: the pairs GTT's map credits, how many on the incident type alone, F under
+``gtt`` and ``gtt-role-match`` with the change's p-value (as
+:mod:`muceval.reporting.alignment` tests it, over documents), ranks, τ and flips.
 
 JSON (format ``muceval-modern-alignment``)::
 

@@ -1,16 +1,6 @@
-"""Score reports: the 1992 text reports, byte for byte.
-
-Report forms, the ``layout`` of :func:`format_report` and ``score --layout`` (SCORER-SPEC
-§10, §11; the 1992 manual, "Examining scoring reports"):
-
-* ``template`` — the verbose report the official TST3 scores were printed
-  in: one section per catalog entry (key/response pair), then the summary;
-* ``summary`` — the header and the summary only (the 1992 ``s`` command);
-* ``message`` — one section per message, then the summary with the
-  ``TEXT FILTERING`` row (the 1992 ``C-u l`` command).
-
-Machine-readable output of the same tallies (JSON, CSV) is written by
-:mod:`muceval.formats.scores`.
+"""Score reports: the 1992 text reports, byte for byte (SCORER-SPEC §10, §11; the 1992
+manual, "Examining scoring reports"). JSON and CSV of the same tallies are
+written by :mod:`muceval.formats.scores`.
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType
 >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -47,10 +37,6 @@ __all__ = ["LAYOUTS", "REPORT_FORMS", "format_report", "pad"]
 REPORT_FORMS: tuple[str, ...] = ("template", "summary", "message")
 LAYOUTS = REPORT_FORMS
 """The former name of :data:`REPORT_FORMS` (a layout is a modern file's, in muceval)."""
-
-# ---------------------------------------------------------------------------
-# Layout primitives (§10.1, §10.3)
-# ---------------------------------------------------------------------------
 
 _HEADING = "  POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC PRE OVG FAL"
 _RULE = "-" * 29 + "+" + "-" * 11 + "+" + "-" * 7 + "+" + "-" * 11 + "+" + "-" * 15
@@ -140,10 +126,6 @@ def _f_measure_lines(total: Tally) -> list[str]:
         pad("F-MEASURES", 48) + " ".join(f"{format_f(v):>9}" for v in values),
     ]
 
-
-# ---------------------------------------------------------------------------
-# The 1992 report
-# ---------------------------------------------------------------------------
 
 
 def _header(config: Configuration, label: str) -> list[str]:
@@ -236,13 +218,10 @@ def format_report(
     layout: str = "template",
     config_label: str | None = None,
 ) -> str:
-    """The 1992 score report of one system, as the MUC-4 Scoring System printed it.
-
-    The same text, tabs included, as the 1992 program's reports: per-slot rows with POS,
-    ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON and the integer percentages REC, PRE, OVG
-    and FAL (rounded as in 1992), the object subtotals, the four manners of treating
-    unmapped templates, SET FILLS ONLY and STRING FILLS ONLY, and the F-measures, computed
-    as in 1992 from the rounded recall and precision of ALL TEMPLATES.
+    """The 1992 score report of one system, tabs included, as the MUC-4 Scoring System printed
+    it: per-slot rows, the object subtotals, the four manners of treating unmapped templates,
+    SET FILLS ONLY and STRING FILLS ONLY, and the F-measures, computed as in 1992 from the
+    rounded recall and precision of ALL TEMPLATES.
 
     Parameters
     ----------
@@ -251,17 +230,12 @@ def format_report(
     config : muceval.core.model.Configuration
         The configuration they were scored with.
     layout : {'template', 'summary', 'message'}, default 'template'
-        The report form (:data:`REPORT_FORMS`). ``'template'``: a section per key/response
-        pair, then the summary (the form of the official TST3 reports); ``'summary'``: the
-        header and the summary only; ``'message'``: a section per message, then the summary
-        with the TEXT FILTERING row.
+        ``'template'``: a section per key/response pair, then the summary (the form of the
+        official TST3 reports); ``'summary'``: the header and the summary only (the 1992
+        ``s`` command); ``'message'``: a section per message, then the summary with the TEXT
+        FILTERING row (the 1992 ``C-u l`` command).
     config_label : str or None, default None
         Printed after ``Configuration:``; None: the file name of ``config.source``.
-
-    Returns
-    -------
-    str
-        The report, ending with a newline.
 
     Raises
     ------
