@@ -83,9 +83,8 @@ def _regions(systems: Sequence[SystemScores],
 
 def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, str]] = (),
                                 ) -> list[Distribution]:
-    """The shuffled differences of every pair of neighbours in the ranking (on F P&R, else the
-    first metric), and of the pairs ``asked`` for, with the seed and shuffles of the analysis
-    (Chinchor 1992, Figure 1)."""
+    """The shuffled differences of every pair of neighbours in the ranking, and of the pairs
+    ``asked`` for (Chinchor 1992, Figure 1)."""
     from muceval.significance.distribution import shuffled_differences
 
     order = analysis.significance.ranking(analysis.ranking_metric)
@@ -118,8 +117,7 @@ def write_folder(out: Path, figures: Mapping[str, Any], data: Mapping[str, str],
 
 def build_figures(analysis: Analysis,
                   distributions: Sequence[Distribution] = ()) -> dict[str, Any]:
-    """Every figure of the report, keyed by figure id (:func:`~muceval.reporting.plots.to_svg`
-    and :func:`~muceval.reporting.plots.to_png` write each).
+    """Every figure of the report, keyed by figure id.
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -209,8 +207,7 @@ def _summary_view(analysis: Analysis) -> dict[str, Any]:
 
 
 def matrix_rows(sig: SignificanceResult, metric: str) -> list[dict[str, Any]]:
-    """The rows of a p-value matrix table: systems in one order for every metric (that of
-    F P&R), one cell per other system."""
+    """The rows of a p-value matrix table, one cell per other system."""
     order = sig.matrix_order
     rows = []
     for a in order:
@@ -286,16 +283,14 @@ def _slots_view(analysis: Analysis) -> dict[str, Any] | None:
                           "shade": None if f is None else f"{0.08 + 0.5 * f:.2f}",
                           "recall": format_pct(found.recall, 1),
                           "precision": format_pct(found.precision, 1)})
-        kind = "subtotal" if any(
-            lookup[n].get(slot) is not None and lookup[n][slot].kind == "subtotal" for n in order
-        ) else "slot"
-        rows.append({"slot": slot, "kind": kind, "cells": cells})
+        subtotal = any(getattr(lookup[n].get(slot), "kind", "") == "subtotal" for n in order)
+        rows.append({"slot": slot, "kind": "subtotal" if subtotal else "slot", "cells": cells})
     return {"order": order, "rows": rows}
 
 
 def classic_view(sig: SignificanceResult) -> list[dict[str, Any]]:
-    """Per metric, every pair's randomization p beside the classic tests, r and Yeh's factor
-    (empty when the classic tests were not computed)."""
+    """Per metric, every pair's randomization p beside the classic tests, r and Yeh's
+    factor."""
     out = []
     for metric in sig.metrics:
         rows = []
@@ -328,10 +323,9 @@ def _tally_view(rows: Sequence[Row], system: str, kind: str) -> dict[str, Any]:
     return {"system": system, "kind": kind, "columns": [c.upper() for c in _COUNT_COLUMNS],
             "rows": [{"name": r.name, "kind": r.kind,
                       "counts": [getattr(r.tally, c) for c in _COUNT_COLUMNS],
-                      "measures": [(m, format_pct(v)) for m, v in (
-                          ("recall", r.recall), ("precision", r.precision),
-                          ("overgeneration", r.overgeneration), ("fallout", r.fallout),
-                          ("f1", r.f_pr))]} for r in rows]}  # fmt: skip
+                      "measures": [(m, format_pct(r.value(m))) for m in (
+                          "recall", "precision", "overgeneration", "fallout", "f1")]}
+                     for r in rows]}  # fmt: skip
 
 
 def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:

@@ -33,8 +33,7 @@ _EXTENSION = {"report": "report", "json": "json", "csv": "csv", "table": "txt"}
 @dataclass(frozen=True)
 class ScoreView:
     """What to show of scored systems: the format, the 1992 report form, the detail of JSON
-    and CSV, the significance unit written into JSON, the per-slot view, and the settings
-    (provenance) that JSON records.
+    and CSV, the significance unit and the settings JSON records, and the per-slot view.
 
     >>> ScoreView("json", detail="messages").detail
     'messages'
@@ -76,11 +75,9 @@ class ScoreView:
         return "".join(f"==> {name} <==\n{text}"
                        for name, text in zip(results, reports, strict=True))
 
-
     def tables(self, results: Mapping[str, Sequence[PairScore]],
                config: Configuration) -> list[Table]:
-        """The terminal view (rich tables): the ALL TEMPLATES summary, or one per-slot table
-        per system."""
+        """The ALL TEMPLATES summary, or one per-slot table per system."""
         from muceval.reporting.slots import per_slot_rows, per_slot_table
         from muceval.reporting.terminal import summary_table
 

@@ -1,7 +1,6 @@
-"""What a terminal shows of a significance analysis: the ranked table with groups, the p-value
-matrices, the classic tests beside randomization, and the A/B comparison (rich tables).
-
-The results are computed in :mod:`muceval.significance`; this module only draws them.
+"""What a terminal shows of a significance analysis (computed in :mod:`muceval.significance`):
+the ranked table with groups, the p-value matrices, the classic tests beside randomization,
+and the A/B comparison (rich tables).
 """
 
 from __future__ import annotations
@@ -33,9 +32,7 @@ def render_significance(result: SignificanceResult, console: Any,
                         matrix: bool | None = None) -> None:
     """The result for a terminal: a ranked table (scores, groups, the difference and p to the
     next system), then the p-value matrices when they fit the console (``matrix`` None) or
-    when asked (True). Where the metrics do not fit side by side, each gets a table ranked by
-    its own metric; no number is elided.
-    A summary without comparisons (``significance --pairs``) shows scores and letters."""
+    when asked (True). No number is elided."""
     settings = result.settings
     console.print(
         f"[bold]{len(result.systems)} systems, {settings['units']} "
@@ -129,8 +126,8 @@ def _matrix(result: SignificanceResult, order: list[str], short: dict[str, str],
 def render_classic_tests(result: SignificanceResult, console: Any,
                          tests: Sequence[str] = PAIRED_TESTS,
                          metrics: Sequence[str] | None = None) -> None:
-    """The classic tests as a view: per pair, the randomization p, the chosen tests and the
-    correlation r of the systems' per-unit values, with Yeh's factor."""
+    """Per pair, the randomization p, the chosen classic tests and the correlation r of the
+    systems' per-unit values, with Yeh's factor."""
     unknown = [t for t in tests if t not in CLASSIC_TESTS]
     if unknown:
         raise UsageError(f"unknown test(s) {', '.join(unknown)}", parameter="tests")
@@ -231,8 +228,7 @@ def render_baseline(result: BaselineResult, console: Any) -> None:
 
 
 def print_signature(settings: Mapping[str, Any], console: Any) -> None:
-    """The one line that says how a result was made, as the JSON's ``signature`` says it (as
-    sacrebleu prints its own): quote it with the numbers."""
+    """The one line that says how a result was made (the JSON's ``signature``)."""
     from muceval.core.signature import signature
 
     console.print(f"signature: {signature(settings)}", highlight=False, soft_wrap=True)
@@ -270,11 +266,8 @@ def _pc(value: float | None) -> str:
 
 def scores_table(title: str, systems: Mapping[str, FloatScores],
                  regions: Mapping[str, Sequence[FloatScores]] | None = None) -> Table:
-    """A rich table of systems (best F P&R first), measures in %.
-
-    ``regions`` adds the region of performance: the (recall, precision) range
-    spanned by the four manners of counting unmapped templates.
-    """
+    """A rich table of systems (best F P&R first), measures in %; ``regions`` adds the
+    (recall, precision) range spanned by the four manners of counting unmapped templates."""
     caption = ("region REC x PRE: the lowest and highest recall and precision over the four "
                "ways of counting unmapped templates (matched only, matched/missing, "
                "matched/spurious, all templates)") if regions else None
@@ -318,8 +311,7 @@ def summary_table(results: Mapping[str, Sequence[PairScore]], config: Configurat
 def render_error_changes(changes: Sequence[Any], console: Any, alpha: float,
                          seed: int | None, adjust: str = "none") -> None:
     """Per pair (candidate against baseline), the error categories: both counts, the
-    difference and the p-value of the paired randomization over documents (* when the
-    p-value, adjusted with ``adjust``, is at most ``alpha``)."""
+    difference and the p-value (* when, adjusted with ``adjust``, it is at most ``alpha``)."""
     for baseline, candidate in dict.fromkeys((c.baseline, c.candidate) for c in changes):
         table = new_table(f"{candidate} against {baseline} (baseline): error counts",
                           ("category",), ("base", "cand", "Δ", "p", "documents"),
