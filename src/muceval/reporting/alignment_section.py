@@ -24,12 +24,9 @@ __all__ = ["AlignmentSection"]
 
 @dataclass(frozen=True)
 class AlignmentSection:
-    """The Alignment section of a report: the audit of the criteria, each change of F tested
-    with the report's own significance settings, and what produced it.
-
-    ``to_dict()`` is the ``muceval-alignment`` document (the ``alignment`` part of
-    ``report.json``); ``files()`` adds it to the report's folder as ``alignment.json``.
-    """
+    """The audit of the criteria, each change of F tested with the report's own significance
+    settings, and what produced it; its document (``muceval-alignment``) is also written as
+    ``alignment.json``."""
 
     audit: AlignmentAudit
     comparison: AlignmentComparison | None
@@ -41,7 +38,7 @@ class AlignmentSection:
 
     @functools.cached_property
     def document(self) -> dict[str, Any]:
-        """The ``muceval-alignment`` document, made once."""
+        """The ``muceval-alignment`` document."""
         return alignment_to_dict(self.audit, self.comparison, dict(self.recorded))
 
     def to_dict(self) -> dict[str, Any]:
@@ -115,7 +112,6 @@ def _alignment_columns(scored: Sequence[str], default: str) -> list[tuple[str, s
 
 
 def _alignment_text(metric: str, value: Any) -> str:
-    """A value of the scores table as it is shown."""
     if metric in ("recall", "precision", "f1"):
         return format_pct(value)
     if metric == "delta_f1":
@@ -127,7 +123,6 @@ def _alignment_text(metric: str, value: Any) -> str:
 
 def _alignment_rows(systems: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str, str]],
                     alpha: float) -> list[dict[str, Any]]:
-    """One row of the scores table per system, a cell per column."""
     rows = []
     for s in systems:
         cells = []

@@ -44,10 +44,6 @@ __all__ = [
 ]
 
 
-def _fallout_of(tally: Tally) -> float | None:
-    return FloatScores.of(tally).fallout
-
-
 def systems_from_pairs(
     results: Mapping[str, Sequence[PairScore]],
     config: Configuration,
@@ -76,31 +72,18 @@ def systems_from_pairs(
         summary = summarize(pairs, config)
         set_slots = set(summary.layout.set_slots)
         accs = summary.accumulators
-        at = accs.all_templates.total
+        at, mm = accs.all_templates.total, accs.matched_missing
         s = scores(at)
-        slots = tuple(
-            Row.of(n, "slot", t, _fallout_of(t) if n in set_slots else None)
-            for n, t in summary.display.slots
-        )
-        subtotals = tuple(Row.of(n, "subtotal", t) for n, t in summary.display.subtotals)
+        slots = tuple(Row.of(n, "slot", t, FloatScores.of(t).fallout if n in set_slots else None)
+                      for n, t in summary.display.slots)
         manners = tuple(Row.of(MANNER_LABELS[m.value], "total", accs.get(m).total) for m in MANNERS)
-        mm = accs.matched_missing
-        fills = (
-            Row.of("SET FILLS ONLY", "set-fills", mm.set_fills, _fallout_of(mm.set_fills)),
-            Row.of("STRING FILLS ONLY", "string-fills", mm.string_fills),
-        )
-        systems.append(
-            SystemScores(
-                name=name,
-                source=(sources or {}).get(name, name),
-                origin="scored",
-                all_templates=Row.of("ALL TEMPLATES", "total", at),
-                manners=manners,
-                slots=slots,
-                objects=subtotals + manners + fills,
-                f_1992=f_measures_1992(s.rec, s.pre),
-            )
-        )
+        objects = (*(Row.of(n, "subtotal", t) for n, t in summary.display.subtotals), *manners,
+                   Row.of("SET FILLS ONLY", "set-fills", mm.set_fills,
+                          FloatScores.of(mm.set_fills).fallout),
+                   Row.of("STRING FILLS ONLY", "string-fills", mm.string_fills))
+        systems.append(SystemScores(name, (sources or {}).get(name, name), "scored",
+                                    Row.of("ALL TEMPLATES", "total", at), manners, slots,
+                                    objects, f_measures_1992(s.rec, s.pre)))
         per_unit.append(
             summary.message_totals if unit == "message" else units_of(pairs, config, unit))
     return systems, _tallies_of(systems, per_unit, unit)
@@ -131,9 +114,8 @@ def _versions() -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True)
 class Provenance:
-    """What an analysis was made from: its inputs by role (key, configuration, history,
-    files, scoring options...), in the order the report lists them, and the versions of
-    muceval, Python and the numerical libraries that made it."""
+    """What an analysis was made from: its inputs by role, in the order the report lists them,
+    and the versions of muceval, Python and the numerical libraries."""
 
     inputs: tuple[tuple[str, Any], ...] = ()
     versions: tuple[tuple[str, str], ...] = field(default_factory=_versions)
@@ -267,21 +249,12 @@ def analyze(
         What the analysis was made from (key, configuration, history, files...), recorded
         so that the report says what produced it.
 
-    Returns
-    -------
-    muceval.reporting.analysis.Analysis
-        Its ``to_json()`` is the machine-readable report.
-
     Raises
     ------
     ValueError
         If ``systems`` and ``tallies`` do not list the same systems in the same order.
     UsageError
         As :func:`compare`.
-
-    See Also
-    --------
-    write_report : The HTML report of an analysis.
 
     Examples
     --------

@@ -1,8 +1,5 @@
-"""Which changes in error counts are real: per error category and pair of systems,
-both counts, the difference and the p-value of a paired randomization over documents
-(:mod:`muceval.significance.error_counts`, which finds them): a candidate against a
-baseline (``compare``), every pair (``significance --errors``) or neighbours in a ranking (the
-report). Here they are written.
+"""Which changes in error counts are real (found by :mod:`muceval.significance.error_counts`):
+per error category and pair of systems, both counts, the difference and the p-value, written.
 
 JSON (format ``muceval-error-changes``)::
 

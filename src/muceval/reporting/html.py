@@ -167,7 +167,6 @@ def _contents(sections: Sequence[ReportSection], shown: Mapping[str, bool],
 
 
 def _placed(sections: Sequence[ReportSection], page: Page) -> dict[str, list[Markup]]:
-    """The HTML of every section, by the part of the page it follows."""
     placed: dict[str, list[Markup]] = {anchor: [] for anchor in ANCHORS}
     for section in sections:
         placed[section.after].append(section.html(page))

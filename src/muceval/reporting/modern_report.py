@@ -1,12 +1,7 @@
-"""The HTML report of modern MUC-4 predictions: every scorer side by side, significance per scorer.
-
-The same predictions score differently under GTT's, GRIT's and IterX's scorers
-(MODERN-FORMATS.md), and rankings change between them: the report shows all of
-them at once. Per scorer: precision, recall and F1 of each system with the counts
-behind them, the pairwise p-values (paired randomization over documents on
-``(p_num, p_den, r_num, r_den)``, :func:`~muceval.significance.ratios.compare_ratios`)
-as matrices and groups. ``report.json`` holds everything (format
-``muceval-modern-report``).
+"""The HTML report of modern MUC-4 predictions: every scorer side by side (rankings change
+between GTT's, GRIT's and IterX's scorers), with the counts behind each score and the pairwise
+p-values per scorer (:func:`~muceval.significance.ratios.compare_ratios`) as matrices and
+groups. ``report.json`` holds everything (format ``muceval-modern-report``).
 """
 
 from __future__ import annotations
@@ -69,9 +64,8 @@ class ScorerResult:
 
 @dataclass(frozen=True)
 class ModernAnalysis:
-    """Every modern scorer's scores of every system and their significance, the settings
-    every test ran with (the seed drawn once), what the analysis was made from, and the
-    report's optional sections (the Errors of Das et al., when asked for)."""
+    """Every modern scorer's scores of every system and their significance, the settings every
+    test ran with (the seed drawn once), its inputs and the report's optional sections."""
 
     scorers: tuple[ScorerResult, ...]
     settings: SignificanceSettings

@@ -21,6 +21,7 @@ from muceval.core.systems import MANNER_LABELS
 from muceval.core.tallies import (
     MANNERS,
     Accumulator,
+    Accumulators,
     PairScore,
     Summary,
     Tally,
@@ -170,23 +171,24 @@ def _pair_section(pair: PairScore, summary: Summary, config: Configuration) -> l
     return lines
 
 
-def _accumulator_rows(template_row: Tally, acc: Accumulator, summary: Summary) -> list[str]:
-    """Template-id row, slot rows, rule and subtotal rows of a summary block."""
+def _accumulator_rows(accs: Accumulators, acc: Accumulator, summary: Summary) -> list[str]:
+    """The heading, template-id, slot and subtotal rows and the four manners of a block."""
     set_slots = set(summary.layout.set_slots)
-    lines = [_row("template-id", template_row, fal=False)]
+    lines = [pad("SLOT", _NAME_WIDTH) + _HEADING, _RULE,
+             _row("template-id", accs.all_templates.template_id, fal=False)]
     lines += [_row(name, tally, fal=name in set_slots) for name, tally in acc.slots]
     lines.append(_RULE)
     lines += [_row(name, tally, fal=False) for name, tally in acc.subtotals]
     lines.append(_RULE)
+    lines += [_row(MANNER_LABELS[m.value], accs.get(m).total, fal=False) for m in MANNERS]
     return lines
 
 
 def _summary_block(summary: Summary, *, text_filtering: bool) -> list[str]:
     """The final TOTAL SLOT SCORES block (§10.5, §11)."""
     accs = summary.accumulators
-    lines = [" * * * TOTAL SLOT SCORES * * *", "", pad("SLOT", _NAME_WIDTH) + _HEADING, _RULE]
-    lines += _accumulator_rows(accs.all_templates.template_id, summary.display, summary)
-    lines += [_row(MANNER_LABELS[m.value], accs.get(m).total, fal=False) for m in MANNERS]
+    lines = [" * * * TOTAL SLOT SCORES * * *", "",
+             *_accumulator_rows(accs, summary.display, summary)]
     # SET FILLS ONLY and STRING FILLS ONLY always come from MATCHED/MISSING (§8.4).
     lines.append(_row("SET FILLS ONLY", accs.matched_missing.set_fills, fal=True))
     lines.append(_row("STRING FILLS ONLY", accs.matched_missing.string_fills, fal=False))
@@ -201,11 +203,8 @@ def _message_sections(summary: Summary) -> list[str]:
     lines: list[str] = []
     for message in summary.messages:
         accs = message.accumulators
-        lines += [message.message_id, "", pad("SLOT", _NAME_WIDTH) + _HEADING, _RULE]
-        lines += _accumulator_rows(
-            accs.all_templates.template_id, accs.get(summary.display_type), summary
-        )
-        lines += [_row(MANNER_LABELS[m.value], accs.get(m).total, fal=False) for m in MANNERS]
+        lines += [message.message_id, "",
+                  *_accumulator_rows(accs, accs.get(summary.display_type), summary)]
         lines += _f_measure_lines(accs.all_templates.total)
         lines.append("\f")
     return lines

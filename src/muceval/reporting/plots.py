@@ -131,7 +131,6 @@ def matrix_plot(result: SignificanceResult, metric: str,
     title = (f"{label or METRIC_TITLES.get(metric, metric)}: pairwise p-values "
              f"(* significant at α = {alpha:g}, confidence ≥ {needed:g})")
     shown = display_names(order)
-    # The layout in points: names, then the square of cells, then the colour bar.
     side = 72 * max(3.6, 0.64 * n)
     cell = side / max(n, 1)
     names = max((text_width(shown[o], 8) for o in order), default=0.0)
@@ -458,8 +457,6 @@ def histogram_plot(distribution: Distribution, label: str,
     top = max(float(values.max(initial=0.0)), observed) or 1.0
     bins = np.linspace(float(values.min(initial=0.0)) if not two_sided else 0.0, top * 1.02, 41)
     counts, edges = np.histogram(values, bins=bins)
-    # 5.2 × 2.6 inches; the plot from 0.75 in at the left to 0.16 in from the right, 0.35 in
-    # below the top to 0.55 in above the bottom.
     fig = SvgFigure(5.2 * 72, 2.6 * 72)
     x0, x1, y0, y1 = 0.75 * 72, fig.width - 0.156 * 72, 0.35 * 72, fig.height - 0.55 * 72
     low, high = float(edges[0]), float(edges[-1])
@@ -472,7 +469,6 @@ def histogram_plot(distribution: Distribution, label: str,
     def y(c: float) -> float:
         return y1 - (y1 - y0) * c / ceiling
 
-    # One outline for the 40 bars, and one white line for the gaps between them.
     outline = [(x(low), y(0))]
     for k, c in enumerate(counts.tolist()):
         outline += [(x(float(edges[k])), y(c)), (x(float(edges[k + 1])), y(c))]
@@ -541,7 +537,6 @@ def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: S
     shown = display_names(name for name, _ in rows)
     names = max((text_width(shown[name], 8) for name, _ in rows), default=0.0)
     legend = max((text_width(c, 7) for c in categories), default=0.0) + 22
-    # Tall enough for the bars and for the legend, one line per category.
     fig = SvgFigure(9.0 * 72 + legend, max((1.6 + 0.3 * len(rows)) * 72,
                                            12 + 11 * len(categories) + 20))
     x0, x1, y0, y1 = names + 16, fig.width - legend - 16, 12.0, fig.height - 44
