@@ -89,8 +89,8 @@ def rank_and_flip(
     tau: dict[str, float | None] = {}
     flips: dict[str, tuple[Flip, ...]] = {}
     for c, values in f1.items():
-        for name, r in zip(names, rankdata([-x for x in values], method="min"), strict=True):
-            ranks[(name, c)] = int(r)
+        ranks.update(((name, c), int(r)) for name, r in
+                     zip(names, rankdata([-x for x in values], method="min"), strict=True))
         if c == default:
             continue
         tau[c] = float(kendalltau(f1[default], values).statistic) if len(names) >= 2 else None
@@ -103,11 +103,8 @@ def rank_and_flip(
 
 
 def _units(audit: AlignmentAudit) -> list[str]:
-    names: set[str] = set()
-    for s in audit.systems:
-        for score in s.scores.values():
-            names.update(score.units)
-    return sorted(names)
+    return sorted({unit for s in audit.systems for score in s.scores.values()
+                   for unit in score.units})
 
 
 def _tallies(rows: Sequence[tuple[str, Mapping[str, Any]]], units: Sequence[str]) -> UnitTallies:
@@ -305,7 +302,7 @@ def _pc(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.2f}"
 
 
-def _signed(value: float | None) -> str:
+def signed_pct(value: float | None) -> str:
     return "" if value is None else f"{100 * value:+.2f}"
 
 
@@ -338,7 +335,7 @@ def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | Non
                 continue
             p = comparison.p_values.get((s.system, c)) if comparison else None
             rank = comparison.ranks.get((s.system, c)) if comparison else None
-            row += [_pc(x.f1), _signed(None if x.f1 is None or base is None else x.f1 - base),
+            row += [_pc(x.f1), signed_pct(None if x.f1 is None or base is None else x.f1 - base),
                     "" if p is None else f"{p:.4f}", "" if rank is None else str(rank)]
         table.add_row(*row)
     console.print(table)
@@ -397,7 +394,7 @@ def _removal_table(console: Any, audit: AlignmentAudit) -> None:
                        *(f"ΔF {c}" for c in audit.scored), "anomaly"))
     for r in records:
         table.add_row(r.system, r.message_id, r.response_id, r.key_id or "-",
-                      *(_signed(r.deltas[c][2]) for c in audit.scored),
+                      *(signed_pct(r.deltas[c][2]) for c in audit.scored),
                       "ANOMALY" if r.anomaly else "")
     console.print(table)
 

@@ -15,6 +15,7 @@ from markupsafe import Markup
 from muceval.reporting.alignment import (
     AlignmentComparison,
     alignment_to_dict,
+    signed_pct,
 )
 from muceval.reporting.sections import Page, format_p, format_pct
 from muceval.scoring.alignment.audit import AlignmentAudit
@@ -70,10 +71,6 @@ class AlignmentSection:
                            alignment=_alignment_view(self.document, page))
 
 
-def _signed_pct(value: float | None) -> str:
-    return "" if value is None else f"{100 * value:+.2f}"
-
-
 def _alignment_view(doc: Mapping[str, Any], page: Page) -> dict[str, Any]:
     """What the Alignment section shows, from the ``muceval-alignment`` document."""
     default, flag = doc["default"], doc["flag"]
@@ -115,7 +112,7 @@ def _alignment_text(metric: str, value: Any) -> str:
     if metric in ("recall", "precision", "f1"):
         return format_pct(value)
     if metric == "delta_f1":
-        return _signed_pct(value)
+        return signed_pct(value)
     if metric == "p_value":
         return "" if value is None else format_p(value)
     return "" if value is None else str(value)
@@ -144,12 +141,12 @@ def _removal_view(systems: Sequence[Mapping[str, Any]],
         records = s["removal"]
         if not records:
             continue
-        raises = {c: sum(1 for r in records if (r["deltas"][c]["f1"] or 0) > 0) for c in scored}
         removal.append({"system": s["system"], "templates": len(records),
-                        "raises": [raises[c] for c in scored],
+                        "raises": [sum(1 for r in records if (r["deltas"][c]["f1"] or 0) > 0)
+                                   for c in scored],
                         "anomalies": sum(r["anomaly"] for r in records)})
         anomalies += [{"system": s["system"], **r,
-                       "df": [_signed_pct(r["deltas"][c]["f1"]) for c in scored]}
+                       "df": [signed_pct(r["deltas"][c]["f1"]) for c in scored]}
                       for r in records if r["anomaly"]]
     return removal, anomalies
 

@@ -99,8 +99,6 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
 
     Raises
     ------
-    OSError
-        If ``out_dir`` cannot be created.
     OutputError
         If a file cannot be written.
 

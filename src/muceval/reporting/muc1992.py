@@ -226,8 +226,6 @@ def format_report(
     ----------
     pairs : iterable of PairScore
         The system's catalog entries in report order (:meth:`Scorer.score`).
-    config : muceval.core.model.Configuration
-        The configuration they were scored with.
     layout : {'template', 'summary', 'message'}, default 'template'
         ``'template'``: a section per key/response pair, then the summary (the form of the
         official TST3 reports); ``'summary'``: the header and the summary only (the 1992

@@ -53,7 +53,6 @@ def environment() -> jinja2.Environment:
         loader=jinja2.PackageLoader("muceval.reporting", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"]),
         undefined=jinja2.StrictUndefined,
-        trim_blocks=False,
     )
     env.filters["system"] = _system_filter
     env.filters["shown"] = _shown_filter
