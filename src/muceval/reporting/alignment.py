@@ -19,7 +19,6 @@ JSON (format ``muceval-alignment``)::
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,7 +29,7 @@ import numpy as np
 from muceval.core.signature import document_header
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
-from muceval.reporting.outputs import csv_text, new_table
+from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.alignment.audit import AlignmentAudit, SystemAudit
 from muceval.significance.engine import compare
 from muceval.significance.settings import SignificanceSettings
@@ -218,8 +217,8 @@ def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | N
 def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                       settings: Mapping[str, Any]) -> str:
     """The whole audit as one compact JSON document (see the module docstring)."""
-    doc = alignment_to_dict(audit, comparison, settings)
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(alignment_to_dict(audit, comparison, settings), ensure_ascii=False,
+                      separators=(",", ":")) + "\n"
 
 
 def _score_rows(audit: AlignmentAudit,
@@ -309,11 +308,8 @@ def signed_pct(value: float | None) -> str:
 def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                     terminal: bool = False, width: int = 140) -> str:
     """The audit as rich tables (exported as text unless printing to a terminal)."""
-    from rich.console import Console
-
     # No markup: criteria, values and names may hold brackets.
-    console = Console(record=True, width=width, file=None if terminal else io.StringIO(),
-                      markup=False, highlight=False)
+    console = text_console(width, terminal, markup=False, highlight=False)
     console.print("Criteria:")
     for criterion in audit.criteria:
         role = [r for r, n in (("default", audit.default), ("flag", audit.flag))

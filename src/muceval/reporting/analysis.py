@@ -179,8 +179,8 @@ class Analysis:
 
     def with_section(self, section: ReportSection) -> Analysis:
         """The analysis with ``section`` added (one of that id replaced)."""
-        kept = tuple(s for s in self.sections if s.id != section.id)
-        return replace(self, sections=(*kept, section))
+        return replace(self, sections=(*(s for s in self.sections if s.id != section.id),
+                                       section))
 
     def system(self, name: str) -> SystemScores:
         for s in self.systems:

@@ -69,6 +69,5 @@ class AnswersSection:
 def answers_section(scorers: Sequence[tuple[str, Sequence[ModernScores]]],
                     ) -> AnswersSection | None:
     """The section, when some system's predictions are raw answers (else None)."""
-    chosen = tuple((label, tuple(systems)) for label, systems in scorers)
-    section = AnswersSection(chosen)
+    section = AnswersSection(tuple((label, tuple(systems)) for label, systems in scorers))
     return section if section._systems() else None

@@ -253,8 +253,7 @@ def matrices_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str 
 def groupings_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str = "",
                    titles: Mapping[str, str] = METRIC_TITLES) -> list[dict[str, Any]]:
     """The groupings section of a significance result (figures ``{prefix}groups-{metric}``)."""
-    groups = sig.letter_groups or sig.groups
-    return [{"metric": m, "label": titles.get(m, m), "groups": groups[m],
+    return [{"metric": m, "label": titles.get(m, m), "groups": (sig.letter_groups or sig.groups)[m],
              "figure": figure_view(f"{prefix}groups-{m}", svgs,
                                f"Significance groups for {titles.get(m, m)}.")}
             for m in sig.metrics]

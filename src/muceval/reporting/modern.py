@@ -14,14 +14,13 @@ the units of the significance tests.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import signature
 from muceval.formats.scores.modern import FORMAT_VERSION, MODERN_FORMAT
-from muceval.reporting.outputs import csv_text, new_table
+from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.modern import ModernScores
 from muceval.version import __version__
 
@@ -86,9 +85,7 @@ def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
 def modern_scores_table(run: ModernRun, terminal: bool) -> str:
     """Each scorer's table (P, R, F1 and the counts behind them, best first), printed on the
     terminal (``terminal``) or returned as text."""
-    from rich.console import Console
-
-    console = Console(record=True, width=120, file=None if terminal else io.StringIO())
+    console = text_console(120, terminal)
     for systems in run.scores:
         if not systems:
             continue

@@ -22,7 +22,6 @@ JSON (format ``muceval-modern-alignment``)::
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -30,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import document_header
 from muceval.reporting.alignment import AlignmentComparison, print_flips, rank_and_flip
-from muceval.reporting.outputs import csv_text, new_table
+from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.modern import ratio_tallies
 from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
 from muceval.significance.ratios import compare_ratios
@@ -144,10 +143,7 @@ def modern_alignment_table(audits: Sequence[GttAlignmentAudit],
                            comparison: AlignmentComparison | None, pairs: bool = False,
                            terminal: bool = False, width: int = 140) -> str:
     """The audit as rich tables (exported as text unless printing to a terminal)."""
-    from rich.console import Console
-
-    console = Console(record=True, width=width, file=None if terminal else io.StringIO(),
-                      markup=False, highlight=False)
+    console = text_console(width, terminal, markup=False, highlight=False)
     console.print("Criteria:")
     for name, c in MODERN_CRITERIA.items():
         role = " (default)" if name == DEFAULT else " (flag)" if name == FLAG else ""

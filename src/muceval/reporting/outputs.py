@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from rich.console import OverflowMethod
+    from rich.console import Console, OverflowMethod
     from rich.table import Table
 
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
 
-__all__ = ["ENCODING", "ScoreView", "csv_text", "new_table", "write_folder"]
+__all__ = ["ENCODING", "ScoreView", "csv_text", "new_table", "text_console", "write_folder"]
 
 ScoreFormat = Literal["report", "json", "csv", "table"]
 ReportForm = Literal["template", "summary", "message"]
@@ -121,10 +121,15 @@ def new_table(title: str, left: Iterable[str], right: Iterable[str] = (), *,
     return table
 
 
-def _rendered(table: object, width: int) -> str:
+def text_console(width: int, terminal: bool = False, **options: Any) -> Console:
+    """A console that prints to the terminal, or else records its text (``export_text``)."""
     from rich.console import Console
 
-    console = Console(record=True, width=width, file=io.StringIO())
+    return Console(record=True, width=width, file=None if terminal else io.StringIO(), **options)
+
+
+def _rendered(table: object, width: int) -> str:
+    console = text_console(width)
     console.print(table)
     return console.export_text()
 

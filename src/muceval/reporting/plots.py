@@ -143,8 +143,7 @@ def matrix_plot(result: SignificanceResult, metric: str,
     fig = SvgFigure(left + side + right, top + side + top_names)
     for k, line in enumerate(lines):
         fig.add(Text(left + side / 2, top - 8 - 12 * (len(lines) - 1 - k), line, size=10))
-    floor = 1.0 / (settings["shuffles"] + 1) if settings.get("shuffles") else 1e-4
-    vmin = min(floor, 1e-3)
+    vmin = min(1.0 / (settings["shuffles"] + 1) if settings.get("shuffles") else 1e-4, 1e-3)
     color = _p_colors(vmin)
     cells = [[None if row == col else result.comparison(row, col, metric) for col in order]
              for row in order]

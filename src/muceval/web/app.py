@@ -167,8 +167,7 @@ class _Pages:
 
     def queue(self, request: Request) -> Response:
         session = self.session
-        params = request.query_params
-        chosen = {k: params.get(k, "") for k in _FILTERS}
+        chosen = {k: request.query_params.get(k, "") for k in _FILTERS}
         shown = [q for q in session.questions if _matches(q, chosen)]
         return self.page("queue.html.j2", request, questions=shown, chosen=chosen,
                          messages=sorted({q.message_id for q in session.questions}),
@@ -178,14 +177,13 @@ class _Pages:
 
     def question(self, request: Request) -> Response:
         session = self.session
-        question_id = request.path_params["qid"]
-        found = next((q for q in session.questions if q.id == question_id), None)
+        found = next((q for q in session.questions if q.id == request.path_params["qid"]), None)
         if found is None:
             return RedirectResponse(f"{self.base}/?" + urlencode(
                 {"notice": "that question is answered already"}), status_code=303)
-        view = question_view(session, found, self.texts)
         return self.page("question.html.j2", request, title=f"muceval adjudicate: question "
-                         f"{found.number} of {session.total}", **view,
+                         f"{found.number} of {session.total}",
+                         **question_view(session, found, self.texts),
                          filters=request.query_params.get("filters", ""))
 
     def answer(self, request: Request, form: Form) -> Response:
