@@ -1,8 +1,6 @@
-"""Figures of a report, as plain SVG figures (:class:`~muceval.reporting.svgfig.SvgFigure`:
-through matplotlib a matrix took a third of a second), coloured from matplotlib's maps as
-tables (:mod:`muceval.reporting.colours`). Text stays ``<text>``, so that labels can be read
-back from the file or a browser's DOM, and marks carry ids naming what they show (system names
-through :func:`slug`):
+"""Figures of a report, as plain SVG figures (:class:`~muceval.reporting.svgfig.SvgFigure`).
+Text stays ``<text>``, so that labels can be read back from the file or a browser's DOM, and
+marks carry ids naming what they show (system names through :func:`slug`):
 
 * region of performance: ``region-<system>`` (rectangle) and ``point-<system>``;
 * significance matrix: ``cell-<row>--<column>`` for every off-diagonal cell;
