@@ -1,12 +1,10 @@
 """The views of ``muceval alignment``: criteria side by side with the significance of each
 change, the audit of pairs, the removal audit, the calibration and the entropy table.
 
-The change of a system's F from the default criterion to another is tested as
-any difference between two systems is: the pseudo-systems ``SYS@default`` and
-``SYS@criterion``, paired and stratified by message, in the same randomization
-engine as ``muceval significance``. Per criterion the systems are also compared
-with each other, and the pairs whose significance decision differs from the
-default criterion's are listed (flips), with Kendall's τ between the rankings.
+A change of F from the default criterion is tested as the difference of the pseudo-systems
+``SYS@default`` and ``SYS@criterion``, paired by message, as ``muceval significance`` tests
+two systems; flips are the pairs of systems whose significance decision differs from the
+default criterion's.
 
 JSON (format ``muceval-alignment``)::
 
@@ -21,8 +19,6 @@ JSON (format ``muceval-alignment``)::
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,6 +29,7 @@ import numpy as np
 from muceval.core.signature import document_header
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
+from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.alignment.audit import AlignmentAudit, SystemAudit
 from muceval.significance.engine import compare
 from muceval.significance.settings import SignificanceSettings
@@ -53,7 +50,7 @@ FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class Flip:
-    """A pair of systems whose F difference is significant under one criterion and not the other."""
+    """A pair of systems significantly different under one criterion and not the other."""
 
     a: str
     b: str
@@ -61,6 +58,11 @@ class Flip:
     significant: bool
     p_default: float
     p_value: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "significant_default": self.default_significant,
+                "significant": self.significant, "p_default": self.p_default,
+                "p_value": self.p_value}
 
 
 @dataclass(frozen=True)
@@ -86,8 +88,8 @@ def rank_and_flip(
     tau: dict[str, float | None] = {}
     flips: dict[str, tuple[Flip, ...]] = {}
     for c, values in f1.items():
-        for name, r in zip(names, rankdata([-x for x in values], method="min"), strict=True):
-            ranks[(name, c)] = int(r)
+        ranks.update(((name, c), int(r)) for name, r in
+                     zip(names, rankdata([-x for x in values], method="min"), strict=True))
         if c == default:
             continue
         tau[c] = float(kendalltau(f1[default], values).statistic) if len(names) >= 2 else None
@@ -100,11 +102,8 @@ def rank_and_flip(
 
 
 def _units(audit: AlignmentAudit) -> list[str]:
-    names: set[str] = set()
-    for s in audit.systems:
-        for score in s.scores.values():
-            names.update(score.units)
-    return sorted(names)
+    return sorted({unit for s in audit.systems for score in s.scores.values()
+                   for unit in score.units})
 
 
 def _tallies(rows: Sequence[tuple[str, Mapping[str, Any]]], units: Sequence[str]) -> UnitTallies:
@@ -120,7 +119,6 @@ def _tallies(rows: Sequence[tuple[str, Mapping[str, Any]]], units: Sequence[str]
 def compare_criteria(audit: AlignmentAudit,
                      settings: SignificanceSettings | None = None) -> AlignmentComparison:
     """Test every change of F against the default criterion, and the flips between systems."""
-
     chosen = (settings or SignificanceSettings()).with_seed()
     # Only the randomization p-values are needed here: no classic tests, no intervals.
     chosen = replace(chosen, classic=False, bootstrap=0)
@@ -147,11 +145,6 @@ def compare_criteria(audit: AlignmentAudit,
         names, {c: [s.scores[c].f1 or 0.0 for s in audit.systems] for c in audit.scored},
         decisions, default)
     return AlignmentComparison(p_values, ranks, tau, flips, chosen.to_json())
-
-
-# ---------------------------------------------------------------------------
-# JSON and CSV
-# ---------------------------------------------------------------------------
 
 
 def _r(value: float | None, digits: int = 6) -> float | None:
@@ -203,9 +196,7 @@ def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | N
         "systems": [_system_json(s, audit, comparison) for s in audit.systems],
         "comparisons": [] if comparison is None else [
             {"criterion": c, "kendall_tau": _r(comparison.kendall_tau.get(c)),
-             "flips": [{"a": f.a, "b": f.b, "significant_default": f.default_significant,
-                        "significant": f.significant, "p_default": f.p_default,
-                        "p_value": f.p_value} for f in comparison.flips.get(c, ())]}
+             "flips": [f.to_dict() for f in comparison.flips.get(c, ())]}
             for c in audit.scored if c != audit.default],
         "calibration": [{"criterion": c.criterion,
                          "same_message": {"pairs": c.same_message_pairs,
@@ -226,8 +217,8 @@ def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | N
 def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                       settings: Mapping[str, Any]) -> str:
     """The whole audit as one compact JSON document (see the module docstring)."""
-    doc = alignment_to_dict(audit, comparison, settings)
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(alignment_to_dict(audit, comparison, settings), ensure_ascii=False,
+                      separators=(",", ":")) + "\n"
 
 
 def _score_rows(audit: AlignmentAudit,
@@ -303,46 +294,33 @@ def alignment_to_csv(audit: AlignmentAudit, comparison: AlignmentComparison | No
     if rows is None:
         raise UsageError(f"unknown CSV view {view!r} (choose from {', '.join(CSV_VIEWS)})",
                          parameter="view")
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows(audit, comparison))
-    return buffer.getvalue()
-
-
-# ---------------------------------------------------------------------------
-# Terminal tables
-# ---------------------------------------------------------------------------
+    return csv_text(rows(audit, comparison))
 
 
 def _pc(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.2f}"
 
 
-def _signed(value: float | None) -> str:
+def signed_pct(value: float | None) -> str:
     return "" if value is None else f"{100 * value:+.2f}"
 
 
 def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                     terminal: bool = False, width: int = 140) -> str:
     """The audit as rich tables (exported as text unless printing to a terminal)."""
-    from rich.console import Console
-    from rich.table import Table
-
     # No markup: criteria, values and names may hold brackets.
-    console = Console(record=True, width=width, file=None if terminal else io.StringIO(),
-                      markup=False, highlight=False)
+    console = text_console(width, terminal, markup=False, highlight=False)
     console.print("Criteria:")
     for criterion in audit.criteria:
         role = [r for r, n in (("default", audit.default), ("flag", audit.flag))
                 if n == criterion.name]
         console.print(f"  {criterion.name}{' (' + ', '.join(role) + ')' if role else ''}: "
                       f"{criterion.describe()}", highlight=False)
-    table = Table(title="Scores per criterion (ALL TEMPLATES, %); ΔF and its p-value against "
-                  f"{audit.default}")
-    table.add_column("system")
-    for c in audit.scored:
-        heads = ("R", "P", "F", "pairs") if c == audit.default else ("F", "ΔF", "p", "rank")
-        for head in heads:
-            table.add_column(f"{c}\n{head}", justify="right")
+    heads = [f"{c}\n{head}" for c in audit.scored
+             for head in (("R", "P", "F", "pairs") if c == audit.default
+                          else ("F", "ΔF", "p", "rank"))]
+    table = new_table("Scores per criterion (ALL TEMPLATES, %); ΔF and its p-value against "
+                      f"{audit.default}", ("system",), heads)
     for s in audit.systems:
         row = [s.system]
         base = s.scores[audit.default].f1
@@ -353,7 +331,7 @@ def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | Non
                 continue
             p = comparison.p_values.get((s.system, c)) if comparison else None
             rank = comparison.ranks.get((s.system, c)) if comparison else None
-            row += [_pc(x.f1), _signed(None if x.f1 is None or base is None else x.f1 - base),
+            row += [_pc(x.f1), signed_pct(None if x.f1 is None or base is None else x.f1 - base),
                     "" if p is None else f"{p:.4f}", "" if rank is None else str(rank)]
         table.add_row(*row)
     console.print(table)
@@ -385,16 +363,13 @@ def print_flips(console: Any, comparison: AlignmentComparison, criterion: str,
 
 
 def _pairs_table(console: Any, audit: AlignmentAudit) -> None:
-    from rich.table import Table
-
     records = [p for s in audit.systems for p in s.pairs]
     if not records:
         return
-    table = Table(title=f"Pairs ({sum(p.flagged for p in records)} flagged: mapped under "
-                  f"{audit.default}, refused by {audit.flag})")
-    for head in ("system", "message", "key", "resp", "score", "bits", "flags",
-                 *audit.scored, "matching slots"):
-        table.add_column(head)
+    table = new_table(f"Pairs ({sum(p.flagged for p in records)} flagged: mapped under "
+                      f"{audit.default}, refused by {audit.flag})",
+                      ("system", "message", "key", "resp", "score", "bits", "flags",
+                       *audit.scored, "matching slots"))
     for p in records:
         e = p.evidence
         table.add_row(p.system, e.message_id, e.key_id, e.response_id, str(e.pair_score),
@@ -405,34 +380,27 @@ def _pairs_table(console: Any, audit: AlignmentAudit) -> None:
 
 
 def _removal_table(console: Any, audit: AlignmentAudit) -> None:
-    from rich.table import Table
-
     records = [r for s in audit.systems for r in s.removal]
     if not records:
         return
-    anomalies = [r for r in records if r.anomaly]
-    table = Table(title=f"Removal audit: ΔF when one response template is removed "
-                  f"({len(anomalies)} with Kehler's anomaly: F falls under {audit.default}, "
-                  f"rises under {audit.flag})")
-    for head in ("system", "message", "response", "key", *(f"ΔF {c}" for c in audit.scored),
-                 "anomaly"):
-        table.add_column(head)
+    table = new_table(f"Removal audit: ΔF when one response template is removed "
+                      f"({sum(r.anomaly for r in records)} with Kehler's anomaly: F falls "
+                      f"under {audit.default}, rises under {audit.flag})",
+                      ("system", "message", "response", "key",
+                       *(f"ΔF {c}" for c in audit.scored), "anomaly"))
     for r in records:
         table.add_row(r.system, r.message_id, r.response_id, r.key_id or "-",
-                      *(_signed(r.deltas[c][2]) for c in audit.scored),
+                      *(signed_pct(r.deltas[c][2]) for c in audit.scored),
                       "ANOMALY" if r.anomaly else "")
     console.print(table)
 
 
 def _calibration_table(console: Any, audit: AlignmentAudit) -> None:
-    from rich.table import Table
-
     if not audit.calibration:
         return
-    table = Table(title="Calibration from the key alone: pairs of different key templates "
-                  "each criterion would align")
-    for head in ("criterion", "same message", "other messages"):
-        table.add_column(head, justify="left" if head == "criterion" else "right")
+    table = new_table("Calibration from the key alone: pairs of different key templates "
+                      "each criterion would align", ("criterion",),
+                      ("same message", "other messages"))
     for c in audit.calibration:
         table.add_row(
             c.criterion,
@@ -443,13 +411,10 @@ def _calibration_table(console: Any, audit: AlignmentAudit) -> None:
 
 
 def _entropy_table(console: Any, audit: AlignmentAudit) -> None:
-    from rich.table import Table
-
     if not audit.entropy:
         return
-    table = Table(title="Key values per slot (share of key templates)")
-    for head in ("slot", "filled", "distinct", "entropy (bits)", "most frequent"):
-        table.add_column(head)
+    table = new_table("Key values per slot (share of key templates)",
+                      ("slot", "filled", "distinct", "entropy (bits)", "most frequent"))
     for e in audit.entropy:
         table.add_row(e.slot_id, f"{e.filled}/{e.templates}", str(e.distinct),
                       f"{e.entropy:.2f}",

@@ -15,6 +15,7 @@ from markupsafe import Markup
 from muceval.reporting.alignment import (
     AlignmentComparison,
     alignment_to_dict,
+    signed_pct,
 )
 from muceval.reporting.sections import Page, format_p, format_pct
 from muceval.scoring.alignment.audit import AlignmentAudit
@@ -24,12 +25,9 @@ __all__ = ["AlignmentSection"]
 
 @dataclass(frozen=True)
 class AlignmentSection:
-    """The Alignment section of a report: the audit of the criteria, each change of F tested
-    with the report's own significance settings, and what produced it.
-
-    ``to_dict()`` is the ``muceval-alignment`` document (the ``alignment`` part of
-    ``report.json``); ``files()`` adds it to the report's folder as ``alignment.json``.
-    """
+    """The audit of the criteria, each change of F tested with the report's own significance
+    settings, and what produced it; its document (``muceval-alignment``) is also written as
+    ``alignment.json``."""
 
     audit: AlignmentAudit
     comparison: AlignmentComparison | None
@@ -41,7 +39,7 @@ class AlignmentSection:
 
     @functools.cached_property
     def document(self) -> dict[str, Any]:
-        """The ``muceval-alignment`` document, made once."""
+        """The ``muceval-alignment`` document."""
         return alignment_to_dict(self.audit, self.comparison, dict(self.recorded))
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,10 +69,6 @@ class AlignmentSection:
     def html(self, page: Page) -> Markup:
         return page.render("sections/alignment.html.j2",
                            alignment=_alignment_view(self.document, page))
-
-
-def _signed_pct(value: float | None) -> str:
-    return "" if value is None else f"{100 * value:+.2f}"
 
 
 def _alignment_view(doc: Mapping[str, Any], page: Page) -> dict[str, Any]:
@@ -115,11 +109,10 @@ def _alignment_columns(scored: Sequence[str], default: str) -> list[tuple[str, s
 
 
 def _alignment_text(metric: str, value: Any) -> str:
-    """A value of the scores table as it is shown."""
     if metric in ("recall", "precision", "f1"):
         return format_pct(value)
     if metric == "delta_f1":
-        return _signed_pct(value)
+        return signed_pct(value)
     if metric == "p_value":
         return "" if value is None else format_p(value)
     return "" if value is None else str(value)
@@ -127,7 +120,6 @@ def _alignment_text(metric: str, value: Any) -> str:
 
 def _alignment_rows(systems: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str, str]],
                     alpha: float) -> list[dict[str, Any]]:
-    """One row of the scores table per system, a cell per column."""
     rows = []
     for s in systems:
         cells = []
@@ -149,12 +141,12 @@ def _removal_view(systems: Sequence[Mapping[str, Any]],
         records = s["removal"]
         if not records:
             continue
-        raises = {c: sum(1 for r in records if (r["deltas"][c]["f1"] or 0) > 0) for c in scored}
         removal.append({"system": s["system"], "templates": len(records),
-                        "raises": [raises[c] for c in scored],
+                        "raises": [sum(1 for r in records if (r["deltas"][c]["f1"] or 0) > 0)
+                                   for c in scored],
                         "anomalies": sum(r["anomaly"] for r in records)})
         anomalies += [{"system": s["system"], **r,
-                       "df": [_signed_pct(r["deltas"][c]["f1"]) for c in scored]}
+                       "df": [signed_pct(r["deltas"][c]["f1"]) for c in scored]}
                       for r in records if r["anomaly"]]
     return removal, anomalies
 

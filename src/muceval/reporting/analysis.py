@@ -1,17 +1,8 @@
 """Score N systems and test their differences: everything a report needs, in one object.
 
-Every input gives the same :class:`~muceval.core.systems.SystemScores` (the
-rows of one system's summary) and the per-message
-:class:`~muceval.core.units.UnitTallies` the significance tests need:
-
-* scored responses — :func:`systems_from_pairs` summarises the pair scores
-  of a scoring session (:func:`muceval.scoring.session.score_files`);
-* 1992 score reports and muceval JSON scores —
-  :func:`muceval.formats.registry.load_systems` reads them.
-
-:func:`analyze` then runs :func:`muceval.significance.engine.compare` and returns an
-:class:`Analysis`, whose :meth:`Analysis.to_dict` is the JSON behind the HTML
-report.
+Systems' summaries and per-unit tallies come from :func:`systems_from_pairs` (scored
+responses) or :func:`muceval.formats.registry.load_systems` (score reports, JSON scores);
+:func:`analyze` tests them into an :class:`Analysis`, the JSON behind the HTML report.
 
 >>> from muceval.core.units import from_arrays
 >>> from muceval.core.tallies import Tally
@@ -52,14 +43,6 @@ __all__ = [
     "systems_from_pairs",
 ]
 
-# ---------------------------------------------------------------------------
-# Scored responses
-# ---------------------------------------------------------------------------
-
-
-def _fallout_of(tally: Tally) -> float | None:
-    return FloatScores.of(tally).fallout
-
 
 def systems_from_pairs(
     results: Mapping[str, Sequence[PairScore]],
@@ -67,13 +50,11 @@ def systems_from_pairs(
     sources: Mapping[str, str] | None = None,
     unit: str = "message",
 ) -> tuple[list[SystemScores], UnitTallies]:
-    """Summaries and per-unit tallies (ALL TEMPLATES totals) of scored systems.
+    """Summaries and per-unit tallies (ALL TEMPLATES totals) of scored systems, the rows as in
+    the 1992 summary.
 
-    ``unit`` is ``message``, ``template`` or ``fill`` (see :mod:`muceval.core.unit_levels`;
+    ``unit`` is ``message``, ``template`` or ``fill`` (:mod:`muceval.core.unit_levels`;
     ``fill`` needs pairs scored with ``ScoringOptions(fills=True)``).
-
-    The rows mirror the 1992 summary: slot and subtotal rows from the display
-    accumulator, the four manners, SET/STRING FILLS ONLY from MATCHED/MISSING.
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -91,31 +72,18 @@ def systems_from_pairs(
         summary = summarize(pairs, config)
         set_slots = set(summary.layout.set_slots)
         accs = summary.accumulators
-        at = accs.all_templates.total
+        at, mm = accs.all_templates.total, accs.matched_missing
         s = scores(at)
-        slots = tuple(
-            Row.of(n, "slot", t, _fallout_of(t) if n in set_slots else None)
-            for n, t in summary.display.slots
-        )
-        subtotals = tuple(Row.of(n, "subtotal", t) for n, t in summary.display.subtotals)
+        slots = tuple(Row.of(n, "slot", t, FloatScores.of(t).fallout if n in set_slots else None)
+                      for n, t in summary.display.slots)
         manners = tuple(Row.of(MANNER_LABELS[m.value], "total", accs.get(m).total) for m in MANNERS)
-        mm = accs.matched_missing
-        fills = (
-            Row.of("SET FILLS ONLY", "set-fills", mm.set_fills, _fallout_of(mm.set_fills)),
-            Row.of("STRING FILLS ONLY", "string-fills", mm.string_fills),
-        )
-        systems.append(
-            SystemScores(
-                name=name,
-                source=(sources or {}).get(name, name),
-                origin="scored",
-                all_templates=Row.of("ALL TEMPLATES", "total", at),
-                manners=manners,
-                slots=slots,
-                objects=subtotals + manners + fills,
-                f_1992=f_measures_1992(s.rec, s.pre),
-            )
-        )
+        objects = (*(Row.of(n, "subtotal", t) for n, t in summary.display.subtotals), *manners,
+                   Row.of("SET FILLS ONLY", "set-fills", mm.set_fills,
+                          FloatScores.of(mm.set_fills).fallout),
+                   Row.of("STRING FILLS ONLY", "string-fills", mm.string_fills))
+        systems.append(SystemScores(name, (sources or {}).get(name, name), "scored",
+                                    Row.of("ALL TEMPLATES", "total", at), manners, slots,
+                                    objects, f_measures_1992(s.rec, s.pre)))
         per_unit.append(
             summary.message_totals if unit == "message" else units_of(pairs, config, unit))
     return systems, _tallies_of(systems, per_unit, unit)
@@ -132,11 +100,6 @@ def _tallies_of(systems: Sequence[SystemScores], per_unit: Sequence[Mapping[str,
     return from_arrays([s.name for s in systems], units, counts, level)
 
 
-# ---------------------------------------------------------------------------
-# The analysis
-# ---------------------------------------------------------------------------
-
-
 def _versions() -> tuple[tuple[str, str], ...]:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -151,9 +114,8 @@ def _versions() -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True)
 class Provenance:
-    """What an analysis was made from: its inputs by role (key, configuration, history,
-    files, scoring options...), in the order the report lists them, and the versions of
-    muceval, Python and the numerical libraries that made it."""
+    """What an analysis was made from: its inputs by role, in the order the report lists them,
+    and the versions of muceval, Python and the numerical libraries."""
 
     inputs: tuple[tuple[str, Any], ...] = ()
     versions: tuple[tuple[str, str], ...] = field(default_factory=_versions)
@@ -175,19 +137,11 @@ class Analysis:
     ----------
     systems : tuple of SystemScores
         Every system's summary, in input order.
-    tallies : UnitTallies
-        Their per-unit tallies (what the tests shuffle).
-    significance : SignificanceResult
-        Every pairwise comparison, the groups and the systems' scores.
     settings : SignificanceSettings
-        The settings the analysis and every section were tested with (the seed drawn, if
-        none was given).
-    provenance : Provenance
-        The inputs and versions that made it.
+        The settings the analysis and every section were tested with (the seed drawn).
     sections : tuple of ReportSection
-        The report's optional sections (:class:`~muceval.reporting.sections.ReportSection`:
-        the Alignment and Errors sections, or any other), in the order ``report.json`` holds
-        them; each is placed on the page after the part it names.
+        The report's optional sections (:class:`~muceval.reporting.sections.ReportSection`),
+        in the order ``report.json`` holds them.
     files : tuple of (str, str)
         Further data files of the report's folder, name and text (``scores.json`` of
         systems scored here).
@@ -225,8 +179,8 @@ class Analysis:
 
     def with_section(self, section: ReportSection) -> Analysis:
         """The analysis with ``section`` added (one of that id replaced)."""
-        kept = tuple(s for s in self.sections if s.id != section.id)
-        return replace(self, sections=(*kept, section))
+        return replace(self, sections=(*(s for s in self.sections if s.id != section.id),
+                                       section))
 
     def system(self, name: str) -> SystemScores:
         for s in self.systems:
@@ -277,36 +231,23 @@ def analyze(
     progress: Callable[[int, int], None] | None = None,
     inputs: Mapping[str, Any] | None = None,
 ) -> Analysis:
-    """Run the significance analysis on the systems and collect everything for a report.
-
-    :func:`compare` on ``tallies``, kept together with the systems' summaries and a record
-    of what produced them (settings, inputs, versions): what :func:`write_report` turns into
-    the HTML report, and ``muceval report`` into JSON.
+    """Run :func:`compare` on ``tallies`` and keep the result with the systems' summaries and
+    what produced them: what :func:`write_report` turns into the HTML report.
 
     Parameters
     ----------
     systems : sequence of muceval.core.systems.SystemScores
-        The systems' summaries, from :func:`load_systems`, or from
-        :func:`~muceval.reporting.analysis.systems_from_pairs` for systems scored here.
+        The systems' summaries (:func:`load_systems`, or
+        :func:`~muceval.reporting.analysis.systems_from_pairs`).
     tallies : UnitTallies
         Their per-unit tallies, the same systems in the same order.
-    metrics : str or sequence of str, default all five
+    metrics, threads, progress
         As in :func:`compare`.
     settings : SignificanceSettings or None, default None
         How to test; None: the ``muc4`` preset.
-    threads, progress
-        As in :func:`compare`.
     inputs : mapping of str to object or None, default None
         What the analysis was made from (key, configuration, history, files...), recorded
-        in the settings so that the report says what produced it.
-
-    Returns
-    -------
-    muceval.reporting.analysis.Analysis
-        ``systems``, ``tallies``, ``significance`` (the :class:`SignificanceResult`),
-        ``settings`` (the :class:`SignificanceSettings` used, the seed drawn if none was
-        given) and ``provenance`` (``inputs`` and the versions of muceval, Python and the
-        numerical libraries); ``to_json()`` is the machine-readable report.
+        so that the report says what produced it.
 
     Raises
     ------
@@ -314,10 +255,6 @@ def analyze(
         If ``systems`` and ``tallies`` do not list the same systems in the same order.
     UsageError
         As :func:`compare`.
-
-    See Also
-    --------
-    write_report : The HTML report of an analysis.
 
     Examples
     --------

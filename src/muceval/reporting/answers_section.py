@@ -10,28 +10,10 @@ from typing import Any
 
 from markupsafe import Markup
 
-from muceval.reporting.sections import Page, format_pct, template_of
+from muceval.reporting.sections import Page, format_pct
 from muceval.scoring.modern import ModernScores
 
 __all__ = ["AnswersSection", "answers_section"]
-
-_TEMPLATE = """<section id="answers">
-<h2>Raw answers</h2>
-<p class="caption">How each system's raw answers were read ({{ modes }}): strict is exactly
-FAMuS's pipeline (an answer json.loads refuses, or that is no JSON object, is an empty
-prediction); lenient recovers what a person would and lists every repair. Read leniently, the
-scores of the same answers read strictly stand beside, so that what the repairs changed shows.</p>
-{% for s in systems %}<h3>{{ s.system | system }} ({{ s.mode }})</h3>
-{% if s.notes %}<div class="scroll"><table class="answers" data-system="{{ s.system }}">
-<thead><tr><th class="name">what reading met</th><th>answers</th><th class="name">examples</th></tr></thead><tbody>
-{%- for n in s.notes %}<tr data-kind="{{ n.kind }}"><td class="name">{{ n.kind }}</td><td>{{ n.count }}</td><td class="name">{% for e in n.examples %}<div>{{ e.docid }} (line {{ e.line }}): <code>{{ e.example }}</code></div>{% endfor %}</td></tr>
-{%- endfor %}</tbody></table></div>{% else %}<p>Every answer was read as it stands.</p>{% endif %}
-{% if s.strict %}<div class="scroll"><table class="answers-scores" data-system="{{ s.system }}">
-<thead><tr><th class="name">scorer</th><th>P strict</th><th>R strict</th><th>F1 strict</th><th>P lenient</th><th>R lenient</th><th>F1 lenient</th></tr></thead><tbody>
-{%- for r in s.strict %}<tr><td class="name">{{ r.label }}</td><td>{{ r.strict.precision }}</td><td>{{ r.strict.recall }}</td><td>{{ r.strict.f1 }}</td><td>{{ r.lenient.precision }}</td><td>{{ r.lenient.recall }}</td><td>{{ r.lenient.f1 }}</td></tr>
-{%- endfor %}</tbody></table></div>{% endif %}
-{% endfor %}</section>
-"""
 
 
 @dataclass(frozen=True)
@@ -80,13 +62,12 @@ class AnswersSection:
                             "notes": [{"kind": kind, **found}
                                       for kind, found in parse.get("notes", {}).items()],
                             "strict": strict})
-        return page.render(template_of(_TEMPLATE), systems=systems,
+        return page.render("sections/answers.html.j2", systems=systems,
                            modes=", ".join(sorted(modes)))
 
 
 def answers_section(scorers: Sequence[tuple[str, Sequence[ModernScores]]],
                     ) -> AnswersSection | None:
     """The section, when some system's predictions are raw answers (else None)."""
-    chosen = tuple((label, tuple(systems)) for label, systems in scorers)
-    section = AnswersSection(chosen)
+    section = AnswersSection(tuple((label, tuple(systems)) for label, systems in scorers))
     return section if section._systems() else None

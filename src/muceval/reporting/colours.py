@@ -1,9 +1,6 @@
 """The colours of the report's figures: matplotlib's maps ``viridis``, ``turbo``, ``tab10``
-and ``tab20`` as tables, each entry the ``#rrggbb`` an SVG figure writes, and the colour of
-each system (:func:`system_colors`): a report needs no matplotlib for its colours
-(tests/test_architecture.py::test_a_report_without_png_imports_no_matplotlib), and the
-tables are checked against matplotlib's own
-(tests/test_plots.py::test_the_colour_tables_are_matplotlibs_maps).
+and ``tab20`` as tables of ``#rrggbb`` (a report needs no matplotlib for its colours; the
+tests check the tables against matplotlib's own), and the colour of each system.
 """
 
 from __future__ import annotations
@@ -18,8 +15,7 @@ def _table(text: str) -> tuple[str, ...]:
 
 
 def pick(table: tuple[str, ...], x: float) -> str:
-    """The colour at ``x`` (0 to 1) of a map, as matplotlib picks it from a listed map: entry
-    ``x·N`` rounded down, 1 the last.
+    """The colour at ``x`` (0 to 1) of a map, as matplotlib picks it from a listed map.
 
     >>> pick(VIRIDIS, 0.0), pick(VIRIDIS, 1.0)
     ('#440154', '#fde725')

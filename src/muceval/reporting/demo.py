@@ -1,8 +1,6 @@
-"""The main job on the bundled example: score four systems against a key and report.
-
-``muceval demo`` runs :func:`run_demo` and prints what it returns. The example
-(``muceval/data/example``) is ours: ten invented messages, an answer key, four
-systems of different quality and a history of judgements.
+"""The main job on the bundled example (``muceval demo``): score four systems against a key
+and report. The example (``muceval/data/example``) is ours: ten invented messages, an answer
+key, four systems of different quality and a history of judgements.
 """
 
 from __future__ import annotations
@@ -81,22 +79,16 @@ DEMO_SEED = 1992
 
 
 def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
-    """Run the main job on the bundled example: score four systems, report, test, audit.
-
-    What ``muceval demo`` does. The example (``muceval/data/example``, written for muceval)
-    has ten invented messages, an answer key, four systems of different quality (alpha
-    strong, beta overgenerating, gamma cautious, delta weak) and a history of judgements.
-    The systems are scored against the key with the history, as :func:`score_files` does.
-    Written to ``out_dir``:
+    """Run the main job on the bundled example (``muceval demo``): score its four systems
+    (alpha strong, beta overgenerating, gamma cautious, delta weak) against the key with the
+    history, report, test and audit. Written to ``out_dir``:
 
     - ``<system>.report``: each system's 1992 score report (:func:`format_report`);
     - ``scores.json``: every system's scores, per message, as ``muceval score --format
-      json`` writes them (readable by :func:`load_inputs` and :func:`load_systems`);
-    - ``kehler-alignment.txt``: Kehler's trap (``data/example/kehler``: a wholly wrong
-      template aligned by luck) under the 1992 alignment criterion and the example's
-      ``strict`` one;
-    - ``report/``: with ``html_report``, the HTML report with the significance tests
-      (:func:`write_report`; seed 1992, so that it is reproducible).
+      json`` writes them;
+    - ``kehler-alignment.txt``: Kehler's trap under the 1992 alignment criterion and the
+      example's ``strict`` one;
+    - ``report/``: with ``html_report``, the HTML report (:func:`write_report`, seed 1992).
 
     Parameters
     ----------
@@ -105,18 +97,8 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
     html_report : bool, default True
         Also write the HTML report (the slowest part: 9,999 shuffles and figures).
 
-    Returns
-    -------
-    muceval.reporting.demo.DemoResult
-        ``config`` (the example's configuration); ``systems``, each with its ``name``,
-        ``pairs``, ``all_templates`` and ``matched_only`` scores (:func:`float_scores`)
-        and ``report_path``; ``json_path``; ``report_path`` (the HTML page, or None);
-        ``kehler`` (the alignment audit) and ``kehler_path``.
-
     Raises
     ------
-    OSError
-        If ``out_dir`` cannot be created.
     OutputError
         If a file cannot be written.
 
@@ -142,24 +124,15 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
         summary = summarize(pairs, config)
         report_path = out / f"{name}.report"
         write_atomic(report_path, format_report(pairs, config, config_label="config.toml"))
-        results.append(
-            SystemResult(
-                name=name,
-                pairs=pairs,
-                all_templates=float_scores(summary.all_templates.total),
-                matched_only=float_scores(summary.accumulators.matched_only.total),
-                report_path=report_path,
-            )
-        )
+        results.append(SystemResult(name, pairs, float_scores(summary.all_templates.total),
+                                    float_scores(summary.accumulators.matched_only.total),
+                                    report_path))
     json_path = out / "scores.json"
-    write_atomic(
-        json_path,
-        scores_to_json({r.name: r.pairs for r in results}, config, config_label="config.toml"),
-    )
+    write_atomic(json_path, scores_to_json({r.name: r.pairs for r in results}, config,
+                                           config_label="config.toml"))
     html_path = _html_report(config, results, out / "report") if html_report else None
     kehler, kehler_path = _kehler(config, source, out)
-    return DemoResult(config=config, systems=tuple(results), out_dir=out, json_path=json_path,
-                      report_path=html_path, kehler=kehler, kehler_path=kehler_path)
+    return DemoResult(config, tuple(results), out, json_path, html_path, kehler, kehler_path)
 
 
 def _kehler(config: Configuration, source: Path, out: Path) -> tuple[AlignmentAudit, Path]:

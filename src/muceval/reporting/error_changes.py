@@ -1,8 +1,5 @@
-"""Which changes in error counts are real: per error category and pair of systems,
-both counts, the difference and the p-value of a paired randomization over documents
-(:mod:`muceval.significance.error_counts`, which finds them): a candidate against a
-baseline (``compare``), every pair (``significance --errors``) or neighbours in a ranking (the
-report). Here they are written.
+"""Which changes in error counts are real (found by :mod:`muceval.significance.error_counts`):
+per error category and pair of systems, both counts, the difference and the p-value, written.
 
 JSON (format ``muceval-error-changes``)::
 
@@ -14,8 +11,6 @@ JSON (format ``muceval-error-changes``)::
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, fields
@@ -23,6 +18,7 @@ from typing import Any
 
 from muceval.core.error_counts import ErrorCounts
 from muceval.core.signature import document_header
+from muceval.reporting.outputs import csv_text
 from muceval.significance.error_counts import ErrorChange
 from muceval.significance.settings import SignificanceSettings
 
@@ -47,9 +43,5 @@ def error_changes_to_json(counts: ErrorCounts, baseline: str | None,
 
 def error_changes_to_csv(changes: Sequence[ErrorChange]) -> str:
     """One line per pair and category, the columns of :class:`ErrorChange`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     names = [f.name for f in fields(ErrorChange)]
-    writer.writerow(names)
-    writer.writerows([getattr(c, n) for n in names] for c in changes)
-    return buffer.getvalue()
+    return csv_text([names, *([getattr(c, n) for n in names] for c in changes)])

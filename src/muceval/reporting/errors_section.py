@@ -1,8 +1,6 @@
-"""The Errors section of a report: Das et al. (2022)'s error categories of every
-system, drawn as one stacked bar per system (one colour per category, the same in every
-figure), a table of the categories per system and, for a chosen system, per role; and which
-counts changed for real between neighbours in the report's ranking (paired randomization over
-documents, :mod:`muceval.significance.error_counts`).
+"""The Errors section of a report: Das et al. (2022)'s error categories of every system (a
+stacked bar per system, a table per system and per role) and which counts changed for real
+between neighbours in the report's ranking (:mod:`muceval.significance.error_counts`).
 
 ``General_Spurious_Role_Filler`` is the sum of its nine sub-categories (except where a
 document repeats a predicted template): the bars draw the sub-categories, never both.
@@ -37,16 +35,12 @@ class ErrorSection:
 
     Attributes
     ----------
-    analysis : ErrorAnalysis
-        Every system's error categories.
     order : tuple of str
         The systems, best first (the report's ranking).
     ranked_by : str
         What the ranking is (shown on the page).
     changes : tuple of ErrorChange
         Each neighbour against the one ranked above it, every category.
-    alpha : float
-        The significance level of the report.
     adjust : str
         The adjustment of the p-values over the neighbour pairs of each category.
     """
@@ -80,14 +74,12 @@ class ErrorSection:
                 "neighbours": [asdict(c) for c in self.changes]}
 
     def figures(self) -> dict[str, Any]:
-        """The stacked bars, keyed by figure id."""
         systems = {s.system: s for s in self.analysis.systems}
         rows = [(name, {c: systems[name].before_totals.total.category(c) for c in self.stacked})
                 for name in self.order]
         return {FIGURE: error_bars_plot(rows, self.stacked, category_colors(ALL_CATEGORIES))}
 
     def files(self) -> dict[str, str]:
-        """The data files: every document's categories (JSON, CSV) and the tests."""
         return {"errors.json": self.analysis.to_json(), "errors.csv": self.analysis.to_csv(),
                 "error-changes.csv": error_changes_to_csv(self.changes)}
 
@@ -97,8 +89,7 @@ class ErrorSection:
             "are in errors.json and errors.csv.")))
 
     def view(self, figure: Mapping[str, Any]) -> dict[str, Any]:
-        """What the page's template shows, with the figure as the page shows figures
-        (:func:`muceval.reporting.html.figure_view` of :data:`FIGURE`)."""
+        """What the page's template shows, with the figure as the page shows it."""
         systems = {s.system: s for s in self.analysis.systems}
         categories = self.analysis.options.categories
         colors = category_colors(ALL_CATEGORIES)
@@ -147,8 +138,7 @@ def _score(value: float) -> str:
 def error_section(analysis: ErrorAnalysis, order: Sequence[str], ranked_by: str,
                   settings: SignificanceSettings) -> ErrorSection:
     """The section for ``analysis`` in the ranking ``order`` (best first), each neighbour
-    tested against the system ranked above it with ``settings`` (its seed, shuffles, alpha
-    and adjustment).
+    tested against the system ranked above it with ``settings``.
 
     Raises
     ------

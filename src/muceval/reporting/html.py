@@ -1,21 +1,7 @@
-"""The HTML report: one self-contained page with tables, figures and the settings.
-
-:func:`write_report` takes an :class:`~muceval.reporting.analysis.Analysis` and writes
-to a folder:
-
-* ``report.html`` — inline CSS, inline SVG figures and a few lines of inline
-  JavaScript (table sorting); it needs no network and no other file;
-* ``figures/`` — every figure as SVG and PNG;
-* ``report.json`` (everything the page shows, :meth:`Analysis.to_dict`),
-  ``significance.json`` / ``significance.csv`` (every comparison),
-  ``summary.csv`` (ALL TEMPLATES per system) and ``slots.csv`` (slot and
-  object rows per system).
-
-The page marks what it shows so that programs (and the browser test) can
-read it back: sections have ids (``summary``, ``region``, ``matrices``,
-``groupings``, ``slot-comparison``, ``systems``, ``settings``), table cells
-carry ``data-system`` / ``data-metric`` attributes and every figure sits in a
-``<figure id="fig-…">``.
+"""The HTML report: one self-contained page (inline CSS, SVG figures and a few lines of
+JavaScript; no network), its figures and its data files (:func:`write_report`). Sections,
+table cells (``data-system``, ``data-metric``) and figures (``fig-…``) carry ids, so that
+programs and the browser test can read the page back.
 
 >>> from muceval.reporting.html import format_pct
 >>> format_pct(0.35678), format_pct(None)
@@ -24,10 +10,8 @@ carry ``data-system`` / ``data-metric`` attributes and every figure sits in a
 
 from __future__ import annotations
 
-import csv
-import io
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +26,7 @@ from muceval.formats.files import write_files
 from muceval.reporting.analysis import Analysis
 from muceval.reporting.names import display_names
 from muceval.reporting.options import ReportOptions
+from muceval.reporting.outputs import csv_text
 from muceval.reporting.plots import (
     METRIC_TITLES,
     groups_plot,
@@ -84,20 +69,12 @@ class ReportFiles:
     data: tuple[Path, ...]
 
 
-# ---------------------------------------------------------------------------
-# Figures
-# ---------------------------------------------------------------------------
-
-
 def _regions(systems: Sequence[SystemScores],
              ) -> list[tuple[str, dict[str, tuple[float | None, float | None]]]]:
     out = []
     for s in systems:
-        points = {}
-        for manner in MANNER_LABELS:
-            row = s.manner(manner)
-            if row is not None:
-                points[manner] = (row.recall, row.precision)
+        points = {manner: (row.recall, row.precision) for manner in MANNER_LABELS
+                  if (row := s.manner(manner)) is not None}
         if not points:
             points["all-templates"] = (s.all_templates.recall, s.all_templates.precision)
         out.append((s.name, points))
@@ -106,9 +83,8 @@ def _regions(systems: Sequence[SystemScores],
 
 def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, str]] = (),
                                 ) -> list[Distribution]:
-    """The shuffled differences of every pair of neighbours in the ranking (on F P&R, else the
-    first metric), and of the pairs ``asked`` for, with the seed and shuffles of the analysis
-    (Chinchor 1992, Figure 1)."""
+    """The shuffled differences of every pair of neighbours in the ranking, and of the pairs
+    ``asked`` for (Chinchor 1992, Figure 1)."""
     from muceval.significance.distribution import shuffled_differences
 
     order = analysis.significance.ranking(analysis.ranking_metric)
@@ -118,23 +94,30 @@ def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, s
             for a, b in pairs]
 
 
-def figure_files(figures: Mapping[str, Any], out: Path, png: bool,
-                 svgs: dict[str, str]) -> dict[Path, str | bytes]:
-    """The files of ``figures`` under ``out/figures`` (SVG, and PNG with ``png``); each SVG
-    is also kept in ``svgs`` by figure id, for the page."""
+def write_folder(out: Path, figures: Mapping[str, Any], data: Mapping[str, str],
+                 page: Callable[[Mapping[str, str]], str], *, png: bool, overwrite: bool,
+                 keep: Mapping[Any, str] | None) -> ReportFiles:
+    """Write the figures under ``out/figures`` (SVG, and PNG with ``png``), the data files and
+    ``report.html`` (``page`` of the SVG text of every figure by id), the page last."""
+    svgs: dict[str, str] = {}
     files: dict[Path, str | bytes] = {}
     for fig_id, fig in figures.items():
         svgs[fig_id] = to_svg(fig)
         files[out / "figures" / f"{fig_id}.svg"] = svgs[fig_id]
         if png:
             files[out / "figures" / f"{fig_id}.png"] = to_png(fig)
-    return files
+    figure_paths = tuple(files)
+    data_paths = tuple(out / name for name in data)
+    files.update(zip(data_paths, data.values(), strict=True))
+    html_path = out / "report.html"
+    files[html_path] = page(svgs)
+    write_files(files, overwrite=overwrite, keep=keep, folder=out, last=html_path)
+    return ReportFiles(out, html_path, out / "report.json", figure_paths, data_paths)
 
 
 def build_figures(analysis: Analysis,
                   distributions: Sequence[Distribution] = ()) -> dict[str, Any]:
-    """Every figure of the report, keyed by figure id (:func:`~muceval.reporting.plots.to_svg`
-    and :func:`~muceval.reporting.plots.to_png` write each).
+    """Every figure of the report, keyed by figure id.
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -162,18 +145,14 @@ def build_figures(analysis: Analysis,
     return figures
 
 
-# ---------------------------------------------------------------------------
-# HTML: Python computes what the page shows, the Jinja2 templates in
-# reporting/templates/ hold the markup, and autoescaping escapes every name.
-# ---------------------------------------------------------------------------
-
+# Python computes what the page shows, the templates hold the markup, and autoescaping
+# escapes every name.
 _SUMMARY_COLUMNS = tuple((m.id, m.label[:1].upper() + m.label[1:]) for m in MEASURES)
 _TITLES = {"summary": "Summary", "region": "Region of performance",
            "matrices": "Significance matrices", "groupings": "Significance groupings",
            "distributions": "Randomization distributions",
            "slot-comparison": "Per-slot comparison", "classic-tests": "Classic tests",
            "systems": "Per-system tables", "settings": "Settings"}
-"""The title of each part of the page (:data:`~muceval.reporting.sections.ANCHORS`)."""
 
 
 def _contents(sections: Sequence[ReportSection], shown: Mapping[str, bool],
@@ -188,7 +167,6 @@ def _contents(sections: Sequence[ReportSection], shown: Mapping[str, bool],
 
 
 def _placed(sections: Sequence[ReportSection], page: Page) -> dict[str, list[Markup]]:
-    """The HTML of every section, by the part of the page it follows."""
     placed: dict[str, list[Markup]] = {anchor: [] for anchor in ANCHORS}
     for section in sections:
         placed[section.after].append(section.html(page))
@@ -228,8 +206,7 @@ def _summary_view(analysis: Analysis) -> dict[str, Any]:
 
 
 def matrix_rows(sig: SignificanceResult, metric: str) -> list[dict[str, Any]]:
-    """The rows of a p-value matrix table: systems in one order for every metric (that of
-    F P&R), one cell per other system."""
+    """The rows of a p-value matrix table, one cell per other system."""
     order = sig.matrix_order
     rows = []
     for a in order:
@@ -276,8 +253,7 @@ def matrices_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str 
 def groupings_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str = "",
                    titles: Mapping[str, str] = METRIC_TITLES) -> list[dict[str, Any]]:
     """The groupings section of a significance result (figures ``{prefix}groups-{metric}``)."""
-    groups = sig.letter_groups or sig.groups
-    return [{"metric": m, "label": titles.get(m, m), "groups": groups[m],
+    return [{"metric": m, "label": titles.get(m, m), "groups": (sig.letter_groups or sig.groups)[m],
              "figure": figure_view(f"{prefix}groups-{m}", svgs,
                                f"Significance groups for {titles.get(m, m)}.")}
             for m in sig.metrics]
@@ -305,16 +281,14 @@ def _slots_view(analysis: Analysis) -> dict[str, Any] | None:
                           "shade": None if f is None else f"{0.08 + 0.5 * f:.2f}",
                           "recall": format_pct(found.recall, 1),
                           "precision": format_pct(found.precision, 1)})
-        kind = "subtotal" if any(
-            lookup[n].get(slot) is not None and lookup[n][slot].kind == "subtotal" for n in order
-        ) else "slot"
-        rows.append({"slot": slot, "kind": kind, "cells": cells})
+        subtotal = any(getattr(lookup[n].get(slot), "kind", "") == "subtotal" for n in order)
+        rows.append({"slot": slot, "kind": "subtotal" if subtotal else "slot", "cells": cells})
     return {"order": order, "rows": rows}
 
 
 def classic_view(sig: SignificanceResult) -> list[dict[str, Any]]:
-    """Per metric, every pair's randomization p beside the classic tests, r and Yeh's factor
-    (empty when the classic tests were not computed)."""
+    """Per metric, every pair's randomization p beside the classic tests, r and Yeh's
+    factor."""
     out = []
     for metric in sig.metrics:
         rows = []
@@ -347,10 +321,9 @@ def _tally_view(rows: Sequence[Row], system: str, kind: str) -> dict[str, Any]:
     return {"system": system, "kind": kind, "columns": [c.upper() for c in _COUNT_COLUMNS],
             "rows": [{"name": r.name, "kind": r.kind,
                       "counts": [getattr(r.tally, c) for c in _COUNT_COLUMNS],
-                      "measures": [(m, format_pct(v)) for m, v in (
-                          ("recall", r.recall), ("precision", r.precision),
-                          ("overgeneration", r.overgeneration), ("fallout", r.fallout),
-                          ("f1", r.f_pr))]} for r in rows]}  # fmt: skip
+                      "measures": [(m, format_pct(r.value(m))) for m in (
+                          "recall", "precision", "overgeneration", "fallout", "f1")]}
+                     for r in rows]}  # fmt: skip
 
 
 def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:
@@ -439,20 +412,13 @@ def render_html(analysis: Analysis, svgs: Mapping[str, str], title: str | None =
     ) + "\n"
 
 
-# ---------------------------------------------------------------------------
-# Files
-# ---------------------------------------------------------------------------
-
-
 def _summary_csv(analysis: Analysis) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     ci = analysis.significance.system_ci or {}
     metrics = list(METRIC_IDS)
     header = ["system", "origin", "pos", "act", "cor", "par", *metrics, "overgeneration",
               "fallout", "f1_1992"]  # fmt: skip
     header += [f"{m}_ci_{end}" for m in metrics for end in ("low", "high")]
-    writer.writerow(header)
+    rows: list[list[Any]] = [header]
     for s in analysis.systems:
         r = s.all_templates
         row: list[Any] = [s.name, s.origin, r.tally.pos, r.tally.act, r.tally.cor, r.tally.par]
@@ -461,22 +427,19 @@ def _summary_csv(analysis: Analysis) -> str:
         for m in metrics:
             pair = ci.get(s.name, {}).get(m)
             row += list(pair) if pair else [None, None]
-        writer.writerow(["" if v is None else v for v in row])
-    return buffer.getvalue()
+        rows.append(["" if v is None else v for v in row])
+    return csv_text(rows)
 
 
-def _slots_csv(analysis: Analysis) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["system", "table", "row", "kind", *_COUNT_COLUMNS, *MEASURE_NAMES])
+def _slots_rows(analysis: Analysis) -> Iterator[list[Any]]:
+    yield ["system", "table", "row", "kind", *_COUNT_COLUMNS, *MEASURE_NAMES]
     for s in analysis.systems:
         for table, rows in (("slots", s.slots), ("objects", s.objects)):
             for r in rows:
                 values = [r.value(m) for m in MEASURE_NAMES]
-                writer.writerow([s.name, table, r.name, r.kind,
-                                 *(getattr(r.tally, c) for c in _COUNT_COLUMNS),
-                                 *("" if v is None else v for v in values)])  # fmt: skip
-    return buffer.getvalue()
+                yield [s.name, table, r.name, r.kind,
+                       *(getattr(r.tally, c) for c in _COUNT_COLUMNS),
+                       *("" if v is None else v for v in values)]
 
 
 @building()
@@ -490,39 +453,30 @@ def write_report(
 ) -> ReportFiles:
     """Write the HTML report of an analysis, its figures and its data to a folder.
 
-    ``report.html`` is one self-contained page (inline CSS, SVG figures and a few lines of
-    JavaScript for sorting tables; it needs no network): the systems' scores, the region of
-    performance, the pairwise significance matrices, the significance groupings, the slot
-    comparison and the settings. Beside it: ``figures/`` (every figure as SVG, and PNG when
-    asked), ``report.json`` (everything the page shows), ``significance.json`` and
+    ``report.html`` (the scores, region of performance, significance matrices and groupings,
+    slot comparison and settings) beside ``figures/`` (SVG, and PNG when asked),
+    ``report.json`` (everything the page shows), ``significance.json`` and
     ``significance.csv`` (every comparison), ``summary.csv`` (ALL TEMPLATES per system) and
-    ``slots.csv`` (slot and object rows per system). Every file is written atomically.
+    ``slots.csv`` (slot and object rows per system), each written atomically.
 
     Parameters
     ----------
     analysis : Analysis or ModernAnalysis
-        What to report (:func:`~muceval.pipelines.report.build_report`, or
-        :func:`analyze` of systems already scored); a modern one is written by
-        :func:`~muceval.reporting.modern_report.write_modern_report`.
-    out_dir : str or pathlib.Path
-        The folder, created if needed.
+        What to report (:func:`~muceval.pipelines.report.build_report`, or :func:`analyze`);
+        a modern one is written by :func:`~muceval.reporting.modern_report.write_modern_report`.
     options : ReportOptions or None, default None
-        The title, PNG figures, whether an earlier report may be replaced, and the pairs
-        whose randomization distribution to draw besides the neighbours
-        (:class:`~muceval.reporting.options.ReportOptions`); None: the defaults. The
-        Errors and Alignment sections are written when the analysis holds them
-        (:func:`~muceval.pipelines.report.build_report` builds them); asking for one it
-        does not hold is refused.
+        :class:`~muceval.reporting.options.ReportOptions`; None: the defaults. The Errors and
+        Alignment sections are written when the analysis holds them; asking for one it does
+        not hold is refused.
     extra_files : mapping of str to str or None, default None
         Further files to write into the folder, name to text (e.g. ``scores.json``).
     keep : mapping of path to str, or None
-        Files never to replace, ``overwrite`` or not (the inputs of the report), each with what
-        it is (for the message).
+        Files never to replace (the inputs of the report), each with what it is.
 
     Returns
     -------
     muceval.reporting.html.ReportFiles
-        The paths written: ``out_dir``, ``html``, ``json``, ``figures`` and ``data``.
+        The paths written.
 
     Raises
     ------
@@ -570,23 +524,17 @@ def write_report(
             raise UsageError(f"the analysis has no {name.title()} section: build it with "
                              f"build_report(..., options=ReportOptions({name}=...)); "
                              "write_report writes what the analysis holds", parameter=name)
-    out = Path(out_dir)
-    svgs: dict[str, str] = {}
     distributions = randomization_distributions(analysis, options.histograms)
-    files = figure_files(build_figures(analysis, distributions), out, options.png, svgs)
-    figure_paths = list(files)
     data: dict[str, str] = {
         "report.json": analysis.to_json(),
         "significance.json": analysis.significance.to_json() + "\n",
         "significance.csv": analysis.significance.to_csv(),
         "summary.csv": _summary_csv(analysis),
-        "slots.csv": _slots_csv(analysis),
+        "slots.csv": csv_text(_slots_rows(analysis)),
         **analysis.data_files(),
         **(extra_files or {}),
     }
-    data_paths = [out / name for name in data]
-    files.update(zip(data_paths, data.values(), strict=True))
-    html_path = out / "report.html"
-    files[html_path] = render_html(analysis, svgs, options.title, options.png, distributions)
-    write_files(files, overwrite=options.overwrite, keep=keep, folder=out, last=html_path)
-    return ReportFiles(out, html_path, out / "report.json", tuple(figure_paths), tuple(data_paths))
+    return write_folder(
+        Path(out_dir), build_figures(analysis, distributions), data,
+        lambda svgs: render_html(analysis, svgs, options.title, options.png, distributions),
+        png=options.png, overwrite=options.overwrite, keep=keep)

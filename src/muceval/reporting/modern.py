@@ -14,14 +14,13 @@ the units of the significance tests.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import signature
 from muceval.formats.scores.modern import FORMAT_VERSION, MODERN_FORMAT
+from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.modern import ModernScores
 from muceval.version import __version__
 
@@ -69,9 +68,7 @@ def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
     """One row per metric, system and scope (``overall``; ``strict``: raw answers read
     leniently, the overall counts of the same answers read strictly; ``role``; ``type``: per
     type of the documents' gold templates; ``document``)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    lines: list[Sequence[object]] = [CSV_COLUMNS]
     for systems in results:
         for s in systems:
             head = [s.options.metric, s.options.phi or "", s.system]
@@ -80,19 +77,15 @@ def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
                     *(("role", r, c) for r, c in s.roles.items()),
                     *(("type", t, c) for t, c in s.types.items()),
                     *(("document", d.docid, d.overall) for d in s.documents)]
-            for scope, name, c in rows:
-                writer.writerow([*head, scope, name, c.p_num, c.p_den, c.r_num, c.r_den,
-                                 c.precision, c.recall, c.f1])
-    return buffer.getvalue()
+            lines += [[*head, scope, name, c.p_num, c.p_den, c.r_num, c.r_den, c.precision,
+                       c.recall, c.f1] for scope, name, c in rows]
+    return csv_text(lines)
 
 
 def modern_scores_table(run: ModernRun, terminal: bool) -> str:
     """Each scorer's table (P, R, F1 and the counts behind them, best first), printed on the
     terminal (``terminal``) or returned as text."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(record=True, width=120, file=None if terminal else io.StringIO())
+    console = text_console(120, terminal)
     for systems in run.scores:
         if not systems:
             continue
@@ -100,9 +93,8 @@ def modern_scores_table(run: ModernRun, terminal: bool) -> str:
         label = options.metric + (f" (phi {options.phi})" if options.phi else "")
         if options.event_n is not None:
             label += f" (event-n {options.event_n}: {options.event_n_buckets})"
-        table = Table(title=f"{label}: reproduces {options.reproduces}")
-        for column in ("system", "P", "R", "F1", "p_num/p_den", "r_num/r_den"):
-            table.add_column(column, justify="left" if column == "system" else "right")
+        table = new_table(f"{label}: reproduces {options.reproduces}", ("system",),
+                          ("P", "R", "F1", "p_num/p_den", "r_num/r_den"))
         for s in sorted(systems, key=lambda s: -s.overall.f1):
             c = s.overall
             table.add_row(s.system, f"{100 * c.precision:.2f}", f"{100 * c.recall:.2f}",
@@ -120,19 +112,16 @@ def modern_scores_table(run: ModernRun, terminal: bool) -> str:
 def _print_parses(run: ModernRun, console: Any) -> None:
     """How raw answers were read: per system its notes by kind, and read leniently, the F1
     of the answers read strictly beside the lenient one (the first scorer's)."""
-    from rich.table import Table
-
     systems = next((s for s in run.scores if s), ())
     read = [s for s in systems if s.parse is not None]
     if not read:
         return
     lenient = any(s.strict is not None for s in read)
-    table = Table(title=f"raw answers read {read[0].parse}"
-                  + (" (F1 under the first scorer; strict: as FAMuS's pipeline reads them)"
-                     if lenient else " (as FAMuS's pipeline reads them)"))
-    for column in ("system", "what reading met", *(("F1 strict", "F1 lenient") if lenient
-                                                   else ())):
-        table.add_column(column, justify="right" if column.startswith("F1") else "left")
+    table = new_table(f"raw answers read {read[0].parse}"
+                      + (" (F1 under the first scorer; strict: as FAMuS's pipeline reads them)"
+                         if lenient else " (as FAMuS's pipeline reads them)"),
+                      ("system", "what reading met"),
+                      ("F1 strict", "F1 lenient") if lenient else ())
     for s in read:
         met = ", ".join(f"{kind} ×{n}" for kind, n in s.note_counts().items()) or "nothing"
         extra = (f"{100 * s.strict.f1:.2f}", f"{100 * s.overall.f1:.2f}") \

@@ -1,12 +1,9 @@
 """The alignment view of the modern metrics (``muceval alignment`` with a GTT, GRIT or IterX key).
 
-GTT's criterion credits a template pair whose incident types agree even when no
-role entity matches. Per system: the pairs GTT's map credits, how many of them on
-the incident type alone, F under ``gtt`` (the official counts) and under
-``gtt-role-match``, the change with its p-value (the paired randomization over
-documents of ``muceval significance`` on the pseudo-systems ``SYS@gtt`` and
-``SYS@gtt-role-match``), ranks, Kendall's τ and the significance decisions between
-systems that flip.
+GTT's criterion credits a template pair whose incident types agree even when no role entity
+matches. Per system: the pairs GTT's map credits, how many on the incident type alone, F under
+``gtt`` and ``gtt-role-match`` with the change's p-value (as
+:mod:`muceval.reporting.alignment` tests it, over documents), ranks, τ and flips.
 
 JSON (format ``muceval-modern-alignment``)::
 
@@ -25,8 +22,6 @@ JSON (format ``muceval-modern-alignment``)::
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -34,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import document_header
 from muceval.reporting.alignment import AlignmentComparison, print_flips, rank_and_flip
+from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.modern import ratio_tallies
 from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
 from muceval.significance.ratios import compare_ratios
@@ -114,62 +110,49 @@ def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
         "systems": systems,
         "comparisons": [] if comparison is None else [
             {"criterion": FLAG, "kendall_tau": comparison.kendall_tau.get(FLAG),
-             "flips": [{"a": f.a, "b": f.b, "significant_default": f.default_significant,
-                        "significant": f.significant, "p_default": f.p_default,
-                        "p_value": f.p_value} for f in comparison.flips.get(FLAG, ())]}],
+             "flips": [f.to_dict() for f in comparison.flips.get(FLAG, ())]}],
     }
 
 
 def modern_alignment_to_csv(audits: Sequence[GttAlignmentAudit],
                             comparison: AlignmentComparison | None, view: str = "scores") -> str:
     """``scores``: one row per system and criterion; ``pairs``: one row per credited pair."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     if view == "pairs":
-        writer.writerow(["system", "docid", "predicted", "gold", "predicted_type", "gold_type",
-                         "role_p_num", "role_p_den", "role_r_num", "role_r_den", "type_only"])
-        for a in audits:
-            for pair in a.pairs:
-                writer.writerow([a.system, pair.docid, pair.predicted, pair.gold,
-                                 pair.predicted_type, pair.gold_type, pair.role_p_num,
-                                 pair.role_p_den, pair.role_r_num, pair.role_r_den,
-                                 int(pair.type_only)])
-        return buffer.getvalue()
-    writer.writerow(["system", "criterion", "p_num", "p_den", "r_num", "r_den", "precision",
-                     "recall", "f1", "delta_f1", "p_value", "rank", "mapped_pairs",
-                     "type_only_pairs"])
+        return csv_text([("system", "docid", "predicted", "gold", "predicted_type", "gold_type",
+                          "role_p_num", "role_p_den", "role_r_num", "role_r_den", "type_only"),
+                         *([a.system, pair.docid, pair.predicted, pair.gold,
+                            pair.predicted_type, pair.gold_type, pair.role_p_num,
+                            pair.role_p_den, pair.role_r_num, pair.role_r_den,
+                            int(pair.type_only)] for a in audits for pair in a.pairs)])
+    rows: list[Sequence[object]] = [
+        ("system", "criterion", "p_num", "p_den", "r_num", "r_den", "precision", "recall", "f1",
+         "delta_f1", "p_value", "rank", "mapped_pairs", "type_only_pairs")]
     for a in audits:
         for c in CRITERIA:
             counts = _scores(a, c).overall
             p = comparison.p_values.get((a.system, c)) if comparison else None
             rank = comparison.ranks.get((a.system, c)) if comparison else None
-            writer.writerow([a.system, c, f"{counts.p_num:g}", counts.p_den, f"{counts.r_num:g}",
-                             counts.r_den, _r(counts.precision), _r(counts.recall),
-                             _r(counts.f1), _r(counts.f1 - a.scores.overall.f1),
-                             "" if p is None else p, "" if rank is None else rank, a.mapped,
-                             a.type_only])
-    return buffer.getvalue()
+            rows.append([a.system, c, f"{counts.p_num:g}", counts.p_den, f"{counts.r_num:g}",
+                         counts.r_den, _r(counts.precision), _r(counts.recall), _r(counts.f1),
+                         _r(counts.f1 - a.scores.overall.f1), "" if p is None else p,
+                         "" if rank is None else rank, a.mapped, a.type_only])
+    return csv_text(rows)
 
 
 def modern_alignment_table(audits: Sequence[GttAlignmentAudit],
                            comparison: AlignmentComparison | None, pairs: bool = False,
                            terminal: bool = False, width: int = 140) -> str:
     """The audit as rich tables (exported as text unless printing to a terminal)."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(record=True, width=width, file=None if terminal else io.StringIO(),
-                      markup=False, highlight=False)
+    console = text_console(width, terminal, markup=False, highlight=False)
     console.print("Criteria:")
     for name, c in MODERN_CRITERIA.items():
         role = " (default)" if name == DEFAULT else " (flag)" if name == FLAG else ""
         console.print(f"  {name}{role}: aligns {c.aligns}; may align when {c.restriction}; "
                       f"chosen by {c.assignment}; {c.cardinality}")
-    table = Table(title=f"GTT's alignment: pairs credited on the incident type alone, and F "
-                  f"under {FLAG} (%)")
-    for head in ("system", "pairs", "type only", "share", f"{DEFAULT} F", f"{FLAG} F", "ΔF",
-                 "p", "rank"):
-        table.add_column(head, justify="left" if head == "system" else "right")
+    table = new_table(f"GTT's alignment: pairs credited on the incident type alone, and F "
+                      f"under {FLAG} (%)", ("system",),
+                      ("pairs", "type only", "share", f"{DEFAULT} F", f"{FLAG} F", "ΔF", "p",
+                       "rank"))
     for a in audits:
         f0, f1 = a.scores.overall.f1, a.strict.overall.f1
         p = comparison.p_values.get((a.system, FLAG)) if comparison else None
@@ -182,6 +165,8 @@ def modern_alignment_table(audits: Sequence[GttAlignmentAudit],
     if comparison is not None and len(audits) >= 2:
         print_flips(console, comparison, FLAG, DEFAULT)
     if pairs:
+        from rich.table import Table
+
         listing = Table(title="Pairs credited on the incident type alone")
         for head in ("system", "document", "predicted", "gold", "type", "gold type",
                      "predicted entities", "gold entities"):

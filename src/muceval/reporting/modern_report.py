@@ -1,12 +1,7 @@
-"""The HTML report of modern MUC-4 predictions: every scorer side by side, significance per scorer.
-
-The same predictions score differently under GTT's, GRIT's and IterX's scorers
-(MODERN-FORMATS.md), and rankings change between them: the report shows all of
-them at once. Per scorer: precision, recall and F1 of each system with the counts
-behind them, the pairwise p-values (paired randomization over documents on
-``(p_num, p_den, r_num, r_den)``, :func:`~muceval.significance.ratios.compare_ratios`)
-as matrices and groups. ``report.json`` holds everything (format
-``muceval-modern-report``).
+"""The HTML report of modern MUC-4 predictions: every scorer side by side (rankings change
+between GTT's, GRIT's and IterX's scorers), with the counts behind each score and the pairwise
+p-values per scorer (:func:`~muceval.significance.ratios.compare_ratios`) as matrices and
+groups. ``report.json`` holds everything (format ``muceval-modern-report``).
 """
 
 from __future__ import annotations
@@ -19,9 +14,8 @@ from typing import Any, cast
 
 from muceval.core.signature import document_header
 from muceval.errors import UsageError
-from muceval.formats.files import write_files
 from muceval.reporting.errors_section import ErrorSection
-from muceval.reporting.html import ReportFiles, figure_files, groupings_view, matrices_view
+from muceval.reporting.html import ReportFiles, groupings_view, matrices_view, write_folder
 from muceval.reporting.names import display_names
 from muceval.reporting.plots import groups_plot, matrix_plot
 from muceval.reporting.sections import Page, ReportSection, environment, format_pct
@@ -70,9 +64,8 @@ class ScorerResult:
 
 @dataclass(frozen=True)
 class ModernAnalysis:
-    """Every modern scorer's scores of every system and their significance, the settings
-    every test ran with (the seed drawn once), what the analysis was made from, and the
-    report's optional sections (the Errors of Das et al., when asked for)."""
+    """Every modern scorer's scores of every system and their significance, the settings every
+    test ran with (the seed drawn once), its inputs and the report's optional sections."""
 
     scorers: tuple[ScorerResult, ...]
     settings: SignificanceSettings
@@ -172,7 +165,7 @@ def _side_by_side(analysis: ModernAnalysis) -> dict[str, Any]:
     return {"scorers": analysis.scorers, "rows": rows}
 
 
-def _scorer_view(r: ScorerResult, svgs: dict[str, str]) -> dict[str, Any]:
+def _scorer_view(r: ScorerResult, svgs: Mapping[str, str]) -> dict[str, Any]:
     return {
         "metric": r.metric, "anchor": r.anchor, "label": r.label, "reproduces": r.reproduces,
         "caveats": r.caveats,
@@ -200,8 +193,6 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
     """Write ``report.html``, the figures and ``report.json`` for modern predictions (as
     :func:`~muceval.reporting.html.write_report`: existing files only with ``overwrite``,
     those of ``keep`` never)."""
-    out = Path(out_dir)
-    svgs: dict[str, str] = {}
     figures = {f"{r.anchor}-{kind}-{metric}": plot(r.significance, metric,
                                                    f"{r.label}: {TITLES[metric]}")
                for r in analysis.scorers if r.significance is not None
@@ -209,29 +200,27 @@ def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
                for kind, plot in (("matrix", matrix_plot), ("groups", groups_plot))}
     for section in analysis.sections:
         figures.update(section.figures())
-    files = figure_files(figures, out, png, svgs)
-    paths = list(files)
-    files[out / "report.json"] = json.dumps(analysis.to_dict(), indent=1,
-                                            ensure_ascii=False) + "\n"
-    data = [out / "report.json"]
+    data = {"report.json": json.dumps(analysis.to_dict(), indent=1, ensure_ascii=False) + "\n"}
     for section in analysis.sections:
-        extra = {out / name: text for name, text in section.files().items()}
-        files.update(extra)
-        data += list(extra)
-    scorers = [_scorer_view(r, svgs) for r in analysis.scorers]
+        data.update(section.files())
+    return write_folder(Path(out_dir), figures, data,
+                        lambda svgs: _page(analysis, svgs, title, png), png=png,
+                        overwrite=overwrite, keep=keep)
+
+
+def _page(analysis: ModernAnalysis, svgs: Mapping[str, str], title: str | None,
+          png: bool) -> str:
     s = analysis.recorded()
     names = display_names(s.system for r in analysis.scorers for s in r.systems)
-    html = environment().get_template("modern_report.html.j2").render(
+    return environment().get_template("modern_report.html.j2").render(
         version=__version__, title=title or _default_title(analysis), png=png,
         names=names,
-        side=_side_by_side(analysis), scorers=scorers, seed=s.get("seed"),
+        side=_side_by_side(analysis), scorers=[_scorer_view(r, svgs) for r in analysis.scorers],
+        seed=s.get("seed"),
         sections=analysis.sections, placed=[section.html(Page(svgs, names, png))
                                             for section in analysis.sections],
         shuffles=s.get("shuffles"), method=s.get("method"), alpha=s.get("alpha"),
         documents=max((len(x.documents) for r in analysis.scorers for x in r.systems),
                       default=0),
-        settings=[(k, json.dumps(v) if not isinstance(v, str) else v) for k, v in s.items()])
-    files[out / "report.html"] = html + "\n"
-    write_files(files, overwrite=overwrite, keep=keep, folder=out, last=out / "report.html")
-    return ReportFiles(out, out / "report.html", out / "report.json", tuple(paths),
-                       tuple(data))
+        settings=[(k, json.dumps(v) if not isinstance(v, str) else v) for k, v in s.items()],
+    ) + "\n"

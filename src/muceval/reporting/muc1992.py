@@ -1,16 +1,6 @@
-"""Score reports: the 1992 text reports, byte for byte.
-
-Report forms, the ``layout`` of :func:`format_report` and ``score --layout`` (SCORER-SPEC
-§10, §11; the 1992 manual, "Examining scoring reports"):
-
-* ``template`` — the verbose report the official TST3 scores were printed
-  in: one section per catalog entry (key/response pair), then the summary;
-* ``summary`` — the header and the summary only (the 1992 ``s`` command);
-* ``message`` — one section per message, then the summary with the
-  ``TEXT FILTERING`` row (the 1992 ``C-u l`` command).
-
-Machine-readable output of the same tallies (JSON, CSV) is written by
-:mod:`muceval.formats.scores`.
+"""Score reports: the 1992 text reports, byte for byte (SCORER-SPEC §10, §11; the 1992
+manual, "Examining scoring reports"). JSON and CSV of the same tallies are
+written by :mod:`muceval.formats.scores`.
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType
 >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -31,6 +21,7 @@ from muceval.core.systems import MANNER_LABELS
 from muceval.core.tallies import (
     MANNERS,
     Accumulator,
+    Accumulators,
     PairScore,
     Summary,
     Tally,
@@ -47,10 +38,6 @@ __all__ = ["LAYOUTS", "REPORT_FORMS", "format_report", "pad"]
 REPORT_FORMS: tuple[str, ...] = ("template", "summary", "message")
 LAYOUTS = REPORT_FORMS
 """The former name of :data:`REPORT_FORMS` (a layout is a modern file's, in muceval)."""
-
-# ---------------------------------------------------------------------------
-# Layout primitives (§10.1, §10.3)
-# ---------------------------------------------------------------------------
 
 _HEADING = "  POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC PRE OVG FAL"
 _RULE = "-" * 29 + "+" + "-" * 11 + "+" + "-" * 7 + "+" + "-" * 11 + "+" + "-" * 15
@@ -141,10 +128,6 @@ def _f_measure_lines(total: Tally) -> list[str]:
     ]
 
 
-# ---------------------------------------------------------------------------
-# The 1992 report
-# ---------------------------------------------------------------------------
-
 
 def _header(config: Configuration, label: str) -> list[str]:
     lines = [f"Configuration: {label}", ""]
@@ -188,23 +171,24 @@ def _pair_section(pair: PairScore, summary: Summary, config: Configuration) -> l
     return lines
 
 
-def _accumulator_rows(template_row: Tally, acc: Accumulator, summary: Summary) -> list[str]:
-    """Template-id row, slot rows, rule and subtotal rows of a summary block."""
+def _accumulator_rows(accs: Accumulators, acc: Accumulator, summary: Summary) -> list[str]:
+    """The heading, template-id, slot and subtotal rows and the four manners of a block."""
     set_slots = set(summary.layout.set_slots)
-    lines = [_row("template-id", template_row, fal=False)]
+    lines = [pad("SLOT", _NAME_WIDTH) + _HEADING, _RULE,
+             _row("template-id", accs.all_templates.template_id, fal=False)]
     lines += [_row(name, tally, fal=name in set_slots) for name, tally in acc.slots]
     lines.append(_RULE)
     lines += [_row(name, tally, fal=False) for name, tally in acc.subtotals]
     lines.append(_RULE)
+    lines += [_row(MANNER_LABELS[m.value], accs.get(m).total, fal=False) for m in MANNERS]
     return lines
 
 
 def _summary_block(summary: Summary, *, text_filtering: bool) -> list[str]:
     """The final TOTAL SLOT SCORES block (§10.5, §11)."""
     accs = summary.accumulators
-    lines = [" * * * TOTAL SLOT SCORES * * *", "", pad("SLOT", _NAME_WIDTH) + _HEADING, _RULE]
-    lines += _accumulator_rows(accs.all_templates.template_id, summary.display, summary)
-    lines += [_row(MANNER_LABELS[m.value], accs.get(m).total, fal=False) for m in MANNERS]
+    lines = [" * * * TOTAL SLOT SCORES * * *", "",
+             *_accumulator_rows(accs, summary.display, summary)]
     # SET FILLS ONLY and STRING FILLS ONLY always come from MATCHED/MISSING (§8.4).
     lines.append(_row("SET FILLS ONLY", accs.matched_missing.set_fills, fal=True))
     lines.append(_row("STRING FILLS ONLY", accs.matched_missing.string_fills, fal=False))
@@ -219,11 +203,8 @@ def _message_sections(summary: Summary) -> list[str]:
     lines: list[str] = []
     for message in summary.messages:
         accs = message.accumulators
-        lines += [message.message_id, "", pad("SLOT", _NAME_WIDTH) + _HEADING, _RULE]
-        lines += _accumulator_rows(
-            accs.all_templates.template_id, accs.get(summary.display_type), summary
-        )
-        lines += [_row(MANNER_LABELS[m.value], accs.get(m).total, fal=False) for m in MANNERS]
+        lines += [message.message_id, "",
+                  *_accumulator_rows(accs, accs.get(summary.display_type), summary)]
         lines += _f_measure_lines(accs.all_templates.total)
         lines.append("\f")
     return lines
@@ -236,32 +217,22 @@ def format_report(
     layout: str = "template",
     config_label: str | None = None,
 ) -> str:
-    """The 1992 score report of one system, as the MUC-4 Scoring System printed it.
-
-    The same text, tabs included, as the 1992 program's reports: per-slot rows with POS,
-    ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON and the integer percentages REC, PRE, OVG
-    and FAL (rounded as in 1992), the object subtotals, the four manners of treating
-    unmapped templates, SET FILLS ONLY and STRING FILLS ONLY, and the F-measures, computed
-    as in 1992 from the rounded recall and precision of ALL TEMPLATES.
+    """The 1992 score report of one system, tabs included, as the MUC-4 Scoring System printed
+    it: per-slot rows, the object subtotals, the four manners of treating unmapped templates,
+    SET FILLS ONLY and STRING FILLS ONLY, and the F-measures, computed as in 1992 from the
+    rounded recall and precision of ALL TEMPLATES.
 
     Parameters
     ----------
     pairs : iterable of PairScore
         The system's catalog entries in report order (:meth:`Scorer.score`).
-    config : muceval.core.model.Configuration
-        The configuration they were scored with.
     layout : {'template', 'summary', 'message'}, default 'template'
-        The report form (:data:`REPORT_FORMS`). ``'template'``: a section per key/response
-        pair, then the summary (the form of the official TST3 reports); ``'summary'``: the
-        header and the summary only; ``'message'``: a section per message, then the summary
-        with the TEXT FILTERING row.
+        ``'template'``: a section per key/response pair, then the summary (the form of the
+        official TST3 reports); ``'summary'``: the header and the summary only (the 1992
+        ``s`` command); ``'message'``: a section per message, then the summary with the TEXT
+        FILTERING row (the 1992 ``C-u l`` command).
     config_label : str or None, default None
         Printed after ``Configuration:``; None: the file name of ``config.source``.
-
-    Returns
-    -------
-    str
-        The report, ending with a newline.
 
     Raises
     ------

@@ -1,9 +1,6 @@
 """How a system's name is shown: one rule for the terminal, the HTML page and its figures.
-
-A file name carries what every input shares (``preds.`` … ``.test``, ``.tst3-pass1``); the
-display leaves that out, so that ``GE`` is ``GE`` in every table and figure. Machine-readable
-output (JSON, CSV, ``data-system`` attributes) keeps the full name, and the page shows it as
-the tooltip of the short one. Two systems never get the same display text.
+What every name shares (``preds.`` … ``.test``) is left out; machine-readable output keeps the
+full name.
 """
 
 from __future__ import annotations
@@ -40,8 +37,7 @@ def display_names(names: Iterable[str]) -> dict[str, str]:
 
 def short_names(names: Iterable[str], limit: int = 12) -> dict[str, str]:
     """:func:`display_names` of at most ``limit`` characters, kept distinct: a longer one
-    loses its middle to ``…`` (names that differ at the end, ``-base`` and ``-large``, stay
-    apart), numbered where two cuts would still read the same.
+    loses its middle to ``…``, numbered where two cuts would still read the same.
 
     >>> short_names(["preds.bart-base.test", "preds.bart-large.test"], limit=6)
     {'preds.bart-base.test': 'base', 'preds.bart-large.test': 'large'}
@@ -70,5 +66,5 @@ def _middle_cut(text: str, limit: int) -> str:
 
 
 def _at_separator(shared: str) -> int:
-    """The length of ``shared`` up to and including its last separator (0 without one)."""
+    """The length of ``shared`` up to and including its last separator."""
     return max(shared.rfind(c) for c in _SEPARATORS) + 1

@@ -1,5 +1,4 @@
-"""What an HTML report shows and how it is written (:func:`muceval.reporting.html.write_report`,
-``muceval report``)."""
+"""What an HTML report shows and how it is written (``muceval report``)."""
 
 from __future__ import annotations
 
@@ -12,38 +11,33 @@ __all__ = ["ReportOptions"]
 
 @dataclass(frozen=True)
 class ReportOptions:
-    """How a report is written, and its optional sections. Checked when made.
-
-    :func:`~muceval.pipelines.report.build_report` builds the sections these options ask
-    for; :func:`~muceval.reporting.html.write_report` writes what the analysis holds and
-    refuses a section asked for that the analysis lacks.
+    """How a report is written, and its optional sections (built by
+    :func:`~muceval.pipelines.report.build_report`). Checked when made.
 
     Attributes
     ----------
     title : str or None, default None
         The page's title; None: a default one.
     png : bool, default False
-        Also write every figure as PNG. Off by default: rendering PNG costs about a third of
-        a report's time, and the page shows the SVG.
+        Also write every figure as PNG (about a third of a report's time).
     overwrite : bool, default False
-        Replace the files of an earlier report in the folder; by default they are refused
-        before anything is written. The report's inputs are never replaced.
+        Replace the files of an earlier report in the folder (never the report's inputs).
     alignment : str or None, default None
         Add the Alignment section comparing these criteria of the configuration
-        (comma-separated; ``'compare'``: the configuration's compare list), with the pair
-        evidence, the removal audit and the calibration. Needs responses scored from a key.
+        (comma-separated; ``'compare'``: the configuration's compare list). Needs responses
+        scored from a key.
     histograms : tuple of (str, str), default ()
         Pairs of systems whose randomization distribution to draw (Chinchor 1992, Figure 1),
         besides every pair of neighbours in the ranking.
     errors : bool, default False
-        Add the Errors section: Das et al. (2022)'s error categories of every system and the
-        changes between neighbours in the ranking that are more than chance. Needs responses
-        scored from a key.
+        Add the Errors section (Das et al. 2022's error categories). Needs responses scored
+        from a key.
 
     Raises
     ------
     UsageError
-        If ``title`` or ``alignment`` is given empty; the error names the parameter.
+        If ``title`` or ``alignment`` is given empty, or a pair of ``histograms`` does not name
+        two different systems.
 
     Examples
     --------

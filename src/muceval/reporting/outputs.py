@@ -3,19 +3,21 @@ and the folder of one file per system (``score --output-dir``, ``batch``)."""
 
 from __future__ import annotations
 
+import csv
 import io
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from rich.console import Console, OverflowMethod
     from rich.table import Table
 
     from muceval.core.model import Configuration
     from muceval.core.tallies import PairScore
 
-__all__ = ["ENCODING", "ScoreView", "write_folder"]
+__all__ = ["ENCODING", "ScoreView", "csv_text", "new_table", "text_console", "write_folder"]
 
 ScoreFormat = Literal["report", "json", "csv", "table"]
 ReportForm = Literal["template", "summary", "message"]
@@ -31,8 +33,7 @@ _EXTENSION = {"report": "report", "json": "json", "csv": "csv", "table": "txt"}
 @dataclass(frozen=True)
 class ScoreView:
     """What to show of scored systems: the format, the 1992 report form, the detail of JSON
-    and CSV, the significance unit written into JSON, the per-slot view, and the settings
-    (provenance) that JSON records.
+    and CSV, the significance unit and the settings JSON records, and the per-slot view.
 
     >>> ScoreView("json", detail="messages").detail
     'messages'
@@ -74,11 +75,9 @@ class ScoreView:
         return "".join(f"==> {name} <==\n{text}"
                        for name, text in zip(results, reports, strict=True))
 
-
     def tables(self, results: Mapping[str, Sequence[PairScore]],
                config: Configuration) -> list[Table]:
-        """The terminal view (rich tables): the ALL TEMPLATES summary, or one per-slot table
-        per system."""
+        """The ALL TEMPLATES summary, or one per-slot table per system."""
         from muceval.reporting.slots import per_slot_rows, per_slot_table
         from muceval.reporting.terminal import summary_table
 
@@ -101,10 +100,36 @@ def per_slot_json(results: Mapping[str, Sequence[PairScore]], config: Configurat
                                    for name, pairs in results.items()]}, indent=1) + "\n"
 
 
-def _rendered(table: object, width: int) -> str:
+def csv_text(rows: Iterable[Sequence[object]]) -> str:
+    """``rows`` as CSV text, lines ending in ``\\n``."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def new_table(title: str, left: Iterable[str], right: Iterable[str] = (), *,
+              no_wrap: bool = False, overflow: OverflowMethod = "ellipsis",
+              **options: Any) -> Table:
+    """A rich table with the columns ``left``, then ``right`` (right-justified)."""
+    from rich.table import Table
+
+    table = Table(title=title, **options)
+    for head in left:
+        table.add_column(head, no_wrap=no_wrap, overflow=overflow)
+    for head in right:
+        table.add_column(head, justify="right", no_wrap=no_wrap, overflow=overflow)
+    return table
+
+
+def text_console(width: int, terminal: bool = False, **options: Any) -> Console:
+    """A console that prints to the terminal, or else records its text (``export_text``)."""
     from rich.console import Console
 
-    console = Console(record=True, width=width, file=io.StringIO())
+    return Console(record=True, width=width, file=None if terminal else io.StringIO(), **options)
+
+
+def _rendered(table: object, width: int) -> str:
+    console = text_console(width)
     console.print(table)
     return console.export_text()
 

@@ -1,23 +1,13 @@
-"""Figures of a report: region of performance, significance matrices and groupings,
-randomization distributions, alignment evidence, error categories.
-
-Every figure is a plain SVG figure (:class:`~muceval.reporting.svgfig.SvgFigure`:
-through matplotlib a matrix took a third of a second). Its colours are matplotlib's maps as
-tables (:mod:`muceval.reporting.colours`); matplotlib draws figures only when a PNG is asked
-for. :func:`to_svg` and
-:func:`to_png` serialise one. SVG output is deterministic and keeps text as ``<text>`` elements, so that labels can be read back from the
-file or from a browser's DOM. Marks carry ids naming what they show:
+"""Figures of a report, as plain SVG figures (:class:`~muceval.reporting.svgfig.SvgFigure`).
+Text stays ``<text>``, so that labels can be read back from the file or a browser's DOM, and
+marks carry ids naming what they show (system names through :func:`slug`):
 
 * region of performance: ``region-<system>`` (rectangle) and ``point-<system>``;
-* significance matrix: ``cell-<row>--<column>`` for every off-diagonal cell (on its p-value);
+* significance matrix: ``cell-<row>--<column>`` for every off-diagonal cell;
 * significance groups: ``score-<system>`` and ``group-<k>``;
-* alignment evidence: ``pairs-<system>`` and ``flagged-<system>`` (pairs aligned
-  under the default criterion, the flagged ones apart);
+* alignment evidence: ``pairs-<system>`` and ``flagged-<system>``;
 * randomization distribution: ``shuffled`` (the histogram) and ``observed`` (the line);
-* error categories: ``bar-<system>--<category>`` (one segment of a stacked bar, for every
-  category the system has errors of);
-
-with system names passed through :func:`slug`.
+* error categories: ``bar-<system>--<category>`` (one segment of a stacked bar).
 
 >>> from muceval.reporting.plots import region_plot, to_svg
 >>> svg = to_svg(region_plot([("A", {"all-templates": (0.5, 0.6), "matched-only": (0.7, 0.8)})]))
@@ -98,10 +88,8 @@ _HREF = re.compile(r'href="#([^"]+)"')
 
 
 def inline_svg(svg: str, prefix: str) -> str:
-    """SVG text ready to sit inside an HTML page: no XML prolog, every id prefixed.
-
-    Several inline SVGs share one id space; the prefix keeps their clip paths
-    and markers apart.
+    """SVG text ready to sit inside an HTML page: no XML prolog, every id prefixed (several
+    inline SVGs share one id space).
 
     >>> inline_svg('<?xml version="1.0"?>\\n<svg><g id="a" clip-path="url(#c)"/></svg>', "f-")
     '<svg><g id="f-a" clip-path="url(#f-c)"/></svg>'
@@ -118,21 +106,13 @@ def inline_svg(svg: str, prefix: str) -> str:
     return _TAG.sub(prefixed, body).strip()
 
 
-# ---------------------------------------------------------------------------
-# Pairwise significance matrix
-# ---------------------------------------------------------------------------
-
-
 def matrix_plot(result: SignificanceResult, metric: str,
                 label: str | None = None) -> SvgFigure:
-    """Heat map of the pairwise p-values of one metric, systems in score order, as a plain
-    SVG figure (through matplotlib, a third of a second for 17 systems).
+    """Heat map of the pairwise p-values of one metric, systems in score order.
 
-    A cell holds the (adjusted) p-value of row vs column, as text with the id
-    ``cell-<row>--<column>``; significant cells (p ≤ α and confidence ≥ the
-    confidence level) have a black frame and a ``*``; approximate results show
-    their confidence level below the p-value when it is below 1.000, and are
-    hatched when it is below the required level.
+    Significant cells have a black frame and a ``*``; approximate results show their
+    confidence below the p-value when it is below 1.000, and are hatched when it is below
+    the required level.
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.engine import compare
@@ -149,7 +129,6 @@ def matrix_plot(result: SignificanceResult, metric: str,
     title = (f"{label or METRIC_TITLES.get(metric, metric)}: pairwise p-values "
              f"(* significant at α = {alpha:g}, confidence ≥ {needed:g})")
     shown = display_names(order)
-    # The layout in points: names, then the square of cells, then the colour bar.
     side = 72 * max(3.6, 0.64 * n)
     cell = side / max(n, 1)
     names = max((text_width(shown[o], 8) for o in order), default=0.0)
@@ -162,8 +141,7 @@ def matrix_plot(result: SignificanceResult, metric: str,
     fig = SvgFigure(left + side + right, top + side + top_names)
     for k, line in enumerate(lines):
         fig.add(Text(left + side / 2, top - 8 - 12 * (len(lines) - 1 - k), line, size=10))
-    floor = 1.0 / (settings["shuffles"] + 1) if settings.get("shuffles") else 1e-4
-    vmin = min(floor, 1e-3)
+    vmin = min(1.0 / (settings["shuffles"] + 1) if settings.get("shuffles") else 1e-4, 1e-3)
     color = _p_colors(vmin)
     cells = [[None if row == col else result.comparison(row, col, metric) for col in order]
              for row in order]
@@ -198,7 +176,7 @@ def matrix_plot(result: SignificanceResult, metric: str,
 def _matrix_marks(fig: SvgFigure, cells: Sequence[Sequence[Comparison | None]],
                   corner: tuple[float, float], cell: float) -> None:
     """The white lines between the cells (``corner``: the top left one's) and the frames of
-    the significant ones, one path each."""
+    the significant ones."""
     left, top = corner
     side = cell * len(cells)
     grid = [polyline([(left, top + k * cell), (left + side, top + k * cell)])
@@ -237,7 +215,7 @@ def _p_text(p: float) -> str:
 def _matrix_text(fig: SvgFigure, c: Comparison, at: tuple[float, float], cell: float,
                  face: str, size: float) -> None:
     """The p-value of a cell (``at``: its horizontal centre and its top) filled with
-    ``face``, and its confidence when approximate and below 1.000 (as the table shows it)."""
+    ``face``, and its confidence when approximate and below 1.000."""
     x, y = at
     dark = sum(int(face[k:k + 2], 16) for k in (1, 3, 5)) / (3 * 255) < 0.5
     ink = "#ffffff" if dark else "#000000"
@@ -252,9 +230,8 @@ def _matrix_text(fig: SvgFigure, c: Comparison, at: tuple[float, float], cell: f
 
 def _p_value_bar(fig: SvgFigure, box: tuple[float, float, float, float], vmin: float,
                  alpha: float, color: Callable[[float], str]) -> None:
-    """The colour bar of the p-values (log scale from ``vmin`` at the bottom to 1 at the
-    top) in ``box`` (x, y, width, height), ticked at the powers of ten, with a red line at
-    ``alpha``."""
+    """The colour bar of the p-values in ``box`` (x, y, width, height), ticked at the powers
+    of ten, with a red line at ``alpha``."""
     x, y, w, h = box
     steps = 64
     span = -math.log10(vmin)
@@ -274,11 +251,6 @@ def _p_value_bar(fig: SvgFigure, box: tuple[float, float, float, float], vmin: f
                   width=1.5, gid="alpha"),
             Text(x + w + 52, y + h / 2, "p-value (log scale); red line: α", size=10,
                  rotate=90))
-
-
-# ---------------------------------------------------------------------------
-# Significance groups
-# ---------------------------------------------------------------------------
 
 
 def lanes(runs: Sequence[Sequence[int]]) -> list[int]:
@@ -303,14 +275,9 @@ def lanes(runs: Sequence[Sequence[int]]) -> list[int]:
 
 def groups_plot(result: SignificanceResult, metric: str,
                 label: str | None = None) -> SvgFigure:
-    """Systems in score order with their scores, and the compact letter display underneath,
-    as a plain SVG figure.
-
-    Each row underneath is one letter: the systems marked on it are not
-    significantly different from each other, and two systems that share no row
-    are (:func:`~muceval.significance.groups.letter_groups`). A row may skip a
-    system: its line is drawn thin, its members as round marks. Marks carry the ids
-    ``score-<system>`` and ``group-<k>``.
+    """Systems in score order with their scores, and the compact letter display underneath
+    (:func:`~muceval.significance.groups.letter_groups`): one row per letter, drawn thin with
+    round marks where it skips a system.
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.engine import compare
@@ -370,8 +337,7 @@ def _scores_panel(fig: SvgFigure, result: SignificanceResult, order: Sequence[st
                   metric: str, box: tuple[float, float, float, float], xs: Sequence[float],
                   letters: Mapping[str, str], label: str) -> None:
     """The systems' scores in ``box`` (x, y, width, height): one dot each at its column in
-    ``xs`` (``order``: the ranking, best first) with its bootstrap interval, its score and
-    its letters."""
+    ``xs`` with its bootstrap interval, its score and its letters."""
     left, top, width, height = box
     values = [100 * result.scores[s][metric] for s in order]
     ci = result.system_ci
@@ -407,9 +373,8 @@ def _scores_panel(fig: SvgFigure, result: SignificanceResult, order: Sequence[st
 
 def _letter_lanes(fig: SvgFigure, members: Sequence[Sequence[int]], lane_of: Sequence[int],
                   xs: Sequence[float], ys: Sequence[float], cell: float) -> None:
-    """One lane per letter under the scores (``xs``: the systems' columns, ``ys``: the
-    lanes' heights): a thick bar over its systems, or a thin line with round marks where it
-    skips a system."""
+    """One lane per letter (``ys``: the lanes' heights): a thick bar over its systems, or a
+    thin line with round marks where it skips a system."""
     from muceval.significance.groups import letter_name
 
     for k, (marks, lane) in enumerate(zip(members, lane_of, strict=True)):
@@ -425,20 +390,10 @@ def _letter_lanes(fig: SvgFigure, members: Sequence[Sequence[int]], lane_of: Seq
                      color="#1f4e79"))
 
 
-# ---------------------------------------------------------------------------
-# Alignment evidence and error categories
-# ---------------------------------------------------------------------------
-
-
 def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], default: str,
                   flag: str) -> SvgFigure:
-    """One strip per system: the evidence (bits) of each pair aligned under ``default``, as
-    a plain SVG figure.
-
-    ``rows``: ``(system, [(bits, flagged), ...])``. Flagged pairs (aligned under
-    the default criterion, refused by the flag criterion) are red crosses
-    (``flagged-<system>``), the others dots (``pairs-<system>``). A pair at
-    few bits was aligned on values that match by chance often.
+    """One strip per system (``rows``: ``(system, [(bits, flagged), ...])``): the evidence of
+    each pair aligned under ``default``; flagged pairs (refused by ``flag``) are red crosses.
 
     >>> fig = evidence_plot([("A", [(1.0, True), (9.5, False)])], "1992", "strict")
     >>> 'id="flagged-A"' in fig.svg() and "evidence of the aligned pair" in fig.svg()
@@ -482,9 +437,8 @@ def histogram_plot(distribution: Distribution, label: str,
                    names: Mapping[str, str] | None = None) -> SvgFigure:
     """Chinchor's Figure 1: the histogram of the shuffled differences (absolute, for a
     two-sided test) with the observed difference marked; the p-value is the share of the
-    histogram at or beyond the line. ``names``: how the two systems are shown (the
-    report's :func:`~muceval.reporting.names.display_names`; by default their full names).
-    A plain SVG figure (through matplotlib, 37 ms each, and TST3 has 16).
+    histogram at or beyond the line. ``names``: how the two systems are shown (by default
+    their full names).
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.distribution import shuffled_differences
@@ -500,8 +454,6 @@ def histogram_plot(distribution: Distribution, label: str,
     top = max(float(values.max(initial=0.0)), observed) or 1.0
     bins = np.linspace(float(values.min(initial=0.0)) if not two_sided else 0.0, top * 1.02, 41)
     counts, edges = np.histogram(values, bins=bins)
-    # 5.2 × 2.6 inches; the plot from 0.75 in at the left to 0.16 in from the right, 0.35 in
-    # below the top to 0.55 in above the bottom.
     fig = SvgFigure(5.2 * 72, 2.6 * 72)
     x0, x1, y0, y1 = 0.75 * 72, fig.width - 0.156 * 72, 0.35 * 72, fig.height - 0.55 * 72
     low, high = float(edges[0]), float(edges[-1])
@@ -514,7 +466,6 @@ def histogram_plot(distribution: Distribution, label: str,
     def y(c: float) -> float:
         return y1 - (y1 - y0) * c / ceiling
 
-    # One outline for the 40 bars, and one white line for the gaps between them.
     outline = [(x(low), y(0))]
     for k, c in enumerate(counts.tolist()):
         outline += [(x(float(edges[k])), y(c)), (x(float(edges[k + 1])), y(c))]
@@ -544,7 +495,7 @@ def histogram_plot(distribution: Distribution, label: str,
 def _axes(fig: SvgFigure, box: tuple[float, float, float, float],
           xticks: Sequence[tuple[float, str]], yticks: Sequence[tuple[float, str]]) -> None:
     """The left and bottom axis lines of ``box`` (x0, y0, x1, y1) with outward ticks and
-    their labels (positions already in points)."""
+    their labels."""
     x0, y0, x1, y1 = box
     marks = [polyline([(x0, y0), (x0, y1), (x1, y1)])]
     marks += [polyline([(at, y1), (at, y1 + 3.5)]) for at, _ in xticks]
@@ -561,8 +512,8 @@ _CATEGORY_PALETTE = (
 
 
 def category_colors(categories: Sequence[str]) -> dict[str, str]:
-    """One colour per error category, by its place in ``categories`` (give the full list of
-    categories, so that a category has the same colour in every figure).
+    """One colour per error category, by its place in ``categories`` (the full list, so that
+    a category has the same colour in every figure).
 
     >>> category_colors(["Span_Error", "Missing_Template"])["Missing_Template"]
     '#ff7f00'
@@ -572,9 +523,8 @@ def category_colors(categories: Sequence[str]) -> dict[str, str]:
 
 def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: Sequence[str],
                     colors: Mapping[str, str]) -> SvgFigure:
-    """One horizontal bar per system (the first on top), stacked over ``categories`` (their
-    counts), with a legend, as a plain SVG figure. Each segment carries a
-    ``bar-<system>--<category>`` id; a category a system has none of has no segment.
+    """One horizontal bar per system (the first on top), stacked over ``categories``, with a
+    legend; a category a system has none of has no segment.
 
     >>> fig = error_bars_plot([("A", {"x": 2, "y": 1}), ("B", {"x": 0, "y": 4})], ["x", "y"],
     ...                       {"x": "#000000", "y": "#ffffff"})
@@ -584,7 +534,6 @@ def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: S
     shown = display_names(name for name, _ in rows)
     names = max((text_width(shown[name], 8) for name, _ in rows), default=0.0)
     legend = max((text_width(c, 7) for c in categories), default=0.0) + 22
-    # Tall enough for the bars and for the legend, one line per category.
     fig = SvgFigure(9.0 * 72 + legend, max((1.6 + 0.3 * len(rows)) * 72,
                                            12 + 11 * len(categories) + 20))
     x0, x1, y0, y1 = names + 16, fig.width - legend - 16, 12.0, fig.height - 44

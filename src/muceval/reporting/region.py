@@ -1,6 +1,5 @@
-"""The region of performance: each system's rectangle spanned by its four manners of counting
-unmapped templates on the precision–recall plane, with its official point (ALL TEMPLATES),
-as a plain SVG figure (:mod:`muceval.reporting.svgfig`)."""
+"""The region of performance: each system's four manners of counting unmapped templates on the
+precision–recall plane (:func:`region_plot`)."""
 
 from __future__ import annotations
 
@@ -35,15 +34,11 @@ def region_plot(
     regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
     iso_f: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
 ) -> SvgFigure:
-    """Each system's rectangle spanned by its four manners on the precision–recall plane, as
-    a plain SVG figure.
-
-    ``regions``: ``(system, {manner: (recall, precision)})`` with manners named
-    as :class:`~muceval.core.model.DisplayType` values; undefined points are left
-    out. The ALL TEMPLATES point (the official score) is marked with a dot.
-    Dotted curves join the points of equal F (P&R), labelled in percent. From
-    :data:`SMALL_MULTIPLES_FROM` systems on, each system gets a panel of its own, the others
-    drawn faintly behind it. Marks carry the ids ``region-<system>`` and ``point-<system>``.
+    """Each system's rectangle spanned by its four manners on the precision–recall plane
+    (``regions``: ``(system, {manner: (recall, precision)})``, manners named as
+    :class:`~muceval.core.model.DisplayType` values), its ALL TEMPLATES point a dot, with
+    dotted curves of equal F (P&R); from :data:`SMALL_MULTIPLES_FROM` systems on, a panel per
+    system.
 
     >>> fig = region_plot([("A", {"all-templates": (0.3, 0.4), "matched-only": (0.5, 0.7)})])
     >>> ">Recall (%)<" in fig.svg() and 'id="region-A"' in fig.svg()
@@ -162,7 +157,6 @@ def _region_panels(regions: Sequence[tuple[str, Mapping[str, tuple[float | None,
                                           plane.at(x0, y1)]) for x0, y0, x1, y1 in others),
                           stroke="#999999", width=0.5, closed=True))
         _region(fig, plane, name, points, highlight)
-        # Tick labels on the left column and on the lowest panel of each column.
         plane.axes(fig, ticks=(column == 0, k + columns >= len(regions)), size=8)
         fig.add(Text(plane.x0 + side / 2, plane.y0 - 6, short[name], size=9, middle=False))
     fig.add(Text(fig.width / 2, 16, "Region of performance, one system per panel (four "

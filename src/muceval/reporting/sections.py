@@ -1,12 +1,7 @@
 """The parts of an HTML page: the one Jinja2 environment, number formats, figures, and the
-protocol of a report's optional sections.
-
-A section (:class:`ReportSection`) is everything a report says about one subject beyond the
-scores and their significance: the Errors of Das et al., the Alignment criteria, or a new one.
-It says what ``report.json`` holds of it (``to_dict``), which figures and data files it adds
-to the folder, where it goes on the page (after which of :data:`ANCHORS`) and how it is drawn
-(``html``). :func:`~muceval.reporting.html.write_report` and the modern report write every
-section an analysis holds, and nothing else has to change to add one.
+protocol of a report's optional sections (:class:`ReportSection`: the Errors, the Alignment,
+or a new one; the reports write every section an analysis holds, and nothing else has to
+change to add one).
 
 >>> format_pct(0.35678), format_pct(None)
 ('35.68', 'n/a')
@@ -52,13 +47,12 @@ def format_p(p: float) -> str:
 
 @functools.cache
 def environment() -> jinja2.Environment:
-    """The one Jinja2 environment of muceval's pages (the adjudication page extends
-    ``base.html.j2`` too): templates from the package, autoescaped, undefined names an error."""
+    """The one Jinja2 environment of muceval's pages: templates from the package, autoescaped,
+    undefined names an error."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("muceval.reporting", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"]),
         undefined=jinja2.StrictUndefined,
-        trim_blocks=False,
     )
     env.filters["system"] = _system_filter
     env.filters["shown"] = _shown_filter
@@ -67,16 +61,15 @@ def environment() -> jinja2.Environment:
 
 @jinja2.pass_context
 def _shown_filter(context: Any, name: str) -> str:
-    """``{{ name | shown }}``: the system as the page shows it, as plain text (where markup
-    cannot go: an ``<option>``, a ``title``)."""
+    """``{{ name | shown }}``: the system as the page shows it, as plain text (for an
+    ``<option>``, a ``title``)."""
     return str(context.get("names", {}).get(name, name))
 
 
 @jinja2.pass_context
 def _system_filter(context: Any, name: str) -> Markup:
-    """``{{ name | system }}``: the system as the page shows it (the page's ``names``, from
-    :func:`~muceval.reporting.names.display_names`), with the full name as its tooltip where
-    they differ; the full name on a page without ``names``."""
+    """``{{ name | system }}``: the system as the page shows it, with the full name as its
+    tooltip where they differ."""
     shown = _shown_filter(context, name)
     if shown == name:
         return escape(name)
@@ -101,8 +94,8 @@ class Page:
         return figure_view(fig_id, self.svgs, caption)
 
     def render(self, template: str | jinja2.Template, **view: Any) -> Markup:
-        """A template of the package's ``templates/`` folder (by name), or one a section
-        carries itself (:func:`template_of` its text), with the page's names and PNG links."""
+        """A template of the package (by name), or one a section carries itself
+        (:func:`template_of` its text), with the page's names and PNG links."""
         found = environment().get_template(template) if isinstance(template, str) else template
         return Markup(found.render(names=self.names, png=self.png, **view))
 

@@ -1,11 +1,6 @@
-"""The per-slot view of a system's scores: a table people can read, like scikit-learn's
-``classification_report``.
-
-One row per slot of the configuration (recall, precision, F and the counts
-they come from), then the object subtotals, the set and string fills, and the
-four manners of counting unmapped templates. The measures are unrounded
-floats; the 1992 report's rounded percentages are in ``muceval score``'s
-default output.
+"""The per-slot view of a system's scores, like scikit-learn's ``classification_report``:
+unrounded recall, precision and F per slot, then the object subtotals, the set and string
+fills, and the four manners of counting unmapped templates.
 """
 
 from __future__ import annotations
@@ -18,6 +13,7 @@ from muceval.core.metrics import FloatScores
 from muceval.core.model import Configuration
 from muceval.core.systems import MANNER_LABELS
 from muceval.core.tallies import MANNERS, PairScore, Tally, summarize
+from muceval.reporting.outputs import new_table
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -44,11 +40,8 @@ class SlotRow:
 
 
 def per_slot_rows(pairs: Sequence[PairScore], config: Configuration) -> list[SlotRow]:
-    """The rows of the per-slot view of one system (slots in configuration order).
-
-    Slot and subtotal rows come from the accumulator the configuration's
-    ``:display-type`` names, SET FILLS ONLY and STRING FILLS ONLY from MATCHED/MISSING, as in
-    the 1992 report.
+    """The rows of the per-slot view of one system, as the 1992 report's summary: slot and
+    subtotal rows from the configuration's ``:display-type``.
 
     >>> from importlib.resources import files
     >>> from muceval.formats.config import load_configuration
@@ -81,11 +74,8 @@ def per_slot_rows(pairs: Sequence[PairScore], config: Configuration) -> list[Slo
 
 def per_slot_table(system: str, rows: Sequence[SlotRow]) -> Table:
     """A rich table of ``rows``: measures in %, a rule before each group of rows."""
-    from rich.table import Table
-
-    table = Table(title=f"{system}: per slot (%)", title_justify="left")
-    for column in ("", "recall", "precision", "F1", "POS", "ACT"):
-        table.add_column(column, justify="left" if not column else "right")
+    table = new_table(f"{system}: per slot (%)", ("",),
+                      ("recall", "precision", "F1", "POS", "ACT"), title_justify="left")
     previous_kind = rows[0].kind if rows else ""
     for r in rows:
         if r.kind != previous_kind:

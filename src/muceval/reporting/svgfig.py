@@ -1,12 +1,8 @@
-"""Figures written as plain SVG: rectangles, lines and text placed in points, without
-matplotlib's per-artist machinery (through matplotlib, a 17-system matrix took a third of a
-second to build and write, and importing matplotlib itself most of a second).
-
-A :class:`SvgFigure` keeps its marks as data and writes them as SVG (:meth:`SvgFigure.svg`)
-or, asked for a PNG, replays them on a matplotlib figure (:meth:`SvgFigure.png`): one
-description of each figure, two outputs. Coordinates are points from the top left corner;
-text is kept as text, in DejaVu Sans as the report's other figures, and measured with that
-font's advance widths (:func:`text_width`) where a layout needs a width.
+"""Figures written as plain SVG: rectangles, lines and text placed in points from the top
+left corner (through matplotlib, a 17-system matrix took a third of a second, and importing
+matplotlib most of a second). A :class:`SvgFigure` keeps its marks as data, written as SVG or,
+for a PNG, replayed on a matplotlib figure. Text is DejaVu Sans, measured with that font's
+advance widths (:func:`text_width`).
 """
 
 from __future__ import annotations
@@ -213,8 +209,8 @@ another name's id."""
 def slug(name: str) -> str:
     """A system name as an SVG/HTML id and a file name: the name itself where it is safe
     (letters, digits, ``_``, ``.`` and single inner ``-``), else its safe characters and a
-    hash of the whole name, so that two names never share an id (``a b`` and ``a_b`` did).
-    No id holds ``--``, which joins the two systems of a pair's id.
+    hash of the whole name, so that two names never share an id. No id holds ``--``, which
+    joins the two systems of a pair's id.
 
     >>> slug("GE-CMU"), slug("my system/2")
     ('GE-CMU', 'my_system_2-x476fc77c83')
@@ -227,11 +223,6 @@ def slug(name: str) -> str:
     return f"{base}-x{hashlib.sha1(name.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
 
 
-# ---------------------------------------------------------------------------
-# Writing marks as SVG
-# ---------------------------------------------------------------------------
-
-
 def _n(value: float) -> str:
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
@@ -241,15 +232,19 @@ def _id(gid: str | None) -> str:
     return f' id="{escape(gid)}"' if gid else ""
 
 
+def _paint(m: Rect | Dot) -> str:
+    """The fill opacity and the stroke of a rectangle or a dot."""
+    opacity = f' fill-opacity="{_n(m.opacity)}"' if m.opacity != 1 else ""
+    stroke = f' stroke="{m.stroke}" stroke-width="{_n(m.width)}"' if m.stroke and m.width else ""
+    return opacity + stroke
+
+
 def _svg(m: Mark) -> str:
     if isinstance(m, Group):
         return f'<g{_id(m.gid)}>\n' + "".join(_svg(child) for child in m.marks) + "</g>\n"
     if isinstance(m, Rect):
-        stroke = (f' stroke="{m.stroke}" stroke-width="{_n(m.width)}"'
-                  if m.stroke and m.width else "")
         box = f'x="{_n(m.x)}" y="{_n(m.y)}" width="{_n(m.w)}" height="{_n(m.h)}"'
-        opacity = f' fill-opacity="{_n(m.opacity)}"' if m.opacity != 1 else ""
-        rect = f'<rect{_id(m.gid)} {box} fill="{m.fill}"{opacity}{stroke}/>\n'
+        rect = f'<rect{_id(m.gid)} {box} fill="{m.fill}"{_paint(m)}/>\n'
         return rect + (f'<rect {box} fill="url(#hatch)"/>\n' if m.hatch else "")
     if isinstance(m, Lines):
         d = " ".join("M" + " L".join(f"{_n(x)} {_n(y)}" for x, y in line)
@@ -259,11 +254,8 @@ def _svg(m: Mark) -> str:
         cap = ' stroke-linecap="round"' if m.round else ""
         return f'<path{_id(m.gid)} d="{d}" fill="{m.fill}"{stroke}{dash}{cap}/>\n'
     if isinstance(m, Dot):
-        stroke = (f' stroke="{m.stroke}" stroke-width="{_n(m.width)}"'
-                  if m.stroke and m.width else "")
-        opacity = f' fill-opacity="{_n(m.opacity)}"' if m.opacity != 1 else ""
         return (f'<circle{_id(m.gid)} cx="{_n(m.x)}" cy="{_n(m.y)}" r="{_n(m.r)}" '
-                f'fill="{m.fill}"{opacity}{stroke}/>\n')
+                f'fill="{m.fill}"{_paint(m)}/>\n')
     style = [f"font-size: {_n(m.size)}px"]
     if m.anchor != "start":
         style.append(f"text-anchor: {m.anchor}")

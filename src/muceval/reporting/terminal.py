@@ -1,7 +1,6 @@
-"""What a terminal shows of a significance analysis: the ranked table with groups, the p-value
-matrices, the classic tests beside randomization, and the A/B comparison (rich tables).
-
-The results are computed in :mod:`muceval.significance`; this module only draws them.
+"""What a terminal shows of a significance analysis (computed in :mod:`muceval.significance`):
+the ranked table with groups, the p-value matrices, the classic tests beside randomization,
+and the A/B comparison (rich tables).
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from muceval.core.measures import F_MEASURES
 from muceval.errors import UsageError
 from muceval.reporting.names import display_names, short_names
+from muceval.reporting.outputs import new_table
 from muceval.significance.baseline import BaselineResult
 from muceval.significance.classic import CLASSIC, CLASSIC_TESTS, PAIRED_TESTS, TEST_FIELDS
 from muceval.significance.result import SignificanceResult, metric_label
@@ -32,9 +32,7 @@ def render_significance(result: SignificanceResult, console: Any,
                         matrix: bool | None = None) -> None:
     """The result for a terminal: a ranked table (scores, groups, the difference and p to the
     next system), then the p-value matrices when they fit the console (``matrix`` None) or
-    when asked (True). Where the metrics do not fit side by side, each gets a table ranked by
-    its own metric; no number is elided.
-    A summary without comparisons (``significance --pairs``) shows scores and letters."""
+    when asked (True). No number is elided."""
     settings = result.settings
     console.print(
         f"[bold]{len(result.systems)} systems, {settings['units']} "
@@ -92,19 +90,14 @@ def _cell(result: SignificanceResult, a: str, b: str, metric: str) -> str:
 
 def _ranked_table(result: SignificanceResult, order: list[str], short: dict[str, str],
                   metrics: Sequence[str], primary: str) -> Any:
-    from rich.table import Table
-
     label = result.label(primary)
-    table = Table(title=("scores (%) and groups" if len(metrics) > 1 else label),
-                  title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column("system", no_wrap=True)
-    for metric in metrics:
-        table.add_column(result.label(metric), justify="right", no_wrap=True)
     pairs = bool(result.comparisons)
+    heads = [result.label(metric) for metric in metrics]
     if pairs:
-        table.add_column(f"Δ next ({label})" if len(metrics) > 1 else "Δ next",
-                         justify="right", no_wrap=True)
-        table.add_column("p next", justify="right", no_wrap=True)
+        heads += [f"Δ next ({label})" if len(metrics) > 1 else "Δ next", "p next"]
+    table = new_table("scores (%) and groups" if len(metrics) > 1 else label, ("system",),
+                      heads, no_wrap=True, title_justify="left", show_edge=False,
+                      pad_edge=False)
     for i, name in enumerate(order):
         cells = [f"{100 * result.scores[name][m]:.2f} {result.letters[m][name]}" for m in metrics]
         if pairs and i + 1 < len(order):
@@ -119,15 +112,11 @@ def _ranked_table(result: SignificanceResult, order: list[str], short: dict[str,
 
 def _matrix(result: SignificanceResult, order: list[str], short: dict[str, str],
             metric: str) -> Any:
-    from rich.table import Table
-
     adjusted = result.settings.get("adjust", "none") != "none"
     kind = f"{result.settings['adjust']}-adjusted p-values" if adjusted else "p-values"
-    table = Table(title=f"{result.label(metric)}: {kind} (* = significant)",
-                  title_justify="left", show_edge=False, pad_edge=False)
-    table.add_column("system", no_wrap=True)
-    for name in order:
-        table.add_column(short[name], justify="right", no_wrap=True)
+    table = new_table(f"{result.label(metric)}: {kind} (* = significant)", ("system",),
+                      [short[name] for name in order], no_wrap=True, title_justify="left",
+                      show_edge=False, pad_edge=False)
     for row in order:
         table.add_row(short[row], *("—" if col == row else _cell(result, row, col, metric)
                                     for col in order))
@@ -137,10 +126,8 @@ def _matrix(result: SignificanceResult, order: list[str], short: dict[str, str],
 def render_classic_tests(result: SignificanceResult, console: Any,
                          tests: Sequence[str] = PAIRED_TESTS,
                          metrics: Sequence[str] | None = None) -> None:
-    """The classic tests as a view: per pair, the randomization p, the chosen tests and the
-    correlation r of the systems' per-unit values, with Yeh's factor."""
-    from rich.table import Table
-
+    """Per pair, the randomization p, the chosen classic tests and the correlation r of the
+    systems' per-unit values, with Yeh's factor."""
     unknown = [t for t in tests if t not in CLASSIC_TESTS]
     if unknown:
         raise UsageError(f"unknown test(s) {', '.join(unknown)}", parameter="tests")
@@ -155,15 +142,13 @@ def render_classic_tests(result: SignificanceResult, console: Any,
         if not rows or all(c.classic is None for c in rows):
             continue
         of = next((c.classic.of for c in rows if c.classic is not None), "the metric")
-        table = Table(title=f"{result.label(metric)}: classic tests beside randomization "
-                      "(p-values; r: correlation of the systems' per-unit values)"
-                      + ("" if of == "the metric" else f"; the tests of per-unit values test "
-                         f"{of}, not {result.label(metric)}"),
-                      title_justify="left", show_edge=False, pad_edge=False)
-        for head in ("a", "b", "Δ %", "rand.", *(heads[t] for t in tests), "r",
-                     "Yeh ×"):
-            table.add_column(head, justify="left" if head in ("a", "b") else "right",
-                             no_wrap=True)
+        table = new_table(f"{result.label(metric)}: classic tests beside randomization "
+                          "(p-values; r: correlation of the systems' per-unit values)"
+                          + ("" if of == "the metric" else f"; the tests of per-unit values "
+                             f"test {of}, not {result.label(metric)}"),
+                          ("a", "b"), ("Δ %", "rand.", *(heads[t] for t in tests), "r",
+                                       "Yeh ×"),
+                          no_wrap=True, title_justify="left", show_edge=False, pad_edge=False)
         for c in rows:
             classic = c.classic
             values = [getattr(classic, TEST_FIELDS[t]) if classic else None for t in tests]
@@ -243,8 +228,7 @@ def render_baseline(result: BaselineResult, console: Any) -> None:
 
 
 def print_signature(settings: Mapping[str, Any], console: Any) -> None:
-    """The one line that says how a result was made, as the JSON's ``signature`` says it (as
-    sacrebleu prints its own): quote it with the numbers."""
+    """The one line that says how a result was made (the JSON's ``signature``)."""
     from muceval.core.signature import signature
 
     console.print(f"signature: {signature(settings)}", highlight=False, soft_wrap=True)
@@ -282,22 +266,15 @@ def _pc(value: float | None) -> str:
 
 def scores_table(title: str, systems: Mapping[str, FloatScores],
                  regions: Mapping[str, Sequence[FloatScores]] | None = None) -> Table:
-    """A rich table of systems (best F P&R first), measures in %.
-
-    ``regions`` adds the region of performance: the (recall, precision) range
-    spanned by the four manners of counting unmapped templates.
-    """
-    from rich.table import Table
-
+    """A rich table of systems (best F P&R first), measures in %; ``regions`` adds the
+    (recall, precision) range spanned by the four manners of counting unmapped templates."""
     caption = ("region REC x PRE: the lowest and highest recall and precision over the four "
                "ways of counting unmapped templates (matched only, matched/missing, "
                "matched/spurious, all templates)") if regions else None
-    table = Table(title=title, caption=caption, caption_justify="left")
-    columns = ["system", "REC", "PRE", "OVG", *(m.label for m in F_MEASURES)]
+    columns = ["REC", "PRE", "OVG", *(m.label for m in F_MEASURES)]
     if regions:
         columns.append("region REC x PRE")
-    for column in columns:
-        table.add_column(column, justify="left" if column == "system" else "right")
+    table = new_table(title, ("system",), columns, caption=caption, caption_justify="left")
     shown = display_names(systems)
     for name, a in sorted(systems.items(), key=lambda item: -(item[1].f_pr or 0.0)):
         row = [shown[name], _pc(a.recall), _pc(a.precision), _pc(a.overgeneration),
@@ -334,16 +311,11 @@ def summary_table(results: Mapping[str, Sequence[PairScore]], config: Configurat
 def render_error_changes(changes: Sequence[Any], console: Any, alpha: float,
                          seed: int | None, adjust: str = "none") -> None:
     """Per pair (candidate against baseline), the error categories: both counts, the
-    difference and the p-value of the paired randomization over documents (* when the
-    p-value, adjusted with ``adjust``, is at most ``alpha``)."""
-    from rich.table import Table
-
+    difference and the p-value (* when, adjusted with ``adjust``, it is at most ``alpha``)."""
     for baseline, candidate in dict.fromkeys((c.baseline, c.candidate) for c in changes):
-        table = Table(title=f"{candidate} against {baseline} (baseline): error counts",
-                      title_justify="left")
-        for column in ("category", "base", "cand", "Δ", "p", "documents"):
-            table.add_column(column, justify="left" if column == "category" else "right",
-                             overflow="fold")
+        table = new_table(f"{candidate} against {baseline} (baseline): error counts",
+                          ("category",), ("base", "cand", "Δ", "p", "documents"),
+                          overflow="fold", title_justify="left")
         for c in changes:
             if (c.baseline, c.candidate) == (baseline, candidate):
                 table.add_row(c.category, str(c.baseline_count), str(c.candidate_count),

@@ -1,11 +1,9 @@
 """The adjudication page: a Starlette application over one :class:`~muceval.scoring.adjudication.Adjudication`.
 
-Every page lives under ``/<token>/``: a request without the session's token, or
-addressed to another host than the loopback address it listens on (DNS
-rebinding), is refused. Answers are POSTed forms; the history is saved before the
-redirect to the next question is sent, so a page that shows the next question
-has its answer on disk. One lock serialises the session: the pages may be open in
-several tabs.
+A request without the session's token (every page lives under ``/<token>/``), or addressed to
+another host than the loopback address (DNS rebinding), is refused. The history is saved
+before the redirect to the next question, so a page that shows it has its answer on disk. One
+lock serialises the session: the pages may be open in several tabs.
 """
 
 from __future__ import annotations
@@ -67,6 +65,7 @@ def create_app(session: Adjudication, token: str, texts: Mapping[str, str] | Non
 
 
 Form = dict[str, str]
+_FILTERS = ("system", "message", "slot")
 
 
 def _no_icon(request: Request) -> Response:
@@ -168,8 +167,7 @@ class _Pages:
 
     def queue(self, request: Request) -> Response:
         session = self.session
-        params = request.query_params
-        chosen = {k: params.get(k, "") for k in ("system", "message", "slot")}
+        chosen = {k: request.query_params.get(k, "") for k in _FILTERS}
         shown = [q for q in session.questions if _matches(q, chosen)]
         return self.page("queue.html.j2", request, questions=shown, chosen=chosen,
                          messages=sorted({q.message_id for q in session.questions}),
@@ -179,14 +177,13 @@ class _Pages:
 
     def question(self, request: Request) -> Response:
         session = self.session
-        question_id = request.path_params["qid"]
-        found = next((q for q in session.questions if q.id == question_id), None)
+        found = next((q for q in session.questions if q.id == request.path_params["qid"]), None)
         if found is None:
             return RedirectResponse(f"{self.base}/?" + urlencode(
                 {"notice": "that question is answered already"}), status_code=303)
-        view = question_view(session, found, self.texts)
         return self.page("question.html.j2", request, title=f"muceval adjudicate: question "
-                         f"{found.number} of {session.total}", **view,
+                         f"{found.number} of {session.total}",
+                         **question_view(session, found, self.texts),
                          filters=request.query_params.get("filters", ""))
 
     def answer(self, request: Request, form: Form) -> Response:
@@ -219,20 +216,17 @@ class _Pages:
         pairs = [{"key": p.key_id, "response": p.response_id,
                   "rows": template_rows(session.config, by_id[0].get(p.key_id or ""),
                                         by_id[1].get(p.response_id or ""))} for p in entries]
-        back = request.query_params.get("back", f"{self.base}/")
         return self.page("mapping.html.j2", request,
                          title=f"Mapping of {message_id} for {system}", system=system,
                          message=message_id, keys=list(by_id[0]), responses=list(by_id[1]),
                          mapped={p.response_id: p.key_id for p in entries
                                  if p.response_id is not None},
                          pairs=pairs, manual=session.is_manual(system, message_id),
-                         back=back if back.startswith(self.base + "/") else f"{self.base}/")
+                         back=self._back(request.query_params.get("back", "")))
 
     def remap(self, request: Request, form: Form) -> Response:
         system, message_id = request.path_params["system"], request.path_params["message"]
-        back = form.get("back", f"{self.base}/")
-        if not back.startswith(self.base + "/"):
-            back = f"{self.base}/"
+        back = self._back(form.get("back", ""))
         if form.get("automatic"):
             self.session.remap(system, message_id, None)
             return RedirectResponse(back, status_code=303)
@@ -250,6 +244,10 @@ class _Pages:
         pairs += [(None, r) for r, key in chosen.items() if key is None]
         self.session.remap(system, message_id, pairs)
         return RedirectResponse(back, status_code=303)
+
+    def _back(self, given: str) -> str:
+        """Where a mapping page returns: a page of this session only."""
+        return given if given.startswith(self.base + "/") else f"{self.base}/"
 
     def scores(self, request: Request) -> Response:
         return self.page("scores.html.j2", request, title="Scores as they stand",
@@ -291,8 +289,8 @@ def _next(base: str, session: Adjudication, question_id: str, filters: str,
           skip: bool = False) -> Response:
     """The next open question after the one just answered (or skipped), in 1992 order and
     within the queue's filters; the queue when none is left."""
-    chosen = {k: v[0] for k, v in parse_qs(filters).items() if k in ("system", "message", "slot")}
-    chosen = {k: chosen.get(k, "") for k in ("system", "message", "slot")}
+    parsed = parse_qs(filters)
+    chosen = {k: parsed.get(k, [""])[0] for k in _FILTERS}
     # By place in the queue, not by number: a question first seen after an answer has a
     # higher number than its place in the 1992 order.
     places = {q.id: i for i, q in enumerate(session.questions)}

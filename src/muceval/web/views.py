@@ -80,21 +80,20 @@ def highlight(text: str, key: Sequence[str], response: Sequence[str]) -> list[Se
 def template_rows(config: Configuration, key: Template | None, response: Template | None,
                   slot_id: str | None = None) -> list[dict[str, Any]]:
     """Slot by slot, the key's and the response's fills as written in a template file."""
-    rows = []
     key_slots = {s.slot_id: s for s in key.slots} if key else {}
     response_slots = {s.slot_id: s for s in response.slots} if response else {}
-    for spec in config.slots[2:]:
-        def text(slots: Mapping[str, Slot], spec: SlotSpec = spec) -> list[str]:
-            slot = slots.get(spec.slot_id)
-            if slot is None:
-                return []
-            if not slot.fills:
-                return [slot.marker.value if slot.marker is not None and slot.marker.value
-                        else "-"]
-            return [format_value(f, spec.type) for f in slot.fills]
-        rows.append({"slot": spec.slot_id, "label": spec.label, "key": text(key_slots),
-                     "response": text(response_slots), "current": spec.slot_id == slot_id})
-    return rows
+    return [{"slot": spec.slot_id, "label": spec.label, "key": _fills(key_slots, spec),
+             "response": _fills(response_slots, spec), "current": spec.slot_id == slot_id}
+            for spec in config.slots[2:]]
+
+
+def _fills(slots: Mapping[str, Slot], spec: SlotSpec) -> list[str]:
+    slot = slots.get(spec.slot_id)
+    if slot is None:
+        return []
+    if not slot.fills:
+        return [slot.marker.value if slot.marker is not None and slot.marker.value else "-"]
+    return [format_value(f, spec.type) for f in slot.fills]
 
 
 def _systems(totals: Mapping[str, Tally], names: Sequence[str]) -> list[SystemScores]:
@@ -132,14 +131,12 @@ def score_changes(session: Adjudication) -> list[dict[str, Any]]:
     before = {s.name: s.all_templates for s in _systems(session.initial_totals, session.names)}
     out = []
     for s in _systems(session.totals, session.names):
-        row, old = s.all_templates, before.get(s.name)
-        values = {"recall": row.recall, "precision": row.precision, "f1": row.f_pr}
-        olds = ({"recall": old.recall, "precision": old.precision, "f1": old.f_pr}
-                if old is not None else dict.fromkeys(values))
+        old = before.get(s.name)
+        values = [(name, label, None if old is None else old.value(name),
+                   s.all_templates.value(name)) for name, label in _METRICS]
         out.append({"system": s.name, "metrics": [
-            {"name": name, "label": label, "start": format_pct(olds[name]),
-             "now": format_pct(values[name]), "change": _difference(olds[name], values[name])}
-            for name, label in _METRICS]})
+            {"name": name, "label": label, "start": format_pct(start), "now": format_pct(now),
+             "change": _difference(start, now)} for name, label, start, now in values]})
     return out
 
 
