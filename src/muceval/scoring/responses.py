@@ -240,17 +240,14 @@ def baseline_units(config: Configuration, key_path: str | Path,
                    ) -> tuple[list[PairResponses], tuple[Problem, ...]]:
     """Read the files and make the response units of the first system (the baseline) with
     each of the others; returns them and the readers' warnings."""
-    from muceval.formats.files import system_names
     from muceval.formats.muc.history import read_history
-    from muceval.scoring.session import read_template_file
+    from muceval.scoring.session import read_systems
 
-    paths = [str(p) for p in response_paths]
-    chosen = system_names(paths, names)
     warnings: list[Problem] = []
-    key = read_template_file(key_path, config, warnings)
-    systems = [read_template_file(p, config, warnings) for p in paths]
+    key, systems = read_systems(config, key_path, response_paths, names, warnings)
     history = None if history_path is None else read_history(history_path)
-    units = [response_units(config, key, systems[0], system, (chosen[0], name),
+    chosen = list(systems)
+    units = [response_units(config, key, systems[chosen[0]], systems[name], (chosen[0], name),
                             history=history, options=options)
-             for system, name in zip(systems[1:], chosen[1:], strict=True)]
+             for name in chosen[1:]]
     return units, tuple(warnings)
