@@ -1,24 +1,14 @@
-"""Yeh's response-level units for one pair of systems (Yeh 2000, section 3).
+"""Yeh's response-level units for one pair of systems (Yeh 2000, section 3; see
+docs/significance-units.md).
 
-A *response* is one response fill: its message, the key template its template is mapped
-to (or ``spurious``), its slot, and the fill in the scorer's normal form
-(:meth:`~muceval.scoring.muc1992.equality.ValueMatcher.identity`). Responses both systems
-produced alike never move, nor do the key fills (POS). Every other response is a unit of
-its own, given to either pseudo-system with probability 1/2; the template mapping of each
-system is held fixed.
-
-The tallies of a pseudo-system are what the 1992 slot scorer gives its responses. A slot
-of one key template (or the spurious slots of a message) is scored from the key fills,
-the shared responses and the responses assigned to that pseudo-system, so where
-responses compete (two responses for one key fill of a single-fill slot: one credited,
-one spurious) their credit is not additive. Each slot with exchangeable responses is
-therefore scored under every assignment of its k responses (2^k), and kept as a *group*
-with that outcome table when the outcomes are not the sums of single contributions;
-otherwise each response is a *single* with its own contribution (the additive bulk).
+A response fill that only one system produced (by the scorer's normal form,
+:meth:`~muceval.scoring.muc1992.equality.ValueMatcher.identity`) is exchangeable; the
+mapping of each system is held fixed. Where responses compete in a slot, their credit is not
+additive: each slot is scored under every assignment of its k responses (2^k) and kept as a
+*group* when the outcomes are not sums of single contributions.
 
 Responses of an optional key template that only one system matched stay where they are:
-giving them to the other system would change that template's status (an optional
-template left unmatched counts nowhere), which the fixed mapping holds.
+giving them to the other system would change that template's status.
 """
 
 from __future__ import annotations

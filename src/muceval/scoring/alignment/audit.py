@@ -1,12 +1,8 @@
 """The alignment audit: several criteria side by side, the evidence of every pair,
 what removing each response template would do, and a calibration from the key alone.
 
-One :class:`~muceval.scoring.muc1992.scorer.Scorer` and one
-:class:`~muceval.scoring.alignment.evidence.EvidenceEvaluator` serve every
-system and criterion: each key/response pair is judged once, and every
-criterion decides from that evidence. Pairs are scored as the 1992 program
-scores them (query pass from the history, or batch mode); a message mapped
-the same way under two criteria is scored once.
+Each key/response pair is judged once, and a message mapped the same way under two
+criteria is scored once.
 """
 
 from __future__ import annotations
@@ -84,9 +80,8 @@ class CriterionScore:
 class PairRecord:
     """A key/response pair that some criterion maps, or that the criteria judge differently.
 
-    ``verdicts``: per criterion ``mapped``, ``allowed`` (allowed, not chosen) or
-    ``refused``. ``flagged``: mapped under the default criterion and refused by
-    the flag criterion.
+    ``verdicts``: per criterion ``mapped``, ``allowed`` (not chosen) or ``refused``.
+    ``flagged``: mapped under the default criterion and refused by the flag criterion.
     """
 
     system: str
@@ -99,8 +94,8 @@ class PairRecord:
 class RemovalRecord:
     """What removing one response template (its message re-mapped) changes, per criterion.
 
-    ``deltas``: criterion → (ΔR, ΔP, ΔF). ``anomaly``: Kehler's anomaly, removal
-    lowers F under the default criterion and raises it under the flag criterion.
+    ``deltas``: criterion → (ΔR, ΔP, ΔF). ``anomaly`` (Kehler's): removal lowers F under the
+    default criterion and raises it under the flag criterion.
     """
 
     system: str
@@ -355,12 +350,12 @@ def audit_alignment(
     progress: Callable[[int, int], None] | None = None,
     **parts: Unpack[AuditParts],
 ) -> AlignmentAudit:
-    """Score every system under each criterion, with the audits asked for (``parts``:
-    ``pairs``, ``removal``, ``calibrate``, ``entropy``; see :class:`AuditParts`).
+    """Score every system under each criterion, with the audits asked for (``parts``, see
+    :class:`AuditParts`).
 
-    ``criteria`` (names) defaults to the settings' ``compared`` criteria; the
-    default criterion always comes first, and the flag criterion is added when
-    missing. Unanswered queries give no credit (as in batch mode).
+    ``criteria`` (names) defaults to the settings' ``compared`` criteria; the default
+    criterion always comes first, and the flag criterion is added when missing. Unanswered
+    queries give no credit.
 
     >>> import muceval
     >>> from importlib.resources import files

@@ -84,9 +84,10 @@ _BLOCKED: Credit = ("blocked", None)  # stage 1 ended the look-up without a resu
 
 _FULL = frozenset({PLAIN, AUTO_MATCH, MATCH, COMPOSITE})
 _POLICY_STATUS = {"partial": PARTIAL, "correct": MATCH}
-# Step B of §6.2: the columns a credited key fill counts in; any other status (match, or the
-# composite status no branch recognises) counts in COR and ICR.
-_CREDIT_COLUMNS = {AUTO_PARTIAL: (PAR,), AUTO_MATCH: (COR,), PARTIAL: (PAR, IPA)}
+# The columns a credited fill counts in. Any other status (plain, or the composite status no
+# branch recognises) counts in COR alone in §6.1, in COR and ICR in §6.2 step B.
+_CREDIT_COLUMNS = {AUTO_PARTIAL: (PAR,), AUTO_MATCH: (COR,), PARTIAL: (PAR, IPA),
+                   MATCH: (COR, ICR)}
 
 
 @dataclass(slots=True)
@@ -258,18 +259,9 @@ class SlotScorer:
             t[NON] = 1
         elif status == FAIL:
             t[INC] = 1
-        elif status == AUTO_PARTIAL:
-            t[PAR] = 1
-        elif status == AUTO_MATCH:
-            t[COR] = 1
-        elif status == PARTIAL:
-            t[PAR] = 1
-            t[IPA] = 1
-        elif status == MATCH:
-            t[COR] = 1
-            t[ICR] = 1
         elif status is not None:
-            t[COR] = 1
+            for column in _CREDIT_COLUMNS.get(status, (COR,)):
+                t[column] = 1
         elif kblank:
             t[SPU] = 1
         elif rblank:
