@@ -6,7 +6,7 @@ A slot's tallies come back as a list of 11 integers in the order of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,6 +115,19 @@ def _apply(tally: list[int], status: str, n: int) -> None:
     tally[ACT] += n
     for column in _CREDIT_COLUMNS.get(status, (COR, ICR)):
         tally[column] += n
+
+
+def _positions(members: Iterable[CValue],
+               find: Callable[[CValue], int | None]) -> list[int] | None:
+    """The distinct positions ``find`` gives the members, in order; None if one has none."""
+    out: list[int] = []
+    for member in members:
+        found = find(member)
+        if found is None:
+            return None
+        if found not in out:
+            out.append(found)
+    return out
 
 
 def _ledger_leftovers(ledger: Ledger, before: list[int], after: list[int], K: list[CValue],
@@ -453,32 +466,20 @@ class SlotScorer:
                 self._reused(ctx, K, r)
                 return FAIL
             sk = stored.key
-            if type(sk) is tuple and sk[0] == ALLOF:
-                credited: list[int] = []
-                for member in sk[1]:
-                    found = next((i for i, k in enumerate(K) if eq(k, member)), None)
-                    if found is None:
-                        break
-                    if found not in credited:
-                        credited.append(found)
-                else:
-                    if ctx.trace is not None:
-                        for i in credited:
-                            ctx.note("history", stored.judgement, K[i], r)
+            members = sk[1] if type(sk) is tuple and sk[0] == ALLOF else None
+            if members is not None or len(K) > 1:
+                credited = _positions((sk,) if members is None else members, lambda member: next(
+                    (i for i, k in enumerate(K) if eq(k, member)), None))
+                if credited is not None:
+                    for i in credited:
+                        ctx.note("history", stored.judgement, K[i], r)
                     self._reused(ctx, K, r)
                     return (stored.judgement, credited)
-            elif len(K) <= 1:
-                if eq(K[0] if K else None, sk):
-                    if K:
-                        ctx.note("history", stored.judgement, K[0], r)
-                    self._reused(ctx, K, r)
-                    return (stored.judgement, None)
-            else:
-                for i, k in enumerate(K):
-                    if eq(k, sk):
-                        ctx.note("history", stored.judgement, k, r)
-                        self._reused(ctx, K, r)
-                        return (stored.judgement, [i])
+            elif eq(K[0] if K else None, sk):
+                if K:
+                    ctx.note("history", stored.judgement, K[0], r)
+                self._reused(ctx, K, r)
+                return (stored.judgement, None)
 
         named = len(K) > 1
         if rules.is_location and (type(r) is str or (type(r) is tuple and r[0] == LOC)):
@@ -646,26 +647,16 @@ class SlotScorer:
                 return FAIL
             status = stored.judgement
             sk = stored.key
-            if type(sk) is tuple and sk[0] == ALLOF:
-                chosen = []
-                for member in sk[1]:
-                    found = self._offered_match(fills, member)
-                    if found is None:
-                        chosen = None
-                        break
-                    if found not in chosen:
-                        chosen.append(found)
-            else:
-                found = self._offered_match(fills, sk)
-                chosen = None if found is None else [found]
-        if stored is not None and chosen is not None and status is not None:
-            self._reused(ctx, fills, r)
+            chosen = _positions(sk[1] if type(sk) is tuple and sk[0] == ALLOF else (sk,),
+                                lambda member: self._offered_match(fills, member))
         if chosen is None or status is None:
             answer = self._unresolved(ctx, fills, r, rule)
             if not isinstance(answer, tuple):
                 return answer
             status, chosen = answer
             assert chosen is not None
+        else:
+            self._reused(ctx, fills, r)
         if len(fills) == 1:
             return (status, None)
         return (status, [positions[j] for j in chosen])
