@@ -444,17 +444,17 @@ def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
     if shares is None or any(done.new_judgements for _, _, done in shares):
         return None
     order = [n for first in range(jobs) for n in range(first, len(paths), jobs)]
-    read_of = dict(zip(order, (w for reads, _, _ in shares for w in reads), strict=True))
-    pairing_of = dict(zip(order, (w for _, pairings, _ in shares for w in pairings),
-                          strict=True))
+    # Per system, in the order of the files: what reading it and pairing it with the key noted.
+    noted = dict(zip(order, (w for reads, pairings, _ in shares
+                             for w in zip(reads, pairings, strict=True)), strict=True))
     systems = {name: pairs for _, _, done in shares for name, pairs in done.systems.items()}
     if progress is not None:
         progress(len(paths), len(paths))
     history_warnings = unknown_history_slots(history, config) if history is not None else ()
     return SessionResult(
         {name: systems[name] for name in names_list}, (), None,
-        (*history_warnings, *(w for n in range(len(paths)) for w in pairing_of[n])),
-        (*key_warnings, *(w for n in range(len(paths)) for w in read_of[n]), *hook_warnings),
+        (*history_warnings, *(w for n in range(len(paths)) for w in noted[n][1])),
+        (*key_warnings, *(w for n in range(len(paths)) for w in noted[n][0]), *hook_warnings),
         options, unanswered=sum(done.unanswered for _, _, done in shares),
         record=_record(config, key_path, paths, history_path, chosen, alignment, mapping_paths))
 

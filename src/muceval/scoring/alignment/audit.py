@@ -179,24 +179,19 @@ class _Auditor:
                            list[PairScore]] = {}
         self.resolver: QueryResolver | None = scorer.resolver()
 
-    def map(self, name: str, message: MessageInput) -> list[Pair]:
+    def unit(self, name: str, message: MessageInput) -> tuple[Tally, list[Pair]]:
+        """A message's ALL TEMPLATES total and catalog entries under one criterion."""
         message_id, keys, responses = message
-        return self.scorer.map_message(message_id, keys, responses, self.judges[name],
-                                       self.criteria[name].assignment)
-
-    def score(self, message: MessageInput, entries: Sequence[Pair]) -> list[PairScore]:
-        message_id, keys, responses = message
+        entries = self.scorer.map_message(message_id, keys, responses, self.judges[name],
+                                          self.criteria[name].assignment)
         token = (message_id, tuple(id(r) for r in responses),
                  tuple((id(k), id(r)) for k, r in entries))
-        hit = self._scored.get(token)
-        if hit is None:
-            hit = self.scorer.score_entries(message_id, keys, responses, entries, self.resolver)
-            self._scored[token] = hit
-        return hit
-
-    def unit(self, name: str, message: MessageInput) -> tuple[Tally, list[Pair]]:
-        entries = self.map(name, message)
-        return all_templates_total(self.score(message, entries)), entries
+        scores = self._scored.get(token)
+        if scores is None:
+            scores = self.scorer.score_entries(message_id, keys, responses, entries,
+                                               self.resolver)
+            self._scored[token] = scores
+        return all_templates_total(scores), entries
 
 
 def _relevant(k: PreparedTemplate | None, r: PreparedTemplate | None) -> bool:

@@ -192,12 +192,9 @@ def _candidates(
     responses: Sequence[PreparedTemplate],
     evaluator: PairJudge,
 ) -> list[tuple[int, int, int]]:
-    out = []
-    for i, key in enumerate(keys):
-        for j, response in enumerate(responses):
-            if evaluator.allowed(message_id, key, response):
-                out.append((evaluator.score(message_id, key, response), i, j))
-    return out
+    return [(evaluator.score(message_id, key, response), i, j)
+            for i, key in enumerate(keys) for j, response in enumerate(responses)
+            if evaluator.allowed(message_id, key, response)]
 
 
 def greedy_mapping(
@@ -211,8 +208,6 @@ def greedy_mapping(
     Allowed pairs are taken by decreasing pair score; ties keep key-major
     catalog order; pairs scoring 0 are accepted too.
     """
-    if not keys or not responses:
-        return _finish(keys, responses, {})
     candidates = _candidates(message_id, keys, responses, evaluator)
     candidates.sort(key=lambda c: -c[0])  # stable: ties stay in key-major order
     chosen: dict[int, int] = {}
@@ -234,15 +229,12 @@ def optimal_mapping(
 
     The total pair score is maximised first, then the number of mapped pairs.
     """
-    if not keys or not responses:
-        return _finish(keys, responses, {})
     candidates = _candidates(message_id, keys, responses, evaluator)
     if not candidates:
         return _finish(keys, responses, {})
-    n_pairs = min(len(keys), len(responses))
     # Weight = score scaled so that one point of score outweighs any number of
     # extra pairs, plus one so that a zero-score allowed pair beats no pair.
-    scale = n_pairs + 1
+    scale = min(len(keys), len(responses)) + 1
     # Imported here: scipy.optimize costs every run 0.3 s, and only --mapping optimal needs it.
     import numpy as np
     from scipy.optimize import linear_sum_assignment
@@ -288,9 +280,8 @@ def replay_mapping(
 
     for key_id, response_id in pairs:
         key, response = find("key", key_id), find("response", response_id)
-        if key is None and response is None:
-            continue
-        out.append((key, response))
+        if key is not None or response is not None:
+            out.append((key, response))
     if problems:
         raise InputError(Problem("<manual mappings>", None, p) for p in problems)
     return out

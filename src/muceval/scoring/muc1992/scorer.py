@@ -100,9 +100,6 @@ class Scorer:
 
     Parameters
     ----------
-    config : muceval.core.model.Configuration
-        The slots, the mapping restriction, the premodifiers, the scored slots and
-        templates.
     history : muceval.core.model.History or None, default None
         Recorded human judgements (:func:`read_history`).
     options : ScoringOptions or None, default None
