@@ -224,17 +224,19 @@ class EvidenceEvaluator:
     def _compute(self, message_id: str, key: PreparedTemplate,
                  response: PreparedTemplate) -> PairEvidence:
         ev = self.evaluator
-
-        def traced(slot_ids: Sequence[str],
-                   overlap: bool) -> tuple[dict[str, list[int]], dict[str, Trace]]:
-            traces: dict[str, Trace] = {slot_id: [] for slot_id in slot_ids}
-            return {slot_id: ev.slot_tally(message_id, key, response, slot_id, overlap=overlap,
-                                           trace=traces[slot_id])
-                    for slot_id in slot_ids}, traces
-
-        overlap_tallies, overlap_traces = traced(self.overlap_slots, True)
-        verdicts = {slot_id: overlap_verdict(t) for slot_id, t in overlap_tallies.items()}
-        tallies, traces = traced(ev.slot_ids, False)
+        verdicts: dict[str, str] = {}
+        overlap_traces: dict[str, Trace] = {}
+        for slot_id in self.overlap_slots:
+            trace: Trace = []
+            verdicts[slot_id] = overlap_verdict(
+                ev.slot_tally(message_id, key, response, slot_id, overlap=True, trace=trace))
+            overlap_traces[slot_id] = trace
+        tallies: dict[str, list[int]] = {}
+        traces: dict[str, Trace] = {}
+        for slot_id in ev.slot_ids:
+            trace = []
+            tallies[slot_id] = ev.slot_tally(message_id, key, response, slot_id, trace=trace)
+            traces[slot_id] = trace
         slots: dict[str, SlotEvidence] = {}
         for slot_id in dict.fromkeys((*self.overlap_slots, *ev.slot_ids)):
             tally = tallies.get(slot_id)

@@ -234,16 +234,11 @@ class ValueMatcher:
         if cached is not None:
             return cached
         out = text
-        if self._any_premodifier is None or self._any_premodifier.search(text) is None:
-            self._strip_cache[text] = out
-            return out
-        for pattern in self._premodifiers:
-            # Repeatedly delete the leftmost occurrence: a deletion can create a new one.
-            while True:
-                found = pattern.search(out)
-                if found is None:
-                    break
-                out = out[: found.start()] + out[found.end() :]
+        if self._any_premodifier is not None and self._any_premodifier.search(text) is not None:
+            for pattern in self._premodifiers:
+                # Repeatedly delete the leftmost occurrence: a deletion can create a new one.
+                while (found := pattern.search(out)) is not None:
+                    out = out[: found.start()] + out[found.end() :]
         self._strip_cache[text] = out
         return out
 

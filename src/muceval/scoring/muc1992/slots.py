@@ -503,18 +503,24 @@ class SlotScorer:
             return None
         kT, tag_status, _ = C[-1]
 
-        tests: list[tuple[str, Callable[[CValue], bool]]] = [
-            (AUTO_MATCH, lambda kvalue: self._eq(kvalue, rvalue))]
-        if rules.hierarchical:
-            tests.append((AUTO_PARTIAL,
-                          lambda kvalue: self.matcher.ancestor(rules.slot_id, rvalue, kvalue)))
-        if rules.is_location:
-            tests.append((AUTO_PARTIAL,
-                          lambda kvalue: self.matcher.country_partial(kvalue, rvalue)))
+        value_status: str | None = None
+        kV = -1
         # find-corresponding-xref-values conses the fills up, so find-matching-keyval
         # scans them last first: among equal values the last fill is credited.
-        value_status, kV = next(((status, i) for status, test in tests
-                                 for i, _, kvalue in reversed(C) if test(kvalue)), (None, -1))
+        for i, _, kvalue in reversed(C):
+            if self._eq(kvalue, rvalue):
+                value_status, kV = AUTO_MATCH, i
+                break
+        if value_status is None and rules.hierarchical:
+            for i, _, kvalue in reversed(C):
+                if self.matcher.ancestor(rules.slot_id, rvalue, kvalue):
+                    value_status, kV = AUTO_PARTIAL, i
+                    break
+        if value_status is None and rules.is_location:
+            for i, _, kvalue in reversed(C):
+                if self.matcher.country_partial(kvalue, rvalue):
+                    value_status, kV = AUTO_PARTIAL, i
+                    break
         if value_status is None:
             # 1992 attaches the corresponding fills to the (empty) combination
             # whenever they are fewer than the key fills; that non-empty result
