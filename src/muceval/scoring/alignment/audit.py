@@ -297,26 +297,20 @@ def _calibration(key: TemplateFile, auditor: _Auditor, names: Sequence[str]) -> 
     prepared = [prepare(t) for t in key.templates if not t.irrelevant]
     same = [(a, b) for a in prepared for b in prepared
             if a is not b and a.template.message_id == b.template.message_id]
-    others = [(i, j) for i in range(len(prepared)) for j in range(len(prepared))
-              if prepared[i].template.message_id != prepared[j].template.message_id]
-    sampled = len(others) > CALIBRATION_SAMPLE
+    other = [(a, b) for a in prepared for b in prepared
+             if a.template.message_id != b.template.message_id]
+    sampled = len(other) > CALIBRATION_SAMPLE
     if sampled:
-        rng = np.random.default_rng(0)
-        chosen = rng.choice(len(others), CALIBRATION_SAMPLE, replace=False)
-        others = [others[n] for n in sorted(chosen)]
-    other = [(prepared[i], prepared[j]) for i, j in others]
-    out = []
-    for name in names:
-        judge = auditor.judges[name]
+        chosen = np.random.default_rng(0).choice(len(other), CALIBRATION_SAMPLE, replace=False)
+        other = [other[n] for n in sorted(chosen)]
 
-        def aligned(pairs: list[tuple[PreparedTemplate, PreparedTemplate]],
-                    judge: CriterionJudge = judge) -> int:
-            return sum(1 for a, b in pairs
-                       if judge.admits(auditor.evidence.evidence(a.template.message_id, a, b)))
+    def aligned(judge: CriterionJudge,
+                pairs: list[tuple[PreparedTemplate, PreparedTemplate]]) -> int:
+        return sum(1 for a, b in pairs
+                   if judge.admits(auditor.evidence.evidence(a.template.message_id, a, b)))
 
-        out.append(Calibration(name, len(same), aligned(same), len(other), aligned(other),
-                               sampled))
-    return out
+    return [Calibration(name, len(same), aligned(auditor.judges[name], same), len(other),
+                        aligned(auditor.judges[name], other), sampled) for name in names]
 
 
 class AuditParts(TypedDict, total=False):
