@@ -1,24 +1,10 @@
 """Adjudication: the open questions of a scoring session, answered one at a time.
 
-The 1992 program asked its operator about each fill no rule could decide, and
-wrote the answers into a history that later runs reused. :class:`Adjudication`
-is that session held open: it scores every system with the history as it stands,
-collects the questions the program would ask (in its order: system by system,
-message by message, pair by pair, slot by slot; one question per message, key
-template, slot and response value, however many systems put it), stores each
-answer in the history the moment it is given (:class:`~muceval.formats.muc.store.HistoryStore`:
-locked, atomic, the user's file kept byte for byte), and scores again what the answer
-can change. An answer can be taken back (:meth:`Adjudication.undo`), and a message's
-templates can be re-mapped by hand per system (kept as a mapping file next to the
-history, which ``muceval score`` with that history uses).
-
-Scoring everything again after each answer took seconds with the 17 TST3 systems, so the
-session keeps each system's scoring of each message with the history look-ups it made
-(message, key template, slot): an answer or its undo changes the history under one such
-triple, and only the messages that looked it up are scored again; a manual mapping
-changes one system's message. The totals change by the difference of those messages.
-The same questions and answers as ``muceval score --unresolved ask``; ``muceval
-adjudicate`` serves them as a page.
+:class:`Adjudication` is the 1992 operator's session held open: it collects the questions
+the program would ask (in its order; one per message, key template, slot and response
+value, however many systems put it), stores each answer in the history the moment it is
+given, and scores again what the answer can change (``muceval adjudicate`` serves it as a
+page).
 
 >>> from importlib.resources import files
 >>> import shutil, tempfile, os
@@ -93,10 +79,8 @@ Lookup = tuple[str, str, str]
 class Question:
     """One open question: a response fill of a slot, and the key fills it may be credited to.
 
-    ``systems`` lists ``(system, response template id)`` of every system that puts
-    it (the first is shown); ``number`` is its place in the 1992 order among the questions
-    of the session: kept while the session lasts (answered, taken back or skipped), so that
-    the page names a question by one number.
+    ``systems`` lists ``(system, response template id)`` of every system that puts it (the
+    first is shown); ``number``, its place in the 1992 order, is kept while the session lasts.
     """
 
     id: str
@@ -135,9 +119,8 @@ def _question_id(key: QuestionKey) -> str:
 
 @dataclass(frozen=True)
 class _Scored:
-    """One system's scoring of one message: its catalog entries, their ALL TEMPLATES total,
-    the questions it asked, those the starting history answered, and the history look-ups
-    it made."""
+    """One system's scoring of one message, kept so that an answer scores again only the
+    messages whose scoring looked up (message, key template, slot) it was recorded under."""
 
     pairs: tuple[PairScore, ...]
     total: Tally
@@ -156,12 +139,8 @@ class _Collector:
 
 
 class _RecordingIndex(HistoryIndex):
-    """The history index, noting the (message, key template, slot) of every look-up.
-
-    The 1992 scoring of a message (its mapping included) reads the history through these
-    look-ups only: an answer recorded under a triple that no look-up named cannot change
-    it, whichever system put the question.
-    """
+    """The history index, noting the (message, key template, slot) of every look-up: the
+    only way the scoring of a message (its mapping included) reads the history."""
 
     remembered = False
 
@@ -193,8 +172,7 @@ def _use_index(scorer: Scorer, index: HistoryIndex) -> None:
 class Adjudication:
     """The open questions of ``responses`` against ``key``, answered into ``history_path``.
 
-    Use it as a context manager: the history is locked against other sessions
-    while it is open (a second session gets a :class:`~muceval.errors.UsageError`).
+    A context manager: the history is locked against other sessions while it is open.
     """
 
     def __init__(self, config: Configuration, key_path: str | Path,
@@ -304,7 +282,12 @@ class Adjudication:
         return None  # no answer yet: no credit, nothing recorded
 
     def _on_reuse(self, query: Query) -> None:
-        self._note_reuse(query, self._collector.reused)
+        # Only the history the session started from counts: an answer given in this session
+        # is counted as answered, not again as reused (however many questions it settles).
+        index = self._start_index
+        if index is not None and index.find(query.message_id, query.key_template_id,
+                                            query.slot_id, canon(query.response)) is not None:
+            self._collector.reused.add(_question_key(query))
 
     def _score_message(self, scorer: Scorer, message: MessageInput) -> _Scored:
         """One system's message, mapped and scored as :meth:`Scorer.score` does it (no answer
@@ -365,14 +348,6 @@ class Adjudication:
     def message_totals(self, system: str) -> dict[str, Tally]:
         """The ALL TEMPLATES total of each message of ``system`` as it stands, in report order."""
         return {m: s.total for m, s in self._scored[self._system(system)].items()}
-
-    def _note_reuse(self, query: Query, reused: set[QuestionKey]) -> None:
-        # Only the history the session started from counts: an answer given in this session
-        # is counted as answered, not again as reused (however many questions it settles).
-        index = self._start_index
-        if index is not None and index.find(query.message_id, query.key_template_id,
-                                            query.slot_id, canon(query.response)) is not None:
-            reused.add(_question_key(query))
 
     def _collect(self, name: str, query: Query,
                  found: dict[QuestionKey, Question]) -> QuestionKey:

@@ -14,14 +14,13 @@ from typing import Any
 from muceval.core.model import Configuration
 from muceval.errors import Problem
 from muceval.formats.batch import TestSetSpec
-from muceval.formats.files import system_names
 from muceval.formats.muc.history import read_history
 from muceval.scoring.muc1992.scorer import ScoringOptions
 from muceval.scoring.session import (
     SessionResult,
     SubmittedSystems,
     gather_systems,
-    read_template_file,
+    read_systems,
     score_files,
     submit_systems,
 )
@@ -85,10 +84,7 @@ def score_test_sets(
 def _submit(client: Any, spec: TestSetSpec, config: Configuration,
             fills: bool) -> tuple[SubmittedSystems, list[Problem]]:
     file_warnings: list[Problem] = []
-    key = read_template_file(spec.key, config, file_warnings)
-    names = system_names(list(spec.responses), None)
-    responses = {name: read_template_file(path, config, file_warnings)
-                 for name, path in zip(names, spec.responses, strict=True)}
+    key, responses = read_systems(config, spec.key, spec.responses, None, file_warnings)
     history = read_history(spec.history) if spec.history else None
     options = ScoringOptions(query_pass=spec.query_pass, fills=fills)
     return submit_systems(client, config, key, responses, history, options, {}), file_warnings

@@ -1,24 +1,14 @@
-"""Yeh's response-level units for one pair of systems (Yeh 2000, section 3).
+"""Yeh's response-level units for one pair of systems (Yeh 2000, section 3; see
+docs/significance-units.md).
 
-A *response* is one response fill: its message, the key template its template is mapped
-to (or ``spurious``), its slot, and the fill in the scorer's normal form
-(:meth:`~muceval.scoring.muc1992.equality.ValueMatcher.identity`). Responses both systems
-produced alike never move, nor do the key fills (POS). Every other response is a unit of
-its own, given to either pseudo-system with probability 1/2; the template mapping of each
-system is held fixed.
-
-The tallies of a pseudo-system are what the 1992 slot scorer gives its responses. A slot
-of one key template (or the spurious slots of a message) is scored from the key fills,
-the shared responses and the responses assigned to that pseudo-system, so where
-responses compete (two responses for one key fill of a single-fill slot: one credited,
-one spurious) their credit is not additive. Each slot with exchangeable responses is
-therefore scored under every assignment of its k responses (2^k), and kept as a *group*
-with that outcome table when the outcomes are not the sums of single contributions;
-otherwise each response is a *single* with its own contribution (the additive bulk).
+A response fill that only one system produced (by the scorer's normal form,
+:meth:`~muceval.scoring.muc1992.equality.ValueMatcher.identity`) is exchangeable; the
+mapping of each system is held fixed. Where responses compete in a slot, their credit is not
+additive: each slot is scored under every assignment of its k responses (2^k) and kept as a
+*group* when the outcomes are not sums of single contributions.
 
 Responses of an optional key template that only one system matched stay where they are:
-giving them to the other system would change that template's status (an optional
-template left unmatched counts nowhere), which the fixed mapping holds.
+giving them to the other system would change that template's status.
 """
 
 from __future__ import annotations
@@ -240,17 +230,14 @@ def baseline_units(config: Configuration, key_path: str | Path,
                    ) -> tuple[list[PairResponses], tuple[Problem, ...]]:
     """Read the files and make the response units of the first system (the baseline) with
     each of the others; returns them and the readers' warnings."""
-    from muceval.formats.files import system_names
     from muceval.formats.muc.history import read_history
-    from muceval.scoring.session import read_template_file
+    from muceval.scoring.session import read_systems
 
-    paths = [str(p) for p in response_paths]
-    chosen = system_names(paths, names)
     warnings: list[Problem] = []
-    key = read_template_file(key_path, config, warnings)
-    systems = [read_template_file(p, config, warnings) for p in paths]
+    key, systems = read_systems(config, key_path, response_paths, names, warnings)
     history = None if history_path is None else read_history(history_path)
-    units = [response_units(config, key, systems[0], system, (chosen[0], name),
+    chosen = list(systems)
+    units = [response_units(config, key, systems[chosen[0]], systems[name], (chosen[0], name),
                             history=history, options=options)
-             for system, name in zip(systems[1:], chosen[1:], strict=True)]
+             for name in chosen[1:]]
     return units, tuple(warnings)

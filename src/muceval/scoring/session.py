@@ -1,13 +1,5 @@
-"""A scoring session: several systems scored against one key, as an operator ran the 1992 program.
-
-The 1992 scorer is one program run over many response files in a row: the
-answers an operator gives for one system are known when the next one is
-scored, and every answer goes into the history. :func:`score_systems` is that
-session on model objects; :func:`score_files` reads the files first and stores
-each new answer in the history file the moment it is given, so an interrupted
-session loses nothing that was answered. The CLI's ``score`` and ``report``
-commands and the library share these two functions.
-"""
+"""A scoring session: several systems scored against one key in a row, as an operator ran
+the 1992 program (the answers given for one system serve the next ones)."""
 
 from __future__ import annotations
 
@@ -75,10 +67,8 @@ class SessionRecord:
 class SessionResult:
     """The pair scores of every system (in the order given) and the answers given on the way.
 
-    ``warnings`` concern the session (pairing, history); ``file_warnings`` are
-    what the readers of the key and the responses noted in the files (what the
-    1992 program accepted: unknown or repeated slot lines, values outside a
-    slot's set, ...), often many per file.
+    ``warnings`` concern the session (pairing, history); ``file_warnings`` are what the
+    readers noted in the files (what the 1992 program accepted), often many per file.
     """
 
     systems: Mapping[str, tuple[PairScore, ...]]
@@ -121,37 +111,29 @@ def score_systems(
     """Score every response against ``key`` in one session, on templates already read.
 
     One :class:`Scorer` serves all systems, so an answer given for one system (through
-    ``options.ask``) is used for the next ones, as in the 1992 session. A system with manual
-    mappings of its own gets a new scorer, which learns the earlier answers through the
-    history. Nothing is read or written: :func:`score_files` does that.
+    ``options.ask``) is used for the next ones; a system with manual mappings of its own
+    gets a new scorer, which learns the earlier answers through the history. Nothing is
+    read or written (:func:`score_files` does that).
 
     Parameters
     ----------
-    config : muceval.core.model.Configuration
-        The configuration the templates were read with.
-    key : muceval.core.model.TemplateFile
-        The answer key.
     responses : mapping of str to muceval.core.model.TemplateFile
         Each system's name and response templates, scored in this order.
-    history : muceval.core.model.History or None, default None
-        Recorded human judgements; None: none.
     options : ScoringOptions or None, default None
-        How to score; None: ``ScoringOptions()``. Its own ``manual_mappings`` are not used:
-        each system's come from ``manual_mappings`` below.
+        How to score; its own ``manual_mappings`` are not used.
     manual_mappings : mapping of str to mapping, or None, default None
-        Per system name, the manual mappings of :attr:`ScoringOptions.manual_mappings`
-        (per message, ``(key id, response id)`` pairs); systems not named are mapped
-        automatically.
+        Per system name, its :attr:`ScoringOptions.manual_mappings`; systems not named are
+        mapped automatically.
     progress : callable or None, default None
         Called as ``progress(done, total)`` after each system.
+    allow_swapped : bool, default False
+        As in :func:`check_pairing`.
 
     Returns
     -------
     SessionResult
-        ``systems``: each system's pair scores (:class:`~muceval.core.tallies.PairScore`,
-        in report order), in the order of ``responses``; ``new_judgements``: the answers
-        given through ``ask``; ``warnings``: history entries for slots the configuration
-        does not have, responses that look like another test set's or like a key.
+        Each system's pair scores in the order of ``responses``, the answers given through
+        ``ask``, and the warnings (history slots the configuration lacks, doubtful pairings).
 
     Raises
     ------
@@ -181,9 +163,7 @@ def score_systems(
     """
     options = options or ScoringOptions()
     manual_mappings = manual_mappings or {}
-    warnings = list(unknown_history_slots(history, config)) if history is not None else []
-    warnings += [w for response in responses.values()
-                 for w in check_pairing(key, response, allow_swapped)]
+    warnings = _session_warnings(config, key, responses, history, allow_swapped)
     results: dict[str, tuple[PairScore, ...]] = {}
     new_judgements: list[NewJudgement] = []
     unanswered = 0
@@ -205,18 +185,24 @@ def score_systems(
                          unanswered=unanswered)
 
 
+def _session_warnings(config: Configuration, key: TemplateFile,
+                      responses: Mapping[str, TemplateFile], history: History | None,
+                      allow_swapped: bool) -> list[Problem]:
+    warnings = list(unknown_history_slots(history, config)) if history is not None else []
+    warnings += [w for response in responses.values()
+                 for w in check_pairing(key, response, allow_swapped)]
+    return warnings
+
+
 def check_pairing(key: TemplateFile, response: TemplateFile,
                   allow_swapped: bool = False) -> tuple[Problem, ...]:
     """Refuse a key with no templates, or a response for another test set; warn when in doubt.
 
-    Raises :class:`InputError` when nothing can be scored meaningfully (an empty
-    key, a response that shares no message with the key: a TST4 response
-    against the TST3 key would score 0 without a word; or a response with optional templates
-    or alternatives against a key without any mark of a key, which looks swapped, unless
-    ``allow_swapped``); returns warnings when fewer than half of the response's messages are
-    in the key, or when only '?' values (which some 1992 systems wrote) or an allowed swap
-    make the pair look swapped. An empty response is a legitimate output (a system that
-    answered nothing), said in a warning.
+    Raises :class:`InputError` for an empty key, a response that shares no message with the
+    key (it would score 0 without a word), or one with optional templates or alternatives
+    against a key without any (swapped?), unless ``allow_swapped``. Warns when fewer than
+    half of the response's messages are in the key, when only '?' values (which some 1992
+    systems wrote) or an allowed swap make the pair look swapped, and for an empty response.
 
     >>> from muceval.core.model import Template
     >>> key = TemplateFile("key", (Template("TST3-MUC4-0001", "1", False, ()),))
@@ -270,8 +256,7 @@ e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for anoth
 
 def _key_marks(templates: TemplateFile, strong: bool = False) -> bool:
     """Whether ``templates`` uses what keys use: optional templates or values, alternatives
-    (``strong``: only optional templates and alternatives, which no 1992 system wrote; some
-    marked values optional with '?')."""
+    (``strong``: not '?' values, which some 1992 systems wrote)."""
     marks = Alternatives if strong else OptionalValue | Alternatives
     for template in templates.templates:
         if template.optional:
@@ -310,14 +295,8 @@ def score_files(
 
     Parameters
     ----------
-    config : muceval.core.model.Configuration
-        The configuration the templates are read and scored with.
-    key_path, response_paths : str or pathlib.Path, and a sequence of them
-        The answer key, and the systems' response files (one system each).
     options : ScoringOptions or None, default None
-        How questions are settled, how templates are mapped, whether fills are recorded
-        (``query_pass``, ``unresolved``, ``ask``, ``mapping``, ``fills``); None: the
-        defaults. Its ``alignment`` hook is set from ``alignment``, and its
+        How to score; its ``alignment`` hook is set from ``alignment``, and its
         ``on_judgement`` is called after each answer is saved.
     history_path : str or pathlib.Path or None, default None
         A 1992 history of judgements (with ``'ask'``, created if it does not exist).
@@ -334,14 +313,7 @@ def score_files(
     scheduler : str or None, default None
         A Dask scheduler address or ``local:N``: one task per system there (not with ``'ask'``).
     allow_swapped : bool, default False
-        Score a response that looks like a key against a key that does not (optional templates,
-        ``?`` values or ``/`` alternatives only in the response), with a warning; by default
-        that is refused, before anything is scored.
-
-    Returns
-    -------
-    SessionResult
-        Each system's pair scores (``systems``), the ``new_judgements`` and the warnings.
+        As in :func:`check_pairing`: score a response that looks like a key, with a warning.
 
     Raises
     ------
@@ -390,15 +362,12 @@ def _score_files(config: Configuration, key_path: str | Path, paths: list[str],
                  progress: Callable[[int, int], None] | None, alignment: str | None,
                  scheduler: str | None, allow_swapped: bool) -> SessionResult:
     chosen = options or ScoringOptions()
-    names_list = system_names(paths, names)
     answers_file = str(save_history or history_path) if chosen.unresolved == "ask" else None
     file_warnings: list[Problem] = []
-    key = read_template_file(key_path, config, file_warnings)
-    responses = {name: read_template_file(path, config, file_warnings)
-                 for name, path in zip(names_list, paths, strict=True)}
+    key, responses = read_systems(config, key_path, paths, names, file_warnings)
     for response in responses.values():  # refused before any scoring
         check_pairing(key, response, allow_swapped)
-    per_system = _read_mappings(mapping_paths, names_list)
+    per_system = _read_mappings(mapping_paths, list(responses))
     with contextlib.ExitStack() as held:
         store = None
         if answers_file is not None:
@@ -475,17 +444,17 @@ def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
     if shares is None or any(done.new_judgements for _, _, done in shares):
         return None
     order = [n for first in range(jobs) for n in range(first, len(paths), jobs)]
-    read_of = dict(zip(order, (w for reads, _, _ in shares for w in reads), strict=True))
-    pairing_of = dict(zip(order, (w for _, pairings, _ in shares for w in pairings),
-                          strict=True))
+    # Per system, in the order of the files: what reading it and pairing it with the key noted.
+    noted = dict(zip(order, (w for reads, pairings, _ in shares
+                             for w in zip(reads, pairings, strict=True)), strict=True))
     systems = {name: pairs for _, _, done in shares for name, pairs in done.systems.items()}
     if progress is not None:
         progress(len(paths), len(paths))
     history_warnings = unknown_history_slots(history, config) if history is not None else ()
     return SessionResult(
         {name: systems[name] for name in names_list}, (), None,
-        (*history_warnings, *(w for n in range(len(paths)) for w in pairing_of[n])),
-        (*key_warnings, *(w for n in range(len(paths)) for w in read_of[n]), *hook_warnings),
+        (*history_warnings, *(w for n in range(len(paths)) for w in noted[n][1])),
+        (*key_warnings, *(w for n in range(len(paths)) for w in noted[n][0]), *hook_warnings),
         options, unanswered=sum(done.unanswered for _, _, done in shares),
         record=_record(config, key_path, paths, history_path, chosen, alignment, mapping_paths))
 
@@ -537,12 +506,8 @@ def audit_files(
     """
     from muceval.scoring.alignment.audit import audit_alignment
 
-    paths = [str(p) for p in response_paths]
-    names_list = system_names(paths, names)
     warnings: list[Problem] = []
-    key = read_template_file(key_path, config, warnings)
-    responses = {n: read_template_file(p, config, warnings)
-                 for n, p in zip(names_list, paths, strict=True)}
+    key, responses = read_systems(config, key_path, response_paths, names, warnings)
     for response in responses.values():
         warnings.extend(check_pairing(key, response))
     history = None if history_path is None else read_history(history_path)
@@ -596,6 +561,16 @@ def read_template_file(path: str | Path, config: Configuration,
         raise InputError(parsed.problems)
     warnings.extend(parsed.warnings)
     return parsed.templates
+
+
+def read_systems(config: Configuration, key_path: str | Path,
+                 response_paths: Sequence[str | Path], names: Mapping[str, str] | None,
+                 warnings: list[Problem]) -> tuple[TemplateFile, dict[str, TemplateFile]]:
+    """The key, and each system's response file by system name (:func:`read_template_file`)."""
+    paths = [str(p) for p in response_paths]
+    key = read_template_file(key_path, config, warnings)
+    return key, {name: read_template_file(path, config, warnings)
+                 for name, path in zip(system_names(paths, names), paths, strict=True)}
 
 
 def _not_templates(text: str, path: str) -> None:
@@ -662,9 +637,7 @@ def submit_systems(client: Any, config: Configuration, key: TemplateFile,
                    allow_swapped: bool = False) -> SubmittedSystems:
     """Send one test set to a Dask ``client``: its key, configuration and history once, then
     one task per system."""
-    warnings = list(unknown_history_slots(history, config)) if history is not None else []
-    warnings += [w for response in responses.values()
-                 for w in check_pairing(key, response, allow_swapped)]
+    warnings = _session_warnings(config, key, responses, history, allow_swapped)
     # Keys of their own (hash=False), not keys named by content: two test sets with the same key
     # file would otherwise share a key, and the release of the first one's copy could reach the
     # scheduler just as the second asks for it ("lost dependencies").
@@ -715,11 +688,9 @@ def _check_request(
             f"{save_history} exists: it would be replaced by the history's judgements and the "
             "answers of this session; to continue it, give it as the history",
             parameter="save_history")
-    if options.unresolved == "ask":
-        if options.ask is None:
-            raise UsageError("unresolved='ask' needs an ask callback")
-        if history_path is None and save_history is None:
-            raise UsageError(
-                "'ask' stores every answer in a history file: give a history (created if it "
-                "does not exist) or a file to save it to", parameter="history_path")
+    # ScoringOptions refuses 'ask' without its callback.
+    if options.unresolved == "ask" and history_path is None and save_history is None:
+        raise UsageError(
+            "'ask' stores every answer in a history file: give a history (created if it "
+            "does not exist) or a file to save it to", parameter="history_path")
 

@@ -1,12 +1,8 @@
 """The alignment audit: several criteria side by side, the evidence of every pair,
 what removing each response template would do, and a calibration from the key alone.
 
-One :class:`~muceval.scoring.muc1992.scorer.Scorer` and one
-:class:`~muceval.scoring.alignment.evidence.EvidenceEvaluator` serve every
-system and criterion: each key/response pair is judged once, and every
-criterion decides from that evidence. Pairs are scored as the 1992 program
-scores them (query pass from the history, or batch mode); a message mapped
-the same way under two criteria is scored once.
+Each key/response pair is judged once, and a message mapped the same way under two
+criteria is scored once.
 """
 
 from __future__ import annotations
@@ -84,9 +80,8 @@ class CriterionScore:
 class PairRecord:
     """A key/response pair that some criterion maps, or that the criteria judge differently.
 
-    ``verdicts``: per criterion ``mapped``, ``allowed`` (allowed, not chosen) or
-    ``refused``. ``flagged``: mapped under the default criterion and refused by
-    the flag criterion.
+    ``verdicts``: per criterion ``mapped``, ``allowed`` (not chosen) or ``refused``.
+    ``flagged``: mapped under the default criterion and refused by the flag criterion.
     """
 
     system: str
@@ -99,8 +94,8 @@ class PairRecord:
 class RemovalRecord:
     """What removing one response template (its message re-mapped) changes, per criterion.
 
-    ``deltas``: criterion → (ΔR, ΔP, ΔF). ``anomaly``: Kehler's anomaly, removal
-    lowers F under the default criterion and raises it under the flag criterion.
+    ``deltas``: criterion → (ΔR, ΔP, ΔF). ``anomaly`` (Kehler's): removal lowers F under the
+    default criterion and raises it under the flag criterion.
     """
 
     system: str
@@ -184,24 +179,19 @@ class _Auditor:
                            list[PairScore]] = {}
         self.resolver: QueryResolver | None = scorer.resolver()
 
-    def map(self, name: str, message: MessageInput) -> list[Pair]:
+    def unit(self, name: str, message: MessageInput) -> tuple[Tally, list[Pair]]:
+        """A message's ALL TEMPLATES total and catalog entries under one criterion."""
         message_id, keys, responses = message
-        return self.scorer.map_message(message_id, keys, responses, self.judges[name],
-                                       self.criteria[name].assignment)
-
-    def score(self, message: MessageInput, entries: Sequence[Pair]) -> list[PairScore]:
-        message_id, keys, responses = message
+        entries = self.scorer.map_message(message_id, keys, responses, self.judges[name],
+                                          self.criteria[name].assignment)
         token = (message_id, tuple(id(r) for r in responses),
                  tuple((id(k), id(r)) for k, r in entries))
-        hit = self._scored.get(token)
-        if hit is None:
-            hit = self.scorer.score_entries(message_id, keys, responses, entries, self.resolver)
-            self._scored[token] = hit
-        return hit
-
-    def unit(self, name: str, message: MessageInput) -> tuple[Tally, list[Pair]]:
-        entries = self.map(name, message)
-        return all_templates_total(self.score(message, entries)), entries
+        scores = self._scored.get(token)
+        if scores is None:
+            scores = self.scorer.score_entries(message_id, keys, responses, entries,
+                                               self.resolver)
+            self._scored[token] = scores
+        return all_templates_total(scores), entries
 
 
 def _relevant(k: PreparedTemplate | None, r: PreparedTemplate | None) -> bool:
@@ -307,26 +297,20 @@ def _calibration(key: TemplateFile, auditor: _Auditor, names: Sequence[str]) -> 
     prepared = [prepare(t) for t in key.templates if not t.irrelevant]
     same = [(a, b) for a in prepared for b in prepared
             if a is not b and a.template.message_id == b.template.message_id]
-    others = [(i, j) for i in range(len(prepared)) for j in range(len(prepared))
-              if prepared[i].template.message_id != prepared[j].template.message_id]
-    sampled = len(others) > CALIBRATION_SAMPLE
+    other = [(a, b) for a in prepared for b in prepared
+             if a.template.message_id != b.template.message_id]
+    sampled = len(other) > CALIBRATION_SAMPLE
     if sampled:
-        rng = np.random.default_rng(0)
-        chosen = rng.choice(len(others), CALIBRATION_SAMPLE, replace=False)
-        others = [others[n] for n in sorted(chosen)]
-    other = [(prepared[i], prepared[j]) for i, j in others]
-    out = []
-    for name in names:
-        judge = auditor.judges[name]
+        chosen = np.random.default_rng(0).choice(len(other), CALIBRATION_SAMPLE, replace=False)
+        other = [other[n] for n in sorted(chosen)]
 
-        def aligned(pairs: list[tuple[PreparedTemplate, PreparedTemplate]],
-                    judge: CriterionJudge = judge) -> int:
-            return sum(1 for a, b in pairs
-                       if judge.admits(auditor.evidence.evidence(a.template.message_id, a, b)))
+    def aligned(judge: CriterionJudge,
+                pairs: list[tuple[PreparedTemplate, PreparedTemplate]]) -> int:
+        return sum(1 for a, b in pairs
+                   if judge.admits(auditor.evidence.evidence(a.template.message_id, a, b)))
 
-        out.append(Calibration(name, len(same), aligned(same), len(other), aligned(other),
-                               sampled))
-    return out
+    return [Calibration(name, len(same), aligned(auditor.judges[name], same), len(other),
+                        aligned(auditor.judges[name], other), sampled) for name in names]
 
 
 class AuditParts(TypedDict, total=False):
@@ -355,12 +339,12 @@ def audit_alignment(
     progress: Callable[[int, int], None] | None = None,
     **parts: Unpack[AuditParts],
 ) -> AlignmentAudit:
-    """Score every system under each criterion, with the audits asked for (``parts``:
-    ``pairs``, ``removal``, ``calibrate``, ``entropy``; see :class:`AuditParts`).
+    """Score every system under each criterion, with the audits asked for (``parts``, see
+    :class:`AuditParts`).
 
-    ``criteria`` (names) defaults to the settings' ``compared`` criteria; the
-    default criterion always comes first, and the flag criterion is added when
-    missing. Unanswered queries give no credit (as in batch mode).
+    ``criteria`` (names) defaults to the settings' ``compared`` criteria; the default
+    criterion always comes first, and the flag criterion is added when missing. Unanswered
+    queries give no credit.
 
     >>> import muceval
     >>> from importlib.resources import files

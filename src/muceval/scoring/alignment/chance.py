@@ -1,14 +1,11 @@
-"""How likely a value is by chance: the share of key templates that have it.
+"""How likely a value is by chance: the share of key templates that have it (many key fills
+are low-entropy, Kehler, Bear & Appelt 2001: two templates agreeing on one says little).
 
-Kehler, Bear & Appelt (2001) measured it: many key fills are low-entropy
-(ACCOMPLISHED, TERRORIST ACT, CIVILIAN, "1"), so two templates agreeing on one
-of them says little about whether they describe the same event. The chance of
-a value ``v`` in a slot is ``(c + 1) / (N + 1)``: ``N`` key templates, ``c`` of
-them with a fill equal to ``v`` (as 1992 equality compares, premodifiers
-stripped) or *below* it in the set hierarchy (a general value counts every
-value under it, so ATTACK, the root, has chance ≈ 1), or, for a country, with a
-location in it. A cross-referenced fill counts by its set part. The +1 keeps a
-value absent from the key from looking infinitely informative.
+The chance of a value ``v`` in a slot is ``(c + 1) / (N + 1)``: ``N`` key templates, ``c``
+of them with a fill equal to ``v`` (1992 equality), *below* it in the set hierarchy (so
+ATTACK, the root, has chance ≈ 1), or, for a country, with a location in it; a
+cross-referenced fill counts by its set part. The +1 keeps a value absent from the key from
+looking infinitely informative.
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType, SetNode, Template, Slot, Text
 >>> spec = SlotSpec("t", "4.  TYPE", SlotType.SET, (SetNode("ATTACK", (SetNode("BOMBING"),)),))

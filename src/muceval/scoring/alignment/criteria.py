@@ -1,10 +1,6 @@
-"""Judging pairs by a named criterion, from their evidence.
-
-:class:`CriterionJudge` answers the two questions a mapping asks (is the pair
-allowed, what is its score) from :class:`~muceval.scoring.alignment.evidence.PairEvidence`,
-so every verdict is explained by the evidence record. :class:`CriterionHook`
-plugs a criterion into the 1992 scorer (``ScoringOptions.alignment``); the
-scorer's own code path stays the one for the ``1992`` criterion.
+"""Judging pairs by a named criterion, from their evidence
+(:class:`~muceval.scoring.alignment.evidence.PairEvidence`), and plugging a criterion into the
+1992 scorer (:class:`CriterionHook`; the ``1992`` criterion keeps the scorer's own code path).
 
 >>> from muceval.core.alignment import MinPairScore, Criterion
 >>> Criterion("x", require=(MinPairScore(50),)).describe()
@@ -153,11 +149,8 @@ def evidence_evaluator(evaluator: PairEvaluator, config: Configuration,
 
 
 class CriterionHook:
-    """Score with a named criterion (an :class:`~muceval.scoring.muc1992.scorer.AlignmentHook`).
-
-    Chances come from ``chance_keys`` when given (``[alignment.chance] source =
-    "files"``), else from the key being scored.
-    """
+    """Score with a named criterion (an :class:`~muceval.scoring.muc1992.scorer.AlignmentHook`);
+    chances come from ``chance_keys`` when given, else from the key being scored."""
 
     def __init__(self, criterion: Criterion, config: Configuration,
                  chance: ChanceSettings | None = None,
@@ -189,7 +182,7 @@ class CriterionHook:
 
 def parse_criteria(text: str | None, config: Configuration) -> list[str] | None:
     """Comma-separated criterion names, each checked against the configuration before any
-    file is read (a UsageError names the known ones); None when not given.
+    file is read; None when not given.
 
     >>> from muceval.formats.config import bundled_configuration
     >>> parse_criteria("1992, any-slot", bundled_configuration())

@@ -1,29 +1,20 @@
-"""Evidence per key/response pair, from the slot calls that judge the pair.
+"""Evidence per key/response pair: the slot calls of the 1992 mapping (the restriction's
+slots in its mode, every scored slot for the pair score), made once per pair with a trace,
+from which every criterion decides (so the 1992 criterion judged from evidence is the 1992
+mapping).
 
-The 1992 mapping scores a pair twice over: the restriction's slots in the
-restriction's mode (word overlap counts), and every scored slot for the pair
-score. :class:`EvidenceEvaluator` makes exactly those calls, once per pair,
-with a trace of what each call credited, and keeps the result as a
-:class:`PairEvidence`: per slot the restriction verdict, the tally, the matched
-values with their chance and information, and flags. Every criterion then
-decides from the evidence, so a criterion's verdict can always be explained by
-the record, and the 1992 criterion judged from evidence is the 1992 mapping.
+Slot flags:
 
-Flags (per slot, and summed up per pair):
-
-* ``root`` – met only because the response names the root of the set
-  hierarchy (ATTACK, which partially matches every incident type);
-* ``common`` – met only by values at least as likely as the ``common``
-  threshold of the chance settings;
-* ``set-word`` – met only by the restriction's word overlap on a bare set word
-  across different fills (CIVILIAN: "PEASANTS" against CIVILIAN: "SOLDIERS");
-* ``stripped`` – a match that exists only through premodifier stripping of
-  unquoted text (dates such as ``26 APR 89``, where ``2``-``9`` are premodifiers);
+* ``root`` – met only because the response names the root of the set hierarchy (ATTACK);
+* ``common`` – met only by values at least as likely as the ``common`` chance threshold;
+* ``set-word`` – met only by the restriction's word overlap on a bare set word across
+  different fills (CIVILIAN: "PEASANTS" against CIVILIAN: "SOLDIERS");
+* ``stripped`` – met only through premodifier stripping of unquoted text (``26 APR 89``,
+  where ``2``-``9`` are premodifiers);
 * ``history`` – credited by a judgement stored in the history.
 
-Pair flags: ``type-root``, ``or-common``, ``or-set-word`` (the 1992 restriction
-holds, but would not if the flagged slots did not count), ``stripped``,
-``history``.
+Pair flags: ``type-root``, ``or-common``, ``or-set-word`` (the 1992 restriction holds, but
+would not if the flagged slots did not count), ``stripped``, ``history``.
 """
 
 from __future__ import annotations
@@ -199,9 +190,8 @@ def _set_words(config: Configuration, matcher: ValueMatcher) -> dict[str, frozen
 class EvidenceEvaluator:
     """Evidence of key/response pairs, computed once per pair and kept.
 
-    ``overlap_slots``: the slots judged in the restriction's mode (the 1992
-    restriction's, and those the criteria name with ``credit = "overlap"`` or
-    in restrictions of their own).
+    ``overlap_slots``: the slots judged in the restriction's mode besides the 1992
+    restriction's (:func:`~muceval.scoring.alignment.criteria.overlap_slots`).
     """
 
     def __init__(self, evaluator: PairEvaluator, chance: ChanceModel, config: Configuration,

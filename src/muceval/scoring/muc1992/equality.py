@@ -1,8 +1,6 @@
-"""Value equality as the 1992 MUC-4 scorer decides it (SCORER-SPEC §3).
-
-The scorer works on *canonical* values: the model values of :mod:`muceval.core.model`
-turned into nested tuples with upper-cased strings, which are hashable (so
-results can be cached) and cheap to compare. The shapes are::
+"""Value equality as the 1992 MUC-4 scorer decides it (SCORER-SPEC §3), on *canonical*
+values: model values as nested tuples with upper-cased strings (hashable, so results are
+cached, and cheap to compare). The shapes are::
 
     str                              -- a bare token or a quoted string, quotes kept, upper case
     None                             -- null
@@ -14,9 +12,6 @@ results can be cached) and cheap to compare. The shapes are::
     ("qual", value, qualifier)
     ("between", first, second)
     ("allof", (v, ...))              -- history only: one judgement for several key fills
-
-:class:`ValueMatcher` holds what equality needs from the configuration (the
-premodifiers, in order, and the set hierarchies) and caches its results.
 """
 
 from __future__ import annotations
@@ -39,6 +34,16 @@ ALLOF = "allof"
 
 CValue = str | None | tuple[Any, ...]
 """A canonical value (see the module docstring)."""
+
+# The model values of two parts: their tag, and the names of their parts.
+_PAIRS: dict[type[model.CrossRef | model.Range | model.Qualified | model.Between],
+             tuple[str, str, str]] = {
+    model.CrossRef: (XREF, "value", "tag"),
+    model.Range: (RANGE, "low", "high"),
+    model.Qualified: (QUAL, "value", "qualifier"),
+    model.Between: (BETWEEN, "first", "second"),
+}
+_PAIR_TYPES = {tag: kind for kind, (tag, _, _) in _PAIRS.items()}
 
 __all__ = [
     "ALLOF",
@@ -93,19 +98,15 @@ def canon(value: model.Value) -> CValue:
         return _alternatives(canon(v) for v in value.options)
     if isinstance(value, model.OptionalValue):
         return (OPT, canon(value.value))
-    if isinstance(value, model.CrossRef):
-        return (XREF, canon(value.value), canon(value.tag))
-    if isinstance(value, model.Range):
-        return (RANGE, canon(value.low), canon(value.high))
     if isinstance(value, model.Location):
         return (LOC, (canon(value.country),) + tuple(canon(p) for p in value.places))
-    if isinstance(value, model.Qualified):
-        return (QUAL, canon(value.value), canon(value.qualifier))
-    if isinstance(value, model.Between):
-        return (BETWEEN, canon(value.first), canon(value.second))
     if isinstance(value, model.AllOf):
         return (ALLOF, tuple(canon(v) for v in value.members))
-    raise TypeError(f"not a fill value: {value!r}")
+    pair = _PAIRS.get(type(value))
+    if pair is None:
+        raise TypeError(f"not a fill value: {value!r}")
+    tag, first, second = pair
+    return (tag, canon(getattr(value, first)), canon(getattr(value, second)))
 
 
 def to_model(value: CValue) -> model.Value:
@@ -123,16 +124,10 @@ def to_model(value: CValue) -> model.Value:
         return model.Alternatives(tuple(to_model(v) for v in value[1]))
     if tag == OPT:
         return model.OptionalValue(to_model(value[1]))
-    if tag == XREF:
-        return model.CrossRef(to_model(value[1]), to_model(value[2]))
-    if tag == RANGE:
-        return model.Range(to_model(value[1]), to_model(value[2]))
+    if tag in _PAIR_TYPES:
+        return _PAIR_TYPES[tag](to_model(value[1]), to_model(value[2]))
     if tag == LOC:
         return model.Location(to_model(value[1][0]), tuple(to_model(v) for v in value[1][1:]))
-    if tag == QUAL:
-        return model.Qualified(to_model(value[1]), to_model(value[2]))
-    if tag == BETWEEN:
-        return model.Between(to_model(value[1]), to_model(value[2]))
     if tag == ALLOF:
         return model.AllOf(tuple(to_model(v) for v in value[1]))
     raise TypeError(f"not a canonical value: {value!r}")
@@ -239,16 +234,11 @@ class ValueMatcher:
         if cached is not None:
             return cached
         out = text
-        if self._any_premodifier is None or self._any_premodifier.search(text) is None:
-            self._strip_cache[text] = out
-            return out
-        for pattern in self._premodifiers:
-            # Repeatedly delete the leftmost occurrence: a deletion can create a new one.
-            while True:
-                found = pattern.search(out)
-                if found is None:
-                    break
-                out = out[: found.start()] + out[found.end() :]
+        if self._any_premodifier is not None and self._any_premodifier.search(text) is not None:
+            for pattern in self._premodifiers:
+                # Repeatedly delete the leftmost occurrence: a deletion can create a new one.
+                while (found := pattern.search(out)) is not None:
+                    out = out[: found.start()] + out[found.end() :]
         self._strip_cache[text] = out
         return out
 

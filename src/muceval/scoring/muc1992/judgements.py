@@ -1,13 +1,5 @@
-"""Statuses, the history index and queries of the 1992 slot scoring (SCORER-SPEC §§6.4–6.8, §12.3).
-
-* the statuses a look-up gives and the :data:`Credit` results;
-* :class:`HistoryIndex` — the recorded human judgements, looked up by
-  (message, key template, slot, response value) with the equality of §3;
-* :class:`QueryResolver` — what happens when the 1992 program would have asked
-  the operator: answer from the history, then a policy (incorrect, partial,
-  correct) or a callback that asks a person; answers from the callback are
-  added to the history index and returned as :class:`NewJudgement` values.
-"""
+"""Statuses, the history index and queries of the 1992 slot scoring (SCORER-SPEC §§6.4–6.8,
+§12.3)."""
 
 from __future__ import annotations
 
@@ -64,11 +56,6 @@ JUDGED = {
     Judgement.PARTIAL: PARTIAL,
     Judgement.AUTO_PARTIAL: AUTO_PARTIAL,
 }
-
-# ---------------------------------------------------------------------------
-# History
-# ---------------------------------------------------------------------------
-
 
 @dataclass(frozen=True, slots=True)
 class StoredJudgement:
@@ -138,11 +125,6 @@ class HistoryIndex:
         self.version += 1
 
 
-# ---------------------------------------------------------------------------
-# Queries
-# ---------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class Query:
     """A question the 1992 program would have put to the operator.
@@ -190,7 +172,8 @@ class NewJudgement:
 
 
 class QueryResolver:
-    """Answers queries: from the history first, then by policy or by asking.
+    """Answers queries: from the history first, then by policy (incorrect, partial, correct) or
+    by asking (the answers are added to the history index and kept as :class:`NewJudgement`).
 
     >>> QueryResolver("correct").unresolved
     'correct'

@@ -1,24 +1,6 @@
-"""Template mapping: which key template is scored against which response template.
-
-SCORER-SPEC §7. Per message, key and response templates are in catalog order
-(sorted by template id as plain strings). A key/response pair may be mapped
-only if it satisfies the configured restriction (§7.2), judged by scoring the
-restriction's slots in a special mode (history used, no queries, word overlap
-counts). Among the allowed pairs:
-
-* ``greedy`` (the 1992 algorithm, §7.3): pairs sorted by decreasing pair score
-  (the recall percentage of the pair, 100 when nothing is possible), ties in
-  key-major catalog order, accepted when neither side is used yet;
-* ``optimal``: a maximum-weight assignment (``scipy.optimize.linear_sum_assignment``)
-  of the same pair scores under the same restriction, preferring more pairs
-  among assignments of equal total score;
-* manual mappings: an ordered list of (key id, response id) pairs per message,
-  either *replayed* (§13.1: used as given, duplicates included, restriction
-  bypassed) or a 1992 user ``:MAP`` from the history (§7.4).
-
-Manual mappings can be read from a simple mapping file or taken from the
-section headers of an existing 1992 report (:func:`mappings_from_report`).
-"""
+"""Template mapping: which key template is scored against which response template
+(SCORER-SPEC §7): the 1992 greedy mapping, an optimal assignment, or manual mappings, among
+the pairs that satisfy the configured restriction (§7.2)."""
 
 from __future__ import annotations
 
@@ -100,10 +82,8 @@ def _percent(cor: int, par: int, pos: int) -> int:
 
 
 class PairEvaluator:
-    """Restriction verdicts and pair scores of key/response pairs of one message set.
-
-    Uses a :class:`SlotScorer` in mapping mode (history used, no queries).
-    """
+    """Restriction verdicts and pair scores of key/response pairs, from a :class:`SlotScorer`
+    in mapping mode (history used, no queries)."""
 
     def __init__(
         self, scorer: SlotScorer, restriction: Restriction | None, slot_ids: Sequence[str]
@@ -111,9 +91,6 @@ class PairEvaluator:
         self.scorer = scorer
         self.restriction = restriction
         self.slot_ids = tuple(slot_ids)
-
-    def _fills(self, t: PreparedTemplate | None, slot_id: str) -> tuple[CValue, ...]:
-        return () if t is None else t.fills.get(slot_id, ())
 
     def allowed(self, message_id: str, key: PreparedTemplate, response: PreparedTemplate) -> bool:
         """§7.2: whether the pair satisfies the restriction (always, if either side is ``*``)."""
@@ -141,8 +118,8 @@ class PairEvaluator:
             message_id,
             key.template_id,
             self.scorer.rules[slot_id],
-            self._fills(key, slot_id),
-            self._fills(response, slot_id),
+            key.fills.get(slot_id, ()),
+            response.fills.get(slot_id, ()),
             response_tid=response.template_id,
             overlap=overlap,
             trace=trace,
@@ -215,12 +192,9 @@ def _candidates(
     responses: Sequence[PreparedTemplate],
     evaluator: PairJudge,
 ) -> list[tuple[int, int, int]]:
-    out = []
-    for i, key in enumerate(keys):
-        for j, response in enumerate(responses):
-            if evaluator.allowed(message_id, key, response):
-                out.append((evaluator.score(message_id, key, response), i, j))
-    return out
+    return [(evaluator.score(message_id, key, response), i, j)
+            for i, key in enumerate(keys) for j, response in enumerate(responses)
+            if evaluator.allowed(message_id, key, response)]
 
 
 def greedy_mapping(
@@ -234,8 +208,6 @@ def greedy_mapping(
     Allowed pairs are taken by decreasing pair score; ties keep key-major
     catalog order; pairs scoring 0 are accepted too.
     """
-    if not keys or not responses:
-        return _finish(keys, responses, {})
     candidates = _candidates(message_id, keys, responses, evaluator)
     candidates.sort(key=lambda c: -c[0])  # stable: ties stay in key-major order
     chosen: dict[int, int] = {}
@@ -257,15 +229,12 @@ def optimal_mapping(
 
     The total pair score is maximised first, then the number of mapped pairs.
     """
-    if not keys or not responses:
-        return _finish(keys, responses, {})
     candidates = _candidates(message_id, keys, responses, evaluator)
     if not candidates:
         return _finish(keys, responses, {})
-    n_pairs = min(len(keys), len(responses))
     # Weight = score scaled so that one point of score outweighs any number of
     # extra pairs, plus one so that a zero-score allowed pair beats no pair.
-    scale = n_pairs + 1
+    scale = min(len(keys), len(responses)) + 1
     # Imported here: scipy.optimize costs every run 0.3 s, and only --mapping optimal needs it.
     import numpy as np
     from scipy.optimize import linear_sum_assignment
@@ -298,24 +267,21 @@ def replay_mapping(
     that no pair mentions are not scored at all, as with a 1992 user mapping
     whose pair was dropped (the official NYU report leaves out such a pair).
     """
-    keys_by_id = {t.template_id: t for t in keys}
-    responses_by_id = {t.template_id: t for t in responses}
+    by_id = {side: {t.template_id: t for t in templates}
+             for side, templates in (("key", keys), ("response", responses))}
     out: list[Pair] = []
     problems = []
+
+    def find(side: str, template_id: str | None) -> PreparedTemplate | None:
+        found = None if template_id is None else by_id[side].get(template_id)
+        if template_id is not None and found is None:
+            problems.append(f"message {message_id}: no {side} template {template_id!r}")
+        return found
+
     for key_id, response_id in pairs:
-        key = None
-        response = None
-        if key_id is not None:
-            key = keys_by_id.get(key_id)
-            if key is None:
-                problems.append(f"message {message_id}: no key template {key_id!r}")
-        if response_id is not None:
-            response = responses_by_id.get(response_id)
-            if response is None:
-                problems.append(f"message {message_id}: no response template {response_id!r}")
-        if key is None and response is None:
-            continue
-        out.append((key, response))
+        key, response = find("key", key_id), find("response", response_id)
+        if key is not None or response is not None:
+            out.append((key, response))
     if problems:
         raise InputError(Problem("<manual mappings>", None, p) for p in problems)
     return out
@@ -341,13 +307,11 @@ def history_mapping(
     for key_id, response_id in pairs:
         key = _take(key_pool, key_id) if key_id is not None else None
         response = _take(response_pool, response_id) if response_id is not None else None
-        if key_id is not None and response_id is not None and key is None and response is None:
-            continue
         if key is None and response is None:
             continue
-        if key is not None and response is not None:
-            if not evaluator.allowed(message_id, key, response):
-                continue
+        if key is not None and response is not None and not evaluator.allowed(
+                message_id, key, response):
+            continue
         out.append((key, response))
     if key_pool or response_pool:
         return None

@@ -21,11 +21,9 @@ Unresolved = Literal["incorrect", "partial", "correct", "ask"]
 
 
 class AlignmentHook(Protocol):
-    """An alignment criterion other than the 1992 mapping (see :mod:`muceval.scoring.alignment`).
-
-    ``judge`` gives, for the key being scored, which pairs are allowed and their
-    scores; ``assignment`` (``greedy`` or ``optimal``) chooses among them.
-    """
+    """An alignment criterion other than the 1992 mapping (see :mod:`muceval.scoring.alignment`):
+    ``judge`` allows and scores the pairs of the key being scored, ``assignment`` (``greedy``
+    or ``optimal``) chooses among them."""
 
     @property
     def assignment(self) -> str: ...
@@ -33,79 +31,63 @@ class AlignmentHook(Protocol):
     def judge(self, evaluator: PairEvaluator, key: TemplateFile) -> PairJudge: ...
 
 
-
 MappingKind = Literal["greedy", "optimal"]
 """The automatic template mappings: the 1992 greedy one, or an optimal assignment."""
-
 
 
 @dataclass(frozen=True)
 class ScoringOptions:
     """How a :class:`Scorer` scores: questions, mapping, and what it records.
 
-    The 1992 scorer decided most fills by rule; the rest (a string fill that only partly
-    matches, a date inside a range...) it put to its operator as questions and stored the
-    answers in a history, which later runs reused. The options say what happens to such
-    questions here, and how templates are mapped. The defaults score as the 1992 program
-    did with a history and no operator: recorded answers are used, questions without one
-    give no credit. Checked when made.
+    The 1992 scorer put the fills no rule decided to its operator as questions, and stored
+    the answers in a history that later runs reused. The defaults score as it did with a
+    history and no operator: recorded answers are used, questions without one give no
+    credit.
 
     Attributes
     ----------
     query_pass : bool, default True
-        True: the 1992 query pass; each question is answered from the history, or else by
-        the ``unresolved`` policy. False: 1992 batch mode, without questions (the history
-        still serves the automatic look-up); ``unresolved`` and ``ask`` are then unused.
+        True: each question is answered from the history, else by ``unresolved``. False:
+        1992 batch mode, no questions (the history still serves the automatic look-up).
     unresolved : {'incorrect', 'partial', 'correct', 'ask'}, default 'incorrect'
-        What a question without a recorded answer gives. ``'incorrect'``: no credit, as a
-        batch run would give. ``'partial'`` / ``'correct'``: the first key fill offered is
-        credited as partially correct (PAR and IPA) / correct (COR and ICR), an upper bound
-        of what an operator could grant. ``'ask'``: ``ask`` is called, and each answer is
-        added to the history of this scorer and returned as a new judgement.
+        What a question without a recorded answer gives: no credit; the first offered key
+        fill credited partially correct (PAR, IPA) or correct (COR, ICR), an upper bound of
+        what an operator could grant; or ``ask``'s answer, added to this scorer's history.
     ask : callable or None, default None
-        With ``unresolved='ask'``, called with each question (a
-        :class:`~muceval.scoring.muc1992.judgements.Query`: message, templates, slot, the
-        response fill and the key fills ``offered``). It returns a
-        :class:`~muceval.core.model.Judgement` (``MATCH``, ``PARTIAL``, ``FAIL``), which
-        credits the first offered key fill, or a ``(judgement, index)`` pair naming the
-        offered key fill, or None for no credit and no record.
+        Called with each question (a :class:`~muceval.scoring.muc1992.judgements.Query`);
+        returns a :class:`~muceval.core.model.Judgement` (crediting the first offered key
+        fill), a ``(judgement, index)`` pair naming the offered key fill, or None (no
+        credit, no record).
     mapping : {'greedy', 'optimal'}, default 'greedy'
-        The automatic mapping of key to response templates among the pairs the mapping
-        restriction allows: ``'greedy'``, the 1992 one (pairs taken by decreasing score);
-        ``'optimal'``, the assignment with the greatest total pair score (then the most
-        pairs).
+        Among the pairs the restriction allows: the 1992 greedy mapping, or the assignment
+        with the greatest total pair score (then the most pairs).
     manual_mappings : mapping or None, default None
-        Per message id, ordered ``(key id, response id)`` pairs (None on either side for an
-        unmapped template) that replace the automatic mapping of that message: replayed as
-        given, duplicates included, without the restriction check.
+        Per message id, ordered ``(key id, response id)`` pairs (None for an unmapped side)
+        replayed as given, duplicates included, without the restriction check.
     use_history_mappings : bool, default True
         Honour the manual mappings a 1992 history records (``":MAP"`` entries).
     on_judgement : callable or None, default None
         Called with each :class:`~muceval.scoring.muc1992.judgements.NewJudgement` the
-        moment ``ask`` answers, so that a caller can store it at once (an interrupted
-        session then loses nothing).
+        moment ``ask`` answers (so that an interrupted session loses nothing).
     alignment : AlignmentHook or None, default None
         An alignment criterion (:mod:`muceval.scoring.alignment`) whose restriction and
-        assignment replace those of the automatic mapping; manual and history mappings
-        still come first. None: the 1992 mapping.
+        assignment replace the 1992 ones; manual and history mappings still come first.
     on_reuse : callable or None, default None
         Called with each question that the history answers.
     fills : bool, default False
         Record the credit of every scored fill in ``PairScore.fills`` (for response-level
-        significance units); it changes no tally.
+        significance units).
     jobs : int or None, default None
-        How many processes :func:`~muceval.scoring.session.score_files` reads and scores the
-        systems in at once (forked, and only in batch mode: answers given for one system
-        serve the next); None: one per core no other process is running on
-        (:func:`muceval.core.processes.idle_cores`). Never more than one where a fork is not
-        safe (:func:`muceval.core.processes.fork_safe`: not on Linux, or beside another
-        thread). It changes no tally.
+        How many forked processes :func:`~muceval.scoring.session.score_files` scores the
+        systems in, in batch mode; None: one per idle core
+        (:func:`muceval.core.processes.idle_cores`); one where a fork is not safe
+        (:func:`muceval.core.processes.fork_safe`).
 
     Raises
     ------
     UsageError
         If ``unresolved`` or ``mapping`` is not one of its choices, or if
-        ``unresolved='ask'`` comes without ``ask``; the error names the parameter.
+        ``unresolved='ask'`` comes without ``ask``.
 
     See Also
     --------

@@ -41,22 +41,18 @@ def slot_rules(spec: SlotSpec) -> SlotRules:
 Trace = list[tuple[str, str, CValue, CValue]]
 """What a traced slot call credited: (how, credit, key fill, response fill).
 
-``how``: ``equal`` (§3 equality), ``history`` (a stored judgement), ``general``
-(the response names an ancestor in the set hierarchy), ``country`` (a location's
-country), ``xref`` (the cross-reference combination of §6.5), ``set-fill``
-(§6.6), ``words`` (the restriction's word overlap; the key fill is then the
-tuple of the key fills left). ``credit``: ``full`` or ``partial``.
+``how``: ``equal`` (§3), ``history``, ``general`` (a set-hierarchy ancestor), ``country``,
+``xref`` (§6.5), ``set-fill`` (§6.6), ``words`` (the restriction's word overlap; the key fill
+is then the tuple of the key fills left). ``credit``: ``full`` or ``partial``.
 """
 
 
 Ledger = list[tuple[CValue, CValue, int, int, int, int]]
 """What a slot call credited fill by fill: (key fill, response fill, POS, ACT, COR, PAR).
 
-One entry per key fill the slot counted (with the response fill credited
-against it, or ``None``), and one per response fill no key fill took (key fill
-``None``: ACT only). The entries sum to the slot's POS, ACT, COR and PAR.
-Where 1992 counted leftovers by number (§6.2 step E), the convention is: the
-leftover key fills, required ones first, take the leftover response fills in
-order as incorrect, the remaining required ones are missing, the remaining
-response fills spurious.
+One entry per key fill the slot counted (with the response fill credited against it, or
+``None``), and one per response fill no key fill took (key fill ``None``); they sum to the
+slot's POS, ACT, COR and PAR. Where 1992 counted leftovers by number (§6.2 step E), the
+leftover key fills, required ones first, take the leftover response fills in order as
+incorrect, the remaining required ones are missing, the remaining response fills spurious.
 """

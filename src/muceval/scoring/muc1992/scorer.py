@@ -1,17 +1,5 @@
-"""The scoring pipeline: key + response + configuration + history → template-pair tallies.
-
-For every message (sorted by id), key and response templates are put in
-catalog order, mapped (SCORER-SPEC §7), given a status (§8.1), and every
-scored pair is scored slot by slot (§6). The result is one
+"""The scoring pipeline: key + response + configuration + history → one
 :class:`~muceval.core.tallies.PairScore` per report section, in report order (§7.5).
-
-Batch mode (``query_pass=False``) is the 1992 program run without an operator:
-no queries, the history is still used by the automatic look-up. With the query
-pass (the default) the program's questions are answered from the history, and
-questions without a recorded answer follow the ``unresolved`` policy
-(``incorrect`` gives no credit, as a batch run would; ``partial``/``correct``
-credit the first offered key fill; ``ask`` calls a function, whose answers are
-added to the history and returned as new judgements).
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType, Template, TemplateFile, Slot, Text
 >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
@@ -103,31 +91,19 @@ class ScoringResult:
 class Scorer:
     """Scores response files against a key with one configuration, history and options.
 
-    For every message (sorted by id), the key and response templates are mapped, each pair
-    gets a status (matched, missing, spurious, optional, irrelevant) and every matched pair
-    is scored slot by slot, as the 1992 MUC-4 scorer did. The history index is kept between
-    :meth:`score` calls, so that answers given through ``ask`` for one system are used for
-    the next, as in a 1992 session.
+    For every message (sorted by id), the key and response templates are put in catalog
+    order and mapped (SCORER-SPEC §7), each pair gets a status (§8.1) and every matched pair
+    is scored slot by slot (§6), as the 1992 MUC-4 scorer did. The history index is kept
+    between :meth:`score` calls, so that answers given through ``ask`` for one system are
+    used for the next, as in a 1992 session (they are added to that index, not to
+    ``history``).
 
     Parameters
     ----------
-    config : muceval.core.model.Configuration
-        The slots, the mapping restriction, the premodifiers, the scored slots and
-        templates.
     history : muceval.core.model.History or None, default None
-        Recorded human judgements (:func:`read_history`); None: none.
+        Recorded human judgements (:func:`read_history`).
     options : ScoringOptions or None, default None
         How to score; None: ``ScoringOptions()``.
-
-    Attributes
-    ----------
-    config : muceval.core.model.Configuration
-        As given.
-    history : muceval.core.model.History or None
-        As given; answers given through ``ask`` are added to the scorer's own index, not
-        to this object.
-    options : ScoringOptions
-        The options in use.
 
     See Also
     --------
@@ -260,13 +236,6 @@ class Scorer:
     def score(self, key: TemplateFile, response: TemplateFile) -> ScoringResult:
         """Score one system's response templates against the key.
 
-        Parameters
-        ----------
-        key : muceval.core.model.TemplateFile
-            The answer key.
-        response : muceval.core.model.TemplateFile
-            The system's response templates.
-
         Returns
         -------
         ScoringResult
@@ -295,12 +264,8 @@ class Scorer:
         out: list[CatalogEntry] = []
         for message_id, keys, responses in self.messages(key, response):
             entries = self.map_message(message_id, keys, responses, judge, assignment)
-            first_key = keys[0] if keys else None
-            optional_message = _optional_message(keys, responses)
-            message_irrelevant = all(k.irrelevant for k in keys)
-            out.extend((message_id, k, r, self._status(k, r, first_key, optional_message,
-                                                       message_irrelevant))
-                       for k, r in entries)
+            out.extend((message_id, k, r, status)
+                       for k, r, status in self._statuses(keys, responses, entries))
         return out
 
     def resolver(self) -> QueryResolver | None:
@@ -319,25 +284,25 @@ class Scorer:
         resolver: QueryResolver | None,
     ) -> list[PairScore]:
         """The pair scores of one message's catalog entries (§8.1 statuses, §6 slots)."""
+        return [self._pair_score(message_id, k, r, status, resolver)
+                for k, r, status in self._statuses(keys, responses, entries)]
+
+    def _statuses(self, keys: Sequence[PreparedTemplate], responses: Sequence[PreparedTemplate],
+                  entries: Sequence[Pair]) -> Iterator[tuple[PreparedTemplate | None,
+                                                              PreparedTemplate | None,
+                                                              TemplateStatus]]:
+        """The catalog entries of one message with their status (§8.1, first matching row)."""
         first_key = keys[0] if keys else None
         optional_message = _optional_message(keys, responses)
-        message_irrelevant = all(k.irrelevant for k in keys)
-        out = []
+        ignored = not self.config.score_irrelevant and all(k.irrelevant for k in keys)
         for k, r in entries:
-            status = self._status(k, r, first_key, optional_message, message_irrelevant)
-            out.append(self._pair_score(message_id, k, r, status, resolver))
-        return out
+            yield k, r, self._status(k, r, first_key, optional_message, ignored)
 
-    def _status(
-        self,
-        k: PreparedTemplate | None,
-        r: PreparedTemplate | None,
-        first_key: PreparedTemplate | None,
-        optional_message: bool,
-        message_irrelevant: bool,
-    ) -> TemplateStatus:
-        """§8.1, first matching row."""
-        if not self.config.score_irrelevant and message_irrelevant:
+    @staticmethod
+    def _status(k: PreparedTemplate | None, r: PreparedTemplate | None,
+                first_key: PreparedTemplate | None, optional_message: bool,
+                ignored: bool) -> TemplateStatus:
+        if ignored:
             return TemplateStatus.IGNORED
         nokey = k is None or k.irrelevant
         noresp = r is None or r.irrelevant

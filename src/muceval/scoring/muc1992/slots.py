@@ -1,18 +1,13 @@
 """Slot scoring as the 1992 MUC-4 scorer did it (SCORER-SPEC §§4–6).
 
-:class:`SlotScorer` holds the single-valued (§6.1) and multi-valued (§6.2)
-procedures, the automatic look-up ``lookup`` (§6.4, with the cross-reference
-combination rules of §6.5), automatic set-fill scoring (§6.6) and queries (§6.8).
-The history index, the query resolver and the statuses are in
-:mod:`muceval.scoring.muc1992.judgements`; they are re-exported here.
-
 A slot's tallies come back as a list of 11 integers in the order of
 :data:`muceval.core.tallies.TALLY_FIELDS`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from muceval.core.model import Configuration, History, Judgement
@@ -68,11 +63,9 @@ __all__ = [
     "slot_rules",
 ]
 
-# Tally positions (muceval.core.tallies.TALLY_FIELDS order).
 # Plain ints in the hot loops, from the one declaration of the columns.
 POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS, NON, PIE = (int(c) for c in Col)
 
-# Look-up outcomes that stay inside slot scoring.
 _QUERY = "query"  # set_fill: value right, tag wrong (§6.6)
 _EXACT = "exact"
 _ABORT = "abort"
@@ -90,27 +83,26 @@ _RULE_MULTI_SET = ("§6.2 step D / §6.6: a set fill of a multi-valued slot whos
 _BLOCKED: Credit = ("blocked", None)  # stage 1 ended the look-up without a result
 
 _FULL = frozenset({PLAIN, AUTO_MATCH, MATCH, COMPOSITE})
+_POLICY_STATUS = {"partial": PARTIAL, "correct": MATCH}
+# The columns a credited fill counts in. Any other status (plain, or the composite status no
+# branch recognises) counts in COR alone in §6.1, in COR and ICR in §6.2 step B.
+_CREDIT_COLUMNS = {AUTO_PARTIAL: (PAR,), AUTO_MATCH: (COR,), PARTIAL: (PAR, IPA),
+                   MATCH: (COR, ICR)}
 
 
-
+@dataclass(slots=True)
 class _Ctx:
-    __slots__ = ("message_id", "key_tid", "response_tid", "rules", "resolver", "overlap",
-                 "trace", "ledger", "open")
-
-    def __init__(self, message_id: str, key_tid: str, response_tid: str | None, rules: SlotRules,
-                 resolver: QueryResolver | None, overlap: bool, trace: Trace | None = None,
-                 ledger: Ledger | None = None) -> None:
-        self.message_id: str = message_id
-        self.key_tid: str = key_tid
-        self.response_tid: str | None = response_tid
-        self.rules: SlotRules = rules
-        self.resolver: QueryResolver | None = resolver
-        self.overlap: bool = overlap
-        self.trace: Trace | None = trace
-        self.ledger: Ledger | None = ledger
-        # Whether the scoring reached a point where a resolver, had there been one, would
-        # have been asked: the tally then depends on the resolver.
-        self.open = False
+    message_id: str
+    key_tid: str
+    response_tid: str | None
+    rules: SlotRules
+    resolver: QueryResolver | None
+    overlap: bool
+    trace: Trace | None = None
+    ledger: Ledger | None = None
+    # Whether the scoring reached a point where a resolver, had there been one, would
+    # have been asked: the tally then depends on the resolver.
+    open: bool = field(default=False, init=False)
 
     def note(self, how: str, status: str, k: CValue, r: CValue) -> None:
         if self.trace is not None:
@@ -121,16 +113,21 @@ def _apply(tally: list[int], status: str, n: int) -> None:
     """Step B of §6.2: count ``n`` credited key fills with ``status``."""
     tally[POS] += n
     tally[ACT] += n
-    if status == AUTO_PARTIAL:
-        tally[PAR] += n
-    elif status == AUTO_MATCH:
-        tally[COR] += n
-    elif status == PARTIAL:
-        tally[PAR] += n
-        tally[IPA] += n
-    else:  # match, or the composite status no branch recognises
-        tally[COR] += n
-        tally[ICR] += n
+    for column in _CREDIT_COLUMNS.get(status, (COR, ICR)):
+        tally[column] += n
+
+
+def _positions(members: Iterable[CValue],
+               find: Callable[[CValue], int | None]) -> list[int] | None:
+    """The distinct positions ``find`` gives the members, in order; None if one has none."""
+    out: list[int] = []
+    for member in members:
+        found = find(member)
+        if found is None:
+            return None
+        if found not in out:
+            out.append(found)
+    return out
 
 
 def _ledger_leftovers(ledger: Ledger, before: list[int], after: list[int], K: list[CValue],
@@ -149,21 +146,12 @@ def _ledger_leftovers(ledger: Ledger, before: list[int], after: list[int], K: li
         ledger.append((None, r, 0, 1, 0, 0))
 
 
-# ---------------------------------------------------------------------------
-# Slot scoring
-# ---------------------------------------------------------------------------
-
-
 class SlotScorer:
     """The slot scoring procedures of SCORER-SPEC §6 for one configuration and history.
 
-    Modes: ``overlap=True`` is the mapping restriction (word overlap counts,
-    §7.2); a ``resolver`` turns on queries (single-valued queries and the query
-    pass, step D); without one the scorer runs in batch mode.
-
-    The scorer remembers the tallies it worked out (see :meth:`score`), so it is not for
-    two threads at once: give each its own (the adjudication page scores under a lock,
-    with an index that turns remembering off).
+    It remembers the tallies it worked out (see :meth:`score`), so it is not for two threads
+    at once: give each its own (the adjudication page scores under a lock, with an index
+    that turns remembering off).
 
     >>> from muceval.core.model import SlotSpec, SlotType
     >>> config = Configuration(slots=(SlotSpec("s", "1. S", SlotType.STRING),))
@@ -204,9 +192,10 @@ class SlotScorer:
     ) -> list[int]:
         """Tallies of one slot: §5 dispatch to the single- or multi-valued procedure.
 
-        ``trace``, when given, receives what was credited (see :data:`Trace`),
-        and ``ledger`` the credit of every fill (see :data:`Ledger`; not with
-        ``overlap``); neither changes anything in the tallies.
+        ``overlap=True`` is the mapping restriction's mode (word overlap counts, §7.2); a
+        ``resolver`` turns on queries, without one the scorer runs in batch mode. ``trace``
+        receives what was credited (:data:`Trace`), ``ledger`` the credit of every fill
+        (:data:`Ledger`; not with ``overlap``); neither changes the tallies.
         """
         if not key_fills and not response_fills:
             # Both blank: noncommittal (the most common case by far).
@@ -283,18 +272,9 @@ class SlotScorer:
             t[NON] = 1
         elif status == FAIL:
             t[INC] = 1
-        elif status == AUTO_PARTIAL:
-            t[PAR] = 1
-        elif status == AUTO_MATCH:
-            t[COR] = 1
-        elif status == PARTIAL:
-            t[PAR] = 1
-            t[IPA] = 1
-        elif status == MATCH:
-            t[COR] = 1
-            t[ICR] = 1
         elif status is not None:
-            t[COR] = 1
+            for column in _CREDIT_COLUMNS.get(status, (COR,)):
+                t[column] = 1
         elif kblank:
             t[SPU] = 1
         elif rblank:
@@ -349,19 +329,15 @@ class SlotScorer:
             for r in R:
                 if rules.is_set:
                     res = self._multi_set_fill(ctx, K, r)
-                    if isinstance(res, tuple):
-                        K = self._credit(ctx, t, res, K, paired, r)
-                    else:
-                        failed.append(r)
                 else:
                     offered = self._offered(ctx, K, r)
                     res = self._query(ctx, [K[i] for i in offered], r, offered, _RULE_MULTI)
-                    if res is None:
-                        still.append(r)
-                    elif isinstance(res, tuple):
-                        K = self._credit(ctx, t, res, K, paired, r)
-                    else:
-                        failed.append(r)
+                if isinstance(res, tuple):
+                    K = self._credit(ctx, t, res, K, paired, r)
+                elif res is None and not rules.is_set:
+                    still.append(r)
+                else:  # a fail, or a set fill left uncredited
+                    failed.append(r)
             R = still
 
         # Step E: leftovers.
@@ -490,32 +466,20 @@ class SlotScorer:
                 self._reused(ctx, K, r)
                 return FAIL
             sk = stored.key
-            if type(sk) is tuple and sk[0] == ALLOF:
-                credited: list[int] = []
-                for member in sk[1]:
-                    found = next((i for i, k in enumerate(K) if eq(k, member)), None)
-                    if found is None:
-                        break
-                    if found not in credited:
-                        credited.append(found)
-                else:
-                    if ctx.trace is not None:
-                        for i in credited:
-                            ctx.note("history", stored.judgement, K[i], r)
+            members = sk[1] if type(sk) is tuple and sk[0] == ALLOF else None
+            if members is not None or len(K) > 1:
+                credited = _positions((sk,) if members is None else members, lambda member: next(
+                    (i for i, k in enumerate(K) if eq(k, member)), None))
+                if credited is not None:
+                    for i in credited:
+                        ctx.note("history", stored.judgement, K[i], r)
                     self._reused(ctx, K, r)
                     return (stored.judgement, credited)
-            elif len(K) <= 1:
-                if eq(K[0] if K else None, sk):
-                    if K:
-                        ctx.note("history", stored.judgement, K[0], r)
-                    self._reused(ctx, K, r)
-                    return (stored.judgement, None)
-            else:
-                for i, k in enumerate(K):
-                    if eq(k, sk):
-                        ctx.note("history", stored.judgement, k, r)
-                        self._reused(ctx, K, r)
-                        return (stored.judgement, [i])
+            elif eq(K[0] if K else None, sk):
+                if K:
+                    ctx.note("history", stored.judgement, K[0], r)
+                self._reused(ctx, K, r)
+                return (stored.judgement, None)
 
         named = len(K) > 1
         if rules.is_location and (type(r) is str or (type(r) is tuple and r[0] == LOC)):
@@ -533,18 +497,8 @@ class SlotScorer:
     def _xref_stage(self, ctx: _Ctx, K: list[CValue], r: tuple[Any, ...]) -> Result:
         """Stage 1 of §6.4 with the combination table of §6.5."""
         rules = ctx.rules
-        rvalue, rtag = r[1], r[2]
-        # (index of the key fill, how its tag corresponds, its value)
-        C: list[tuple[int, str, CValue]] = []
-        for i, k in enumerate(K):
-            kx = xref_part(k)
-            if kx is None:
-                continue
-            how = self._corresponds(ctx, kx[2], rtag)
-            if how == _ABORT:
-                return None
-            if how is not None:
-                C.append((i, how, kx[1]))
+        rvalue = r[1]
+        C = self._corresponding(ctx, K, r[2])
         if not C:
             return None
         kT, tag_status, _ = C[-1]
@@ -585,6 +539,22 @@ class SlotScorer:
             status = AUTO_PARTIAL
         return (status, [kT] if len(K) > 1 else None)
 
+    def _corresponding(self, ctx: _Ctx, K: list[CValue],
+                       tag: CValue) -> list[tuple[int, str, CValue]] | None:
+        """(index, how its tag corresponds, value) of the key fills whose tag corresponds to
+        ``tag``; ``None`` when a history fail aborts."""
+        out = []
+        for i, k in enumerate(K):
+            kx = xref_part(k)
+            if kx is None:
+                continue
+            how = self._corresponds(ctx, kx[2], tag)
+            if how == _ABORT:
+                return None
+            if how is not None:
+                out.append((i, how, kx[1]))
+        return out
+
     def _corresponds(self, ctx: _Ctx, key_tag: CValue, tag: CValue) -> str | None:
         """§6.5: ``exact``, a history judgement, ``_ABORT`` (a history fail) or ``None``."""
         if self._eq(key_tag, tag):
@@ -611,21 +581,12 @@ class SlotScorer:
             kv = k[1]  # the 1992 quirk: the "value" of an optional xref is the whole xref
         else:
             return None
-        slot_id = ctx.rules.slot_id
-        m = None
-        if is_xref(r):
-            if self._eq(kv, r[1]):
-                m = AUTO_MATCH
-            elif self.matcher.ancestor(slot_id, r[1], kv):
-                m = AUTO_PARTIAL
-        if m is None:
-            if self._eq(kv, r):
-                m = AUTO_MATCH
-            elif self.matcher.ancestor(slot_id, r, kv):
-                m = AUTO_PARTIAL
-        if m == AUTO_MATCH:
-            return _QUERY if is_xref(r) else AUTO_PARTIAL
-        return m
+        for rv in (r[1], r) if is_xref(r) else (r,):
+            if self._eq(kv, rv):
+                return _QUERY if is_xref(r) else AUTO_PARTIAL
+            if self.matcher.ancestor(ctx.rules.slot_id, rv, kv):
+                return AUTO_PARTIAL
+        return None
 
     def _multi_set_fill(self, ctx: _Ctx, K: list[CValue], r: CValue) -> Result:
         """Step D for set fills: choose a key fill and auto-score it (§6.6)."""
@@ -661,21 +622,8 @@ class SlotScorer:
     def _offered(self, ctx: _Ctx, K: list[CValue], r: CValue) -> list[int]:
         """Key fills offered for a step-D query: those whose tag corresponds, else all."""
         rx = xref_part(r)
-        if rx is not None:
-            out: list[int] = []
-            for i, k in enumerate(K):
-                kx = xref_part(k)
-                if kx is None:
-                    continue
-                how = self._corresponds(ctx, kx[2], rx[2])
-                if how == _ABORT:
-                    out = []
-                    break
-                if how is not None:
-                    out.append(i)
-            if out:
-                return out
-        return list(range(len(K)))
+        C = None if rx is None else self._corresponding(ctx, K, rx[2])
+        return [i for i, _, _ in C] if C else list(range(len(K)))
 
     def _query(
         self,
@@ -705,26 +653,16 @@ class SlotScorer:
                 return FAIL
             status = stored.judgement
             sk = stored.key
-            if type(sk) is tuple and sk[0] == ALLOF:
-                chosen = []
-                for member in sk[1]:
-                    found = self._offered_match(fills, member)
-                    if found is None:
-                        chosen = None
-                        break
-                    if found not in chosen:
-                        chosen.append(found)
-            else:
-                found = self._offered_match(fills, sk)
-                chosen = None if found is None else [found]
-        if stored is not None and chosen is not None and status is not None:
-            self._reused(ctx, fills, r)
+            chosen = _positions(sk[1] if type(sk) is tuple and sk[0] == ALLOF else (sk,),
+                                lambda member: self._offered_match(fills, member))
         if chosen is None or status is None:
             answer = self._unresolved(ctx, fills, r, rule)
             if not isinstance(answer, tuple):
                 return answer
             status, chosen = answer
             assert chosen is not None
+        else:
+            self._reused(ctx, fills, r)
         if len(fills) == 1:
             return (status, None)
         return (status, [positions[j] for j in chosen])
@@ -760,13 +698,10 @@ class SlotScorer:
         resolver = ctx.resolver
         assert resolver is not None, "queries are put only when a resolver is given"
         resolver.unanswered += 1
-        policy = resolver.unresolved
-        if policy == "incorrect":
+        if resolver.unresolved == "incorrect":
             return None
-        if policy == "partial":
-            return (PARTIAL, [0])
-        if policy == "correct":
-            return (MATCH, [0])
+        if resolver.unresolved in _POLICY_STATUS:
+            return (_POLICY_STATUS[resolver.unresolved], [0])
         query = self._question(ctx, fills, r, rule)
         assert resolver.ask is not None, "QueryResolver refuses the ask policy without a callback"
         answer = resolver.ask(query)
