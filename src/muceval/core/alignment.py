@@ -1,12 +1,8 @@
 """Alignment criteria: which key/response template pairs may be aligned, and how pairs are chosen.
 
-A criterion never changes how an aligned pair is scored; it only decides which
-pairs are *allowed* (the configuration's 1992 restriction, none, or an and/or
-expression, and a list of required conditions on the pair's evidence) and how
-allowed pairs are chosen (``greedy``, the 1992 order, or ``optimal``). The
-predefined criterion ``"1992"`` is the 1992 program's mapping, and is the
-default. Criteria are written in the ``[alignment]`` tables of the native
-configuration (``docs/configuration.md``); this module is their model.
+A criterion never changes how an aligned pair is scored. The predefined ``"1992"``, the 1992
+program's mapping, is the default; others are written in the ``[alignment]`` tables of the
+native configuration (``docs/configuration.md``).
 
 >>> strict = Criterion("strict", require=(SlotMatch("any", ("hum-tgt-name", "phys-tgt-id")),))
 >>> strict.describe()
@@ -19,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from muceval.core.model import Restriction
 from muceval.errors import UsageError
@@ -169,25 +165,25 @@ class MinPairScore:
 
 
 @dataclass(frozen=True, slots=True)
-class AllOf:
+class _Group:
     conditions: tuple[Condition, ...]
+    word: ClassVar[str]
 
     def describe(self) -> str:
-        return "all(" + "; ".join(c.describe() for c in self.conditions) + ")"
+        return f"{self.word}(" + "; ".join(c.describe() for c in self.conditions) + ")"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"all": [c.to_dict() for c in self.conditions]}
+        return {self.word: [c.to_dict() for c in self.conditions]}
 
 
 @dataclass(frozen=True, slots=True)
-class AnyOf:
-    conditions: tuple[Condition, ...]
+class AllOf(_Group):
+    word = "all"
 
-    def describe(self) -> str:
-        return "any(" + "; ".join(c.describe() for c in self.conditions) + ")"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"any": [c.to_dict() for c in self.conditions]}
+@dataclass(frozen=True, slots=True)
+class AnyOf(_Group):
+    word = "any"
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,16 +32,14 @@ class MeasureSpec:
     """One measure of the registry: ``kappa·N2 / (alpha·POS + gamma·ACT)`` with
     ``N2 = 2·COR + PAR`` (so COR + ½PAR is credited): recall, precision, or an F-measure.
 
-    Every output takes its measures from :data:`MEASURES`: the scores (:class:`FloatScores`,
-    a summary's rows), their JSON and CSV, the terminal and HTML tables, the significance
-    tests and their presets. One line there adds a measure everywhere.
+    Every output takes its measures from :data:`MEASURES`: one line there adds a measure
+    everywhere.
 
     Attributes
     ----------
-    id : str
-        The name in JSON, CSV and ``--metrics`` (``'f1'``).
-    label : str
-        How tables and figures name it (``'F P&R'``).
+    id, label : str
+        The name in JSON, CSV and ``--metrics`` (``'f1'``), and in tables and figures
+        (``'F P&R'``).
     alpha, gamma : int
         The weights of POS and ACT in the denominator.
     kappa : float

@@ -1,15 +1,8 @@
 """Measures derived from tallies: recall, precision, overgeneration, fallout, F.
 
-Two flavours live here, kept strictly apart:
-
-* the **1992 integers** printed in the reports (SCORER-SPEC §9): every
-  percentage goes through :func:`pct` (truncate to a tenth, then round half
-  to even on that digit), and the F-measures are computed from the *rounded*
-  integer recall and precision of the ALL TEMPLATES row and printed with the
-  1992 rounding and text form (:func:`f_measures_1992`, :func:`format_f`);
-* **floats** for machine-readable output and significance work
-  (:func:`recall`, :func:`precision`, :func:`f_measure`, :class:`FloatScores`),
-  computed from the raw counts without any intermediate rounding.
+Two flavours, kept strictly apart: the **1992 integers** of the reports (SCORER-SPEC §9:
+:func:`pct`; F from the *rounded* recall and precision, :func:`f_measures_1992`), and
+**floats** from the raw counts, without rounding, for machine-readable output and the tests.
 
 >>> from muceval.core.tallies import Tally
 >>> t = Tally(pos=232, act=160, cor=60, par=3)
@@ -122,8 +115,6 @@ def scores(tally: Tally) -> Scores:
     Scores(rec=100, pre=100, ovg=0, fal=0)
     """
     return Scores.of(tally)
-
-
 
 
 def round_f_1992(f: float) -> float:
@@ -254,8 +245,7 @@ def f_measure(precision: float | None, recall: float | None, beta: float = 1.0) 
 
 class MeasureValues:
     """The measures of a row by name: ``f`` holds the F-measures of :data:`F_MEASURES` in
-    order; ``f_pr``, ``f_2pr`` and ``f_p2r`` are F with beta 1, 0.5 and 2, and :meth:`value`
-    any measure by its id."""
+    order, ``f_pr``, ``f_2pr`` and ``f_p2r`` are F with beta 1, 0.5 and 2."""
 
     __slots__ = ()
     f: tuple[float | None, ...]
@@ -325,29 +315,16 @@ class FloatScores(MeasureValues):
 def float_scores(tally: Tally) -> FloatScores:
     """Unrounded recall, precision, overgeneration, fallout and the three F-measures of ``tally``.
 
-    Computed in floating point from the counts, without the 1992 report's rounding (which
-    gives integer percentages and computes F from the rounded recall and precision): what
+    In floating point from the counts, without the 1992 report's rounding: what
     machine-readable output and the significance tests use.
-
-    Parameters
-    ----------
-    tally : Tally
-        The counts, e.g. a summary's ALL TEMPLATES total.
 
     Returns
     -------
     muceval.core.metrics.FloatScores
-        Fractions in [0, 1], each None when its denominator is 0:
-
-        - ``recall`` = (COR + PAR/2) / POS;
-        - ``precision`` = (COR + PAR/2) / ACT;
-        - ``overgeneration`` = SPU / ACT;
-        - ``fallout`` = (INC + SPU) / PIE (set-fill slots only);
-        - ``f_pr``, ``f_2pr``, ``f_p2r``: F = (β² + 1)·P·R / (β²·P + R) with β = 1 (P&R),
-          0.5 (2P&R) and 2 (P&2R); None if P or R is, 0 if both are 0.
-
-        ``as_dict()`` gives them under their public names (``recall``, ``precision``,
-        ``overgeneration``, ``fallout``, ``f1``, ``f0.5``, ``f2``).
+        Fractions in [0, 1], each None when its denominator is 0 (:func:`recall`,
+        :func:`precision`, :func:`overgeneration`, :func:`fallout`); ``f_pr``, ``f_2pr``,
+        ``f_p2r``: :func:`f_measure` with β = 1 (P&R), 0.5 (2P&R) and 2 (P&2R).
+        ``as_dict()`` gives them under their public names.
 
     See Also
     --------

@@ -1,35 +1,22 @@
-"""The data model shared by keys, responses, configurations and histories.
+"""The immutable data model of keys, responses, configurations and histories: readers build it
+from files, the scorer only reads it.
 
-Everything here is an immutable value. Readers (``parsing``, ``configuration``,
-``history``) build these objects from files; the scorer reads them and never
-changes them.
-
-Fill values follow the abstract value grammar of the 1992 MUC-4 scorer
-(SCORER-SPEC §2.4.7)::
-
-    Value := Text | None                         -- None: a null alternative / open range end
-           | Alternatives(Value+)                -- "A" / "B"
-           | OptionalValue(Value)                -- "? A" (meant for keys; read alike in responses)
-           | CrossRef(value, tag)                -- SET VALUE: "STRING"
-           | Range(low, high)                    -- 11 NOV 89 - 26 NOV 89, either end may be None
-           | Location(country, places)           -- COUNTRY: CITY (CITY): ... (NEIGHBORHOOD)
-           | Qualified(value, qualifier)         -- SAN ISIDRO (NEIGHBORHOOD), 2 (OPTIONAL)
-           | Between(first, second)              -- COUNTRY: PLACE - PLACE
-           | AllOf(Value+)                       -- only in histories: one judgement, several keys
-
-Text keeps what was written (case, quotes and backslash escapes included), so
-a file can be written back exactly; the scorer normalises case itself.
+Fill values follow the value grammar of the 1992 MUC-4 scorer (SCORER-SPEC §2.4.7), one class
+per form. Text keeps what was written (case, quotes and escapes), so that a file can be written
+back exactly; the scorer normalises case itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from muceval.core.alignment import AlignmentSettings
+
+T = TypeVar("T")
 
 # ---------------------------------------------------------------------------
 # Fill values
@@ -125,6 +112,7 @@ class AllOf:
     members: tuple[Value, ...]
 
 
+# None: a null alternative, or the open end of a range.
 Value = Text | Alternatives | OptionalValue | CrossRef | Range | Qualified | Between | Location | AllOf | None
 
 
@@ -159,11 +147,8 @@ class BlankMarker(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Slot:
-    """One slot of one template: zero or more fills, in written order.
-
-    A slot without fills records how its emptiness was written (``marker``),
-    so that writing the template back gives the same text.
-    """
+    """One slot of one template: zero or more fills, in written order, or the ``marker`` a
+    blank slot was written with (so that writing the template back gives the same text)."""
 
     slot_id: str
     fills: tuple[Value, ...]
@@ -182,12 +167,9 @@ IRRELEVANT_ID = "*"
 class Template:
     """One answer-key or response template.
 
-    ``template_id`` is ``"*"`` for an irrelevant template (a message with no
-    relevant event). ``message_comment`` keeps text written after the message
-    id (``DEV-MUC3-0001 (NCCOSC)``), which the scorer ignores.
-    ``slots`` holds every slot of the configuration after the template id, in
-    configuration order; the message-id and template-id slots are the fields
-    above.
+    ``template_id`` is ``"*"`` for an irrelevant template (a message with no relevant event).
+    ``message_comment`` keeps text written after the message id (``DEV-MUC3-0001 (NCCOSC)``),
+    which the scorer ignores. ``slots`` holds the configuration's slots after the template id.
     """
 
     message_id: str
@@ -264,9 +246,8 @@ class SetNode:
 class SlotSpec:
     """A slot definition: id (``inc-type``), line label (``4.  INCIDENT: TYPE``), type.
 
-    ``set_values`` lists the set of a SET slot as trees (parents are general
-    values, children more specific ones). ``xref`` names, in order, the slots
-    whose strings this slot's fills may be tagged with.
+    ``set_values``: the set of a SET slot as trees (children are more specific values);
+    ``xref``: the slots whose strings this slot's fills may be tagged with, in order.
     """
 
     slot_id: str
@@ -323,8 +304,7 @@ class SubtotalRow:
 class TemplateSelection:
     """One entry of ``:scored-templates``: which key templates of a message are scored.
 
-    ``templates`` empty means every template of the message. Each template is
-    ``(template id, slot ids)``; ``slot ids`` ``None`` means all scored slots.
+    ``templates``: ``(template id, slot ids or None for all)``; none given: every template.
     """
 
     message_id: str
@@ -344,14 +324,12 @@ class DisplayType(str, Enum):
 class Configuration:
     """Everything the 1992 configuration and slot files can say.
 
-    ``slots`` are in report order and start with the message-id and
-    template-id slots. ``scored_slots`` and ``scored_templates`` are ``None``
-    for ``:all``. ``files`` holds the file options of a 1992 configuration as
-    ``(option, path)`` pairs, e.g. ``("slot-file", "tst3/slotconfig-tst3.el")``.
-    ``source`` is where the configuration was read from (for report headers), ``read_from``
-    every file read for it (the configuration, its slot file), which no output may replace.
-    ``alignment`` holds the native format's ``[alignment]`` tables (``None``:
-    only the predefined criteria, the 1992 mapping by default).
+    ``slots`` are in report order, the message-id and template-id slots first;
+    ``scored_slots`` and ``scored_templates`` are ``None`` for ``:all``; ``files`` holds the
+    file options as ``(option, path)`` pairs (``("slot-file", "tst3/slotconfig-tst3.el")``);
+    ``source`` is where it was read from (for report headers), ``read_from`` every file read
+    for it, which no output may replace; ``alignment`` the native format's ``[alignment]``
+    tables (``None``: only the predefined criteria, the 1992 mapping by default).
     """
 
     slots: tuple[SlotSpec, ...]
@@ -405,9 +383,8 @@ class Judgement(str, Enum):
 class HistoryEntry:
     """A recorded judgement of one response value against a slot of a key template.
 
-    ``key`` is the key fill the response was judged against (``None`` for
-    ``fail``); it may be an :class:`AllOf` when one response value was
-    credited to several key fills.
+    ``key``: the key fill judged against (``None`` for ``fail``), an :class:`AllOf` when one
+    response value was credited to several key fills.
     """
 
     response: Value
@@ -444,8 +421,8 @@ class HistoryTemplate:
 class HistoryMessage:
     """The judgements recorded for one message, grouped by key template, in file order.
 
-    ``items`` mixes :class:`HistoryTemplate` and :class:`HistoryMapping` in the
-    order they appear, so that a history can be written back unchanged.
+    ``items`` keeps the order of templates and mappings, so that a history can be written
+    back unchanged.
     """
 
     message_id: str
@@ -467,12 +444,8 @@ class History:
                             yield message.message_id, item.template_id, slot.slot_id, entry
 
     def mappings(self) -> dict[str, HistoryMapping]:
-        out: dict[str, HistoryMapping] = {}
-        for message in self.messages:
-            for item in message.items:
-                if isinstance(item, HistoryMapping):
-                    out[message.message_id] = item
-        return out
+        return {message.message_id: item for message in self.messages
+                for item in message.items if isinstance(item, HistoryMapping)}
 
 
 MAP_ID = ":MAP"
@@ -498,31 +471,25 @@ def add_judgement(
     if template_id == MAP_ID:
         raise ValueError(f"{MAP_ID!r} is not a template id")
     messages = list(history.messages)
-    m_index = next((i for i, m in enumerate(messages) if m.message_id == message_id), None)
-    if m_index is None:
-        messages.append(HistoryMessage(message_id, ()))
-        m_index = len(messages) - 1
-    message = messages[m_index]
-    items = list(message.items)
-    t_index = next(
-        (
-            i
-            for i, item in enumerate(items)
-            if isinstance(item, HistoryTemplate) and item.template_id == template_id
-        ),
-        None,
-    )
-    if t_index is None:
-        items.append(HistoryTemplate(template_id, ()))
-        t_index = len(items) - 1
-    template = items[t_index]
+    m = _found_or_added(messages, lambda x: x.message_id == message_id,
+                        HistoryMessage(message_id, ()))
+    items = list(messages[m].items)
+    t = _found_or_added(items, lambda x: isinstance(x, HistoryTemplate)
+                        and x.template_id == template_id, HistoryTemplate(template_id, ()))
+    template = items[t]
     assert isinstance(template, HistoryTemplate)
     slots = list(template.slots)
-    s_index = next((i for i, s in enumerate(slots) if s.slot_id == slot_id), None)
-    if s_index is None:
-        slots.append(HistorySlot(slot_id, ()))
-        s_index = len(slots) - 1
-    slots[s_index] = HistorySlot(slot_id, (*slots[s_index].entries, entry))
-    items[t_index] = HistoryTemplate(template_id, tuple(slots))
-    messages[m_index] = HistoryMessage(message_id, tuple(items))
+    s = _found_or_added(slots, lambda x: x.slot_id == slot_id, HistorySlot(slot_id, ()))
+    slots[s] = HistorySlot(slot_id, (*slots[s].entries, entry))
+    items[t] = HistoryTemplate(template_id, tuple(slots))
+    messages[m] = HistoryMessage(message_id, tuple(items))
     return History(path=history.path, messages=tuple(messages))
+
+
+def _found_or_added(items: list[T], found: Callable[[T], bool], new: T) -> int:
+    """The position of the first item ``found``; ``new`` is appended when there is none."""
+    index = next((i for i, item in enumerate(items) if found(item)), None)
+    if index is None:
+        items.append(new)
+        return len(items) - 1
+    return index

@@ -1,13 +1,6 @@
 """The model of template-filling data in JSON layouts (MUC-4's GTT, GRIT and IterX; FAMuS; raw
-answers of language models): documents, templates, entities.
-
-Since 2021, document-level event extraction evaluates on MUC-4 in JSON layouts of its
-own (``docs/modern-formats.md``). Whatever the layout, a document holds either
-*templates* (a template type and, per role, a list of entities) or *extracts*
-(per role, a list of entities, with no templates). An entity is the tuple of its
-mention strings, as written in the file (normalisation belongs to the metrics). A template
-names its roles (MUC-4's five by default; any schema's otherwise, see
-:mod:`muceval.core.schema`).
+answers of language models): documents of templates or extracts (per role, with no templates),
+and entities, the mention strings as written (normalisation belongs to the metrics).
 """
 
 from __future__ import annotations

@@ -1,15 +1,6 @@
-"""Template schemas: what a template of a dataset is, as data.
-
-A schema says where a template's type comes from (a field of the template, as MUC-4's
-``incident_type``, or the document id, as FAMuS's ``EN-4363-3-frame-Abandonment``), which
-roles a template may have (a closed list, or open: the roles of each type are those of its
-gold template, and a prediction's other keys are kept verbatim), how fillers are given
-(entities of mentions, or plain strings, each its own entity), how text is normalised before
-mentions are compared, and what is done to predicted fillers before scoring (FAMuS's pipeline
-groups a role's strings by substring into entities).
-
-The scorers take these choices from the schema of the gold file (``ModernFile.schema``), so
-that one implementation of each metric serves every dataset.
+"""Template schemas: what a template of a dataset is, as data (:class:`Schema`). The scorers
+take their choices from the schema of the gold file (``ModernFile.schema``), so that one
+implementation of each metric serves every dataset.
 
 >>> schema_named("famus").template_type("EN-4363-3-frame-Abandonment")
 'Abandonment'
@@ -45,8 +36,9 @@ class Schema:
     name, label : str
         How it is chosen (``--schema``) and shown.
     type_from : {'field', 'docid'}
-        Where a template's type comes from: the field ``type_field`` of the template, or the
-        part of the document id after ``docid_separator``.
+        Where a template's type comes from: the field ``type_field`` of the template (MUC-4's
+        ``incident_type``), or the part of the document id after ``docid_separator``
+        (FAMuS's ``EN-4363-3-frame-Abandonment``).
     roles : tuple of str or None
         The closed list of roles every template has, in order; None: open (the roles of a
         type are those its gold templates give, and a prediction's other keys are kept).

@@ -1,8 +1,5 @@
-"""Slot tallies: the eleven counts the 1992 scorer keeps for every scored slot.
-
-A :class:`Tally` is a small immutable vector; adding tallies is how rows,
-template totals, subtotals and the four summary accumulators are formed.
-"""
+"""Slot tallies, the eleven counts the 1992 scorer keeps for every scored slot, and their sums:
+rows, template totals, subtotals and the four summary accumulators."""
 
 from __future__ import annotations
 
@@ -59,40 +56,23 @@ class Tally:
 
     Every fill of a slot gets one category: correct, partial, incorrect, missing (key
     filled, response empty), spurious (response filled, key empty) or noncommittal (both
-    empty). Tallies add up (``+``, :meth:`total`): rows, template totals, subtotals and the
-    summary rows are sums. Recall, precision and the other measures are derived from them
-    (:func:`float_scores`).
+    empty). Tallies add up (``+``, :meth:`total`; :func:`summarize` gives a system's rows);
+    :func:`float_scores` derives recall, precision and the other measures.
 
     Attributes
     ----------
-    pos : int, default 0
-        Possible: the key fills that count, COR + PAR + INC + MIS.
-    act : int, default 0
-        Actual: the response fills that count, COR + PAR + INC + SPU.
-    cor : int, default 0
-        Correct fills (those judged correct by a person, ICR, included).
-    par : int, default 0
-        Partially correct fills (IPA included); each earns half credit.
-    inc : int, default 0
-        Incorrect fills: key and response filled, not matching.
-    icr : int, default 0
-        Fills judged correct interactively (by a person, now or in the history).
-    ipa : int, default 0
-        Fills judged partially correct interactively.
-    spu : int, default 0
-        Spurious fills.
-    mis : int, default 0
-        Missing fills.
-    non : int, default 0
-        Noncommittal: key and response both left blank.
+    pos, act : int, default 0
+        Possible (COR + PAR + INC + MIS) and actual (COR + PAR + INC + SPU) fills.
+    cor, par, inc : int, default 0
+        Correct (ICR included), partially correct (IPA included; half credit) and incorrect
+        (key and response filled, not matching) fills.
+    icr, ipa : int, default 0
+        Fills judged correct and partially correct by a person (now or in the history).
+    spu, mis, non : int, default 0
+        Spurious, missing and noncommittal (key and response both blank) fills.
     pie : int, default 0
         Possible incorrect elements, the fallout denominator (set-fill slots only); the
         1992 report never prints it.
-
-    See Also
-    --------
-    float_scores : Recall, precision, overgeneration, fallout and F of a tally.
-    summarize : The summary rows of a system, as tallies.
 
     Examples
     --------
@@ -133,8 +113,7 @@ class Tally:
         return Tally, _COUNTS(self)
 
     def as_tuple(self) -> tuple[int, ...]:
-        """The eleven counts in column order (POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS,
-        NON, PIE)."""
+        """The eleven counts in column order."""
         counts: tuple[int, ...] = _COUNTS(self)
         return counts
 
@@ -144,11 +123,8 @@ class Tally:
 
     @classmethod
     def total(cls, tallies: Iterable[Tally]) -> Tally:
-        """The sum of ``tallies`` (all zeros for none)."""
-        out = ZERO
-        for tally in tallies:
-            out = out + tally
-        return out
+        """The sum of ``tallies`` (all zeros for none): :func:`sum_tallies`."""
+        return sum_tallies(tallies)
 
 
 ZERO = Tally()
@@ -177,13 +153,11 @@ class TemplateStatus(str, Enum):
 class FillCredit:
     """What one key fill, or one response fill credited against none, added to a slot's tally.
 
-    Recorded by the scorer only when asked (``ScoringOptions.fills``): the
-    response-level units of the significance tests are made from them
-    (:func:`muceval.core.unit_levels.units_of`). ``key`` is the key fill in the
-    scorer's normal form (with the POS it counted and the ACT, COR and PAR of
-    the response fill credited against it), or ``None`` for a response fill
-    that no key fill took (a spurious fill: ``response`` in normal form, ACT
-    only). A slot's credits sum to its POS, ACT, COR and PAR.
+    Recorded only when asked (``ScoringOptions.fills``), for the response-level units
+    (:func:`muceval.core.unit_levels.units_of`). ``key`` is the key fill in the scorer's normal
+    form, with the POS it counted and the ACT, COR and PAR of the response fill credited
+    against it; ``None`` for a spurious fill (``response``, ACT only). A slot's credits sum to
+    its POS, ACT, COR and PAR.
     """
 
     slot_id: str
@@ -199,30 +173,26 @@ class FillCredit:
 class PairScore:
     """The tallies of one key/response pairing: one section of the 1992 report.
 
-    The scorer (:meth:`Scorer.score`) gives one per catalog entry: a mapped pair, an
-    unmapped key template (missing) or an unmapped response template (spurious), in report
-    order. :func:`summarize` adds them up by their status.
+    :meth:`Scorer.score` gives one per catalog entry (a mapped pair, an unmapped key or
+    response template), in report order; :func:`summarize` adds them up by their status.
 
     Attributes
     ----------
     message_id : str
-        The message.
     key_id, response_id : str or None
-        The key and response template ids; None where the report prints ``<NONE>`` (no
-        template on that side); ``'*'`` for an irrelevant template.
+        The template ids; None where the report prints ``<NONE>``; ``'*'`` for an irrelevant
+        template.
     status : TemplateStatus
-        How the entry was treated: ``matched``, ``missing``, ``spurious``, ``optional`` (an
-        optional template left unmatched: it counts nowhere), ``irrelevant`` (nothing
-        relevant on either side: NON 1 in the template-id row, for ALL TEMPLATES only) or
-        ``ignored`` (an irrelevant message when the configuration does not score them).
+        ``optional``: an optional template left unmatched (it counts nowhere); ``irrelevant``:
+        nothing relevant on either side (NON 1 in the template-id row, for ALL TEMPLATES
+        only); ``ignored``: an irrelevant message the configuration does not score.
     template_id : Tally
         The template-id row; summed into the summary's template-id row, never into a total.
     slots : tuple of (str, Tally), default ()
-        Each content slot in configuration order with its tally; empty for entries that are
-        not scored slot by slot (irrelevant, optional without a response, ignored).
+        Each content slot in configuration order with its tally; empty for entries not
+        scored slot by slot (irrelevant, optional without a response, ignored).
     fills : tuple of FillCredit, default ()
-        The credit of every scored fill, when the scorer was asked to record it
-        (``ScoringOptions(fills=True)``), else empty.
+        Every scored fill's credit, when asked for (``ScoringOptions(fills=True)``).
 
     Examples
     --------
@@ -263,16 +233,10 @@ class PairScore:
         return Tally.total(t for _, t in self.slots)
 
 
-# ---------------------------------------------------------------------------
-# Summary aggregation (SCORER-SPEC §8.3-8.4 and §11)
-# ---------------------------------------------------------------------------
-#
-# Everything below only adds PairScores together; the measures (REC, PRE, ...)
-# are derived later by ``muceval.core.metrics``.
+# Summary aggregation (SCORER-SPEC §8.3-8.4 and §11): sums of PairScores only.
 
-# Which of the four manners of treating unmapped templates receive an entry of
-# a given status (§8.4). Optional and ignored entries count nowhere; irrelevant
-# entries only add their template-id tallies (NON 1) to ALL TEMPLATES.
+# Which of the four manners of treating unmapped templates receive an entry of a given status
+# (§8.4): irrelevant entries only add their template-id tallies (NON 1) to ALL TEMPLATES.
 _MANNERS_OF_STATUS: dict[TemplateStatus, tuple[DisplayType, ...]] = {
     TemplateStatus.MATCHED: (
         DisplayType.MATCHED_ONLY,
@@ -309,10 +273,8 @@ def manners_of(status: TemplateStatus) -> tuple[DisplayType, ...]:
 class SlotLayout:
     """Which rows a summary has, read once from the configuration.
 
-    ``slot_ids`` are the scored content slots in report order; ``subtotals``
-    the subtotal rows with their member slots (restricted to scored ones);
-    ``set_slots`` / ``string_slots`` the members of SET FILLS ONLY / STRING
-    FILLS ONLY.
+    ``slot_ids``: the scored content slots in report order; ``subtotals``: the subtotal rows
+    with their scored member slots; ``set_slots`` / ``string_slots``: the set / string fills.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
@@ -348,10 +310,8 @@ class SlotLayout:
 class Accumulator:
     """Tallies summed over the entries of one manner (§8.4), row by row.
 
-    ``slots`` follows the layout's slot order; ``total`` sums the content
-    slots (never the template-id row, §8.3); ``set_fills`` / ``string_fills``
-    sum the set-fill / string-fill slots; ``entries`` counts the catalog
-    entries added.
+    ``total`` sums the content slots (never the template-id row, §8.3); ``entries`` counts
+    the catalog entries added.
     """
 
     template_id: Tally
@@ -379,12 +339,8 @@ class Accumulators:
     all_templates: Accumulator
 
     def get(self, manner: DisplayType) -> Accumulator:
-        return {
-            DisplayType.MATCHED_ONLY: self.matched_only,
-            DisplayType.MATCHED_MISSING: self.matched_missing,
-            DisplayType.MATCHED_SPURIOUS: self.matched_spurious,
-            DisplayType.ALL_TEMPLATES: self.all_templates,
-        }[manner]
+        accumulator: Accumulator = getattr(self, manner.name.lower())
+        return accumulator
 
 
 def sum_tallies(tallies: Iterable[Tally]) -> Tally:
@@ -503,10 +459,9 @@ def _relevant(template_id: str | None) -> bool:
 def message_relevance(entries: Sequence[PairScore]) -> Relevance:
     """Fold one message's catalog entries into its TEXT FILTERING cell (§11).
 
-    A key counts as optional when its entry shows it unmatched and optional
-    (status ``optional``, or ``irrelevant`` with a relevant key id: an optional
-    message). A matched optional key is taken as non-optional, which gives the
-    same cell because its response is relevant.
+    A key counts as optional when its entry shows it unmatched and optional (status
+    ``optional``, or ``irrelevant`` with a relevant key id: an optional message); a matched
+    optional key as non-optional, which gives the same cell (its response is relevant).
 
     >>> miss = PairScore("M", "1", None, TemplateStatus.MISSING, Tally(pos=1, mis=1))
     >>> message_relevance([miss]).value
@@ -576,11 +531,8 @@ class MessageSummary:
 class Summary:
     """Everything the summary part of a report needs (§8.4, §11).
 
-    ``accumulators`` covers all entries; ``messages`` holds one
-    :class:`MessageSummary` per message id in order of first appearance
-    (computed when first asked for: most reports never need it);
-    ``display_type`` picks the accumulator that feeds per-slot and subtotal
-    rows.
+    ``messages``: one :class:`MessageSummary` per message id in order of first appearance
+    (computed when first asked for: most reports never need it).
     """
 
     layout: SlotLayout
@@ -611,10 +563,8 @@ class Summary:
 
     @cached_property
     def message_totals(self) -> dict[str, Tally]:
-        """Each message's ALL TEMPLATES total (``messages[k].accumulators.all_templates
-        .total``), summed directly: what the significance tests and ``scores.json`` read,
-        without the four manners' slot tallies of every message (which took 1.6 s of a
-        17-system report)."""
+        """Each message's ALL TEMPLATES total, for the significance tests and ``scores.json``:
+        summed directly, without :attr:`messages`' slot tallies (1.6 s of a 17-system report)."""
         import numpy as np
 
         derived = _derived_rows(self.layout)
@@ -642,31 +592,25 @@ class Summary:
 def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     """Accumulate a system's catalog entries (in report order) as the 1992 summary did.
 
-    Each entry is added to the manners of treating unmapped templates its status belongs
-    to: MATCHED ONLY (matched pairs), MATCHED/MISSING (also missing templates),
-    MATCHED/SPURIOUS (also spurious ones) and ALL TEMPLATES (all of them: the official
-    score). Each manner sums the slots, the object subtotals of the configuration, the
-    content slots (``total``; never the template-id row), and the set fills and string
-    fills. The TEXT FILTERING table counts, per message, whether key and response are
-    relevant.
+    Each entry is added to the manners its status belongs to (:func:`manners_of`): MATCHED
+    ONLY, MATCHED/MISSING (with missing templates), MATCHED/SPURIOUS (with spurious ones) and
+    ALL TEMPLATES (all: the official score). Each manner sums the slots, the configuration's
+    subtotals, the content slots (``total``) and the set and string fills; TEXT FILTERING
+    counts per message whether key and response are relevant.
 
     Parameters
     ----------
     pairs : iterable of PairScore
         A system's catalog entries, as :meth:`Scorer.score` gives them.
     config : muceval.core.model.Configuration
-        The configuration they were scored with (which slots, subtotals, display type).
+        The configuration they were scored with.
 
     Returns
     -------
     muceval.core.tallies.Summary
-        ``all_templates``, ``matched_missing`` and ``accumulators`` (the four manners:
-        ``matched_only``, ``matched_missing``, ``matched_spurious``, ``all_templates``),
-        each with ``total``, ``slot(id)``, ``subtotal(name)``, ``set_fills`` and
-        ``string_fills`` tallies; ``display`` (the manner the configuration's display type
-        shows per slot); ``text_filtering`` (the contingency table: ``a`` both relevant,
-        ``b`` response only, ``c`` key only, ``d`` neither); ``messages`` (the same per
-        message).
+        ``accumulators`` (the four manners, each an :class:`Accumulator`; ``all_templates``
+        and ``matched_missing`` directly), ``display`` (the manner the display type shows per
+        slot), ``text_filtering`` (:class:`TextFiltering`) and ``messages`` (per message).
 
     Raises
     ------

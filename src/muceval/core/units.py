@@ -1,17 +1,7 @@
-"""Per-unit tallies of several systems: the input of the significance tests.
+"""Per-unit tallies of several systems, the input of the significance tests: :class:`UnitTallies`.
 
-A *unit* is whatever a randomization test exchanges between two systems: a
-message (MUC-4 practice) or a single response (response-level randomization,
-Yeh 2000). For every system and unit we keep the four counts that recall,
-precision and the F-measures need: POS, ACT, COR, PAR.
-
-:func:`from_arrays` builds them for library callers; the readers of files
-(1992 score reports, muceval scores, unit-tallies CSV) are in
-:mod:`muceval.formats.scores`, and :func:`muceval.formats.registry.load_inputs`
-reads any mix of them.
-
-Units missing for a system count as zeros; the unit set is the union over
-systems, sorted, so that results do not depend on file order.
+The readers of files are in :mod:`muceval.formats.scores`;
+:func:`muceval.formats.registry.load_inputs` reads any mix of them.
 """
 
 from __future__ import annotations
@@ -45,18 +35,16 @@ class UnitTallies:
     A unit is what a randomization test exchanges between two systems: a message (MUC-4
     practice), or a template or a single fill (response-level tests, Yeh 2000). For every
     system and unit the four counts recall, precision and the F-measures need are kept.
-    Made by :func:`from_arrays` or read by :func:`load_inputs` / :func:`load_systems`.
+    Made by :func:`from_arrays` or read by :func:`load_inputs` / :func:`load_systems`; the unit
+    set of several sources is the union over systems, sorted (zeros where a system has none).
 
     Attributes
     ----------
-    systems : tuple of str
-        The system names, unique.
-    units : tuple of str
-        The unit ids (message ids, for message units), unique.
+    systems, units : tuple of str
+        The system names and the unit ids (message ids, for message units), each unique.
     counts : numpy.ndarray
         Shape ``(len(systems), len(units), 4)``, int64, read-only: POS, ACT, COR and PAR.
     level : {'message', 'template', 'fill'} or None, default None
-        What one unit is, where the source says so.
 
     Raises
     ------
@@ -84,7 +72,7 @@ class UnitTallies:
     units: tuple[str, ...]
     counts: np.ndarray = field(repr=False)
     level: str | None = None
-    """What one unit is (``message``, ``template``, ``fill``), where the source says so."""
+    """What one unit is, where the source says so."""
 
     def __post_init__(self) -> None:
         import numpy as np  # imported here: reading modern files needs no NumPy
@@ -123,16 +111,13 @@ class RatioTallies:
     """Counts of ``systems × units × (p_num, p_den, r_num, r_den)``: units of the modern scorers.
 
     The modern MUC-4 scorers (:func:`score_modern`) count per document a precision
-    ``p_num / p_den`` and a recall ``r_num / r_den`` whose numerators differ, so the MUC
-    tallies' single numerator (COR + PAR/2) does not apply. :func:`compare_ratios` tests
-    these, and :func:`compare_to_baseline` takes them as well as :class:`UnitTallies`.
+    ``p_num / p_den`` and a recall ``r_num / r_den`` whose numerators differ (not the MUC
+    tallies' COR + PAR/2). :func:`compare_ratios` and :func:`compare_to_baseline` test them.
 
     Attributes
     ----------
-    systems : tuple of str
-        The system names, unique.
-    units : tuple of str
-        The unit (document) ids.
+    systems, units : tuple of str
+        The system names, unique, and the unit (document) ids.
     counts : numpy.ndarray
         Shape ``(len(systems), len(units), 4)``, float64 (``prop`` similarity gives
         fractions), read-only: p_num, p_den, r_num, r_den.
@@ -232,12 +217,12 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     import numpy as np
 
     if not isinstance(counts, np.ndarray) and any(int(c) > MAX_COUNT for c in np.ravel(counts)):
-        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+        return _TOO_LARGE
     counts = np.asarray(counts)
     if (counts < 0).any():
         return "counts must not be negative"
     if (counts > MAX_COUNT).any():
-        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+        return _TOO_LARGE
     correct = counts[..., 2] + counts[..., 3]
     if (correct > counts[..., 0]).any():
         return "COR + PAR exceeds POS"
@@ -246,13 +231,16 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     return None
 
 
+_TOO_LARGE = f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+
+
 def _check_one(pos: int, act: int, cor: int, par: int) -> str | None:
     """:func:`check_counts` of one tally: the readers call it once per row, where NumPy's
     per-call cost would dominate a file of millions of rows."""
     if min(pos, act, cor, par) < 0:
         return "counts must not be negative"
     if max(pos, act, cor, par) > MAX_COUNT:
-        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+        return _TOO_LARGE
     if cor + par > pos:
         return "COR + PAR exceeds POS"
     if cor + par > act:
@@ -271,20 +259,14 @@ def from_arrays(
 
     Parameters
     ----------
-    systems : sequence of str
-        The system names, unique (converted with ``str``).
-    units : sequence of str
-        The unit ids, unique, in the order of the array's second axis.
+    systems, units : sequence of str
+        The system names and the unit ids, each unique, in the order of the array's axes
+        (converted with ``str``).
     counts : array_like
         Shape ``(len(systems), len(units), 4)``: POS, ACT, COR, PAR of each system and
         unit; whole numbers (floats such as ``2.0`` are accepted), copied as int64.
     level : {'message', 'template', 'fill'} or None, default None
         What one unit is, if known (reports and results name it).
-
-    Returns
-    -------
-    UnitTallies
-        The tallies, ``counts`` read-only.
 
     Raises
     ------
