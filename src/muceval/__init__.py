@@ -43,13 +43,11 @@ from muceval.version import __version__
 
 # name -> module that defines it: the curated public API.
 _PUBLIC: dict[str, str] = {
-    # errors
     "MucevalError": "muceval.errors",
     "InputError": "muceval.errors",
     "UsageError": "muceval.errors",
     "OutputError": "muceval.errors",
     "Problem": "muceval.errors",
-    # files -> model
     "load_configuration": "muceval.formats.config",
     "bundled_configuration": "muceval.formats.config",
     "read_templates": "muceval.formats.muc.templates",
@@ -60,14 +58,12 @@ _PUBLIC: dict[str, str] = {
     "load_inputs": "muceval.formats.registry",
     "load_systems": "muceval.formats.registry",
     "read_modern": "muceval.formats.modern",
-    # scoring
     "Scorer": "muceval.scoring.muc1992.scorer",
     "ScoringOptions": "muceval.scoring.muc1992.options",
     "score_files": "muceval.scoring.session",
     "score_systems": "muceval.scoring.session",
     "ModernOptions": "muceval.scoring.modern",
     "score_modern": "muceval.scoring.modern",
-    # tallies and metrics
     "Tally": "muceval.core.tallies",
     "PairScore": "muceval.core.tallies",
     "summarize": "muceval.core.tallies",
@@ -75,18 +71,15 @@ _PUBLIC: dict[str, str] = {
     "UnitTallies": "muceval.core.units",
     "from_arrays": "muceval.core.units",
     "RatioTallies": "muceval.core.units",
-    # significance
     "compare": "muceval.significance.engine",
     "SignificanceResult": "muceval.significance.engine",
     "SignificanceSettings": "muceval.significance.settings",
     "compare_ratios": "muceval.significance.ratios",
     "compare_to_baseline": "muceval.significance.baseline",
-    # reports
     "format_report": "muceval.reporting.muc1992",
     "analyze": "muceval.reporting.analysis",
     "write_report": "muceval.reporting.html",
     "run_demo": "muceval.reporting.demo",
-    # pipelines
     "resolve_inputs": "muceval.pipelines.inputs",
     "build_report": "muceval.pipelines.report",
     "report_from_responses": "muceval.pipelines.report",

@@ -14,8 +14,8 @@ it, saying how much."""
 class Problem:
     """One thing wrong with an input file, and where it is.
 
-    Readers collect problems (``muceval validate`` shows all of them) and raise them together
-    in an :class:`InputError`. ``str()`` gives the ``path:line:column: message`` form that
+    Readers collect problems (:func:`validate_files` gives all of them) and raise them
+    together in an :class:`InputError`. ``str()`` gives the ``path:line:column: message`` form that
     editors and terminals can jump to. A message or path longer than :data:`MAX_MESSAGE`
     characters is cut, saying how much was left out.
 
@@ -29,11 +29,6 @@ class Problem:
     message : str
     column : int or None, default None
         1-based, when the reader knows it.
-
-    See Also
-    --------
-    InputError : The exception that carries problems.
-    validate_files : Every problem of several files, without raising.
 
     Examples
     --------
@@ -96,7 +91,7 @@ class InputError(MucevalError):
     """An input file (templates, configuration, history, report, tallies) is malformed.
 
     Every reader raises it with every problem it found before it had to stop, so that a user
-    can fix several at once.
+    can fix several at once (:func:`validate_files` collects them without raising).
 
     Parameters
     ----------
@@ -108,11 +103,6 @@ class InputError(MucevalError):
     ------
     ValueError
         If ``problems`` is empty.
-
-    See Also
-    --------
-    Problem : One problem with its file, line and column.
-    validate_files : Collects the problems of files instead of raising.
 
     Examples
     --------
@@ -164,8 +154,7 @@ class UsageError(MucevalError, ValueError):
     message : str
         What is wrong and, where it helps, what to do instead (kept without the parameter).
     parameter : str or None, default None
-        The parameter at fault, put in front of the message; None when no single parameter
-        is.
+        The parameter at fault, if one is.
 
     Examples
     --------

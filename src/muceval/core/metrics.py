@@ -57,11 +57,6 @@ __all__ = [
     "text_filtering_scores",
 ]
 
-# ---------------------------------------------------------------------------
-# 1992 integer percentages
-# ---------------------------------------------------------------------------
-
-
 def pct(a: int, b: int, d: int) -> int | None:
     """``(a + b/2) / d`` as the 1992 scorer's rounded integer percentage; ``None`` if ``d == 0``.
 
@@ -78,11 +73,12 @@ def pct(a: int, b: int, d: int) -> int | None:
     # never negative.
     permil = (500 * (2 * a + b)) // d
     q, r = divmod(permil, 10)
-    if r > 5:
-        return q + 1
-    if r < 5:
-        return q
-    return q if q % 2 == 0 else q + 1
+    return _half_to_even(q, r / 10)
+
+
+def _half_to_even(whole: int, rest: float | Fraction) -> int:
+    """``whole`` rounded by ``rest``, its fraction: up above one half, to even at one half."""
+    return whole + 1 if rest > 0.5 or (rest == 0.5 and whole % 2 == 1) else whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,10 +124,7 @@ def round_f_1992(f: float) -> float:
     """
     x = 100.0 * f
     t = math.trunc(x)
-    frac = x - t
-    if frac > 0.5 or (frac == 0.5 and t % 2 == 1):
-        t += 1
-    return t / 100
+    return _half_to_even(t, x - t) / 100
 
 
 def f_measure_1992(rec: int, pre: int, a: float) -> float:
@@ -149,9 +142,7 @@ def f_measure_1992(rec: int, pre: int, a: float) -> float:
     weight = Fraction(a).limit_denominator(1000)
     x = 100 * Fraction(pre * rec) / (weight * rec + (1 - weight) * pre)
     t = math.floor(x)
-    if x - t > Fraction(1, 2) or (x - t == Fraction(1, 2) and t % 2 == 1):
-        t += 1
-    return t / 100
+    return _half_to_even(t, x - t) / 100
 
 
 def f_measures_1992(rec: int | None, pre: int | None) -> tuple[float, float, float] | None:
@@ -179,11 +170,6 @@ def format_f(value: float) -> str:
     if "e" not in text and "." not in text:
         text += ".0"
     return text
-
-
-# ---------------------------------------------------------------------------
-# Floating-point measures
-# ---------------------------------------------------------------------------
 
 
 def _ratio(num: float, den: int) -> float | None:

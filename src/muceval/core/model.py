@@ -18,11 +18,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-# ---------------------------------------------------------------------------
-# Fill values
-# ---------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class Text:
     """A bare token (``ATTACK``, ``16 NOV 89``) or a quoted string (``"JESUITS"``).
@@ -132,11 +127,6 @@ def iter_texts(value: Value) -> Iterator[Text]:
             yield from iter_texts(item)
 
 
-# ---------------------------------------------------------------------------
-# Templates
-# ---------------------------------------------------------------------------
-
-
 class BlankMarker(str, Enum):
     """How an empty slot was written. The 1992 scorer treats all three alike."""
 
@@ -212,11 +202,6 @@ class TemplateFile:
         return {mid: tuple(ts) for mid, ts in grouped.items()}
 
 
-# ---------------------------------------------------------------------------
-# Configuration
-# ---------------------------------------------------------------------------
-
-
 class SlotType(str, Enum):
     """Slot types of the 1992 scorer. ``SET`` is the 1992 ``element`` type."""
 
@@ -285,13 +270,10 @@ class Restriction:
     operands: tuple[str | Restriction, ...]
 
     def slot_ids(self) -> tuple[str, ...]:
-        out: list[str] = []
-        for operand in self.operands:
-            if isinstance(operand, Restriction):
-                out.extend(operand.slot_ids())
-            else:
-                out.append(operand)
-        return tuple(dict.fromkeys(out))
+        return tuple(dict.fromkeys(
+            slot_id for operand in self.operands
+            for slot_id in (operand.slot_ids() if isinstance(operand, Restriction) else (operand,))
+        ))
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,11 +346,6 @@ class Configuration:
         return tuple(
             s for s in self.slots if s.type not in (SlotType.MESSAGE_ID, SlotType.TEMPLATE_ID)
         )
-
-
-# ---------------------------------------------------------------------------
-# History of human judgements
-# ---------------------------------------------------------------------------
 
 
 class Judgement(str, Enum):

@@ -52,8 +52,6 @@ class Schema:
         contains it (shortest first; among strings of one length, in answer order).
     sanitise_gold : bool
         Remove ``' " \\ -`` from gold mentions before normalising them (IterX on MUC-4).
-    reported : tuple of (str, str or None)
-        The scorers (and similarities) a report shows by default.
     """
 
     name: str

@@ -15,23 +15,9 @@ from muceval.core.model import IRRELEVANT_ID, Configuration, DisplayType, Subtot
 if TYPE_CHECKING:
     import numpy as np
 
-TALLY_FIELDS: tuple[str, ...] = (
-    "pos",
-    "act",
-    "cor",
-    "par",
-    "inc",
-    "icr",
-    "ipa",
-    "spu",
-    "mis",
-    "non",
-    "pie",
-)
-
 
 class Col(IntEnum):
-    """Positions of the tally columns in a slot's list of 11 counts (:data:`TALLY_FIELDS` order)."""
+    """Positions of the tally columns in a slot's list of 11 counts."""
 
     POS = 0
     ACT = 1
@@ -45,6 +31,8 @@ class Col(IntEnum):
     NON = 9
     PIE = 10
 
+
+TALLY_FIELDS: tuple[str, ...] = tuple(column.name.lower() for column in Col)
 
 _COUNTS = operator.attrgetter(*TALLY_FIELDS)
 """A tally's counts in column order, read in one call (sums of tallies are on hot paths)."""

@@ -30,13 +30,11 @@ FIELDS: tuple[str, ...] = ("POS", "ACT", "COR", "PAR")
 
 @dataclass(frozen=True, eq=False)
 class UnitTallies:
-    """Counts of ``systems × units × (POS, ACT, COR, PAR)``: the input of the significance tests.
+    """Counts of ``systems × units × (POS, ACT, COR, PAR)``: the input of :func:`compare`.
 
     A unit is what a randomization test exchanges between two systems: a message (MUC-4
-    practice), or a template or a single fill (response-level tests, Yeh 2000). For every
-    system and unit the four counts recall, precision and the F-measures need are kept.
-    Made by :func:`from_arrays` or read by :func:`load_inputs` / :func:`load_systems`; the unit
-    set of several sources is the union over systems, sorted (zeros where a system has none).
+    practice), a template or a single fill (response-level tests, Yeh 2000). Made by
+    :func:`from_arrays` or read by :func:`load_inputs` / :func:`load_systems`.
 
     Attributes
     ----------
@@ -50,11 +48,6 @@ class UnitTallies:
     ------
     ValueError
         If ``counts`` has another shape, or names or unit ids repeat.
-
-    See Also
-    --------
-    from_arrays : Checked tallies from arrays.
-    compare : Significance of every pair of systems.
 
     Examples
     --------
