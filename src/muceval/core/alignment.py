@@ -64,9 +64,8 @@ CONDITION_KEYS = (
 class ValueTest:
     """Which slot matches count: the credit level, and optionally only informative values.
 
-    ``max_chance``: the agreed value's chance (share of key templates with that
-    value, or one below it in the hierarchy) must be at most this; ``min_bits``:
-    its information (−log2 chance) at least this.
+    ``max_chance``: the agreed value's chance (share of key templates with that value, or one
+    below it in the hierarchy) must be at most this; ``min_bits``: its −log2 at least this.
     """
 
     credit: str = "partial"
@@ -234,11 +233,10 @@ def _restriction_text(expr: Restriction) -> str:
 class Criterion:
     """A named alignment criterion.
 
-    ``restriction``: ``"1992"`` (the configuration's ``restrict-map-slots``),
-    ``"none"``, or an expression judged as the 1992 restriction is (word overlap
-    counts). ``require``: conditions that must all hold as well. ``cardinality``
-    ``"N:1"`` lets several response templates share a key template; it is a
-    diagnostic (split events) and cannot score.
+    ``restriction``: ``"1992"`` (the configuration's ``restrict-map-slots``), ``"none"``, or an
+    expression judged as the 1992 restriction is (word overlap counts); ``require``: conditions
+    that must hold as well. ``cardinality`` ``"N:1"`` (response templates sharing a key
+    template) is a diagnostic of split events and cannot score.
     """
 
     name: str
@@ -292,11 +290,8 @@ PREDEFINED: tuple[Criterion, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class ChanceSettings:
-    """Where the chance of a value comes from: the key being scored, or given key files.
-
-    ``common``: a value at least this likely is *common* (its match is flagged
-    when it alone satisfies an or-clause of the restriction).
-    """
+    """Where the chance of a value comes from (the key being scored, or given key files), and
+    from which chance it is *common* (its match flagged when it alone satisfies an or-clause)."""
 
     source: str = "key"
     keys: tuple[str, ...] = ()

@@ -39,10 +39,7 @@ def number_texts(values: np.ndarray, nan: str = "NaN", infinity: str = "Infinity
         return _by_json(flat, nan, infinity)
     import orjson
 
-    if kind == "f":
-        flat = np.ascontiguousarray(flat, dtype=np.float64)
-    else:
-        flat = np.ascontiguousarray(flat, dtype=np.uint64 if kind == "u" else np.int64)
+    flat = np.ascontiguousarray(flat, dtype={"f": np.float64, "u": np.uint64}.get(kind, np.int64))
     texts = orjson.dumps(flat, option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(",")
     if kind == "f":
         magnitude = np.abs(flat)

@@ -57,6 +57,7 @@ __all__ = [
     "text_filtering_scores",
 ]
 
+
 def pct(a: int, b: int, d: int) -> int | None:
     """``(a + b/2) / d`` as the 1992 scorer's rounded integer percentage; ``None`` if ``d == 0``.
 
@@ -311,10 +312,6 @@ def float_scores(tally: Tally) -> FloatScores:
         :func:`precision`, :func:`overgeneration`, :func:`fallout`); ``f_pr``, ``f_2pr``,
         ``f_p2r``: :func:`f_measure` with β = 1 (P&R), 0.5 (2P&R) and 2 (P&2R).
         ``as_dict()`` gives them under their public names.
-
-    See Also
-    --------
-    summarize : The tallies of a system's summary rows.
 
     Examples
     --------

@@ -18,12 +18,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+
 @dataclass(frozen=True, slots=True)
 class Text:
-    """A bare token (``ATTACK``, ``16 NOV 89``) or a quoted string (``"JESUITS"``).
-
-    ``raw`` is the token as written, quotes and escapes included.
-    """
+    """A bare token (``ATTACK``, ``16 NOV 89``) or a quoted string (``"JESUITS"``), as written."""
 
     raw: str
 

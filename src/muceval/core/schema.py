@@ -45,11 +45,11 @@ class Schema:
     fillers : {'entities', 'strings'}
         A role's fillers as entities (lists of mentions) or as strings (each its own entity).
     normalisation : str
-        How mention text is normalised before comparison (:data:`NORMALISATIONS`).
+        One of :data:`NORMALISATIONS`, applied to mentions before comparison.
     group_predictions : {'substring'} or None
-        What is done to a role's predicted strings before scoring: ``'substring'`` (FAMuS):
-        exact duplicates dropped, then each string joined to the first longer string that
-        contains it (shortest first; among strings of one length, in answer order).
+        ``'substring'`` (FAMuS): a role's predicted strings, exact duplicates dropped, each
+        joined to the first longer string that contains it (shortest first, then in answer
+        order) before scoring.
     sanitise_gold : bool
         Remove ``' " \\ -`` from gold mentions before normalising them (IterX on MUC-4).
     """

@@ -226,12 +226,7 @@ class PairScore:
 # Which of the four manners of treating unmapped templates receive an entry of a given status
 # (§8.4): irrelevant entries only add their template-id tallies (NON 1) to ALL TEMPLATES.
 _MANNERS_OF_STATUS: dict[TemplateStatus, tuple[DisplayType, ...]] = {
-    TemplateStatus.MATCHED: (
-        DisplayType.MATCHED_ONLY,
-        DisplayType.MATCHED_MISSING,
-        DisplayType.MATCHED_SPURIOUS,
-        DisplayType.ALL_TEMPLATES,
-    ),
+    TemplateStatus.MATCHED: tuple(DisplayType),
     TemplateStatus.MISSING: (DisplayType.MATCHED_MISSING, DisplayType.ALL_TEMPLATES),
     TemplateStatus.SPURIOUS: (DisplayType.MATCHED_SPURIOUS, DisplayType.ALL_TEMPLATES),
     TemplateStatus.IRRELEVANT: (DisplayType.ALL_TEMPLATES,),
@@ -346,9 +341,8 @@ def sum_tallies(tallies: Iterable[Tally]) -> Tally:
 def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
     """All tallies of ``pairs`` as one integer array of shape (pairs, 1 + slots, 11).
 
-    Row 0 of each pair is its template-id row, then the layout's slots in
-    order; a slot a pair does not score stays zero. Summing masked slices of
-    this array is how every accumulator is formed: a Python loop over
+    Row 0 of each pair is its template-id row, then the layout's slots (zero where the pair
+    does not score one). Every accumulator sums masked slices of it: a Python loop over
     (pair, slot, column) made summaries the slowest part of scoring.
     """
     import numpy as np  # imported here: scoring modern files needs no NumPy
@@ -402,16 +396,10 @@ def _freeze(sums: np.ndarray, layout: SlotLayout, entries: int, derived: np.ndar
     )
 
 
-def _accumulate_matrix(
-    matrix: np.ndarray,
-    statuses: Sequence[TemplateStatus],
-    layout: SlotLayout,
-    derived: np.ndarray | None = None,
-) -> Accumulators:
+def _accumulate_matrix(matrix: np.ndarray, statuses: Sequence[TemplateStatus],
+                       layout: SlotLayout, derived: np.ndarray) -> Accumulators:
     import numpy as np
 
-    if derived is None:
-        derived = _derived_rows(layout)
     frozen = {}
     for manner in MANNERS:
         mask = np.fromiter((manner in manners_of(s) for s in statuses), bool, len(statuses))
@@ -458,13 +446,9 @@ def message_relevance(entries: Sequence[PairScore]) -> Relevance:
     key_rel: str | None = None
     resp_rel = False
     for index, pair in enumerate(entries):
-        key_relevant = _relevant(pair.key_id)
-        key_optional = key_relevant and pair.status in (
-            TemplateStatus.OPTIONAL,
-            TemplateStatus.IRRELEVANT,
-        )
-        if key_relevant:
-            key_rel = "opt" if key_optional and (index == 0 or key_rel == "opt") else "t"
+        if _relevant(pair.key_id):
+            optional = pair.status in (TemplateStatus.OPTIONAL, TemplateStatus.IRRELEVANT)
+            key_rel = "opt" if optional and (index == 0 or key_rel == "opt") else "t"
         resp_rel = resp_rel or _relevant(pair.response_id)
     if key_rel == "opt":
         return Relevance.BOTH if resp_rel else Relevance.NEITHER
@@ -646,7 +630,8 @@ def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     return Summary(
         layout=layout,
         display_type=config.display_type,
-        accumulators=_accumulate_matrix(matrix, [p.status for p in pairs], layout),
+        accumulators=_accumulate_matrix(matrix, [p.status for p in pairs], layout,
+                                        _derived_rows(layout)),
         text_filtering=TextFiltering.count(
             message_relevance([pairs[n] for n in rows]) for rows in by_message.values()
         ),

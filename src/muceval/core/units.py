@@ -176,10 +176,7 @@ then stay exact in 64-bit integers and in the kernels' arithmetic."""
 
 def unshared_document(systems: Mapping[str, Iterable[str]]) -> tuple[str, str, str] | None:
     """A document one system has and another lacks, as (system, document, the system
-    lacking it), or None when every system has the same documents.
-
-    Every paired test over documents needs this: a document one system lacks would be
-    tested as if that system had answered nothing there.
+    lacking it), or None: a paired test would take a lacking system to have answered nothing.
 
     >>> unshared_document({"A": ["d1", "d2"], "B": ["d1"]})
     ('A', 'd2', 'B')
@@ -245,10 +242,7 @@ def from_arrays(
     systems: Sequence[str], units: Sequence[str], counts: Iterable[Any] | np.ndarray,
     level: str | None = None,
 ) -> UnitTallies:
-    """Build :class:`UnitTallies` from names and a ``systems × units × 4`` array.
-
-    For library callers with counts from elsewhere: the tallies are checked as any MUC
-    tally must be (COR + PAR is at most POS and at most ACT).
+    """Build checked :class:`UnitTallies` from names and a ``systems × units × 4`` array.
 
     Parameters
     ----------
@@ -287,9 +281,9 @@ def from_arrays(
     import numpy as np
 
     array = np.asarray(counts)
-    if array.size and not np.issubdtype(array.dtype, np.integer):
-        if not np.all(np.equal(np.mod(array, 1), 0)):
-            raise ValueError("counts must be integers")
+    if (array.size and not np.issubdtype(array.dtype, np.integer)
+            and not np.all(np.equal(np.mod(array, 1), 0))):
+        raise ValueError("counts must be integers")
     array = array.astype(np.int64)
     why = check_counts(array)
     if why is not None:
