@@ -96,13 +96,8 @@ class InputError(MucevalError):
     Parameters
     ----------
     problems : Problem or iterable of Problem
-        What is wrong, at least one; kept as the tuple ``problems``. ``str()`` of the error
-        lists them one a line.
-
-    Raises
-    ------
-    ValueError
-        If ``problems`` is empty.
+        What is wrong, at least one (else a ValueError); kept as the tuple ``problems``.
+        ``str()`` of the error lists them one a line.
 
     Examples
     --------

@@ -73,22 +73,17 @@ class ValueTest:
     min_bits: float | None = None
 
     def describe(self) -> str:
-        parts = [] if self.credit == "partial" else [f"credit {self.credit}"]
-        if self.max_chance is not None:
-            parts.append(f"chance ≤ {self.max_chance:g}")
-        if self.min_bits is not None:
-            parts.append(f"≥ {self.min_bits:g} bits")
+        parts = [_SHOWN[key].format(value) for key, value in self.to_dict().items()]
         return f" ({', '.join(parts)})" if parts else ""
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.credit != "partial":
-            out["credit"] = self.credit
-        if self.max_chance is not None:
-            out["max-chance"] = self.max_chance
-        if self.min_bits is not None:
-            out["min-bits"] = self.min_bits
-        return out
+        """The settings away from their defaults."""
+        given = {"credit": None if self.credit == "partial" else self.credit,
+                 "max-chance": self.max_chance, "min-bits": self.min_bits}
+        return {key: value for key, value in given.items() if value is not None}
+
+
+_SHOWN = {"credit": "credit {}", "max-chance": "chance ≤ {:g}", "min-bits": "≥ {:g} bits"}
 
 
 @dataclass(frozen=True, slots=True)

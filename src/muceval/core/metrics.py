@@ -115,10 +115,8 @@ def scores(tally: Tally) -> Scores:
 
 
 def round_f_1992(f: float) -> float:
-    """Round an F value (in percent) to two decimals the 1992 way (§9.2).
-
-    Truncate ``100·f``; add one if the remainder exceeds one half, or equals
-    one half and the truncated value is odd.
+    """Round an F value (in percent) to two decimals the 1992 way (§9.2): ``100·f`` truncated,
+    plus one if the remainder is above one half, or is one half and the value odd.
 
     >>> round_f_1992(34.638888), round_f_1992(0.125), round_f_1992(0.135)
     (34.64, 0.12, 0.14)
@@ -337,15 +335,10 @@ def text_filtering_scores(filtering: TextFiltering) -> Scores:
     >>> text_filtering_scores(TextFiltering())
     Scores(rec=0, pre=0, ovg=0, fal=0)
     """
-    f = filtering
-
-    def zero_pct(num: int, den: int) -> int:
-        value = pct(num, 0, den)
-        return 0 if value is None else value
-
+    a, b, c, d = filtering.a, filtering.b, filtering.c, filtering.d
     return Scores(
-        rec=zero_pct(f.a, f.a + f.c),
-        pre=zero_pct(f.a, f.a + f.b),
-        ovg=zero_pct(f.b, f.a + f.b),
-        fal=zero_pct(f.b, f.b + f.d),
+        rec=pct(a, 0, a + c) or 0,
+        pre=pct(a, 0, a + b) or 0,
+        ovg=pct(b, 0, a + b) or 0,
+        fal=pct(b, 0, b + d) or 0,
     )

@@ -377,10 +377,8 @@ class HistorySlot:
 
 @dataclass(frozen=True, slots=True)
 class HistoryMapping:
-    """A user's manual template mapping for one message: (key id, response id) pairs.
-
-    Either side of a pair may be ``None`` (an unmapped key or response).
-    """
+    """A user's manual template mapping for one message: (key id, response id) pairs, either
+    side ``None`` for an unmapped template."""
 
     pairs: tuple[tuple[str | None, str | None], ...]
     line: int | None = field(default=None, compare=False)
@@ -434,9 +432,8 @@ template."""
 def add_judgement(
     history: History, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry
 ) -> History:
-    """A new history with ``entry`` appended under message / key template / slot.
-
-    Missing groups are created at the end; the given history is not changed.
+    """A new history with ``entry`` appended under message / key template / slot (each
+    created at the end if missing).
 
     >>> h = add_judgement(History(None, ()), "M-1", "1", "inc-loc",
     ...                   HistoryEntry(Text("PERU"), Judgement.FAIL))
@@ -463,8 +460,7 @@ def add_judgement(
 
 def _found_or_added(items: list[T], found: Callable[[T], bool], new: T) -> int:
     """The position of the first item ``found``; ``new`` is appended when there is none."""
-    index = next((i for i, item in enumerate(items) if found(item)), None)
-    if index is None:
+    index = next((i for i, item in enumerate(items) if found(item)), len(items))
+    if index == len(items):
         items.append(new)
-        return len(items) - 1
     return index

@@ -6,7 +6,7 @@ and entities, the mention strings as written (normalisation belongs to the metri
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 __all__ = [
     "ROLES",
@@ -76,8 +76,7 @@ class ParseNote:
     example: str
 
     def to_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "docid": self.docid, "line": self.line,
-                "example": self.example}
+        return asdict(self)
 
 
 @dataclass(frozen=True)

@@ -111,13 +111,7 @@ def register_schema(schema: Schema) -> None:
 
 
 def schema_named(name: str) -> Schema:
-    """The schema called ``name``.
-
-    Raises
-    ------
-    UsageError
-        If no schema has that name (``parameter`` is ``'schema'``).
-    """
+    """The schema called ``name`` (a :class:`UsageError` of parameter ``schema`` if none is)."""
     if name not in SCHEMAS:
         raise UsageError(f"unknown schema {name!r}; choose from {', '.join(SCHEMAS)}",
                          parameter="schema")

@@ -42,25 +42,22 @@ _COUNTS = operator.attrgetter(*TALLY_FIELDS)
 class Tally:
     """The eleven counts the 1992 scorer keeps for a slot (or a sum of slots), in its column order.
 
-    Every fill of a slot gets one category: correct, partial, incorrect, missing (key
-    filled, response empty), spurious (response filled, key empty) or noncommittal (both
-    empty). Tallies add up (``+``, :meth:`total`; :func:`summarize` gives a system's rows);
-    :func:`float_scores` derives recall, precision and the other measures.
+    Every fill gets one category: correct, partial, incorrect (key and response filled, not
+    matching), missing (key filled, response empty), spurious (response filled, key empty) or
+    noncommittal (both empty). Tallies add up (``+``, :meth:`total`); :func:`float_scores`
+    derives the measures.
 
     Attributes
     ----------
     pos, act : int, default 0
         Possible (COR + PAR + INC + MIS) and actual (COR + PAR + INC + SPU) fills.
-    cor, par, inc : int, default 0
-        Correct (ICR included), partially correct (IPA included; half credit) and incorrect
-        (key and response filled, not matching) fills.
+    cor, par, inc, spu, mis, non : int, default 0
+        The fills of each category (COR with ICR, PAR with IPA; a partial earns half credit).
     icr, ipa : int, default 0
         Fills judged correct and partially correct by a person (now or in the history).
-    spu, mis, non : int, default 0
-        Spurious, missing and noncommittal (key and response both blank) fills.
     pie : int, default 0
-        Possible incorrect elements, the fallout denominator (set-fill slots only); the
-        1992 report never prints it.
+        Possible incorrect elements, the fallout denominator (set-fill slots only; the 1992
+        report never prints it).
 
     Examples
     --------
@@ -111,7 +108,7 @@ class Tally:
 
     @classmethod
     def total(cls, tallies: Iterable[Tally]) -> Tally:
-        """The sum of ``tallies`` (all zeros for none): :func:`sum_tallies`."""
+        """The sum of ``tallies``: :func:`sum_tallies`."""
         return sum_tallies(tallies)
 
 
@@ -175,12 +172,12 @@ class PairScore:
         nothing relevant on either side (NON 1 in the template-id row, for ALL TEMPLATES
         only); ``ignored``: an irrelevant message the configuration does not score.
     template_id : Tally
-        The template-id row; summed into the summary's template-id row, never into a total.
+        The template-id row, which never enters a total.
     slots : tuple of (str, Tally), default ()
         Each content slot in configuration order with its tally; empty for entries not
         scored slot by slot (irrelevant, optional without a response, ignored).
     fills : tuple of FillCredit, default ()
-        Every scored fill's credit, when asked for (``ScoringOptions(fills=True)``).
+        Every scored fill's credit, when asked for.
 
     Examples
     --------
@@ -327,7 +324,7 @@ class Accumulators:
 
 
 def sum_tallies(tallies: Iterable[Tally]) -> Tally:
-    """The column sums of ``tallies`` (a fast :meth:`Tally.total`).
+    """The column sums of ``tallies`` (all zeros for none).
 
     >>> sum_tallies([Tally(pos=1, cor=1), Tally(pos=2, mis=2)])
     Tally(pos=3, act=0, cor=1, par=0, inc=0, icr=0, ipa=0, spu=0, mis=2, non=0, pie=0)
@@ -435,9 +432,8 @@ def _relevant(template_id: str | None) -> bool:
 def message_relevance(entries: Sequence[PairScore]) -> Relevance:
     """Fold one message's catalog entries into its TEXT FILTERING cell (§11).
 
-    A key counts as optional when its entry shows it unmatched and optional (status
-    ``optional``, or ``irrelevant`` with a relevant key id: an optional message); a matched
-    optional key as non-optional, which gives the same cell (its response is relevant).
+    A key is optional when its entry is ``optional``, or ``irrelevant`` with a relevant key id
+    (an optional message); a matched optional key gives the same cell as a non-optional one.
 
     >>> miss = PairScore("M", "1", None, TemplateStatus.MISSING, Tally(pos=1, mis=1))
     >>> message_relevance([miss]).value

@@ -261,11 +261,6 @@ def from_arrays(
         If a count is not a whole number, is negative or exceeds 2³¹ − 1, if COR + PAR
         exceeds POS or ACT, if the shape does not fit the names, or if names repeat.
 
-    See Also
-    --------
-    load_inputs : Tallies read from scores files.
-    compare : Significance of every pair of systems.
-
     Examples
     --------
     >>> import muceval
