@@ -1,9 +1,8 @@
 """muceval: MUC-style template scoring, significance testing and alignment diagnostics.
 
-The names a user needs are importable from here; each is loaded on first use,
-so ``import muceval`` stays fast (no NumPy, SciPy or numba until asked for).
-Each has a numpydoc docstring (``help(muceval.score_files)``) whose examples run
-on the bundled example, ``importlib.resources.files("muceval") / "data" / "example"``.
+The names a user needs, each loaded on first use (``import muceval`` loads no NumPy), with
+a numpydoc docstring whose examples run on the bundled example,
+``importlib.resources.files("muceval") / "data" / "example"``.
 
 Files to model
     load_configuration, bundled_configuration, read_templates, read_history,
@@ -25,8 +24,7 @@ Notebooks (one call to evaluate; tables, data frames and figures drawn inline)
 Errors
     MucevalError, InputError, UsageError, OutputError, Problem
 ``__version__``
-    The installed version of muceval, a string (``"0.0.0+unknown"`` in a source
-    tree that was not installed).
+    The version of muceval, a string.
 
 >>> import muceval
 >>> config = muceval.bundled_configuration("muc4")

@@ -61,9 +61,8 @@ __all__ = [
 def pct(a: int, b: int, d: int) -> int | None:
     """``(a + b/2) / d`` as the 1992 scorer's rounded integer percentage; ``None`` if ``d == 0``.
 
-    The original truncates to tenths of a percent first and then rounds half
-    to even on that tenth (SCORER-SPEC §9.1); this differs from exact
-    rounding, e.g. 26.51 % becomes 26:
+    Truncated to tenths of a percent, then rounded half to even on that tenth (SCORER-SPEC
+    §9.1), unlike exact rounding: 26.51 % becomes 26.
 
     >>> pct(60, 3, 232), pct(1, 0, 8), pct(1, 0, 0) is None
     (26, 12, True)

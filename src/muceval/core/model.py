@@ -49,11 +49,8 @@ class Alternatives:
 
 @dataclass(frozen=True, slots=True)
 class OptionalValue:
-    """A fill marked optional with a leading ``?``.
-
-    Meant for keys; a response's marked fill is read the same way and scored as the 1992
-    program scores it (docs/fidelity.md).
-    """
+    """A fill marked optional with a leading ``?``: meant for keys, read alike in a response and
+    scored there as the 1992 program scores it (docs/fidelity.md)."""
 
     value: Value
 
@@ -282,10 +279,8 @@ class SubtotalRow:
 
 @dataclass(frozen=True, slots=True)
 class TemplateSelection:
-    """One entry of ``:scored-templates``: which key templates of a message are scored.
-
-    ``templates``: ``(template id, slot ids or None for all)``; none given: every template.
-    """
+    """One entry of ``:scored-templates``: a message's scored key templates as ``(template id,
+    slot ids or None for all)``; none given: every template."""
 
     message_id: str
     templates: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
@@ -356,11 +351,8 @@ class Judgement(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class HistoryEntry:
-    """A recorded judgement of one response value against a slot of a key template.
-
-    ``key``: the key fill judged against (``None`` for ``fail``), an :class:`AllOf` when one
-    response value was credited to several key fills.
-    """
+    """A recorded judgement of one response value against a slot of a key template: ``key`` is
+    the key fill (``None`` for ``fail``; an :class:`AllOf` for one credited to several)."""
 
     response: Value
     judgement: Judgement
@@ -392,11 +384,8 @@ class HistoryTemplate:
 
 @dataclass(frozen=True, slots=True)
 class HistoryMessage:
-    """The judgements recorded for one message, grouped by key template, in file order.
-
-    ``items`` keeps the order of templates and mappings, so that a history can be written
-    back unchanged.
-    """
+    """The judgements recorded for one message by key template, and its mapping, in file order
+    (so that a history can be written back unchanged)."""
 
     message_id: str
     items: tuple[HistoryTemplate | HistoryMapping, ...]

@@ -288,11 +288,8 @@ class SlotLayout:
 
 @dataclass(frozen=True, slots=True)
 class Accumulator:
-    """Tallies summed over the entries of one manner (§8.4), row by row.
-
-    ``total`` sums the content slots (never the template-id row, §8.3); ``entries`` counts
-    the catalog entries added.
-    """
+    """Tallies summed over the entries of one manner (§8.4), row by row: ``total`` sums the
+    content slots (never the template-id row, §8.3)."""
 
     template_id: Tally
     slots: tuple[tuple[str, Tally], ...]
@@ -497,11 +494,8 @@ class MessageSummary:
 
 @dataclass(frozen=True)
 class Summary:
-    """Everything the summary part of a report needs (§8.4, §11).
-
-    ``messages``: one :class:`MessageSummary` per message id in order of first appearance
-    (computed when first asked for: most reports never need it).
-    """
+    """Everything the summary part of a report needs (§8.4, §11); :attr:`messages` is computed
+    when first asked for (most reports never need it)."""
 
     layout: SlotLayout
     display_type: DisplayType
@@ -564,14 +558,8 @@ def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     ONLY, MATCHED/MISSING (with missing templates), MATCHED/SPURIOUS (with spurious ones) and
     ALL TEMPLATES (all: the official score). Each manner sums the slots, the configuration's
     subtotals, the content slots (``total``) and the set and string fills; TEXT FILTERING
-    counts per message whether key and response are relevant.
-
-    Parameters
-    ----------
-    pairs : iterable of PairScore
-        A system's catalog entries, as :meth:`Scorer.score` gives them.
-    config : muceval.core.model.Configuration
-        The configuration they were scored with.
+    counts per message whether key and response are relevant. ``pairs`` are as
+    :meth:`Scorer.score` gives them, ``config`` the configuration they were scored with.
 
     Returns
     -------
