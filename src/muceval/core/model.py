@@ -1,9 +1,7 @@
-"""The immutable data model of keys, responses, configurations and histories: readers build it
-from files, the scorer only reads it.
+"""The immutable data model of keys, responses, configurations and histories.
 
 Fill values follow the value grammar of the 1992 MUC-4 scorer (SCORER-SPEC §2.4.7), one class
-per form. Text keeps what was written (case, quotes and escapes), so that a file can be written
-back exactly; the scorer normalises case itself.
+per form, and keep what was written (case, quotes and escapes): a file is written back exactly.
 """
 
 from __future__ import annotations

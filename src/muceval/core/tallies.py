@@ -138,11 +138,10 @@ class TemplateStatus(str, Enum):
 class FillCredit:
     """What one key fill, or one response fill credited against none, added to a slot's tally.
 
-    Recorded only when asked (``ScoringOptions.fills``), for the response-level units
-    (:func:`muceval.core.unit_levels.units_of`). ``key`` is the key fill in the scorer's normal
-    form, with the POS it counted and the ACT, COR and PAR of the response fill credited
-    against it; ``None`` for a spurious fill (``response``, ACT only). A slot's credits sum to
-    its POS, ACT, COR and PAR.
+    Recorded when asked (``ScoringOptions.fills``), for the fill units of
+    :func:`~muceval.core.unit_levels.units_of`. ``key``: the key fill in the scorer's normal
+    form, with its POS and the ACT, COR and PAR of the response fill credited against it;
+    ``None`` for a spurious ``response``.
     """
 
     slot_id: str

@@ -1,8 +1,5 @@
-"""Per-unit tallies of several systems, the input of the significance tests: :class:`UnitTallies`.
-
-The readers of files are in :mod:`muceval.formats.scores`;
-:func:`muceval.formats.registry.load_inputs` reads any mix of them.
-"""
+"""Per-unit tallies of several systems, the input of the significance tests: :class:`UnitTallies`
+(read from files by :mod:`muceval.formats.scores`)."""
 
 from __future__ import annotations
 
