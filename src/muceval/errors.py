@@ -16,19 +16,10 @@ class Problem:
 
     Readers collect problems (:func:`validate_files` gives all of them) and raise them
     together in an :class:`InputError`. ``str()`` gives the ``path:line:column: message`` form that
-    editors and terminals can jump to. A message or path longer than :data:`MAX_MESSAGE`
-    characters is cut, saying how much was left out.
-
-    Attributes
-    ----------
-    path : str
-        The file, as the caller named it.
-    line : int or None
-        1-based; None when the problem concerns the whole file (it cannot be read, it is
-        empty, it ends too early).
-    message : str
-    column : int or None, default None
-        1-based, when the reader knows it.
+    editors and terminals can jump to. ``line`` and ``column`` are 1-based: ``line`` None when
+    the problem concerns the whole file (it cannot be read, is empty, ends too early),
+    ``column`` None when the reader does not know it. A message or path longer than
+    :data:`MAX_MESSAGE` characters is cut, saying how much was left out.
 
     Examples
     --------
@@ -52,8 +43,7 @@ class Problem:
         # A message quotes what it found; a 1 MB token must not become 1 MB of stderr. One
         # that is only a little long (two long paths) stays whole: cutting a few characters
         # would hide them for nothing.
-        if len(self.message) > MAX_MESSAGE + 200:
-            cut = len(self.message) - MAX_MESSAGE
+        if (cut := len(self.message) - MAX_MESSAGE) > 200:
             object.__setattr__(self, "message",
                                f"{self.message[:MAX_MESSAGE]}... ({cut} more characters)")
         if len(self.path) > MAX_MESSAGE:
@@ -142,14 +132,8 @@ class UsageError(MucevalError, ValueError):
 
     A ``ValueError`` too, as for any bad argument. The message starts with the library's
     parameter at fault (``mapping: ...``); the command line shows its flag instead
-    (``--mapping: ...``, :meth:`naming`).
-
-    Parameters
-    ----------
-    message : str
-        What is wrong and, where it helps, what to do instead (kept without the parameter).
-    parameter : str or None, default None
-        The parameter at fault, if one is.
+    (``--mapping: ...``, :meth:`naming`). ``message`` (what is wrong and, where it helps,
+    what to do instead) and ``parameter`` are kept as given.
 
     Examples
     --------

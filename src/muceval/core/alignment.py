@@ -121,10 +121,7 @@ class MinMatchingSlots:
         return f"min-matching-slots {self.count}{among}{self.test.describe()}"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"min-matching-slots": self.count}
-        if self.slots is not None:
-            out["slots"] = list(self.slots)
-        return {**out, **self.test.to_dict()}
+        return {"min-matching-slots": self.count, **_listed(self.slots), **self.test.to_dict()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +136,11 @@ class MinEvidenceBits:
         return f"min-evidence-bits {self.bits:g}{among}"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"min-evidence-bits": self.bits}
-        if self.slots is not None:
-            out["slots"] = list(self.slots)
-        return out
+        return {"min-evidence-bits": self.bits, **_listed(self.slots)}
+
+
+def _listed(slots: tuple[str, ...] | None) -> dict[str, Any]:
+    return {} if slots is None else {"slots": list(slots)}
 
 
 @dataclass(frozen=True, slots=True)

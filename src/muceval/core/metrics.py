@@ -222,9 +222,7 @@ def f_measure(precision: float | None, recall: float | None, beta: float = 1.0) 
         return None
     b2 = beta * beta
     den = b2 * precision + recall
-    if den == 0:
-        return 0.0
-    return (b2 + 1.0) * precision * recall / den
+    return (b2 + 1.0) * precision * recall / den if den != 0 else 0.0
 
 
 class MeasureValues:

@@ -30,9 +30,7 @@ class Text:
     @property
     def content(self) -> str:
         """The text without surrounding quotes and with ``\\"`` unescaped."""
-        if not self.quoted:
-            return self.raw
-        return self.raw[1:-1].replace('\\"', '"')
+        return self.raw[1:-1].replace('\\"', '"') if self.quoted else self.raw
 
     def __str__(self) -> str:
         return self.raw

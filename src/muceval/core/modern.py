@@ -54,9 +54,7 @@ class ModernTemplate:
 
     def role(self, name: str) -> tuple[Entity, ...]:
         """The entities of role ``name`` (none when the template has no such role)."""
-        if name not in self.role_names:
-            return ()
-        return self.roles[self.role_names.index(name)]
+        return self.roles[self.role_names.index(name)] if name in self.role_names else ()
 
     def named_roles(self) -> tuple[tuple[str, tuple[Entity, ...]], ...]:
         """``(role, entities)`` in the template's order."""

@@ -29,29 +29,18 @@ spaces collapsed (for languages other than English)."""
 
 @dataclass(frozen=True)
 class Schema:
-    """One template schema.
+    """One template schema, chosen by ``name`` (``--schema``) and shown by ``label``.
 
-    Attributes
-    ----------
-    name, label : str
-        How it is chosen (``--schema``) and shown.
-    type_from : {'field', 'docid'}
-        Where a template's type comes from: the field ``type_field`` of the template (MUC-4's
-        ``incident_type``), or the part of the document id after ``docid_separator``
-        (FAMuS's ``EN-4363-3-frame-Abandonment``).
-    roles : tuple of str or None
-        The closed list of roles every template has, in order; None: open (the roles of a
-        type are those its gold templates give, and a prediction's other keys are kept).
-    fillers : {'entities', 'strings'}
-        A role's fillers as entities (lists of mentions) or as strings (each its own entity).
-    normalisation : str
-        One of :data:`NORMALISATIONS`, applied to mentions before comparison.
-    group_predictions : {'substring'} or None
-        ``'substring'`` (FAMuS): a role's predicted strings, exact duplicates dropped, each
-        joined to the first longer string that contains it (shortest first, then in answer
-        order) before scoring.
-    sanitise_gold : bool
-        Remove ``' " \\ -`` from gold mentions before normalising them (IterX on MUC-4).
+    A template's type comes from its field ``type_field`` (MUC-4's ``incident_type``) or, with
+    ``type_from="docid"``, from the document id after ``docid_separator`` (FAMuS's
+    ``EN-4363-3-frame-Abandonment``). ``roles`` is the closed list of roles every template has,
+    in order; None: open (a type's roles are those its gold templates give, and a prediction's
+    other keys are kept). ``fillers`` are entities (lists of mentions) or strings (each its own
+    entity); ``normalisation`` (:data:`NORMALISATIONS`) applies to mentions before comparison.
+    ``group_predictions="substring"`` (FAMuS): a role's predicted strings, exact duplicates
+    dropped, are each joined to the first longer string that contains it (shortest first, then
+    in answer order) before scoring. ``sanitise_gold`` removes ``' " \\ -`` from gold
+    mentions before normalising them (IterX on MUC-4).
     """
 
     name: str

@@ -253,8 +253,7 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
         for unit, t in system.units.items():
             if unit in position:
                 counts[n, position[unit]] = (t.pos, t.act, t.cor, t.par)
-        why = check_counts(counts[n])
-        if why is not None:
+        if (why := check_counts(counts[n])) is not None:
             raise InputError.at(system.source, None, f"system {system.name!r}: {why}")
     return UnitTallies(tuple(s.name for s in systems), tuple(chosen), counts, level)
 

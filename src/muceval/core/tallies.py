@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from muceval.core.model import IRRELEVANT_ID, Configuration, DisplayType, SubtotalRow
 
@@ -273,13 +273,12 @@ class SlotLayout:
         specs = [s for s in config.content_slots if scored is None or s.slot_id in scored]
         ids = tuple(s.slot_id for s in specs)
         known = set(ids)
-        subtotals = tuple(
-            SubtotalRow(row.name, tuple(sid for sid in row.slot_ids if sid in known))
-            for row in config.subtotal_rows
-        )
         return cls(
             slot_ids=ids,
-            subtotals=subtotals,
+            subtotals=tuple(
+                SubtotalRow(row.name, tuple(sid for sid in row.slot_ids if sid in known))
+                for row in config.subtotal_rows
+            ),
             set_slots=tuple(s.slot_id for s in specs if s.is_set_fill),
             string_slots=tuple(s.slot_id for s in specs if s.is_string_fill),
         )
@@ -315,8 +314,7 @@ class Accumulators:
     all_templates: Accumulator
 
     def get(self, manner: DisplayType) -> Accumulator:
-        accumulator: Accumulator = getattr(self, manner.name.lower())
-        return accumulator
+        return cast(Accumulator, getattr(self, manner.name.lower()))
 
 
 def sum_tallies(tallies: Iterable[Tally]) -> Tally:
@@ -325,10 +323,7 @@ def sum_tallies(tallies: Iterable[Tally]) -> Tally:
     >>> sum_tallies([Tally(pos=1, cor=1), Tally(pos=2, mis=2)])
     Tally(pos=3, act=0, cor=1, par=0, inc=0, icr=0, ipa=0, spu=0, mis=2, non=0, pie=0)
     """
-    vectors = [_COUNTS(t) for t in tallies]
-    if not vectors:
-        return ZERO
-    return Tally(*map(sum, zip(*vectors, strict=True)))
+    return Tally(*map(sum, zip(*map(_COUNTS, tallies), strict=True)))
 
 
 def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
@@ -442,11 +437,9 @@ def message_relevance(entries: Sequence[PairScore]) -> Relevance:
             optional = pair.status in (TemplateStatus.OPTIONAL, TemplateStatus.IRRELEVANT)
             key_rel = "opt" if optional and (index == 0 or key_rel == "opt") else "t"
         resp_rel = resp_rel or _relevant(pair.response_id)
-    if key_rel == "opt":
-        return Relevance.BOTH if resp_rel else Relevance.NEITHER
-    if key_rel == "t":
-        return Relevance.BOTH if resp_rel else Relevance.KEY_ONLY
-    return Relevance.RESPONSE_ONLY if resp_rel else Relevance.NEITHER
+    if resp_rel:
+        return Relevance.BOTH if key_rel else Relevance.RESPONSE_ONLY
+    return Relevance.KEY_ONLY if key_rel == "t" else Relevance.NEITHER
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,8 +521,7 @@ class Summary:
         summed directly, without :attr:`messages`' slot tallies (1.6 s of a 17-system report)."""
         import numpy as np
 
-        derived = _derived_rows(self.layout)
-        total = derived[len(self.layout.subtotals)]
+        total = _derived_rows(self.layout)[len(self.layout.subtotals)]
         counted = np.fromiter((DisplayType.ALL_TEMPLATES in manners_of(p.status)
                                for p in self._pairs), bool, len(self._pairs))
         per_entry = np.einsum("s,psf->pf", total, self._matrix) * counted[:, None]

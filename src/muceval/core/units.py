@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from muceval.errors import UsageError
 
@@ -81,14 +81,12 @@ class UnitTallies:
 
     def system(self, name: str) -> np.ndarray:
         """The ``units × 4`` counts of one system."""
-        counts: np.ndarray = self.counts[self.index(name)]
-        return counts
+        return cast("np.ndarray", self.counts[self.index(name)])
 
     def totals(self, name: str | None = None) -> np.ndarray:
         """Summed (POS, ACT, COR, PAR) of one system, or ``systems × 4`` for all."""
-        totals: np.ndarray = (self.counts.sum(axis=1) if name is None
-                              else self.system(name).sum(axis=0))
-        return totals
+        return cast("np.ndarray", self.counts.sum(axis=1) if name is None
+                    else self.system(name).sum(axis=0))
 
     def select(self, systems: Sequence[str]) -> UnitTallies:
         """The same units restricted to (and ordered as) ``systems``."""
@@ -277,7 +275,6 @@ def from_arrays(
             and not np.all(np.equal(np.mod(array, 1), 0))):
         raise ValueError("counts must be integers")
     array = array.astype(np.int64)
-    why = check_counts(array)
-    if why is not None:
+    if (why := check_counts(array)) is not None:
         raise ValueError(why)
     return UnitTallies(tuple(str(s) for s in systems), tuple(str(u) for u in units), array, level)
