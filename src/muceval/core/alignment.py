@@ -203,12 +203,10 @@ def _walk(condition: Condition) -> Iterator[Condition]:
 
 def condition_slots(conditions: tuple[Condition, ...]) -> tuple[str, ...]:
     """Every slot id the conditions name (in order of appearance)."""
-    out: list[str] = []
-    for top in conditions:
-        for c in _walk(top):
-            if isinstance(c, SlotMatch | MinMatchingSlots | MinEvidenceBits) and c.slots is not None:
-                out.extend(c.slots)
-    return tuple(dict.fromkeys(out))
+    return tuple(dict.fromkeys(
+        slot for top in conditions for c in _walk(top)
+        if isinstance(c, SlotMatch | MinMatchingSlots | MinEvidenceBits) and c.slots is not None
+        for slot in c.slots))
 
 
 def _restriction_list(expr: Restriction) -> list[Any]:
