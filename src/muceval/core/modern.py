@@ -155,12 +155,7 @@ def role_union(templates: tuple[ModernTemplate, ...] | list[ModernTemplate],
     >>> role_union([t, t])[0]
     (('a',),)
     """
-    out: list[list[Entity]] = [[] for _ in roles]
-    for template in templates:
-        own = template.roles if template.role_names == roles else tuple(
-            template.role(r) for r in roles)
-        for entities, bucket in zip(own, out, strict=True):
-            for entity in entities:
-                if entity not in bucket:
-                    bucket.append(entity)
-    return tuple(tuple(bucket) for bucket in out)
+    own = [template.roles if template.role_names == roles
+           else tuple(template.role(r) for r in roles) for template in templates]
+    return tuple(tuple(dict.fromkeys(entity for each in own for entity in each[i]))
+                 for i in range(len(roles)))
