@@ -1,8 +1,5 @@
-"""A Dask cluster for one run: a running scheduler's address, or ``local:N`` worker processes.
-
-Shared by the significance engine and batch scoring (``--scheduler`` of ``significance`` and
-``score``). Needs ``pip install 'muceval[distributed]'``.
-"""
+"""A Dask cluster for one run (``--scheduler`` of ``significance`` and ``score``): a running
+scheduler's address, or ``local:N`` worker processes."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""Problems found in user input, and the exception that carries them.
-
-Every reader reports a problem with the file, the line (1-based) and, when it
-is known, the column, so that a user can go straight to the spot. Readers that
-can go on after a problem (``muceval validate``) collect all of them; the
-others raise :class:`InputError` with everything found so far.
-"""
+"""The errors muceval raises on purpose, and the problems found in user input."""
 
 from __future__ import annotations
 
@@ -20,30 +14,12 @@ it, saying how much."""
 class Problem:
     """One thing wrong with an input file, and where it is.
 
-    Readers collect problems (``muceval validate`` shows all of them) and raise them together
-    in an :class:`InputError`. ``str()`` gives the ``path:line:column: message`` form that
-    editors and terminals can jump to.
-
-    A message or path longer than :data:`MAX_MESSAGE` (400) characters is cut, saying how much
-    was left out: a message quotes what it found, and a 1 MB token must not become 1 MB of
-    error output.
-
-    Attributes
-    ----------
-    path : str
-        The file, as the caller named it (cut to its last 400 characters if longer).
-    line : int or None
-        1-based line number; None when the problem concerns the whole file (it cannot be
-        read, it is empty, it ends too early).
-    message : str
-        What is wrong, in words.
-    column : int or None, default None
-        1-based column, when the reader knows it.
-
-    See Also
-    --------
-    InputError : The exception that carries problems.
-    validate_files : Every problem of several files, without raising.
+    Readers collect problems (:func:`validate_files` gives all of them) and raise them
+    together in an :class:`InputError`. ``str()`` gives the ``path:line:column: message`` form that
+    editors and terminals can jump to. ``line`` and ``column`` are 1-based: ``line`` None when
+    the problem concerns the whole file (it cannot be read, is empty, ends too early),
+    ``column`` None when the reader does not know it. A message or path longer than
+    :data:`MAX_MESSAGE` characters is cut, saying how much was left out.
 
     Examples
     --------
@@ -67,8 +43,7 @@ class Problem:
         # A message quotes what it found; a 1 MB token must not become 1 MB of stderr. One
         # that is only a little long (two long paths) stays whole: cutting a few characters
         # would hide them for nothing.
-        if len(self.message) > MAX_MESSAGE + 200:
-            cut = len(self.message) - MAX_MESSAGE
+        if (cut := len(self.message) - MAX_MESSAGE) > 200:
             object.__setattr__(self, "message",
                                f"{self.message[:MAX_MESSAGE]}... ({cut} more characters)")
         if len(self.path) > MAX_MESSAGE:
@@ -88,13 +63,8 @@ class MucevalError(Exception):
 
     There are three kinds, each saying where the fault lies: :class:`InputError` (a file
     muceval read is malformed), :class:`UsageError` (the caller asked for something that
-    cannot work) and :class:`OutputError` (a file could not be written). Catching
-    ``MucevalError`` catches these three (and their subclasses) and nothing else, so that a
-    bug in muceval (any other exception) is not mistaken for a user's mistake.
-
-    See Also
-    --------
-    InputError, UsageError, OutputError
+    cannot work) and :class:`OutputError` (a file could not be written). Any other exception
+    is a bug in muceval, not a user's mistake.
 
     Examples
     --------
@@ -110,29 +80,14 @@ class MucevalError(Exception):
 class InputError(MucevalError):
     """An input file (templates, configuration, history, report, tallies) is malformed.
 
-    Every reader raises it with every problem it found before it had to stop, each naming
-    file and line (and column when known), so that a user can fix several at once.
+    Every reader raises it with every problem it found before it had to stop, so that a user
+    can fix several at once (:func:`validate_files` collects them without raising).
 
     Parameters
     ----------
     problems : Problem or iterable of Problem
-        What is wrong; at least one.
-
-    Attributes
-    ----------
-    problems : tuple of Problem
-        Every problem found, in the order found. ``str()`` of the error lists them one a
-        line.
-
-    Raises
-    ------
-    ValueError
-        If ``problems`` is empty.
-
-    See Also
-    --------
-    Problem : One problem with its file, line and column.
-    validate_files : Collects the problems of files instead of raising.
+        What is wrong, at least one (else a ValueError); kept as the tuple ``problems``.
+        ``str()`` of the error lists them one a line.
 
     Examples
     --------
@@ -175,24 +130,10 @@ class InputError(MucevalError):
 class UsageError(MucevalError, ValueError):
     """The caller asked for what cannot work: a value out of range, or options that conflict.
 
-    A ``ValueError`` too, as for any bad argument. The message starts with the library's parameter at fault (``mapping: ...``); the command
-    line shows its flag instead (``--mapping: ...``, :meth:`naming`), so that each speaks its
-    user's language.
-
-    Parameters
-    ----------
-    message : str
-        What is wrong and, where it helps, what to do instead.
-    parameter : str or None, default None
-        The parameter at fault, put in front of the message; None when no single parameter
-        is (the message then says what is wrong on its own).
-
-    Attributes
-    ----------
-    message : str
-        The message without the parameter.
-    parameter : str or None
-        The parameter at fault, as given.
+    A ``ValueError`` too, as for any bad argument. The message starts with the library's
+    parameter at fault (``mapping: ...``); the command line shows its flag instead
+    (``--mapping: ...``, :meth:`naming`). ``message`` (what is wrong and, where it helps,
+    what to do instead) and ``parameter`` are kept as given.
 
     Examples
     --------
@@ -232,11 +173,9 @@ class MucevalWarning(UserWarning):
 class OutputError(MucevalError):
     """A file muceval was asked to write could not be written, or must not be overwritten.
 
-    Every file muceval writes is written atomically (to a temporary file that is then renamed
-    into place), so after an ``OutputError`` the target holds its old content or does not
-    exist, never part of the new one. The message names the file and the reason. An existing
-    file that must not be overwritten (the command line's ``--force`` not given), or that is
-    read-only, is refused rather than replaced.
+    Every file muceval writes is written atomically (a temporary file renamed into place), so
+    after an ``OutputError`` the target holds its old content or does not exist. An existing
+    file that must not be overwritten (no ``--force``), or that is read-only, is refused.
 
     Examples
     --------

@@ -1,7 +1,5 @@
-"""muceval's version, in a module of its own so that any layer can name it without importing
-the package's public API. The one place it is written: pyproject.toml reads it from here
-(``[tool.setuptools.dynamic]``), and a constant costs no start-up (``importlib.metadata``
-took about 45 ms of every command)."""
+"""muceval's version, written only here (pyproject.toml reads it) as a constant: any layer can
+name it without the public API, and it costs no start-up (``importlib.metadata`` took 45 ms)."""
 
 from __future__ import annotations
 

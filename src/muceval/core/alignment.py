@@ -1,12 +1,8 @@
 """Alignment criteria: which key/response template pairs may be aligned, and how pairs are chosen.
 
-A criterion never changes how an aligned pair is scored; it only decides which
-pairs are *allowed* (the configuration's 1992 restriction, none, or an and/or
-expression, and a list of required conditions on the pair's evidence) and how
-allowed pairs are chosen (``greedy``, the 1992 order, or ``optimal``). The
-predefined criterion ``"1992"`` is the 1992 program's mapping, and is the
-default. Criteria are written in the ``[alignment]`` tables of the native
-configuration (``docs/configuration.md``); this module is their model.
+A criterion never changes how an aligned pair is scored. The predefined ``"1992"``, the 1992
+program's mapping, is the default; others are written in the ``[alignment]`` tables of the
+native configuration (``docs/configuration.md``).
 
 >>> strict = Criterion("strict", require=(SlotMatch("any", ("hum-tgt-name", "phys-tgt-id")),))
 >>> strict.describe()
@@ -19,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from muceval.core.model import Restriction
 from muceval.errors import UsageError
@@ -68,9 +64,8 @@ CONDITION_KEYS = (
 class ValueTest:
     """Which slot matches count: the credit level, and optionally only informative values.
 
-    ``max_chance``: the agreed value's chance (share of key templates with that
-    value, or one below it in the hierarchy) must be at most this; ``min_bits``:
-    its information (−log2 chance) at least this.
+    ``max_chance``: the agreed value's chance (share of key templates with that value, or one
+    below it in the hierarchy) must be at most this; ``min_bits``: its −log2 at least this.
     """
 
     credit: str = "partial"
@@ -78,22 +73,17 @@ class ValueTest:
     min_bits: float | None = None
 
     def describe(self) -> str:
-        parts = [] if self.credit == "partial" else [f"credit {self.credit}"]
-        if self.max_chance is not None:
-            parts.append(f"chance ≤ {self.max_chance:g}")
-        if self.min_bits is not None:
-            parts.append(f"≥ {self.min_bits:g} bits")
+        parts = [_SHOWN[key].format(value) for key, value in self.to_dict().items()]
         return f" ({', '.join(parts)})" if parts else ""
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.credit != "partial":
-            out["credit"] = self.credit
-        if self.max_chance is not None:
-            out["max-chance"] = self.max_chance
-        if self.min_bits is not None:
-            out["min-bits"] = self.min_bits
-        return out
+        """The settings away from their defaults."""
+        given = {"credit": None if self.credit == "partial" else self.credit,
+                 "max-chance": self.max_chance, "min-bits": self.min_bits}
+        return {key: value for key, value in given.items() if value is not None}
+
+
+_SHOWN = {"credit": "credit {}", "max-chance": "chance ≤ {:g}", "min-bits": "≥ {:g} bits"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,10 +121,7 @@ class MinMatchingSlots:
         return f"min-matching-slots {self.count}{among}{self.test.describe()}"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"min-matching-slots": self.count}
-        if self.slots is not None:
-            out["slots"] = list(self.slots)
-        return {**out, **self.test.to_dict()}
+        return {"min-matching-slots": self.count, **_listed(self.slots), **self.test.to_dict()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,10 +136,11 @@ class MinEvidenceBits:
         return f"min-evidence-bits {self.bits:g}{among}"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"min-evidence-bits": self.bits}
-        if self.slots is not None:
-            out["slots"] = list(self.slots)
-        return out
+        return {"min-evidence-bits": self.bits, **_listed(self.slots)}
+
+
+def _listed(slots: tuple[str, ...] | None) -> dict[str, Any]:
+    return {} if slots is None else {"slots": list(slots)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,25 +157,25 @@ class MinPairScore:
 
 
 @dataclass(frozen=True, slots=True)
-class AllOf:
+class _Group:
     conditions: tuple[Condition, ...]
+    word: ClassVar[str]
 
     def describe(self) -> str:
-        return "all(" + "; ".join(c.describe() for c in self.conditions) + ")"
+        return f"{self.word}(" + "; ".join(c.describe() for c in self.conditions) + ")"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"all": [c.to_dict() for c in self.conditions]}
+        return {self.word: [c.to_dict() for c in self.conditions]}
 
 
 @dataclass(frozen=True, slots=True)
-class AnyOf:
-    conditions: tuple[Condition, ...]
+class AllOf(_Group):
+    word = "all"
 
-    def describe(self) -> str:
-        return "any(" + "; ".join(c.describe() for c in self.conditions) + ")"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"any": [c.to_dict() for c in self.conditions]}
+@dataclass(frozen=True, slots=True)
+class AnyOf(_Group):
+    word = "any"
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,12 +203,10 @@ def _walk(condition: Condition) -> Iterator[Condition]:
 
 def condition_slots(conditions: tuple[Condition, ...]) -> tuple[str, ...]:
     """Every slot id the conditions name (in order of appearance)."""
-    out: list[str] = []
-    for top in conditions:
-        for c in _walk(top):
-            if isinstance(c, SlotMatch | MinMatchingSlots | MinEvidenceBits) and c.slots is not None:
-                out.extend(c.slots)
-    return tuple(dict.fromkeys(out))
+    return tuple(dict.fromkeys(
+        slot for top in conditions for c in _walk(top)
+        if isinstance(c, SlotMatch | MinMatchingSlots | MinEvidenceBits) and c.slots is not None
+        for slot in c.slots))
 
 
 def _restriction_list(expr: Restriction) -> list[Any]:
@@ -238,11 +224,10 @@ def _restriction_text(expr: Restriction) -> str:
 class Criterion:
     """A named alignment criterion.
 
-    ``restriction``: ``"1992"`` (the configuration's ``restrict-map-slots``),
-    ``"none"``, or an expression judged as the 1992 restriction is (word overlap
-    counts). ``require``: conditions that must all hold as well. ``cardinality``
-    ``"N:1"`` lets several response templates share a key template; it is a
-    diagnostic (split events) and cannot score.
+    ``restriction``: ``"1992"`` (the configuration's ``restrict-map-slots``), ``"none"``, or an
+    expression judged as the 1992 restriction is (word overlap counts); ``require``: conditions
+    that must hold as well. ``cardinality`` ``"N:1"`` (response templates sharing a key
+    template) is a diagnostic of split events and cannot score.
     """
 
     name: str
@@ -296,11 +281,8 @@ PREDEFINED: tuple[Criterion, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class ChanceSettings:
-    """Where the chance of a value comes from: the key being scored, or given key files.
-
-    ``common``: a value at least this likely is *common* (its match is flagged
-    when it alone satisfies an or-clause of the restriction).
-    """
+    """Where the chance of a value comes from (the key being scored, or given key files), and
+    from which chance it is *common* (its match flagged when it alone satisfies an or-clause)."""
 
     source: str = "key"
     keys: tuple[str, ...] = ()

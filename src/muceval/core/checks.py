@@ -1,9 +1,5 @@
-"""Consistency checks between model objects that no single file reader can make.
-
-A history is read without the configuration, so a typo in one of its slot ids
-(``hum-tgt-nmae``) is only visible once both are known; the scorer would skip
-those judgements without a word.
-"""
+"""Consistency checks no single file reader can make: a history is read without the
+configuration, and the scorer would skip the judgements of a mistyped slot id without a word."""
 
 from __future__ import annotations
 

@@ -19,16 +19,9 @@ __all__ = ["ErrorCounts"]
 class ErrorCounts:
     """Per system, a ``documents × categories`` array of error counts.
 
-    Attributes
-    ----------
-    categories : tuple of str
-        The columns.
-    documents : tuple of str
-        The rows, shared by every system (a document a system lacks counts zero).
-    counts : mapping of str to numpy.ndarray
-        System name → integer array, in the order the systems were given.
-    settings : mapping of str to object
-        What the counts depend on (the analysis's settings).
+    ``documents`` are shared by every system (a document a system lacks counts zero);
+    ``counts`` maps each system, in the order given, to its integer array; ``settings`` are
+    the analysis's, which the counts depend on.
 
     Examples
     --------

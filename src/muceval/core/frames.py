@@ -32,13 +32,8 @@ def csv_frame(text: str) -> Any:
 
 
 def data_frame(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> Any:
-    """A pandas data frame of ``rows`` with ``columns`` in that order.
-
-    Raises
-    ------
-    UsageError
-        If pandas is not installed (``pip install 'muceval[notebook]'``).
-    """
+    """A pandas data frame of ``rows`` with ``columns`` in that order (:class:`UsageError`
+    without pandas)."""
     return _pandas().DataFrame.from_records(list(rows), columns=list(columns))
 
 

@@ -17,17 +17,12 @@ def building(when: bool = True) -> Iterator[None]:
     """Pause the cyclic garbage collector while the block builds many objects that live to
     the end of the run, and resume it after (``when`` False: change nothing).
 
-    Reading and scoring 17 MUC-4 systems makes hundreds of thousands of templates, fills and
-    tallies, none in a reference cycle; each automatic collection walks every object alive,
-    and they came hundreds of times over the growing heap: paused, reading and scoring the
-    17 TST3 systems takes 0.90–0.93 s instead of 1.26–1.53 s (benchmarks/score.py, two runs
-    on 2026-11-28). Nothing
-    is kept longer: reference counting frees what the block drops, as before, and a cycle it
-    leaves is collected after it (unless frozen, below).
-
-    In a process that ends with the command (:func:`freeze_after_building`), what the block
-    built is then frozen (``gc.freeze``): else the collections that follow walk all of it once
-    more, up to three times, before the process ends.
+    Reading and scoring 17 MUC-4 systems makes hundreds of thousands of objects, none in a
+    reference cycle, and the automatic collections walked all of them hundreds of times over
+    the growing heap (0.9 s instead of 1.3–1.5 s). Reference counting still frees what the
+    block drops; a cycle it leaves is collected after it, unless frozen: in a process that
+    ends with the command (:func:`freeze_after_building`), what the block built is then frozen
+    (``gc.freeze``), else the collections that follow walk all of it up to three times more.
 
     >>> import gc
     >>> with building():

@@ -1,12 +1,9 @@
 """JSON texts of many numbers at once, each exactly as :func:`json.dumps` writes it.
 
-A leaderboard's JSON holds millions of distinct floats; Python's own float formatting
-(``repr``, which :mod:`json` calls) takes about a microsecond each on a slow machine,
-orjson's some fifty nanoseconds. orjson writes the same shortest round-trip digits, and the
-same notation except between 1e-9 and 1e-4 (``0.00005`` where Python writes ``5e-05``);
-those values, and NaN and the infinities (orjson writes null), are formatted by
-:mod:`json` itself. A probe of awkward values when first used checks the installed orjson
-agrees; if it does not, every value takes :mod:`json`'s path.
+A leaderboard's JSON holds millions of distinct floats: ``repr`` takes about a microsecond
+each, orjson some fifty nanoseconds, with the same digits and notation except between 1e-9 and
+1e-4 (``0.00005`` for ``5e-05``); those, NaN and the infinities go through :mod:`json`. A probe
+when first used checks the installed orjson agrees; if not, every value goes through it.
 """
 
 from __future__ import annotations
@@ -39,10 +36,7 @@ def number_texts(values: np.ndarray, nan: str = "NaN", infinity: str = "Infinity
         return _by_json(flat, nan, infinity)
     import orjson
 
-    if kind == "f":
-        flat = np.ascontiguousarray(flat, dtype=np.float64)
-    else:
-        flat = np.ascontiguousarray(flat, dtype=np.uint64 if kind == "u" else np.int64)
+    flat = np.ascontiguousarray(flat, dtype={"f": np.float64, "u": np.uint64}.get(kind, np.int64))
     texts = orjson.dumps(flat, option=orjson.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(",")
     if kind == "f":
         magnitude = np.abs(flat)

@@ -32,23 +32,10 @@ class MeasureSpec:
     """One measure of the registry: ``kappa·N2 / (alpha·POS + gamma·ACT)`` with
     ``N2 = 2·COR + PAR`` (so COR + ½PAR is credited): recall, precision, or an F-measure.
 
-    Every output takes its measures from :data:`MEASURES`: the scores (:class:`FloatScores`,
-    a summary's rows), their JSON and CSV, the terminal and HTML tables, the significance
-    tests and their presets. One line there adds a measure everywhere.
-
-    Attributes
-    ----------
-    id : str
-        The name in JSON, CSV and ``--metrics`` (``'f1'``).
-    label : str
-        How tables and figures name it (``'F P&R'``).
-    alpha, gamma : int
-        The weights of POS and ACT in the denominator.
-    kappa : float
-        The factor of N2.
-    name_1992 : str or None
-        The name of the 1992 report (``'P&R'``) when that report printed it: its F-measures
-        in the 1992 rounding (:data:`F_WEIGHTS`) exist for those only.
+    Every output takes its measures from :data:`MEASURES`: one line there adds a measure
+    everywhere. ``id`` names it in JSON, CSV and ``--metrics`` (``'f1'``), ``label`` in tables
+    and figures (``'F P&R'``), ``name_1992`` in the 1992 report (``'P&R'``) when that report
+    printed it (only those have F-measures in the 1992 rounding, :data:`F_WEIGHTS`).
     """
 
     id: str

@@ -1,15 +1,8 @@
 """Measures derived from tallies: recall, precision, overgeneration, fallout, F.
 
-Two flavours live here, kept strictly apart:
-
-* the **1992 integers** printed in the reports (SCORER-SPEC §9): every
-  percentage goes through :func:`pct` (truncate to a tenth, then round half
-  to even on that digit), and the F-measures are computed from the *rounded*
-  integer recall and precision of the ALL TEMPLATES row and printed with the
-  1992 rounding and text form (:func:`f_measures_1992`, :func:`format_f`);
-* **floats** for machine-readable output and significance work
-  (:func:`recall`, :func:`precision`, :func:`f_measure`, :class:`FloatScores`),
-  computed from the raw counts without any intermediate rounding.
+Two flavours, kept strictly apart: the **1992 integers** of the reports (SCORER-SPEC §9:
+:func:`pct`; F from the *rounded* recall and precision, :func:`f_measures_1992`), and
+**floats** from the raw counts, without rounding, for machine-readable output and the tests.
 
 >>> from muceval.core.tallies import Tally
 >>> t = Tally(pos=232, act=160, cor=60, par=3)
@@ -64,17 +57,12 @@ __all__ = [
     "text_filtering_scores",
 ]
 
-# ---------------------------------------------------------------------------
-# 1992 integer percentages
-# ---------------------------------------------------------------------------
-
 
 def pct(a: int, b: int, d: int) -> int | None:
     """``(a + b/2) / d`` as the 1992 scorer's rounded integer percentage; ``None`` if ``d == 0``.
 
-    The original truncates to tenths of a percent first and then rounds half
-    to even on that tenth (SCORER-SPEC §9.1); this differs from exact
-    rounding, e.g. 26.51 % becomes 26:
+    Truncated to tenths of a percent, then rounded half to even on that tenth (SCORER-SPEC
+    §9.1), unlike exact rounding: 26.51 % becomes 26.
 
     >>> pct(60, 3, 232), pct(1, 0, 8), pct(1, 0, 0) is None
     (26, 12, True)
@@ -85,11 +73,12 @@ def pct(a: int, b: int, d: int) -> int | None:
     # never negative.
     permil = (500 * (2 * a + b)) // d
     q, r = divmod(permil, 10)
-    if r > 5:
-        return q + 1
-    if r < 5:
-        return q
-    return q if q % 2 == 0 else q + 1
+    return _half_to_even(q, r / 10)
+
+
+def _half_to_even(whole: int, rest: float | Fraction) -> int:
+    """``whole`` rounded by ``rest``, its fraction: up above one half, to even at one half."""
+    return whole + 1 if rest > 0.5 or (rest == 0.5 and whole % 2 == 1) else whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,23 +113,16 @@ def scores(tally: Tally) -> Scores:
     return Scores.of(tally)
 
 
-
-
 def round_f_1992(f: float) -> float:
-    """Round an F value (in percent) to two decimals the 1992 way (§9.2).
-
-    Truncate ``100·f``; add one if the remainder exceeds one half, or equals
-    one half and the truncated value is odd.
+    """Round an F value (in percent) to two decimals the 1992 way (§9.2): ``100·f`` truncated,
+    plus one if the remainder is above one half, or is one half and the value odd.
 
     >>> round_f_1992(34.638888), round_f_1992(0.125), round_f_1992(0.135)
     (34.64, 0.12, 0.14)
     """
     x = 100.0 * f
     t = math.trunc(x)
-    frac = x - t
-    if frac > 0.5 or (frac == 0.5 and t % 2 == 1):
-        t += 1
-    return t / 100
+    return _half_to_even(t, x - t) / 100
 
 
 def f_measure_1992(rec: int, pre: int, a: float) -> float:
@@ -158,9 +140,7 @@ def f_measure_1992(rec: int, pre: int, a: float) -> float:
     weight = Fraction(a).limit_denominator(1000)
     x = 100 * Fraction(pre * rec) / (weight * rec + (1 - weight) * pre)
     t = math.floor(x)
-    if x - t > Fraction(1, 2) or (x - t == Fraction(1, 2) and t % 2 == 1):
-        t += 1
-    return t / 100
+    return _half_to_even(t, x - t) / 100
 
 
 def f_measures_1992(rec: int | None, pre: int | None) -> tuple[float, float, float] | None:
@@ -188,11 +168,6 @@ def format_f(value: float) -> str:
     if "e" not in text and "." not in text:
         text += ".0"
     return text
-
-
-# ---------------------------------------------------------------------------
-# Floating-point measures
-# ---------------------------------------------------------------------------
 
 
 def _ratio(num: float, den: int) -> float | None:
@@ -247,15 +222,12 @@ def f_measure(precision: float | None, recall: float | None, beta: float = 1.0) 
         return None
     b2 = beta * beta
     den = b2 * precision + recall
-    if den == 0:
-        return 0.0
-    return (b2 + 1.0) * precision * recall / den
+    return (b2 + 1.0) * precision * recall / den if den != 0 else 0.0
 
 
 class MeasureValues:
     """The measures of a row by name: ``f`` holds the F-measures of :data:`F_MEASURES` in
-    order; ``f_pr``, ``f_2pr`` and ``f_p2r`` are F with beta 1, 0.5 and 2, and :meth:`value`
-    any measure by its id."""
+    order, ``f_pr``, ``f_2pr`` and ``f_p2r`` are F with beta 1, 0.5 and 2."""
 
     __slots__ = ()
     f: tuple[float | None, ...]
@@ -325,33 +297,16 @@ class FloatScores(MeasureValues):
 def float_scores(tally: Tally) -> FloatScores:
     """Unrounded recall, precision, overgeneration, fallout and the three F-measures of ``tally``.
 
-    Computed in floating point from the counts, without the 1992 report's rounding (which
-    gives integer percentages and computes F from the rounded recall and precision): what
+    In floating point from the counts, without the 1992 report's rounding: what
     machine-readable output and the significance tests use.
-
-    Parameters
-    ----------
-    tally : Tally
-        The counts, e.g. a summary's ALL TEMPLATES total.
 
     Returns
     -------
     muceval.core.metrics.FloatScores
-        Fractions in [0, 1], each None when its denominator is 0:
-
-        - ``recall`` = (COR + PAR/2) / POS;
-        - ``precision`` = (COR + PAR/2) / ACT;
-        - ``overgeneration`` = SPU / ACT;
-        - ``fallout`` = (INC + SPU) / PIE (set-fill slots only);
-        - ``f_pr``, ``f_2pr``, ``f_p2r``: F = (β² + 1)·P·R / (β²·P + R) with β = 1 (P&R),
-          0.5 (2P&R) and 2 (P&2R); None if P or R is, 0 if both are 0.
-
-        ``as_dict()`` gives them under their public names (``recall``, ``precision``,
-        ``overgeneration``, ``fallout``, ``f1``, ``f0.5``, ``f2``).
-
-    See Also
-    --------
-    summarize : The tallies of a system's summary rows.
+        Fractions in [0, 1], each None when its denominator is 0 (:func:`recall`,
+        :func:`precision`, :func:`overgeneration`, :func:`fallout`); ``f_pr``, ``f_2pr``,
+        ``f_p2r``: :func:`f_measure` with β = 1 (P&R), 0.5 (2P&R) and 2 (P&2R).
+        ``as_dict()`` gives them under their public names.
 
     Examples
     --------
@@ -377,15 +332,10 @@ def text_filtering_scores(filtering: TextFiltering) -> Scores:
     >>> text_filtering_scores(TextFiltering())
     Scores(rec=0, pre=0, ovg=0, fal=0)
     """
-    f = filtering
-
-    def zero_pct(num: int, den: int) -> int:
-        value = pct(num, 0, den)
-        return 0 if value is None else value
-
+    a, b, c, d = filtering.a, filtering.b, filtering.c, filtering.d
     return Scores(
-        rec=zero_pct(f.a, f.a + f.c),
-        pre=zero_pct(f.a, f.a + f.b),
-        ovg=zero_pct(f.b, f.a + f.b),
-        fal=zero_pct(f.b, f.b + f.d),
+        rec=pct(a, 0, a + c) or 0,
+        pre=pct(a, 0, a + b) or 0,
+        ovg=pct(b, 0, a + b) or 0,
+        fal=pct(b, 0, b + d) or 0,
     )

@@ -1,47 +1,25 @@
-"""The data model shared by keys, responses, configurations and histories.
+"""The immutable data model of keys, responses, configurations and histories.
 
-Everything here is an immutable value. Readers (``parsing``, ``configuration``,
-``history``) build these objects from files; the scorer reads them and never
-changes them.
-
-Fill values follow the abstract value grammar of the 1992 MUC-4 scorer
-(SCORER-SPEC §2.4.7)::
-
-    Value := Text | None                         -- None: a null alternative / open range end
-           | Alternatives(Value+)                -- "A" / "B"
-           | OptionalValue(Value)                -- "? A" (meant for keys; read alike in responses)
-           | CrossRef(value, tag)                -- SET VALUE: "STRING"
-           | Range(low, high)                    -- 11 NOV 89 - 26 NOV 89, either end may be None
-           | Location(country, places)           -- COUNTRY: CITY (CITY): ... (NEIGHBORHOOD)
-           | Qualified(value, qualifier)         -- SAN ISIDRO (NEIGHBORHOOD), 2 (OPTIONAL)
-           | Between(first, second)              -- COUNTRY: PLACE - PLACE
-           | AllOf(Value+)                       -- only in histories: one judgement, several keys
-
-Text keeps what was written (case, quotes and backslash escapes included), so
-a file can be written back exactly; the scorer normalises case itself.
+Fill values follow the value grammar of the 1992 MUC-4 scorer (SCORER-SPEC §2.4.7), one class
+per form, and keep what was written (case, quotes and escapes): a file is written back exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from muceval.core.alignment import AlignmentSettings
 
-# ---------------------------------------------------------------------------
-# Fill values
-# ---------------------------------------------------------------------------
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """A bare token (``ATTACK``, ``16 NOV 89``) or a quoted string (``"JESUITS"``).
-
-    ``raw`` is the token as written, quotes and escapes included.
-    """
+    """A bare token (``ATTACK``, ``16 NOV 89``) or a quoted string (``"JESUITS"``), as written."""
 
     raw: str
 
@@ -52,9 +30,7 @@ class Text:
     @property
     def content(self) -> str:
         """The text without surrounding quotes and with ``\\"`` unescaped."""
-        if not self.quoted:
-            return self.raw
-        return self.raw[1:-1].replace('\\"', '"')
+        return self.raw[1:-1].replace('\\"', '"') if self.quoted else self.raw
 
     def __str__(self) -> str:
         return self.raw
@@ -69,11 +45,8 @@ class Alternatives:
 
 @dataclass(frozen=True, slots=True)
 class OptionalValue:
-    """A fill marked optional with a leading ``?``.
-
-    Meant for keys; a response's marked fill is read the same way and scored as the 1992
-    program scores it (docs/fidelity.md).
-    """
+    """A fill marked optional with a leading ``?``: meant for keys, read alike in a response and
+    scored there as the 1992 program scores it (docs/fidelity.md)."""
 
     value: Value
 
@@ -125,6 +98,7 @@ class AllOf:
     members: tuple[Value, ...]
 
 
+# None: a null alternative, or the open end of a range.
 Value = Text | Alternatives | OptionalValue | CrossRef | Range | Qualified | Between | Location | AllOf | None
 
 
@@ -144,11 +118,6 @@ def iter_texts(value: Value) -> Iterator[Text]:
             yield from iter_texts(item)
 
 
-# ---------------------------------------------------------------------------
-# Templates
-# ---------------------------------------------------------------------------
-
-
 class BlankMarker(str, Enum):
     """How an empty slot was written. The 1992 scorer treats all three alike."""
 
@@ -159,11 +128,8 @@ class BlankMarker(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Slot:
-    """One slot of one template: zero or more fills, in written order.
-
-    A slot without fills records how its emptiness was written (``marker``),
-    so that writing the template back gives the same text.
-    """
+    """One slot of one template: zero or more fills, in written order, or the ``marker`` a
+    blank slot was written with (so that writing the template back gives the same text)."""
 
     slot_id: str
     fills: tuple[Value, ...]
@@ -182,12 +148,9 @@ IRRELEVANT_ID = "*"
 class Template:
     """One answer-key or response template.
 
-    ``template_id`` is ``"*"`` for an irrelevant template (a message with no
-    relevant event). ``message_comment`` keeps text written after the message
-    id (``DEV-MUC3-0001 (NCCOSC)``), which the scorer ignores.
-    ``slots`` holds every slot of the configuration after the template id, in
-    configuration order; the message-id and template-id slots are the fields
-    above.
+    ``template_id`` is ``"*"`` for an irrelevant template (a message with no relevant event).
+    ``message_comment`` keeps text written after the message id (``DEV-MUC3-0001 (NCCOSC)``),
+    which the scorer ignores. ``slots`` holds the configuration's slots after the template id.
     """
 
     message_id: str
@@ -230,11 +193,6 @@ class TemplateFile:
         return {mid: tuple(ts) for mid, ts in grouped.items()}
 
 
-# ---------------------------------------------------------------------------
-# Configuration
-# ---------------------------------------------------------------------------
-
-
 class SlotType(str, Enum):
     """Slot types of the 1992 scorer. ``SET`` is the 1992 ``element`` type."""
 
@@ -264,9 +222,8 @@ class SetNode:
 class SlotSpec:
     """A slot definition: id (``inc-type``), line label (``4.  INCIDENT: TYPE``), type.
 
-    ``set_values`` lists the set of a SET slot as trees (parents are general
-    values, children more specific ones). ``xref`` names, in order, the slots
-    whose strings this slot's fills may be tagged with.
+    ``set_values``: the set of a SET slot as trees (children are more specific values);
+    ``xref``: the slots whose strings this slot's fills may be tagged with, in order.
     """
 
     slot_id: str
@@ -304,13 +261,10 @@ class Restriction:
     operands: tuple[str | Restriction, ...]
 
     def slot_ids(self) -> tuple[str, ...]:
-        out: list[str] = []
-        for operand in self.operands:
-            if isinstance(operand, Restriction):
-                out.extend(operand.slot_ids())
-            else:
-                out.append(operand)
-        return tuple(dict.fromkeys(out))
+        return tuple(dict.fromkeys(
+            slot_id for operand in self.operands
+            for slot_id in (operand.slot_ids() if isinstance(operand, Restriction) else (operand,))
+        ))
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,11 +275,8 @@ class SubtotalRow:
 
 @dataclass(frozen=True, slots=True)
 class TemplateSelection:
-    """One entry of ``:scored-templates``: which key templates of a message are scored.
-
-    ``templates`` empty means every template of the message. Each template is
-    ``(template id, slot ids)``; ``slot ids`` ``None`` means all scored slots.
-    """
+    """One entry of ``:scored-templates``: a message's scored key templates as ``(template id,
+    slot ids or None for all)``; none given: every template."""
 
     message_id: str
     templates: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
@@ -344,14 +295,12 @@ class DisplayType(str, Enum):
 class Configuration:
     """Everything the 1992 configuration and slot files can say.
 
-    ``slots`` are in report order and start with the message-id and
-    template-id slots. ``scored_slots`` and ``scored_templates`` are ``None``
-    for ``:all``. ``files`` holds the file options of a 1992 configuration as
-    ``(option, path)`` pairs, e.g. ``("slot-file", "tst3/slotconfig-tst3.el")``.
-    ``source`` is where the configuration was read from (for report headers), ``read_from``
-    every file read for it (the configuration, its slot file), which no output may replace.
-    ``alignment`` holds the native format's ``[alignment]`` tables (``None``:
-    only the predefined criteria, the 1992 mapping by default).
+    ``slots`` are in report order, the message-id and template-id slots first;
+    ``scored_slots`` and ``scored_templates`` are ``None`` for ``:all``; ``files`` holds the
+    file options as ``(option, path)`` pairs (``("slot-file", "tst3/slotconfig-tst3.el")``);
+    ``source`` is where it was read from (for report headers), ``read_from`` every file read
+    for it, which no output may replace; ``alignment`` the native format's ``[alignment]``
+    tables (``None``: only the predefined criteria, the 1992 mapping by default).
     """
 
     slots: tuple[SlotSpec, ...]
@@ -388,11 +337,6 @@ class Configuration:
         )
 
 
-# ---------------------------------------------------------------------------
-# History of human judgements
-# ---------------------------------------------------------------------------
-
-
 class Judgement(str, Enum):
     MATCH = "match"
     PARTIAL = "partial"
@@ -403,12 +347,8 @@ class Judgement(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class HistoryEntry:
-    """A recorded judgement of one response value against a slot of a key template.
-
-    ``key`` is the key fill the response was judged against (``None`` for
-    ``fail``); it may be an :class:`AllOf` when one response value was
-    credited to several key fills.
-    """
+    """A recorded judgement of one response value against a slot of a key template: ``key`` is
+    the key fill (``None`` for ``fail``; an :class:`AllOf` for one credited to several)."""
 
     response: Value
     judgement: Judgement
@@ -425,10 +365,8 @@ class HistorySlot:
 
 @dataclass(frozen=True, slots=True)
 class HistoryMapping:
-    """A user's manual template mapping for one message: (key id, response id) pairs.
-
-    Either side of a pair may be ``None`` (an unmapped key or response).
-    """
+    """A user's manual template mapping for one message: (key id, response id) pairs, either
+    side ``None`` for an unmapped template."""
 
     pairs: tuple[tuple[str | None, str | None], ...]
     line: int | None = field(default=None, compare=False)
@@ -442,11 +380,8 @@ class HistoryTemplate:
 
 @dataclass(frozen=True, slots=True)
 class HistoryMessage:
-    """The judgements recorded for one message, grouped by key template, in file order.
-
-    ``items`` mixes :class:`HistoryTemplate` and :class:`HistoryMapping` in the
-    order they appear, so that a history can be written back unchanged.
-    """
+    """The judgements recorded for one message by key template, and its mapping, in file order
+    (so that a history can be written back unchanged)."""
 
     message_id: str
     items: tuple[HistoryTemplate | HistoryMapping, ...]
@@ -467,12 +402,8 @@ class History:
                             yield message.message_id, item.template_id, slot.slot_id, entry
 
     def mappings(self) -> dict[str, HistoryMapping]:
-        out: dict[str, HistoryMapping] = {}
-        for message in self.messages:
-            for item in message.items:
-                if isinstance(item, HistoryMapping):
-                    out[message.message_id] = item
-        return out
+        return {message.message_id: item for message in self.messages
+                for item in message.items if isinstance(item, HistoryMapping)}
 
 
 MAP_ID = ":MAP"
@@ -486,9 +417,8 @@ template."""
 def add_judgement(
     history: History, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry
 ) -> History:
-    """A new history with ``entry`` appended under message / key template / slot.
-
-    Missing groups are created at the end; the given history is not changed.
+    """A new history with ``entry`` appended under message / key template / slot (each
+    created at the end if missing).
 
     >>> h = add_judgement(History(None, ()), "M-1", "1", "inc-loc",
     ...                   HistoryEntry(Text("PERU"), Judgement.FAIL))
@@ -498,31 +428,24 @@ def add_judgement(
     if template_id == MAP_ID:
         raise ValueError(f"{MAP_ID!r} is not a template id")
     messages = list(history.messages)
-    m_index = next((i for i, m in enumerate(messages) if m.message_id == message_id), None)
-    if m_index is None:
-        messages.append(HistoryMessage(message_id, ()))
-        m_index = len(messages) - 1
-    message = messages[m_index]
-    items = list(message.items)
-    t_index = next(
-        (
-            i
-            for i, item in enumerate(items)
-            if isinstance(item, HistoryTemplate) and item.template_id == template_id
-        ),
-        None,
-    )
-    if t_index is None:
-        items.append(HistoryTemplate(template_id, ()))
-        t_index = len(items) - 1
-    template = items[t_index]
+    m = _found_or_added(messages, lambda x: x.message_id == message_id,
+                        HistoryMessage(message_id, ()))
+    items = list(messages[m].items)
+    t = _found_or_added(items, lambda x: isinstance(x, HistoryTemplate)
+                        and x.template_id == template_id, HistoryTemplate(template_id, ()))
+    template = items[t]
     assert isinstance(template, HistoryTemplate)
     slots = list(template.slots)
-    s_index = next((i for i, s in enumerate(slots) if s.slot_id == slot_id), None)
-    if s_index is None:
-        slots.append(HistorySlot(slot_id, ()))
-        s_index = len(slots) - 1
-    slots[s_index] = HistorySlot(slot_id, (*slots[s_index].entries, entry))
-    items[t_index] = HistoryTemplate(template_id, tuple(slots))
-    messages[m_index] = HistoryMessage(message_id, tuple(items))
+    s = _found_or_added(slots, lambda x: x.slot_id == slot_id, HistorySlot(slot_id, ()))
+    slots[s] = HistorySlot(slot_id, (*slots[s].entries, entry))
+    items[t] = HistoryTemplate(template_id, tuple(slots))
+    messages[m] = HistoryMessage(message_id, tuple(items))
     return History(path=history.path, messages=tuple(messages))
+
+
+def _found_or_added(items: list[T], found: Callable[[T], bool], new: T) -> int:
+    """The position of the first item ``found``; ``new`` is appended when there is none."""
+    index = next((i for i, item in enumerate(items) if found(item)), len(items))
+    if index == len(items):
+        items.append(new)
+    return index

@@ -1,19 +1,12 @@
 """The model of template-filling data in JSON layouts (MUC-4's GTT, GRIT and IterX; FAMuS; raw
-answers of language models): documents, templates, entities.
-
-Since 2021, document-level event extraction evaluates on MUC-4 in JSON layouts of its
-own (``docs/modern-formats.md``). Whatever the layout, a document holds either
-*templates* (a template type and, per role, a list of entities) or *extracts*
-(per role, a list of entities, with no templates). An entity is the tuple of its
-mention strings, as written in the file (normalisation belongs to the metrics). A template
-names its roles (MUC-4's five by default; any schema's otherwise, see
-:mod:`muceval.core.schema`).
+answers of language models): documents of templates or extracts (per role, with no templates),
+and entities, the mention strings as written (normalisation belongs to the metrics).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 __all__ = [
     "ROLES",
@@ -61,9 +54,7 @@ class ModernTemplate:
 
     def role(self, name: str) -> tuple[Entity, ...]:
         """The entities of role ``name`` (none when the template has no such role)."""
-        if name not in self.role_names:
-            return ()
-        return self.roles[self.role_names.index(name)]
+        return self.roles[self.role_names.index(name)] if name in self.role_names else ()
 
     def named_roles(self) -> tuple[tuple[str, tuple[Entity, ...]], ...]:
         """``(role, entities)`` in the template's order."""
@@ -83,8 +74,7 @@ class ParseNote:
     example: str
 
     def to_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "docid": self.docid, "line": self.line,
-                "example": self.example}
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -165,12 +155,7 @@ def role_union(templates: tuple[ModernTemplate, ...] | list[ModernTemplate],
     >>> role_union([t, t])[0]
     (('a',),)
     """
-    out: list[list[Entity]] = [[] for _ in roles]
-    for template in templates:
-        own = template.roles if template.role_names == roles else tuple(
-            template.role(r) for r in roles)
-        for entities, bucket in zip(own, out, strict=True):
-            for entity in entities:
-                if entity not in bucket:
-                    bucket.append(entity)
-    return tuple(tuple(bucket) for bucket in out)
+    own = [template.roles if template.role_names == roles
+           else tuple(template.role(r) for r in roles) for template in templates]
+    return tuple(tuple(dict.fromkeys(entity for each in own for entity in each[i]))
+                 for i in range(len(roles)))

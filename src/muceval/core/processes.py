@@ -37,9 +37,8 @@ def fork_safe() -> bool:
 
 def idle_cores() -> int:
     """How many processes may run at once now: the cores this process may use, less those
-    another process is running on at this moment (Linux's count of runnable tasks in
-    ``/proc/loadavg``, this one included); 1 where a fork is not safe
-    (:func:`fork_safe`) or the count is unknown.
+    another process is running on (Linux's runnable tasks in ``/proc/loadavg``, this one
+    included); 1 where a fork is not safe or the count is unknown.
 
     >>> idle_cores() >= 1
     True
@@ -57,17 +56,14 @@ def idle_cores() -> int:
 
 def in_processes(work: Callable[[T], R], parts: Sequence[T]) -> list[R] | None:
     """``[work(part) for part in parts]``, the first part in this process and each other one
-    in a forked child at the same time; None if a child failed or could not be forked (the
-    caller then does the work itself, which raises the error a child met, in the order it
-    would have met it).
+    in a forked child at the same time (all here without a safe fork, :func:`fork_safe`); None
+    if a child failed or could not be forked (the caller then does the work itself, which
+    raises the error a child met, in the order it would have met it).
 
-    A child inherits what this process built (nothing is sent to it) and sends back its
-    result pickled through a pipe, with the warnings this process's filters let it record
-    (an error filter fails the child); they are given again here after the work. It writes
-    nothing else and ends with ``os._exit``, so it neither flushes this process's buffers
-    nor runs its exit handlers. Whatever happens here, no child outlives the call.
-
-    Without a safe fork (:func:`fork_safe`), every part is done here, one after the other.
+    A child inherits what this process built and sends back its result pickled through a
+    pipe, with the warnings this process's filters let it record (an error filter fails the
+    child), given again here after the work. It ends with ``os._exit``, so it neither flushes
+    this process's buffers nor runs its exit handlers. No child outlives the call.
 
     >>> in_processes(lambda n: n * n, [2, 3, 4])
     [4, 9, 16]

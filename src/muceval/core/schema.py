@@ -1,15 +1,6 @@
-"""Template schemas: what a template of a dataset is, as data.
-
-A schema says where a template's type comes from (a field of the template, as MUC-4's
-``incident_type``, or the document id, as FAMuS's ``EN-4363-3-frame-Abandonment``), which
-roles a template may have (a closed list, or open: the roles of each type are those of its
-gold template, and a prediction's other keys are kept verbatim), how fillers are given
-(entities of mentions, or plain strings, each its own entity), how text is normalised before
-mentions are compared, and what is done to predicted fillers before scoring (FAMuS's pipeline
-groups a role's strings by substring into entities).
-
-The scorers take these choices from the schema of the gold file (``ModernFile.schema``), so
-that one implementation of each metric serves every dataset.
+"""Template schemas: what a template of a dataset is, as data (:class:`Schema`). The scorers
+take their choices from the schema of the gold file (``ModernFile.schema``), so that one
+implementation of each metric serves every dataset.
 
 >>> schema_named("famus").template_type("EN-4363-3-frame-Abandonment")
 'Abandonment'
@@ -38,30 +29,18 @@ spaces collapsed (for languages other than English)."""
 
 @dataclass(frozen=True)
 class Schema:
-    """One template schema.
+    """One template schema, chosen by ``name`` (``--schema``) and shown by ``label``.
 
-    Attributes
-    ----------
-    name, label : str
-        How it is chosen (``--schema``) and shown.
-    type_from : {'field', 'docid'}
-        Where a template's type comes from: the field ``type_field`` of the template, or the
-        part of the document id after ``docid_separator``.
-    roles : tuple of str or None
-        The closed list of roles every template has, in order; None: open (the roles of a
-        type are those its gold templates give, and a prediction's other keys are kept).
-    fillers : {'entities', 'strings'}
-        A role's fillers as entities (lists of mentions) or as strings (each its own entity).
-    normalisation : str
-        How mention text is normalised before comparison (:data:`NORMALISATIONS`).
-    group_predictions : {'substring'} or None
-        What is done to a role's predicted strings before scoring: ``'substring'`` (FAMuS):
-        exact duplicates dropped, then each string joined to the first longer string that
-        contains it (shortest first; among strings of one length, in answer order).
-    sanitise_gold : bool
-        Remove ``' " \\ -`` from gold mentions before normalising them (IterX on MUC-4).
-    reported : tuple of (str, str or None)
-        The scorers (and similarities) a report shows by default.
+    A template's type comes from its field ``type_field`` (MUC-4's ``incident_type``) or, with
+    ``type_from="docid"``, from the document id after ``docid_separator`` (FAMuS's
+    ``EN-4363-3-frame-Abandonment``). ``roles`` is the closed list of roles every template has,
+    in order; None: open (a type's roles are those its gold templates give, and a prediction's
+    other keys are kept). ``fillers`` are entities (lists of mentions) or strings (each its own
+    entity); ``normalisation`` (:data:`NORMALISATIONS`) applies to mentions before comparison.
+    ``group_predictions="substring"`` (FAMuS): a role's predicted strings, exact duplicates
+    dropped, are each joined to the first longer string that contains it (shortest first, then
+    in answer order) before scoring. ``sanitise_gold`` removes ``' " \\ -`` from gold
+    mentions before normalising them (IterX on MUC-4).
     """
 
     name: str
@@ -121,13 +100,7 @@ def register_schema(schema: Schema) -> None:
 
 
 def schema_named(name: str) -> Schema:
-    """The schema called ``name``.
-
-    Raises
-    ------
-    UsageError
-        If no schema has that name (``parameter`` is ``'schema'``).
-    """
+    """The schema called ``name`` (a :class:`UsageError` of parameter ``schema`` if none is)."""
     if name not in SCHEMAS:
         raise UsageError(f"unknown schema {name!r}; choose from {', '.join(SCHEMAS)}",
                          parameter="schema")

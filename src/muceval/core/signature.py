@@ -1,9 +1,6 @@
-"""A one-line signature of the settings behind a number (in the manner of sacrebleu's).
-
-Every JSON output of muceval carries its ``format``, ``format_version``, the
-muceval version and this line, so that a number can be reproduced from the file
-alone: ``muceval:0.4|method:auto|shuffles:9999|seed:1|...``. File names appear
-without their folders; lists are joined with ``,``.
+"""A one-line signature of the settings behind a number (in the manner of sacrebleu's), which
+every JSON output carries so that a number can be reproduced from the file alone:
+``muceval:0.4|method:auto|shuffles:9999|seed:1|...``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""The scores of one system, wherever they come from: its summary rows and per-unit tallies.
-
-A system is scored by muceval, or read from a 1992 score report, a muceval
-scores file or a unit-tallies CSV (``muceval.formats``). Every source gives a
-:class:`ScoredSystem`: the per-message tallies the significance tests need
-and, when the source has one, the :class:`SystemScores` summary a report
-shows. :func:`unit_tallies` merges several systems into one
-:class:`~muceval.core.units.UnitTallies`.
+"""The scores of one system, wherever they come from (scored by muceval, or read by
+``muceval.formats``): a :class:`ScoredSystem`. :func:`unit_tallies` merges several systems into
+one :class:`~muceval.core.units.UnitTallies`.
 
 >>> from muceval.core.tallies import Tally
 >>> a = ScoredSystem("A", "a.txt", {"m1": Tally(pos=2, act=2, cor=2)})
@@ -52,9 +47,8 @@ _MANNER_OF_LABEL = {label: manner for manner, label in MANNER_LABELS.items()}
 class Row(MeasureValues):
     """One labelled row of a summary with its tallies and unrounded measures.
 
-    ``kind``: ``slot``, ``subtotal``, ``total`` (one of the four manners),
-    ``set-fills`` or ``string-fills``. ``fallout`` is ``None`` where the 1992
-    report prints no FAL column or (from a report) where it prints ``*``.
+    ``kind``: ``slot``, ``subtotal``, ``total`` (one of the four manners), ``set-fills`` or
+    ``string-fills``. ``fallout`` is ``None`` where the 1992 report prints no FAL or ``*``.
 
     >>> Row.of("s", "slot", Tally(pos=4, act=2, cor=1, par=1)).recall
     0.375
@@ -89,10 +83,8 @@ class Row(MeasureValues):
 class SystemScores:
     """The summary of one system: ALL TEMPLATES, the four manners, slot and object rows.
 
-    ``source`` names where it came from (file or system), ``origin`` is
-    ``scored``, ``report``, ``json`` or ``arrays``. :attr:`fallout` is the one
-    fallout of a system: that of the 1992 SET FILLS ONLY row.
-    ``f_1992`` holds the F-measures as the 1992 report prints them.
+    ``source`` names where it came from (file or system), ``origin`` is ``scored``,
+    ``report``, ``json`` or ``arrays``; ``f_1992``: the F-measures the 1992 report prints.
 
     >>> a = SystemScores.of_tally("A", "x", "arrays", Tally(pos=2, act=2, cor=2))
     >>> a.all_templates.recall, a.f_1992
@@ -117,12 +109,8 @@ class SystemScores:
 
     @property
     def fallout(self) -> float | None:
-        """The fallout of the set-fill slots as the 1992 summary reports it (the SET FILLS ONLY
-        row, from the MATCHED/MISSING accumulator); ``None`` when unknown.
-
-        Fallout needs the count of possible wrong fills (PIE), which only set-fill
-        slots have; every output of muceval gives this one number.
-        """
+        """The one fallout of a system, that of the 1992 SET FILLS ONLY row (only set-fill slots
+        count possible wrong fills, PIE); ``None`` when unknown."""
         row = next((r for r in self.objects if r.kind == "set-fills"), None)
         return None if row is None else row.fallout
 
@@ -152,11 +140,9 @@ class SystemScores:
 class ScoredSystem:
     """One system as a scores source gives it: per-unit tallies and, if known, its summary.
 
-    ``units`` maps a unit (a message id) to the tally whose POS, ACT, COR and
-    PAR the significance tests use. ``summary`` is ``None`` for sources that
-    hold only those counts (a unit-tallies CSV); ``source`` names the file.
-    ``unit_level`` says what a unit is (``message``, ``template``, ``fill``;
-    ``None`` where the source's author defined the units).
+    ``units`` maps a unit (a message id) to the tally whose POS, ACT, COR and PAR the tests
+    use; ``summary`` is ``None`` for sources of those counts only (a unit-tallies CSV);
+    ``unit_level`` is ``None`` where the source's author defined the units.
     """
 
     name: str
@@ -167,9 +153,8 @@ class ScoredSystem:
 
 
 class ArrayUnits(Mapping[str, Tally]):
-    """Units held as arrays (a unit-tallies CSV of millions of rows): unit names shared by the
-    systems of a file, each system's unit indices and its ``n × 4`` POS, ACT, COR, PAR counts.
-    Reads as the mapping of unit to :class:`Tally` every source gives.
+    """Units held as arrays (a unit-tallies CSV of millions of rows), read as the mapping of unit
+    to :class:`Tally`: the unit names of a file, a system's unit indices and its counts.
 
     >>> import numpy as np
     >>> units = ArrayUnits(["m1", "m2"], np.array([1]), np.array([[2, 2, 1, 0]]))
@@ -201,16 +186,6 @@ UNIT_POLICIES = ("same", "intersection")
 """How systems with different unit sets are compared (``--units``)."""
 
 
-def _fill_from_arrays(out: np.ndarray, units: ArrayUnits, position: Mapping[str, int]) -> None:
-    """``out[position[unit]] = counts`` for every unit of ``units`` that has a position."""
-    import numpy as np
-
-    where = np.array([position.get(units.names[i], -1) for i in units.index.tolist()],
-                     dtype=np.int64)
-    kept = where >= 0
-    out[where[kept]] = units.counts[kept]
-
-
 def units_disagree(units: Mapping[str, Tally], total: Tally) -> str | None:
     """Why a system's units cannot be the parts of its ALL TEMPLATES ``total`` (a file cut at a
     line or edited by hand: units lost, repeated or changed), or None.
@@ -235,18 +210,15 @@ def units_disagree(units: Mapping[str, Tally], total: Tally) -> str | None:
 def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTallies:
     """The per-unit tallies of ``systems``, in their order, over a common set of units.
 
-    ``units="same"``: the union of the systems' units, where a unit a system
-    lacks counts as zeros. Across files that is exact only where no other
-    system has key fills there (POS 0: a message of spurious templates only,
-    which every other system left alone); a system whose file lacks a unit
-    with key fills was scored on another test set, and that is an
-    :class:`InputError` naming the units. (Within one file, missing rows are
-    zeros: that file's author defined its units.)
-    ``units="intersection"``: only the units every system has.
+    ``units="same"``: the union of the systems' units, a unit a system lacks counting as
+    zeros. Across files that is exact only where no other system has key fills there (POS 0:
+    spurious templates only); a system whose file lacks a unit with key fills was scored on
+    another test set, an :class:`InputError` naming the units. (Within one file, missing rows
+    are zeros: that file's author defined its units.) ``units="intersection"``: only the units
+    every system has.
 
-    Two systems of the same name are an :class:`InputError` naming both
-    sources, as are counts no MUC tally can have (COR + PAR above POS or ACT),
-    and systems whose units are of different levels (messages and fills).
+    Two systems of the same name, counts no MUC tally can have and units of different levels
+    are an :class:`InputError` too.
     """
     if units not in UNIT_POLICIES:
         raise UsageError(f"{units!r}: choose from {', '.join(UNIT_POLICIES)}", parameter="units")
@@ -273,13 +245,15 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
     counts = np.zeros((len(systems), len(chosen), 4), dtype=np.int64)
     for n, system in enumerate(systems):
         if isinstance(system.units, ArrayUnits):
-            _fill_from_arrays(counts[n], system.units, position)
+            arrays = system.units
+            where = np.array([position.get(arrays.names[i], -1) for i in arrays.index.tolist()],
+                             dtype=np.int64)
+            counts[n, where[where >= 0]] = arrays.counts[where >= 0]
             continue
         for unit, t in system.units.items():
             if unit in position:
                 counts[n, position[unit]] = (t.pos, t.act, t.cor, t.par)
-        why = check_counts(counts[n])
-        if why is not None:
+        if (why := check_counts(counts[n])) is not None:
             raise InputError.at(system.source, None, f"system {system.name!r}: {why}")
     return UnitTallies(tuple(s.name for s in systems), tuple(chosen), counts, level)
 
@@ -306,9 +280,8 @@ def _with_key_fills(units: Mapping[str, Tally]) -> list[str]:
 def _check_same_units(systems: Sequence[ScoredSystem], by_message: bool = False) -> None:
     """Refuse systems scored on different test sets (see :func:`unit_tallies`).
 
-    Fill units differ between systems by nature (each has its own spurious
-    fills): for them the test set is the set of messages, the part of a unit's
-    name before ``#``.
+    Fill units differ between systems by nature (each has its own spurious fills): for them
+    the test set is the set of messages, the part of a unit's name before ``#``.
     """
     def name(unit: str) -> str:
         return unit.split("#", 1)[0] if by_message else unit

@@ -1,8 +1,5 @@
-"""Slot tallies: the eleven counts the 1992 scorer keeps for every scored slot.
-
-A :class:`Tally` is a small immutable vector; adding tallies is how rows,
-template totals, subtotals and the four summary accumulators are formed.
-"""
+"""Slot tallies, the eleven counts the 1992 scorer keeps for every scored slot, and their sums:
+rows, template totals, subtotals and the four summary accumulators."""
 
 from __future__ import annotations
 
@@ -11,30 +8,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum, StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from muceval.core.model import IRRELEVANT_ID, Configuration, DisplayType, SubtotalRow
 
 if TYPE_CHECKING:
     import numpy as np
 
-TALLY_FIELDS: tuple[str, ...] = (
-    "pos",
-    "act",
-    "cor",
-    "par",
-    "inc",
-    "icr",
-    "ipa",
-    "spu",
-    "mis",
-    "non",
-    "pie",
-)
-
 
 class Col(IntEnum):
-    """Positions of the tally columns in a slot's list of 11 counts (:data:`TALLY_FIELDS` order)."""
+    """Positions of the tally columns in a slot's list of 11 counts."""
 
     POS = 0
     ACT = 1
@@ -49,6 +32,8 @@ class Col(IntEnum):
     PIE = 10
 
 
+TALLY_FIELDS: tuple[str, ...] = tuple(column.name.lower() for column in Col)
+
 _COUNTS = operator.attrgetter(*TALLY_FIELDS)
 """A tally's counts in column order, read in one call (sums of tallies are on hot paths)."""
 
@@ -57,42 +42,22 @@ _COUNTS = operator.attrgetter(*TALLY_FIELDS)
 class Tally:
     """The eleven counts the 1992 scorer keeps for a slot (or a sum of slots), in its column order.
 
-    Every fill of a slot gets one category: correct, partial, incorrect, missing (key
-    filled, response empty), spurious (response filled, key empty) or noncommittal (both
-    empty). Tallies add up (``+``, :meth:`total`): rows, template totals, subtotals and the
-    summary rows are sums. Recall, precision and the other measures are derived from them
-    (:func:`float_scores`).
+    Every fill gets one category: correct, partial, incorrect (key and response filled, not
+    matching), missing (key filled, response empty), spurious (response filled, key empty) or
+    noncommittal (both empty). Tallies add up (``+``, :meth:`total`); :func:`float_scores`
+    derives the measures.
 
     Attributes
     ----------
-    pos : int, default 0
-        Possible: the key fills that count, COR + PAR + INC + MIS.
-    act : int, default 0
-        Actual: the response fills that count, COR + PAR + INC + SPU.
-    cor : int, default 0
-        Correct fills (those judged correct by a person, ICR, included).
-    par : int, default 0
-        Partially correct fills (IPA included); each earns half credit.
-    inc : int, default 0
-        Incorrect fills: key and response filled, not matching.
-    icr : int, default 0
-        Fills judged correct interactively (by a person, now or in the history).
-    ipa : int, default 0
-        Fills judged partially correct interactively.
-    spu : int, default 0
-        Spurious fills.
-    mis : int, default 0
-        Missing fills.
-    non : int, default 0
-        Noncommittal: key and response both left blank.
+    pos, act : int, default 0
+        Possible (COR + PAR + INC + MIS) and actual (COR + PAR + INC + SPU) fills.
+    cor, par, inc, spu, mis, non : int, default 0
+        The fills of each category (COR with ICR, PAR with IPA; a partial earns half credit).
+    icr, ipa : int, default 0
+        Fills judged correct and partially correct by a person (now or in the history).
     pie : int, default 0
-        Possible incorrect elements, the fallout denominator (set-fill slots only); the
-        1992 report never prints it.
-
-    See Also
-    --------
-    float_scores : Recall, precision, overgeneration, fallout and F of a tally.
-    summarize : The summary rows of a system, as tallies.
+        Possible incorrect elements, the fallout denominator (set-fill slots only; the 1992
+        report never prints it).
 
     Examples
     --------
@@ -133,8 +98,7 @@ class Tally:
         return Tally, _COUNTS(self)
 
     def as_tuple(self) -> tuple[int, ...]:
-        """The eleven counts in column order (POS, ACT, COR, PAR, INC, ICR, IPA, SPU, MIS,
-        NON, PIE)."""
+        """The eleven counts in column order."""
         counts: tuple[int, ...] = _COUNTS(self)
         return counts
 
@@ -144,11 +108,8 @@ class Tally:
 
     @classmethod
     def total(cls, tallies: Iterable[Tally]) -> Tally:
-        """The sum of ``tallies`` (all zeros for none)."""
-        out = ZERO
-        for tally in tallies:
-            out = out + tally
-        return out
+        """The sum of ``tallies``: :func:`sum_tallies`."""
+        return sum_tallies(tallies)
 
 
 ZERO = Tally()
@@ -177,13 +138,10 @@ class TemplateStatus(str, Enum):
 class FillCredit:
     """What one key fill, or one response fill credited against none, added to a slot's tally.
 
-    Recorded by the scorer only when asked (``ScoringOptions.fills``): the
-    response-level units of the significance tests are made from them
-    (:func:`muceval.core.unit_levels.units_of`). ``key`` is the key fill in the
-    scorer's normal form (with the POS it counted and the ACT, COR and PAR of
-    the response fill credited against it), or ``None`` for a response fill
-    that no key fill took (a spurious fill: ``response`` in normal form, ACT
-    only). A slot's credits sum to its POS, ACT, COR and PAR.
+    Recorded when asked (``ScoringOptions.fills``), for the fill units of
+    :func:`~muceval.core.unit_levels.units_of`. ``key``: the key fill in the scorer's normal
+    form, with its POS and the ACT, COR and PAR of the response fill credited against it;
+    ``None`` for a spurious ``response``.
     """
 
     slot_id: str
@@ -199,30 +157,26 @@ class FillCredit:
 class PairScore:
     """The tallies of one key/response pairing: one section of the 1992 report.
 
-    The scorer (:meth:`Scorer.score`) gives one per catalog entry: a mapped pair, an
-    unmapped key template (missing) or an unmapped response template (spurious), in report
-    order. :func:`summarize` adds them up by their status.
+    :meth:`Scorer.score` gives one per catalog entry (a mapped pair, an unmapped key or
+    response template), in report order; :func:`summarize` adds them up by their status.
 
     Attributes
     ----------
     message_id : str
-        The message.
     key_id, response_id : str or None
-        The key and response template ids; None where the report prints ``<NONE>`` (no
-        template on that side); ``'*'`` for an irrelevant template.
+        The template ids; None where the report prints ``<NONE>``; ``'*'`` for an irrelevant
+        template.
     status : TemplateStatus
-        How the entry was treated: ``matched``, ``missing``, ``spurious``, ``optional`` (an
-        optional template left unmatched: it counts nowhere), ``irrelevant`` (nothing
-        relevant on either side: NON 1 in the template-id row, for ALL TEMPLATES only) or
-        ``ignored`` (an irrelevant message when the configuration does not score them).
+        ``optional``: an optional template left unmatched (it counts nowhere); ``irrelevant``:
+        nothing relevant on either side (NON 1 in the template-id row, for ALL TEMPLATES
+        only); ``ignored``: an irrelevant message the configuration does not score.
     template_id : Tally
-        The template-id row; summed into the summary's template-id row, never into a total.
+        The template-id row, which never enters a total.
     slots : tuple of (str, Tally), default ()
-        Each content slot in configuration order with its tally; empty for entries that are
-        not scored slot by slot (irrelevant, optional without a response, ignored).
+        Each content slot in configuration order with its tally; empty for entries not
+        scored slot by slot (irrelevant, optional without a response, ignored).
     fills : tuple of FillCredit, default ()
-        The credit of every scored fill, when the scorer was asked to record it
-        (``ScoringOptions(fills=True)``), else empty.
+        Every scored fill's credit, when asked for.
 
     Examples
     --------
@@ -263,23 +217,12 @@ class PairScore:
         return Tally.total(t for _, t in self.slots)
 
 
-# ---------------------------------------------------------------------------
-# Summary aggregation (SCORER-SPEC §8.3-8.4 and §11)
-# ---------------------------------------------------------------------------
-#
-# Everything below only adds PairScores together; the measures (REC, PRE, ...)
-# are derived later by ``muceval.core.metrics``.
+# Summary aggregation (SCORER-SPEC §8.3-8.4 and §11): sums of PairScores only.
 
-# Which of the four manners of treating unmapped templates receive an entry of
-# a given status (§8.4). Optional and ignored entries count nowhere; irrelevant
-# entries only add their template-id tallies (NON 1) to ALL TEMPLATES.
+# Which of the four manners of treating unmapped templates receive an entry of a given status
+# (§8.4): irrelevant entries only add their template-id tallies (NON 1) to ALL TEMPLATES.
 _MANNERS_OF_STATUS: dict[TemplateStatus, tuple[DisplayType, ...]] = {
-    TemplateStatus.MATCHED: (
-        DisplayType.MATCHED_ONLY,
-        DisplayType.MATCHED_MISSING,
-        DisplayType.MATCHED_SPURIOUS,
-        DisplayType.ALL_TEMPLATES,
-    ),
+    TemplateStatus.MATCHED: tuple(DisplayType),
     TemplateStatus.MISSING: (DisplayType.MATCHED_MISSING, DisplayType.ALL_TEMPLATES),
     TemplateStatus.SPURIOUS: (DisplayType.MATCHED_SPURIOUS, DisplayType.ALL_TEMPLATES),
     TemplateStatus.IRRELEVANT: (DisplayType.ALL_TEMPLATES,),
@@ -309,10 +252,8 @@ def manners_of(status: TemplateStatus) -> tuple[DisplayType, ...]:
 class SlotLayout:
     """Which rows a summary has, read once from the configuration.
 
-    ``slot_ids`` are the scored content slots in report order; ``subtotals``
-    the subtotal rows with their member slots (restricted to scored ones);
-    ``set_slots`` / ``string_slots`` the members of SET FILLS ONLY / STRING
-    FILLS ONLY.
+    ``slot_ids``: the scored content slots in report order; ``subtotals``: the subtotal rows
+    with their scored member slots; ``set_slots`` / ``string_slots``: the set / string fills.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
@@ -332,13 +273,12 @@ class SlotLayout:
         specs = [s for s in config.content_slots if scored is None or s.slot_id in scored]
         ids = tuple(s.slot_id for s in specs)
         known = set(ids)
-        subtotals = tuple(
-            SubtotalRow(row.name, tuple(sid for sid in row.slot_ids if sid in known))
-            for row in config.subtotal_rows
-        )
         return cls(
             slot_ids=ids,
-            subtotals=subtotals,
+            subtotals=tuple(
+                SubtotalRow(row.name, tuple(sid for sid in row.slot_ids if sid in known))
+                for row in config.subtotal_rows
+            ),
             set_slots=tuple(s.slot_id for s in specs if s.is_set_fill),
             string_slots=tuple(s.slot_id for s in specs if s.is_string_fill),
         )
@@ -346,13 +286,8 @@ class SlotLayout:
 
 @dataclass(frozen=True, slots=True)
 class Accumulator:
-    """Tallies summed over the entries of one manner (§8.4), row by row.
-
-    ``slots`` follows the layout's slot order; ``total`` sums the content
-    slots (never the template-id row, §8.3); ``set_fills`` / ``string_fills``
-    sum the set-fill / string-fill slots; ``entries`` counts the catalog
-    entries added.
-    """
+    """Tallies summed over the entries of one manner (§8.4), row by row: ``total`` sums the
+    content slots (never the template-id row, §8.3)."""
 
     template_id: Tally
     slots: tuple[tuple[str, Tally], ...]
@@ -379,32 +314,23 @@ class Accumulators:
     all_templates: Accumulator
 
     def get(self, manner: DisplayType) -> Accumulator:
-        return {
-            DisplayType.MATCHED_ONLY: self.matched_only,
-            DisplayType.MATCHED_MISSING: self.matched_missing,
-            DisplayType.MATCHED_SPURIOUS: self.matched_spurious,
-            DisplayType.ALL_TEMPLATES: self.all_templates,
-        }[manner]
+        return cast(Accumulator, getattr(self, manner.name.lower()))
 
 
 def sum_tallies(tallies: Iterable[Tally]) -> Tally:
-    """The column sums of ``tallies`` (a fast :meth:`Tally.total`).
+    """The column sums of ``tallies`` (all zeros for none).
 
     >>> sum_tallies([Tally(pos=1, cor=1), Tally(pos=2, mis=2)])
     Tally(pos=3, act=0, cor=1, par=0, inc=0, icr=0, ipa=0, spu=0, mis=2, non=0, pie=0)
     """
-    vectors = [_COUNTS(t) for t in tallies]
-    if not vectors:
-        return ZERO
-    return Tally(*map(sum, zip(*vectors, strict=True)))
+    return Tally(*map(sum, zip(*map(_COUNTS, tallies), strict=True)))
 
 
 def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
     """All tallies of ``pairs`` as one integer array of shape (pairs, 1 + slots, 11).
 
-    Row 0 of each pair is its template-id row, then the layout's slots in
-    order; a slot a pair does not score stays zero. Summing masked slices of
-    this array is how every accumulator is formed: a Python loop over
+    Row 0 of each pair is its template-id row, then the layout's slots (zero where the pair
+    does not score one). Every accumulator sums masked slices of it: a Python loop over
     (pair, slot, column) made summaries the slowest part of scoring.
     """
     import numpy as np  # imported here: scoring modern files needs no NumPy
@@ -458,16 +384,10 @@ def _freeze(sums: np.ndarray, layout: SlotLayout, entries: int, derived: np.ndar
     )
 
 
-def _accumulate_matrix(
-    matrix: np.ndarray,
-    statuses: Sequence[TemplateStatus],
-    layout: SlotLayout,
-    derived: np.ndarray | None = None,
-) -> Accumulators:
+def _accumulate_matrix(matrix: np.ndarray, statuses: Sequence[TemplateStatus],
+                       layout: SlotLayout, derived: np.ndarray) -> Accumulators:
     import numpy as np
 
-    if derived is None:
-        derived = _derived_rows(layout)
     frozen = {}
     for manner in MANNERS:
         mask = np.fromiter((manner in manners_of(s) for s in statuses), bool, len(statuses))
@@ -503,10 +423,8 @@ def _relevant(template_id: str | None) -> bool:
 def message_relevance(entries: Sequence[PairScore]) -> Relevance:
     """Fold one message's catalog entries into its TEXT FILTERING cell (§11).
 
-    A key counts as optional when its entry shows it unmatched and optional
-    (status ``optional``, or ``irrelevant`` with a relevant key id: an optional
-    message). A matched optional key is taken as non-optional, which gives the
-    same cell because its response is relevant.
+    A key is optional when its entry is ``optional``, or ``irrelevant`` with a relevant key id
+    (an optional message); a matched optional key gives the same cell as a non-optional one.
 
     >>> miss = PairScore("M", "1", None, TemplateStatus.MISSING, Tally(pos=1, mis=1))
     >>> message_relevance([miss]).value
@@ -515,19 +433,13 @@ def message_relevance(entries: Sequence[PairScore]) -> Relevance:
     key_rel: str | None = None
     resp_rel = False
     for index, pair in enumerate(entries):
-        key_relevant = _relevant(pair.key_id)
-        key_optional = key_relevant and pair.status in (
-            TemplateStatus.OPTIONAL,
-            TemplateStatus.IRRELEVANT,
-        )
-        if key_relevant:
-            key_rel = "opt" if key_optional and (index == 0 or key_rel == "opt") else "t"
+        if _relevant(pair.key_id):
+            optional = pair.status in (TemplateStatus.OPTIONAL, TemplateStatus.IRRELEVANT)
+            key_rel = "opt" if optional and (index == 0 or key_rel == "opt") else "t"
         resp_rel = resp_rel or _relevant(pair.response_id)
-    if key_rel == "opt":
-        return Relevance.BOTH if resp_rel else Relevance.NEITHER
-    if key_rel == "t":
-        return Relevance.BOTH if resp_rel else Relevance.KEY_ONLY
-    return Relevance.RESPONSE_ONLY if resp_rel else Relevance.NEITHER
+    if resp_rel:
+        return Relevance.BOTH if key_rel else Relevance.RESPONSE_ONLY
+    return Relevance.KEY_ONLY if key_rel == "t" else Relevance.NEITHER
 
 
 @dataclass(frozen=True, slots=True)
@@ -574,14 +486,8 @@ class MessageSummary:
 
 @dataclass(frozen=True)
 class Summary:
-    """Everything the summary part of a report needs (§8.4, §11).
-
-    ``accumulators`` covers all entries; ``messages`` holds one
-    :class:`MessageSummary` per message id in order of first appearance
-    (computed when first asked for: most reports never need it);
-    ``display_type`` picks the accumulator that feeds per-slot and subtotal
-    rows.
-    """
+    """Everything the summary part of a report needs (§8.4, §11); :attr:`messages` is computed
+    when first asked for (most reports never need it)."""
 
     layout: SlotLayout
     display_type: DisplayType
@@ -611,14 +517,11 @@ class Summary:
 
     @cached_property
     def message_totals(self) -> dict[str, Tally]:
-        """Each message's ALL TEMPLATES total (``messages[k].accumulators.all_templates
-        .total``), summed directly: what the significance tests and ``scores.json`` read,
-        without the four manners' slot tallies of every message (which took 1.6 s of a
-        17-system report)."""
+        """Each message's ALL TEMPLATES total, for the significance tests and ``scores.json``:
+        summed directly, without :attr:`messages`' slot tallies (1.6 s of a 17-system report)."""
         import numpy as np
 
-        derived = _derived_rows(self.layout)
-        total = derived[len(self.layout.subtotals)]
+        total = _derived_rows(self.layout)[len(self.layout.subtotals)]
         counted = np.fromiter((DisplayType.ALL_TEMPLATES in manners_of(p.status)
                                for p in self._pairs), bool, len(self._pairs))
         per_entry = np.einsum("s,psf->pf", total, self._matrix) * counted[:, None]
@@ -642,31 +545,19 @@ class Summary:
 def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     """Accumulate a system's catalog entries (in report order) as the 1992 summary did.
 
-    Each entry is added to the manners of treating unmapped templates its status belongs
-    to: MATCHED ONLY (matched pairs), MATCHED/MISSING (also missing templates),
-    MATCHED/SPURIOUS (also spurious ones) and ALL TEMPLATES (all of them: the official
-    score). Each manner sums the slots, the object subtotals of the configuration, the
-    content slots (``total``; never the template-id row), and the set fills and string
-    fills. The TEXT FILTERING table counts, per message, whether key and response are
-    relevant.
-
-    Parameters
-    ----------
-    pairs : iterable of PairScore
-        A system's catalog entries, as :meth:`Scorer.score` gives them.
-    config : muceval.core.model.Configuration
-        The configuration they were scored with (which slots, subtotals, display type).
+    Each entry is added to the manners its status belongs to (:func:`manners_of`): MATCHED
+    ONLY, MATCHED/MISSING (with missing templates), MATCHED/SPURIOUS (with spurious ones) and
+    ALL TEMPLATES (all: the official score). Each manner sums the slots, the configuration's
+    subtotals, the content slots (``total``) and the set and string fills; TEXT FILTERING
+    counts per message whether key and response are relevant. ``pairs`` are as
+    :meth:`Scorer.score` gives them, ``config`` the configuration they were scored with.
 
     Returns
     -------
     muceval.core.tallies.Summary
-        ``all_templates``, ``matched_missing`` and ``accumulators`` (the four manners:
-        ``matched_only``, ``matched_missing``, ``matched_spurious``, ``all_templates``),
-        each with ``total``, ``slot(id)``, ``subtotal(name)``, ``set_fills`` and
-        ``string_fills`` tallies; ``display`` (the manner the configuration's display type
-        shows per slot); ``text_filtering`` (the contingency table: ``a`` both relevant,
-        ``b`` response only, ``c`` key only, ``d`` neither); ``messages`` (the same per
-        message).
+        ``accumulators`` (the four manners, each an :class:`Accumulator`; ``all_templates``
+        and ``matched_missing`` directly), ``display`` (the manner the display type shows per
+        slot), ``text_filtering`` (:class:`TextFiltering`) and ``messages`` (per message).
 
     Raises
     ------
@@ -714,7 +605,8 @@ def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     return Summary(
         layout=layout,
         display_type=config.display_type,
-        accumulators=_accumulate_matrix(matrix, [p.status for p in pairs], layout),
+        accumulators=_accumulate_matrix(matrix, [p.status for p in pairs], layout,
+                                        _derived_rows(layout)),
         text_filtering=TextFiltering.count(
             message_relevance([pairs[n] for n in rows]) for rows in by_message.values()
         ),

@@ -1,27 +1,7 @@
-"""The units of the significance tests, made from scored pairs.
-
-``message`` (the MUC-4 stratification): a message's ALL TEMPLATES tally.
-
-``template``: each key template with the response template mapped to it (or
-none), and each response template mapped to no key template, on its own.
-Units are named ``MESSAGE#key:ID`` / ``MESSAGE#response:ID``, so that the same
-key template is the same unit in every system.
-
-``fill`` (Yeh 2000's response level): every key fill of a scored key template
-is a unit, ``MESSAGE#key:ID#SLOT#FILL``, holding the POS the scorer counted for
-it and the ACT, COR and PAR of the response fill credited against it (COR:
-1,1,1,0; PAR: 1,1,0,1; INC: 1,1,0,0; MIS: 1,0,0,0); every response fill that no
-key fill took (SPU) is a unit of ACT 1, ``MESSAGE#key:ID#SLOT#+FILL`` in a
-mapped template or ``MESSAGE#spurious#SLOT#+FILL`` in a spurious one. Fills are
-named in the scorer's normal form (upper case, premodifiers stripped), so a
-response both systems produced with the same credit is the same unit with the
-same counts, and exchanging it changes nothing; a fill only one system produced
-is exchanged with its key fill's counts in the other. Equal names add up (two
-identical spurious fills are one unit of ACT 2). Each scored message also has a
-unit of zeros named by the message, so that every system has every message.
-
-At every level a unit's tally is what it adds to the ALL TEMPLATES total, so a
-system's units sum to that total (checked).
+"""The units of the significance tests, made from scored pairs: a ``message``, a ``template``
+(a key template with the response template mapped to it, or an unmapped response template), or
+a ``fill`` (a key fill with the response fill credited against it, or a spurious fill); see
+docs/significance-units.md. A unit's tally is what it adds to the ALL TEMPLATES total.
 """
 
 from __future__ import annotations
@@ -59,6 +39,7 @@ def units_of(pairs: Sequence[PairScore], config: Configuration, unit: str = "mes
         return _fill_units(pairs, config)
     out: dict[str, Tally] = {}
     for pair in pairs:
+        # Named by the key template where there is one: the same unit in every system.
         side = f"key:{pair.key_id}" if pair.key_id is not None else f"response:{pair.response_id}"
         name = base = f"{pair.message_id}#{side}"
         n = 1
@@ -72,12 +53,14 @@ def units_of(pairs: Sequence[PairScore], config: Configuration, unit: str = "mes
 def _fill_units(pairs: Sequence[PairScore], config: Configuration) -> dict[str, Tally]:
     out: dict[str, Tally] = {}
     for pair in pairs:
-        out.setdefault(pair.message_id, ZERO)
+        out.setdefault(pair.message_id, ZERO)  # so that every system has every message
         if DisplayType.ALL_TEMPLATES not in manners_of(pair.status):
             continue
         where = (f"{pair.message_id}#spurious" if pair.status is TemplateStatus.SPURIOUS
                  else f"{pair.message_id}#key:{pair.key_id}")
         for f in pair.fills:
+            # Fills in the scorer's normal form: a response both systems produced with the same
+            # credit is the same unit, which exchanging changes nothing; equal names add up.
             name = (f"{where}#{f.slot_id}#{f.key}" if f.key is not None
                     else f"{where}#{f.slot_id}#+{f.response}")
             out[name] = out.get(name, ZERO) + Tally(f.pos, f.act, f.cor, f.par)

@@ -1,24 +1,11 @@
-"""Per-unit tallies of several systems: the input of the significance tests.
-
-A *unit* is whatever a randomization test exchanges between two systems: a
-message (MUC-4 practice) or a single response (response-level randomization,
-Yeh 2000). For every system and unit we keep the four counts that recall,
-precision and the F-measures need: POS, ACT, COR, PAR.
-
-:func:`from_arrays` builds them for library callers; the readers of files
-(1992 score reports, muceval scores, unit-tallies CSV) are in
-:mod:`muceval.formats.scores`, and :func:`muceval.formats.registry.load_inputs`
-reads any mix of them.
-
-Units missing for a system count as zeros; the unit set is the union over
-systems, sorted, so that results do not depend on file order.
-"""
+"""Per-unit tallies of several systems, the input of the significance tests: :class:`UnitTallies`
+(read from files by :mod:`muceval.formats.scores`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from muceval.errors import UsageError
 
@@ -40,33 +27,24 @@ FIELDS: tuple[str, ...] = ("POS", "ACT", "COR", "PAR")
 
 @dataclass(frozen=True, eq=False)
 class UnitTallies:
-    """Counts of ``systems × units × (POS, ACT, COR, PAR)``: the input of the significance tests.
+    """Counts of ``systems × units × (POS, ACT, COR, PAR)``: the input of :func:`compare`.
 
     A unit is what a randomization test exchanges between two systems: a message (MUC-4
-    practice), or a template or a single fill (response-level tests, Yeh 2000). For every
-    system and unit the four counts recall, precision and the F-measures need are kept.
-    Made by :func:`from_arrays` or read by :func:`load_inputs` / :func:`load_systems`.
+    practice), a template or a single fill (response-level tests, Yeh 2000). Made by
+    :func:`from_arrays` or read by :func:`load_inputs` / :func:`load_systems`.
 
     Attributes
     ----------
-    systems : tuple of str
-        The system names, unique.
-    units : tuple of str
-        The unit ids (message ids, for message units), unique.
+    systems, units : tuple of str
+        The system names and the unit ids (message ids, for message units), each unique.
     counts : numpy.ndarray
         Shape ``(len(systems), len(units), 4)``, int64, read-only: POS, ACT, COR and PAR.
     level : {'message', 'template', 'fill'} or None, default None
-        What one unit is, where the source says so.
 
     Raises
     ------
     ValueError
         If ``counts`` has another shape, or names or unit ids repeat.
-
-    See Also
-    --------
-    from_arrays : Checked tallies from arrays.
-    compare : Significance of every pair of systems.
 
     Examples
     --------
@@ -84,7 +62,7 @@ class UnitTallies:
     units: tuple[str, ...]
     counts: np.ndarray = field(repr=False)
     level: str | None = None
-    """What one unit is (``message``, ``template``, ``fill``), where the source says so."""
+    """What one unit is, where the source says so."""
 
     def __post_init__(self) -> None:
         import numpy as np  # imported here: reading modern files needs no NumPy
@@ -103,14 +81,12 @@ class UnitTallies:
 
     def system(self, name: str) -> np.ndarray:
         """The ``units × 4`` counts of one system."""
-        counts: np.ndarray = self.counts[self.index(name)]
-        return counts
+        return cast("np.ndarray", self.counts[self.index(name)])
 
     def totals(self, name: str | None = None) -> np.ndarray:
         """Summed (POS, ACT, COR, PAR) of one system, or ``systems × 4`` for all."""
-        totals: np.ndarray = (self.counts.sum(axis=1) if name is None
-                              else self.system(name).sum(axis=0))
-        return totals
+        return cast("np.ndarray", self.counts.sum(axis=1) if name is None
+                    else self.system(name).sum(axis=0))
 
     def select(self, systems: Sequence[str]) -> UnitTallies:
         """The same units restricted to (and ordered as) ``systems``."""
@@ -123,16 +99,13 @@ class RatioTallies:
     """Counts of ``systems × units × (p_num, p_den, r_num, r_den)``: units of the modern scorers.
 
     The modern MUC-4 scorers (:func:`score_modern`) count per document a precision
-    ``p_num / p_den`` and a recall ``r_num / r_den`` whose numerators differ, so the MUC
-    tallies' single numerator (COR + PAR/2) does not apply. :func:`compare_ratios` tests
-    these, and :func:`compare_to_baseline` takes them as well as :class:`UnitTallies`.
+    ``p_num / p_den`` and a recall ``r_num / r_den`` whose numerators differ (not the MUC
+    tallies' COR + PAR/2). :func:`compare_ratios` and :func:`compare_to_baseline` test them.
 
     Attributes
     ----------
-    systems : tuple of str
-        The system names, unique.
-    units : tuple of str
-        The unit (document) ids.
+    systems, units : tuple of str
+        The system names, unique, and the unit (document) ids.
     counts : numpy.ndarray
         Shape ``(len(systems), len(units), 4)``, float64 (``prop`` similarity gives
         fractions), read-only: p_num, p_den, r_num, r_den.
@@ -198,10 +171,7 @@ then stay exact in 64-bit integers and in the kernels' arithmetic."""
 
 def unshared_document(systems: Mapping[str, Iterable[str]]) -> tuple[str, str, str] | None:
     """A document one system has and another lacks, as (system, document, the system
-    lacking it), or None when every system has the same documents.
-
-    Every paired test over documents needs this: a document one system lacks would be
-    tested as if that system had answered nothing there.
+    lacking it), or None: a paired test would take a lacking system to have answered nothing.
 
     >>> unshared_document({"A": ["d1", "d2"], "B": ["d1"]})
     ('A', 'd2', 'B')
@@ -232,12 +202,12 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     import numpy as np
 
     if not isinstance(counts, np.ndarray) and any(int(c) > MAX_COUNT for c in np.ravel(counts)):
-        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+        return _TOO_LARGE
     counts = np.asarray(counts)
     if (counts < 0).any():
         return "counts must not be negative"
     if (counts > MAX_COUNT).any():
-        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+        return _TOO_LARGE
     correct = counts[..., 2] + counts[..., 3]
     if (correct > counts[..., 0]).any():
         return "COR + PAR exceeds POS"
@@ -246,13 +216,16 @@ def check_counts(counts: np.ndarray | Sequence[int]) -> str | None:
     return None
 
 
+_TOO_LARGE = f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+
+
 def _check_one(pos: int, act: int, cor: int, par: int) -> str | None:
     """:func:`check_counts` of one tally: the readers call it once per row, where NumPy's
     per-call cost would dominate a file of millions of rows."""
     if min(pos, act, cor, par) < 0:
         return "counts must not be negative"
     if max(pos, act, cor, par) > MAX_COUNT:
-        return f"a count exceeds {MAX_COUNT:,}: no tally of fills is that large"
+        return _TOO_LARGE
     if cor + par > pos:
         return "COR + PAR exceeds POS"
     if cor + par > act:
@@ -264,38 +237,24 @@ def from_arrays(
     systems: Sequence[str], units: Sequence[str], counts: Iterable[Any] | np.ndarray,
     level: str | None = None,
 ) -> UnitTallies:
-    """Build :class:`UnitTallies` from names and a ``systems × units × 4`` array.
-
-    For library callers with counts from elsewhere: the tallies are checked as any MUC
-    tally must be (COR + PAR is at most POS and at most ACT).
+    """Build checked :class:`UnitTallies` from names and a ``systems × units × 4`` array.
 
     Parameters
     ----------
-    systems : sequence of str
-        The system names, unique (converted with ``str``).
-    units : sequence of str
-        The unit ids, unique, in the order of the array's second axis.
+    systems, units : sequence of str
+        The system names and the unit ids, each unique, in the order of the array's axes
+        (converted with ``str``).
     counts : array_like
         Shape ``(len(systems), len(units), 4)``: POS, ACT, COR, PAR of each system and
         unit; whole numbers (floats such as ``2.0`` are accepted), copied as int64.
     level : {'message', 'template', 'fill'} or None, default None
         What one unit is, if known (reports and results name it).
 
-    Returns
-    -------
-    UnitTallies
-        The tallies, ``counts`` read-only.
-
     Raises
     ------
     ValueError
         If a count is not a whole number, is negative or exceeds 2³¹ − 1, if COR + PAR
         exceeds POS or ACT, if the shape does not fit the names, or if names repeat.
-
-    See Also
-    --------
-    load_inputs : Tallies read from scores files.
-    compare : Significance of every pair of systems.
 
     Examples
     --------
@@ -312,11 +271,10 @@ def from_arrays(
     import numpy as np
 
     array = np.asarray(counts)
-    if array.size and not np.issubdtype(array.dtype, np.integer):
-        if not np.all(np.equal(np.mod(array, 1), 0)):
-            raise ValueError("counts must be integers")
+    if (array.size and not np.issubdtype(array.dtype, np.integer)
+            and not np.all(np.equal(np.mod(array, 1), 0))):
+        raise ValueError("counts must be integers")
     array = array.astype(np.int64)
-    why = check_counts(array)
-    if why is not None:
+    if (why := check_counts(array)) is not None:
         raise ValueError(why)
     return UnitTallies(tuple(str(s) for s in systems), tuple(str(u) for u in units), array, level)
