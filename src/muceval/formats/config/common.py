@@ -55,8 +55,8 @@ _DISPLAY_ALIASES = {
     # The manual spells this one with an underscore.
     "all_templates": DisplayType.ALL_TEMPLATES,
 }
-
-
+# Where a reader found what the cross-checks may blame: check name -> (file, line).
+_Where = dict[str, tuple[str, int | None]]
 
 # ---------------------------------------------------------------------------
 # Shared validation

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from muceval.core.model import (
     Configuration,
@@ -29,12 +29,11 @@ from muceval.formats.config.common import (
     FLAG_OPTIONS,
     _check_references,
     _check_set_tree,
+    _Where,
 )
 from muceval.formats.sexpr import SExpr, SList, String, Symbol, error_at, list_items
 
-# ---------------------------------------------------------------------------
-# 1992 Emacs Lisp files
-# ---------------------------------------------------------------------------
+_Head = TypeVar("_Head", String, Symbol)
 
 
 @dataclass
@@ -42,9 +41,21 @@ class _LispState:
     """What has been read so far from the 1992 files."""
 
     fields: dict[str, Any]
-    where: dict[str, tuple[str, int | None]]
+    where: _Where
     slots: tuple[SlotSpec, ...] | None = None
     slot_file: str | None = None
+
+
+def _unexpected(path: str, node: SExpr, expected: str) -> InputError:
+    return error_at(path, node, f"{expected}, found {sexpr.describe(node)}")
+
+
+def _headed(node: SExpr, kind: type[_Head]) -> tuple[_Head, tuple[SExpr, ...]] | None:
+    """The head and the rest of ``node`` if it is a proper list that starts with a ``kind``."""
+    if (isinstance(node, SList) and node.tail is None and node.items
+            and isinstance(node.items[0], kind)):
+        return node.items[0], node.items[1:]
+    return None
 
 
 def read_lisp_configuration(
@@ -127,7 +138,7 @@ def _read_lisp_forms(
 ) -> None:
     for form in forms:
         if not isinstance(form, SList) or form.tail is not None or not form.items:
-            raise error_at(path, form, f"expected a (name …) form, found {sexpr.describe(form)}")
+            raise _unexpected(path, form, "expected a (name …) form")
         head = form.items[0]
         if sexpr.is_symbol(head, "setq"):
             _read_setq(form, path, state)
@@ -142,16 +153,9 @@ def _read_lisp_forms(
             state.where["options"] = (path, form.line)
             _read_options(form, path, state)
         else:
-            raise error_at(
-                path,
-                head,
-                f"unknown top-level form {sexpr.describe(head)} (expected "
-                + (
-                    "setq or define-muc-template-slots)"
-                    if is_slot_file
-                    else "define-muc-configuration-options, setq or define-muc-template-slots)"
-                ),
-            )
+            options = "" if is_slot_file else "define-muc-configuration-options, "
+            raise error_at(path, head, f"unknown top-level form {sexpr.describe(head)} (expected "
+                           f"{options}setq or define-muc-template-slots)")
 
 
 def _read_setq(form: SList, path: str, state: _LispState) -> None:
@@ -160,7 +164,7 @@ def _read_setq(form: SList, path: str, state: _LispState) -> None:
         raise error_at(path, form, "setq needs variable/value pairs")
     for var, value in zip(args[::2], args[1::2], strict=True):
         if not isinstance(var, Symbol):
-            raise error_at(path, var, f"setq: expected a variable, found {sexpr.describe(var)}")
+            raise _unexpected(path, var, "setq: expected a variable")
         if var.name == "*muc-base-directory*":
             continue  # file options are recorded relative to it anyway
         target = _LISP_VARIABLES.get(var.name)
@@ -176,9 +180,7 @@ def _read_setq(form: SList, path: str, state: _LispState) -> None:
         elif isinstance(value, sexpr.Char) and target == "alternative_separator":
             text = chr(value.value)
         else:
-            raise error_at(
-                path, value, f"{var.name}: expected a string, found {sexpr.describe(value)}"
-            )
+            raise _unexpected(path, value, f"{var.name}: expected a string")
         if target == "alternative_separator" and len(text) != 1:
             raise error_at(path, value, f"{var.name}: expected a single character")
         state.fields[target] = text
@@ -204,12 +206,8 @@ def _read_path(node: SExpr, path: str, option: str) -> str:
                     )
                 parts.append(part.value)
             return "".join(parts)
-    raise error_at(
-        path,
-        node,
-        f":{option}: expected a file name (a string or (expand-file-name (concat "
-        f'*muc-base-directory* "…"))), found {sexpr.describe(node)}',
-    )
+    raise _unexpected(path, node, f":{option}: expected a file name (a string or "
+                      '(expand-file-name (concat *muc-base-directory* "…")))')
 
 
 def _read_flag(node: SExpr, path: str, option: str) -> bool:
@@ -217,42 +215,28 @@ def _read_flag(node: SExpr, path: str, option: str) -> bool:
         return False
     if sexpr.is_symbol(node, "t"):
         return True
-    raise error_at(path, node, f":{option}: expected t or nil, found {sexpr.describe(node)}")
+    raise _unexpected(path, node, f":{option}: expected t or nil")
 
 
 def _symbol_list(
-    node: SExpr,
-    path: str,
-    what: str,
-    where: dict[str, tuple[str, int | None]] | None = None,
-    check: str = "",
+    node: SExpr, path: str, what: str, where: _Where | None = None, check: str = ""
 ) -> tuple[str, ...]:
     out = []
     for item in list_items(node, path, f"{what}: expected a list of slot ids"):
         if not isinstance(item, Symbol) or item.name in ("nil", "t") or item.name.startswith(":"):
-            raise error_at(
-                path, item, f"{what}: expected a slot id, found {sexpr.describe(item)}"
-            )
+            raise _unexpected(path, item, f"{what}: expected a slot id")
         out.append(item.name)
         if where is not None:
             where.setdefault(f"{check}:{item.name}", (path, item.line))
     return tuple(out)
 
 
-def _read_restriction(
-    node: SExpr, path: str, where: dict[str, tuple[str, int | None]]
-) -> Restriction:
+def _read_restriction(node: SExpr, path: str, where: _Where) -> Restriction:
     if not isinstance(node, SList) or node.tail is not None or not node.items:
-        raise error_at(
-            path,
-            node,
-            f"restrict-map-slots: expected (and …) or (or …), found {sexpr.describe(node)}",
-        )
+        raise _unexpected(path, node, "restrict-map-slots: expected (and …) or (or …)")
     head = node.items[0]
     if not isinstance(head, Symbol) or head.name not in ("and", "or"):
-        raise error_at(
-            path, head, f"restrict-map-slots: expected 'and' or 'or', found {sexpr.describe(head)}"
-        )
+        raise _unexpected(path, head, "restrict-map-slots: expected 'and' or 'or'")
     if len(node.items) < 2:
         raise error_at(path, node, f"restrict-map-slots: ({head.name}) without operands")
     operands: list[str | Restriction] = []
@@ -263,51 +247,35 @@ def _read_restriction(
             operands.append(item.name)
             where.setdefault(f"restrict-map-slots:{item.name}", (path, item.line))
         else:
-            raise error_at(
-                path,
-                item,
-                f"restrict-map-slots: expected a slot id or a list, found {sexpr.describe(item)}",
-            )
+            raise _unexpected(path, item, "restrict-map-slots: expected a slot id or a list")
     return Restriction(head.name, tuple(operands))
 
 
 def _read_scored_templates(
-    node: SExpr, path: str, where: dict[str, tuple[str, int | None]]
-) -> tuple[TemplateSelection, ...]:
+    value: SExpr, path: str, where: _Where
+) -> tuple[TemplateSelection, ...] | None:
+    if sexpr.is_symbol(value, ":all"):
+        return None
     selections = []
-    for entry in list_items(node, path, ":scored-templates: expected :all or a list"):
-        if (
-            not isinstance(entry, SList)
-            or entry.tail is not None
-            or not entry.items
-            or not isinstance(entry.items[0], String)
-        ):
-            raise error_at(
-                path,
-                entry,
-                f':scored-templates: expected ("MESSAGE-ID" template…), found {sexpr.describe(entry)}',
-            )
+    for entry in list_items(value, path, ":scored-templates: expected :all or a list"):
+        headed = _headed(entry, String)
+        if headed is None:
+            raise _unexpected(path, entry, ':scored-templates: expected ("MESSAGE-ID" template…)')
+        message, specs = headed
         templates: list[tuple[str, tuple[str, ...] | None]] = []
-        for spec in entry.items[1:]:
+        for spec in specs:
             if isinstance(spec, String):
                 templates.append((spec.value, None))
-            elif (
-                isinstance(spec, SList)
-                and spec.tail is None
-                and spec.items
-                and isinstance(spec.items[0], String)
-            ):
+            elif (template := _headed(spec, String)) is not None:
                 slots = _symbol_list(
-                    SList(spec.items[1:]), path, ":scored-templates", where, "scored-templates"
+                    SList(template[1]), path, ":scored-templates", where, "scored-templates"
                 )
-                templates.append((spec.items[0].value, slots))
+                templates.append((template[0].value, slots))
             else:
-                raise error_at(
-                    path,
-                    spec,
-                    f':scored-templates: expected a template id or ("ID" slot…), found {sexpr.describe(spec)}',
+                raise _unexpected(
+                    path, spec, ':scored-templates: expected a template id or ("ID" slot…)'
                 )
-        selections.append(TemplateSelection(entry.items[0].value, tuple(templates)))
+        selections.append(TemplateSelection(message.value, tuple(templates)))
     return tuple(selections)
 
 
@@ -352,10 +320,10 @@ def _read_option(
             path, key, f"unknown option {key.name} (known: {', '.join(':' + k for k in known)})"
         )
     field, read = _OPTION_READERS[option]
-    state.fields[field] = read(value, path, state)
+    state.fields[field] = read(value, path, state.where)
 
 
-def _read_display_type(value: SExpr, path: str, state: _LispState) -> DisplayType:
+def _read_display_type(value: SExpr, path: str, where: _Where) -> DisplayType:
     if sexpr.is_nil(value):
         return DisplayType.MATCHED_MISSING
     if isinstance(value, Symbol) and value.name in _DISPLAY_ALIASES:
@@ -363,75 +331,52 @@ def _read_display_type(value: SExpr, path: str, state: _LispState) -> DisplayTyp
     try:
         return DisplayType(getattr(value, "name", None))
     except ValueError:
-        raise error_at(
-            path,
-            value,
-            f":display-type: expected one of "
-            f"{', '.join(repr(d.value) for d in DisplayType)} or nil, found "
-            f"{sexpr.describe(value)}",
-        ) from None
+        choices = ", ".join(repr(d.value) for d in DisplayType)
+        raise _unexpected(path, value, f":display-type: expected one of {choices} or nil") from None
 
 
-def _read_scored_slots(value: SExpr, path: str, state: _LispState) -> tuple[str, ...] | None:
+def _read_scored_slots(value: SExpr, path: str, where: _Where) -> tuple[str, ...] | None:
     if sexpr.is_symbol(value, ":all"):
         return None
-    return _symbol_list(value, path, ":scored-slots", state.where, "scored-slots")
+    return _symbol_list(value, path, ":scored-slots", where, "scored-slots")
 
 
-def _read_scored_templates_option(
-    value: SExpr, path: str, state: _LispState
-) -> tuple[TemplateSelection, ...] | None:
-    if sexpr.is_symbol(value, ":all"):
-        return None
-    return _read_scored_templates(value, path, state.where)
+def _read_restriction_option(value: SExpr, path: str, where: _Where) -> Restriction | None:
+    return None if sexpr.is_nil(value) else _read_restriction(value, path, where)
 
 
-def _read_restriction_option(value: SExpr, path: str, state: _LispState) -> Restriction | None:
-    return None if sexpr.is_nil(value) else _read_restriction(value, path, state.where)
-
-
-def _read_premodifiers(value: SExpr, path: str, state: _LispState) -> tuple[str, ...]:
+def _read_premodifiers(value: SExpr, path: str, where: _Where) -> tuple[str, ...]:
     words = []
     for item in list_items(value, path, ":string-premodifiers: expected a list of strings"):
         if not isinstance(item, String):
-            raise error_at(
-                path,
-                item,
-                f":string-premodifiers: expected a string, found {sexpr.describe(item)}",
-            )
+            raise _unexpected(path, item, ":string-premodifiers: expected a string")
         words.append(item.value)
     return tuple(words)
 
 
-def _read_subtotals(value: SExpr, path: str, state: _LispState) -> tuple[SubtotalRow, ...]:
+def _read_subtotals(value: SExpr, path: str, where: _Where) -> tuple[SubtotalRow, ...]:
     rows: list[SubtotalRow] = []
     for entry in list_items(value, path, ":subtotal-rows: expected a list"):
-        if (
-            not isinstance(entry, SList)
-            or entry.tail is not None
-            or not entry.items
-            or not isinstance(entry.items[0], Symbol)
-        ):
-            raise error_at(
-                path, entry, f":subtotal-rows: expected (name slot…), found {sexpr.describe(entry)}"
-            )
-        name = entry.items[0].name
+        headed = _headed(entry, Symbol)
+        if headed is None:
+            raise _unexpected(path, entry, ":subtotal-rows: expected (name slot…)")
+        name = headed[0].name
         if any(row.name == name for row in rows):
             raise error_at(path, entry, f":subtotal-rows: row '{name}' given twice")
         slot_ids = _symbol_list(
-            SList(entry.items[1:]), path, f"subtotal row '{name}'", state.where, f"subtotal:{name}"
+            SList(headed[1]), path, f"subtotal row '{name}'", where, f"subtotal:{name}"
         )
         rows.append(SubtotalRow(name, slot_ids))
-        state.where[f"subtotal:{name}"] = (path, entry.line)
+        where[f"subtotal:{name}"] = (path, entry.line)
     return tuple(rows)
 
 
 # The options other than file names and flags: option -> (Configuration field, reader of the
 # unquoted value).
-_OPTION_READERS: dict[str, tuple[str, Callable[[SExpr, str, _LispState], Any]]] = {
+_OPTION_READERS: dict[str, tuple[str, Callable[[SExpr, str, _Where], Any]]] = {
     "display-type": ("display_type", _read_display_type),
     "scored-slots": ("scored_slots", _read_scored_slots),
-    "scored-templates": ("scored_templates", _read_scored_templates_option),
+    "scored-templates": ("scored_templates", _read_scored_templates),
     "restrict-map-slots": ("restrict_map_slots", _read_restriction_option),
     "string-premodifiers": ("string_premodifiers", _read_premodifiers),
     "subtotal-rows": ("subtotal_rows", _read_subtotals),
@@ -441,31 +386,21 @@ _OPTION_READERS: dict[str, tuple[str, Callable[[SExpr, str, _LispState], Any]]] 
 def _read_set_node(node: SExpr, path: str) -> SetNode:
     if isinstance(node, String):
         return SetNode(node.value)
-    if (
-        isinstance(node, SList)
-        and node.tail is None
-        and node.items
-        and isinstance(node.items[0], String)
-    ):
-        children = tuple(_read_set_node(child, path) for child in node.items[1:])
-        return SetNode(node.items[0].value, children)
-    raise error_at(
-        path,
-        node,
-        f'set: expected a string or a ("PARENT" child…) list, found {sexpr.describe(node)}',
-    )
+    headed = _headed(node, String)
+    if headed is None:
+        raise _unexpected(path, node, 'set: expected a string or a ("PARENT" child…) list')
+    return SetNode(headed[0].value, tuple(_read_set_node(child, path) for child in headed[1]))
 
 
 def _read_slots(form: SList, path: str) -> tuple[SlotSpec, ...]:
     seen: dict[str, int] = {}
     labels: dict[str, int] = {}
-    where: dict[str, tuple[str, int | None]] = {}
+    where: _Where = {}
     specs = [_read_slot(entry, path, seen, labels, where) for entry in form.items[1:]]
     # Unknown xref targets can only be checked once every slot is known.
-    known = set(seen)
     for spec in specs:
         for target in spec.xref:
-            if target not in known:
+            if target not in seen:
                 xpath, line = where[spec.slot_id]
                 raise InputError.at(
                     xpath, line, f"slot '{spec.slot_id}': xref names unknown slot '{target}'"
@@ -474,20 +409,12 @@ def _read_slots(form: SList, path: str) -> tuple[SlotSpec, ...]:
 
 
 def _read_slot(
-    entry: SExpr,
-    path: str,
-    seen: dict[str, int],
-    labels: dict[str, int],
-    where: dict[str, tuple[str, int | None]],
+    entry: SExpr, path: str, seen: dict[str, int], labels: dict[str, int], where: _Where
 ) -> SlotSpec:
     """One ``(slot-id "LABEL" type option…)``; ``seen`` and ``labels`` hold the lines of the
     ids and labels of the slots before it, ``where`` gets the line of its xref."""
     if not isinstance(entry, SList) or entry.tail is not None or len(entry.items) < 3:
-        raise error_at(
-            path,
-            entry,
-            f'expected a slot (slot-id "LABEL" type option…), found {sexpr.describe(entry)}',
-        )
+        raise _unexpected(path, entry, 'expected a slot (slot-id "LABEL" type option…)')
     slot_node, label_node, type_node, *options = entry.items
     slot_id = _read_slot_id(slot_node, path, seen)
     label = _read_slot_label(label_node, slot_id, path, labels)
@@ -496,96 +423,60 @@ def _read_slot(
     xref: tuple[str, ...] | None = None
     for node in options:
         kind, option = _slot_option(node, slot_id, path)
+        if (set_values if kind == "set" else xref) is not None:
+            raise error_at(path, option, f"slot '{slot_id}': second ({kind} …)")
         if kind == "set":
-            if set_values is not None:
-                raise error_at(path, option, f"slot '{slot_id}': second (set …)")
             set_values = _read_set_option(option, slot_id, slot_type, path)
         else:
-            if xref is not None:
-                raise error_at(path, option, f"slot '{slot_id}': second (xref …)")
             xref = _read_xref_option(option, slot_id, path)
             where[slot_id] = (path, option.line)
     if slot_type is SlotType.SET and set_values is None:
-        raise error_at(
-            path, entry, f"slot '{slot_id}': an element slot needs a (set …) option"
-        )
+        raise error_at(path, entry, f"slot '{slot_id}': an element slot needs a (set …) option")
     return SlotSpec(slot_id, label, slot_type, set_values or (), xref or ())
 
 
 def _read_slot_id(node: SExpr, path: str, seen: dict[str, int]) -> str:
     if not isinstance(node, Symbol) or node.name in ("nil", "t"):
-        raise error_at(path, node, f"expected a slot id, found {sexpr.describe(node)}")
-    slot_id = node.name
-    if slot_id in seen:
-        raise error_at(
-            path,
-            node,
-            f"duplicate slot id '{slot_id}' (first defined at line {seen[slot_id]})",
-        )
-    seen[slot_id] = node.line
-    return slot_id
+        raise _unexpected(path, node, "expected a slot id")
+    if node.name in seen:
+        raise error_at(path, node, f"duplicate slot id '{node.name}' (first defined at line "
+                       f"{seen[node.name]})")
+    seen[node.name] = node.line
+    return node.name
 
 
 def _read_slot_label(node: SExpr, slot_id: str, path: str, labels: dict[str, int]) -> str:
     if not isinstance(node, String) or not node.value.strip():
-        raise error_at(
-            path,
-            node,
-            f"slot '{slot_id}': expected a label string, found {sexpr.describe(node)}",
-        )
+        raise _unexpected(path, node, f"slot '{slot_id}': expected a label string")
     if node.value in labels:
-        raise error_at(
-            path,
-            node,
-            f"slot '{slot_id}': label {node.value!r} already used at line {labels[node.value]}",
-        )
+        raise error_at(path, node, f"slot '{slot_id}': label {node.value!r} already used at "
+                       f"line {labels[node.value]}")
     labels[node.value] = node.line
     return node.value
 
 
 def _read_slot_type(node: SExpr, slot_id: str, path: str) -> SlotType:
     if not isinstance(node, Symbol):
-        raise error_at(
-            path,
-            node,
-            f"slot '{slot_id}': expected a type, found {sexpr.describe(node)}",
-        )
+        raise _unexpected(path, node, f"slot '{slot_id}': expected a type")
     if node.name in _UNSUPPORTED_TYPES:
-        raise error_at(
-            path,
-            node,
-            f"slot '{slot_id}': slot type '{node.name}' is not supported by muceval",
-        )
+        raise error_at(path, node, f"slot '{slot_id}': slot type '{node.name}' is not supported "
+                       "by muceval")
     slot_type = _LISP_TYPES.get(node.name)
     if slot_type is None:
-        raise error_at(
-            path,
-            node,
-            f"slot '{slot_id}': unknown slot type '{node.name}' (known: {', '.join(_LISP_TYPES)})",
-        )
+        raise error_at(path, node, f"slot '{slot_id}': unknown slot type '{node.name}' (known: "
+                       f"{', '.join(_LISP_TYPES)})")
     return slot_type
 
 
 def _slot_option(option: SExpr, slot_id: str, path: str) -> tuple[str, SList]:
     """A slot option ``(set …)`` or ``(xref …)``, with its kind (the head)."""
-    if (
-        not isinstance(option, SList)
-        or option.tail is not None
-        or not option.items
-        or not isinstance(option.items[0], Symbol)
-    ):
-        raise error_at(
-            path,
-            option,
-            f"slot '{slot_id}': expected (set …) or (xref …), found {sexpr.describe(option)}",
-        )
+    if (not isinstance(option, SList) or option.tail is not None or not option.items
+            or not isinstance(option.items[0], Symbol)):
+        raise _unexpected(path, option, f"slot '{slot_id}': expected (set …) or (xref …)")
     kind = option.items[0].name
     if kind not in ("set", "xref"):
-        raise error_at(
-            path,
-            option.items[0],
-            f"slot '{slot_id}': unknown slot option '{kind}' (known: set, xref)",
-        )
+        raise error_at(path, option.items[0], f"slot '{slot_id}': unknown slot option '{kind}' "
+                       "(known: set, xref)")
     return kind, option
 
 
@@ -593,17 +484,13 @@ def _read_set_option(
     option: SList, slot_id: str, slot_type: SlotType, path: str
 ) -> tuple[SetNode, ...]:
     if slot_type is not SlotType.SET:
-        raise error_at(
-            path, option, f"slot '{slot_id}': (set …) is only allowed for element slots"
-        )
+        raise error_at(path, option, f"slot '{slot_id}': (set …) is only allowed for element slots")
     if len(option.items) < 2:
         raise error_at(path, option, f"slot '{slot_id}': empty (set)")
     set_values = tuple(_read_set_node(item, path) for item in option.items[1:])
     twice = _check_set_tree(set_values)
     if twice is not None:
-        raise error_at(
-            path, option, f"slot '{slot_id}': set value {twice!r} occurs twice"
-        )
+        raise error_at(path, option, f"slot '{slot_id}': set value {twice!r} occurs twice")
     return set_values
 
 
