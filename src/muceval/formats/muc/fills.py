@@ -1,11 +1,5 @@
-"""The grammar of one fill (SCORER-SPEC §2.4): read a value line, write a value.
-
-Each slot type has its own grammar (set fills with cross-references, number and
-date ranges, locations with places, qualifiers and alternatives). The reader
-reports the column of a syntax error; the writer brackets structured values so
-that ``parse_fill(format_value(v, t), t) == v`` for every value the reader can
-produce.
-"""
+"""The grammar of one fill, per slot type (SCORER-SPEC §2.4): read a value line (with the
+column of a syntax error), write a value (``parse_fill(format_value(v, t), t) == v``)."""
 
 from __future__ import annotations
 
@@ -33,10 +27,6 @@ __all__ = ["ERROR_VALUE", "format_value", "parse_fill"]
 
 ERROR_VALUE = Text("<ERROR>")
 """What the 1992 scorer used in place of a fill it could not parse."""
-
-# ---------------------------------------------------------------------------
-# The value grammar (SCORER-SPEC §2.4)
-# ---------------------------------------------------------------------------
 
 
 class _Syntax(Exception):
@@ -67,18 +57,18 @@ _BARE_PLACE = re.compile(r"[^/:()\-]*")
 
 @dataclass(frozen=True, slots=True)
 class _Grammar:
-    name: str
     bare: re.Pattern[str]
     ops: str  # structural tokens
     qualifier: bool = False  # "NAME (TYPE)" after a bare token (places)
 
 
-_DEFAULT = _Grammar("default", _BARE_DEFAULT, ":")
-_RANGE = _Grammar("range", _BARE_RANGE, "-")
-_PLAIN = _Grammar("plain", _BARE_PLAIN, "")
-_LOC_TOP = _Grammar("loc-top", _BARE_PLAIN, "")
-_PLACE = _Grammar("place", _BARE_PLACE, ":-", qualifier=True)
-_SEGMENT = _Grammar("segment", _BARE_PLACE, "-", qualifier=True)
+# Compared by identity (_parse_group): _PLAIN and _LOC_TOP are equal but read groups apart.
+_DEFAULT = _Grammar(_BARE_DEFAULT, ":")
+_RANGE = _Grammar(_BARE_RANGE, "-")
+_PLAIN = _Grammar(_BARE_PLAIN, "")
+_LOC_TOP = _Grammar(_BARE_PLAIN, "")
+_PLACE = _Grammar(_BARE_PLACE, ":-", qualifier=True)
+_SEGMENT = _Grammar(_BARE_PLACE, "-", qualifier=True)
 
 _OP_NAMES = {":": "cross-reference ':'", "-": "'-'"}
 
@@ -131,21 +121,6 @@ def _structure(s: str, lo: int, hi: int | None = None, marks: str = "()",
 
 
 _MARKS: dict[str, re.Pattern[str]] = {}
-
-
-def _matching_paren(s: str, start: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``start`` (quoted strings skipped), or -1."""
-    depth = 0
-    for at, tok in _structure(s, start):
-        if tok == "(":
-            depth += 1
-        elif tok == ")":
-            depth -= 1
-            if depth == 0:
-                return at
-        else:  # an unterminated string swallows the rest
-            return -1
-    return -1
 
 
 MAX_NESTING = 20
@@ -205,10 +180,8 @@ def _scan(s: str, lo: int, hi: int, grammar: _Grammar) -> list[_Element]:
 
 
 def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, int, str]:
-    """The choice at ``s[i]``, the index after it, and what closed it ("" after a bare token).
-
-    What closed it is named when unexpected text follows it.
-    """
+    """The choice at ``s[i]``, the index after it, and what closed it ("" after a bare token),
+    named when unexpected text follows it."""
     c = s[i] if i < hi else ""
     if c == '"':
         m = _QUOTED.match(s, i, hi)
@@ -232,11 +205,21 @@ def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, i
 
 
 def _group_end(s: str, i: int, hi: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``s[i]``, which must come before ``hi``."""
-    j = _matching_paren(s, i)
-    if j < 0 or j >= hi:
-        raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
-    return j
+    """Index of the ``)`` closing the ``(`` at ``s[i]``, which must come before ``hi``
+    (quoted strings skipped)."""
+    depth = 0
+    for at, tok in _structure(s, i):
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+            if depth == 0:
+                if at < hi:
+                    return at
+                break
+        else:  # an unterminated string swallows the rest
+            break
+    raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
 
 
 def _unexpected(s: str, i: int, hi: int, after: str) -> _Syntax:
@@ -349,14 +332,15 @@ def _parse_default(s: str, lo: int, hi: int) -> Value:
     return value
 
 
-def _has_colon(s: str, lo: int, hi: int, top_level_only: bool) -> bool:
+def _has_colon(s: str, lo: int, hi: int) -> bool:
+    """Whether ``s[lo:hi]`` holds a ``:`` outside parentheses and quoted strings."""
     depth = 0
     for _, tok in _structure(s, lo, hi, "():"):
         if tok == "(":
             depth += 1
         elif tok == ")":
             depth -= 1
-        elif tok == ":" and (depth == 0 or not top_level_only):
+        elif tok == ":" and depth == 0:
             return True
     return False
 
@@ -378,12 +362,12 @@ def _top_level_pieces(s: str, lo: int, hi: int) -> list[tuple[int, int]]:
 
 def _parse_location(s: str, lo: int, hi: int) -> Value:
     pieces = _top_level_pieces(s, lo, hi)
-    if len(pieces) > 1 and all(_has_colon(s, a, b, top_level_only=True) for a, b in pieces):
+    if len(pieces) > 1 and all(_has_colon(s, a, b) for a, b in pieces):
         # `C: P (CITY) / C: P (TOWN)`: every alternative is a whole location, and
         # the 1992 program matched a response equal to any one of them (TST4 key).
         # `COLOMBIA / COLOMBIA: MEDELLIN` keeps the manual's reading below.
         return _alternatives([_parse_location(s, a, b) for a, b in pieces])
-    if not _has_colon(s, lo, hi, top_level_only=True):
+    if not _has_colon(s, lo, hi):
         # A line without ':' is a plain string, not a location structure
         # (SCORER-SPEC §2.4.6); parenthesised alternatives may still hold locations.
         return _alternatives([c.value for c in _scan(s, lo, hi, _LOC_TOP) if isinstance(c, _Choice)])
@@ -477,11 +461,6 @@ def parse_fill(text: str, slot_type: SlotType) -> Value:
     return value
 
 
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
-
 def _fmt(value: Value, ctx: str) -> str:
     """Format ``value`` so that the grammar of context ``ctx`` reads it back unchanged."""
     if value is None:
@@ -502,7 +481,7 @@ def _fmt(value: Value, ctx: str) -> str:
     if isinstance(value, Location):
         text = _join(": ", _fmt(value.country, "place"), *(_fmt(p, "place") for p in value.places))
         pieces = _top_level_pieces(text, 0, len(text))
-        if len(pieces) > 1 and all(_has_colon(text, a, b, top_level_only=True) for a, b in pieces):
+        if len(pieces) > 1 and all(_has_colon(text, a, b) for a, b in pieces):
             # Unbracketed, `A: B / C: D` would read back as two whole locations.
             return _join(": ", _fmt(value.country, "place"), *(_bracketed_place(p) for p in value.places))
         return text
