@@ -31,7 +31,7 @@ from muceval.core.alignment import (
     SlotMatch,
     ValueTest,
 )
-from muceval.core.model import Configuration, Restriction, SlotType
+from muceval.core.model import Configuration, SlotType
 
 if TYPE_CHECKING:
     from muceval.formats.config.native import _TomlReader
@@ -42,17 +42,6 @@ _ALIGNMENT_KEYS = ("default", "compare", "flag", "chance", "criteria")
 _CHANCE_KEYS = ("source", "keys", "common")
 _CRITERION_KEYS = ("restriction", "assignment", "cardinality", "require", "description")
 _VALUE_TEST_KEYS = ("credit", "max-chance", "min-bits")
-_OPTIONS = {
-    "match": _VALUE_TEST_KEYS,
-    "any-match": _VALUE_TEST_KEYS,
-    "all-match": _VALUE_TEST_KEYS,
-    "min-matching-slots": ("slots", *_VALUE_TEST_KEYS),
-    "min-evidence-bits": ("slots",),
-    "min-pair-score": (),
-    "all": (),
-    "any": (),
-    "not": (),
-}
 _MAX_DEPTH = 20
 
 
@@ -124,20 +113,11 @@ class _AlignmentReader:
         line = r.locate.table_line(header)
         r.expect(value, dict, "alignment.chance", line)
         r.check_keys(value, _CHANCE_KEYS, header)
-        fields: dict[str, Any] = {}
-        if "source" in value:
-            source = r.expect(value["source"], str, "alignment.chance.source",
-                              self.line(header, "source"))
-            if source not in ("key", "files"):
-                raise self.fail(f'alignment.chance.source: expected "key" or "files", found '
-                                f'{source!r}', self.line(header, "source"))
-            fields["source"] = source
-        if "keys" in value:
-            fields["keys"] = r.string_list(value["keys"], "alignment.chance.keys",
-                                           self.line(header, "keys"))
-        if "common" in value:
-            fields["common"] = self.fraction(value["common"], "alignment.chance.common",
-                                             self.line(header, "common"))
+        readers: dict[str, Callable[[Any, str, int | None], Any]] = {
+            "source": self.chance_source, "keys": r.string_list, "common": self.fraction
+        }
+        fields = {key: read(value[key], f"alignment.chance.{key}", self.line(header, key))
+                  for key, read in readers.items() if key in value}
         out = replace(base, **fields)
         if out.source == "files" and not out.keys:
             raise self.fail('alignment.chance: source = "files" needs keys = ["KEY FILE", …]',
@@ -146,6 +126,12 @@ class _AlignmentReader:
             raise self.fail('alignment.chance: keys are given but source is "key" (the key '
                             'being scored); write source = "files" to use them', line)
         return out
+
+    def chance_source(self, value: Any, what: str, line: int | None) -> str:
+        source: str = self.reader.expect(value, str, what, line)
+        if source not in ("key", "files"):
+            raise self.fail(f'{what}: expected "key" or "files", found {source!r}', line)
+        return source
 
     def criterion(self, name: str, body: Any, where: str, line: int | None) -> Criterion:
         r = self.reader
@@ -197,12 +183,13 @@ class _AlignmentReader:
             raise self.fail(f"{what}: each condition is a table with exactly one of "
                             f"{', '.join(CONDITION_KEYS)} (found: {found})", line)
         kind = kinds[0]
+        options, read = _CONDITIONS[kind]
         for key in value:
-            if key != kind and key not in _OPTIONS[kind]:
-                allowed = ", ".join(_OPTIONS[kind]) or "nothing else"
+            if key != kind and key not in options:
+                allowed = ", ".join(options) or "nothing else"
                 raise self.fail(f"{what}: unknown key {key!r} in a {kind} condition "
                                 f"(allowed with it: {allowed})", line)
-        return _CONDITION_READERS[kind](self, kind, value, f"{what}: {kind}", line, depth)
+        return read(self, kind, value, f"{what}: {kind}", line, depth)
 
     def combination(self, kind: str, value: dict[str, Any], where: str, line: int | None,
                     depth: int) -> Condition:
@@ -303,18 +290,19 @@ class _AlignmentReader:
 
 
 _ConditionReader = Callable[[_AlignmentReader, str, dict[str, Any], str, int | None, int], Condition]
-# Each kind of condition (CONDITION_KEYS) and its reader.
-_CONDITION_READERS: dict[str, _ConditionReader] = {
-    "all": _AlignmentReader.combination,
-    "any": _AlignmentReader.combination,
-    "not": _AlignmentReader.combination,
-    "min-pair-score": _AlignmentReader.min_pair_score,
-    "min-evidence-bits": _AlignmentReader.min_evidence_bits,
-    "min-matching-slots": _AlignmentReader.min_matching_slots,
-    "match": _AlignmentReader.slot_match,
-    "any-match": _AlignmentReader.slot_match,
-    "all-match": _AlignmentReader.slot_match,
+# Each kind of condition (CONDITION_KEYS): the keys allowed beside it, and its reader.
+_CONDITIONS: dict[str, tuple[tuple[str, ...], _ConditionReader]] = {
+    "match": (_VALUE_TEST_KEYS, _AlignmentReader.slot_match),
+    "any-match": (_VALUE_TEST_KEYS, _AlignmentReader.slot_match),
+    "all-match": (_VALUE_TEST_KEYS, _AlignmentReader.slot_match),
+    "min-matching-slots": (("slots", *_VALUE_TEST_KEYS), _AlignmentReader.min_matching_slots),
+    "min-evidence-bits": (("slots",), _AlignmentReader.min_evidence_bits),
+    "min-pair-score": ((), _AlignmentReader.min_pair_score),
+    "all": ((), _AlignmentReader.combination),
+    "any": ((), _AlignmentReader.combination),
+    "not": ((), _AlignmentReader.combination),
 }
+
 
 def read_alignment(reader: _TomlReader, table: Any, config: Configuration,
                    base: AlignmentSettings | None = None) -> AlignmentSettings:
@@ -385,12 +373,10 @@ def alignment_lines(settings: AlignmentSettings) -> list[str]:
             continue
         body = criterion.to_dict()
         out += ["", f"[alignment.criteria.{_toml_key(criterion.name)}]"]
-        if isinstance(criterion.restriction, Restriction) or criterion.restriction != "1992":
-            out.append(f"restriction = {_inline(body['restriction'])}")
-        if criterion.assignment != "greedy":
-            out.append(f"assignment = {_inline(criterion.assignment)}")
-        if criterion.cardinality != "1:1":
-            out.append(f"cardinality = {_inline(criterion.cardinality)}")
+        default = Criterion(criterion.name)
+        for key in ("restriction", "assignment", "cardinality"):
+            if getattr(criterion, key) != getattr(default, key):
+                out.append(f"{key} = {_inline(body[key])}")
         if criterion.require:
             out.append("require = [")
             out.extend(f"    {_inline(c)}," for c in body["require"])
