@@ -338,35 +338,20 @@ def load_alignment_file(path: str | Path, config: Configuration) -> Configuratio
     return replace(config, alignment=settings)
 
 
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
-
-def _inline(value: Any) -> str:
-    from muceval.formats.config.writer import _toml_value
-
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_inline(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(_inline(v) for v in value) + "]"
-    return _toml_value(value)
-
-
 def alignment_lines(settings: AlignmentSettings) -> list[str]:
     """The ``[alignment]`` tables of ``settings`` (predefined criteria are not written)."""
-    from muceval.formats.config.writer import _toml_key
+    from muceval.formats.config.writer import _toml_key, _toml_value
 
-    out = ["", "[alignment]", f"default = {_inline(settings.default)}"]
+    out = ["", "[alignment]", f"default = {_toml_value(settings.default)}"]
     if settings.compare:
-        out.append(f"compare = {_inline(list(settings.compare))}")
+        out.append(f"compare = {_toml_value(list(settings.compare))}")
     if settings.flag is not None:
-        out.append(f"flag = {_inline(settings.flag)}")
+        out.append(f"flag = {_toml_value(settings.flag)}")
     if settings.chance != ChanceSettings():
-        out += ["", "[alignment.chance]", f"source = {_inline(settings.chance.source)}"]
+        out += ["", "[alignment.chance]", f"source = {_toml_value(settings.chance.source)}"]
         if settings.chance.keys:
-            out.append(f"keys = {_inline(list(settings.chance.keys))}")
-        out.append(f"common = {_inline(settings.chance.common)}")
+            out.append(f"keys = {_toml_value(list(settings.chance.keys))}")
+        out.append(f"common = {_toml_value(settings.chance.common)}")
     predefined = {c.name: c for c in PREDEFINED}
     for criterion in settings.criteria:
         if predefined.get(criterion.name) == criterion:
@@ -376,11 +361,11 @@ def alignment_lines(settings: AlignmentSettings) -> list[str]:
         default = Criterion(criterion.name)
         for key in ("restriction", "assignment", "cardinality"):
             if getattr(criterion, key) != getattr(default, key):
-                out.append(f"{key} = {_inline(body[key])}")
+                out.append(f"{key} = {_toml_value(body[key])}")
         if criterion.require:
             out.append("require = [")
-            out.extend(f"    {_inline(c)}," for c in body["require"])
+            out.extend(f"    {_toml_value(c)}," for c in body["require"])
             out.append("]")
         if criterion.description:
-            out.append(f"description = {_inline(criterion.description)}")
+            out.append(f"description = {_toml_value(criterion.description)}")
     return out

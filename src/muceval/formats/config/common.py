@@ -1,9 +1,9 @@
-"""What both configuration readers and the writer share: the 1992 defaults and names, and the
+"""What the configuration readers and the writer share: the 1992 defaults and names, and the
 cross-checks that need a whole configuration."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from muceval.core.model import (
@@ -58,24 +58,16 @@ _DISPLAY_ALIASES = {
 # Where a reader found what the cross-checks may blame: check name -> (file, line).
 _Where = dict[str, tuple[str, int | None]]
 
-# ---------------------------------------------------------------------------
-# Shared validation
-# ---------------------------------------------------------------------------
-
 
 def _read_text(path: Path) -> str:
     return read_text(path, utf8_only=True)
 
 
 def _check_references(
-    config: Configuration,
-    where: Mapping[str, tuple[str, int | None]],
-    default: tuple[str, int | None],
+    config: Configuration, where: _Where, default: tuple[str, int | None]
 ) -> None:
-    """Cross-checks that need the whole configuration: every slot reference must exist.
-
-    ``where`` maps a check name to the (file, line) to blame.
-    """
+    """Cross-checks that need the whole configuration: every slot reference must exist;
+    ``where`` gives the (file, line) to blame for each check."""
 
     def fail(key: str, message: str, slot_id: str | None = None) -> None:
         # A reader may record where each slot id was written ("check:slot").

@@ -19,11 +19,13 @@ from muceval.formats.config.native import _TEMPLATE_KEYS, FORMAT_VERSION
 
 
 def _toml_value(value: Any) -> str:
-    """One TOML value on one line: scalars as tomli_w writes them, arrays inline.
+    """One TOML value on one line: scalars as tomli_w writes them, arrays and tables inline.
 
     A tab is written as ``\\t`` (tomli_w keeps it literal, which is legal but
     invisible in a regular expression such as ``^[ \\t]*$``).
     """
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     text = tomli_w.dumps({"v": value}).split("=", 1)[1].strip()

@@ -84,14 +84,7 @@ def read_history(path: str | Path) -> History:
 
     When no rule decides whether a response fill matches a key fill (string fills, mostly),
     the 1992 scorer asked its operator and stored the answer in a history file, which later
-    runs reused. Scoring with the same history gives the same scores.
-
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        The history file: one Emacs Lisp list of messages, key templates, slots and
-        judgements (``match``, ``partial``, ``fail``...), possibly with manual template
-        mappings (``":MAP"``).
+    runs reused.
 
     Returns
     -------
@@ -102,8 +95,7 @@ def read_history(path: str | Path) -> History:
     Raises
     ------
     InputError
-        If the file cannot be read or is not a well-formed history, naming file, line and
-        column.
+        If the file cannot be read or is not a well-formed history (file, line and column).
 
     See Also
     --------
@@ -356,11 +348,9 @@ def insert_entries(
 ) -> str:
     """``text`` (a history file) with the ``added`` judgements in it, the rest byte for byte.
 
-    Each judgement goes where :func:`~muceval.core.model.add_judgement` puts it
-    (at the end of its slot, template or message, created if missing), written
-    as :func:`write_history` writes it. Comments, layout and escapes of the
-    user's file stay as they were. :class:`HistoryEditor` does the same one
-    judgement at a time.
+    Each judgement goes where :func:`~muceval.core.model.add_judgement` puts it (at the end
+    of its slot, template or message, created if missing), written as :func:`write_history`
+    writes it.
 
     >>> text = ';; checked by hand\\n(("M-1" ("1" (inc-type ("ATTACK" fail)))))'
     >>> print(insert_entries(text, [("M-1", "1", "inc-type", HistoryEntry(Text("X"), Judgement.FAIL))]))
@@ -393,11 +383,8 @@ class _Block(NamedTuple):
 
 class HistoryEditor:
     """A history file's ``text`` with judgements added (and taken back, last first) one at a
-    time: :meth:`text` is always ``insert_entries(text, added)``.
-
-    The text is parsed once, keeping only where each message, template and slot list
-    closes; a judgement then changes only its own inserted block, so that an answer costs
-    what it adds, not a new reading of the whole file.
+    time: :meth:`text` is always ``insert_entries(text, added)``, but an answer costs what it
+    adds, not a new reading of the whole file.
 
     >>> editor = HistoryEditor('(("M-1" ("1" (inc-type ("ATTACK" fail)))))')
     >>> editor.add("M-1", "1", "inc-type", HistoryEntry(Text("X"), Judgement.FAIL))
@@ -548,16 +535,13 @@ def save_history(history: History, path: str | Path) -> None:
     """Write ``history`` to ``path`` atomically: either the old file or the complete new one.
 
     The text has the 1992 syntax and layout (:func:`write_history`), so that the 1992 program
-    can read it too. The file is replaced by a rename, after the new content is on disk: an
-    interrupted save leaves the old history intact.
+    can read it too.
 
     Parameters
     ----------
-    history : muceval.core.model.History
-        The judgements to write.
     path : str or pathlib.Path
-        Where to write them; an existing file is replaced (keeping its permissions), a
-        symbolic link is written through.
+        An existing file is replaced (keeping its permissions), a symbolic link is written
+        through.
 
     Raises
     ------

@@ -102,10 +102,9 @@ class ReportRow(NamedTuple):
 class ReportBlock:
     """One key/response template-pair section of a report, in file order.
 
-    ``key_id``/``response_id`` are ``None`` where the report prints ``<NONE>``.
-    ``tag`` is ``''`` for a matched pair, else ``missing``, ``spurious``,
-    ``optional``, ``irrelevant`` or ``ignored``. Irrelevant sections have no
-    rows; optional sections without a response have only the template-id row.
+    ``key_id``/``response_id`` are ``None`` where the report prints ``<NONE>``; ``tag`` is one
+    of :data:`TAGS`. Irrelevant sections have no rows; optional sections without a response
+    have only the template-id row.
     """
 
     message_id: str
@@ -448,22 +447,15 @@ def read_report(path: str | Path) -> ScoreReport:
     The reader keeps what is needed to recompute and compare scores: every tally row of
     every template-pair section (in file order, duplicated sections kept, as the official
     reports of some sites have them), the summary rows and the F-measures. It reads the
-    official reports of the MUC-4 distribution and those :func:`format_report` writes. The
-    file may be 8-bit text (Latin-1, as the 1992 files are) or UTF-8.
-
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        The report file.
+    official reports of the MUC-4 distribution and those :func:`format_report` writes, in
+    Latin-1 (as the 1992 files are) or UTF-8.
 
     Returns
     -------
     muceval.formats.muc.reports.ScoreReport
-        ``header`` (the lines before the first section), ``blocks`` (one per key/response
-        section), ``summary`` (the rows of the summary; ``summary_row(name)`` finds one)
-        and ``f_measures`` (the printed P&R, 2P&R and P&2R, or None when the report says
-        they are not available). A row's ``tally`` holds the printed counts, its ``rec``,
-        ``pre``, ``ovg`` and ``fal`` the printed integer percentages.
+        ``header``, ``blocks`` (one per key/response section), ``summary`` and
+        ``f_measures``; a row's ``tally`` holds the printed counts, its ``rec``, ``pre``,
+        ``ovg`` and ``fal`` the printed integer percentages.
 
     Raises
     ------

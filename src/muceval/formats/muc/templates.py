@@ -439,13 +439,6 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
     accepted without complaint (a slot out of order, a set fill outside its set) is allowed
     and not reported here; :func:`validate_files` lists it as warnings.
 
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        The template file.
-    config : muceval.core.model.Configuration
-        The configuration whose slots the file uses (labels, types, set members).
-
     Returns
     -------
     muceval.core.model.TemplateFile
