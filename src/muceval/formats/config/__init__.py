@@ -32,9 +32,10 @@ __all__ = [
     "write_configuration_toml",
 ]
 
+
 def load_configuration(path: str | Path, slots_path: str | Path | None = None, *,
                        slot_file_alone: bool = False) -> Configuration:
-    """Read a scorer configuration: native TOML (``*.toml``) or a 1992 ``config-*.el``.
+    """Read a scorer configuration: native TOML (``*.toml``, any case) or a 1992 ``config-*.el``.
 
     A configuration says which slots a template has (labels, types, set hierarchies,
     cross-references) and how to score them (mapping restriction, premodifiers, subtotal rows,
@@ -42,9 +43,6 @@ def load_configuration(path: str | Path, slots_path: str | Path | None = None, *
 
     Parameters
     ----------
-    path : str or pathlib.Path
-        A native TOML configuration (suffix ``.toml``, any case; ``docs/configuration.md``
-        describes it) or a 1992 Emacs Lisp configuration (any other name).
     slots_path : str or pathlib.Path or None, default None
         The 1992 slot file (``slotconfig-*.el``). None: the file named by the
         configuration's ``:slot-file`` option is looked for by its base name in the folder of
@@ -175,14 +173,8 @@ def convert_configuration(
     """
     config = read_lisp_configuration(Path(config_el), slots_el)
     if comment is None:
-        sources = [Path(config_el).name]
-        if slots_el is not None:
-            sources.append(Path(slots_el).name)
-        elif config.source and config.source != str(config_el):
-            sources.append(Path(config.source.split(" + ")[-1]).name)
-        comment = "muceval configuration converted from the 1992 files " + " + ".join(
-            dict.fromkeys(sources)
-        )
+        names = dict.fromkeys(Path(source).name for source in config.read_from)
+        comment = "muceval configuration converted from the 1992 files " + " + ".join(names)
     return write_configuration_toml(config, comment=comment)
 
 

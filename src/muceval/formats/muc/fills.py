@@ -332,32 +332,26 @@ def _parse_default(s: str, lo: int, hi: int) -> Value:
     return value
 
 
-def _has_colon(s: str, lo: int, hi: int) -> bool:
-    """Whether ``s[lo:hi]`` holds a ``:`` outside parentheses and quoted strings."""
+def _top_level(s: str, lo: int, hi: int, mark: str) -> Iterator[int]:
+    """Where ``mark`` stands in ``s[lo:hi]`` outside parentheses and quoted strings."""
     depth = 0
-    for _, tok in _structure(s, lo, hi, "():"):
+    for at, tok in _structure(s, lo, hi, "()" + mark):
         if tok == "(":
             depth += 1
         elif tok == ")":
             depth -= 1
-        elif tok == ":" and depth == 0:
-            return True
-    return False
+        elif tok == mark and depth == 0:
+            yield at
+
+
+def _has_colon(s: str, lo: int, hi: int) -> bool:
+    return next(_top_level(s, lo, hi, ":"), None) is not None
 
 
 def _top_level_pieces(s: str, lo: int, hi: int) -> list[tuple[int, int]]:
-    """``s[lo:hi]`` cut at every ``/`` outside parentheses and quoted strings."""
-    pieces, depth, start = [], 0, lo
-    for at, tok in _structure(s, lo, hi, "()/"):
-        if tok == "(":
-            depth += 1
-        elif tok == ")":
-            depth -= 1
-        elif tok == "/" and depth == 0:
-            pieces.append((start, at))
-            start = at + 1
-    pieces.append((start, hi))
-    return pieces
+    """``s[lo:hi]`` cut at every top-level ``/``."""
+    cuts = list(_top_level(s, lo, hi, "/"))
+    return list(zip([lo, *(at + 1 for at in cuts)], [*cuts, hi], strict=True))
 
 
 def _parse_location(s: str, lo: int, hi: int) -> Value:
