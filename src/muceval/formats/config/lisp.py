@@ -484,7 +484,8 @@ def _read_set_option(
     option: SList, slot_id: str, slot_type: SlotType, path: str
 ) -> tuple[SetNode, ...]:
     if slot_type is not SlotType.SET:
-        raise error_at(path, option, f"slot '{slot_id}': (set …) is only allowed for element slots")
+        raise error_at(path, option,
+                       f"slot '{slot_id}': (set …) is only allowed for element slots")
     if len(option.items) < 2:
         raise error_at(path, option, f"slot '{slot_id}': empty (set)")
     set_values = tuple(_read_set_node(item, path) for item in option.items[1:])

@@ -253,60 +253,47 @@ class _TomlReader:
     def slot(self, table: Any, index: int, seen: dict[str, int], labels: set[str]) -> SlotSpec:
         """The ``index``-th ``[[slot]]`` table; ``seen`` and ``labels`` hold the ids (with
         their table numbers) and labels of the slots before it."""
-        header = "[[slot]]"
-        tline = self.locate.table_line(header, index)
+        tline = self.locate.table_line("[[slot]]", index)
         self.expect(table, dict, "slot", tline)
-        self.check_keys(table, _SLOT_KEYS, header, index, "a [[slot]] table")
+        self.check_keys(table, _SLOT_KEYS, "[[slot]]", index, "a [[slot]] table")
         for required in ("id", "label", "type"):
             if required not in table:
                 raise self.fail(f"[[slot]] number {index + 1}: missing key '{required}'", tline)
-        id_line = self.locate.key_line(header, "id", index)
-        slot_id = self.expect(table["id"], str, "slot.id", id_line)
+        line = {key: self.locate.key_line("[[slot]]", key, index) for key in _SLOT_KEYS}
+        slot_id = self.expect(table["id"], str, "slot.id", line["id"])
         if not slot_id or slot_id != slot_id.strip():
-            raise self.fail(f"slot id {slot_id!r} is empty or has surrounding spaces", id_line)
+            raise self.fail(f"slot id {slot_id!r} is empty or has surrounding spaces", line["id"])
         if slot_id in seen:
-            raise self.fail(
-                f"duplicate slot id '{slot_id}' (first in [[slot]] number {seen[slot_id]})",
-                id_line,
-            )
+            raise self.fail(f"duplicate slot id '{slot_id}' (first in [[slot]] number "
+                            f"{seen[slot_id]})", line["id"])
         seen[slot_id] = index + 1
-        label_line = self.locate.key_line(header, "label", index)
-        label = self.expect(table["label"], str, f"slot '{slot_id}': label", label_line)
+        label = self.expect(table["label"], str, f"slot '{slot_id}': label", line["label"])
         if not label.strip():
-            raise self.fail(f"slot '{slot_id}': empty label", label_line)
+            raise self.fail(f"slot '{slot_id}': empty label", line["label"])
         if label in labels:
-            raise self.fail(f"slot '{slot_id}': label {label!r} is used twice", label_line)
+            raise self.fail(f"slot '{slot_id}': label {label!r} is used twice", line["label"])
         labels.add(label)
-        slot_type = self.slot_type(table["type"], slot_id, self.locate.key_line(header, "type", index))
-        values_line = self.locate.key_line(header, "values", index)
+        slot_type = self.slot_type(table["type"], slot_id, line["type"])
         set_values: tuple[SetNode, ...] = ()
         if "values" in table:
             if slot_type is not SlotType.SET:
-                raise self.fail(
-                    f"slot '{slot_id}': 'values' is only allowed for slots of type \"set\"",
-                    values_line,
-                )
-            set_values = self.set_values(table["values"], slot_id, values_line)
+                raise self.fail(f"slot '{slot_id}': 'values' is only allowed for slots of type "
+                                '"set"', line["values"])
+            set_values = self.set_values(table["values"], slot_id, line["values"])
         elif slot_type is SlotType.SET:
             raise self.fail(f"slot '{slot_id}': a set slot needs 'values'", tline)
-        xref_line = self.locate.key_line(header, "xref", index)
-        xref = self.xref(table.get("xref", []), slot_id, xref_line)
-        self.where[f"xref:{slot_id}"] = (self.path, xref_line)
+        xref = self.xref(table.get("xref", []), slot_id, line["xref"])
+        self.where[f"xref:{slot_id}"] = (self.path, line["xref"])
         return SlotSpec(slot_id, label, slot_type, set_values, xref)
 
     def slot_type(self, value: Any, slot_id: str, line: int | None) -> SlotType:
         type_name = self.expect(value, str, f"slot '{slot_id}': type", line)
         slot_type = _TOML_TYPES.get(type_name)
         if slot_type is None:
-            hint = (
-                " (the 1992 type 'element' is called 'set' here)"
-                if type_name == "element"
-                else ""
-            )
-            raise self.fail(
-                f"slot '{slot_id}': unknown type {type_name!r} (known: {', '.join(_TOML_TYPES)}){hint}",
-                line,
-            )
+            hint = (" (the 1992 type 'element' is called 'set' here)" if type_name == "element"
+                    else "")
+            raise self.fail(f"slot '{slot_id}': unknown type {type_name!r} (known: "
+                            f"{', '.join(_TOML_TYPES)}){hint}", line)
         return slot_type
 
     def xref(self, value: Any, slot_id: str, line: int | None) -> tuple[str, ...]:

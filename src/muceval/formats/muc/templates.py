@@ -256,19 +256,13 @@ class _FileParser:
             previous = message
 
     def control_characters(self, lines: list[str]) -> None:
-        count = 0
-        for number, line in enumerate(lines, 1):
-            bad = _CONTROL.search(line)
-            if bad is not None:
-                count += 1
-                if count <= _MAX_CONTROL_PROBLEMS:
-                    self.problem(
-                        number,
-                        f"control character {ord(bad.group()):#04x}: binary data in a template file?",
-                        bad.start() + 1,
-                    )
-        if count > _MAX_CONTROL_PROBLEMS:
-            self.problem(None, f"{count} lines with control characters in all")
+        found = [(number, bad) for number, line in enumerate(lines, 1)
+                 if (bad := _CONTROL.search(line)) is not None]
+        for number, bad in found[:_MAX_CONTROL_PROBLEMS]:
+            self.problem(number, f"control character {ord(bad.group()):#04x}: binary data in a "
+                         "template file?", bad.start() + 1)
+        if len(found) > _MAX_CONTROL_PROBLEMS:
+            self.problem(None, f"{len(found)} lines with control characters in all")
 
     def template(self, lines: list[tuple[int, str]]) -> Template:
         header_line = lines[0][0]
