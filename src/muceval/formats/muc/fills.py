@@ -76,8 +76,6 @@ _OP_NAMES = {":": "cross-reference ':'", "-": "'-'"}
 @dataclass(frozen=True, slots=True)
 class _Choice:
     value: Value
-    plain: bool
-    col: int
     grouped: bool = False  # written in parentheses
 
 
@@ -187,11 +185,11 @@ def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, i
         m = _QUOTED.match(s, i, hi)
         if m is None:
             raise _Syntax(i, "unterminated string (no closing '\"')")
-        return _Choice(Text(m.group()), True, i), m.end(), "closing quote"
+        return _Choice(Text(m.group())), m.end(), "closing quote"
     if c == "(":
         j = _group_end(s, i, hi)
         value = _parse_group(s, i + 1, j, grammar)
-        return _Choice(value, _is_plain(value, grammar.qualifier), i, grouped=True), j + 1, "')'"
+        return _Choice(value, grouped=True), j + 1, "')'"
     m = grammar.bare.match(s, i, hi)
     assert m is not None, "the bare patterns match the empty string"
     token = m.group().rstrip(" \t")
@@ -200,8 +198,8 @@ def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, i
     if grammar.qualifier and end < hi and s[end] == "(":
         j = _group_end(s, end, hi)
         qualifier = _parse_group(s, end + 1, j, _PLAIN)
-        return _Choice(Qualified(text, qualifier), True, i), j + 1, "')'"
-    return _Choice(text, True, i), end, ""
+        return _Choice(Qualified(text, qualifier)), j + 1, "')'"
+    return _Choice(text), end, ""
 
 
 def _group_end(s: str, i: int, hi: int) -> int:
