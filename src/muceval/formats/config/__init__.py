@@ -65,10 +65,6 @@ def load_configuration(path: str | Path, slots_path: str | Path | None = None, *
         If a file cannot be read or is malformed, if no slot definitions are found, or if a
         slot file is given alone without ``slot_file_alone``; each problem names file and line.
 
-    See Also
-    --------
-    bundled_configuration : The configurations shipped with muceval (MUC-4).
-
     Examples
     --------
     >>> import muceval
@@ -128,10 +124,6 @@ def bundled_configuration(name: str = "muc4") -> Configuration:
     ------
     UsageError
         If no bundled configuration has that name (the message lists those that exist).
-
-    See Also
-    --------
-    load_configuration : Read a configuration from a file.
 
     Examples
     --------

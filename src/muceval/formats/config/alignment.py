@@ -1,8 +1,5 @@
-"""The ``[alignment]`` tables of the native TOML configuration: reading, checking, writing.
-
-``docs/configuration.md`` ("Alignment criteria") describes the format. Every
-problem is reported with the file and the line of the key it concerns.
-"""
+"""The ``[alignment]`` tables of the native TOML configuration (``docs/configuration.md``,
+"Alignment criteria"): reading, checking, writing."""
 
 from __future__ import annotations
 
@@ -312,13 +309,9 @@ def read_alignment(reader: _TomlReader, table: Any, config: Configuration,
 
 
 def load_alignment_file(path: str | Path, config: Configuration) -> Configuration:
-    """``config`` with the ``[alignment…]`` tables of a TOML file merged in (``--alignment-file``).
-
-    The file holds only ``[alignment]`` tables (and optionally ``format-version``);
-    its criteria are added to the configuration's (a criterion of the same name
-    is replaced), and its ``default``, ``compare``, ``flag`` and ``chance``
-    replace the configuration's when given.
-    """
+    """``config`` with the ``[alignment…]`` tables of a TOML file merged in (``--alignment-file``):
+    its criteria added (replacing those of the same name), its other keys replacing the
+    configuration's when given."""
     from muceval.formats.config.common import _read_text
     from muceval.formats.config.native import _TomlReader
 

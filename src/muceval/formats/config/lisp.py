@@ -64,11 +64,9 @@ def read_lisp_configuration(
 ) -> Configuration:
     """Read a 1992 ``config-*.el`` (and its ``slotconfig-*.el``) into a :class:`Configuration`.
 
-    File options are recorded as written relative to ``*muc-base-directory*``.
-    A slot file given as the configuration (no ``define-muc-configuration-options``)
-    is refused, naming the configuration that probably was meant: scored with
-    every option at its 1992 default, the numbers change without a word.
-    ``slot_file_alone=True`` accepts it on purpose.
+    File options are recorded as written relative to ``*muc-base-directory*``. A slot file
+    given as the configuration is refused unless ``slot_file_alone`` (every option at its
+    1992 default changes the numbers without a word).
 
     With the MUC-4 distribution (``../shared/muc4``; not bundled, so not run here)::
 

@@ -549,10 +549,6 @@ def save_history(history: History, path: str | Path) -> None:
         If the file cannot be written (a missing folder, no permission) or is read-only;
         the old file, if any, is then unchanged.
 
-    See Also
-    --------
-    read_history : Read a history file.
-
     Examples
     --------
     >>> import muceval, os, tempfile

@@ -466,7 +466,6 @@ def read_report(path: str | Path) -> ScoreReport:
     See Also
     --------
     load_systems : Summaries and per-message tallies of systems from their reports.
-    format_report : Write a report in this layout.
 
     Examples
     --------

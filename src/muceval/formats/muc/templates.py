@@ -447,7 +447,6 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
 
     See Also
     --------
-    validate_files : Every problem and warning of a file, without raising.
     score_files : Read a key and responses and score them.
 
     Examples
@@ -469,17 +468,14 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
     return result.templates
 
 
-def _value_column(config: Configuration) -> int:
-    return max(_MIN_VALUE_COLUMN, max((len(s.label) for s in config.slots), default=0) + _LABEL_GAP)
-
-
 def format_template(template: Template, config: Configuration) -> str:
     """One template in the 1992 layout (no trailing blank line).
 
     Labels are padded to a common column; further fills of a slot go on
     continuation lines aligned under the first; a blank slot shows its marker.
     """
-    column = _value_column(config)
+    longest = max((len(spec.label) for spec in config.slots), default=0)
+    column = max(_MIN_VALUE_COLUMN, longest + _LABEL_GAP)
     pad = " " * column
     out: list[str] = []
     for spec in config.slots:
