@@ -91,9 +91,8 @@ def _slot_layout_problem(slots: tuple[SlotSpec, ...]) -> str | None:
         count = sum(1 for s in slots if s.type is type_)
         if count != 1:
             return f"exactly one slot of type '{type_.value}' is needed, found {count}"
-    if slots[0].type is not SlotType.MESSAGE_ID or (
-        len(slots) < 2 or slots[1].type is not SlotType.TEMPLATE_ID
-    ):
+    # One of each: there are two slots at least.
+    if (slots[0].type, slots[1].type) != (SlotType.MESSAGE_ID, SlotType.TEMPLATE_ID):
         return "the first two slots must be the message id and the template id slots"
     return None
 

@@ -41,8 +41,7 @@ def parse_mapping_file(
                 Problem(path, number, f"expected 'MESSAGE-ID KEY-ID RESPONSE-ID', got {content!r}")
             )
             continue
-        key_id = _template_ref(fields[1])
-        response_id = _template_ref(fields[2])
+        key_id, response_id = map(_template_ref, fields[1:])
         if key_id is None and response_id is None:
             problems.append(Problem(path, number, "a pair needs a key or a response template"))
             continue
