@@ -66,7 +66,10 @@ def read_lisp_configuration(
     if reader.slots is not None and "options" not in reader.where and not slot_file_alone:
         raise InputError.at(name, None, _slot_file_message(config_path))
     sources = [name]
-    if reader.slots is None or slots_path is not None:
+    if reader.slots is not None and slots_path is not None:
+        raise InputError.at(name, reader.where["slots"][1],
+                            "slots are defined here and a separate slot file was given too")
+    if reader.slots is None:
         if slots_path is None:
             if reader.slot_file is None:
                 raise InputError.at(
@@ -85,11 +88,6 @@ def read_lisp_configuration(
                     f"{slots_path}); give it explicitly",
                 )
         slots_path = Path(slots_path)
-        if reader.slots is not None:
-            line = reader.where["slots"][1]
-            raise InputError.at(
-                name, line, "slots are defined here and a separate slot file was given too"
-            )
         reader.read_forms(slots_path, is_slot_file=True)
         sources.append(str(slots_path))
         if reader.slots is None:

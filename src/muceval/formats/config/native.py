@@ -206,16 +206,14 @@ class _TomlReader:
         return Restriction(value[0], tuple(operands))
 
     def scored_templates(self, value: Any) -> tuple[TemplateSelection, ...] | None:
-        line = self.locate.key_line(None, "scored-templates") or self.locate.table_line(
-            "[[scored-templates]]"
-        )
+        header = "[[scored-templates]]"
+        line = self.locate.key_line(None, "scored-templates") or self.locate.table_line(header)
         self.where["scored-templates"] = (self.path, line)
         if value == "all":
             return None
         self.expect(value, list, "scored-templates", line)
         selections = []
         for index, entry in enumerate(value):
-            header = "[[scored-templates]]"
             eline = self.locate.table_line(header, index) or line
             self.expect(entry, dict, "scored-templates (each entry)", eline)
             self.check_keys(
