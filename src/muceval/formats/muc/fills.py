@@ -383,13 +383,14 @@ def _parse_number(s: str, lo: int, hi: int) -> Value:
     return _assemble(_scan(s, lo, hi, _RANGE), Range)
 
 
-_PARSERS: dict[SlotType, Callable[[str, int, int], Value]] = {
-    SlotType.MESSAGE_ID: _parse_default,
-    SlotType.SET: _parse_default,
-    SlotType.STRING: _parse_default,
-    SlotType.DATE: lambda s, lo, hi: _assemble(_scan(s, lo, hi, _RANGE), Range),
-    SlotType.NUMBER: _parse_number,
-    SlotType.LOCATION: _parse_location,
+# Each slot type's grammar: the parser of its values, and the context they are written in.
+_GRAMMARS: dict[SlotType, tuple[Callable[[str, int, int], Value], str]] = {
+    SlotType.MESSAGE_ID: (_parse_default, "default"),
+    SlotType.SET: (_parse_default, "default"),
+    SlotType.STRING: (_parse_default, "default"),
+    SlotType.DATE: (lambda s, lo, hi: _assemble(_scan(s, lo, hi, _RANGE), Range), "range"),
+    SlotType.NUMBER: (_parse_number, "range"),
+    SlotType.LOCATION: (_parse_location, "loc"),
 }
 
 _OPTIONAL_PREFIX = re.compile(r"\?[ \t]*")
@@ -416,7 +417,7 @@ def parse_value_line(
         try:
             if "(" in text:
                 _check_nesting(text, lo)
-            value = _PARSERS[slot_type](text, lo, len(text))
+            value = _GRAMMARS[slot_type][0](text, lo, len(text))
         except RecursionError:  # what the count above missed, behind quotes it misread
             raise _Syntax(lo, f"parentheses nested more than {MAX_NESTING} deep") from None
     except _Syntax as bad:
@@ -513,16 +514,6 @@ def _fmt_option(option: Value, ctx: str) -> str:
     return text if plain else f"({text})"
 
 
-_CONTEXT = {
-    SlotType.MESSAGE_ID: "default",
-    SlotType.SET: "default",
-    SlotType.STRING: "default",
-    SlotType.NUMBER: "range",
-    SlotType.DATE: "range",
-    SlotType.LOCATION: "loc",
-}
-
-
 def format_value(value: Value, slot_type: SlotType) -> str:
     """The text of one fill as written in a template file.
 
@@ -535,4 +526,4 @@ def format_value(value: Value, slot_type: SlotType) -> str:
         if isinstance(value, Qualified):
             return f"{_fmt(value.value, 'default')} ({_fmt(value.qualifier, 'qual')})"
         return _fmt(value, "default")
-    return _fmt(value, _CONTEXT[slot_type])
+    return _fmt(value, _GRAMMARS[slot_type][1])

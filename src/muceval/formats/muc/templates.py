@@ -75,18 +75,14 @@ class ParseResult:
         return not self.problems
 
 
-def _set_values(fill: Value) -> Iterable[Text]:
+def _set_values(fill: Value) -> list[Text]:
     """The texts of a set fill that must be members of the set (not the xref tags)."""
     if isinstance(fill, OptionalValue):
         fill = fill.value
     if isinstance(fill, CrossRef):
         fill = fill.value
-    if isinstance(fill, Text):
-        yield fill
-    elif isinstance(fill, Alternatives):
-        for option in fill.options:
-            if isinstance(option, Text):
-                yield option
+    options = fill.options if isinstance(fill, Alternatives) else (fill,)
+    return [option for option in options if isinstance(option, Text)]
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
