@@ -1,18 +1,6 @@
-"""Scorer configurations: the 1992 ``.el`` files and muceval's native TOML format.
-
-A configuration says which slots a template has (id, label, type, set tree,
-cross-references) and how to score (mapping restriction, premodifiers,
-subtotal rows, display type, flags). Two formats are read into the same
-:class:`~muceval.core.model.Configuration`:
-
-* the 1992 Emacs Lisp files: ``config-*.el`` (a
-  ``define-muc-configuration-options`` form) and ``slotconfig-*.el``
-  (``setq`` of the header regexps and a ``define-muc-template-slots`` form);
-* the native TOML format described in ``docs/configuration.md``, which
-  :func:`write_configuration_toml` writes and :func:`convert_configuration`
-  produces from a 1992 pair.
-
-The MUC-4 configuration ships with muceval (:func:`bundled_configuration`).
+"""Scorer configurations: the 1992 ``config-*.el`` and ``slotconfig-*.el`` files and muceval's
+native TOML format (``docs/configuration.md``), both read into a
+:class:`~muceval.core.model.Configuration`.
 
 >>> config = bundled_configuration("muc4")
 >>> config.slot("inc-type").cardinality, config.slot("inc-type").hierarchical
@@ -44,25 +32,17 @@ __all__ = [
     "write_configuration_toml",
 ]
 
-# ---------------------------------------------------------------------------
-# Public entry points
-# ---------------------------------------------------------------------------
-
 
 def load_configuration(path: str | Path, slots_path: str | Path | None = None, *,
                        slot_file_alone: bool = False) -> Configuration:
-    """Read a scorer configuration: native TOML (``*.toml``) or a 1992 ``config-*.el``.
+    """Read a scorer configuration: native TOML (``*.toml``, any case) or a 1992 ``config-*.el``.
 
-    A configuration says which slots a template has (their labels, types, set hierarchies and
-    cross-references) and how to score them (the mapping restriction, the premodifiers
-    ignored in string fills, the subtotal rows, the display type). Both formats give the same
-    :class:`~muceval.core.model.Configuration`; the format is chosen by the file's suffix.
+    A configuration says which slots a template has (labels, types, set hierarchies,
+    cross-references) and how to score them (mapping restriction, premodifiers, subtotal rows,
+    display type).
 
     Parameters
     ----------
-    path : str or pathlib.Path
-        A native TOML configuration (suffix ``.toml``, any case; ``docs/configuration.md``
-        describes it) or a 1992 Emacs Lisp configuration (any other name).
     slots_path : str or pathlib.Path or None, default None
         The 1992 slot file (``slotconfig-*.el``). None: the file named by the
         configuration's ``:slot-file`` option is looked for by its base name in the folder of
@@ -82,13 +62,8 @@ def load_configuration(path: str | Path, slots_path: str | Path | None = None, *
     UsageError
         If ``slots_path`` is given with a TOML configuration.
     InputError
-        If a file cannot be read or is malformed (an unknown option, a slot type, a
-        reference to an unknown slot...), if no slot definitions are found, or if a slot
-        file is given alone without ``slot_file_alone``; each problem names file and line.
-
-    See Also
-    --------
-    bundled_configuration : The configurations shipped with muceval (MUC-4).
+        If a file cannot be read or is malformed, if no slot definitions are found, or if a
+        slot file is given alone without ``slot_file_alone``; each problem names file and line.
 
     Examples
     --------
@@ -113,8 +88,8 @@ def load_configuration(path: str | Path, slots_path: str | Path | None = None, *
 
 
 def _explained(error: InputError, path: Path, slots_path: str | Path | None) -> InputError:
-    """A file of another kind given as the configuration (or slot file): what it is and where
-    it belongs, instead of the parser's complaint."""
+    """What a file of another kind given as the configuration or slot file is, instead of the
+    parser's complaint."""
     from muceval.formats.registry import wrong_kind  # the registry knows every kind
 
     for given, expected, accepted in (
@@ -134,32 +109,21 @@ def _explained(error: InputError, path: Path, slots_path: str | Path | None) -> 
 
 
 def bundled_configuration(name: str = "muc4") -> Configuration:
-    """A configuration shipped with muceval (``src/muceval/data/<name>.toml``).
+    """A configuration shipped with muceval (``src/muceval/data/<name>.toml``), cached.
 
     ``muc4`` is the 1992 TST3 configuration of the MUC-4 Scoring System (``config-tst3.el``
     with ``slotconfig-tst3.el``, converted), its message-header pattern widened to every
-    MUC-3 and MUC-4 message set: the slots numbered 0 to 24, the mapping restriction, the
-    premodifiers and the object subtotals. The result is cached; configurations are
-    immutable, so sharing one is safe.
+    MUC-3 and MUC-4 message set.
 
     Parameters
     ----------
     name : str, default 'muc4'
-        The configuration's name, the file name without ``.toml``.
-
-    Returns
-    -------
-    muceval.core.model.Configuration
-        The configuration.
+        The file name without ``.toml``.
 
     Raises
     ------
     UsageError
         If no bundled configuration has that name (the message lists those that exist).
-
-    See Also
-    --------
-    load_configuration : Read a configuration from a file.
 
     Examples
     --------
@@ -201,14 +165,8 @@ def convert_configuration(
     """
     config = read_lisp_configuration(Path(config_el), slots_el)
     if comment is None:
-        sources = [Path(config_el).name]
-        if slots_el is not None:
-            sources.append(Path(slots_el).name)
-        elif config.source and config.source != str(config_el):
-            sources.append(Path(config.source.split(" + ")[-1]).name)
-        comment = "muceval configuration converted from the 1992 files " + " + ".join(
-            dict.fromkeys(sources)
-        )
+        names = dict.fromkeys(Path(source).name for source in config.read_from)
+        comment = "muceval configuration converted from the 1992 files " + " + ".join(names)
     return write_configuration_toml(config, comment=comment)
 
 
@@ -218,8 +176,8 @@ BUNDLED_CONFIGURATIONS = ("muc4",)
 
 def resolve_configuration(config: str | Path | None = None, slots: str | Path | None = None,
                           alignment_file: str | Path | None = None) -> Configuration:
-    """The configuration a command or a report pipeline names: a file, a bundled name, or
-    the bundled MUC-4 one, with the ``[alignment...]`` tables of ``alignment_file`` merged in.
+    """The configuration a command or a report pipeline names, with the ``[alignment...]``
+    tables of ``alignment_file`` merged in.
 
     Parameters
     ----------
@@ -229,12 +187,6 @@ def resolve_configuration(config: str | Path | None = None, slots: str | Path | 
         MUC-4 configuration, or ``slots`` read alone when given.
     slots : str or pathlib.Path or None, default None
         A 1992 slot file (``slotconfig-*.el``).
-    alignment_file : str or pathlib.Path or None, default None
-        A TOML file of ``[alignment...]`` tables merged into the configuration.
-
-    Returns
-    -------
-    muceval.core.model.Configuration
 
     Examples
     --------

@@ -1,8 +1,5 @@
-"""The ``[alignment]`` tables of the native TOML configuration: reading, checking, writing.
-
-``docs/configuration.md`` ("Alignment criteria") describes the format. Every
-problem is reported with the file and the line of the key it concerns.
-"""
+"""The ``[alignment]`` tables of the native TOML configuration (``docs/configuration.md``,
+"Alignment criteria"): reading, checking, writing."""
 
 from __future__ import annotations
 
@@ -31,7 +28,7 @@ from muceval.core.alignment import (
     SlotMatch,
     ValueTest,
 )
-from muceval.core.model import Configuration, Restriction, SlotType
+from muceval.core.model import Configuration, SlotType
 
 if TYPE_CHECKING:
     from muceval.formats.config.native import _TomlReader
@@ -42,17 +39,6 @@ _ALIGNMENT_KEYS = ("default", "compare", "flag", "chance", "criteria")
 _CHANCE_KEYS = ("source", "keys", "common")
 _CRITERION_KEYS = ("restriction", "assignment", "cardinality", "require", "description")
 _VALUE_TEST_KEYS = ("credit", "max-chance", "min-bits")
-_OPTIONS = {
-    "match": _VALUE_TEST_KEYS,
-    "any-match": _VALUE_TEST_KEYS,
-    "all-match": _VALUE_TEST_KEYS,
-    "min-matching-slots": ("slots", *_VALUE_TEST_KEYS),
-    "min-evidence-bits": ("slots",),
-    "min-pair-score": (),
-    "all": (),
-    "any": (),
-    "not": (),
-}
 _MAX_DEPTH = 20
 
 
@@ -124,20 +110,11 @@ class _AlignmentReader:
         line = r.locate.table_line(header)
         r.expect(value, dict, "alignment.chance", line)
         r.check_keys(value, _CHANCE_KEYS, header)
-        fields: dict[str, Any] = {}
-        if "source" in value:
-            source = r.expect(value["source"], str, "alignment.chance.source",
-                              self.line(header, "source"))
-            if source not in ("key", "files"):
-                raise self.fail(f'alignment.chance.source: expected "key" or "files", found '
-                                f'{source!r}', self.line(header, "source"))
-            fields["source"] = source
-        if "keys" in value:
-            fields["keys"] = r.string_list(value["keys"], "alignment.chance.keys",
-                                           self.line(header, "keys"))
-        if "common" in value:
-            fields["common"] = self.fraction(value["common"], "alignment.chance.common",
-                                             self.line(header, "common"))
+        readers: dict[str, Callable[[Any, str, int | None], Any]] = {
+            "source": self.chance_source, "keys": r.string_list, "common": self.fraction
+        }
+        fields = {key: read(value[key], f"alignment.chance.{key}", self.line(header, key))
+                  for key, read in readers.items() if key in value}
         out = replace(base, **fields)
         if out.source == "files" and not out.keys:
             raise self.fail('alignment.chance: source = "files" needs keys = ["KEY FILE", …]',
@@ -146,6 +123,12 @@ class _AlignmentReader:
             raise self.fail('alignment.chance: keys are given but source is "key" (the key '
                             'being scored); write source = "files" to use them', line)
         return out
+
+    def chance_source(self, value: Any, what: str, line: int | None) -> str:
+        source: str = self.reader.expect(value, str, what, line)
+        if source not in ("key", "files"):
+            raise self.fail(f'{what}: expected "key" or "files", found {source!r}', line)
+        return source
 
     def criterion(self, name: str, body: Any, where: str, line: int | None) -> Criterion:
         r = self.reader
@@ -197,12 +180,13 @@ class _AlignmentReader:
             raise self.fail(f"{what}: each condition is a table with exactly one of "
                             f"{', '.join(CONDITION_KEYS)} (found: {found})", line)
         kind = kinds[0]
+        options, read = _CONDITIONS[kind]
         for key in value:
-            if key != kind and key not in _OPTIONS[kind]:
-                allowed = ", ".join(_OPTIONS[kind]) or "nothing else"
+            if key != kind and key not in options:
+                allowed = ", ".join(options) or "nothing else"
                 raise self.fail(f"{what}: unknown key {key!r} in a {kind} condition "
                                 f"(allowed with it: {allowed})", line)
-        return _CONDITION_READERS[kind](self, kind, value, f"{what}: {kind}", line, depth)
+        return read(self, kind, value, f"{what}: {kind}", line, depth)
 
     def combination(self, kind: str, value: dict[str, Any], where: str, line: int | None,
                     depth: int) -> Condition:
@@ -303,18 +287,19 @@ class _AlignmentReader:
 
 
 _ConditionReader = Callable[[_AlignmentReader, str, dict[str, Any], str, int | None, int], Condition]
-# Each kind of condition (CONDITION_KEYS) and its reader.
-_CONDITION_READERS: dict[str, _ConditionReader] = {
-    "all": _AlignmentReader.combination,
-    "any": _AlignmentReader.combination,
-    "not": _AlignmentReader.combination,
-    "min-pair-score": _AlignmentReader.min_pair_score,
-    "min-evidence-bits": _AlignmentReader.min_evidence_bits,
-    "min-matching-slots": _AlignmentReader.min_matching_slots,
-    "match": _AlignmentReader.slot_match,
-    "any-match": _AlignmentReader.slot_match,
-    "all-match": _AlignmentReader.slot_match,
+# Each kind of condition (CONDITION_KEYS): the keys allowed beside it, and its reader.
+_CONDITIONS: dict[str, tuple[tuple[str, ...], _ConditionReader]] = {
+    "match": (_VALUE_TEST_KEYS, _AlignmentReader.slot_match),
+    "any-match": (_VALUE_TEST_KEYS, _AlignmentReader.slot_match),
+    "all-match": (_VALUE_TEST_KEYS, _AlignmentReader.slot_match),
+    "min-matching-slots": (("slots", *_VALUE_TEST_KEYS), _AlignmentReader.min_matching_slots),
+    "min-evidence-bits": (("slots",), _AlignmentReader.min_evidence_bits),
+    "min-pair-score": ((), _AlignmentReader.min_pair_score),
+    "all": ((), _AlignmentReader.combination),
+    "any": ((), _AlignmentReader.combination),
+    "not": ((), _AlignmentReader.combination),
 }
+
 
 def read_alignment(reader: _TomlReader, table: Any, config: Configuration,
                    base: AlignmentSettings | None = None) -> AlignmentSettings:
@@ -324,13 +309,9 @@ def read_alignment(reader: _TomlReader, table: Any, config: Configuration,
 
 
 def load_alignment_file(path: str | Path, config: Configuration) -> Configuration:
-    """``config`` with the ``[alignment…]`` tables of a TOML file merged in (``--alignment-file``).
-
-    The file holds only ``[alignment]`` tables (and optionally ``format-version``);
-    its criteria are added to the configuration's (a criterion of the same name
-    is replaced), and its ``default``, ``compare``, ``flag`` and ``chance``
-    replace the configuration's when given.
-    """
+    """``config`` with the ``[alignment…]`` tables of a TOML file merged in (``--alignment-file``):
+    its criteria added (replacing those of the same name), its other keys replacing the
+    configuration's when given."""
     from muceval.formats.config.common import _read_text
     from muceval.formats.config.native import _TomlReader
 
@@ -350,51 +331,34 @@ def load_alignment_file(path: str | Path, config: Configuration) -> Configuratio
     return replace(config, alignment=settings)
 
 
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
-
-def _inline(value: Any) -> str:
-    from muceval.formats.config.writer import _toml_value
-
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_inline(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(_inline(v) for v in value) + "]"
-    return _toml_value(value)
-
-
 def alignment_lines(settings: AlignmentSettings) -> list[str]:
     """The ``[alignment]`` tables of ``settings`` (predefined criteria are not written)."""
-    from muceval.formats.config.writer import _toml_key
+    from muceval.formats.config.writer import _toml_key, _toml_value
 
-    out = ["", "[alignment]", f"default = {_inline(settings.default)}"]
+    out = ["", "[alignment]", f"default = {_toml_value(settings.default)}"]
     if settings.compare:
-        out.append(f"compare = {_inline(list(settings.compare))}")
+        out.append(f"compare = {_toml_value(list(settings.compare))}")
     if settings.flag is not None:
-        out.append(f"flag = {_inline(settings.flag)}")
+        out.append(f"flag = {_toml_value(settings.flag)}")
     if settings.chance != ChanceSettings():
-        out += ["", "[alignment.chance]", f"source = {_inline(settings.chance.source)}"]
+        out += ["", "[alignment.chance]", f"source = {_toml_value(settings.chance.source)}"]
         if settings.chance.keys:
-            out.append(f"keys = {_inline(list(settings.chance.keys))}")
-        out.append(f"common = {_inline(settings.chance.common)}")
+            out.append(f"keys = {_toml_value(list(settings.chance.keys))}")
+        out.append(f"common = {_toml_value(settings.chance.common)}")
     predefined = {c.name: c for c in PREDEFINED}
     for criterion in settings.criteria:
         if predefined.get(criterion.name) == criterion:
             continue
         body = criterion.to_dict()
         out += ["", f"[alignment.criteria.{_toml_key(criterion.name)}]"]
-        if isinstance(criterion.restriction, Restriction) or criterion.restriction != "1992":
-            out.append(f"restriction = {_inline(body['restriction'])}")
-        if criterion.assignment != "greedy":
-            out.append(f"assignment = {_inline(criterion.assignment)}")
-        if criterion.cardinality != "1:1":
-            out.append(f"cardinality = {_inline(criterion.cardinality)}")
+        default = Criterion(criterion.name)
+        for key in ("restriction", "assignment", "cardinality"):
+            if getattr(criterion, key) != getattr(default, key):
+                out.append(f"{key} = {_toml_value(body[key])}")
         if criterion.require:
             out.append("require = [")
-            out.extend(f"    {_inline(c)}," for c in body["require"])
+            out.extend(f"    {_toml_value(c)}," for c in body["require"])
             out.append("]")
         if criterion.description:
-            out.append(f"description = {_inline(criterion.description)}")
+            out.append(f"description = {_toml_value(criterion.description)}")
     return out

@@ -1,9 +1,9 @@
-"""What both configuration readers and the writer share: the 1992 defaults and names, and the
+"""What the configuration readers and the writer share: the 1992 defaults and names, and the
 cross-checks that need a whole configuration."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from muceval.core.model import (
@@ -55,12 +55,8 @@ _DISPLAY_ALIASES = {
     # The manual spells this one with an underscore.
     "all_templates": DisplayType.ALL_TEMPLATES,
 }
-
-
-
-# ---------------------------------------------------------------------------
-# Shared validation
-# ---------------------------------------------------------------------------
+# Where a reader found what the cross-checks may blame: check name -> (file, line).
+_Where = dict[str, tuple[str, int | None]]
 
 
 def _read_text(path: Path) -> str:
@@ -68,14 +64,10 @@ def _read_text(path: Path) -> str:
 
 
 def _check_references(
-    config: Configuration,
-    where: Mapping[str, tuple[str, int | None]],
-    default: tuple[str, int | None],
+    config: Configuration, where: _Where, default: tuple[str, int | None]
 ) -> None:
-    """Cross-checks that need the whole configuration: every slot reference must exist.
-
-    ``where`` maps a check name to the (file, line) to blame.
-    """
+    """Cross-checks that need the whole configuration: every slot reference must exist;
+    ``where`` gives the (file, line) to blame for each check."""
 
     def fail(key: str, message: str, slot_id: str | None = None) -> None:
         # A reader may record where each slot id was written ("check:slot").
@@ -99,9 +91,8 @@ def _slot_layout_problem(slots: tuple[SlotSpec, ...]) -> str | None:
         count = sum(1 for s in slots if s.type is type_)
         if count != 1:
             return f"exactly one slot of type '{type_.value}' is needed, found {count}"
-    if slots[0].type is not SlotType.MESSAGE_ID or (
-        len(slots) < 2 or slots[1].type is not SlotType.TEMPLATE_ID
-    ):
+    # One of each: there are two slots at least.
+    if (slots[0].type, slots[1].type) != (SlotType.MESSAGE_ID, SlotType.TEMPLATE_ID):
         return "the first two slots must be the message id and the template id slots"
     return None
 

@@ -24,12 +24,9 @@ from muceval.formats.config.common import (
     FLAG_OPTIONS,
     _check_references,
     _check_set_tree,
+    _Where,
 )
 from muceval.formats.toml import parse_toml
-
-# ---------------------------------------------------------------------------
-# Native TOML
-# ---------------------------------------------------------------------------
 
 FORMAT_VERSION = 1
 _TOP_KEYS = (
@@ -63,9 +60,13 @@ class _TomlReader:
     def __init__(self, text: str, path: str):
         self.path = path
         self.data, self.locate = parse_toml(text, path, "a configuration")
+        self.where: _Where = {}
 
     def fail(self, message: str, line: int | None) -> InputError:
         return InputError.at(self.path, line, message)
+
+    def unexpected(self, expected: str, value: Any, line: int | None) -> InputError:
+        return self.fail(f"{expected}, found {_toml_type(value)}", line)
 
     def check_keys(
         self,
@@ -88,7 +89,7 @@ class _TomlReader:
         if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
             raise self.fail(f"{what}: expected {_kind_name(kind)}, found a boolean", line)
         if not isinstance(value, kind):
-            raise self.fail(f"{what}: expected {_kind_name(kind)}, found {_toml_type(value)}", line)
+            raise self.unexpected(f"{what}: expected {_kind_name(kind)}", value, line)
         return value
 
     def string_list(self, value: Any, what: str, line: int | None) -> tuple[str, ...]:
@@ -106,17 +107,16 @@ class _TomlReader:
                 f"format-version {version!r} is not supported (this muceval reads version {FORMAT_VERSION})",
                 self.locate.key_line(None, "format-version"),
             )
-        where: dict[str, tuple[str, int | None]] = {}
         fields = self.templates(data.get("templates", {}))
-        fields.update(self.options(data.get("options", {}), where))
-        fields["subtotal_rows"] = self.subtotal_rows(data.get("subtotal-rows", {}), where)
+        fields.update(self.options(data.get("options", {})))
+        fields["subtotal_rows"] = self.subtotal_rows(data.get("subtotal-rows", {}))
         fields["files"] = self.files(data.get("files", {}))
         if "scored-templates" in data:
-            fields["scored_templates"] = self.scored_templates(data["scored-templates"], where)
-        slots = self.slots(data.get("slot"), where)
+            fields["scored_templates"] = self.scored_templates(data["scored-templates"])
+        slots = self.slots(data.get("slot"))
         config = replace(DEFAULTS, slots=slots, source=self.path, read_from=(self.path,),
                          **fields)
-        _check_references(config, where, (self.path, None))
+        _check_references(config, self.where, (self.path, None))
         if "alignment" in data:
             config = replace(config, alignment=read_alignment(self, data["alignment"], config))
         return config
@@ -136,7 +136,7 @@ class _TomlReader:
                     )
         return fields
 
-    def options(self, table: Any, where: dict[str, tuple[str, int | None]]) -> dict[str, Any]:
+    def options(self, table: Any) -> dict[str, Any]:
         """The fields given by the ``[options]`` table; ``where`` gets the line of each."""
         options = self.expect(table, dict, "[options]", self.locate.table_line("[options]"))
         self.check_keys(options, _OPTION_KEYS, "[options]")
@@ -149,7 +149,7 @@ class _TomlReader:
             else:
                 field, read = _OPTION_READERS[key]
                 fields[field] = read(self, value, what, line)
-            where[key] = (self.path, line)
+            self.where[key] = (self.path, line)
         return fields
 
     def display_type(self, value: Any, what: str, line: int | None) -> DisplayType:
@@ -167,14 +167,9 @@ class _TomlReader:
             return None
         if isinstance(value, list):
             return self.string_list(value, what, line)
-        raise self.fail(
-            f'{what}: expected "all" or a list of slot ids, found {_toml_type(value)}',
-            line,
-        )
+        raise self.unexpected(f'{what}: expected "all" or a list of slot ids', value, line)
 
-    def subtotal_rows(
-        self, table: Any, where: dict[str, tuple[str, int | None]]
-    ) -> tuple[SubtotalRow, ...]:
+    def subtotal_rows(self, table: Any) -> tuple[SubtotalRow, ...]:
         subtotals = self.expect(
             table, dict, "[subtotal-rows]", self.locate.table_line("[subtotal-rows]")
         )
@@ -184,7 +179,7 @@ class _TomlReader:
             rows.append(
                 SubtotalRow(name, self.string_list(slot_ids, f"subtotal-rows.{name}", line))
             )
-            where[f"subtotal:{name}"] = (self.path, line)
+            self.where[f"subtotal:{name}"] = (self.path, line)
         return tuple(rows)
 
     def files(self, table: Any) -> tuple[tuple[str, str], ...]:
@@ -207,24 +202,18 @@ class _TomlReader:
             elif isinstance(item, str):
                 operands.append(item)
             else:
-                raise self.fail(
-                    f"{what}: expected a slot id or a nested array, found {_toml_type(item)}", line
-                )
+                raise self.unexpected(f"{what}: expected a slot id or a nested array", item, line)
         return Restriction(value[0], tuple(operands))
 
-    def scored_templates(
-        self, value: Any, where: dict[str, tuple[str, int | None]]
-    ) -> tuple[TemplateSelection, ...] | None:
-        line = self.locate.key_line(None, "scored-templates") or self.locate.table_line(
-            "[[scored-templates]]"
-        )
-        where["scored-templates"] = (self.path, line)
+    def scored_templates(self, value: Any) -> tuple[TemplateSelection, ...] | None:
+        header = "[[scored-templates]]"
+        line = self.locate.key_line(None, "scored-templates") or self.locate.table_line(header)
+        self.where["scored-templates"] = (self.path, line)
         if value == "all":
             return None
         self.expect(value, list, "scored-templates", line)
         selections = []
         for index, entry in enumerate(value):
-            header = "[[scored-templates]]"
             eline = self.locate.table_line(header, index) or line
             self.expect(entry, dict, "scored-templates (each entry)", eline)
             self.check_keys(
@@ -245,87 +234,64 @@ class _TomlReader:
                     )
                     templates.append((tid, slots))
                 else:
-                    raise self.fail(
-                        f"scored-templates.templates: expected a template id or {{ id = …, slots = […] }}, found {_toml_type(spec)}",
-                        eline,
-                    )
+                    raise self.unexpected("scored-templates.templates: expected a template id "
+                                          "or { id = …, slots = […] }", spec, eline)
             selections.append(TemplateSelection(message, tuple(templates)))
         return tuple(selections)
 
-    def slots(self, value: Any, where: dict[str, tuple[str, int | None]]) -> tuple[SlotSpec, ...]:
+    def slots(self, value: Any) -> tuple[SlotSpec, ...]:
         if value is None:
             raise self.fail("no [[slot]] tables: a configuration needs slot definitions", None)
         self.expect(value, list, "slot", self.locate.key_line(None, "slot"))
-        where["slots"] = (self.path, self.locate.table_line("[[slot]]"))
+        self.where["slots"] = (self.path, self.locate.table_line("[[slot]]"))
         seen: dict[str, int] = {}
         labels: set[str] = set()
-        return tuple(self.slot(table, index, seen, labels, where)
-                     for index, table in enumerate(value))
+        return tuple(self.slot(table, index, seen, labels) for index, table in enumerate(value))
 
-    def slot(
-        self,
-        table: Any,
-        index: int,
-        seen: dict[str, int],
-        labels: set[str],
-        where: dict[str, tuple[str, int | None]],
-    ) -> SlotSpec:
+    def slot(self, table: Any, index: int, seen: dict[str, int], labels: set[str]) -> SlotSpec:
         """The ``index``-th ``[[slot]]`` table; ``seen`` and ``labels`` hold the ids (with
         their table numbers) and labels of the slots before it."""
-        header = "[[slot]]"
-        tline = self.locate.table_line(header, index)
+        tline = self.locate.table_line("[[slot]]", index)
         self.expect(table, dict, "slot", tline)
-        self.check_keys(table, _SLOT_KEYS, header, index, "a [[slot]] table")
+        self.check_keys(table, _SLOT_KEYS, "[[slot]]", index, "a [[slot]] table")
         for required in ("id", "label", "type"):
             if required not in table:
                 raise self.fail(f"[[slot]] number {index + 1}: missing key '{required}'", tline)
-        id_line = self.locate.key_line(header, "id", index)
-        slot_id = self.expect(table["id"], str, "slot.id", id_line)
+        line = {key: self.locate.key_line("[[slot]]", key, index) for key in _SLOT_KEYS}
+        slot_id = self.expect(table["id"], str, "slot.id", line["id"])
         if not slot_id or slot_id != slot_id.strip():
-            raise self.fail(f"slot id {slot_id!r} is empty or has surrounding spaces", id_line)
+            raise self.fail(f"slot id {slot_id!r} is empty or has surrounding spaces", line["id"])
         if slot_id in seen:
-            raise self.fail(
-                f"duplicate slot id '{slot_id}' (first in [[slot]] number {seen[slot_id]})",
-                id_line,
-            )
+            raise self.fail(f"duplicate slot id '{slot_id}' (first in [[slot]] number "
+                            f"{seen[slot_id]})", line["id"])
         seen[slot_id] = index + 1
-        label_line = self.locate.key_line(header, "label", index)
-        label = self.expect(table["label"], str, f"slot '{slot_id}': label", label_line)
+        label = self.expect(table["label"], str, f"slot '{slot_id}': label", line["label"])
         if not label.strip():
-            raise self.fail(f"slot '{slot_id}': empty label", label_line)
+            raise self.fail(f"slot '{slot_id}': empty label", line["label"])
         if label in labels:
-            raise self.fail(f"slot '{slot_id}': label {label!r} is used twice", label_line)
+            raise self.fail(f"slot '{slot_id}': label {label!r} is used twice", line["label"])
         labels.add(label)
-        slot_type = self.slot_type(table["type"], slot_id, self.locate.key_line(header, "type", index))
-        values_line = self.locate.key_line(header, "values", index)
+        slot_type = self.slot_type(table["type"], slot_id, line["type"])
         set_values: tuple[SetNode, ...] = ()
         if "values" in table:
             if slot_type is not SlotType.SET:
-                raise self.fail(
-                    f"slot '{slot_id}': 'values' is only allowed for slots of type \"set\"",
-                    values_line,
-                )
-            set_values = self.set_values(table["values"], slot_id, values_line)
+                raise self.fail(f"slot '{slot_id}': 'values' is only allowed for slots of type "
+                                '"set"', line["values"])
+            set_values = self.set_values(table["values"], slot_id, line["values"])
         elif slot_type is SlotType.SET:
             raise self.fail(f"slot '{slot_id}': a set slot needs 'values'", tline)
-        xref_line = self.locate.key_line(header, "xref", index)
-        xref = self.xref(table.get("xref", []), slot_id, xref_line)
-        where[f"xref:{slot_id}"] = (self.path, xref_line)
+        xref = self.xref(table.get("xref", []), slot_id, line["xref"])
+        self.where[f"xref:{slot_id}"] = (self.path, line["xref"])
         return SlotSpec(slot_id, label, slot_type, set_values, xref)
 
     def slot_type(self, value: Any, slot_id: str, line: int | None) -> SlotType:
         type_name = self.expect(value, str, f"slot '{slot_id}': type", line)
         slot_type = _TOML_TYPES.get(type_name)
         if slot_type is None:
-            hint = (
-                " (the 1992 type 'element' is called 'set' here)"
-                if type_name == "element"
-                else ""
-            )
-            raise self.fail(
-                f"slot '{slot_id}': unknown type {type_name!r} (known: {', '.join(_TOML_TYPES)}){hint}",
-                line,
-            )
+            hint = (" (the 1992 type 'element' is called 'set' here)" if type_name == "element"
+                    else "")
+            raise self.fail(f"slot '{slot_id}': unknown type {type_name!r} (known: "
+                            f"{', '.join(_TOML_TYPES)}){hint}", line)
         return slot_type
 
     def xref(self, value: Any, slot_id: str, line: int | None) -> tuple[str, ...]:
@@ -343,9 +309,8 @@ class _TomlReader:
         elif isinstance(value, str):
             roots = self.outline(value, what, line)
         else:
-            raise self.fail(
-                f"{what}: expected an indented outline string or a list of strings, found {_toml_type(value)}",
-                line,
+            raise self.unexpected(
+                f"{what}: expected an indented outline string or a list of strings", value, line
             )
         if not roots:
             raise self.fail(f"{what}: the set is empty", line)

@@ -19,11 +19,13 @@ from muceval.formats.config.native import _TEMPLATE_KEYS, FORMAT_VERSION
 
 
 def _toml_value(value: Any) -> str:
-    """One TOML value on one line: scalars as tomli_w writes them, arrays inline.
+    """One TOML value on one line: scalars as tomli_w writes them, arrays and tables inline.
 
     A tab is written as ``\\t`` (tomli_w keeps it literal, which is legal but
     invisible in a regular expression such as ``^[ \\t]*$``).
     """
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     text = tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
@@ -44,8 +46,9 @@ def _restriction_array(restriction: Restriction) -> list[Any]:
     ]
 
 
-def _wrap_array(key: str, items: list[str], width: int = 96) -> list[str]:
+def _wrap_array(key: str, values: tuple[str, ...], width: int = 96) -> list[str]:
     """``key = [a, b, …]`` folded over several lines at ``width`` columns."""
+    items = [_toml_value(value) for value in values]
     one_line = f"{key} = [{', '.join(items)}]"
     if len(one_line) <= width:
         return [one_line]
@@ -105,7 +108,7 @@ def write_configuration_toml(config: Configuration, *, comment: str | None = Non
     if config.subtotal_rows:
         out += ["", "[subtotal-rows]"]
         for row in config.subtotal_rows:
-            out.extend(_wrap_array(_toml_key(row.name), [_toml_value(s) for s in row.slot_ids]))
+            out.extend(_wrap_array(_toml_key(row.name), row.slot_ids))
     if config.files:
         out += ["", "[files]"]
         out.extend(f"{option} = {_toml_value(name)}" for option, name in config.files)
@@ -124,12 +127,10 @@ def _options_lines(config: Configuration) -> list[str]:
     if config.scored_slots is None:
         out.append('scored-slots = "all"')
     else:
-        out.extend(_wrap_array("scored-slots", [_toml_value(s) for s in config.scored_slots]))
+        out.extend(_wrap_array("scored-slots", config.scored_slots))
     if config.restrict_map_slots is not None:
         out.extend(_restriction_lines(config.restrict_map_slots))
-    out.extend(
-        _wrap_array("string-premodifiers", [_toml_value(w) for w in config.string_premodifiers])
-    )
+    out.extend(_wrap_array("string-premodifiers", config.string_premodifiers))
     return out
 
 

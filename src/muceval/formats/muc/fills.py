@@ -1,11 +1,5 @@
-"""The grammar of one fill (SCORER-SPEC §2.4): read a value line, write a value.
-
-Each slot type has its own grammar (set fills with cross-references, number and
-date ranges, locations with places, qualifiers and alternatives). The reader
-reports the column of a syntax error; the writer brackets structured values so
-that ``parse_fill(format_value(v, t), t) == v`` for every value the reader can
-produce.
-"""
+"""The grammar of one fill, per slot type (SCORER-SPEC §2.4): read a value line (with the
+column of a syntax error), write a value (``parse_fill(format_value(v, t), t) == v``)."""
 
 from __future__ import annotations
 
@@ -33,10 +27,6 @@ __all__ = ["ERROR_VALUE", "format_value", "parse_fill"]
 
 ERROR_VALUE = Text("<ERROR>")
 """What the 1992 scorer used in place of a fill it could not parse."""
-
-# ---------------------------------------------------------------------------
-# The value grammar (SCORER-SPEC §2.4)
-# ---------------------------------------------------------------------------
 
 
 class _Syntax(Exception):
@@ -67,18 +57,18 @@ _BARE_PLACE = re.compile(r"[^/:()\-]*")
 
 @dataclass(frozen=True, slots=True)
 class _Grammar:
-    name: str
     bare: re.Pattern[str]
     ops: str  # structural tokens
     qualifier: bool = False  # "NAME (TYPE)" after a bare token (places)
 
 
-_DEFAULT = _Grammar("default", _BARE_DEFAULT, ":")
-_RANGE = _Grammar("range", _BARE_RANGE, "-")
-_PLAIN = _Grammar("plain", _BARE_PLAIN, "")
-_LOC_TOP = _Grammar("loc-top", _BARE_PLAIN, "")
-_PLACE = _Grammar("place", _BARE_PLACE, ":-", qualifier=True)
-_SEGMENT = _Grammar("segment", _BARE_PLACE, "-", qualifier=True)
+# Compared by identity (_parse_group): _PLAIN and _LOC_TOP are equal but read groups apart.
+_DEFAULT = _Grammar(_BARE_DEFAULT, ":")
+_RANGE = _Grammar(_BARE_RANGE, "-")
+_PLAIN = _Grammar(_BARE_PLAIN, "")
+_LOC_TOP = _Grammar(_BARE_PLAIN, "")
+_PLACE = _Grammar(_BARE_PLACE, ":-", qualifier=True)
+_SEGMENT = _Grammar(_BARE_PLACE, "-", qualifier=True)
 
 _OP_NAMES = {":": "cross-reference ':'", "-": "'-'"}
 
@@ -86,8 +76,6 @@ _OP_NAMES = {":": "cross-reference ':'", "-": "'-'"}
 @dataclass(frozen=True, slots=True)
 class _Choice:
     value: Value
-    plain: bool
-    col: int
     grouped: bool = False  # written in parentheses
 
 
@@ -131,21 +119,6 @@ def _structure(s: str, lo: int, hi: int | None = None, marks: str = "()",
 
 
 _MARKS: dict[str, re.Pattern[str]] = {}
-
-
-def _matching_paren(s: str, start: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``start`` (quoted strings skipped), or -1."""
-    depth = 0
-    for at, tok in _structure(s, start):
-        if tok == "(":
-            depth += 1
-        elif tok == ")":
-            depth -= 1
-            if depth == 0:
-                return at
-        else:  # an unterminated string swallows the rest
-            return -1
-    return -1
 
 
 MAX_NESTING = 20
@@ -205,20 +178,18 @@ def _scan(s: str, lo: int, hi: int, grammar: _Grammar) -> list[_Element]:
 
 
 def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, int, str]:
-    """The choice at ``s[i]``, the index after it, and what closed it ("" after a bare token).
-
-    What closed it is named when unexpected text follows it.
-    """
+    """The choice at ``s[i]``, the index after it, and what closed it ("" after a bare token),
+    named when unexpected text follows it."""
     c = s[i] if i < hi else ""
     if c == '"':
         m = _QUOTED.match(s, i, hi)
         if m is None:
             raise _Syntax(i, "unterminated string (no closing '\"')")
-        return _Choice(Text(m.group()), True, i), m.end(), "closing quote"
+        return _Choice(Text(m.group())), m.end(), "closing quote"
     if c == "(":
         j = _group_end(s, i, hi)
         value = _parse_group(s, i + 1, j, grammar)
-        return _Choice(value, _is_plain(value, grammar.qualifier), i, grouped=True), j + 1, "')'"
+        return _Choice(value, grouped=True), j + 1, "')'"
     m = grammar.bare.match(s, i, hi)
     assert m is not None, "the bare patterns match the empty string"
     token = m.group().rstrip(" \t")
@@ -227,16 +198,26 @@ def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, i
     if grammar.qualifier and end < hi and s[end] == "(":
         j = _group_end(s, end, hi)
         qualifier = _parse_group(s, end + 1, j, _PLAIN)
-        return _Choice(Qualified(text, qualifier), True, i), j + 1, "')'"
-    return _Choice(text, True, i), end, ""
+        return _Choice(Qualified(text, qualifier)), j + 1, "')'"
+    return _Choice(text), end, ""
 
 
 def _group_end(s: str, i: int, hi: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``s[i]``, which must come before ``hi``."""
-    j = _matching_paren(s, i)
-    if j < 0 or j >= hi:
-        raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
-    return j
+    """Index of the ``)`` closing the ``(`` at ``s[i]``, which must come before ``hi``
+    (quoted strings skipped)."""
+    depth = 0
+    for at, tok in _structure(s, i):
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+            if depth == 0:
+                if at < hi:
+                    return at
+                break
+        else:  # an unterminated string swallows the rest
+            break
+    raise _Syntax(i, "unbalanced parentheses: '(' is never closed")
 
 
 def _unexpected(s: str, i: int, hi: int, after: str) -> _Syntax:
@@ -349,41 +330,36 @@ def _parse_default(s: str, lo: int, hi: int) -> Value:
     return value
 
 
-def _has_colon(s: str, lo: int, hi: int, top_level_only: bool) -> bool:
+def _top_level(s: str, lo: int, hi: int, mark: str) -> Iterator[int]:
+    """Where ``mark`` stands in ``s[lo:hi]`` outside parentheses and quoted strings."""
     depth = 0
-    for _, tok in _structure(s, lo, hi, "():"):
+    for at, tok in _structure(s, lo, hi, "()" + mark):
         if tok == "(":
             depth += 1
         elif tok == ")":
             depth -= 1
-        elif tok == ":" and (depth == 0 or not top_level_only):
-            return True
-    return False
+        elif tok == mark and depth == 0:
+            yield at
+
+
+def _has_colon(s: str, lo: int, hi: int) -> bool:
+    return next(_top_level(s, lo, hi, ":"), None) is not None
 
 
 def _top_level_pieces(s: str, lo: int, hi: int) -> list[tuple[int, int]]:
-    """``s[lo:hi]`` cut at every ``/`` outside parentheses and quoted strings."""
-    pieces, depth, start = [], 0, lo
-    for at, tok in _structure(s, lo, hi, "()/"):
-        if tok == "(":
-            depth += 1
-        elif tok == ")":
-            depth -= 1
-        elif tok == "/" and depth == 0:
-            pieces.append((start, at))
-            start = at + 1
-    pieces.append((start, hi))
-    return pieces
+    """``s[lo:hi]`` cut at every top-level ``/``."""
+    cuts = list(_top_level(s, lo, hi, "/"))
+    return list(zip([lo, *(at + 1 for at in cuts)], [*cuts, hi], strict=True))
 
 
 def _parse_location(s: str, lo: int, hi: int) -> Value:
     pieces = _top_level_pieces(s, lo, hi)
-    if len(pieces) > 1 and all(_has_colon(s, a, b, top_level_only=True) for a, b in pieces):
+    if len(pieces) > 1 and all(_has_colon(s, a, b) for a, b in pieces):
         # `C: P (CITY) / C: P (TOWN)`: every alternative is a whole location, and
         # the 1992 program matched a response equal to any one of them (TST4 key).
         # `COLOMBIA / COLOMBIA: MEDELLIN` keeps the manual's reading below.
         return _alternatives([_parse_location(s, a, b) for a, b in pieces])
-    if not _has_colon(s, lo, hi, top_level_only=True):
+    if not _has_colon(s, lo, hi):
         # A line without ':' is a plain string, not a location structure
         # (SCORER-SPEC §2.4.6); parenthesised alternatives may still hold locations.
         return _alternatives([c.value for c in _scan(s, lo, hi, _LOC_TOP) if isinstance(c, _Choice)])
@@ -407,13 +383,14 @@ def _parse_number(s: str, lo: int, hi: int) -> Value:
     return _assemble(_scan(s, lo, hi, _RANGE), Range)
 
 
-_PARSERS: dict[SlotType, Callable[[str, int, int], Value]] = {
-    SlotType.MESSAGE_ID: _parse_default,
-    SlotType.SET: _parse_default,
-    SlotType.STRING: _parse_default,
-    SlotType.DATE: lambda s, lo, hi: _assemble(_scan(s, lo, hi, _RANGE), Range),
-    SlotType.NUMBER: _parse_number,
-    SlotType.LOCATION: _parse_location,
+# Each slot type's grammar: the parser of its values, and the context they are written in.
+_GRAMMARS: dict[SlotType, tuple[Callable[[str, int, int], Value], str]] = {
+    SlotType.MESSAGE_ID: (_parse_default, "default"),
+    SlotType.SET: (_parse_default, "default"),
+    SlotType.STRING: (_parse_default, "default"),
+    SlotType.DATE: (lambda s, lo, hi: _assemble(_scan(s, lo, hi, _RANGE), Range), "range"),
+    SlotType.NUMBER: (_parse_number, "range"),
+    SlotType.LOCATION: (_parse_location, "loc"),
 }
 
 _OPTIONAL_PREFIX = re.compile(r"\?[ \t]*")
@@ -440,7 +417,7 @@ def parse_value_line(
         try:
             if "(" in text:
                 _check_nesting(text, lo)
-            value = _PARSERS[slot_type](text, lo, len(text))
+            value = _GRAMMARS[slot_type][0](text, lo, len(text))
         except RecursionError:  # what the count above missed, behind quotes it misread
             raise _Syntax(lo, f"parentheses nested more than {MAX_NESTING} deep") from None
     except _Syntax as bad:
@@ -477,11 +454,6 @@ def parse_fill(text: str, slot_type: SlotType) -> Value:
     return value
 
 
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
-
 def _fmt(value: Value, ctx: str) -> str:
     """Format ``value`` so that the grammar of context ``ctx`` reads it back unchanged."""
     if value is None:
@@ -502,7 +474,7 @@ def _fmt(value: Value, ctx: str) -> str:
     if isinstance(value, Location):
         text = _join(": ", _fmt(value.country, "place"), *(_fmt(p, "place") for p in value.places))
         pieces = _top_level_pieces(text, 0, len(text))
-        if len(pieces) > 1 and all(_has_colon(text, a, b, top_level_only=True) for a, b in pieces):
+        if len(pieces) > 1 and all(_has_colon(text, a, b) for a, b in pieces):
             # Unbracketed, `A: B / C: D` would read back as two whole locations.
             return _join(": ", _fmt(value.country, "place"), *(_bracketed_place(p) for p in value.places))
         return text
@@ -542,16 +514,6 @@ def _fmt_option(option: Value, ctx: str) -> str:
     return text if plain else f"({text})"
 
 
-_CONTEXT = {
-    SlotType.MESSAGE_ID: "default",
-    SlotType.SET: "default",
-    SlotType.STRING: "default",
-    SlotType.NUMBER: "range",
-    SlotType.DATE: "range",
-    SlotType.LOCATION: "loc",
-}
-
-
 def format_value(value: Value, slot_type: SlotType) -> str:
     """The text of one fill as written in a template file.
 
@@ -564,4 +526,4 @@ def format_value(value: Value, slot_type: SlotType) -> str:
         if isinstance(value, Qualified):
             return f"{_fmt(value.value, 'default')} ({_fmt(value.qualifier, 'qual')})"
         return _fmt(value, "default")
-    return _fmt(value, _CONTEXT[slot_type])
+    return _fmt(value, _GRAMMARS[slot_type][1])

@@ -9,11 +9,7 @@ A history file is one Emacs Lisp list (SCORER-SPEC §12.1)::
         ("04 FEB 88" fail)))
       (":MAP" ("1" . "2") (nil . "3"))))       ; a user mapping
 
-:func:`read_history` / :func:`parse_history` turn it into a
-:class:`~muceval.core.model.History`; :func:`write_history` writes it back in the
-same syntax and layout as the 1992 program (so the 1992 program can read it
-again), and :func:`save_history` does so atomically. :func:`add_judgement`
-records a new judgement without changing the original object.
+It is written back in the 1992 syntax and layout, so that the 1992 program can read it again.
 
 >>> h = parse_history('(("M-1" ("1" (inc-type ("ATTACK" partial "BOMBING")))))', "h")
 >>> [(m, t, s, e.judgement.value) for m, t, s, e in h.entries()]
@@ -23,7 +19,8 @@ records a new judgement without changing the original object.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterator, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -63,8 +60,6 @@ __all__ = [
     "write_history",
 ]
 
-"""The pseudo template id under which a message's user mapping is stored."""
-
 # The 1992 pretty-printer puts a judgement on one line when it ends within
 # this many columns, and one element a line otherwise (measured on the
 # TST3/TST4 history files, which it reproduces byte for byte).
@@ -84,24 +79,12 @@ _OPERATORS: dict[str, tuple[int, int | None, Callable[[list[Value]], Value]]] = 
 }
 
 
-# ---------------------------------------------------------------------------
-# Reading
-# ---------------------------------------------------------------------------
-
-
 def read_history(path: str | Path) -> History:
     """Read a 1992 history file: the human judgements that earlier scoring runs recorded.
 
     When no rule decides whether a response fill matches a key fill (string fills, mostly),
     the 1992 scorer asked its operator and stored the answer in a history file, which later
-    runs reused. Scoring with the same history gives the same scores.
-
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        The history file: one Emacs Lisp list of messages, key templates, slots and
-        judgements (``match``, ``partial``, ``fail``...), possibly with manual template
-        mappings (``":MAP"``).
+    runs reused.
 
     Returns
     -------
@@ -112,8 +95,7 @@ def read_history(path: str | Path) -> History:
     Raises
     ------
     InputError
-        If the file cannot be read or is not a well-formed history, naming file, line and
-        column.
+        If the file cannot be read or is not a well-formed history (file, line and column).
 
     See Also
     --------
@@ -261,11 +243,6 @@ def _read_value(node: SExpr, path: str) -> Value:
     return build(args)
 
 
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
-
 def format_value(value: Value) -> str:
     """A fill value in history syntax, on one line.
 
@@ -301,17 +278,6 @@ def _form(op: str, args: tuple[Value, ...]) -> str:
     return "(" + op + " " + " ".join(format_value(arg) for arg in args) + ")"
 
 
-def _format_entry(entry: HistoryEntry, column: int) -> list[str]:
-    parts = [format_value(entry.response), entry.judgement.value]
-    if entry.has_key or entry.key is not None:
-        parts.append(format_value(entry.key))
-    flat = "(" + " ".join(parts) + ")"
-    if column + len(flat) <= _LINE_WIDTH:
-        return [flat]
-    pad = " " * (column + 1)
-    return ["(" + parts[0], *(pad + part for part in parts[1:-1]), pad + parts[-1] + ")"]
-
-
 def _map_side_text(side: str | None) -> str:
     return "nil" if side is None else sexpr.quote_string(side)
 
@@ -328,52 +294,53 @@ def write_history(history: History) -> str:
     """
     if not history.messages:
         return "nil"
-    lines: list[str] = []
-    for m_index, message in enumerate(history.messages):
-        message_lines = _message_lines(message)
-        lines.append(("(" if m_index == 0 else " ") + message_lines[0])
-        lines.extend(message_lines[1:])
+    # A message after the first starts one column in, under the first one's parenthesis.
+    return "(" + "\n ".join("\n".join(_message_lines(m)) for m in history.messages) + ")"
+
+
+def _closed(first: str, children: Iterable[list[str]]) -> list[str]:
+    """``first`` and the children's lines, with the list's closing parenthesis."""
+    lines = [first, *itertools.chain.from_iterable(children)]
     lines[-1] += ")"
-    return "\n".join(lines)
+    return lines
 
 
 def _message_lines(message: HistoryMessage) -> list[str]:
-    lines = ["(" + sexpr.quote_string(message.message_id)]
-    for item in message.items:
-        if isinstance(item, HistoryMapping):
-            pairs = ["(" + _map_side_text(key) + ")" if response is None
-                     else f"({_map_side_text(key)} . {_map_side_text(response)})"
-                     for key, response in item.pairs]
-            lines.append("  (" + " ".join([sexpr.quote_string(MAP_ID), *pairs]) + ")")
-        else:
-            lines.extend(_template_lines(item))
-    lines[-1] += ")"
-    return lines
+    return _closed("(" + sexpr.quote_string(message.message_id),
+                   (_template_lines(item) if isinstance(item, HistoryTemplate)
+                    else [_mapping_line(item)] for item in message.items))
+
+
+def _mapping_line(mapping: HistoryMapping) -> str:
+    pairs = ["(" + _map_side_text(key) + ")" if response is None
+             else f"({_map_side_text(key)} . {_map_side_text(response)})"
+             for key, response in mapping.pairs]
+    return "  (" + " ".join([sexpr.quote_string(MAP_ID), *pairs]) + ")"
 
 
 def _template_lines(template: HistoryTemplate) -> list[str]:
     if template.template_id == MAP_ID:
         raise ValueError(f"{MAP_ID!r} cannot be used as a template id")
-    lines = ["  (" + sexpr.quote_string(template.template_id)]
-    for slot in template.slots:
-        lines.extend(_slot_lines(slot))
-    lines[-1] += ")"
-    return lines
+    return _closed("  (" + sexpr.quote_string(template.template_id),
+                   map(_slot_lines, template.slots))
 
 
 def _slot_lines(slot: HistorySlot) -> list[str]:
     if not slot.slot_id or slot.slot_id in ("nil", "t"):
         raise ValueError(f"invalid slot id {slot.slot_id!r}")
-    lines = ["   (" + sexpr.format_symbol(slot.slot_id)]
-    for entry in slot.entries:
-        lines.extend(_entry_lines(entry))
-    lines[-1] += ")"
-    return lines
+    return _closed("   (" + sexpr.format_symbol(slot.slot_id), map(_entry_lines, slot.entries))
 
 
 def _entry_lines(entry: HistoryEntry) -> list[str]:
-    entry_lines = _format_entry(entry, 4)
-    return ["    " + entry_lines[0], *entry_lines[1:]]
+    """A judgement at column 4: on one line if it fits, else one element a line."""
+    parts = [format_value(entry.response), entry.judgement.value]
+    if entry.has_key or entry.key is not None:
+        parts.append(format_value(entry.key))
+    flat = "(" + " ".join(parts) + ")"
+    if 4 + len(flat) <= _LINE_WIDTH:
+        return ["    " + flat]
+    pad = " " * 5
+    return ["    (" + parts[0], *(pad + part for part in parts[1:-1]), pad + parts[-1] + ")"]
 
 
 def insert_entries(
@@ -381,11 +348,9 @@ def insert_entries(
 ) -> str:
     """``text`` (a history file) with the ``added`` judgements in it, the rest byte for byte.
 
-    Each judgement goes where :func:`~muceval.core.model.add_judgement` puts it
-    (at the end of its slot, template or message, created if missing), written
-    as :func:`write_history` writes it. Comments, layout and escapes of the
-    user's file stay as they were. :class:`HistoryEditor` does the same one
-    judgement at a time.
+    Each judgement goes where :func:`~muceval.core.model.add_judgement` puts it (at the end
+    of its slot, template or message, created if missing), written as :func:`write_history`
+    writes it.
 
     >>> text = ';; checked by hand\\n(("M-1" ("1" (inc-type ("ATTACK" fail)))))'
     >>> print(insert_entries(text, [("M-1", "1", "inc-type", HistoryEntry(Text("X"), Judgement.FAIL))]))
@@ -418,11 +383,8 @@ class _Block(NamedTuple):
 
 class HistoryEditor:
     """A history file's ``text`` with judgements added (and taken back, last first) one at a
-    time: :meth:`text` is always ``insert_entries(text, added)``.
-
-    The text is parsed once, keeping only where each message, template and slot list
-    closes; a judgement then changes only its own inserted block, so that an answer costs
-    what it adds, not a new reading of the whole file.
+    time: :meth:`text` is always ``insert_entries(text, added)``, but an answer costs what it
+    adds, not a new reading of the whole file.
 
     >>> editor = HistoryEditor('(("M-1" ("1" (inc-type ("ATTACK" fail)))))')
     >>> editor.add("M-1", "1", "inc-type", HistoryEntry(Text("X"), Judgement.FAIL))
@@ -518,15 +480,12 @@ class HistoryEditor:
     def _place(self, message_id: str, template_id: str, slot_id: str) -> tuple[
             tuple[str, ...], int, int]:
         """The key of the block a judgement goes in, where that block goes, and its level."""
-        if (message_id, template_id, slot_id) in self._ends:
-            return (message_id, template_id, slot_id), \
-                self._ends[message_id, template_id, slot_id], _ENTRIES
-        if (message_id, template_id) in self._ends:
-            return (message_id, template_id, slot_id), self._ends[message_id, template_id], _SLOT
-        if (message_id,) in self._ends:
-            return (message_id, template_id), self._ends[(message_id,)], _TEMPLATE
-        top = self._top_end if self._nil_at is None else self._nil_at
-        return (message_id,), top, _MESSAGE
+        ids = (message_id, template_id, slot_id)
+        # At a level, the block goes at the end of the list named by the ids above it.
+        for level in (_ENTRIES, _SLOT, _TEMPLATE):
+            if ids[:level] in self._ends:
+                return ids[: level + 1], self._ends[ids[:level]], level
+        return ids[:1], self._top_end if self._nil_at is None else self._nil_at, _MESSAGE
 
     def _render(self, level: int, tree: HistoryMessage) -> str:
         if level == _MESSAGE:
@@ -576,26 +535,19 @@ def save_history(history: History, path: str | Path) -> None:
     """Write ``history`` to ``path`` atomically: either the old file or the complete new one.
 
     The text has the 1992 syntax and layout (:func:`write_history`), so that the 1992 program
-    can read it too. The file is replaced by a rename, after the new content is on disk: an
-    interrupted save leaves the old history intact.
+    can read it too.
 
     Parameters
     ----------
-    history : muceval.core.model.History
-        The judgements to write.
     path : str or pathlib.Path
-        Where to write them; an existing file is replaced (keeping its permissions), a
-        symbolic link is written through.
+        An existing file is replaced (keeping its permissions), a symbolic link is written
+        through.
 
     Raises
     ------
     OutputError
         If the file cannot be written (a missing folder, no permission) or is read-only;
         the old file, if any, is then unchanged.
-
-    See Also
-    --------
-    read_history : Read a history file.
 
     Examples
     --------

@@ -1,9 +1,6 @@
-"""Manual mapping files: which key template goes with which response template.
-
-Two layouts: a plain file of ``MESSAGE-ID KEY-ID RESPONSE-ID`` lines, and a 1992
-score report, whose block headers record the pairings an operator made (the
-official MUC-4 scores used such hand-made mappings).
-"""
+"""Manual mapping files (which key template goes with which response template): plain
+``MESSAGE-ID KEY-ID RESPONSE-ID`` lines, or a 1992 score report, whose block headers record
+the pairings an operator made (the official MUC-4 scores used such hand-made mappings)."""
 
 from __future__ import annotations
 
@@ -26,10 +23,8 @@ def _template_ref(token: str) -> str | None:
 def parse_mapping_file(
     text: str, path: str = "<string>"
 ) -> dict[str, list[tuple[str | None, str | None]]]:
-    """Read a simple mapping file: one ``MESSAGE-ID KEY-ID RESPONSE-ID`` line per pair.
-
-    ``-`` (or ``<NONE>``) stands for no template; ``#`` starts a comment.
-    Pairs keep their order; a pair may repeat.
+    """Read a simple mapping file: one ``MESSAGE-ID KEY-ID RESPONSE-ID`` line per pair, in
+    order (a pair may repeat); ``-`` (or ``<NONE>``) is no template, ``#`` starts a comment.
 
     >>> parse_mapping_file("# msg key resp\\nTST3-MUC4-0001 1 2\\nTST3-MUC4-0001 - 1\\n")
     {'TST3-MUC4-0001': [('1', '2'), (None, '1')]}
@@ -46,8 +41,7 @@ def parse_mapping_file(
                 Problem(path, number, f"expected 'MESSAGE-ID KEY-ID RESPONSE-ID', got {content!r}")
             )
             continue
-        key_id = _template_ref(fields[1])
-        response_id = _template_ref(fields[2])
+        key_id, response_id = map(_template_ref, fields[1:])
         if key_id is None and response_id is None:
             problems.append(Problem(path, number, "a pair needs a key or a response template"))
             continue
@@ -58,11 +52,9 @@ def parse_mapping_file(
 
 
 def mappings_from_report(blocks: Iterable[Any]) -> dict[str, list[tuple[str | None, str | None]]]:
-    """The ordered (key, response) pairs of the sections of a 1992 report, duplicates kept.
-
-    ``blocks`` are :class:`muceval.formats.muc.reports.ReportBlock` values (anything
-    with ``message_id``, ``key_id`` and ``response_id``).
-    """
+    """The ordered (key, response) pairs of the sections of a 1992 report, duplicates kept:
+    :class:`~muceval.formats.muc.reports.ReportBlock` values, or anything with their
+    ``message_id``, ``key_id`` and ``response_id``."""
     out: dict[str, list[tuple[str | None, str | None]]] = {}
     for block in blocks:
         out.setdefault(block.message_id, []).append((block.key_id, block.response_id))

@@ -1,17 +1,8 @@
-"""Reader of the fixed-width score reports that the 1992 MUC-4 scorer prints.
+"""Reader of the fixed-width score reports that the 1992 MUC-4 scorer prints (SCORER-SPEC §10).
 
-The layout is described in SCORER-SPEC §10: a header (configuration path and
-option lines), one section per key/response template pair (an ID line, a
-heading, tally rows separated by rules, then a form feed), and a final summary
-(`` * * * TOTAL SLOT SCORES * * *``) that ends with the F-measures.
-
-The reader keeps everything that is needed to recompute scores: every tally
-row with its counts and printed percentages, the sections in file order with
-duplicates kept (the official LSI and SRI reports contain duplicated sections
-that were counted in their totals, SCORER-SPEC §13.3), and the F-measures.
-
-Tabs are expanded to 8 columns before parsing. A ``*`` in a count column
-(only the TEXT FILTERING row prints them, for PAR/INC/ICR/IPA) is read as 0.
+Sections are kept in file order with duplicates: the official LSI and SRI reports hold
+duplicated sections that were counted in their totals (SCORER-SPEC §13.3). Tabs are expanded
+to 8 columns.
 
 >>> text = '''Configuration: config.el
 ...
@@ -63,13 +54,13 @@ _RULE_LINE = re.compile(r"^-{5,}[-+]*\s*$")
 # contain that pattern, and every printed number is followed by a space or '|',
 # so wide numbers (1092) never run into their neighbours.
 _ROW = re.compile(r"^(?P<name>\S.*?)\s+(?P<cols>\d+\s+\d+\|.*)$")
+# The columns of the common row: ASCII digits, '*' only among the percentages. Any other row
+# is read token by token (_parse_row), with the message that names what is wrong.
 _N = r"([0-9]{1,12})"
 _M = r"([0-9]{1,12}|\*)"
 _PLAIN_COLS = re.compile(
     rf"{_N}\s+{_N}\|\s*{_N}\s+{_N}\s+{_N}\s*\|\s*{_N}\s+{_N}\s*\|\s*{_N}\s+{_N}\s+{_N}"
     rf"\s*\|\s*{_M}\s+{_M}\s+{_M}(?:\s+{_M})?\s*")
-"""The columns of the common row: ASCII digits, '*' only among the percentages. Any other row
-is read token by token (:func:`_parse_row`), with the message that names what is wrong."""
 _F_HEADING = re.compile(r"^\s*P&R\s+2P&R\s+P&2R\s*$")
 _F_LINE = re.compile(r"^F-MEASURES\s+(?P<a>\S+)\s+(?P<b>\S+)\s+(?P<c>\S+)\s*$")
 _F_NONE = re.compile(r"^F-MEASURES not available\b.*$")
@@ -111,10 +102,9 @@ class ReportRow(NamedTuple):
 class ReportBlock:
     """One key/response template-pair section of a report, in file order.
 
-    ``key_id``/``response_id`` are ``None`` where the report prints ``<NONE>``.
-    ``tag`` is ``''`` for a matched pair, else ``missing``, ``spurious``,
-    ``optional``, ``irrelevant`` or ``ignored``. Irrelevant sections have no
-    rows; optional sections without a response have only the template-id row.
+    ``key_id``/``response_id`` are ``None`` where the report prints ``<NONE>``; ``tag`` is one
+    of :data:`TAGS`. Irrelevant sections have no rows; optional sections without a response
+    have only the template-id row.
     """
 
     message_id: str
@@ -304,11 +294,14 @@ def _kind(raw: str) -> object:
         return _BLANK
     if _RULE_LINE.match(line):
         return _RULE
+    row = _plain_line(line, 0)
+    return None if row is None else row[:-1]  # all but the line number
+
+
+def _plain_line(line: str, number: int) -> ReportRow | None:
     match = _ROW.match(line)
-    row = None if match is None else _plain_row(match.group("name").strip(),
-                                                match.group("cols"), 0)
-    return None if row is None else (row.name, row.tally, row.rec, row.pre, row.ovg, row.fal,
-                                     row.has_fal)
+    return None if match is None else _plain_row(match.group("name").strip(),
+                                                 match.group("cols"), number)
 
 
 @dataclass
@@ -392,15 +385,10 @@ class _ReportParser:
 
     def _plain(self, number: int, line: str) -> bool:
         """Whether ``line`` was a plain tally row where rows go, now read."""
-        if not self.takes_rows():
-            return False
-        match = _ROW.match(line)
-        row = None if match is None else _plain_row(match.group("name").strip(),
-                                                    match.group("cols"), number)
-        if row is None:
-            return False
-        self.add(row)
-        return True
+        row = _plain_line(line, number) if self.takes_rows() else None
+        if row is not None:
+            self.add(row)
+        return row is not None
 
     def _open_block(self, number: int, id_match: re.Match[str]) -> None:
         if self.state == "summary":
@@ -459,22 +447,15 @@ def read_report(path: str | Path) -> ScoreReport:
     The reader keeps what is needed to recompute and compare scores: every tally row of
     every template-pair section (in file order, duplicated sections kept, as the official
     reports of some sites have them), the summary rows and the F-measures. It reads the
-    official reports of the MUC-4 distribution and those :func:`format_report` writes. The
-    file may be 8-bit text (Latin-1, as the 1992 files are) or UTF-8.
-
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        The report file.
+    official reports of the MUC-4 distribution and those :func:`format_report` writes, in
+    Latin-1 (as the 1992 files are) or UTF-8.
 
     Returns
     -------
     muceval.formats.muc.reports.ScoreReport
-        ``header`` (the lines before the first section), ``blocks`` (one per key/response
-        section), ``summary`` (the rows of the summary; ``summary_row(name)`` finds one)
-        and ``f_measures`` (the printed P&R, 2P&R and P&2R, or None when the report says
-        they are not available). A row's ``tally`` holds the printed counts, its ``rec``,
-        ``pre``, ``ovg`` and ``fal`` the printed integer percentages.
+        ``header``, ``blocks`` (one per key/response section), ``summary`` and
+        ``f_measures``; a row's ``tally`` holds the printed counts, its ``rec``, ``pre``,
+        ``ovg`` and ``fal`` the printed integer percentages.
 
     Raises
     ------
@@ -485,7 +466,6 @@ def read_report(path: str | Path) -> ScoreReport:
     See Also
     --------
     load_systems : Summaries and per-message tallies of systems from their reports.
-    format_report : Write a report in this layout.
 
     Examples
     --------

@@ -1,13 +1,5 @@
-"""A history file that stores every new judgement the moment it is given, for one session at a time.
-
-Hours of adjudication live in a history. While a session holds a
-:class:`HistoryStore`, no other muceval session can write the same history (an
-exclusive lock on a hidden file next to it, released when the session ends or
-its process dies); each answer is written (atomically) before the next question
-is asked, so an interrupted session loses nothing that was answered; and a
-failed save keeps the answers in memory (:class:`HistorySaveError`) so that
-they can be saved elsewhere.
-"""
+"""A history file that stores every new judgement the moment it is given, for one session at a
+time: an interrupted session loses no answer, and a failed save keeps them in memory."""
 
 from __future__ import annotations
 
@@ -55,8 +47,8 @@ class HistoryStore:
         self.path = str(path)
         self.history = history if history is not None else History(self.path, ())
         self.start_from(self.history, text)
-        target = Path(os.path.realpath(self.path))
-        self._target = target
+        # An exclusive lock on a hidden file beside the history, let go when the process dies.
+        self._target = target = Path(os.path.realpath(self.path))
         self._lock = filelock.FileLock(str(target.parent / f".{target.name}.lock"), timeout=0)
         self._held: list[filelock.BaseFileLock] = []
         # The lock file each held lock was taken on, to remove it (only it) when let go.
@@ -171,11 +163,8 @@ class HistoryStore:
                 stale.unlink()
 
     def start_from(self, history: History, text: str | None) -> None:
-        """Answers go into ``history``, read from ``text`` (None: a new file).
-
-        Saving inserts each answer into ``text``: the user's comments, layout and
-        escapes are kept byte for byte.
-        """
+        """Answers go into ``history``, read from ``text`` (None: a new file), whose comments,
+        layout and escapes a save keeps byte for byte."""
         self.history = history
         self._text = text
         # What the file holds as far as this session knows: what was read, then what it wrote.
@@ -187,13 +176,12 @@ class HistoryStore:
         # ``text`` parsed once, then kept up to date with ``_added`` (see _new_text): a save
         # costs what the answer changes, not a new reading of the whole file.
         self._editor: HistoryEditor | None = None
+        # Written back as it was read: Latin-1 stays Latin-1, a byte-order mark stays.
+        self._encoding, self._bom = "utf-8", False
         if text is not None:
             # A text that does not parse fails at the first save, as it always has.
             with contextlib.suppress(InputError):
                 self._editor = HistoryEditor(text, self.path)
-        # Written back as it was read: Latin-1 stays Latin-1, a byte-order mark stays.
-        self._encoding, self._bom = "utf-8", False
-        if text is not None:
             with contextlib.suppress(InputError):
                 self._encoding, self._bom = text_encoding(read_bytes(self.path))
 
@@ -205,9 +193,8 @@ class HistoryStore:
     def record(self, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry) -> None:
         """Add one judgement to the history and save the file before returning.
 
-        A judgement whose save fails is not recorded (the store is as before it, so a later
-        save cannot write it over the answer given instead); the :class:`HistorySaveError`
-        holds the history with it, to be saved elsewhere.
+        A judgement whose save fails is not recorded (so a later save cannot write it over the
+        answer given instead); the :class:`HistorySaveError` holds the history with it.
         """
         before = self.history
         self.history = add_judgement(self.history, message_id, template_id, slot_id, entry)

@@ -1,32 +1,18 @@
 """Reading and writing MUC template files (answer keys and system responses).
 
-The reader follows the 1992 MUC-4 scorer (SCORER-SPEC §2): a file is cut into
-templates at lines matching the configured header regular expression; each
-template is cut into slot regions at lines that start with a configured slot
-label; every physical line of a region is one fill, parsed with the grammar of
-the slot's type (§2.4). Everything is driven by the :class:`Configuration`;
-nothing here knows about MUC-4 in particular.
-
-Where the 1992 program silently turned an unparsable value into ``<ERROR>``
-(or died on a missing slot), this reader reports a :class:`Problem` with file,
-line and column. :func:`parse_templates` collects every problem it can find
-(for ``muceval validate``) and still returns the templates, with ``<ERROR>``
-standing in for unparsable fills exactly as in 1992; :func:`read_templates`
-raises :class:`InputError` when there is any problem.
-
-Things the 1992 program accepted without complaint (a slot written out of
-order, a set fill that is not in the slot's set, an unindented line that is
-neither a slot label nor a comment, which it ignored) are reported as
-*warnings*, never as problems, so that every official key and response file
-reads cleanly.
-
-The writer produces the 1992 layout; ``parse(write(t)) == t`` for every
-template the reader can produce.
+As in the 1992 MUC-4 scorer (SCORER-SPEC §2), a file is cut into templates at the configured
+header lines, a template into slot regions at lines that start with a slot label, and every
+line of a region is one fill in the grammar of the slot's type. Where the 1992 program
+silently read ``<ERROR>`` (or died on a missing slot), a :class:`Problem` names file, line and
+column; what it accepted without complaint (a slot out of order, a set fill outside the set,
+an unlabelled line it ignored) is only a warning, so that every official file reads cleanly.
+The writer produces the 1992 layout: ``parse(write(t)) == t``.
 """
 
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -75,18 +61,10 @@ _MIN_VALUE_COLUMN = 35
 _LABEL_GAP = 2
 
 
-# ---------------------------------------------------------------------------
-# Results
-# ---------------------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class ParseResult:
-    """Templates read from one file, with everything found wrong in it.
-
-    ``problems`` are errors (the file is not usable as it is); ``warnings``
-    are oddities the 1992 scorer accepted silently.
-    """
+    """Templates read from one file; ``problems`` make the file unusable as it is,
+    ``warnings`` are oddities the 1992 scorer accepted silently."""
 
     templates: TemplateFile
     problems: tuple[Problem, ...]
@@ -97,28 +75,15 @@ class ParseResult:
         return not self.problems
 
 
-# ---------------------------------------------------------------------------
-# Type checks that the grammar alone does not make
-# ---------------------------------------------------------------------------
-
-
-def _set_values(fill: Value) -> Iterable[Text]:
+def _set_values(fill: Value) -> list[Text]:
     """The texts of a set fill that must be members of the set (not the xref tags)."""
     if isinstance(fill, OptionalValue):
         fill = fill.value
     if isinstance(fill, CrossRef):
         fill = fill.value
-    if isinstance(fill, Text):
-        yield fill
-    elif isinstance(fill, Alternatives):
-        for option in fill.options:
-            if isinstance(option, Text):
-                yield option
+    options = fill.options if isinstance(fill, Alternatives) else (fill,)
+    return [option for option in options if isinstance(option, Text)]
 
-
-# ---------------------------------------------------------------------------
-# Files: decoding, sectioning, slot regions (SCORER-SPEC §2.1-2.3)
-# ---------------------------------------------------------------------------
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LOOKS_LIKE_LABEL = re.compile(r"\d+\.\s")
@@ -126,8 +91,6 @@ _LOOKS_LIKE_LABEL = re.compile(r"\d+\.\s")
 _WRITTEN_LABEL = re.compile(r"\d+\.\s+\S.*?(?=\s{2,}|\t|$)")
 _TEMPLATE_ID = re.compile(r"([^\s()/:\"]+)(?:[ \t]*\(([^()]*)\))?")
 _MAX_CONTROL_PROBLEMS = 5
-
-
 # The usual tail (a blank line), spelt with a tab or with a backslash-t.
 _BLANK_TAILS = frozenset({r"^[ \t]*$", "^[ \t]*$"})
 
@@ -212,8 +175,6 @@ class _FileParser:
                 return spec
         return None
 
-    # -- sectioning --------------------------------------------------------
-
     def run(self, text: str) -> ParseResult:
         if "\r" in text:
             text = text.replace("\r\n", "\n")
@@ -253,18 +214,10 @@ class _FileParser:
     def outside(self, numbers: list[int], lines: list[str]) -> None:
         """Text in no template (before the first header, after a template's end): the 1992
         program skipped it; said once per run of such lines, as it may be a cut template."""
-        if not numbers:
-            return
-        start = previous = numbers[0]
-        for number in [*numbers[1:], None]:
-            if number is not None and number == previous + 1:
-                previous = number
-                continue
-            count = previous - start + 1
-            self.warning(start, f"{count} line(s) of text outside any template, from "
+        for _, run in itertools.groupby(enumerate(numbers), lambda pair: pair[1] - pair[0]):
+            start, *rest = (number for _, number in run)
+            self.warning(start, f"{len(rest) + 1} line(s) of text outside any template, from "
                          f"{lines[start - 1].strip()[:40]!r}: skipped, as the 1992 program did")
-            if number is not None:
-                start = previous = number
 
     def no_templates(self, lines: list[str]) -> None:
         # An empty file (or comments only) is what a system that found nothing
@@ -299,21 +252,13 @@ class _FileParser:
             previous = message
 
     def control_characters(self, lines: list[str]) -> None:
-        count = 0
-        for number, line in enumerate(lines, 1):
-            bad = _CONTROL.search(line)
-            if bad is not None:
-                count += 1
-                if count <= _MAX_CONTROL_PROBLEMS:
-                    self.problem(
-                        number,
-                        f"control character {ord(bad.group()):#04x}: binary data in a template file?",
-                        bad.start() + 1,
-                    )
-        if count > _MAX_CONTROL_PROBLEMS:
-            self.problem(None, f"{count} lines with control characters in all")
-
-    # -- one template ----------------------------------------------------------
+        found = [(number, bad) for number, line in enumerate(lines, 1)
+                 if (bad := _CONTROL.search(line)) is not None]
+        for number, bad in found[:_MAX_CONTROL_PROBLEMS]:
+            self.problem(number, f"control character {ord(bad.group()):#04x}: binary data in a "
+                         "template file?", bad.start() + 1)
+        if len(found) > _MAX_CONTROL_PROBLEMS:
+            self.problem(None, f"{len(found)} lines with control characters in all")
 
     def template(self, lines: list[tuple[int, str]]) -> Template:
         header_line = lines[0][0]
@@ -484,13 +429,6 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
     accepted without complaint (a slot out of order, a set fill outside its set) is allowed
     and not reported here; :func:`validate_files` lists it as warnings.
 
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        The template file.
-    config : muceval.core.model.Configuration
-        The configuration whose slots the file uses (labels, types, set members).
-
     Returns
     -------
     muceval.core.model.TemplateFile
@@ -505,7 +443,6 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
 
     See Also
     --------
-    validate_files : Every problem and warning of a file, without raising.
     score_files : Read a key and responses and score them.
 
     Examples
@@ -527,22 +464,14 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
     return result.templates
 
 
-# ---------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------
-
-
-def _value_column(config: Configuration) -> int:
-    return max(_MIN_VALUE_COLUMN, max((len(s.label) for s in config.slots), default=0) + _LABEL_GAP)
-
-
 def format_template(template: Template, config: Configuration) -> str:
     """One template in the 1992 layout (no trailing blank line).
 
     Labels are padded to a common column; further fills of a slot go on
     continuation lines aligned under the first; a blank slot shows its marker.
     """
-    column = _value_column(config)
+    longest = max((len(spec.label) for spec in config.slots), default=0)
+    column = max(_MIN_VALUE_COLUMN, longest + _LABEL_GAP)
     pad = " " * column
     out: list[str] = []
     for spec in config.slots:

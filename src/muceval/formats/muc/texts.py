@@ -1,8 +1,6 @@
 """Message texts in the layout of the MUC-3/MUC-4 corpora: a line holding only a message id
-(``TST3-MUC4-0001``, perhaps followed by a source in parentheses), then the text of that message up to the next such line.
-
-A folder is read file by file (the corpora's ``key-*`` answer keys and README files are
-passed over); the adjudication page shows a question's message beside its templates.
+(``TST3-MUC4-0001``, perhaps followed by a source in parentheses), then the text of that
+message up to the next such line. The adjudication page shows them beside the templates.
 """
 
 from __future__ import annotations
