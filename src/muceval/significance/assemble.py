@@ -1,6 +1,5 @@
-"""From the raw p-values of every pair to the comparisons and groups: one place for the engine
-of MUC tallies (:mod:`~muceval.significance.engine`, and its streamed form) and that of
-modern counts (:mod:`~muceval.significance.ratios`)."""
+"""From the raw p-values of every pair to the comparisons and groups, for MUC tallies and
+modern counts alike."""
 
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ __all__ = ["Assembled", "RawColumns", "RawTest", "apart_matrices", "assemble"]
 
 @dataclass(frozen=True)
 class RawTest:
-    """What the randomization found for one pair and metric, before any adjustment:
-    the p-value, how it was computed, and the confidence of an approximate decision."""
+    """What the randomization found for one pair and metric, before any adjustment."""
 
     p_value: float
     method: Decided
@@ -34,9 +32,8 @@ class RawTest:
 
 @dataclass(frozen=True, eq=False)
 class RawColumns:
-    """:class:`RawTest` of every pair and metric as arrays (pairs × metrics): the p-value,
-    whether exact, the count of extreme shuffles (-1: exact), the error bound of an exact
-    test, and the confidence (1 for an exact test)."""
+    """:class:`RawTest` of every pair and metric as arrays (pairs × metrics; ``nge`` -1 and
+    confidence 1 where exact)."""
 
     p_value: np.ndarray
     exact: np.ndarray
@@ -62,8 +59,8 @@ class RawColumns:
     @staticmethod
     def of_outcomes(plan: Plan, nge: np.ndarray, exact: Mapping[ExactJob, ExactResult],
                     settings: SignificanceSettings) -> RawColumns:
-        """The columns of a run of ``plan``: ``nge`` of the approximate pairs (pairs ×
-        metrics), the exact results by job (with ``p_value`` and ``error_bound``)."""
+        """The columns of a run of ``plan``: ``nge`` of the approximate pairs, the exact
+        results by job."""
         approximate = ~plan.exact
         p_value = np.where(approximate, (nge + 1) / (settings.shuffles + 1), 1.0)
         counts = np.where(approximate, nge, -1).astype(np.int64)
@@ -88,8 +85,7 @@ class Assembled:
 
 def apart_matrices(n: int, first: np.ndarray, second: np.ndarray, significant: np.ndarray,
                    metrics: Sequence[str]) -> dict[str, np.ndarray]:
-    """Per metric, the symmetric n × n matrix of the pairs ``(first[k], second[k])`` found
-    significantly different (``significant``: pairs × metrics)."""
+    """Per metric, the symmetric n × n matrix of the pairs found significantly different."""
     apart = {}
     for m, metric in enumerate(metrics):
         matrix = np.zeros((n, n), dtype=bool)
@@ -103,11 +99,9 @@ def assemble(names: Sequence[str], metrics: Sequence[str],
              raw: RawColumns, settings: SignificanceSettings, units: np.ndarray,
              pair_ci: np.ndarray | Callable[[], np.ndarray] | None = None,
              classic: Mapping[str, ClassicColumns] | None = None) -> Assembled:
-    """Adjust and decide every pair (``raw``: pairs × metrics; pair ``k`` is systems
-    ``first[k]`` and ``second[k]``), and lay out the comparisons (``units[k]``: the units
-    pair ``k`` differs on or is tested on; ``pair_ci``: pairs × metrics × 2 intervals, or
-    what returns them, called once the groups are made; ``classic``: per metric) and the
-    groups of systems no decision separates."""
+    """Adjust and decide every pair ``(first[k], second[k])``, and lay out the comparisons
+    and the groups (``pair_ci``: pairs × metrics × 2, or what returns them, called once the
+    groups are made)."""
     first = np.asarray(first, dtype=np.int64)
     second = np.asarray(second, dtype=np.int64)
     adjusted, decided = decisions(raw.p_value, raw.confidence, settings)

@@ -1,9 +1,6 @@
 """The compiled kernels (numba), imported at first use by :mod:`muceval.significance.kernels`
-and :mod:`muceval.significance.bootstrap`: a small run on the NumPy paths never loads numba.
-
-Every function here has a NumPy reference in those modules that gives the same result (the
-tests compare them); this module holds only the compiled loops.
-"""
+and :mod:`muceval.significance.bootstrap`, whose NumPy references give the same results (the
+tests compare them)."""
 
 from __future__ import annotations
 
@@ -92,7 +89,7 @@ def _unpack(s: int) -> tuple[int, int, int]:
 def _exchanged_sums(tables: np.ndarray, b0: int, nb: int, seg_words: int, key: np.uint64,
                     i: int) -> tuple[int, int, int]:
     """Shuffle ``i``'s exchanged (POS, ACT, N2) sums of the pair whose ``nb`` blocks start
-    at table row ``b0``: each coin word's bytes pick one table entry per block."""
+    at table row ``b0``."""
     n_words = (nb + _PER_WORD - 1) // _PER_WORD
     s = 0
     sp = 0
@@ -423,9 +420,8 @@ def _tails(values: np.ndarray, a: np.ndarray, b: np.ndarray,  # pragma: no cover
 def _count_pair(sums: np.ndarray, q: int, p: int, width: int, totals: np.ndarray,
                 coefs: np.ndarray, signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
                 out: np.ndarray) -> None:
-    """Adds to ``out[p]`` the shuffles among ``width`` whose exchanged sums (rows q, q+1,
-    q+2 of ``sums``: POS, ACT, N2) are at least as extreme, per metric, with the same IEEE
-    operations as :func:`_approx_kernel`."""
+    """Adds to ``out[p]`` the shuffles among ``width`` whose exchanged sums (rows q to q+2 of
+    ``sums``) are at least as extreme, per metric, in :func:`_batch_hits`' IEEE operations."""
     px = totals[p, 0]
     ax = totals[p, 1]
     nx = totals[p, 2]
@@ -461,15 +457,9 @@ def _count_pair(sums: np.ndarray, q: int, p: int, width: int, totals: np.ndarray
 def _gemm_hits(diffs_t: np.ndarray, coins_t: np.ndarray, n_shuffles: int, totals: np.ndarray,
                coefs: np.ndarray, signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
                out: np.ndarray) -> None:
-    """Counts of extreme shuffles from exchanged sums formed by float32 matrix products.
-
-    ``diffs_t``: 3·pairs × units (each pair's differing units first, zeros after), exact in
-    float32 because every partial sum stays below 2^24; ``coins_t``: blocks × units ×
-    _GEMM_SHUFFLES of the shared coin stream (coin j of a shuffle exchanges each pair's
-    j-th differing unit, as everywhere). Each thread takes a few pairs, multiplies their
-    differences by a block of coins (BLAS, one thread per call) and counts every metric
-    over the block. Adds to ``out``.
-    """
+    """Adds to ``out`` the counts of extreme shuffles of the exchanged sums formed by float32
+    products of ``diffs_t`` (3·pairs × units) with ``coins_t`` (blocks × units ×
+    _GEMM_SHUFFLES), a few pairs per thread (BLAS on one thread per call)."""
     n_pairs = totals.shape[0]
     for b in prange((n_pairs + _GEMM_PAIRS - 1) // _GEMM_PAIRS):
         p0 = b * _GEMM_PAIRS
@@ -487,8 +477,7 @@ def _gemm_hits(diffs_t: np.ndarray, coins_t: np.ndarray, n_shuffles: int, totals
 def _sum_hits(sums: np.ndarray, width: int, totals: np.ndarray, coefs: np.ndarray,
               signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
               out: np.ndarray) -> None:
-    """:func:`_count_pair` for every pair of exchanged sums formed elsewhere (3·pairs ×
-    shuffles; the pairs with more units than one product takes)."""
+    """:func:`_count_pair` for every pair of ``sums`` (3·pairs × shuffles)."""
     for p in prange(totals.shape[0]):
         _count_pair(sums, 3 * p, p, width, totals, coefs, signs, thresholds, two_sided, out)
 
@@ -496,11 +485,9 @@ def _sum_hits(sums: np.ndarray, width: int, totals: np.ndarray, coefs: np.ndarra
 @njit(parallel=True, cache=True, nogil=True)
 def _coin_blocks(key: np.uint64, start: int, n_shuffles: int, unit_start: int,
                  out: np.ndarray) -> None:
-    """The coins of shuffles ``start`` … ``start + n_shuffles - 1`` for units ``unit_start``
-    (a multiple of 64) onwards, as float32 0/1 in the layout :func:`_gemm_hits` multiplies
-    by: ``out[k, u, t]`` is unit ``unit_start + u``'s coin in shuffle ``start + k·width + t``
-    (the same words and bits as ``kernels.coins``). ``out`` comes zeroed; shuffles past the
-    end stay zero."""
+    """The coins of ``n_shuffles`` shuffles from ``start`` for units from ``unit_start`` (a
+    multiple of 64) into zeroed ``out``: ``out[k, u, t]`` is unit ``unit_start + u``'s coin
+    in shuffle ``start + k·width + t`` (as ``kernels.coins``)."""
     width = out.shape[2]
     units = out.shape[1]
     n_words = (units + 63) // 64

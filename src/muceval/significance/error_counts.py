@@ -1,9 +1,6 @@
-"""Which changes in error counts are real: per error category and pair of systems,
-both counts, the difference and the p-value of a paired randomization over documents
-(:func:`muceval.significance.counts.paired_count_tests`), adjusted over the pairs of each
-category: a candidate against a baseline (``compare``), every pair (``significance
---errors``) or neighbours in a ranking (the report). :mod:`muceval.reporting.error_changes`
-writes them.
+"""Which changes in error counts are real: per error category and pair of systems, both
+counts, the difference and the p-value (:func:`muceval.significance.counts.paired_count_tests`),
+adjusted over the pairs of each category.
 
 >>> import numpy as np
 >>> from muceval.core.error_counts import ErrorCounts
@@ -31,10 +28,8 @@ __all__ = ["ErrorChange", "all_pair_changes", "changes_between", "error_changes"
 
 @dataclass(frozen=True)
 class ErrorChange:
-    """One category of one pair of systems: both counts, the difference (candidate −
-    baseline), the p-value, the p-value adjusted over the pairs tested for that category
-    (``settings.adjust``; equal to it when there is one pair or no adjustment), how it was
-    found, and the documents whose counts differ."""
+    """One category of one pair of systems (``difference``: candidate − baseline;
+    ``adjusted_p_value``: over the pairs tested for that category)."""
 
     baseline: str
     candidate: str
@@ -53,9 +48,8 @@ class ErrorChange:
 
 def changes_between(counts: ErrorCounts, pairs: Sequence[tuple[str, str]],
                     settings: SignificanceSettings) -> list[ErrorChange]:
-    """Every category of each pair ``(baseline, candidate)``, pair by pair; the documents are
-    those of any system (a document a system lacks counts zero for it). The p-values of a
-    category are adjusted over the pairs (``settings.adjust``).
+    """Every category of each pair ``(baseline, candidate)``, pair by pair (a document a
+    system lacks counts zero for it).
 
     Raises
     ------

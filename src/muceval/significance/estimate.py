@@ -1,12 +1,5 @@
-"""What a plan will cost on this machine (``significance --plan``), from short timed runs.
-
-The kernels a run takes are timed on a sample of its own work, the way the run takes them:
-the approximate kernel that :func:`~muceval.significance.kernels.approximate_counts` chooses
-for the run's batches, on the run's threads and metrics (how a call's time splits into a
-part per call, per pair and per pair-shuffle, applied to the run's batches); exact jobs one
-at a time (how their time splits into a part per job and a part per lattice cell) and then
-through the executor's thread pool (how they overlap there). Only sampled pairs are built,
-so that planning half a million pairs takes a sample's memory and time, not the run's.
+"""What a plan will cost on this machine (``significance --plan``), from short timed runs of
+the kernels the run takes, on a sample of its own work (only sampled pairs are built).
 ``benchmarks/plan_estimates.py`` prints estimate beside measurement.
 """
 
@@ -90,18 +83,12 @@ def estimate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
              settings: SignificanceSettings, workers: int, threads: int) -> PlanEstimate:
     """The plan's cost from timed runs of the kernels it will take, on this machine.
 
-    Approximate pairs: the kernel that :func:`approximate_counts` chooses for the run's
-    first batch (compiled or NumPy), on ``threads`` threads, with the plan's metrics,
-    timed (after a call that loads it, so that numba's start-up is left out) on a few
-    hundred to 2,048 pairs spread over the plan, at the run's shuffles unless a call of
-    them would be long: a part per call and a part per pair, applied to the executor's
-    batches, shared by ``workers``. Only the sampled pairs are read, and to learn the path,
-    those of the first batch until its work repays loading numba. Exact jobs: the
-    smallest and those around the
-    median enumerated one at a time, fitted as a time per job plus a time per lattice cell
-    of :func:`exact_cost`, then again through the executor's pool of ``threads`` threads,
-    which gives how much they overlap; shared by ``workers``, and never shorter than the
-    longest job.
+    Approximate pairs: the kernel :func:`approximate_counts` chooses for the run's first
+    batch, timed (once loaded) on up to 2,048 pairs spread over the plan, as a part per call
+    and a part per pair applied to the executor's batches. Exact jobs: the smallest and
+    those around the median, fitted as a time per job plus a time per cell of
+    :func:`exact_cost`, then through the executor's pool for their overlap; never shorter
+    than the longest job. Both shared by ``workers``.
     """
     assert settings.seed is not None, "the seed is drawn before the plan is estimated"
     approximate_seconds = _time_approximate(the_plan, pairs, metrics, settings, threads)
@@ -135,8 +122,7 @@ def _spread(count: int, most: int) -> np.ndarray:
 
 def _time_approximate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
                       settings: SignificanceSettings, threads: int) -> float:
-    """Seconds of the plan's approximate pairs on one worker of ``threads`` threads (0
-    without), from the kernel the run takes, timed on a sample of the pairs."""
+    """Seconds of the plan's approximate pairs on one worker of ``threads`` threads."""
     chosen = the_plan.approximate_pairs
     shuffles = settings.shuffles
     if not chosen or shuffles <= 0:
@@ -160,9 +146,8 @@ def _time_approximate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequen
 
 @dataclass(frozen=True)
 class _KernelCost:
-    """A call of the approximate kernel on n pairs of ``shuffles`` shuffles takes
-    ``call + n·pair`` seconds (the coins are made once per call); at other shuffles, in
-    proportion."""
+    """A call of the approximate kernel on n pairs takes ``call + n·pair`` seconds at
+    ``shuffles`` shuffles, in proportion at others."""
 
     call: float
     pair: float
@@ -177,8 +162,8 @@ class _KernelCost:
 
 @dataclass(frozen=True)
 class _KernelTimer:
-    """Timed calls of :func:`approximate_counts` on (a spread part of) ``sample``, down the
-    path the run takes (``compiled``) on its threads, metrics and settings."""
+    """Timed calls of :func:`approximate_counts` on (a spread part of) ``sample``, as the run
+    makes them."""
 
     sample: list[PairData]
     metrics: tuple[str, ...]
@@ -202,14 +187,10 @@ class _KernelTimer:
         return statistics.median(times)
 
     def cost(self, step: int, whole: bool) -> _KernelCost:
-        """Calls at the run's shuffles on a quarter of the pairs and on all of them split a
-        call's time into a part per call and a part per pair. When a call at the run's
-        shuffles would be too long (hundreds of thousands of shuffles), both parts are
-        timed at fewer shuffles and scaled in proportion: the part per pair also holds a
-        part that does not grow with the shuffles (its inputs), so the scaled estimate
-        errs long, by that part's share at the timed shuffles (a few per cent). A sample
-        that is the ``whole`` approximate part of a plan, in one batch, is simply timed
-        when that is short: the call is the run."""
+        """Calls on a quarter of the pairs and on all of them split a call's time into a
+        part per call and a part per pair, at the run's shuffles unless a call would be too
+        long: then at fewer, scaled (erring long by the share of the inputs' fixed part, a
+        few per cent). A ``whole`` plan's sample in one batch is simply timed when short."""
         shuffles, size = self.settings.shuffles, len(self.sample)
         self(size, min(shuffles, 64), repeat=1)  # loads (or compiles) every kernel taken
         # Eight rounds of every thread at least: a handful of tasks would leave threads idle
@@ -251,7 +232,7 @@ class _KernelTimer:
 
 def _line(x1: int, t1: float, x2: int, t2: float) -> tuple[float, float]:
     """Intercept and slope of the line through (x1, t1) and (x2, t2), neither negative
-    (noise may tilt it: then no intercept, and the slope through the larger point)."""
+    (else no intercept, and the slope through the larger point)."""
     if x2 > x1:
         slope = (t2 - t1) / (x2 - x1)
         if slope > 0 and t1 - x1 * slope >= 0:
@@ -262,9 +243,8 @@ def _line(x1: int, t1: float, x2: int, t2: float) -> tuple[float, float]:
 def _time_exact(jobs: Sequence[ExactJob], built: dict[int, PairData], metrics: Sequence[str],
                 settings: SignificanceSettings, spread: np.ndarray, costs: np.ndarray,
                 threads: int) -> tuple[float, float, float]:
-    """Seconds per job and nanoseconds per lattice cell of the exact enumeration on one
-    thread, and the speed-up of the executor's pool of ``threads`` threads over one thread
-    (``costs``: the cells of the jobs at ``spread``; ``built``: their pairs)."""
+    """Seconds per job and nanoseconds per cell of the exact enumeration on one thread, and
+    the speed-up of the executor's pool (``costs``: the cells of the jobs at ``spread``)."""
     order = np.argsort(costs, kind="stable")
 
     def job(position: int) -> ExactJob:
@@ -315,8 +295,8 @@ def _time_exact(jobs: Sequence[ExactJob], built: dict[int, PairData], metrics: S
 
 def _pool_seconds(chosen: list[ExactJob], built: dict[int, PairData], metrics: Sequence[str],
                   settings: SignificanceSettings, threads: int) -> float:
-    """Wall time of the executor's pool of ``threads`` threads on these jobs, in this order
-    (their pairs renumbered into a plan of their own: no other pair is built)."""
+    """Wall time of the executor's pool on these jobs, in this order (renumbered into a plan
+    of their own: no other pair is built)."""
     index = {k: i for i, k in enumerate(dict.fromkeys(j.pair for j in chosen))}
     renumbered = tuple(ExactJob(index[j.pair], j.metric) for j in chosen)
     exact = np.zeros((len(index), len(metrics)), dtype=bool)

@@ -1,10 +1,4 @@
-"""Running a :class:`~muceval.significance.plan.Plan`: the in-process executor.
-
-An executor takes the plan and the pairs' data and returns, per approximate
-pair and metric, the number of shuffles at least as extreme as observed, and
-per exact job its :class:`~muceval.significance.kernels.ExactResult`. The
-in-process one runs the compiled kernels on this machine's threads.
-"""
+"""Running a :class:`~muceval.significance.plan.Plan`: the in-process executor."""
 
 from __future__ import annotations
 
@@ -49,10 +43,8 @@ _THREAD_SAMPLE = 64
 
 
 def approximate_batch(shuffles: int) -> int:
-    """Approximate pairs per call of the kernel in :class:`LocalExecutor` (about 2^25
-    pair-shuffles): the progress bar moves, and each batch's coins (generated once per
-    batch, shared by its pairs) stay a small part of the work. The estimate of a plan
-    calibrates on batches of this size too."""
+    """Approximate pairs per call of the kernel (about 2^25 pair-shuffles): the progress bar
+    moves, and each batch's coins (shared by its pairs) stay a small part of the work."""
     return max(1, (1 << 25) // max(1, shuffles))
 
 
@@ -65,8 +57,9 @@ class Outcomes:
 
 
 class Executor(Protocol):
-    """Runs a plan. ``source`` (the systems' reduced unit tallies and the two systems of each
-    pair) lets an executor that ships work elsewhere send the tallies once, not every pair."""
+    """Runs a plan: per approximate pair and metric, the shuffles at least as extreme, and
+    every exact job's result. ``source`` (the systems' reduced tallies and the two systems of
+    each pair) lets an executor that ships work elsewhere send the tallies once."""
 
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
             settings: SignificanceSettings, progress: Progress | None = None,
@@ -75,7 +68,7 @@ class Executor(Protocol):
 
 @dataclass(frozen=True)
 class LocalExecutor:
-    """The compiled kernels on ``threads`` threads of this machine (None: all of them)."""
+    """The kernels on ``threads`` threads of this machine."""
 
     threads: int
 

@@ -27,8 +27,8 @@ def confidence_level(nge: int, shuffles: int, alpha: float) -> float:
 
 
 def confidence_levels(nge: np.ndarray, shuffles: int, alpha: float) -> np.ndarray:
-    """:func:`confidence_level` of many counts at once (the Beta CDF is ``special.betainc``,
-    the same function ``stats.beta.cdf`` evaluates, without its per-call overhead)."""
+    """:func:`confidence_level` of many counts at once (``special.betainc`` is the Beta CDF,
+    without ``stats.beta.cdf``'s per-call overhead)."""
     nge = np.asarray(nge, dtype=np.float64)
     cdf = special.betainc(nge + 1, shuffles - nge + 1, alpha)
     significant = (nge + 1) / (shuffles + 1) <= alpha
@@ -67,9 +67,7 @@ def adjust_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
 
 def decisions(p_raw: np.ndarray, confident: np.ndarray,
               settings: SignificanceSettings) -> tuple[np.ndarray, np.ndarray]:
-    """Adjusted p-values (per metric, over all pairs) and decisions (pairs × metrics): a
-    difference is significant when its adjusted p is at most α and its confidence reaches
-    the required level."""
+    """Adjusted p-values (per metric, over all pairs) and decisions (pairs × metrics)."""
     adjusted = np.empty_like(p_raw, dtype=np.float64)
     for m in range(p_raw.shape[1]):
         adjusted[:, m] = adjust_pvalues(p_raw[:, m].tolist(), settings.adjust)
@@ -88,8 +86,7 @@ def groupings(order: Sequence[str], different: Callable[[str, str], bool]) -> li
 
 
 def _maximal_runs(order: Sequence[str], joins: Callable[[int, int], bool]) -> list[list[str]]:
-    """The maximal runs of ``order``: the run from ``start`` takes system j while
-    ``joins(start, j)``."""
+    """The maximal runs of ``order``, the run from ``start`` taking j while ``joins(start, j)``."""
     runs: list[list[str]] = []
     n = len(order)
     last_end = -1
@@ -129,10 +126,9 @@ def letter_display(order: Sequence[str], runs: Sequence[Sequence[str]]) -> dict[
 
 
 MAX_LETTER_GROUPS = 2000
-"""The most letters a compact letter display gets. The maximal sets of mutually non-different
-systems can number millions in a leaderboard of a thousand (39,200 at 700 systems, over
-5 million at 1,000, and the run killed at 24 GB); beyond this many, the letters are those
-of the MUC-4 groupings (runs of neighbours), and the result says so."""
+"""The most letters a compact letter display gets: the maximal sets of non-different systems
+can number millions (over 5 million at 1,000 systems, the run killed at 24 GB); beyond this
+many, the letters are those of the MUC-4 groupings, and the result says so."""
 
 
 class TooManyGroups(Exception):
@@ -142,13 +138,11 @@ class TooManyGroups(Exception):
 def letter_groups(order: Sequence[str], different: Callable[[str, str], bool],
                   limit: int | None = None) -> list[list[str]]:
     """The groups of a compact letter display: maximal sets of systems none two of which
-    differ significantly, each in ``order``, ordered by their best member. Two systems share
-    a group exactly when they are not significantly different; unlike :func:`groupings`, a
-    group may skip a system.
+    differ significantly, each in ``order``, ordered by their best member; unlike
+    :func:`groupings`, a group may skip a system.
 
-    These are the groups Piepho's (2004) insert-and-absorb gives, the maximal cliques of the
-    graph of non-differences; they are found by Bron–Kerbosch with pivoting on bit masks,
-    which stays fast where many groups overlap (300 systems: 0.05 s instead of 1 s).
+    Piepho's (2004) groups, the maximal cliques of the graph of non-differences, found by
+    Bron–Kerbosch with pivoting on bit masks (300 systems: 0.05 s instead of 1 s).
 
     >>> diff = lambda a, b: {a, b} == {"A", "B"}
     >>> letter_groups(["A", "B", "C"], diff)
@@ -218,8 +212,7 @@ def _differs(apart: set[frozenset[str]]) -> Callable[[str, str], bool]:
 
 
 def _together(apart: np.ndarray) -> list[int]:
-    """Bit masks of a symmetric matrix of differences: bit j of mask i is set when i and j
-    (i ≠ j) are not different."""
+    """Bit j of mask i: systems i ≠ j are not different (``apart``: symmetric)."""
     n = len(apart)
     close = ~apart
     np.fill_diagonal(close, False)
@@ -228,9 +221,8 @@ def _together(apart: np.ndarray) -> list[int]:
 
 
 def _runs(order: Sequence[str], apart: np.ndarray) -> list[list[str]]:
-    """:func:`groupings` of ``order`` from the matrix of differences in that order: the run
-    from ``start`` can take system j while no system from ``start`` on before j differs from
-    it, that is while the last one before j that does is before ``start``."""
+    """:func:`groupings` from the matrix of differences in ``order``: the run from ``start``
+    takes j while the last system before j that differs from it is before ``start``."""
     n = len(order)
     if n == 0:
         return []
@@ -243,9 +235,7 @@ def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str
             different: Mapping[str, set[frozenset[str]] | np.ndarray],
             ) -> tuple[dict[str, list[list[str]]], dict[str, dict[str, str]],
                        dict[str, list[list[str]]]]:
-    """Per metric, the MUC-4 significance groups (runs of neighbours, :func:`groupings`) and
-    the compact letter display of ``names`` (:func:`letter_groups`: sharing a letter means
-    not significantly different, and no letter in common means different);
+    """Per metric, the MUC-4 groupings, the letters and the letters' groups of ``names``;
     ``different[metric]``: the pairs found significantly different, as a set of name pairs
     or a symmetric boolean matrix in ``names`` order."""
     groups: dict[str, list[list[str]]] = {}

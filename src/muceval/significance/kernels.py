@@ -1,44 +1,22 @@
-"""Numerics of the randomization tests: the shuffle kernel and the exact distribution.
+"""Numerics of the randomization tests: the shuffle kernels and the exact distribution.
 
-Everything here works on *reduced* per-unit vectors ``(POS, ACT, N2)`` with
-``N2 = 2·COR + PAR`` (COR + ½PAR in half units, so that all sums are integers).
-Every metric of :data:`METRIC_COEFS` is ``κ·N2 / V`` with ``V = α·POS + γ·ACT``
-(0 when ``V = 0``):
+Everything works on *reduced* per-unit vectors ``(POS, ACT, N2)``, ``N2 = 2·COR + PAR`` (so
+that all sums are integers); every metric of :data:`METRIC_COEFS` is ``κ·N2 / (α·POS +
+γ·ACT)`` (0 when the denominator is 0; F_β takes this form because COR + PAR ≤ min(POS, ACT),
+which :mod:`muceval.core.units` enforces). Exchanging the units of a pair moves the sum ``S``
+of their differences from X to Y, so only differing units matter and a statistic is a
+function of ``S``.
 
-* recall ``N2 / (2·POS)``, precision ``N2 / (2·ACT)``;
-* ``F_β = (β²+1)·P·R / (β²·P + R)`` simplifies to ``(β²+1)·N / (β²·POS + ACT)``
-  whenever COR + PAR ≤ min(POS, ACT) (which :mod:`muceval.core.units` enforces):
-  f1 ``N2 / (POS + ACT)``, f0.5 ``2.5·N2 / (POS + 4·ACT)``, f2 ``2.5·N2 / (4·POS + ACT)``.
-  (P + R = 0 exactly when N2 = 0, where both forms give 0.)
+Coins: shuffle ``i`` exchanges the ``k``-th differing unit of a pair (in the sorted unit
+order) when bit ``k % 64`` of ``splitmix64(splitmix64(seed) + φ·(i·2²⁰ + k // 64 + 1))`` is
+set: a pure function of (seed, shuffle, unit), whatever the threads, chunks or other
+systems. A shuffle counts when its statistic is at least as extreme within a relative
+tolerance of 1e-9 (:func:`threshold_of`), so that equal values rounded apart are ties.
 
-Exchanging unit u between systems X and Y changes the pseudo-systems by the
-difference ``d_u = x_u − y_u``: ``X' = X − S``, ``Y' = Y + S`` with ``S`` the sum of
-the exchanged differences. So only units with ``d_u ≠ 0`` matter and a test
-statistic is a function of ``S`` alone.
-
-**Coins.** Shuffle ``i`` exchanges the ``k``-th differing unit of a pair (units in
-the sorted order of :class:`~muceval.core.units.UnitTallies`) when bit ``k % 64`` of
-``word(i, k // 64) = splitmix64(key + φ·(i·2²⁰ + k // 64 + 1))`` is set, where
-``key = splitmix64(seed)`` and φ = 0x9E3779B97F4A7C15. Every shuffle's coins are
-therefore a pure function of (seed, shuffle index, unit position): results do
-not depend on threads, chunking, or on which other systems are compared, and
-all pairs see the same coin stream.
-
-**Counting.** A shuffle counts when its statistic is at least as extreme as the
-observed one, within a relative tolerance of 1e-9 (so that mathematically
-equal values that round differently are ties):
-two-sided ``|D| ≥ |D₀|·(1 − 1e-9)``; one-sided, with ``s`` the sign of the
-observed difference ``D₀`` (+1 if 0), ``s·D ≥ |D₀| − 1e-9·|D₀|``.
-
-**Exact distribution.** The distribution of ``S`` projected on the lattice
-``(V, N2)`` of one metric is a convolution of two-point distributions; it is
-computed by dynamic programming on a dense 2-D grid (units with the same
-vector are applied together, the grid is reduced by the gcd of each
-coordinate, and every row tracks the range of columns that can be non-zero),
-in place with weights ½ so that cell values are probabilities. Optional
-pruning drops negligible cells at the ends of rows while their total mass
-stays under a budget; the dropped mass is a proven bound on the error of the
-p-value and is returned with it.
+The exact distribution of ``S`` on one metric's lattice ``(V, N2)`` is a convolution of
+two-point distributions, by dynamic programming on a dense grid (equal shifts applied
+together, coordinates reduced by their gcd); optional pruning drops negligible mass at row
+ends within a budget, a proven bound on the p-value's error, returned with it.
 """
 
 from __future__ import annotations
@@ -167,9 +145,11 @@ def threshold_of(observed: float, two_sided: bool) -> tuple[float, float]:
     return sign, magnitude - REL_TOL * magnitude
 
 
-# ---------------------------------------------------------------------------
-# Coins
-# ---------------------------------------------------------------------------
+def count_extreme(diff: np.ndarray, observed: float, two_sided: bool) -> int:
+    """How many of the differences ``diff`` are at least as extreme as ``observed``."""
+    sign, threshold = threshold_of(observed, two_sided)
+    stat = np.abs(diff) if two_sided else sign * diff
+    return int(np.count_nonzero(stat >= threshold))
 
 
 def _mix64_np(z: np.ndarray) -> np.ndarray:
@@ -275,16 +255,9 @@ def differing_units(reduced: np.ndarray, first: np.ndarray, second: np.ndarray) 
     return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
 
-# ---------------------------------------------------------------------------
-# Approximate randomization: compiled kernel with per-block lookup tables
-# ---------------------------------------------------------------------------
-
-
-
 def _segment_words(pair: PairData) -> int:
-    """Coin words per packed partial sum: all of them when the whole pair fits the packing,
-    else as many as keep every field of a segment below the limit; 0 when a single unit's
-    difference does not fit (the NumPy path takes that pair)."""
+    """Coin words per packed partial sum of the lookup-table kernel; 0 when a single unit's
+    difference does not fit the packing (the NumPy path takes that pair)."""
     if not len(pair.diffs):
         return 1 << 40
     sizes = np.abs(pair.diffs)
@@ -307,8 +280,7 @@ def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -
 
 def worth_compiling(pairs: Iterable[PairData], shuffles: int, metrics: int) -> bool:
     """Whether the NumPy path would take longer than loading the compiled kernels. Pairs are
-    read only until it would: a plan's first batch may be built pair by pair just for this
-    (significance --plan)."""
+    read only until it would: a plan's first batch may be built pair by pair just for this."""
     work = 0.0
     for pair in pairs:
         work += numpy_work(shuffles, metrics, len(pair.diffs))
@@ -340,17 +312,11 @@ def approximate_counts(
 ) -> np.ndarray:
     """``nge`` for every pair and metric: a ``(pairs, metrics)`` int64 array.
 
-    Compiled, every pair's exchanged sums come from float32 matrix products of the shared
-    coin stream with the pairs' differences (exact: the sums are integers below 2^24), and
-    all metrics are counted from them (pairs of many units in chunks of units, unless they
-    are few enough for lookup tables); a pair whose sums reach 2^24 takes the lookup-table
-    kernel (per-block tables of packed partial sums, summed in segments when needed), and a
-    pair with a single unit's
-    difference beyond the packing, or a run small enough that loading the compiled kernels
-    would cost more than the work, takes the NumPy path of
-    :mod:`~muceval.significance.numpy_counts` (``compiled``
-    True or False chooses instead). Every path gives the same counts, for any
-    ``threads``/``chunk``.
+    Compiled: float32 matrix products of the shared coins with the pairs' differences (exact
+    below 2^24), else per-block lookup tables of packed sums; a pair beyond the packing, or a
+    run too small to repay loading the kernels, takes the NumPy path of
+    :mod:`~muceval.significance.numpy_counts` (``compiled`` chooses instead). Every path
+    gives the same counts, for any ``threads``/``chunk``.
     """
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     if not pairs or shuffles <= 0:
@@ -408,9 +374,8 @@ def pair_thresholds(pairs: list[PairData], metrics: tuple[str, ...],
 
 
 def _gemm_fitting(pairs: Sequence[PairData], block: int = 1 << 13) -> np.ndarray:
-    """Per pair, whether every exchanged sum is an integer float32 holds exactly, summed a
-    block of pairs at a time (one reduction per block instead of one per pair: a fortieth of
-    the time at 300 systems)."""
+    """Per pair, whether float32 holds every exchanged sum exactly; a block of pairs per
+    reduction (one per pair took 40 times as long at 300 systems)."""
     out = np.zeros(len(pairs), dtype=bool)
     for start in range(0, len(pairs), block):
         chunk = pairs[start:start + block]
@@ -427,11 +392,9 @@ def _gemm_fitting(pairs: Sequence[PairData], block: int = 1 << 13) -> np.ndarray
 
 def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
                  two_sided: bool) -> np.ndarray:
-    """The matrix-product kernel: every pair's exchanged sums of a block of shuffles by
-    float32 products with the shared coin block. Pairs of up to _GEMM_UNITS differing units
-    go a few to a thread (:func:`muceval.significance.compiled._gemm_hits`); larger ones
-    are summed over chunks of units (:func:`_chunked_counts`), so memory never grows with a
-    pair's units beyond its differences (about 64 MB of pairs at a time)."""
+    """The matrix-product kernel: pairs of up to _GEMM_UNITS differing units a few to a
+    thread, larger ones in chunks of units (:func:`_chunked_counts`: memory does not grow
+    with a pair's units)."""
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
@@ -468,9 +431,8 @@ def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
 
 def _product_inputs(pairs: list[PairData], metrics: tuple[str, ...], two_sided: bool,
                     units: int) -> tuple[np.ndarray, ...]:
-    """What the product kernels take for a group of pairs: their differences (3·pairs ×
-    units float32, each pair's differing units as POS, ACT, N2 rows, zeros after), totals
-    (float64), metric coefficients, signs and thresholds."""
+    """The product kernels' inputs: differences (3·pairs × units float32, zero-padded),
+    totals (float64), metric coefficients, signs and thresholds."""
     coefs, totals, signs, thresholds = pair_thresholds(pairs, metrics, two_sided)
     diffs_t = np.zeros((3 * len(pairs), units), dtype=np.float32)
     lengths = np.fromiter((len(p.diffs) for p in pairs), dtype=np.int64, count=len(pairs))
@@ -487,10 +449,8 @@ def _product_inputs(pairs: list[PairData], metrics: tuple[str, ...], two_sided: 
 
 def _chunked_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
                     seed: int, two_sided: bool) -> np.ndarray:
-    """Pairs of many differing units: for a block of shuffles, the exchanged sums of a group
-    of pairs are added up over chunks of _GEMM_UNITS units (one product each, the coins of
-    just that chunk), then every metric is counted from them. The sums stay exact integers
-    (below 2^24) however they are split."""
+    """Pairs of many differing units: exchanged sums added up over chunks of _GEMM_UNITS
+    units (one product each), then counted; exact however they are split (below 2^24)."""
     jit = _jit()
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     units = max(len(p.diffs) for p in pairs)
@@ -516,8 +476,7 @@ def _chunked_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: i
 
 def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
                   two_sided: bool, chunk: int) -> np.ndarray:
-    """The lookup-table kernel for pairs the matrix product cannot sum exactly (sums beyond
-    float32's integers); a pair whose single unit exceeds the packing takes the NumPy path."""
+    """The lookup-table kernel, for pairs whose sums float32 cannot hold exactly."""
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     segments = [_segment_words(p) for p in pairs]
     fast = [k for k in range(len(pairs)) if segments[k] > 0]
@@ -558,10 +517,8 @@ def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int
 
 @dataclass(frozen=True)
 class ExactResult:
-    """Exact p-value of one pair and metric; ``error_bound`` is the pruned mass (0: exact).
-
-    ``p_value`` includes the pruned mass, so it never understates p.
-    """
+    """Exact p-value of one pair and metric (the pruned mass included: it never understates
+    p); ``error_bound`` is the pruned mass (0: exact)."""
 
     p_value: float
     error_bound: float
@@ -569,8 +526,7 @@ class ExactResult:
 
 
 def _lattice(pair: PairData, metric: str) -> tuple[np.ndarray, int, int]:
-    """Per-unit lattice shifts ``(dV, dN2)`` of a metric, without the zero ones, and the
-    metric's (V) totals of X and Y."""
+    """Non-zero per-unit lattice shifts ``(dV, dN2)`` of a metric, and the V totals of X, Y."""
     alpha, gamma, _ = METRIC_COEFS[metric]
     d = pair.diffs
     shifts = np.stack([alpha * d[:, 0] + gamma * d[:, 1], d[:, 2]], axis=1).astype(np.int64)
@@ -616,9 +572,8 @@ def exact_cost(pair: PairData, metric: str) -> float:
 def exact_grid_cells(pair: PairData, metric: str) -> int:
     """Cells of the dense grid :func:`exact_pvalue` allocates (memory: 8 bytes each).
 
-    The grid spans the summed absolute shifts, each coordinate divided by its gcd: what
-    :func:`_canonical` does to the shifts (orienting, grouping, dropping zeros) changes
-    neither, so it is skipped; the plan of method exact asks this of every pair.
+    The summed absolute shifts over their gcd: :func:`_canonical` changes neither, so it is
+    skipped (the plan of method exact asks this of every pair).
     """
     alpha, gamma, _ = METRIC_COEFS[metric]
     d = pair.diffs
@@ -644,8 +599,6 @@ def exact_grid_cells_many(pairs: Sequence[PairData], metric: str) -> np.ndarray:
         divisor = np.gcd.reduceat(size, starts)
         cells[some] *= np.add.reduceat(size, starts) // np.maximum(divisor, 1) + 1
     return cells
-
-
 
 
 def exact_pvalue(

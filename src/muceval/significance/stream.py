@@ -1,12 +1,6 @@
-"""All-pairs significance whose memory does not grow with Python objects per pair.
-
-:func:`compare` keeps one :class:`~muceval.significance.result.Comparison` per pair and
-metric: half a million pairs (1,000 systems) are millions of objects. :func:`compare_streamed`
-runs the same plan in blocks of pairs, keeps only arrays (p-values, counts, decisions: a
-few numbers per pair and metric) and a bit matrix of decisions per metric, and hands back
-the rows of the pairwise table as an iterator, block by block, for the caller to write. The
-summary (scores, groups, letters, settings) is a :class:`SignificanceResult` without
-comparisons. The rows are those of :meth:`SignificanceResult.to_csv` for the same run.
+"""All-pairs significance whose memory does not grow with Python objects per pair: the plan
+run in blocks of pairs, only arrays kept, and the pairwise table handed back block by block
+for the caller to write (the rows of :meth:`SignificanceResult.to_csv` for the same run).
 """
 
 from __future__ import annotations
@@ -53,12 +47,9 @@ def compare_streamed(
     executor: Executor | None = None,
     block: int = _BLOCK,
 ) -> tuple[SignificanceResult, PairRows]:
-    """The summary of every pairwise comparison, and the pairwise table's rows (header
-    first) as an iterator that computes the classic tests and intervals block by block
-    (or, by its :meth:`PairRows.csv_text`, the table's CSV text).
-
-    The p-values, decisions, groups and rows equal :func:`compare`'s for the same
-    settings (``block`` changes nothing but memory).
+    """The summary of every pairwise comparison (no comparisons), and the pairwise table's
+    rows, computed block by block when read; as :func:`compare`'s for the same settings
+    (``block`` changes nothing but memory).
 
     >>> from muceval.core.units import from_arrays
     >>> t = from_arrays(["A", "B"], ["m"], [[[1, 1, 1, 0]], [[1, 1, 1, 0]]])
@@ -94,9 +85,8 @@ def compare_streamed(
 
 
 class PairRows(Iterator[list[Any]]):
-    """The pairwise table of a streamed run, computed a block of pairs at a time when read:
-    its rows as lists (the header first), or all of it as CSV text (:meth:`csv_text`); the
-    one or the other, once."""
+    """The pairwise table of a streamed run, read once: as rows (the header first), as CSV
+    text (:meth:`csv_text`) or as arrays (:meth:`arrays`)."""
 
     def __init__(self, tables: Iterator[ComparisonTable]) -> None:
         self._tables = tables
@@ -121,16 +111,14 @@ class PairRows(Iterator[list[Any]]):
         self._text = True
 
     def csv_text(self) -> Iterator[str]:
-        """The table as ``csv.writer(f, lineterminator="\\n")`` writes the rows, in pieces
-        (:meth:`ComparisonTable.csv_joined`: numbers formatted many at a time)."""
+        """The table as ``csv.writer(f, lineterminator="\\n")`` writes the rows, in pieces."""
         self._claim()
         yield ",".join(CSV_HEADER) + "\n"
         for table in self._tables:
             yield from table.csv_joined()
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The whole table as :meth:`ComparisonTable.arrays`, the blocks joined; read
-        instead of the rows or the text, once."""
+        """The whole table as :meth:`ComparisonTable.arrays`, the blocks joined."""
         self._claim()
         parts = [table.arrays() for table in self._tables]
         if not parts:
@@ -186,8 +174,7 @@ def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
 
 def _bootstrap_values(reduced: np.ndarray, metrics: tuple[str, ...],
                       settings: SignificanceSettings) -> np.ndarray | None:
-    """The bootstrap's metric values (metrics × systems × samples), drawn as :func:`compare`
-    draws them, or None without intervals."""
+    """The bootstrap's draws as :func:`compare` draws them, or None without intervals."""
     if settings.bootstrap <= 0:
         return None
     from muceval.significance.bootstrap import bootstrap_values
@@ -199,10 +186,9 @@ def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second
           metrics: tuple[str, ...], settings: SignificanceSettings,
           scores: dict[str, dict[str, float]], decided: _Decided, values: np.ndarray | None,
           block: int) -> Iterator[ComparisonTable]:
-    """Pass two: the pairwise table a block at a time, the classic tests and intervals of a
-    block computed when the block is reached. A block's intervals (compiled tails, which let
-    go of the GIL) are selected on a thread of their own while this one computes its classic
-    tests, and the next block's while the caller writes this one."""
+    """Pass two: the pairwise table a block at a time. A block's intervals (compiled tails,
+    which let go of the GIL) are selected on a thread of their own while this one computes
+    its classic tests, and the next block's while the caller writes this one."""
     names = tallies.systems
     lo, hi = bounds(settings.ci_level)
     raw = decided.raw
