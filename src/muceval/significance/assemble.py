@@ -32,8 +32,7 @@ class RawTest:
 
 @dataclass(frozen=True, eq=False)
 class RawColumns:
-    """:class:`RawTest` of every pair and metric as arrays (pairs × metrics; ``nge`` -1 and
-    confidence 1 where exact)."""
+    """:class:`RawTest` of every pair and metric as arrays (``nge`` -1 where exact)."""
 
     p_value: np.ndarray
     exact: np.ndarray
@@ -59,8 +58,7 @@ class RawColumns:
     @staticmethod
     def of_outcomes(plan: Plan, nge: np.ndarray, exact: Mapping[ExactJob, ExactResult],
                     settings: SignificanceSettings) -> RawColumns:
-        """The columns of a run of ``plan``: ``nge`` of the approximate pairs, the exact
-        results by job."""
+        """The columns of a run of ``plan``."""
         approximate = ~plan.exact
         p_value = np.where(approximate, (nge + 1) / (settings.shuffles + 1), 1.0)
         counts = np.where(approximate, nge, -1).astype(np.int64)
@@ -99,9 +97,8 @@ def assemble(names: Sequence[str], metrics: Sequence[str],
              raw: RawColumns, settings: SignificanceSettings, units: np.ndarray,
              pair_ci: np.ndarray | Callable[[], np.ndarray] | None = None,
              classic: Mapping[str, ClassicColumns] | None = None) -> Assembled:
-    """Adjust and decide every pair ``(first[k], second[k])``, and lay out the comparisons
-    and the groups (``pair_ci``: pairs × metrics × 2, or what returns them, called once the
-    groups are made)."""
+    """Decide every pair ``(first[k], second[k])``, and lay out the comparisons and groups
+    (``pair_ci``: the intervals, or what returns them, called once the groups are made)."""
     first = np.asarray(first, dtype=np.int64)
     second = np.asarray(second, dtype=np.int64)
     adjusted, decided = decisions(raw.p_value, raw.confidence, settings)

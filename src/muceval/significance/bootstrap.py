@@ -134,8 +134,7 @@ wider quantiles take the NumPy path."""
 
 
 def _positions(samples: int, quantiles: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
-    """The sorted positions (previous, next for each quantile) and interpolation weights of
-    ``np.quantile``'s linear method."""
+    """The sorted positions and interpolation weights of ``np.quantile``'s linear method."""
     virtual = (samples - 1) * np.asarray(quantiles, dtype=np.float64)
     previous = np.floor(virtual)
     following = previous + 1

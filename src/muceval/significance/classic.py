@@ -69,8 +69,7 @@ CLASSIC_FIELDS = tuple(f.name for f in fields(ClassicTests) if f.name not in ("u
 
 @dataclass(frozen=True, eq=False)
 class ClassicColumns:
-    """:class:`ClassicTests` of many pairs of one metric as arrays: ``units`` and each of
-    :data:`CLASSIC_FIELDS` (NaN where n/a: a test's value is never NaN)."""
+    """:class:`ClassicTests` of many pairs of one metric as arrays (NaN where n/a)."""
 
     units: np.ndarray
     values: dict[str, np.ndarray]
@@ -136,8 +135,7 @@ def classic_tests(
 
 def _tails(z: np.ndarray, alt: np.ndarray,
            upper: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """p-values of statistics ``z`` from their upper-tail function; ``alt``: 0 two-sided,
-    1 greater, −1 less."""
+    """p-values of statistics ``z`` from their upper-tail function, in direction ``alt``."""
     two = np.minimum(1.0, 2.0 * upper(np.abs(z)))
     return np.where(alt == 0, two, np.where(alt > 0, upper(z), upper(-z)))
 
@@ -165,23 +163,17 @@ def classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], met
 def classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.ndarray,
                     metric: str, alternative: str = "two-sided",
                     unit_means: bool = False) -> ClassicColumns:
-    """:func:`classic_tests_many` as :class:`ClassicColumns` (``pairs``: a sequence of
-    ``(a, b)`` or a pairs × 2 array)."""
+    """:func:`classic_tests_many` as :class:`ClassicColumns` (``pairs`` may be an array)."""
     if metric == "recall" or unit_means:
-        return _classic_columns(counts, pairs, metric, alternative,
-                                _Kind("the metric" if metric == "recall"
-                                      else "the mean per-unit value", None))
+        of = "the metric" if metric == "recall" else "the mean per-unit value"
+        return _classic_columns(counts, pairs, metric, alternative, (of, None))
     # Not computed at all, rather than computed and dropped: at hundreds of systems the
     # tests of per-unit values are most of a run's classic tests.
-    return _classic_columns(counts, pairs, metric, alternative, _Kind("the metric", NOT_MEANS))
+    return _classic_columns(counts, pairs, metric, alternative, ("the metric", NOT_MEANS))
 
 
-@dataclass(frozen=True)
-class _Kind:
-    """What the tests of per-unit values of a metric are (``of``), or why they are n/a."""
-
-    of: str
-    reason: str | None
+_Kind = tuple[str, str | None]
+"""What the tests of per-unit values of a metric are (``of``), and why they are n/a (or None)."""
 
 
 def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.ndarray,
@@ -203,9 +195,9 @@ def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.n
 
 
 class _Pairs:
-    """A block of pairs ``(ia[k], ib[k])`` as the classic tests read it: the units kept
-    (both denominators positive), the values there (0 elsewhere), their moments, the summed
-    counts, and each test's direction (``alt``: 0 two-sided, 1 greater, −1 less)."""
+    """A block of pairs as the classic tests read it: the units kept (both denominators
+    positive), the values there (0 elsewhere), their moments, and each test's direction
+    (``alt``: 0 two-sided, 1 greater, −1 less)."""
 
     def __init__(self, ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
                  totals: np.ndarray, metric: str, alternative: str) -> None:
@@ -243,15 +235,15 @@ def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
     """The tests of one block of pairs; ``kind`` None: every test, without Yeh's factor."""
     pairs = _Pairs(ia, ib, den, values, totals, metric, alternative)
     nothing = np.full(len(ia), np.nan)
-    per_unit = kind is None or kind.reason is None
+    per_unit = kind is None or kind[1] is None
     with np.errstate(divide="ignore", invalid="ignore"):
         found = {"correlation": (r := _correlation(pairs))}
         found |= {t.field: t.p_values(pairs) if per_unit or not t.per_unit else nothing
                   for t in CLASSIC}
         # understatement(r), for every r at once: n/a outside 0 ≤ r < 1 (NaN fails both).
         found["yeh_factor"] = (np.where((r >= 0) & (r < 1), np.sqrt(1.0 / (1.0 - r)), np.nan)
-                               if kind is not None and kind.reason is None else nothing)
-    of, reason = ("the metric", None) if kind is None else (kind.of, kind.reason)
+                               if kind is not None and kind[1] is None else nothing)
+    of, reason = ("the metric", None) if kind is None else kind
     return ClassicColumns(pairs.n.astype(np.int64), {f: found[f] for f in CLASSIC_FIELDS}, of,
                           reason)
 

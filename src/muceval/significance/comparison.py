@@ -40,9 +40,7 @@ class Comparison:
     classic: ClassicTests | None = None
 
     def mirrored(self) -> Comparison:
-        """The same comparison seen from ``b``: b − a, its interval negated. p-values, tests
-        and decisions stay (two-sided, or one-sided in the observed direction: both
-        symmetric)."""
+        """The same comparison seen from ``b`` (p-values, tests and decisions are symmetric)."""
         return replace(self, a=self.b, b=self.a, value_a=self.value_b, value_b=self.value_a,
                        difference=-self.difference,
                        ci=(-self.ci[1], -self.ci[0]) if self.ci is not None else None)

@@ -117,8 +117,7 @@ def _exchanged_sums(tables: np.ndarray, b0: int, nb: int, seg_words: int, key: n
 @njit(cache=True, inline="always")
 def _fill_batch(batch: tuple[np.ndarray, ...], tables: np.ndarray, b0: int, nb: int,
                 seg_words: int, key: np.uint64, i0: int, size: int, totals: np.ndarray) -> None:
-    """The pseudo-systems' (POS, ACT, N2) totals, X then Y, of shuffles ``i0`` …
-    ``i0 + size - 1`` into the six ``batch`` arrays (``totals``: the pair's, X then Y)."""
+    """The pseudo-systems' (POS, ACT, N2) totals, X then Y, of ``size`` shuffles."""
     xp, xa, xn, yp, ya, yn = batch
     for t in range(size):
         sp, sa, sn = _exchanged_sums(tables, b0, nb, seg_words, key, i0 + t)
@@ -133,8 +132,8 @@ def _fill_batch(batch: tuple[np.ndarray, ...], tables: np.ndarray, b0: int, nb: 
 @njit(cache=True, inline="always")
 def _batch_hits(batch: tuple[np.ndarray, ...], size: int, coef: np.ndarray, sign: float,
                 thr: float, other: float) -> int:
-    """How many of a batch's shuffles are at least as extreme for one metric (``coef``:
-    alpha, gamma, kappa), in the same IEEE operations as the reference."""
+    """How many of a batch's shuffles are at least as extreme for one metric, in the same
+    IEEE operations as the reference."""
     xp, xa, xn, yp, ya, yn = batch
     alpha = coef[0]
     gamma = coef[1]
@@ -207,8 +206,7 @@ def _shift_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int
 @njit(cache=True, inline="always")
 def _add_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int, a: int,
               b: int) -> int:
-    """The grid after one more unit of shift (a, b), a > 0, in place; returns the rows in
-    use."""
+    """The grid after one more unit of shift (a, b), a > 0, in place; returns rows in use."""
     new_rows: int = min(grid.shape[0], used_rows + a)
     # Rows from the bottom, so that row i-a is still the old one.
     for i in range(new_rows - 1, -1, -1):
@@ -243,8 +241,7 @@ def _scale_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int
 @njit(cache=True, inline="always")
 def _trim_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int, scale: float,
                budget: float, dropped: float) -> float:
-    """Trims negligible mass from row ends while the total dropped stays in budget;
-    returns that total."""
+    """Trims negligible mass from row ends within the budget; returns the total dropped."""
     limit = budget * 1e-3
     for i in range(used_rows):
         while lo[i] <= hi[i] and grid[i, lo[i]] * scale < limit:

@@ -23,8 +23,7 @@ _CHUNK = 1 << 14
 
 @dataclass(frozen=True)
 class CountTest:
-    """The test of one count: the two totals, their difference (second − first), the p-value,
-    how it was found, and the number of documents whose counts differ."""
+    """The test of one count (``difference``: second − first; ``documents``: differing)."""
 
     first: int
     second: int
@@ -115,9 +114,8 @@ def _signs(seed: int, start: int, stop: int, width: int) -> np.ndarray:
 
 def _approximate(columns: Sequence[np.ndarray], settings: SignificanceSettings,
                  documents: int) -> list[float]:
-    """The approximate p-value of each column of differing documents' differences: a column
-    of m documents takes the first m coins of each shuffle, so one matrix product per chunk
-    of shuffles sums all columns (exactly, in float64)."""
+    """The approximate p-value of each column (of m documents: the first m coins of each
+    shuffle), all summed by one matrix product per chunk of shuffles."""
     if not columns:
         return []
     seed = settings.with_seed().seed

@@ -62,8 +62,7 @@ def _exact_task(reduced: np.ndarray | None, jobs: list[tuple[int, str, Any]], tw
 @dataclass
 class DaskExecutor:
     """A plan's jobs on a Dask cluster: ``address`` of a running scheduler, or ``workers``
-    processes of a local cluster started for the run; ``checkpoint``: a file of finished
-    batches to resume from."""
+    processes of a local cluster; ``checkpoint``: a file of finished batches."""
 
     address: str | None = None
     workers: int | None = None
@@ -85,8 +84,7 @@ class DaskExecutor:
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
             settings: SignificanceSettings, progress: Progress | None = None,
             source: tuple[np.ndarray, Sequence[tuple[int, int]]] | None = None) -> Outcomes:
-        """Run the plan; ``source`` is sent to every worker once, and the tasks carry pair
-        indices only."""
+        """Run the plan (``source`` sent to every worker once, the tasks carrying indices)."""
         assert settings.seed is not None, "the seed is drawn before the plan runs"
         distributed = distributed_module()
         batches = _batches(plan, pairs, settings)
@@ -143,8 +141,7 @@ Batch = tuple[str, list[Any]]
 
 
 def _batches(plan: Plan, pairs: Sequence[PairData], settings: SignificanceSettings) -> list[Batch]:
-    """The plan cut into tasks: approximate pairs by TASK_WORK pair-shuffles, exact jobs in
-    groups of about the same estimated size (the same list for the same plan)."""
+    """The plan cut into tasks (the same list for the same plan)."""
     size = max(1, TASK_WORK // max(1, settings.shuffles))
     approximate = list(plan.approximate_pairs)
     out: list[Batch] = [("approximate", approximate[i:i + size])

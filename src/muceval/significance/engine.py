@@ -121,17 +121,15 @@ def compare(
         At least two systems' per-unit (POS, ACT, COR, PAR).
     metrics : str or sequence of str, default all five
         Among ``'recall'``, ``'precision'``, ``'f1'`` (P&R), ``'f0.5'`` (2P&R) and ``'f2'``
-        (P&2R); a string is split at commas (``"recall,f1"``).
+        (P&2R); a string is split at commas.
     settings : SignificanceSettings or None, default None
-        How to test; None: ``SignificanceSettings()``, the ``muc4`` preset. A seed of None
-        is drawn now and recorded in the result's ``settings``.
+        None: ``SignificanceSettings()``. A seed of None is drawn now and recorded.
     threads : int or None, default None
-        Threads of the compiled kernels; None: ``NUMBA_NUM_THREADS`` if set, else every
-        core this process may use. The results do not depend on it. The caller's thread
-        works beside them (classic tests, bootstrap draws, groups).
+        Threads of the compiled kernels (the results do not depend on it); None:
+        ``NUMBA_NUM_THREADS`` if set, else every core this process may use.
     progress : callable or None, default None
-        Called as ``progress(done, total)`` as the randomization advances (from the thread
-        that runs the kernels, not the caller's, unless ``executor`` is given).
+        Called as ``progress(done, total)``, from the kernels' thread unless ``executor``
+        is given.
     executor : Executor or None, default None
         What runs the work; None: this machine's threads (a
         :class:`~muceval.significance.distributed.DaskExecutor` runs it on a cluster).
@@ -139,9 +137,8 @@ def compare(
     Returns
     -------
     SignificanceResult
-        One :class:`~muceval.significance.result.Comparison` per pair and metric
-        (``comparison(a, b, metric)``), the systems' scores, groups, letters and the
-        settings.
+        One :class:`~muceval.significance.result.Comparison` per pair and metric, the
+        systems' scores, groups, letters and the settings.
 
     Raises
     ------
@@ -239,9 +236,8 @@ class _Stopped(Exception):
 
 
 class SystemPairs(Sequence[PairData]):
-    """Every pair (a, b), a < b, of the systems' reduced tallies in the order of
-    :func:`numpy.triu_indices`, as :class:`PairData` built when asked for and not kept: a
-    plan reads a few of half a million pairs (1,000 systems), whose data take gigabytes."""
+    """Every pair (a, b), a < b, of the systems' reduced tallies as :class:`PairData` built
+    when asked for and not kept (1,000 systems' pairs would take gigabytes)."""
 
     def __init__(self, reduced: np.ndarray) -> None:
         self.reduced = reduced
@@ -332,8 +328,7 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
               outcomes: Outcomes, bootstrap: Future[tuple[np.ndarray, np.ndarray]] | None,
               classic: dict[str, ClassicColumns] | None,
               units: np.ndarray) -> SignificanceResult:
-    """Everything into one result (``bootstrap``: the systems' and pairs' intervals, being
-    computed)."""
+    """Everything into one result (``bootstrap``: the intervals, being computed)."""
     names = tallies.systems
     scores = system_scores(reduced, names, metrics)
     raw = RawColumns.of_outcomes(plan_, outcomes.nge, outcomes.exact, settings)

@@ -48,8 +48,8 @@ class ErrorChange:
 
 def changes_between(counts: ErrorCounts, pairs: Sequence[tuple[str, str]],
                     settings: SignificanceSettings) -> list[ErrorChange]:
-    """Every category of each pair ``(baseline, candidate)``, pair by pair (a document a
-    system lacks counts zero for it).
+    """Every category of each pair ``(baseline, candidate)`` (a document a system lacks
+    counts zero for it).
 
     Raises
     ------
@@ -98,8 +98,7 @@ def error_changes(counts: ErrorCounts, baseline: str,
 
 def all_pair_changes(counts: ErrorCounts, settings: SignificanceSettings,
                      order: Sequence[str] | None = None) -> list[ErrorChange]:
-    """Every pair of systems, the earlier of ``order`` (default: that of ``counts``) as the
-    baseline.
+    """Every pair of systems, the earlier of ``order`` (default: ``counts``') as baseline.
 
     Raises
     ------

@@ -48,8 +48,7 @@ _COSTED_JOBS = 256
 
 @dataclass(frozen=True)
 class PlanEstimate:
-    """What a plan will cost: jobs, work, and the time of its randomization (the kernels only)
-    on ``workers`` workers of ``threads`` threads each."""
+    """What a plan will cost: jobs, work, and the time of its kernels on ``workers`` workers."""
 
     pairs: int
     approximate_pairs: int
@@ -146,8 +145,7 @@ def _time_approximate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequen
 
 @dataclass(frozen=True)
 class _KernelCost:
-    """A call of the approximate kernel on n pairs takes ``call + n·pair`` seconds at
-    ``shuffles`` shuffles, in proportion at others."""
+    """A call on n pairs takes ``call + n·pair`` seconds at ``shuffles``, in proportion."""
 
     call: float
     pair: float
@@ -162,8 +160,7 @@ class _KernelCost:
 
 @dataclass(frozen=True)
 class _KernelTimer:
-    """Timed calls of :func:`approximate_counts` on (a spread part of) ``sample``, as the run
-    makes them."""
+    """Timed calls of :func:`approximate_counts` on ``sample``, as the run makes them."""
 
     sample: list[PairData]
     metrics: tuple[str, ...]
@@ -173,9 +170,8 @@ class _KernelTimer:
 
     def __call__(self, count: int, shuffles: int, repeat: int = 3,
                  before: tuple[float, ...] = ()) -> float:
-        """The median of ``repeat`` calls on ``count`` pairs (and of ``before``, earlier
-        times of the same call): the machine's other work lengthens a call now and then,
-        and the run's long batches take its average."""
+        """The median of ``repeat`` calls on ``count`` pairs and of ``before`` (other work
+        lengthens a call now and then; the run's long batches take its average)."""
         chosen = [self.sample[i] for i in _spread(len(self.sample), count)]
         times = list(before)
         for _ in range(repeat):
@@ -231,8 +227,7 @@ class _KernelTimer:
 
 
 def _line(x1: int, t1: float, x2: int, t2: float) -> tuple[float, float]:
-    """Intercept and slope of the line through (x1, t1) and (x2, t2), neither negative
-    (else no intercept, and the slope through the larger point)."""
+    """Intercept and slope of the line through two points, neither negative."""
     if x2 > x1:
         slope = (t2 - t1) / (x2 - x1)
         if slope > 0 and t1 - x1 * slope >= 0:
@@ -243,8 +238,7 @@ def _line(x1: int, t1: float, x2: int, t2: float) -> tuple[float, float]:
 def _time_exact(jobs: Sequence[ExactJob], built: dict[int, PairData], metrics: Sequence[str],
                 settings: SignificanceSettings, spread: np.ndarray, costs: np.ndarray,
                 threads: int) -> tuple[float, float, float]:
-    """Seconds per job and nanoseconds per cell of the exact enumeration on one thread, and
-    the speed-up of the executor's pool (``costs``: the cells of the jobs at ``spread``)."""
+    """Seconds per job and nanoseconds per cell on one thread, and the pool's speed-up."""
     order = np.argsort(costs, kind="stable")
 
     def job(position: int) -> ExactJob:
@@ -295,8 +289,7 @@ def _time_exact(jobs: Sequence[ExactJob], built: dict[int, PairData], metrics: S
 
 def _pool_seconds(chosen: list[ExactJob], built: dict[int, PairData], metrics: Sequence[str],
                   settings: SignificanceSettings, threads: int) -> float:
-    """Wall time of the executor's pool on these jobs, in this order (renumbered into a plan
-    of their own: no other pair is built)."""
+    """Wall time of the executor's pool on these jobs, in this order."""
     index = {k: i for i, k in enumerate(dict.fromkeys(j.pair for j in chosen))}
     renumbered = tuple(ExactJob(index[j.pair], j.metric) for j in chosen)
     exact = np.zeros((len(index), len(metrics)), dtype=bool)

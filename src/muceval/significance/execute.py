@@ -27,9 +27,8 @@ Progress = Callable[[int, int], None]
 
 def approximate_threads(plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
                         settings: SignificanceSettings, threads: int) -> int:
-    """The threads the plan's approximate pairs run on, of at most ``threads``: one for work
-    of milliseconds, which a second thread would only wait for (on a busy machine, for a
-    descheduled worker: 45 ms for a pair instead of 3)."""
+    """The threads the plan's approximate pairs run on: one for work of milliseconds, which a
+    second thread would only wait for (45 ms instead of 3 on a busy machine)."""
     chosen = plan.approximate_pairs
     # The mean size of a few pairs: a plan of 1,000 systems builds no more to answer.
     sample = [len(pairs[k].diffs) for k in chosen[:_THREAD_SAMPLE]]

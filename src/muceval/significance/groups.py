@@ -27,8 +27,7 @@ def confidence_level(nge: int, shuffles: int, alpha: float) -> float:
 
 
 def confidence_levels(nge: np.ndarray, shuffles: int, alpha: float) -> np.ndarray:
-    """:func:`confidence_level` of many counts at once (``special.betainc`` is the Beta CDF,
-    without ``stats.beta.cdf``'s per-call overhead)."""
+    """:func:`confidence_level` of many counts at once (``betainc``: the Beta CDF)."""
     nge = np.asarray(nge, dtype=np.float64)
     cdf = special.betainc(nge + 1, shuffles - nge + 1, alpha)
     significant = (nge + 1) / (shuffles + 1) <= alpha

@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -184,10 +184,26 @@ def coins(seed: int, start: int, stop: int, n_units: int) -> np.ndarray:
     >>> coins(1, 0, 3, 5).shape
     (3, 5)
     """
-    n_words = max(1, -(-n_units // 64))
-    words = coin_words(seed, start, stop, n_words)
+    return coin_bits(coin_words(seed, start, stop, max(1, -(-n_units // 64))), n_units)
+
+
+def coin_bits(words: np.ndarray, n_units: int) -> np.ndarray:
+    """The first ``n_units`` bits of each row of coin ``words``, a 0/1 (uint8) matrix."""
     bits = (words[:, :, None] >> np.arange(64, dtype=np.uint64)[None, None, :]) & np.uint64(1)
-    return bits.reshape(stop - start, n_words * 64)[:, :n_units].astype(np.uint8)
+    return bits.reshape(len(words), words.shape[1] * 64)[:, :n_units].astype(np.uint8)
+
+
+def enumerated_words(n: int, chunk: int = 1 << 12) -> Iterator[np.ndarray]:
+    """Every exchange of n ≤ 64 units as coin words (bit j: unit j exchanged), in chunks."""
+    for start in range(0, 1 << n, chunk):
+        yield np.arange(start, min(1 << n, start + chunk), dtype=np.uint64)[:, None]
+
+
+def drawn_words(n: int, shuffles: int, seed: int, chunk: int = 1 << 12) -> Iterator[np.ndarray]:
+    """The coin words of ``shuffles`` shuffles of n units, in chunks."""
+    words = max(1, -(-n // 64))
+    for start in range(0, shuffles, chunk):
+        yield coin_words(seed, start, min(shuffles, start + chunk), words)
 
 
 @dataclass(frozen=True)
@@ -245,8 +261,7 @@ def pair_data(reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
 
 
 def differing_units(reduced: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """How many units each pair ``(first[k], second[k])`` differs on: the length of its
-    :func:`pair_data`'s ``diffs``, without building them."""
+    """How many units each pair ``(first[k], second[k])`` differs on, without its data."""
     first = np.asarray(first, dtype=np.int64)
     second = np.asarray(second, dtype=np.int64)
     step = _chunks(reduced, len(first))
@@ -269,9 +284,8 @@ def _segment_words(pair: PairData) -> int:
 
 
 def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -> bool:
-    """Whether :func:`approximate_counts` runs these pairs compiled by default: when the
-    compiled kernels are loaded already, or the work of ``metrics`` metrics would repay
-    loading them."""
+    """Whether :func:`approximate_counts` runs these pairs compiled by default (loaded, or
+    worth loading)."""
     if not HAVE_NUMBA:
         return False
     return ("muceval.significance.compiled" in sys.modules
@@ -295,8 +309,7 @@ def numpy_work(shuffles: int, metrics: int, units: float) -> float:
 
 
 def worth_compiling_ns(nanoseconds: float) -> bool:
-    """Whether NumPy work of ``nanoseconds`` would take longer than loading the compiled
-    kernels (and runs them on more than one thread)."""
+    """Whether NumPy work of ``nanoseconds`` would take longer than loading the kernels."""
     return nanoseconds > _NUMPY_BUDGET_NS
 
 
@@ -355,8 +368,7 @@ def approximate_counts(
 
 def pair_thresholds(pairs: list[PairData], metrics: tuple[str, ...],
                     two_sided: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Metric coefficients, the pairs' totals (x then y), and each pair's signs and
-    thresholds of extremeness per metric, as the kernels take them."""
+    """Metric coefficients, totals (x then y), signs and thresholds, as the kernels take them."""
     coefs = np.array([METRIC_COEFS[m] for m in metrics], dtype=np.float64)
     total_x = np.array([p.total_x for p in pairs], dtype=np.int64).reshape(-1, 3)
     total_y = np.array([p.total_y for p in pairs], dtype=np.int64).reshape(-1, 3)
@@ -537,11 +549,8 @@ def _lattice(pair: PairData, metric: str) -> tuple[np.ndarray, int, int]:
 
 
 def _canonical(shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """Orient shifts lexicographically positive, reduce by gcd, group identical ones.
-
-    Returns (unique shifts, multiplicities, offset (2,), gcd_v, gcd_n) such that
-    S = offset + (gcd_v, gcd_n) ⊙ Σ c'_u e_u with fair coins c'.
-    """
+    """Shifts oriented positive, reduced by gcd and grouped: (unique, multiplicities, offset,
+    gcd_v, gcd_n), S = offset + (gcd_v, gcd_n) ⊙ Σ c'_u e_u with fair coins c'."""
     shifts = shifts.copy()
     negative = (shifts[:, 0] < 0) | ((shifts[:, 0] == 0) & (shifts[:, 1] < 0))
     offset = shifts[negative].sum(axis=0) if len(shifts) else np.zeros(2, dtype=np.int64)

@@ -127,8 +127,7 @@ def _fits(pair: PairData, metric: str) -> bool:
 
 def _refuse_large_grids(pairs: Sequence[PairData], metrics: Sequence[str],
                         names: Sequence[tuple[str, str]]) -> None:
-    """Method exact: a UsageError naming the first pair and metric whose grid does not fit
-    (a block of pairs sized at once: the pairs are many and their units few)."""
+    """Method exact: a UsageError naming the first pair and metric whose grid does not fit."""
     remaining = iter(pairs)
     start = 0
     while block := list(islice(remaining, _CHECKED_PAIRS)):

@@ -24,7 +24,7 @@ from muceval.errors import UsageError
 from muceval.significance.assemble import RawColumns, RawTest, assemble
 from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
 from muceval.significance.groups import confidence_level
-from muceval.significance.kernels import coins, count_extreme
+from muceval.significance.kernels import coin_bits, count_extreme, drawn_words, enumerated_words
 from muceval.significance.plan import MAX_EXACT_UNITS, Decided, decide_method
 from muceval.significance.result import SignificanceResult
 from muceval.significance.settings import SignificanceSettings, known_metrics
@@ -32,7 +32,6 @@ from muceval.significance.settings import SignificanceSettings, known_metrics
 __all__ = ["RATIO_METRICS", "compare_ratios", "ratio_values"]
 
 RATIO_METRICS = ("precision", "recall", "f1")
-_CHUNK = 4096
 
 
 def ratio_values(sums: np.ndarray, metric: str) -> np.ndarray:
@@ -49,13 +48,6 @@ def ratio_values(sums: np.ndarray, metric: str) -> np.ndarray:
         return np.where(p + r == 0, 0.0, 2 * p * r / np.where(p + r == 0, 1, p + r))
 
 
-def _count(diffs: np.ndarray, x: np.ndarray, y: np.ndarray, coin: np.ndarray, metric: str,
-           observed: float, two_sided: bool) -> int:
-    moved = coin.astype(np.float64) @ diffs
-    d = ratio_values(x + moved, metric) - ratio_values(y - moved, metric)
-    return count_extreme(d, observed, two_sided)
-
-
 def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: SignificanceSettings,
             method: Decided) -> RawTest:
     diffs = (y_units - x_units)
@@ -64,18 +56,17 @@ def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: Sig
     observed = float(ratio_values(x, metric) - ratio_values(y, metric))
     n = len(diffs)
     if method == "exact":
-        total = 0
-        for start in range(0, 1 << n, _CHUNK):
-            words = np.arange(start, min(1 << n, start + _CHUNK), dtype=np.int64)
-            coin = ((words[:, None] >> np.arange(n)) & 1).astype(np.uint8)
-            total += _count(diffs, x, y, coin, metric, observed, settings.two_sided)
-        return RawTest(total / (1 << n), "exact", None, None, 1.0, 0.0)
-    assert settings.seed is not None
+        chunks = enumerated_words(n)
+    else:
+        assert settings.seed is not None
+        chunks = drawn_words(n, settings.shuffles, settings.seed)
     nge = 0
-    for start in range(0, settings.shuffles, _CHUNK):
-        stop = min(settings.shuffles, start + _CHUNK)
-        coin = coins(settings.seed, start, stop, max(n, 1))[:, :n]
-        nge += _count(diffs, x, y, coin, metric, observed, settings.two_sided)
+    for words in chunks:
+        moved = coin_bits(words, n).astype(np.float64) @ diffs
+        d = ratio_values(x + moved, metric) - ratio_values(y - moved, metric)
+        nge += count_extreme(d, observed, settings.two_sided)
+    if method == "exact":
+        return RawTest(nge / (1 << n), "exact", None, None, 1.0, 0.0)
     return RawTest((nge + 1) / (settings.shuffles + 1), "approximate", settings.shuffles, nge,
                    confidence_level(nge, settings.shuffles, settings.alpha), 0.0)
 

@@ -18,12 +18,13 @@ from muceval.errors import UsageError
 from muceval.significance.baseline import BaselineComparison, BaselineResult, verdict
 from muceval.significance.kernels import (
     METRIC_COEFS,
-    coin_words,
     count_extreme,
     metric_values,
     reduce_counts,
     totals_value,
 )
+from muceval.significance.kernels import drawn_words as _drawn
+from muceval.significance.kernels import enumerated_words as _enumerated
 from muceval.significance.plan import MAX_EXACT_UNITS, Decided, decide_method
 from muceval.significance.settings import SignificanceSettings
 
@@ -33,7 +34,6 @@ __all__ = ["YEH_SHUFFLES", "ResponseTest", "compare_responses", "randomize_respo
 YEH_SHUFFLES = 1 << 20
 """Yeh's number of random assignments beyond the bound."""
 
-_CHUNK = 1 << 12
 
 COMPILE_FROM = 1 << 15
 """From this many assignments on, the compiled loop counts them."""
@@ -84,7 +84,7 @@ def randomize_responses(units: PairResponses, metrics: Sequence[str],
                          parameter="method")
     observed = reduce_counts(units.observed)
     differences = [totals_value(observed[0], m) - totals_value(observed[1], m) for m in metrics]
-    two_sided = settings.alternative == "two-sided"
+    two_sided = settings.two_sided
     if method == "exact":
         total = 1 << units.n
         nge = _count(units, metrics, differences, two_sided, _enumerated(units.n), total)
@@ -99,18 +99,6 @@ def randomize_responses(units: PairResponses, metrics: Sequence[str],
     return [ResponseTest(m, d, float((c + 1) / (shuffles + 1)), "approximate", units.n,
                          shuffles, int(c), float((again + 1) / (shuffles + 1)))
             for m, d, c, again in zip(metrics, differences, runs[0], runs[1], strict=True)]
-
-
-def _enumerated(n: int) -> Iterator[np.ndarray]:
-    """Every assignment of n ≤ 64 responses as coin words (bit j: response j to the first)."""
-    for start in range(0, 1 << n, _CHUNK):
-        yield np.arange(start, min(1 << n, start + _CHUNK), dtype=np.uint64)[:, None]
-
-
-def _drawn(n: int, shuffles: int, seed: int) -> Iterator[np.ndarray]:
-    words = max(1, -(-n // 64))
-    for start in range(0, shuffles, _CHUNK):
-        yield coin_words(seed, start, min(shuffles, start + _CHUNK), words)
 
 
 def _byte_tables(contributions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -137,8 +125,7 @@ def _bits(words: np.ndarray, start: int, width: int) -> np.ndarray:
 
 def _count(units: PairResponses, metrics: Sequence[str], differences: Sequence[float],
            two_sided: bool, assignments: Iterator[np.ndarray], total: int) -> np.ndarray:
-    """How many assignments are at least as extreme, per metric (compiled or NumPy: the
-    same counts)."""
+    """How many assignments are at least as extreme, per metric."""
     if total >= COMPILE_FROM:
         return _count_compiled(units, metrics, differences, two_sided, assignments)
     return _count_numpy(units, metrics, differences, two_sided, assignments)

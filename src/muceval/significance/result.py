@@ -201,8 +201,7 @@ class SignificanceResult:
 
     @property
     def matrix_order(self) -> list[str]:
-        """One order of the systems for every metric's matrix: the ranking by
-        :attr:`ranking_metric`."""
+        """One order of the systems for every metric's matrix."""
         return self.ranking(self.ranking_metric)
 
     @property
@@ -270,8 +269,7 @@ class SignificanceResult:
         return buffer.getvalue()
 
     def classic_disagreements(self, metric: str = "recall") -> list[Comparison]:
-        """Pairs whose randomization decision (p ≤ α) differs from the sign test's: Yeh's
-        check for recall, where both apply."""
+        """Pairs whose randomization decision (p ≤ α) differs from the sign test's."""
         alpha = self.settings["alpha"]
         return [c for c in self.comparisons if c.metric == metric and c.classic is not None
                 and c.classic.sign is not None

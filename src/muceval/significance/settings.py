@@ -77,10 +77,6 @@ class SignificanceSettings:
     UsageError
         If a choice is unknown or a number is out of its range.
 
-    See Also
-    --------
-    compare : Runs the tests with these settings.
-
     Examples
     --------
     >>> from muceval import SignificanceSettings

@@ -14,7 +14,12 @@ import numpy as np
 
 from muceval.core.units import UnitTallies
 from muceval.significance.assemble import RawColumns, apart_matrices
-from muceval.significance.bootstrap import bounds, pair_intervals, system_intervals
+from muceval.significance.bootstrap import (
+    bootstrap_values,
+    bounds,
+    pair_intervals,
+    system_intervals,
+)
 from muceval.significance.classic import classic_columns
 from muceval.significance.engine import checked, system_scores
 from muceval.significance.execute import Executor, LocalExecutor
@@ -70,9 +75,11 @@ def compare_streamed(
     scores = system_scores(reduced, names, metric_ids)
     apart = apart_matrices(n, first, second, significant, metric_ids)
     groups, letters, cld = group_letters(names, metric_ids, scores, apart)
-    values = _bootstrap_values(reduced, metric_ids, chosen)
+    values: np.ndarray | None = None
     system_ci = None
-    if values is not None:
+    if chosen.bootstrap > 0:  # drawn as compare draws them
+        values = bootstrap_values(reduced, metric_ids, chosen.bootstrap, chosen.seed,
+                                  metric_values)
         ci = np.quantile(values, bounds(chosen.ci_level), axis=2).transpose(2, 1, 0)
         system_ci = system_intervals(ci, names, metric_ids)
     recorded = chosen.recorded(len(tallies.units), metric_ids, tallies.level)
@@ -171,15 +178,6 @@ def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
 
     return advance
 
-
-def _bootstrap_values(reduced: np.ndarray, metrics: tuple[str, ...],
-                      settings: SignificanceSettings) -> np.ndarray | None:
-    """The bootstrap's draws as :func:`compare` draws them, or None without intervals."""
-    if settings.bootstrap <= 0:
-        return None
-    from muceval.significance.bootstrap import bootstrap_values
-
-    return bootstrap_values(reduced, metrics, settings.bootstrap, settings.seed, metric_values)
 
 
 def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: np.ndarray,

@@ -155,8 +155,7 @@ class ComparisonTable(Sequence[Comparison]):
         return spread
 
     def _column(self, source: _Numbers | _Choices, style: str) -> str | list[Any]:
-        """A field's values in ``style`` (``"json"``, ``"csv"`` or ``"cells"``: for the csv
-        module), one per comparison, or one for all (a str)."""
+        """A field's values in ``style``, one per comparison, or one for all (a str)."""
         if isinstance(source, _Choices):
             options = [json.dumps(o) if style == "json" else csv_cell(o) for o in source.options]
             if style == "csv":
@@ -182,8 +181,7 @@ class ComparisonTable(Sequence[Comparison]):
         return self._spread(each, values.shape)
 
     def _json_columns(self) -> tuple[list[str], list[list[str]]]:
-        """One comparison's JSON as the texts between its varying values, and those values'
-        texts by column."""
+        """The texts between a comparison's varying values, and those values by column."""
         pieces: list[str] = [""]
         columns: list[list[str]] = []
         sources = self._sources()
@@ -249,8 +247,7 @@ class ComparisonTable(Sequence[Comparison]):
         return columns
 
     def csv_joined(self, block: int = 10_000) -> Iterator[str]:
-        """The rows of :meth:`csv_rows` as ``csv.writer(f, lineterminator="\\n")`` writes
-        them, in pieces of ``block`` rows."""
+        """The rows of :meth:`csv_rows` as ``csv.writer`` writes them, in pieces."""
         if len(self) == 0:
             return
         columns = self._csv_columns("csv")
