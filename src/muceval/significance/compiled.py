@@ -1,6 +1,6 @@
-"""The compiled kernels (numba), imported at first use by :mod:`muceval.significance.kernels`
-and :mod:`muceval.significance.bootstrap`, whose NumPy references give the same results (the
-tests compare them)."""
+"""The compiled kernels (numba), imported at first use by :mod:`muceval.significance.kernels`,
+:mod:`~muceval.significance.bootstrap` and :mod:`~muceval.significance.responses`, whose NumPy
+references give the same results (the tests compare them)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from muceval.significance.kernels import (
     _PER_WORD,
     _TABLE,
     _WORD_STRIDE,
+    REL_TOL,
 )
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
@@ -502,6 +503,59 @@ def _coin_blocks(key: np.uint64, start: int, n_shuffles: int, unit_start: int,
                 row = 64 * w + b
                 for t in range(count):
                     out[k, row, t] = np.float32((words[t] >> np.uint64(b)) & np.uint64(1))
+
+
+@njit(cache=True)
+def response_counts(words: np.ndarray, tables: np.ndarray, every: np.ndarray,
+                    base: np.ndarray, groups: np.ndarray, outcomes: np.ndarray,
+                    coefs: np.ndarray, observed: np.ndarray,
+                    two_sided: bool) -> np.ndarray:
+    """Per metric, how many rows of coin ``words`` give a difference at least as extreme.
+
+    ``tables`` (bytes × 256 × 3): the singles' (POS, ACT, N2) per byte value; ``groups``
+    (g × 3): each group's first bit, width and first row in ``outcomes`` (rows × 2 × 3);
+    ``coefs`` (metrics × 3): alpha, gamma, kappa; ``observed``: each metric's difference.
+    """
+    n_metrics = coefs.shape[0]
+    counts = np.zeros(n_metrics, dtype=np.int64)
+    first = np.empty(3, dtype=np.int64)
+    second = np.empty(3, dtype=np.int64)
+    for s in range(words.shape[0]):
+        for c in range(3):
+            first[c] = base[0, c]
+            second[c] = base[1, c] + every[c]
+        for b in range(tables.shape[0]):
+            value = (words[s, b // 8] >> np.uint64(8 * (b % 8))) & np.uint64(255)
+            for c in range(3):
+                first[c] += tables[b, value, c]
+                second[c] -= tables[b, value, c]
+        for g in range(groups.shape[0]):
+            index = np.int64(0)
+            for j in range(groups[g, 1]):
+                position = groups[g, 0] + j
+                bit = (words[s, position // 64] >> np.uint64(position % 64)) & np.uint64(1)
+                index |= np.int64(bit) << j
+            row = groups[g, 2] + index
+            for c in range(3):
+                first[c] += outcomes[row, 0, c]
+                second[c] += outcomes[row, 1, c]
+        for m in range(n_metrics):
+            diff = _value(first, coefs[m]) - _value(second, coefs[m])
+            target = observed[m]
+            threshold = abs(target) - REL_TOL * abs(target)
+            if two_sided:
+                stat = abs(diff)
+            else:
+                stat = diff if target >= 0 else -diff
+            if stat >= threshold:
+                counts[m] += 1
+    return counts
+
+
+@njit(cache=True, inline="always")
+def _value(totals: np.ndarray, coef: np.ndarray) -> float:
+    v = coef[0] * totals[0] + coef[1] * totals[1]
+    return coef[2] * totals[2] / v if v > 0 else 0.0
 
 
 # numba's workqueue threading layer (what a machine without TBB or OpenMP gets) ends the

@@ -28,21 +28,18 @@ __all__ = ["PlanEstimate", "estimate"]
 
 # Each exact part is timed for about this long (less when the part itself is shorter).
 _CALIBRATION_SECONDS = 0.25
-# A timed call of the approximate kernel takes about this long (less when the plan's whole
-# approximate part is shorter); four or five such calls calibrate it.
+# A timed approximate call takes about this long (four or five calibrate it); rather up to
+# _LONGEST_CALL_SECONDS at the run's shuffles than shorter at fewer, scaled, and up to
+# _LONGEST_RUN_SECONDS when the call is the plan's whole approximate part.
 _TIMED_SECONDS = 0.08
-# ... and rather this long at the run's shuffles than shorter at fewer, scaled; when the
-# call is the plan's whole approximate part, this long.
 _LONGEST_CALL_SECONDS = 0.15
 _LONGEST_RUN_SECONDS = 0.5
 # At most this many pairs (more on many threads, fewer at many shuffles) stand for all the
-# approximate pairs: built one by one for the estimate, not all half a million of 1,000
-# systems.
+# approximate pairs: only they are built.
 _SAMPLED_PAIRS = 2048
 # Exact jobs longer than this (by a rough 1.7 ns per cell) are not timed unless all are.
 _LONGEST_TIMED_CELLS = 6e8
-# The cells of this many jobs, spread over the plan, stand for all of them (exact_cost takes
-# about as long as a small job: more would lengthen the planning, not sharpen it).
+# The cells of this many jobs stand for all (exact_cost takes as long as a small job).
 _COSTED_JOBS = 256
 
 

@@ -22,6 +22,7 @@ ends within a budget, a proven bound on the p-value's error, returned with it.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -253,10 +254,8 @@ def pair_data(reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
         kept = diffs[keep]
         ends = np.cumsum(keep.sum(axis=1)).tolist()
         x, y = totals[a], totals[b]
-        begin = 0
-        for k, end in enumerate(ends):
-            out.append(PairData(kept[begin:end], x[k], y[k]))
-            begin = end
+        out += [PairData(kept[begin:end], x[k], y[k])
+                for k, (begin, end) in enumerate(itertools.pairwise([0, *ends]))]
     return out
 
 
@@ -504,11 +503,7 @@ def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int
     unit_offsets = np.concatenate([[0], np.cumsum(n_units)]).astype(np.int64)
     blocks = -(-n_units // _BLOCK_BITS)
     block_start = np.concatenate([[0], np.cumsum(blocks)]).astype(np.int64)
-    diffs = (
-        np.concatenate([p.diffs for p in sel]).astype(np.int64)
-        if n_units.sum()
-        else np.zeros((0, 3), dtype=np.int64)
-    )
+    diffs = np.concatenate([np.zeros((0, 3), np.int64), *(p.diffs for p in sel)]).astype(np.int64)
     tables = np.zeros((max(1, int(block_start[-1])), _TABLE), dtype=np.int64)
     jit = _jit()
     jit._build_tables(diffs, unit_offsets, block_start, tables)
@@ -520,11 +515,6 @@ def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int
                        np.array([segments[k] for k in fast], dtype=np.int64), result)
     out[fast] = result.sum(axis=1)
     return out
-
-
-# ---------------------------------------------------------------------------
-# Exact randomization
-# ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -133,7 +133,7 @@ def _count(units: PairResponses, metrics: Sequence[str], differences: Sequence[f
 
 def _count_compiled(units: PairResponses, metrics: Sequence[str], differences: Sequence[float],
                     two_sided: bool, assignments: Iterator[np.ndarray]) -> np.ndarray:
-    from muceval.significance.compiled_responses import response_counts
+    from muceval.significance.compiled import response_counts
 
     tables, every = _byte_tables(units.contributions)
     widths = [len(g.responses) for g in units.groups]
