@@ -80,24 +80,17 @@ def groupings(order: Sequence[str], different: Callable[[str, str], bool]) -> li
     >>> groupings(["A", "B", "C"], diff)
     [['A', 'B'], ['B', 'C']]
     """
-    return _maximal_runs(order, lambda start, j: all(not different(order[k], order[j])
-                                                     for k in range(start, j)))
+    return _runs(order, _apart(order, different))
 
 
-def _maximal_runs(order: Sequence[str], joins: Callable[[int, int], bool]) -> list[list[str]]:
-    """The maximal runs of ``order``, the run from ``start`` taking j while ``joins(start, j)``."""
-    runs: list[list[str]] = []
+def _apart(order: Sequence[str], different: Callable[[str, str], bool]) -> np.ndarray:
+    """The symmetric matrix of ``different(order[i], order[j])``, i < j."""
     n = len(order)
-    last_end = -1
-    end = 0
-    for start in range(n):
-        end = max(end, start)
-        while end + 1 < n and joins(start, end + 1):
-            end += 1
-        if end > last_end:
-            runs.append(list(order[start: end + 1]))
-            last_end = end
-    return runs
+    apart = np.zeros((n, n), dtype=bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            apart[i, j] = apart[j, i] = different(order[i], order[j])
+    return apart
 
 
 def letter_name(k: int) -> str:
@@ -149,14 +142,7 @@ def letter_groups(order: Sequence[str], different: Callable[[str, str], bool],
 
     With ``limit``, :class:`TooManyGroups` is raised as soon as there are more groups.
     """
-    n = len(order)
-    together = [0] * n  # bit j of together[i]: systems i and j are not different
-    for i in range(n):
-        for j in range(i + 1, n):
-            if not different(order[i], order[j]):
-                together[i] |= 1 << j
-                together[j] |= 1 << i
-    return _cliques(order, together, limit)
+    return _cliques(order, _together(_apart(order, different)), limit)
 
 
 def _cliques(order: Sequence[str], together: list[int], limit: int | None) -> list[list[str]]:
@@ -227,7 +213,17 @@ def _runs(order: Sequence[str], apart: np.ndarray) -> list[list[str]]:
         return []
     below = np.triu(apart, 1)
     last = np.where(below.any(axis=0), n - 1 - np.argmax(below[::-1], axis=0), -1).tolist()
-    return _maximal_runs(order, lambda start, j: last[j] < start)
+    runs: list[list[str]] = []
+    last_end = -1
+    end = 0
+    for start in range(n):
+        end = max(end, start)
+        while end + 1 < n and last[end + 1] < start:
+            end += 1
+        if end > last_end:
+            runs.append(list(order[start: end + 1]))
+            last_end = end
+    return runs
 
 
 def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str, dict[str, float]],
@@ -243,18 +239,15 @@ def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str
     for metric in metrics:
         order = sorted(names, key=lambda s: (-scores[s][metric], s))
         apart = different[metric]
+        if not isinstance(apart, np.ndarray):
+            apart = _apart(names, _differs(apart))
+        position = {name: i for i, name in enumerate(names)}
+        ranked = [position[name] for name in order]
+        # As booleans: ~ of a 0/1 integer matrix would be -1 and -2, both true.
+        in_order = apart.astype(bool)[np.ix_(ranked, ranked)]
+        groups[metric] = _runs(order, in_order)
         try:
-            if isinstance(apart, np.ndarray):
-                position = {name: i for i, name in enumerate(names)}
-                ranked = [position[name] for name in order]
-                # As booleans: ~ of a 0/1 integer matrix would be -1 and -2, both true.
-                in_order = apart.astype(bool)[np.ix_(ranked, ranked)]
-                groups[metric] = _runs(order, in_order)
-                cld[metric] = _cliques(order, _together(in_order), MAX_LETTER_GROUPS)
-            else:
-                differs = _differs(apart)
-                groups[metric] = groupings(order, differs)
-                cld[metric] = letter_groups(order, differs, MAX_LETTER_GROUPS)
+            cld[metric] = _cliques(order, _together(in_order), MAX_LETTER_GROUPS)
         except TooManyGroups:
             # The letters of the runs of neighbours: they still never join two systems that
             # differ, but two that share none may not differ (the JSON's "about" says so).
