@@ -1,13 +1,7 @@
-"""Significance of the differences between systems (Chinchor 1992; Yeh 2000): :func:`compare`.
-
-For every pair of systems and every metric: a randomization p-value stratified by unit
-(approximate ``(nge + 1) / (ns + 1)``, exact ``count / 2^n``, or auto: exact wherever it
-costs less; :mod:`~muceval.significance.kernels`), the confidence of an approximate decision
-(:func:`~muceval.significance.groups.confidence_level`), the classic tests, paired bootstrap
-intervals, an optional Holm or Benjamini–Hochberg adjustment across the pairs of a metric,
-and the groupings: MUC-4's runs of neighbours none of which differ, and a compact letter
-display. A pair differs when its (adjusted) p-value is ≤ α *and* its confidence reaches the
-required level; an approximate result not confident enough is not significant.
+"""Significance of the differences between systems (Chinchor 1992; Yeh 2000): :func:`compare`
+gives randomization p-values and the confidence of each approximate decision, the classic
+tests, paired bootstrap intervals, adjusted p-values, and the groups no significant
+difference separates (MUC-4's groupings and a compact letter display).
 
 >>> from muceval.core.units import from_arrays
 >>> t = from_arrays(["A", "B"], ["m1", "m2", "m3"],
@@ -111,9 +105,7 @@ def compare(
     A randomization test stratified by unit exchanges the two systems' counts of each unit
     (a message, as in MUC-4) by a fair coin and counts how often the difference of the
     metric, computed in floating point from the summed tallies (COR + PAR/2 correct), is at
-    least the observed one. Besides the p-values: the confidence of each approximate
-    decision, paired bootstrap intervals, the classic tests, and the groups of systems that
-    no significant difference separates.
+    least the observed one.
 
     Parameters
     ----------
@@ -137,8 +129,8 @@ def compare(
     Returns
     -------
     SignificanceResult
-        One :class:`~muceval.significance.result.Comparison` per pair and metric, the
-        systems' scores, groups, letters and the settings.
+        One :class:`~muceval.significance.result.Comparison` per pair and metric (with the
+        confidence, interval and classic tests), the scores, groups, letters and settings.
 
     Raises
     ------

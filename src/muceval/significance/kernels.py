@@ -2,21 +2,8 @@
 
 Everything works on *reduced* per-unit vectors ``(POS, ACT, N2)``, ``N2 = 2·COR + PAR`` (so
 that all sums are integers); every metric of :data:`METRIC_COEFS` is ``κ·N2 / (α·POS +
-γ·ACT)`` (0 when the denominator is 0; F_β takes this form because COR + PAR ≤ min(POS, ACT),
-which :mod:`muceval.core.units` enforces). Exchanging the units of a pair moves the sum ``S``
-of their differences from X to Y, so only differing units matter and a statistic is a
-function of ``S``.
-
-Coins: shuffle ``i`` exchanges the ``k``-th differing unit of a pair (in the sorted unit
-order) when bit ``k % 64`` of ``splitmix64(splitmix64(seed) + φ·(i·2²⁰ + k // 64 + 1))`` is
-set: a pure function of (seed, shuffle, unit), whatever the threads, chunks or other
-systems. A shuffle counts when its statistic is at least as extreme within a relative
-tolerance of 1e-9 (:func:`threshold_of`), so that equal values rounded apart are ties.
-
-The exact distribution of ``S`` on one metric's lattice ``(V, N2)`` is a convolution of
-two-point distributions, by dynamic programming on a dense grid (equal shifts applied
-together, coordinates reduced by their gcd); optional pruning drops negligible mass at row
-ends within a budget, a proven bound on the p-value's error, returned with it.
+γ·ACT)`` (F_β too, as COR + PAR ≤ min(POS, ACT)). Exchanging units moves the sum of their
+differences from one system to the other, so only the units where the two differ matter.
 """
 
 from __future__ import annotations
@@ -140,7 +127,7 @@ def metric_values(reduced: np.ndarray, metric: str) -> np.ndarray:
 
 def threshold_of(observed: float, two_sided: bool) -> tuple[float, float]:
     """(sign, threshold): a shuffle with difference D counts when sign·D ≥ threshold
-    (two-sided: |D| ≥ threshold)."""
+    (two-sided: |D| ≥ threshold), a relative tolerance making equal values rounded apart ties."""
     sign = 1.0 if observed >= 0 else -1.0
     magnitude = abs(observed)
     return sign, magnitude - REL_TOL * magnitude
@@ -170,7 +157,10 @@ def seed_key(seed: int) -> int:
 
 
 def coin_words(seed: int, start: int, stop: int, n_words: int) -> np.ndarray:
-    """Coin words of shuffles ``start..stop-1``: a ``(stop-start, n_words)`` uint64 array."""
+    """Coin words of shuffles ``start..stop-1`` (``(stop-start, n_words)`` uint64): word w of
+    shuffle i is ``splitmix64(splitmix64(seed) + φ·(i·2²⁰ + w + 1))``, bit k of it exchanging
+    the (64·w + k)-th differing unit: a pure function of (seed, shuffle, unit), whatever the
+    threads, chunks or other systems."""
     key = np.uint64(seed_key(seed))
     i = np.arange(start, stop, dtype=np.uint64)[:, None]
     w = np.arange(n_words, dtype=np.uint64)[None, :]
@@ -603,7 +593,8 @@ def exact_grid_cells_many(pairs: Sequence[PairData], metric: str) -> np.ndarray:
 def exact_pvalue(
     pair: PairData, metric: str, two_sided: bool = True, budget: float = 0.0
 ) -> ExactResult:
-    """Exact randomization p-value over all 2^n exchanges (p = count / 2^n, no +1).
+    """Exact randomization p-value over all 2^n exchanges (p = count / 2^n, no +1), by
+    dynamic programming on the metric's lattice (V, N2).
 
     ``budget`` > 0 allows pruning of at most that much probability mass; the
     pruned mass is added to the p-value and returned as ``error_bound``.

@@ -179,7 +179,6 @@ def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
     return advance
 
 
-
 def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
           metrics: tuple[str, ...], settings: SignificanceSettings,
           scores: dict[str, dict[str, float]], decided: _Decided, values: np.ndarray | None,
