@@ -223,10 +223,29 @@ class _Pairs:
 
     @cached_property
     def proportions(self) -> tuple[np.ndarray, np.ndarray]:
-        """χ² and the binomial z test (NaN for a metric other than recall and precision)."""
+        """χ² and the two-proportion z test on the credited share of recall or precision (NaN
+        for another metric)."""
         if self.metric not in ("recall", "precision"):
             return np.full(len(self.n), np.nan), np.full(len(self.n), np.nan)
-        return _proportions(self.totals_a, self.totals_b, self.metric, self.alt)
+        ta, tb = self.totals_a, self.totals_b
+        col = 0 if self.metric == "recall" else 1
+        na, nb = ta[:, 2] / 2.0, tb[:, 2] / 2.0
+        table = np.stack([np.stack([na, ta[:, col] - na], 1), np.stack([nb, tb[:, col] - nb], 1)],
+                         1).astype(np.float64)
+        rows, cols = table.sum(2), table.sum(1)
+        ok = np.all(rows > 0, axis=1) & np.all(cols > 0, axis=1)
+        total = table.sum((1, 2))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            expected = rows[:, :, None] * cols[:, None, :] / total[:, None, None]
+            statistic = ((table - expected) ** 2 / expected).sum((1, 2))
+            chi2 = special.chdtrc(1, statistic)
+            pa, pb = table[:, 0, 0] / rows[:, 0], table[:, 1, 0] / rows[:, 1]
+            pooled = cols[:, 0] / total
+            se = np.sqrt(pooled * (1 - pooled) * (1 / rows[:, 0] + 1 / rows[:, 1]))
+            z = (pa - pb) / np.where(se > 0, se, 1.0)
+            binomial = np.where(se > 0, _tails(z, self.alt, lambda x: special.ndtr(-x)),
+                                np.where(pa == pb, 1.0, 0.0))
+        return _none(chi2, ok), _none(binomial, ok)
 
 
 def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
@@ -323,28 +342,6 @@ def _two_sample_t(p: _Pairs) -> np.ndarray:
     return _none(np.where(spread, _tails(t2, p.alt, lambda x: special.stdtr(
         np.maximum(2 * n - 2, 1), -x)), np.where(gap == 0, 1.0, 0.0)), n >= 2)
 
-
-def _proportions(ta: np.ndarray, tb: np.ndarray, metric: str,
-                 alt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """χ² and the two-proportion z test on the credited share of recall or precision."""
-    col = 0 if metric == "recall" else 1
-    na, nb = ta[:, 2] / 2.0, tb[:, 2] / 2.0
-    table = np.stack([np.stack([na, ta[:, col] - na], 1), np.stack([nb, tb[:, col] - nb], 1)],
-                     1).astype(np.float64)
-    rows, cols = table.sum(2), table.sum(1)
-    ok = np.all(rows > 0, axis=1) & np.all(cols > 0, axis=1)
-    total = table.sum((1, 2))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        expected = rows[:, :, None] * cols[:, None, :] / total[:, None, None]
-        statistic = ((table - expected) ** 2 / expected).sum((1, 2))
-        chi2 = special.chdtrc(1, statistic)
-        pa, pb = table[:, 0, 0] / rows[:, 0], table[:, 1, 0] / rows[:, 1]
-        pooled = cols[:, 0] / total
-        se = np.sqrt(pooled * (1 - pooled) * (1 / rows[:, 0] + 1 / rows[:, 1]))
-        z = (pa - pb) / np.where(se > 0, se, 1.0)
-        binomial = np.where(se > 0, _tails(z, alt, lambda x: special.ndtr(-x)),
-                            np.where(pa == pb, 1.0, 0.0))
-    return _none(chi2, ok), _none(binomial, ok)
 
 
 CLASSIC = (

@@ -73,13 +73,7 @@ def pairwise_count_tests(counts: Mapping[str, np.ndarray],
                          pairs: Sequence[tuple[str, str]],
                          settings: SignificanceSettings) -> dict[tuple[str, str], list[CountTest]]:
     """:func:`paired_count_tests` of each pair ``(first, second)`` of systems (the same
-    shuffles as alone: a pair's p-values do not depend on the other pairs).
-
-    Raises
-    ------
-    UsageError
-        If a pair names a system not in ``counts``, or the arrays differ in shape.
-    """
+    shuffles as alone: a pair's p-values do not depend on the other pairs)."""
     unknown = sorted({n for pair in pairs for n in pair} - set(counts))
     if unknown:
         raise UsageError(f"no counts for {', '.join(unknown)}")

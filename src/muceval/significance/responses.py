@@ -202,12 +202,8 @@ def compare_responses(units: Sequence[PairResponses], metrics: Sequence[str],
     Each of ``units`` pairs the baseline (its first system) with one candidate (its second).
     The result is that of :func:`~muceval.significance.baseline.compare_to_baseline`, with
     Yeh's checks beside each p-value, adjusted across the candidates. No interval: the
-    bootstrap is over units, and responses are not sampled.
-
-    Raises
-    ------
-    UsageError
-        If the pairs do not share their first system, or as :func:`randomize_responses`.
+    bootstrap is over units, and responses are not sampled. A UsageError if the pairs do not
+    share their first system, or as :func:`randomize_responses`.
     """
     from muceval.significance.groups import confidence_level, decisions
 
