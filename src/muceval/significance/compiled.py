@@ -168,9 +168,8 @@ def _approx_kernel(
         b0 = block_start[p]
         nb = block_start[p + 1] - b0
         local = np.zeros(n_metrics, dtype=np.int64)
-        # Shuffles go in batches: first the summed exchanges (table gathers),
-        # then each metric over the batch in a branch-free loop that the
-        # compiler vectorises.
+        # Batches of shuffles: the table gathers, then each metric in a branch-free loop
+        # that the compiler vectorises.
         batch = (np.empty(_BATCH), np.empty(_BATCH), np.empty(_BATCH),
                  np.empty(_BATCH), np.empty(_BATCH), np.empty(_BATCH))
         for i0 in range(start, stop, _BATCH):
@@ -216,9 +215,8 @@ def _add_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int, 
             continue
         t_lo = lo[src] + b
         t_hi = hi[src] + b
-        # One slice, not a loop over columns: numba vectorises it (row i is not row src, as
-        # a > 0); np.add into the row, as ``+=`` on a slice copies the row first. Together
-        # twice as fast on one thread (benchmarks/targets.py, exact-1-thread).
+        # One slice, vectorised (row i is not row src, as a > 0); np.add into the row, as
+        # ``+=`` on a slice copies it first: twice as fast (benchmarks/targets.py).
         row = grid[i, t_lo:t_hi + 1]
         np.add(row, grid[src, lo[src]:hi[src] + 1], row)
         if t_lo < lo[i]:
@@ -263,10 +261,8 @@ def _trim_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int,
 @njit(cache=True, nogil=True)
 def _dp_kernel(unique: np.ndarray, counts: np.ndarray, rows: int, cols: int, neg: int,
                budget: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    # The cells hold probabilities times 2^pending: each unit doubles instead of halving
-    # every cell (one pass over the rows instead of two). Scaling by a power of two is exact,
-    # so the cells are bit for bit the halved ones once scaled back (below every 900 units,
-    # far from overflow, and at the end).
+    # The cells hold probabilities times 2^pending (one pass over the rows per unit instead
+    # of two); scaled back every 900 units and at the end, exactly: a power of two.
     grid = np.zeros((rows, cols))
     lo = np.full(rows, cols, dtype=np.int64)
     hi = np.full(rows, -1, dtype=np.int64)
@@ -358,13 +354,10 @@ def _keep_all(values: np.ndarray, count: int, buf: np.ndarray,  # pragma: no cov
 @njit(parallel=True, cache=True, nogil=True)
 def _tails(values: np.ndarray, a: np.ndarray, b: np.ndarray,  # pragma: no cover - compiled
            where: np.ndarray, out: np.ndarray) -> None:
-    # Only the order statistics the two quantiles need: the smallest and the largest few
-    # differences, sorted by insertion. Thresholds from every _STRIDE-th difference (about
-    # one and a half times the share wanted, and a little more) let one branch-free pass
-    # gather the differences at or beyond them; when they number at least what is wanted
-    # (as good as always) only those are inserted, else (and with NaN) every difference is,
-    # in its order. Either way the same values are kept: the few smallest are at or below
-    # any threshold that many values are at or below.
+    # Only the few smallest and largest differences, sorted by insertion: thresholds from
+    # every _STRIDE-th difference let one branch-free pass gather those beyond them, and
+    # when too few are (or with NaN) every difference is inserted. Either way the same
+    # values are kept: the few smallest are at or below any threshold that many are.
     n_metrics, _, samples = values.shape
     small_cap = where[1] + 1
     large_cap = samples - where[2]
@@ -558,10 +551,8 @@ def _value(totals: np.ndarray, coef: np.ndarray) -> float:
     return coef[2] * totals[2] / v if v > 0 else 0.0
 
 
-# numba's workqueue threading layer (what a machine without TBB or OpenMP gets) ends the
-# process when two threads launch parallel kernels at once, and muceval launches them from
-# more than one thread (the shuffles beside the classic tests, a streamed table's next
-# intervals beside the caller's writing): every parallel kernel takes its turn.
+# numba's workqueue threading layer (without TBB or OpenMP) ends the process when two
+# threads launch parallel kernels at once, as muceval's threads may: they take turns.
 _LAUNCH = threading.Lock()
 _Kernel = TypeVar("_Kernel", bound=Callable[..., None])
 

@@ -186,11 +186,9 @@ def compare(
         return runner.run(prepared.plan, list(prepared.pairs), prepared.metrics, chosen,
                           watched, source=(prepared.reduced, index_pairs))
 
-    # Work that needs no shuffle runs on this thread while the compiled kernels (which let
-    # go of the GIL) shuffle on theirs: the bootstrap's draws and the classic tests (NumPy)
-    # before the p-values are known, the groups while the intervals' compiled tails run
-    # (queued behind the kernels). Another executor (a cluster) runs on this thread, first:
-    # its waits must see Ctrl-C.
+    # Work that needs no shuffle (bootstrap draws, classic tests, then the groups) runs on
+    # this thread while the kernels, which let go of the GIL, shuffle on theirs. Another
+    # executor (a cluster) runs on this thread, first: its waits must see Ctrl-C.
     index = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)
     with ThreadPoolExecutor(1, thread_name_prefix="muceval-shuffles") as pool:
         tails = None

@@ -125,8 +125,8 @@ def _time_approximate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequen
         return 0.0
     batch = min(len(chosen), approximate_batch(shuffles))
     threads = approximate_threads(the_plan, pairs, metrics, settings, threads)
-    # The run's first batch decides the path of all: the later ones find the compiled
-    # kernels loaded, or are no larger. Its pairs are read until the work is known.
+    # The run's first batch decides the path of all (the later ones find the kernels loaded,
+    # or are no larger).
     compiled = takes_compiled((pairs[k] for k in chosen[:batch]), shuffles, len(metrics))
     # Compiled, a thread takes _GEMM_PAIRS pairs at a time: timed calls keep every thread
     # as busy as the run's batches do.
@@ -193,9 +193,8 @@ class _KernelTimer:
         longest = _LONGEST_RUN_SECONDS if run else _LONGEST_CALL_SECONDS
         seconds = self(large, timed, repeat=1)
         earlier = (0, 0.0)  # the previous call at these pairs (shuffles, seconds)
-        # More work (shuffles first, then pairs) until a call is long enough for the timer
-        # and the call's own fixed part; the run's shuffles themselves as soon as a call of
-        # them looks short enough (by the growth of the last two), so that nothing is
+        # More work (shuffles first, then pairs) until a call is long enough to time; the
+        # run's shuffles as soon as a call of them looks short enough, so that nothing is
         # scaled.
         while True:
             grow = _TIMED_SECONDS / max(seconds, 1e-6)
@@ -273,12 +272,10 @@ def _time_exact(jobs: Sequence[ExactJob], built: dict[int, PairData], metrics: S
     # Too few jobs to keep every thread busy say nothing of the overlap: take it as full.
     speedup = float(threads)
     if threads > 1 and len(timed) >= 4 * threads:
-        # Longest first, so that the pool's last job is short: the plan's many jobs keep
-        # the threads busy to the end, a handful in their own order would not.
+        # Longest first, so that the pool's last job is short, as in the plan's many jobs.
         longest_first = [job(p) for p, _, _ in sorted(timed, key=lambda row: -row[2])]
         wall = _pool_seconds(longest_first, built, metrics, settings, threads)
-        # Against the best the pool could do with these jobs (a long one may keep a
-        # thread busy alone), not against a perfect share.
+        # Against the best the pool could do (a long job may keep a thread busy alone).
         best = max(total / threads, float(t.max()))
         speedup = min(float(threads), threads * best / wall)
     return per_job, per_cell * 1e9, speedup if threads > 1 else 1.0

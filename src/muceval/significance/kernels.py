@@ -20,8 +20,7 @@ import numpy as np
 
 from muceval.core.metrics import MEASURES, METRIC_IDS, metric_of_counts
 
-# numba compiles the kernels (muceval.significance.compiled), imported at first use: a small
-# run on the NumPy paths never pays numba's start-up. The NumPy paths are the reference.
+# The compiled kernels are imported at first use: a small run never pays numba's start-up.
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
 
@@ -74,15 +73,12 @@ _BLOCK_BITS = 8  # units per lookup table (must divide 64)
 _TABLE = 1 << _BLOCK_BITS
 _PER_WORD = 64 // _BLOCK_BITS
 _BATCH = 256  # shuffles per vectorised metric pass
-# Below this estimated NumPy time (numpy_work: 2 ns + 9 ns per metric + 0.025 ns per
-# differing unit per pair-shuffle; benchmarks/numpy_path.py measured it at most 2% under the
-# model and up to 18% over it from 100 units on, far over it below: it errs towards
-# loading the kernels), a run takes the NumPy path: loading numba and its cached kernels
-# costs about as much (0.21–0.27 s there), and both paths give the same counts.
+# Below this estimated NumPy time (numpy_work, which benchmarks/numpy_path.py found at most
+# 2% low and erring towards loading the kernels) a run takes the NumPy path: loading numba
+# and its cached kernels costs about as much (0.21–0.27 s there).
 _NUMPY_BUDGET_NS = 2.5e8
-# The matrix-product kernel: pairs whose summed differences stay below 2^24 (float32 sums
-# are then exact integers); coins in blocks of _GEMM_SHUFFLES shuffles, pairs in tasks of
-# _GEMM_PAIRS; pairs beyond _GEMM_UNITS differing units are summed in chunks of that many.
+# The matrix-product kernel (sums below 2^24, exact in float32): coins in blocks of
+# _GEMM_SHUFFLES, pairs in tasks of _GEMM_PAIRS, in chunks of _GEMM_UNITS units.
 _GEMM_UNITS = 4096
 _GEMM_SHUFFLES = 512
 _GEMM_PAIRS = 16

@@ -114,9 +114,8 @@ def _many_block(pairs: Sequence[PairData], metrics: tuple[str, ...], shuffles: i
     tx = totals[:, :3].T.astype(np.float64)
     ty = totals[:, 3:].T.astype(np.float64)
     out = np.zeros((count, len(metrics)), dtype=np.int64)
-    # ``sums`` numbers at a time (2 MB of float64; arrays of 16 MB, made afresh at each step,
-    # cost more in page faults than in arithmetic): the sums, and the coins (drawn 64 to a
-    # word, so a pair of a million units takes a few shuffles at a time).
+    # ``sums`` numbers at a time, sums and coins alike (arrays of 16 MB, made afresh at each
+    # step, cost more in page faults than in arithmetic).
     step = max(1, min(sums // (3 * count), sums // max(1, longest)))
     for start in range(0, shuffles, step):
         stop = min(shuffles, start + step)

@@ -31,9 +31,8 @@ MAX_EXACT_CELLS = 300_000_000
 MAX_EXACT_UNITS = 20
 """The most units (documents, responses) whose 2^n exchanges a test without a grid (modern
 counts, error counts, responses) enumerates."""
-# Cost model of method "auto", in nanoseconds measured on the TST3 data: one
-# estimated exact grid cell; per shuffle, one table gather (8 units), one metric,
-# and a fixed part (coins, decoding).
+# Cost model of method "auto", in nanoseconds measured on the TST3 data: an exact grid
+# cell; per shuffle, a table gather (8 units), a metric, and a fixed part.
 _EXACT_CELL_COST = 1.7
 _SHUFFLE_BLOCK_COST = 1.1
 _SHUFFLE_METRIC_COST = 1.5
@@ -92,8 +91,7 @@ def plan(pairs: Sequence[PairData], metrics: Sequence[str], settings: Significan
     refuses a pair whose grid does not fit, naming it (``names``, read by ``exact`` only)."""
     exact = np.zeros((len(pairs), len(metrics)), dtype=bool)
     if settings.method == "approximate":
-        # Nothing to weigh per pair, so no pair's data is read: the pairs may be built on
-        # demand (significance --plan of 1,000 systems builds a sample of them only).
+        # No pair's data is read: the pairs may be built on demand (--plan samples them).
         return Plan(exact, tuple(range(len(pairs))), (), settings.shuffles)
     if settings.method == "exact":
         _refuse_large_grids(pairs, metrics, names)

@@ -61,10 +61,8 @@ class SignificanceResult:
 
     Attributes
     ----------
-    systems : tuple of str
-        The systems, in the order of the tallies.
-    metrics : tuple of str
-        The metrics tested.
+    systems, metrics : tuple of str
+        The systems, in the order of the tallies, and the metrics tested.
     scores : dict of str to dict of str to float
         Each system's score on each metric, a fraction from its summed tallies.
     comparisons : sequence of Comparison
@@ -78,8 +76,7 @@ class SignificanceResult:
         Per metric, the compact letter display: two systems share a letter exactly when
         they do not differ significantly.
     settings : RunRecord
-        What produced the result: the settings (the seed drawn included), the number of
-        units, the metrics, and the unit level when known.
+        What produced the result: the settings (the seed drawn included), units, metrics.
     system_ci : dict of str to dict of str to (float, float), or None
         Per system and metric, the bootstrap interval of the score (None without bootstrap).
     letter_groups : dict of str to list of list of str, or None

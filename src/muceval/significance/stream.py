@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -86,8 +85,8 @@ def compare_streamed(
     summary = SignificanceResult(systems=names, metrics=metric_ids, scores=scores,
                                  comparisons=(), groups=groups, letters=letters,
                                  settings=recorded, system_ci=system_ci, letter_groups=cld)
-    rows = PairRows(_tables(tallies, reduced, first, second, metric_ids, chosen, scores,
-                            _Decided(found, adjusted, significant), values, block))
+    rows = PairRows(_tables(tallies, reduced, first, second, metric_ids, chosen, scores, found,
+                            (adjusted, significant), values, block))
     return summary, rows
 
 
@@ -133,14 +132,6 @@ class PairRows(Iterator[list[Any]]):
         return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
 
-@dataclass(frozen=True)
-class _Decided:
-    """The raw columns of every pair with the adjusted p-values and decisions."""
-
-    raw: RawColumns
-    adjusted: np.ndarray
-    significant: np.ndarray
-
 
 def _run_blocks(reduced: np.ndarray, names: tuple[str, ...], first: np.ndarray,
                 second: np.ndarray, metrics: tuple[str, ...], settings: SignificanceSettings,
@@ -180,15 +171,17 @@ def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
 
 
 def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
-          metrics: tuple[str, ...], settings: SignificanceSettings,
-          scores: dict[str, dict[str, float]], decided: _Decided, values: np.ndarray | None,
-          block: int) -> Iterator[ComparisonTable]:
-    """Pass two: the pairwise table a block at a time. A block's intervals (compiled tails,
-    which let go of the GIL) are selected on a thread of their own while this one computes
-    its classic tests, and the next block's while the caller writes this one."""
+            metrics: tuple[str, ...], settings: SignificanceSettings,
+            scores: dict[str, dict[str, float]], raw: RawColumns,
+            decided: tuple[np.ndarray, np.ndarray], values: np.ndarray | None,
+            block: int) -> Iterator[ComparisonTable]:
+    """Pass two: the pairwise table a block at a time (``decided``: the adjusted p-values and
+    decisions). A block's intervals (compiled tails, which let go of the GIL) are selected on
+    a thread of their own while this one computes its classic tests, and the next block's
+    while the caller writes this one."""
     names = tallies.systems
     lo, hi = bounds(settings.ci_level)
-    raw = decided.raw
+    adjusted, significant = decided
     score_matrix = np.array([[scores[n][m] for m in metrics] for n in names])
     starts = list(range(0, len(first), block))
 
@@ -218,7 +211,7 @@ def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second
                 p_value=raw.p_value[start:stop], exact=raw.exact[start:stop],
                 nge=raw.nge[start:stop], shuffles=settings.shuffles,
                 confidence=raw.confidence[start:stop], error_bound=raw.error_bound[start:stop],
-                alternative=settings.alternative, p_adjusted=decided.adjusted[start:stop],
-                significant=decided.significant[start:stop], units=units, ci=found,
+                alternative=settings.alternative, p_adjusted=adjusted[start:stop],
+                significant=significant[start:stop], units=units, ci=found,
                 classic=classic)
             yield table
