@@ -135,24 +135,10 @@ def _time_approximate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequen
     most = min(_SAMPLED_PAIRS, max(512, (1 << 22) // shuffles))
     sample = [pairs[chosen[i]] for i in _spread(len(chosen), min(batch, max(4 * step, most)))]
     timer = _KernelTimer(sample, tuple(metrics), settings, threads, compiled)
-    cost = timer.cost(step, whole=len(sample) == len(chosen) == batch)
-    return (-(-len(chosen) // batch) * cost.per_call(shuffles)
-            + len(chosen) * cost.per_pair(shuffles))
-
-
-@dataclass(frozen=True)
-class _KernelCost:
-    """A call on n pairs takes ``call + n·pair`` seconds at ``shuffles``, in proportion."""
-
-    call: float
-    pair: float
-    shuffles: int
-
-    def per_call(self, shuffles: int) -> float:
-        return self.call * shuffles / self.shuffles
-
-    def per_pair(self, shuffles: int) -> float:
-        return self.pair * shuffles / self.shuffles
+    # A call on n pairs takes call + n·pair seconds at ``timed`` shuffles, in proportion.
+    call, pair, timed = timer.cost(step, whole=len(sample) == len(chosen) == batch)
+    return (-(-len(chosen) // batch) * (call * shuffles / timed)
+            + len(chosen) * (pair * shuffles / timed))
 
 
 @dataclass(frozen=True)
@@ -179,11 +165,12 @@ class _KernelTimer:
             times.append(time.perf_counter() - started)
         return statistics.median(times)
 
-    def cost(self, step: int, whole: bool) -> _KernelCost:
+    def cost(self, step: int, whole: bool) -> tuple[float, float, int]:
         """Calls on a quarter of the pairs and on all of them split a call's time into a
-        part per call and a part per pair, at the run's shuffles unless a call would be too
-        long: then at fewer, scaled (erring long by the share of the inputs' fixed part, a
-        few per cent). A ``whole`` plan's sample in one batch is simply timed when short."""
+        part per call and a part per pair (seconds, and the shuffles timed), at the run's
+        shuffles unless a call would be too long: then at fewer, to be scaled (erring long by
+        the inputs' fixed part, a few per cent). A ``whole`` plan's sample in one batch is
+        simply timed when short."""
         shuffles, size = self.settings.shuffles, len(self.sample)
         self(size, min(shuffles, 64), repeat=1)  # loads (or compiles) every kernel taken
         # Eight rounds of every thread at least: a handful of tasks would leave threads idle
@@ -214,12 +201,12 @@ class _KernelTimer:
             # The run itself, then: once when that is long, else the median of three.
             if seconds < _TIMED_SECONDS:
                 seconds = self(large, timed, 2, before=(seconds,))
-            return _KernelCost(0.0, seconds / large, timed)
+            return 0.0, seconds / large, timed
         # A quarter of the pairs, in whole rounds of every thread as in the run's batches.
         small = max(1, step * (large // 4 // step) if large >= 8 * step else large // 4)
         per_call, per_pair = _line(small, self(small, timed),
                                    large, self(large, timed, 2, before=(seconds,)))
-        return _KernelCost(per_call, per_pair, timed)
+        return per_call, per_pair, timed
 
 
 def _line(x1: int, t1: float, x2: int, t2: float) -> tuple[float, float]:
