@@ -192,7 +192,6 @@ class _Checkpoint:
 
     def __init__(self, path: str | None, fingerprint: str) -> None:
         self.path = path
-        self.fingerprint = fingerprint
         self._finished: dict[int, dict[str, Any]] = {}
         self._lines: dict[int, int] = {}
         if path is None:
