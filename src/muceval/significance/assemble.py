@@ -99,8 +99,6 @@ def assemble(names: Sequence[str], metrics: Sequence[str],
              classic: Mapping[str, ClassicColumns] | None = None) -> Assembled:
     """Decide every pair ``(first[k], second[k])``, and lay out the comparisons and groups
     (``pair_ci``: the intervals, or what returns them, called once the groups are made)."""
-    first = np.asarray(first, dtype=np.int64)
-    second = np.asarray(second, dtype=np.int64)
     adjusted, decided = decisions(raw.p_value, raw.confidence, settings)
     apart = apart_matrices(len(names), first, second, decided, metrics)
     groups, letters, cld = group_letters(names, metrics, scores, apart)
@@ -113,7 +111,7 @@ def assemble(names: Sequence[str], metrics: Sequence[str],
         p_value=raw.p_value, exact=raw.exact, nge=raw.nge, shuffles=settings.shuffles,
         confidence=raw.confidence, error_bound=raw.error_bound,
         alternative=settings.alternative, p_adjusted=adjusted, significant=decided,
-        units=np.asarray(units, dtype=np.int64), ci=pair_ci,
+        units=units, ci=pair_ci,
         classic=None if classic is None else tuple(classic[m] for m in metrics))
     for array in (table.first, table.second, table.values, table.p_value, table.exact,
                   table.nge, table.confidence, table.error_bound, table.p_adjusted,

@@ -110,8 +110,7 @@ def compare_to_baseline(
     Parameters
     ----------
     tallies : UnitTallies or RatioTallies
-        The systems' per-unit counts: MUC tallies (tested by :func:`compare`) or the modern
-        scorers' counts (tested by :func:`compare_ratios`).
+        MUC tallies (tested by :func:`compare`) or modern counts (:func:`compare_ratios`).
     baseline : str
         The system the others are compared with.
     candidates : sequence of str or None, default None

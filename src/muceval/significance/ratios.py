@@ -92,10 +92,8 @@ def compare_ratios(
     metrics : sequence of str, default ('precision', 'recall', 'f1')
         Among ``'precision'``, ``'recall'`` and ``'f1'``.
     settings : SignificanceSettings or None, default None
-        How to test; None: ``SignificanceSettings()``. ``method='exact'`` enumerates all
-        2^n exchanges of the n documents where a pair differs, for n at most
-        :data:`~muceval.significance.plan.MAX_EXACT_UNITS` (20); ``'auto'`` where n is at
-        most 20.
+        None: ``SignificanceSettings()``. ``method='exact'`` enumerates the 2^n exchanges of
+        the n documents where a pair differs, for n at most 20; ``'auto'`` where n is.
     progress : callable or None, default None
         Called as ``progress(done, total)`` after each pair.
 

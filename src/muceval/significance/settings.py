@@ -36,10 +36,9 @@ class SignificanceSettings:
     Attributes
     ----------
     method : {'approximate', 'exact', 'auto'}, default 'approximate'
-        The randomization test, stratified by unit. ``'approximate'``: ``shuffles`` random
-        exchanges of the two systems' units, p = (nge + 1) / (shuffles + 1). ``'exact'``:
-        all 2^n exchanges of the n units where the two differ, p = count / 2^n.
-        ``'auto'``: the exact test wherever it costs less, per pair and metric.
+        The randomization test, stratified by unit: ``shuffles`` random exchanges, p = (nge
+        + 1) / (shuffles + 1); all 2^n exchanges of the n units where the two systems differ,
+        p = count / 2^n; or the exact test wherever it costs less, per pair and metric.
     shuffles : int, default 9999
         Shuffles of the approximate test (MUC-4: 9,999); at least 1, except for ``'exact'``.
     seed : int or None, default None
@@ -60,9 +59,8 @@ class SignificanceSettings:
     ci_level : float, default 0.95
         The level of those intervals, strictly between 0 and 1.
     classic : bool, default True
-        Also compute the classic tests (MUC tallies only; Yeh 2000 shows why the independent
-        ones mislead). The tests of per-unit values and Yeh's factor are given for recall;
-        for precision and F they are n/a with the reason, unless ``unit_means``.
+        Also compute the classic tests (MUC tallies only); those of per-unit values and Yeh's
+        factor are n/a for precision and F, unless ``unit_means``.
     unit_means : bool, default False
         Also give the tests of per-unit values for precision and F, labelled as tests of the
         mean per-unit value, which is not the systems' precision or F.
