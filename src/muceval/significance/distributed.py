@@ -93,10 +93,8 @@ class DaskExecutor:
         book = _Checkpoint(self.checkpoint, _fingerprint(pairs, metrics, settings, plan))
         book.check(batches, metrics, settings.shuffles)
         done_work = 0
-        for number, result in book.finished().items():
-            if number < len(batches):
-                done_work += _apply(batches[number], result, nge, exact, metrics,
-                                    settings.shuffles)
+        for number, result in book.finished().items():  # all of this run (book.check)
+            done_work += _apply(batches[number], result, nge, exact, metrics, settings.shuffles)
         total = plan.work
         if progress is not None and done_work:
             progress(done_work, total)
