@@ -1,6 +1,5 @@
-"""From the raw p-values of every pair to the comparisons and groups: one place for the engine
-of MUC tallies (:mod:`~muceval.significance.engine`, and its streamed form) and that of
-modern counts (:mod:`~muceval.significance.ratios`)."""
+"""From the raw p-values of every pair to the comparisons and groups, for MUC tallies and
+modern counts alike."""
 
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ __all__ = ["Assembled", "RawColumns", "RawTest", "apart_matrices", "assemble"]
 
 @dataclass(frozen=True)
 class RawTest:
-    """What the randomization found for one pair and metric, before any adjustment:
-    the p-value, how it was computed, and the confidence of an approximate decision."""
+    """What the randomization found for one pair and metric, before any adjustment."""
 
     p_value: float
     method: Decided
@@ -34,9 +32,7 @@ class RawTest:
 
 @dataclass(frozen=True, eq=False)
 class RawColumns:
-    """:class:`RawTest` of every pair and metric as arrays (pairs × metrics): the p-value,
-    whether exact, the count of extreme shuffles (-1: exact), the error bound of an exact
-    test, and the confidence (1 for an exact test)."""
+    """:class:`RawTest` of every pair and metric as arrays (``nge`` -1 where exact)."""
 
     p_value: np.ndarray
     exact: np.ndarray
@@ -62,8 +58,7 @@ class RawColumns:
     @staticmethod
     def of_outcomes(plan: Plan, nge: np.ndarray, exact: Mapping[ExactJob, ExactResult],
                     settings: SignificanceSettings) -> RawColumns:
-        """The columns of a run of ``plan``: ``nge`` of the approximate pairs (pairs ×
-        metrics), the exact results by job (with ``p_value`` and ``error_bound``)."""
+        """The columns of a run of ``plan``."""
         approximate = ~plan.exact
         p_value = np.where(approximate, (nge + 1) / (settings.shuffles + 1), 1.0)
         counts = np.where(approximate, nge, -1).astype(np.int64)
@@ -88,8 +83,7 @@ class Assembled:
 
 def apart_matrices(n: int, first: np.ndarray, second: np.ndarray, significant: np.ndarray,
                    metrics: Sequence[str]) -> dict[str, np.ndarray]:
-    """Per metric, the symmetric n × n matrix of the pairs ``(first[k], second[k])`` found
-    significantly different (``significant``: pairs × metrics)."""
+    """Per metric, the symmetric n × n matrix of the pairs found significantly different."""
     apart = {}
     for m, metric in enumerate(metrics):
         matrix = np.zeros((n, n), dtype=bool)
@@ -103,13 +97,8 @@ def assemble(names: Sequence[str], metrics: Sequence[str],
              raw: RawColumns, settings: SignificanceSettings, units: np.ndarray,
              pair_ci: np.ndarray | Callable[[], np.ndarray] | None = None,
              classic: Mapping[str, ClassicColumns] | None = None) -> Assembled:
-    """Adjust and decide every pair (``raw``: pairs × metrics; pair ``k`` is systems
-    ``first[k]`` and ``second[k]``), and lay out the comparisons (``units[k]``: the units
-    pair ``k`` differs on or is tested on; ``pair_ci``: pairs × metrics × 2 intervals, or
-    what returns them, called once the groups are made; ``classic``: per metric) and the
-    groups of systems no decision separates."""
-    first = np.asarray(first, dtype=np.int64)
-    second = np.asarray(second, dtype=np.int64)
+    """Decide every pair ``(first[k], second[k])``, and lay out the comparisons and groups
+    (``pair_ci``: the intervals, or what returns them, called once the groups are made)."""
     adjusted, decided = decisions(raw.p_value, raw.confidence, settings)
     apart = apart_matrices(len(names), first, second, decided, metrics)
     groups, letters, cld = group_letters(names, metrics, scores, apart)
@@ -122,7 +111,7 @@ def assemble(names: Sequence[str], metrics: Sequence[str],
         p_value=raw.p_value, exact=raw.exact, nge=raw.nge, shuffles=settings.shuffles,
         confidence=raw.confidence, error_bound=raw.error_bound,
         alternative=settings.alternative, p_adjusted=adjusted, significant=decided,
-        units=np.asarray(units, dtype=np.int64), ci=pair_ci,
+        units=units, ci=pair_ci,
         classic=None if classic is None else tuple(classic[m] for m in metrics))
     for array in (table.first, table.second, table.values, table.p_value, table.exact,
                   table.nge, table.confidence, table.error_bound, table.p_adjusted,

@@ -1,12 +1,5 @@
-"""Is my new version really better? One baseline against one or more candidates.
-
-The everyday question of a researcher iterating on a system, answered in one
-call: for each metric, the baseline's and the candidate's scores, the
-difference (candidate − baseline) with a paired bootstrap interval, the p-value
-of the paired, message-stratified randomization test (exact when that is
-cheap) and a verdict in words. Like sacrebleu's ``--paired-ar``, but exact
-where it can be.
-"""
+"""Is my new version really better? One baseline against one or more candidates, like
+sacrebleu's ``--paired-ar`` but exact where it can be."""
 
 from __future__ import annotations
 
@@ -45,13 +38,10 @@ class BaselineComparison:
     significant: bool
     verdict: str
     checks: dict[str, float] | None = None
-    """Yeh's checks of a test over responses: the sign test of recall over the same
-    responses (``sign_test_p``), and the approximate test run with another seed
-    (``second_seed_p``); None for other tests."""
+    """Yeh's checks of a test over responses (``sign_test_p``, ``second_seed_p``)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """As JSON: both scores named as scores (``baseline_score``, ``candidate_score``, as
-        the CSV names them), the baseline's name being the document's ``baseline``."""
+        """As JSON: the baseline's score as ``baseline_score`` (``baseline`` is its name)."""
         out = asdict(self)
         out["baseline_score"] = out.pop("baseline")
         out["candidate_score"] = out.pop("candidate_score")
@@ -115,23 +105,19 @@ def compare_to_baseline(
 
     For each candidate and metric: both scores, the difference (candidate − baseline) with a
     paired bootstrap interval, the p-value of the paired randomization test stratified by
-    unit (exact where that is cheap, by default) and a verdict in words. Each pair is tested
-    on its own, as an A/B test is, not as part of a leaderboard.
+    unit and a verdict in words; each pair tested on its own, as an A/B test is.
 
     Parameters
     ----------
     tallies : UnitTallies or RatioTallies
-        The systems' per-unit counts: MUC tallies (tested by :func:`compare`) or the modern
-        scorers' counts (tested by :func:`compare_ratios`).
+        MUC tallies (tested by :func:`compare`) or modern counts (:func:`compare_ratios`).
     baseline : str
         The system the others are compared with.
     candidates : sequence of str or None, default None
         The systems to compare; None or empty: every other system of ``tallies``.
     metrics : sequence of str, default ('recall', 'precision', 'f1')
-        The metrics (those of the ``ab`` preset by default).
     settings : SignificanceSettings, default the ``ab`` preset
-        ``PRESETS['ab'].settings`` by default: ``method='auto'``, ``alpha=0.05``,
-        ``seed=1``, 1,000 bootstrap samples (see :class:`SignificanceSettings`).
+        ``method='auto'``, ``alpha=0.05``, ``seed=1``, 1,000 bootstrap samples.
     threads : int or None, default None
         Threads of the compiled kernels (MUC tallies), as in :func:`compare`.
     progress : callable or None, default None
@@ -142,10 +128,8 @@ def compare_to_baseline(
     Returns
     -------
     muceval.significance.baseline.BaselineResult
-        ``comparisons``: one per candidate and metric, with ``baseline`` and
-        ``candidate_score`` (fractions), ``difference``, ``ci`` (or None), ``p_value``,
-        ``method``, ``significant`` and ``verdict`` (``'better'``, ``'worse'`` or ``'not
-        significant'``); ``settings`` as recorded; ``to_json()`` and ``to_csv()``.
+        One :class:`BaselineComparison` per candidate and metric, the settings recorded;
+        ``to_json()`` and ``to_csv()``.
 
     Raises
     ------

@@ -1,8 +1,6 @@
-"""The paired bootstrap shared by the MUC tallies and the modern counts: units resampled with
-replacement (the same draw for every system: paired), percentile intervals.
-
-Resampling weights are counted with ``bincount`` and summed with a float matrix product
-(exact: the sums are integers far below 2^53), so that a million units cost seconds.
+"""The paired bootstrap (the same draw of units for every system), percentile intervals.
+Resampling weights are counted with ``bincount`` and summed by a float matrix product (exact:
+integers far below 2^53), so that a million units cost seconds.
 """
 
 from __future__ import annotations
@@ -31,8 +29,7 @@ def bootstrap_intervals(
     """Percentile intervals at ``level``: (systems × metrics × 2) and (pairs × metrics × 2).
 
     ``counts``: systems × units × k; ``value(sums, metric)`` turns summed counts
-    ``(..., k)`` into the metric. ``batch`` resamples are drawn at a time (by default
-    as many as keep a batch's weights near 20 MB).
+    ``(..., k)`` into the metric; ``batch``: resamples drawn at a time.
 
     >>> counts = np.array([[[1, 1, 1]] * 4, [[1, 1, 0]] * 4], dtype=float)
     >>> s, p = bootstrap_intervals(counts, ["x"], [(0, 1)], 50, 0.9, 1,
@@ -72,8 +69,7 @@ def bootstrap_values(
     value: Callable[[np.ndarray, str], np.ndarray],
     batch: int | None = None,
 ) -> np.ndarray:
-    """The metric of every system in every resample: metrics × systems × samples (the
-    draws :func:`bootstrap_intervals` takes its intervals from)."""
+    """The metric of every system in every resample: metrics × systems × samples."""
     n_systems, n_units, k = counts.shape
     rng = np.random.default_rng(seed)
     values = np.empty((len(metrics), n_systems, samples))
@@ -95,10 +91,8 @@ def bootstrap_values(
 def pair_intervals(values: np.ndarray, pairs: Sequence[tuple[int, int]] | np.ndarray, lo: float,
                    hi: float, compiled: bool | None = None) -> np.ndarray:
     """The ``lo`` and ``hi`` quantiles of ``values[:, a] - values[:, b]`` over the samples,
-    for every pair ``(a, b)``: pairs × metrics × 2, equal bit for bit to ``np.quantile``
-    (linear). ``values``: metrics × systems × samples. ``compiled`` chooses the compiled
-    tail selection or NumPy's quantiles (by default: compiled when the work is worth
-    loading numba for).
+    for every pair ``(a, b)``: pairs × metrics × 2, bit for bit ``np.quantile``'s. ``compiled``
+    chooses the compiled tail selection or NumPy (default: compiled when worth loading numba).
 
     >>> v = np.arange(6, dtype=float).reshape(1, 2, 3)
     >>> pair_intervals(v, [(1, 0)], 0.25, 0.75).tolist()
@@ -135,13 +129,12 @@ def _pair_intervals_numpy(values: np.ndarray, index: np.ndarray, lo: float,
 
 
 _TAIL = 64
-"""The compiled path keeps at most this many of the smallest and of the largest differences
-(a 95 % interval of 10,000 samples needs 252); wider quantiles take the NumPy path."""
+"""The compiled path keeps at most this many of the smallest and of the largest differences;
+wider quantiles take the NumPy path."""
 
 
 def _positions(samples: int, quantiles: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
-    """The sorted positions (previous, next for each quantile) and interpolation weights,
-    computed as ``np.quantile``'s linear method computes them."""
+    """The sorted positions and interpolation weights of ``np.quantile``'s linear method."""
     virtual = (samples - 1) * np.asarray(quantiles, dtype=np.float64)
     previous = np.floor(virtual)
     following = previous + 1

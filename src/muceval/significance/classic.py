@@ -1,11 +1,9 @@
 """The classic tests beside randomization: paired (sign, Wilcoxon, matched-pair t) and
 those that wrongly assume independence (two-sample t, binomial z, χ²), with the correlation r.
 
-Yeh (2000): systems run on one test set are positively correlated (r ≈ 0.3–0.8 on
-MUC data), so a test that assumes independence overstates the variance of the
-difference by about 1/(1 − r): its z is too small by √(1 − r), and it understates
-significance by the factor √(1/(1 − r)) (:func:`understatement`). The paired tests and
-randomization do not assume independence.
+Yeh (2000): systems run on one test set are positively correlated (r ≈ 0.3–0.8 on MUC
+data), so a test that assumes independence understates significance by about √(1/(1 − r))
+(:func:`understatement`).
 """
 
 from __future__ import annotations
@@ -47,11 +45,10 @@ class ClassicTests:
 
 @dataclass(frozen=True)
 class ClassicTest:
-    """One classic test: its command-line name (``--tests``), its column head in the
-    terminal, its field of :class:`ClassicTests` (the JSON key and CSV column), whether it
-    is paired (does not assume the systems independent), whether it tests per-unit values
-    (n/a for precision and F unless asked), and what computes its p-values for a block of
-    pairs (NaN where not applicable). :data:`CLASSIC` registers them.
+    """One classic test: its command-line name (``--tests``), terminal column head, field of
+    :class:`ClassicTests`, whether it is paired, whether it tests per-unit values (n/a for
+    precision and F unless asked), and what computes its p-values for a block of pairs (NaN
+    where n/a).
 
     >>> [(t.id, t.field) for t in CLASSIC if t.paired]
     [('paired-t', 'paired_t'), ('sign', 'sign'), ('wilcoxon', 'wilcoxon')]
@@ -67,16 +64,12 @@ class ClassicTest:
 
 CLASSIC_FIELDS = tuple(f.name for f in fields(ClassicTests) if f.name not in ("units", "of",
                                                                                "reason"))
-"""The numeric fields of :class:`ClassicTests` besides ``units``, in its order (that of the
-JSON and the CSV)."""
+"""The numeric fields of :class:`ClassicTests` besides ``units``, in order."""
 
 
 @dataclass(frozen=True, eq=False)
 class ClassicColumns:
-    """:class:`ClassicTests` of many pairs of one metric as arrays: ``units`` (int) and
-    each of :data:`CLASSIC_FIELDS` (float, NaN where the test is not applicable: a test's
-    value is never NaN, see :func:`classic_tests_many`). A leaderboard's hundreds of
-    thousands of pairs stay a few arrays; :meth:`row` makes one pair's object."""
+    """:class:`ClassicTests` of many pairs of one metric as arrays (NaN where n/a)."""
 
     units: np.ndarray
     values: dict[str, np.ndarray]
@@ -126,19 +119,12 @@ def classic_tests(
 ) -> ClassicTests:
     """Classic paired and (wrongly) independent tests for one pair and metric.
 
-    ``a``/``b``: ``units × 4`` counts (POS, ACT, COR, PAR). Per-unit values are the
-    metric of each unit's own tallies; units where either denominator is 0 are
-    left out. One-sided tests look in the direction of the observed difference.
-    Formulas (written out, and computed for many pairs at once by
-    :func:`classic_tests_many`, because scipy.stats' per-call overhead dominates
-    with hundreds of pairs; the tests check them against scipy.stats):
-
-    * sign test: exact binomial on the non-zero differences;
-    * Wilcoxon signed-rank: normal approximation with tie correction, zero
-      differences dropped, no continuity correction;
-    * matched-pair t and two-sample (pooled-variance Student) t;
-    * χ² (1 df, no Yates) on the (credited, not credited) table of recall or precision;
-    * binomial z: the two-proportion z test of recall or precision (pooled proportion).
+    ``a``/``b``: ``units × 4`` counts (POS, ACT, COR, PAR). Per-unit values are the metric
+    of each unit's own tallies, where both denominators are positive. One-sided tests look
+    in the direction of the observed difference. The formulas are written out (scipy.stats'
+    per-call overhead dominates with hundreds of pairs; the tests check them against it):
+    Wilcoxon by the normal approximation with tie correction and no continuity correction,
+    a pooled-variance two-sample t, χ² without Yates, a pooled two-proportion z.
 
     >>> a = np.array([[2, 2, 2, 0]] * 6); b = np.array([[2, 2, 0, 0]] * 6)
     >>> round(classic_tests(a, b, "recall").sign, 4)
@@ -149,8 +135,7 @@ def classic_tests(
 
 def _tails(z: np.ndarray, alt: np.ndarray,
            upper: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """p-values of statistics ``z`` from their upper-tail function; ``alt``: 0 two-sided,
-    1 greater, −1 less."""
+    """p-values of statistics ``z`` from their upper-tail function, in direction ``alt``."""
     two = np.minimum(1.0, 2.0 * upper(np.abs(z)))
     return np.where(alt == 0, two, np.where(alt > 0, upper(z), upper(-z)))
 
@@ -169,33 +154,26 @@ NOT_MEANS = ("precision and F are not means of per-unit values, so tests of thos
 def classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], metric: str,
                        alternative: str = "two-sided",
                        unit_means: bool = False) -> list[ClassicTests]:
-    """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4),
-    vectorised over the pairs in blocks (bounded memory). For precision and F the tests of
-    per-unit values and Yeh's factor are n/a with the reason, unless ``unit_means``.
-    (:func:`classic_columns` gives them as arrays.)"""
+    """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4).
+    For precision and F the tests of per-unit values and Yeh's factor are n/a with the
+    reason, unless ``unit_means``."""
     return classic_columns(counts, pairs, metric, alternative, unit_means).rows()
 
 
 def classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.ndarray,
                     metric: str, alternative: str = "two-sided",
                     unit_means: bool = False) -> ClassicColumns:
-    """:func:`classic_tests_many` as :class:`ClassicColumns` (``pairs``: a sequence of
-    ``(a, b)`` or a pairs × 2 array)."""
+    """:func:`classic_tests_many` as :class:`ClassicColumns` (``pairs`` may be an array)."""
     if metric == "recall" or unit_means:
-        return _classic_columns(counts, pairs, metric, alternative,
-                                _Kind("the metric" if metric == "recall"
-                                      else "the mean per-unit value", None))
+        of = "the metric" if metric == "recall" else "the mean per-unit value"
+        return _classic_columns(counts, pairs, metric, alternative, (of, None))
     # Not computed at all, rather than computed and dropped: at hundreds of systems the
     # tests of per-unit values are most of a run's classic tests.
-    return _classic_columns(counts, pairs, metric, alternative, _Kind("the metric", NOT_MEANS))
+    return _classic_columns(counts, pairs, metric, alternative, ("the metric", NOT_MEANS))
 
 
-@dataclass(frozen=True)
-class _Kind:
-    """What the tests of per-unit values of a metric are (``of``), or why they are n/a."""
-
-    of: str
-    reason: str | None
+_Kind = tuple[str, str | None]
+"""What the tests of per-unit values of a metric are (``of``), and why they are n/a (or None)."""
 
 
 def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.ndarray,
@@ -217,11 +195,9 @@ def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.n
 
 
 class _Pairs:
-    """A block of pairs ``(ia[k], ib[k])`` as the classic tests read it: the units each pair
-    keeps (both denominators positive) and their number ``n``, the two systems' values there
-    (0 elsewhere), their means, centred values and summed squared deviations, both systems'
-    summed counts, and the direction of each test (``alt``: 0 two-sided, 1 greater, −1
-    less)."""
+    """A block of pairs as the classic tests read it: the units kept (both denominators
+    positive), the values there (0 elsewhere), their moments, and each test's direction
+    (``alt``: 0 two-sided, 1 greater, −1 less)."""
 
     def __init__(self, ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
                  totals: np.ndarray, metric: str, alternative: str) -> None:
@@ -240,43 +216,59 @@ class _Pairs:
 
     @cached_property
     def differences(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The kept units' differences (0 elsewhere), where they are not 0, and how many
-        are not (only the tests of per-unit values need them)."""
+        """The kept units' differences (0 elsewhere), where they are not 0, and how many."""
         d = self.va - self.vb
         nz = self.keep & (d != 0)
         return d, nz, nz.sum(axis=1)
 
     @cached_property
     def proportions(self) -> tuple[np.ndarray, np.ndarray]:
-        """χ² and the binomial z test (NaN for a metric other than recall and precision)."""
+        """χ² and the two-proportion z test on the credited share of recall or precision (NaN
+        for another metric)."""
         if self.metric not in ("recall", "precision"):
             return np.full(len(self.n), np.nan), np.full(len(self.n), np.nan)
-        return _proportions(self.totals_a, self.totals_b, self.metric, self.alt)
+        ta, tb = self.totals_a, self.totals_b
+        col = 0 if self.metric == "recall" else 1
+        na, nb = ta[:, 2] / 2.0, tb[:, 2] / 2.0
+        table = np.stack([np.stack([na, ta[:, col] - na], 1), np.stack([nb, tb[:, col] - nb], 1)],
+                         1).astype(np.float64)
+        rows, cols = table.sum(2), table.sum(1)
+        ok = np.all(rows > 0, axis=1) & np.all(cols > 0, axis=1)
+        total = table.sum((1, 2))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            expected = rows[:, :, None] * cols[:, None, :] / total[:, None, None]
+            statistic = ((table - expected) ** 2 / expected).sum((1, 2))
+            chi2 = special.chdtrc(1, statistic)
+            pa, pb = table[:, 0, 0] / rows[:, 0], table[:, 1, 0] / rows[:, 1]
+            pooled = cols[:, 0] / total
+            se = np.sqrt(pooled * (1 - pooled) * (1 / rows[:, 0] + 1 / rows[:, 1]))
+            z = (pa - pb) / np.where(se > 0, se, 1.0)
+            binomial = np.where(se > 0, _tails(z, self.alt, lambda x: special.ndtr(-x)),
+                                np.where(pa == pb, 1.0, 0.0))
+        return _none(chi2, ok), _none(binomial, ok)
 
 
 def _block(ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
            totals: np.ndarray, metric: str, alternative: str,
            kind: _Kind | None) -> ClassicColumns:
-    """The tests of one block of pairs; ``kind`` None: every test, without Yeh's factor (as
-    :func:`classic_tests` gives them)."""
+    """The tests of one block of pairs; ``kind`` None: every test, without Yeh's factor."""
     pairs = _Pairs(ia, ib, den, values, totals, metric, alternative)
     nothing = np.full(len(ia), np.nan)
-    per_unit = kind is None or kind.reason is None
+    per_unit = kind is None or kind[1] is None
     with np.errstate(divide="ignore", invalid="ignore"):
         found = {"correlation": (r := _correlation(pairs))}
         found |= {t.field: t.p_values(pairs) if per_unit or not t.per_unit else nothing
                   for t in CLASSIC}
         # understatement(r), for every r at once: n/a outside 0 ≤ r < 1 (NaN fails both).
         found["yeh_factor"] = (np.where((r >= 0) & (r < 1), np.sqrt(1.0 / (1.0 - r)), np.nan)
-                               if kind is not None and kind.reason is None else nothing)
-    of, reason = ("the metric", None) if kind is None else (kind.of, kind.reason)
+                               if kind is not None and kind[1] is None else nothing)
+    of, reason = ("the metric", None) if kind is None else kind
     return ClassicColumns(pairs.n.astype(np.int64), {f: found[f] for f in CLASSIC_FIELDS}, of,
                           reason)
 
 
 def _correlation(p: _Pairs) -> np.ndarray:
-    """Pearson r of the centred values where both systems vary (np.std > 0), as
-    np.corrcoef computes it."""
+    """Pearson r where both systems vary, as np.corrcoef computes it."""
     safe_n = np.maximum(p.n, 1)
     r = (p.ca * p.cb).sum(1) / np.sqrt(p.ss_a * p.ss_b)
     std_ok = (p.n >= 2) & (np.sqrt(p.ss_a / safe_n) > 0) & (np.sqrt(p.ss_b / safe_n) > 0)
@@ -311,9 +303,8 @@ def _wilcoxon(p: _Pairs) -> np.ndarray:
 
 
 def _average_ranks(values: np.ndarray) -> np.ndarray:
-    """The ranks of each row's values, 1 upwards, ties given their average rank: what
-    ``scipy.stats.rankdata(values, axis=1)`` gives, without importing scipy.stats (half a
-    second of every run that writes JSON)."""
+    """``scipy.stats.rankdata(values, axis=1)`` without importing scipy.stats (half a second
+    of every run that writes JSON)."""
     rows, n = values.shape
     order = np.argsort(values, axis=1, kind="stable")
     ordered = np.take_along_axis(values, order, axis=1)
@@ -351,28 +342,6 @@ def _two_sample_t(p: _Pairs) -> np.ndarray:
     return _none(np.where(spread, _tails(t2, p.alt, lambda x: special.stdtr(
         np.maximum(2 * n - 2, 1), -x)), np.where(gap == 0, 1.0, 0.0)), n >= 2)
 
-
-def _proportions(ta: np.ndarray, tb: np.ndarray, metric: str,
-                 alt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """χ² and the two-proportion z test on the credited share of recall or precision."""
-    col = 0 if metric == "recall" else 1
-    na, nb = ta[:, 2] / 2.0, tb[:, 2] / 2.0
-    table = np.stack([np.stack([na, ta[:, col] - na], 1), np.stack([nb, tb[:, col] - nb], 1)],
-                     1).astype(np.float64)
-    rows, cols = table.sum(2), table.sum(1)
-    ok = np.all(rows > 0, axis=1) & np.all(cols > 0, axis=1)
-    total = table.sum((1, 2))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        expected = rows[:, :, None] * cols[:, None, :] / total[:, None, None]
-        statistic = ((table - expected) ** 2 / expected).sum((1, 2))
-        chi2 = special.chdtrc(1, statistic)
-        pa, pb = table[:, 0, 0] / rows[:, 0], table[:, 1, 0] / rows[:, 1]
-        pooled = cols[:, 0] / total
-        se = np.sqrt(pooled * (1 - pooled) * (1 / rows[:, 0] + 1 / rows[:, 1]))
-        z = (pa - pb) / np.where(se > 0, se, 1.0)
-        binomial = np.where(se > 0, _tails(z, alt, lambda x: special.ndtr(-x)),
-                            np.where(pa == pb, 1.0, 0.0))
-    return _none(chi2, ok), _none(binomial, ok)
 
 
 CLASSIC = (

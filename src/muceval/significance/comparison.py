@@ -1,13 +1,9 @@
-"""One pair and one metric of a significance analysis: the :class:`Comparison` object, and
-:data:`FIELDS`, the one declaration of its layout in JSON and in the pairwise table's CSV,
-from which its :meth:`~Comparison.to_dict`, :data:`CSV_HEADER`, :func:`csv_row` and the
-writers of :class:`~muceval.significance.table.ComparisonTable` are derived.
+"""One pair and one metric of a significance analysis: :class:`Comparison`, and
+:data:`FIELDS`, the one declaration of its layout in JSON and in the pairwise table's CSV.
 
-A field's value says how it is written: a string, number or flag as itself (a flag as 1 or
-0 in CSV), None as ``null`` in JSON and empty cells in CSV (the interval without bootstrap,
-the classic tests when not asked, ``shuffles`` and ``nge`` of an exact test), a pair as a
-JSON list and one CSV column each, an object (the classic tests) as a JSON object and the
-CSV columns of some of its fields.
+None is ``null`` in JSON and empty cells in CSV, a flag 1 or 0 in CSV, a pair a JSON list and
+one CSV column each, an object (the classic tests) a JSON object and some of its fields' CSV
+columns.
 """
 
 from __future__ import annotations
@@ -44,9 +40,7 @@ class Comparison:
     classic: ClassicTests | None = None
 
     def mirrored(self) -> Comparison:
-        """The same comparison seen from ``b``: b − a, its interval negated. p-values, tests
-        and decisions stay (two-sided, or one-sided in the observed direction: both
-        symmetric)."""
+        """The same comparison seen from ``b`` (p-values, tests and decisions are symmetric)."""
         return replace(self, a=self.b, b=self.a, value_a=self.value_b, value_b=self.value_a,
                        difference=-self.difference,
                        ci=(-self.ci[1], -self.ci[0]) if self.ci is not None else None)
@@ -71,10 +65,8 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Field:
-    """One field of a comparison: ``name`` (the attribute of :class:`Comparison` and the key
-    of its JSON object), ``place`` (the order of its CSV columns among the fields', None:
-    JSON only) and ``columns`` (for a pair or an object, the CSV column of each of its parts;
-    empty: one column, the field's name)."""
+    """One field of a comparison: ``name``, ``place`` (the order of its CSV columns, None:
+    JSON only) and ``columns`` (of a pair or an object; empty: one, the field's name)."""
 
     name: str
     place: int | None

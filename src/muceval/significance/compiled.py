@@ -1,9 +1,6 @@
-"""The compiled kernels (numba), imported at first use by :mod:`muceval.significance.kernels`
-and :mod:`muceval.significance.bootstrap`: a small run on the NumPy paths never loads numba.
-
-Every function here has a NumPy reference in those modules that gives the same result (the
-tests compare them); this module holds only the compiled loops.
-"""
+"""The compiled kernels (numba), imported at first use by :mod:`muceval.significance.kernels`,
+:mod:`~muceval.significance.bootstrap` and :mod:`~muceval.significance.responses`, whose NumPy
+references give the same results (the tests compare them)."""
 
 from __future__ import annotations
 
@@ -28,6 +25,7 @@ from muceval.significance.kernels import (
     _PER_WORD,
     _TABLE,
     _WORD_STRIDE,
+    REL_TOL,
 )
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
@@ -92,7 +90,7 @@ def _unpack(s: int) -> tuple[int, int, int]:
 def _exchanged_sums(tables: np.ndarray, b0: int, nb: int, seg_words: int, key: np.uint64,
                     i: int) -> tuple[int, int, int]:
     """Shuffle ``i``'s exchanged (POS, ACT, N2) sums of the pair whose ``nb`` blocks start
-    at table row ``b0``: each coin word's bytes pick one table entry per block."""
+    at table row ``b0``."""
     n_words = (nb + _PER_WORD - 1) // _PER_WORD
     s = 0
     sp = 0
@@ -120,8 +118,7 @@ def _exchanged_sums(tables: np.ndarray, b0: int, nb: int, seg_words: int, key: n
 @njit(cache=True, inline="always")
 def _fill_batch(batch: tuple[np.ndarray, ...], tables: np.ndarray, b0: int, nb: int,
                 seg_words: int, key: np.uint64, i0: int, size: int, totals: np.ndarray) -> None:
-    """The pseudo-systems' (POS, ACT, N2) totals, X then Y, of shuffles ``i0`` …
-    ``i0 + size - 1`` into the six ``batch`` arrays (``totals``: the pair's, X then Y)."""
+    """The pseudo-systems' (POS, ACT, N2) totals, X then Y, of ``size`` shuffles."""
     xp, xa, xn, yp, ya, yn = batch
     for t in range(size):
         sp, sa, sn = _exchanged_sums(tables, b0, nb, seg_words, key, i0 + t)
@@ -136,8 +133,8 @@ def _fill_batch(batch: tuple[np.ndarray, ...], tables: np.ndarray, b0: int, nb: 
 @njit(cache=True, inline="always")
 def _batch_hits(batch: tuple[np.ndarray, ...], size: int, coef: np.ndarray, sign: float,
                 thr: float, other: float) -> int:
-    """How many of a batch's shuffles are at least as extreme for one metric (``coef``:
-    alpha, gamma, kappa), in the same IEEE operations as the reference."""
+    """How many of a batch's shuffles are at least as extreme for one metric, in the same
+    IEEE operations as the reference."""
     xp, xa, xn, yp, ya, yn = batch
     alpha = coef[0]
     gamma = coef[1]
@@ -171,9 +168,8 @@ def _approx_kernel(
         b0 = block_start[p]
         nb = block_start[p + 1] - b0
         local = np.zeros(n_metrics, dtype=np.int64)
-        # Shuffles go in batches: first the summed exchanges (table gathers),
-        # then each metric over the batch in a branch-free loop that the
-        # compiler vectorises.
+        # Batches of shuffles: the table gathers, then each metric in a branch-free loop
+        # that the compiler vectorises.
         batch = (np.empty(_BATCH), np.empty(_BATCH), np.empty(_BATCH),
                  np.empty(_BATCH), np.empty(_BATCH), np.empty(_BATCH))
         for i0 in range(start, stop, _BATCH):
@@ -210,8 +206,7 @@ def _shift_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int
 @njit(cache=True, inline="always")
 def _add_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int, a: int,
               b: int) -> int:
-    """The grid after one more unit of shift (a, b), a > 0, in place; returns the rows in
-    use."""
+    """The grid after one more unit of shift (a, b), a > 0, in place; returns rows in use."""
     new_rows: int = min(grid.shape[0], used_rows + a)
     # Rows from the bottom, so that row i-a is still the old one.
     for i in range(new_rows - 1, -1, -1):
@@ -220,9 +215,8 @@ def _add_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int, 
             continue
         t_lo = lo[src] + b
         t_hi = hi[src] + b
-        # One slice, not a loop over columns: numba vectorises it (row i is not row src, as
-        # a > 0); np.add into the row, as ``+=`` on a slice copies the row first. Together
-        # twice as fast on one thread (benchmarks/targets.py, exact-1-thread).
+        # One slice, vectorised (row i is not row src, as a > 0); np.add into the row, as
+        # ``+=`` on a slice copies it first: twice as fast (benchmarks/targets.py).
         row = grid[i, t_lo:t_hi + 1]
         np.add(row, grid[src, lo[src]:hi[src] + 1], row)
         if t_lo < lo[i]:
@@ -246,8 +240,7 @@ def _scale_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int
 @njit(cache=True, inline="always")
 def _trim_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int, scale: float,
                budget: float, dropped: float) -> float:
-    """Trims negligible mass from row ends while the total dropped stays in budget;
-    returns that total."""
+    """Trims negligible mass from row ends within the budget; returns the total dropped."""
     limit = budget * 1e-3
     for i in range(used_rows):
         while lo[i] <= hi[i] and grid[i, lo[i]] * scale < limit:
@@ -268,10 +261,8 @@ def _trim_rows(grid: np.ndarray, lo: np.ndarray, hi: np.ndarray, used_rows: int,
 @njit(cache=True, nogil=True)
 def _dp_kernel(unique: np.ndarray, counts: np.ndarray, rows: int, cols: int, neg: int,
                budget: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    # The cells hold probabilities times 2^pending: each unit doubles instead of halving
-    # every cell (one pass over the rows instead of two). Scaling by a power of two is exact,
-    # so the cells are bit for bit the halved ones once scaled back (below every 900 units,
-    # far from overflow, and at the end).
+    # The cells hold probabilities times 2^pending (one pass over the rows per unit instead
+    # of two); scaled back every 900 units and at the end, exactly: a power of two.
     grid = np.zeros((rows, cols))
     lo = np.full(rows, cols, dtype=np.int64)
     hi = np.full(rows, -1, dtype=np.int64)
@@ -363,13 +354,10 @@ def _keep_all(values: np.ndarray, count: int, buf: np.ndarray,  # pragma: no cov
 @njit(parallel=True, cache=True, nogil=True)
 def _tails(values: np.ndarray, a: np.ndarray, b: np.ndarray,  # pragma: no cover - compiled
            where: np.ndarray, out: np.ndarray) -> None:
-    # Only the order statistics the two quantiles need: the smallest and the largest few
-    # differences, sorted by insertion. Thresholds from every _STRIDE-th difference (about
-    # one and a half times the share wanted, and a little more) let one branch-free pass
-    # gather the differences at or beyond them; when they number at least what is wanted
-    # (as good as always) only those are inserted, else (and with NaN) every difference is,
-    # in its order. Either way the same values are kept: the few smallest are at or below
-    # any threshold that many values are at or below.
+    # Only the few smallest and largest differences, sorted by insertion: thresholds from
+    # every _STRIDE-th difference let one branch-free pass gather those beyond them, and
+    # when too few are (or with NaN) every difference is inserted. Either way the same
+    # values are kept: the few smallest are at or below any threshold that many are.
     n_metrics, _, samples = values.shape
     small_cap = where[1] + 1
     large_cap = samples - where[2]
@@ -423,9 +411,8 @@ def _tails(values: np.ndarray, a: np.ndarray, b: np.ndarray,  # pragma: no cover
 def _count_pair(sums: np.ndarray, q: int, p: int, width: int, totals: np.ndarray,
                 coefs: np.ndarray, signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
                 out: np.ndarray) -> None:
-    """Adds to ``out[p]`` the shuffles among ``width`` whose exchanged sums (rows q, q+1,
-    q+2 of ``sums``: POS, ACT, N2) are at least as extreme, per metric, with the same IEEE
-    operations as :func:`_approx_kernel`."""
+    """Adds to ``out[p]`` the shuffles among ``width`` whose exchanged sums (rows q to q+2 of
+    ``sums``) are at least as extreme, per metric, in :func:`_batch_hits`' IEEE operations."""
     px = totals[p, 0]
     ax = totals[p, 1]
     nx = totals[p, 2]
@@ -461,15 +448,9 @@ def _count_pair(sums: np.ndarray, q: int, p: int, width: int, totals: np.ndarray
 def _gemm_hits(diffs_t: np.ndarray, coins_t: np.ndarray, n_shuffles: int, totals: np.ndarray,
                coefs: np.ndarray, signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
                out: np.ndarray) -> None:
-    """Counts of extreme shuffles from exchanged sums formed by float32 matrix products.
-
-    ``diffs_t``: 3·pairs × units (each pair's differing units first, zeros after), exact in
-    float32 because every partial sum stays below 2^24; ``coins_t``: blocks × units ×
-    _GEMM_SHUFFLES of the shared coin stream (coin j of a shuffle exchanges each pair's
-    j-th differing unit, as everywhere). Each thread takes a few pairs, multiplies their
-    differences by a block of coins (BLAS, one thread per call) and counts every metric
-    over the block. Adds to ``out``.
-    """
+    """Adds to ``out`` the counts of extreme shuffles of the exchanged sums formed by float32
+    products of ``diffs_t`` (3·pairs × units) with ``coins_t`` (blocks × units ×
+    _GEMM_SHUFFLES), a few pairs per thread (BLAS on one thread per call)."""
     n_pairs = totals.shape[0]
     for b in prange((n_pairs + _GEMM_PAIRS - 1) // _GEMM_PAIRS):
         p0 = b * _GEMM_PAIRS
@@ -487,8 +468,7 @@ def _gemm_hits(diffs_t: np.ndarray, coins_t: np.ndarray, n_shuffles: int, totals
 def _sum_hits(sums: np.ndarray, width: int, totals: np.ndarray, coefs: np.ndarray,
               signs: np.ndarray, thresholds: np.ndarray, two_sided: bool,
               out: np.ndarray) -> None:
-    """:func:`_count_pair` for every pair of exchanged sums formed elsewhere (3·pairs ×
-    shuffles; the pairs with more units than one product takes)."""
+    """:func:`_count_pair` for every pair of ``sums`` (3·pairs × shuffles)."""
     for p in prange(totals.shape[0]):
         _count_pair(sums, 3 * p, p, width, totals, coefs, signs, thresholds, two_sided, out)
 
@@ -496,11 +476,9 @@ def _sum_hits(sums: np.ndarray, width: int, totals: np.ndarray, coefs: np.ndarra
 @njit(parallel=True, cache=True, nogil=True)
 def _coin_blocks(key: np.uint64, start: int, n_shuffles: int, unit_start: int,
                  out: np.ndarray) -> None:
-    """The coins of shuffles ``start`` … ``start + n_shuffles - 1`` for units ``unit_start``
-    (a multiple of 64) onwards, as float32 0/1 in the layout :func:`_gemm_hits` multiplies
-    by: ``out[k, u, t]`` is unit ``unit_start + u``'s coin in shuffle ``start + k·width + t``
-    (the same words and bits as ``kernels.coins``). ``out`` comes zeroed; shuffles past the
-    end stay zero."""
+    """The coins of ``n_shuffles`` shuffles from ``start`` for units from ``unit_start`` (a
+    multiple of 64) into zeroed ``out``: ``out[k, u, t]`` is unit ``unit_start + u``'s coin
+    in shuffle ``start + k·width + t`` (as ``kernels.coins``)."""
     width = out.shape[2]
     units = out.shape[1]
     n_words = (units + 63) // 64
@@ -520,10 +498,61 @@ def _coin_blocks(key: np.uint64, start: int, n_shuffles: int, unit_start: int,
                     out[k, row, t] = np.float32((words[t] >> np.uint64(b)) & np.uint64(1))
 
 
-# numba's workqueue threading layer (what a machine without TBB or OpenMP gets) ends the
-# process when two threads launch parallel kernels at once, and muceval launches them from
-# more than one thread (the shuffles beside the classic tests, a streamed table's next
-# intervals beside the caller's writing): every parallel kernel takes its turn.
+@njit(cache=True)
+def response_counts(words: np.ndarray, tables: np.ndarray, every: np.ndarray,
+                    base: np.ndarray, groups: np.ndarray, outcomes: np.ndarray,
+                    coefs: np.ndarray, observed: np.ndarray,
+                    two_sided: bool) -> np.ndarray:
+    """Per metric, how many rows of coin ``words`` give a difference at least as extreme.
+
+    ``tables`` (bytes × 256 × 3): the singles' (POS, ACT, N2) per byte value; ``groups``
+    (g × 3): each group's first bit, width and first row in ``outcomes`` (rows × 2 × 3);
+    ``coefs`` (metrics × 3): alpha, gamma, kappa; ``observed``: each metric's difference.
+    """
+    n_metrics = coefs.shape[0]
+    counts = np.zeros(n_metrics, dtype=np.int64)
+    first = np.empty(3, dtype=np.int64)
+    second = np.empty(3, dtype=np.int64)
+    for s in range(words.shape[0]):
+        for c in range(3):
+            first[c] = base[0, c]
+            second[c] = base[1, c] + every[c]
+        for b in range(tables.shape[0]):
+            value = (words[s, b // 8] >> np.uint64(8 * (b % 8))) & np.uint64(255)
+            for c in range(3):
+                first[c] += tables[b, value, c]
+                second[c] -= tables[b, value, c]
+        for g in range(groups.shape[0]):
+            index = np.int64(0)
+            for j in range(groups[g, 1]):
+                position = groups[g, 0] + j
+                bit = (words[s, position // 64] >> np.uint64(position % 64)) & np.uint64(1)
+                index |= np.int64(bit) << j
+            row = groups[g, 2] + index
+            for c in range(3):
+                first[c] += outcomes[row, 0, c]
+                second[c] += outcomes[row, 1, c]
+        for m in range(n_metrics):
+            diff = _value(first, coefs[m]) - _value(second, coefs[m])
+            target = observed[m]
+            threshold = abs(target) - REL_TOL * abs(target)
+            if two_sided:
+                stat = abs(diff)
+            else:
+                stat = diff if target >= 0 else -diff
+            if stat >= threshold:
+                counts[m] += 1
+    return counts
+
+
+@njit(cache=True, inline="always")
+def _value(totals: np.ndarray, coef: np.ndarray) -> float:
+    v = coef[0] * totals[0] + coef[1] * totals[1]
+    return coef[2] * totals[2] / v if v > 0 else 0.0
+
+
+# numba's workqueue threading layer (without TBB or OpenMP) ends the process when two
+# threads launch parallel kernels at once, as muceval's threads may: they take turns.
 _LAUNCH = threading.Lock()
 _Kernel = TypeVar("_Kernel", bound=Callable[..., None])
 

@@ -1,12 +1,6 @@
 """Is a change in a count real? A paired randomization over documents for counts such as the
-error categories of :mod:`muceval.scoring.errors`.
-
-Each document's counts of the two systems are exchanged with probability 1/2, as the
-documents are the units of the scores' tests; the statistic is the difference of the totals,
-so an exchange flips the sign of that document's difference. With at most
-:data:`~muceval.significance.plan.MAX_EXACT_UNITS` documents whose counts differ, all 2^m exchanges are enumerated (the
-exact p-value); otherwise ``settings.shuffles`` random ones give ``(nge + 1) / (shuffles + 1)``
-from the project's reproducible coins.
+error categories of :mod:`muceval.scoring.errors`: an exchange flips the sign of that
+document's difference of the two systems' counts.
 """
 
 from __future__ import annotations
@@ -29,8 +23,7 @@ _CHUNK = 1 << 14
 
 @dataclass(frozen=True)
 class CountTest:
-    """The test of one count: the two totals, their difference (second − first), the p-value,
-    how it was found, and the number of documents whose counts differ."""
+    """The test of one count (``difference``: second − first; ``documents``: differing)."""
 
     first: int
     second: int
@@ -43,7 +36,9 @@ class CountTest:
 def paired_count_tests(first: np.ndarray, second: np.ndarray,
                        settings: SignificanceSettings) -> list[CountTest]:
     """The test of every column of two ``documents × counts`` arrays (the same documents in
-    the same order), two-sided.
+    the same order), two-sided: exact up to
+    :data:`~muceval.significance.plan.MAX_EXACT_UNITS` differing documents, else
+    ``settings.shuffles`` shuffles.
 
     Examples
     --------
@@ -77,17 +72,8 @@ def paired_count_tests(first: np.ndarray, second: np.ndarray,
 def pairwise_count_tests(counts: Mapping[str, np.ndarray],
                          pairs: Sequence[tuple[str, str]],
                          settings: SignificanceSettings) -> dict[tuple[str, str], list[CountTest]]:
-    """:func:`paired_count_tests` of each pair ``(first, second)`` of systems, each given as a
-    ``documents × counts`` array over the same documents.
-
-    The shuffles are those every pair would get alone (the same seed): a pair's p-values do
-    not depend on which other pairs are tested.
-
-    Raises
-    ------
-    UsageError
-        If a pair names a system not in ``counts``, or the arrays differ in shape.
-    """
+    """:func:`paired_count_tests` of each pair ``(first, second)`` of systems (the same
+    shuffles as alone: a pair's p-values do not depend on the other pairs)."""
     unknown = sorted({n for pair in pairs for n in pair} - set(counts))
     if unknown:
         raise UsageError(f"no counts for {', '.join(unknown)}")
@@ -96,8 +82,7 @@ def pairwise_count_tests(counts: Mapping[str, np.ndarray],
 
 def _exact(d: np.ndarray, observed: int) -> float:
     """The share of the 2^m sign vectors whose signed sum is at least as far from zero as the
-    observed one, counted over the distribution of the sum (one convolution per document:
-    O(m · Σ|d|) instead of O(2^m · m)); the counts are whole numbers below 2^21, exact."""
+    observed one, by one convolution per document (exact: whole counts below 2^21)."""
     if len(d) == 0:
         return 1.0
     reach = int(np.abs(d).sum())
@@ -115,8 +100,7 @@ def _exact(d: np.ndarray, observed: int) -> float:
 
 @functools.lru_cache(maxsize=2)
 def _signs(seed: int, start: int, stop: int, width: int) -> np.ndarray:
-    """±1 of every unit in shuffles ``start..stop-1``: drawn once for all the pairs and
-    categories of a run (every test takes the first columns it needs)."""
+    """±1 of every unit in shuffles ``start..stop-1``, drawn once for all the tests of a run."""
     signs: np.ndarray = 1.0 - 2.0 * coins(seed, start, stop, width)
     signs.flags.writeable = False
     return signs
@@ -124,13 +108,8 @@ def _signs(seed: int, start: int, stop: int, width: int) -> np.ndarray:
 
 def _approximate(columns: Sequence[np.ndarray], settings: SignificanceSettings,
                  documents: int) -> list[float]:
-    """The approximate p-value of each column of differing documents' differences.
-
-    A column of m documents gets the first m coins of each shuffle (the coins of unit u do not
-    depend on how many units are drawn), so every column is drawn from one coin matrix and
-    all columns are summed by one matrix product per chunk of shuffles; float64 holds these
-    integer sums exactly.
-    """
+    """The approximate p-value of each column (of m documents: the first m coins of each
+    shuffle), all summed by one matrix product per chunk of shuffles."""
     if not columns:
         return []
     seed = settings.with_seed().seed

@@ -1,15 +1,10 @@
 """Running a significance plan on a Dask cluster (``--scheduler tcp://HOST:8786`` or ``local:N``).
 
-Every shuffle's coins come from (seed, shuffle, unit) alone, so a batch of jobs
-gives the same counts wherever it runs: the cluster's p-values are the
-in-process ones, bit for bit. Jobs go out in batches sized so that each task
-carries about :data:`TASK_WORK` pair-shuffles (scheduling costs stay small next
-to the work); a task whose worker dies is run again elsewhere (Dask's
-``retries``); results are reduced as they arrive. With a checkpoint file, each
-finished batch is appended to it (one JSON line), and a run started again with
-the same file and the same inputs skips what is there.
-
-Needs ``pip install 'muceval[distributed]'`` (Dask's ``distributed``).
+The coins come from (seed, shuffle, unit) alone, so the cluster's p-values are the
+in-process ones, bit for bit. A task whose worker dies is run again elsewhere (Dask's
+``retries``); with a checkpoint file, each finished batch is appended to it (one JSON line)
+and a run started again with the same file and inputs skips them. Needs
+``pip install 'muceval[distributed]'``.
 """
 
 from __future__ import annotations
@@ -67,8 +62,7 @@ def _exact_task(reduced: np.ndarray | None, jobs: list[tuple[int, str, Any]], tw
 @dataclass
 class DaskExecutor:
     """A plan's jobs on a Dask cluster: ``address`` of a running scheduler, or ``workers``
-    processes of a local cluster started for the run; ``checkpoint``: a file of finished
-    batches to resume from."""
+    processes of a local cluster; ``checkpoint``: a file of finished batches."""
 
     address: str | None = None
     workers: int | None = None
@@ -90,8 +84,7 @@ class DaskExecutor:
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
             settings: SignificanceSettings, progress: Progress | None = None,
             source: tuple[np.ndarray, Sequence[tuple[int, int]]] | None = None) -> Outcomes:
-        """Run the plan; ``source`` (the systems' reduced unit tallies and the systems of each
-        pair) is sent to every worker once, and the tasks carry pair indices only."""
+        """Run the plan (``source`` sent to every worker once, the tasks carrying indices)."""
         assert settings.seed is not None, "the seed is drawn before the plan runs"
         distributed = distributed_module()
         batches = _batches(plan, pairs, settings)
@@ -100,10 +93,8 @@ class DaskExecutor:
         book = _Checkpoint(self.checkpoint, _fingerprint(pairs, metrics, settings, plan))
         book.check(batches, metrics, settings.shuffles)
         done_work = 0
-        for number, result in book.finished().items():
-            if number < len(batches):
-                done_work += _apply(batches[number], result, nge, exact, metrics,
-                                    settings.shuffles)
+        for number, result in book.finished().items():  # all of this run (book.check)
+            done_work += _apply(batches[number], result, nge, exact, metrics, settings.shuffles)
         total = plan.work
         if progress is not None and done_work:
             progress(done_work, total)
@@ -148,8 +139,7 @@ Batch = tuple[str, list[Any]]
 
 
 def _batches(plan: Plan, pairs: Sequence[PairData], settings: SignificanceSettings) -> list[Batch]:
-    """The plan cut into tasks: approximate pairs by TASK_WORK pair-shuffles, exact jobs in
-    groups of about the same estimated size (the same list for the same plan)."""
+    """The plan cut into tasks (the same list for the same plan)."""
     size = max(1, TASK_WORK // max(1, settings.shuffles))
     approximate = list(plan.approximate_pairs)
     out: list[Batch] = [("approximate", approximate[i:i + size])
@@ -168,7 +158,7 @@ def _encode(kind: str, result: Any) -> dict[str, Any]:
 
 def _apply(batch: Batch, result: dict[str, Any], nge: np.ndarray,
            exact: dict[ExactJob, ExactResult], metrics: Sequence[str], shuffles: int) -> int:
-    """Fold a batch's result into the outcomes; returns its work (for the progress bar)."""
+    """Fold a batch's result into the outcomes; returns its work."""
     kind, items = batch
     if kind == "approximate":
         nge[items] = np.asarray(result["nge"], dtype=np.int64).reshape(len(items), len(metrics))
@@ -195,12 +185,11 @@ def _fingerprint(pairs: Sequence[PairData], metrics: Sequence[str],
 
 
 class _Checkpoint:
-    """Finished batches, one JSON line each after a header line naming the run. A file that
-    is not such a checkpoint, or whose batches do not fit the run, is refused with its line."""
+    """Finished batches, one JSON line each after a header line naming the run; a file that
+    is not such a checkpoint, or does not fit the run, is refused with its line."""
 
     def __init__(self, path: str | None, fingerprint: str) -> None:
         self.path = path
-        self.fingerprint = fingerprint
         self._finished: dict[int, dict[str, Any]] = {}
         self._lines: dict[int, int] = {}
         if path is None:

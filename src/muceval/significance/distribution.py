@@ -1,10 +1,8 @@
 """The randomization distribution of one pair's difference (Chinchor 1992, Figure 1).
 
-Chinchor showed, for a pair of MUC-4 systems, the histogram of the differences the
-shuffled pairs of systems reach, with the observed difference marked: the p-value is the
-share of the histogram at least as far out. The shuffles here are those of the approximate
-test itself (the same coins for the same seed: :func:`muceval.significance.kernels.coins`),
-so the histogram shows exactly the counts behind the p-value.
+The p-value is the share of the histogram at least as far out as the observed difference.
+The shuffles are the approximate test's own (the same coins for the same seed), so the
+histogram shows exactly the counts behind the p-value.
 """
 
 from __future__ import annotations
@@ -18,9 +16,9 @@ from muceval.errors import UsageError
 from muceval.significance.kernels import (
     PairData,
     coins,
+    count_extreme,
     metric_values,
     reduce_counts,
-    threshold_of,
     totals_value,
 )
 from muceval.significance.settings import SignificanceSettings, known_systems
@@ -32,11 +30,8 @@ _CHUNK = 1 << 13
 
 @dataclass(frozen=True)
 class Distribution:
-    """The shuffled differences ``a − b`` of one metric, and what they were drawn with.
-
-    ``nge`` counts those at least as extreme as ``observed`` (two-sided: in absolute value),
-    so that ``(nge + 1) / (shuffles + 1)`` is the approximate test's p-value.
-    """
+    """The shuffled differences ``a − b`` of one metric, and what they were drawn with;
+    ``nge`` counts those at least as extreme as ``observed``."""
 
     a: str
     b: str
@@ -52,9 +47,7 @@ class Distribution:
 
     @property
     def nge(self) -> int:
-        sign, threshold = threshold_of(self.observed, self.two_sided)
-        stat = np.abs(self.differences) if self.two_sided else sign * self.differences
-        return int(np.count_nonzero(stat >= threshold))
+        return count_extreme(self.differences, self.observed, self.two_sided)
 
     @property
     def p_value(self) -> float:

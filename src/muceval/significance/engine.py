@@ -1,43 +1,7 @@
-"""Significance of the differences between systems (Chinchor 1992; Yeh 2000).
-
-For every pair of systems and every metric (recall, precision and the
-F-measures f1 = P&R, f0.5 = 2P&R, f2 = P&2R, all in floating point from summed
-tallies with COR + ½PAR in the numerator) :func:`compare` computes:
-
-* a randomization p-value, stratified by unit (see :mod:`muceval.significance.kernels`
-  for the coin semantics, the tie tolerance and the exact distribution):
-
-  - *approximate*: ``(nge + 1) / (ns + 1)`` over ``ns`` shuffles (MUC-4: 9,999);
-  - *exact*: ``count / 2^n`` over all exchanges of the n differing units;
-  - *auto*: exact whenever its estimated cost is below the requested
-    approximation's, per pair and metric;
-
-* the **confidence level** of an approximate result (Chinchor 1992: the
-  probability that the approximate test reaches the same decision at the
-  cutoff α as the exact test would). With ``nge`` of ``ns`` shuffles at least
-  as extreme, the unknown exact p has, under a uniform prior and the binomial
-  model ``nge ~ Binomial(ns, p)``, the posterior ``Beta(nge + 1, ns − nge + 1)``.
-  The approximate decision is "significant" iff ``p̂ ≤ α``; the confidence is
-  the posterior probability that the exact p is on the same side:
-  ``F(α)`` if significant, ``1 − F(α)`` otherwise, with F the Beta CDF.
-  Exact results have confidence 1;
-
-* classic tests for comparison: sign test, Wilcoxon signed-rank and
-  matched-pair t on per-unit metric values (units where the metric is defined
-  for both systems), and the tests that wrongly assume independence
-  (two-sample t on the same values; χ² without Yates' correction on the 2×2
-  table (credited, not credited) = (N, POS − N) for recall or (N, ACT − N) for
-  precision, N = COR + ½PAR), plus the Pearson correlation of the two systems'
-  per-unit values;
-* paired bootstrap percentile intervals for each system's metrics and each
-  difference (units resampled with replacement, the same draw for all systems);
-* optional Holm or Benjamini–Hochberg adjustment across the pairs of a metric;
-* **groupings**: systems sorted by score, maximal runs of consecutive systems
-  none of which differ significantly (MUC-4 significance groupings), and a
-  compact letter display. A pair counts as different when its (adjusted)
-  p-value is ≤ α *and* its confidence is ≥ the confidence level (0.10 and 0.99
-  by default); an approximate result that is not confident enough is treated
-  as not significant.
+"""Significance of the differences between systems (Chinchor 1992; Yeh 2000): :func:`compare`
+gives randomization p-values and the confidence of each approximate decision, the classic
+tests, paired bootstrap intervals, adjusted p-values, and the groups no significant
+difference separates (MUC-4's groupings and a compact letter display).
 
 >>> from muceval.core.units import from_arrays
 >>> t = from_arrays(["A", "B"], ["m1", "m2", "m3"],
@@ -127,7 +91,6 @@ def parse_metrics(text: str | Sequence[str]) -> tuple[str, ...]:
     return known_metrics(names, METRICS)
 
 
-
 def compare(
     tallies: UnitTallies,
     metrics: str | Sequence[str] = METRICS,
@@ -139,14 +102,10 @@ def compare(
 ) -> SignificanceResult:
     """Test every pair of systems on every metric: could the difference have arisen by chance?
 
-    The null hypothesis of a pair (X, Y) and a metric M is that X and Y do not differ in M;
-    the statistic is the difference of M computed from the summed tallies. A randomization
-    test stratified by unit exchanges the two systems' counts of each unit (a message, as in
-    MUC-4) by a fair coin and counts how often the difference is at least the observed one.
-    The metrics are computed in floating point from the summed tallies, COR + PAR/2 counted
-    as correct. Besides the p-values: the confidence of each approximate decision, paired
-    bootstrap intervals, the classic tests, and the groups of systems that no significant
-    difference separates (the MUC-4 significance groupings, and a compact letter display).
+    A randomization test stratified by unit exchanges the two systems' counts of each unit
+    (a message, as in MUC-4) by a fair coin and counts how often the difference of the
+    metric, computed in floating point from the summed tallies (COR + PAR/2 correct), is at
+    least the observed one.
 
     Parameters
     ----------
@@ -154,17 +113,15 @@ def compare(
         At least two systems' per-unit (POS, ACT, COR, PAR).
     metrics : str or sequence of str, default all five
         Among ``'recall'``, ``'precision'``, ``'f1'`` (P&R), ``'f0.5'`` (2P&R) and ``'f2'``
-        (P&2R); a string is split at commas (``"recall,f1"``).
+        (P&2R); a string is split at commas.
     settings : SignificanceSettings or None, default None
-        How to test; None: ``SignificanceSettings()``, the ``muc4`` preset. A seed of None
-        is drawn now and recorded in the result's ``settings``.
+        None: ``SignificanceSettings()``. A seed of None is drawn now and recorded.
     threads : int or None, default None
-        Threads of the compiled kernels; None: ``NUMBA_NUM_THREADS`` if set, else every
-        core this process may use. The results do not depend on it. The caller's thread
-        works beside them (classic tests, bootstrap draws, groups).
+        Threads of the compiled kernels (the results do not depend on it); None:
+        ``NUMBA_NUM_THREADS`` if set, else every core this process may use.
     progress : callable or None, default None
-        Called as ``progress(done, total)`` as the randomization advances (from the thread
-        that runs the kernels, not the caller's, unless ``executor`` is given).
+        Called as ``progress(done, total)``, from the kernels' thread unless ``executor``
+        is given.
     executor : Executor or None, default None
         What runs the work; None: this machine's threads (a
         :class:`~muceval.significance.distributed.DaskExecutor` runs it on a cluster).
@@ -172,9 +129,8 @@ def compare(
     Returns
     -------
     SignificanceResult
-        One :class:`~muceval.significance.result.Comparison` per pair and metric
-        (``comparison(a, b, metric)``), the systems' scores, groups, letters and the
-        settings.
+        One :class:`~muceval.significance.result.Comparison` per pair and metric (with the
+        confidence, interval and classic tests), the scores, groups, letters and settings.
 
     Raises
     ------
@@ -230,11 +186,9 @@ def compare(
         return runner.run(prepared.plan, list(prepared.pairs), prepared.metrics, chosen,
                           watched, source=(prepared.reduced, index_pairs))
 
-    # Work that needs no shuffle runs on this thread while the compiled kernels (which let
-    # go of the GIL) shuffle on theirs: the bootstrap's draws and the classic tests (NumPy)
-    # before the p-values are known, the groups while the intervals' compiled tails run
-    # (queued behind the kernels). Another executor (a cluster) runs on this thread, first:
-    # its waits must see Ctrl-C.
+    # Work that needs no shuffle (bootstrap draws, classic tests, then the groups) runs on
+    # this thread while the kernels, which let go of the GIL, shuffle on theirs. Another
+    # executor (a cluster) runs on this thread, first: its waits must see Ctrl-C.
     index = np.array(index_pairs, dtype=np.int64).reshape(-1, 2)
     with ThreadPoolExecutor(1, thread_name_prefix="muceval-shuffles") as pool:
         tails = None
@@ -272,10 +226,8 @@ class _Stopped(Exception):
 
 
 class SystemPairs(Sequence[PairData]):
-    """Every pair (a, b), a < b, of the systems' reduced tallies (systems × units × 3) in
-    the order of :func:`numpy.triu_indices`, as :class:`PairData` built when asked for and
-    not kept: a plan and its estimate read a few of half a million pairs (1,000 systems),
-    whose data would take gigabytes. Iterating builds them a first system at a time."""
+    """Every pair (a, b), a < b, of the systems' reduced tallies as :class:`PairData` built
+    when asked for and not kept (1,000 systems' pairs would take gigabytes)."""
 
     def __init__(self, reduced: np.ndarray) -> None:
         self.reduced = reduced
@@ -297,26 +249,21 @@ class SystemPairs(Sequence[PairData]):
         return PairData.of(self.reduced[self.first[k]], self.reduced[self.second[k]])
 
     def __iter__(self) -> Iterator[PairData]:
-        # A first system's pairs at a time (:func:`pair_data`): lazily, for a plan that
-        # reads every pair of a leaderboard without keeping them.
         for a in range(len(self.reduced) - 1):
             second = np.arange(a + 1, len(self.reduced))
             yield from pair_data(self.reduced, np.full(len(second), a), second, self._totals)
 
     def differing_units(self) -> np.ndarray:
-        """How many units each pair differs on (the length of its :class:`PairData`'s
-        ``diffs``), without building the pairs."""
+        """How many units each pair differs on, without building the pairs."""
         return differing_units(self.reduced, self.first, self.second)
 
     def index_pairs(self) -> list[tuple[int, int]]:
-        """The two systems of every pair."""
         return list(zip(self.first.tolist(), self.second.tolist(), strict=True))
 
 
 @dataclass(frozen=True)
 class Prepared:
-    """What a run needs before any shuffle: settings (seed drawn), pairs (built on demand),
-    and the plan."""
+    """What a run needs before any shuffle: settings (seed drawn), pairs, and the plan."""
 
     settings: SignificanceSettings
     metrics: tuple[str, ...]
@@ -326,15 +273,14 @@ class Prepared:
 
     @property
     def index_pairs(self) -> list[tuple[int, int]]:
-        """The two systems of every pair (a list made on each call)."""
+        """The two systems of every pair (a new list on each call)."""
         return self.pairs.index_pairs()
 
 
 def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
             settings: SignificanceSettings | None = None) -> Prepared:
     """Validate the settings and decide the plan (no shuffling): what :func:`compare` runs,
-    and what ``significance --plan`` estimates. A pair's data are built when read: the
-    plan reads every pair for the methods exact and auto, none for approximate."""
+    and what ``significance --plan`` estimates."""
     chosen, metric_ids = checked(tallies, metrics, settings)
     reduced = reduce_counts(tallies.counts)
     names = tallies.systems
@@ -350,8 +296,7 @@ def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
 def checked(tallies: UnitTallies, metrics: str | Sequence[str],
             settings: SignificanceSettings | None
             ) -> tuple[SignificanceSettings, tuple[str, ...]]:
-    """The settings (seed drawn) and metrics of a run on ``tallies``, or a
-    :class:`UsageError` saying what is wrong."""
+    """The settings (seed drawn) and metrics of a run on ``tallies``, or a UsageError."""
     if settings is not None and not isinstance(settings, SignificanceSettings):
         raise UsageError(f"settings must be a SignificanceSettings, not {type(settings).__name__}")
     chosen = (settings or SignificanceSettings()).with_seed()
@@ -373,8 +318,7 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
               outcomes: Outcomes, bootstrap: Future[tuple[np.ndarray, np.ndarray]] | None,
               classic: dict[str, ClassicColumns] | None,
               units: np.ndarray) -> SignificanceResult:
-    """p-values, adjustments, decisions, intervals, classic tests and groups into one result
-    (``bootstrap``: the intervals of the systems and of the pairs, being computed)."""
+    """Everything into one result (``bootstrap``: the intervals, being computed)."""
     names = tallies.systems
     scores = system_scores(reduced, names, metrics)
     raw = RawColumns.of_outcomes(plan_, outcomes.nge, outcomes.exact, settings)

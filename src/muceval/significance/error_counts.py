@@ -1,9 +1,6 @@
-"""Which changes in error counts are real: per error category and pair of systems,
-both counts, the difference and the p-value of a paired randomization over documents
-(:func:`muceval.significance.counts.paired_count_tests`), adjusted over the pairs of each
-category: a candidate against a baseline (``compare``), every pair (``significance
---errors``) or neighbours in a ranking (the report). :mod:`muceval.reporting.error_changes`
-writes them.
+"""Which changes in error counts are real: per error category and pair of systems, both
+counts, the difference and the p-value (:func:`muceval.significance.counts.paired_count_tests`),
+adjusted over the pairs of each category.
 
 >>> import numpy as np
 >>> from muceval.core.error_counts import ErrorCounts
@@ -31,10 +28,8 @@ __all__ = ["ErrorChange", "all_pair_changes", "changes_between", "error_changes"
 
 @dataclass(frozen=True)
 class ErrorChange:
-    """One category of one pair of systems: both counts, the difference (candidate −
-    baseline), the p-value, the p-value adjusted over the pairs tested for that category
-    (``settings.adjust``; equal to it when there is one pair or no adjustment), how it was
-    found, and the documents whose counts differ."""
+    """One category of one pair of systems (``difference``: candidate − baseline;
+    ``adjusted_p_value``: over the pairs tested for that category)."""
 
     baseline: str
     candidate: str
@@ -53,15 +48,8 @@ class ErrorChange:
 
 def changes_between(counts: ErrorCounts, pairs: Sequence[tuple[str, str]],
                     settings: SignificanceSettings) -> list[ErrorChange]:
-    """Every category of each pair ``(baseline, candidate)``, pair by pair; the documents are
-    those of any system (a document a system lacks counts zero for it). The p-values of a
-    category are adjusted over the pairs (``settings.adjust``).
-
-    Raises
-    ------
-    UsageError
-        If a pair names a system not in the analysis.
-    """
+    """Every category of each pair ``(baseline, candidate)`` (a document a system lacks
+    counts zero for it); a UsageError if a pair names a system not in the analysis."""
     known_systems(counts.systems, [n for pair in pairs for n in pair])
     categories = counts.categories
     tests = pairwise_count_tests(counts.counts, pairs, settings)
@@ -88,13 +76,8 @@ def _adjusted(changes: list[ErrorChange], method: str) -> list[ErrorChange]:
 
 def error_changes(counts: ErrorCounts, baseline: str,
                   settings: SignificanceSettings) -> list[ErrorChange]:
-    """Every category of every other system of ``counts`` against ``baseline``.
-
-    Raises
-    ------
-    UsageError
-        If ``baseline`` is not a system of the analysis, or it has no other system.
-    """
+    """Every category of every other system of ``counts`` against ``baseline`` (a UsageError
+    if it is not a system of the analysis, or the only one)."""
     known_systems(counts.systems, [baseline])
     if len(counts.systems) < 2:
         raise UsageError("compare needs a baseline and at least one candidate")
@@ -104,14 +87,8 @@ def error_changes(counts: ErrorCounts, baseline: str,
 
 def all_pair_changes(counts: ErrorCounts, settings: SignificanceSettings,
                      order: Sequence[str] | None = None) -> list[ErrorChange]:
-    """Every pair of systems, the earlier of ``order`` (default: that of ``counts``) as the
-    baseline.
-
-    Raises
-    ------
-    UsageError
-        If there are fewer than two systems.
-    """
+    """Every pair of systems (at least two), the earlier of ``order`` (default: ``counts``')
+    as baseline."""
     names = list(order) if order is not None else list(counts.systems)
     if len(names) < 2:
         raise UsageError("testing error counts needs at least two systems")

@@ -1,12 +1,5 @@
-"""What a plan will cost on this machine (``significance --plan``), from short timed runs.
-
-The kernels a run takes are timed on a sample of its own work, the way the run takes them:
-the approximate kernel that :func:`~muceval.significance.kernels.approximate_counts` chooses
-for the run's batches, on the run's threads and metrics (how a call's time splits into a
-part per call, per pair and per pair-shuffle, applied to the run's batches); exact jobs one
-at a time (how their time splits into a part per job and a part per lattice cell) and then
-through the executor's thread pool (how they overlap there). Only sampled pairs are built,
-so that planning half a million pairs takes a sample's memory and time, not the run's.
+"""What a plan will cost on this machine (``significance --plan``), from short timed runs of
+the kernels the run takes, on a sample of its own work (only sampled pairs are built).
 ``benchmarks/plan_estimates.py`` prints estimate beside measurement.
 """
 
@@ -35,28 +28,24 @@ __all__ = ["PlanEstimate", "estimate"]
 
 # Each exact part is timed for about this long (less when the part itself is shorter).
 _CALIBRATION_SECONDS = 0.25
-# A timed call of the approximate kernel takes about this long (less when the plan's whole
-# approximate part is shorter); four or five such calls calibrate it.
+# A timed approximate call takes about this long (four or five calibrate it); rather up to
+# _LONGEST_CALL_SECONDS at the run's shuffles than shorter at fewer, scaled, and up to
+# _LONGEST_RUN_SECONDS when the call is the plan's whole approximate part.
 _TIMED_SECONDS = 0.08
-# ... and rather this long at the run's shuffles than shorter at fewer, scaled; when the
-# call is the plan's whole approximate part, this long.
 _LONGEST_CALL_SECONDS = 0.15
 _LONGEST_RUN_SECONDS = 0.5
 # At most this many pairs (more on many threads, fewer at many shuffles) stand for all the
-# approximate pairs: built one by one for the estimate, not all half a million of 1,000
-# systems.
+# approximate pairs: only they are built.
 _SAMPLED_PAIRS = 2048
 # Exact jobs longer than this (by a rough 1.7 ns per cell) are not timed unless all are.
 _LONGEST_TIMED_CELLS = 6e8
-# The cells of this many jobs, spread over the plan, stand for all of them (exact_cost takes
-# about as long as a small job: more would lengthen the planning, not sharpen it).
+# The cells of this many jobs stand for all (exact_cost takes as long as a small job).
 _COSTED_JOBS = 256
 
 
 @dataclass(frozen=True)
 class PlanEstimate:
-    """What a plan will cost: jobs, work, and the time of its randomization (the kernels only)
-    on ``workers`` workers of ``threads`` threads each."""
+    """What a plan will cost: jobs, work, and the time of its kernels on ``workers`` workers."""
 
     pairs: int
     approximate_pairs: int
@@ -90,18 +79,12 @@ def estimate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
              settings: SignificanceSettings, workers: int, threads: int) -> PlanEstimate:
     """The plan's cost from timed runs of the kernels it will take, on this machine.
 
-    Approximate pairs: the kernel that :func:`approximate_counts` chooses for the run's
-    first batch (compiled or NumPy), on ``threads`` threads, with the plan's metrics,
-    timed (after a call that loads it, so that numba's start-up is left out) on a few
-    hundred to 2,048 pairs spread over the plan, at the run's shuffles unless a call of
-    them would be long: a part per call and a part per pair, applied to the executor's
-    batches, shared by ``workers``. Only the sampled pairs are read, and to learn the path,
-    those of the first batch until its work repays loading numba. Exact jobs: the
-    smallest and those around the
-    median enumerated one at a time, fitted as a time per job plus a time per lattice cell
-    of :func:`exact_cost`, then again through the executor's pool of ``threads`` threads,
-    which gives how much they overlap; shared by ``workers``, and never shorter than the
-    longest job.
+    Approximate pairs: the kernel :func:`approximate_counts` chooses for the run's first
+    batch, timed (once loaded) on up to 2,048 pairs spread over the plan, as a part per call
+    and a part per pair applied to the executor's batches. Exact jobs: the smallest and
+    those around the median, fitted as a time per job plus a time per cell of
+    :func:`exact_cost`, then through the executor's pool for their overlap; never shorter
+    than the longest job. Both shared by ``workers``.
     """
     assert settings.seed is not None, "the seed is drawn before the plan is estimated"
     approximate_seconds = _time_approximate(the_plan, pairs, metrics, settings, threads)
@@ -135,16 +118,15 @@ def _spread(count: int, most: int) -> np.ndarray:
 
 def _time_approximate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
                       settings: SignificanceSettings, threads: int) -> float:
-    """Seconds of the plan's approximate pairs on one worker of ``threads`` threads (0
-    without), from the kernel the run takes, timed on a sample of the pairs."""
+    """Seconds of the plan's approximate pairs on one worker of ``threads`` threads."""
     chosen = the_plan.approximate_pairs
     shuffles = settings.shuffles
     if not chosen or shuffles <= 0:
         return 0.0
     batch = min(len(chosen), approximate_batch(shuffles))
     threads = approximate_threads(the_plan, pairs, metrics, settings, threads)
-    # The run's first batch decides the path of all: the later ones find the compiled
-    # kernels loaded, or are no larger. Its pairs are read until the work is known.
+    # The run's first batch decides the path of all (the later ones find the kernels loaded,
+    # or are no larger).
     compiled = takes_compiled((pairs[k] for k in chosen[:batch]), shuffles, len(metrics))
     # Compiled, a thread takes _GEMM_PAIRS pairs at a time: timed calls keep every thread
     # as busy as the run's batches do.
@@ -153,32 +135,15 @@ def _time_approximate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequen
     most = min(_SAMPLED_PAIRS, max(512, (1 << 22) // shuffles))
     sample = [pairs[chosen[i]] for i in _spread(len(chosen), min(batch, max(4 * step, most)))]
     timer = _KernelTimer(sample, tuple(metrics), settings, threads, compiled)
-    cost = timer.cost(step, whole=len(sample) == len(chosen) == batch)
-    return (-(-len(chosen) // batch) * cost.per_call(shuffles)
-            + len(chosen) * cost.per_pair(shuffles))
-
-
-@dataclass(frozen=True)
-class _KernelCost:
-    """A call of the approximate kernel on n pairs of ``shuffles`` shuffles takes
-    ``call + n·pair`` seconds (the coins are made once per call); at other shuffles, in
-    proportion."""
-
-    call: float
-    pair: float
-    shuffles: int
-
-    def per_call(self, shuffles: int) -> float:
-        return self.call * shuffles / self.shuffles
-
-    def per_pair(self, shuffles: int) -> float:
-        return self.pair * shuffles / self.shuffles
+    # A call on n pairs takes call + n·pair seconds at ``timed`` shuffles, in proportion.
+    call, pair, timed = timer.cost(step, whole=len(sample) == len(chosen) == batch)
+    return (-(-len(chosen) // batch) * (call * shuffles / timed)
+            + len(chosen) * (pair * shuffles / timed))
 
 
 @dataclass(frozen=True)
 class _KernelTimer:
-    """Timed calls of :func:`approximate_counts` on (a spread part of) ``sample``, down the
-    path the run takes (``compiled``) on its threads, metrics and settings."""
+    """Timed calls of :func:`approximate_counts` on ``sample``, as the run makes them."""
 
     sample: list[PairData]
     metrics: tuple[str, ...]
@@ -188,9 +153,8 @@ class _KernelTimer:
 
     def __call__(self, count: int, shuffles: int, repeat: int = 3,
                  before: tuple[float, ...] = ()) -> float:
-        """The median of ``repeat`` calls on ``count`` pairs (and of ``before``, earlier
-        times of the same call): the machine's other work lengthens a call now and then,
-        and the run's long batches take its average."""
+        """The median of ``repeat`` calls on ``count`` pairs and of ``before`` (other work
+        lengthens a call now and then; the run's long batches take its average)."""
         chosen = [self.sample[i] for i in _spread(len(self.sample), count)]
         times = list(before)
         for _ in range(repeat):
@@ -201,15 +165,12 @@ class _KernelTimer:
             times.append(time.perf_counter() - started)
         return statistics.median(times)
 
-    def cost(self, step: int, whole: bool) -> _KernelCost:
-        """Calls at the run's shuffles on a quarter of the pairs and on all of them split a
-        call's time into a part per call and a part per pair. When a call at the run's
-        shuffles would be too long (hundreds of thousands of shuffles), both parts are
-        timed at fewer shuffles and scaled in proportion: the part per pair also holds a
-        part that does not grow with the shuffles (its inputs), so the scaled estimate
-        errs long, by that part's share at the timed shuffles (a few per cent). A sample
-        that is the ``whole`` approximate part of a plan, in one batch, is simply timed
-        when that is short: the call is the run."""
+    def cost(self, step: int, whole: bool) -> tuple[float, float, int]:
+        """Calls on a quarter of the pairs and on all of them split a call's time into a
+        part per call and a part per pair (seconds, and the shuffles timed), at the run's
+        shuffles unless a call would be too long: then at fewer, to be scaled (erring long by
+        the inputs' fixed part, a few per cent). A ``whole`` plan's sample in one batch is
+        simply timed when short."""
         shuffles, size = self.settings.shuffles, len(self.sample)
         self(size, min(shuffles, 64), repeat=1)  # loads (or compiles) every kernel taken
         # Eight rounds of every thread at least: a handful of tasks would leave threads idle
@@ -219,9 +180,8 @@ class _KernelTimer:
         longest = _LONGEST_RUN_SECONDS if run else _LONGEST_CALL_SECONDS
         seconds = self(large, timed, repeat=1)
         earlier = (0, 0.0)  # the previous call at these pairs (shuffles, seconds)
-        # More work (shuffles first, then pairs) until a call is long enough for the timer
-        # and the call's own fixed part; the run's shuffles themselves as soon as a call of
-        # them looks short enough (by the growth of the last two), so that nothing is
+        # More work (shuffles first, then pairs) until a call is long enough to time; the
+        # run's shuffles as soon as a call of them looks short enough, so that nothing is
         # scaled.
         while True:
             grow = _TIMED_SECONDS / max(seconds, 1e-6)
@@ -241,17 +201,16 @@ class _KernelTimer:
             # The run itself, then: once when that is long, else the median of three.
             if seconds < _TIMED_SECONDS:
                 seconds = self(large, timed, 2, before=(seconds,))
-            return _KernelCost(0.0, seconds / large, timed)
+            return 0.0, seconds / large, timed
         # A quarter of the pairs, in whole rounds of every thread as in the run's batches.
         small = max(1, step * (large // 4 // step) if large >= 8 * step else large // 4)
         per_call, per_pair = _line(small, self(small, timed),
                                    large, self(large, timed, 2, before=(seconds,)))
-        return _KernelCost(per_call, per_pair, timed)
+        return per_call, per_pair, timed
 
 
 def _line(x1: int, t1: float, x2: int, t2: float) -> tuple[float, float]:
-    """Intercept and slope of the line through (x1, t1) and (x2, t2), neither negative
-    (noise may tilt it: then no intercept, and the slope through the larger point)."""
+    """Intercept and slope of the line through two points, neither negative."""
     if x2 > x1:
         slope = (t2 - t1) / (x2 - x1)
         if slope > 0 and t1 - x1 * slope >= 0:
@@ -262,9 +221,7 @@ def _line(x1: int, t1: float, x2: int, t2: float) -> tuple[float, float]:
 def _time_exact(jobs: Sequence[ExactJob], built: dict[int, PairData], metrics: Sequence[str],
                 settings: SignificanceSettings, spread: np.ndarray, costs: np.ndarray,
                 threads: int) -> tuple[float, float, float]:
-    """Seconds per job and nanoseconds per lattice cell of the exact enumeration on one
-    thread, and the speed-up of the executor's pool of ``threads`` threads over one thread
-    (``costs``: the cells of the jobs at ``spread``; ``built``: their pairs)."""
+    """Seconds per job and nanoseconds per cell on one thread, and the pool's speed-up."""
     order = np.argsort(costs, kind="stable")
 
     def job(position: int) -> ExactJob:
@@ -302,12 +259,10 @@ def _time_exact(jobs: Sequence[ExactJob], built: dict[int, PairData], metrics: S
     # Too few jobs to keep every thread busy say nothing of the overlap: take it as full.
     speedup = float(threads)
     if threads > 1 and len(timed) >= 4 * threads:
-        # Longest first, so that the pool's last job is short: the plan's many jobs keep
-        # the threads busy to the end, a handful in their own order would not.
+        # Longest first, so that the pool's last job is short, as in the plan's many jobs.
         longest_first = [job(p) for p, _, _ in sorted(timed, key=lambda row: -row[2])]
         wall = _pool_seconds(longest_first, built, metrics, settings, threads)
-        # Against the best the pool could do with these jobs (a long one may keep a
-        # thread busy alone), not against a perfect share.
+        # Against the best the pool could do (a long job may keep a thread busy alone).
         best = max(total / threads, float(t.max()))
         speedup = min(float(threads), threads * best / wall)
     return per_job, per_cell * 1e9, speedup if threads > 1 else 1.0
@@ -315,8 +270,7 @@ def _time_exact(jobs: Sequence[ExactJob], built: dict[int, PairData], metrics: S
 
 def _pool_seconds(chosen: list[ExactJob], built: dict[int, PairData], metrics: Sequence[str],
                   settings: SignificanceSettings, threads: int) -> float:
-    """Wall time of the executor's pool of ``threads`` threads on these jobs, in this order
-    (their pairs renumbered into a plan of their own: no other pair is built)."""
+    """Wall time of the executor's pool on these jobs, in this order."""
     index = {k: i for i, k in enumerate(dict.fromkeys(j.pair for j in chosen))}
     renumbered = tuple(ExactJob(index[j.pair], j.metric) for j in chosen)
     exact = np.zeros((len(index), len(metrics)), dtype=bool)

@@ -1,10 +1,4 @@
-"""Running a :class:`~muceval.significance.plan.Plan`: the in-process executor.
-
-An executor takes the plan and the pairs' data and returns, per approximate
-pair and metric, the number of shuffles at least as extreme as observed, and
-per exact job its :class:`~muceval.significance.kernels.ExactResult`. The
-in-process one runs the compiled kernels on this machine's threads.
-"""
+"""Running a :class:`~muceval.significance.plan.Plan`: the in-process executor."""
 
 from __future__ import annotations
 
@@ -33,9 +27,8 @@ Progress = Callable[[int, int], None]
 
 def approximate_threads(plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
                         settings: SignificanceSettings, threads: int) -> int:
-    """The threads the plan's approximate pairs run on, of at most ``threads``: one for work
-    of milliseconds, which a second thread would only wait for (on a busy machine, for a
-    descheduled worker: 45 ms for a pair instead of 3)."""
+    """The threads the plan's approximate pairs run on: one for work of milliseconds, which a
+    second thread would only wait for (45 ms instead of 3 on a busy machine)."""
     chosen = plan.approximate_pairs
     # The mean size of a few pairs: a plan of 1,000 systems builds no more to answer.
     sample = [len(pairs[k].diffs) for k in chosen[:_THREAD_SAMPLE]]
@@ -49,10 +42,8 @@ _THREAD_SAMPLE = 64
 
 
 def approximate_batch(shuffles: int) -> int:
-    """Approximate pairs per call of the kernel in :class:`LocalExecutor` (about 2^25
-    pair-shuffles): the progress bar moves, and each batch's coins (generated once per
-    batch, shared by its pairs) stay a small part of the work. The estimate of a plan
-    calibrates on batches of this size too."""
+    """Approximate pairs per call of the kernel (about 2^25 pair-shuffles): the progress bar
+    moves, and each batch's coins (shared by its pairs) stay a small part of the work."""
     return max(1, (1 << 25) // max(1, shuffles))
 
 
@@ -65,8 +56,9 @@ class Outcomes:
 
 
 class Executor(Protocol):
-    """Runs a plan. ``source`` (the systems' reduced unit tallies and the two systems of each
-    pair) lets an executor that ships work elsewhere send the tallies once, not every pair."""
+    """Runs a plan: per approximate pair and metric, the shuffles at least as extreme, and
+    every exact job's result. ``source`` (the systems' reduced tallies and the two systems of
+    each pair) lets an executor that ships work elsewhere send the tallies once."""
 
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
             settings: SignificanceSettings, progress: Progress | None = None,
@@ -75,7 +67,7 @@ class Executor(Protocol):
 
 @dataclass(frozen=True)
 class LocalExecutor:
-    """The compiled kernels on ``threads`` threads of this machine (None: all of them)."""
+    """The kernels on ``threads`` threads of this machine."""
 
     threads: int
 

@@ -27,8 +27,7 @@ def confidence_level(nge: int, shuffles: int, alpha: float) -> float:
 
 
 def confidence_levels(nge: np.ndarray, shuffles: int, alpha: float) -> np.ndarray:
-    """:func:`confidence_level` of many counts at once (the Beta CDF is ``special.betainc``,
-    the same function ``stats.beta.cdf`` evaluates, without its per-call overhead)."""
+    """:func:`confidence_level` of many counts at once (``betainc``: the Beta CDF)."""
     nge = np.asarray(nge, dtype=np.float64)
     cdf = special.betainc(nge + 1, shuffles - nge + 1, alpha)
     significant = (nge + 1) / (shuffles + 1) <= alpha
@@ -67,9 +66,7 @@ def adjust_pvalues(pvalues: Sequence[float], method: str) -> list[float]:
 
 def decisions(p_raw: np.ndarray, confident: np.ndarray,
               settings: SignificanceSettings) -> tuple[np.ndarray, np.ndarray]:
-    """Adjusted p-values (per metric, over all pairs) and decisions (pairs × metrics): a
-    difference is significant when its adjusted p is at most α and its confidence reaches
-    the required level."""
+    """Adjusted p-values (per metric, over all pairs) and decisions (pairs × metrics)."""
     adjusted = np.empty_like(p_raw, dtype=np.float64)
     for m in range(p_raw.shape[1]):
         adjusted[:, m] = adjust_pvalues(p_raw[:, m].tolist(), settings.adjust)
@@ -83,25 +80,17 @@ def groupings(order: Sequence[str], different: Callable[[str, str], bool]) -> li
     >>> groupings(["A", "B", "C"], diff)
     [['A', 'B'], ['B', 'C']]
     """
-    return _maximal_runs(order, lambda start, j: all(not different(order[k], order[j])
-                                                     for k in range(start, j)))
+    return _runs(order, _apart(order, different))
 
 
-def _maximal_runs(order: Sequence[str], joins: Callable[[int, int], bool]) -> list[list[str]]:
-    """The maximal runs of ``order``: the run from ``start`` takes system j while
-    ``joins(start, j)``."""
-    runs: list[list[str]] = []
+def _apart(order: Sequence[str], different: Callable[[str, str], bool]) -> np.ndarray:
+    """The symmetric matrix of ``different(order[i], order[j])``, i < j."""
     n = len(order)
-    last_end = -1
-    end = 0
-    for start in range(n):
-        end = max(end, start)
-        while end + 1 < n and joins(start, end + 1):
-            end += 1
-        if end > last_end:
-            runs.append(list(order[start: end + 1]))
-            last_end = end
-    return runs
+    apart = np.zeros((n, n), dtype=bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            apart[i, j] = apart[j, i] = different(order[i], order[j])
+    return apart
 
 
 def letter_name(k: int) -> str:
@@ -129,10 +118,9 @@ def letter_display(order: Sequence[str], runs: Sequence[Sequence[str]]) -> dict[
 
 
 MAX_LETTER_GROUPS = 2000
-"""The most letters a compact letter display gets. The maximal sets of mutually non-different
-systems can number millions in a leaderboard of a thousand (39,200 at 700 systems, over
-5 million at 1,000, and the run killed at 24 GB); beyond this many, the letters are those
-of the MUC-4 groupings (runs of neighbours), and the result says so."""
+"""The most letters a compact letter display gets: the maximal sets of non-different systems
+can number millions (over 5 million at 1,000 systems, the run killed at 24 GB); beyond this
+many, the letters are those of the MUC-4 groupings, and the result says so."""
 
 
 class TooManyGroups(Exception):
@@ -142,13 +130,11 @@ class TooManyGroups(Exception):
 def letter_groups(order: Sequence[str], different: Callable[[str, str], bool],
                   limit: int | None = None) -> list[list[str]]:
     """The groups of a compact letter display: maximal sets of systems none two of which
-    differ significantly, each in ``order``, ordered by their best member. Two systems share
-    a group exactly when they are not significantly different; unlike :func:`groupings`, a
-    group may skip a system.
+    differ significantly, each in ``order``, ordered by their best member; unlike
+    :func:`groupings`, a group may skip a system.
 
-    These are the groups Piepho's (2004) insert-and-absorb gives, the maximal cliques of the
-    graph of non-differences; they are found by Bron–Kerbosch with pivoting on bit masks,
-    which stays fast where many groups overlap (300 systems: 0.05 s instead of 1 s).
+    Piepho's (2004) groups, the maximal cliques of the graph of non-differences, found by
+    Bron–Kerbosch with pivoting on bit masks (300 systems: 0.05 s instead of 1 s).
 
     >>> diff = lambda a, b: {a, b} == {"A", "B"}
     >>> letter_groups(["A", "B", "C"], diff)
@@ -156,14 +142,7 @@ def letter_groups(order: Sequence[str], different: Callable[[str, str], bool],
 
     With ``limit``, :class:`TooManyGroups` is raised as soon as there are more groups.
     """
-    n = len(order)
-    together = [0] * n  # bit j of together[i]: systems i and j are not different
-    for i in range(n):
-        for j in range(i + 1, n):
-            if not different(order[i], order[j]):
-                together[i] |= 1 << j
-                together[j] |= 1 << i
-    return _cliques(order, together, limit)
+    return _cliques(order, _together(_apart(order, different)), limit)
 
 
 def _cliques(order: Sequence[str], together: list[int], limit: int | None) -> list[list[str]]:
@@ -218,8 +197,7 @@ def _differs(apart: set[frozenset[str]]) -> Callable[[str, str], bool]:
 
 
 def _together(apart: np.ndarray) -> list[int]:
-    """Bit masks of a symmetric matrix of differences: bit j of mask i is set when i and j
-    (i ≠ j) are not different."""
+    """Bit j of mask i: systems i ≠ j are not different (``apart``: symmetric)."""
     n = len(apart)
     close = ~apart
     np.fill_diagonal(close, False)
@@ -228,24 +206,31 @@ def _together(apart: np.ndarray) -> list[int]:
 
 
 def _runs(order: Sequence[str], apart: np.ndarray) -> list[list[str]]:
-    """:func:`groupings` of ``order`` from the matrix of differences in that order: the run
-    from ``start`` can take system j while no system from ``start`` on before j differs from
-    it, that is while the last one before j that does is before ``start``."""
+    """:func:`groupings` from the matrix of differences in ``order``: the run from ``start``
+    takes j while the last system before j that differs from it is before ``start``."""
     n = len(order)
     if n == 0:
         return []
     below = np.triu(apart, 1)
     last = np.where(below.any(axis=0), n - 1 - np.argmax(below[::-1], axis=0), -1).tolist()
-    return _maximal_runs(order, lambda start, j: last[j] < start)
+    runs: list[list[str]] = []
+    last_end = -1
+    end = 0
+    for start in range(n):
+        end = max(end, start)
+        while end + 1 < n and last[end + 1] < start:
+            end += 1
+        if end > last_end:
+            runs.append(list(order[start: end + 1]))
+            last_end = end
+    return runs
 
 
 def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str, dict[str, float]],
             different: Mapping[str, set[frozenset[str]] | np.ndarray],
             ) -> tuple[dict[str, list[list[str]]], dict[str, dict[str, str]],
                        dict[str, list[list[str]]]]:
-    """Per metric, the MUC-4 significance groups (runs of neighbours, :func:`groupings`) and
-    the compact letter display of ``names`` (:func:`letter_groups`: sharing a letter means
-    not significantly different, and no letter in common means different);
+    """Per metric, the MUC-4 groupings, the letters and the letters' groups of ``names``;
     ``different[metric]``: the pairs found significantly different, as a set of name pairs
     or a symmetric boolean matrix in ``names`` order."""
     groups: dict[str, list[list[str]]] = {}
@@ -254,18 +239,15 @@ def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str
     for metric in metrics:
         order = sorted(names, key=lambda s: (-scores[s][metric], s))
         apart = different[metric]
+        if not isinstance(apart, np.ndarray):
+            apart = _apart(names, _differs(apart))
+        position = {name: i for i, name in enumerate(names)}
+        ranked = [position[name] for name in order]
+        # As booleans: ~ of a 0/1 integer matrix would be -1 and -2, both true.
+        in_order = apart.astype(bool)[np.ix_(ranked, ranked)]
+        groups[metric] = _runs(order, in_order)
         try:
-            if isinstance(apart, np.ndarray):
-                position = {name: i for i, name in enumerate(names)}
-                ranked = [position[name] for name in order]
-                # As booleans: ~ of a 0/1 integer matrix would be -1 and -2, both true.
-                in_order = apart.astype(bool)[np.ix_(ranked, ranked)]
-                groups[metric] = _runs(order, in_order)
-                cld[metric] = _cliques(order, _together(in_order), MAX_LETTER_GROUPS)
-            else:
-                differs = _differs(apart)
-                groups[metric] = groupings(order, differs)
-                cld[metric] = letter_groups(order, differs, MAX_LETTER_GROUPS)
+            cld[metric] = _cliques(order, _together(in_order), MAX_LETTER_GROUPS)
         except TooManyGroups:
             # The letters of the runs of neighbours: they still never join two systems that
             # differ, but two that share none may not differ (the JSON's "about" says so).

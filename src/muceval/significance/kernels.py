@@ -1,52 +1,18 @@
-"""Numerics of the randomization tests: the shuffle kernel and the exact distribution.
+"""Numerics of the randomization tests: the shuffle kernels and the exact distribution.
 
-Everything here works on *reduced* per-unit vectors ``(POS, ACT, N2)`` with
-``N2 = 2·COR + PAR`` (COR + ½PAR in half units, so that all sums are integers).
-Every metric of :data:`METRIC_COEFS` is ``κ·N2 / V`` with ``V = α·POS + γ·ACT``
-(0 when ``V = 0``):
-
-* recall ``N2 / (2·POS)``, precision ``N2 / (2·ACT)``;
-* ``F_β = (β²+1)·P·R / (β²·P + R)`` simplifies to ``(β²+1)·N / (β²·POS + ACT)``
-  whenever COR + PAR ≤ min(POS, ACT) (which :mod:`muceval.core.units` enforces):
-  f1 ``N2 / (POS + ACT)``, f0.5 ``2.5·N2 / (POS + 4·ACT)``, f2 ``2.5·N2 / (4·POS + ACT)``.
-  (P + R = 0 exactly when N2 = 0, where both forms give 0.)
-
-Exchanging unit u between systems X and Y changes the pseudo-systems by the
-difference ``d_u = x_u − y_u``: ``X' = X − S``, ``Y' = Y + S`` with ``S`` the sum of
-the exchanged differences. So only units with ``d_u ≠ 0`` matter and a test
-statistic is a function of ``S`` alone.
-
-**Coins.** Shuffle ``i`` exchanges the ``k``-th differing unit of a pair (units in
-the sorted order of :class:`~muceval.core.units.UnitTallies`) when bit ``k % 64`` of
-``word(i, k // 64) = splitmix64(key + φ·(i·2²⁰ + k // 64 + 1))`` is set, where
-``key = splitmix64(seed)`` and φ = 0x9E3779B97F4A7C15. Every shuffle's coins are
-therefore a pure function of (seed, shuffle index, unit position): results do
-not depend on threads, chunking, or on which other systems are compared, and
-all pairs see the same coin stream.
-
-**Counting.** A shuffle counts when its statistic is at least as extreme as the
-observed one, within a relative tolerance of 1e-9 (so that mathematically
-equal values that round differently are ties):
-two-sided ``|D| ≥ |D₀|·(1 − 1e-9)``; one-sided, with ``s`` the sign of the
-observed difference ``D₀`` (+1 if 0), ``s·D ≥ |D₀| − 1e-9·|D₀|``.
-
-**Exact distribution.** The distribution of ``S`` projected on the lattice
-``(V, N2)`` of one metric is a convolution of two-point distributions; it is
-computed by dynamic programming on a dense 2-D grid (units with the same
-vector are applied together, the grid is reduced by the gcd of each
-coordinate, and every row tracks the range of columns that can be non-zero),
-in place with weights ½ so that cell values are probabilities. Optional
-pruning drops negligible cells at the ends of rows while their total mass
-stays under a budget; the dropped mass is a proven bound on the error of the
-p-value and is returned with it.
+Everything works on *reduced* per-unit vectors ``(POS, ACT, N2)``, ``N2 = 2·COR + PAR`` (so
+that all sums are integers); every metric of :data:`METRIC_COEFS` is ``κ·N2 / (α·POS +
+γ·ACT)`` (F_β too, as COR + PAR ≤ min(POS, ACT)). Exchanging units moves the sum of their
+differences from one system to the other, so only the units where the two differ matter.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -54,8 +20,7 @@ import numpy as np
 
 from muceval.core.metrics import MEASURES, METRIC_IDS, metric_of_counts
 
-# numba compiles the kernels (muceval.significance.compiled), imported at first use: a small
-# run on the NumPy paths never pays numba's start-up. The NumPy paths are the reference.
+# The compiled kernels are imported at first use: a small run never pays numba's start-up.
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
 
@@ -108,15 +73,12 @@ _BLOCK_BITS = 8  # units per lookup table (must divide 64)
 _TABLE = 1 << _BLOCK_BITS
 _PER_WORD = 64 // _BLOCK_BITS
 _BATCH = 256  # shuffles per vectorised metric pass
-# Below this estimated NumPy time (numpy_work: 2 ns + 9 ns per metric + 0.025 ns per
-# differing unit per pair-shuffle; benchmarks/numpy_path.py measured it at most 2% under the
-# model and up to 18% over it from 100 units on, far over it below: it errs towards
-# loading the kernels), a run takes the NumPy path: loading numba and its cached kernels
-# costs about as much (0.21–0.27 s there), and both paths give the same counts.
+# Below this estimated NumPy time (numpy_work, which benchmarks/numpy_path.py found at most
+# 2% low and erring towards loading the kernels) a run takes the NumPy path: loading numba
+# and its cached kernels costs about as much (0.21–0.27 s there).
 _NUMPY_BUDGET_NS = 2.5e8
-# The matrix-product kernel: pairs whose summed differences stay below 2^24 (float32 sums
-# are then exact integers); coins in blocks of _GEMM_SHUFFLES shuffles, pairs in tasks of
-# _GEMM_PAIRS; pairs beyond _GEMM_UNITS differing units are summed in chunks of that many.
+# The matrix-product kernel (sums below 2^24, exact in float32): coins in blocks of
+# _GEMM_SHUFFLES, pairs in tasks of _GEMM_PAIRS, in chunks of _GEMM_UNITS units.
 _GEMM_UNITS = 4096
 _GEMM_SHUFFLES = 512
 _GEMM_PAIRS = 16
@@ -161,15 +123,17 @@ def metric_values(reduced: np.ndarray, metric: str) -> np.ndarray:
 
 def threshold_of(observed: float, two_sided: bool) -> tuple[float, float]:
     """(sign, threshold): a shuffle with difference D counts when sign·D ≥ threshold
-    (two-sided: |D| ≥ threshold)."""
+    (two-sided: |D| ≥ threshold), a relative tolerance making equal values rounded apart ties."""
     sign = 1.0 if observed >= 0 else -1.0
     magnitude = abs(observed)
     return sign, magnitude - REL_TOL * magnitude
 
 
-# ---------------------------------------------------------------------------
-# Coins
-# ---------------------------------------------------------------------------
+def count_extreme(diff: np.ndarray, observed: float, two_sided: bool) -> int:
+    """How many of the differences ``diff`` are at least as extreme as ``observed``."""
+    sign, threshold = threshold_of(observed, two_sided)
+    stat = np.abs(diff) if two_sided else sign * diff
+    return int(np.count_nonzero(stat >= threshold))
 
 
 def _mix64_np(z: np.ndarray) -> np.ndarray:
@@ -189,7 +153,10 @@ def seed_key(seed: int) -> int:
 
 
 def coin_words(seed: int, start: int, stop: int, n_words: int) -> np.ndarray:
-    """Coin words of shuffles ``start..stop-1``: a ``(stop-start, n_words)`` uint64 array."""
+    """Coin words of shuffles ``start..stop-1`` (``(stop-start, n_words)`` uint64): word w of
+    shuffle i is ``splitmix64(splitmix64(seed) + φ·(i·2²⁰ + w + 1))``, bit k of it exchanging
+    the (64·w + k)-th differing unit: a pure function of (seed, shuffle, unit), whatever the
+    threads, chunks or other systems."""
     key = np.uint64(seed_key(seed))
     i = np.arange(start, stop, dtype=np.uint64)[:, None]
     w = np.arange(n_words, dtype=np.uint64)[None, :]
@@ -204,10 +171,26 @@ def coins(seed: int, start: int, stop: int, n_units: int) -> np.ndarray:
     >>> coins(1, 0, 3, 5).shape
     (3, 5)
     """
-    n_words = max(1, -(-n_units // 64))
-    words = coin_words(seed, start, stop, n_words)
+    return coin_bits(coin_words(seed, start, stop, max(1, -(-n_units // 64))), n_units)
+
+
+def coin_bits(words: np.ndarray, n_units: int) -> np.ndarray:
+    """The first ``n_units`` bits of each row of coin ``words``, a 0/1 (uint8) matrix."""
     bits = (words[:, :, None] >> np.arange(64, dtype=np.uint64)[None, None, :]) & np.uint64(1)
-    return bits.reshape(stop - start, n_words * 64)[:, :n_units].astype(np.uint8)
+    return bits.reshape(len(words), words.shape[1] * 64)[:, :n_units].astype(np.uint8)
+
+
+def enumerated_words(n: int, chunk: int = 1 << 12) -> Iterator[np.ndarray]:
+    """Every exchange of n ≤ 64 units as coin words (bit j: unit j exchanged), in chunks."""
+    for start in range(0, 1 << n, chunk):
+        yield np.arange(start, min(1 << n, start + chunk), dtype=np.uint64)[:, None]
+
+
+def drawn_words(n: int, shuffles: int, seed: int, chunk: int = 1 << 12) -> Iterator[np.ndarray]:
+    """The coin words of ``shuffles`` shuffles of n units, in chunks."""
+    words = max(1, -(-n // 64))
+    for start in range(0, shuffles, chunk):
+        yield coin_words(seed, start, min(shuffles, start + chunk), words)
 
 
 @dataclass(frozen=True)
@@ -257,16 +240,13 @@ def pair_data(reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
         kept = diffs[keep]
         ends = np.cumsum(keep.sum(axis=1)).tolist()
         x, y = totals[a], totals[b]
-        begin = 0
-        for k, end in enumerate(ends):
-            out.append(PairData(kept[begin:end], x[k], y[k]))
-            begin = end
+        out += [PairData(kept[begin:end], x[k], y[k])
+                for k, (begin, end) in enumerate(itertools.pairwise([0, *ends]))]
     return out
 
 
 def differing_units(reduced: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """How many units each pair ``(first[k], second[k])`` differs on: the length of its
-    :func:`pair_data`'s ``diffs``, without building them."""
+    """How many units each pair ``(first[k], second[k])`` differs on, without its data."""
     first = np.asarray(first, dtype=np.int64)
     second = np.asarray(second, dtype=np.int64)
     step = _chunks(reduced, len(first))
@@ -275,16 +255,9 @@ def differing_units(reduced: np.ndarray, first: np.ndarray, second: np.ndarray) 
     return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
 
 
-# ---------------------------------------------------------------------------
-# Approximate randomization: compiled kernel with per-block lookup tables
-# ---------------------------------------------------------------------------
-
-
-
 def _segment_words(pair: PairData) -> int:
-    """Coin words per packed partial sum: all of them when the whole pair fits the packing,
-    else as many as keep every field of a segment below the limit; 0 when a single unit's
-    difference does not fit (the NumPy path takes that pair)."""
+    """Coin words per packed partial sum of the lookup-table kernel; 0 when a single unit's
+    difference does not fit the packing (the NumPy path takes that pair)."""
     if not len(pair.diffs):
         return 1 << 40
     sizes = np.abs(pair.diffs)
@@ -296,9 +269,8 @@ def _segment_words(pair: PairData) -> int:
 
 
 def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -> bool:
-    """Whether :func:`approximate_counts` runs these pairs compiled by default: when the
-    compiled kernels are loaded already, or the work of ``metrics`` metrics would repay
-    loading them."""
+    """Whether :func:`approximate_counts` runs these pairs compiled by default (loaded, or
+    worth loading)."""
     if not HAVE_NUMBA:
         return False
     return ("muceval.significance.compiled" in sys.modules
@@ -307,8 +279,7 @@ def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -
 
 def worth_compiling(pairs: Iterable[PairData], shuffles: int, metrics: int) -> bool:
     """Whether the NumPy path would take longer than loading the compiled kernels. Pairs are
-    read only until it would: a plan's first batch may be built pair by pair just for this
-    (significance --plan)."""
+    read only until it would: a plan's first batch may be built pair by pair just for this."""
     work = 0.0
     for pair in pairs:
         work += numpy_work(shuffles, metrics, len(pair.diffs))
@@ -323,8 +294,7 @@ def numpy_work(shuffles: int, metrics: int, units: float) -> float:
 
 
 def worth_compiling_ns(nanoseconds: float) -> bool:
-    """Whether NumPy work of ``nanoseconds`` would take longer than loading the compiled
-    kernels (and runs them on more than one thread)."""
+    """Whether NumPy work of ``nanoseconds`` would take longer than loading the kernels."""
     return nanoseconds > _NUMPY_BUDGET_NS
 
 
@@ -340,17 +310,11 @@ def approximate_counts(
 ) -> np.ndarray:
     """``nge`` for every pair and metric: a ``(pairs, metrics)`` int64 array.
 
-    Compiled, every pair's exchanged sums come from float32 matrix products of the shared
-    coin stream with the pairs' differences (exact: the sums are integers below 2^24), and
-    all metrics are counted from them (pairs of many units in chunks of units, unless they
-    are few enough for lookup tables); a pair whose sums reach 2^24 takes the lookup-table
-    kernel (per-block tables of packed partial sums, summed in segments when needed), and a
-    pair with a single unit's
-    difference beyond the packing, or a run small enough that loading the compiled kernels
-    would cost more than the work, takes the NumPy path of
-    :mod:`~muceval.significance.numpy_counts` (``compiled``
-    True or False chooses instead). Every path gives the same counts, for any
-    ``threads``/``chunk``.
+    Compiled: float32 matrix products of the shared coins with the pairs' differences (exact
+    below 2^24), else per-block lookup tables of packed sums; a pair beyond the packing, or a
+    run too small to repay loading the kernels, takes the NumPy path of
+    :mod:`~muceval.significance.numpy_counts` (``compiled`` chooses instead). Every path
+    gives the same counts, for any ``threads``/``chunk``.
     """
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     if not pairs or shuffles <= 0:
@@ -389,8 +353,7 @@ def approximate_counts(
 
 def pair_thresholds(pairs: list[PairData], metrics: tuple[str, ...],
                     two_sided: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Metric coefficients, the pairs' totals (x then y), and each pair's signs and
-    thresholds of extremeness per metric, as the kernels take them."""
+    """Metric coefficients, totals (x then y), signs and thresholds, as the kernels take them."""
     coefs = np.array([METRIC_COEFS[m] for m in metrics], dtype=np.float64)
     total_x = np.array([p.total_x for p in pairs], dtype=np.int64).reshape(-1, 3)
     total_y = np.array([p.total_y for p in pairs], dtype=np.int64).reshape(-1, 3)
@@ -408,9 +371,8 @@ def pair_thresholds(pairs: list[PairData], metrics: tuple[str, ...],
 
 
 def _gemm_fitting(pairs: Sequence[PairData], block: int = 1 << 13) -> np.ndarray:
-    """Per pair, whether every exchanged sum is an integer float32 holds exactly, summed a
-    block of pairs at a time (one reduction per block instead of one per pair: a fortieth of
-    the time at 300 systems)."""
+    """Per pair, whether float32 holds every exchanged sum exactly; a block of pairs per
+    reduction (one per pair took 40 times as long at 300 systems)."""
     out = np.zeros(len(pairs), dtype=bool)
     for start in range(0, len(pairs), block):
         chunk = pairs[start:start + block]
@@ -427,11 +389,9 @@ def _gemm_fitting(pairs: Sequence[PairData], block: int = 1 << 13) -> np.ndarray
 
 def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
                  two_sided: bool) -> np.ndarray:
-    """The matrix-product kernel: every pair's exchanged sums of a block of shuffles by
-    float32 products with the shared coin block. Pairs of up to _GEMM_UNITS differing units
-    go a few to a thread (:func:`muceval.significance.compiled._gemm_hits`); larger ones
-    are summed over chunks of units (:func:`_chunked_counts`), so memory never grows with a
-    pair's units beyond its differences (about 64 MB of pairs at a time)."""
+    """The matrix-product kernel: pairs of up to _GEMM_UNITS differing units a few to a
+    thread, larger ones in chunks of units (:func:`_chunked_counts`: memory does not grow
+    with a pair's units)."""
     from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
@@ -468,9 +428,8 @@ def _gemm_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
 
 def _product_inputs(pairs: list[PairData], metrics: tuple[str, ...], two_sided: bool,
                     units: int) -> tuple[np.ndarray, ...]:
-    """What the product kernels take for a group of pairs: their differences (3·pairs ×
-    units float32, each pair's differing units as POS, ACT, N2 rows, zeros after), totals
-    (float64), metric coefficients, signs and thresholds."""
+    """The product kernels' inputs: differences (3·pairs × units float32, zero-padded),
+    totals (float64), metric coefficients, signs and thresholds."""
     coefs, totals, signs, thresholds = pair_thresholds(pairs, metrics, two_sided)
     diffs_t = np.zeros((3 * len(pairs), units), dtype=np.float32)
     lengths = np.fromiter((len(p.diffs) for p in pairs), dtype=np.int64, count=len(pairs))
@@ -487,10 +446,8 @@ def _product_inputs(pairs: list[PairData], metrics: tuple[str, ...], two_sided: 
 
 def _chunked_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int,
                     seed: int, two_sided: bool) -> np.ndarray:
-    """Pairs of many differing units: for a block of shuffles, the exchanged sums of a group
-    of pairs are added up over chunks of _GEMM_UNITS units (one product each, the coins of
-    just that chunk), then every metric is counted from them. The sums stay exact integers
-    (below 2^24) however they are split."""
+    """Pairs of many differing units: exchanged sums added up over chunks of _GEMM_UNITS
+    units (one product each), then counted; exact however they are split (below 2^24)."""
     jit = _jit()
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     units = max(len(p.diffs) for p in pairs)
@@ -516,8 +473,7 @@ def _chunked_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: i
 
 def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int, seed: int,
                   two_sided: bool, chunk: int) -> np.ndarray:
-    """The lookup-table kernel for pairs the matrix product cannot sum exactly (sums beyond
-    float32's integers); a pair whose single unit exceeds the packing takes the NumPy path."""
+    """The lookup-table kernel, for pairs whose sums float32 cannot hold exactly."""
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     segments = [_segment_words(p) for p in pairs]
     fast = [k for k in range(len(pairs)) if segments[k] > 0]
@@ -533,11 +489,7 @@ def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int
     unit_offsets = np.concatenate([[0], np.cumsum(n_units)]).astype(np.int64)
     blocks = -(-n_units // _BLOCK_BITS)
     block_start = np.concatenate([[0], np.cumsum(blocks)]).astype(np.int64)
-    diffs = (
-        np.concatenate([p.diffs for p in sel]).astype(np.int64)
-        if n_units.sum()
-        else np.zeros((0, 3), dtype=np.int64)
-    )
+    diffs = np.concatenate([np.zeros((0, 3), np.int64), *(p.diffs for p in sel)]).astype(np.int64)
     tables = np.zeros((max(1, int(block_start[-1])), _TABLE), dtype=np.int64)
     jit = _jit()
     jit._build_tables(diffs, unit_offsets, block_start, tables)
@@ -551,17 +503,10 @@ def _table_counts(pairs: list[PairData], metrics: tuple[str, ...], shuffles: int
     return out
 
 
-# ---------------------------------------------------------------------------
-# Exact randomization
-# ---------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class ExactResult:
-    """Exact p-value of one pair and metric; ``error_bound`` is the pruned mass (0: exact).
-
-    ``p_value`` includes the pruned mass, so it never understates p.
-    """
+    """Exact p-value of one pair and metric (the pruned mass included: it never understates
+    p); ``error_bound`` is the pruned mass (0: exact)."""
 
     p_value: float
     error_bound: float
@@ -569,8 +514,7 @@ class ExactResult:
 
 
 def _lattice(pair: PairData, metric: str) -> tuple[np.ndarray, int, int]:
-    """Per-unit lattice shifts ``(dV, dN2)`` of a metric, without the zero ones, and the
-    metric's (V) totals of X and Y."""
+    """Non-zero per-unit lattice shifts ``(dV, dN2)`` of a metric, and the V totals of X, Y."""
     alpha, gamma, _ = METRIC_COEFS[metric]
     d = pair.diffs
     shifts = np.stack([alpha * d[:, 0] + gamma * d[:, 1], d[:, 2]], axis=1).astype(np.int64)
@@ -581,11 +525,8 @@ def _lattice(pair: PairData, metric: str) -> tuple[np.ndarray, int, int]:
 
 
 def _canonical(shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """Orient shifts lexicographically positive, reduce by gcd, group identical ones.
-
-    Returns (unique shifts, multiplicities, offset (2,), gcd_v, gcd_n) such that
-    S = offset + (gcd_v, gcd_n) ⊙ Σ c'_u e_u with fair coins c'.
-    """
+    """Shifts oriented positive, reduced by gcd and grouped: (unique, multiplicities, offset,
+    gcd_v, gcd_n), S = offset + (gcd_v, gcd_n) ⊙ Σ c'_u e_u with fair coins c'."""
     shifts = shifts.copy()
     negative = (shifts[:, 0] < 0) | ((shifts[:, 0] == 0) & (shifts[:, 1] < 0))
     offset = shifts[negative].sum(axis=0) if len(shifts) else np.zeros(2, dtype=np.int64)
@@ -616,9 +557,8 @@ def exact_cost(pair: PairData, metric: str) -> float:
 def exact_grid_cells(pair: PairData, metric: str) -> int:
     """Cells of the dense grid :func:`exact_pvalue` allocates (memory: 8 bytes each).
 
-    The grid spans the summed absolute shifts, each coordinate divided by its gcd: what
-    :func:`_canonical` does to the shifts (orienting, grouping, dropping zeros) changes
-    neither, so it is skipped; the plan of method exact asks this of every pair.
+    The summed absolute shifts over their gcd: :func:`_canonical` changes neither, so it is
+    skipped (the plan of method exact asks this of every pair).
     """
     alpha, gamma, _ = METRIC_COEFS[metric]
     d = pair.diffs
@@ -646,12 +586,11 @@ def exact_grid_cells_many(pairs: Sequence[PairData], metric: str) -> np.ndarray:
     return cells
 
 
-
-
 def exact_pvalue(
     pair: PairData, metric: str, two_sided: bool = True, budget: float = 0.0
 ) -> ExactResult:
-    """Exact randomization p-value over all 2^n exchanges (p = count / 2^n, no +1).
+    """Exact randomization p-value over all 2^n exchanges (p = count / 2^n, no +1), by
+    dynamic programming on the metric's lattice (V, N2).
 
     ``budget`` > 0 allows pruning of at most that much probability mass; the
     pruned mass is added to the p-value and returned as ``error_bound``.

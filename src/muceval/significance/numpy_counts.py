@@ -1,8 +1,6 @@
-"""Approximate randomization on plain NumPy: the one-pair reference
-(:func:`approximate_counts_numpy`, the benchmarks' baseline) and all pairs of a small run at
-once (:func:`approximate_counts_numpy_many`, which :func:`~muceval.significance.kernels.
-approximate_counts` takes where loading the compiled kernels would cost more than the work).
-Same coins, hence the same counts, as the compiled kernels."""
+"""Approximate randomization on plain NumPy: the one-pair reference (the benchmarks'
+baseline) and all pairs of a run too small to repay loading the compiled kernels. Same
+coins, hence the same counts, as the compiled kernels."""
 
 from __future__ import annotations
 
@@ -14,14 +12,13 @@ from muceval.significance.kernels import (
     METRIC_COEFS,
     PairData,
     coins,
+    count_extreme,
     metric_values,
     pair_thresholds,
-    threshold_of,
     totals_value,
 )
 
 __all__ = ["approximate_counts_numpy", "approximate_counts_numpy_many"]
-
 
 
 def approximate_counts_numpy(
@@ -32,10 +29,8 @@ def approximate_counts_numpy(
     two_sided: bool = True,
     chunk: int = 1 << 14,
 ) -> np.ndarray:
-    """Number of shuffles at least as extreme, per metric, for one pair (plain NumPy).
-
-    One pair at a time: coin matrix times difference matrix, then the metrics of
-    both pseudo-systems. Same coins, hence the same counts, as the compiled kernel.
+    """Number of shuffles at least as extreme, per metric, for one pair: coin matrix times
+    difference matrix, then the metrics of both pseudo-systems.
 
     >>> pair = PairData.of(np.array([[2, 2, 4], [2, 2, 0]]), np.array([[2, 2, 0], [2, 2, 0]]))
     >>> approximate_counts_numpy(pair, ("recall",), 100, seed=1).tolist()
@@ -43,9 +38,7 @@ def approximate_counts_numpy(
     """
     d = pair.diffs
     tx, ty = pair.total_x, pair.total_y
-    thresholds = [
-        threshold_of(totals_value(tx, m) - totals_value(ty, m), two_sided) for m in metrics
-    ]
+    observed = [totals_value(tx, m) - totals_value(ty, m) for m in metrics]
     counts = np.zeros(len(metrics), dtype=np.int64)
     # Coin matrices of at most about 4M entries, whatever the number of units.
     chunk = max(1, min(chunk, (1 << 22) // max(1, len(d))))
@@ -54,16 +47,14 @@ def approximate_counts_numpy(
         s = coins(seed, start, stop, len(d)).astype(np.int64) @ d
         for k, metric in enumerate(metrics):
             diff = metric_values(tx - s, metric) - metric_values(ty + s, metric)
-            sign, thr = thresholds[k]
-            stat = np.abs(diff) if two_sided else sign * diff
-            counts[k] += int(np.count_nonzero(stat >= thr))
+            counts[k] += count_extreme(diff, observed[k], two_sided)
     return counts
 
 
 def _values_of(pos: np.ndarray, act: np.ndarray, n2: np.ndarray, metric: str) -> np.ndarray:
-    """:func:`metric_values` of exact integer-valued float arrays, operation for operation
-    (so the same values) without the int64 round trip. A term with a zero coefficient and a
-    factor of one are left out: on these arrays either is exact, and each is a pass saved."""
+    """:func:`metric_values` of integer-valued float arrays, operation for operation, without
+    the int64 round trip. A zero term and a factor of one are left out: exact here, and each
+    is a pass saved."""
     alpha, gamma, kappa = METRIC_COEFS[metric]
     v = alpha * pos if gamma == 0 else gamma * act if alpha == 0 else alpha * pos + gamma * act
     num = n2 if kappa == 1 else kappa * n2
@@ -83,10 +74,8 @@ def approximate_counts_numpy_many(
 ) -> np.ndarray:
     """:func:`approximate_counts_numpy` of many pairs at once: a ``(pairs, metrics)`` array.
 
-    Pairs of like lengths in blocks; per block, one float64 matrix product of the shared
-    coins with every pair's differences (padded with zero rows to the block's longest: the
-    same coins, exact integer sums; in float32 when the sums stay below 2**24), then each metric of all its pairs and shuffles in a few
-    array passes. For runs too small to repay loading the compiled kernels
+    Pairs of like lengths in blocks, each one matrix product of the shared coins with the
+    pairs' zero-padded differences, then each metric in a few array passes
     (benchmarks/numpy_path.py: 6× to 43× faster than pair by pair).
 
     >>> pair = PairData.of(np.array([[2, 2, 4], [2, 2, 0]]), np.array([[2, 2, 0], [2, 2, 0]]))
@@ -125,9 +114,8 @@ def _many_block(pairs: Sequence[PairData], metrics: tuple[str, ...], shuffles: i
     tx = totals[:, :3].T.astype(np.float64)
     ty = totals[:, 3:].T.astype(np.float64)
     out = np.zeros((count, len(metrics)), dtype=np.int64)
-    # ``sums`` numbers at a time (2 MB of float64; arrays of 16 MB, made afresh at each step,
-    # cost more in page faults than in arithmetic): the sums, and the coins (drawn 64 to a
-    # word, so a pair of a million units takes a few shuffles at a time).
+    # ``sums`` numbers at a time, sums and coins alike (arrays of 16 MB, made afresh at each
+    # step, cost more in page faults than in arithmetic).
     step = max(1, min(sums // (3 * count), sums // max(1, longest)))
     for start in range(0, shuffles, step):
         stop = min(shuffles, start + step)

@@ -1,10 +1,6 @@
-"""The plan of a significance analysis: which pair and metric is tested how, as plain jobs.
-
-A :class:`Plan` lists the pairs whose metrics are estimated together by
-approximate randomization (one job per pair: the shuffles are shared by its
-metrics) and the (pair, metric) cells enumerated exactly. Jobs are plain data:
-the in-process executor runs them today; a distributed one can run
-the same list, since every shuffle's coins come from (seed, shuffle, unit) alone.
+"""The plan of a significance analysis: the pairs tested by approximate randomization (one
+job per pair, its metrics sharing the shuffles) and the (pair, metric) cells enumerated
+exactly, as plain data any executor runs.
 """
 
 from __future__ import annotations
@@ -35,9 +31,8 @@ MAX_EXACT_CELLS = 300_000_000
 MAX_EXACT_UNITS = 20
 """The most units (documents, responses) whose 2^n exchanges a test without a grid (modern
 counts, error counts, responses) enumerates."""
-# Cost model of method "auto", in nanoseconds measured on the TST3 data: one
-# estimated exact grid cell; per shuffle, one table gather (8 units), one metric,
-# and a fixed part (coins, decoding).
+# Cost model of method "auto", in nanoseconds measured on the TST3 data: an exact grid
+# cell; per shuffle, a table gather (8 units), a metric, and a fixed part.
 _EXACT_CELL_COST = 1.7
 _SHUFFLE_BLOCK_COST = 1.1
 _SHUFFLE_METRIC_COST = 1.5
@@ -52,10 +47,9 @@ Decided = Literal["exact", "approximate"]
 
 def decide_method(method: Method, fits: bool | Callable[[], bool],
                   cheaper: bool = True) -> Decided:
-    """The one rule of ``method`` for one test: ``'exact'`` enumerates (the caller refuses
-    what does not ``fit``, naming it), ``'approximate'`` draws shuffles, and ``'auto'``
-    enumerates where that is estimated ``cheaper`` than the shuffles and fits (in memory, or
-    within :data:`MAX_EXACT_UNITS` units; a callable is asked only then).
+    """The one rule of ``method`` for one test: ``'auto'`` enumerates where that is
+    ``cheaper`` and ``fits`` (a callable is asked only then); ``'exact'`` always (the caller
+    refuses what does not fit).
 
     >>> [decide_method(m, fits=True) for m in ("exact", "approximate", "auto")]
     ['exact', 'approximate', 'exact']
@@ -93,17 +87,11 @@ class Plan:
 
 def plan(pairs: Sequence[PairData], metrics: Sequence[str], settings: SignificanceSettings,
          names: Sequence[tuple[str, str]]) -> Plan:
-    """Decide, per pair and metric, exact or approximate (``settings.method``).
-
-    ``auto`` enumerates exactly whenever that is estimated cheaper than the
-    shuffles (and fits in memory); ``exact`` refuses a pair whose grid does not
-    fit, naming it (``names``: the systems of each pair, read by ``exact`` only).
-    ``approximate`` reads no pair.
-    """
+    """Decide, per pair and metric, exact or approximate (``settings.method``); ``exact``
+    refuses a pair whose grid does not fit, naming it (``names``, read by ``exact`` only)."""
     exact = np.zeros((len(pairs), len(metrics)), dtype=bool)
     if settings.method == "approximate":
-        # Nothing to weigh per pair, so no pair's data is read: the pairs may be built on
-        # demand (significance --plan of 1,000 systems builds a sample of them only).
+        # No pair's data is read: the pairs may be built on demand (--plan samples them).
         return Plan(exact, tuple(range(len(pairs))), (), settings.shuffles)
     if settings.method == "exact":
         _refuse_large_grids(pairs, metrics, names)
@@ -118,8 +106,7 @@ def plan(pairs: Sequence[PairData], metrics: Sequence[str], settings: Significan
 
 
 def _auto(pair: PairData, metrics: Sequence[str], settings: SignificanceSettings) -> list[bool]:
-    """Method auto for one pair: per metric, whether enumerating is estimated cheaper than
-    the shuffles (and fits in memory)."""
+    """Method auto for one pair: per metric, whether to enumerate."""
     blocks = -(-len(pair.diffs) // _BLOCK_BITS)
     # Marginal cost of one more metric in the shared shuffles.
     approx_cost = settings.shuffles * (
@@ -138,9 +125,7 @@ def _fits(pair: PairData, metric: str) -> bool:
 
 def _refuse_large_grids(pairs: Sequence[PairData], metrics: Sequence[str],
                         names: Sequence[tuple[str, str]]) -> None:
-    """Method exact: a :class:`UsageError` naming the first pair and metric (in the plan's
-    order) whose grid does not fit. Pairs are read a block at a time, each block's grids
-    sized at once: the pairs are many and their units few."""
+    """Method exact: a UsageError naming the first pair and metric whose grid does not fit."""
     remaining = iter(pairs)
     start = 0
     while block := list(islice(remaining, _CHECKED_PAIRS)):

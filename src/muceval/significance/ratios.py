@@ -1,14 +1,9 @@
 """Significance for metrics whose precision and recall have numerators of their own.
 
 The modern MUC-4 scorers (GTT, CEAF-REE, CEAF-RME) count per document
-``(p_num, p_den, r_num, r_den)``: precision ``p_num/p_den``, recall
-``r_num/r_den``, F1 their harmonic mean. GTT's p_num and r_num differ (343 and
-344 on its own predictions), so the MUC tallies' single numerator does not
-apply. Here the unit (a document) is what two systems exchange: a paired,
-stratified randomization over documents (exact over all 2^n exchanges of the
-n differing documents when n ≤ :data:`~muceval.significance.plan.MAX_EXACT_UNITS`, else approximate with
-the same coins as every other test of muceval: drawn from (seed, shuffle,
-unit)), paired bootstrap intervals, adjustments, groups.
+``(p_num, p_den, r_num, r_den)``; GTT's p_num and r_num differ (343 and 344 on its own
+predictions), so the MUC tallies' single numerator does not apply. The documents are what
+two systems exchange.
 
 >>> from muceval.core.units import RatioTallies
 >>> t = RatioTallies(("A", "B"), ("d1", "d2", "d3"),
@@ -29,7 +24,7 @@ from muceval.errors import UsageError
 from muceval.significance.assemble import RawColumns, RawTest, assemble
 from muceval.significance.bootstrap import bootstrap_intervals, system_intervals
 from muceval.significance.groups import confidence_level
-from muceval.significance.kernels import coins, threshold_of
+from muceval.significance.kernels import coin_bits, count_extreme, drawn_words, enumerated_words
 from muceval.significance.plan import MAX_EXACT_UNITS, Decided, decide_method
 from muceval.significance.result import SignificanceResult
 from muceval.significance.settings import SignificanceSettings, known_metrics
@@ -37,7 +32,6 @@ from muceval.significance.settings import SignificanceSettings, known_metrics
 __all__ = ["RATIO_METRICS", "compare_ratios", "ratio_values"]
 
 RATIO_METRICS = ("precision", "recall", "f1")
-_CHUNK = 4096
 
 
 def ratio_values(sums: np.ndarray, metric: str) -> np.ndarray:
@@ -54,34 +48,25 @@ def ratio_values(sums: np.ndarray, metric: str) -> np.ndarray:
         return np.where(p + r == 0, 0.0, 2 * p * r / np.where(p + r == 0, 1, p + r))
 
 
-def _count(diffs: np.ndarray, x: np.ndarray, y: np.ndarray, coin: np.ndarray, metric: str,
-           sign: float, threshold: float, two_sided: bool) -> int:
-    moved = coin.astype(np.float64) @ diffs
-    d = ratio_values(x + moved, metric) - ratio_values(y - moved, metric)
-    return int(np.count_nonzero((np.abs(d) if two_sided else sign * d) >= threshold))
-
-
 def _pvalue(x_units: np.ndarray, y_units: np.ndarray, metric: str, settings: SignificanceSettings,
             method: Decided) -> RawTest:
     diffs = (y_units - x_units)
     diffs = diffs[np.any(diffs != 0, axis=1)]
     x, y = x_units.sum(0), y_units.sum(0)
     observed = float(ratio_values(x, metric) - ratio_values(y, metric))
-    sign, threshold = threshold_of(observed, settings.two_sided)
     n = len(diffs)
     if method == "exact":
-        total = 0
-        for start in range(0, 1 << n, _CHUNK):
-            words = np.arange(start, min(1 << n, start + _CHUNK), dtype=np.int64)
-            coin = ((words[:, None] >> np.arange(n)) & 1).astype(np.uint8)
-            total += _count(diffs, x, y, coin, metric, sign, threshold, settings.two_sided)
-        return RawTest(total / (1 << n), "exact", None, None, 1.0, 0.0)
-    assert settings.seed is not None
+        chunks = enumerated_words(n)
+    else:
+        assert settings.seed is not None
+        chunks = drawn_words(n, settings.shuffles, settings.seed)
     nge = 0
-    for start in range(0, settings.shuffles, _CHUNK):
-        stop = min(settings.shuffles, start + _CHUNK)
-        coin = coins(settings.seed, start, stop, max(n, 1))[:, :n]
-        nge += _count(diffs, x, y, coin, metric, sign, threshold, settings.two_sided)
+    for words in chunks:
+        moved = coin_bits(words, n).astype(np.float64) @ diffs
+        d = ratio_values(x + moved, metric) - ratio_values(y - moved, metric)
+        nge += count_extreme(d, observed, settings.two_sided)
+    if method == "exact":
+        return RawTest(nge / (1 << n), "exact", None, None, 1.0, 0.0)
     return RawTest((nge + 1) / (settings.shuffles + 1), "approximate", settings.shuffles, nge,
                    confidence_level(nge, settings.shuffles, settings.alpha), 0.0)
 
@@ -95,11 +80,10 @@ def compare_ratios(
 ) -> SignificanceResult:
     """Test every pair of systems on every metric, for the modern scorers' per-document counts.
 
-    As :func:`compare`, for counts whose precision and recall have numerators of their own
-    (:class:`RatioTallies`: GTT, CEAF-REE, CEAF-RME): a paired randomization over documents,
-    stratified by document, then bootstrap intervals, adjustment, decisions and groups. A
-    metric's value is 0 where its numerator is 0, as the official scorers print it. The
-    classic tests are not computed here.
+    As :func:`compare`, for :class:`RatioTallies` (GTT, CEAF-REE, CEAF-RME): a paired
+    randomization stratified by document, bootstrap intervals, adjustment, decisions and
+    groups; no classic tests. A metric is 0 where its numerator is 0, as the official
+    scorers print it.
 
     Parameters
     ----------
@@ -108,10 +92,8 @@ def compare_ratios(
     metrics : sequence of str, default ('precision', 'recall', 'f1')
         Among ``'precision'``, ``'recall'`` and ``'f1'``.
     settings : SignificanceSettings or None, default None
-        How to test; None: ``SignificanceSettings()``. ``method='exact'`` enumerates all
-        2^n exchanges of the n documents where a pair differs, for at most
-        :data:`~muceval.significance.plan.MAX_EXACT_UNITS` (20) of them; ``'auto'`` does so where n is at most 20 and
-        takes the approximate test elsewhere.
+        None: ``SignificanceSettings()``. ``method='exact'`` enumerates the 2^n exchanges of
+        the n documents where a pair differs, for n at most 20; ``'auto'`` where n is.
     progress : callable or None, default None
         Called as ``progress(done, total)`` after each pair.
 

@@ -1,15 +1,9 @@
 """Yeh's randomization over responses (Yeh 2000, section 3), with his two checks.
 
 Each response only one of two systems produced goes to either pseudo-system with
-probability 1/2, independently (:mod:`muceval.core.responses`). With n such responses
-there are 2^n assignments: all of them are enumerated when n ≤ 20 (the exact p-value:
-the share of assignments whose difference is at least the observed one, the systems as
-they are included), otherwise ``shuffles`` random assignments give ``(nge + 1) /
-(shuffles + 1)``; Yeh drew 2^20.
-
-Yeh's checks: the randomization p-value of recall beside the sign test over the same
-responses (recall is a mean over key items, so the two should broadly agree), and, for the
-approximate test, a second run with another seed.
+probability 1/2, independently (:mod:`muceval.core.responses`). Yeh's checks: the p-value
+of recall beside the sign test over the same responses (recall is a mean over key items, so
+the two should broadly agree), and, for the approximate test, a second run with another seed.
 """
 
 from __future__ import annotations
@@ -24,12 +18,13 @@ from muceval.errors import UsageError
 from muceval.significance.baseline import BaselineComparison, BaselineResult, verdict
 from muceval.significance.kernels import (
     METRIC_COEFS,
-    coin_words,
+    count_extreme,
     metric_values,
     reduce_counts,
-    threshold_of,
     totals_value,
 )
+from muceval.significance.kernels import drawn_words as _drawn
+from muceval.significance.kernels import enumerated_words as _enumerated
 from muceval.significance.plan import MAX_EXACT_UNITS, Decided, decide_method
 from muceval.significance.settings import SignificanceSettings
 
@@ -39,7 +34,6 @@ __all__ = ["YEH_SHUFFLES", "ResponseTest", "compare_responses", "randomize_respo
 YEH_SHUFFLES = 1 << 20
 """Yeh's number of random assignments beyond the bound."""
 
-_CHUNK = 1 << 12
 
 COMPILE_FROM = 1 << 15
 """From this many assignments on, the compiled loop counts them."""
@@ -47,12 +41,9 @@ COMPILE_FROM = 1 << 15
 
 @dataclass(frozen=True)
 class ResponseTest:
-    """The randomization test of one metric over responses.
-
-    ``assignments`` is 2^n for the exact test, else the number of random ones; ``nge``
-    counts those at least as extreme as the systems as they are. ``second_p_value`` is the
-    approximate test run again with ``seed + 1`` (Yeh's check), None for the exact test.
-    """
+    """The randomization test of one metric over responses: ``assignments`` is 2^n for the
+    exact test, else the number of random ones; ``second_p_value`` is the approximate test
+    run again with ``seed + 1`` (Yeh's check), None for the exact test."""
 
     metric: str
     difference: float
@@ -65,13 +56,13 @@ class ResponseTest:
 
 
 def randomize_responses(units: PairResponses, metrics: Sequence[str],
-                   settings: SignificanceSettings) -> list[ResponseTest]:
+                        settings: SignificanceSettings) -> list[ResponseTest]:
     """Test the difference first − second of each metric by randomization over responses.
 
     ``settings.method``: ``'exact'`` enumerates the 2^n assignments (refused beyond
-    :data:`~muceval.significance.plan.MAX_EXACT_UNITS` responses, Yeh's bound), ``'approximate'`` draws ``settings.shuffles``, ``'auto'``
-    enumerates up to the limit and draws beyond it. ``settings.seed`` must be set for the
-    approximate test (:meth:`SignificanceSettings.with_seed`).
+    :data:`~muceval.significance.plan.MAX_EXACT_UNITS` responses, Yeh's bound),
+    ``'approximate'`` draws ``settings.shuffles`` (with ``settings.seed``: p = (nge + 1) /
+    (shuffles + 1)), ``'auto'`` enumerates up to the limit and draws beyond it.
 
     Examples
     --------
@@ -93,7 +84,7 @@ def randomize_responses(units: PairResponses, metrics: Sequence[str],
                          parameter="method")
     observed = reduce_counts(units.observed)
     differences = [totals_value(observed[0], m) - totals_value(observed[1], m) for m in metrics]
-    two_sided = settings.alternative == "two-sided"
+    two_sided = settings.two_sided
     if method == "exact":
         total = 1 << units.n
         nge = _count(units, metrics, differences, two_sided, _enumerated(units.n), total)
@@ -110,24 +101,9 @@ def randomize_responses(units: PairResponses, metrics: Sequence[str],
             for m, d, c, again in zip(metrics, differences, runs[0], runs[1], strict=True)]
 
 
-def _enumerated(n: int) -> Iterator[np.ndarray]:
-    """Every assignment of n ≤ 64 responses, as coin words (bit j: response j to the first
-    pseudo-system)."""
-    for start in range(0, 1 << n, _CHUNK):
-        yield np.arange(start, min(1 << n, start + _CHUNK), dtype=np.uint64)[:, None]
-
-
-def _drawn(n: int, shuffles: int, seed: int) -> Iterator[np.ndarray]:
-    """``shuffles`` random assignments: the project's reproducible coin words."""
-    words = max(1, -(-n // 64))
-    for start in range(0, shuffles, _CHUNK):
-        yield coin_words(seed, start, min(shuffles, start + _CHUNK), words)
-
-
 def _byte_tables(contributions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per byte of the coin words, the summed (POS, ACT, N2) of the singles its set bits give
-    to the first pseudo-system: ``(bytes, 256, 3)``, so that a shuffle costs one look-up per
-    eight singles instead of one addition per single; and the sum of every single."""
+    """Per byte of the coin words, the summed (POS, ACT, N2) its set bits give to the first
+    pseudo-system (``bytes × 256 × 3``: a look-up per eight singles), and the sum of all."""
     reduced = reduce_counts(contributions) if len(contributions) else np.zeros((0, 3), np.int64)
     n_bytes = -(-len(reduced) // 8)
     padded = np.zeros((n_bytes * 8, 3), dtype=np.int64)
@@ -149,8 +125,7 @@ def _bits(words: np.ndarray, start: int, width: int) -> np.ndarray:
 
 def _count(units: PairResponses, metrics: Sequence[str], differences: Sequence[float],
            two_sided: bool, assignments: Iterator[np.ndarray], total: int) -> np.ndarray:
-    """How many assignments have a difference at least as extreme, per metric: compiled
-    beyond :data:`COMPILE_FROM` assignments (the same counts as the NumPy loop)."""
+    """How many assignments are at least as extreme, per metric."""
     if total >= COMPILE_FROM:
         return _count_compiled(units, metrics, differences, two_sided, assignments)
     return _count_numpy(units, metrics, differences, two_sided, assignments)
@@ -158,7 +133,7 @@ def _count(units: PairResponses, metrics: Sequence[str], differences: Sequence[f
 
 def _count_compiled(units: PairResponses, metrics: Sequence[str], differences: Sequence[float],
                     two_sided: bool, assignments: Iterator[np.ndarray]) -> np.ndarray:
-    from muceval.significance.compiled_responses import response_counts
+    from muceval.significance.compiled import response_counts
 
     tables, every = _byte_tables(units.contributions)
     widths = [len(g.responses) for g in units.groups]
@@ -196,9 +171,7 @@ def _count_numpy(units: PairResponses, metrics: Sequence[str], differences: Sequ
             start += len(group.responses)
         for m, (metric, observed) in enumerate(zip(metrics, differences, strict=True)):
             diff = metric_values(first, metric) - metric_values(second, metric)
-            sign, threshold = threshold_of(observed, two_sided)
-            stat = np.abs(diff) if two_sided else sign * diff
-            counts[m] += int(np.count_nonzero(stat >= threshold))
+            counts[m] += count_extreme(diff, observed, two_sided)
     return counts
 
 
@@ -227,16 +200,10 @@ def compare_responses(units: Sequence[PairResponses], metrics: Sequence[str],
     """Candidates against a baseline by randomization over responses (Yeh 2000).
 
     Each of ``units`` pairs the baseline (its first system) with one candidate (its second).
-    The result is that of :func:`~muceval.significance.baseline.compare_to_baseline`, its
-    differences candidate − baseline, with Yeh's checks beside each p-value; a difference is
-    significant as there (adjusted p at most α across the candidates, and the confidence of
-    an approximate test at least ``settings.confidence``). No interval: the bootstrap is
-    over units, and responses are not sampled.
-
-    Raises
-    ------
-    UsageError
-        If the pairs do not share their first system, or as :func:`randomize_responses`.
+    The result is that of :func:`~muceval.significance.baseline.compare_to_baseline`, with
+    Yeh's checks beside each p-value, adjusted across the candidates. No interval: the
+    bootstrap is over units, and responses are not sampled. A UsageError if the pairs do not
+    share their first system, or as :func:`randomize_responses`.
     """
     from muceval.significance.groups import confidence_level, decisions
 

@@ -1,5 +1,4 @@
-"""What a significance analysis found: one :class:`Comparison` per pair and metric, and the
-:class:`SignificanceResult` that holds them with scores, groups and settings."""
+"""What a significance analysis found: :class:`SignificanceResult`."""
 
 from __future__ import annotations
 
@@ -40,8 +39,8 @@ GROUPINGS_ABOUT = {
     "letter_groups": "the systems of each letter: maximal sets of mutually non-different "
                      "systems, not only neighbours",
 }
-"""What each grouping of a significance result's JSON is, written next to them (``about``) so
-that a reader of the JSON need not guess."""
+"""What each grouping of a significance result's JSON is, written next to them (``about``)."""
+
 
 def _joined(rows: list[str], separator: str, block: int = 10_000) -> Iterator[str]:
     """``separator.join(rows)`` in pieces of ``block`` rows."""
@@ -58,42 +57,30 @@ class SignificanceResult:
     """Everything a significance analysis found; ``to_json()`` is the machine-readable form.
 
     Returned by :func:`compare` and :func:`compare_ratios` (and held by the analysis of
-    :func:`analyze`). A pair counts as significantly different on a metric when its
-    (adjusted) p-value is at most the settings' ``alpha`` and its confidence reaches their
-    ``confidence``.
+    :func:`analyze`).
 
     Attributes
     ----------
-    systems : tuple of str
-        The systems, in the order of the tallies.
-    metrics : tuple of str
-        The metrics tested (``'recall'``, ``'precision'``, ``'f1'``, ``'f0.5'``, ``'f2'``).
+    systems, metrics : tuple of str
+        The systems, in the order of the tallies, and the metrics tested.
     scores : dict of str to dict of str to float
         Each system's score on each metric, a fraction from its summed tallies.
     comparisons : sequence of Comparison
-        A tuple, or from :func:`compare` a
-        :class:`~muceval.significance.table.ComparisonTable` (arrays, each comparison made
-        when read). One per pair (``a`` before ``b`` in system order) and metric: ``value_a``,
-        ``value_b``, ``difference`` (a − b), ``p_value``, ``method`` (``'exact'`` or
-        ``'approximate'``), ``shuffles`` and ``nge`` (approximate only), ``confidence``,
-        ``error_bound``, ``p_adjusted``, ``significant``, ``units`` (the units where the
-        two differ), ``ci`` (bootstrap interval of the difference, or None) and
-        ``classic`` (the classic tests, or None).
+        One per pair (``a`` before ``b`` in system order) and metric (a tuple, or from
+        :func:`compare` a :class:`~muceval.significance.table.ComparisonTable`, each
+        comparison made when read).
     groups : dict of str to list of list of str
-        Per metric, the MUC-4 significance groupings: the systems sorted by score, and the
-        maximal runs of consecutive systems none two of which differ significantly.
+        Per metric, the MUC-4 significance groupings: the maximal runs of systems, sorted by
+        score, none two of which differ significantly.
     letters : dict of str to dict of str to str
         Per metric, the compact letter display: two systems share a letter exactly when
         they do not differ significantly.
-    settings : dict
-        What produced the result: the settings (the seed drawn included), the number of
-        units, the metrics, and the unit level when known.
+    settings : RunRecord
+        What produced the result: the settings (the seed drawn included), units, metrics.
     system_ci : dict of str to dict of str to (float, float), or None
-        Per system and metric, the bootstrap interval of the score; None when
-        ``bootstrap`` was 0.
+        Per system and metric, the bootstrap interval of the score (None without bootstrap).
     letter_groups : dict of str to list of list of str, or None
-        Per metric, the groups behind the letters (maximal sets of systems none two of
-        which differ; a group may skip a system, unlike ``groups``).
+        Per metric, the groups behind the letters (unlike ``groups``, they may skip a system).
 
     Examples
     --------
@@ -124,8 +111,7 @@ class SignificanceResult:
     _index: dict[tuple[str, str, str], Comparison] = field(default_factory=dict, repr=False, compare=False)
 
     def comparison(self, a: str, b: str, metric: str) -> Comparison:
-        """The comparison of ``a`` with ``b`` for ``metric``: ``difference`` is a − b, whichever
-        order the analysis took them in."""
+        """The comparison of ``a`` with ``b`` for ``metric`` (``difference``: a − b)."""
         # Called for every cell of a p-value matrix: two plain branches, no closure.
         if isinstance(self.comparisons, ComparisonTable):
             found = self.comparisons.find(a, b, metric)
@@ -172,13 +158,8 @@ class SignificanceResult:
         }
 
     def to_pandas(self, what: str = "comparisons") -> Any:
-        """A data frame (needs pandas: ``pip install 'muceval[notebook]'``).
-
-        ``what='comparisons'``: one row per pair and metric (``a``, ``b``, ``metric``,
-        ``value_a``, ``value_b``, ``difference``, ``ci_low``, ``ci_high``, ``p_value``,
-        ``p_adjusted``, ``significant``, ``method``, ``units``). ``what='systems'``: one row per
-        system, in the ranking order, with its score and letters on each metric.
-        """
+        """A data frame (needs pandas): ``what='comparisons'``, one row per pair and metric;
+        ``what='systems'``, one row per system in ranking order, its scores and letters."""
         from muceval.core.frames import data_frame
 
         if what == "systems":
@@ -204,8 +185,7 @@ class SignificanceResult:
                 for n, s in enumerate(self.matrix_order, start=1)]
 
     def _repr_html_(self) -> str:
-        """The ranked table a notebook shows: scores in percent, the letters of each metric
-        (two systems that share a letter do not differ significantly)."""
+        """The ranked table a notebook shows: scores in percent, the letters of each metric."""
         from muceval.core.frames import html_table
 
         rows = [{k: (f"{100 * v:.2f}" if isinstance(v, float) else v) for k, v in r.items()}
@@ -218,8 +198,7 @@ class SignificanceResult:
 
     @property
     def matrix_order(self) -> list[str]:
-        """One order of the systems for every metric's matrix, that of F P&R (else the first
-        metric): a pair's cells are in the same place in each."""
+        """One order of the systems for every metric's matrix."""
         return self.ranking(self.ranking_metric)
 
     @property
@@ -229,22 +208,20 @@ class SignificanceResult:
 
     @property
     def letters_from_runs(self) -> list[str]:
-        """The metrics whose letters are those of the MUC-4 groupings, because the maximal
-        sets of non-different systems were too many for a letter display
-        (:data:`muceval.significance.groups.MAX_LETTER_GROUPS`): there, two systems with no
-        letter in common need not differ."""
+        """The metrics whose letters are those of the MUC-4 groupings, the maximal sets of
+        non-different systems being too many: there, two systems with no letter in common
+        need not differ."""
         cld = self.letter_groups or {}
         return [m for m in self.metrics if m in cld and cld[m] is self.groups.get(m)]
 
     def to_json(self, indent: int | None = 2) -> str:
         """JSON with at least ``systems``, ``comparisons`` and ``groups``; with ``indent``, one
-        comparison per line (written by the C encoder: an indented dump of many comparisons
-        would take Python's own, many times slower)."""
+        comparison per line (the C encoder's: an indented dump takes Python's, many times
+        slower)."""
         return "".join(self.json_parts(indent))
 
     def json_parts(self, indent: int | None = 2) -> Iterator[str]:
-        """:meth:`to_json` in consecutive pieces, for a writer that need not hold the whole
-        text (hundreds of megabytes at a leaderboard's size)."""
+        """:meth:`to_json` in consecutive pieces (hundreds of megabytes for a leaderboard)."""
         doc = self.to_dict(comparisons=False)
         if indent is None:
             doc["comparisons"] = _PLACE
@@ -265,11 +242,9 @@ class SignificanceResult:
 
     def _comparison_texts(self, separator: str) -> Iterator[str]:
         """Every comparison as ``json.dumps(c.to_dict())``, joined by ``separator``, in
-        pieces: from the arrays of a table, else every object in one call of the C
-        encoder, split where one ends. Every comparison starts with its key "a", and the
-        text '}, {"a": ' cannot occur inside a JSON string (its quote would be escaped) nor
-        between nested values (no nested object has a key "a"), so it marks exactly the
-        boundaries."""
+        pieces. Objects go through the C encoder in one call, split at '}, {"a": ', which
+        marks exactly the boundaries: it cannot occur inside a JSON string (its quote would
+        be escaped) nor between nested values (no nested object has a key "a")."""
         if isinstance(self.comparisons, ComparisonTable):
             yield from self.comparisons.json_joined(separator)
             return
@@ -291,8 +266,7 @@ class SignificanceResult:
         return buffer.getvalue()
 
     def classic_disagreements(self, metric: str = "recall") -> list[Comparison]:
-        """Pairs whose randomization decision (p ≤ α) differs from the sign test's: Yeh's
-        check for recall, where both apply."""
+        """Pairs whose randomization decision (p ≤ α) differs from the sign test's."""
         alpha = self.settings["alpha"]
         return [c for c in self.comparisons if c.metric == metric and c.classic is not None
                 and c.classic.sign is not None

@@ -1,9 +1,5 @@
-"""The settings of a significance analysis: one frozen declaration, validated in one place.
-
-The command line (``significance``, ``compare``, ``report``) and the library
-(:func:`~muceval.significance.engine.compare`, ``analyze``, ``compare_to_baseline``)
-all build a :class:`SignificanceSettings`; the result records :meth:`to_json`.
-"""
+"""The settings of a significance analysis: one frozen declaration, validated in one place,
+built by the command line and the library alike; the result records them."""
 
 from __future__ import annotations
 
@@ -34,68 +30,43 @@ class SignificanceSettings:
     """How to test: method, shuffles, seed, sidedness, decision levels, intervals, classic tests.
 
     One frozen declaration for :func:`compare`, :func:`compare_ratios`,
-    :func:`compare_to_baseline` and :func:`analyze` (and the commands ``significance``,
-    ``compare`` and ``report``); every result records the settings that produced it.
-    Checked when made: a :class:`~muceval.errors.UsageError` (a ``ValueError``) names the
-    parameter.
-
-    Two presets (:data:`PRESETS`) hold the defaults for two kinds of question:
-
-    - ``'muc4'`` (the defaults of this class and of the commands ``significance`` and
-      ``report``): a leaderboard tested as MUC-4 tested its 17 systems (Chinchor 1992):
-      approximate randomization with 9,999 shuffles, cutoff 0.10 with confidence 0.99,
-      every metric, a seed drawn and recorded;
-    - ``'ab'`` (the ``compare`` command, :func:`compare_to_baseline`): is a new version
-      better than the old? ``method='auto'`` (exact whenever it is cheap), ``alpha=0.05``,
-      ``seed=1`` (the same inputs give the same verdict), recall, precision and F1.
+    :func:`compare_to_baseline` and :func:`analyze`; checked when made. The defaults are
+    those of the ``'muc4'`` preset; :data:`PRESETS` also holds ``'ab'``, for an A/B test.
 
     Attributes
     ----------
     method : {'approximate', 'exact', 'auto'}, default 'approximate'
-        The randomization test, stratified by unit. ``'approximate'``: ``shuffles`` random
-        exchanges of the two systems' units, p = (nge + 1) / (shuffles + 1), nge counting
-        the shuffles whose difference is at least the observed one. ``'exact'``: all 2^n
-        exchanges of the n units where the two systems differ, p = count / 2^n (its cost
-        grows with n). ``'auto'``: the exact test wherever it costs less than the
-        approximate one, per pair and metric.
+        The randomization test, stratified by unit: ``shuffles`` random exchanges, p = (nge
+        + 1) / (shuffles + 1); all 2^n exchanges of the n units where the two systems differ,
+        p = count / 2^n; or the exact test wherever it costs less, per pair and metric.
     shuffles : int, default 9999
-        The number of shuffles of the approximate test (MUC-4: 9,999); at least 1, except
-        with ``method='exact'``.
+        Shuffles of the approximate test (MUC-4: 9,999); at least 1, except for ``'exact'``.
     seed : int or None, default None
-        Seeds the shuffles and the bootstrap: the same seed and inputs give the same
-        results, on any number of threads. None: one is drawn when the analysis starts
-        (:meth:`with_seed`) and recorded in the result.
+        Seeds the shuffles and the bootstrap, whatever the threads. None: one is drawn when
+        the analysis starts (:meth:`with_seed`) and recorded in the result.
     alternative : {'two-sided', 'one-sided'}, default 'two-sided'
-        ``'two-sided'`` counts shuffles whose difference is at least as large in either
-        direction; ``'one-sided'`` only those in the direction observed.
+        ``'one-sided'`` counts only the shuffles in the direction observed.
     alpha : float, default 0.10
-        The significance cutoff, strictly between 0 and 1: a pair differs when its
-        (adjusted) p-value is at most ``alpha``.
+        The significance cutoff for the (adjusted) p-value, strictly between 0 and 1.
     confidence : float, default 0.99
         The confidence an approximate decision needs (Chinchor 1992: the probability that
-        the exact test would decide the same at ``alpha``); a less confident result counts
-        as not significant. Exact results have confidence 1.
+        the exact test would decide the same at ``alpha``), else it is not significant.
     adjust : {'none', 'holm', 'bh'}, default 'none'
-        Adjustment of the p-values across the pairs of a metric: none (MUC-4 practice),
-        Holm's (family-wise error) or Benjamini–Hochberg (false discovery rate).
+        Adjustment across the pairs of a metric: none (MUC-4 practice), Holm's (family-wise
+        error) or Benjamini–Hochberg (false discovery rate).
     bootstrap : int, default 1000
-        Paired bootstrap samples for the confidence intervals of every score and
-        difference (units resampled with replacement); 0 skips the intervals.
+        Paired bootstrap samples for the intervals of every score and difference; 0: none.
     ci_level : float, default 0.95
         The level of those intervals, strictly between 0 and 1.
     classic : bool, default True
-        Also compute the classic tests for comparison (sign, Wilcoxon, paired and
-        two-sample t, χ², binomial; Yeh 2000 shows why the independent ones mislead).
-        MUC tallies only. The tests of per-unit values (sign, Wilcoxon, paired and two-sample
-        t) and Yeh's factor are given for recall, a mean over key items as Yeh applied them;
-        for precision and F they are n/a with the reason, unless ``unit_means``.
+        Also compute the classic tests (MUC tallies only); those of per-unit values and Yeh's
+        factor are n/a for precision and F, unless ``unit_means``.
     unit_means : bool, default False
-        Also give the tests of per-unit values for precision and F, labelled as what they
-        are: tests of the mean per-unit value, which is not the systems' precision or F.
+        Also give the tests of per-unit values for precision and F, labelled as tests of the
+        mean per-unit value, which is not the systems' precision or F.
     exact_budget : float, default 0.0
-        The probability mass, in [0, 1), that the exact test may leave out to save time;
-        what it leaves out is added to the p-value (which therefore never understates p)
-        and reported as ``error_bound``. 0: no pruning.
+        The probability mass, in [0, 1), the exact test may leave out to save time; it is
+        added to the p-value and reported as ``error_bound``.
     preset : {'muc4', 'ab'} or None, default 'muc4'
         Which preset these settings started from (recorded, not applied).
 
@@ -103,10 +74,6 @@ class SignificanceSettings:
     ------
     UsageError
         If a choice is unknown or a number is out of its range.
-
-    See Also
-    --------
-    compare : Runs the tests with these settings.
 
     Examples
     --------
@@ -191,9 +158,7 @@ class SignificanceSettings:
 class RunRecord(Mapping[str, Any]):
     """What a significance result records of the run that produced it: the settings (the
     seed drawn), the number of units, the metrics, the unit level when known, and ``more``
-    (``ratio`` for the modern scorers' counts, the ``pairs_file`` of a streamed run).
-
-    Typed, and read like the JSON it is written as (``record["alpha"]``).
+    (``ratio``, ``pairs_file``); read like the JSON it is written as (``record["alpha"]``).
 
     >>> record = SignificanceSettings(seed=3).recorded(10, ["f1"], "message")
     >>> record.settings.seed, record["units"], record["unit"]
@@ -251,14 +216,13 @@ PRESETS["ab"] = Preset(
     "an A/B test (is a new version better than the old?): the exact test whenever it is cheap, "
     "recall, precision and F1, the conventional 0.05, seed 1 so that the same inputs give the "
     "same verdict")
-"""The presets of :class:`SignificanceSettings`: ``muc4`` (``significance``, ``report``, and the
-dataclass's own defaults) and ``ab`` (``compare``, :func:`~muceval.significance.baseline.compare_to_baseline`).
-The settings record which one they started from (``preset``)."""
+"""The presets of :class:`SignificanceSettings`: ``muc4`` (``significance``, ``report``, and
+the dataclass's defaults) and ``ab`` (``compare``,
+:func:`~muceval.significance.baseline.compare_to_baseline`)."""
 
 
 def known_metrics(given: Sequence[str], known: Sequence[str], where: str = "") -> tuple[str, ...]:
-    """``given`` metric names as ``known`` spells them (case does not matter), each once;
-    :class:`UsageError` naming the unknown ones with the nearest known name.
+    """``given`` metric names as ``known`` spells them (whatever the case), each once.
 
     >>> known_metrics(["F1", "recall", "f1"], ["recall", "precision", "f1"])
     ('f1', 'recall')

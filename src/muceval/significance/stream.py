@@ -1,26 +1,24 @@
-"""All-pairs significance whose memory does not grow with Python objects per pair.
-
-:func:`compare` keeps one :class:`~muceval.significance.result.Comparison` per pair and
-metric: half a million pairs (1,000 systems) are millions of objects. :func:`compare_streamed`
-runs the same plan in blocks of pairs, keeps only arrays (p-values, counts, decisions: a
-few numbers per pair and metric) and a bit matrix of decisions per metric, and hands back
-the rows of the pairwise table as an iterator, block by block, for the caller to write. The
-summary (scores, groups, letters, settings) is a :class:`SignificanceResult` without
-comparisons. The rows are those of :meth:`SignificanceResult.to_csv` for the same run.
+"""All-pairs significance whose memory does not grow with Python objects per pair: the plan
+run in blocks of pairs, only arrays kept, and the pairwise table handed back block by block
+for the caller to write (the rows of :meth:`SignificanceResult.to_csv` for the same run).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from muceval.core.units import UnitTallies
 from muceval.significance.assemble import RawColumns, apart_matrices
-from muceval.significance.bootstrap import bounds, pair_intervals, system_intervals
+from muceval.significance.bootstrap import (
+    bootstrap_values,
+    bounds,
+    pair_intervals,
+    system_intervals,
+)
 from muceval.significance.classic import classic_columns
 from muceval.significance.engine import checked, system_scores
 from muceval.significance.execute import Executor, LocalExecutor
@@ -53,12 +51,9 @@ def compare_streamed(
     executor: Executor | None = None,
     block: int = _BLOCK,
 ) -> tuple[SignificanceResult, PairRows]:
-    """The summary of every pairwise comparison, and the pairwise table's rows (header
-    first) as an iterator that computes the classic tests and intervals block by block
-    (or, by its :meth:`PairRows.csv_text`, the table's CSV text).
-
-    The p-values, decisions, groups and rows equal :func:`compare`'s for the same
-    settings (``block`` changes nothing but memory).
+    """The summary of every pairwise comparison (no comparisons), and the pairwise table's
+    rows, computed block by block when read; as :func:`compare`'s for the same settings
+    (``block`` changes nothing but memory).
 
     >>> from muceval.core.units import from_arrays
     >>> t = from_arrays(["A", "B"], ["m"], [[[1, 1, 1, 0]], [[1, 1, 1, 0]]])
@@ -79,24 +74,25 @@ def compare_streamed(
     scores = system_scores(reduced, names, metric_ids)
     apart = apart_matrices(n, first, second, significant, metric_ids)
     groups, letters, cld = group_letters(names, metric_ids, scores, apart)
-    values = _bootstrap_values(reduced, metric_ids, chosen)
+    values: np.ndarray | None = None
     system_ci = None
-    if values is not None:
+    if chosen.bootstrap > 0:  # drawn as compare draws them
+        values = bootstrap_values(reduced, metric_ids, chosen.bootstrap, chosen.seed,
+                                  metric_values)
         ci = np.quantile(values, bounds(chosen.ci_level), axis=2).transpose(2, 1, 0)
         system_ci = system_intervals(ci, names, metric_ids)
     recorded = chosen.recorded(len(tallies.units), metric_ids, tallies.level)
     summary = SignificanceResult(systems=names, metrics=metric_ids, scores=scores,
                                  comparisons=(), groups=groups, letters=letters,
                                  settings=recorded, system_ci=system_ci, letter_groups=cld)
-    rows = PairRows(_tables(tallies, reduced, first, second, metric_ids, chosen, scores,
-                            _Decided(found, adjusted, significant), values, block))
+    rows = PairRows(_tables(tallies, reduced, first, second, metric_ids, chosen, scores, found,
+                            (adjusted, significant), values, block))
     return summary, rows
 
 
 class PairRows(Iterator[list[Any]]):
-    """The pairwise table of a streamed run, computed a block of pairs at a time when read:
-    its rows as lists (the header first), or all of it as CSV text (:meth:`csv_text`); the
-    one or the other, once."""
+    """The pairwise table of a streamed run, read once: as rows (the header first), as CSV
+    text (:meth:`csv_text`) or as arrays (:meth:`arrays`)."""
 
     def __init__(self, tables: Iterator[ComparisonTable]) -> None:
         self._tables = tables
@@ -121,30 +117,20 @@ class PairRows(Iterator[list[Any]]):
         self._text = True
 
     def csv_text(self) -> Iterator[str]:
-        """The table as ``csv.writer(f, lineterminator="\\n")`` writes the rows, in pieces
-        (:meth:`ComparisonTable.csv_joined`: numbers formatted many at a time)."""
+        """The table as ``csv.writer(f, lineterminator="\\n")`` writes the rows, in pieces."""
         self._claim()
         yield ",".join(CSV_HEADER) + "\n"
         for table in self._tables:
             yield from table.csv_joined()
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The whole table as :meth:`ComparisonTable.arrays`, the blocks joined; read
-        instead of the rows or the text, once."""
+        """The whole table as :meth:`ComparisonTable.arrays`, the blocks joined."""
         self._claim()
         parts = [table.arrays() for table in self._tables]
         if not parts:
             return {}
         return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
-
-@dataclass(frozen=True)
-class _Decided:
-    """The raw columns of every pair with the adjusted p-values and decisions."""
-
-    raw: RawColumns
-    adjusted: np.ndarray
-    significant: np.ndarray
 
 
 def _run_blocks(reduced: np.ndarray, names: tuple[str, ...], first: np.ndarray,
@@ -184,28 +170,18 @@ def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
     return advance
 
 
-def _bootstrap_values(reduced: np.ndarray, metrics: tuple[str, ...],
-                      settings: SignificanceSettings) -> np.ndarray | None:
-    """The bootstrap's metric values (metrics × systems × samples), drawn as :func:`compare`
-    draws them, or None without intervals."""
-    if settings.bootstrap <= 0:
-        return None
-    from muceval.significance.bootstrap import bootstrap_values
-
-    return bootstrap_values(reduced, metrics, settings.bootstrap, settings.seed, metric_values)
-
-
 def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second: np.ndarray,
-          metrics: tuple[str, ...], settings: SignificanceSettings,
-          scores: dict[str, dict[str, float]], decided: _Decided, values: np.ndarray | None,
-          block: int) -> Iterator[ComparisonTable]:
-    """Pass two: the pairwise table a block at a time, the classic tests and intervals of a
-    block computed when the block is reached. A block's intervals (compiled tails, which let
-    go of the GIL) are selected on a thread of their own while this one computes its classic
-    tests, and the next block's while the caller writes this one."""
+            metrics: tuple[str, ...], settings: SignificanceSettings,
+            scores: dict[str, dict[str, float]], raw: RawColumns,
+            decided: tuple[np.ndarray, np.ndarray], values: np.ndarray | None,
+            block: int) -> Iterator[ComparisonTable]:
+    """Pass two: the pairwise table a block at a time (``decided``: the adjusted p-values and
+    decisions). A block's intervals (compiled tails, which let go of the GIL) are selected on
+    a thread of their own while this one computes its classic tests, and the next block's
+    while the caller writes this one."""
     names = tallies.systems
     lo, hi = bounds(settings.ci_level)
-    raw = decided.raw
+    adjusted, significant = decided
     score_matrix = np.array([[scores[n][m] for m in metrics] for n in names])
     starts = list(range(0, len(first), block))
 
@@ -235,7 +211,7 @@ def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second
                 p_value=raw.p_value[start:stop], exact=raw.exact[start:stop],
                 nge=raw.nge[start:stop], shuffles=settings.shuffles,
                 confidence=raw.confidence[start:stop], error_bound=raw.error_bound[start:stop],
-                alternative=settings.alternative, p_adjusted=decided.adjusted[start:stop],
-                significant=decided.significant[start:stop], units=units, ci=found,
+                alternative=settings.alternative, p_adjusted=adjusted[start:stop],
+                significant=significant[start:stop], units=units, ci=found,
                 classic=classic)
             yield table

@@ -1,11 +1,6 @@
-"""Every comparison of a run as columns: what :func:`~muceval.significance.engine.compare`
-returns for its hundreds of thousands of pairs and metrics at a leaderboard's size.
-
-A :class:`ComparisonTable` is a sequence of :class:`~muceval.significance.comparison.Comparison`
-that keeps arrays (pairs × metrics) and makes a comparison only when one is read. Its JSON
-and CSV are written from the arrays, each number formatted by the encoder that formats a
-:class:`Comparison`'s (Python's ``repr`` of a float), so that the text is the same as that
-of the objects (``tests/test_comparison_table.py``), at a fraction of the time.
+"""Every comparison of a run as columns (a leaderboard has hundreds of thousands): its JSON
+and CSV are written from the arrays, each number formatted as for a :class:`Comparison`, so
+that the text is that of the objects (``tests/test_comparison_table.py``), much faster.
 """
 
 from __future__ import annotations
@@ -26,16 +21,13 @@ from muceval.significance.comparison import CSV_FIELDS, FIELDS, Comparison, csv_
 
 __all__ = ["ComparisonTable"]
 
+
 @dataclass(frozen=True, eq=False)
 class ComparisonTable(Sequence[Comparison]):
     """Comparisons of pairs ``(names[first[k]], names[second[k]])`` on ``metrics``, pair by
-    pair and metric by metric (comparison ``i`` is pair ``i // len(metrics)``, metric
-    ``i % len(metrics)``).
-
-    ``values``: systems × metrics; ``units``: per pair; the other arrays pairs × metrics,
-    ``nge`` -1 where exact; ``ci``: pairs × metrics × 2 or None; ``classic``: per metric
-    or None.
-    """
+    pair and metric by metric, made when read. ``values``: systems × metrics; ``units``: per
+    pair; the other arrays pairs × metrics, ``nge`` -1 where exact; ``ci``: pairs × metrics
+    × 2 or None; ``classic``: per metric or None."""
 
     names: tuple[str, ...]
     metrics: tuple[str, ...]
@@ -113,32 +105,25 @@ class ComparisonTable(Sequence[Comparison]):
                 {m: i for i, m in enumerate(self.metrics)})
 
     def find(self, a: str, b: str, metric: str) -> Comparison | None:
-        """The comparison of ``a`` (first) with ``b`` for ``metric``, or None if the table
-        has none in that order."""
+        """The comparison of ``a`` (first) with ``b`` for ``metric``, or None."""
         systems, metrics = self._positions
         if a not in systems or b not in systems or metric not in metrics:
             return None
         k = self._pair_index.get((systems[a], systems[b]))
         return None if k is None else self._make(k, metrics[metric])
 
-    # -- text -----------------------------------------------------------------------------
-    # Every writer follows comparison.FIELDS; the table gives each field's values (_sources).
-
     def _sources(self) -> dict[str, Any]:
-        """Each field of :data:`~muceval.significance.comparison.FIELDS` for every comparison:
-        :class:`_Numbers` or :class:`_Choices`, a tuple of them (a pair), a dict of them (an
-        object, keys in its order) or None (no value in any comparison)."""
+        """Each field of :data:`~muceval.significance.comparison.FIELDS` for every comparison,
+        which every writer follows: :class:`_Numbers` or :class:`_Choices`, a tuple of them
+        (a pair), a dict of them (an object) or None (no value in any comparison)."""
         value_a, value_b = self.values[self.first], self.values[self.second]
         metric = np.arange(len(self.metrics))[None, :]
         classic = None
         if self.classic is not None:
-            def stacked(values: Sequence[np.ndarray]) -> np.ndarray:
-                return np.stack(values, axis=1)  # interleaved metric by metric
-
+            stacked = self._classic_arrays(self.classic)
             parts: dict[str, Any] = {
-                "units": _Numbers(stacked([c.units for c in self.classic])),
-                **{n: _Numbers(stacked([c.values[n] for c in self.classic]), missing=True)
-                   for n in CLASSIC_FIELDS},
+                "units": _Numbers(stacked["units"]),
+                **{n: _Numbers(stacked[n], missing=True) for n in CLASSIC_FIELDS},
                 "of": _Choices(tuple(c.of for c in self.classic), metric),
                 "reason": _Choices(tuple(c.reason for c in self.classic), metric)}
             classic = {f.name: parts[f.name] for f in fields(ClassicTests)}
@@ -161,8 +146,7 @@ class ComparisonTable(Sequence[Comparison]):
         }
 
     def _spread(self, each: list[Any], shape: tuple[int, ...]) -> list[Any]:
-        """Values of an array of ``shape`` (C order) for every comparison (pair by pair,
-        metric by metric) that it broadcasts to."""
+        """Values of an array of ``shape`` (C order) for every comparison it broadcasts to."""
         size = (len(self.first), len(self.metrics))
         if shape == size:
             return each
@@ -171,8 +155,7 @@ class ComparisonTable(Sequence[Comparison]):
         return spread
 
     def _column(self, source: _Numbers | _Choices, style: str) -> str | list[Any]:
-        """A field's values in ``style`` (``"json"``, ``"csv"`` or ``"cells"``: what the
-        csv module is given), one per comparison, or one for all (a str)."""
+        """A field's values in ``style``, one per comparison, or one for all (a str)."""
         if isinstance(source, _Choices):
             options = [json.dumps(o) if style == "json" else csv_cell(o) for o in source.options]
             if style == "csv":
@@ -198,8 +181,7 @@ class ComparisonTable(Sequence[Comparison]):
         return self._spread(each, values.shape)
 
     def _json_columns(self) -> tuple[list[str], list[list[str]]]:
-        """One comparison's JSON as the text between its varying values (``pieces``, one
-        more than the columns) and those values' texts, by column."""
+        """The texts between a comparison's varying values, and those values by column."""
         pieces: list[str] = [""]
         columns: list[list[str]] = []
         sources = self._sources()
@@ -207,8 +189,8 @@ class ComparisonTable(Sequence[Comparison]):
         return pieces, columns
 
     def _put(self, source: Any, pieces: list[str], columns: list[list[str]]) -> None:
-        """Lay ``source`` out into ``pieces`` and ``columns`` (a method, not a closure that
-        refers to itself: such a cycle held the whole text until a full collection)."""
+        """Lay ``source`` out (a method, not a closure that refers to itself: such a cycle
+        held the whole text until a full collection)."""
         if isinstance(source, (_Numbers, _Choices)):
             column = self._column(source, "json")
             if isinstance(column, str):
@@ -233,9 +215,8 @@ class ComparisonTable(Sequence[Comparison]):
 
     def json_joined(self, separator: str, block: int = 10_000) -> Iterator[str]:
         """Each comparison as ``json.dumps(comparison.to_dict())`` writes it, joined by
-        ``separator``, in pieces of ``block`` rows: the fixed text's pieces and the columns'
-        texts interleaved by slices of one list and joined once (about twice as fast as
-        filling a template row by row)."""
+        ``separator``, in pieces of ``block`` rows (interleaved by slices of one list: twice
+        as fast as filling a template row by row)."""
         if len(self) == 0:
             return
         pieces, columns = self._json_columns()
@@ -253,8 +234,7 @@ class ComparisonTable(Sequence[Comparison]):
             yield "".join(flat)
 
     def _csv_columns(self, style: str) -> list[str | list[Any]]:
-        """The columns of :data:`~muceval.significance.comparison.CSV_HEADER` in ``style``
-        (:meth:`_column`)."""
+        """The columns of :data:`~muceval.significance.comparison.CSV_HEADER` in ``style``."""
         sources = self._sources()
         columns: list[str | list[Any]] = []
         for f in CSV_FIELDS:
@@ -267,10 +247,7 @@ class ComparisonTable(Sequence[Comparison]):
         return columns
 
     def csv_joined(self, block: int = 10_000) -> Iterator[str]:
-        """The rows of :meth:`csv_rows` as ``csv.writer(f, lineterminator="\\n")`` writes
-        them, in pieces of ``block`` rows: every number formatted by
-        :func:`~muceval.core.jsontext.number_texts` (as ``str`` writes it), every name
-        quoted once, the fields joined by slices of one list."""
+        """The rows of :meth:`csv_rows` as ``csv.writer`` writes them, in pieces."""
         if len(self) == 0:
             return
         columns = self._csv_columns("csv")
@@ -286,12 +263,9 @@ class ComparisonTable(Sequence[Comparison]):
             yield "".join(flat)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The table as NumPy arrays, the columnar form of a leaderboard's pairs file: ``a``,
-        ``b`` (pairs: indices into ``names``), ``units`` (pairs), and pairs × metrics
-        ``p_value``, ``p_adjusted``, ``confidence``, ``error_bound``, ``nge`` (-1 where
-        exact), ``exact``, ``significant``; ``ci_low``/``ci_high`` with intervals and
-        ``classic_units`` and ``classic_<test>`` (NaN where not applicable) with the classic
-        tests. Scores are the systems' (:attr:`values`), not repeated per pair."""
+        """The table as NumPy arrays (a leaderboard's pairs file): ``a``, ``b`` (indices into
+        ``names``), ``units``, the pairs × metrics columns, ``ci_low``/``ci_high`` and
+        ``classic_units``/``classic_<test>`` (NaN where n/a) when given; no scores."""
         out: dict[str, np.ndarray] = {
             "a": self.first.astype(np.int32), "b": self.second.astype(np.int32),
             "units": np.asarray(self.units, dtype=np.int64),
@@ -302,11 +276,15 @@ class ComparisonTable(Sequence[Comparison]):
         if self.ci is not None:
             out["ci_low"], out["ci_high"] = self.ci[..., 0], self.ci[..., 1]
         if self.classic is not None:
-            out["classic_units"] = np.stack([c.units for c in self.classic], axis=1)
-            for name in CLASSIC_FIELDS:
-                out[f"classic_{name}"] = np.stack([c.values[name] for c in self.classic],
-                                                  axis=1)
+            out |= {f"classic_{name}": v for name, v in self._classic_arrays(self.classic).items()}
         return out
+
+    @staticmethod
+    def _classic_arrays(classic: Sequence[ClassicColumns]) -> dict[str, np.ndarray]:
+        """``units`` and each of :data:`CLASSIC_FIELDS`, pairs × metrics."""
+        columns = {"units": [c.units for c in classic]}
+        columns |= {name: [c.values[name] for c in classic] for name in CLASSIC_FIELDS}
+        return {name: np.stack(values, axis=1) for name, values in columns.items()}
 
     def csv_rows(self) -> Iterator[list[Any]]:
         """Each comparison as :func:`~muceval.significance.comparison.csv_row` lays it out."""
@@ -317,8 +295,7 @@ class ComparisonTable(Sequence[Comparison]):
 
 @dataclass(frozen=True)
 class _Numbers:
-    """A field's numbers: ``values`` broadcast to pairs × metrics; none where ``missing``
-    (True: where NaN)."""
+    """A field's numbers (broadcast to pairs × metrics); none where ``missing`` (True: NaN)."""
 
     values: np.ndarray
     missing: np.ndarray | bool = False
@@ -326,17 +303,15 @@ class _Numbers:
 
 @dataclass(frozen=True)
 class _Choices:
-    """A field that takes one of a few ``options``: ``codes`` (broadcast to pairs × metrics)
-    says which, None the first everywhere."""
+    """A field of a few ``options``: ``codes`` (broadcast) says which, None the first."""
 
     options: Sequence[Any]
     codes: np.ndarray | None = None
 
 
 def _texts(values: np.ndarray, nan: str, infinity: str) -> list[str]:
-    """:func:`~muceval.core.jsontext.number_texts` of ``values``. A column of few distinct
-    floats (scores, p-values of a shuffle count) has each formatted once and its texts
-    shared; -0.0, which sorts with 0.0 but reads "-0.0", keeps every value apart."""
+    """:func:`~muceval.core.jsontext.number_texts` of ``values``, each of few distinct floats
+    formatted once; -0.0, which sorts with 0.0 but reads "-0.0", keeps every value apart."""
     flat = np.asarray(values).reshape(-1)
     if flat.dtype.kind == "f" and flat.size > 64 and not np.any((flat == 0) & np.signbit(flat)):
         unique, inverse = np.unique(flat, return_inverse=True)
