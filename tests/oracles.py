@@ -50,3 +50,15 @@ def brute_force_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
         if f1 > best_f1:
             best_f1, best = f1, candidate
     return best
+
+
+def groupings_by_definition(order: Sequence[str], apart: set[frozenset[str]]) -> list[list[str]]:
+    """MUC-4's groupings as defined: the maximal runs of neighbours in ``order`` no two of
+    which differ, in order of their first system (every interval tried, O(n^4))."""
+    n = len(order)
+    runs = [(i, j) for i in range(n) for j in range(i, n)
+            if all(frozenset((order[a], order[b])) not in apart
+                   for a in range(i, j + 1) for b in range(a + 1, j + 1))]
+    maximal = [(i, j) for i, j in runs if not any(a <= i and j <= b and (a, b) != (i, j)
+                                                  for a, b in runs)]
+    return [list(order[i: j + 1]) for i, j in sorted(maximal)]

@@ -34,7 +34,7 @@ from muceval.significance.kernels import (
 )
 from muceval.significance.numpy_counts import approximate_counts_numpy
 from muceval.significance.settings import SignificanceSettings
-from oracles import brute_force_pvalue
+from oracles import brute_force_pvalue, groupings_by_definition
 
 
 @st.composite
@@ -556,9 +556,12 @@ def test_groups_from_a_matrix_are_those_from_the_pairs(n, data):
             apart[i, j] = apart[j, i] = data.draw(st.booleans())
     scores = {s: {"f1": data.draw(st.sampled_from([0.1, 0.2, 0.3]))} for s in names}
     pairs = {frozenset((names[i], names[j])) for i in range(n) for j in range(n) if apart[i, j]}
-    assert group_letters(names, ["f1"], scores, {"f1": apart}) == \
-        group_letters(names, ["f1"], scores, {"f1": pairs}) == \
+    result = group_letters(names, ["f1"], scores, {"f1": apart})
+    assert result == group_letters(names, ["f1"], scores, {"f1": pairs}) == \
         group_letters(names, ["f1"], scores, {"f1": apart.astype(np.int64)})
+    # Both inputs now go through one matrix path: the runs are checked against their definition.
+    order = sorted(names, key=lambda s: (-scores[s]["f1"], s))
+    assert result[0]["f1"] == groupings_by_definition(order, pairs)
 
 
 def test_json_keeps_one_comparison_per_line_whatever_the_names():
