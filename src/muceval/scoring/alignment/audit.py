@@ -1,9 +1,5 @@
-"""The alignment audit: several criteria side by side, the evidence of every pair,
-what removing each response template would do, and a calibration from the key alone.
-
-Each key/response pair is judged once, and a message mapped the same way under two
-criteria is scored once.
-"""
+"""The alignment audit: several criteria side by side, the evidence of every pair, what
+removing each response template would do, and a calibration from the key alone."""
 
 from __future__ import annotations
 
@@ -174,7 +170,7 @@ class _Auditor:
         self.evidence = evidence
         self.judges = {c.name: CriterionJudge(c, evidence) for c in criteria}
         self.criteria = {c.name: c for c in criteria}
-        # (message, its responses, the pairs), by identity: their scores
+        # A message mapped the same way under two criteria is scored once.
         self._scored: dict[tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]],
                            list[PairScore]] = {}
         self.resolver: QueryResolver | None = scorer.resolver()
@@ -314,16 +310,13 @@ def _calibration(key: TemplateFile, auditor: _Auditor, names: Sequence[str]) -> 
 
 
 class AuditParts(TypedDict, total=False):
-    """The audits :func:`audit_alignment` adds to the scores, each off unless asked for."""
+    """The audits :func:`audit_alignment` adds to the scores, each off unless asked for:
+    :class:`PairRecord`, :class:`RemovalRecord`, :class:`Calibration`, :class:`SlotEntropy`."""
 
     pairs: bool
-    """The evidence of every key/response pair (:class:`PairRecord`)."""
     removal: bool
-    """What removing each response template would do (:class:`RemovalRecord`)."""
     calibrate: bool
-    """How often each criterion aligns key templates with each other (:class:`Calibration`)."""
     entropy: bool
-    """The chance model's slot entropies (:class:`SlotEntropy`)."""
 
 
 def audit_alignment(

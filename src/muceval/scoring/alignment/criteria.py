@@ -1,6 +1,5 @@
-"""Judging pairs by a named criterion, from their evidence
-(:class:`~muceval.scoring.alignment.evidence.PairEvidence`), and plugging a criterion into the
-1992 scorer (:class:`CriterionHook`; the ``1992`` criterion keeps the scorer's own code path).
+"""Judging pairs by a named criterion, from their evidence, and plugging a criterion into the
+1992 scorer (:class:`CriterionHook`).
 
 >>> from muceval.core.alignment import MinPairScore, Criterion
 >>> Criterion("x", require=(MinPairScore(50),)).describe()
@@ -181,8 +180,7 @@ class CriterionHook:
 
 
 def parse_criteria(text: str | None, config: Configuration) -> list[str] | None:
-    """Comma-separated criterion names, each checked against the configuration before any
-    file is read; None when not given.
+    """Comma-separated criterion names, checked against the configuration; None if not given.
 
     >>> from muceval.formats.config import bundled_configuration
     >>> parse_criteria("1992, any-slot", bundled_configuration())
