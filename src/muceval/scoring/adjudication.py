@@ -162,10 +162,8 @@ def _use_index(scorer: Scorer, index: HistoryIndex) -> None:
 
 
 class Adjudication:
-    """The open questions of ``responses`` against ``key``, answered into ``history_path``.
-
-    A context manager: the history is locked against other sessions while it is open.
-    """
+    """The open questions of ``responses`` against ``key``, answered into ``history_path``
+    (a context manager: the history is locked against other sessions while it is open)."""
 
     def __init__(self, config: Configuration, key_path: str | Path,
                  response_paths: Sequence[str | Path], history_path: str | Path, *,

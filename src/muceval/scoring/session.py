@@ -64,12 +64,9 @@ class SessionRecord:
 
 @dataclass(frozen=True)
 class SessionResult:
-    """The pair scores of every system (in the order given) and the answers given on the way.
-
-    ``warnings`` concern the session (pairing, history); ``file_warnings``, often many per
-    file, are what the readers noted (what the 1992 program accepted). ``unanswered``: the
-    questions no recorded answer settled, scored by the ``unresolved`` policy.
-    """
+    """The pair scores of every system (in the order given), the answers given on the way, the
+    warnings of the session (pairing, history) and, apart, the readers' (often many per file),
+    and how many questions no recorded answer settled."""
 
     systems: Mapping[str, tuple[PairScore, ...]]
     new_judgements: tuple[NewJudgement, ...] = field(default=())
@@ -534,7 +531,12 @@ def read_template_file(path: str | Path, config: Configuration,
     parsed = parse_templates(text, config, str(path))
     if parsed.problems:
         if not parsed.templates.templates:
-            _not_templates(text, str(path))
+            # Perhaps a file of another kind: say what it is.
+            from muceval.formats.registry import wrong_kind
+
+            error = wrong_kind(text, str(path), "a MUC template file", {"templates"})
+            if error is not None:
+                raise error
         raise InputError(parsed.problems)
     warnings.extend(parsed.warnings)
     return parsed.templates
@@ -548,15 +550,6 @@ def read_systems(config: Configuration, key_path: str | Path,
     key = read_template_file(key_path, config, warnings)
     return key, {name: read_template_file(path, config, warnings)
                  for name, path in zip(system_names(paths, names), paths, strict=True)}
-
-
-def _not_templates(text: str, path: str) -> None:
-    """Refuse a file of another kind given as templates, saying what it is."""
-    from muceval.formats.registry import wrong_kind
-
-    error = wrong_kind(text, path, "a MUC template file", {"templates"})
-    if error is not None:
-        raise error
 
 
 def _recorder(store: HistoryStore, then: Callable[[NewJudgement], None] | None,

@@ -23,7 +23,7 @@ from muceval.core.alignment import (
     SlotMatch,
     ValueTest,
 )
-from muceval.core.model import Configuration, Restriction, Template, TemplateFile
+from muceval.core.model import Configuration, Restriction, TemplateFile
 from muceval.errors import UsageError
 from muceval.scoring.alignment.chance import ChanceModel
 from muceval.scoring.alignment.evidence import (
@@ -139,11 +139,13 @@ class CriterionJudge:
         return self.evidence.evidence(message_id, key, response).pair_score
 
 
-def evidence_evaluator(evaluator: PairEvaluator, config: Configuration,
-                       chance_templates: Sequence[Template], chance: ChanceSettings,
+def evidence_evaluator(evaluator: PairEvaluator, config: Configuration, key: TemplateFile,
+                       chance_keys: Sequence[TemplateFile], chance: ChanceSettings,
                        criteria: Iterable[Criterion]) -> EvidenceEvaluator:
-    """An evidence evaluator for the criteria, with chances from ``chance_templates``."""
-    model = ChanceModel(chance_templates, config, evaluator.scorer.matcher)
+    """An evidence evaluator for the criteria, with chances from ``chance_keys`` when given,
+    else from ``key``."""
+    templates = [t for k in chance_keys or (key,) for t in k.templates]
+    model = ChanceModel(templates, config, evaluator.scorer.matcher)
     return EvidenceEvaluator(evaluator, model, config, overlap_slots(criteria), chance.common)
 
 
@@ -171,10 +173,8 @@ class CriterionHook:
         cached = self._judges.get(id(key))
         if cached is not None and cached[0] is key:
             return cached[1]
-        templates = ([t for k in self.chance_keys for t in k.templates] if self.chance_keys
-                     else list(key.templates))
         judge = CriterionJudge(self.criterion, evidence_evaluator(
-            evaluator, self.config, templates, self.chance, (self.criterion,)))
+            evaluator, self.config, key, self.chance_keys, self.chance, (self.criterion,)))
         self._judges[id(key)] = (key, judge)
         return judge
 

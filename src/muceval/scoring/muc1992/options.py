@@ -44,19 +44,17 @@ class ScoringOptions:
     Attributes
     ----------
     query_pass : bool, default True
-        True: each question is answered from the history, else by ``unresolved``. False:
-        1992 batch mode, no questions (the history still serves the automatic look-up).
+        False: 1992 batch mode, no questions (the history still serves the automatic look-up).
     unresolved : {'incorrect', 'partial', 'correct', 'ask'}, default 'incorrect'
         What a question without a recorded answer gives: no credit; the first offered key
-        fill credited partially correct (PAR, IPA) or correct (COR, ICR), an upper bound of
-        what an operator could grant; or ``ask``'s answer, added to this scorer's history.
+        fill credited partially (PAR, IPA) or fully (COR, ICR), an upper bound of what an
+        operator could grant; or ``ask``'s answer, added to this scorer's history.
     ask : callable or None, default None
         Called with each :class:`~muceval.scoring.muc1992.judgements.Query`; returns a
         :class:`~muceval.core.model.Judgement` (crediting the first offered key fill), a
         ``(judgement, index)`` pair naming the offered key fill, or None (no credit).
     mapping : {'greedy', 'optimal'}, default 'greedy'
-        Among the allowed pairs: the 1992 greedy mapping, or the assignment with the greatest
-        total pair score (then the most pairs).
+        The 1992 greedy mapping, or the one with the greatest total pair score (then pairs).
     manual_mappings : mapping or None, default None
         Per message id, ``(key id, response id)`` pairs (None for an unmapped side) replayed
         as given, duplicates included, without the restriction check.
