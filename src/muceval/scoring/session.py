@@ -401,10 +401,9 @@ def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
 
         def share(first: int) -> tuple[list[tuple[Problem, ...]], list[tuple[Problem, ...]],
                                        SessionResult]:
-            mine = range(first, len(paths), jobs)
             read: list[tuple[Problem, ...]] = []
             responses = {}
-            for n in mine:
+            for n in range(first, len(paths), jobs):
                 warnings: list[Problem] = []
                 responses[names_list[n]] = read_template_file(paths[n], config, warnings)
                 read.append(tuple(warnings))

@@ -329,12 +329,9 @@ def audit_alignment(
     progress: Callable[[int, int], None] | None = None,
     **parts: Unpack[AuditParts],
 ) -> AlignmentAudit:
-    """Score every system under each criterion, with the audits asked for (``parts``, see
-    :class:`AuditParts`).
-
-    ``criteria`` (names) defaults to the settings' ``compared`` criteria; the default
-    criterion always comes first, and the flag criterion is added when missing. Unanswered
-    queries give no credit.
+    """Score every system under each criterion (by default the settings' ``compared`` ones,
+    the default criterion first, the flag criterion added), with the audits asked for
+    (:class:`AuditParts`); unanswered queries give no credit.
 
     >>> import muceval
     >>> from importlib.resources import files

@@ -240,10 +240,9 @@ class EvidenceEvaluator:
             slots[slot_id] = SlotEvidence(
                 slot_id, verdict, None if tally is None else Tally(*tally), matches, overlap,
                 self._slot_flags(verdict, tally, matches, overlap))
-        score = pair_score(tallies.values())
         holds = self._holds(slots, ())
-        return PairEvidence(message_id, key.template_id, response.template_id, slots, score,
-                            holds, self._pair_flags(slots, holds))
+        return PairEvidence(message_id, key.template_id, response.template_id, slots,
+                            pair_score(tallies.values()), holds, self._pair_flags(slots, holds))
 
     def _match(self, slot_id: str, event: tuple[str, str, CValue, CValue]) -> ValueMatch:
         how, credit, k, r = event

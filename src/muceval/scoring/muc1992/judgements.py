@@ -72,10 +72,8 @@ def stored_judgement(entry: HistoryEntry) -> StoredJudgement:
 
 
 class HistoryIndex:
-    """Recorded judgements, looked up as in SCORER-SPEC §12.3.
-
-    The first entry (in file order) whose stored response value is ``equal``
-    to the looked-up value (which is on the key side) answers.
+    """Recorded judgements, looked up as in SCORER-SPEC §12.3: the first entry (in file order)
+    whose stored response value is ``equal`` to the looked-up value (on the key side) answers.
 
     >>> from muceval.core.model import Configuration, History, HistoryMessage, HistoryTemplate, HistorySlot
     >>> entry = HistoryEntry(model.Text('"LEADERS"'), Judgement.FAIL)

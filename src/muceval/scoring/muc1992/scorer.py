@@ -74,12 +74,12 @@ CatalogEntry = tuple[str, PreparedTemplate | None, PreparedTemplate | None, Temp
 
 @dataclass(frozen=True)
 class ScoringResult:
-    """The pair scores in report order, and the judgements given through ``ask``."""
+    """The pair scores in report order, the judgements given through ``ask``, and how many
+    questions no recorded answer settled (scored by the ``unresolved`` policy)."""
 
     pairs: tuple[PairScore, ...]
     new_judgements: tuple[NewJudgement, ...] = field(default=())
     unanswered: int = 0
-    """Questions that no recorded answer settled (scored by the ``unresolved`` policy)."""
 
     def __iter__(self) -> Iterator[PairScore]:
         return iter(self.pairs)

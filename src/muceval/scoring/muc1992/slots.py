@@ -146,9 +146,8 @@ def _ledger_leftovers(ledger: Ledger, before: list[int], after: list[int], K: li
 class SlotScorer:
     """The slot scoring procedures of SCORER-SPEC §6 for one configuration and history.
 
-    It remembers the tallies it worked out (see :meth:`score`), so it is not for two threads
-    at once: give each its own (the adjudication page scores under a lock, with an index
-    that turns remembering off).
+    It remembers the tallies it worked out, so it is not for two threads at once (the
+    adjudication page scores under a lock, with an index that turns remembering off).
 
     >>> from muceval.core.model import SlotSpec, SlotType
     >>> config = Configuration(slots=(SlotSpec("s", "1. S", SlotType.STRING),))
