@@ -308,7 +308,8 @@ def _calibration(key: TemplateFile, auditor: _Auditor) -> list[Calibration]:
 
 class AuditParts(TypedDict, total=False):
     """The audits :func:`audit_alignment` adds to the scores, each off unless asked for:
-    :class:`PairRecord`, :class:`RemovalRecord`, :class:`Calibration`, :class:`SlotEntropy`."""
+    ``pairs`` (:class:`PairRecord`), ``removal`` (:class:`RemovalRecord`), ``calibrate``
+    (:class:`Calibration`), ``entropy`` (:class:`SlotEntropy`)."""
 
     pairs: bool
     removal: bool

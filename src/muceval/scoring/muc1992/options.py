@@ -54,7 +54,7 @@ class ScoringOptions:
         :class:`~muceval.core.model.Judgement` (crediting the first offered key fill), a
         ``(judgement, index)`` pair naming the offered key fill, or None (no credit).
     mapping : {'greedy', 'optimal'}, default 'greedy'
-        The 1992 greedy mapping, or the one with the greatest total pair score (then pairs).
+        The 1992 greedy mapping, or the one with the greatest total pair score (then most pairs).
     manual_mappings : mapping or None, default None
         Per message id, ``(key id, response id)`` pairs (None for an unmapped side) replayed
         as given, duplicates included, without the restriction check.
@@ -69,7 +69,8 @@ class ScoringOptions:
     on_reuse : callable or None, default None
         Called with each question that the history answers.
     fills : bool, default False
-        Record the credit of every scored fill in ``PairScore.fills`` (for response units).
+        Record the credit of every scored fill in ``PairScore.fills`` (for response-level
+        significance units).
     jobs : int or None, default None
         How many forked processes :func:`~muceval.scoring.session.score_files` scores in,
         in batch mode; None: one per idle core (one where a fork is not safe).
