@@ -1,10 +1,5 @@
-"""Adjudication: the open questions of a scoring session, answered one at a time.
-
-:class:`Adjudication` is the 1992 operator's session held open: it collects the questions
-the program would ask (in its order; one per message, key template, slot and response
-value, however many systems put it), stores each answer in the history the moment it is
-given, and scores again what the answer can change (``muceval adjudicate`` serves it as a
-page).
+"""Adjudication (``muceval adjudicate``): the 1992 operator's session held open, its
+questions answered one at a time into the history, each answer scoring again what it changes.
 
 >>> from importlib.resources import files
 >>> import shutil, tempfile, os
@@ -77,11 +72,8 @@ Lookup = tuple[str, str, str]
 
 @dataclass(frozen=True)
 class Question:
-    """One open question: a response fill of a slot, and the key fills it may be credited to.
-
-    ``systems`` lists ``(system, response template id)`` of every system that puts it (the
-    first is shown); ``number``, its place in the 1992 order, is kept while the session lasts.
-    """
+    """One open question (one per message, key template, slot and response value, however
+    many ``systems`` put it); ``number``, its place in the 1992 order, lasts the session."""
 
     id: str
     number: int
@@ -119,8 +111,8 @@ def _question_id(key: QuestionKey) -> str:
 
 @dataclass(frozen=True)
 class _Scored:
-    """One system's scoring of one message, kept so that an answer scores again only the
-    messages whose scoring looked up (message, key template, slot) it was recorded under."""
+    """One system's scoring of one message: an answer scores again only the messages that
+    looked up what it was recorded under."""
 
     pairs: tuple[PairScore, ...]
     total: Tally
@@ -139,8 +131,8 @@ class _Collector:
 
 
 class _RecordingIndex(HistoryIndex):
-    """The history index, noting the (message, key template, slot) of every look-up: the
-    only way the scoring of a message (its mapping included) reads the history."""
+    """The history index, noting every look-up: the only way the scoring of a message (its
+    mapping included) reads the history."""
 
     remembered = False
 
@@ -170,10 +162,8 @@ def _use_index(scorer: Scorer, index: HistoryIndex) -> None:
 
 
 class Adjudication:
-    """The open questions of ``responses`` against ``key``, answered into ``history_path``.
-
-    A context manager: the history is locked against other sessions while it is open.
-    """
+    """The open questions of ``responses`` against ``key``, answered into ``history_path``
+    (a context manager: the history is locked against other sessions while it is open)."""
 
     def __init__(self, config: Configuration, key_path: str | Path,
                  response_paths: Sequence[str | Path], history_path: str | Path, *,
@@ -221,7 +211,6 @@ class Adjudication:
         self._index = _RecordingIndex(None, ValueMatcher(config))
         self._collector = _Collector()
 
-    # -- the session --------------------------------------------------------------------
     def __enter__(self) -> Adjudication:
         self.store.__enter__()
         try:
@@ -254,8 +243,7 @@ class Adjudication:
         return len(self._numbers)
 
     def refresh(self) -> None:
-        """Score every system, message by message, with the history as it stands (nothing
-        kept from an earlier scoring); collect the open questions."""
+        """Score every system anew, message by message; collect the open questions."""
         self._index = _RecordingIndex(self.store.history, ValueMatcher(self.config))
         shared = self._new_scorer(None)
         self._scorers = {name: self._new_scorer(self.manual[name]) if self.manual.get(name)
@@ -290,8 +278,8 @@ class Adjudication:
             self._collector.reused.add(_question_key(query))
 
     def _score_message(self, scorer: Scorer, message: MessageInput) -> _Scored:
-        """One system's message, mapped and scored as :meth:`Scorer.score` does it (no answer
-        is given while scoring, so that the history is the same for every message)."""
+        """One system's message, as :meth:`Scorer.score` scores it (no answer is given while
+        scoring, so that the history is the same for every message)."""
         message_id, keys, responses = message
         self._collector = collector = _Collector()
         looked_up: set[Lookup] = set()
@@ -306,7 +294,6 @@ class Adjudication:
         self.pairs[name] = tuple(chain.from_iterable(s.pairs for s in self._scored[name].values()))
 
     def _gather(self) -> None:
-        """The open questions, in the 1992 order, from every system's messages."""
         found: dict[QuestionKey, Question] = {}
         reused: set[QuestionKey] = set()
         for name in self.names:
@@ -320,8 +307,7 @@ class Adjudication:
         self.version += 1
 
     def _rescore(self, stale: Iterable[tuple[str, str]]) -> None:
-        """Score again the (system, message) pairs of ``stale`` only; the totals change by the
-        difference of those messages."""
+        """Score again the (system, message) pairs of ``stale`` only."""
         changed = []
         for name, message_id in stale:
             old = self._scored[name][message_id]
@@ -335,7 +321,7 @@ class Adjudication:
 
     def _history_changed(self, lookup: Lookup) -> None:
         """After an answer recorded or taken back under ``lookup``: score again the messages
-        whose scoring looked it up, with the history as it is now."""
+        whose scoring looked it up."""
         message_id = lookup[0]
         stale = [(name, message_id) for name in self.names
                  if (scored := self._scored[name].get(message_id)) is not None
@@ -351,7 +337,6 @@ class Adjudication:
 
     def _collect(self, name: str, query: Query,
                  found: dict[QuestionKey, Question]) -> QuestionKey:
-        """Add ``name``'s question to ``found`` (one per key, the systems that put it listed)."""
         key = _question_key(query)
         if key not in found:
             number = self._numbers.setdefault(key, len(self._numbers) + 1)
@@ -371,7 +356,6 @@ class Adjudication:
         raise UsageError(f"no open question {question_id} (answered already, or the scores "
                          "changed)")
 
-    # -- answers ------------------------------------------------------------------------
     def answer(self, question_id: str, answer: str, which: int = 0) -> Question:
         """Store the answer to an open question in the history (saved before this returns),
         and score again. ``which`` is the offered key fill credited (correct, partial)."""
@@ -395,7 +379,6 @@ class Adjudication:
         self._history_changed((message_id, template_id, slot_id))
         return last
 
-    # -- manual mappings ----------------------------------------------------------------
     def templates(self, system: str, message_id: str) -> tuple[list[Template], list[Template]]:
         """The key templates and the system's response templates of a message."""
         self._system(system)
@@ -413,10 +396,7 @@ class Adjudication:
     def remap(self, system: str, message_id: str,
               pairs: Sequence[tuple[str | None, str | None]] | None) -> None:
         """Map a message's templates by hand for one system (``None``: back to the automatic
-        mapping); kept in the system's mapping file next to the history, then scored again.
-
-        Every key and response template of the message must appear exactly once.
-        """
+        mapping), in the system's mapping file next to the history, and score it again."""
         self._system(system)
         keys, responses = self.templates(system, message_id)
         if pairs is not None:

@@ -1,10 +1,5 @@
-"""Many test sets scored in one run (``muceval batch``), in-process or on one Dask cluster.
-
-On a cluster every system of every test set is one task, all submitted before any result
-is awaited, so the workers stay busy across test sets; each test set's key, configuration
-and history are sent once. The pairs are those of :func:`muceval.scoring.session.score_files`
-for each test set alone.
-"""
+"""Many test sets scored in one run (``muceval batch``), in-process or on one Dask cluster,
+with the pairs :func:`muceval.scoring.session.score_files` gives each test set alone."""
 
 from __future__ import annotations
 
@@ -35,9 +30,8 @@ def score_test_sets(
     fills: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, SessionResult]:
-    """Test-set name → its scored systems (in batch mode: unresolved questions score as
-    incorrect, as ``muceval score`` does without ``--unresolved``), each test set with its
-    own configuration.
+    """Test-set name → its scored systems, each test set with its own configuration (in
+    batch mode: unresolved questions score as incorrect).
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -66,6 +60,8 @@ def score_test_sets(
     distributed = distributed_module()
     address, workers = parse_address(scheduler)
     with connect(address, workers) as client:
+        # Every task submitted before any result is awaited: the workers stay busy across
+        # test sets.
         pending = {spec.name: _submit(client, spec, config, fills) for spec, config in test_sets}
         out = {}
         finished = 0

@@ -1,15 +1,5 @@
-"""Yeh's response-level units for one pair of systems (Yeh 2000, section 3; see
-docs/significance-units.md).
-
-A response fill that only one system produced (by the scorer's normal form,
-:meth:`~muceval.scoring.muc1992.equality.ValueMatcher.identity`) is exchangeable; the
-mapping of each system is held fixed. Where responses compete in a slot, their credit is not
-additive: each slot is scored under every assignment of its k responses (2^k) and kept as a
-*group* when the outcomes are not sums of single contributions.
-
-Responses of an optional key template that only one system matched stay where they are:
-giving them to the other system would change that template's status.
-"""
+"""Yeh's response-level units for one pair of systems (Yeh 2000, section 3): what moves, the
+groups and the held responses are described in docs/significance-units.md."""
 
 from __future__ import annotations
 
@@ -38,14 +28,8 @@ _SCORED = (TemplateStatus.MATCHED, TemplateStatus.MISSING)
 def response_units(config: Configuration, key: TemplateFile, a: TemplateFile, b: TemplateFile,
                    names: tuple[str, str] = ("a", "b"), *, history: History | None = None,
                    options: ScoringOptions | None = None) -> PairResponses:
-    """The response-level units of systems ``a`` and ``b`` scored against ``key``.
-
-    Raises
-    ------
-    UsageError
-        If a slot holds more than :data:`MAX_GROUP` competing responses, or if the options
-        ask a person (units are made without asking: score with the answers first).
-    """
+    """The response-level units of systems ``a`` and ``b`` scored against ``key``; refused
+    when a slot holds more than :data:`MAX_GROUP` competing responses, or with 'ask'."""
     options = options or ScoringOptions()
     if options.unresolved == "ask":
         raise UsageError("response units are made without asking: answer the questions first "
@@ -64,7 +48,8 @@ def response_units(config: Configuration, key: TemplateFile, a: TemplateFile, b:
             first = first or replace(cast(_Instance, second), fills=())
             second = second or replace(first, fills=())
         if first is None or second is None or first.key_fills != second.key_fills:
-            # Held with its system (module docstring): each side scored as it is.
+            # Held with its system: giving it to the other would change the status of an
+            # optional key template only one system matched. Each side scored as it is.
             for side, instance in enumerate((first, second)):
                 if instance is not None:
                     base[side] += rescore(instance, instance.fills)
@@ -80,7 +65,7 @@ def response_units(config: Configuration, key: TemplateFile, a: TemplateFile, b:
 
 def _check(units: PairResponses, scorer: Scorer, key: TemplateFile,
            systems: tuple[TemplateFile, TemplateFile]) -> None:
-    """The systems as they are must have the tallies the scorer gives them."""
+    """The units of the systems as they are must sum to the scorer's tallies."""
     from muceval.core.tallies import summarize
 
     for side, system in enumerate(systems):
@@ -107,7 +92,7 @@ class _Instance:
 def _instances(scorer: Scorer, key: TemplateFile,
                response: TemplateFile) -> dict[str, _Instance]:
     """Every scored slot of one system, by where it is; the spurious templates of a message
-    pool their fills per slot. Unscored entries (optional, irrelevant) add nothing."""
+    pool their fills per slot."""
     out: dict[str, _Instance] = {}
     entry: CatalogEntry
     for entry in scorer.catalog(key, response):
@@ -196,9 +181,8 @@ def _exchangeable(first: Sequence[CValue], second: Sequence[CValue],
 def _outcomes(first: _Instance, second: _Instance, only: Sequence[tuple[str, int]],
               rescore: _Rescorer) -> np.ndarray:
     """The tallies of both pseudo-systems under every assignment (bit j: response j to the
-    first). Each pseudo-system keeps its own fills in their order, what it receives from
-    the other after them: the order a scorer sees, so that the systems as they are score as
-    they did."""
+    first). What one receives comes after its own fills, in their order: the systems as they
+    are then score as they did."""
     k = len(only)
     out = np.empty((1 << k, 2, 4), dtype=np.int64)
     own = {"a": first.fills, "b": second.fills}
@@ -229,7 +213,7 @@ def baseline_units(config: Configuration, key_path: str | Path,
                    options: ScoringOptions | None = None,
                    ) -> tuple[list[PairResponses], tuple[Problem, ...]]:
     """Read the files and make the response units of the first system (the baseline) with
-    each of the others; returns them and the readers' warnings."""
+    each of the others; with the readers' warnings."""
     from muceval.formats.muc.history import read_history
     from muceval.scoring.session import read_systems
 

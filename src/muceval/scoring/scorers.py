@@ -1,10 +1,6 @@
-"""The one registry of muceval's scorers (``score --metric``): the 1992 MUC-4 scorer and the
-modern ones, each with what it reproduces, the options it takes and where it is implemented.
-
-A modern scorer is a function ``(golds, preds, options) -> list[DocumentCounts]`` (gold and
-predicted documents by id, the checked :class:`~muceval.scoring.modern.ModernOptions`); its
-module is imported when it is first used, so that the command line starts without SciPy. A new
-scorer is one :func:`register` call: ``score``, ``compare``, ``report`` and the library take it.
+"""The one registry of muceval's scorers (``score --metric``). A modern scorer is a function
+``(golds, preds, options) -> list[DocumentCounts]`` (documents by id, the checked
+:class:`~muceval.scoring.modern.ModernOptions`), imported when first used (no SciPy at start).
 
 >>> [spec.name for spec in SCORERS.values()]
 ['1992', 'gtt', 'ceaf-ree', 'ceaf-rme']
@@ -34,9 +30,8 @@ MODERN_OPTIONS = ("event_n", "event_n_file", "ignore_empty_docs")
 
 @dataclass(frozen=True)
 class ScorerSpec:
-    """A scorer: its name, what it reproduces, its family, and for a modern one its similarities
-    (``phi``; the first is the default), the options it takes, whether it needs templates (not
-    per-role extracts only), and its implementation as ``"module:function"``."""
+    """A scorer. A modern one has its similarities (``phi``; the first is the default), needs
+    templates unless it takes per-role extracts, and is implemented by ``"module:function"``."""
 
     name: str
     reproduces: str

@@ -44,8 +44,7 @@ __all__ = ["SessionRecord", "SessionResult", "audit_files", "check_pairing", "re
 
 @dataclass(frozen=True)
 class SessionRecord:
-    """What a scoring session was made of: the files, the scoring options, the alignment
-    criterion and the manual mappings."""
+    """What a scoring session was made of (:attr:`SessionResult.record`)."""
 
     key: str
     configuration: str
@@ -65,11 +64,9 @@ class SessionRecord:
 
 @dataclass(frozen=True)
 class SessionResult:
-    """The pair scores of every system (in the order given) and the answers given on the way.
-
-    ``warnings`` concern the session (pairing, history); ``file_warnings`` are what the
-    readers noted in the files (what the 1992 program accepted), often many per file.
-    """
+    """The pair scores of every system (in the order given), the answers given on the way, the
+    warnings of the session (pairing, history) and, apart, the readers' (often many per file),
+    and how many questions no recorded answer settled."""
 
     systems: Mapping[str, tuple[PairScore, ...]]
     new_judgements: tuple[NewJudgement, ...] = field(default=())
@@ -77,12 +74,8 @@ class SessionResult:
     warnings: tuple[Problem, ...] = field(default=())
     file_warnings: tuple[Problem, ...] = field(default=())
     options: ScoringOptions | None = None
-    """The options the systems were scored with (:func:`score_files`)."""
     unanswered: int = 0
-    """Questions no recorded answer settled, over all systems (scored by the ``unresolved``
-    policy: no credit by default)."""
     record: SessionRecord | None = None
-    """What was scored and how (:func:`score_files`)."""
 
     @property
     def settings(self) -> dict[str, object]:
@@ -111,9 +104,8 @@ def score_systems(
     """Score every response against ``key`` in one session, on templates already read.
 
     One :class:`Scorer` serves all systems, so an answer given for one system (through
-    ``options.ask``) is used for the next ones; a system with manual mappings of its own
-    gets a new scorer, which learns the earlier answers through the history. Nothing is
-    read or written (:func:`score_files` does that).
+    ``options.ask``) is used for the next ones (a system with manual mappings of its own gets
+    a new scorer, which learns them through the history). :func:`score_files` reads the files.
 
     Parameters
     ----------
@@ -122,28 +114,22 @@ def score_systems(
     options : ScoringOptions or None, default None
         How to score; its own ``manual_mappings`` are not used.
     manual_mappings : mapping of str to mapping, or None, default None
-        Per system name, its :attr:`ScoringOptions.manual_mappings`; systems not named are
-        mapped automatically.
+        Per system name, its :attr:`ScoringOptions.manual_mappings`.
     progress : callable or None, default None
         Called as ``progress(done, total)`` after each system.
     allow_swapped : bool, default False
-        As in :func:`check_pairing`.
+        Score a response that looks like a key, with a warning.
 
     Returns
     -------
     SessionResult
         Each system's pair scores in the order of ``responses``, the answers given through
-        ``ask``, and the warnings (history slots the configuration lacks, doubtful pairings).
+        ``ask``, and the warnings.
 
     Raises
     ------
     InputError
         If the key has no templates, or a response shares no message with it.
-
-    See Also
-    --------
-    score_files : The same session, reading the files.
-    summarize : The summary rows of a system's pair scores.
 
     Examples
     --------
@@ -196,13 +182,8 @@ def _session_warnings(config: Configuration, key: TemplateFile,
 
 def check_pairing(key: TemplateFile, response: TemplateFile,
                   allow_swapped: bool = False) -> tuple[Problem, ...]:
-    """Refuse a key with no templates, or a response for another test set; warn when in doubt.
-
-    Raises :class:`InputError` for an empty key, a response that shares no message with the
-    key (it would score 0 without a word), or one with optional templates or alternatives
-    against a key without any (swapped?), unless ``allow_swapped``. Warns when fewer than
-    half of the response's messages are in the key, when only '?' values (which some 1992
-    systems wrote) or an allowed swap make the pair look swapped, and for an empty response.
+    """Refuse a key with no templates, or a response for another test set (it would score 0
+    without a word) or that looks swapped with the key; warn when in doubt.
 
     >>> from muceval.core.model import Template
     >>> key = TemplateFile("key", (Template("TST3-MUC4-0001", "1", False, ()),))
@@ -255,8 +236,8 @@ e.g. TST3-MUC4-0001; the response has e.g. TST4-MUC4-0001): a response for anoth
 
 
 def _key_marks(templates: TemplateFile, strong: bool = False) -> bool:
-    """Whether ``templates`` uses what keys use: optional templates or values, alternatives
-    (``strong``: not '?' values, which some 1992 systems wrote)."""
+    """Whether ``templates`` uses what keys use (``strong``: not the '?' values that some
+    1992 systems wrote)."""
     marks = Alternatives if strong else OptionalValue | Alternatives
     for template in templates.templates:
         if template.optional:
@@ -351,17 +332,17 @@ def score_files(
                                        else chosen.jobs if fork_safe() else 1))
             if forked is not None:
                 return forked
-        return _score_files(config, key_path, paths, options, history_path, mapping_paths,
+        return _score_files(config, key_path, paths, chosen, history_path, mapping_paths,
                             save_history, names, progress, alignment, scheduler, allow_swapped)
 
 
 def _score_files(config: Configuration, key_path: str | Path, paths: list[str],
-                 options: ScoringOptions | None, history_path: str | Path | None,
+                 options: ScoringOptions, history_path: str | Path | None,
                  mapping_paths: Sequence[str | Path] | Mapping[str, str | Path],
                  save_history: str | Path | None, names: Mapping[str, str] | None,
                  progress: Callable[[int, int], None] | None, alignment: str | None,
                  scheduler: str | None, allow_swapped: bool) -> SessionResult:
-    chosen = options or ScoringOptions()
+    chosen = options
     answers_file = str(save_history or history_path) if chosen.unresolved == "ask" else None
     file_warnings: list[Problem] = []
     key, responses = read_systems(config, key_path, paths, names, file_warnings)
@@ -393,8 +374,7 @@ def _score_files(config: Configuration, key_path: str | Path, paths: list[str],
                                    manual_mappings=per_system, progress=progress,
                                    allow_swapped=allow_swapped)
     return SessionResult(result.systems, result.new_judgements, answers_file, result.warnings,
-                         tuple(file_warnings), options or ScoringOptions(),
-                         unanswered=result.unanswered,
+                         tuple(file_warnings), options, unanswered=result.unanswered,
                          record=_record(config, key_path, paths, history_path, chosen,
                                         alignment, mapping_paths))
 
@@ -405,9 +385,9 @@ def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
                   names: Mapping[str, str] | None,
                   progress: Callable[[int, int], None] | None, alignment: str | None,
                   allow_swapped: bool, jobs: int) -> SessionResult | None:
-    """:func:`_score_files` in batch mode with each of ``jobs`` processes reading and scoring
-    every ``jobs``-th system; None (score in one process) for one job, or when anything is
-    wrong: reading the files in their order then meets the same error first."""
+    """:func:`_score_files` in batch mode, each of ``jobs`` processes reading and scoring every
+    ``jobs``-th system; None for one job or when anything is wrong (reading the files in one
+    process, in their order, then meets the same error first)."""
     if jobs < 2:
         return None
     names_list = system_names(paths, names)
@@ -421,10 +401,9 @@ def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
 
         def share(first: int) -> tuple[list[tuple[Problem, ...]], list[tuple[Problem, ...]],
                                        SessionResult]:
-            mine = range(first, len(paths), jobs)
             read: list[tuple[Problem, ...]] = []
             responses = {}
-            for n in mine:
+            for n in range(first, len(paths), jobs):
                 warnings: list[Problem] = []
                 responses[names_list[n]] = read_template_file(paths[n], config, warnings)
                 read.append(tuple(warnings))
@@ -462,7 +441,6 @@ def _score_forked(config: Configuration, key_path: str | Path, paths: list[str],
 def _record(config: Configuration, key_path: str | Path, paths: list[str],
             history_path: str | Path | None, options: ScoringOptions, alignment: str | None,
             mapping_paths: Sequence[str | Path] | Mapping[str, str | Path]) -> SessionRecord:
-    """What a session records of itself (:attr:`SessionResult.record`)."""
     return SessionRecord(
         str(key_path), config.source or "muc4",
         None if history_path is None else str(history_path), tuple(paths), options,
@@ -498,12 +476,8 @@ def audit_files(
     query_pass: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[AlignmentAudit, tuple[Problem, ...]]:
-    """Read the files and audit the alignment criteria of ``config`` (the options are
-    those of :func:`~muceval.scoring.alignment.audit.audit_alignment`).
-
-    Chance key files (``[alignment.chance] source = "files"``) given relative
-    are found next to the configuration. Returns the audit and the readers' warnings.
-    """
+    """Read the files and audit the alignment criteria of ``config``
+    (:func:`~muceval.scoring.alignment.audit.audit_alignment`); with the readers' warnings."""
     from muceval.scoring.alignment.audit import audit_alignment
 
     warnings: list[Problem] = []
@@ -519,7 +493,8 @@ def audit_files(
 
 
 def _chance_keys(config: Configuration, warnings: list[Problem]) -> list[TemplateFile]:
-    """The key files value chances come from (``[alignment.chance] source = "files"``)."""
+    """The key files value chances come from (``[alignment.chance] source = "files"``), given
+    relative to the configuration."""
     settings = config.alignment
     if settings is None or settings.chance.source != "files":
         return []
@@ -529,9 +504,8 @@ def _chance_keys(config: Configuration, warnings: list[Problem]) -> list[Templat
 
 def _with_criterion(config: Configuration, options: ScoringOptions, name: str | None,
                     warnings: list[Problem]) -> ScoringOptions:
-    """``options`` with the hook of the criterion to score with (``name``, else the
-    configuration's default; a hook the caller set stays without ``name``); no hook for the
-    1992 mapping, which keeps the 1992 code path."""
+    """``options`` with the hook of criterion ``name`` (else the configuration's default, or
+    the caller's own hook); none for the 1992 mapping, which keeps the 1992 code path."""
     from muceval.core.alignment import AlignmentSettings
     from muceval.scoring.alignment.criteria import CriterionHook
 
@@ -551,13 +525,17 @@ def _with_criterion(config: Configuration, options: ScoringOptions, name: str | 
 
 def read_template_file(path: str | Path, config: Configuration,
                        warnings: list[Problem]) -> TemplateFile:
-    """A key or response file: its problems refused (InputError), its warnings added to
-    ``warnings``."""
+    """A key or response file: its problems refused, its warnings added to ``warnings``."""
     text = read_text(path)
     parsed = parse_templates(text, config, str(path))
     if parsed.problems:
         if not parsed.templates.templates:
-            _not_templates(text, str(path))
+            # Perhaps a file of another kind: say what it is.
+            from muceval.formats.registry import wrong_kind
+
+            error = wrong_kind(text, str(path), "a MUC template file", {"templates"})
+            if error is not None:
+                raise error
         raise InputError(parsed.problems)
     warnings.extend(parsed.warnings)
     return parsed.templates
@@ -571,16 +549,6 @@ def read_systems(config: Configuration, key_path: str | Path,
     key = read_template_file(key_path, config, warnings)
     return key, {name: read_template_file(path, config, warnings)
                  for name, path in zip(system_names(paths, names), paths, strict=True)}
-
-
-def _not_templates(text: str, path: str) -> None:
-    """A file of another kind given where templates were expected: say what it is, and where
-    it belongs (the registry of inputs knows every kind)."""
-    from muceval.formats.registry import wrong_kind
-
-    error = wrong_kind(text, path, "a MUC template file", {"templates"})
-    if error is not None:
-        raise error
 
 
 def _recorder(store: HistoryStore, then: Callable[[NewJudgement], None] | None,
@@ -607,8 +575,8 @@ def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
                       options: ScoringOptions, manual: Mapping[str, ManualMappings],
                       progress: Callable[[int, int], None] | None,
                       allow_swapped: bool = False) -> SessionResult:
-    """One task per system on a Dask cluster; the same pairs as :func:`score_systems` (without
-    questions, systems do not depend on each other)."""
+    """One task per system on a Dask cluster (without questions, systems do not depend on
+    each other)."""
     from muceval.cluster import connect, distributed_module, parse_address
 
     distributed = distributed_module()
@@ -621,8 +589,8 @@ def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
 
 @dataclass(frozen=True)
 class SubmittedSystems:
-    """One test set on a Dask cluster: future → system, the systems in order, the warnings, and
-    the futures of the data sent once, held until every result is in."""
+    """One test set on a Dask cluster; ``shared``, the data sent once, is held until every
+    result is in."""
 
     futures: dict[Any, str]
     order: list[str]

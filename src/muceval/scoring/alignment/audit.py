@@ -1,9 +1,5 @@
-"""The alignment audit: several criteria side by side, the evidence of every pair,
-what removing each response template would do, and a calibration from the key alone.
-
-Each key/response pair is judged once, and a message mapped the same way under two
-criteria is scored once.
-"""
+"""The alignment audit: several criteria side by side, the evidence of every pair, what
+removing each response template would do, and a calibration from the key alone."""
 
 from __future__ import annotations
 
@@ -78,11 +74,9 @@ class CriterionScore:
 
 @dataclass(frozen=True)
 class PairRecord:
-    """A key/response pair that some criterion maps, or that the criteria judge differently.
-
-    ``verdicts``: per criterion ``mapped``, ``allowed`` (not chosen) or ``refused``.
-    ``flagged``: mapped under the default criterion and refused by the flag criterion.
-    """
+    """A key/response pair that some criterion maps, or that the criteria judge differently:
+    ``verdicts`` per criterion (``mapped``, ``allowed`` but not chosen, or ``refused``);
+    ``flagged``: mapped under the default criterion and refused by the flag criterion."""
 
     system: str
     evidence: PairEvidence
@@ -92,11 +86,9 @@ class PairRecord:
 
 @dataclass(frozen=True)
 class RemovalRecord:
-    """What removing one response template (its message re-mapped) changes, per criterion.
-
-    ``deltas``: criterion → (ΔR, ΔP, ΔF). ``anomaly`` (Kehler's): removal lowers F under the
-    default criterion and raises it under the flag criterion.
-    """
+    """What removing one response template (its message re-mapped) changes: ``deltas`` per
+    criterion, (ΔR, ΔP, ΔF); ``anomaly`` (Kehler's): removal lowers F under the default
+    criterion and raises it under the flag criterion."""
 
     system: str
     message_id: str
@@ -169,12 +161,14 @@ class AlignmentAudit:
 
 class _Auditor:
     def __init__(self, scorer: Scorer, evidence: EvidenceEvaluator,
-                 criteria: Sequence[Criterion]):
+                 criteria: Sequence[Criterion], default: str, flag: str):
         self.scorer = scorer
         self.evidence = evidence
         self.judges = {c.name: CriterionJudge(c, evidence) for c in criteria}
         self.criteria = {c.name: c for c in criteria}
-        # (message, its responses, the pairs), by identity: their scores
+        self.scored = [c.name for c in criteria if c.cardinality == "1:1"]
+        self.default, self.flag = default, flag
+        # A message mapped the same way under two criteria is scored once.
         self._scored: dict[tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]],
                            list[PairScore]] = {}
         self.resolver: QueryResolver | None = scorer.resolver()
@@ -203,8 +197,8 @@ def _mapped(entries: Sequence[Pair]) -> set[tuple[int, int]]:
 
 
 def _system(name: str, response: TemplateFile, key: TemplateFile, auditor: _Auditor,
-            scored: Sequence[str], split_criteria: Sequence[str], default: str, flag: str,
-            want_pairs: bool, want_removal: bool) -> SystemAudit:
+            split_criteria: Sequence[str], want_pairs: bool, want_removal: bool) -> SystemAudit:
+    scored = auditor.scored
     messages = auditor.scorer.messages(key, response)
     units: dict[str, dict[str, Tally]] = {c: {} for c in scored}
     entries: dict[str, dict[str, list[Pair]]] = {c: {} for c in scored}
@@ -214,17 +208,15 @@ def _system(name: str, response: TemplateFile, key: TemplateFile, auditor: _Audi
     totals = {c: Tally.total(units[c].values()) for c in scored}
     scores = {c: CriterionScore(c, totals[c], sum(len(_mapped(e)) for e in entries[c].values()),
                                 units[c]) for c in scored}
-    pairs = _pair_records(name, messages, auditor, entries, scored, default, flag) \
-        if want_pairs else ()
-    removal = _removal(name, messages, auditor, units, entries, totals, scored, default, flag) \
-        if want_removal else ()
+    pairs = _pair_records(name, messages, auditor, entries) if want_pairs else ()
+    removal = _removal(name, messages, auditor, units, entries, totals) if want_removal else ()
     splits = tuple(s for c in split_criteria for s in _splits(name, c, messages, auditor))
     return SystemAudit(name, scores, pairs, removal, splits)
 
 
 def _pair_records(system: str, messages: Sequence[MessageInput], auditor: _Auditor,
-                  entries: Mapping[str, Mapping[str, list[Pair]]], scored: Sequence[str],
-                  default: str, flag: str) -> tuple[PairRecord, ...]:
+                  entries: Mapping[str, Mapping[str, list[Pair]]]) -> tuple[PairRecord, ...]:
+    scored, default, flag = auditor.scored, auditor.default, auditor.flag
     out = []
     for message in messages:
         message_id, keys, responses = message
@@ -247,8 +239,9 @@ def _pair_records(system: str, messages: Sequence[MessageInput], auditor: _Audit
 
 def _removal(system: str, messages: Sequence[MessageInput], auditor: _Auditor,
              units: Mapping[str, Mapping[str, Tally]],
-             entries: Mapping[str, Mapping[str, list[Pair]]], totals: Mapping[str, Tally],
-             scored: Sequence[str], default: str, flag: str) -> tuple[RemovalRecord, ...]:
+             entries: Mapping[str, Mapping[str, list[Pair]]],
+             totals: Mapping[str, Tally]) -> tuple[RemovalRecord, ...]:
+    scored, default, flag = auditor.scored, auditor.default, auditor.flag
     before = {c: _metrics(totals[c]) for c in scored}
     out = []
     for message in messages:
@@ -293,7 +286,7 @@ def _splits(system: str, criterion: str, messages: Sequence[MessageInput],
     return out
 
 
-def _calibration(key: TemplateFile, auditor: _Auditor, names: Sequence[str]) -> list[Calibration]:
+def _calibration(key: TemplateFile, auditor: _Auditor) -> list[Calibration]:
     prepared = [prepare(t) for t in key.templates if not t.irrelevant]
     same = [(a, b) for a in prepared for b in prepared
             if a is not b and a.template.message_id == b.template.message_id]
@@ -310,20 +303,18 @@ def _calibration(key: TemplateFile, auditor: _Auditor, names: Sequence[str]) -> 
                    if judge.admits(auditor.evidence.evidence(a.template.message_id, a, b)))
 
     return [Calibration(name, len(same), aligned(auditor.judges[name], same), len(other),
-                        aligned(auditor.judges[name], other), sampled) for name in names]
+                        aligned(auditor.judges[name], other), sampled) for name in auditor.scored]
 
 
 class AuditParts(TypedDict, total=False):
-    """The audits :func:`audit_alignment` adds to the scores, each off unless asked for."""
+    """The audits :func:`audit_alignment` adds to the scores, each off unless asked for:
+    ``pairs`` (:class:`PairRecord`), ``removal`` (:class:`RemovalRecord`), ``calibrate``
+    (:class:`Calibration`), ``entropy`` (:class:`SlotEntropy`)."""
 
     pairs: bool
-    """The evidence of every key/response pair (:class:`PairRecord`)."""
     removal: bool
-    """What removing each response template would do (:class:`RemovalRecord`)."""
     calibrate: bool
-    """How often each criterion aligns key templates with each other (:class:`Calibration`)."""
     entropy: bool
-    """The chance model's slot entropies (:class:`SlotEntropy`)."""
 
 
 def audit_alignment(
@@ -339,12 +330,9 @@ def audit_alignment(
     progress: Callable[[int, int], None] | None = None,
     **parts: Unpack[AuditParts],
 ) -> AlignmentAudit:
-    """Score every system under each criterion, with the audits asked for (``parts``, see
-    :class:`AuditParts`).
-
-    ``criteria`` (names) defaults to the settings' ``compared`` criteria; the default
-    criterion always comes first, and the flag criterion is added when missing. Unanswered
-    queries give no credit.
+    """Score every system under each criterion (by default the settings' ``compared`` ones,
+    the default criterion first, the flag criterion added), with the audits asked for
+    (:class:`AuditParts`); unanswered queries give no credit.
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -367,19 +355,17 @@ def audit_alignment(
     if settings.criterion(flag).cardinality != "1:1":
         flag = default
     scorer = Scorer(config, history, ScoringOptions(query_pass=query_pass))
-    templates = ([t for k in chance_keys for t in k.templates] if chance_keys
-                 else list(key.templates))
-    evidence = evidence_evaluator(scorer.evaluator, config, templates, settings.chance, chosen)
-    auditor = _Auditor(scorer, evidence, chosen)
-    scored = [c.name for c in chosen if c.cardinality == "1:1"]
+    evidence = evidence_evaluator(scorer.evaluator, config, key, chance_keys, settings.chance,
+                                  chosen)
+    auditor = _Auditor(scorer, evidence, chosen, default, flag)
     splits = [c.name for c in chosen if c.cardinality != "1:1"]
     systems = []
     for n, (name, response) in enumerate(responses.items()):
-        systems.append(_system(name, response, key, auditor, scored, splits, default, flag,
-                               parts.get("pairs", False), parts.get("removal", False)))
+        systems.append(_system(name, response, key, auditor, splits, parts.get("pairs", False),
+                               parts.get("removal", False)))
         if progress is not None:
             progress(n + 1, len(responses))
-    calibration = tuple(_calibration(key, auditor, scored)) if parts.get("calibrate") else ()
+    calibration = tuple(_calibration(key, auditor)) if parts.get("calibrate") else ()
     table = tuple(evidence.chance.entropy()) if parts.get("entropy") else ()
     return AlignmentAudit(settings, chosen, default, flag, tuple(systems), query_pass,
                           calibration, table)

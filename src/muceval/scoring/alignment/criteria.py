@@ -1,6 +1,5 @@
-"""Judging pairs by a named criterion, from their evidence
-(:class:`~muceval.scoring.alignment.evidence.PairEvidence`), and plugging a criterion into the
-1992 scorer (:class:`CriterionHook`; the ``1992`` criterion keeps the scorer's own code path).
+"""Judging pairs by a named criterion, from their evidence, and plugging a criterion into the
+1992 scorer (:class:`CriterionHook`).
 
 >>> from muceval.core.alignment import MinPairScore, Criterion
 >>> Criterion("x", require=(MinPairScore(50),)).describe()
@@ -24,7 +23,7 @@ from muceval.core.alignment import (
     SlotMatch,
     ValueTest,
 )
-from muceval.core.model import Configuration, Restriction, Template, TemplateFile
+from muceval.core.model import Configuration, Restriction, TemplateFile
 from muceval.errors import UsageError
 from muceval.scoring.alignment.chance import ChanceModel
 from muceval.scoring.alignment.evidence import (
@@ -140,11 +139,13 @@ class CriterionJudge:
         return self.evidence.evidence(message_id, key, response).pair_score
 
 
-def evidence_evaluator(evaluator: PairEvaluator, config: Configuration,
-                       chance_templates: Sequence[Template], chance: ChanceSettings,
+def evidence_evaluator(evaluator: PairEvaluator, config: Configuration, key: TemplateFile,
+                       chance_keys: Sequence[TemplateFile], chance: ChanceSettings,
                        criteria: Iterable[Criterion]) -> EvidenceEvaluator:
-    """An evidence evaluator for the criteria, with chances from ``chance_templates``."""
-    model = ChanceModel(chance_templates, config, evaluator.scorer.matcher)
+    """An evidence evaluator for the criteria, with chances from ``chance_keys`` when given,
+    else from ``key``."""
+    templates = [t for k in chance_keys or (key,) for t in k.templates]
+    model = ChanceModel(templates, config, evaluator.scorer.matcher)
     return EvidenceEvaluator(evaluator, model, config, overlap_slots(criteria), chance.common)
 
 
@@ -172,17 +173,14 @@ class CriterionHook:
         cached = self._judges.get(id(key))
         if cached is not None and cached[0] is key:
             return cached[1]
-        templates = ([t for k in self.chance_keys for t in k.templates] if self.chance_keys
-                     else list(key.templates))
         judge = CriterionJudge(self.criterion, evidence_evaluator(
-            evaluator, self.config, templates, self.chance, (self.criterion,)))
+            evaluator, self.config, key, self.chance_keys, self.chance, (self.criterion,)))
         self._judges[id(key)] = (key, judge)
         return judge
 
 
 def parse_criteria(text: str | None, config: Configuration) -> list[str] | None:
-    """Comma-separated criterion names, each checked against the configuration before any
-    file is read; None when not given.
+    """Comma-separated criterion names, checked against the configuration; None if not given.
 
     >>> from muceval.formats.config import bundled_configuration
     >>> parse_criteria("1992, any-slot", bundled_configuration())

@@ -1,7 +1,5 @@
-"""Evidence per key/response pair: the slot calls of the 1992 mapping (the restriction's
-slots in its mode, every scored slot for the pair score), made once per pair with a trace,
-from which every criterion decides (so the 1992 criterion judged from evidence is the 1992
-mapping).
+"""Evidence per key/response pair: the slot calls of the 1992 mapping, made once per pair
+with a trace, from which every criterion decides.
 
 Slot flags:
 
@@ -188,11 +186,8 @@ def _set_words(config: Configuration, matcher: ValueMatcher) -> dict[str, frozen
 
 
 class EvidenceEvaluator:
-    """Evidence of key/response pairs, computed once per pair and kept.
-
-    ``overlap_slots``: the slots judged in the restriction's mode besides the 1992
-    restriction's (:func:`~muceval.scoring.alignment.criteria.overlap_slots`).
-    """
+    """Evidence of key/response pairs, computed once per pair and kept; ``overlap_slots`` are
+    judged in the restriction's mode besides the 1992 restriction's."""
 
     def __init__(self, evaluator: PairEvaluator, chance: ChanceModel, config: Configuration,
                  overlap_slots: Iterable[str] = (), common: float = 0.25):
@@ -220,7 +215,6 @@ class EvidenceEvaluator:
         self._cache[token] = (key, response, found)
         return found
 
-    # -- computation ---------------------------------------------------------
     def _compute(self, message_id: str, key: PreparedTemplate,
                  response: PreparedTemplate) -> PairEvidence:
         ev = self.evaluator
@@ -246,10 +240,9 @@ class EvidenceEvaluator:
             slots[slot_id] = SlotEvidence(
                 slot_id, verdict, None if tally is None else Tally(*tally), matches, overlap,
                 self._slot_flags(verdict, tally, matches, overlap))
-        score = pair_score(tallies.values())
         holds = self._holds(slots, ())
-        return PairEvidence(message_id, key.template_id, response.template_id, slots, score,
-                            holds, self._pair_flags(slots, holds))
+        return PairEvidence(message_id, key.template_id, response.template_id, slots,
+                            pair_score(tallies.values()), holds, self._pair_flags(slots, holds))
 
     def _match(self, slot_id: str, event: tuple[str, str, CValue, CValue]) -> ValueMatch:
         how, credit, k, r = event

@@ -224,12 +224,9 @@ class ValueMatcher:
         self._equal_cache: dict[tuple[CValue, CValue], bool] = {}
         self._words_cache: dict[CValue, frozenset[str]] = {}
 
-    # -- §3.2 -------------------------------------------------------------
     def strip(self, text: str) -> str:
-        """Delete every premodifier (in configuration order) followed by whitespace.
-
-        Deliberately not anchored at word starts, exactly as in 1992 (§3.2).
-        """
+        """Delete every premodifier (in configuration order) followed by whitespace; not
+        anchored at word starts, exactly as in 1992 (§3.2)."""
         cached = self._strip_cache.get(text)
         if cached is not None:
             return cached
@@ -244,9 +241,6 @@ class ValueMatcher:
 
     def identity(self, value: CValue) -> str:
         """A fill in normal form: what makes two fills "the same response" across systems.
-
-        Upper case (as read), premodifiers stripped from strings (§3.2),
-        alternatives in sorted order; other shapes written out.
 
         >>> ValueMatcher(Configuration(slots=(), string_premodifiers=("the",))).identity(
         ...     ("xref", '"THE JESUITS"', ("or", ("B", "A"))))
@@ -268,7 +262,6 @@ class ValueMatcher:
             return " - ".join(self.identity(v) for v in value[1])
         return f"{tag}({', '.join(self.identity(v) for v in value[1:])})"
 
-    # -- §3.1 -------------------------------------------------------------
     def equal(self, k: CValue, r: CValue) -> bool:
         """The asymmetric equality of §3.1 (``k`` on the key side, ``r`` on the response side)."""
         key = (k, r)
@@ -315,17 +308,15 @@ class ValueMatcher:
             any(self.equal(a, b) for a in left) for b in right
         )
 
-    # -- §3.3 -------------------------------------------------------------
     def ancestor(self, slot_id: str, r: CValue, k: CValue) -> bool:
-        """Whether set value ``r`` is a parent node whose subtree holds ``k`` (plain strings only)."""
+        """§3.3: whether set value ``r`` is a parent node whose subtree holds ``k`` (strings)."""
         if type(r) is not str or type(k) is not str:
             return False
         below = self._descendants.get(slot_id, {}).get(r)
         return below is not None and k in below
 
-    # -- §3.4 -------------------------------------------------------------
     def country_partial(self, k: CValue, r: CValue) -> bool:
-        """Location partial credit: the key has places and the response names its country."""
+        """§3.4: the key has places and the response names its country (partial credit)."""
         if type(r) is str:
             country = r
         elif type(r) is tuple and r[0] == LOC:
@@ -342,9 +333,8 @@ class ValueMatcher:
             )
         return False
 
-    # -- §7.2 word overlap --------------------------------------------------
     def words(self, value: CValue) -> frozenset[str]:
-        """Words of a value for the mapping restriction: quotes removed, premodifiers stripped."""
+        """Words of a value for the §7.2 restriction: quotes removed, premodifiers stripped."""
         cached = self._words_cache.get(value)
         if cached is None:
             out: set[str] = set()

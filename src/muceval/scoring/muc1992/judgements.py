@@ -35,9 +35,7 @@ __all__ = [
     "answer_entry",
 ]
 
-# Match results (SCORER-SPEC §6.1/§6.4). A result is None (nothing), FAIL, or a
-# pair (status, credited) where credited lists indices of the key fills that
-# are credited, or is None for a "bare" status (credits every remaining fill).
+# Match results (SCORER-SPEC §6.1/§6.4): see Result.
 MATCH = "match"  # judged by a person: COR + ICR
 PARTIAL = "partial"  # judged by a person: PAR + IPA
 AUTO_MATCH = "auto-match"
@@ -74,10 +72,8 @@ def stored_judgement(entry: HistoryEntry) -> StoredJudgement:
 
 
 class HistoryIndex:
-    """Recorded judgements, looked up as in SCORER-SPEC §12.3.
-
-    The first entry (in file order) whose stored response value is ``equal``
-    to the looked-up value (which is on the key side) answers.
+    """Recorded judgements, looked up as in SCORER-SPEC §12.3: the first entry (in file order)
+    whose stored response value is ``equal`` to the looked-up value (on the key side) answers.
 
     >>> from muceval.core.model import Configuration, History, HistoryMessage, HistoryTemplate, HistorySlot
     >>> entry = HistoryEntry(model.Text('"LEADERS"'), Judgement.FAIL)
@@ -127,11 +123,8 @@ class HistoryIndex:
 
 @dataclass(frozen=True, slots=True)
 class Query:
-    """A question the 1992 program would have put to the operator.
-
-    ``offered`` are the key fills the response value may be credited to; ``rule``
-    says which step of the slot scoring left the fill open (SCORER-SPEC §6).
-    """
+    """A question the 1992 program would have put to the operator: the key fills ``offered``
+    to the response value, and the ``rule`` (step of SCORER-SPEC §6) that left it open."""
 
     message_id: str
     key_template_id: str

@@ -203,11 +203,8 @@ def greedy_mapping(
     responses: Sequence[PreparedTemplate],
     evaluator: PairJudge,
 ) -> list[Pair]:
-    """The 1992 mapping of one message (§7.3): keys in order, then unused responses.
-
-    Allowed pairs are taken by decreasing pair score; ties keep key-major
-    catalog order; pairs scoring 0 are accepted too.
-    """
+    """The 1992 mapping of one message (§7.3): keys in order, then unused responses; allowed
+    pairs are taken by decreasing pair score, pairs scoring 0 too."""
     candidates = _candidates(message_id, keys, responses, evaluator)
     candidates.sort(key=lambda c: -c[0])  # stable: ties stay in key-major order
     chosen: dict[int, int] = {}
@@ -225,10 +222,7 @@ def optimal_mapping(
     responses: Sequence[PreparedTemplate],
     evaluator: PairJudge,
 ) -> list[Pair]:
-    """A maximum-weight mapping of one message under the same restriction and pair scores.
-
-    The total pair score is maximised first, then the number of mapped pairs.
-    """
+    """The mapping of one message with the greatest total pair score, then the most pairs."""
     candidates = _candidates(message_id, keys, responses, evaluator)
     if not candidates:
         return _finish(keys, responses, {})
@@ -261,12 +255,9 @@ def replay_mapping(
     responses: Sequence[PreparedTemplate],
     pairs: Sequence[tuple[str | None, str | None]],
 ) -> list[Pair]:
-    """Use the given pairs in the given order (§13.1 replay), bypassing the restriction.
-
-    A pair may repeat (each occurrence is scored). Templates of the message
-    that no pair mentions are not scored at all, as with a 1992 user mapping
-    whose pair was dropped (the official NYU report leaves out such a pair).
-    """
+    """Use the given pairs in the given order (§13.1 replay), bypassing the restriction; a
+    pair may repeat. Templates no pair mentions are not scored at all, as with a 1992 user
+    mapping whose pair was dropped (the official NYU report leaves out such a pair)."""
     by_id = {side: {t.template_id: t for t in templates}
              for side, templates in (("key", keys), ("response", responses))}
     out: list[Pair] = []
@@ -294,13 +285,9 @@ def history_mapping(
     pairs: Sequence[tuple[str | None, str | None]],
     evaluator: PairJudge,
 ) -> list[Pair] | None:
-    """A 1992 user mapping (``":MAP"`` history entry, §7.4), or ``None`` if it is discarded.
-
-    Pairs are taken in order; a pair naming templates that do not exist (on
-    both sides) is dropped; a pair that fails the restriction is dropped and
-    its templates stay consumed (they are not scored). If a template of the
-    message is not mentioned, the whole user mapping is discarded.
-    """
+    """A 1992 user mapping (``":MAP"`` history entry, §7.4), or ``None`` if it is discarded:
+    a pair naming no existing template is dropped, one that fails the restriction too (its
+    templates are then not scored); a template not mentioned discards the whole mapping."""
     key_pool = list(keys)
     response_pool = list(responses)
     out: list[Pair] = []

@@ -1,5 +1,5 @@
-"""How the 1992 scorer scores (:class:`ScoringOptions`): apart from the scorer, so that a
-command makes its options without importing a scorer it may not run (on modern files)."""
+"""How the 1992 scorer scores (:class:`ScoringOptions`): apart from the scorer, which a
+command on modern files need not import."""
 
 from __future__ import annotations
 
@@ -21,9 +21,8 @@ Unresolved = Literal["incorrect", "partial", "correct", "ask"]
 
 
 class AlignmentHook(Protocol):
-    """An alignment criterion other than the 1992 mapping (see :mod:`muceval.scoring.alignment`):
-    ``judge`` allows and scores the pairs of the key being scored, ``assignment`` (``greedy``
-    or ``optimal``) chooses among them."""
+    """An alignment criterion other than the 1992 mapping (:mod:`muceval.scoring.alignment`):
+    ``judge`` allows and scores the pairs of a key, ``assignment`` chooses among them."""
 
     @property
     def assignment(self) -> str: ...
@@ -39,60 +38,48 @@ MappingKind = Literal["greedy", "optimal"]
 class ScoringOptions:
     """How a :class:`Scorer` scores: questions, mapping, and what it records.
 
-    The 1992 scorer put the fills no rule decided to its operator as questions, and stored
-    the answers in a history that later runs reused. The defaults score as it did with a
-    history and no operator: recorded answers are used, questions without one give no
-    credit.
+    The defaults score as the 1992 program did with a history and no operator: recorded
+    answers are used, questions without one give no credit.
 
     Attributes
     ----------
     query_pass : bool, default True
-        True: each question is answered from the history, else by ``unresolved``. False:
-        1992 batch mode, no questions (the history still serves the automatic look-up).
+        False: 1992 batch mode, no questions (the history still serves the automatic look-up).
     unresolved : {'incorrect', 'partial', 'correct', 'ask'}, default 'incorrect'
         What a question without a recorded answer gives: no credit; the first offered key
-        fill credited partially correct (PAR, IPA) or correct (COR, ICR), an upper bound of
-        what an operator could grant; or ``ask``'s answer, added to this scorer's history.
+        fill credited partially (PAR, IPA) or fully (COR, ICR), an upper bound of what an
+        operator could grant; or ``ask``'s answer, added to this scorer's history.
     ask : callable or None, default None
-        Called with each question (a :class:`~muceval.scoring.muc1992.judgements.Query`);
-        returns a :class:`~muceval.core.model.Judgement` (crediting the first offered key
-        fill), a ``(judgement, index)`` pair naming the offered key fill, or None (no
-        credit, no record).
+        Called with each :class:`~muceval.scoring.muc1992.judgements.Query`; returns a
+        :class:`~muceval.core.model.Judgement` (crediting the first offered key fill), a
+        ``(judgement, index)`` pair naming the offered key fill, or None (no credit).
     mapping : {'greedy', 'optimal'}, default 'greedy'
-        Among the pairs the restriction allows: the 1992 greedy mapping, or the assignment
-        with the greatest total pair score (then the most pairs).
+        The 1992 greedy mapping, or the one with the greatest total pair score (then most pairs).
     manual_mappings : mapping or None, default None
-        Per message id, ordered ``(key id, response id)`` pairs (None for an unmapped side)
-        replayed as given, duplicates included, without the restriction check.
+        Per message id, ``(key id, response id)`` pairs (None for an unmapped side) replayed
+        as given, duplicates included, without the restriction check.
     use_history_mappings : bool, default True
         Honour the manual mappings a 1992 history records (``":MAP"`` entries).
     on_judgement : callable or None, default None
         Called with each :class:`~muceval.scoring.muc1992.judgements.NewJudgement` the
         moment ``ask`` answers (so that an interrupted session loses nothing).
     alignment : AlignmentHook or None, default None
-        An alignment criterion (:mod:`muceval.scoring.alignment`) whose restriction and
-        assignment replace the 1992 ones; manual and history mappings still come first.
+        An alignment criterion whose restriction and assignment replace the 1992 ones;
+        manual and history mappings still come first.
     on_reuse : callable or None, default None
         Called with each question that the history answers.
     fills : bool, default False
         Record the credit of every scored fill in ``PairScore.fills`` (for response-level
         significance units).
     jobs : int or None, default None
-        How many forked processes :func:`~muceval.scoring.session.score_files` scores the
-        systems in, in batch mode; None: one per idle core
-        (:func:`muceval.core.processes.idle_cores`); one where a fork is not safe
-        (:func:`muceval.core.processes.fork_safe`).
+        How many forked processes :func:`~muceval.scoring.session.score_files` scores in,
+        in batch mode; None: one per idle core (one where a fork is not safe).
 
     Raises
     ------
     UsageError
         If ``unresolved`` or ``mapping`` is not one of its choices, or if
         ``unresolved='ask'`` comes without ``ask``.
-
-    See Also
-    --------
-    Scorer : Scores with these options.
-    score_files : Builds them from its own arguments.
 
     Examples
     --------

@@ -74,12 +74,12 @@ CatalogEntry = tuple[str, PreparedTemplate | None, PreparedTemplate | None, Temp
 
 @dataclass(frozen=True)
 class ScoringResult:
-    """The pair scores in report order, and the judgements given through ``ask``."""
+    """The pair scores in report order, the judgements given through ``ask``, and how many
+    questions no recorded answer settled (scored by the ``unresolved`` policy)."""
 
     pairs: tuple[PairScore, ...]
     new_judgements: tuple[NewJudgement, ...] = field(default=())
     unanswered: int = 0
-    """Questions that no recorded answer settled (scored by the ``unresolved`` policy)."""
 
     def __iter__(self) -> Iterator[PairScore]:
         return iter(self.pairs)
@@ -91,12 +91,9 @@ class ScoringResult:
 class Scorer:
     """Scores response files against a key with one configuration, history and options.
 
-    For every message (sorted by id), the key and response templates are put in catalog
-    order and mapped (SCORER-SPEC §7), each pair gets a status (§8.1) and every matched pair
-    is scored slot by slot (§6), as the 1992 MUC-4 scorer did. The history index is kept
-    between :meth:`score` calls, so that answers given through ``ask`` for one system are
-    used for the next, as in a 1992 session (they are added to that index, not to
-    ``history``).
+    As the 1992 MUC-4 scorer did: per message, templates mapped (SCORER-SPEC §7), given a
+    status (§8.1) and scored slot by slot (§6). Answers given through ``ask`` are added to the
+    scorer's history index (not to ``history``): they serve its later :meth:`score` calls.
 
     Parameters
     ----------
@@ -105,16 +102,8 @@ class Scorer:
     options : ScoringOptions or None, default None
         How to score; None: ``ScoringOptions()``.
 
-    See Also
-    --------
-    score_systems : One scorer for several systems, as a 1992 session.
-    score_files : The same, from files.
-    summarize : The summary rows of the pair scores.
-
     Examples
     --------
-    :meth:`score` returns the pair scores (one per section of the 1992 report) and the
-    judgements given through ``ask``:
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -131,9 +120,8 @@ class Scorer:
     >>> first.slot("inc-type")
     Tally(pos=1, act=1, cor=1, par=0, inc=0, icr=0, ipa=0, spu=0, mis=0, non=0, pie=3)
 
-    An operator's part, played by a function that answers every question "partial". The
-    answer about ``"PYLON"`` is recorded at once, and it also decides the cross-reference
-    to ``"PYLON"`` in the next slot, which is therefore not asked:
+    An operator who answers every question "partial": the answer about ``"PYLON"`` also
+    decides the cross-reference to ``"PYLON"`` in the next slot, which is not asked:
 
     >>> def ask(query):
     ...     return Judgement.PARTIAL
@@ -181,7 +169,6 @@ class Scorer:
             self._prepared[id(template)] = cached
         return cached
 
-    # -- mapping --------------------------------------------------------------
     def judge_for(self, key: TemplateFile) -> tuple[PairJudge, str]:
         """The pair judge and assignment the options ask for (the 1992 restriction by default)."""
         hook = self.options.alignment
@@ -215,7 +202,6 @@ class Scorer:
             return optimal_mapping(message_id, keys, responses, judge)
         return greedy_mapping(message_id, keys, responses, judge)
 
-    # -- scoring --------------------------------------------------------------
     def messages(self, key: TemplateFile, response: TemplateFile) -> list[MessageInput]:
         """The messages to score, in report order, with their templates in catalog order."""
         keys_by_message = _group(self._prepare(t) for t in key.templates)
@@ -239,9 +225,8 @@ class Scorer:
         Returns
         -------
         ScoringResult
-            ``pairs``: one :class:`~muceval.core.tallies.PairScore` per key/response pair
-            (a section of the 1992 report), in report order; ``new_judgements``: the
-            answers given through ``ask``, in the order given.
+            ``pairs``: one :class:`~muceval.core.tallies.PairScore` per section of the 1992
+            report, in report order; ``new_judgements``: the answers given through ``ask``.
         """
         judge, assignment = self.judge_for(key)
         # The whole mapping is computed first, with the history as it is now (§7.3).
@@ -258,8 +243,8 @@ class Scorer:
         return ScoringResult(tuple(pairs), new, resolver.unanswered if resolver else 0)
 
     def catalog(self, key: TemplateFile, response: TemplateFile) -> list[CatalogEntry]:
-        """Every catalog entry of one system with its status, as :meth:`score` maps and
-        judges them, without scoring a slot (for response-level units)."""
+        """Every catalog entry of one system with its status, as :meth:`score` gives them,
+        without scoring a slot."""
         judge, assignment = self.judge_for(key)
         out: list[CatalogEntry] = []
         for message_id, keys, responses in self.messages(key, response):

@@ -1,8 +1,5 @@
-"""Slot scoring as the 1992 MUC-4 scorer did it (SCORER-SPEC §§4–6).
-
-A slot's tallies come back as a list of 11 integers in the order of
-:data:`muceval.core.tallies.TALLY_FIELDS`.
-"""
+"""Slot scoring as the 1992 MUC-4 scorer did it (SCORER-SPEC §§4–6); a slot's tallies are
+a list of 11 integers in the order of :data:`muceval.core.tallies.TALLY_FIELDS`."""
 
 from __future__ import annotations
 
@@ -149,9 +146,8 @@ def _ledger_leftovers(ledger: Ledger, before: list[int], after: list[int], K: li
 class SlotScorer:
     """The slot scoring procedures of SCORER-SPEC §6 for one configuration and history.
 
-    It remembers the tallies it worked out (see :meth:`score`), so it is not for two threads
-    at once: give each its own (the adjudication page scores under a lock, with an index
-    that turns remembering off).
+    It remembers the tallies it worked out, so it is not for two threads at once (the
+    adjudication page scores under a lock, with an index that turns remembering off).
 
     >>> from muceval.core.model import SlotSpec, SlotType
     >>> config = Configuration(slots=(SlotSpec("s", "1. S", SlotType.STRING),))
@@ -175,7 +171,6 @@ class SlotScorer:
         self._memo_of: HistoryIndex | None = None
         self._memo_version = 0
 
-    # -- entry point --------------------------------------------------------
     def score(
         self,
         message_id: str,
@@ -190,13 +185,10 @@ class SlotScorer:
         trace: Trace | None = None,
         ledger: Ledger | None = None,
     ) -> list[int]:
-        """Tallies of one slot: §5 dispatch to the single- or multi-valued procedure.
-
-        ``overlap=True`` is the mapping restriction's mode (word overlap counts, §7.2); a
-        ``resolver`` turns on queries, without one the scorer runs in batch mode. ``trace``
-        receives what was credited (:data:`Trace`), ``ledger`` the credit of every fill
-        (:data:`Ledger`; not with ``overlap``); neither changes the tallies.
-        """
+        """Tallies of one slot (§5): ``overlap`` is the mapping restriction's mode (word overlap
+        counts, §7.2); without a ``resolver``, batch mode (no queries). ``trace`` receives what
+        was credited, ``ledger`` the credit of every fill (not with ``overlap``); neither
+        changes the tallies."""
         if not key_fills and not response_fills:
             # Both blank: noncommittal (the most common case by far).
             return [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, rules.cardinality]
@@ -232,8 +224,8 @@ class SlotScorer:
             return self._single(ctx, k, r)
         return self._multi(ctx, list(key_fills), list(response_fills))
 
-    # -- §6.1 ------------------------------------------------------------------
     def _single(self, ctx: _Ctx, k: CValue, r: CValue) -> list[int]:
+        """§6.1: a single-valued slot (at most one fill on each side)."""
         rules = ctx.rules
         kopt = is_optional(k)
         ropt = is_optional(r)
@@ -289,8 +281,8 @@ class SlotScorer:
             ctx.ledger.append((k, r if t[ACT] else None, t[POS], t[ACT], t[COR], t[PAR]))
         return t
 
-    # -- §6.2 ------------------------------------------------------------------
     def _multi(self, ctx: _Ctx, K: list[CValue], R: list[CValue]) -> list[int]:
+        """§6.2: a multi-valued slot, steps A to E."""
         rules = ctx.rules
         t = [0] * 11
         paired: list[CValue] = []
@@ -358,14 +350,12 @@ class SlotScorer:
 
     def _exact_pass(self, ctx: _Ctx, t: list[int], K: list[CValue], R: list[CValue],
                     paired: list[CValue]) -> tuple[list[CValue], list[CValue]]:
-        """Step A of §6.2: key fills in order, each with the first equal response fill.
-
-        Returns the key fills and the response fills left. Response fills keep their '?'
-        markers: ``score-trivial-matches`` (score.el) compares them as written with
-        ``muc-value-equal``, so a marked fill equals an unstructured key fill (rules 1
-        and 5 of §3.1) but never a cross-reference, location or range, and is left to the
-        look-up, which reads a marked cross-reference through ``xref-p``.
-        """
+        """Step A of §6.2: key fills in order, each with the first equal response fill; returns
+        the fills left on both sides. Response fills keep their '?' markers:
+        ``score-trivial-matches`` (score.el) compares them as written, so a marked fill equals
+        an unstructured key fill (rules 1 and 5 of §3.1) but never a cross-reference, location
+        or range, and is left to the look-up, which reads a marked cross-reference through
+        ``xref-p``."""
         eq = self._eq
         R = list(R)
         rest: list[CValue] = []
@@ -443,8 +433,8 @@ class SlotScorer:
                 t[ACT] += nk
                 t[INC] += nk
 
-    # -- §6.4 ------------------------------------------------------------------
     def _lookup(self, ctx: _Ctx, K: list[CValue], r: CValue) -> Result:
+        """§6.4: the automatic and history look-up of response fill ``r``."""
         eq = self._eq
         rules = ctx.rules
         rx = xref_part(r)
@@ -572,9 +562,8 @@ class SlotScorer:
                 return MATCH if stored.judgement == MATCH else PARTIAL
         return None
 
-    # -- §6.6 ------------------------------------------------------------------
     def _set_fill(self, ctx: _Ctx, k: CValue, r: CValue) -> str | None:
-        """Automatic set-fill scoring of a tagged key fill: a status, ``_QUERY`` or ``None``."""
+        """§6.6 set-fill scoring of a tagged key fill: a status, ``_QUERY`` or ``None``."""
         if is_xref(k):
             kv = k[1]
         elif is_optional(k) and is_xref(k[1]):
@@ -618,9 +607,8 @@ class SlotScorer:
             return m
         return (m, [chosen])
 
-    # -- §6.8 ------------------------------------------------------------------
     def _offered(self, ctx: _Ctx, K: list[CValue], r: CValue) -> list[int]:
-        """Key fills offered for a step-D query: those whose tag corresponds, else all."""
+        """§6.8: key fills offered for a step-D query: those whose tag corresponds, else all."""
         rx = xref_part(r)
         C = None if rx is None else self._corresponding(ctx, K, rx[2])
         return [i for i, _, _ in C] if C else list(range(len(K)))
@@ -633,12 +621,9 @@ class SlotScorer:
         positions: list[int] | None = None,
         rule: str = "",
     ) -> Result:
-        """Answer a query from the history, else by the resolver's policy.
-
-        ``fills`` are the offered key fills; a result naming fills names them by
-        their ``positions`` (by default their indices in ``fills``). With a single
-        offered fill the result is a bare status.
-        """
+        """Answer a query on the offered key ``fills`` from the history, else by the resolver's
+        policy; a result names fills by their ``positions`` (by default their indices), or,
+        for a single offered fill, is a bare status."""
         if positions is None:
             positions = list(range(len(fills)))
         if not fills:
