@@ -1,21 +1,5 @@
 """The views of ``muceval alignment``: criteria side by side with the significance of each
-change, the audit of pairs, the removal audit, the calibration and the entropy table.
-
-A change of F from the default criterion is tested as the difference of the pseudo-systems
-``SYS@default`` and ``SYS@criterion``, paired by message, as ``muceval significance`` tests
-two systems; flips are the pairs of systems whose significance decision differs from the
-default criterion's.
-
-JSON (format ``muceval-alignment``)::
-
-    {"format", "format_version", "muceval", "signature", "settings",
-     "criteria": {NAME: definition}, "default", "flag",
-     "systems": [{"system", "criteria": {NAME: {"recall", "precision", "f1", "mapped_pairs",
-                  "delta_f1", "p_value", "rank", "tally"}}, "pairs": [...], "removal": [...],
-                  "splits": [...]}],
-     "comparisons": [{"criterion", "kendall_tau", "flips": [...]}],
-     "calibration": [...], "entropy": [...]}
-"""
+change of F, and the audits of pairs, removal, calibration and entropy."""
 
 from __future__ import annotations
 
@@ -118,7 +102,10 @@ def _tallies(rows: Sequence[tuple[str, Mapping[str, Any]]], units: Sequence[str]
 
 def compare_criteria(audit: AlignmentAudit,
                      settings: SignificanceSettings | None = None) -> AlignmentComparison:
-    """Test every change of F against the default criterion, and the flips between systems."""
+    """Test every change of F against the default criterion, and the flips between systems.
+
+    A change is tested as the difference of the pseudo-systems ``SYS@default`` and
+    ``SYS@criterion``, paired by message, as ``muceval significance`` tests two systems."""
     chosen = (settings or SignificanceSettings()).with_seed()
     # Only the randomization p-values are needed here: no classic tests, no intervals.
     chosen = replace(chosen, classic=False, bootstrap=0)
@@ -183,8 +170,8 @@ def _system_json(s: SystemAudit, audit: AlignmentAudit,
 
 def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                       settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The whole audit as the JSON document of the module docstring (also the ``alignment``
-    part of a report's ``report.json``)."""
+    """The whole audit as the ``muceval-alignment`` document (also the ``alignment`` part of a
+    report's ``report.json``)."""
     header = document_header(ALIGNMENT_FORMAT, settings, FORMAT_VERSION)
     if comparison is not None:
         header["settings"]["significance"] = comparison.settings
@@ -216,7 +203,6 @@ def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | N
 
 def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                       settings: Mapping[str, Any]) -> str:
-    """The whole audit as one compact JSON document (see the module docstring)."""
     return json.dumps(alignment_to_dict(audit, comparison, settings), ensure_ascii=False,
                       separators=(",", ":")) + "\n"
 
@@ -288,8 +274,7 @@ CSV_VIEWS = tuple(_CSV_ROWS)
 
 def alignment_to_csv(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                      view: str = "scores") -> str:
-    """One view as CSV: ``scores`` (one row per system and criterion), ``pairs``,
-    ``removal`` (one row per template and criterion), ``calibration`` or ``entropy``."""
+    """One view (a key of ``_CSV_ROWS``) as CSV."""
     rows = _CSV_ROWS.get(view)
     if rows is None:
         raise UsageError(f"unknown CSV view {view!r} (choose from {', '.join(CSV_VIEWS)})",
@@ -349,8 +334,7 @@ def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | Non
 
 def print_flips(console: Any, comparison: AlignmentComparison, criterion: str,
                 default: str) -> None:
-    """Kendall's τ of ``criterion`` against ``default``, and the significance decisions
-    between systems that flip."""
+    """Kendall's τ of ``criterion`` against ``default``, and the decisions that flip."""
     tau = comparison.kendall_tau.get(criterion)
     flips = comparison.flips.get(criterion, ())
     console.print(f"{criterion}: Kendall τ against {default} "

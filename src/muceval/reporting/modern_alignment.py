@@ -1,24 +1,6 @@
-"""The alignment view of the modern metrics (``muceval alignment`` with a GTT, GRIT or IterX key).
-
-GTT's criterion credits a template pair whose incident types agree even when no role entity
-matches. Per system: the pairs GTT's map credits, how many on the incident type alone, F under
-``gtt`` and ``gtt-role-match`` with the change's p-value (as
-:mod:`muceval.reporting.alignment` tests it, over documents), ranks, τ and flips.
-
-JSON (format ``muceval-modern-alignment``)::
-
-    {"format", "format_version", "muceval", "signature", "settings",
-     "criteria": {NAME: {"metric", "aligns", "restriction", "assignment", "cardinality",
-                         "credit"}},
-     "default": "gtt", "flag": "gtt-role-match",
-     "systems": [{"system", "mapped_pairs", "type_only_pairs", "type_only_share",
-                  "criteria": {NAME: {"precision", "recall", "f1", "p_num", "p_den", "r_num",
-                                      "r_den", "delta_f1", "p_value", "rank"}},
-                  "pairs": [{"docid", "predicted", "gold", "predicted_type", "gold_type",
-                             "role_p_num", "role_p_den", "role_r_num", "role_r_den",
-                             "type_only"}]}],
-     "comparisons": [{"criterion", "kendall_tau", "flips": [...]}]}
-"""
+"""The alignment view of the modern metrics (``muceval alignment`` with a modern key): GTT's
+criterion credits a template pair whose incident types agree even when no role entity matches,
+so it is tested against ``gtt-role-match``, over documents."""
 
 from __future__ import annotations
 
@@ -53,8 +35,8 @@ def _scores(audit: GttAlignmentAudit, criterion: str) -> ModernScores:
 
 def compare_gtt_alignment(audits: Sequence[GttAlignmentAudit],
                           settings: SignificanceSettings | None = None) -> AlignmentComparison:
-    """The p-value of each system's change of F from ``gtt`` to ``gtt-role-match``, and the
-    ranks, τ and flips of the systems under both."""
+    """Each system's change of F from ``gtt`` to ``gtt-role-match`` tested, and the ranks, τ
+    and flips of the systems under both."""
     chosen = replace((settings or SignificanceSettings()).with_seed(),
                      classic=False, bootstrap=0)
     p_values: dict[tuple[str, str], float] = {}
@@ -84,7 +66,7 @@ def _r(value: float) -> float:
 def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
                              comparison: AlignmentComparison | None,
                              settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The audit as the JSON document of the module docstring."""
+    """The audit as the ``muceval-modern-alignment`` document."""
     systems = []
     for a in audits:
         base = a.scores.overall.f1
@@ -116,7 +98,7 @@ def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
 
 def modern_alignment_to_csv(audits: Sequence[GttAlignmentAudit],
                             comparison: AlignmentComparison | None, view: str = "scores") -> str:
-    """``scores``: one row per system and criterion; ``pairs``: one row per credited pair."""
+    """``scores``: one row per system and criterion; ``pairs``: one per credited pair."""
     if view == "pairs":
         return csv_text([("system", "docid", "predicted", "gold", "predicted_type", "gold_type",
                           "role_p_num", "role_p_den", "role_r_num", "role_r_den", "type_only"),
