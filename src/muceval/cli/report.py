@@ -174,7 +174,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
 
 _COMMON = ("inputs", "example", "out_dir", "title", "force", "png", "histograms",
            *SETTINGS_OPTIONS, "metrics", "threads", "names", "fmt", "strict")
-"""The options of `report` whatever it reports on."""
+# The options each kind of input takes; any other one given is refused.
 _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
     "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors", "parse", "schema"}
                                     - {"unit_means", "metrics", "histograms"}),
@@ -188,8 +188,6 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
     "ScoreFiles": (frozenset({*_COMMON, "config_path", "slots_path", "units", "unit"}),
                    "applies when scoring responses with --key (or --example)"),
 }
-"""The options each kind of input takes (:data:`muceval.pipelines.report.ReportSource`);
-any other one given is refused."""
 
 
 def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptions,

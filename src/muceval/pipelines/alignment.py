@@ -34,8 +34,7 @@ __all__ = ["AlignmentRun", "ModernAlignmentRun", "audit_alignment", "audit_moder
 
 @dataclass(frozen=True)
 class AlignmentRun:
-    """The criteria audited on 1992 responses, each change of F tested (None with one
-    criterion), what the readers warned of, and what the JSON output records."""
+    """The criteria audited on 1992 responses, each change of F tested (None with one)."""
 
     audit: AlignmentAudit
     comparison: AlignmentComparison | None
@@ -76,8 +75,7 @@ def audit_alignment(source: Responses, criteria: str | None = None, *,
 
 @dataclass(frozen=True)
 class ModernAlignmentRun:
-    """GTT's criterion audited on each system's predictions, the change against
-    ``gtt-role-match`` tested, the scorer's warnings, and what the JSON output records."""
+    """GTT's criterion audited on each system's predictions against ``gtt-role-match``."""
 
     audits: tuple[GttAlignmentAudit, ...]
     comparison: AlignmentComparison

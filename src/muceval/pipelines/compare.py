@@ -57,22 +57,16 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
                     ) -> CompareResult:
     """Test each candidate against the baseline, the first system of ``source``.
 
-    ``source``: responses scored against a 1992 key, tested over their ``unit`` (with
-    ``unit='response'``, by Yeh's randomization over responses), modern predictions scored by
-    the ``modern`` scorer (None: ``gtt``), or score files; one system per file. ``settings``
-    default to the ``ab`` preset; ``metrics`` to those of the settings' preset; ``threads``
-    and ``progress`` are as in :func:`~muceval.significance.baseline.compare_to_baseline`.
-    ``yeh``: Yeh's whole procedure (responses only): the response unit, every assignment up to
-    2^20, else 2^20 drawn, and his checks. ``errors``: also compare the error categories of
-    Das et al. (2022) (responses or predictions). ``on_scored`` is called with the
-    :class:`~muceval.pipelines.common.ScoringNotes` once the systems are scored, before the
-    tests.
+    ``source``: responses scored against a 1992 key, tested over their ``unit`` (``response``:
+    Yeh's randomization over responses), modern predictions scored by the ``modern`` scorer
+    (None: ``gtt``), or score files; one system per file. ``settings`` default to the ``ab``
+    preset. ``yeh``: Yeh's whole procedure (responses only). ``errors``: also compare the error
+    categories of Das et al. (2022). ``on_scored`` gets the scoring notes, before the tests.
 
     Raises
     ------
     UsageError
-        If an option does not go with the inputs, two files give the same system name, or a
-        file holds more than one system (each reader says which).
+        If an option does not go with the inputs, or a file holds more than one system.
     """
     from muceval.significance.settings import PRESETS
 

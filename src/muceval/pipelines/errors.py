@@ -79,8 +79,7 @@ class ErrorComparison:
 @building()
 def compare_errors(analysis: ErrorAnalysis,
                    settings: SignificanceSettings | None = None) -> ErrorComparison:
-    """Each category of the first system against each other system's, by a paired
-    randomization over documents."""
+    """Each category of the first system tested against each other system's."""
     from muceval.significance.error_counts import error_changes
     from muceval.significance.settings import PRESETS
 

@@ -160,9 +160,8 @@ def _from_predictions(source: ModernPredictions, scorer: str | None,
     run = score_modern_files(source.key, source.predictions, chosen, dict(source.names),
                              source.parse, source.schema)
     systems = run.scores[0]
-    counts = {s.system: {"p_num": s.overall.p_num, "p_den": s.overall.p_den,
-                         "r_num": s.overall.r_num, "r_den": s.overall.r_den} for s in systems}
-    scores = {s.system: {"recall": s.overall.recall, "precision": s.overall.precision,
-                         "f1": s.overall.f1} for s in systems}
+    counts = {s.system: {k: getattr(s.overall, k) for k in ("p_num", "p_den", "r_num", "r_den")}
+              for s in systems}
+    scores = {s.system: {m: getattr(s.overall, m) for m in _MEASURES} for s in systems}
     return Evaluation(tuple(s.system for s in systems), run.options[0].label, "document",
                       counts, scores, run.warnings, ratio_tallies(list(systems)))

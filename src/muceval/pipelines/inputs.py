@@ -43,8 +43,7 @@ def names_of(names: Mapping[str, str] | None) -> Names:
 
 @dataclass(frozen=True)
 class Responses:
-    """1992 system responses, scored against a key; ``allow_swapped`` scores responses that
-    look like a key (else refused)."""
+    """1992 system responses, scored against a key."""
 
     key: str
     responses: tuple[str, ...]
@@ -71,8 +70,7 @@ class Responses:
 
 @dataclass(frozen=True)
 class ScoreFiles:
-    """Systems read from 1992 score reports and muceval scores; ``config`` (optional) tells
-    object subtotal rows from slot rows, ``unit`` is the level the files must hold."""
+    """Systems read from 1992 score reports and muceval scores."""
 
     paths: tuple[str, ...]
     config: str | None = None
@@ -89,8 +87,7 @@ class ScoreFiles:
 
 @dataclass(frozen=True)
 class ModernPredictions:
-    """Predictions in a modern JSON layout (or raw answers of a language model, read as
-    ``parse`` says), scored against a modern key."""
+    """Modern predictions (or raw answers of a language model), scored against a modern key."""
 
     key: str
     predictions: tuple[str, ...]

@@ -69,7 +69,6 @@ ReportSource = Responses | ScoreFiles | ModernPredictions
 
 
 class HowBuilt(TypedDict, total=False):
-    """The keyword arguments of :func:`build_report` that ``report_from_*`` pass on."""
 
     settings: SignificanceSettings | None
     options: ReportOptions | None
@@ -105,8 +104,8 @@ def report_from_responses(key: str | Path, responses: Sequence[str | Path], *,
                           slots: str | None = None, alignment_file: str | None = None,
                           names: Mapping[str, str] | None = None,
                           **how: Unpack[HowBuilt]) -> Analysis:
-    """The report of 1992 responses scored against ``key``: :func:`build_report` of
-    :class:`Responses` (``how``: its keyword arguments)."""
+    """The report of 1992 responses scored against ``key`` (``how``: the keyword arguments of
+    :func:`build_report`)."""
     source = Responses(str(key), tuple(str(p) for p in responses),
                        None if config is None else str(config), slots, alignment_file,
                        None if history is None else str(history), scoring or ScoringOptions(),
@@ -118,8 +117,7 @@ def report_from_scores(paths: Sequence[str | Path], *, config: str | Path | None
                        units: str = "same", unit: str | None = None,
                        names: Mapping[str, str] | None = None,
                        **how: Unpack[HowBuilt]) -> Analysis:
-    """The report of systems read from score files: :func:`build_report` of
-    :class:`ScoreFiles`."""
+    """The report of systems read from score files."""
     source = ScoreFiles(tuple(str(p) for p in paths), None if config is None else str(config),
                         None, units, unit, names_of(names))
     return _analysis(build_report(source, **how))
@@ -128,8 +126,7 @@ def report_from_scores(paths: Sequence[str | Path], *, config: str | Path | None
 def report_from_modern(key: str | Path, predictions: Sequence[str | Path], *,
                        names: Mapping[str, str] | None = None,
                        **how: Unpack[HowBuilt]) -> ModernAnalysis:
-    """The report of modern predictions under every modern scorer: :func:`build_report` of
-    :class:`ModernPredictions`.
+    """The report of modern predictions under every modern scorer.
 
     >>> import muceval, pathlib, tempfile
     >>> from importlib.resources import files

@@ -74,12 +74,11 @@ def adjudicated_mappings(history: str | None, responses: Sequence[str],
     from muceval.formats.files import system_names
     from muceval.formats.muc.mappings import sidecar_mapping_path
 
-    found = {}
-    for name in system_names(responses, names) if history is not None else ():
-        sidecar = sidecar_mapping_path(str(history), name)
-        if sidecar.is_file():
-            found[name] = str(sidecar)
-    return found
+    if history is None:
+        return {}
+    sidecars = {name: sidecar_mapping_path(history, name)
+                for name in system_names(responses, names)}
+    return {name: str(path) for name, path in sidecars.items() if path.is_file()}
 
 
 def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
@@ -131,8 +130,7 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
 def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions], *,
                       outputs: Sequence[str | None] = (),
                       recorded: Mapping[str, Any] | None = None) -> ScoredPredictions:
-    """Score modern predictions under each of ``scorers``; ``recorded``: the command's choices
-    to record in the settings."""
+    """Score modern predictions under each of ``scorers``."""
     from muceval.scoring.modern.files import score_modern_files
     from muceval.version import __version__
 
@@ -157,8 +155,7 @@ def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions
 def units_of(source: Responses | ModernPredictions, modern: ModernOptions | None = None,
              notify: Callable[[Any], None] | None = None,
              ) -> tuple[UnitTallies | RatioTallies, str]:
-    """The systems' units, scored here, and what one unit is; modern predictions are scored by
-    ``modern`` (None: the first scorer the key's schema reports), per document."""
+    """The systems' units, scored here, and what one unit is."""
     from muceval.pipelines.common import ScoringNotes, notifier
 
     say = notifier(notify)

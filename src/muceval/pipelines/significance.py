@@ -251,8 +251,7 @@ PAIRS_FORMAT_VERSION = 1
 
 
 def _npz(summary: SignificanceResult, arrays: dict[str, Any]) -> bytes:
-    """A leaderboard's pairs as one ``.npz`` of plain arrays (read with ``numpy.load``, no
-    pickle); ``settings`` as JSON text."""
+    """A leaderboard's pairs as one ``.npz`` of plain arrays (no pickle needed to read it)."""
     import io
 
     import numpy as np

@@ -122,8 +122,7 @@ class Provenance:
 
 @dataclass(frozen=True)
 class Analysis:
-    """Scores of every system, their significance, the report's optional sections, and the
-    settings and inputs that produced them; ``files``: further data files (name, text)."""
+    """Scores of every system, their significance, the report's sections, and their origin."""
 
     systems: tuple[SystemScores, ...]
     tallies: UnitTallies = field(repr=False)
@@ -167,7 +166,6 @@ class Analysis:
         return self.significance.ranking_metric
 
     def recorded(self) -> dict[str, Any]:
-        """The ``settings`` of ``report.json``."""
         return {**self.significance.settings, "systems": len(self.systems),
                 **self.provenance.to_dict()}
 

@@ -120,8 +120,7 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
 
 
 def _kehler(config: Configuration, source: Path, out: Path) -> tuple[AlignmentAudit, Path]:
-    """Kehler's trap (a wholly wrong template aligned by luck, then fixed) under the 1992
-    criterion and the example's strict one."""
+    """Kehler's trap: a wholly wrong template aligned by luck, then fixed."""
     from muceval.reporting.alignment import alignment_table, compare_criteria
     from muceval.significance.settings import SignificanceSettings
 

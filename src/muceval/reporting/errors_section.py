@@ -25,8 +25,7 @@ FIGURE = "errors-categories"
 
 @dataclass(frozen=True)
 class ErrorSection:
-    """The error analysis of a report's systems, best first in the report's ranking, with the
-    tests of each neighbour against the one ranked above it."""
+    """The error analysis of a report's systems, in its ranking, with the neighbours' tests."""
 
     analysis: ErrorAnalysis
     order: tuple[str, ...]
@@ -117,8 +116,7 @@ def _score(value: float) -> str:
 
 def error_section(analysis: ErrorAnalysis, order: Sequence[str], ranked_by: str,
                   settings: SignificanceSettings) -> ErrorSection:
-    """The section for ``analysis`` in the ranking ``order`` (best first), each neighbour
-    tested against the system ranked above it."""
+    """The section, each neighbour in ``order`` tested against the one ranked above it."""
     names = [s.system for s in analysis.systems]
     if sorted(order) != sorted(names):
         raise UsageError(f"the ranking ({', '.join(order)}) and the error analysis "

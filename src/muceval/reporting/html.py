@@ -80,8 +80,7 @@ def _regions(systems: Sequence[SystemScores],
 
 def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, str]] = (),
                                 ) -> list[Distribution]:
-    """The shuffled differences of every pair of neighbours in the ranking, and of the pairs
-    ``asked`` for."""
+    """The shuffled differences of neighbours in the ranking, and of the pairs ``asked``."""
     from muceval.significance.distribution import shuffled_differences
 
     order = analysis.significance.ranking(analysis.ranking_metric)
@@ -94,8 +93,7 @@ def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, s
 def write_folder(out: Path, figures: Mapping[str, Any], data: Mapping[str, str],
                  page: Callable[[Mapping[str, str]], str], *, png: bool, overwrite: bool,
                  keep: Mapping[Any, str] | None) -> ReportFiles:
-    """Write the figures under ``out/figures``, the data files and, last, ``report.html``
-    (``page`` of the SVG text of every figure by id)."""
+    """Write the figures, the data files and, last, ``report.html`` (``page`` of the SVGs)."""
     svgs: dict[str, str] = {}
     files: dict[Path, str | bytes] = {}
     for fig_id, fig in figures.items():

@@ -97,7 +97,6 @@ def modern_scores_table(run: ModernRun, terminal: bool) -> str:
 
 
 def _print_parses(run: ModernRun, console: Any) -> None:
-    """How raw answers were read and, read leniently, the strict F1 beside the lenient one."""
     systems = next((s for s in run.scores if s), ())
     read = [s for s in systems if s.parse is not None]
     if not read:

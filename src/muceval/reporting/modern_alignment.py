@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import document_header
-from muceval.reporting.alignment import AlignmentComparison, print_flips, rank_and_flip
+from muceval.reporting.alignment import AlignmentComparison, criteria_comparison, print_flips
 from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.modern import ratio_tallies
 from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
@@ -19,6 +19,7 @@ from muceval.significance.settings import SignificanceSettings
 
 if TYPE_CHECKING:
     from muceval.scoring.modern import ModernScores
+    from muceval.significance.result import SignificanceResult
 
 __all__ = ["MODERN_ALIGNMENT_FORMAT", "compare_gtt_alignment", "modern_alignment_table",
            "modern_alignment_to_csv", "modern_alignment_to_dict", "modern_alignment_to_json"]
@@ -35,28 +36,14 @@ def _scores(audit: GttAlignmentAudit, criterion: str) -> ModernScores:
 
 def compare_gtt_alignment(audits: Sequence[GttAlignmentAudit],
                           settings: SignificanceSettings | None = None) -> AlignmentComparison:
-    """Each system's change of F from ``gtt`` to ``gtt-role-match`` tested, and the ranks, τ
-    and flips of the systems under both."""
-    chosen = replace((settings or SignificanceSettings()).with_seed(),
-                     classic=False, bootstrap=0)
-    p_values: dict[tuple[str, str], float] = {}
-    for a in audits:
-        pseudo = [replace(a.scores, system=f"{a.system}@{DEFAULT}"),
-                  replace(a.strict, system=f"{a.system}@{FLAG}")]
-        result = compare_ratios(ratio_tallies(pseudo), ("f1",), chosen)
-        p_values[(a.system, FLAG)] = result.comparison(
-            pseudo[0].system, pseudo[1].system, "f1").p_value
-    names = [a.system for a in audits]
-    decisions: dict[str, dict[tuple[str, str], tuple[bool, float]]] = {}
-    if len(audits) >= 2:
-        for c in CRITERIA:
-            result = compare_ratios(ratio_tallies([_scores(a, c) for a in audits]), ("f1",),
-                                    chosen)
-            decisions[c] = {(x.a, x.b): (x.significant, x.p_value) for x in result.comparisons}
-    ranks, tau, flips = rank_and_flip(
-        names, {c: [_scores(a, c).overall.f1 for a in audits] for c in CRITERIA}, decisions,
-        DEFAULT)
-    return AlignmentComparison(p_values, ranks, tau, flips, chosen.to_json())
+    """Each system's change of F from ``gtt`` to ``gtt-role-match`` tested, with the flips."""
+    def test(rows: list[tuple[str, ModernScores]],
+             chosen: SignificanceSettings) -> SignificanceResult:
+        return compare_ratios(ratio_tallies([replace(s, system=n) for n, s in rows]), ("f1",),
+                              chosen)
+
+    return criteria_comparison({a.system: {c: _scores(a, c) for c in CRITERIA} for a in audits},
+                               CRITERIA, DEFAULT, lambda s: s.overall.f1, test, settings)
 
 
 def _r(value: float) -> float:

@@ -59,8 +59,7 @@ class ScorerResult:
 
 @dataclass(frozen=True)
 class ModernAnalysis:
-    """Every modern scorer's scores of every system and their significance, the settings, the
-    inputs and the report's optional sections."""
+    """Every modern scorer's scores of every system, their significance and the sections."""
 
     scorers: tuple[ScorerResult, ...]
     settings: SignificanceSettings
@@ -182,8 +181,7 @@ def _default_title(analysis: ModernAnalysis) -> str:
 def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
                         title: str | None = None, png: bool = False, overwrite: bool = False,
                         keep: Mapping[Any, str] | None = None) -> ReportFiles:
-    """Write ``report.html``, the figures and ``report.json`` for modern predictions (as
-    :func:`~muceval.reporting.html.write_report`)."""
+    """:func:`~muceval.reporting.html.write_report` for modern predictions."""
     figures = {f"{r.anchor}-{kind}-{metric}": plot(r.significance, metric,
                                                    f"{r.label}: {TITLES[metric]}")
                for r in analysis.scorers if r.significance is not None

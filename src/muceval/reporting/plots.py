@@ -168,7 +168,6 @@ def matrix_plot(result: SignificanceResult, metric: str,
 
 def _matrix_marks(fig: SvgFigure, cells: Sequence[Sequence[Comparison | None]],
                   corner: tuple[float, float], cell: float) -> None:
-    """The white lines between the cells and the frames of the significant ones."""
     left, top = corner
     side = cell * len(cells)
     grid = [polyline([(left, top + k * cell), (left + side, top + k * cell)])
@@ -205,8 +204,7 @@ def _p_text(p: float) -> str:
 
 def _matrix_text(fig: SvgFigure, c: Comparison, at: tuple[float, float], cell: float,
                  face: str, size: float) -> None:
-    """The p-value of a cell (``at``: its horizontal centre and top), and its confidence when
-    approximate and below 1.000."""
+    """The p-value of a cell (``at``: its horizontal centre and top), and its confidence."""
     x, y = at
     dark = sum(int(face[k:k + 2], 16) for k in (1, 3, 5)) / (3 * 255) < 0.5
     ink = "#ffffff" if dark else "#000000"

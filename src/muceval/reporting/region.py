@@ -127,7 +127,6 @@ class _Plane:
 
 def _region_panels(regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
                    iso_f: Sequence[float]) -> SvgFigure:
-    """One panel per system, every other system's rectangle in faint grey behind it."""
     short = short_names([name for name, _ in regions], limit=12)
     # One colour for the panel's system: the palette's greys would pass for the context.
     highlight = "#1f4f78"
@@ -163,8 +162,7 @@ def _official(points: Mapping[str, tuple[float | None, float | None]]) -> tuple[
 
 def _box(points: Mapping[str, tuple[float | None, float | None]],
          ) -> tuple[float, float, float, float] | None:
-    """The rectangle (x0, y0, x1, y1) in percent spanned by a system's defined manners, at
-    least 0.2 wide and high."""
+    """The rectangle (x0, y0, x1, y1) in percent of a system's manners, at least 0.2 wide."""
     pts = [(100 * rp[0], 100 * rp[1]) for m, rp in points.items()
            if m in _MANNERS and rp[0] is not None and rp[1] is not None]
     if not pts:
@@ -193,8 +191,7 @@ def _region(fig: SvgFigure, plane: _Plane, name: str,
 
 def _place_labels(fig: SvgFigure, plane: _Plane, points: Sequence[tuple[str, float, float]],
                   short: Mapping[str, str]) -> None:
-    """Label each dot, moved down (with a leader line) until it overlaps no label placed
-    before."""
+    """Label each dot, moved down (with a leader line) until it overlaps no other label."""
     unit = plane.side / 100  # points per percent
     height = 9.0
     placed: list[tuple[float, float, float, float]] = []

@@ -98,8 +98,7 @@ def template_of(text: str) -> jinja2.Template:
 
 @runtime_checkable
 class ReportSection(Protocol):
-    """One optional part of a report: ``id`` is its anchor and its key in ``report.json``,
-    ``after`` the part of the page it follows (one of :data:`ANCHORS`)."""
+    """One optional part of a report, placed ``after`` one of :data:`ANCHORS`."""
 
     id: str
     title: str

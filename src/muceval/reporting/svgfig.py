@@ -70,8 +70,7 @@ class Dot:
 
 @dataclass(frozen=True)
 class Text:
-    """``text`` at ``(x, y)``: ``anchor`` start, middle or end; ``middle`` True centres it
-    vertically on ``y``, else ``y`` is its baseline; ``rotate`` in degrees, counter-clockwise."""
+    """``text`` at ``(x, y)``; ``middle`` centres it on ``y`` (else its baseline)."""
 
     x: float
     y: float

@@ -283,8 +283,7 @@ def _matches(question: Question, chosen: Mapping[str, str]) -> bool:
 
 def _next(base: str, session: Adjudication, question_id: str, filters: str,
           skip: bool = False) -> Response:
-    """The next open question after the one just answered (or skipped), within the queue's
-    filters; the queue when none is left."""
+    """The next open question within the queue's filters; the queue when none is left."""
     parsed = parse_qs(filters)
     chosen = {k: parsed.get(k, [""])[0] for k in _FILTERS}
     # By place in the queue, not by number: a question first seen after an answer has a
