@@ -173,7 +173,6 @@ _SHOWN_PROBLEMS = 10
 
 
 def _print_problems(error: InputError) -> None:
-    """The first problems of each file; the rest counted, with where to see them all."""
     problems = error.problems
     for problem in problems[:_SHOWN_PROBLEMS]:
         click.echo(f"error: {problem}", err=True)

@@ -58,7 +58,6 @@ def demo(out_dir: str, fmt: str) -> None:
 
 
 def _kehler(console: Console, result: DemoResult) -> None:
-    """Kehler's trap: F at each step under the 1992 criterion and the strict one."""
     from muceval.reporting.outputs import new_table
 
     audit = cast("AlignmentAudit", result.kehler)  # called only when there is one

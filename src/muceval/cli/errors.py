@@ -168,7 +168,6 @@ def _compare(compared: ErrorComparison, fmt: str, destination: Destination) -> N
 
 
 def _tables(analysis: ErrorAnalysis, terminal: bool) -> str:
-    """Per system: P/R/F1 per row, then the categories per row (and after the repair)."""
     from muceval.reporting.outputs import text_console
 
     console = text_console(WIDTH, terminal)

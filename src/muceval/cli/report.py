@@ -192,7 +192,6 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
 
 def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptions,
            keep: dict[str | None, str], fmt: str, started: float) -> None:
-    """Write the report, then say where: the compact table, or the files as JSON."""
     import contextlib
     import json
     import time
@@ -219,7 +218,6 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
 
 
 def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
-    """The compact terminal table: ALL TEMPLATES per system, ranked, with its group."""
     from rich.console import Console
     from rich.table import Table
 
@@ -242,7 +240,6 @@ def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
 
 
 def _print_modern(analysis: ModernAnalysis, html: Path, elapsed: float) -> None:
-    """Each scorer's systems, best first, with F1."""
     for r in analysis.scorers:
         ranked = sorted(r.systems, key=lambda s: -s.overall.f1)
         click.echo(f"{r.label}: " + ", ".join(f"{s.system} {100 * s.overall.f1:.2f}"

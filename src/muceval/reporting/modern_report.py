@@ -82,7 +82,6 @@ class ModernAnalysis:
 
     @property
     def ranking(self) -> tuple[str, tuple[str, ...]]:
-        """The page's ranking: F1 under the first scorer that tests every system."""
         names = {s.system for r in self.scorers for s in r.systems}
         for r in self.scorers:
             if r.significance is not None and len(r.systems) == len(names):

@@ -50,7 +50,6 @@ class ScoreView:
 
     def text(self, results: Mapping[str, Sequence[PairScore]], config: Configuration,
              fmt: ScoreFormat | None = None) -> str:
-        """The text of ``results`` in ``fmt`` (default: the chosen one), all systems in one."""
         from muceval.formats.scores.csv import scores_to_csv
         from muceval.formats.scores.json import scores_to_json
         from muceval.reporting.muc1992 import format_report

@@ -173,7 +173,6 @@ def _box(points: Mapping[str, tuple[float | None, float | None]],
 
 def _region(fig: SvgFigure, plane: _Plane, name: str,
             points: Mapping[str, tuple[float | None, float | None]], color: str) -> bool:
-    """One system's rectangle and dot; whether the dot was drawn."""
     box = _box(points)
     if box is not None:
         x0, y0, x1, y1 = box

@@ -166,7 +166,6 @@ def render_classic_tests(result: SignificanceResult, console: Any,
 
 
 def _classic_notes(result: SignificanceResult, console: Any, tests: Sequence[str]) -> None:
-    """What the classic tests assume, and whether the sign test of recall agrees."""
     independent = [t for t in tests if t not in PAIRED_TESTS]
     console.print(
         "Paired tests (paired-t, sign, wilcoxon) and randomization compare the systems unit "

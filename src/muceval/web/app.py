@@ -243,7 +243,6 @@ class _Pages:
         return RedirectResponse(back, status_code=303)
 
     def _back(self, given: str) -> str:
-        """Where a mapping page returns: a page of this session only."""
         return given if given.startswith(self.base + "/") else f"{self.base}/"
 
     def scores(self, request: Request) -> Response:
