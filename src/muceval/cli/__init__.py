@@ -1,7 +1,5 @@
 """The ``muceval`` command line: one module per command, which parses its options, calls the
-library and prints. Errors in user input (:class:`muceval.errors.MucevalError`) end the
-program with exit code 2 and one clear message, never a traceback.
-"""
+library and prints."""
 
 from muceval.cli.app import cli, main
 

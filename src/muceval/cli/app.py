@@ -13,6 +13,8 @@ import click
 from muceval.errors import InputError, MucevalError, MucevalWarning, UsageError
 from muceval.version import __version__
 
+# Written here so that ``muceval --help`` imports no command (their modules bring NumPy and
+# more); tests/test_first_hour.py checks each against the command's own help.
 SHORT_HELP = {
     "adjudicate": "Serve the open questions of the responses as a page, on 127.0.0.1 only.",
     "alignment": "Score the responses under several alignment criteria and show what changes.",
@@ -32,13 +34,10 @@ SHORT_HELP = {
     "validate": "Read keys, responses, configurations, histories or score reports and report "
                 "what each holds and every problem found.",
 }
-"""Each command's line in ``muceval --help``, so that the list imports no command (their
-modules bring NumPy and more); tests/test_first_hour.py checks each against the command's own
-help."""
 
+# Each command's module is imported when it runs: importing all of them cost every command
+# about 0.3 s.
 COMMAND_MODULES = {name: name.replace("-", "_") for name in SHORT_HELP}
-"""Each command and the module of ``muceval.cli`` that defines it, imported when the command
-runs: importing all of them (and what they import) cost every command about 0.3 s."""
 
 
 class _Commands(click.Group):
@@ -174,7 +173,6 @@ _SHOWN_PROBLEMS = 10
 
 
 def _print_problems(error: InputError) -> None:
-    """The first problems of each file; the rest counted, with where to see them all."""
     problems = error.problems
     for problem in problems[:_SHOWN_PROBLEMS]:
         click.echo(f"error: {problem}", err=True)

@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-_QUIET = [False]
-"""Whether the running command was given ``--quiet`` (set by the option, for each run)."""
+_QUIET = [False]  # set by the --quiet option, at each run
 
 
 def set_quiet(on: bool) -> None:
@@ -36,9 +35,7 @@ def notice(message: str) -> None:
 
 
 QUIET_SECONDS = 2.0
-"""Work shorter than this writes no progress line when stderr is not a terminal."""
 LINE_SECONDS = 10.0
-"""How often a progress line is written, after that."""
 
 
 @contextlib.contextmanager
@@ -46,10 +43,9 @@ def progress_bar(enabled: bool, label: str = "randomization", asked: bool = Fals
                  ) -> Iterator[Callable[[int, int], None] | None]:
     """A progress callback ``(done, total)`` drawing a bar on stderr, or ``None`` when disabled.
 
-    When stderr is not a terminal (a log file, a batch job) it writes plain lines instead of a
-    bar: none for work done within :data:`QUIET_SECONDS`, then one every
-    :data:`LINE_SECONDS` and one at the end, so that long work is never silent and short work
-    writes nothing; ``asked`` (the user asked for progress): a line at every tenth.
+    Without a terminal it writes lines instead: none within :data:`QUIET_SECONDS`, then one
+    every :data:`LINE_SECONDS` and one at the end, so that long work is never silent and short
+    work writes nothing; ``asked`` (the user asked for progress): one at every tenth.
     """
     if not enabled or _QUIET[0]:
         yield None
@@ -104,20 +100,16 @@ progress_option = click.option(
     "otherwise (default: only on a terminal).")
 
 
+# The kinds of file a folder of responses, of scores, of error analyses holds.
 RESPONSES = frozenset({"templates"})
-"""Kinds of the files a folder of responses holds (see :func:`expand_folders`)."""
 SCORES = frozenset({"scores-csv", "unit-csv", "scores-json", "modern-scores", "report-1992"})
-"""Kinds of the files a folder of scores holds."""
 ERROR_ANALYSES = frozenset({"error-analysis"})
-"""Kinds of the files ``significance --errors`` reads."""
 
 
 def expand_folders(paths: tuple[str, ...] | list[str], kinds: Collection[str]) -> tuple[str, ...]:
-    """The paths, with each folder replaced by its files of ``kinds`` (names of the registry's
-    kinds, e.g. :data:`RESPONSES`), sorted, hidden ones left out; a note on stderr names the
-    files skipped: a folder may hold responses and their reports side by side. Files named one
-    by one are always kept (a wrong one is refused by its reader, with the reason).
-    """
+    """The paths, with each folder replaced by its files of ``kinds``, sorted, hidden ones left
+    out; a note names the files skipped (a folder may hold responses and their reports side by
+    side). Files named one by one are always kept: their reader refuses a wrong one."""
     from muceval.formats.modern import LAYOUTS
     from muceval.formats.registry import INPUTS
 
@@ -181,11 +173,7 @@ SCHEMA_OPTION = click.option(
 def report_warnings(warnings: Sequence[Problem], file_warnings: Sequence[Problem],
                     strict: bool) -> None:
     """Print the warnings of a scoring session on stderr; with ``strict``, stop with exit 2.
-
-    Session warnings are printed in full; the readers' warnings (often many per file) as one
-    line for the run: how many, in which files, and the ``muceval validate`` command that
-    lists them (a single one is printed whole).
-    """
+    The readers' warnings (often many per file) are summed up in one line."""
     prefix = "error" if strict else "warning"
     say = (lambda text: click.echo(text, err=True)) if strict else notice  # errors always
     for warning in warnings:
@@ -256,9 +244,9 @@ def parse_names(values: Sequence[str], inputs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+# muceval.core.unit_levels.UNIT_LEVELS, written again so that the command line starts without
+# NumPy.
 UNIT_LEVELS = ("message", "template", "fill")
-"""What one unit of the significance tests may be: :data:`muceval.core.unit_levels.UNIT_LEVELS`,
-written again here so that the command line starts without NumPy."""
 
 UNIT_LEVEL_HELP = ("a message (MUC-4), a key template with its mapped response (unmapped "
                    "response templates on their own), or a key fill (each key fill with the "
@@ -278,10 +266,8 @@ unit_level_option = _unit_option("With --key: the unit of the randomization: ")
 
 
 def refuse_unused(accepted: Collection[str], why: str) -> None:
-    """Refuse every option given on the command line that the path taken does not use
-    (``accepted``: the parameter names it uses), so that no flag is taken and ignored; the
-    message is the flag, then ``why``."""
-
+    """Refuse every option given on the command line that is not ``accepted`` (no flag is taken
+    and ignored); the message is the flag, then ``why``."""
     for param in click.get_current_context().command.params:
         if (param.name is not None and param.name not in accepted and param.name != "quiet"
                 and given_on_command_line(param.name)):
@@ -290,7 +276,6 @@ def refuse_unused(accepted: Collection[str], why: str) -> None:
 
 
 def given_on_command_line(name: str) -> bool:
-    """Whether the parameter ``name`` of the running command was given on the command line
-    (not defaulted)."""
+    """Whether the parameter ``name`` of the running command was given, not defaulted."""
     return (click.get_current_context().get_parameter_source(name)
             is click.core.ParameterSource.COMMANDLINE)

@@ -146,10 +146,9 @@ def compare(baseline: str, candidates: tuple[str, ...], key_path: str | None,
 
 _COMMON = ("baseline", "candidates", "metrics", "method", "shuffles", "seed", "alternative",
            "alpha", "confidence", "adjust", "bootstrap", "threads", "names", "fmt", "strict")
-"""The options of `compare` whatever it compares."""
 _KEYED = {*_COMMON, "key_path", "config_path", "slots_path", "history_path", "no_query_pass",
           "unit", "errors"}
-"""The options of responses scored against a 1992 key."""
+# The options each kind of input takes; any other one given is refused.
 _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
     "Responses": (frozenset(_KEYED), "does not go with responses scored against a 1992 key"),
     # Yeh's procedure fixes the method and the number of shuffles; responses are not
@@ -165,5 +164,3 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
     "ModernScoreFiles": (frozenset(_COMMON), "does not go with modern scores"),
     "ErrorAnalyses": (frozenset(_COMMON), "does not go with error analyses"),
 }
-"""The options each kind of input takes (:data:`muceval.pipelines.compare.CompareSource`,
-responses by their unit: Yeh's responses or not); any other one given is refused."""

@@ -58,14 +58,11 @@ def demo(out_dir: str, fmt: str) -> None:
 
 
 def _kehler(console: Console, result: DemoResult) -> None:
-    """Kehler's trap: F at each step under the 1992 criterion and the strict one."""
-    from rich.table import Table
+    from muceval.reporting.outputs import new_table
 
     audit = cast("AlignmentAudit", result.kehler)  # called only when there is one
-    table = Table(title="Kehler's trap (example/kehler): a wrong template aligned by luck")
-    table.add_column("response")
-    for name in audit.scored:
-        table.add_column(f"F {name}", justify="right")
+    table = new_table("Kehler's trap (example/kehler): a wrong template aligned by luck",
+                      ("response",), [f"F {name}" for name in audit.scored])
     first = {name: audit.systems[0].scores[name].f1 for name in audit.scored}
     for s in audit.systems:
         cells = []

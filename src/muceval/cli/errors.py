@@ -3,7 +3,6 @@ schema) and of 1992 MUC-4 templates."""
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
 MODE_CHOICES = ("all", "msp", "mmi", "mat")
 TYPE_CHOICES = ("equal", "any")
 WIDTH = 160
-"""The width of the tables written to a file (and at most on a terminal)."""
 
 
 @dataclass(frozen=True)
@@ -159,12 +157,10 @@ def _compare(compared: ErrorComparison, fmt: str, destination: Destination) -> N
         return
     if fmt == "csv":
         raise click.UsageError("--compare gives a table or JSON")
-    from rich.console import Console
-
+    from muceval.reporting.outputs import text_console
     from muceval.reporting.terminal import render_error_changes
 
-    console = Console(record=True, width=120,
-                      file=None if destination.output is None else io.StringIO())
+    console = text_console(120, destination.output is None)
     render_error_changes(list(compared.changes), console, settings.alpha, settings.seed,
                          settings.adjust)
     if destination.output is not None:
@@ -172,10 +168,9 @@ def _compare(compared: ErrorComparison, fmt: str, destination: Destination) -> N
 
 
 def _tables(analysis: ErrorAnalysis, terminal: bool) -> str:
-    """Per system: P/R/F1 per row, then the categories per row (and after the repair)."""
-    from rich.console import Console
+    from muceval.reporting.outputs import text_console
 
-    console = Console(record=True, width=WIDTH, file=None if terminal else io.StringIO())
+    console = text_console(WIDTH, terminal)
     for system in analysis.systems:
         _scores(console, system)
         _categories(console, system)
@@ -186,16 +181,14 @@ def _tables(analysis: ErrorAnalysis, terminal: bool) -> str:
 
 
 def _scores(console: Console, system: SystemErrors) -> None:
-    from rich.table import Table
+    from muceval.reporting.outputs import new_table
 
     before, after = system.before_totals, system.after_totals
-    table = Table(title=f"{system.system}: Before Transformation"
-                  + (" and After" if after is not None else ""))
-    columns = ["row", "P", "R", "F1", "num", "p_den", "r_den"]
+    columns = ["P", "R", "F1", "num", "p_den", "r_den"]
     if after is not None:
         columns += ["after P", "after R", "after F1"]
-    for column in columns:
-        table.add_column(column, justify="left" if column == "row" else "right")
+    table = new_table(f"{system.system}: Before Transformation"
+                      + (" and After" if after is not None else ""), ("row",), columns)
     for n, name in enumerate(before.names):
         row = before.rows[n]
         # Percentages with two decimals, as score prints them (JSON and CSV keep fractions).
@@ -214,8 +207,8 @@ def _score(totals: Any) -> str:
 
 
 def _chunks(columns: list[list[str]], room: int) -> list[list[int]]:
-    """The columns split, in order, into runs whose cells fit ``room`` characters (a column
-    takes its widest cell, padding and rule); each run holds at least one column."""
+    """The columns split, in order, into runs that fit ``room`` characters (at least one
+    column each)."""
     runs: list[list[int]] = [[]]
     used = 0
     for n, cells in enumerate(columns):
@@ -231,7 +224,7 @@ def _chunks(columns: list[list[str]], room: int) -> list[list[int]]:
 def _categories(console: Console, system: SystemErrors) -> None:
     """The categories per row; with many roles (open schemas such as FAMuS's frames) the
     rows are split over several tables that each fit the width."""
-    from rich.table import Table
+    from muceval.reporting.outputs import new_table
 
     before, after = system.before_totals, system.after_totals
     categories = system.options.categories
@@ -244,14 +237,10 @@ def _categories(console: Console, system: SystemErrors) -> None:
     runs = _chunks(cells, WIDTH - label - extra)
     for part, run in enumerate(runs, start=1):
         shown = "" if len(runs) == 1 else f", {part}/{len(runs)}"
-        table = Table(title=f"{system.system}: error categories (Before Transformation, per "
-                      f"row{shown})")
-        table.add_column("category")
-        for n in run:
-            table.add_column(names[n], justify="right")
         last = after is not None and part == 1
-        if last:
-            table.add_column("after: total", justify="right")
+        table = new_table(f"{system.system}: error categories (Before Transformation, per "
+                          f"row{shown})", ("category",),
+                          [*(names[n] for n in run), *(["after: total"] if last else [])])
         for k, category in enumerate(categories):
             row = [category, *(cells[n][k + 1] for n in run)]
             if last and after is not None:

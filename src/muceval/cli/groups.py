@@ -1,7 +1,5 @@
-"""Option groups: click options that reach a command as one object (``@testing_options("muc4")``
-gives ``testing: Testing``), worded, defaulted and built in one place. The command context still
-holds each option by its own name, for :func:`muceval.cli.common.refuse_unused`.
-"""
+"""Option groups: click options that reach a command as one object, worded, defaulted and built
+in one place (``@testing_options("muc4")`` gives ``testing: Testing``)."""
 
 from __future__ import annotations
 
@@ -51,7 +49,6 @@ def option_group(target: str, build: Callable[..., Any],
 
 SETTINGS_OPTIONS = ("method", "shuffles", "seed", "alternative", "alpha", "confidence", "adjust",
                     "bootstrap", "unit_means")
-"""The options of :func:`testing_options` that make a SignificanceSettings."""
 
 
 @dataclass(frozen=True)
@@ -160,8 +157,8 @@ class ConfigurationChoice:
 
 def configuration_options(when: str = "", note: str = "", *, alignment_file: bool = False,
                           criterion: bool = False) -> Decorator:
-    """``--config`` and ``--slots`` (``when``: the case they apply to, e.g. "With --key";
-    ``note``: what else this command does with them); gives ``configuration``."""
+    """``--config`` and ``--slots`` (``when``: the case they apply to); gives
+    ``configuration``."""
     lead = f"{when}: the configuration" if when else "Configuration"
     options = [
         click.option(
@@ -207,8 +204,7 @@ def scoring_options(when: str = "", *, mapping: bool = False) -> Decorator:
 
 @dataclass(frozen=True)
 class Keyed:
-    """The key of responses or predictions scored by ``significance --key``, and how the 1992
-    scorer reads and scores them."""
+    """The key of ``significance --key`` and how the 1992 scorer scores its responses."""
 
     key_path: str | None
     config_path: str | None = None

@@ -15,15 +15,12 @@ from muceval.scoring.scorers import EVENT_N, SCORERS, modern_scorers
 METRIC_CHOICES = (*SCORERS, "all")
 MODERN_ONLY = ("phi", "event_n", "event_n_file", "ignore_empty_docs", "compat", "parse",
                "schema")
-"""The options of `score` that only the modern metrics take."""
 MODERN_USES = ("responses", "key_path", "metric", *MODERN_ONLY, "fmt", "output", "force",
                "names", "strict")
-"""Every option of `score` the modern path uses: any other one given is refused."""
 
 
 def modern_options() -> Decorator:
-    """The options of the modern metrics, added to `score`; it receives ``modern:
-    ModernChoice``."""
+    """The options of the modern metrics; `score` receives ``modern: ModernChoice``."""
     def taking(option: str) -> str:
         return ", ".join(m for m in modern_scorers() if option in SCORERS[m].options)
 
@@ -61,8 +58,7 @@ def modern_options() -> Decorator:
 
 def run_modern(key_path: str, predictions: Sequence[str], choice: ModernChoice, fmt: str,
                destination: Destination, strict: bool, names: dict[str, str]) -> None:
-    """Score modern predictions (:func:`muceval.pipelines.score.score_predictions`); print or
-    write the table, JSON or CSV."""
+    """Score modern predictions; print or write the table, JSON or CSV."""
     from muceval.pipelines.inputs import ModernPredictions, names_of
     from muceval.pipelines.score import score_predictions
     from muceval.reporting.modern import (

@@ -174,7 +174,7 @@ def report(inputs: tuple[str, ...], key_path: str | None, configuration: Configu
 
 _COMMON = ("inputs", "example", "out_dir", "title", "force", "png", "histograms",
            *SETTINGS_OPTIONS, "metrics", "threads", "names", "fmt", "strict")
-"""The options of `report` whatever it reports on."""
+# The options each kind of input takes; any other one given is refused.
 _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
     "ModernPredictions": (frozenset({*_COMMON, "key_path", "errors", "parse", "schema"}
                                     - {"unit_means", "metrics", "histograms"}),
@@ -188,13 +188,10 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str]] = {
     "ScoreFiles": (frozenset({*_COMMON, "config_path", "slots_path", "units", "unit"}),
                    "applies when scoring responses with --key (or --example)"),
 }
-"""The options each kind of input takes (:data:`muceval.pipelines.report.ReportSource`);
-any other one given is refused."""
 
 
 def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptions,
            keep: dict[str | None, str], fmt: str, started: float) -> None:
-    """Write the report, then say where: the compact table, or the files as JSON."""
     import contextlib
     import json
     import time
@@ -221,7 +218,6 @@ def _write(analysis: Analysis | ModernAnalysis, out_dir: str, shown: ReportOptio
 
 
 def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
-    """The compact terminal table: ALL TEMPLATES per system, ranked, with its group."""
     from rich.console import Console
     from rich.table import Table
 
@@ -244,7 +240,6 @@ def _print_summary(analysis: Analysis, html: Path, elapsed: float) -> None:
 
 
 def _print_modern(analysis: ModernAnalysis, html: Path, elapsed: float) -> None:
-    """Each scorer's systems, best first, with F1."""
     for r in analysis.scorers:
         ranked = sorted(r.systems, key=lambda s: -s.overall.f1)
         click.echo(f"{r.label}: " + ", ".join(f"{s.system} {100 * s.overall.f1:.2f}"

@@ -237,7 +237,6 @@ def _score(source: Responses, history: HistoryChoice,
 def _show(view: ScoreView, destination: Destination,
           results: Mapping[str, Sequence[PairScore]], config: Configuration,
           inputs: Mapping[str | None, str]) -> None:
-    """The scores as asked: a folder of files, a file, or standard output."""
     if destination.output_dir is not None:
         written = write_folder(destination.output_dir, view, results, config, inputs,
                                destination.force)
@@ -276,7 +275,6 @@ def _save_elsewhere(failed: HistorySaveError, inputs: set[str | None]) -> None:
 
 
 def _ask_on_terminal(config: Configuration) -> AnswerCallback:
-    """A callback that asks the person at the terminal to judge a response fill."""
     from muceval.core.model import Judgement
     from muceval.formats.muc.templates import format_value
 

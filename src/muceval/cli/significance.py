@@ -52,8 +52,7 @@ def _pairs_file(pairs_path: str | None, force: bool) -> Destination | None:
 
 @dataclass(frozen=True)
 class Subject:
-    """What is tested besides MUC tallies: one modern scorer (with its similarity), or the
-    error categories of error analyses."""
+    """What is tested besides MUC tallies: one modern scorer, or error categories."""
 
     scorer: str | None
     errors: bool
@@ -208,10 +207,10 @@ def significance(inputs: tuple[str, ...], keyed: Keyed, testing: Testing,
 _ALL = frozenset({"inputs", *SETTINGS_OPTIONS, "metrics", "threads", "units", "names",
                   "unit_level", "matrix", "tests", "scheduler", "checkpoint", "pairs_path",
                   "force", "show_plan", "progress", "fmt", "errors"})
-"""The options of MUC tallies: all but --scorer (--errors: refused by the inputs)."""
 _MODERN = frozenset({*SETTINGS_OPTIONS, "inputs", "metrics", "scorer", "matrix", "progress",
                      "fmt", "errors", "names"} - {"unit_means"})
-"""The options of per-document modern counts."""
+# The options each kind of input takes (any other one given is refused), and the progress
+# bar's label.
 _ACCEPTED: dict[str, tuple[frozenset[str], str, str | None]] = {
     "ScoreFiles": (_ALL, "does not go with scores (MUC tallies): it is for responses "
                    "scored with --key, or for modern scores", "randomization"),
@@ -233,8 +232,6 @@ _ACCEPTED: dict[str, tuple[frozenset[str], str, str | None]] = {
         "does not apply to error counts (--errors: paired randomization over documents, exact "
         "up to 20 differing documents)", None),
 }
-"""The options each kind of input takes (:data:`muceval.pipelines.significance.
-SignificanceSource`), any other one given refused; and the progress bar's label."""
 
 
 def _print(result: SignificanceResult | ErrorPairs | StreamedRun | Plan, fmt: str,
@@ -260,9 +257,9 @@ def _print(result: SignificanceResult | ErrorPairs | StreamedRun | Plan, fmt: st
         click.echo(result.to_csv(), nl=False)
 
 
+# What a pairs file holds only when asked for: its name, its key in the settings, and how.
 _ASKED = (("intervals", "pairs_intervals", "--bootstrap N"),
           ("classic tests", "pairs_classic_tests", "--tests all"))
-"""What a pairs file holds only when asked for: its name, its key in the settings, and how."""
 
 
 def _table(result: SignificanceResult | ErrorPairs | StreamedRun, matrix: bool | None,

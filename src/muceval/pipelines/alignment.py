@@ -1,6 +1,4 @@
-"""``muceval alignment`` as library calls: the alignment criteria audited and compared, on 1992
-responses (:func:`audit_alignment`, also the Alignment section of a report) or on modern
-predictions (:func:`audit_modern_alignment`, GTT's criterion against ``gtt-role-match``).
+"""``muceval alignment`` as library calls, on 1992 responses or on modern predictions.
 
 >>> from importlib.resources import files
 >>> from muceval import SignificanceSettings
@@ -36,8 +34,7 @@ __all__ = ["AlignmentRun", "ModernAlignmentRun", "audit_alignment", "audit_moder
 
 @dataclass(frozen=True)
 class AlignmentRun:
-    """The criteria audited on 1992 responses, each change of F tested (None with one
-    criterion), what the readers warned of, and what the JSON output records."""
+    """The criteria audited on 1992 responses, each change of F tested (None with one)."""
 
     audit: AlignmentAudit
     comparison: AlignmentComparison | None
@@ -52,18 +49,9 @@ def audit_alignment(source: Responses, criteria: str | None = None, *,
                     audit: str | None = None, command: str = "alignment",
                     config: Configuration | None = None,
                     progress: Callable[[int, int], None] | None = None) -> AlignmentRun:
-    """Score the responses of ``source`` under the alignment ``criteria`` (comma-separated
-    names of its configuration; ``'compare'`` or None: the configuration's compare list) and
-    test each change of F against the default criterion with ``settings``.
-
-    ``pairs``, ``removal``, ``calibrate`` and ``entropy`` add those audits; ``audit`` and
-    ``command`` are what the JSON output records; ``config``: the configuration already read.
-
-    Raises
-    ------
-    UsageError
-        If a criterion is not one of the configuration's.
-    """
+    """Score ``source`` under the alignment ``criteria`` (names of its configuration; None or
+    ``'compare'``: its compare list) and test each change of F against the default criterion;
+    ``audit`` and ``command`` are only recorded in the JSON output."""
     from muceval.reporting.alignment import compare_criteria
     from muceval.scoring.alignment.criteria import parse_criteria
     from muceval.scoring.session import audit_files
@@ -87,8 +75,7 @@ def audit_alignment(source: Responses, criteria: str | None = None, *,
 
 @dataclass(frozen=True)
 class ModernAlignmentRun:
-    """GTT's criterion audited on each system's predictions, the change against
-    ``gtt-role-match`` tested, the scorer's warnings, and what the JSON output records."""
+    """GTT's criterion audited on each system's predictions against ``gtt-role-match``."""
 
     audits: tuple[GttAlignmentAudit, ...]
     comparison: AlignmentComparison
@@ -99,14 +86,8 @@ class ModernAlignmentRun:
 @building()
 def audit_modern_alignment(source: ModernPredictions,
                            settings: SignificanceSettings | None = None) -> ModernAlignmentRun:
-    """Audit GTT's alignment criterion (``gtt`` against ``gtt-role-match``) on modern
-    predictions; the change of F is tested by a paired randomization over documents.
-
-    Raises
-    ------
-    UsageError
-        If two prediction files give the same system name.
-    """
+    """Audit GTT's alignment criterion against ``gtt-role-match`` on modern predictions, the
+    change of F tested by a paired randomization over documents."""
     from muceval.formats.files import system_names
     from muceval.formats.modern import read_modern
     from muceval.reporting.modern_alignment import compare_gtt_alignment

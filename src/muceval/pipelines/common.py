@@ -1,5 +1,4 @@
-"""What the pipelines share: the notes of scoring, the metrics tested by default, and the
-refusal of an output that is an input."""
+"""What the pipelines share."""
 
 from __future__ import annotations
 
@@ -19,9 +18,7 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class ScoringNotes:
-    """What scoring (or reading) noted, given to ``on_scored`` before the (long) tests run:
-    the session's warnings, those of the files, the questions no recorded answer settled,
-    what a modern scorer could not score, and other notes."""
+    """What scoring (or reading) noted, given to ``on_scored`` before the (long) tests run."""
 
     warnings: tuple[Problem, ...] = ()
     file_warnings: tuple[Problem, ...] = ()
@@ -32,7 +29,6 @@ class ScoringNotes:
 
     @classmethod
     def of(cls, scored: ScoredResponses) -> ScoringNotes:
-        """The notes of responses scored (:func:`muceval.pipelines.score.score_responses`)."""
         session = scored.session
         return cls(session.warnings, session.file_warnings, session.unanswered,
                    scored.source.history, notes=scored.notes())
@@ -57,8 +53,7 @@ def default_metrics(settings: SignificanceSettings) -> tuple[str, ...]:
 
 
 def refuse_outputs(outputs: Sequence[str | Path | None], files: Mapping[str | None, str]) -> None:
-    """Refuse, as a usage error, an output that is one of the ``files`` read (``-o`` onto the
-    key...): :func:`muceval.formats.files.refuse_replacing_inputs`."""
+    """Refuse, as a usage error, an output that is one of the ``files`` read."""
     from muceval.formats.files import refuse_replacing_inputs
 
     for output in outputs:

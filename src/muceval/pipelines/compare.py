@@ -1,5 +1,4 @@
-"""``muceval compare`` in the library: a baseline against candidates, one call
-(:func:`compare_systems`).
+"""``muceval compare`` in the library: a baseline against candidates.
 
 >>> from importlib.resources import files
 >>> from muceval.pipelines.inputs import resolve_inputs
@@ -38,8 +37,7 @@ CompareSource = Responses | ModernPredictions | ScoreFiles
 
 @dataclass(frozen=True)
 class CompareResult:
-    """The candidates against the baseline (``result``), their error categories against the
-    baseline's (``error_changes``, when asked) and the settings they were tested with."""
+    """The candidates against the baseline, and their error categories when asked."""
 
     result: BaselineResult
     error_changes: tuple[ErrorChange, ...] | None
@@ -59,22 +57,16 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
                     ) -> CompareResult:
     """Test each candidate against the baseline, the first system of ``source``.
 
-    ``source``: responses scored against a 1992 key, tested over their ``unit`` (with
-    ``unit='response'``, by Yeh's randomization over responses), modern predictions scored by
-    the ``modern`` scorer (None: ``gtt``), or score files; one system per file. ``settings``
-    default to the ``ab`` preset; ``metrics`` to those of the settings' preset; ``threads``
-    and ``progress`` are as in :func:`~muceval.significance.baseline.compare_to_baseline`.
-    ``yeh``: Yeh's whole procedure (responses only): the response unit, every assignment up to
-    2^20, else 2^20 drawn, and his checks. ``errors``: also compare the error categories of
-    Das et al. (2022) (responses or predictions). ``on_scored`` is called with the
-    :class:`~muceval.pipelines.common.ScoringNotes` once the systems are scored, before the
-    tests.
+    ``source``: responses scored against a 1992 key, tested over their ``unit`` (``response``:
+    Yeh's randomization over responses), modern predictions scored by the ``modern`` scorer
+    (None: ``gtt``), or score files; one system per file. ``settings`` default to the ``ab``
+    preset. ``yeh``: Yeh's whole procedure (responses only). ``errors``: also compare the error
+    categories of Das et al. (2022). ``on_scored`` gets the scoring notes, before the tests.
 
     Raises
     ------
     UsageError
-        If an option does not go with the inputs, two files give the same system name, or a
-        file holds more than one system (each reader says which).
+        If an option does not go with the inputs, or a file holds more than one system.
     """
     from muceval.significance.settings import PRESETS
 
@@ -110,7 +102,6 @@ def compare_systems(source: InputSource, *, settings: SignificanceSettings | Non
 
 def _tallies(source: CompareSource, modern: ModernOptions | None,
              notify: Notify) -> tuple[UnitTallies | RatioTallies, str]:
-    """The systems' units (scored here, or read from score files) and what one unit is."""
     if isinstance(source, ModernPredictions | Responses):
         return units_of(source, modern, notify)
     from muceval.formats.registry import load_inputs
@@ -124,7 +115,6 @@ def _tallies(source: CompareSource, modern: ModernOptions | None,
 
 def _by_responses(source: Responses, metrics: list[str], settings: SignificanceSettings,
                   yeh: bool, notify: Notify) -> BaselineResult:
-    """Yeh's randomization over responses, the baseline against each candidate."""
     from muceval.scoring.responses import baseline_units
     from muceval.significance.responses import YEH_SHUFFLES, compare_responses
 
@@ -139,8 +129,6 @@ def _by_responses(source: Responses, metrics: list[str], settings: SignificanceS
 
 def _error_changes(source: CompareSource, settings: SignificanceSettings,
                    ) -> tuple[ErrorChange, ...]:
-    """The error categories of the candidates against the baseline, from a modern key or,
-    for 1992 templates, the 1992 scorer's verdicts."""
     from muceval.pipelines.errors import analyse_errors, compare_errors
 
     if isinstance(source, Responses):

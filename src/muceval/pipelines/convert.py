@@ -12,7 +12,7 @@ __all__ = ["Conversion", "convert_file"]
 
 @dataclass(frozen=True)
 class Conversion:
-    """The text of the converted file, what it holds, and what a reader should know."""
+    """The converted file's text, its layout and document count, and notes for the reader."""
 
     text: str
     layout: str
@@ -25,20 +25,9 @@ def convert_file(source: str | Path, layout: str, *, config: str | None = None,
                  schema: str | Path | None = None) -> Conversion:
     """``source`` written in ``layout`` (``'muceval'`` or a layout of GTT, GRIT or IterX).
 
-    ``source`` is detected: a modern MUC-4 file of any layout and template ``schema`` (None:
-    its own), or a 1992 template file read with ``config`` (and its ``slots``), a key when
-    ``gold`` (the gold layouts imply it).
+    ``source`` is a modern MUC-4 file (of ``schema``; None: its own) or a 1992 template file
+    read with ``config`` and ``slots``, a key when ``gold`` (the gold layouts imply it).
 
-    Raises
-    ------
-    UsageError
-        If an option does not go with the source, or the layout needs gold and the source
-        holds predictions.
-    InputError
-        If the source is empty, unreadable, or cannot be written in the layout.
-
-    Examples
-    --------
     >>> from muceval.reporting.demo import example_dir
     >>> done = convert_file(example_dir() / "key.txt", "gtt-gold",
     ...                     config=str(example_dir() / "config.toml"))

@@ -1,6 +1,5 @@
-"""``muceval errors`` as library calls: Das et al. (2022)'s error analysis of modern
-predictions, or of 1992 responses sorted at the 1992 scorer's verdicts, and the comparison of
-a baseline's error categories with other systems'.
+"""``muceval errors`` as library calls: Das et al. (2022)'s error analysis, and a baseline's
+error categories compared with other systems'.
 
 >>> from importlib.resources import files
 >>> example = files("muceval") / "data" / "example"
@@ -37,18 +36,9 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
                    names: Mapping[str, str] | None = None,
                    schema: str | Path | None = None,
                    parse: str = "strict") -> ErrorAnalysis:
-    """Das et al.'s error categories of every system: of modern predictions against a modern
-    gold (or ``'embedded'``) of the template ``schema`` (a name or a TOML file; None: the
-    key's), raw answers read as ``parse`` says, or of 1992 responses against a 1992 key
-    (scored as the 1992 program did, with ``config`` (and its ``slots``), ``history`` and
-    ``query_pass``; the 1992 mapping is kept, so ``options`` may choose only the mode).
-
-    Raises
-    ------
-    UsageError
-        If 1992 options are given with a modern key, or a repair, a canonical order, a
-        schema or a way to parse raw answers with a 1992 key.
-    """
+    """Das et al.'s error categories of every system: modern predictions against a modern
+    gold (or ``'embedded'``), or 1992 responses against a 1992 key, sorted at the 1992 scorer's
+    verdicts (its mapping is kept, so ``options`` may choose only the mode)."""
     from muceval.pipelines.inputs import is_templates
     from muceval.scoring.errors import EMBEDDED, ErrorOptions, analyse_error_files
 
@@ -78,8 +68,7 @@ def analyse_errors(key: str | Path, predictions: Sequence[str | Path], *,
 
 @dataclass(frozen=True)
 class ErrorComparison:
-    """The first system's error categories against each other system's: the counts, the
-    baseline, every change with its p-value, and the settings of the tests."""
+    """The first system's error categories against each other system's."""
 
     counts: ErrorCounts
     baseline: str
@@ -90,8 +79,7 @@ class ErrorComparison:
 @building()
 def compare_errors(analysis: ErrorAnalysis,
                    settings: SignificanceSettings | None = None) -> ErrorComparison:
-    """Each category of the first system against each other system's, by a paired
-    randomization over documents (default: the ``ab`` preset)."""
+    """Each category of the first system tested against each other system's."""
     from muceval.significance.error_counts import error_changes
     from muceval.significance.settings import PRESETS
 

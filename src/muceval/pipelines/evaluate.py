@@ -1,10 +1,4 @@
-"""One call to evaluate systems, for notebooks and scripts: :func:`evaluate`.
-
-Like sacrebleu's ``corpus_bleu`` or scikit-learn's ``classification_report``: a key and the
-systems' files in, a typed :class:`Evaluation` out, which shows itself as a table in a notebook
-(``_repr_html_``), gives its scores as a data frame (:meth:`Evaluation.to_pandas`) and tests
-the significance of every difference without files in between (:meth:`Evaluation.significance`).
-"""
+"""One call to evaluate systems, for notebooks and scripts: :func:`evaluate`."""
 
 from __future__ import annotations
 
@@ -35,11 +29,9 @@ _MEASURES = ("recall", "precision", "f1")
 class Evaluation:
     """The scores of every system and the units their significance is tested on.
 
-    ``scorer`` is ``'1992'`` (the MUC-4 Scoring System) or the modern scorer, with its
-    similarity; ``unit`` what one unit of the tests is (a message, a template, a fill, a
-    document). ``counts`` holds each system's summed counts: ``pos``, ``act``, ``cor``, ``par``
-    (1992) or ``p_num``, ``p_den``, ``r_num``, ``r_den`` (modern); ``scores`` its recall,
-    precision and F1 as fractions; ``warnings`` what scoring said besides the scores;
+    ``scorer`` is ``'1992'`` or the modern scorer with its similarity; ``counts`` holds each
+    system's summed counts (``pos``, ``act``, ``cor``, ``par``, or modern ``p_num``, ``p_den``,
+    ``r_num``, ``r_den``), ``scores`` its recall, precision and F1 as fractions, and
     ``tallies`` the per-unit counts the tests exchange.
     """
 
@@ -98,20 +90,15 @@ def evaluate(key: str | Path, systems: Sequence[str | Path], *,
              names: Mapping[str, str] | None = None) -> Evaluation:
     """Score every system against ``key``, ready for a table and the significance tests.
 
-    The key says which scorer applies: a 1992 key (with ``config``, ``history``, ``scoring``
-    and ``unit``) the MUC-4 Scoring System; a modern key (JSON; with ``scorer``, ``phi``,
-    ``schema`` and ``parse``) the modern scorer named, or the first its schema reports.
-
-    ``systems``: one file per system (responses, predictions or raw answers); ``config``:
-    None is the bundled MUC-4 configuration; ``scorer``: ``'gtt'``, ``'ceaf-ree'`` or
-    ``'ceaf-rme'``, with its similarity ``phi``; ``schema``: a name or a TOML file; ``parse``:
-    how raw answers are read; ``names``: new system names by file.
+    A 1992 key (with ``config``, ``history``, ``scoring`` and ``unit``) is scored by the MUC-4
+    Scoring System; a modern key (JSON; with ``scorer``, ``phi``, ``schema`` and ``parse``) by
+    the modern scorer named, or the first its schema reports. ``systems``: one file per system;
+    ``config``: None is the bundled MUC-4 configuration; ``names``: new system names by file.
 
     Raises
     ------
     UsageError
-        If an option does not go with the key (``scorer`` with a 1992 key, ``config`` with a
-        modern one).
+        If an option does not go with the key.
     InputError
         If a file is unreadable or malformed.
 
@@ -173,9 +160,8 @@ def _from_predictions(source: ModernPredictions, scorer: str | None,
     run = score_modern_files(source.key, source.predictions, chosen, dict(source.names),
                              source.parse, source.schema)
     systems = run.scores[0]
-    counts = {s.system: {"p_num": s.overall.p_num, "p_den": s.overall.p_den,
-                         "r_num": s.overall.r_num, "r_den": s.overall.r_den} for s in systems}
-    scores = {s.system: {"recall": s.overall.recall, "precision": s.overall.precision,
-                         "f1": s.overall.f1} for s in systems}
+    counts = {s.system: {k: getattr(s.overall, k) for k in ("p_num", "p_den", "r_num", "r_den")}
+              for s in systems}
+    scores = {s.system: {m: getattr(s.overall, m) for m in _MEASURES} for s in systems}
     return Evaluation(tuple(s.system for s in systems), run.options[0].label, "document",
                       counts, scores, run.warnings, ratio_tallies(list(systems)))

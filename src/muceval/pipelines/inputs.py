@@ -1,6 +1,5 @@
-"""What a command's input files are: one resolver, :func:`resolve_inputs`, and one frozen
-variant per kind of input (:data:`InputSource`), which lists the files it reads by role
-(``files``): no output may replace them.
+"""What a command's input files are: :func:`resolve_inputs`, and one variant per kind of input,
+each listing the files it reads by role (``files``), which no output may replace.
 
 >>> from importlib.resources import files
 >>> example = files("muceval") / "data" / "example"
@@ -44,14 +43,7 @@ def names_of(names: Mapping[str, str] | None) -> Names:
 
 @dataclass(frozen=True)
 class Responses:
-    """1992 system responses, scored against a key.
-
-    ``config`` is what :func:`~muceval.formats.config.resolve_configuration` takes (a file,
-    ``'muc4'``, or None for the bundled one), with a 1992 ``slots`` file and an
-    ``alignment_file`` of criteria merged into it; ``unit`` is the unit of the randomization;
-    ``allow_swapped`` scores responses that look like a key against a key that does not (else
-    refused).
-    """
+    """1992 system responses, scored against a key."""
 
     key: str
     responses: tuple[str, ...]
@@ -65,14 +57,12 @@ class Responses:
     allow_swapped: bool = False
 
     def configuration(self) -> Configuration:
-        """The configuration it names (the bundled MUC-4 one by default), read now."""
         from muceval.formats.config import resolve_configuration
 
         return resolve_configuration(self.config, self.slots, self.alignment_file)
 
     @property
     def files(self) -> dict[str | None, str]:
-        """Every file read, by role: never to be replaced by an output."""
         return {self.key: "key", self.config: "configuration", self.slots: "slot file",
                 self.alignment_file: "alignment file", self.history: "history",
                 **{path: "input" for path in self.responses}}
@@ -80,12 +70,7 @@ class Responses:
 
 @dataclass(frozen=True)
 class ScoreFiles:
-    """Systems read from 1992 score reports and muceval scores.
-
-    ``config`` (optional) tells object subtotal rows from slot rows; ``units`` is how
-    systems scored on different unit sets are compared (``'same'`` or ``'intersection'``);
-    ``unit`` the unit level the files must hold (None: as given).
-    """
+    """Systems read from 1992 score reports and muceval scores."""
 
     paths: tuple[str, ...]
     config: str | None = None
@@ -102,16 +87,13 @@ class ScoreFiles:
 
 @dataclass(frozen=True)
 class ModernPredictions:
-    """Predictions in a modern JSON layout (or raw answers of a language model), scored
-    against a modern key; raw answers are read as ``parse`` says (``'strict'``: as the
-    official pipeline; ``'lenient'``: repaired, :mod:`muceval.formats.modern.answers`)."""
+    """Modern predictions (or raw answers of a language model), scored against a modern key."""
 
     key: str
     predictions: tuple[str, ...]
     names: Names = ()
     parse: str = "strict"
     schema: str | None = None
-    """The template schema: a name or a TOML file (None: the one the key's layout says)."""
 
     def __post_init__(self) -> None:
         from muceval.formats.modern.answers import check_parse
@@ -127,8 +109,7 @@ class ModernPredictions:
 
 @dataclass(frozen=True)
 class ModernScoreFiles:
-    """muceval's modern scores (``score --metric ... --format json``): per document, the
-    counts of one or more modern scorers."""
+    """muceval's modern scores (``score --metric ... --format json``)."""
 
     paths: tuple[str, ...]
     names: Names = ()
@@ -140,9 +121,7 @@ class ModernScoreFiles:
 
 @dataclass(frozen=True)
 class ErrorAnalyses:
-    """muceval error analyses (``errors --format json``): Das et al.'s error categories of
-    every system, per document; ``units`` is what to do when the systems' documents differ
-    (``'same'``: refused; ``'intersection'``: the documents all share)."""
+    """muceval error analyses (``errors --format json``)."""
 
     paths: tuple[str, ...]
     names: Names = ()
@@ -158,22 +137,20 @@ InputSource = Responses | ScoreFiles | ModernPredictions | ModernScoreFiles | Er
 
 
 def is_modern(path: str | Path) -> bool:
-    """Whether a file is in a modern MUC-4 layout (GTT, GRIT, IterX, neutral), as the one
-    registry of inputs recognises it."""
+    """Whether a file is in a modern MUC-4 layout (GTT, GRIT, IterX, neutral)."""
     from muceval.formats.modern import LAYOUTS
 
     return _kind_name(path, strict=True) in LAYOUTS
 
 
 def is_templates(path: str | Path) -> bool:
-    """Whether a file holds MUC templates (a 1992 key or response), as the one registry of
-    inputs recognises it."""
+    """Whether a file holds MUC templates (a 1992 key or response)."""
     return _kind_name(path, strict=True) == "templates"
 
 
 def _kind_name(path: str | Path, strict: bool = False) -> str | None:
-    """The registry's name of the file's kind; None when no kind is recognised or (unless
-    ``strict``) the file cannot be read: its reader then says what is wrong, with the line."""
+    """The registry's name of the file's kind; None when unknown or (unless ``strict``)
+    unreadable: its reader then says what is wrong, with the line."""
     from muceval.formats.registry import INPUTS
 
     try:
@@ -187,7 +164,6 @@ def _kind_name(path: str | Path, strict: bool = False) -> str | None:
 
 _KEYLESS = {"modern-scores": "modern scores (score --metric gtt|ceaf-ree|ceaf-rme)",
             "error-analysis": "error analyses (errors --format json)"}
-"""The kinds of file without a key that are not MUC tallies, and how a mix names them."""
 
 
 def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, *,
@@ -197,11 +173,9 @@ def resolve_inputs(inputs: Sequence[str | Path], key: str | Path | None = None, 
                    units: str = "same", names: Mapping[str, str] | None = None,
                    parse: str = "strict", schema: str | None = None) -> InputSource:
     """What ``inputs`` are: responses to score against ``key``, modern predictions (with a
-    modern ``key``), or, without a key, score files, modern scores or error analyses (each
-    only with its own kind: a mix is refused).
-
-    The other arguments are kept in the variant they apply to (see each variant); ``names``:
-    new system names by input path.
+    modern ``key``), or, without a key, score files, modern scores or error analyses (a mix is
+    refused). The other arguments are kept in the variant they apply to; ``names``: new
+    system names by input path.
 
     Raises
     ------

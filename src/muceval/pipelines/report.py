@@ -1,10 +1,5 @@
-"""From files to a report: every pipeline of ``muceval report``, in the library.
-
-:func:`report_source` tells which :data:`ReportSource` a command line names;
-:func:`build_report` builds every section the :class:`~muceval.reporting.options.ReportOptions`
-ask for, each tested with the one :class:`~muceval.significance.settings.SignificanceSettings`
-given (its seed drawn once); :func:`~muceval.reporting.html.write_report` then writes what the
-analysis holds. ``muceval report`` is these three calls.
+"""From files to a report: ``muceval report`` is :func:`report_source`, :func:`build_report`
+and :func:`~muceval.reporting.html.write_report`.
 
 >>> import muceval, tempfile
 >>> from importlib.resources import files
@@ -71,12 +66,9 @@ __all__ = [
 ]
 
 ReportSource = Responses | ScoreFiles | ModernPredictions
-"""What a report is made from: 1992 responses scored here against a key, score reports and
-muceval JSON scores read as they are, or modern predictions scored by every modern scorer."""
 
 
 class HowBuilt(TypedDict, total=False):
-    """The keyword arguments of :func:`build_report` that ``report_from_*`` pass on."""
 
     settings: SignificanceSettings | None
     options: ReportOptions | None
@@ -91,8 +83,6 @@ def report_source(inputs: Sequence[str | Path], key: str | Path | None = None,
     """What ``inputs`` are (:func:`~muceval.pipelines.inputs.resolve_inputs`), refused unless
     a report can be made of them.
 
-    Examples
-    --------
     >>> from importlib.resources import files
     >>> example = files("muceval") / "data" / "example"
     >>> type(report_source([example / "alpha.txt"], example / "key.txt")).__name__
@@ -114,8 +104,8 @@ def report_from_responses(key: str | Path, responses: Sequence[str | Path], *,
                           slots: str | None = None, alignment_file: str | None = None,
                           names: Mapping[str, str] | None = None,
                           **how: Unpack[HowBuilt]) -> Analysis:
-    """The report of 1992 responses scored against ``key``: :func:`build_report` of
-    :class:`Responses` (``how``: its keyword arguments)."""
+    """The report of 1992 responses scored against ``key`` (``how``: the keyword arguments of
+    :func:`build_report`)."""
     source = Responses(str(key), tuple(str(p) for p in responses),
                        None if config is None else str(config), slots, alignment_file,
                        None if history is None else str(history), scoring or ScoringOptions(),
@@ -127,8 +117,7 @@ def report_from_scores(paths: Sequence[str | Path], *, config: str | Path | None
                        units: str = "same", unit: str | None = None,
                        names: Mapping[str, str] | None = None,
                        **how: Unpack[HowBuilt]) -> Analysis:
-    """The report of systems read from score files: :func:`build_report` of
-    :class:`ScoreFiles`."""
+    """The report of systems read from score files."""
     source = ScoreFiles(tuple(str(p) for p in paths), None if config is None else str(config),
                         None, units, unit, names_of(names))
     return _analysis(build_report(source, **how))
@@ -137,9 +126,7 @@ def report_from_scores(paths: Sequence[str | Path], *, config: str | Path | None
 def report_from_modern(key: str | Path, predictions: Sequence[str | Path], *,
                        names: Mapping[str, str] | None = None,
                        **how: Unpack[HowBuilt]) -> ModernAnalysis:
-    """The report of modern predictions under every modern scorer: :func:`build_report` of
-    :class:`ModernPredictions` (what ``muceval report --key GOLD PREDICTION...`` does with a
-    modern key).
+    """The report of modern predictions under every modern scorer.
 
     >>> import muceval, pathlib, tempfile
     >>> from importlib.resources import files
@@ -182,21 +169,17 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
     """Score (or read) the systems of ``source``, test every pair and build every section
     the ``options`` ask for: what :func:`~muceval.reporting.html.write_report` writes.
 
-    ``source`` is what :func:`report_source` returns. ``settings``: how every test of the
-    report is run (the pairwise tests and those of the Errors and Alignment sections alike);
-    None: the ``muc4`` preset. ``options``: the sections to add (``errors``, ``alignment``; the
-    rest is how the report is written). ``metrics``: all five by default (P, R and F1 for
-    modern predictions). ``threads`` and ``progress`` are as in
-    :func:`~muceval.significance.engine.compare`. ``on_scored`` is called with the
-    :class:`ScoringNotes` once the systems are scored, before the tests (a command prints the
-    warnings there, and may stop).
+    ``settings``: how every test of the report is run, those of its sections too (None: the
+    ``muc4`` preset). ``options``: the sections to add (``errors``, ``alignment``).
+    ``metrics``: all five by default (P, R and F1 for modern predictions). ``on_scored`` gets
+    the :class:`ScoringNotes` before the tests (a command prints the warnings there, and may
+    stop).
 
     Raises
     ------
     UsageError
-        If a section is asked of inputs that cannot give it (the Alignment section needs
-        responses scored against a key; the Errors section responses or modern predictions),
-        or fewer than two systems are given.
+        If a section is asked of inputs that cannot give it, or fewer than two systems are
+        given.
     """
     options = options or ReportOptions()
     chosen = (settings or SignificanceSettings()).with_seed()
@@ -243,8 +226,7 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
 
 @dataclass(frozen=True)
 class _Scored:
-    """The systems of a report, what it records of them, its data files and, with the Errors
-    section, their error analysis."""
+    """The systems of a report, what it records of them, its data files and error analysis."""
 
     config: Configuration | None
     systems: Sequence[SystemScores]
@@ -255,8 +237,6 @@ class _Scored:
 
 
 def _scored_responses(source: Responses, errors: bool, notify: Notify) -> _Scored:
-    """Responses scored against the key: the systems, their units, what the report records of
-    it, ``scores.json`` and, with ``errors``, their error analysis (from the same scoring)."""
     from muceval.formats.scores.json import scores_to_json
 
     if errors and source.scoring.mapping != "greedy":
@@ -305,8 +285,7 @@ def _read_scores(source: ScoreFiles) -> _Scored:
 
 def _with_alignment(analysis: Analysis, source: Responses, config: Configuration,
                     criteria: str, notify: Notify) -> Analysis:
-    """The analysis with its Alignment section: the audit of ``muceval alignment --audit all
-    --calibrate``, its changes tested with the analysis's own settings."""
+    """The analysis with its Alignment section: ``muceval alignment --audit all --calibrate``."""
     from muceval.pipelines.alignment import audit_alignment
     from muceval.reporting.alignment_section import AlignmentSection
     from muceval.reporting.analysis import Provenance
@@ -325,8 +304,6 @@ def _with_alignment(analysis: Analysis, source: Responses, config: Configuration
 def _modern(source: ModernPredictions, settings: SignificanceSettings, options: ReportOptions,
             progress: Progress | None,
             notify: Notify) -> ModernAnalysis:
-    """Modern predictions: the scorers of the key's schema side by side (MUC-4: every modern
-    scorer), significance per scorer."""
     from muceval.reporting.modern_report import analyze_modern
     from muceval.scoring.modern.files import score_modern_files
 

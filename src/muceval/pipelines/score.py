@@ -1,6 +1,4 @@
-"""``muceval score`` as library calls: :func:`score_responses` scores 1992 responses as the
-1992 program did, :func:`score_predictions` modern predictions by the official modern scorers.
-Both refuse, before any work, an output that is one of the files they read.
+"""``muceval score`` as library calls, for 1992 responses and modern predictions.
 
 >>> from importlib.resources import files
 >>> from muceval.pipelines.inputs import resolve_inputs
@@ -37,8 +35,7 @@ __all__ = ["ScoredPredictions", "ScoredResponses", "adjudicated_mappings", "scor
 
 @dataclass(frozen=True)
 class ScoredResponses:
-    """1992 responses scored: what was scored, the session, the configuration, every file
-    read by role (never an output), and the settings the JSON outputs record."""
+    """1992 responses scored, every file read by role, and the settings the JSON records."""
 
     source: Responses
     session: SessionResult
@@ -46,8 +43,6 @@ class ScoredResponses:
     files: dict[str | None, str]
     settings: dict[str, object]
     adjudicated: tuple[tuple[str, str], ...] = ()
-    """The manual mappings ``muceval adjudicate`` kept beside the history that were used
-    (system, file)."""
 
     def notes(self) -> tuple[str, ...]:
         """What a command says of the scoring besides its warnings."""
@@ -55,7 +50,6 @@ class ScoredResponses:
                      for name, sidecar in self.adjudicated)
 
     def summaries(self) -> tuple[list[SystemScores], UnitTallies]:
-        """Every system's summary, and their units at the source's unit level."""
         from muceval.formats.files import system_names
         from muceval.reporting.analysis import systems_from_pairs
 
@@ -68,8 +62,7 @@ class ScoredResponses:
 
 @dataclass(frozen=True)
 class ScoredPredictions:
-    """Modern predictions scored by each scorer asked for, and the settings the JSON outputs
-    record."""
+    """Modern predictions scored, and the settings the JSON records."""
 
     run: ModernRun
     settings: dict[str, object]
@@ -81,12 +74,11 @@ def adjudicated_mappings(history: str | None, responses: Sequence[str],
     from muceval.formats.files import system_names
     from muceval.formats.muc.mappings import sidecar_mapping_path
 
-    found = {}
-    for name in system_names(responses, names) if history is not None else ():
-        sidecar = sidecar_mapping_path(str(history), name)
-        if sidecar.is_file():
-            found[name] = str(sidecar)
-    return found
+    if history is None:
+        return {}
+    sidecars = {name: sidecar_mapping_path(history, name)
+                for name in system_names(responses, names)}
+    return {name: str(path) for name, path in sidecars.items() if path.is_file()}
 
 
 def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
@@ -99,21 +91,11 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
     """Score 1992 responses against their key as the 1992 program did.
 
     ``unresolved`` is what a question without a recorded answer gives (``'ask'``: ``ask``
-    answers it). ``mappings``: manual template mappings (files, one for all or one per
-    response, or by system name); None: those ``muceval adjudicate`` kept next to the history.
-    ``save_history``: where the history with the answers given is saved (default: the history
-    itself). ``criterion``: the alignment criterion to score with instead of the
-    configuration's default. ``outputs``: files the caller will write, refused before anything
-    is scored if one is a file this reads. ``fills`` records each fill's credit (needed by fill
-    units and the error analysis; ``source.unit='fill'`` implies it). ``progress`` is called
-    with (systems done, systems).
-
-    Raises
-    ------
-    UsageError
-        If an output is one of the files read.
-    HistorySaveError
-        If the answers given cannot be saved (the history with them is kept in the error).
+    answers it). ``mappings``: manual template mappings (None: those ``muceval adjudicate``
+    kept next to the history). ``outputs``: files the caller will write, refused before
+    anything is scored if one is read here. ``fills`` records each fill's credit (for fill
+    units and the error analysis). A failed save of the answers raises HistorySaveError, which
+    keeps them.
     """
     from muceval.scoring.session import score_files
     from muceval.version import __version__
@@ -148,8 +130,7 @@ def score_responses(source: Responses, *, unresolved: Unresolved = "incorrect",
 def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions], *,
                       outputs: Sequence[str | None] = (),
                       recorded: Mapping[str, Any] | None = None) -> ScoredPredictions:
-    """Score modern predictions under each of ``scorers``; ``recorded``: the choices to record
-    in the settings besides the files (the command's scorer and options)."""
+    """Score modern predictions under each of ``scorers``."""
     from muceval.scoring.modern.files import score_modern_files
     from muceval.version import __version__
 
@@ -174,10 +155,7 @@ def score_predictions(source: ModernPredictions, scorers: Sequence[ModernOptions
 def units_of(source: Responses | ModernPredictions, modern: ModernOptions | None = None,
              notify: Callable[[Any], None] | None = None,
              ) -> tuple[UnitTallies | RatioTallies, str]:
-    """The systems' units, scored here, and what one unit is: responses scored as the 1992
-    program did (their units at the source's level), or modern predictions scored by
-    ``modern`` (None: the first scorer the key's schema reports), per document. ``notify``
-    gets the notes of scoring (a :class:`~muceval.pipelines.common.ScoringNotes`)."""
+    """The systems' units, scored here, and what one unit is."""
     from muceval.pipelines.common import ScoringNotes, notifier
 
     say = notifier(notify)

@@ -1,5 +1,4 @@
-r"""``muceval significance`` in the library: every pair of systems tested, one call
-(:func:`run_significance`).
+r"""``muceval significance`` in the library: every pair of systems tested.
 
 >>> import os, tempfile
 >>> from muceval.pipelines.inputs import resolve_inputs
@@ -46,14 +45,11 @@ __all__ = ["ErrorPairs", "Plan", "SignificanceSource", "StreamedRun", "run_signi
 
 SignificanceSource = (ScoreFiles | ModernScoreFiles | ErrorAnalyses | Responses
                       | ModernPredictions)
-"""What ``significance`` reads its systems from: scores, error analyses, or responses and
-predictions it scores first."""
 
 
 @dataclass(frozen=True)
 class ErrorPairs:
-    """Every pair of systems of error analyses, per error category, and the settings (the
-    seed drawn) they were tested with."""
+    """Every pair of systems of error analyses tested, per error category."""
 
     counts: ErrorCounts
     changes: tuple[ErrorChange, ...]
@@ -72,8 +68,7 @@ class ErrorPairs:
 
 @dataclass(frozen=True)
 class StreamedRun:
-    """A streamed run: ``summary`` (scores, groups and letters; its settings name the pairs
-    file) and the number of pairs written to ``path``."""
+    """A streamed run: its summary, and the number of pairs written to ``path``."""
 
     summary: SignificanceResult
     path: str
@@ -126,20 +121,14 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
                      ) -> SignificanceResult | ErrorPairs | StreamedRun | Plan:
     """Test every pair of systems of ``source``.
 
-    ``source``: MUC tallies (at least two systems), modern scores, error analyses (tested per
-    error category by a paired randomization over documents: :class:`ErrorPairs`), or
-    responses and modern predictions, scored here first (as ``muceval score`` scores them).
-    ``settings`` default to the ``muc4`` preset; ``metrics`` to those of the settings' preset
-    (P, R and F1 for modern scores); ``threads`` and ``progress`` are as in
-    :func:`~muceval.significance.engine.compare`, and ``executor`` a Dask cluster to run the
-    shuffles on (MUC tallies). ``scorer`` chooses in modern scores files holding several; for
-    modern predictions, ``scorer`` and ``phi`` are the scorer and its similarity (None: the
-    first the key's schema reports). ``plan`` only plans the run (MUC tallies): a
-    :class:`Plan`. ``pairs`` streams every pairwise comparison to this CSV file, or writes it
-    as NumPy arrays to a ``.npz`` one (MUC tallies), replaced only with ``overwrite``: a
-    :class:`StreamedRun`, holding intervals when ``settings.bootstrap`` asks for them and the
-    classic tests when ``settings.classic`` does. ``on_scored`` is called with the notes of
-    reading (before the tests).
+    ``source``: MUC tallies, modern scores, error analyses (per category: :class:`ErrorPairs`),
+    or responses and modern predictions, scored here first. ``settings`` default to the
+    ``muc4`` preset; ``metrics`` to those of the settings' preset (P, R and F1 for modern
+    scores); ``executor``: a Dask cluster for the shuffles. ``scorer`` chooses in modern scores
+    files holding several; with ``phi``, it scores modern predictions (None: the first the
+    key's schema reports). ``plan`` only plans the run (:class:`Plan`); ``pairs`` streams every
+    pairwise comparison to a CSV or ``.npz`` file (:class:`StreamedRun`). ``on_scored`` gets
+    the notes of reading, before the tests.
 
     Raises
     ------
@@ -200,8 +189,6 @@ def run_significance(source: InputSource, *, settings: SignificanceSettings | No
 
 
 def _tallies(source: ScoreFiles | Responses, notify: Notify) -> UnitTallies:
-    """The units of every system in the files, or of the responses scored here (at least two
-    systems)."""
     from muceval.formats.registry import load_inputs
 
     if isinstance(source, Responses):
@@ -225,7 +212,6 @@ def _tallies(source: ScoreFiles | Responses, notify: Notify) -> UnitTallies:
 
 def _plan(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSettings,
           threads: int | None, executor: DaskExecutor | None) -> Plan:
-    """The jobs, the work and the estimated time (a short calibration run here)."""
     from muceval.significance.engine import prepare
     from muceval.significance.estimate import estimate
     from muceval.significance.kernels import default_threads
@@ -244,8 +230,6 @@ def _plan(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSe
 def _streamed(tallies: UnitTallies, metrics: Sequence[str], settings: SignificanceSettings,
               threads: int | None, progress: Progress | None, executor: DaskExecutor | None,
               path: str, inputs: dict[str | None, str], overwrite: bool) -> StreamedRun:
-    """Every pair to ``path`` (CSV, written as computed, or NumPy's ``.npz``), with the
-    intervals and classic tests ``settings`` ask for; the summary kept."""
     from muceval.formats.files import refuse_replacing_inputs, write_atomic
     from muceval.significance.stream import compare_streamed
 
@@ -264,14 +248,10 @@ def _streamed(tallies: UnitTallies, metrics: Sequence[str], settings: Significan
 
 
 PAIRS_FORMAT_VERSION = 1
-"""The version of the ``.npz`` pairs file's layout."""
 
 
 def _npz(summary: SignificanceResult, arrays: dict[str, Any]) -> bytes:
-    """A leaderboard's pairs as one ``.npz`` (plain arrays, read with ``numpy.load`` and no
-    pickle): the header of every muceval document (``format``, ``format_version``,
-    ``muceval``, ``signature``; ``settings`` as JSON text), ``systems``, ``metrics``,
-    ``scores`` (systems × metrics) and :meth:`~muceval.significance.table.ComparisonTable.arrays`."""
+    """A leaderboard's pairs as one ``.npz`` of plain arrays (no pickle needed to read it)."""
     import io
 
     import numpy as np

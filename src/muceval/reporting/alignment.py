@@ -1,28 +1,12 @@
 """The views of ``muceval alignment``: criteria side by side with the significance of each
-change, the audit of pairs, the removal audit, the calibration and the entropy table.
-
-A change of F from the default criterion is tested as the difference of the pseudo-systems
-``SYS@default`` and ``SYS@criterion``, paired by message, as ``muceval significance`` tests
-two systems; flips are the pairs of systems whose significance decision differs from the
-default criterion's.
-
-JSON (format ``muceval-alignment``)::
-
-    {"format", "format_version", "muceval", "signature", "settings",
-     "criteria": {NAME: definition}, "default", "flag",
-     "systems": [{"system", "criteria": {NAME: {"recall", "precision", "f1", "mapped_pairs",
-                  "delta_f1", "p_value", "rank", "tally"}}, "pairs": [...], "removal": [...],
-                  "splits": [...]}],
-     "comparisons": [{"criterion", "kendall_tau", "flips": [...]}],
-     "calibration": [...], "entropy": [...]}
-"""
+change of F, and the audits of pairs, removal, calibration and entropy."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -30,8 +14,8 @@ from muceval.core.signature import document_header
 from muceval.core.units import UnitTallies
 from muceval.errors import UsageError
 from muceval.reporting.outputs import csv_text, new_table, text_console
-from muceval.scoring.alignment.audit import AlignmentAudit, SystemAudit
-from muceval.significance.engine import compare
+from muceval.scoring.alignment.audit import AlignmentAudit, CriterionScore, SystemAudit
+from muceval.significance.engine import SignificanceResult, compare
 from muceval.significance.settings import SignificanceSettings
 
 __all__ = [
@@ -41,11 +25,13 @@ __all__ = [
     "alignment_to_json",
     "alignment_table",
     "compare_criteria",
+    "criteria_comparison",
     "rank_and_flip",
 ]
 
 ALIGNMENT_FORMAT = "muceval-alignment"
 FORMAT_VERSION = 1
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -80,8 +66,7 @@ def rank_and_flip(
     names: Sequence[str], f1: Mapping[str, Sequence[float]],
     decisions: Mapping[str, Mapping[tuple[str, str], tuple[bool, float]]], default: str,
 ) -> tuple[dict[tuple[str, str], int], dict[str, float | None], dict[str, tuple[Flip, ...]]]:
-    """Ranks per (system, criterion), Kendall's τ of each criterion's F against the default's,
-    and the pairwise significance decisions ``(significant, p)`` that differ from the default's."""
+    """Ranks per (system, criterion), Kendall's τ against the default, and the flips."""
     from scipy.stats import kendalltau, rankdata
 
     ranks: dict[tuple[str, str], int] = {}
@@ -116,35 +101,45 @@ def _tallies(rows: Sequence[tuple[str, Mapping[str, Any]]], units: Sequence[str]
     return UnitTallies(tuple(n for n, _ in rows), tuple(units), counts)
 
 
+def criteria_comparison(
+    systems: Mapping[str, Mapping[str, T]], criteria: Sequence[str], default: str,
+    f1: Callable[[T], float],
+    test: Callable[[list[tuple[str, T]], SignificanceSettings], SignificanceResult],
+    settings: SignificanceSettings | None,
+) -> AlignmentComparison:
+    """Each system's change of F from ``default`` (``systems``: its scores by criterion),
+    tested by ``test`` as the difference of the pseudo-systems ``SYS@default`` and
+    ``SYS@criterion``, as ``muceval significance`` tests two systems; and the flips."""
+    # Only the randomization p-values are needed here: no classic tests, no intervals.
+    chosen = replace((settings or SignificanceSettings()).with_seed(), classic=False, bootstrap=0)
+    p_values: dict[tuple[str, str], float] = {}
+    for name, scores in systems.items():
+        for c in criteria:
+            if c != default:
+                pair = [(f"{name}@{default}", scores[default]), (f"{name}@{c}", scores[c])]
+                p_values[(name, c)] = test(pair, chosen).comparison(
+                    pair[0][0], pair[1][0], "f1").p_value
+    decisions = {c: {(x.a, x.b): (x.significant, x.p_value)
+                     for x in test([(n, s[c]) for n, s in systems.items()], chosen).comparisons}
+                 for c in criteria} if len(systems) >= 2 else {}
+    ranks, tau, flips = rank_and_flip(
+        list(systems), {c: [f1(s[c]) for s in systems.values()] for c in criteria}, decisions,
+        default)
+    return AlignmentComparison(p_values, ranks, tau, flips, chosen.to_json())
+
+
 def compare_criteria(audit: AlignmentAudit,
                      settings: SignificanceSettings | None = None) -> AlignmentComparison:
-    """Test every change of F against the default criterion, and the flips between systems."""
-    chosen = (settings or SignificanceSettings()).with_seed()
-    # Only the randomization p-values are needed here: no classic tests, no intervals.
-    chosen = replace(chosen, classic=False, bootstrap=0)
+    """Test every change of F against the default criterion, paired by message."""
     units = _units(audit)
-    default = audit.default
-    p_values: dict[tuple[str, str], float] = {}
-    for s in audit.systems:
-        for c in audit.scored:
-            if c == default:
-                continue
-            t = _tallies([(f"{s.system}@{default}", s.scores[default].units),
-                          (f"{s.system}@{c}", s.scores[c].units)], units)
-            result = compare(t, metrics=("f1",), settings=chosen)
-            p_values[(s.system, c)] = result.comparison(
-                f"{s.system}@{default}", f"{s.system}@{c}", "f1").p_value
-    names = [s.system for s in audit.systems]
-    decisions: dict[str, dict[tuple[str, str], tuple[bool, float]]] = {}
-    if len(names) >= 2:
-        for c in audit.scored:
-            result = compare(_tallies([(s.system, s.scores[c].units) for s in audit.systems],
-                                      units), metrics=("f1",), settings=chosen)
-            decisions[c] = {(x.a, x.b): (x.significant, x.p_value) for x in result.comparisons}
-    ranks, tau, flips = rank_and_flip(
-        names, {c: [s.scores[c].f1 or 0.0 for s in audit.systems] for c in audit.scored},
-        decisions, default)
-    return AlignmentComparison(p_values, ranks, tau, flips, chosen.to_json())
+
+    def test(rows: list[tuple[str, CriterionScore]],
+             chosen: SignificanceSettings) -> SignificanceResult:
+        return compare(_tallies([(n, s.units) for n, s in rows], units), metrics=("f1",),
+                       settings=chosen)
+
+    return criteria_comparison({s.system: s.scores for s in audit.systems}, audit.scored,
+                               audit.default, lambda s: s.f1 or 0.0, test, settings)
 
 
 def _r(value: float | None, digits: int = 6) -> float | None:
@@ -183,8 +178,7 @@ def _system_json(s: SystemAudit, audit: AlignmentAudit,
 
 def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                       settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The whole audit as the JSON document of the module docstring (also the ``alignment``
-    part of a report's ``report.json``)."""
+    """The whole audit as the ``muceval-alignment`` document."""
     header = document_header(ALIGNMENT_FORMAT, settings, FORMAT_VERSION)
     if comparison is not None:
         header["settings"]["significance"] = comparison.settings
@@ -216,7 +210,6 @@ def alignment_to_dict(audit: AlignmentAudit, comparison: AlignmentComparison | N
 
 def alignment_to_json(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                       settings: Mapping[str, Any]) -> str:
-    """The whole audit as one compact JSON document (see the module docstring)."""
     return json.dumps(alignment_to_dict(audit, comparison, settings), ensure_ascii=False,
                       separators=(",", ":")) + "\n"
 
@@ -288,8 +281,6 @@ CSV_VIEWS = tuple(_CSV_ROWS)
 
 def alignment_to_csv(audit: AlignmentAudit, comparison: AlignmentComparison | None,
                      view: str = "scores") -> str:
-    """One view as CSV: ``scores`` (one row per system and criterion), ``pairs``,
-    ``removal`` (one row per template and criterion), ``calibration`` or ``entropy``."""
     rows = _CSV_ROWS.get(view)
     if rows is None:
         raise UsageError(f"unknown CSV view {view!r} (choose from {', '.join(CSV_VIEWS)})",
@@ -349,8 +340,7 @@ def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | Non
 
 def print_flips(console: Any, comparison: AlignmentComparison, criterion: str,
                 default: str) -> None:
-    """Kendall's τ of ``criterion`` against ``default``, and the significance decisions
-    between systems that flip."""
+    """Kendall's τ of ``criterion`` against ``default``, and the decisions that flip."""
     tau = comparison.kendall_tau.get(criterion)
     flips = comparison.flips.get(criterion, ())
     console.print(f"{criterion}: Kendall τ against {default} "

@@ -1,6 +1,4 @@
-"""The Alignment section of a report: the criteria side by side, each change of F tested with
-the report's own settings, the pairs, the removal audit and the calibration
-(:mod:`muceval.reporting.alignment` computes them)."""
+"""The Alignment section of a report, drawn from the ``muceval-alignment`` document."""
 
 from __future__ import annotations
 
@@ -25,21 +23,17 @@ __all__ = ["AlignmentSection"]
 
 @dataclass(frozen=True)
 class AlignmentSection:
-    """The audit of the criteria, each change of F tested with the report's own significance
-    settings, and what produced it; its document (``muceval-alignment``) is also written as
-    ``alignment.json``."""
+    """The audit of the criteria, each change of F tested with the report's own settings."""
 
     audit: AlignmentAudit
     comparison: AlignmentComparison | None
     recorded: tuple[tuple[str, Any], ...]
-    """What produced the audit, in the order its document records it."""
     id = "alignment"
     title = "Alignment"
     after = "slot-comparison"
 
     @functools.cached_property
     def document(self) -> dict[str, Any]:
-        """The ``muceval-alignment`` document."""
         return alignment_to_dict(self.audit, self.comparison, dict(self.recorded))
 
     def to_dict(self) -> dict[str, Any]:
@@ -50,14 +44,12 @@ class AlignmentSection:
                                              separators=(",", ":")) + "\n"}
 
     def _mapped(self) -> list[tuple[str, list[tuple[float, bool]]]]:
-        """Per system, the evidence and flag of every pair the default criterion maps."""
         doc = self.document
         return [(s["system"], [(p["evidence_bits"], p["flagged"]) for p in s["pairs"]
                                if p["verdicts"].get(doc["default"]) == "mapped"])
                 for s in doc["systems"]]
 
     def figures(self) -> dict[str, Any]:
-        """The evidence of every mapped pair, when the default criterion maps any."""
         from muceval.reporting.plots import evidence_plot
 
         mapped = self._mapped()
@@ -72,7 +64,6 @@ class AlignmentSection:
 
 
 def _alignment_view(doc: Mapping[str, Any], page: Page) -> dict[str, Any]:
-    """What the Alignment section shows, from the ``muceval-alignment`` document."""
     default, flag = doc["default"], doc["flag"]
     scored = [c for c in doc["criteria"] if doc["criteria"][c].get("cardinality", "1:1") == "1:1"]
     criteria = [{"name": name, "describe": d["describe"],
@@ -98,7 +89,6 @@ def _alignment_view(doc: Mapping[str, Any], page: Page) -> dict[str, Any]:
 
 
 def _alignment_columns(scored: Sequence[str], default: str) -> list[tuple[str, str, str]]:
-    """The scores table's columns: (criterion, metric, heading)."""
     columns: list[tuple[str, str, str]] = []
     for c in scored:
         heads = ((("recall", "R"), ("precision", "P"), ("f1", "F"), ("mapped_pairs", "pairs"))
@@ -134,7 +124,6 @@ def _alignment_rows(systems: Sequence[Mapping[str, Any]], columns: Sequence[tupl
 
 def _removal_view(systems: Sequence[Mapping[str, Any]],
                   scored: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Per system with a removal audit, its summary; and every removal with the anomaly."""
     removal = []
     anomalies = []
     for s in systems:
@@ -162,7 +151,6 @@ def _calibration_view(calibration: Sequence[Mapping[str, Any]]) -> list[dict[str
 
 
 def _criteria_comparisons(comparisons: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Per criterion against the default: Kendall's τ and the flipped decisions."""
     return [{"criterion": c["criterion"],
              "tau": "n/a" if c["kendall_tau"] is None else f"{c['kendall_tau']:.3f}",
              "flips": [{**f, "p_default": format_p(f["p_default"]),

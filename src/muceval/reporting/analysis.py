@@ -1,9 +1,5 @@
 """Score N systems and test their differences: everything a report needs, in one object.
 
-Systems' summaries and per-unit tallies come from :func:`systems_from_pairs` (scored
-responses) or :func:`muceval.formats.registry.load_systems` (score reports, JSON scores);
-:func:`analyze` tests them into an :class:`Analysis`, the JSON behind the HTML report.
-
 >>> from muceval.core.units import from_arrays
 >>> from muceval.core.tallies import Tally
 >>> a = SystemScores.of_tally("A", "x", "arrays", Tally(pos=2, act=2, cor=2))
@@ -51,10 +47,7 @@ def systems_from_pairs(
     unit: str = "message",
 ) -> tuple[list[SystemScores], UnitTallies]:
     """Summaries and per-unit tallies (ALL TEMPLATES totals) of scored systems, the rows as in
-    the 1992 summary.
-
-    ``unit`` is ``message``, ``template`` or ``fill`` (:mod:`muceval.core.unit_levels`;
-    ``fill`` needs pairs scored with ``ScoringOptions(fills=True)``).
+    the 1992 summary; a ``fill`` unit needs pairs scored with ``ScoringOptions(fills=True)``.
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -114,8 +107,7 @@ def _versions() -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True)
 class Provenance:
-    """What an analysis was made from: its inputs by role, in the order the report lists them,
-    and the versions of muceval, Python and the numerical libraries."""
+    """What an analysis was made from: its inputs by role, and the libraries' versions."""
 
     inputs: tuple[tuple[str, Any], ...] = ()
     versions: tuple[tuple[str, str], ...] = field(default_factory=_versions)
@@ -130,22 +122,7 @@ class Provenance:
 
 @dataclass(frozen=True)
 class Analysis:
-    """Scores of every system, their significance, the report's optional sections, and the
-    settings and inputs that produced them.
-
-    Attributes
-    ----------
-    systems : tuple of SystemScores
-        Every system's summary, in input order.
-    settings : SignificanceSettings
-        The settings the analysis and every section were tested with (the seed drawn).
-    sections : tuple of ReportSection
-        The report's optional sections (:class:`~muceval.reporting.sections.ReportSection`),
-        in the order ``report.json`` holds them.
-    files : tuple of (str, str)
-        Further data files of the report's folder, name and text (``scores.json`` of
-        systems scored here).
-    """
+    """Scores of every system, their significance, the report's sections, and their origin."""
 
     systems: tuple[SystemScores, ...]
     tallies: UnitTallies = field(repr=False)
@@ -156,29 +133,25 @@ class Analysis:
     files: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     def section(self, id: str) -> ReportSection | None:
-        """The section of that id, or None."""
         return next((s for s in self.sections if s.id == id), None)
 
     @property
     def ranked(self) -> tuple[SystemScores, ...]:
-        """The systems in the page's one ranking (the significance's ranking metric), as
-        every panel and table of the page shows them."""
+        """The systems in the page's one ranking, as every panel and table shows them."""
         sig = self.significance
         by_name = {s.name: s for s in self.systems}
         return tuple(by_name[name] for name in sig.ranking(sig.ranking_metric))
 
     @property
     def alignment(self) -> AlignmentSection | None:
-        """The Alignment section, when the report compares alignment criteria."""
         return cast("AlignmentSection | None", self.section("alignment"))
 
     @property
     def errors(self) -> ErrorSection | None:
-        """The Errors section (Das et al.'s categories), when asked for."""
         return cast("ErrorSection | None", self.section("errors"))
 
     def with_section(self, section: ReportSection) -> Analysis:
-        """The analysis with ``section`` added (one of that id replaced)."""
+        """The analysis with ``section`` added (replacing one of that id)."""
         return replace(self, sections=(*(s for s in self.sections if s.id != section.id),
                                        section))
 
@@ -190,23 +163,17 @@ class Analysis:
 
     @property
     def ranking_metric(self) -> str:
-        """The metric the report ranks by: F P&R when tested, else the first metric."""
         return self.significance.ranking_metric
 
     def recorded(self) -> dict[str, Any]:
-        """The ``settings`` of ``report.json``: those of the significance result, the number
-        of systems, the inputs and the versions."""
         return {**self.significance.settings, "systems": len(self.systems),
                 **self.provenance.to_dict()}
 
     def data_files(self) -> dict[str, str]:
-        """Every data file the sections and the scoring add to the report's folder."""
         return {**{name: text for section in self.sections
                    for name, text in section.files().items()}, **dict(self.files)}
 
     def to_dict(self) -> dict[str, Any]:
-        """The machine-readable report: ``settings``, ``systems``, ``significance`` and,
-        when criteria were compared, ``alignment``."""
         out = {
             "format": "muceval-report",
             "format_version": 1,
@@ -244,17 +211,14 @@ def analyze(
     metrics, threads, progress
         As in :func:`compare`.
     settings : SignificanceSettings or None, default None
-        How to test; None: the ``muc4`` preset.
+        None: the ``muc4`` preset.
     inputs : mapping of str to object or None, default None
-        What the analysis was made from (key, configuration, history, files...), recorded
-        so that the report says what produced it.
+        What the analysis was made from, recorded in the report.
 
     Raises
     ------
     ValueError
         If ``systems`` and ``tallies`` do not list the same systems in the same order.
-    UsageError
-        As :func:`compare`.
 
     Examples
     --------

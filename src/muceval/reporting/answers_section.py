@@ -1,6 +1,5 @@
-"""The report's section on raw answers of language models: how each system's answers were
-read, what reading them met (per kind: a count and examples with their documents), and, read
-leniently, every scorer's scores of the same answers read strictly beside the lenient ones."""
+"""The report's section on raw answers of language models: how they were read, what reading
+them met, and (read leniently) the strict scores beside the lenient ones."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ __all__ = ["AnswersSection", "answers_section"]
 
 @dataclass(frozen=True)
 class AnswersSection:
-    """Per system, the scores of every scorer (``scorers``: label and the systems' scores)."""
+    """Per system, the scores of every scorer (label and the systems' scores)."""
 
     scorers: tuple[tuple[str, tuple[ModernScores, ...]], ...]
     id = "answers"
@@ -68,6 +67,5 @@ class AnswersSection:
 
 def answers_section(scorers: Sequence[tuple[str, Sequence[ModernScores]]],
                     ) -> AnswersSection | None:
-    """The section, when some system's predictions are raw answers (else None)."""
     section = AnswersSection(tuple((label, tuple(systems)) for label, systems in scorers))
     return section if section._systems() else None

@@ -1,7 +1,5 @@
-"""The colours of the report's figures: matplotlib's maps ``viridis``, ``turbo``, ``tab10``
-and ``tab20`` as tables of ``#rrggbb`` (a report needs no matplotlib for its colours; the
-tests check the tables against matplotlib's own), and the colour of each system.
-"""
+"""matplotlib's colour maps as tables of ``#rrggbb`` (a report needs no matplotlib for its
+colours; the tests check the tables against matplotlib's own), and each system's colour."""
 
 from __future__ import annotations
 
@@ -25,8 +23,7 @@ def pick(table: tuple[str, ...], x: float) -> str:
 
 
 def system_colors(names: Sequence[str]) -> dict[str, str]:
-    """One distinct colour per system, ``#rrggbb`` (tab10 up to 10 systems, tab20 up to 20,
-    then turbo).
+    """One distinct colour per system (tab10 up to 10 systems, tab20 up to 20, then turbo).
 
     >>> system_colors(["A", "B"])
     {'A': '#1f77b4', 'B': '#ff7f0e'}

@@ -1,7 +1,5 @@
-"""The main job on the bundled example (``muceval demo``): score four systems against a key
-and report. The example (``muceval/data/example``) is ours: ten invented messages, an answer
-key, four systems of different quality and a history of judgements.
-"""
+"""``muceval demo``: the bundled example (ten invented messages, four systems) scored and
+reported."""
 
 from __future__ import annotations
 
@@ -21,20 +19,15 @@ from muceval.scoring.session import audit_files, score_files
 
 EXAMPLE_SYSTEMS = ("alpha", "beta", "gamma", "delta")
 KEHLER_STEPS = ("before", "removed", "added", "both")
-"""Kehler's trap (``data/example/kehler``): a wholly wrong template aligned by luck, then the
-wrong template removed, a right one added, and both."""
 
 
 def example_dir() -> Path:
-    """The folder of the bundled example (inside the installed package)."""
     with as_file(files("muceval") / "data" / "example") as path:
         return Path(path)
 
 
 @dataclass(frozen=True)
 class ExampleFiles:
-    """The paths of the bundled example, as strings for the commands' options."""
-
     key: str
     config: str
     history: str
@@ -43,8 +36,7 @@ class ExampleFiles:
 
 
 def example_files() -> ExampleFiles:
-    """The bundled example's key, configuration, history, message texts and four systems.
-
+    """
     >>> [Path(p).name for p in example_files().responses]
     ['alpha.txt', 'beta.txt', 'gamma.txt', 'delta.txt']
     """
@@ -75,27 +67,19 @@ class DemoResult:
 
 
 DEMO_SEED = 1992
-"""Seed of the demo's significance tests, so that its HTML report is reproducible."""
 
 
 def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
-    """Run the main job on the bundled example (``muceval demo``): score its four systems
-    (alpha strong, beta overgenerating, gamma cautious, delta weak) against the key with the
-    history, report, test and audit. Written to ``out_dir``:
-
-    - ``<system>.report``: each system's 1992 score report (:func:`format_report`);
-    - ``scores.json``: every system's scores, per message, as ``muceval score --format
-      json`` writes them;
-    - ``kehler-alignment.txt``: Kehler's trap under the 1992 alignment criterion and the
-      example's ``strict`` one;
-    - ``report/``: with ``html_report``, the HTML report (:func:`write_report`, seed 1992).
+    """Run ``muceval demo``: score the bundled example's four systems (alpha strong, beta
+    overgenerating, gamma cautious, delta weak), and write to ``out_dir`` each one's 1992
+    report, ``scores.json``, Kehler's trap (``kehler-alignment.txt``) and the HTML report.
 
     Parameters
     ----------
     out_dir : str or pathlib.Path
         The folder, created if needed; files of the same names in it are replaced.
     html_report : bool, default True
-        Also write the HTML report (the slowest part: 9,999 shuffles and figures).
+        Also write the HTML report (the slowest part).
 
     Raises
     ------
@@ -136,7 +120,7 @@ def run_demo(out_dir: str | Path, html_report: bool = True) -> DemoResult:
 
 
 def _kehler(config: Configuration, source: Path, out: Path) -> tuple[AlignmentAudit, Path]:
-    """Kehler's trap under the 1992 criterion and the example's strict one (text to ``out``)."""
+    """Kehler's trap: a wholly wrong template aligned by luck, then fixed."""
     from muceval.reporting.alignment import alignment_table, compare_criteria
     from muceval.significance.settings import SignificanceSettings
 

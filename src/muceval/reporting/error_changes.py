@@ -1,13 +1,4 @@
-"""Which changes in error counts are real (found by :mod:`muceval.significance.error_counts`):
-per error category and pair of systems, both counts, the difference and the p-value, written.
-
-JSON (format ``muceval-error-changes``)::
-
-    {"format", "format_version", "muceval", "signature", "settings": {..., "baseline",
-     "pairs", "test", "shuffles", "seed", "alpha", "adjust"},
-     "changes": [{"baseline", "candidate", "category", "baseline_count", "candidate_count",
-                  "difference", "p_value", "adjusted_p_value", "method", "documents"}]}
-"""
+"""The changes in error counts of :mod:`muceval.significance.error_counts`, as JSON and CSV."""
 
 from __future__ import annotations
 
@@ -29,8 +20,7 @@ ERROR_CHANGES_FORMAT = "muceval-error-changes"
 
 def error_changes_to_json(counts: ErrorCounts, baseline: str | None,
                           changes: list[ErrorChange], settings: SignificanceSettings) -> str:
-    """The changes as a JSON document with its settings and signature (``baseline`` None:
-    every pair was tested)."""
+    """The changes as a JSON document (``baseline`` None: every pair was tested)."""
     recorded: dict[str, Any] = {**counts.settings, "baseline": baseline,
                                 "pairs": "against the baseline" if baseline else "all",
                                 "test": "paired randomization over documents",
@@ -42,6 +32,5 @@ def error_changes_to_json(counts: ErrorCounts, baseline: str | None,
 
 
 def error_changes_to_csv(changes: Sequence[ErrorChange]) -> str:
-    """One line per pair and category, the columns of :class:`ErrorChange`."""
     names = [f.name for f in fields(ErrorChange)]
     return csv_text([names, *([getattr(c, n) for n in names] for c in changes)])

@@ -1,10 +1,5 @@
-"""The Errors section of a report: Das et al. (2022)'s error categories of every system (a
-stacked bar per system, a table per system and per role) and which counts changed for real
-between neighbours in the report's ranking (:mod:`muceval.significance.error_counts`).
-
-``General_Spurious_Role_Filler`` is the sum of its nine sub-categories (except where a
-document repeats a predicted template): the bars draw the sub-categories, never both.
-"""
+"""The Errors section of a report: Das et al. (2022)'s error categories of every system, and
+which counts changed for real between neighbours in the report's ranking."""
 
 from __future__ import annotations
 
@@ -30,20 +25,7 @@ FIGURE = "errors-categories"
 
 @dataclass(frozen=True)
 class ErrorSection:
-    """The error analysis of a report's systems, in the report's ranking, with the tests of
-    each pair of neighbours.
-
-    Attributes
-    ----------
-    order : tuple of str
-        The systems, best first (the report's ranking).
-    ranked_by : str
-        What the ranking is (shown on the page).
-    changes : tuple of ErrorChange
-        Each neighbour against the one ranked above it, every category.
-    adjust : str
-        The adjustment of the p-values over the neighbour pairs of each category.
-    """
+    """The error analysis of a report's systems, in its ranking, with the neighbours' tests."""
 
     analysis: ErrorAnalysis
     order: tuple[str, ...]
@@ -57,12 +39,11 @@ class ErrorSection:
 
     @property
     def stacked(self) -> tuple[str, ...]:
-        """The categories the bars stack: all but the parent of the nine sub-categories."""
+        """The categories the bars stack: ``General_Spurious_Role_Filler`` is (nearly) the sum of
+        its nine sub-categories, so the bars draw those, never both."""
         return tuple(c for c in self.analysis.options.categories if c != GENERAL_SPURIOUS)
 
     def to_dict(self) -> dict[str, Any]:
-        """Totals per system and category (and the Error Score), and the neighbours' tests;
-        every document's counts are in ``errors.json``."""
         systems = {s.system: s for s in self.analysis.systems}
         categories = self.analysis.options.categories
         return {"settings": self.analysis.settings, "ranked_by": self.ranked_by,
@@ -89,7 +70,6 @@ class ErrorSection:
             "are in errors.json and errors.csv.")))
 
     def view(self, figure: Mapping[str, Any]) -> dict[str, Any]:
-        """What the page's template shows, with the figure as the page shows it."""
         systems = {s.system: s for s in self.analysis.systems}
         categories = self.analysis.options.categories
         colors = category_colors(ALL_CATEGORIES)
@@ -130,21 +110,13 @@ class ErrorSection:
 
 
 def _score(value: float) -> str:
-    """The Error Score as the page shows it: whole, or to two decimals (a partial span
-    costs a fraction; the JSON keeps every digit)."""
+    """The Error Score, whole or to two decimals (a partial span costs a fraction)."""
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
 
 
 def error_section(analysis: ErrorAnalysis, order: Sequence[str], ranked_by: str,
                   settings: SignificanceSettings) -> ErrorSection:
-    """The section for ``analysis`` in the ranking ``order`` (best first), each neighbour
-    tested against the system ranked above it with ``settings``.
-
-    Raises
-    ------
-    UsageError
-        If ``order`` does not name exactly the systems of the analysis.
-    """
+    """The section, each neighbour in ``order`` tested against the one ranked above it."""
     names = [s.system for s in analysis.systems]
     if sorted(order) != sorted(names):
         raise UsageError(f"the ranking ({', '.join(order)}) and the error analysis "

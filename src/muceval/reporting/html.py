@@ -1,7 +1,6 @@
-"""The HTML report: one self-contained page (inline CSS, SVG figures and a few lines of
-JavaScript; no network), its figures and its data files (:func:`write_report`). Sections,
-table cells (``data-system``, ``data-metric``) and figures (``fig-…``) carry ids, so that
-programs and the browser test can read the page back.
+"""The HTML report: one self-contained page (no network), its figures and its data files.
+Sections, table cells and figures carry ids, so that programs and the browser test can read
+the page back.
 
 >>> from muceval.reporting.html import format_pct
 >>> format_pct(0.35678), format_pct(None)
@@ -60,8 +59,6 @@ _COUNT_COLUMNS = ("pos", "act", "cor", "par", "inc", "spu", "mis", "non")
 
 @dataclass(frozen=True)
 class ReportFiles:
-    """Paths written by :func:`write_report`."""
-
     out_dir: Path
     html: Path
     json: Path
@@ -83,8 +80,7 @@ def _regions(systems: Sequence[SystemScores],
 
 def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, str]] = (),
                                 ) -> list[Distribution]:
-    """The shuffled differences of every pair of neighbours in the ranking, and of the pairs
-    ``asked`` for (Chinchor 1992, Figure 1)."""
+    """The shuffled differences of neighbours in the ranking, and of the pairs ``asked``."""
     from muceval.significance.distribution import shuffled_differences
 
     order = analysis.significance.ranking(analysis.ranking_metric)
@@ -97,8 +93,7 @@ def randomization_distributions(analysis: Analysis, asked: Sequence[tuple[str, s
 def write_folder(out: Path, figures: Mapping[str, Any], data: Mapping[str, str],
                  page: Callable[[Mapping[str, str]], str], *, png: bool, overwrite: bool,
                  keep: Mapping[Any, str] | None) -> ReportFiles:
-    """Write the figures under ``out/figures`` (SVG, and PNG with ``png``), the data files and
-    ``report.html`` (``page`` of the SVG text of every figure by id), the page last."""
+    """Write the figures, the data files and, last, ``report.html`` (``page`` of the SVGs)."""
     svgs: dict[str, str] = {}
     files: dict[Path, str | bytes] = {}
     for fig_id, fig in figures.items():
@@ -157,7 +152,6 @@ _TITLES = {"summary": "Summary", "region": "Region of performance",
 
 def _contents(sections: Sequence[ReportSection], shown: Mapping[str, bool],
               ) -> list[tuple[str, str]]:
-    """The table of contents: the parts shown, each followed by the sections placed after it."""
     out = []
     for anchor in ANCHORS:
         if shown.get(anchor, True):
@@ -206,7 +200,6 @@ def _summary_view(analysis: Analysis) -> dict[str, Any]:
 
 
 def matrix_rows(sig: SignificanceResult, metric: str) -> list[dict[str, Any]]:
-    """The rows of a p-value matrix table, one cell per other system."""
     order = sig.matrix_order
     rows = []
     for a in order:
@@ -238,7 +231,6 @@ def matrix_rows(sig: SignificanceResult, metric: str) -> list[dict[str, Any]]:
 
 def matrices_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str = "",
                   titles: Mapping[str, str] = METRIC_TITLES) -> dict[str, Any]:
-    """The matrices section of a significance result (figures ``{prefix}matrix-{metric}``)."""
     s = sig.settings
     blocks = [{"metric": m, "label": titles.get(m, m), "order": sig.matrix_order,
                "figure": figure_view(f"{prefix}matrix-{m}", svgs,
@@ -252,7 +244,6 @@ def matrices_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str 
 
 def groupings_view(sig: SignificanceResult, svgs: Mapping[str, str], prefix: str = "",
                    titles: Mapping[str, str] = METRIC_TITLES) -> list[dict[str, Any]]:
-    """The groupings section of a significance result (figures ``{prefix}groups-{metric}``)."""
     return [{"metric": m, "label": titles.get(m, m), "groups": (sig.letter_groups or sig.groups)[m],
              "figure": figure_view(f"{prefix}groups-{m}", svgs,
                                f"Significance groups for {titles.get(m, m)}.")}
@@ -287,8 +278,6 @@ def _slots_view(analysis: Analysis) -> dict[str, Any] | None:
 
 
 def classic_view(sig: SignificanceResult) -> list[dict[str, Any]]:
-    """Per metric, every pair's randomization p beside the classic tests, r and Yeh's
-    factor."""
     out = []
     for metric in sig.metrics:
         rows = []
@@ -345,8 +334,8 @@ def _settings_view(analysis: Analysis) -> list[tuple[str, str]]:
 
 
 def _setting_text(value: object) -> str:
-    """A recorded input as a reader of the page needs it: yes/no, not Python's True/False; a
-    file by its absolute path (the page is read elsewhere than where the command ran)."""
+    """A recorded input as a reader needs it: yes/no, and a file by its absolute path (the page
+    is read elsewhere than where the command ran)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     text = str(value)
@@ -453,23 +442,18 @@ def write_report(
 ) -> ReportFiles:
     """Write the HTML report of an analysis, its figures and its data to a folder.
 
-    ``report.html`` (the scores, region of performance, significance matrices and groupings,
-    slot comparison and settings) beside ``figures/`` (SVG, and PNG when asked),
-    ``report.json`` (everything the page shows), ``significance.json`` and
-    ``significance.csv`` (every comparison), ``summary.csv`` (ALL TEMPLATES per system) and
-    ``slots.csv`` (slot and object rows per system), each written atomically.
+    ``report.html`` beside ``figures/`` (SVG, and PNG when asked), ``report.json``
+    (everything the page shows), ``significance.json`` and ``.csv`` (every comparison),
+    ``summary.csv`` and ``slots.csv``, each written atomically.
 
     Parameters
     ----------
     analysis : Analysis or ModernAnalysis
-        What to report (:func:`~muceval.pipelines.report.build_report`, or :func:`analyze`);
-        a modern one is written by :func:`~muceval.reporting.modern_report.write_modern_report`.
+        What to report (:func:`~muceval.pipelines.report.build_report`, or :func:`analyze`).
     options : ReportOptions or None, default None
-        :class:`~muceval.reporting.options.ReportOptions`; None: the defaults. The Errors and
-        Alignment sections are written when the analysis holds them; asking for one it does
-        not hold is refused.
+        None: the defaults. Asking for a section the analysis does not hold is refused.
     extra_files : mapping of str to str or None, default None
-        Further files to write into the folder, name to text (e.g. ``scores.json``).
+        Further files to write into the folder, name to text.
     keep : mapping of path to str, or None
         Files never to replace (the inputs of the report), each with what it is.
 

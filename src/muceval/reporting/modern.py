@@ -1,16 +1,5 @@
-"""Scores of the modern metrics as JSON and CSV (``muceval score --metric gtt|ceaf-ree|ceaf-rme``).
-
-JSON (format ``muceval-modern-scores``)::
-
-    {"format", "format_version", "settings": {...},
-     "results": [{"metric", "options": {...}, "systems": [
-        {"system", "overall": {p_num, p_den, r_num, r_den, precision, recall, f1},
-         "roles": {ROLE: {...}}, "types": {TYPE: {...}},
-         "documents": [{"docid", p_num, p_den, r_num, r_den}]}]}]}
-
-One result per metric (``--metric all`` gives three). The per-document counts are
-the units of the significance tests.
-"""
+"""Scores of the modern metrics as JSON, CSV and tables (``muceval score --metric ...``); the
+per-document counts are the units of the significance tests."""
 
 from __future__ import annotations
 
@@ -49,7 +38,7 @@ def _system_json(scores: ModernScores) -> dict[str, Any]:
 
 def modern_scores_to_json(results: Sequence[Sequence[ModernScores]],
                           settings: Mapping[str, Any] | None = None) -> str:
-    """``results``: per metric, the scores of every system (same options within a metric)."""
+    """``results``: per metric, the scores of every system."""
     doc = {
         "format": MODERN_FORMAT,
         "format_version": FORMAT_VERSION,
@@ -65,9 +54,8 @@ def modern_scores_to_json(results: Sequence[Sequence[ModernScores]],
 
 
 def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
-    """One row per metric, system and scope (``overall``; ``strict``: raw answers read
-    leniently, the overall counts of the same answers read strictly; ``role``; ``type``: per
-    type of the documents' gold templates; ``document``)."""
+    """One row per metric, system and scope (``strict``: the overall counts of raw answers read
+    strictly, beside the lenient ones)."""
     lines: list[Sequence[object]] = [CSV_COLUMNS]
     for systems in results:
         for s in systems:
@@ -83,8 +71,7 @@ def modern_scores_to_csv(results: Sequence[Sequence[ModernScores]]) -> str:
 
 
 def modern_scores_table(run: ModernRun, terminal: bool) -> str:
-    """Each scorer's table (P, R, F1 and the counts behind them, best first), printed on the
-    terminal (``terminal``) or returned as text."""
+    """Each scorer's table, best first, printed on the terminal or returned as text."""
     console = text_console(120, terminal)
     for systems in run.scores:
         if not systems:
@@ -110,8 +97,6 @@ def modern_scores_table(run: ModernRun, terminal: bool) -> str:
 
 
 def _print_parses(run: ModernRun, console: Any) -> None:
-    """How raw answers were read: per system its notes by kind, and read leniently, the F1
-    of the answers read strictly beside the lenient one (the first scorer's)."""
     systems = next((s for s in run.scores if s), ())
     read = [s for s in systems if s.parse is not None]
     if not read:

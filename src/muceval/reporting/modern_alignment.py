@@ -1,24 +1,6 @@
-"""The alignment view of the modern metrics (``muceval alignment`` with a GTT, GRIT or IterX key).
-
-GTT's criterion credits a template pair whose incident types agree even when no role entity
-matches. Per system: the pairs GTT's map credits, how many on the incident type alone, F under
-``gtt`` and ``gtt-role-match`` with the change's p-value (as
-:mod:`muceval.reporting.alignment` tests it, over documents), ranks, τ and flips.
-
-JSON (format ``muceval-modern-alignment``)::
-
-    {"format", "format_version", "muceval", "signature", "settings",
-     "criteria": {NAME: {"metric", "aligns", "restriction", "assignment", "cardinality",
-                         "credit"}},
-     "default": "gtt", "flag": "gtt-role-match",
-     "systems": [{"system", "mapped_pairs", "type_only_pairs", "type_only_share",
-                  "criteria": {NAME: {"precision", "recall", "f1", "p_num", "p_den", "r_num",
-                                      "r_den", "delta_f1", "p_value", "rank"}},
-                  "pairs": [{"docid", "predicted", "gold", "predicted_type", "gold_type",
-                             "role_p_num", "role_p_den", "role_r_num", "role_r_den",
-                             "type_only"}]}],
-     "comparisons": [{"criterion", "kendall_tau", "flips": [...]}]}
-"""
+"""The alignment view of the modern metrics (``muceval alignment`` with a modern key): GTT's
+criterion credits a template pair whose incident types agree even when no role entity matches,
+so it is tested against ``gtt-role-match``, over documents."""
 
 from __future__ import annotations
 
@@ -28,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import document_header
-from muceval.reporting.alignment import AlignmentComparison, print_flips, rank_and_flip
+from muceval.reporting.alignment import AlignmentComparison, criteria_comparison, print_flips
 from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.modern import ratio_tallies
 from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
@@ -37,6 +19,7 @@ from muceval.significance.settings import SignificanceSettings
 
 if TYPE_CHECKING:
     from muceval.scoring.modern import ModernScores
+    from muceval.significance.result import SignificanceResult
 
 __all__ = ["MODERN_ALIGNMENT_FORMAT", "compare_gtt_alignment", "modern_alignment_table",
            "modern_alignment_to_csv", "modern_alignment_to_dict", "modern_alignment_to_json"]
@@ -53,28 +36,14 @@ def _scores(audit: GttAlignmentAudit, criterion: str) -> ModernScores:
 
 def compare_gtt_alignment(audits: Sequence[GttAlignmentAudit],
                           settings: SignificanceSettings | None = None) -> AlignmentComparison:
-    """The p-value of each system's change of F from ``gtt`` to ``gtt-role-match``, and the
-    ranks, τ and flips of the systems under both."""
-    chosen = replace((settings or SignificanceSettings()).with_seed(),
-                     classic=False, bootstrap=0)
-    p_values: dict[tuple[str, str], float] = {}
-    for a in audits:
-        pseudo = [replace(a.scores, system=f"{a.system}@{DEFAULT}"),
-                  replace(a.strict, system=f"{a.system}@{FLAG}")]
-        result = compare_ratios(ratio_tallies(pseudo), ("f1",), chosen)
-        p_values[(a.system, FLAG)] = result.comparison(
-            pseudo[0].system, pseudo[1].system, "f1").p_value
-    names = [a.system for a in audits]
-    decisions: dict[str, dict[tuple[str, str], tuple[bool, float]]] = {}
-    if len(audits) >= 2:
-        for c in CRITERIA:
-            result = compare_ratios(ratio_tallies([_scores(a, c) for a in audits]), ("f1",),
-                                    chosen)
-            decisions[c] = {(x.a, x.b): (x.significant, x.p_value) for x in result.comparisons}
-    ranks, tau, flips = rank_and_flip(
-        names, {c: [_scores(a, c).overall.f1 for a in audits] for c in CRITERIA}, decisions,
-        DEFAULT)
-    return AlignmentComparison(p_values, ranks, tau, flips, chosen.to_json())
+    """Each system's change of F from ``gtt`` to ``gtt-role-match`` tested, with the flips."""
+    def test(rows: list[tuple[str, ModernScores]],
+             chosen: SignificanceSettings) -> SignificanceResult:
+        return compare_ratios(ratio_tallies([replace(s, system=n) for n, s in rows]), ("f1",),
+                              chosen)
+
+    return criteria_comparison({a.system: {c: _scores(a, c) for c in CRITERIA} for a in audits},
+                               CRITERIA, DEFAULT, lambda s: s.overall.f1, test, settings)
 
 
 def _r(value: float) -> float:
@@ -84,7 +53,7 @@ def _r(value: float) -> float:
 def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
                              comparison: AlignmentComparison | None,
                              settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The audit as the JSON document of the module docstring."""
+    """The audit as the ``muceval-modern-alignment`` document."""
     systems = []
     for a in audits:
         base = a.scores.overall.f1
@@ -116,7 +85,7 @@ def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
 
 def modern_alignment_to_csv(audits: Sequence[GttAlignmentAudit],
                             comparison: AlignmentComparison | None, view: str = "scores") -> str:
-    """``scores``: one row per system and criterion; ``pairs``: one row per credited pair."""
+    """``scores``: one row per system and criterion; ``pairs``: one per credited pair."""
     if view == "pairs":
         return csv_text([("system", "docid", "predicted", "gold", "predicted_type", "gold_type",
                           "role_p_num", "role_p_den", "role_r_num", "role_r_den", "type_only"),

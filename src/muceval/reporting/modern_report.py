@@ -1,8 +1,5 @@
 """The HTML report of modern MUC-4 predictions: every scorer side by side (rankings change
-between GTT's, GRIT's and IterX's scorers), with the counts behind each score and the pairwise
-p-values per scorer (:func:`~muceval.significance.ratios.compare_ratios`) as matrices and
-groups. ``report.json`` holds everything (format ``muceval-modern-report``).
-"""
+between GTT's, GRIT's and IterX's scorers), each with its pairwise tests."""
 
 from __future__ import annotations
 
@@ -42,10 +39,8 @@ class ScorerResult:
     systems: tuple[ModernScores, ...]
     significance: SignificanceResult | None
     caveats: tuple[str, ...] = ()
-    """Where this page's numbers differ from the original's, and why."""
+    # With the similarity when the report holds the metric twice (FAMuS's phi3 and phi-a).
     anchor: str = ""
-    """Its id on the page and in figure names: the metric, with the similarity when the
-    report holds the metric twice (FAMuS's phi3 and phi-a)."""
 
     def __post_init__(self) -> None:
         if not self.anchor:
@@ -64,8 +59,7 @@ class ScorerResult:
 
 @dataclass(frozen=True)
 class ModernAnalysis:
-    """Every modern scorer's scores of every system and their significance, the settings every
-    test ran with (the seed drawn once), its inputs and the report's optional sections."""
+    """Every modern scorer's scores of every system, their significance and the sections."""
 
     scorers: tuple[ScorerResult, ...]
     settings: SignificanceSettings
@@ -73,7 +67,6 @@ class ModernAnalysis:
     sections: tuple[ReportSection, ...] = ()
 
     def recorded(self) -> dict[str, Any]:
-        """The ``settings`` of ``report.json``: the tests' settings and the inputs."""
         return {**self.settings.to_json(), "inputs": dict(self.inputs)}
 
     @property
@@ -89,8 +82,6 @@ class ModernAnalysis:
 
     @property
     def ranking(self) -> tuple[str, tuple[str, ...]]:
-        """The page's ranking: F1 under the first scorer that tests every system (its label
-        and the systems, best first)."""
         names = {s.system for r in self.scorers for s in r.systems}
         for r in self.scorers:
             if r.significance is not None and len(r.systems) == len(names):
@@ -131,7 +122,6 @@ _DENOMINATORS = {
 
 def _caveats(systems: Sequence[ModernScores], gold_layout: str | None,
              schema: str = "muc4") -> tuple[str, ...]:
-    """What a reader comparing this page with the original scorer must know."""
     out = []
     metric = systems[0].options.metric
     if metric == "ceaf-ree" and gold_layout == "gtt-gold" and schema == "muc4":
@@ -190,9 +180,7 @@ def _default_title(analysis: ModernAnalysis) -> str:
 def write_modern_report(analysis: ModernAnalysis, out_dir: str | Path, *,
                         title: str | None = None, png: bool = False, overwrite: bool = False,
                         keep: Mapping[Any, str] | None = None) -> ReportFiles:
-    """Write ``report.html``, the figures and ``report.json`` for modern predictions (as
-    :func:`~muceval.reporting.html.write_report`: existing files only with ``overwrite``,
-    those of ``keep`` never)."""
+    """:func:`~muceval.reporting.html.write_report` for modern predictions."""
     figures = {f"{r.anchor}-{kind}-{metric}": plot(r.significance, metric,
                                                    f"{r.label}: {TITLES[metric]}")
                for r in analysis.scorers if r.significance is not None

@@ -1,6 +1,4 @@
-"""Score reports: the 1992 text reports, byte for byte (SCORER-SPEC §10, §11; the 1992
-manual, "Examining scoring reports"). JSON and CSV of the same tallies are
-written by :mod:`muceval.formats.scores`.
+"""The 1992 text score reports, byte for byte (SCORER-SPEC §10, §11).
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType
 >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -37,7 +35,6 @@ __all__ = ["LAYOUTS", "REPORT_FORMS", "format_report", "pad"]
 
 REPORT_FORMS: tuple[str, ...] = ("template", "summary", "message")
 LAYOUTS = REPORT_FORMS
-"""The former name of :data:`REPORT_FORMS` (a layout is a modern file's, in muceval)."""
 
 _HEADING = "  POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC PRE OVG FAL"
 _RULE = "-" * 29 + "+" + "-" * 11 + "+" + "-" * 7 + "+" + "-" * 11 + "+" + "-" * 15
@@ -63,10 +60,8 @@ def _column(text: str) -> int:
 
 
 def pad(line: str, col: int) -> str:
-    """Pad ``line`` to display column ``col`` as the 1992 report did (§10.1).
-
-    As many TABs as fit without passing ``col``, then spaces; nothing if the
-    line already reaches ``col``.
+    """Pad ``line`` to display column ``col`` as the 1992 report did (§10.1): as many TABs as
+    fit without passing ``col``, then spaces.
 
     >>> pad("inc-loc", 20), pad("phys-tgt-total-num", 20), pad("x" * 25, 20)
     ('inc-loc\\t\\t    ', 'phys-tgt-total-num  ', 'xxxxxxxxxxxxxxxxxxxxxxxxx')
@@ -172,7 +167,6 @@ def _pair_section(pair: PairScore, summary: Summary, config: Configuration) -> l
 
 
 def _accumulator_rows(accs: Accumulators, acc: Accumulator, summary: Summary) -> list[str]:
-    """The heading, template-id, slot and subtotal rows and the four manners of a block."""
     set_slots = set(summary.layout.set_slots)
     lines = [pad("SLOT", _NAME_WIDTH) + _HEADING, _RULE,
              _row("template-id", accs.all_templates.template_id, fal=False)]
@@ -218,19 +212,16 @@ def format_report(
     config_label: str | None = None,
 ) -> str:
     """The 1992 score report of one system, tabs included, as the MUC-4 Scoring System printed
-    it: per-slot rows, the object subtotals, the four manners of treating unmapped templates,
-    SET FILLS ONLY and STRING FILLS ONLY, and the F-measures, computed as in 1992 from the
-    rounded recall and precision of ALL TEMPLATES.
+    it; the F-measures are computed as in 1992 from the rounded recall and precision.
 
     Parameters
     ----------
     pairs : iterable of PairScore
-        The system's catalog entries in report order (:meth:`Scorer.score`).
+        The system's catalog entries in report order.
     layout : {'template', 'summary', 'message'}, default 'template'
-        ``'template'``: a section per key/response pair, then the summary (the form of the
-        official TST3 reports); ``'summary'``: the header and the summary only (the 1992
-        ``s`` command); ``'message'``: a section per message, then the summary with the TEXT
-        FILTERING row (the 1992 ``C-u l`` command).
+        A section per key/response pair then the summary (the official TST3 reports); the
+        summary only (the 1992 ``s`` command); or a section per message, then the summary
+        with the TEXT FILTERING row (the 1992 ``C-u l`` command).
     config_label : str or None, default None
         Printed after ``Configuration:``; None: the file name of ``config.source``.
 
@@ -240,11 +231,6 @@ def format_report(
         If ``layout`` is unknown.
     ValueError
         If an entry scores a slot that is not a scored slot of ``config``.
-
-    See Also
-    --------
-    read_report : Read such a report back.
-    summarize : The summary's tallies, as objects.
 
     Examples
     --------

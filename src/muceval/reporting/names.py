@@ -1,7 +1,5 @@
-"""How a system's name is shown: one rule for the terminal, the HTML page and its figures.
-What every name shares (``preds.`` … ``.test``) is left out; machine-readable output keeps the
-full name.
-"""
+"""How a system's name is shown: one rule for the terminal, the HTML page and its figures;
+machine-readable output keeps the full name."""
 
 from __future__ import annotations
 
@@ -66,5 +64,4 @@ def _middle_cut(text: str, limit: int) -> str:
 
 
 def _at_separator(shared: str) -> int:
-    """The length of ``shared`` up to and including its last separator."""
     return max(shared.rfind(c) for c in _SEPARATORS) + 1

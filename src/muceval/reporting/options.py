@@ -12,32 +12,30 @@ __all__ = ["ReportOptions"]
 @dataclass(frozen=True)
 class ReportOptions:
     """How a report is written, and its optional sections (built by
-    :func:`~muceval.pipelines.report.build_report`). Checked when made.
+    :func:`~muceval.pipelines.report.build_report`).
 
     Attributes
     ----------
     title : str or None, default None
-        The page's title; None: a default one.
+        None: a default one.
     png : bool, default False
         Also write every figure as PNG (about a third of a report's time).
     overwrite : bool, default False
         Replace the files of an earlier report in the folder (never the report's inputs).
     alignment : str or None, default None
         Add the Alignment section comparing these criteria of the configuration
-        (comma-separated; ``'compare'``: the configuration's compare list). Needs responses
-        scored from a key.
+        (comma-separated; ``'compare'``: its compare list).
     histograms : tuple of (str, str), default ()
-        Pairs of systems whose randomization distribution to draw (Chinchor 1992, Figure 1),
-        besides every pair of neighbours in the ranking.
+        Pairs of systems whose randomization distribution to draw, besides every pair of
+        neighbours in the ranking.
     errors : bool, default False
-        Add the Errors section (Das et al. 2022's error categories). Needs responses scored
-        from a key.
+        Add the Errors section (Das et al. 2022's error categories).
 
     Raises
     ------
     UsageError
-        If ``title`` or ``alignment`` is given empty, or a pair of ``histograms`` does not name
-        two different systems.
+        If ``title`` or ``alignment`` is empty, or a pair of ``histograms`` does not name two
+        different systems.
 
     Examples
     --------

@@ -1,5 +1,4 @@
-"""The texts of a scoring run: 1992 reports, JSON, CSV, the terminal table, the per-slot view,
-and the folder of one file per system (``score --output-dir``, ``batch``)."""
+"""The texts of a scoring run, and the folder of one file per system."""
 
 from __future__ import annotations
 
@@ -32,8 +31,7 @@ _EXTENSION = {"report": "report", "json": "json", "csv": "csv", "table": "txt"}
 
 @dataclass(frozen=True)
 class ScoreView:
-    """What to show of scored systems: the format, the 1992 report form, the detail of JSON
-    and CSV, the significance unit and the settings JSON records, and the per-slot view.
+    """What to show of scored systems, and how.
 
     >>> ScoreView("json", detail="messages").detail
     'messages'
@@ -52,7 +50,6 @@ class ScoreView:
 
     def text(self, results: Mapping[str, Sequence[PairScore]], config: Configuration,
              fmt: ScoreFormat | None = None) -> str:
-        """The text of ``results`` in ``fmt`` (default: the chosen one), all systems in one."""
         from muceval.formats.scores.csv import scores_to_csv
         from muceval.formats.scores.json import scores_to_json
         from muceval.reporting.muc1992 import format_report
@@ -77,7 +74,6 @@ class ScoreView:
 
     def tables(self, results: Mapping[str, Sequence[PairScore]],
                config: Configuration) -> list[Table]:
-        """The ALL TEMPLATES summary, or one per-slot table per system."""
         from muceval.reporting.slots import per_slot_rows, per_slot_table
         from muceval.reporting.terminal import summary_table
 
@@ -88,7 +84,6 @@ class ScoreView:
 
 
 def per_slot_json(results: Mapping[str, Sequence[PairScore]], config: Configuration) -> str:
-    """Recall, precision and F of every slot, per system, as JSON."""
     import json
 
     from muceval.reporting.slots import PER_SLOT_FORMAT, per_slot_rows
@@ -122,7 +117,7 @@ def new_table(title: str, left: Iterable[str], right: Iterable[str] = (), *,
 
 
 def text_console(width: int, terminal: bool = False, **options: Any) -> Console:
-    """A console that prints to the terminal, or else records its text (``export_text``)."""
+    """A console that prints to the terminal, or else records its text."""
     from rich.console import Console
 
     return Console(record=True, width=width, file=None if terminal else io.StringIO(), **options)
@@ -137,8 +132,7 @@ def _rendered(table: object, width: int) -> str:
 def write_folder(folder: str, view: ScoreView, results: Mapping[str, Sequence[PairScore]],
                  config: Configuration, keep: Mapping[str | None, str],
                  overwrite: bool) -> list[str]:
-    """One file per system and a summary in ``folder``; an existing file is replaced only with
-    ``overwrite``, an input (``keep``) never. Returns the paths written."""
+    """One file per system and a summary in ``folder``; an input (``keep``) is never replaced."""
     from muceval.formats.files import write_files
 
     files: dict[str, tuple[str, str]] = {}  # file name -> (text, format)

@@ -1,13 +1,6 @@
-"""Figures of a report, as plain SVG figures (:class:`~muceval.reporting.svgfig.SvgFigure`).
-Text stays ``<text>``, so that labels can be read back from the file or a browser's DOM, and
-marks carry ids naming what they show (system names through :func:`slug`):
-
-* region of performance: ``region-<system>`` (rectangle) and ``point-<system>``;
-* significance matrix: ``cell-<row>--<column>`` for every off-diagonal cell;
-* significance groups: ``score-<system>`` and ``group-<k>``;
-* alignment evidence: ``pairs-<system>`` and ``flagged-<system>``;
-* randomization distribution: ``shuffled`` (the histogram) and ``observed`` (the line);
-* error categories: ``bar-<system>--<category>`` (one segment of a stacked bar).
+"""The figures of a report, as SVG. Text stays ``<text>`` and marks carry ids naming what they
+show (``cell-<row>--<column>``, ``score-<system>``...), so that tests and a browser's DOM can
+read them back.
 
 >>> from muceval.reporting.plots import region_plot, to_svg
 >>> svg = to_svg(region_plot([("A", {"all-templates": (0.5, 0.6), "matched-only": (0.7, 0.8)})]))
@@ -88,8 +81,8 @@ _HREF = re.compile(r'href="#([^"]+)"')
 
 
 def inline_svg(svg: str, prefix: str) -> str:
-    """SVG text ready to sit inside an HTML page: no XML prolog, every id prefixed (several
-    inline SVGs share one id space).
+    """SVG text for inside an HTML page: no XML prolog, every id prefixed (the page's inline
+    SVGs share one id space).
 
     >>> inline_svg('<?xml version="1.0"?>\\n<svg><g id="a" clip-path="url(#c)"/></svg>', "f-")
     '<svg><g id="f-a" clip-path="url(#f-c)"/></svg>'
@@ -175,8 +168,6 @@ def matrix_plot(result: SignificanceResult, metric: str,
 
 def _matrix_marks(fig: SvgFigure, cells: Sequence[Sequence[Comparison | None]],
                   corner: tuple[float, float], cell: float) -> None:
-    """The white lines between the cells (``corner``: the top left one's) and the frames of
-    the significant ones."""
     left, top = corner
     side = cell * len(cells)
     grid = [polyline([(left, top + k * cell), (left + side, top + k * cell)])
@@ -196,7 +187,6 @@ def _matrix_marks(fig: SvgFigure, cells: Sequence[Sequence[Comparison | None]],
 
 
 def _p_colors(vmin: float) -> Callable[[float], str]:
-    """The colour of a p-value: viridis on a log scale from ``vmin`` (dark) to 1."""
     span = -math.log10(vmin)
 
     def color(p: float) -> str:
@@ -214,8 +204,7 @@ def _p_text(p: float) -> str:
 
 def _matrix_text(fig: SvgFigure, c: Comparison, at: tuple[float, float], cell: float,
                  face: str, size: float) -> None:
-    """The p-value of a cell (``at``: its horizontal centre and its top) filled with
-    ``face``, and its confidence when approximate and below 1.000."""
+    """The p-value of a cell (``at``: its horizontal centre and top), and its confidence."""
     x, y = at
     dark = sum(int(face[k:k + 2], 16) for k in (1, 3, 5)) / (3 * 255) < 0.5
     ink = "#ffffff" if dark else "#000000"
@@ -230,8 +219,6 @@ def _matrix_text(fig: SvgFigure, c: Comparison, at: tuple[float, float], cell: f
 
 def _p_value_bar(fig: SvgFigure, box: tuple[float, float, float, float], vmin: float,
                  alpha: float, color: Callable[[float], str]) -> None:
-    """The colour bar of the p-values in ``box`` (x, y, width, height), ticked at the powers
-    of ten, with a red line at ``alpha``."""
     x, y, w, h = box
     steps = 64
     span = -math.log10(vmin)
@@ -336,8 +323,6 @@ def groups_plot(result: SignificanceResult, metric: str,
 def _scores_panel(fig: SvgFigure, result: SignificanceResult, order: Sequence[str],
                   metric: str, box: tuple[float, float, float, float], xs: Sequence[float],
                   letters: Mapping[str, str], label: str) -> None:
-    """The systems' scores in ``box`` (x, y, width, height): one dot each at its column in
-    ``xs`` with its bootstrap interval, its score and its letters."""
     left, top, width, height = box
     values = [100 * result.scores[s][metric] for s in order]
     ci = result.system_ci
@@ -373,8 +358,6 @@ def _scores_panel(fig: SvgFigure, result: SignificanceResult, order: Sequence[st
 
 def _letter_lanes(fig: SvgFigure, members: Sequence[Sequence[int]], lane_of: Sequence[int],
                   xs: Sequence[float], ys: Sequence[float], cell: float) -> None:
-    """One lane per letter (``ys``: the lanes' heights): a thick bar over its systems, or a
-    thin line with round marks where it skips a system."""
     from muceval.significance.groups import letter_name
 
     for k, (marks, lane) in enumerate(zip(members, lane_of, strict=True)):
@@ -392,8 +375,8 @@ def _letter_lanes(fig: SvgFigure, members: Sequence[Sequence[int]], lane_of: Seq
 
 def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], default: str,
                   flag: str) -> SvgFigure:
-    """One strip per system (``rows``: ``(system, [(bits, flagged), ...])``): the evidence of
-    each pair aligned under ``default``; flagged pairs (refused by ``flag``) are red crosses.
+    """One strip per system: the evidence (bits) of each pair aligned under ``default``, those
+    refused by ``flag`` as red crosses.
 
     >>> fig = evidence_plot([("A", [(1.0, True), (9.5, False)])], "1992", "strict")
     >>> 'id="flagged-A"' in fig.svg() and "evidence of the aligned pair" in fig.svg()
@@ -436,9 +419,7 @@ def evidence_plot(rows: Sequence[tuple[str, Sequence[tuple[float, bool]]]], defa
 def histogram_plot(distribution: Distribution, label: str,
                    names: Mapping[str, str] | None = None) -> SvgFigure:
     """Chinchor's Figure 1: the histogram of the shuffled differences (absolute, for a
-    two-sided test) with the observed difference marked; the p-value is the share of the
-    histogram at or beyond the line. ``names``: how the two systems are shown (by default
-    their full names).
+    two-sided test) with the observed difference marked; ``names``: how systems are shown.
 
     >>> from muceval.core.units import from_arrays
     >>> from muceval.significance.distribution import shuffled_differences
@@ -494,8 +475,6 @@ def histogram_plot(distribution: Distribution, label: str,
 
 def _axes(fig: SvgFigure, box: tuple[float, float, float, float],
           xticks: Sequence[tuple[float, str]], yticks: Sequence[tuple[float, str]]) -> None:
-    """The left and bottom axis lines of ``box`` (x0, y0, x1, y1) with outward ticks and
-    their labels."""
     x0, y0, x1, y1 = box
     marks = [polyline([(x0, y0), (x0, y1), (x1, y1)])]
     marks += [polyline([(at, y1), (at, y1 + 3.5)]) for at, _ in xticks]
@@ -512,8 +491,8 @@ _CATEGORY_PALETTE = (
 
 
 def category_colors(categories: Sequence[str]) -> dict[str, str]:
-    """One colour per error category, by its place in ``categories`` (the full list, so that
-    a category has the same colour in every figure).
+    """One colour per error category, by its place in the full list ``categories`` (the same
+    colour in every figure).
 
     >>> category_colors(["Span_Error", "Missing_Template"])["Missing_Template"]
     '#ff7f00'
@@ -524,7 +503,7 @@ def category_colors(categories: Sequence[str]) -> dict[str, str]:
 def error_bars_plot(rows: Sequence[tuple[str, Mapping[str, int]]], categories: Sequence[str],
                     colors: Mapping[str, str]) -> SvgFigure:
     """One horizontal bar per system (the first on top), stacked over ``categories``, with a
-    legend; a category a system has none of has no segment.
+    legend.
 
     >>> fig = error_bars_plot([("A", {"x": 2, "y": 1}), ("B", {"x": 0, "y": 4})], ["x", "y"],
     ...                       {"x": "#000000", "y": "#ffffff"})

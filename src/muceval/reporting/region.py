@@ -1,5 +1,5 @@
 """The region of performance: each system's four manners of counting unmapped templates on the
-precision–recall plane (:func:`region_plot`)."""
+precision–recall plane."""
 
 from __future__ import annotations
 
@@ -25,20 +25,17 @@ __all__ = ["SMALL_MULTIPLES_FROM", "region_plot"]
 _ALL = "all-templates"
 _MANNERS = ("matched-missing", "matched-spurious", "matched-only", "all-templates")
 
+# From this many systems on, one panel per system: more translucent rectangles on one plane
+# can no longer be told apart.
 SMALL_MULTIPLES_FROM = 7
-"""From this many systems on, the region of performance is drawn one panel per system: more
-translucent rectangles on one plane can no longer be told apart."""
 
 
 def region_plot(
     regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
     iso_f: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
 ) -> SvgFigure:
-    """Each system's rectangle spanned by its four manners on the precision–recall plane
-    (``regions``: ``(system, {manner: (recall, precision)})``, manners named as
-    :class:`~muceval.core.model.DisplayType` values), its ALL TEMPLATES point a dot, with
-    dotted curves of equal F (P&R); from :data:`SMALL_MULTIPLES_FROM` systems on, a panel per
-    system.
+    """Each system's rectangle spanned by its four manners (``regions``: ``(system, {manner:
+    (recall, precision)})``), its ALL TEMPLATES point a dot, with dotted curves of equal F.
 
     >>> fig = region_plot([("A", {"all-templates": (0.3, 0.4), "matched-only": (0.5, 0.7)})])
     >>> ">Recall (%)<" in fig.svg() and 'id="region-A"' in fig.svg()
@@ -70,19 +67,16 @@ def region_plot(
 
 
 class _Plane:
-    """A square precision–recall plane ``side`` points wide from ``(x0, y0)`` (top left),
-    both axes from 0 to 100 %."""
+    """A square precision–recall plane ``side`` points wide from ``(x0, y0)`` (top left)."""
 
     def __init__(self, x0: float, y0: float, side: float) -> None:
         self.x0, self.y0, self.side = x0, y0, side
 
     def at(self, recall: float, precision: float) -> tuple[float, float]:
-        """The point of (recall, precision) in percent."""
         return (self.x0 + self.side * recall / 100,
                 self.y0 + self.side * (1 - precision / 100))
 
     def grid(self, fig: SvgFigure, iso_f: Sequence[float], labels: bool) -> None:
-        """The grid at every 20 % and the dotted curves of equal F (P&R)."""
         inner = (20, 40, 60, 80)
         fig.add(Lines(tuple(polyline([self.at(v, 0), self.at(v, 100)]) for v in inner)
                       + tuple(polyline([self.at(0, v), self.at(100, v)]) for v in inner),
@@ -105,8 +99,6 @@ class _Plane:
             fig.add(Lines(tuple(curves), stroke="#999999", width=0.8, dash="1 1.6"))
 
     def axes(self, fig: SvgFigure, ticks: tuple[bool, bool], size: float) -> None:
-        """The frame, the ticks of precision (left) and recall (below) where asked, and the
-        axis labels."""
         fig.add(Rect(self.x0, self.y0, self.side, self.side, stroke="#000000", width=0.8))
         at = range(0, 101, 20)
         small = size < 10
@@ -135,8 +127,6 @@ class _Plane:
 
 def _region_panels(regions: Sequence[tuple[str, Mapping[str, tuple[float | None, float | None]]]],
                    iso_f: Sequence[float]) -> SvgFigure:
-    """One panel per system: its rectangle and dot in its colour, every other system's
-    rectangle in faint grey behind it, so that each region can be read on its own."""
     short = short_names([name for name, _ in regions], limit=12)
     # One colour for the panel's system: the palette's greys would pass for the context.
     highlight = "#1f4f78"
@@ -172,8 +162,7 @@ def _official(points: Mapping[str, tuple[float | None, float | None]]) -> tuple[
 
 def _box(points: Mapping[str, tuple[float | None, float | None]],
          ) -> tuple[float, float, float, float] | None:
-    """The rectangle (x0, y0, x1, y1) in percent spanned by a system's defined manners, at
-    least 0.2 wide and high; None without any."""
+    """The rectangle (x0, y0, x1, y1) in percent of a system's manners, at least 0.2 wide."""
     pts = [(100 * rp[0], 100 * rp[1]) for m, rp in points.items()
            if m in _MANNERS and rp[0] is not None and rp[1] is not None]
     if not pts:
@@ -184,7 +173,6 @@ def _box(points: Mapping[str, tuple[float | None, float | None]],
 
 def _region(fig: SvgFigure, plane: _Plane, name: str,
             points: Mapping[str, tuple[float | None, float | None]], color: str) -> bool:
-    """One system's rectangle and ALL TEMPLATES dot, with ids; whether the dot was drawn."""
     box = _box(points)
     if box is not None:
         x0, y0, x1, y1 = box
@@ -202,8 +190,7 @@ def _region(fig: SvgFigure, plane: _Plane, name: str,
 
 def _place_labels(fig: SvgFigure, plane: _Plane, points: Sequence[tuple[str, float, float]],
                   short: Mapping[str, str]) -> None:
-    """Label each ALL TEMPLATES dot with its system's short name, moved down (with a leader
-    line) until it overlaps no label placed before: 17 systems stay readable."""
+    """Label each dot, moved down (with a leader line) until it overlaps no other label."""
     unit = plane.side / 100  # points per percent
     height = 9.0
     placed: list[tuple[float, float, float, float]] = []

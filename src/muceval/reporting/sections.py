@@ -1,7 +1,5 @@
 """The parts of an HTML page: the one Jinja2 environment, number formats, figures, and the
-protocol of a report's optional sections (:class:`ReportSection`: the Errors, the Alignment,
-or a new one; the reports write every section an analysis holds, and nothing else has to
-change to add one).
+protocol of a report's optional sections (:class:`ReportSection`).
 
 >>> format_pct(0.35678), format_pct(None)
 ('35.68', 'n/a')
@@ -24,11 +22,10 @@ __all__ = ["ANCHORS", "Page", "ReportSection", "environment", "figure_view", "fo
 
 ANCHORS = ("summary", "region", "matrices", "groupings", "distributions", "slot-comparison",
            "classic-tests", "systems", "settings")
-"""The parts every report of scores has, in page order: a section goes after one of them."""
 
 
 def format_pct(value: float | None, digits: int = 2) -> str:
-    """A fraction as a percentage with ``digits`` decimals; ``n/a`` when undefined.
+    """A fraction as a percentage; ``n/a`` when undefined.
 
     >>> format_pct(0.5, 1)
     '50.0'
@@ -47,8 +44,6 @@ def format_p(p: float) -> str:
 
 @functools.cache
 def environment() -> jinja2.Environment:
-    """The one Jinja2 environment of muceval's pages: templates from the package, autoescaped,
-    undefined names an error."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("muceval.reporting", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"]),
@@ -61,15 +56,13 @@ def environment() -> jinja2.Environment:
 
 @jinja2.pass_context
 def _shown_filter(context: Any, name: str) -> str:
-    """``{{ name | shown }}``: the system as the page shows it, as plain text (for an
-    ``<option>``, a ``title``)."""
+    """``{{ name | shown }}``: the system as the page shows it, as plain text."""
     return str(context.get("names", {}).get(name, name))
 
 
 @jinja2.pass_context
 def _system_filter(context: Any, name: str) -> Markup:
-    """``{{ name | system }}``: the system as the page shows it, with the full name as its
-    tooltip where they differ."""
+    """``{{ name | system }}``: the system as the page shows it, the full name its tooltip."""
     shown = _shown_filter(context, name)
     if shown == name:
         return escape(name)
@@ -83,8 +76,7 @@ def figure_view(fig_id: str, svgs: Mapping[str, str], caption: str) -> dict[str,
 
 @dataclass(frozen=True)
 class Page:
-    """What a section needs to draw itself on a page: the SVG text of every figure, how the
-    page shows each system's name, and whether PNG copies are linked."""
+    """What a section needs to draw itself on a page."""
 
     svgs: Mapping[str, str]
     names: Mapping[str, str]
@@ -94,8 +86,7 @@ class Page:
         return figure_view(fig_id, self.svgs, caption)
 
     def render(self, template: str | jinja2.Template, **view: Any) -> Markup:
-        """A template of the package (by name), or one a section carries itself
-        (:func:`template_of` its text), with the page's names and PNG links."""
+        """A template of the package (by name), or one of :func:`template_of`."""
         found = environment().get_template(template) if isinstance(template, str) else template
         return Markup(found.render(names=self.names, png=self.png, **view))
 
@@ -107,17 +98,7 @@ def template_of(text: str) -> jinja2.Template:
 
 @runtime_checkable
 class ReportSection(Protocol):
-    """One optional part of a report.
-
-    Attributes
-    ----------
-    id : str
-        Its anchor on the page, and its key in ``report.json``.
-    title : str
-        Its entry in the page's table of contents.
-    after : str
-        The part of the page it follows (one of :data:`ANCHORS`).
-    """
+    """One optional part of a report, placed ``after`` one of :data:`ANCHORS`."""
 
     id: str
     title: str
@@ -127,7 +108,7 @@ class ReportSection(Protocol):
         """What ``report.json`` holds of it."""
 
     def figures(self) -> dict[str, Any]:
-        """Its figures (:mod:`muceval.reporting.svgfig` figures), keyed by figure id."""
+        """Its figures, keyed by figure id."""
 
     def files(self) -> dict[str, str]:
         """The data files it adds to the report's folder, name to text."""

@@ -1,7 +1,4 @@
-"""The per-slot view of a system's scores, like scikit-learn's ``classification_report``:
-unrounded recall, precision and F per slot, then the object subtotals, the set and string
-fills, and the four manners of counting unmapped templates.
-"""
+"""The per-slot view of a system's scores, like scikit-learn's ``classification_report``."""
 
 from __future__ import annotations
 
@@ -40,8 +37,7 @@ class SlotRow:
 
 
 def per_slot_rows(pairs: Sequence[PairScore], config: Configuration) -> list[SlotRow]:
-    """The rows of the per-slot view of one system, as the 1992 report's summary: slot and
-    subtotal rows from the configuration's ``:display-type``.
+    """The rows of the per-slot view of one system, as the 1992 report's summary.
 
     >>> from importlib.resources import files
     >>> from muceval.formats.config import load_configuration
@@ -73,7 +69,6 @@ def per_slot_rows(pairs: Sequence[PairScore], config: Configuration) -> list[Slo
 
 
 def per_slot_table(system: str, rows: Sequence[SlotRow]) -> Table:
-    """A rich table of ``rows``: measures in %, a rule before each group of rows."""
     table = new_table(f"{system}: per slot (%)", ("",),
                       ("recall", "precision", "F1", "POS", "ACT"), title_justify="left")
     previous_kind = rows[0].kind if rows else ""

@@ -1,8 +1,6 @@
-"""Figures written as plain SVG: rectangles, lines and text placed in points from the top
-left corner (through matplotlib, a 17-system matrix took a third of a second, and importing
-matplotlib most of a second). A :class:`SvgFigure` keeps its marks as data, written as SVG or,
-for a PNG, replayed on a matplotlib figure. Text is DejaVu Sans, measured with that font's
-advance widths (:func:`text_width`).
+"""Figures written as plain SVG, in points from the top left corner; a PNG replays the marks
+on matplotlib. Not drawn through matplotlib: a 17-system matrix took a third of a second, and
+importing it most of a second.
 """
 
 from __future__ import annotations
@@ -72,8 +70,7 @@ class Dot:
 
 @dataclass(frozen=True)
 class Text:
-    """``text`` at ``(x, y)``: ``anchor`` start, middle or end; ``middle`` True centres it
-    vertically on ``y``, else ``y`` is its baseline; ``rotate`` in degrees, counter-clockwise."""
+    """``text`` at ``(x, y)``; ``middle`` centres it on ``y`` (else its baseline)."""
 
     x: float
     y: float
@@ -201,16 +198,14 @@ class SvgFigure:
 
 
 _SAFE = re.compile(r"[A-Za-z0-9_.]+(-[A-Za-z0-9_.]+)*")
+# A safe name that ends as a hashed id does is hashed too: it cannot be another name's id.
 _HASHED = re.compile(r"-x[0-9a-f]{10}$")
-"""The end of a hashed id: a safe name that ends so is hashed too, so that it cannot be
-another name's id."""
 
 
 def slug(name: str) -> str:
-    """A system name as an SVG/HTML id and a file name: the name itself where it is safe
-    (letters, digits, ``_``, ``.`` and single inner ``-``), else its safe characters and a
-    hash of the whole name, so that two names never share an id. No id holds ``--``, which
-    joins the two systems of a pair's id.
+    """A system name as an SVG/HTML id and a file name: the name itself where safe, else its
+    safe characters and a hash of the whole name. No id holds ``--``, which joins the two
+    systems of a pair's id.
 
     >>> slug("GE-CMU"), slug("my system/2")
     ('GE-CMU', 'my_system_2-x476fc77c83')
@@ -233,7 +228,6 @@ def _id(gid: str | None) -> str:
 
 
 def _paint(m: Rect | Dot) -> str:
-    """The fill opacity and the stroke of a rectangle or a dot."""
     opacity = f' fill-opacity="{_n(m.opacity)}"' if m.opacity != 1 else ""
     stroke = f' stroke="{m.stroke}" stroke-width="{_n(m.width)}"' if m.stroke and m.width else ""
     return opacity + stroke
@@ -299,5 +293,4 @@ def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
 
 
 def polyline(points: Sequence[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
-    """``points`` as the tuple a :class:`Lines` holds."""
     return tuple((float(x), float(y)) for x, y in points)

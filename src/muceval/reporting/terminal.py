@@ -1,7 +1,4 @@
-"""What a terminal shows of a significance analysis (computed in :mod:`muceval.significance`):
-the ranked table with groups, the p-value matrices, the classic tests beside randomization,
-and the A/B comparison (rich tables).
-"""
+"""What a terminal shows of a significance analysis, as rich tables."""
 
 from __future__ import annotations
 
@@ -30,9 +27,8 @@ __all__ = ["render_baseline", "render_classic_tests", "render_error_changes", "r
 
 def render_significance(result: SignificanceResult, console: Any,
                         matrix: bool | None = None) -> None:
-    """The result for a terminal: a ranked table (scores, groups, the difference and p to the
-    next system), then the p-value matrices when they fit the console (``matrix`` None) or
-    when asked (True). No number is elided."""
+    """A ranked table, then the p-value matrices when they fit (``matrix`` None) or when asked;
+    no number is elided."""
     settings = result.settings
     console.print(
         f"[bold]{len(result.systems)} systems, {settings['units']} "
@@ -78,8 +74,7 @@ def render_significance(result: SignificanceResult, console: Any,
 
 
 def _cell(result: SignificanceResult, a: str, b: str, metric: str) -> str:
-    """A p-value in one format for the column (three decimals, ``<0.001`` below), ``*`` when
-    significant, ``?`` when p ≤ α but the approximate test is not yet confident of it."""
+    """A p-value, ``*`` when significant, ``?`` when p ≤ α without the confidence."""
     c = result.comparison(a, b, metric)
     p = c.p_adjusted
     text = f"{p:.3f}" if p >= 0.001 else "<0.001"
@@ -126,8 +121,7 @@ def _matrix(result: SignificanceResult, order: list[str], short: dict[str, str],
 def render_classic_tests(result: SignificanceResult, console: Any,
                          tests: Sequence[str] = PAIRED_TESTS,
                          metrics: Sequence[str] | None = None) -> None:
-    """Per pair, the randomization p, the chosen classic tests and the correlation r of the
-    systems' per-unit values, with Yeh's factor."""
+    """Per pair, the randomization p beside the chosen classic tests, r and Yeh's factor."""
     unknown = [t for t in tests if t not in CLASSIC_TESTS]
     if unknown:
         raise UsageError(f"unknown test(s) {', '.join(unknown)}", parameter="tests")
@@ -172,7 +166,6 @@ def render_classic_tests(result: SignificanceResult, console: Any,
 
 
 def _classic_notes(result: SignificanceResult, console: Any, tests: Sequence[str]) -> None:
-    """What the classic tests assume, and whether the sign test of recall agrees."""
     independent = [t for t in tests if t not in PAIRED_TESTS]
     console.print(
         "Paired tests (paired-t, sign, wilcoxon) and randomization compare the systems unit "
@@ -235,7 +228,6 @@ def print_signature(settings: Mapping[str, Any], console: Any) -> None:
 
 
 def _yeh_checks(rows: Sequence[Any]) -> str:
-    """Yeh's two checks of a test over responses, in one line (empty for other tests)."""
     parts = [f"{metric_label(c.metric, {})} p {_p_text(c.p_value)} against the "
              f"sign test {_p_text(c.checks['sign_test_p'])}"
              for c in rows if c.checks and "sign_test_p" in c.checks]
@@ -266,8 +258,7 @@ def _pc(value: float | None) -> str:
 
 def scores_table(title: str, systems: Mapping[str, FloatScores],
                  regions: Mapping[str, Sequence[FloatScores]] | None = None) -> Table:
-    """A rich table of systems (best F P&R first), measures in %; ``regions`` adds the
-    (recall, precision) range spanned by the four manners of counting unmapped templates."""
+    """A rich table of systems, best first; ``regions`` adds the range of the four manners."""
     caption = ("region REC x PRE: the lowest and highest recall and precision over the four "
                "ways of counting unmapped templates (matched only, matched/missing, "
                "matched/spurious, all templates)") if regions else None
@@ -310,8 +301,7 @@ def summary_table(results: Mapping[str, Sequence[PairScore]], config: Configurat
 
 def render_error_changes(changes: Sequence[Any], console: Any, alpha: float,
                          seed: int | None, adjust: str = "none") -> None:
-    """Per pair (candidate against baseline), the error categories: both counts, the
-    difference and the p-value (* when, adjusted with ``adjust``, it is at most ``alpha``)."""
+    """Per pair (candidate against baseline), the error categories' counts and p-values."""
     for baseline, candidate in dict.fromkeys((c.baseline, c.candidate) for c in changes):
         table = new_table(f"{candidate} against {baseline} (baseline): error counts",
                           ("category",), ("base", "cand", "Δ", "p", "documents"),
@@ -340,8 +330,8 @@ def _error_legend(alpha: float, seed: int | None, adjust: str) -> str:
 
 def render_error_pairs(changes: Sequence[Any], console: Any, alpha: float,
                        seed: int | None, adjust: str = "none") -> None:
-    """Every pair of systems: only the changes found significant, per category (a table of
-    every pair and category would run to thousands of lines: JSON and CSV hold them)."""
+    """Only the significant changes of every pair (all of them would run to thousands of
+    lines: JSON and CSV hold them)."""
     from rich.table import Table
 
     shown = sorted((c for c in changes if c.significant(alpha)),

@@ -1,9 +1,6 @@
-"""The adjudication page: a Starlette application over one :class:`~muceval.scoring.adjudication.Adjudication`.
-
-A request without the session's token (every page lives under ``/<token>/``), or addressed to
-another host than the loopback address (DNS rebinding), is refused. The history is saved
-before the redirect to the next question, so a page that shows it has its answer on disk. One
-lock serialises the session: the pages may be open in several tabs.
+"""The adjudication page, a Starlette application. A request without the session's token, or
+addressed to another host than the loopback address (DNS rebinding), is refused; one lock
+serialises the session, as the pages may be open in several tabs.
 """
 
 from __future__ import annotations
@@ -97,7 +94,6 @@ class _Pages:
         self._views: dict[str, tuple[int, Any]] = {}
 
     def view(self, name: str, make: Callable[[Adjudication], Any]) -> Any:
-        """The view ``make`` gives of the session, computed again only after it changed."""
         cached = self._views.get(name)
         if cached is None or cached[0] != self.session.version:
             cached = (self.session.version, make(self.session))
@@ -197,6 +193,7 @@ class _Pages:
         # ASCII digits only ('²' is a digit to str.isdigit, not to int) and short enough for int.
         if not (which.isascii() and which.isdigit() and len(which) <= 6):
             raise InputError.at("<form>", None, f"key fill {which[:20]!r} is not a number")
+        # Saved before the redirect: a page that shows the answer has it on disk.
         self.session.answer(question_id, kind, int(which) - 1)
         return _next(self.base, self.session, question_id, filters)
 
@@ -246,7 +243,6 @@ class _Pages:
         return RedirectResponse(back, status_code=303)
 
     def _back(self, given: str) -> str:
-        """Where a mapping page returns: a page of this session only."""
         return given if given.startswith(self.base + "/") else f"{self.base}/"
 
     def scores(self, request: Request) -> Response:
@@ -267,8 +263,7 @@ def _fill(session: Adjudication) -> Callable[[Question], str]:
 
 
 def _taken_back(session: Adjudication, last: Answer) -> str:
-    """The notice after an undo: which question, and which answer, so that the operator can
-    tell what is open again."""
+    """The notice after an undo: which question, and which answer, is open again."""
     question = last.question
     fill = fill_text(question.response, session.config, question.slot_id)
     given = last.answer
@@ -287,8 +282,7 @@ def _matches(question: Question, chosen: Mapping[str, str]) -> bool:
 
 def _next(base: str, session: Adjudication, question_id: str, filters: str,
           skip: bool = False) -> Response:
-    """The next open question after the one just answered (or skipped), in 1992 order and
-    within the queue's filters; the queue when none is left."""
+    """The next open question within the queue's filters; the queue when none is left."""
     parsed = parse_qs(filters)
     chosen = {k: parsed.get(k, [""])[0] for k in _FILTERS}
     # By place in the queue, not by number: a question first seen after an answer has a

@@ -1,5 +1,4 @@
-"""What the adjudication pages show, computed from the session (no HTML here: the templates
-escape every value, so a fill or a file name can never become markup)."""
+"""What the adjudication pages show (no HTML here: the templates escape every value)."""
 
 from __future__ import annotations
 
@@ -37,8 +36,7 @@ def fill_text(value: Value | None, config: Configuration, slot_id: str) -> str:
 
 
 def _strings(value: Value, slot_type: SlotType) -> list[str]:
-    """The strings of a fill that may occur in the message text: quoted strings unquoted and,
-    for dates and locations, the bare words without a "(CITY)" kind."""
+    """The strings of a fill that may occur in the message text."""
     out = []
     for text in iter_texts(value):
         if text.quoted:
@@ -57,8 +55,8 @@ class Segment:
 
 
 def highlight(text: str, key: Sequence[str], response: Sequence[str]) -> list[Segment]:
-    """``text`` cut into segments, those where a key or a response string occurs marked
-    (case and line breaks ignored, as the texts wrap lines)."""
+    """``text`` cut into segments, marked where a key or a response string occurs (case and
+    line breaks ignored: the texts wrap lines)."""
     marks = [""] * len(text)
     for kind, strings in (("key", key), ("response", response)):
         for s in strings:
@@ -126,8 +124,7 @@ def _difference(start: float | None, now: float | None) -> str:
 
 
 def score_changes(session: Adjudication) -> list[dict[str, Any]]:
-    """Per system, ALL TEMPLATES when the session started and as it stands, and the change
-    (in points): what this session's answers and mappings did."""
+    """Per system, ALL TEMPLATES when the session started and as it stands."""
     before = {s.name: s.all_templates for s in _systems(session.initial_totals, session.names)}
     out = []
     for s in _systems(session.totals, session.names):
