@@ -41,8 +41,8 @@ from muceval.formats.scores.rows import (
 
 __all__ = ["CSV_COLUMNS", "parse_scores_csv", "scores_to_csv"]
 
+# The columns of the F-measures as the 1992 report printed them.
 _F_1992 = tuple(f"{m.id}_1992" for m in F_MEASURES if m.name_1992)
-"""The columns of the F-measures as the 1992 report printed them."""
 
 CSV_COLUMNS: tuple[str, ...] = (
     "format_version",
@@ -63,7 +63,6 @@ CSV_COLUMNS: tuple[str, ...] = (
     *MEASURE_NAMES,
     *_F_1992,
 )
-"""Columns of :func:`scores_to_csv`, in order."""
 
 
 def _csv_cells(row: TallyRow, *, f_report: bool) -> dict[str, Any]:
@@ -99,17 +98,10 @@ def scores_to_csv(
 ) -> str:
     """The tally rows of every system as one long CSV table (columns :data:`CSV_COLUMNS`).
 
-    ``scope`` is ``pair`` (rows of one report section: ``message_id``,
-    ``key_id``, ``response_id``, ``status`` set), ``message`` (rows of the four
-    accumulators of one message; ``status`` holds its TEXT FILTERING cell) or
-    ``summary`` (the four accumulators over all messages, then the TEXT
-    FILTERING row). ``rec``..``fal`` are the 1992 integers (empty for ``*``),
-    ``recall``..``f_p2r`` unrounded fractions, and ``f_*_1992`` the printed
-    F-measures, given on ALL TEMPLATES total rows only.
-
-    ``detail`` ``"summary"`` (the default) writes the summary rows and, per
-    message, only the ALL TEMPLATES total (what the significance tests need);
-    ``"messages"`` every row of every message; ``"pairs"`` also every pair.
+    ``scope`` is ``pair``, ``message`` (``status`` holds its TEXT FILTERING cell) or
+    ``summary``. ``rec``..``fal`` are the 1992 integers (empty for ``*``), ``recall``..``f_p2r``
+    unrounded fractions, and ``f_*_1992`` the printed F-measures, on ALL TEMPLATES total rows
+    only. ``detail="summary"`` writes, per message, only the ALL TEMPLATES total.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus

@@ -1,6 +1,4 @@
-"""muceval's scores as JSON (``muceval score --format json``): the writer and the one reader,
-whose :class:`~muceval.core.systems.ScoredSystem` values carry what both the significance
-tests and the HTML report need.
+"""muceval's scores as JSON (``muceval score --format json``): the writer and the one reader.
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType
 >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -53,7 +51,6 @@ from muceval.version import __version__
 __all__ = ["DETAILS", "FORMAT_NAME", "parse_scores_json", "read_scores_json", "scores_to_json"]
 
 FORMAT_NAME = "muceval-scores"
-"""The ``format`` field of a muceval scores JSON file."""
 
 _ALL = DisplayType.ALL_TEMPLATES.value
 
@@ -100,9 +97,9 @@ def _slot_class(layout: SlotLayout, slot_id: str) -> str:
     return "other"
 
 
+# How much a scores file holds: the summary (with the per-unit ALL TEMPLATES totals, what
+# significance needs), plus every message's rows, plus every pair's.
 DETAILS = ("summary", "messages", "pairs")
-"""How much a scores file holds: the summary (with per-message ALL TEMPLATES
-totals, what significance needs), plus every message's rows, plus every pair's."""
 
 
 def scores_to_json(
@@ -117,22 +114,11 @@ def scores_to_json(
 ) -> str:
     """The scores of every system as JSON (schema ``muceval-scores``, :data:`FORMAT_VERSION`).
 
-    ``systems`` maps a system name to its catalog entries in report order. Top level:
-    ``format``, ``format_version``, ``detail``, ``settings`` (as given), ``configuration``,
-    ``display_type``, ``slots`` (id and class: set/string/other), ``subtotal_rows``, ``unit``
-    (``message``, ``template`` or ``fill``: :mod:`muceval.core.unit_levels`; ``fill`` needs
-    pairs scored with ``ScoringOptions(fills=True)``) and ``systems``, in the given order.
-
-    Each system has ``system``; ``summary`` (the rows of the four ``accumulators``,
-    ``report_rows`` as the 1992 summary shows them, ``fallout`` (the SET FILLS ONLY row's),
-    ``text_filtering`` counts and row, ``f_measures``); and ``units``: per unit the ALL
-    TEMPLATES ``[POS, ACT, COR, PAR]``. ``detail`` ``"messages"`` adds ``messages`` (per
-    message: its TEXT FILTERING cell ``a``-``d``, the four ``accumulators`` and
-    ``f_measures``); ``"pairs"`` also ``pairs`` (per catalog entry: ids, status and the rows
-    of its report section). A row has ``row``, ``kind``, ``accumulator``, ``tallies``
-    (POS..PIE), ``report`` (the 1992 integers; ``null`` for ``*`` or an unprinted column) and
-    ``measures`` (fractions; F with beta 1, 0.5, 2). ``f_measures`` has ``report`` (from the
-    rounded ALL TEMPLATES recall and precision, or ``null``) and ``float``.
+    ``systems`` maps a system name to its catalog entries in report order; ``unit='fill'``
+    needs pairs scored with ``ScoringOptions(fills=True)``. Each system has its ``summary``
+    and, per unit, the ALL TEMPLATES ``[POS, ACT, COR, PAR]``. A row's ``report`` holds the
+    1992 integers (``null`` for ``*`` or an unprinted column), its ``measures`` the fractions;
+    the F-measures' ``report`` comes from the rounded ALL TEMPLATES recall and precision.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus

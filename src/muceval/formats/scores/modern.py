@@ -16,7 +16,6 @@ __all__ = ["FORMAT_VERSION", "MODERN_FORMAT", "looks_like_modern_scores", "read_
 
 MODERN_FORMAT = "muceval-modern-scores"
 FORMAT_VERSION = 1
-"""The version of the format this muceval writes and reads."""
 
 
 def looks_like_modern_scores(text: str) -> bool:
@@ -99,9 +98,8 @@ def _check_overall(overall: Any, documents: dict[str, tuple[float, ...]], name: 
 
 def _counts(document: Any) -> tuple[float, ...]:
     given = [document[k] for k in ("p_num", "p_den", "r_num", "r_den")]
-    # Counts may be fractional (similarities), never a flag, NaN, an infinity or beyond
-    # what a tally can be.
-    # (NaN fails the comparisons; an integer too large for a float is compared exactly.)
+    # Counts may be fractional (similarities), never a flag, NaN, an infinity or beyond what a
+    # tally can be (NaN fails the comparisons; a huge integer is compared exactly).
     if not all(isinstance(v, int | float) and not isinstance(v, bool)
                and 0 <= v <= MAX_COUNT for v in given):
         raise ValueError(f"document {document.get('docid')}: counts must be numbers from 0 "

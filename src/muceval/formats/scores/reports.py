@@ -1,7 +1,5 @@
-"""1992 score reports as scores: per-message tallies and the summary of one system.
-
-The summary rows come from the report's TOTAL SLOT SCORES block; no PIE is printed, so the
-ALL TEMPLATES fallout is unknown and a row's fallout is the printed integer percentage.
+"""1992 score reports as scores: per-message tallies and the summary of one system (no PIE is
+printed, so a row's fallout is the printed integer percentage).
 
 >>> from_reports([]).counts.shape
 (0, 0, 4)
@@ -28,9 +26,7 @@ _FILL_ROWS = {"SET FILLS ONLY": "set-fills", "STRING FILLS ONLY": "string-fills"
 
 def report_units(report: ScoreReport) -> dict[str, Tally]:
     """Per-message tallies: the sum of the TOTAL rows of each message's sections (duplicated
-    sections included, as the 1992 totals include them); a TOTAL row no MUC tally can have is
-    an :class:`InputError` at its line.
-    """
+    sections included, as the 1992 totals include them)."""
     per_unit: dict[str, Tally] = {}
     for block in report.blocks:
         total = block.total()
@@ -97,8 +93,7 @@ def report_summary(
 def report_system(
     report: ScoreReport, name: str | None = None, config: Configuration | None = None
 ) -> ScoredSystem:
-    """One system from its report: per-message tallies and summary (``name`` defaults to the
-    file's :func:`~muceval.formats.files.system_name`; ``config``: :func:`report_summary`'s)."""
+    """One system from its report: per-message tallies and summary."""
     name = system_name(report.path) if name is None else name
     return ScoredSystem(
         name, report.path, report_units(report), report_summary(report, name, config)

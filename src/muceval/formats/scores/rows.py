@@ -1,9 +1,5 @@
-"""The tally rows muceval's scores files hold, shared by the JSON and the CSV writer.
-
-Each :class:`TallyRow` is one labelled row as the 1992 report prints it (or
-would print it): a section of one template pair, an accumulator of one
-message or of the whole run, the summary block, TEXT FILTERING.
-"""
+"""The tally rows muceval's scores files hold, as the 1992 report prints (or would print) them,
+shared by the JSON and the CSV writer."""
 
 from __future__ import annotations
 
@@ -37,8 +33,7 @@ __all__ = [
     "text_filtering_row",
 ]
 
-FORMAT_VERSION = 2
-"""Version of the JSON and CSV schemas written by ``scores_to_json`` / ``scores_to_csv``."""
+FORMAT_VERSION = 2  # of the JSON and the CSV
 
 _MM = DisplayType.MATCHED_MISSING.value
 

@@ -1,9 +1,5 @@
-"""Alignment of one document: fillers within each role of a template pair, then templates.
-
-Both are the original's first-best searches (:mod:`muceval.scoring.errors.search`): the
-fillers of a role are optimised on their own for each template pair, and the template
-search takes those optima as the values of its pairs.
-"""
+"""Alignment of one document: fillers within each role of a template pair, optimised on their
+own, then templates, whose search takes those optima as the values of its pairs."""
 
 from __future__ import annotations
 
@@ -76,13 +72,8 @@ def _template_key(template: ModernTemplate,
 def prepare(docid: str, text: str, predicted: Iterable[ModernTemplate],
             gold: Iterable[ModernTemplate], canonical: bool = False,
             roles: tuple[str, ...] = DAS_ROLES) -> tuple[Prepared, int]:
-    """A document in the analysis's terms, and the number of empty gold entities left out.
-
-    Each template is taken per role of ``roles`` (:func:`~muceval.scoring.errors.model.
-    error_roles`), a role it lacks as empty; predicted roles are flattened into mention
-    lists (an entity without mentions adds nothing); a gold entity without mentions is left
-    out (the original crashes on it); ``canonical`` sorts mentions, entities and templates
-    first. A role a template has beyond ``roles`` is not analysed.
+    """A document in the analysis's terms, and the number of empty gold entities left out
+    (the original crashes on them); ``canonical`` sorts mentions, entities and templates first.
     """
     predicted, gold = list(predicted), list(gold)
     if canonical:
@@ -165,17 +156,13 @@ def align_pair(document: Prepared, predicted: PredictedTemplate, gold: GoldTempl
     return PairAlignment(tuple(roles), equal, int(equal) + sum(r.gain for r in roles), score)
 
 
-Entry = tuple[int | None, int | None]
-"""One entry of an alignment: predicted and gold template indices (None: unpaired)."""
+Entry = tuple[int | None, int | None]  # predicted and gold template indices (None: unpaired)
 
 
 def align_document(document: Prepared, types: str, solve: Solver,
                    ) -> tuple[tuple[Entry, ...], dict[tuple[int, int], PairAlignment]]:
     """The original's template alignment: the entries (per predicted template, its gold or
-    None; then the gold templates left over) and the pairs' alignments.
-
-    With ``types='equal'`` only templates of equal incident types pair.
-    """
+    None; then the gold templates left over) and the pairs' alignments."""
     preds, golds = document.predicted, document.gold
     pairs: dict[tuple[int, int], PairAlignment] = {}
     options: list[tuple[Option, ...]] = []

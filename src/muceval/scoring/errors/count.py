@@ -139,11 +139,7 @@ def _pair(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
 def count_document(document: Prepared, entries: tuple[Entry, ...],
                    pairs: dict[tuple[int, int], PairAlignment], mode: str) -> Counted:
     """Every counter of a document under its chosen alignment, the unaligned mentions
-    classified and the missing fillers cancelled.
-
-    ``mode`` leaves out the missing gold templates (``msp``, ``mat``) and the spurious
-    predicted ones (``mmi``, ``mat``) from every counter and the score.
-    """
+    classified and the missing fillers cancelled."""
     counted = Counted(document.roles)
     for e, (p, g) in enumerate(entries):
         if p is None and g is not None:

@@ -17,8 +17,8 @@ __all__ = ["CATEGORIES", "DAS_ROLES", "MODES", "ROWS", "TYPES", "DocumentErrors"
            "ErrorDocument", "ErrorOptions", "ErrorTotals", "RowCounts", "SystemErrors",
            "Transformation", "error_roles", "error_rows"]
 
+# MUC-4's roles in the original's fixed order (Weapon before Victim): it decides ties.
 DAS_ROLES: tuple[str, ...] = ("PerpInd", "PerpOrg", "Target", "Weapon", "Victim")
-"""MUC-4's roles in the original's fixed order (Weapon before Victim): it decides ties."""
 
 TOTAL_ROW = "total"
 TYPE_ROW = "incident_type"
@@ -34,24 +34,16 @@ def error_rows(roles: tuple[str, ...]) -> tuple[str, ...]:
 
 
 ROWS: tuple[str, ...] = error_rows(DAS_ROLES)
-"""The rows of an analysis of MUC-4 templates, in the report's order."""
 
 
 def error_roles(schema: Schema | str, gold: Iterable[ModernTemplate] = (),
                 predicted: Iterable[ModernTemplate] = ()) -> tuple[str, ...]:
     """The roles an error analysis counts, in the order its rows, searches and ties take them.
 
-    MUC-4: :data:`DAS_ROLES`, the original's order. Another schema with closed roles: the
-    schema's. Open roles (FAMuS): every role the ``gold`` and then the ``predicted`` templates
-    name, first seen first (a role a model invented is a row too: its fillers are spurious).
+    MUC-4: :data:`DAS_ROLES`. Open roles (FAMuS): every role the ``gold`` and then the
+    ``predicted`` templates name (a role a model invented is a row too: its fillers are
+    spurious). A role named as another row is a UsageError.
 
-    Raises
-    ------
-    UsageError
-        If a role is named ``total`` or ``incident_type``, the names of the other rows.
-
-    Examples
-    --------
     >>> error_roles("muc4")
     ('PerpInd', 'PerpOrg', 'Target', 'Weapon', 'Victim')
     >>> gold = ModernTemplate("Hiring", ((), ()), ("Employer", "Time"))
@@ -88,28 +80,24 @@ MISSING_TEMPLATE = "Missing_Template"
 MISSING_TEMPLATE_FILLER = "Missing_Template_Role_Filler"
 INCORRECT_TYPE = "Incorrect_Incident_Type"
 
+# Where an unaligned predicted filler is found, exact and partial: its own gold template and
+# role, the same template and another role, another template and the same role, neither.
 LEVELS: tuple[tuple[str, str], ...] = (
     (DUPLICATE, DUPLICATE_PARTIAL), (WITHIN, WITHIN_PARTIAL),
     (WRONG_TEMPLATE, WRONG_TEMPLATE_PARTIAL), (WRONG_BOTH, WRONG_BOTH_PARTIAL))
-"""Where an unaligned predicted filler is found, exact and partial: its own gold template and
-role, the same template and another role, another template and the same role, neither."""
 
+# The nine classes of an unaligned predicted filler, in the order they are tried.
 SUBCATEGORIES: tuple[str, ...] = (*(c for level in LEVELS for c in level), SPURIOUS_FILLER)
-"""The nine classes of an unaligned predicted filler, in the order they are tried."""
 
+# The sixteen counters of the report, in its order.
 CATEGORIES: tuple[str, ...] = (SPAN_ERROR, GENERAL_SPURIOUS, *SUBCATEGORIES, MISSING_FILLER,
                                SPURIOUS_TEMPLATE, SPURIOUS_TEMPLATE_FILLER, MISSING_TEMPLATE,
                                MISSING_TEMPLATE_FILLER)
-"""The sixteen counters of the report, in its order."""
 
 ALL_CATEGORIES: tuple[str, ...] = (*CATEGORIES, INCORRECT_TYPE)
-"""The sixteen and muceval's ``Incorrect_Incident_Type`` (``types='any'`` only)."""
 
-MODES = ("all", "msp", "mmi", "mat")
-"""ALL TEMPLATES, MATCHED/SPURIOUS, MATCHED/MISSING, MATCHED ONLY (the original's ``-s``)."""
-TYPES = ("equal", "any")
-"""``equal``: pairs need equal incident types (``-m MUC_Errors``); ``any``: no restriction
-(``-m Errors``)."""
+MODES = ("all", "msp", "mmi", "mat")  # the original's -s
+TYPES = ("equal", "any")  # -m MUC_Errors, -m Errors
 
 Mode = Literal["all", "msp", "mmi", "mat"]
 Types = Literal["equal", "any"]
@@ -119,16 +107,12 @@ Types = Literal["equal", "any"]
 class ErrorOptions:
     """How the error analysis runs.
 
-    ``mode`` (:data:`MODES`, the original's ``-s``): which unpaired templates count; ``msp``
-    leaves out the missing gold templates, ``mmi`` the spurious predicted ones, ``mat`` both;
-    the alignment is the same in every mode. ``types`` (:data:`TYPES`): with ``any`` a pair
-    whose types differ costs one unit, counted as ``Incorrect_Incident_Type``.
-    ``after_repair``: apply the transformations and analyse the repaired data again (``-at``).
-    ``canonical_order``: sort templates, entities and mentions first (the original's
-    categories depend on the input order, its P/R/F1 and Error Score not).
+    ``mode``: which unpaired templates count (``msp`` leaves out the missing gold ones, ``mmi``
+    the spurious predicted ones, ``mat`` both); the alignment is the same in every mode.
+    ``types='any'``: a pair whose types differ costs one unit, ``Incorrect_Incident_Type``.
+    ``after_repair``: analyse the repaired data again (``-at``). ``canonical_order``: sort
+    templates, entities and mentions first (the original's categories depend on input order).
 
-    Examples
-    --------
     >>> ErrorOptions(mode="msp").to_dict()["mode"]
     'msp'
     >>> ErrorOptions(mode="some")
@@ -268,10 +252,8 @@ class _Rows:
 
 @dataclass(frozen=True)
 class DocumentErrors(_Rows):
-    """The analysis of one document: rows (``total``, ``incident_type``, then ``roles``),
-    Error Score (``partial``: a partial pair contributed), the alignment (per entry:
-    predicted and gold template indices, None for none) and, with the repair, the
-    transformations kept."""
+    """The analysis of one document; ``partial``: a partial pair contributed to the Error Score;
+    ``alignment``: per entry, the predicted and gold template indices (None for none)."""
 
     docid: str
     rows: tuple[RowCounts, ...]
@@ -313,8 +295,7 @@ class SystemErrors:
     documents: tuple[DocumentErrors, ...]
     after: tuple[DocumentErrors, ...] | None = None
     warnings: tuple[Problem, ...] = ()
-    transformations: Mapping[str, int] = field(default_factory=dict)
-    """How many transformations of each name were kept, over every document."""
+    transformations: Mapping[str, int] = field(default_factory=dict)  # kept, by name
     roles: tuple[str, ...] = DAS_ROLES
 
     # Summed once: tables, figures and JSON read them category by category.

@@ -35,6 +35,7 @@ INTRODUCE_FILLER = "Introduce_Missing_Role_Filler"
 INTRODUCE_TEMPLATE = "Introduce_Missing_Template"
 REMOVE_TEMPLATE = "Remove_Spurious_Template"
 
+# The transformation each class of an unaligned filler implies.
 CHAINS: dict[str, tuple[str, ...]] = {
     DUPLICATE: ("Remove_Duplicate_Role_Filler",),
     DUPLICATE_PARTIAL: (ALTER_SPAN, "Remove_Duplicate_Role_Filler"),
@@ -46,7 +47,6 @@ CHAINS: dict[str, tuple[str, ...]] = {
     WRONG_BOTH_PARTIAL: (ALTER_SPAN, ALTER_ROLE, CROSS),
     SPURIOUS_FILLER: ("Remove_Unrelated_Spurious_Role_Filler",),
 }
-"""The transformation each class of an unaligned filler implies."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,7 @@ class _Edit:
     kept: Transformation
     role: int = 0
     target: int = 0
-    destination: int | None = None
-    """For a cross-template move: the gold template the filler belongs to."""
+    destination: int | None = None  # cross-template: the gold template the filler belongs to
 
 
 def _edit(entry: int, verdict: Verdict, role: int, mention: str,

@@ -1,11 +1,5 @@
-"""The error analysis of several systems, and its JSON and CSV.
-
-JSON (format ``muceval-error-analysis``): the settings and their signature, the categories,
-the rows, and per system its warnings, transformations, totals before and after the repair
-and every document (alignment, rows, transformations). CSV: one line per system, block
-(``before``, ``after``), document (``*`` for the totals) and row, the Error Score on the
-``total`` row.
-"""
+"""The error analysis of several systems, and its JSON and CSV (one line per system, block,
+document, ``*`` for the totals, and row)."""
 
 from __future__ import annotations
 
@@ -44,15 +38,8 @@ def _document(before: DocumentErrors, after: DocumentErrors | None,
 
 @dataclass(frozen=True)
 class ErrorAnalysis:
-    """Das et al.'s error analysis of one or more systems against one key (a gold file, or
-    ``'embedded'``); ``names``: the system names given (path → name); ``extra``: further
-    settings the numbers depend on (the 1992 path's configuration, history and query pass;
-    a schema other than MUC-4's), recorded in :attr:`settings`.
-
-    Raises
-    ------
-    UsageError
-        If the systems were not counted on the same roles.
+    """Das et al.'s error analysis of one or more systems (counted on the same roles) against
+    one key; ``extra``: further settings the numbers depend on, recorded in :attr:`settings`.
     """
 
     key: str
@@ -70,8 +57,6 @@ class ErrorAnalysis:
 
     @property
     def roles(self) -> tuple[str, ...]:
-        """The roles every system is counted on (:func:`~muceval.scoring.errors.model.
-        error_roles`), in order."""
         return self.systems[0].roles if self.systems else DAS_ROLES
 
     @property
@@ -87,7 +72,6 @@ class ErrorAnalysis:
 
     @property
     def signature(self) -> str:
-        """The one-line signature of :attr:`settings` (``muceval:VERSION|key:...|mode:all...``)."""
         return signature(self.settings)
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,13 +1,9 @@
 """The ``gtt`` metric: template matching as GTT's ``eval.py`` (Du, Rush & Cardie 2021) counts it.
 
-Per document the original enumerates every one-to-one partial map from predicted to gold
-templates in ``itertools.product`` order (the last predicted template varying fastest,
-"unmapped" last) and keeps the first whose document F1 is strictly greater than the best so
-far. muceval searches depth-first in that order, skipping a subtree when even its best
-completion cannot beat the best F1 so far, or when every map in it has an earlier map of the
-same counts (equal templates swapped; an earlier prefix of the same counts). Skipping never
-changes which map wins, ties included (``tests/test_gtt_search.py`` checks it against the
-full enumeration); twelve templates take milliseconds, not years (``benchmarks/gtt_search.py``).
+The original enumerates every partial map of predicted to gold templates in
+``itertools.product`` order and keeps the first of strictly greatest F1; muceval searches
+depth-first in that order, skipping subtrees that cannot win, which never changes which map
+wins, ties included (``tests/test_gtt_search.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +19,7 @@ __all__ = ["GttTemplate", "best_map", "gold_templates", "mapped_pairs",
            "predicted_templates", "score_document"]
 
 FIELDS = ("incident_type", *ROLES)
-"""The rows of the per-role breakdown: the incident type, then the five roles."""
+
 
 @dataclass(frozen=True)
 class GttTemplate:
@@ -112,8 +108,7 @@ def best_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
              role_match: bool = False) -> tuple[int, ...]:
     """The map the original keeps: ``map[i]`` is the gold template of prediction ``i`` (-1: none).
 
-    ``role_match`` states a stricter criterion than the original's: a pair may be
-    aligned only when some role entity matches, not on the incident type alone.
+    ``role_match``: a stricter criterion, no pair on the incident type alone.
 
     >>> g = GttTemplate("attack", ((frozenset({"x"}),), (), (), (), ()))
     >>> best_map([g, g], [g])
@@ -172,17 +167,14 @@ def _matching(gains: list[list[tuple[int, int]]], first: int,
             largest_matching([[g[1] for g in row] for row in rows]))
 
 
-_FEW_MAPS = 100
-"""Up to this many candidate maps ((n_gold + 1) ** n_pred) the search runs without bounds."""
+_FEW_MAPS = 100  # up to this many candidate maps the search runs without bounds
 
 
 class _MapSearch:
     """Depth-first search of the maps in the original's order, keeping its first maximum.
 
-    The bound: the most p_num, and separately r_num, that the remaining predictions can add
-    one-to-one to the unused gold templates (:func:`_matching`), read through
-    :func:`_f1_ceiling`. Both sides of the comparison are floats that :func:`_f1` computes,
-    so the decision is exact, ties of F1 a last bit apart included.
+    The bound (:func:`_matching` read through :func:`_f1_ceiling`) and the best F1 are floats
+    that :func:`_f1` computes, so the decision is exact, ties a last bit apart included.
     """
 
     def __init__(self, gains: Sequence[Sequence[tuple[int, int] | None]],
@@ -286,8 +278,7 @@ def score_document(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
                    role_match: bool = False,
                    fields: tuple[str, ...] = FIELDS) -> dict[str, Counts]:
     """Per field of ``fields`` (the type, then the roles the templates were made with), the
-    counts of one document at the original's map (with ``role_match``: at the best map of the
-    stricter criterion, see :func:`best_map`)."""
+    counts of one document at the best map (see :func:`best_map`)."""
     credited = {i: (j, counts) for i, j, counts in mapped_pairs(preds, golds, role_match)}
     mapped_gold = {j for j, _ in credited.values()}
     parts = [credited[i][1] if i in credited else _alone(p, predicted=True)

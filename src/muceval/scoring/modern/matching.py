@@ -12,9 +12,7 @@ if TYPE_CHECKING:
 
 __all__ = ["assignment", "largest_matching"]
 
-SUBSET_COLUMNS = 6
-"""Up to this many entities or templates on the smaller side, :func:`largest_matching`
-runs over subsets."""
+SUBSET_COLUMNS = 6  # up to this many on the smaller side, largest_matching runs over subsets
 
 
 def assignment(matrix: np.ndarray, maximize: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -29,8 +27,7 @@ def assignment(matrix: np.ndarray, maximize: bool = False) -> tuple[np.ndarray, 
 
 def largest_matching(weights: Sequence[Sequence[int]] | np.ndarray) -> int:
     """The largest sum of non-negative integer ``weights`` (rows of a matrix) over a one-to-one
-    matching: over the subsets of the smaller side when it is small (the usual document),
-    else Kuhn–Munkres (:func:`assignment`). Both give the maximum.
+    matching: over the subsets of the smaller side when it is small (the usual document).
 
     >>> largest_matching([[1, 1], [1, 0]])
     2
