@@ -232,8 +232,7 @@ def check_format_version(doc: Mapping[str, Any], version: int, format: str, path
 
 
 def check_choice(value: str, choices: Sequence[str], parameter: str) -> None:
-    """A :class:`~muceval.errors.UsageError` naming ``parameter`` unless ``value`` is one of
-    ``choices``."""
+    """A :class:`~muceval.errors.UsageError` naming ``parameter`` unless ``value`` is a choice."""
     if value not in choices:
         raise UsageError(f"unknown {parameter} {value!r}; choose from {', '.join(choices)}",
                          parameter=parameter)
@@ -477,8 +476,7 @@ STALE_SECONDS = 600  # a temporary file untouched this long was left by a killed
 
 
 def _remove_stale_temporary_files(target: Path) -> None:
-    """Remove the temporary files of ``target`` that a SIGKILL left behind (a running write
-    touches its own file as it goes)."""
+    """Remove the temporary files of ``target`` that a SIGKILL left behind."""
     now = time.time()
     for stale in target.parent.glob(f".{glob.escape(target.name[:200])}.*.tmp"):
         with contextlib.suppress(OSError):

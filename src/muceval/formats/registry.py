@@ -44,8 +44,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ReadOptions:
-    """What some kinds need besides the text: ``config`` (None: the bundled MUC-4 one) and the
-    ``schema`` of modern files (None: their layout's)."""
+    """What some kinds need besides the text (None: the bundled MUC-4 one, the layout's schema)."""
 
     config: Configuration | None = None
     schema: str | None = None
@@ -53,8 +52,7 @@ class ReadOptions:
 
 @dataclass(frozen=True)
 class Loaded:
-    """What a kind's loader found in one file: the core object, what the file holds in display
-    order, and the problems and warnings a reader collects instead of raising."""
+    """What a kind's loader found in one file; ``counts`` in display order."""
 
     value: Any
     counts: dict[str, int] = field(default_factory=dict)
@@ -179,8 +177,7 @@ class Registry:
         accept: Sequence[InputKind] | None = None,
         purpose: str = "",
     ) -> tuple[InputKind, Loaded]:
-        """Recognise and load the decoded text of the file at ``path``; ``accept`` limits the
-        kinds wanted (``purpose`` says for what, in the error for another kind)."""
+        """Recognise and load a decoded text; ``purpose`` names the command to a refused kind."""
         kind = self.detect(text, path)
         if kind is None:
             raise self.unknown(path)
@@ -214,8 +211,7 @@ class Registry:
         summaries: bool = False,
         purpose: str = "",
     ) -> list[ScoredSystem]:
-        """Every system of the scores files at ``paths``, in order; ``summaries``: only of the
-        kinds whose systems carry summary rows."""
+        """Every system of the scores files, in order (``summaries``: kinds with summary rows)."""
         options = options or ReadOptions()
         accept = [k for k in self._kinds if k.scores and (k.summaries or not summaries)]
         systems: list[ScoredSystem] = []

@@ -374,8 +374,7 @@ def _number(path: str, docid: str) -> int:
 
 
 def _template(item: Any, gold: bool, schema: Schema = MUC4, docid: str = "") -> ModernTemplate:
-    """A template of ``schema``: its type from its field or its document's id; its roles the
-    schema's (others refused) or, open, those it gives, in its order."""
+    """A template of ``schema``; open roles are those it gives, in its order."""
     if not isinstance(item, dict):
         raise _Bad("a template must be a JSON object")
     field = schema.type_field

@@ -338,8 +338,7 @@ def _fillers_lenient(role: str, fillers: Any, notes: Notes) -> list[str]:
 
 
 def unread_answers(modern: ModernFile, treated: str) -> Problem | None:
-    """The warning for the answers of ``modern`` that are no JSON object (None if none);
-    ``treated`` says what was done with them."""
+    """The warning for the answers that are no JSON object; ``treated``: what was done."""
     empty = [n for n in modern.notes if n.kind in ("unparsed", "not-an-object")]
     if not empty:
         return None

@@ -87,8 +87,7 @@ def _templates(record: dict[str, Any], name: str, key: str,
 
 
 def read_texts(path: str | Path) -> dict[str, str]:
-    """Document id → ``doctext`` of a modern file that has one (FAMuS's prompt files:
-    :func:`prompt_document`); empty for the other layouts."""
+    """Document id → ``doctext`` of a modern file that has one; empty for the other layouts."""
     text = read_text(path)
     layout = detect_layout(text)
     texts: dict[str, str] = {}

@@ -202,9 +202,7 @@ def read_scores_json(path: str | Path) -> tuple[ScoredSystem, ...]:
 
 
 def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...]:
-    """Every system of a muceval scores JSON text, in file order: its ``units`` the per-unit
-    ALL TEMPLATES totals, its ``summary`` the rows of the 1992 summary (``report_rows``).
-    """
+    """Every system of a muceval scores JSON text, in file order, with its summary."""
     doc = parse_json(text, path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise InputError.at(path, 1, f"not a muceval scores file (JSON with format {FORMAT_NAME!r})")

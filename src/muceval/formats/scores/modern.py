@@ -24,10 +24,7 @@ def looks_like_modern_scores(text: str) -> bool:
 
 
 def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -> RatioTallies:
-    """The per-document counts of every system in the files, under one metric.
-
-    A file of ``score --metric all`` holds three scorers' counts: ``scorer`` chooses one.
-    """
+    """The per-document counts of every system in the files, under one ``scorer``."""
     systems: dict[str, dict[str, tuple[float, ...]]] = {}
     source: dict[str, str] = {}  # system → its file, for the messages
     chosen: str | None = None
@@ -85,8 +82,7 @@ def _systems(text: str, path: str, metric: str | None) -> list[tuple[str, dict[s
 
 
 def _check_overall(overall: Any, documents: dict[str, tuple[float, ...]], name: str) -> None:
-    """The documents' counts add up to the system's overall counts, as written: a document
-    edited, removed or added without them is refused."""
+    """Refuse documents that do not add up to the overall counts: a file cut or edited."""
     for k, key in enumerate(("p_num", "p_den", "r_num", "r_den")):
         stored = overall[key]
         summed = math.fsum(counts[k] for counts in documents.values())

@@ -46,8 +46,7 @@ def report_units(report: ScoreReport) -> dict[str, Tally]:
 def report_summary(
     report: ScoreReport, name: str, config: Configuration | None = None
 ) -> SystemScores:
-    """The summary of one system from its report's TOTAL SLOT SCORES block; ``config`` tells
-    subtotal rows from slot rows (without it, a row named ``…-total`` is a subtotal)."""
+    """The summary of one system from its report's TOTAL SLOT SCORES block."""
     subtotal_names = (
         {row.name for row in SlotLayout.of(config).subtotals} if config is not None else None
     )

@@ -48,9 +48,7 @@ def _counts(cells: list[str], path: str, line: int) -> Problem:
 
 
 class _Columns:
-    """The rows of a unit-tallies CSV as columns: names once each, counts as text until they
-    are converted all at once (a file of millions of rows stays a few arrays, not millions of
-    objects)."""
+    """The rows as columns, counts converted at once: millions of rows stay a few arrays."""
 
     def __init__(self) -> None:
         self.systems: dict[str, int] = {}

@@ -19,8 +19,7 @@ Solver = Callable[[Choices], Assignment]
 
 @dataclass(frozen=True)
 class PredictedTemplate:
-    """A predicted template as the analysis sees it: per role (the document's ``roles``
-    order) its mention strings, entity grouping lost as in the original."""
+    """A predicted template: per role its mentions, entity grouping lost as in the original."""
 
     kind: str | None
     roles: tuple[tuple[str, ...], ...]
@@ -44,8 +43,7 @@ class GoldTemplate:
 
 @dataclass(eq=False)
 class Prepared:
-    """One document ready for the analysis; ``find`` gives the span of a mention string;
-    ``roles`` names the roles of its templates, in the order the analysis takes them."""
+    """One document ready for the analysis; ``find`` gives the span of a mention string."""
 
     docid: str
     predicted: tuple[PredictedTemplate, ...]
@@ -105,8 +103,7 @@ class RoleAlignment:
 
 @dataclass(frozen=True)
 class PairAlignment:
-    """A template pair: its roles (the document's ``roles`` order), whether the types are equal,
-    its credited units (incident type included) and its score."""
+    """A template pair: its roles, whether the types are equal, its credited units and score."""
 
     roles: tuple[RoleAlignment, ...]
     type_equal: bool
@@ -139,8 +136,7 @@ def align_role(mentions: tuple[str, ...], entities: tuple[Entity, ...], find: Sp
 
 def align_pair(document: Prepared, predicted: PredictedTemplate, gold: GoldTemplate,
                solve: Solver) -> PairAlignment:
-    """Every role of a template pair aligned; the score summed as the original sums it (the
-    incident type first, then the roles in order)."""
+    """Every role of a template pair aligned; the score summed as the original sums it."""
     roles = []
     for mentions, entities in zip(predicted.roles, gold.roles, strict=True):
         key = (mentions, entities)
@@ -161,8 +157,7 @@ Entry = tuple[int | None, int | None]  # predicted and gold template indices (No
 
 def align_document(document: Prepared, types: str, solve: Solver,
                    ) -> tuple[tuple[Entry, ...], dict[tuple[int, int], PairAlignment]]:
-    """The original's template alignment: the entries (per predicted template, its gold or
-    None; then the gold templates left over) and the pairs' alignments."""
+    """The original's template alignment: the entries, left-over gold last, and the pairs'."""
     preds, golds = document.predicted, document.gold
     pairs: dict[tuple[int, int], PairAlignment] = {}
     options: list[tuple[Option, ...]] = []

@@ -41,8 +41,7 @@ def _templates(document: ModernDocument | None, extracts: bool) -> tuple[ModernT
 
 def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str],
                     ) -> tuple[list[ErrorDocument], list[Problem]]:
-    """The documents to analyse, in the gold file's order, and the warnings of
-    :func:`~muceval.scoring.modern.unpredicted`."""
+    """The documents to analyse, in the gold file's order, and their warnings."""
     if not gold.gold:
         raise InputError.at(gold.path, None, f"not a gold file ({gold.layout}): give the gold "
                             "file (or 'embedded') as --key and predictions as the arguments")

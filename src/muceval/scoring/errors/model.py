@@ -134,8 +134,7 @@ class ErrorOptions:
 
     @property
     def categories(self) -> tuple[str, ...]:
-        """The counters reported: the sixteen, and ``Incorrect_Incident_Type`` with
-        ``types='any'``."""
+        """The sixteen, and ``Incorrect_Incident_Type`` with ``types='any'``."""
         return ALL_CATEGORIES if self.types == "any" else CATEGORIES
 
     def to_dict(self) -> dict[str, Any]:
@@ -144,8 +143,7 @@ class ErrorOptions:
 
 @dataclass(frozen=True)
 class ErrorDocument:
-    """One document to analyse: its text (where mentions are looked for) and the predicted
-    and gold templates (entities per role; the analysis takes each role by name)."""
+    """One document to analyse: its text (where mentions are looked for) and its templates."""
 
     docid: str
     text: str
@@ -155,8 +153,7 @@ class ErrorDocument:
 
 @dataclass(frozen=True)
 class RowCounts:
-    """One row: ``num`` (credited units, both numerators), the denominators, the categories
-    (in :data:`ALL_CATEGORIES` order) and the missing fillers cancelled."""
+    """One row: ``num`` (credited units, both numerators), the denominators and categories."""
 
     num: int = 0
     p_den: int = 0
@@ -221,8 +218,7 @@ def score_text(score: float, partial: bool) -> str:
 
 
 class _Rows:
-    """The rows of :class:`DocumentErrors` and :class:`ErrorTotals`, by name, and their Error
-    Score."""
+    """The rows of :class:`DocumentErrors` and :class:`ErrorTotals`, by name."""
 
     rows: tuple[RowCounts, ...]
     roles: tuple[str, ...]
@@ -266,8 +262,7 @@ class DocumentErrors(_Rows):
 
 @dataclass(frozen=True)
 class ErrorTotals(_Rows):
-    """A report block: the rows summed over documents and the Error Score summed in file
-    order."""
+    """A report block: the rows summed over documents, the Error Score in file order."""
 
     rows: tuple[RowCounts, ...]
     error_score: float
@@ -287,8 +282,7 @@ class ErrorTotals(_Rows):
 
 @dataclass(frozen=True)
 class SystemErrors:
-    """One system's analysis: per document before the repair and (``after_repair``) after,
-    each counted per role of ``roles`` (:func:`error_roles`)."""
+    """One system's analysis: per document before the repair and (``after_repair``) after."""
 
     system: str
     options: ErrorOptions

@@ -197,8 +197,7 @@ def _position(templates: list[PreparedTemplate], template: PreparedTemplate | No
 def analyse_1992_system(scorer: Scorer, pairs: Sequence[PairScore],
                         catalog: Sequence[CatalogEntry], name: str, mode: Mode = "all",
                         path: str = "") -> SystemErrors:
-    """The error categories of one system from its pair scores (recorded with
-    ``ScoringOptions(fills=True)``) and its catalog (:meth:`Scorer.catalog`, same order)."""
+    """The error categories of one system from its pair scores (with fills) and its catalog."""
     _check(pairs, catalog, path)
     slots = tuple(s.slot_id for s in scorer.config.content_slots if s.slot_id in _ROLE_OF)
     ctx = _Context(scorer.matcher, scorer.index, slots, _DROPPED[mode])
@@ -229,11 +228,7 @@ def analyse_1992_files(config: Configuration, key_path: str | Path,
                        history_path: str | Path | None = None, query_pass: bool = True,
                        mode: Mode = "all", names: Mapping[str, str] | None = None,
                        ) -> ErrorAnalysis:
-    """Das et al.'s error categories of 1992 response files against a 1992 key.
-
-    The files are scored as ``muceval score`` scores them (``query_pass=False``: batch mode),
-    then each verdict is sorted into the categories.
-    """
+    """Das et al.'s error categories of 1992 response files, scored as ``muceval score`` does."""
     if not any(s.slot_id in _ROLE_OF or s.slot_id == TYPE_SLOT for s in config.content_slots):
         raise UsageError("the configuration has none of the MUC-4 string slots "
                          f"({', '.join(_ROLE_OF)}) nor {TYPE_SLOT}", parameter="config")

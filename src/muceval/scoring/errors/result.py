@@ -38,9 +38,7 @@ def _document(before: DocumentErrors, after: DocumentErrors | None,
 
 @dataclass(frozen=True)
 class ErrorAnalysis:
-    """Das et al.'s error analysis of one or more systems (counted on the same roles) against
-    one key; ``extra``: further settings the numbers depend on, recorded in :attr:`settings`.
-    """
+    """Das et al.'s error analysis of systems counted on the same roles, against one key."""
 
     key: str
     predictions: tuple[str, ...]
@@ -91,8 +89,7 @@ class ErrorAnalysis:
                 "categories": list(categories), "rows": list(self.rows), "systems": systems}
 
     def counts(self) -> ErrorCounts:
-        """The categories of each document's total row (before any repair), per system:
-        what the tests of which counts changed take."""
+        """Per system, the categories of each document's total row before any repair."""
         categories = self.options.categories
         index = [ALL_CATEGORIES.index(c) for c in categories]
         return ErrorCounts.of_documents(categories, {

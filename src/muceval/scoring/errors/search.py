@@ -18,8 +18,7 @@ DELTA = 2.0 ** -30
 
 @dataclass(frozen=True)
 class Option:
-    """An item may be paired with ``target``; the pair adds ``value`` to the score and ``gain``
-    credited units."""
+    """An item may be paired with ``target``, adding ``value`` to the score and ``gain`` units."""
 
     target: int
     value: float
@@ -125,8 +124,7 @@ def _few(problem: Choices) -> bool:
 
 
 def _enumerated(problem: Choices) -> Assignment:
-    """The enumeration, comparing gains instead of F1 (the same order: F1 rises with the
-    gain, the denominators being fixed)."""
+    """The enumeration, comparing gains instead of F1 (the same order: fixed denominators)."""
     best: Assignment | None = None
     for choices in _candidates(problem, 0, set()):
         gain, score = evaluate(problem, choices)
@@ -187,8 +185,7 @@ def _plan(problem: Choices) -> _Plan:
 
 def _moves(problem: Choices, plan: _Plan, i: int,
            state: State) -> list[tuple[int | None, int, State]]:
-    """The options of item ``i`` in state ``state``, in the original's order: (target or
-    None, gain, next state)."""
+    """The options ``(target or None, gain, next state)`` of item ``i``, in the original's order."""
     counts, extra, running = state
     here = dict(zip(plan.relevant[i], counts, strict=True))
     moves: list[tuple[int | None, int, State]] = [
@@ -255,8 +252,7 @@ def first_best(problem: Choices) -> Assignment:
 
 
 def planned(problem: Choices) -> Assignment:
-    """:func:`first_best` by the dynamic programme alone, whatever the size (tests use it on
-    problems small enough to be enumerated)."""
+    """:func:`first_best` by the dynamic programme alone, whatever the size (for tests)."""
     plan = _plan(problem)
     layer: dict[State, int] = {((0,) * len(plan.relevant[0]), 0, 0.0): 0}
     for i in range(len(problem.skip)):

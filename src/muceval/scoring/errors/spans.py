@@ -75,8 +75,7 @@ def scs(a: Span, b: Span) -> float:
 
 
 def nearest(span: Span, mentions: Iterable[str], find: SpanFinder) -> tuple[float, int]:
-    """The smallest SCS between ``span`` and the spans of ``mentions``, and the index of the
-    first mention reaching it (2.0 and -1 without mentions)."""
+    """The smallest SCS of ``span`` to ``mentions`` and the first index reaching it (2.0, -1)."""
     best, where = 2.0, -1
     for n, mention in enumerate(mentions):
         value = scs(span, find(mention))

@@ -316,8 +316,7 @@ def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions,
 
 
 def unpredicted(gold: ModernFile, pred: ModernFile, outcome: str) -> list[Problem]:
-    """Warnings of raw answers that are no JSON object, then of gold documents without a
-    prediction; ``outcome`` says how they are taken."""
+    """Warnings of unread answers, then of gold documents without a prediction."""
     unread = unread_answers(pred, outcome)
     warnings = [] if unread is None else [unread]
     predicted = pred.by_id()
@@ -454,8 +453,7 @@ def ree_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
 
 def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
                   options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
-    """IterX's CEAF-RME counts per document of the gold or the predictions; under FAMuS's
-    schema (predicted strings grouped by :func:`score_modern` first), FAMuS's scorer's."""
+    """IterX's CEAF-RME counts per document of the gold or the predictions (FAMuS's, for it)."""
     from muceval.scoring.modern import ceaf  # SciPy: imported by the scorers that align
     norm = normaliser(schema.normalisation)
     out = []

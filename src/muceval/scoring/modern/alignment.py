@@ -97,8 +97,7 @@ class GttPair:
 
 @dataclass(frozen=True)
 class GttAlignmentAudit:
-    """One system's GTT alignment: the credited pairs, and its scores under ``gtt`` (exactly
-    the official counts) and under ``gtt-role-match``."""
+    """One system's GTT alignment: the credited pairs, its ``gtt`` and ``gtt-role-match`` scores."""
 
     system: str
     pairs: tuple[GttPair, ...]

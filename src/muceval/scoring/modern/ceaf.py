@@ -166,8 +166,7 @@ def _subset_scores(gold: Sequence[frozenset[Mention]],
 
 
 def _phi3_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]) -> int:
-    """phi-3 of a template pair: the best one-to-one entity alignment, an aligned pair
-    worth the predicted mentions (repeats counted) that are in the gold entity."""
+    """phi-3 of a template pair: an aligned entity pair is worth its shared mentions (repeated)."""
     if not gold or not pred:
         return 0
     matrix = np.array([[sum(1 for m in p if m in g) for p in pred] for g in gold],
@@ -188,8 +187,7 @@ def _phi_a_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]
 
 def _split_rows(gold: Sequence[ModernTemplate], split: bool,
                 norm: Callable[[str], str] = normalize) -> list[tuple[int, list[TypedEntity]]]:
-    """The rows of the alignment: ``(gold template, its typed entities)``; with ``split``,
-    a template of several types (``"attack / bombing"``) gives one row per type."""
+    """The rows ``(gold template, typed entities)``; with ``split``, one per type of a template."""
     rows: list[tuple[int, list[TypedEntity]]] = []
     for index, template in enumerate(gold):
         kind = template.incident_type or ""
@@ -200,8 +198,7 @@ def _split_rows(gold: Sequence[ModernTemplate], split: bool,
 
 def _keep_best_copies(rows: Sequence[tuple[int, list[TypedEntity]]], p_scores: np.ndarray,
                       r_scores: np.ndarray) -> None:
-    """Of the copies of a split template keep the row of the largest score sum over all
-    predicted templates (the first on ties); the other copies' scores become 0."""
+    """Of the copies of a split template keep the row of the largest score sum (the first)."""
     owners = [owner for owner, _ in rows]
     for owner in sorted(set(owners)):
         copies = [r for r, o in enumerate(owners) if o == owner]

@@ -22,9 +22,7 @@ __all__ = ["ModernRun", "read_predictions", "reported_scorers", "score_modern_fi
 
 @dataclass(frozen=True)
 class ModernRun:
-    """The scores of every system under each scorer asked for, in order; ``skipped``: what a
-    scorer could not score; ``warnings``: those of every score, each once; ``layout`` and
-    ``schema``: the gold file's."""
+    """The scores of every system under each scorer asked for; ``layout``: the gold file's."""
 
     options: tuple[ModernOptions, ...]
     scores: tuple[tuple[ModernScores, ...], ...]

@@ -38,8 +38,7 @@ def _projected(template: ModernTemplate,
 
 def gold_templates(templates: Sequence[ModernTemplate], roles: tuple[str, ...] = ROLES,
                    norm: Callable[[str], str] = normalize) -> list[GttTemplate]:
-    """Gold templates: mentions normalised, empty entities dropped, exact duplicates dropped;
-    per role of ``roles`` (a schema's, or the roles of a document's templates)."""
+    """Gold templates: mentions normalised, empty entities and exact duplicates dropped."""
     return list(dict.fromkeys(GttTemplate(t.incident_type or "", tuple(
         tuple(frozenset(norm(m) for m in e) for e in entities if e)
         for entities in _projected(t, roles))) for t in templates))
@@ -87,8 +86,7 @@ def _f1(p_num: float, p_den: int, r_num: float, r_den: int) -> float:
 
 def _pair_gains(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
                 role_match: bool = False) -> list[list[tuple[int, int] | None]]:
-    """(p_num, r_num) a mapped pair adds, or None when the pair may not be aligned (then both
-    count as unmapped): see :func:`_credited`."""
+    """(p_num, r_num) a mapped pair adds, or None (both unmapped): see :func:`_credited`."""
     return [[_gain(_credited(p, g, role_match)) for g in golds] for p in preds]
 
 
@@ -277,8 +275,7 @@ def mapped_pairs(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
 def score_document(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
                    role_match: bool = False,
                    fields: tuple[str, ...] = FIELDS) -> dict[str, Counts]:
-    """Per field of ``fields`` (the type, then the roles the templates were made with), the
-    counts of one document at the best map (see :func:`best_map`)."""
+    """Per field of ``fields``, the counts of one document at the best map (:func:`best_map`)."""
     credited = {i: (j, counts) for i, j, counts in mapped_pairs(preds, golds, role_match)}
     mapped_gold = {j for j, _ in credited.values()}
     parts = [credited[i][1] if i in credited else _alone(p, predicted=True)
