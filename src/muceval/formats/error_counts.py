@@ -109,9 +109,8 @@ def _check_totals(system: Mapping[str, Any], documents: Mapping[str, list[int]],
 
 def read_error_counts(paths: Sequence[str | Path], names: Mapping[str, str] | None = None,
                       units: str = "same") -> ErrorCounts:
-    """The counts of every system in the files, together. ``names`` renames the systems of a
-    one-system file; when the systems' documents differ, ``units='same'`` refuses it,
-    ``'intersection'`` keeps the documents every system has."""
+    """The counts of every system in the files, together; ``names`` renames the system of a
+    one-system file; documents that differ are refused, or with ``'intersection'`` dropped."""
     if units not in ("same", "intersection"):
         raise UsageError(f"{units!r}: choose 'same' or 'intersection'", parameter="units")
     parts = [(str(p), *_raw_counts(read_text(p), str(p))) for p in paths]

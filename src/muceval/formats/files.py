@@ -203,9 +203,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_text(value: Any, **options: Any) -> str:
-    r"""``value`` as JSON text with its non-ASCII characters as they are, except when a
-    string holds a lone surrogate (valid JSON read from an escaped one, which no UTF-8 file
-    can hold): then every character is escaped, and the text still reads back the same.
+    r"""``value`` as JSON text with its non-ASCII characters as they are, unless a string holds
+    a lone surrogate (which no UTF-8 file can hold): then every character is escaped.
 
     >>> json_text({"a": "é"}), json_text({"a": chr(0xD800)})
     ('{"a": "é"}', '{"a": "\\ud800"}')
@@ -344,9 +343,8 @@ def write_atomic(
 
 
 def _open_temporary(target: Path, made: list[str]) -> int:
-    """A new file beside ``target``, open for writing; its name is put in ``made`` before the
-    file exists (mkstemp would create it first), so that a signal between the two still
-    leaves the caller a name to remove."""
+    """A new file beside ``target``, its name put in ``made`` before the file exists (unlike
+    mkstemp), so that a signal between the two still leaves the caller a name to remove."""
     import secrets  # here: its hashlib costs every command's start 5 ms, and most write nothing
 
     for _ in range(100):

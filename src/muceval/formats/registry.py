@@ -62,9 +62,8 @@ class Loaded:
 
 @dataclass(frozen=True)
 class InputKind:
-    """One kind of file muceval reads; ``label`` is what ``validate`` shows (kinds may share
-    one). Kinds of scores files also have ``scores``, the systems in what ``load`` returned;
-    ``summaries`` tells whether those carry the summary rows a report shows."""
+    """One kind of file muceval reads; kinds of scores files also have ``scores``, the systems in
+    what ``load`` returned (``summaries``: with the summary rows a report shows)."""
 
     name: str
     label: str

@@ -190,13 +190,9 @@ def format_symbol(name: str) -> str:
     >>> format_symbol("inc-type"), format_symbol("a b")
     ('inc-type', 'a\\\\ b')
     """
-    out = []
-    for i, ch in enumerate(name):
-        if ch in _SYMBOL_SPECIAL and not (ch in "#?" and i > 0) or ord(ch) < 32 or ch == "\x7f":
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    text = "".join(out)
+    text = "".join(
+        "\\" + ch if ch in _SYMBOL_SPECIAL and not (ch in "#?" and i > 0) or ord(ch) < 32
+        or ch == "\x7f" else ch for i, ch in enumerate(name))
     if _NUMBER_RE.fullmatch(name) or name == "." or name == "":
         text = "\\" + text if name else "##"
     return text
@@ -279,8 +275,7 @@ class _Reader:
         self.suspect: int | None = None
 
     def error(self, message: str, pos: int | None = None) -> InputError:
-        if pos is None:
-            pos = self.pos
+        pos = self.pos if pos is None else pos
         line = self.text.count("\n", 0, pos) + 1
         column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
         return InputError.at(self.path, line, message, column)

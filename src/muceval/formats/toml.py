@@ -1,6 +1,5 @@
-"""TOML as muceval reads it: parsed with :mod:`tomllib`, every syntax error an
-:class:`InputError` with file, line and column, and line numbers for keys (which
-``tomllib`` does not keep) from :class:`TomlLocator`."""
+"""TOML as muceval reads it: syntax errors with their line and column, and line numbers for
+keys (which ``tomllib`` does not keep) from :class:`TomlLocator`."""
 
 from __future__ import annotations
 

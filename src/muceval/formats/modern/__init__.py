@@ -24,6 +24,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property, partial
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -288,19 +289,13 @@ def _iterx_lines(modern: ModernFile) -> str:
     lines = []
     type_field = schema_named(modern.schema).type_field
     for d in modern.documents:
-        runs: list[list[dict[str, Any]]] = []
-        previous: object = object()
-        for t in d.templates or ():
-            if t.incident_type != previous:
-                runs.append([])
-                previous = t.incident_type
-            # IterX leaves empty roles out.
-            runs[-1].append({r: v for r, v in _template_json(t, False, modern.schema).items()
-                             if v or r == type_field})
+        # IterX leaves empty roles out.
+        runs = [[{r: v for r, v in _template_json(t, False, modern.schema).items()
+                  if v or r == type_field} for t in run]
+                for _, run in groupby(d.templates or (), key=lambda t: t.incident_type)]
         if not runs:
             lines.append(json.dumps({d.docid: []}) + "\n")
-        lines += [json_text({d.docid: templates}) + "\n"
-                  for templates in runs]
+        lines += [json_text({d.docid: templates}) + "\n" for templates in runs]
     return "".join(lines)
 
 
@@ -419,13 +414,9 @@ def _entity(value: Any, role: str, gold: bool, strings: bool = False) -> Entity:
     return tuple(mentions)
 
 
-def _entities_json(entities: tuple[Entity, ...], gold: bool) -> list[list[Any]]:
-    return [[[m, -1] if gold else m for m in e] for e in entities]
-
-
 def _roles_json(roles: tuple[tuple[Entity, ...], ...], gold: bool,
                 names: tuple[str, ...] = ROLES) -> dict[str, Any]:
-    return {role: _entities_json(entities, gold)
+    return {role: [[[m, -1] if gold else m for m in e] for e in entities]
             for role, entities in zip(names, roles, strict=True)}
 
 

@@ -315,14 +315,9 @@ def _fillers_lenient(role: str, fillers: Any, notes: Notes) -> list[str]:
     if isinstance(fillers, str):
         notes.append(("string-as-list", f"{role}: {_example(fillers)}"))
         return [fillers]
-    if not isinstance(fillers, list):
-        if isinstance(fillers, (int, float)) and not isinstance(fillers, bool):
-            notes.append(("number-as-string", f"{role}: {fillers}"))
-            return [str(fillers)]
-        notes.append(("dropped-filler", f"{role}: {_example(json.dumps(fillers, default=str))}"))
-        return []
     kept: list[str] = []
-    for element in fillers:
+    # A filler that is no list is read as a list of that one element.
+    for element in fillers if isinstance(fillers, list) else [fillers]:
         if isinstance(element, str):
             kept.append(element)
         elif isinstance(element, (int, float)) and not isinstance(element, bool):

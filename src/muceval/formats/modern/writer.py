@@ -62,9 +62,8 @@ def _takes(layout: Layout, schema: str) -> bool:
 
 
 def from_templates(file: TemplateFile, config: Configuration, gold: bool) -> ModernFile:
-    """1992 templates as modern documents, each role from its MUC-4 slots (:data:`ROLE_SLOTS`):
-    a string fill is an entity whose mentions are its ``/`` alternatives, and a description
-    tagged with a name (``"PRIEST": "X"``) joins that name's entity."""
+    """1992 templates as modern documents: a string fill is an entity of its ``/`` alternatives,
+    and a description tagged with a name (``"PRIEST": "X"``) joins that name's entity."""
     known = {s.slot_id for s in config.slots}
     if "inc-type" not in known or not known & {slot for slots in ROLE_SLOTS.values()
                                                for slot in slots}:

@@ -41,7 +41,6 @@ from muceval.formats.scores.rows import (
 
 __all__ = ["CSV_COLUMNS", "parse_scores_csv", "scores_to_csv"]
 
-# The columns of the F-measures as the 1992 report printed them.
 _F_1992 = tuple(f"{m.id}_1992" for m in F_MEASURES if m.name_1992)
 
 CSV_COLUMNS: tuple[str, ...] = (

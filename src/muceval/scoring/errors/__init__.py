@@ -3,8 +3,6 @@
 A reproduction of their ``Error_Analysis.py`` (``-s all -m MUC_Errors``, optionally ``-at``)
 in bounded time, with stated rules where the original crashes (docs/error-analysis.md).
 
-Examples
---------
 >>> from muceval.core.modern import ModernTemplate
 >>> gold = ModernTemplate("attack", ((), (("shining path",),), (), (("mayor",),), ()))
 >>> pred = ModernTemplate("attack", ((), (("shining path",),), (), (("mayor",),

@@ -89,9 +89,8 @@ def prepare(docid: str, text: str, predicted: Iterable[ModernTemplate],
 
 @dataclass(frozen=True)
 class RoleAlignment:
-    """The fillers of one role of a template pair: per predicted mention its entity (None:
-    unaligned), the pair's SCS and the index of the entity's first mention reaching it; the
-    entities left unaligned in order; the credited pairs and the role's score."""
+    """The fillers of one role of a template pair: per predicted mention its entity (or None),
+    the pair's SCS and the index of the entity's first mention reaching it."""
 
     choices: tuple[int | None, ...]
     values: tuple[float, ...]

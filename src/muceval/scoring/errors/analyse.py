@@ -46,8 +46,6 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
     ``exhaustive``: enumerate every candidate as the original (exponential, for tests and
     benchmarks). ``roles``: those counted, in the order the analysis takes them.
 
-    Examples
-    --------
     >>> from muceval.core.modern import ModernTemplate
     >>> gold = ModernTemplate("attack", ((), (("shining path",),), (), (("mayor",),), ()))
     >>> pred = ModernTemplate("attack", ((), (("the shining path",),), (), (), ()))
@@ -77,8 +75,6 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
     predictions' file, named by the warnings. ``roles``: those counted, when several systems
     must share them; None: :func:`error_roles` of ``schema`` and the documents' templates.
 
-    Examples
-    --------
     >>> from muceval.core.modern import ModernTemplate
     >>> t = ModernTemplate("attack", ((("army",),), (), (), (), ()))
     >>> result = analyse_errors([ErrorDocument("D1", "the army", (t,), (t,))])

@@ -196,9 +196,8 @@ def _classify(document: Prepared, entries: tuple[Entry, ...], record: Unaligned,
 
 
 def _cancel(document: Prepared, counted: Counted) -> None:
-    """A role error (Within_Template_Incorrect_Role) cancels every missing filler of the
-    document in its target role whose entity's first mention is the filler (or, partial,
-    the gold mention it matched)."""
+    """A role error cancels every missing filler of its target role whose entity's first
+    mention is the filler (or, partial, the gold mention it matched)."""
     keys: set[tuple[int | None, str | None]] = set()
     for record, verdict in zip(counted.unaligned, counted.verdicts, strict=True):
         if verdict.category == WITHIN:

@@ -94,8 +94,7 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
 
     ``key`` is a gold file with document texts, or ``'embedded'``: each prediction file is a
     GTT one whose records carry their gold and text, as the original reads them. FAMuS's
-    grouping of predicted strings is not applied: the analysis splits entities into mentions
-    anyway. ``schema``: the key's, a name or a TOML file (None: the one its layout says).
+    grouping of predicted strings is not applied: the analysis splits entities anyway.
     """
     options = options or ErrorOptions()
     if not predictions:

@@ -89,7 +89,6 @@ LEVELS: tuple[tuple[str, str], ...] = (
 # The nine classes of an unaligned predicted filler, in the order they are tried.
 SUBCATEGORIES: tuple[str, ...] = (*(c for level in LEVELS for c in level), SPURIOUS_FILLER)
 
-# The sixteen counters of the report, in its order.
 CATEGORIES: tuple[str, ...] = (SPAN_ERROR, GENERAL_SPURIOUS, *SUBCATEGORIES, MISSING_FILLER,
                                SPURIOUS_TEMPLATE, SPURIOUS_TEMPLATE_FILLER, MISSING_TEMPLATE,
                                MISSING_TEMPLATE_FILLER)
@@ -192,8 +191,7 @@ class RowCounts:
 
 @dataclass(frozen=True)
 class Transformation:
-    """A repair kept for one filler or template: the chain of edits (e.g. ``('Alter_Span',
-    'Alter_Role')``), in the pair ``entry`` of the alignment, for ``mention`` of ``role``;
+    """A repair kept for one filler or template: the chain of edits in the pair ``entry``;
     ``value``: the mention put in its place (or introduced), ``target_role`` where it goes."""
 
     entry: int

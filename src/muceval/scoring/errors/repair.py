@@ -98,9 +98,8 @@ def _pair_edits(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
 
 @dataclass
 class _Tables:
-    """Keyed by predicted-template content (identical templates share an entry, the last
-    pair's): the mentions of the gold entities left unaligned, per role, and the unaligned
-    mentions that are not role errors."""
+    """Keyed by predicted-template content (identical templates share the last pair's entry):
+    the unaligned gold mentions per role, and the unaligned mentions that are no role errors."""
 
     pool: dict[PredictedTemplate, list[list[str]]]
     spurious: dict[PredictedTemplate, list[str]]
@@ -177,8 +176,7 @@ def repair_document(document: Prepared, entries: tuple[Entry, ...],
                     pairs: dict[tuple[int, int], PairAlignment], counted: Counted,
                     ) -> tuple[Prepared, tuple[Transformation, ...]]:
     """The transformations kept for a document, in the original's order, and the document
-    they make: the repaired predictions in alignment order against the gold templates in
-    alignment order (paired ones in predicted order, then the missing ones)."""
+    they make: repaired predictions against gold templates, both in alignment order."""
     verdicts = {(r.entry, r.role, r.index): v
                 for r, v in zip(counted.unaligned, counted.verdicts, strict=True)}
     cancelled = {(m.entry, m.role, m.entity) for m in counted.cancelled_records}

@@ -19,9 +19,8 @@ from muceval.scoring.errors.model import (
     DAS_ROLES,
     DocumentErrors,
     ErrorOptions,
-    ErrorTotals,
-    RowCounts,
     SystemErrors,
+    _Rows,
     error_rows,
 )
 
@@ -112,22 +111,18 @@ class ErrorAnalysis:
         writer.writerow(["system", "block", "docid", "row", "num", "p_den", "r_den",
                          "precision", "recall", "f1", *categories, "cancelled", "error_score"])
 
-        def lines(system: str, block: str, docid: str, rows: tuple[RowCounts, ...],
-                  score: str) -> None:
-            for name, row in zip(self.rows, rows, strict=True):
+        def lines(system: str, block: str, docid: str, rows: _Rows) -> None:
+            for name, row in zip(self.rows, rows.rows, strict=True):
                 writer.writerow([system, block, docid, name, row.num, row.p_den, row.r_den,
                                  row.precision, row.recall, row.f1,
                                  *(row.category(c) for c in categories), row.cancelled,
-                                 score if name == "total" else ""])
+                                 rows.error_score_text if name == "total" else ""])
 
         for s in self.systems:
-            blocks: list[tuple[str, ErrorTotals | None, tuple[DocumentErrors, ...]]] = [
-                ("before", s.before_totals, s.documents)]
-            if s.after is not None:
-                blocks.append(("after", s.after_totals, s.after))
-            for block, totals, documents in blocks:
-                assert totals is not None
-                lines(s.system, block, "*", totals.rows, totals.error_score_text)
-                for d in documents:
-                    lines(s.system, block, d.docid, d.rows, d.error_score_text)
+            for block, totals, documents in (("before", s.before_totals, s.documents),
+                                             ("after", s.after_totals, s.after)):
+                if totals is not None and documents is not None:
+                    lines(s.system, block, "*", totals)
+                    for d in documents:
+                        lines(s.system, block, d.docid, d)
         return buffer.getvalue()

@@ -182,11 +182,10 @@ class ModernScores:
         """How the answers were read, as JSON."""
         if self.parse is None:
             return None
-        kinds = self.note_counts()
         return {"mode": self.parse,
                 "notes": {kind: {"count": n, "examples": [
                     note.to_dict() for note in self.notes if note.kind == kind][:examples]}
-                    for kind, n in kinds.items()},
+                    for kind, n in self.note_counts().items()},
                 "strict": None if self.strict is None else self.strict.to_dict()}
 
     @property

@@ -150,10 +150,8 @@ def _subset_scores(gold: Sequence[frozenset[Mention]],
     """phi-subset of a template pair: (predicted entities that share a mention with a gold
     entity, distinct gold entities they credit).
 
-    A predicted entity credits one gold entity: the first, in the template's order, that
-    holds the first of its mentions found in any gold entity. A gold entity that only a
-    later mention, or only the same mention through an earlier gold entity, reaches is not
-    credited (two gold entities that share a mention are credited once).
+    A predicted entity credits only the first gold entity, in the template's order, holding
+    the first of its mentions found in any (two gold entities sharing it are credited once).
     """
     p_score = 0
     credited: set[int] = set()
@@ -175,9 +173,8 @@ def _phi3_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity])
 
 
 def _phi_a_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]) -> float:
-    """phi-a of a template pair: the best one-to-one entity alignment, an aligned pair worth
-    the best :func:`token_similarity` of a gold and a predicted mention of one role (summed
-    in gold order, as FAMuS's scorer sums it)."""
+    """phi-a of a template pair: an aligned entity pair is worth the best
+    :func:`token_similarity` of its mentions (summed in gold order, as FAMuS's scorer sums)."""
     if not gold or not pred:
         return 0.0
     matrix = np.array([[_phi_a(tuple(g), p) for p in pred] for g in gold], dtype=float)

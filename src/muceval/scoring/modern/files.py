@@ -33,9 +33,8 @@ class ModernRun:
 
 
 def read_predictions(path: str | Path, gold: ModernFile, parse: str = "strict") -> ModernFile:
-    """A prediction file read for ``gold``: in the gold's schema, raw answers' role names
-    matched to the gold's; a gold file of a layout that allows it (FAMuS's prompts) read as
-    predictions, as FAMuS's report baseline is."""
+    """A prediction file read for ``gold``: in its schema and role names; a FAMuS prompt file
+    read as predictions, as FAMuS's report baseline is."""
     text = read_text(path)
     layout = detect_layout(text)
     options = layout_named(layout).read_options if layout else frozenset()
@@ -77,8 +76,8 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
 
     With more than one scorer, a file a scorer cannot take is left out of it and named in
     ``skipped``; with one, that scorer's refusal is the answer. Read ``'lenient'``, each score
-    also holds the counts of the answers read ``'strict'``, to show what the repairs changed.
-    ``options`` None: :func:`reported_scorers` of the key's schema; a function: of the schema.
+    also holds the counts of the answers read ``'strict'``. ``options`` may be None
+    (:func:`reported_scorers` of the key's schema) or a function of that schema.
     """
     gold = read_modern(key_path, schema=None if schema is None else resolve_schema(schema))
     if options is None:

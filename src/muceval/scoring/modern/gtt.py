@@ -119,11 +119,9 @@ def best_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
 def _f1_ceiling(p_max: int, r_max: int, p_den: int, r_den: int) -> list[list[float]]:
     """``ceiling[p][r]``: the greatest float F1 of any ``p_num <= p``, ``r_num <= r``.
 
-    Rounding makes the float F1 not quite monotone (two numerators with the same exact
-    F1 may round apart), so a bound on the numerators bounds the float F1 only through
-    this maximum over every point below it, never through its corner alone. The table
-    takes :meth:`Counts.f1`'s operations in its order, so its values are those of
-    :func:`_f1` (``tests/test_gtt_search.py``).
+    Rounding makes the float F1 not quite monotone, so a bound on the numerators bounds it
+    only through this maximum over every point below it, never through its corner alone. The
+    table takes :meth:`Counts.f1`'s operations in its order, so its values are :func:`_f1`'s.
     """
     p = [k / p_den for k in range(p_max + 1)] if p_den else [0.0]
     r = [k / r_den for k in range(r_max + 1)] if r_den else [0.0]
@@ -152,10 +150,9 @@ def _twins(items: Sequence[tuple[tuple[int, int], ...]]) -> list[int]:
 
 def _matching(gains: list[list[tuple[int, int]]], first: int,
               cols: Sequence[int]) -> tuple[int, int]:
-    """The most p_num, and separately the most r_num, that the predictions from ``first`` on
-    can add mapped one-to-one to the gold templates ``cols``; ``gains[i][j]`` is a pair's
-    (p_num, r_num). Gains are never negative, so leaving a prediction unmapped never beats a
-    match and a matching of the smaller side is enough."""
+    """The most p_num, and separately r_num, the predictions from ``first`` on can add mapped
+    to the gold templates ``cols``: gains are never negative, so leaving a prediction unmapped
+    never beats a match and a matching of the smaller side is enough."""
     rows = [[row[j] for j in cols] for row in gains[first:]]
     if not rows or not rows[0]:
         return 0, 0

@@ -1,6 +1,5 @@
 """One-to-one alignments of the modern scorers: Kuhn–Munkres as the official scorers run it,
-and the largest matching sum that GTT's search and the 0/1 similarities need (NumPy and SciPy
-imported only for large ones)."""
+and the largest matching sum (NumPy and SciPy imported only for large ones)."""
 
 from __future__ import annotations
 
@@ -16,9 +15,8 @@ SUBSET_COLUMNS = 6  # up to this many on the smaller side, largest_matching runs
 
 
 def assignment(matrix: np.ndarray, maximize: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Kuhn–Munkres (``scipy.optimize.linear_sum_assignment``), imported when first needed:
-    scipy.optimize takes a quarter of a second to import, and GTT's template F1 needs it
-    only for a document of more than :data:`SUBSET_COLUMNS` templates a side."""
+    """Kuhn–Munkres, imported when first needed: scipy.optimize takes a quarter of a second to
+    import, and GTT needs it only beyond :data:`SUBSET_COLUMNS` templates a side."""
     from scipy.optimize import linear_sum_assignment
 
     rows, cols = linear_sum_assignment(matrix, maximize=maximize)
