@@ -43,6 +43,7 @@ from muceval.formats.scores.rows import (
     pair_rows,
     report_rows,
     scores_for,
+    summary_of,
     systems_of,
     text_filtering_row,
 )
@@ -89,14 +90,6 @@ def _accumulators_json(accs: Accumulators, summary: Summary) -> dict[str, Any]:
     }
 
 
-def _slot_class(layout: SlotLayout, slot_id: str) -> str:
-    if slot_id in layout.set_slots:
-        return "set"
-    if slot_id in layout.string_slots:
-        return "string"
-    return "other"
-
-
 # How much a scores file holds: the summary (with the per-unit ALL TEMPLATES totals, what
 # significance needs), plus every message's rows, plus every pair's.
 DETAILS = ("summary", "messages", "pairs")
@@ -133,6 +126,8 @@ def scores_to_json(
     check_choice(unit, UNIT_LEVELS, "unit")
     label = configuration_label(config) if config_label is None else config_label
     layout = SlotLayout.of(config)
+    classes = {**dict.fromkeys(layout.string_slots, "string"),
+               **dict.fromkeys(layout.set_slots, "set")}
     out_systems = [_system_json(name, pairs, config, detail, unit)
                    for name, pairs in systems_of(systems).items()]
     doc = {
@@ -145,7 +140,7 @@ def scores_to_json(
         "settings": dict(settings or {}),
         "configuration": label,
         "display_type": config.display_type.value,
-        "slots": [{"slot": sid, "class": _slot_class(layout, sid)} for sid in layout.slot_ids],
+        "slots": [{"slot": sid, "class": classes.get(sid, "other")} for sid in layout.slot_ids],
         "subtotal_rows": {r.name: list(r.slot_ids) for r in layout.subtotals},
         "systems": out_systems,
     }
@@ -283,13 +278,4 @@ def _read_summary(summary: Any, name: str, path: str) -> SystemScores:
             rows["fills"].append(Row.of(row["row"], kind, _tally(row), fal))
     at = _total(summary["accumulators"][_ALL])
     s = scores(at)
-    return SystemScores(
-        name=name,
-        source=path,
-        origin="json",
-        all_templates=Row.of("ALL TEMPLATES", "total", at),
-        manners=tuple(rows["total"]),
-        slots=tuple(rows["slot"]),
-        objects=tuple(rows["subtotal"] + rows["total"] + rows["fills"]),
-        f_1992=f_measures_1992(s.rec, s.pre),
-    )
+    return summary_of(name, path, "json", at, rows, f_measures_1992(s.rec, s.pre))

@@ -17,6 +17,7 @@ from muceval.core.units import UnitTallies, check_counts
 from muceval.errors import InputError
 from muceval.formats.files import system_name
 from muceval.formats.muc.reports import ScoreReport, read_report
+from muceval.formats.scores.rows import summary_of
 
 __all__ = ["from_report_objects", "from_reports", "report_summary", "report_system", "report_units"]
 
@@ -56,37 +57,25 @@ def report_summary(
         # object subtotals are the only rows named "<object>-total".
         return row_name.endswith("-total") if subtotal_names is None else row_name in subtotal_names
 
-    slots: list[Row] = []
-    subtotals: list[Row] = []
-    manners: list[Row] = []
-    fills: list[Row] = []
+    rows: dict[str, list[Row]] = {"slot": [], "subtotal": [], "total": [], "fills": []}
     for r in report.summary:
         fal = None if not r.has_fal or r.fal is None else r.fal / 100
         if r.name == "template-id":
             continue
         if r.name in _MANNER_ORDER:
-            manners.append(Row.of(r.name, "total", r.tally))
+            rows["total"].append(Row.of(r.name, "total", r.tally))
         elif r.name in _FILL_ROWS:
-            fills.append(Row.of(r.name, _FILL_ROWS[r.name], r.tally, fal))
+            rows["fills"].append(Row.of(r.name, _FILL_ROWS[r.name], r.tally, fal))
         elif is_subtotal(r.name):
-            subtotals.append(Row.of(r.name, "subtotal", r.tally))
+            rows["subtotal"].append(Row.of(r.name, "subtotal", r.tally))
         else:
-            slots.append(Row.of(r.name, "slot", r.tally, fal))
+            rows["slot"].append(Row.of(r.name, "slot", r.tally, fal))
     try:
         at = report.summary_row("ALL TEMPLATES")
     except KeyError:
         raise InputError.at(report.path, None, "the summary has no ALL TEMPLATES row") from None
-    manners.sort(key=lambda r: _MANNER_ORDER[r.name])
-    return SystemScores(
-        name=name,
-        source=report.path,
-        origin="report",
-        all_templates=Row.of("ALL TEMPLATES", "total", at.tally),
-        manners=tuple(manners),
-        slots=tuple(slots),
-        objects=tuple(subtotals + manners + fills),
-        f_1992=report.f_measures,
-    )
+    rows["total"].sort(key=lambda r: _MANNER_ORDER[r.name])
+    return summary_of(name, report.path, "report", at.tally, rows, report.f_measures)
 
 
 def report_system(
