@@ -11,9 +11,7 @@ responses make up each test set, in one TOML file.
     responses = ["muc4/tst3/responses/"]       # files, or folders of files
     query-pass = false                         # optional, default true
 
-Relative paths are relative to the batch file. Anything else (an unknown key, a missing
-file, two test sets of one name, a name that is no file name) is an :class:`InputError`
-naming the file and the line.
+Relative paths are relative to the batch file.
 """
 
 from __future__ import annotations

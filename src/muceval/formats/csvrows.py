@@ -30,8 +30,7 @@ def csv_rows(text: str, path: str) -> Iterator[tuple[int, list[str]]]:
 
 def _lines(text: str) -> Iterator[str]:
     r"""The lines of ``text`` with their endings, one at a time: an ``io.StringIO`` would copy
-    the text at four bytes a character, which on a file of millions of rows is most of the
-    reader's memory.
+    the text at four bytes a character, most of the reader's memory on millions of rows.
 
     >>> list(_lines("a,b\r\n1,2"))
     ['a,b\r\n', '1,2']

@@ -17,7 +17,6 @@ __all__ = ["ERRORS_FORMAT", "FORMAT_VERSION", "looks_like_error_analysis", "pars
 
 ERRORS_FORMAT = "muceval-error-analysis"
 FORMAT_VERSION = 1
-"""The version of the format this muceval writes and reads."""
 
 
 def looks_like_error_analysis(text: str) -> bool:
@@ -26,8 +25,7 @@ def looks_like_error_analysis(text: str) -> bool:
 
 
 def parse_error_counts(text: str, path: str) -> ErrorCounts:
-    """The counts of every system of one file (an InputError if it is not such a JSON, a count
-    is missing or not a whole number, or its systems were analysed on different documents)."""
+    """The counts of every system of one file, analysed on the same documents."""
     categories, counts, settings = _raw_counts(text, path)
     try:
         same = _same_documents(counts, "same")
@@ -62,8 +60,7 @@ def _raw_counts(text: str, path: str) -> tuple[list[str], dict[str, dict[str, li
 
 def _documents(value: Any, categories: Sequence[str], path: str,
                name: str) -> dict[str, list[int]]:
-    """Each document's counts of one system (a document given twice is refused: its counts
-    would otherwise be taken once, silently)."""
+    """Each document's counts of one system (a document given twice would count once)."""
     if not isinstance(value, list):
         raise InputError.at(path, None, f"system {name!r}: no list of documents")
     out: dict[str, list[int]] = {}
@@ -96,8 +93,7 @@ def _document(document: Mapping[str, Any], categories: Sequence[str], path: str,
 
 def _check_totals(system: Mapping[str, Any], documents: Mapping[str, list[int]],
                   categories: Sequence[str], path: str, name: str) -> None:
-    """The documents' counts must add up to the system's totals the file states: a document
-    removed, added or changed by hand would otherwise be tested as it reads."""
+    """Refuse counts that do not add up to the stated totals: a document edited by hand."""
     stated: Any = system
     for key in ("before", "rows", "total", "categories"):
         stated = stated.get(key) if isinstance(stated, dict) else None
@@ -113,18 +109,8 @@ def _check_totals(system: Mapping[str, Any], documents: Mapping[str, list[int]],
 
 def read_error_counts(paths: Sequence[str | Path], names: Mapping[str, str] | None = None,
                       units: str = "same") -> ErrorCounts:
-    """The counts of every system in the files, together. ``names`` renames the systems of a
-    one-system file (path → name); ``units`` is what to do when the systems' documents differ:
-    ``'same'`` refuses it, ``'intersection'`` keeps the documents every system has.
-
-    Raises
-    ------
-    InputError
-        If a file is unreadable or not an error analysis.
-    UsageError
-        If the files are not analyses of one test set the same way, two systems have one
-        name, or (``'same'``) the systems' documents differ.
-    """
+    """The counts of every system in the files, together; ``names`` renames the system of a
+    one-system file; documents that differ are refused, or with ``'intersection'`` dropped."""
     if units not in ("same", "intersection"):
         raise UsageError(f"{units!r}: choose 'same' or 'intersection'", parameter="units")
     parts = [(str(p), *_raw_counts(read_text(p), str(p))) for p in paths]
@@ -153,8 +139,7 @@ def read_error_counts(paths: Sequence[str | Path], names: Mapping[str, str] | No
 
 def _same_documents(systems: dict[str, dict[str, list[int]]],
                     units: str) -> dict[str, dict[str, list[int]]]:
-    """The systems, on the documents they share: a document one system lacks would be tested
-    as if it had no error at all."""
+    """The systems, on the documents they share (one a system lacks would test as error-free)."""
     shared = set.intersection(*(set(docs) for docs in systems.values()))
     if not shared:
         raise UsageError("the systems share no document: nothing to test", parameter="inputs")

@@ -1,9 +1,5 @@
-"""Reading a user's text file and writing any file: one decoder, one atomic writer.
-
-Every reader of a user's file goes through :func:`read_text`, so that a missing file, a
-folder, a device, binary data or an undecodable byte is reported the same way (file, line,
-what is wrong); every file muceval writes goes through :func:`write_atomic`.
-"""
+"""Reading a user's text file (:func:`read_text`, so that every bad input is reported the same
+way) and writing any file (:func:`write_atomic`)."""
 
 from __future__ import annotations
 
@@ -20,8 +16,8 @@ from typing import Any
 
 from muceval.errors import InputError, OutputError, UsageError
 
+# Largest input muceval reads: the MUC-4 distribution's largest file is 2 MB.
 MAX_INPUT_BYTES = 1 << 30
-"""Largest input muceval reads (1 GiB): the MUC-4 distribution's largest file is 2 MB."""
 
 _BOM = b"\xef\xbb\xbf"
 _CHUNK = 1 << 20
@@ -96,9 +92,8 @@ def text_encoding(data: bytes) -> tuple[str, bool]:
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of the regular file at ``path``, read only as far as they can be text.
 
-    Folders, devices and FIFOs are refused at once (reading ``/dev/zero`` or a FIFO with no
-    writer would never end), and so are files over :data:`MAX_INPUT_BYTES`; reading stops at
-    the first NUL byte, so a huge binary file is refused without being read whole.
+    Devices and FIFOs are refused at once (reading ``/dev/zero`` would never end); reading
+    stops at the first NUL byte, so a huge binary file is refused without being read whole.
 
     >>> read_bytes("/dev/zero")
     Traceback (most recent call last):
@@ -208,9 +203,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_text(value: Any, **options: Any) -> str:
-    r"""``value`` as JSON text with its non-ASCII characters as they are, except when a
-    string holds a lone surrogate (valid JSON read from an escaped one, which no UTF-8 file
-    can hold): then every character is escaped, and the text still reads back the same.
+    r"""``value`` as JSON text with its non-ASCII characters as they are, unless a string holds
+    a lone surrogate (which no UTF-8 file can hold): then every character is escaped.
 
     >>> json_text({"a": "é"}), json_text({"a": chr(0xD800)})
     ('{"a": "é"}', '{"a": "\\ud800"}')
@@ -237,18 +231,16 @@ def check_format_version(doc: Mapping[str, Any], version: int, format: str, path
 
 
 def check_choice(value: str, choices: Sequence[str], parameter: str) -> None:
-    """A :class:`~muceval.errors.UsageError` naming ``parameter`` unless ``value`` is one of
-    ``choices``."""
+    """A :class:`~muceval.errors.UsageError` naming ``parameter`` unless ``value`` is a choice."""
     if value not in choices:
         raise UsageError(f"unknown {parameter} {value!r}; choose from {', '.join(choices)}",
                          parameter=parameter)
 
 
 def parse_json(text: str, path: str, line: int | None = None) -> Any:
-    """Decoded JSON; invalid or too deeply nested JSON, or an object that gives one key twice
-    (Python would keep the last silently: a document scored once, not twice), is an
-    :class:`InputError` naming the file and line (``line``: where a one-line document of a
-    JSON-lines file starts).
+    """Decoded JSON; invalid JSON, or an object that gives one key twice (Python would keep
+    the last silently: a document scored once, not twice), is an :class:`InputError`.
+    ``line``: where a one-line document of a JSON-lines file starts.
 
     >>> parse_json('{"a": 1}', "x.json")
     {'a': 1}
@@ -289,13 +281,10 @@ def write_atomic(
     """Write ``data`` to ``path`` so that it holds either its old content or all of the new.
 
     ``data`` may be an iterable of text pieces, written as they come (a table too large to
-    hold in memory). It goes to a temporary file beside ``path``, flushed to disk and renamed
-    over it, the directory flushed too (the rename survives a crash). A symbolic link is
-    written through; the new file keeps the mode of the one it replaces (a new one: 0666 less
-    the umask). On failure the temporary file is removed and :class:`OutputError` says why;
-    ``overwrite=False`` refuses an existing file. A character the encoding cannot hold (from
-    a file name that is not UTF-8) is written as its ``\\udcff`` escape, which a JSON string
-    reads back as the same character.
+    hold in memory). A temporary file beside ``path`` is flushed and renamed over it, the
+    directory flushed too (the rename survives a crash); a symbolic link is written through and
+    the mode kept. A character the encoding cannot hold (from a file name that is not UTF-8)
+    is written as its ``\\udcff`` escape, which a JSON string reads back as the same character.
 
     >>> import os, tempfile
     >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
@@ -354,9 +343,8 @@ def write_atomic(
 
 
 def _open_temporary(target: Path, made: list[str]) -> int:
-    """A new file beside ``target``, open for writing; its name is put in ``made`` before the
-    file exists (mkstemp would create it first), so that a signal between the two still
-    leaves the caller a name to remove."""
+    """A new file beside ``target``, its name put in ``made`` before the file exists (unlike
+    mkstemp), so that a signal between the two still leaves the caller a name to remove."""
     import secrets  # here: its hashlib costs every command's start 5 ms, and most write nothing
 
     for _ in range(100):
@@ -370,9 +358,8 @@ def _open_temporary(target: Path, made: list[str]) -> int:
 
 
 def refuse_replacing_inputs(output: str | Path | None, inputs: Mapping[Any, str]) -> None:
-    """Refuse an output that is one of the inputs (``-o`` onto the key; a hard or symbolic link
-    to it too). ``inputs`` maps each input to what it is, for the message; ``None`` entries and
-    files that do not exist yet are skipped.
+    """Refuse an output that is one of the inputs, links included; ``inputs`` maps each input
+    to what it is, for the message.
 
     >>> refuse_replacing_inputs(__file__, {__file__: "key"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -389,8 +376,6 @@ destroy it; choose another output
 
 
 MANIFEST = ".muceval-manifest.json"
-"""The file in a folder output that says which files muceval wrote there, and whether the run
-that wrote them finished (:func:`write_files` with ``folder``)."""
 MANIFEST_FORMAT = "muceval-folder"
 
 
@@ -402,17 +387,13 @@ def write_files(
     folder: str | Path | None = None,
     last: str | Path | None = None,
 ) -> list[Path]:
-    """Write several files as one act (a report, a folder of results): every target is checked
-    before the first is written, then each is written by :func:`write_atomic`.
+    """Write several files as one act: every target is checked before the first is written.
 
-    A target that is one of ``keep`` (path → what it is, e.g. the inputs, links included) is
-    always refused, an existing file unless ``overwrite``. Folders are created as needed.
-
-    With ``folder`` (a folder output), the folder is all of one run or visibly not: its
-    :data:`MANIFEST` says ``"writing"`` (listing the files of both runs) before the first file
-    is replaced, ``last`` (the page a person opens) is written after the others, the files
-    only the earlier run wrote are removed, and the manifest says ``"complete"`` last. A run
-    killed on the way leaves ``"writing"``, which :func:`read_bytes` refuses.
+    A target that is one of ``keep`` (as in :func:`refuse_replacing_inputs`) is always refused,
+    an existing file unless ``overwrite``. With ``folder``, the folder is all of one run or
+    visibly not: its :data:`MANIFEST` says ``"writing"`` (listing the files of both runs) until
+    the files only the earlier run wrote are removed, which :func:`read_bytes` refuses; ``last``
+    (the page a person opens) is written after the others.
 
     >>> import os, tempfile
     >>> folder = tempfile.mkdtemp()
@@ -439,8 +420,8 @@ def write_files(
     if folder is None:
         for target, text in data.items():
             write_atomic(target, text)
-        return targets
-    _write_folder(Path(folder), data, None if last is None else Path(last))
+    else:
+        _write_folder(Path(folder), data, None if last is None else Path(last))
     return targets
 
 
@@ -450,8 +431,7 @@ def _write_folder(folder: Path, data: dict[Path, str | bytes], last: Path | None
     earlier = [name for name in folder_manifest(folder).get("files", ())
                if isinstance(name, str) and name not in names]
     _write_manifest(folder, "writing", sorted({*earlier, *names}))
-    ordered = sorted(data, key=lambda target: target == last)
-    for target in ordered:
+    for target in sorted(data, key=lambda target: target == last):
         write_atomic(target, data[target])
     for name in earlier:
         stale = root / name
@@ -490,13 +470,11 @@ def _refuse_unfinished(path: Path) -> None:
                             "run the command again")
 
 
-STALE_SECONDS = 600
-"""A temporary file of an atomic write untouched this long was left by a killed run."""
+STALE_SECONDS = 600  # a temporary file untouched this long was left by a killed run
 
 
 def _remove_stale_temporary_files(target: Path) -> None:
-    """The temporary files of earlier writes of ``target`` that a SIGKILL left behind (a
-    running write touches its own file as it goes)."""
+    """Remove the temporary files of ``target`` that a SIGKILL left behind."""
     now = time.time()
     for stale in target.parent.glob(f".{glob.escape(target.name[:200])}.*.tmp"):
         with contextlib.suppress(OSError):
@@ -535,9 +513,8 @@ def system_name(path: str | os.PathLike[str]) -> str:
 
 
 def system_names(paths: Sequence[str], names: Mapping[str, str] | None = None) -> list[str]:
-    """The system of each file: its name in ``names`` (``--name FILE=NAME``), else
-    :func:`system_name` of the file; refused when two files give one name, since every
-    table, test and output would then mix two systems under it.
+    """The system of each file: its name in ``names``, else :func:`system_name`; two files of
+    one name are refused (every table and test would mix two systems under it).
 
     >>> system_names(["a/BBN.tst3", "b/BBN.tst4"], {"b/BBN.tst4": "BBN-4"})
     ['BBN', 'BBN-4']

@@ -1,10 +1,7 @@
-"""The one registry of the files muceval reads: what a file is, and how to load it.
+"""The registry of the files muceval reads (:data:`INPUTS`): what a file is, and how to load it.
 
-Every command that takes files asks :data:`INPUTS`. A file's kind is recognised from its
-decoded text (its name helps only for ``.toml``, ``.csv`` and ``.json``), so the 1992 files
-with their varied names (``key-tst3.v2``, ``BBN.tst3``) need no flags. Kinds are tried in
-order, the first whose sniffer says yes wins; a new kind registers with
-:meth:`Registry.register` (``before=`` a more general kind).
+A kind is recognised from the decoded text (the name helps only for ``.toml``, ``.csv`` and
+``.json``), so the 1992 files with their varied names need no flags.
 
 >>> INPUTS.detect('((\"TST3-MUC4-0001\" (\"1\" (inc-date (\"1 JAN 90\" fail)))))').name
 'history'
@@ -47,12 +44,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ReadOptions:
-    """What some kinds need besides the text.
-
-    ``config`` defines the slots of template files (None: the bundled MUC-4 one) and tells
-    a score report's subtotal rows from its slot rows; ``schema`` names the template schema
-    of modern files (None: their layout's).
-    """
+    """What some kinds need besides the text (None: the bundled MUC-4 one, the layout's schema)."""
 
     config: Configuration | None = None
     schema: str | None = None
@@ -60,12 +52,7 @@ class ReadOptions:
 
 @dataclass(frozen=True)
 class Loaded:
-    """What a kind's loader found in one file.
-
-    ``value`` is the core object (a :class:`~muceval.core.model.TemplateFile`, …);
-    ``counts`` what the file holds, in display order (``{"messages": 100, ...}``);
-    ``problems`` and ``warnings`` those a reader collects instead of raising (template files).
-    """
+    """What a kind's loader found in one file; ``counts`` in display order."""
 
     value: Any
     counts: dict[str, int] = field(default_factory=dict)
@@ -75,14 +62,8 @@ class Loaded:
 
 @dataclass(frozen=True)
 class InputKind:
-    """One kind of file muceval reads.
-
-    ``name`` is unique; ``label`` is what ``validate`` shows (kinds may share one);
-    ``description`` names the kind in messages. ``sniff(text, path)`` says whether a decoded
-    file is of this kind, ``load(text, path, options)`` reads it. Kinds of scores files also
-    have ``scores(value, options)``, the systems in what ``load`` returned; ``summaries``
-    tells whether those carry the summary rows a report shows.
-    """
+    """One kind of file muceval reads; kinds of scores files also have ``scores``, the systems in
+    what ``load`` returned (``summaries``: with the summary rows a report shows)."""
 
     name: str
     label: str
@@ -117,9 +98,8 @@ _GIVE_AS = {"templates": "--key or as a response", "history": "--history",
 
 def wrong_kind(text: str, path: str, expected: str,
                accepted: Collection[str]) -> InputError | None:
-    """The error for a file of another kind than ``expected`` (one of the ``accepted`` kinds'
-    names), saying what it is and where it belongs; None if it is of an accepted kind or of
-    none (then the reader's own error says what is wrong).
+    """The error for a file of another kind than ``expected``, saying where it belongs; None if
+    it is of an ``accepted`` kind or of none (then the reader's own error says what is wrong).
 
     >>> from importlib.resources import files
     >>> text = (files("muceval") / "data" / "muc4.toml").read_text()
@@ -142,7 +122,7 @@ def wrong_kind(text: str, path: str, expected: str,
 
 
 class Registry:
-    """Input kinds in the order they are tried.
+    """Input kinds in the order they are tried: the first whose sniffer says yes wins.
 
     >>> registry = Registry([])
     >>> registry.detect("anything") is None
@@ -179,8 +159,7 @@ class Registry:
             _DETECTED.clear()
 
     def kind_of(self, path: str | Path) -> InputKind | None:
-        """The kind of the file at ``path``, read as every input is (a folder, a device or a
-        FIFO is an :class:`~muceval.errors.InputError`, never a hang), or ``None``."""
+        """The kind of the file at ``path`` (read as every input is: no FIFO hangs), or None."""
         return self.detect(read_text(path), str(path))
 
     def unknown(self, path: str) -> InputError:
@@ -197,8 +176,7 @@ class Registry:
         accept: Sequence[InputKind] | None = None,
         purpose: str = "",
     ) -> tuple[InputKind, Loaded]:
-        """Recognise and load the decoded text of the file at ``path``; ``accept`` limits the
-        kinds wanted (``purpose`` says for what, in the error for another kind)."""
+        """Recognise and load a decoded text; ``purpose`` names the command to a refused kind."""
         kind = self.detect(text, path)
         if kind is None:
             raise self.unknown(path)
@@ -232,8 +210,7 @@ class Registry:
         summaries: bool = False,
         purpose: str = "",
     ) -> list[ScoredSystem]:
-        """Every system of the scores files at ``paths``, in order (``summaries``: only of the
-        kinds whose systems carry summary rows)."""
+        """Every system of the scores files, in order (``summaries``: kinds with summary rows)."""
         options = options or ReadOptions()
         accept = [k for k in self._kinds if k.scores and (k.summaries or not summaries)]
         systems: list[ScoredSystem] = []
@@ -266,9 +243,8 @@ def _looks_like_report(text: str, path: str) -> bool:
     )
 
 
+# The sniffers are here, so that recognising a file imports no reader (formats.scores.csv).
 SCORES_CSV_START = "format_version,system,scope,"
-"""How the header of muceval's scores CSV starts (``formats.scores.csv.CSV_COLUMNS``): the
-sniffers are here, so that recognising a file imports no reader."""
 
 
 def _looks_like_unit_csv(text: str, path: str) -> bool:
@@ -353,8 +329,8 @@ def _report_scores(report: ScoreReport, options: ReadOptions) -> tuple[ScoredSys
 
 
 def _later(module: str, name: str) -> Callable[..., Any]:
-    """The function ``name`` of ``module``, imported when first called: a command imports the
-    readers of the kinds it meets, not all of them (NumPy, the 1992 parsers)."""
+    """``module.name``, imported when first called: a command imports only the readers of the
+    kinds it meets (NumPy, the 1992 parsers)."""
     def call(*args: Any) -> Any:
         return getattr(importlib.import_module(module), name)(*args)
 
@@ -374,10 +350,9 @@ _LISP_FAMILY = "1992 configuration or slot file (*.el)"
 _MODERN_FAMILY = "modern MUC-4 JSON (GTT, GRIT, IterX) and its scores"
 
 
+# The text the modern kinds last asked about, and its layout, worked out once for them all;
+# Registry.detect forgets it, so that no text (hundreds of megabytes) outlives the question.
 _DETECTED: list[tuple[str, str | None]] = []
-"""The text the modern kinds last asked about, and its layout: every modern kind asks, and the
-answer is worked out once; :meth:`Registry.detect` forgets it when it returns, so that no text
-(a file of hundreds of megabytes) outlives the question."""
 
 
 def _modern_layout(text: str) -> str | None:
@@ -476,8 +451,7 @@ INPUTS = Registry([
 
 
 def rename_systems(systems: Sequence[ScoredSystem], names: Mapping[str, str]) -> list[ScoredSystem]:
-    """``systems`` with the system of each file in ``names`` (path → name) renamed (a
-    :class:`~muceval.errors.UsageError` for a file of several systems)."""
+    """``systems`` with the system of each file in ``names`` (path → name) renamed."""
     if not names:
         return list(systems)
     wanted = {os.path.realpath(path): name for path, name in names.items()}
@@ -500,10 +474,8 @@ def rename_systems(systems: Sequence[ScoredSystem], names: Mapping[str, str]) ->
 def load_inputs(paths: Sequence[str | Path], units: str = "same",
                 names: Mapping[str, str] | None = None,
                 level: str | None = None) -> UnitTallies:
-    """Per-unit tallies of every system in some scores files: the input of :func:`compare`.
-
-    For every system and unit (a message, or a template or fill when the scores say so) the
-    counts POS, ACT, COR and PAR. The units are sorted: results do not depend on file order.
+    """Per-unit tallies (POS, ACT, COR, PAR) of every system in some scores files: the input
+    of :func:`compare`. Units are sorted: results do not depend on file order.
 
     Parameters
     ----------
@@ -512,13 +484,12 @@ def load_inputs(paths: Sequence[str | Path], units: str = "same",
         :func:`~muceval.formats.files.system_name`), muceval scores (JSON or CSV: every
         system in the file) and unit-tallies CSV (``system,unit,POS,ACT,COR,PAR``).
     units : {'same', 'intersection'}, default 'same'
-        ``'same'``: the union of the systems' units, a unit a system lacks counting as
-        zeros (a system whose file lacks a unit with key fills is refused: another test
-        set). ``'intersection'``: only the units every system has.
+        ``'same'``: the union of the systems' units, a missing unit counting as zeros (one
+        with key fills is refused: another test set). ``'intersection'``: the shared units.
     names : mapping of str to str or None, default None
         New system names by file path (the file must hold one system).
     level : {'message', 'template', 'fill'} or None, default None
-        The unit level the files must hold (None: any); a unit-tallies CSV takes it as its own.
+        The unit level the files must hold (None: any).
 
     Returns
     -------
@@ -535,12 +506,6 @@ def load_inputs(paths: Sequence[str | Path], units: str = "same",
     InputError
         If a file cannot be read, is not a scores file, or is malformed; if a system comes
         from two files, from another test set (``'same'``) or is of another unit level.
-
-    See Also
-    --------
-    load_systems : The same, with each system's summary rows.
-    compare : The significance tests on these tallies.
-    from_arrays : Tallies from arrays, without files.
 
     Examples
     --------
@@ -585,17 +550,14 @@ def load_systems(
 ) -> tuple[list[SystemScores], UnitTallies]:
     """Summaries and per-unit tallies of systems from their 1992 reports or muceval JSON scores.
 
-    What ``muceval report`` reads: each system's summary rows (ALL TEMPLATES, the four
-    manners, slots and objects) and its per-unit tallies. Files without summaries (CSV) are
-    refused.
+    What ``muceval report`` reads; files without summary rows (CSV) are refused.
 
     Parameters
     ----------
     paths : sequence of str or pathlib.Path
         1992 score reports and muceval JSON scores, in any mix (as :func:`load_inputs`).
     config : muceval.core.model.Configuration or None, default None
-        Tells object subtotal rows from slot rows in 1992 reports; None takes a row named
-        ``...-total`` as a subtotal.
+        Tells subtotal rows from slot rows in 1992 reports (None: rows named ``...-total``).
     units, names, level
         As in :func:`load_inputs`.
 
@@ -612,11 +574,6 @@ def load_systems(
         As :func:`load_inputs`.
     InputError
         As :func:`load_inputs`, or if a system has no summary.
-
-    See Also
-    --------
-    analyze : The significance analysis of these systems, for a report.
-    read_report : One 1992 report, row by row.
 
     Examples
     --------

@@ -21,7 +21,7 @@ _CHOICES = {"type_from": ("field", "docid"), "fillers": ("entities", "strings"),
 
 
 def read_schema(path: str | Path) -> Schema:
-    """The schema of a TOML file (see the module; an InputError names the key's line)."""
+    """The schema of a TOML file."""
     where = str(path)
     data, locate = parse_toml(read_text(path), where, "a schema")
     table = data.get("schema")
@@ -62,8 +62,7 @@ def read_schema(path: str | Path) -> Schema:
 
 
 def _reported(value: list[Any], where: str, line: int | None) -> tuple[tuple[str, str | None], ...]:
-    """The scorers a report shows (their names are checked where they are used: scorers live
-    above the file formats)."""
+    """The scorers a report shows (checked where used: scorers live above the file formats)."""
     out = []
     for item in value:
         if not (isinstance(item, list) and 1 <= len(item) <= 2
@@ -75,15 +74,7 @@ def _reported(value: list[Any], where: str, line: int | None) -> tuple[tuple[str
 
 def resolve_schema(value: str | Path) -> str:
     """The name of a schema given by name (a built-in or registered one) or as a TOML file,
-    which is read and registered (the same name twice must be the same schema).
-
-    Raises
-    ------
-    UsageError
-        If ``value`` is neither a schema's name nor a file.
-    InputError
-        If the file is malformed, or names a schema that exists with other choices.
-    """
+    which is read and registered (the same name twice must be the same schema)."""
     if isinstance(value, str) and value in SCHEMAS:
         return value
     if not Path(value).is_file():

@@ -1,18 +1,5 @@
-"""An Emacs-Lisp-reader-style S-expression parser that remembers positions.
-
-The 1992 configurations (``config-*.el``, ``slotconfig-*.el``) and histories are Emacs
-Lisp data, read here into immutable nodes that know their 1-based line and column.
-
-Supported syntax: lists ``( … )``, dotted pairs ``(a . b)``, vectors
-``[ … ]``, strings with the Emacs escapes (``\\"``, ``\\\\``, ``\\n``, ``\\t``,
-octal, ``\\x…``, ``\\u…``, ``\\C-x`` …), character literals ``?a``,
-integers (also ``#x1F``, ``#o17``, ``#b101``), floats, symbols (including
-``:keywords``, ``*foo*`` and backslash-escaped characters), the quote forms
-``'x``, ``#'x``, `` `x``, ``,x``, ``,@x`` and ``;`` comments. ``nil`` and
-``t`` are read as symbols; :func:`is_nil` treats ``nil`` and ``()`` alike.
-
-Anything else (unbalanced parentheses, an unterminated string, binary data, an empty file)
-is an :class:`~muceval.errors.InputError` naming file, line and column.
+"""An Emacs-Lisp-reader-style S-expression parser that remembers positions: the 1992
+configurations and histories read into immutable nodes that know their line and column.
 
 >>> forms = parse("(a . \\"b\\") ; comment", "x.el")
 >>> forms[0].items[0].name, forms[0].tail.value, forms[0].line, forms[0].column
@@ -183,11 +170,8 @@ _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def quote_string(text: str) -> str:
-    """``text`` as an Emacs Lisp string literal, as ``prin1`` writes it.
-
-    ``"`` and ``\\`` get a backslash; control characters other than tab and
-    newline are written as three-digit octal escapes (so that a history that
-    held ``\\0`` never gains a raw NUL byte); everything else as is.
+    """``text`` as an Emacs Lisp string literal, as ``prin1`` writes it, control characters
+    other than tab and newline as octal escapes (a history never gains a raw NUL byte).
 
     >>> print(quote_string('"LEADERS"'), quote_string("A\\x00B"))
     "\\"LEADERS\\"" "A\\000B"
@@ -206,13 +190,9 @@ def format_symbol(name: str) -> str:
     >>> format_symbol("inc-type"), format_symbol("a b")
     ('inc-type', 'a\\\\ b')
     """
-    out = []
-    for i, ch in enumerate(name):
-        if ch in _SYMBOL_SPECIAL and not (ch in "#?" and i > 0) or ord(ch) < 32 or ch == "\x7f":
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    text = "".join(out)
+    text = "".join(
+        "\\" + ch if ch in _SYMBOL_SPECIAL and not (ch in "#?" and i > 0) or ord(ch) < 32
+        or ch == "\x7f" else ch for i, ch in enumerate(name))
     if _NUMBER_RE.fullmatch(name) or name == "." or name == "":
         text = "\\" + text if name else "##"
     return text
@@ -247,9 +227,9 @@ _NUMBER_RE = re.compile(r"[+-]?(?:[0-9]+\.?|[0-9]*\.[0-9]+(?:e[+-]?[0-9]+)?|[0-9
 _INT_RE = re.compile(r"[+-]?[0-9]+\.?")
 _DELIMITERS = frozenset("()[]\";'`,")
 _WHITESPACE = frozenset(" \t\n\r\f\v")
+# The 1992 files nest under 20 levels; deeper input is not a history or configuration, and the
+# readers built on these forms recurse over them.
 MAX_DEPTH = 1000
-"""Deepest nesting read: the 1992 files nest under 20 levels; deeper input is not a history or
-configuration, and the readers built on these forms recurse over them."""
 _SIMPLE_ESCAPES = {
     "a": "\a",
     "b": "\b",
@@ -295,8 +275,7 @@ class _Reader:
         self.suspect: int | None = None
 
     def error(self, message: str, pos: int | None = None) -> InputError:
-        if pos is None:
-            pos = self.pos
+        pos = self.pos if pos is None else pos
         line = self.text.count("\n", 0, pos) + 1
         column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
         return InputError.at(self.path, line, message, column)
@@ -339,8 +318,7 @@ class _Reader:
             forms.append(self.read_form(gap_start))
 
     def read_form(self, gap_start: int) -> SExpr:
-        """Read one datum, iteratively so deep input cannot overflow the stack; ``gap_start``
-        is where the blank before it begins."""
+        """Read one datum, iteratively so deep input cannot overflow the stack."""
         text = self.text
         stack: list[_Frame] = []
         while True:
@@ -418,10 +396,7 @@ class _Reader:
         return Vector(tuple(frame.items), frame.line, frame.column)
 
     def attach(self, stack: list[_Frame], node: SExpr | _Dot, start: int) -> SExpr | None:
-        """Add a finished ``node`` (read at ``start``) to its parent; the datum if it is top-level.
-
-        Quote frames close as soon as their one datum is read: they fold into the node.
-        """
+        """Add a finished ``node`` to its parent (a quote frame folds into it), or return it."""
         if isinstance(node, _Dot):
             self.mark_dot(stack, start)
             return None
@@ -477,12 +452,9 @@ class _Reader:
             out.append(value)
 
     def check_indent(self, stack: list[_Frame], start: int, col: int) -> None:
-        """Remember the first line whose indentation contradicts the nesting (``start`` begins a line).
-
-        Lisp files are indented by their nesting, so a line that starts left of (or at) the
-        parenthesis meant to contain it, or a top-level form that starts indented, usually
-        follows the line where a ')' is missing or one too many; only an unbalanced file
-        is blamed on it.
+        """Remember the first line whose indentation contradicts the nesting (a line left of
+        the parenthesis meant to contain it, or an indented top-level form): it usually follows
+        the line where a ')' is missing or one too many; only an unbalanced file is blamed on it.
         """
         frames = [frame for frame in stack if frame.kind != "quote"]
         if frames:
@@ -716,10 +688,7 @@ _ESCAPE_READERS: dict[str, _EscapeReader] = {
 
 
 def parse(text: str, path: str = "<string>", *, allow_empty: bool = False) -> tuple[SExpr, ...]:
-    """Every top-level form of ``text``, in order.
-
-    An input with no form at all (empty, or only comments) is an error unless
-    ``allow_empty``.
+    """Every top-level form of ``text``, in order (none is an error unless ``allow_empty``).
 
     >>> [dumps(f) for f in parse("(setq a 1) ; one\\n'b", "x.el")]
     ['(setq a 1)', '(quote b)']

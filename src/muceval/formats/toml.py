@@ -1,6 +1,5 @@
-"""TOML as muceval reads it: parsed with :mod:`tomllib`, every syntax error an
-:class:`InputError` with file, line and column, and line numbers for keys (which
-``tomllib`` does not keep) from :class:`TomlLocator`."""
+"""TOML as muceval reads it: syntax errors with their line and column, and line numbers for
+keys (which ``tomllib`` does not keep) from :class:`TomlLocator`."""
 
 from __future__ import annotations
 
@@ -14,8 +13,7 @@ __all__ = ["TomlLocator", "parse_toml"]
 
 
 def parse_toml(text: str, path: str, what: str) -> tuple[dict[str, Any], TomlLocator]:
-    """The data of a TOML ``text`` and the lines of its keys; ``what`` names the kind of
-    file in the error for absurd nesting (``"a configuration"``)."""
+    """The data of a TOML ``text`` and the lines of its keys; ``what``: ``"a configuration"``."""
     try:
         data = tomllib.loads(text)
     except RecursionError:
@@ -32,12 +30,8 @@ def parse_toml(text: str, path: str, what: str) -> tuple[dict[str, Any], TomlLoc
 
 
 class TomlLocator:
-    """Best-effort line numbers for keys of a TOML text (tomllib gives none after parsing).
-
-    It follows table headers and ``key =`` lines outside strings and arrays,
-    which is how configurations are written; anything it cannot place is
-    reported without a line.
-    """
+    """Best-effort line numbers for keys of a TOML text: table headers and ``key =`` lines
+    outside strings and arrays, as configurations are written."""
 
     def __init__(self, text: str):
         self.tables: list[tuple[str, int]] = []  # (header, line) in order

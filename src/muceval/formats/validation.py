@@ -12,8 +12,7 @@ from muceval.errors import InputError, Problem
 from muceval.formats.files import read_text
 from muceval.formats.registry import INPUTS, ReadOptions
 
-UNKNOWN = "unknown"
-"""The kind of a file that could not be read or recognised."""
+UNKNOWN = "unknown"  # the kind of a file that could not be read or recognised
 
 
 @dataclass(frozen=True)
@@ -33,8 +32,7 @@ class ValidationResult:
 
 def validate_file(path: str | Path, config: Configuration,
                   schema: str | None = None) -> ValidationResult:
-    """Read one file of any kind muceval knows and report what it holds and what is wrong
-    (modern files with the template schema named ``schema``; None: their layout's).
+    """One result of :func:`validate_files` (``schema``: of modern files; None: their layout's).
 
     >>> import muceval
     >>> from importlib.resources import files
@@ -64,30 +62,21 @@ def validate_files(paths: Iterable[str | Path], config: Configuration,
                    schema: str | None = None) -> list[ValidationResult]:
     """Check files of any kind muceval reads: what each is, what it holds, what is wrong.
 
-    A file's kind is recognised from its content, so the 1992 files with their varied names
-    need no flags. Unlike the readers, this never raises for a bad file: every problem and
-    warning goes into the result, which is what ``muceval validate`` prints.
+    A file's kind is recognised from its content. Unlike the readers, this never raises for a
+    bad file: every problem and warning goes into the result (what ``muceval validate`` prints).
 
     Parameters
     ----------
     paths : iterable of str or pathlib.Path
-        The files, of any mix of kinds.
     config : muceval.core.model.Configuration
-        The configuration template files are read with (their slots are defined there).
+        The configuration template files are read with.
 
     Returns
     -------
     list of muceval.formats.validation.ValidationResult
-        One result per path, in order: ``kind`` (``"templates"``, ``"history"``, ...,
-        or ``"unknown"`` for a file that cannot be read or recognised), ``counts`` (what the
-        file holds, e.g. ``{"messages": 10, "templates": 12, ...}``), ``problems`` (what
-        makes the file unusable), ``warnings`` (what the 1992 scorer accepted but a user
-        should know: values outside a slot's set, ignored lines, unreadable fills scored as
-        ``<ERROR>``) and ``ok`` (no problems).
-
-    See Also
-    --------
-    read_templates, read_history, load_configuration : The readers, which raise instead.
+        One result per path, in order: ``kind`` (``"unknown"`` if it cannot be read or
+        recognised), ``counts`` (what the file holds), ``problems`` (what makes it unusable),
+        ``warnings`` (what the 1992 scorer accepted but a user should know) and ``ok``.
 
     Examples
     --------

@@ -14,10 +14,8 @@ layout         what the file is
 ``answers-pred`` raw answers of a language model: JSON lines ``{"instance_id", "response"}``
 =============  ===================================================================
 
-The last two are read by :mod:`muceval.formats.modern.answers`. Each layout is one
-:class:`Layout` of :data:`REGISTRY`: how to recognise, read and write it. Numeric ids
-(``30002``) are read as ``TST3-MUC4-0002``. Anything malformed is an
-:class:`~muceval.errors.InputError` naming the file, the line (JSON lines) and the document.
+Each is one :class:`Layout` of :data:`REGISTRY`; the last two are read by
+:mod:`muceval.formats.modern.answers`.
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property, partial
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +55,7 @@ __all__ = ["LAYOUTS", "NEUTRAL", "NEUTRAL_FORMAT", "REGISTRY", "TARGET_LAYOUTS",
            "detect_layout", "layout_named", "parse_modern", "read_modern"]
 
 NEUTRAL_FORMAT = "muceval-templates"
-"""The ``format`` of muceval's neutral JSON of documents, templates and entities."""
 NEUTRAL_VERSION = 1
-"""Its ``format_version``, written and read."""
 
 
 class _Bad(Exception):
@@ -96,12 +93,8 @@ class Probe:
 class Layout:
     """One modern layout: how to recognise, read and write it.
 
-    ``name`` ends in ``-gold`` exactly when ``gold`` (:attr:`ModernFile.gold
-    <muceval.core.modern.ModernFile.gold>` reads the suffix); ``needs_templates``: its
-    documents must hold templates (not GRIT's per-role extracts only). ``detect(probe)`` says
-    whether a text whose first line opens a JSON object is in this layout; detectors are asked
-    by ascending ``priority``, so each may assume that those before it said no.
-    ``read(text, path)`` gives the documents in file order, ``write(modern)`` their text.
+    ``name`` ends in ``-gold`` exactly when ``gold`` (``ModernFile.gold`` reads the suffix).
+    Detectors are asked by ascending ``priority``, so each may assume those before said no.
 
     >>> layout_named("gtt-pred").write(ModernFile("x", "gtt-gold", ()))
     '{}\\n'
@@ -116,9 +109,8 @@ class Layout:
     read: Callable[..., Iterable[ModernDocument]]
     write: Callable[[ModernFile], str]
     schema: str = "muc4"
+    # What its reader takes besides the text and path (parse_modern's keywords).
     read_options: frozenset[str] = frozenset()
-    """What its reader takes besides the text and path: ``as_prediction`` (a gold file that
-    may be read as predictions), ``parse``, ``schema``, ``roles_of`` (raw answers)."""
 
 
 def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: bool = False,
@@ -126,8 +118,7 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
                 roles_of: Mapping[str, tuple[str, ...]] | None = None) -> ModernFile:
     """Read a modern MUC-4 file: the gold or predictions of GTT, GRIT or IterX (JSON).
 
-    Numeric document ids (``30002``) become MUC ids (``TST3-MUC4-0002``); gold mentions
-    (``[string, offset]``) keep their string.
+    Numeric document ids (``30002``) become ``TST3-MUC4-0002``; gold mentions keep their string.
 
     Parameters
     ----------
@@ -139,15 +130,13 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
     Returns
     -------
     muceval.core.modern.ModernFile
-        ``layout``, ``gold`` (whether it is a gold file) and ``documents`` in file order,
-        each with its ``templates`` (incident type and entities per role) or, for GRIT,
-        its ``extracts`` (entities per role).
+        ``layout``, ``gold`` and ``documents`` in file order, each with its ``templates``
+        or, for GRIT, its ``extracts`` (entities per role).
 
     Raises
     ------
     InputError
-        If the file cannot be read, is none of the layouts, or is malformed (naming file, line
-        and document).
+        If the file cannot be read, is none of the layouts, or is malformed.
     UsageError
         If ``layout`` is not one of :data:`LAYOUTS` (a ``ValueError`` too).
 
@@ -161,10 +150,6 @@ def read_modern(path: str | Path, layout: str | None = None, *, as_prediction: b
         The schema of raw answers (None: the layout's).
     roles_of : mapping or None, default None
         The roles of each template type, which the lenient reading matches names to.
-
-    See Also
-    --------
-    score_modern : Score predictions against gold.
 
     Examples
     --------
@@ -240,8 +225,7 @@ def layout_named(name: str) -> Layout:
 
 def _document(docid: str, value: Any, field: str, gold: bool, path: str, line: int | None = None,
               schema: Schema = MUC4, shown: str | None = None) -> ModernDocument:
-    """A document of the templates (``field`` ends in ``templates``) or extracts ``value``;
-    ``shown`` names it in errors (default ``docid``)."""
+    """A document of the templates or extracts ``value``; ``shown`` names it in errors."""
     try:
         if not field.endswith("templates"):
             return ModernDocument(docid, extracts=_roles(value, gold), line=line)
@@ -254,8 +238,8 @@ def _document(docid: str, value: Any, field: str, gold: bool, path: str, line: i
 
 
 def _contents(document: ModernDocument, field: str, gold: bool, schema: str = "muc4") -> Any:
-    """The JSON of a document's templates (``field`` ends in ``templates``) or extracts (the
-    per-role union of its templates, as GRIT's scorer takes it)."""
+    """The JSON of a document's templates or extracts (for templates, their per-role union, as
+    GRIT's scorer takes it)."""
     if field.endswith("templates"):
         return [_template_json(t, gold, schema) for t in document.templates or ()]
     extracts = document.extracts
@@ -305,19 +289,13 @@ def _iterx_lines(modern: ModernFile) -> str:
     lines = []
     type_field = schema_named(modern.schema).type_field
     for d in modern.documents:
-        runs: list[list[dict[str, Any]]] = []
-        previous: object = object()
-        for t in d.templates or ():
-            if t.incident_type != previous:
-                runs.append([])
-                previous = t.incident_type
-            # IterX leaves empty roles out.
-            runs[-1].append({r: v for r, v in _template_json(t, False, modern.schema).items()
-                             if v or r == type_field})
+        # IterX leaves empty roles out.
+        runs = [[{r: v for r, v in _template_json(t, False, modern.schema).items()
+                  if v or r == type_field} for t in run]
+                for _, run in groupby(d.templates or (), key=lambda t: t.incident_type)]
         if not runs:
             lines.append(json.dumps({d.docid: []}) + "\n")
-        lines += [json_text({d.docid: templates}) + "\n"
-                  for templates in runs]
+        lines += [json_text({d.docid: templates}) + "\n" for templates in runs]
     return "".join(lines)
 
 
@@ -391,8 +369,7 @@ def _number(path: str, docid: str) -> int:
 
 
 def _template(item: Any, gold: bool, schema: Schema = MUC4, docid: str = "") -> ModernTemplate:
-    """A template of ``schema``: its type from its field or its document's id; its roles the
-    schema's (others refused) or, open, those it gives, in its order."""
+    """A template of ``schema``; open roles are those it gives, in its order."""
     if not isinstance(item, dict):
         raise _Bad("a template must be a JSON object")
     field = schema.type_field
@@ -437,13 +414,9 @@ def _entity(value: Any, role: str, gold: bool, strings: bool = False) -> Entity:
     return tuple(mentions)
 
 
-def _entities_json(entities: tuple[Entity, ...], gold: bool) -> list[list[Any]]:
-    return [[[m, -1] if gold else m for m in e] for e in entities]
-
-
 def _roles_json(roles: tuple[tuple[Entity, ...], ...], gold: bool,
                 names: tuple[str, ...] = ROLES) -> dict[str, Any]:
-    return {role: _entities_json(entities, gold)
+    return {role: [[[m, -1] if gold else m for m in e] for e in entities]
             for role, entities in zip(names, roles, strict=True)}
 
 
@@ -490,8 +463,7 @@ def _one_document_line(probe: Probe) -> bool:
 
 def _has_key(key: str, unless_after: str = "") -> Callable[[Probe], bool]:
     """Whether the whole text has ``"key"``, and not after ``"unless_after"``: the first
-    document's text may be longer than any window (a 200 MB one hid its "pred_templates"
-    key); a search of 200 MB takes ~0.1 s."""
+    document's text may be longer than any window (a 200 MB one hid its key)."""
     def detect(probe: Probe) -> bool:
         at = probe.find(f'"{key}"')
         return at >= 0 and not (unless_after and 0 <= probe.find(f'"{unless_after}"') < at)
@@ -537,12 +509,9 @@ REGISTRY: tuple[Layout, ...] = (
 """Every modern layout, in the order messages list them (detection follows ``priority``)."""
 
 LAYOUTS: tuple[str, ...] = tuple(layout.name for layout in REGISTRY)
-"""The names of the layouts of :data:`REGISTRY`, in its order."""
 
 NEUTRAL = {True: "muceval-gold", False: "muceval-pred"}
-"""The neutral layouts by gold: the target ``muceval`` is the one of its input."""
+# What ``muceval convert --to`` writes; ``muceval``: the neutral layout of the input's gold.
 TARGET_LAYOUTS = ("muceval", *(name for name in LAYOUTS if name not in NEUTRAL.values()))
-"""What ``muceval convert --to`` writes (:func:`~muceval.formats.modern.writer.write_layout`;
-``muceval``: the neutral JSON, gold or predictions as the input was)."""
 
 _BY_PRIORITY = sorted(REGISTRY, key=lambda layout: layout.priority)

@@ -1,21 +1,7 @@
-"""FAMuS prompt files and raw answers of language models, read as templates of a schema.
+"""FAMuS prompt files (``famus-gold``) and raw answers of language models (``answers-pred``),
+read as templates of a schema; docs/workflows/datasets.md says how answers are parsed.
 
-* ``famus-gold``: FAMuS's prompt files (JSON lines ``{"instance_id", "llm_prompt",
-  "gold_roles"}``, ``gold_roles`` a *string* of JSON: role → list of gold strings). One
-  template per instance, its type the frame after ``-frame-`` in the id; each gold string is
-  one entity of one mention (a string listed twice is two). Given as predictions (FAMuS's
-  report baseline), a role without fillers is dropped and an instance without a filled role
-  has no template, as FAMuS's pipeline converts it.
-* ``answers-pred``: raw answers (JSON lines of an id and the model's ``response`` text).
-
-``parse="strict"`` reads an answer exactly as FAMuS's pipeline
-(``compute_ceaf_metrics.chatgpt_response_to_iterx_format``): ``json.loads``, an answer it
-refuses or that is no object being an empty prediction; every key a role, verbatim; a falsy
-value dropped, a list one filler per element, a string one filler per *character* (as
-iterating it does). Where the pipeline would stop with an exception (a filler that is not a
-string, a value that is a number, an answer that is a list or ``null``), muceval drops what
-it cannot score. ``"lenient"`` recovers what a person would (docs/workflows/datasets.md).
-Each of these is a :class:`ParseNote`: counted and named, never silent.
+Every repair or loss in reading an answer is a :class:`ParseNote`: counted and named.
 """
 
 from __future__ import annotations
@@ -36,15 +22,13 @@ __all__ = ["ANSWER_ID_KEYS", "PARSE_MODES", "Parse", "answer_documents", "decode
 
 Parse = Literal["strict", "lenient"]
 PARSE_MODES: tuple[Parse, ...] = ("strict", "lenient")
-ANSWER_ID_KEYS = ("instance_id", "docid", "id")
-"""The keys that may hold a raw answer's document id, in the order they are looked for."""
+ANSWER_ID_KEYS = ("instance_id", "docid", "id")  # in the order they are looked for
 
-Notes = list[tuple[str, str]]
-"""``(kind, example)`` pairs met while decoding one answer."""
+Notes = list[tuple[str, str]]  # (kind, example) pairs met while decoding one answer
 
 
 def check_parse(parse: str) -> Parse:
-    """``parse`` if it is one of :data:`PARSE_MODES` (else a UsageError naming it)."""
+    """``parse`` if it is one of :data:`PARSE_MODES`, typed as such."""
     for mode in PARSE_MODES:
         if parse == mode:
             return mode
@@ -75,7 +59,12 @@ def _template_type(schema: Schema, docid: str, path: str, line: int) -> str:
 
 def famus_gold_documents(text: str, path: str, as_prediction: bool = False,
                          schema: Schema = FAMUS) -> Iterator[ModernDocument]:
-    """The documents of a FAMuS prompt file (see the module): gold, or as predictions."""
+    """The documents of a FAMuS prompt file: one template per instance, its type the frame in
+    the id, each gold string one entity of one mention (a string listed twice is two).
+
+    As predictions (FAMuS's report baseline), a role without fillers is dropped and an instance
+    without a filled role has no template, as FAMuS's pipeline converts it.
+    """
     for number, row in _objects(text, path):
         docid = row.get("instance_id")
         if not isinstance(docid, str) or not docid:
@@ -103,11 +92,8 @@ def famus_gold_documents(text: str, path: str, as_prediction: bool = False,
 def answer_documents(text: str, path: str, parse: str = "strict", schema: Schema = FAMUS,
                      roles_of: Mapping[str, tuple[str, ...]] | None = None,
                      ) -> Iterator[ModernDocument]:
-    """The documents of a raw answers file, each answer read as ``parse`` says (the module).
-
-    ``roles_of`` gives the roles of each template type (from the gold): the lenient reading
-    matches an answer's role names to them.
-    """
+    """The documents of a raw answers file; ``roles_of`` gives the roles of each template type
+    (from the gold), which the lenient reading matches an answer's role names to."""
     mode = check_parse(parse)
     for number, row in _objects(text, path):
         docid = next((row[k] for k in ANSWER_ID_KEYS if k in row), None)
@@ -129,6 +115,10 @@ def answer_documents(text: str, path: str, parse: str = "strict", schema: Schema
 def decode_answer(response: str, parse: Parse = "strict", known: tuple[str, ...] = (),
                   ) -> tuple[dict[str, list[str]], Notes]:
     """The roles and fillers of one raw answer, and the notes of what reading it met.
+
+    ``"strict"`` reads as FAMuS's pipeline (``chatgpt_response_to_iterx_format``): an answer
+    ``json.loads`` refuses, or no object, is an empty prediction, every key a role verbatim;
+    where the pipeline would stop with an exception, what cannot be scored is dropped.
 
     >>> decode_answer('{"Agent": ["Fogerty"], "Time": []}')
     ({'Agent': ['Fogerty']}, [])
@@ -160,8 +150,7 @@ def _example(text: str, limit: int = 60) -> str:
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
-_UNPARSED = object()
-"""What decoding gives for an answer it cannot read."""
+_UNPARSED = object()  # what decoding gives for an answer it cannot read
 
 
 def _as_object(value: Any, response: str, notes: Notes) -> dict[Any, Any] | None:
@@ -181,6 +170,7 @@ def _decode_strict(response: str, notes: Notes) -> dict[Any, Any] | None:
 
 
 def _fillers_strict(role: str, fillers: Any, notes: Notes) -> list[str]:
+    # The pipeline drops a falsy value and iterates the rest: a string gives its characters.
     if not fillers:
         return []
     if isinstance(fillers, str):
@@ -325,14 +315,9 @@ def _fillers_lenient(role: str, fillers: Any, notes: Notes) -> list[str]:
     if isinstance(fillers, str):
         notes.append(("string-as-list", f"{role}: {_example(fillers)}"))
         return [fillers]
-    if not isinstance(fillers, list):
-        if isinstance(fillers, (int, float)) and not isinstance(fillers, bool):
-            notes.append(("number-as-string", f"{role}: {fillers}"))
-            return [str(fillers)]
-        notes.append(("dropped-filler", f"{role}: {_example(json.dumps(fillers, default=str))}"))
-        return []
     kept: list[str] = []
-    for element in fillers:
+    # A filler that is no list is read as a list of that one element.
+    for element in fillers if isinstance(fillers, list) else [fillers]:
         if isinstance(element, str):
             kept.append(element)
         elif isinstance(element, (int, float)) and not isinstance(element, bool):
@@ -348,9 +333,7 @@ def _fillers_lenient(role: str, fillers: Any, notes: Notes) -> list[str]:
 
 
 def unread_answers(modern: ModernFile, treated: str) -> Problem | None:
-    """The warning for the answers of ``modern`` that are no JSON object (None if none):
-    how many, the first one's document and line, and what was done with them
-    (``treated``, e.g. "scored as predicting nothing")."""
+    """The warning for the answers that are no JSON object; ``treated``: what was done."""
     empty = [n for n in modern.notes if n.kind in ("unparsed", "not-an-object")]
     if not empty:
         return None

@@ -1,9 +1,7 @@
 """GTT's buckets of documents by their number of gold templates (``docids_event_n.json``).
 
-GTT's ``eval.py --event_n B`` scores the documents its ``docids_event_n.json`` lists under
-``B`` (``"0"`` to ``"4"``, four or more, and ``">=2"``). They cannot be recomputed from GTT's
-gold (one test document with two gold templates is not in ``">=2"``), so reproducing GTT's
-figures needs the file.
+They cannot be recomputed from GTT's gold (one test document with two gold templates is not in
+``">=2"``), so reproducing GTT's ``--event_n`` figures needs the file.
 """
 
 from __future__ import annotations
@@ -17,32 +15,13 @@ from muceval.formats.files import parse_json, read_text
 
 __all__ = ["BUCKETS", "read_event_buckets"]
 
-BUCKETS = ("0", "1", "2", "3", "4", ">=2")
-"""The keys a buckets file may have (GTT's ``docids_event_n.json`` has all six)."""
+BUCKETS = ("0", "1", "2", "3", "4", ">=2")  # "4": four or more
 
 
 def read_event_buckets(path: str | Path) -> dict[str, tuple[str, ...]]:
-    """Read a buckets file as GTT's ``--event_n`` reads ``docids_event_n.json``.
+    """Per bucket of a buckets file, its documents as MUC ids in file order; ids may be numeric
+    (``"30002"`` or ``30002``, as GTT writes them) or MUC ids.
 
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        A JSON object of buckets (:data:`BUCKETS`) → lists of document ids: numeric
-        (``"30002"`` or ``30002``, as GTT writes them) or MUC ids (``"TST3-MUC4-0002"``).
-
-    Returns
-    -------
-    dict of str to tuple of str
-        Per bucket in the file, its documents as MUC ids, in file order.
-
-    Raises
-    ------
-    InputError
-        If the file cannot be read or is not such an object (an unknown bucket, an id that
-        is no document id or is listed twice in one bucket, or in two buckets).
-
-    Examples
-    --------
     >>> import tempfile
     >>> from pathlib import Path
     >>> file = Path(tempfile.mkdtemp()) / "docids_event_n.json"
@@ -87,7 +66,6 @@ def read_event_buckets(path: str | Path) -> dict[str, tuple[str, ...]]:
 
 
 def _docid(item: Any, bucket: str, path: str) -> str:
-    """A document id of the file as a MUC id."""
     try:
         if isinstance(item, int) and not isinstance(item, bool):
             return docid_of_number(item)

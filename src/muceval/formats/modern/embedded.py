@@ -1,9 +1,5 @@
-"""What GTT-style prediction files carry beside the predictions: the gold and the text.
-
-A GTT prediction file (and GRIT's) gives each document's ``doctext`` (the model's word
-pieces, ``" ##"`` marking a continued word) and, in GTT's, its ``gold_templates``: where Das
-et al.'s error analysis reads its gold and text (``muceval errors --key embedded``).
-"""
+"""The gold and the texts that GTT-style prediction files carry beside the predictions, where
+the error analysis reads them (``muceval errors --key embedded``)."""
 
 from __future__ import annotations
 
@@ -31,26 +27,9 @@ class Embedded:
 
 
 def read_embedded(path: str | Path) -> Embedded:
-    """The predictions, gold templates and document texts of a GTT prediction file.
+    """The predictions, gold templates and document texts of a GTT prediction file, documents
+    in file order.
 
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        One JSON object, document id → ``{"doctext", "pred_templates", "gold_templates", ...}``.
-
-    Returns
-    -------
-    Embedded
-        ``predictions`` (layout ``gtt-pred``) and ``gold`` (layout ``gtt-gold``): the same
-        documents in file order, numeric ids as MUC ids; ``texts``: document id → doctext.
-
-    Raises
-    ------
-    InputError
-        If the file is not such an object, or a record lacks one of those or is malformed.
-
-    Examples
-    --------
     >>> import json, tempfile
     >>> from pathlib import Path
     >>> record = {"doctext": "the army ...", "pred_templates": [],
@@ -108,15 +87,7 @@ def _templates(record: dict[str, Any], name: str, key: str,
 
 
 def read_texts(path: str | Path) -> dict[str, str]:
-    """Document id → ``doctext`` of a modern file that has one (GTT and GRIT gold and
-    predictions; FAMuS's prompt files: :func:`prompt_document`); empty for the other layouts.
-
-    Raises
-    ------
-    InputError
-        If the file cannot be read, a ``doctext`` is not a string, or a FAMuS prompt holds
-        no document.
-    """
+    """Document id → ``doctext`` of a modern file that has one; empty for the other layouts."""
     text = read_text(path)
     layout = detect_layout(text)
     texts: dict[str, str] = {}
@@ -148,20 +119,11 @@ _EVENT_MARKS = re.compile(r"</?event>")
 
 
 def prompt_document(prompt: Any, path: str = "<string>", line: int | None = None) -> str:
-    """The document of a FAMuS prompt (``llm_prompt``, a list of chat messages): in the last
-    ``user`` message, the text in ``<source_document>`` (the cross-document prompts, whose
-    roles are taken from the source) or else in ``<report_document>``, without the
-    ``<event>`` and ``</event>`` marks around the trigger: gold spans run across them (six of
-    the 897 gold strings of the report dev set, e.g. ``those granted <event> clemency
-    </event>``), which left in would hide those spans.
+    """The document of a FAMuS prompt: in the last ``user`` message, the text in
+    ``<source_document>`` (cross-document prompts take their roles from the source) or else in
+    ``<report_document>``, without the ``<event>`` marks: gold spans run across them (six of
+    the 897 gold strings of the report dev set), which left in would hide those spans.
 
-    Raises
-    ------
-    InputError
-        If the prompt has no user message holding such a document.
-
-    Examples
-    --------
     >>> prompt_document([{"role": "system", "content": "..."}, {"role": "user", "content":
     ...     "<report_document> He was <event> hired </event> by X. </report_document>"}])
     ' He was  hired  by X. '

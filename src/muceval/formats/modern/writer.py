@@ -1,7 +1,5 @@
 """Writing modern MUC-4 documents in any of the layouts, and making them from 1992 templates
-(``muceval convert``). Template layouts cannot be made from GRIT's per-role extracts; the
-extract layouts take the per-role union of a document's templates, as GRIT's scorer does.
-"""
+(``muceval convert``)."""
 
 from __future__ import annotations
 
@@ -26,6 +24,7 @@ from muceval.formats.files import check_choice
 from muceval.formats.modern import NEUTRAL, TARGET_LAYOUTS, Layout, layout_named
 
 __all__ = ["NEUTRAL", "ROLE_SLOTS", "TARGET_LAYOUTS", "from_templates", "write_layout"]
+
 
 def write_layout(modern: ModernFile, layout: str) -> str:
     """``modern`` in ``layout`` (one of :data:`TARGET_LAYOUTS`).
@@ -56,19 +55,15 @@ def write_layout(modern: ModernFile, layout: str) -> str:
 
 def _takes(layout: Layout, schema: str) -> bool:
     """Whether ``layout`` holds templates of ``schema``: its own; any, when it reads any and
-    its templates name their type; only those whose ids give the type, when its ids do
-    (FAMuS's)."""
+    its templates name their type; those whose ids give the type, when its ids do (FAMuS)."""
     return layout.schema == schema or "schema" in layout.read_options and (
         schema_named(layout.schema).type_from == "field"
         or schema_named(schema).type_from == "docid")
 
 
 def from_templates(file: TemplateFile, config: Configuration, gold: bool) -> ModernFile:
-    """1992 templates as modern documents: the incident type from ``inc-type`` (lower case),
-    each role from its MUC-4 slots (:data:`ROLE_SLOTS`); a string fill is an entity whose
-    mentions are its ``/`` alternatives, and a description tagged with a name
-    (``"PRIEST": "X"``) joins that name's entity. Irrelevant templates (``*``) give none; a
-    role whose slots the configuration lacks stays empty."""
+    """1992 templates as modern documents: a string fill is an entity of its ``/`` alternatives,
+    and a description tagged with a name (``"PRIEST": "X"``) joins that name's entity."""
     known = {s.slot_id for s in config.slots}
     if "inc-type" not in known or not known & {slot for slots in ROLE_SLOTS.values()
                                                for slot in slots}:

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from muceval.core.metrics import F_MEASURES, MEASURE_NAMES, FloatScores, f_measures_1992
 from muceval.core.model import Configuration, DisplayType
 from muceval.core.systems import ScoredSystem, units_disagree
-from muceval.core.tallies import MANNERS, TALLY_FIELDS, PairScore, Tally, summarize
+from muceval.core.tallies import MANNERS, TALLY_FIELDS, PairScore, Summary, Tally, summarize
 from muceval.core.units import check_counts
 from muceval.errors import InputError, Problem
 from muceval.formats.counts import parse_count
@@ -42,7 +42,6 @@ from muceval.formats.scores.rows import (
 __all__ = ["CSV_COLUMNS", "parse_scores_csv", "scores_to_csv"]
 
 _F_1992 = tuple(f"{m.id}_1992" for m in F_MEASURES if m.name_1992)
-"""The columns of the F-measures as the 1992 report printed them."""
 
 CSV_COLUMNS: tuple[str, ...] = (
     "format_version",
@@ -63,7 +62,6 @@ CSV_COLUMNS: tuple[str, ...] = (
     *MEASURE_NAMES,
     *_F_1992,
 )
-"""Columns of :func:`scores_to_csv`, in order."""
 
 
 def _csv_cells(row: TallyRow, *, f_report: bool) -> dict[str, Any]:
@@ -99,17 +97,10 @@ def scores_to_csv(
 ) -> str:
     """The tally rows of every system as one long CSV table (columns :data:`CSV_COLUMNS`).
 
-    ``scope`` is ``pair`` (rows of one report section: ``message_id``,
-    ``key_id``, ``response_id``, ``status`` set), ``message`` (rows of the four
-    accumulators of one message; ``status`` holds its TEXT FILTERING cell) or
-    ``summary`` (the four accumulators over all messages, then the TEXT
-    FILTERING row). ``rec``..``fal`` are the 1992 integers (empty for ``*``),
-    ``recall``..``f_p2r`` unrounded fractions, and ``f_*_1992`` the printed
-    F-measures, given on ALL TEMPLATES total rows only.
-
-    ``detail`` ``"summary"`` (the default) writes the summary rows and, per
-    message, only the ALL TEMPLATES total (what the significance tests need);
-    ``"messages"`` every row of every message; ``"pairs"`` also every pair.
+    ``scope`` is ``pair``, ``message`` (``status`` holds its TEXT FILTERING cell) or
+    ``summary``. ``rec``..``fal`` are the 1992 integers (empty for ``*``), ``recall``..``f_p2r``
+    unrounded fractions, and ``f_*_1992`` the printed F-measures, on ALL TEMPLATES total rows
+    only. ``detail="summary"`` writes, per message, only the ALL TEMPLATES total.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -126,39 +117,34 @@ def scores_to_csv(
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for name, pairs in systems_of(systems).items():
-        summary = summarize(pairs, config)
         base = {"format_version": FORMAT_VERSION, "system": name}
-
-        def emit(
-            row: TallyRow,
-            scope: str,
-            extra: dict[str, Any],
-            *,
-            f_report: bool = False,
-            base: dict[str, Any] = base,
-        ) -> None:
+        for row, scope, extra, f_report in _rows(pairs, summarize(pairs, config), detail):
             writer.writerow({**base, "scope": scope, **extra, **_csv_cells(row, f_report=f_report)})
-
-        for p in pairs if detail == "pairs" else ():
-            ids = {
-                "message_id": p.message_id,
-                "key_id": "" if p.key_id is None else p.key_id,
-                "response_id": "" if p.response_id is None else p.response_id,
-                "status": p.status.value,
-            }
-            for row in pair_rows(p, summary):
-                emit(row, "pair", ids)
-        for m in summary.messages:
-            extra = {"message_id": m.message_id, "status": m.relevance.value}
-            for manner in MANNERS if detail != "summary" else (DisplayType.ALL_TEMPLATES,):
-                for row in accumulator_rows(m.accumulators.get(manner), manner, summary):
-                    if detail != "summary" or _is_all_total(row):
-                        emit(row, "message", extra, f_report=_is_all_total(row))
-        for manner in MANNERS:
-            for row in accumulator_rows(summary.accumulators.get(manner), manner, summary):
-                emit(row, "summary", {}, f_report=_is_all_total(row))
-        emit(text_filtering_row(summary.text_filtering), "summary", {})
     return buffer.getvalue()
+
+
+def _rows(pairs: Sequence[PairScore], summary: Summary, detail: str,
+          ) -> Iterator[tuple[TallyRow, str, dict[str, Any], bool]]:
+    """One system's rows with their scope, their other cells and whether they have F-measures."""
+    for p in pairs if detail == "pairs" else ():
+        ids = {
+            "message_id": p.message_id,
+            "key_id": "" if p.key_id is None else p.key_id,
+            "response_id": "" if p.response_id is None else p.response_id,
+            "status": p.status.value,
+        }
+        for row in pair_rows(p, summary):
+            yield row, "pair", ids, False
+    for m in summary.messages:
+        extra = {"message_id": m.message_id, "status": m.relevance.value}
+        for manner in MANNERS if detail != "summary" else (DisplayType.ALL_TEMPLATES,):
+            for row in accumulator_rows(m.accumulators.get(manner), manner, summary):
+                if detail != "summary" or _is_all_total(row):
+                    yield row, "message", extra, _is_all_total(row)
+    for manner in MANNERS:
+        for row in accumulator_rows(summary.accumulators.get(manner), manner, summary):
+            yield row, "summary", {}, _is_all_total(row)
+    yield text_filtering_row(summary.text_filtering), "summary", {}, False
 
 
 def _is_all_total(row: TallyRow) -> bool:

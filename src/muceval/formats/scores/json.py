@@ -1,6 +1,4 @@
-"""muceval's scores as JSON (``muceval score --format json``): the writer and the one reader,
-whose :class:`~muceval.core.systems.ScoredSystem` values carry what both the significance
-tests and the HTML report need.
+"""muceval's scores as JSON (``muceval score --format json``): the writer and the one reader.
 
 >>> from muceval.core.model import Configuration, SlotSpec, SlotType
 >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -45,6 +43,7 @@ from muceval.formats.scores.rows import (
     pair_rows,
     report_rows,
     scores_for,
+    summary_of,
     systems_of,
     text_filtering_row,
 )
@@ -53,7 +52,6 @@ from muceval.version import __version__
 __all__ = ["DETAILS", "FORMAT_NAME", "parse_scores_json", "read_scores_json", "scores_to_json"]
 
 FORMAT_NAME = "muceval-scores"
-"""The ``format`` field of a muceval scores JSON file."""
 
 _ALL = DisplayType.ALL_TEMPLATES.value
 
@@ -92,17 +90,9 @@ def _accumulators_json(accs: Accumulators, summary: Summary) -> dict[str, Any]:
     }
 
 
-def _slot_class(layout: SlotLayout, slot_id: str) -> str:
-    if slot_id in layout.set_slots:
-        return "set"
-    if slot_id in layout.string_slots:
-        return "string"
-    return "other"
-
-
+# How much a scores file holds: the summary (with the per-unit ALL TEMPLATES totals, what
+# significance needs), plus every message's rows, plus every pair's.
 DETAILS = ("summary", "messages", "pairs")
-"""How much a scores file holds: the summary (with per-message ALL TEMPLATES
-totals, what significance needs), plus every message's rows, plus every pair's."""
 
 
 def scores_to_json(
@@ -117,22 +107,11 @@ def scores_to_json(
 ) -> str:
     """The scores of every system as JSON (schema ``muceval-scores``, :data:`FORMAT_VERSION`).
 
-    ``systems`` maps a system name to its catalog entries in report order. Top level:
-    ``format``, ``format_version``, ``detail``, ``settings`` (as given), ``configuration``,
-    ``display_type``, ``slots`` (id and class: set/string/other), ``subtotal_rows``, ``unit``
-    (``message``, ``template`` or ``fill``: :mod:`muceval.core.unit_levels`; ``fill`` needs
-    pairs scored with ``ScoringOptions(fills=True)``) and ``systems``, in the given order.
-
-    Each system has ``system``; ``summary`` (the rows of the four ``accumulators``,
-    ``report_rows`` as the 1992 summary shows them, ``fallout`` (the SET FILLS ONLY row's),
-    ``text_filtering`` counts and row, ``f_measures``); and ``units``: per unit the ALL
-    TEMPLATES ``[POS, ACT, COR, PAR]``. ``detail`` ``"messages"`` adds ``messages`` (per
-    message: its TEXT FILTERING cell ``a``-``d``, the four ``accumulators`` and
-    ``f_measures``); ``"pairs"`` also ``pairs`` (per catalog entry: ids, status and the rows
-    of its report section). A row has ``row``, ``kind``, ``accumulator``, ``tallies``
-    (POS..PIE), ``report`` (the 1992 integers; ``null`` for ``*`` or an unprinted column) and
-    ``measures`` (fractions; F with beta 1, 0.5, 2). ``f_measures`` has ``report`` (from the
-    rounded ALL TEMPLATES recall and precision, or ``null``) and ``float``.
+    ``systems`` maps a system name to its catalog entries in report order; ``unit='fill'``
+    needs pairs scored with ``ScoringOptions(fills=True)``. Each system has its ``summary``
+    and, per unit, the ALL TEMPLATES ``[POS, ACT, COR, PAR]``. A row's ``report`` holds the
+    1992 integers (``null`` for ``*`` or an unprinted column), its ``measures`` the fractions;
+    the F-measures' ``report`` comes from the rounded ALL TEMPLATES recall and precision.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> from muceval.core.tallies import PairScore, Tally, TemplateStatus
@@ -147,6 +126,8 @@ def scores_to_json(
     check_choice(unit, UNIT_LEVELS, "unit")
     label = configuration_label(config) if config_label is None else config_label
     layout = SlotLayout.of(config)
+    classes = {**dict.fromkeys(layout.string_slots, "string"),
+               **dict.fromkeys(layout.set_slots, "set")}
     out_systems = [_system_json(name, pairs, config, detail, unit)
                    for name, pairs in systems_of(systems).items()]
     doc = {
@@ -159,7 +140,7 @@ def scores_to_json(
         "settings": dict(settings or {}),
         "configuration": label,
         "display_type": config.display_type.value,
-        "slots": [{"slot": sid, "class": _slot_class(layout, sid)} for sid in layout.slot_ids],
+        "slots": [{"slot": sid, "class": classes.get(sid, "other")} for sid in layout.slot_ids],
         "subtotal_rows": {r.name: list(r.slot_ids) for r in layout.subtotals},
         "systems": out_systems,
     }
@@ -216,9 +197,7 @@ def read_scores_json(path: str | Path) -> tuple[ScoredSystem, ...]:
 
 
 def parse_scores_json(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...]:
-    """Every system of a muceval scores JSON text, in file order: its ``units`` the per-unit
-    ALL TEMPLATES totals, its ``summary`` the rows of the 1992 summary (``report_rows``).
-    """
+    """Every system of a muceval scores JSON text, in file order, with its summary."""
     doc = parse_json(text, path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT_NAME:
         raise InputError.at(path, 1, f"not a muceval scores file (JSON with format {FORMAT_NAME!r})")
@@ -299,13 +278,4 @@ def _read_summary(summary: Any, name: str, path: str) -> SystemScores:
             rows["fills"].append(Row.of(row["row"], kind, _tally(row), fal))
     at = _total(summary["accumulators"][_ALL])
     s = scores(at)
-    return SystemScores(
-        name=name,
-        source=path,
-        origin="json",
-        all_templates=Row.of("ALL TEMPLATES", "total", at),
-        manners=tuple(rows["total"]),
-        slots=tuple(rows["slot"]),
-        objects=tuple(rows["subtotal"] + rows["total"] + rows["fills"]),
-        f_1992=f_measures_1992(s.rec, s.pre),
-    )
+    return summary_of(name, path, "json", at, rows, f_measures_1992(s.rec, s.pre))

@@ -16,7 +16,6 @@ __all__ = ["FORMAT_VERSION", "MODERN_FORMAT", "looks_like_modern_scores", "read_
 
 MODERN_FORMAT = "muceval-modern-scores"
 FORMAT_VERSION = 1
-"""The version of the format this muceval writes and reads."""
 
 
 def looks_like_modern_scores(text: str) -> bool:
@@ -25,10 +24,7 @@ def looks_like_modern_scores(text: str) -> bool:
 
 
 def read_modern_scores(paths: Sequence[str | Path], scorer: str | None = None) -> RatioTallies:
-    """The per-document counts of every system in the files, under one metric.
-
-    A file of ``score --metric all`` holds three scorers' counts: ``scorer`` chooses one.
-    """
+    """The per-document counts of every system in the files, under one ``scorer``."""
     systems: dict[str, dict[str, tuple[float, ...]]] = {}
     source: dict[str, str] = {}  # system → its file, for the messages
     chosen: str | None = None
@@ -86,8 +82,7 @@ def _systems(text: str, path: str, metric: str | None) -> list[tuple[str, dict[s
 
 
 def _check_overall(overall: Any, documents: dict[str, tuple[float, ...]], name: str) -> None:
-    """The documents' counts add up to the system's overall counts, as written: a document
-    edited, removed or added without them is refused."""
+    """Refuse documents that do not add up to the overall counts: a file cut or edited."""
     for k, key in enumerate(("p_num", "p_den", "r_num", "r_den")):
         stored = overall[key]
         summed = math.fsum(counts[k] for counts in documents.values())
@@ -99,9 +94,8 @@ def _check_overall(overall: Any, documents: dict[str, tuple[float, ...]], name: 
 
 def _counts(document: Any) -> tuple[float, ...]:
     given = [document[k] for k in ("p_num", "p_den", "r_num", "r_den")]
-    # Counts may be fractional (similarities), never a flag, NaN, an infinity or beyond
-    # what a tally can be.
-    # (NaN fails the comparisons; an integer too large for a float is compared exactly.)
+    # Counts may be fractional (similarities), never a flag, NaN, an infinity or beyond what a
+    # tally can be (NaN fails the comparisons; a huge integer is compared exactly).
     if not all(isinstance(v, int | float) and not isinstance(v, bool)
                and 0 <= v <= MAX_COUNT for v in given):
         raise ValueError(f"document {document.get('docid')}: counts must be numbers from 0 "

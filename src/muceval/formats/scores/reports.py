@@ -1,7 +1,5 @@
-"""1992 score reports as scores: per-message tallies and the summary of one system.
-
-The summary rows come from the report's TOTAL SLOT SCORES block; no PIE is printed, so the
-ALL TEMPLATES fallout is unknown and a row's fallout is the printed integer percentage.
+"""1992 score reports as scores: per-message tallies and the summary of one system (no PIE is
+printed, so a row's fallout is the printed integer percentage).
 
 >>> from_reports([]).counts.shape
 (0, 0, 4)
@@ -19,6 +17,7 @@ from muceval.core.units import UnitTallies, check_counts
 from muceval.errors import InputError
 from muceval.formats.files import system_name
 from muceval.formats.muc.reports import ScoreReport, read_report
+from muceval.formats.scores.rows import summary_of
 
 __all__ = ["from_report_objects", "from_reports", "report_summary", "report_system", "report_units"]
 
@@ -28,9 +27,7 @@ _FILL_ROWS = {"SET FILLS ONLY": "set-fills", "STRING FILLS ONLY": "string-fills"
 
 def report_units(report: ScoreReport) -> dict[str, Tally]:
     """Per-message tallies: the sum of the TOTAL rows of each message's sections (duplicated
-    sections included, as the 1992 totals include them); a TOTAL row no MUC tally can have is
-    an :class:`InputError` at its line.
-    """
+    sections included, as the 1992 totals include them)."""
     per_unit: dict[str, Tally] = {}
     for block in report.blocks:
         total = block.total()
@@ -50,8 +47,7 @@ def report_units(report: ScoreReport) -> dict[str, Tally]:
 def report_summary(
     report: ScoreReport, name: str, config: Configuration | None = None
 ) -> SystemScores:
-    """The summary of one system from its report's TOTAL SLOT SCORES block; ``config`` tells
-    subtotal rows from slot rows (without it, a row named ``…-total`` is a subtotal)."""
+    """The summary of one system from its report's TOTAL SLOT SCORES block."""
     subtotal_names = (
         {row.name for row in SlotLayout.of(config).subtotals} if config is not None else None
     )
@@ -61,44 +57,31 @@ def report_summary(
         # object subtotals are the only rows named "<object>-total".
         return row_name.endswith("-total") if subtotal_names is None else row_name in subtotal_names
 
-    slots: list[Row] = []
-    subtotals: list[Row] = []
-    manners: list[Row] = []
-    fills: list[Row] = []
+    rows: dict[str, list[Row]] = {"slot": [], "subtotal": [], "total": [], "fills": []}
     for r in report.summary:
         fal = None if not r.has_fal or r.fal is None else r.fal / 100
         if r.name == "template-id":
             continue
         if r.name in _MANNER_ORDER:
-            manners.append(Row.of(r.name, "total", r.tally))
+            rows["total"].append(Row.of(r.name, "total", r.tally))
         elif r.name in _FILL_ROWS:
-            fills.append(Row.of(r.name, _FILL_ROWS[r.name], r.tally, fal))
+            rows["fills"].append(Row.of(r.name, _FILL_ROWS[r.name], r.tally, fal))
         elif is_subtotal(r.name):
-            subtotals.append(Row.of(r.name, "subtotal", r.tally))
+            rows["subtotal"].append(Row.of(r.name, "subtotal", r.tally))
         else:
-            slots.append(Row.of(r.name, "slot", r.tally, fal))
+            rows["slot"].append(Row.of(r.name, "slot", r.tally, fal))
     try:
         at = report.summary_row("ALL TEMPLATES")
     except KeyError:
         raise InputError.at(report.path, None, "the summary has no ALL TEMPLATES row") from None
-    manners.sort(key=lambda r: _MANNER_ORDER[r.name])
-    return SystemScores(
-        name=name,
-        source=report.path,
-        origin="report",
-        all_templates=Row.of("ALL TEMPLATES", "total", at.tally),
-        manners=tuple(manners),
-        slots=tuple(slots),
-        objects=tuple(subtotals + manners + fills),
-        f_1992=report.f_measures,
-    )
+    rows["total"].sort(key=lambda r: _MANNER_ORDER[r.name])
+    return summary_of(name, report.path, "report", at.tally, rows, report.f_measures)
 
 
 def report_system(
     report: ScoreReport, name: str | None = None, config: Configuration | None = None
 ) -> ScoredSystem:
-    """One system from its report: per-message tallies and summary (``name`` defaults to the
-    file's :func:`~muceval.formats.files.system_name`; ``config``: :func:`report_summary`'s)."""
+    """One system from its report: per-message tallies and summary."""
     name = system_name(report.path) if name is None else name
     return ScoredSystem(
         name, report.path, report_units(report), report_summary(report, name, config)

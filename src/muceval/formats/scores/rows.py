@@ -1,9 +1,5 @@
-"""The tally rows muceval's scores files hold, shared by the JSON and the CSV writer.
-
-Each :class:`TallyRow` is one labelled row as the 1992 report prints it (or
-would print it): a section of one template pair, an accumulator of one
-message or of the whole run, the summary block, TEXT FILTERING.
-"""
+"""The tally rows muceval's scores files hold, as the 1992 report prints (or would print) them,
+shared by the JSON and the CSV writer, and the summary its readers build from such rows."""
 
 from __future__ import annotations
 
@@ -13,7 +9,7 @@ from dataclasses import dataclass
 
 from muceval.core.metrics import Scores, scores, text_filtering_scores
 from muceval.core.model import Configuration, DisplayType
-from muceval.core.systems import MANNER_LABELS
+from muceval.core.systems import MANNER_LABELS, Row, SystemScores
 from muceval.core.tallies import (
     MANNERS,
     Accumulator,
@@ -33,12 +29,12 @@ __all__ = [
     "pair_rows",
     "report_rows",
     "scores_for",
+    "summary_of",
     "systems_of",
     "text_filtering_row",
 ]
 
-FORMAT_VERSION = 2
-"""Version of the JSON and CSV schemas written by ``scores_to_json`` / ``scores_to_csv``."""
+FORMAT_VERSION = 2  # of the JSON and the CSV
 
 _MM = DisplayType.MATCHED_MISSING.value
 
@@ -123,6 +119,15 @@ def report_rows(summary: Summary) -> list[TallyRow]:
         TallyRow("SET FILLS ONLY", "set-fills", _MM, mm.set_fills, True),
         TallyRow("STRING FILLS ONLY", "string-fills", _MM, mm.string_fills, False),
     ]
+
+
+def summary_of(name: str, source: str, origin: str, all_templates: Tally,
+               rows: Mapping[str, Sequence[Row]],
+               f_1992: tuple[float, float, float] | None) -> SystemScores:
+    """A system's summary from its rows by kind: ``slot``, ``subtotal``, ``total``, ``fills``."""
+    return SystemScores(name, source, origin, Row.of("ALL TEMPLATES", "total", all_templates),
+                        tuple(rows["total"]), tuple(rows["slot"]),
+                        (*rows["subtotal"], *rows["total"], *rows["fills"]), f_1992)
 
 
 def systems_of(systems: Mapping[str, Sequence[PairScore]]) -> dict[str, tuple[PairScore, ...]]:

@@ -1,7 +1,5 @@
-"""Unit-tallies CSV: a long table ``system,unit,POS,ACT,COR,PAR`` with a header.
-
-Any scorer's per-unit counts. Missing (system, unit) rows are zeros; duplicates, non-integers,
-negative numbers and COR + PAR above POS or ACT are errors naming file and line.
+"""Unit-tallies CSV, any scorer's per-unit counts: a table ``system,unit,POS,ACT,COR,PAR``
+with a header; missing (system, unit) rows are zeros.
 
 >>> (a,) = parse_unit_csv("system,unit,POS,ACT,COR,PAR\\nA,u1,2,1,1,0\\n")
 >>> a.name, a.units["u1"]
@@ -28,7 +26,6 @@ if TYPE_CHECKING:
 __all__ = ["HEADER", "from_csv", "parse_unit_csv"]
 
 HEADER: tuple[str, ...] = ("system", "unit", *FIELDS)
-"""The header row (system and unit in lower case, the counts in upper case)."""
 
 
 def _check_header(cells: list[str], path: str, line: int) -> None:
@@ -51,9 +48,7 @@ def _counts(cells: list[str], path: str, line: int) -> Problem:
 
 
 class _Columns:
-    """The rows of a unit-tallies CSV as columns: names once each, counts as text until they
-    are converted all at once (a file of millions of rows stays a few arrays, not millions of
-    objects)."""
+    """The rows as columns, counts converted at once: millions of rows stay a few arrays."""
 
     def __init__(self) -> None:
         self.systems: dict[str, int] = {}
@@ -109,11 +104,8 @@ class _Columns:
 
 
 def parse_unit_csv(text: str, path: str = "<string>") -> tuple[ScoredSystem, ...]:
-    """Every system of a unit-tallies CSV text, in order of first appearance.
-
-    All problems of the rows are collected and raised together as one
-    :class:`InputError`, in the order of their lines; a wrong header stops at once.
-    """
+    """Every system of a unit-tallies CSV text, in order of first appearance; the problems of
+    all rows are raised together, in line order."""
     problems: list[Problem] = []
     columns = _Columns()
     header_seen = False

@@ -1,14 +1,8 @@
 """Das et al. (2022)'s automatic error analysis of template filling, for the modern layouts.
 
-Das, Du, Wang, Shi, Gu, Porter & Cardie (ACL 2022) align predicted with gold templates,
-score them and sort every wrong or missing role filler into one of sixteen categories named
-after the edit that would repair it. muceval reproduces their ``Error_Analysis.py`` (``-s all
--m MUC_Errors``, optionally ``-at``) as ``../shared/docs/ERROR-ANALYSIS.md`` specifies it, in
-bounded time (:mod:`.search`), and gives a result under stated rules where the original
-crashes or cannot run (docs/error-analysis.md, "Where the original crashes: muceval's rules").
+A reproduction of their ``Error_Analysis.py`` (``-s all -m MUC_Errors``, optionally ``-at``)
+in bounded time, with stated rules where the original crashes (docs/error-analysis.md).
 
-Examples
---------
 >>> from muceval.core.modern import ModernTemplate
 >>> gold = ModernTemplate("attack", ((), (("shining path",),), (), (("mayor",),), ()))
 >>> pred = ModernTemplate("attack", ((), (("shining path",),), (), (("mayor",),

@@ -1,9 +1,5 @@
-"""Alignment of one document: fillers within each role of a template pair, then templates.
-
-Both are the original's first-best searches (:mod:`muceval.scoring.errors.search`): the
-fillers of a role are optimised on their own for each template pair, and the template
-search takes those optima as the values of its pairs.
-"""
+"""Alignment of one document: fillers within each role of a template pair, optimised on their
+own, then templates, whose search takes those optima as the values of its pairs."""
 
 from __future__ import annotations
 
@@ -23,8 +19,7 @@ Solver = Callable[[Choices], Assignment]
 
 @dataclass(frozen=True)
 class PredictedTemplate:
-    """A predicted template as the analysis sees it: per role (the document's ``roles``
-    order) its mention strings, entity grouping lost as in the original."""
+    """A predicted template: per role its mentions, entity grouping lost as in the original."""
 
     kind: str | None
     roles: tuple[tuple[str, ...], ...]
@@ -48,8 +43,7 @@ class GoldTemplate:
 
 @dataclass(eq=False)
 class Prepared:
-    """One document ready for the analysis; ``find`` gives the span of a mention string;
-    ``roles`` names the roles of its templates, in the order the analysis takes them."""
+    """One document ready for the analysis; ``find`` gives the span of a mention string."""
 
     docid: str
     predicted: tuple[PredictedTemplate, ...]
@@ -76,13 +70,8 @@ def _template_key(template: ModernTemplate,
 def prepare(docid: str, text: str, predicted: Iterable[ModernTemplate],
             gold: Iterable[ModernTemplate], canonical: bool = False,
             roles: tuple[str, ...] = DAS_ROLES) -> tuple[Prepared, int]:
-    """A document in the analysis's terms, and the number of empty gold entities left out.
-
-    Each template is taken per role of ``roles`` (:func:`~muceval.scoring.errors.model.
-    error_roles`), a role it lacks as empty; predicted roles are flattened into mention
-    lists (an entity without mentions adds nothing); a gold entity without mentions is left
-    out (the original crashes on it); ``canonical`` sorts mentions, entities and templates
-    first. A role a template has beyond ``roles`` is not analysed.
+    """A document in the analysis's terms, and the number of empty gold entities left out
+    (the original crashes on them); ``canonical`` sorts mentions, entities and templates first.
     """
     predicted, gold = list(predicted), list(gold)
     if canonical:
@@ -100,9 +89,8 @@ def prepare(docid: str, text: str, predicted: Iterable[ModernTemplate],
 
 @dataclass(frozen=True)
 class RoleAlignment:
-    """The fillers of one role of a template pair: per predicted mention its entity (None:
-    unaligned), the pair's SCS and the index of the entity's first mention reaching it; the
-    entities left unaligned in order; the credited pairs and the role's score."""
+    """The fillers of one role of a template pair: per predicted mention its entity (or None),
+    the pair's SCS and the index of the entity's first mention reaching it."""
 
     choices: tuple[int | None, ...]
     values: tuple[float, ...]
@@ -114,8 +102,7 @@ class RoleAlignment:
 
 @dataclass(frozen=True)
 class PairAlignment:
-    """A template pair: its roles (the document's ``roles`` order), whether the types are equal,
-    its credited units (incident type included) and its score."""
+    """A template pair: its roles, whether the types are equal, its credited units and score."""
 
     roles: tuple[RoleAlignment, ...]
     type_equal: bool
@@ -148,8 +135,7 @@ def align_role(mentions: tuple[str, ...], entities: tuple[Entity, ...], find: Sp
 
 def align_pair(document: Prepared, predicted: PredictedTemplate, gold: GoldTemplate,
                solve: Solver) -> PairAlignment:
-    """Every role of a template pair aligned; the score summed as the original sums it (the
-    incident type first, then the roles in order)."""
+    """Every role of a template pair aligned; the score summed as the original sums it."""
     roles = []
     for mentions, entities in zip(predicted.roles, gold.roles, strict=True):
         key = (mentions, entities)
@@ -165,17 +151,12 @@ def align_pair(document: Prepared, predicted: PredictedTemplate, gold: GoldTempl
     return PairAlignment(tuple(roles), equal, int(equal) + sum(r.gain for r in roles), score)
 
 
-Entry = tuple[int | None, int | None]
-"""One entry of an alignment: predicted and gold template indices (None: unpaired)."""
+Entry = tuple[int | None, int | None]  # predicted and gold template indices (None: unpaired)
 
 
 def align_document(document: Prepared, types: str, solve: Solver,
                    ) -> tuple[tuple[Entry, ...], dict[tuple[int, int], PairAlignment]]:
-    """The original's template alignment: the entries (per predicted template, its gold or
-    None; then the gold templates left over) and the pairs' alignments.
-
-    With ``types='equal'`` only templates of equal incident types pair.
-    """
+    """The original's template alignment: the entries, left-over gold last, and the pairs'."""
     preds, golds = document.predicted, document.gold
     pairs: dict[tuple[int, int], PairAlignment] = {}
     options: list[tuple[Option, ...]] = []

@@ -43,12 +43,9 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
     """The error analysis of one document: its analysis, that of the repaired document (with
     ``after_repair``, else None) and the number of gold entities without mentions left out.
 
-    ``options`` None: the defaults (``-s all -m MUC_Errors``, no repair). ``exhaustive``:
-    enumerate every candidate as the original (exponential, for tests and benchmarks).
-    ``roles``: those counted, in the order the analysis takes them (:func:`error_roles`).
+    ``exhaustive``: enumerate every candidate as the original (exponential, for tests and
+    benchmarks). ``roles``: those counted, in the order the analysis takes them.
 
-    Examples
-    --------
     >>> from muceval.core.modern import ModernTemplate
     >>> gold = ModernTemplate("attack", ((), (("shining path",),), (), (("mayor",),), ()))
     >>> pred = ModernTemplate("attack", ((), (("the shining path",),), (), (), ()))
@@ -74,19 +71,10 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
                    roles: tuple[str, ...] | None = None) -> SystemErrors:
     """The error analysis of Das et al. (2022) of one system, document by document.
 
-    ``documents`` are taken in the order their Error Scores are summed; ``options`` and
-    ``exhaustive`` as for :func:`analyse_document`; ``path``: the predictions' file, named by
-    the warnings (gold entities left out). ``roles``: those counted, when several systems
-    must share them; None: :func:`error_roles` of ``schema`` and the documents' gold, then
-    predicted, templates.
+    ``documents`` are taken in the order their Error Scores are summed; ``path``: the
+    predictions' file, named by the warnings. ``roles``: those counted, when several systems
+    must share them; None: :func:`error_roles` of ``schema`` and the documents' templates.
 
-    Raises
-    ------
-    UsageError
-        If ``schema`` is not known, or a role is named as a row (:func:`error_roles`).
-
-    Examples
-    --------
     >>> from muceval.core.modern import ModernTemplate
     >>> t = ModernTemplate("attack", ((("army",),), (), (), (), ()))
     >>> result = analyse_errors([ErrorDocument("D1", "the army", (t,), (t,))])

@@ -52,8 +52,7 @@ class Missing:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The class of an unaligned mention; for the non-spurious ones, the gold mention found
-    (its template, role and string)."""
+    """The class of an unaligned mention and, if not spurious, the gold mention found."""
 
     category: str
     gold: int | None = None
@@ -63,8 +62,7 @@ class Verdict:
 
 @dataclass
 class Counted:
-    """The counters of one document (``incident_type`` and each of ``roles``), and what the
-    repair needs."""
+    """The counters of one document, and what the repair needs."""
 
     roles: tuple[str, ...]
     counts: dict[str, list[int]] = field(init=False)
@@ -100,8 +98,7 @@ class Counted:
 
 
 def _unpaired(document: Prepared, gold: bool, roles: Sequence[Sized], counted: Counted) -> None:
-    """A template left unpaired, with every filler of its ``roles``: a missing gold template
-    (``gold``: its entities) or a spurious predicted one (its mentions)."""
+    """Count a missing gold (``gold``) or spurious predicted template and all its fillers."""
     template, filler = ((MISSING_TEMPLATE, MISSING_TEMPLATE_FILLER) if gold
                         else (SPURIOUS_TEMPLATE, SPURIOUS_TEMPLATE_FILLER))
     rows = [(TYPE_ROW, 1, template)]
@@ -138,12 +135,7 @@ def _pair(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
 
 def count_document(document: Prepared, entries: tuple[Entry, ...],
                    pairs: dict[tuple[int, int], PairAlignment], mode: str) -> Counted:
-    """Every counter of a document under its chosen alignment, the unaligned mentions
-    classified and the missing fillers cancelled.
-
-    ``mode`` leaves out the missing gold templates (``msp``, ``mat``) and the spurious
-    predicted ones (``mmi``, ``mat``) from every counter and the score.
-    """
+    """Every counter of a document under its chosen alignment."""
     counted = Counted(document.roles)
     for e, (p, g) in enumerate(entries):
         if p is None and g is not None:
@@ -204,9 +196,8 @@ def _classify(document: Prepared, entries: tuple[Entry, ...], record: Unaligned,
 
 
 def _cancel(document: Prepared, counted: Counted) -> None:
-    """A role error (Within_Template_Incorrect_Role) cancels every missing filler of the
-    document in its target role whose entity's first mention is the filler (or, partial,
-    the gold mention it matched)."""
+    """A role error cancels every missing filler of its target role whose entity's first
+    mention is the filler (or, partial, the gold mention it matched)."""
     keys: set[tuple[int | None, str | None]] = set()
     for record, verdict in zip(counted.unaligned, counted.verdicts, strict=True):
         if verdict.category == WITHIN:

@@ -21,13 +21,12 @@ from muceval.scoring.modern.files import read_predictions
 
 __all__ = ["EMBEDDED", "analyse_error_files", "error_documents"]
 
-EMBEDDED = "embedded"
-"""The key that says: the gold (and the text) of each GTT prediction record."""
+EMBEDDED = "embedded"  # the key that says: the gold and text of each GTT prediction record
 
 
 def _templates(document: ModernDocument | None, extracts: bool) -> tuple[ModernTemplate, ...]:
     """A document's templates; with ``extracts`` (either side has per-role extracts only) one
-    template without incident type holding the per-role union (none if empty)."""
+    template without incident type holding the per-role union."""
     if document is None:
         return ()
     if not extracts:
@@ -42,15 +41,7 @@ def _templates(document: ModernDocument | None, extracts: bool) -> tuple[ModernT
 
 def error_documents(gold: ModernFile, pred: ModernFile, texts: Mapping[str, str],
                     ) -> tuple[list[ErrorDocument], list[Problem]]:
-    """The documents to analyse, in the gold file's order, and the warnings of
-    :func:`~muceval.scoring.modern.unpredicted`.
-
-    Raises
-    ------
-    InputError
-        If ``gold`` is not a gold file or ``pred`` is one or of another schema, a prediction
-        names a document not in the gold, or a gold document has no text.
-    """
+    """The documents to analyse, in the gold file's order, and their warnings."""
     if not gold.gold:
         raise InputError.at(gold.path, None, f"not a gold file ({gold.layout}): give the gold "
                             "file (or 'embedded') as --key and predictions as the arguments")
@@ -101,22 +92,9 @@ def analyse_error_files(key: str | Path, predictions: Sequence[str | Path],
     """Das et al.'s error analysis of each prediction file, every system counted on the roles
     :func:`~muceval.scoring.errors.model.error_roles` gives for the gold and every file.
 
-    With a gold file as ``key`` (document texts in ``doctext``; FAMuS's prompt files) every
-    system is analysed on the key's text; with ``'embedded'`` each prediction file is a GTT
-    prediction file whose records carry their gold and text, as the original reads them.
-    FAMuS's grouping of predicted strings is not applied: the analysis splits entities into
-    mentions anyway. ``names``: prediction path → system name (default: the file name
-    without its last suffix). ``schema``: the key's, in which the predictions are read (a
-    name or a TOML file; None: the one its layout says). ``parse``: how raw answers are read
-    (:func:`~muceval.scoring.modern.files.read_predictions`).
-
-    Raises
-    ------
-    UsageError
-        If no prediction file is given, two give the same system name, or a schema other
-        than ``muc4`` is given with ``'embedded'``.
-    InputError
-        If a file is unreadable or malformed, or as :func:`error_documents` says.
+    ``key`` is a gold file with document texts, or ``'embedded'``: each prediction file is a
+    GTT one whose records carry their gold and text, as the original reads them. FAMuS's
+    grouping of predicted strings is not applied: the analysis splits entities anyway.
     """
     options = options or ErrorOptions()
     if not predictions:

@@ -17,8 +17,8 @@ __all__ = ["CATEGORIES", "DAS_ROLES", "MODES", "ROWS", "TYPES", "DocumentErrors"
            "ErrorDocument", "ErrorOptions", "ErrorTotals", "RowCounts", "SystemErrors",
            "Transformation", "error_roles", "error_rows"]
 
+# MUC-4's roles in the original's fixed order (Weapon before Victim): it decides ties.
 DAS_ROLES: tuple[str, ...] = ("PerpInd", "PerpOrg", "Target", "Weapon", "Victim")
-"""MUC-4's roles in the original's fixed order (Weapon before Victim): it decides ties."""
 
 TOTAL_ROW = "total"
 TYPE_ROW = "incident_type"
@@ -34,24 +34,16 @@ def error_rows(roles: tuple[str, ...]) -> tuple[str, ...]:
 
 
 ROWS: tuple[str, ...] = error_rows(DAS_ROLES)
-"""The rows of an analysis of MUC-4 templates, in the report's order."""
 
 
 def error_roles(schema: Schema | str, gold: Iterable[ModernTemplate] = (),
                 predicted: Iterable[ModernTemplate] = ()) -> tuple[str, ...]:
     """The roles an error analysis counts, in the order its rows, searches and ties take them.
 
-    MUC-4: :data:`DAS_ROLES`, the original's order. Another schema with closed roles: the
-    schema's. Open roles (FAMuS): every role the ``gold`` and then the ``predicted`` templates
-    name, first seen first (a role a model invented is a row too: its fillers are spurious).
+    MUC-4: :data:`DAS_ROLES`. Open roles (FAMuS): every role the ``gold`` and then the
+    ``predicted`` templates name (a role a model invented is a row too: its fillers are
+    spurious). A role named as another row is a UsageError.
 
-    Raises
-    ------
-    UsageError
-        If a role is named ``total`` or ``incident_type``, the names of the other rows.
-
-    Examples
-    --------
     >>> error_roles("muc4")
     ('PerpInd', 'PerpOrg', 'Target', 'Weapon', 'Victim')
     >>> gold = ModernTemplate("Hiring", ((), ()), ("Employer", "Time"))
@@ -88,28 +80,23 @@ MISSING_TEMPLATE = "Missing_Template"
 MISSING_TEMPLATE_FILLER = "Missing_Template_Role_Filler"
 INCORRECT_TYPE = "Incorrect_Incident_Type"
 
+# Where an unaligned predicted filler is found, exact and partial: its own gold template and
+# role, the same template and another role, another template and the same role, neither.
 LEVELS: tuple[tuple[str, str], ...] = (
     (DUPLICATE, DUPLICATE_PARTIAL), (WITHIN, WITHIN_PARTIAL),
     (WRONG_TEMPLATE, WRONG_TEMPLATE_PARTIAL), (WRONG_BOTH, WRONG_BOTH_PARTIAL))
-"""Where an unaligned predicted filler is found, exact and partial: its own gold template and
-role, the same template and another role, another template and the same role, neither."""
 
+# The nine classes of an unaligned predicted filler, in the order they are tried.
 SUBCATEGORIES: tuple[str, ...] = (*(c for level in LEVELS for c in level), SPURIOUS_FILLER)
-"""The nine classes of an unaligned predicted filler, in the order they are tried."""
 
 CATEGORIES: tuple[str, ...] = (SPAN_ERROR, GENERAL_SPURIOUS, *SUBCATEGORIES, MISSING_FILLER,
                                SPURIOUS_TEMPLATE, SPURIOUS_TEMPLATE_FILLER, MISSING_TEMPLATE,
                                MISSING_TEMPLATE_FILLER)
-"""The sixteen counters of the report, in its order."""
 
 ALL_CATEGORIES: tuple[str, ...] = (*CATEGORIES, INCORRECT_TYPE)
-"""The sixteen and muceval's ``Incorrect_Incident_Type`` (``types='any'`` only)."""
 
-MODES = ("all", "msp", "mmi", "mat")
-"""ALL TEMPLATES, MATCHED/SPURIOUS, MATCHED/MISSING, MATCHED ONLY (the original's ``-s``)."""
-TYPES = ("equal", "any")
-"""``equal``: pairs need equal incident types (``-m MUC_Errors``); ``any``: no restriction
-(``-m Errors``)."""
+MODES = ("all", "msp", "mmi", "mat")  # the original's -s
+TYPES = ("equal", "any")  # -m MUC_Errors, -m Errors
 
 Mode = Literal["all", "msp", "mmi", "mat"]
 Types = Literal["equal", "any"]
@@ -119,16 +106,12 @@ Types = Literal["equal", "any"]
 class ErrorOptions:
     """How the error analysis runs.
 
-    ``mode`` (:data:`MODES`, the original's ``-s``): which unpaired templates count; ``msp``
-    leaves out the missing gold templates, ``mmi`` the spurious predicted ones, ``mat`` both;
-    the alignment is the same in every mode. ``types`` (:data:`TYPES`): with ``any`` a pair
-    whose types differ costs one unit, counted as ``Incorrect_Incident_Type``.
-    ``after_repair``: apply the transformations and analyse the repaired data again (``-at``).
-    ``canonical_order``: sort templates, entities and mentions first (the original's
-    categories depend on the input order, its P/R/F1 and Error Score not).
+    ``mode``: which unpaired templates count (``msp`` leaves out the missing gold ones, ``mmi``
+    the spurious predicted ones, ``mat`` both); the alignment is the same in every mode.
+    ``types='any'``: a pair whose types differ costs one unit, ``Incorrect_Incident_Type``.
+    ``after_repair``: analyse the repaired data again (``-at``). ``canonical_order``: sort
+    templates, entities and mentions first (the original's categories depend on input order).
 
-    Examples
-    --------
     >>> ErrorOptions(mode="msp").to_dict()["mode"]
     'msp'
     >>> ErrorOptions(mode="some")
@@ -150,8 +133,7 @@ class ErrorOptions:
 
     @property
     def categories(self) -> tuple[str, ...]:
-        """The counters reported: the sixteen, and ``Incorrect_Incident_Type`` with
-        ``types='any'``."""
+        """The sixteen, and ``Incorrect_Incident_Type`` with ``types='any'``."""
         return ALL_CATEGORIES if self.types == "any" else CATEGORIES
 
     def to_dict(self) -> dict[str, Any]:
@@ -160,8 +142,7 @@ class ErrorOptions:
 
 @dataclass(frozen=True)
 class ErrorDocument:
-    """One document to analyse: its text (where mentions are looked for) and the predicted
-    and gold templates (entities per role; the analysis takes each role by name)."""
+    """One document to analyse: its text (where mentions are looked for) and its templates."""
 
     docid: str
     text: str
@@ -171,8 +152,7 @@ class ErrorDocument:
 
 @dataclass(frozen=True)
 class RowCounts:
-    """One row: ``num`` (credited units, both numerators), the denominators, the categories
-    (in :data:`ALL_CATEGORIES` order) and the missing fillers cancelled."""
+    """One row: ``num`` (credited units, both numerators), the denominators and categories."""
 
     num: int = 0
     p_den: int = 0
@@ -211,8 +191,7 @@ class RowCounts:
 
 @dataclass(frozen=True)
 class Transformation:
-    """A repair kept for one filler or template: the chain of edits (e.g. ``('Alter_Span',
-    'Alter_Role')``), in the pair ``entry`` of the alignment, for ``mention`` of ``role``;
+    """A repair kept for one filler or template: the chain of edits in the pair ``entry``;
     ``value``: the mention put in its place (or introduced), ``target_role`` where it goes."""
 
     entry: int
@@ -237,8 +216,7 @@ def score_text(score: float, partial: bool) -> str:
 
 
 class _Rows:
-    """The rows of :class:`DocumentErrors` and :class:`ErrorTotals`, by name, and their Error
-    Score."""
+    """The rows of :class:`DocumentErrors` and :class:`ErrorTotals`, by name."""
 
     rows: tuple[RowCounts, ...]
     roles: tuple[str, ...]
@@ -268,10 +246,8 @@ class _Rows:
 
 @dataclass(frozen=True)
 class DocumentErrors(_Rows):
-    """The analysis of one document: rows (``total``, ``incident_type``, then ``roles``),
-    Error Score (``partial``: a partial pair contributed), the alignment (per entry:
-    predicted and gold template indices, None for none) and, with the repair, the
-    transformations kept."""
+    """The analysis of one document; ``partial``: a partial pair contributed to the Error Score;
+    ``alignment``: per entry, the predicted and gold template indices (None for none)."""
 
     docid: str
     rows: tuple[RowCounts, ...]
@@ -284,8 +260,7 @@ class DocumentErrors(_Rows):
 
 @dataclass(frozen=True)
 class ErrorTotals(_Rows):
-    """A report block: the rows summed over documents and the Error Score summed in file
-    order."""
+    """A report block: the rows summed over documents, the Error Score in file order."""
 
     rows: tuple[RowCounts, ...]
     error_score: float
@@ -305,16 +280,14 @@ class ErrorTotals(_Rows):
 
 @dataclass(frozen=True)
 class SystemErrors:
-    """One system's analysis: per document before the repair and (``after_repair``) after,
-    each counted per role of ``roles`` (:func:`error_roles`)."""
+    """One system's analysis: per document before the repair and (``after_repair``) after."""
 
     system: str
     options: ErrorOptions
     documents: tuple[DocumentErrors, ...]
     after: tuple[DocumentErrors, ...] | None = None
     warnings: tuple[Problem, ...] = ()
-    transformations: Mapping[str, int] = field(default_factory=dict)
-    """How many transformations of each name were kept, over every document."""
+    transformations: Mapping[str, int] = field(default_factory=dict)  # kept, by name
     roles: tuple[str, ...] = DAS_ROLES
 
     # Summed once: tables, figures and JSON read them category by category.

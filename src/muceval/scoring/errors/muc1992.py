@@ -1,9 +1,5 @@
-"""Das et al.'s error categories for 1992 MUC-4 templates (``ERROR-ANALYSIS.md``, "Mapping the
-categories onto 1992 MUC-4 templates").
-
-The 1992 scorer maps and judges; this module only sorts its verdicts into the categories, by
-the rules of docs/error-analysis.md, "1992 templates". Within a level of the sub-categories
-any match decides, so the order of slots and templates tried does not change the result.
+"""Das et al.'s error categories for 1992 MUC-4 templates: the 1992 scorer maps and judges,
+this module sorts its verdicts into the categories (docs/error-analysis.md, "1992 templates").
 """
 
 from __future__ import annotations
@@ -45,8 +41,7 @@ from muceval.scoring.session import SessionResult, read_template_file, score_fil
 __all__ = ["ROLE_SLOTS", "TYPE_SLOT", "analyse_1992_files", "analyse_1992_session", "analyse_1992_system",
            "fill_verdict"]
 
-TYPE_SLOT = "inc-type"
-"""The slot of the incident_type row."""
+TYPE_SLOT = "inc-type"  # the slot of the incident_type row
 
 _ROLE_OF = {slot: role for role in DAS_ROLES for slot in ROLE_SLOTS[role]}
 _UNMAPPED = (TemplateStatus.MISSING, TemplateStatus.SPURIOUS)
@@ -78,8 +73,7 @@ def fill_verdict(credit: FillCredit) -> str:
 class _Context:
     matcher: ValueMatcher
     index: HistoryIndex
-    slots: tuple[str, ...]
-    """The string slots of the configuration, in its order."""
+    slots: tuple[str, ...]  # the string slots of the configuration, in its order
     dropped: tuple[TemplateStatus, ...]
 
 
@@ -114,6 +108,7 @@ def _subcategory(ctx: _Context, pair: _Pair, slot: str, response: CValue) -> str
     same = [k for k in pair.key.fills.get(slot, ()) if identity(k) in credited]
     others = [s for s in ctx.slots if s != slot]
     elsewhere = [k for k in pair.keys if k is not pair.key]
+    # Within a level any match decides: the order of slots and templates tried does not matter.
     levels: tuple[list[tuple[PreparedTemplate, str, Sequence[CValue]]], ...] = (
         [(pair.key, slot, same)],
         [(pair.key, s, pair.key.fills.get(s, ())) for s in others],
@@ -202,15 +197,7 @@ def _position(templates: list[PreparedTemplate], template: PreparedTemplate | No
 def analyse_1992_system(scorer: Scorer, pairs: Sequence[PairScore],
                         catalog: Sequence[CatalogEntry], name: str, mode: Mode = "all",
                         path: str = "") -> SystemErrors:
-    """The error categories of one system from its pair scores (recorded with
-    ``ScoringOptions(fills=True)``) and its catalog (:meth:`Scorer.catalog`, same order).
-
-    Raises
-    ------
-    InputError
-        If the pair scores do not follow the catalog (another mapping was scored) or were
-        scored without their fills.
-    """
+    """The error categories of one system from its pair scores (with fills) and its catalog."""
     _check(pairs, catalog, path)
     slots = tuple(s.slot_id for s in scorer.config.content_slots if s.slot_id in _ROLE_OF)
     ctx = _Context(scorer.matcher, scorer.index, slots, _DROPPED[mode])
@@ -241,20 +228,7 @@ def analyse_1992_files(config: Configuration, key_path: str | Path,
                        history_path: str | Path | None = None, query_pass: bool = True,
                        mode: Mode = "all", names: Mapping[str, str] | None = None,
                        ) -> ErrorAnalysis:
-    """Das et al.'s error categories of 1992 response files against a 1992 key.
-
-    The files are scored as ``muceval score`` scores them (:func:`score_files`, recorded
-    answers used, questions without one giving no credit; ``query_pass=False``: batch mode),
-    then each verdict is sorted into the categories (docs/error-analysis.md, "1992 templates").
-
-    Raises
-    ------
-    UsageError
-        If the configuration has none of the MUC-4 string slots or ``inc-type``, no response
-        file is given, or two give the same system name.
-    InputError
-        If a file is unreadable or malformed.
-    """
+    """Das et al.'s error categories of 1992 response files, scored as ``muceval score`` does."""
     if not any(s.slot_id in _ROLE_OF or s.slot_id == TYPE_SLOT for s in config.content_slots):
         raise UsageError("the configuration has none of the MUC-4 string slots "
                          f"({', '.join(_ROLE_OF)}) nor {TYPE_SLOT}", parameter="config")
@@ -272,14 +246,8 @@ def analyse_1992_session(config: Configuration, key_path: str | Path,
                          response_paths: Sequence[str | Path], session: SessionResult, *,
                          history_path: str | Path | None = None, mode: Mode = "all",
                          names: Mapping[str, str] | None = None) -> ErrorAnalysis:
-    """:func:`analyse_1992_files` of responses already scored (``session``: by
-    :func:`score_files` of these paths, with ``ScoringOptions(fills=True)`` and the 1992
-    template mapping), so that a report scores them once.
-
-    Raises
-    ------
-    InputError
-        If the session was scored without fills or with another template mapping.
+    """:func:`analyse_1992_files` of responses already scored by :func:`score_files` with
+    ``ScoringOptions(fills=True)`` and the 1992 template mapping, so that a report scores once.
     """
     paths = [str(p) for p in response_paths]
     query_pass = session.options.query_pass if session.options is not None else True

@@ -35,6 +35,7 @@ INTRODUCE_FILLER = "Introduce_Missing_Role_Filler"
 INTRODUCE_TEMPLATE = "Introduce_Missing_Template"
 REMOVE_TEMPLATE = "Remove_Spurious_Template"
 
+# The transformation each class of an unaligned filler implies.
 CHAINS: dict[str, tuple[str, ...]] = {
     DUPLICATE: ("Remove_Duplicate_Role_Filler",),
     DUPLICATE_PARTIAL: (ALTER_SPAN, "Remove_Duplicate_Role_Filler"),
@@ -46,7 +47,6 @@ CHAINS: dict[str, tuple[str, ...]] = {
     WRONG_BOTH_PARTIAL: (ALTER_SPAN, ALTER_ROLE, CROSS),
     SPURIOUS_FILLER: ("Remove_Unrelated_Spurious_Role_Filler",),
 }
-"""The transformation each class of an unaligned filler implies."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,7 @@ class _Edit:
     kept: Transformation
     role: int = 0
     target: int = 0
-    destination: int | None = None
-    """For a cross-template move: the gold template the filler belongs to."""
+    destination: int | None = None  # cross-template: the gold template the filler belongs to
 
 
 def _edit(entry: int, verdict: Verdict, role: int, mention: str,
@@ -99,9 +98,8 @@ def _pair_edits(document: Prepared, e: int, p: int, g: int, pair: PairAlignment,
 
 @dataclass
 class _Tables:
-    """Keyed by predicted-template content (identical templates share an entry, the last
-    pair's): the mentions of the gold entities left unaligned, per role, and the unaligned
-    mentions that are not role errors."""
+    """Keyed by predicted-template content (identical templates share the last pair's entry):
+    the unaligned gold mentions per role, and the unaligned mentions that are no role errors."""
 
     pool: dict[PredictedTemplate, list[list[str]]]
     spurious: dict[PredictedTemplate, list[str]]
@@ -126,8 +124,7 @@ def _tables(document: Prepared, entries: tuple[Entry, ...],
 
 def _apply(edit: _Edit, e: int, work: dict[int, list[list[str]]], document: Prepared,
            entries: tuple[Entry, ...], tables: _Tables) -> None:
-    """One transformation on the working copies (a failed look-up changes nothing, as in the
-    original)."""
+    """One transformation on the working copies (a failed look-up changes nothing, as in 1992)."""
     kept = edit.kept
     own = work[e]
     names = kept.names
@@ -179,8 +176,7 @@ def repair_document(document: Prepared, entries: tuple[Entry, ...],
                     pairs: dict[tuple[int, int], PairAlignment], counted: Counted,
                     ) -> tuple[Prepared, tuple[Transformation, ...]]:
     """The transformations kept for a document, in the original's order, and the document
-    they make: the repaired predictions in alignment order against the gold templates in
-    alignment order (paired ones in predicted order, then the missing ones)."""
+    they make: repaired predictions against gold templates, both in alignment order."""
     verdicts = {(r.entry, r.role, r.index): v
                 for r, v in zip(counted.unaligned, counted.verdicts, strict=True)}
     cancelled = {(m.entry, m.role, m.entity) for m in counted.cancelled_records}

@@ -1,11 +1,5 @@
-"""The error analysis of several systems, and its JSON and CSV.
-
-JSON (format ``muceval-error-analysis``): the settings and their signature, the categories,
-the rows, and per system its warnings, transformations, totals before and after the repair
-and every document (alignment, rows, transformations). CSV: one line per system, block
-(``before``, ``after``), document (``*`` for the totals) and row, the Error Score on the
-``total`` row.
-"""
+"""The error analysis of several systems, and its JSON and CSV (one line per system, block,
+document, ``*`` for the totals, and row)."""
 
 from __future__ import annotations
 
@@ -25,9 +19,8 @@ from muceval.scoring.errors.model import (
     DAS_ROLES,
     DocumentErrors,
     ErrorOptions,
-    ErrorTotals,
-    RowCounts,
     SystemErrors,
+    _Rows,
     error_rows,
 )
 
@@ -44,16 +37,7 @@ def _document(before: DocumentErrors, after: DocumentErrors | None,
 
 @dataclass(frozen=True)
 class ErrorAnalysis:
-    """Das et al.'s error analysis of one or more systems against one key (a gold file, or
-    ``'embedded'``); ``names``: the system names given (path → name); ``extra``: further
-    settings the numbers depend on (the 1992 path's configuration, history and query pass;
-    a schema other than MUC-4's), recorded in :attr:`settings`.
-
-    Raises
-    ------
-    UsageError
-        If the systems were not counted on the same roles.
-    """
+    """Das et al.'s error analysis of systems counted on the same roles, against one key."""
 
     key: str
     predictions: tuple[str, ...]
@@ -70,8 +54,6 @@ class ErrorAnalysis:
 
     @property
     def roles(self) -> tuple[str, ...]:
-        """The roles every system is counted on (:func:`~muceval.scoring.errors.model.
-        error_roles`), in order."""
         return self.systems[0].roles if self.systems else DAS_ROLES
 
     @property
@@ -87,7 +69,6 @@ class ErrorAnalysis:
 
     @property
     def signature(self) -> str:
-        """The one-line signature of :attr:`settings` (``muceval:VERSION|key:...|mode:all...``)."""
         return signature(self.settings)
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,8 +88,7 @@ class ErrorAnalysis:
                 "categories": list(categories), "rows": list(self.rows), "systems": systems}
 
     def counts(self) -> ErrorCounts:
-        """The categories of each document's total row (before any repair), per system:
-        what the tests of which counts changed take."""
+        """Per system, the categories of each document's total row before any repair."""
         categories = self.options.categories
         index = [ALL_CATEGORIES.index(c) for c in categories]
         return ErrorCounts.of_documents(categories, {
@@ -131,22 +111,18 @@ class ErrorAnalysis:
         writer.writerow(["system", "block", "docid", "row", "num", "p_den", "r_den",
                          "precision", "recall", "f1", *categories, "cancelled", "error_score"])
 
-        def lines(system: str, block: str, docid: str, rows: tuple[RowCounts, ...],
-                  score: str) -> None:
-            for name, row in zip(self.rows, rows, strict=True):
+        def lines(system: str, block: str, docid: str, rows: _Rows) -> None:
+            for name, row in zip(self.rows, rows.rows, strict=True):
                 writer.writerow([system, block, docid, name, row.num, row.p_den, row.r_den,
                                  row.precision, row.recall, row.f1,
                                  *(row.category(c) for c in categories), row.cancelled,
-                                 score if name == "total" else ""])
+                                 rows.error_score_text if name == "total" else ""])
 
         for s in self.systems:
-            blocks: list[tuple[str, ErrorTotals | None, tuple[DocumentErrors, ...]]] = [
-                ("before", s.before_totals, s.documents)]
-            if s.after is not None:
-                blocks.append(("after", s.after_totals, s.after))
-            for block, totals, documents in blocks:
-                assert totals is not None
-                lines(s.system, block, "*", totals.rows, totals.error_score_text)
-                for d in documents:
-                    lines(s.system, block, d.docid, d.rows, d.error_score_text)
+            for block, totals, documents in (("before", s.before_totals, s.documents),
+                                             ("after", s.after_totals, s.after)):
+                if totals is not None and documents is not None:
+                    lines(s.system, block, "*", totals)
+                    for d in documents:
+                        lines(s.system, block, d.docid, d)
         return buffer.getvalue()

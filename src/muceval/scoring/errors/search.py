@@ -1,12 +1,7 @@
-"""The first-best search of Das et al.'s error analysis, in bounded time.
+"""The first-best search of Das et al.'s error analysis, in bounded time: the candidate the
+original's enumeration keeps, by a dynamic programme (docs/error-analysis.md, "The search").
 
-Both of the original's searches (templates of a document; fillers of one role of a template
-pair) have one shape: items in order, each left unpaired or paired with an unused admissible
-target, the targets left over appended; a candidate's *gain* (credited units) and *score*
-(one value per entry, summed in list order as doubles, whose last bits decide ties) rank it.
-:func:`first_best` returns the candidate the original's enumeration
-(:func:`exhaustive_first_best`) keeps, by a dynamic programme over states ``(item, targets
-used, running sum)`` (docs/error-analysis.md, "The search").
+A candidate's score is summed in list order as doubles, whose last bits decide ties.
 """
 
 from __future__ import annotations
@@ -17,14 +12,13 @@ from dataclasses import dataclass, field
 __all__ = ["Assignment", "Choices", "Option", "evaluate", "exhaustive_first_best",
            "f1_of", "first_best", "planned"]
 
+# Running sums further apart than this fraction of the largest possible sum cannot tie.
 DELTA = 2.0 ** -30
-"""Running sums further apart than this fraction of the largest possible sum cannot tie."""
 
 
 @dataclass(frozen=True)
 class Option:
-    """An item may be paired with ``target``; the pair adds ``value`` to the score and ``gain``
-    credited units."""
+    """An item may be paired with ``target``, adding ``value`` to the score and ``gain`` units."""
 
     target: int
     value: float
@@ -97,10 +91,7 @@ def _candidates(problem: Choices, i: int, used: set[int]) -> Iterator[tuple[int 
 
 def exhaustive_first_best(problem: Choices) -> Assignment:
     """The original's search: every candidate, depth-first, the first with the greatest F1
-    (from ``p_den`` and ``r_den``) and then the smallest score kept.
-
-    Exponential (1,441,729 candidates for eight fillers against eight entities): the
-    reference for tests and benchmarks only.
+    and then the smallest score kept. Exponential: for tests and benchmarks only.
 
     >>> problem = Choices((1.0, 1.0), (1.0,), ((Option(0, 0.0, 1),), (Option(0, 0.0, 1),)), 2, 1)
     >>> exhaustive_first_best(problem)
@@ -116,9 +107,9 @@ def exhaustive_first_best(problem: Choices) -> Assignment:
     return Assignment(best[2], best[3], best[1])
 
 
+# Up to this many candidates, enumerating is quicker than planning; most roles and documents
+# have a handful.
 FEW = 64
-"""Up to this many candidates (bounded by the product of the options per item), enumerating
-is quicker than planning; most roles and documents have a handful."""
 
 
 def _few(problem: Choices) -> bool:
@@ -133,8 +124,7 @@ def _few(problem: Choices) -> bool:
 
 
 def _enumerated(problem: Choices) -> Assignment:
-    """The enumeration, comparing gains instead of F1 (the same order: F1 rises with the
-    gain, the denominators being fixed)."""
+    """The enumeration, comparing gains instead of F1 (the same order: fixed denominators)."""
     best: Assignment | None = None
     for choices in _candidates(problem, 0, set()):
         gain, score = evaluate(problem, choices)
@@ -144,18 +134,16 @@ def _enumerated(problem: Choices) -> Assignment:
     return best
 
 
+# Per relevant class the members used, the members used of the other classes (their number,
+# when leftover values are uniform), and the running sum.
 State = tuple[tuple[int, ...], int, float]
-"""Per relevant class the members used, the members used of the other classes (their
-number, when leftover values are uniform), and the running sum."""
 
 
 @dataclass
 class _Plan:
     members: list[list[int]]
-    column: list[list[Option | None]]
-    """Per class, per item: the option of the class's members (None: not admissible)."""
-    relevant: list[tuple[int, ...]]
-    """Per layer (item index, and one past the last): the classes some later item can take."""
+    column: list[list[Option | None]]  # per class, per item (None: not admissible)
+    relevant: list[tuple[int, ...]]  # per layer: the classes some later item can take
     uniform: bool
     delta: float
     steps: list[dict[State, list[tuple[int | None, int, State]]]] = field(default_factory=list)
@@ -197,8 +185,7 @@ def _plan(problem: Choices) -> _Plan:
 
 def _moves(problem: Choices, plan: _Plan, i: int,
            state: State) -> list[tuple[int | None, int, State]]:
-    """The options of item ``i`` in state ``state``, in the original's order: (target or
-    None, gain, next state)."""
+    """The options ``(target or None, gain, next state)`` of item ``i``, in the original's order."""
     counts, extra, running = state
     here = dict(zip(plan.relevant[i], counts, strict=True))
     moves: list[tuple[int | None, int, State]] = [
@@ -265,8 +252,7 @@ def first_best(problem: Choices) -> Assignment:
 
 
 def planned(problem: Choices) -> Assignment:
-    """:func:`first_best` by the dynamic programme alone, whatever the size (tests use it on
-    problems small enough to be enumerated)."""
+    """:func:`first_best` by the dynamic programme alone, whatever the size (for tests)."""
     plan = _plan(problem)
     layer: dict[State, int] = {((0,) * len(plan.relevant[0]), 0, 0.0): 0}
     for i in range(len(problem.skip)):

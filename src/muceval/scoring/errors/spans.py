@@ -1,10 +1,5 @@
-"""Where a mention is in its document, and how much two such places overlap (Das et al. 2022).
-
-Each mention is found in a normalised copy of the document text at its **first** occurrence
-(offsets are not read), and places are compared by the span comparison score (SCS). All
-absent mentions share :data:`NOT_FOUND` and so match one another exactly: a defect of the
-original kept on purpose (``docs/error-analysis.md``).
-"""
+"""Where a mention is in its document (its first occurrence: offsets are not read), and how
+much two such places overlap (Das et al. 2022's span comparison score, SCS)."""
 
 from __future__ import annotations
 
@@ -13,18 +8,17 @@ from collections.abc import Iterable
 
 __all__ = ["NOT_FOUND", "Span", "SpanFinder", "chars", "document_string", "nearest", "scs"]
 
-Span = tuple[int, int]
-"""``(start, end)``: character indices in the normalised document, the end inclusive."""
+Span = tuple[int, int]  # in the normalised document, the end inclusive
 
+# The span of every absent mention, so that they match one another exactly: a defect of the
+# original kept on purpose (docs/error-analysis.md).
 NOT_FOUND: Span = (1, 0)
-"""The span of an empty mention or of one that the document does not contain."""
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 
 
 def chars(text: str) -> str:
-    """``text`` lower-cased, the articles a, an, the replaced by a space, then every character
-    that is not a letter or digit (``str.isalnum``) dropped: ``the-army`` keeps ``army`` only.
+    """``text`` lower-cased, the articles replaced by a space, then only letters and digits.
 
     >>> chars("The Shining-Path's  1st front"), chars("the-army"), chars("thearmy")
     ('shiningpaths1stfront', 'army', 'thearmy')
@@ -33,8 +27,7 @@ def chars(text: str) -> str:
 
 
 def document_string(doctext: str) -> str:
-    """The string mentions are looked for in: ``doctext`` with every ``" ##"`` removed (word
-    pieces re-joined), then :func:`chars`.
+    """The string mentions are looked for in: word pieces re-joined, then :func:`chars`.
 
     >>> document_string("the salvador ##an army")
     'salvadoranarmy'
@@ -65,9 +58,8 @@ class SpanFinder:
 
 
 def scs(a: Span, b: Span) -> float:
-    """The span comparison score of a predicted span ``a`` and a gold span ``b``: 0 (an exact
-    match) for equal spans, ``1 - I²/(la·lb)`` for overlapping ones (lengths and overlap in
-    characters − 1; below 1, a partial match), else 1.
+    """The SCS of a predicted span ``a`` and a gold span ``b``: 0 (exact) for equal spans,
+    ``1 - I²/(la·lb)`` for overlapping ones (below 1: a partial match), else 1.
 
     >>> scs((2, 12), (2, 12)), scs((5, 12), (2, 12)), scs((1, 0), (2, 12)), scs((3, 3), (3, 3))
     (0, 0.30000000000000004, 1.0, 0)
@@ -83,8 +75,7 @@ def scs(a: Span, b: Span) -> float:
 
 
 def nearest(span: Span, mentions: Iterable[str], find: SpanFinder) -> tuple[float, int]:
-    """The smallest SCS between ``span`` and the spans of ``mentions``, and the index of the
-    first mention reaching it (2.0 and -1 without mentions)."""
+    """The smallest SCS of ``span`` to ``mentions`` and the first index reaching it (2.0, -1)."""
     best, where = 2.0, -1
     for n, mention in enumerate(mentions):
         value = scs(span, find(mention))

@@ -1,9 +1,7 @@
 """Scoring modern MUC-4 predictions as the official scorers of GTT, GRIT and IterX do.
 
-Every metric (:class:`ModernOptions`) gives per-document counts (``p_num``, ``p_den``,
-``r_num``, ``r_den``): the units of the significance tests. Where the originals accept input
-that can only be a mistake, muceval refuses it, naming file, document and template;
-``compat=True`` reproduces the original behaviour where there is one.
+Input the originals accept but that can only be a mistake is refused (``compat=True``
+reproduces the original behaviour where there is one).
 
 >>> from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
 >>> t = ModernTemplate("attack", ((("shining path",),), (), (), (), ()))
@@ -38,8 +36,8 @@ __all__ = ["EVENT_N", "EventN", "Counts", "DocumentCounts", "ModernOptions", "Mo
 class ModernOptions:
     """A modern MUC-4 scorer and its options, as :func:`score_modern` takes them.
 
-    Each scorer reproduces an official one (``reproduces`` names it). The options are checked
-    when made: an option the scorer does not take is refused rather than ignored.
+    Each reproduces an official scorer (``reproduces`` names it). An option the scorer does
+    not take is refused when made rather than ignored.
 
     Attributes
     ----------
@@ -47,31 +45,24 @@ class ModernOptions:
         GTT's template F1, GRIT's CEAF-REE (entities aligned per role) or IterX's CEAF-RME
         (templates aligned, mentions typed by incident).
     phi : str or None, default None
-        The entity similarity of the CEAF scorers (None: the scorer's first, set when made).
-        ``'ceaf-ree'``: ``'strict'`` (1 when all the predicted mentions are the gold entity's)
-        or ``'prop'`` (the gold entity's mentions it has, over its own mentions).
-        ``'ceaf-rme'``: ``'subset'`` (entities), ``'phi3'`` (shared mentions, as IterX's code
-        counts them) or ``'phi3-entities'`` (recall in gold entities, as IterX's files count).
+        The entity similarity of the CEAF scorers (None: the scorer's first).
+        ``'ceaf-ree'``: ``'strict'`` or ``'prop'``; ``'ceaf-rme'``: ``'subset'``, ``'phi3'``
+        (shared mentions, as IterX's code counts) or ``'phi3-entities'`` (as IterX's files count).
     event_n : {'1', '2', '3', '4', '>=2'} or None, default None
-        For ``'gtt'``: score only the documents with this many gold templates (``'4'``: four
-        or more): those ``event_n_file`` lists, as GTT's ``--event_n``, else by muceval's count
-        of each document's distinct gold templates (some differ from GTT's buckets).
+        For ``'gtt'``: score only the documents with this many gold templates (``'4'``: or
+        more), as listed by ``event_n_file`` or else counted by muceval (some differ from GTT's).
     ignore_empty_docs : bool, default False
-        For ``'ceaf-rme'`` only: leave out the documents whose gold lists no template, as
-        IterX's ``--ignore-no-template-doc`` does.
+        For ``'ceaf-rme'``: leave out documents whose gold lists no template, as IterX can.
     compat : bool, default False
-        Reproduce the originals where they err: accept a predicted entity without mentions
-        or a template without an incident type (GTT gives it full credit), and predictions
-        for documents not in the gold.
+        Reproduce the originals where they err: accept predicted entities without mentions,
+        templates without an incident type, and documents not in the gold.
     event_n_file : str or None, default None
-        For ``'gtt'`` with ``event_n``: GTT's buckets file, ``docids_event_n.json``
-        (:func:`muceval.formats.modern.buckets.read_event_buckets`), read when scoring.
+        For ``'gtt'`` with ``event_n``: GTT's buckets file, ``docids_event_n.json``.
 
     Raises
     ------
     UsageError
-        If an option is not one of its choices, not a path (``event_n_file``), missing
-        (``event_n_file`` without ``event_n``) or of another scorer; naming the parameter.
+        If an option is not one of its choices, is missing or belongs to another scorer.
 
     Examples
     --------
@@ -162,15 +153,12 @@ class ModernOptions:
 
 @dataclass(frozen=True)
 class DocumentCounts:
-    """The counts of one document, overall and per field (``incident_type`` and the roles,
-    where the metric has them)."""
+    """The counts of one document, overall and per field where the metric has them."""
 
     docid: str
     overall: Counts
     roles: Mapping[str, Counts] = field(default_factory=dict)
-    kind: str | None = None
-    """The type of the document's gold templates (``(mixed)`` when they differ, ``(none)``
-    without any), by which :attr:`ModernScores.types` sums."""
+    kind: str | None = None  # the type of its gold templates, by which ModernScores.types sums
 
 
 @dataclass(frozen=True)
@@ -181,12 +169,9 @@ class ModernScores:
     options: ModernOptions
     documents: tuple[DocumentCounts, ...]
     warnings: tuple[Problem, ...] = ()
-    parse: str | None = None
-    """How raw answers were read (``'strict'``, ``'lenient'``; None: not raw answers)."""
+    parse: str | None = None  # how raw answers were read (None: not raw answers)
     notes: tuple[ParseNote, ...] = ()
-    """What reading them met (:class:`~muceval.core.modern.ParseNote`), in file order."""
-    strict: Counts | None = None
-    """Read ``'lenient'``: the overall counts of the same answers read ``'strict'``."""
+    strict: Counts | None = None  # read 'lenient': the overall counts when read 'strict'
 
     def note_counts(self) -> dict[str, int]:
         """How many notes of each kind, most frequent first."""
@@ -194,15 +179,13 @@ class ModernScores:
         return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def parse_to_dict(self, examples: int = 3) -> dict[str, Any] | None:
-        """How the answers were read, as JSON: the mode, per kind of note its count and first
-        ``examples`` notes, and the strict overall counts."""
+        """How the answers were read, as JSON."""
         if self.parse is None:
             return None
-        kinds = self.note_counts()
         return {"mode": self.parse,
                 "notes": {kind: {"count": n, "examples": [
                     note.to_dict() for note in self.notes if note.kind == kind][:examples]}
-                    for kind, n in kinds.items()},
+                    for kind, n in self.note_counts().items()},
                 "strict": None if self.strict is None else self.strict.to_dict()}
 
     @property
@@ -215,8 +198,7 @@ class ModernScores:
 
     @property
     def types(self) -> dict[str, Counts]:
-        """The counts summed per type of the documents' gold templates (FAMuS: per frame),
-        types in alphabetical order."""
+        """The counts summed per type of the documents' gold templates, alphabetically."""
         return dict(sorted(_summed((d.kind or "(none)", d.overall)
                                    for d in self.documents).items()))
 
@@ -232,20 +214,15 @@ def score_modern(gold: ModernFile, pred: ModernFile, options: ModernOptions,
                  system: str | None = None) -> ModernScores:
     """Score one system's predictions against the gold, as the chosen official scorer does.
 
-    Every metric counts per document ``(p_num, p_den, r_num, r_den)`` (the numerators differ
-    in general): the units of the significance tests (:func:`compare_ratios`). ``gold`` and
-    ``pred`` are read by :func:`read_modern`; ``system`` names the system (None: the path of
-    ``pred``). The scores hold the counts of each scored document, their sums (``overall``,
-    ``roles``) and the warnings: gold documents without a prediction, mentions that
-    normalise to nothing.
+    Every metric counts per document ``(p_num, p_den, r_num, r_den)``: the units of
+    :func:`compare_ratios`. ``gold`` and ``pred`` are read by :func:`read_modern`; ``system``
+    names the system (None: the path of ``pred``).
 
     Raises
     ------
     InputError
-        If ``gold`` is not a gold file or ``pred`` is one; if the metric needs templates and
-        a file has per-role extracts only; without ``compat``, if a prediction names a
-        document not in the gold, or has a template without an incident type or an entity
-        without mentions.
+        If ``gold`` is not a gold file or ``pred`` is one; if the metric needs templates a file
+        lacks; without ``compat``, for what ``compat`` accepts.
 
     Examples
     --------
@@ -282,8 +259,7 @@ def _kind(document: ModernDocument | None) -> str:
 
 
 def _prepared(pred: ModernFile, schema: Schema) -> ModernFile:
-    """The predictions as every scorer of the schema takes them: under FAMuS's schema, each
-    role's strings grouped by substring (:func:`~muceval.scoring.modern.ceaf.grouped`)."""
+    """The predictions as every scorer of the schema takes them (FAMuS: grouped by substring)."""
     if schema.group_predictions != "substring":
         return pred
     from muceval.scoring.modern import ceaf  # SciPy, imported by the scorers that align
@@ -339,8 +315,7 @@ def _check(gold: ModernFile, pred: ModernFile, options: ModernOptions,
 
 
 def unpredicted(gold: ModernFile, pred: ModernFile, outcome: str) -> list[Problem]:
-    """Warnings of raw answers that are no JSON object, then of gold documents without a
-    prediction: ``outcome`` says how they are taken."""
+    """Warnings of unread answers, then of gold documents without a prediction."""
     unread = unread_answers(pred, outcome)
     warnings = [] if unread is None else [unread]
     predicted = pred.by_id()
@@ -353,8 +328,7 @@ def unpredicted(gold: ModernFile, pred: ModernFile, outcome: str) -> list[Proble
 
 def _refuse_empty(pred: ModernFile, norm: Callable[[str], str] | None) -> list[Problem]:
     """Refuse entities without mentions and templates without an incident type; warn of
-    mentions that normalise to nothing (``norm`` None: compared as written, where an empty
-    string matches an empty one)."""
+    mentions that normalise to nothing (``norm`` None: as written, where "" matches "")."""
     blank: list[str] = []
     for document in pred.documents:
         for n, template in enumerate(document.templates or (), start=1):
@@ -404,9 +378,7 @@ def document_roles(schema: Schema, *documents: ModernDocument | None) -> tuple[s
 
 def gtt_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
                   options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
-    """GTT's counts per gold document (of the ``event_n`` bucket, when given: the documents
-    ``event_n_file`` lists under it, else those with that many gold templates), per role of
-    the schema (open roles: of the document's templates)."""
+    """GTT's counts per gold document (of the ``event_n`` bucket, when given), per role."""
     listed = _listed_documents(golds, options)
     norm = normaliser(schema.normalisation)
     out = []
@@ -466,8 +438,7 @@ def _extracts(document: ModernDocument | None,
 
 def ree_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
                   options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
-    """GRIT's CEAF-REE counts per gold document, per role of the schema (open roles: of the
-    document's templates)."""
+    """GRIT's CEAF-REE counts per gold document, per role."""
     from muceval.scoring.modern import ceaf  # SciPy: imported by the scorers that align
     norm = normaliser(schema.normalisation)
     out = []
@@ -481,10 +452,7 @@ def ree_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
 
 def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, ModernDocument],
                   options: ModernOptions, schema: Schema = MUC4) -> list[DocumentCounts]:
-    """IterX's CEAF-RME counts per document of the gold or the predictions (with
-    ``ignore_empty_docs``, a document whose gold lists no template is left out, as IterX
-    leaves it out); under FAMuS's schema (mentions as written, predicted strings
-    grouped by :func:`score_modern` first), FAMuS's scorer's counts."""
+    """IterX's CEAF-RME counts per document of the gold or the predictions (FAMuS's, for it)."""
     from muceval.scoring.modern import ceaf  # SciPy: imported by the scorers that align
     norm = normaliser(schema.normalisation)
     out = []
@@ -502,10 +470,8 @@ def rme_documents(golds: Mapping[str, ModernDocument], preds: Mapping[str, Moder
 
 
 def ratio_tallies(systems: Sequence[ModernScores]) -> RatioTallies:
-    """The per-document counts of several systems (same metric) as significance units.
-
-    A document a system has no counts for (only possible with ``compat``) counts as zeros.
-    """
+    """The per-document counts of several systems (same metric) as significance units; a
+    document a system lacks (only possible with ``compat``) counts as zeros."""
     names = [s.system for s in systems]
     if len(set(names)) != len(names):
         raise UsageError("two systems have the same name: " + ", ".join(names))

@@ -1,11 +1,8 @@
 """The alignment criteria of the modern scorers, stated explicitly, and GTT's audited.
 
-Each criterion is stated in the terms of muceval's alignment layer (ALIGNMENT.md, "Beyond
-MUC-4"): restriction, assignment, cardinality and credit. GTT's is the weakest: a predicted
-template whose incident type is a substring of the gold type may be aligned with it and earns
-the type's credit even when none of its role entities matches. The audit counts those pairs
-and scores the same predictions under the stricter ``gtt-role-match``, so that the change of
-F, and its p-value, show how much of a score rests on incident types alone.
+GTT credits a pair's incident type even when none of its role entities matches; the audit
+counts those pairs and scores under the stricter ``gtt-role-match``, so that the change of F
+shows how much of a score rests on incident types alone.
 
 >>> from muceval.core.modern import ModernDocument, ModernFile, ModernTemplate
 >>> gold = ModernFile("g", "gtt-gold", (ModernDocument("TST3-MUC4-0001", (
@@ -71,7 +68,6 @@ MODERN_CRITERIA: Mapping[str, ModernCriterion] = {
         "Kuhn-Munkres per document over templates, maximising the summed similarity",
         "1:1, partial", "the similarity of the aligned templates' typed mentions (subset, phi3)"),
 }
-"""The modern criteria by name (the metric itself, and GTT's stricter variant)."""
 
 
 @dataclass(frozen=True)
@@ -101,8 +97,7 @@ class GttPair:
 
 @dataclass(frozen=True)
 class GttAlignmentAudit:
-    """One system's GTT alignment: the credited pairs, and its scores under ``gtt`` (exactly
-    the official counts) and under ``gtt-role-match``."""
+    """One system's GTT alignment: the credited pairs, its ``gtt`` and ``gtt-role-match`` scores."""
 
     system: str
     pairs: tuple[GttPair, ...]
@@ -125,10 +120,7 @@ class GttAlignmentAudit:
 def audit_gtt(gold: ModernFile, pred: ModernFile, system: str | None = None,
               compat: bool = False) -> GttAlignmentAudit:
     """Audit GTT's alignment of ``pred`` against ``gold``: the pairs it credits (at the
-    official map, tie-break included) and the scores under ``gtt-role-match``.
-
-    The predictions are checked as :func:`~muceval.scoring.modern.score_modern` checks them.
-    """
+    official map, tie-break included) and the scores under ``gtt-role-match``."""
     options = ModernOptions("gtt", compat=compat)
     scores = score_modern(gold, pred, options, system)
     preds = pred.by_id()

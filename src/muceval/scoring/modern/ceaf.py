@@ -1,9 +1,5 @@
-"""The CEAF metrics of GRIT (``ceaf-ree``, Du, Rush & Cardie 2021) and IterX (``ceaf-rme``,
-Chen et al. 2023), counted as their official scorers count them.
-
-Both align one-to-one by Kuhn–Munkres (``scipy.optimize.linear_sum_assignment``,
-as the originals do, so that ties are broken the same way).
-"""
+"""The CEAF metrics of GRIT (``ceaf-ree``) and IterX (``ceaf-rme``), counted as their official
+scorers count them: aligned by SciPy's Kuhn–Munkres, as the originals, so ties break alike."""
 
 from __future__ import annotations
 
@@ -43,8 +39,7 @@ def _best_total(matrix: np.ndarray, phi: str) -> float:
 def ree_document(pred: Sequence[Sequence[Entity]], gold: Sequence[Sequence[Entity]],
                  phi: str = "strict", roles: tuple[str, ...] = ROLES,
                  norm: Callable[[str], str] = normalize) -> dict[str, Counts]:
-    """Per role of ``roles``, the CEAF-REE counts of one document (``pred``/``gold``:
-    entities per role)."""
+    """Per role of ``roles``, the CEAF-REE counts of one document."""
     out = {}
     for role, p_entities, g_entities in zip(roles, pred, gold, strict=True):
         p_norm = [[norm(m) for m in e] for e in p_entities]
@@ -67,9 +62,8 @@ _GOLD_STRIPPED = str.maketrans("", "", "'\"\\-")
 def rme_gold(templates: Sequence[ModernTemplate], sanitise: bool = True) -> list[ModernTemplate]:
     """Gold templates as IterX reads GTT's gold (as GTT reads it), and then scores them.
 
-    Mention strings only, the characters ``' " \\ -`` removed, entities without mentions
-    dropped, a template that repeats an earlier one exactly dropped, and so is a template
-    left without any entity (IterX scores only templates with entities); file order is kept.
+    The characters ``' " \\ -`` removed; empty entities, repeated templates and templates
+    without any entity (IterX scores none) dropped; file order kept.
 
     >>> t = ModernTemplate("attack", ((("Shining-Path",), ()), (), (), (), ()))
     >>> [x.roles[0] for x in rme_gold([t, t, ModernTemplate("attack", ((),) * 5)])]
@@ -92,11 +86,9 @@ def _typed(template: ModernTemplate, label: str,
 def group_substrings(strings: Sequence[str]) -> list[list[str]]:
     """A role's predicted strings as FAMuS's pipeline groups them into entities.
 
-    Exact duplicates are dropped; then, shortest first, each string joins the group of the
-    first longer string that contains it (groups join in chains). Strings of one length keep
-    their order of appearance: FAMuS's pipeline takes them in the order of a Python set,
-    which varies with string hashing, so where two strings of one length both contain a
-    shorter one, muceval's choice (the first in the answer) is one of the pipeline's.
+    Shortest first, each string joins the group of the first longer string that contains it.
+    FAMuS's pipeline takes strings of one length in the order of a Python set, which varies
+    with string hashing: muceval's answer order gives one of the pipeline's results.
 
     >>> group_substrings(["Paris", "the city of Paris", "Paris", "city", "Lyon"])
     [['the city of Paris', 'city', 'Paris'], ['Lyon']]
@@ -122,8 +114,7 @@ def grouped(template: ModernTemplate) -> ModernTemplate:
 
 def token_similarity(gold: str, pred: str) -> float:
     """FAMuS's ``phi-a`` similarity of two mentions: one minus their token edit distance
-    (insertions and deletions 1, substitutions 2; lower-cased, whitespace tokens) over the
-    sum of their lengths in tokens; two empty strings are alike (1).
+    (substitutions 2; lower-cased, whitespace tokens) over the sum of their lengths in tokens.
 
     >>> token_similarity("the old mayor", "The mayor"), token_similarity("", "")
     (0.8, 1.0)
@@ -159,10 +150,8 @@ def _subset_scores(gold: Sequence[frozenset[Mention]],
     """phi-subset of a template pair: (predicted entities that share a mention with a gold
     entity, distinct gold entities they credit).
 
-    A predicted entity credits one gold entity: the first, in the template's order, that
-    holds the first of its mentions found in any gold entity. A gold entity that only a
-    later mention, or only the same mention through an earlier gold entity, reaches is not
-    credited (two gold entities that share a mention are credited once).
+    A predicted entity credits only the first gold entity, in the template's order, holding
+    the first of its mentions found in any (two gold entities sharing it are credited once).
     """
     p_score = 0
     credited: set[int] = set()
@@ -175,8 +164,7 @@ def _subset_scores(gold: Sequence[frozenset[Mention]],
 
 
 def _phi3_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]) -> int:
-    """phi-3 of a template pair: the best one-to-one entity alignment, an aligned pair
-    worth the predicted mentions (repeats counted) that are in the gold entity."""
+    """phi-3 of a template pair: an aligned entity pair is worth its shared mentions (repeated)."""
     if not gold or not pred:
         return 0
     matrix = np.array([[sum(1 for m in p if m in g) for p in pred] for g in gold],
@@ -185,9 +173,8 @@ def _phi3_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity])
 
 
 def _phi_a_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]) -> float:
-    """phi-a of a template pair: the best one-to-one entity alignment, an aligned pair worth
-    the best :func:`token_similarity` of a gold and a predicted mention of one role (summed
-    in gold order, as FAMuS's scorer sums it)."""
+    """phi-a of a template pair: an aligned entity pair is worth the best
+    :func:`token_similarity` of its mentions (summed in gold order, as FAMuS's scorer sums)."""
     if not gold or not pred:
         return 0.0
     matrix = np.array([[_phi_a(tuple(g), p) for p in pred] for g in gold], dtype=float)
@@ -197,8 +184,7 @@ def _phi_a_score(gold: Sequence[frozenset[Mention]], pred: Sequence[TypedEntity]
 
 def _split_rows(gold: Sequence[ModernTemplate], split: bool,
                 norm: Callable[[str], str] = normalize) -> list[tuple[int, list[TypedEntity]]]:
-    """The rows of the alignment: ``(gold template, its typed entities)``; with ``split``,
-    a template of several types (``"attack / bombing"``) gives one row per type."""
+    """The rows ``(gold template, typed entities)``; with ``split``, one per type of a template."""
     rows: list[tuple[int, list[TypedEntity]]] = []
     for index, template in enumerate(gold):
         kind = template.incident_type or ""
@@ -209,8 +195,7 @@ def _split_rows(gold: Sequence[ModernTemplate], split: bool,
 
 def _keep_best_copies(rows: Sequence[tuple[int, list[TypedEntity]]], p_scores: np.ndarray,
                       r_scores: np.ndarray) -> None:
-    """Of the copies of a split template keep the row of the largest score sum over all
-    predicted templates (the first on ties); the other copies' scores become 0."""
+    """Of the copies of a split template keep the row of the largest score sum (the first)."""
     owners = [owner for owner, _ in rows]
     for owner in sorted(set(owners)):
         copies = [r for r, o in enumerate(owners) if o == owner]
@@ -228,14 +213,11 @@ def rme_document(pred: Sequence[ModernTemplate], gold: Sequence[ModernTemplate],
                  sanitise_gold: bool = True) -> Counts:
     """The CEAF-RME counts of one document (no per-role breakdown in this metric).
 
-    ``gold`` is read as :func:`rme_gold` says; predicted templates without entities are
-    dropped, repeated ones are not. Gold templates are rows, predicted ones columns of a
-    score matrix aligned one-to-one by Kuhn-Munkres; a gold template of several types is
-    split into one row per type when anything is predicted, and only its best copy keeps its
-    scores. ``phi``: as ``ModernOptions.phi`` says; with ``'phi3'`` recall counts the mentions
-    of every copy; ``'phi-a'`` (FAMuS) is ``'phi3'`` with an aligned pair worth the best
-    :func:`token_similarity` of its mentions (at most 1 an entity, so entities of several
-    mentions keep even the key below 100%).
+    Predicted templates without entities are dropped, repeated ones are not. A gold template
+    of several types is split into one row per type when anything is predicted, only its best
+    copy keeping its scores; with ``'phi3'`` recall counts the mentions of every copy.
+    ``'phi-a'`` is worth at most 1 an entity, so entities of several mentions keep even the
+    key below 100%.
     """
     golds = rme_gold(gold, sanitise_gold)
     pred_entities = [_typed(t, t.incident_type or "", norm) for t in pred if any(t.roles)]

@@ -48,8 +48,7 @@ def normaliser(name: str) -> Callable[[str], str]:
 
 @dataclass(frozen=True)
 class Counts:
-    """Precision numerator and denominator, recall numerator and denominator: the numerators
-    differ in general, and with ``prop`` similarity they are fractions."""
+    """Precision and recall counts: the numerators differ, and are fractions under ``prop``."""
 
     p_num: float = 0
     p_den: int = 0

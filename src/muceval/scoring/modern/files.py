@@ -22,9 +22,7 @@ __all__ = ["ModernRun", "read_predictions", "reported_scorers", "score_modern_fi
 
 @dataclass(frozen=True)
 class ModernRun:
-    """The scores of every system under each scorer asked for, in order; ``skipped``: what a
-    scorer could not score; ``warnings``: those of every score, each once; ``layout`` and
-    ``schema``: the gold file's."""
+    """The scores of every system under each scorer asked for; ``layout``: the gold file's."""
 
     options: tuple[ModernOptions, ...]
     scores: tuple[tuple[ModernScores, ...], ...]
@@ -35,15 +33,8 @@ class ModernRun:
 
 
 def read_predictions(path: str | Path, gold: ModernFile, parse: str = "strict") -> ModernFile:
-    """A prediction file read for ``gold``: in the gold's schema; raw answers read as ``parse``
-    says, their role names matched to the gold's roles of each type; a gold file of a layout
-    that allows it (FAMuS's prompts) read as predictions, as FAMuS's report baseline is.
-
-    Raises
-    ------
-    InputError
-        If the file is unreadable, of no layout, or the gold file itself.
-    """
+    """A prediction file read for ``gold``: in its schema and role names; a FAMuS prompt file
+    read as predictions, as FAMuS's report baseline is."""
     text = read_text(path)
     layout = detect_layout(text)
     options = layout_named(layout).read_options if layout else frozenset()
@@ -83,19 +74,10 @@ def score_modern_files(key_path: str | Path, predictions: Sequence[str | Path],
                        parse: str = "strict", schema: str | Path | None = None) -> ModernRun:
     """Score each prediction file under each of ``options``.
 
-    With more than one scorer, a file a scorer cannot take (per-role extracts, another
-    schema) is left out of it and named in ``skipped``; with one, that scorer's refusal is the
-    answer. Read ``'lenient'``, each score also holds the overall counts of the same answers
-    read ``'strict'``, to show what the repairs changed. ``options`` None: the scorers
-    :func:`reported_scorers` gives for the key's schema; a function: those it gives for it.
-    ``schema``: the key's, a name or a TOML file; None: the one its layout says.
-
-    Raises
-    ------
-    UsageError
-        If two prediction files give the same system name.
-    InputError
-        If a file is unreadable or not a modern MUC-4 file.
+    With more than one scorer, a file a scorer cannot take is left out of it and named in
+    ``skipped``; with one, that scorer's refusal is the answer. Read ``'lenient'``, each score
+    also holds the counts of the answers read ``'strict'``. ``options`` may be None
+    (:func:`reported_scorers` of the key's schema) or a function of that schema.
     """
     gold = read_modern(key_path, schema=None if schema is None else resolve_schema(schema))
     if options is None:

@@ -1,13 +1,9 @@
 """The ``gtt`` metric: template matching as GTT's ``eval.py`` (Du, Rush & Cardie 2021) counts it.
 
-Per document the original enumerates every one-to-one partial map from predicted to gold
-templates in ``itertools.product`` order (the last predicted template varying fastest,
-"unmapped" last) and keeps the first whose document F1 is strictly greater than the best so
-far. muceval searches depth-first in that order, skipping a subtree when even its best
-completion cannot beat the best F1 so far, or when every map in it has an earlier map of the
-same counts (equal templates swapped; an earlier prefix of the same counts). Skipping never
-changes which map wins, ties included (``tests/test_gtt_search.py`` checks it against the
-full enumeration); twelve templates take milliseconds, not years (``benchmarks/gtt_search.py``).
+The original enumerates every partial map of predicted to gold templates in
+``itertools.product`` order and keeps the first of strictly greatest F1; muceval searches
+depth-first in that order, skipping subtrees that cannot win, which never changes which map
+wins, ties included (``tests/test_gtt_search.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +19,7 @@ __all__ = ["GttTemplate", "best_map", "gold_templates", "mapped_pairs",
            "predicted_templates", "score_document"]
 
 FIELDS = ("incident_type", *ROLES)
-"""The rows of the per-role breakdown: the incident type, then the five roles."""
+
 
 @dataclass(frozen=True)
 class GttTemplate:
@@ -42,8 +38,7 @@ def _projected(template: ModernTemplate,
 
 def gold_templates(templates: Sequence[ModernTemplate], roles: tuple[str, ...] = ROLES,
                    norm: Callable[[str], str] = normalize) -> list[GttTemplate]:
-    """Gold templates: mentions normalised, empty entities dropped, exact duplicates dropped;
-    per role of ``roles`` (a schema's, or the roles of a document's templates)."""
+    """Gold templates: mentions normalised, empty entities and exact duplicates dropped."""
     return list(dict.fromkeys(GttTemplate(t.incident_type or "", tuple(
         tuple(frozenset(norm(m) for m in e) for e in entities if e)
         for entities in _projected(t, roles))) for t in templates))
@@ -91,8 +86,7 @@ def _f1(p_num: float, p_den: int, r_num: float, r_den: int) -> float:
 
 def _pair_gains(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
                 role_match: bool = False) -> list[list[tuple[int, int] | None]]:
-    """(p_num, r_num) a mapped pair adds, or None when the pair may not be aligned (then both
-    count as unmapped): see :func:`_credited`."""
+    """(p_num, r_num) a mapped pair adds, or None (both unmapped): see :func:`_credited`."""
     return [[_gain(_credited(p, g, role_match)) for g in golds] for p in preds]
 
 
@@ -112,8 +106,7 @@ def best_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
              role_match: bool = False) -> tuple[int, ...]:
     """The map the original keeps: ``map[i]`` is the gold template of prediction ``i`` (-1: none).
 
-    ``role_match`` states a stricter criterion than the original's: a pair may be
-    aligned only when some role entity matches, not on the incident type alone.
+    ``role_match``: a stricter criterion, no pair on the incident type alone.
 
     >>> g = GttTemplate("attack", ((frozenset({"x"}),), (), (), (), ()))
     >>> best_map([g, g], [g])
@@ -126,11 +119,9 @@ def best_map(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
 def _f1_ceiling(p_max: int, r_max: int, p_den: int, r_den: int) -> list[list[float]]:
     """``ceiling[p][r]``: the greatest float F1 of any ``p_num <= p``, ``r_num <= r``.
 
-    Rounding makes the float F1 not quite monotone (two numerators with the same exact
-    F1 may round apart), so a bound on the numerators bounds the float F1 only through
-    this maximum over every point below it, never through its corner alone. The table
-    takes :meth:`Counts.f1`'s operations in its order, so its values are those of
-    :func:`_f1` (``tests/test_gtt_search.py``).
+    Rounding makes the float F1 not quite monotone, so a bound on the numerators bounds it
+    only through this maximum over every point below it, never through its corner alone. The
+    table takes :meth:`Counts.f1`'s operations in its order, so its values are :func:`_f1`'s.
     """
     p = [k / p_den for k in range(p_max + 1)] if p_den else [0.0]
     r = [k / r_den for k in range(r_max + 1)] if r_den else [0.0]
@@ -159,10 +150,9 @@ def _twins(items: Sequence[tuple[tuple[int, int], ...]]) -> list[int]:
 
 def _matching(gains: list[list[tuple[int, int]]], first: int,
               cols: Sequence[int]) -> tuple[int, int]:
-    """The most p_num, and separately the most r_num, that the predictions from ``first`` on
-    can add mapped one-to-one to the gold templates ``cols``; ``gains[i][j]`` is a pair's
-    (p_num, r_num). Gains are never negative, so leaving a prediction unmapped never beats a
-    match and a matching of the smaller side is enough."""
+    """The most p_num, and separately r_num, the predictions from ``first`` on can add mapped
+    to the gold templates ``cols``: gains are never negative, so leaving a prediction unmapped
+    never beats a match and a matching of the smaller side is enough."""
     rows = [[row[j] for j in cols] for row in gains[first:]]
     if not rows or not rows[0]:
         return 0, 0
@@ -172,17 +162,14 @@ def _matching(gains: list[list[tuple[int, int]]], first: int,
             largest_matching([[g[1] for g in row] for row in rows]))
 
 
-_FEW_MAPS = 100
-"""Up to this many candidate maps ((n_gold + 1) ** n_pred) the search runs without bounds."""
+_FEW_MAPS = 100  # up to this many candidate maps the search runs without bounds
 
 
 class _MapSearch:
     """Depth-first search of the maps in the original's order, keeping its first maximum.
 
-    The bound: the most p_num, and separately r_num, that the remaining predictions can add
-    one-to-one to the unused gold templates (:func:`_matching`), read through
-    :func:`_f1_ceiling`. Both sides of the comparison are floats that :func:`_f1` computes,
-    so the decision is exact, ties of F1 a last bit apart included.
+    The bound (:func:`_matching` read through :func:`_f1_ceiling`) and the best F1 are floats
+    that :func:`_f1` computes, so the decision is exact, ties a last bit apart included.
     """
 
     def __init__(self, gains: Sequence[Sequence[tuple[int, int] | None]],
@@ -285,9 +272,7 @@ def mapped_pairs(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
 def score_document(preds: Sequence[GttTemplate], golds: Sequence[GttTemplate],
                    role_match: bool = False,
                    fields: tuple[str, ...] = FIELDS) -> dict[str, Counts]:
-    """Per field of ``fields`` (the type, then the roles the templates were made with), the
-    counts of one document at the original's map (with ``role_match``: at the best map of the
-    stricter criterion, see :func:`best_map`)."""
+    """Per field of ``fields``, the counts of one document at the best map (:func:`best_map`)."""
     credited = {i: (j, counts) for i, j, counts in mapped_pairs(preds, golds, role_match)}
     mapped_gold = {j for j, _ in credited.values()}
     parts = [credited[i][1] if i in credited else _alone(p, predicted=True)

@@ -1,6 +1,5 @@
 """One-to-one alignments of the modern scorers: Kuhn–Munkres as the official scorers run it,
-and the largest matching sum that GTT's search and the 0/1 similarities need (NumPy and SciPy
-imported only for large ones)."""
+and the largest matching sum (NumPy and SciPy imported only for large ones)."""
 
 from __future__ import annotations
 
@@ -12,15 +11,12 @@ if TYPE_CHECKING:
 
 __all__ = ["assignment", "largest_matching"]
 
-SUBSET_COLUMNS = 6
-"""Up to this many entities or templates on the smaller side, :func:`largest_matching`
-runs over subsets."""
+SUBSET_COLUMNS = 6  # up to this many on the smaller side, largest_matching runs over subsets
 
 
 def assignment(matrix: np.ndarray, maximize: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Kuhn–Munkres (``scipy.optimize.linear_sum_assignment``), imported when first needed:
-    scipy.optimize takes a quarter of a second to import, and GTT's template F1 needs it
-    only for a document of more than :data:`SUBSET_COLUMNS` templates a side."""
+    """Kuhn–Munkres, imported when first needed: scipy.optimize takes a quarter of a second to
+    import, and GTT needs it only beyond :data:`SUBSET_COLUMNS` templates a side."""
     from scipy.optimize import linear_sum_assignment
 
     rows, cols = linear_sum_assignment(matrix, maximize=maximize)
@@ -29,8 +25,7 @@ def assignment(matrix: np.ndarray, maximize: bool = False) -> tuple[np.ndarray, 
 
 def largest_matching(weights: Sequence[Sequence[int]] | np.ndarray) -> int:
     """The largest sum of non-negative integer ``weights`` (rows of a matrix) over a one-to-one
-    matching: over the subsets of the smaller side when it is small (the usual document),
-    else Kuhn–Munkres (:func:`assignment`). Both give the maximum.
+    matching: over the subsets of the smaller side when it is small (the usual document).
 
     >>> largest_matching([[1, 1], [1, 0]])
     2
