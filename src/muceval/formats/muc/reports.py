@@ -1,8 +1,7 @@
 """Reader of the fixed-width score reports that the 1992 MUC-4 scorer prints (SCORER-SPEC §10).
 
 Sections are kept in file order with duplicates: the official LSI and SRI reports hold
-duplicated sections that were counted in their totals (SCORER-SPEC §13.3). Tabs are expanded
-to 8 columns.
+duplicated sections that were counted in their totals (SCORER-SPEC §13.3).
 
 >>> text = '''Configuration: config.el
 ...
@@ -78,10 +77,8 @@ class ReportRow(NamedTuple):
     """One tally row of a report (a named tuple, not a dataclass: a report holds tens of
     thousands and a tuple is built in a third of the time).
 
-    ``tally`` holds the printed counts (``pie`` is never printed, so it is 0);
-    ``rec``/``pre``/``ovg``/``fal`` are the printed percentages, ``None`` for
-    ``*`` or when the column is absent. ``has_fal`` tells whether a FAL column
-    was printed. ``line`` is the 1-based line number in the file.
+    ``tally`` holds the printed counts (``pie`` is never printed: 0); ``rec``, ``pre``, ``ovg``
+    and ``fal`` the printed percentages, ``None`` for ``*`` or an absent column.
 
     >>> row = parse_report(_EXAMPLE).summary_row("ALL TEMPLATES")
     >>> (row.tally.pos, row.rec, row.fal, row.has_fal)
@@ -130,8 +127,7 @@ class ReportBlock:
 class ScoreReport:
     """A whole 1992 score report.
 
-    ``header`` holds the non-blank lines before the first section;
-    ``summary`` the rows of the final summary; ``f_measures`` the printed
+    ``header`` holds the non-blank lines before the first section; ``f_measures`` the printed
     (P&R, 2P&R, P&2R), or ``None`` when the report says they are not available.
     """
 
@@ -444,28 +440,21 @@ class _ReportParser:
 def read_report(path: str | Path) -> ScoreReport:
     """Read a score report as the 1992 MUC-4 scorer printed it.
 
-    The reader keeps what is needed to recompute and compare scores: every tally row of
-    every template-pair section (in file order, duplicated sections kept, as the official
-    reports of some sites have them), the summary rows and the F-measures. It reads the
-    official reports of the MUC-4 distribution and those :func:`format_report` writes, in
-    Latin-1 (as the 1992 files are) or UTF-8.
+    It keeps every tally row of every template-pair section (in file order, duplicated
+    sections kept), the summary rows and the F-measures: what is needed to recompute and
+    compare scores. It reads the official MUC-4 reports and those :func:`format_report`
+    writes, in Latin-1 or UTF-8.
 
     Returns
     -------
     muceval.formats.muc.reports.ScoreReport
-        ``header``, ``blocks`` (one per key/response section), ``summary`` and
-        ``f_measures``; a row's ``tally`` holds the printed counts, its ``rec``, ``pre``,
-        ``ovg`` and ``fal`` the printed integer percentages.
+        ``blocks`` (one per key/response section), ``summary`` and ``f_measures``; a row's
+        ``tally`` holds the printed counts, its ``rec``, ``pre``, ``ovg``, ``fal`` the percentages.
 
     Raises
     ------
     InputError
-        If the file cannot be read or is not a complete report (no summary, no F-MEASURES
-        line, a malformed row), naming file and line.
-
-    See Also
-    --------
-    load_systems : Summaries and per-message tallies of systems from their reports.
+        If the file cannot be read or is not a complete report, naming file and line.
 
     Examples
     --------

@@ -1,13 +1,6 @@
-"""Reading and writing MUC template files (answer keys and system responses).
-
-As in the 1992 MUC-4 scorer (SCORER-SPEC §2), a file is cut into templates at the configured
-header lines, a template into slot regions at lines that start with a slot label, and every
-line of a region is one fill in the grammar of the slot's type. Where the 1992 program
-silently read ``<ERROR>`` (or died on a missing slot), a :class:`Problem` names file, line and
-column; what it accepted without complaint (a slot out of order, a set fill outside the set,
-an unlabelled line it ignored) is only a warning, so that every official file reads cleanly.
-The writer produces the 1992 layout: ``parse(write(t)) == t``.
-"""
+"""Reading and writing MUC template files (answer keys and system responses) in the 1992 layout
+(SCORER-SPEC §2): ``parse(write(t)) == t``. What the 1992 program accepted without complaint is
+only a warning, so that every official file reads cleanly."""
 
 from __future__ import annotations
 
@@ -202,9 +195,9 @@ class _FileParser:
                 outside.append(number)  # separators ("* * *") and blank lines are not text
         if current:
             templates.append(self.template(current))
-        if templates:  # without any, no_templates says what the file is
+        if templates:
             self.outside(outside, lines)
-        if not templates:
+        else:  # no_templates says what the file is
             self.no_templates(lines)
         self.duplicates(templates)
         return ParseResult(
@@ -425,25 +418,19 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
 
     The file is cut into templates at the configuration's template-header lines and into
     slots at its slot labels; each fill is parsed with the grammar of its slot's type. The
-    file may be UTF-8 or 8-bit (Latin-1, as the 1992 files are). Anything the 1992 program
-    accepted without complaint (a slot out of order, a set fill outside its set) is allowed
-    and not reported here; :func:`validate_files` lists it as warnings.
+    file may be UTF-8 or Latin-1. What the 1992 program accepted without complaint (a slot out
+    of order, a set fill outside its set) is allowed; :func:`validate_files` lists it.
 
     Returns
     -------
     muceval.core.model.TemplateFile
-        Every template in file order (``templates``); the message ids in order of first
-        appearance are ``message_ids()``.
+        Every template in file order (``templates``).
 
     Raises
     ------
     InputError
         If the file cannot be read, or listing every problem in it (an unknown slot label,
         a missing slot, an unparsable fill...), each with file, line and column.
-
-    See Also
-    --------
-    score_files : Read a key and responses and score them.
 
     Examples
     --------
@@ -465,11 +452,7 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
 
 
 def format_template(template: Template, config: Configuration) -> str:
-    """One template in the 1992 layout (no trailing blank line).
-
-    Labels are padded to a common column; further fills of a slot go on
-    continuation lines aligned under the first; a blank slot shows its marker.
-    """
+    """One template in the 1992 layout (no trailing blank line)."""
     longest = max((len(spec.label) for spec in config.slots), default=0)
     column = max(_MIN_VALUE_COLUMN, longest + _LABEL_GAP)
     pad = " " * column
