@@ -144,12 +144,7 @@ def _bundled(name: str) -> Configuration:
 def convert_configuration(
     config_el: str | Path, slots_el: str | Path | None = None, *, comment: str | None = None
 ) -> str:
-    """Convert a 1992 configuration (and its slot file) into native TOML text.
-
-    With the MUC-4 distribution (``../shared/muc4``; not bundled, so not run here)::
-
-        text = convert_configuration("tst3/config-tst3.el", "tst3/slotconfig-tst3.el")
-    """
+    """Convert a 1992 configuration (and its slot file) into native TOML text."""
     config = read_lisp_configuration(Path(config_el), slots_el)
     if comment is None:
         names = dict.fromkeys(Path(source).name for source in config.read_from)

@@ -98,10 +98,8 @@ def _slot_layout_problem(slots: tuple[SlotSpec, ...]) -> str | None:
 
 
 def _slot_references(config: Configuration) -> Iterator[tuple[str, str, str, str | None]]:
-    """Every slot id named outside the slot definitions, in the order they are checked.
-
-    Each comes as (slot id, check name, message if unknown, slot id to look up in ``where``).
-    """
+    """Every slot id named outside the slot definitions, in the order they are checked, as
+    (slot id, check name, message if unknown, slot id to look up in ``where``)."""
     for spec in config.slots:
         for target in spec.xref:
             yield (target, f"xref:{spec.slot_id}",

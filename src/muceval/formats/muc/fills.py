@@ -109,11 +109,9 @@ def _structure(s: str, lo: int, hi: int | None = None, marks: str = "()",
             if before >= lo and s[before] not in "(/:-":
                 continue
             quoted = _QUOTED.match(s, at, end)
-            if quoted is None:
-                yield at, char
+            if quoted is not None:
+                i = quoted.end()
                 continue
-            i = quoted.end()
-            continue
         yield at, char
 
 

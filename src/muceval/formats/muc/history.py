@@ -123,7 +123,6 @@ def _read_message(node: SExpr, path: str) -> HistoryMessage:
     items = list_items(node, path, 'expected a message ("MESSAGE-ID" template…)')
     if not items or not isinstance(items[0], String):
         raise error_at(path, node, 'a message must start with its id as a string ("MESSAGE-ID" …)')
-    message_id = items[0].value
     out: list[HistoryTemplate | HistoryMapping] = []
     for child in items[1:]:
         parts = list_items(child, path, 'expected a template ("ID" slot…) or (":MAP" pair…)')
@@ -134,7 +133,7 @@ def _read_message(node: SExpr, path: str) -> HistoryMessage:
         else:
             slots = tuple(_read_slot(slot, path) for slot in parts[1:])
             out.append(HistoryTemplate(parts[0].value, slots))
-    return HistoryMessage(message_id, tuple(out))
+    return HistoryMessage(items[0].value, tuple(out))
 
 
 def _map_side(node: SExpr, path: str) -> str | None:

@@ -97,12 +97,9 @@ class ReportRow(NamedTuple):
 
 @dataclass(frozen=True)
 class ReportBlock:
-    """One key/response template-pair section of a report, in file order.
-
-    ``key_id``/``response_id`` are ``None`` where the report prints ``<NONE>``; ``tag`` is one
-    of :data:`TAGS`. Irrelevant sections have no rows; optional sections without a response
-    have only the template-id row.
-    """
+    """One key/response template-pair section of a report; ``key_id``/``response_id`` are
+    ``None`` where it prints ``<NONE>``, ``tag`` is one of :data:`TAGS`. Irrelevant sections
+    have no rows; optional sections without a response have only the template-id row."""
 
     message_id: str
     key_id: str | None
@@ -125,11 +122,8 @@ class ReportBlock:
 
 @dataclass(frozen=True)
 class ScoreReport:
-    """A whole 1992 score report.
-
-    ``header`` holds the non-blank lines before the first section; ``f_measures`` the printed
-    (P&R, 2P&R, P&2R), or ``None`` when the report says they are not available.
-    """
+    """A whole 1992 score report: ``header`` holds the non-blank lines before the first
+    section; ``f_measures`` the printed (P&R, 2P&R, P&2R), or ``None`` if not available."""
 
     path: str
     header: tuple[str, ...]
@@ -177,9 +171,8 @@ def _plain_row(name: str, cols: str, line: int) -> ReportRow | None:
     measures = [None if v is None or v == "*" else int(v) for v in values[10:]]
     if max(numbers) > MAX_COUNT or any(m is not None and m > MAX_COUNT for m in measures):
         return None
-    has_fal = values[13] is not None
     return ReportRow(name, _tally(*numbers), measures[0], measures[1], measures[2],
-                     measures[3], has_fal, line)
+                     measures[3], values[13] is not None, line)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -290,14 +283,9 @@ def _kind(raw: str) -> object:
         return _BLANK
     if _RULE_LINE.match(line):
         return _RULE
-    row = _plain_line(line, 0)
-    return None if row is None else row[:-1]  # all but the line number
-
-
-def _plain_line(line: str, number: int) -> ReportRow | None:
     match = _ROW.match(line)
-    return None if match is None else _plain_row(match.group("name").strip(),
-                                                 match.group("cols"), number)
+    row = None if match is None else _plain_row(match.group("name").strip(), match.group("cols"), 0)
+    return None if row is None else row[:-1]  # all but the line number
 
 
 @dataclass
@@ -336,8 +324,6 @@ class _ReportParser:
     def feed(self, number: int, line: str, form_feed: bool) -> None:
         if form_feed and self.state == "block":
             self.close_block()
-        if self._plain(number, line):
-            return
         stripped = line.strip()
         if self.state == "end":
             if stripped:
@@ -370,21 +356,13 @@ class _ReportParser:
             self._row(number, line, stripped)
 
     def takes_rows(self) -> bool:
-        """Whether a plain tally row goes here (after the SLOT heading of a section or of
-        the summary). No other kind of line can be one (an id line has no '|', a heading no
-        number, a rule and the F-measures neither), so such a row is read before the checks
-        for every other kind."""
+        """Whether a plain tally row goes here (after the SLOT heading of a section or of the
+        summary). No other kind of line can be one (an id line has no '|', a heading no number,
+        a rule and the F-measures neither), so it is read before the checks for other kinds."""
         return self.heading and (self.current is not None or self.state == "summary")
 
     def add(self, row: ReportRow) -> None:
         (self.summary if self.current is None else self.current.rows).append(row)
-
-    def _plain(self, number: int, line: str) -> bool:
-        """Whether ``line`` was a plain tally row where rows go, now read."""
-        row = _plain_line(line, number) if self.takes_rows() else None
-        if row is not None:
-            self.add(row)
-        return row is not None
 
     def _open_block(self, number: int, id_match: re.Match[str]) -> None:
         if self.state == "summary":

@@ -421,11 +421,6 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
     file may be UTF-8 or Latin-1. What the 1992 program accepted without complaint (a slot out
     of order, a set fill outside its set) is allowed; :func:`validate_files` lists it.
 
-    Returns
-    -------
-    muceval.core.model.TemplateFile
-        Every template in file order (``templates``).
-
     Raises
     ------
     InputError
