@@ -16,10 +16,8 @@ from muceval.core.model import (
 from muceval.errors import InputError
 from muceval.formats.files import read_text
 
-# The defaults of the 1992 program (manual, "Defining your template files"),
-# used by both readers for options a file does not give. They differ from the
-# dataclass defaults of ``Configuration`` in ``query_verbose`` and
-# ``display_type`` (nil displays the matched/missing scores).
+# The 1992 defaults (manual, "Defining your template files") of options a file does not give;
+# unlike those of ``Configuration``, query_verbose and nil display_type (matched/missing).
 DEFAULTS = Configuration(
     slots=(),
     query_verbose=True,

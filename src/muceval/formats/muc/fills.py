@@ -349,9 +349,8 @@ def _top_level_pieces(s: str, lo: int, hi: int) -> list[tuple[int, int]]:
 def _parse_location(s: str, lo: int, hi: int) -> Value:
     pieces = _top_level_pieces(s, lo, hi)
     if len(pieces) > 1 and all(_has_colon(s, a, b) for a, b in pieces):
-        # `C: P (CITY) / C: P (TOWN)`: every alternative is a whole location, and
-        # the 1992 program matched a response equal to any one of them (TST4 key).
-        # `COLOMBIA / COLOMBIA: MEDELLIN` keeps the manual's reading below.
+        # `C: P (CITY) / C: P (TOWN)`: each alternative is a whole location, and the 1992 program
+        # matched a response equal to any (TST4 key); `COLOMBIA / COLOMBIA: MEDELLIN` reads below.
         return _alternatives([_parse_location(s, a, b) for a, b in pieces])
     if not _has_colon(s, lo, hi):
         # A line without ':' is a plain string, not a location structure

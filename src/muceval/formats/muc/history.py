@@ -50,9 +50,8 @@ __all__ = [
     "write_history",
 ]
 
-# The 1992 pretty-printer puts a judgement on one line when it ends within
-# this many columns, and one element a line otherwise (measured on the
-# TST3/TST4 history files, which it reproduces byte for byte).
+# The 1992 pretty-printer puts a judgement on one line if it ends within this many columns, else
+# one element a line (measured on the TST3/TST4 histories, which it reproduces byte for byte).
 _LINE_WIDTH = 75
 
 _JUDGEMENTS = {j.value: j for j in Judgement}

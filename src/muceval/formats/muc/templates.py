@@ -47,9 +47,8 @@ __all__ = [
     "write_templates",
 ]
 
-# Columns of the value text in written files: the longest MUC-4 label is 33
-# characters and the official keys put values at column 36 (35 characters of
-# label and padding); keep at least two spaces after any label.
+# Written values start at column 36 as in the official keys (the longest MUC-4 label has 33
+# characters), at least two spaces after any label.
 _MIN_VALUE_COLUMN = 35
 _LABEL_GAP = 2
 
@@ -213,9 +212,8 @@ class _FileParser:
                          f"{lines[start - 1].strip()[:40]!r}: skipped, as the 1992 program did")
 
     def no_templates(self, lines: list[str]) -> None:
-        # An empty file (or comments only) is what a system that found nothing
-        # writes: the 1992 program scored every key template as missing. Other
-        # text without a single template header is not a template file at all.
+        # An empty file (or comments only) is what a system that found nothing writes (the 1992
+        # program scored every key template missing); other headerless text is no template file.
         if all(not line.strip() or line.startswith(";") for line in lines):
             self.warning(None, "no templates (an empty response: every key template is missing)")
         else:
@@ -226,8 +224,8 @@ class _FileParser:
             )
 
     def duplicates(self, templates: list[Template]) -> None:
-        # `cat key key` or a template pasted twice would be scored twice without a
-        # word; no MUC file repeats a message or a template id.
+        # `cat key key` or a pasted template would be scored twice without a word; no MUC file
+        # repeats a message or a template id.
         first_of_message: dict[str, int | None] = {}
         first_of_template: dict[tuple[str, str], int | None] = {}
         previous = None
