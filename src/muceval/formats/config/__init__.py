@@ -37,33 +37,26 @@ def load_configuration(path: str | Path, slots_path: str | Path | None = None, *
                        slot_file_alone: bool = False) -> Configuration:
     """Read a scorer configuration: native TOML (``*.toml``, any case) or a 1992 ``config-*.el``.
 
-    A configuration says which slots a template has (labels, types, set hierarchies,
-    cross-references) and how to score them (mapping restriction, premodifiers, subtotal rows,
-    display type).
-
     Parameters
     ----------
     slots_path : str or pathlib.Path or None, default None
-        The 1992 slot file (``slotconfig-*.el``). None: the file named by the
-        configuration's ``:slot-file`` option is looked for by its base name in the folder of
-        ``path``, or the slots are defined in ``path`` itself. Only for 1992 configurations.
+        The 1992 slot file (``slotconfig-*.el``), for a 1992 configuration only. None: the file
+        its ``:slot-file`` option names, looked for beside ``path``, or the slots in ``path``.
     slot_file_alone : bool, default False
-        Accept a 1992 slot file alone (only a ``define-muc-template-slots`` form) as the
-        configuration; every option then has its 1992 default. Refused by default, because
-        the numbers it gives differ from those of the configuration that was probably meant.
+        Accept a 1992 slot file alone as the configuration, every option at its 1992 default
+        (refused by default: its numbers differ from those of the configuration meant).
 
     Returns
     -------
     muceval.core.model.Configuration
-        The configuration (immutable); its ``source`` records the file(s) read.
+        Its ``source`` records the file(s) read.
 
     Raises
     ------
     UsageError
         If ``slots_path`` is given with a TOML configuration.
     InputError
-        If a file cannot be read or is malformed, if no slot definitions are found, or if a
-        slot file is given alone without ``slot_file_alone``; each problem names file and line.
+        If a file cannot be read, is malformed or defines no slots (naming file and line).
 
     Examples
     --------
@@ -111,14 +104,8 @@ def _explained(error: InputError, path: Path, slots_path: str | Path | None) -> 
 def bundled_configuration(name: str = "muc4") -> Configuration:
     """A configuration shipped with muceval (``src/muceval/data/<name>.toml``), cached.
 
-    ``muc4`` is the 1992 TST3 configuration of the MUC-4 Scoring System (``config-tst3.el``
-    with ``slotconfig-tst3.el``, converted), its message-header pattern widened to every
-    MUC-3 and MUC-4 message set.
-
-    Parameters
-    ----------
-    name : str, default 'muc4'
-        The file name without ``.toml``.
+    ``muc4`` is the 1992 TST3 configuration (``config-tst3.el`` with ``slotconfig-tst3.el``),
+    converted, its message-header pattern widened to every MUC-3 and MUC-4 message set.
 
     Raises
     ------
@@ -157,12 +144,7 @@ def _bundled(name: str) -> Configuration:
 def convert_configuration(
     config_el: str | Path, slots_el: str | Path | None = None, *, comment: str | None = None
 ) -> str:
-    """Convert a 1992 configuration (and its slot file) into native TOML text.
-
-    With the MUC-4 distribution (``../shared/muc4``; not bundled, so not run here)::
-
-        text = convert_configuration("tst3/config-tst3.el", "tst3/slotconfig-tst3.el")
-    """
+    """Convert a 1992 configuration (and its slot file) into native TOML text."""
     config = read_lisp_configuration(Path(config_el), slots_el)
     if comment is None:
         names = dict.fromkeys(Path(source).name for source in config.read_from)
@@ -179,17 +161,10 @@ def resolve_configuration(config: str | Path | None = None, slots: str | Path | 
     """The configuration a command or a report pipeline names, with the ``[alignment...]``
     tables of ``alignment_file`` merged in.
 
-    Parameters
-    ----------
-    config : str or pathlib.Path or None, default None
-        A muceval TOML file, a 1992 ``config-*.el`` (with ``slots``), or the name of a
-        bundled configuration (``'muc4'``; a file of that name wins). None: the bundled
-        MUC-4 configuration, or ``slots`` read alone when given.
-    slots : str or pathlib.Path or None, default None
-        A 1992 slot file (``slotconfig-*.el``).
+    ``config`` is a TOML file, a 1992 ``config-*.el`` (its slot file ``slots``), or the name of
+    a bundled configuration (a file of that name wins); None: the bundled MUC-4 configuration,
+    or ``slots`` read alone when given.
 
-    Examples
-    --------
     >>> resolve_configuration("muc4") is bundled_configuration("muc4")
     True
     """

@@ -16,10 +16,8 @@ from muceval.core.model import (
 from muceval.errors import InputError
 from muceval.formats.files import read_text
 
-# The defaults of the 1992 program (manual, "Defining your template files"),
-# used by both readers for options a file does not give. They differ from the
-# dataclass defaults of ``Configuration`` in ``query_verbose`` and
-# ``display_type`` (nil displays the matched/missing scores).
+# The 1992 defaults (manual, "Defining your template files") of options a file does not give;
+# unlike those of ``Configuration``, query_verbose and nil display_type (matched/missing).
 DEFAULTS = Configuration(
     slots=(),
     query_verbose=True,
@@ -98,10 +96,8 @@ def _slot_layout_problem(slots: tuple[SlotSpec, ...]) -> str | None:
 
 
 def _slot_references(config: Configuration) -> Iterator[tuple[str, str, str, str | None]]:
-    """Every slot id named outside the slot definitions, in the order they are checked.
-
-    Each comes as (slot id, check name, message if unknown, slot id to look up in ``where``).
-    """
+    """Every slot id named outside the slot definitions, in the order they are checked, as
+    (slot id, check name, message if unknown, slot id to look up in ``where``)."""
     for spec in config.slots:
         for target in spec.xref:
             yield (target, f"xref:{spec.slot_id}",

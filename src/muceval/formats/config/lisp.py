@@ -53,11 +53,6 @@ def read_lisp_configuration(
     File options are recorded as written relative to ``*muc-base-directory*``. A slot file
     given as the configuration is refused unless ``slot_file_alone`` (every option at its
     1992 default changes the numbers without a word).
-
-    With the MUC-4 distribution (``../shared/muc4``; not bundled, so not run here)::
-
-        cfg = read_lisp_configuration("tst3/config-tst3.el")
-        cfg.files[0]   # ('slot-file', 'tst3/slotconfig-tst3.el')
     """
     config_path = Path(config_path)
     name = str(config_path)
@@ -289,8 +284,7 @@ class _LispReader:
             return DisplayType(getattr(value, "name", None))
         except ValueError:
             choices = ", ".join(repr(d.value) for d in DisplayType)
-            expected = f":display-type: expected one of {choices} or nil"
-            raise self.unexpected(value, expected) from None
+            raise self.unexpected(value, f":display-type: expected one of {choices} or nil") from None
 
     def scored_slots(self, value: SExpr) -> tuple[str, ...] | None:
         if sexpr.is_symbol(value, ":all"):

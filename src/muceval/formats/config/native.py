@@ -113,16 +113,14 @@ class _TomlReader:
         fields["files"] = self.files(data.get("files", {}))
         if "scored-templates" in data:
             fields["scored_templates"] = self.scored_templates(data["scored-templates"])
-        slots = self.slots(data.get("slot"))
-        config = replace(DEFAULTS, slots=slots, source=self.path, read_from=(self.path,),
-                         **fields)
+        config = replace(DEFAULTS, slots=self.slots(data.get("slot")), source=self.path,
+                         read_from=(self.path,), **fields)
         _check_references(config, self.where, (self.path, None))
         if "alignment" in data:
             config = replace(config, alignment=read_alignment(self, data["alignment"], config))
         return config
 
     def templates(self, table: Any) -> dict[str, Any]:
-        """The fields given by the ``[templates]`` table."""
         templates = self.expect(table, dict, "[templates]", self.locate.table_line("[templates]"))
         self.check_keys(templates, _TEMPLATE_KEYS, "[templates]")
         fields: dict[str, Any] = {}

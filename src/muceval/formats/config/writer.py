@@ -19,11 +19,8 @@ from muceval.formats.config.native import _TEMPLATE_KEYS, FORMAT_VERSION
 
 
 def _toml_value(value: Any) -> str:
-    """One TOML value on one line: scalars as tomli_w writes them, arrays and tables inline.
-
-    A tab is written as ``\\t`` (tomli_w keeps it literal, which is legal but
-    invisible in a regular expression such as ``^[ \\t]*$``).
-    """
+    """One TOML value on one line: scalars as tomli_w writes them, arrays and tables inline; a
+    tab as ``\\t`` (tomli_w keeps it literal: legal, but invisible in ``^[ \\t]*$``)."""
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
     if isinstance(value, list | tuple):

@@ -32,9 +32,8 @@ ERROR_VALUE = Text("<ERROR>")
 class _Syntax(Exception):
     """A value that does not parse; ``col`` is the 0-based offset in the value text.
 
-    ``recoverable`` marks text after a complete quoted string: the extent of the
-    fill is still clear, so (like the 1992 scorer, which read it as ``<ERROR>``)
-    it is a warning, and the fill is kept as :data:`ERROR_VALUE`.
+    ``recoverable`` marks text after a complete quoted string: the extent of the fill is still
+    clear, so it is a warning and the fill is :data:`ERROR_VALUE`, as the 1992 scorer read it.
     """
 
     def __init__(self, col: int, message: str, recoverable: bool = False):
@@ -110,11 +109,9 @@ def _structure(s: str, lo: int, hi: int | None = None, marks: str = "()",
             if before >= lo and s[before] not in "(/:-":
                 continue
             quoted = _QUOTED.match(s, at, end)
-            if quoted is None:
-                yield at, char
+            if quoted is not None:
+                i = quoted.end()
                 continue
-            i = quoted.end()
-            continue
         yield at, char
 
 
@@ -239,14 +236,12 @@ def _unexpected(s: str, i: int, hi: int, after: str) -> _Syntax:
 def _operand(choices: list[_Choice]) -> Value:
     """The value of the choices that make one part of a structured fill.
 
-    A part written as one parenthesised group stays an alternative set, also
-    of one alternative. The 1992 program scored the response place
-    ``COLOMBIA: (MEDELLIN (CITY) - DORADAL (TOWN))`` partial against the TST4
-    key ``COLOMBIA: (MEDELLIN (CITY) - DORADAL (TOWN)) / (DORADAL (TOWN))``:
-    read as a set, the place equals the key's set of two places only by set
-    equality (SCORER-SPEC §3.1 rule 4), and the country gives the partial
-    (§3.4). Groups among several alternatives still merge into one set, and a
-    whole fill of one alternative is that alternative (§2.4.1).
+    A part written as one parenthesised group stays an alternative set, also of one alternative.
+    The 1992 program scored the response place ``COLOMBIA: (MEDELLIN (CITY) - DORADAL (TOWN))``
+    partial against the TST4 key ``COLOMBIA: (MEDELLIN (CITY) - DORADAL (TOWN)) / (DORADAL
+    (TOWN))``: read as a set, the place equals the key's set of two places only by set equality
+    (SCORER-SPEC §3.1 rule 4), and the country gives the partial (§3.4). Groups among several
+    alternatives still merge into one set; a whole fill of one alternative is that alternative.
     """
     if len(choices) == 1 and choices[0].grouped:
         value = choices[0].value
@@ -263,12 +258,11 @@ def _assemble(
 ) -> Value:
     """Combine choices around one kind of binary structural token.
 
-    ``/`` binds tighter than the structural token: the operands of ``A / B - C``
-    are ``or(A, B)`` and ``C`` (the 1992 reading of ``COLOMBIA / COLOMBIA:
-    MEDELLIN``). A parenthesised structured choice stands alone as an
-    alternative, which is how ``- 03 SEP 89 / (28 AUG 92 - 03 SEP 89)`` reads.
-    The operands are parts of a structure (:func:`_operand`); so is the whole
-    of ``elements`` when ``part`` is set (a place of a location).
+    ``/`` binds tighter than the structural token: the operands of ``A / B - C`` are
+    ``or(A, B)`` and ``C`` (the 1992 reading of ``COLOMBIA / COLOMBIA: MEDELLIN``). A
+    parenthesised structured choice stands alone as an alternative, which is how
+    ``- 03 SEP 89 / (28 AUG 92 - 03 SEP 89)`` reads. With ``part`` (a place of a location),
+    ``elements`` as a whole is a part of a structure (:func:`_operand`), like the operands.
     """
     segments: list[list[_Choice]] = [[]]
     ops: list[_Op] = []
@@ -355,9 +349,8 @@ def _top_level_pieces(s: str, lo: int, hi: int) -> list[tuple[int, int]]:
 def _parse_location(s: str, lo: int, hi: int) -> Value:
     pieces = _top_level_pieces(s, lo, hi)
     if len(pieces) > 1 and all(_has_colon(s, a, b) for a, b in pieces):
-        # `C: P (CITY) / C: P (TOWN)`: every alternative is a whole location, and
-        # the 1992 program matched a response equal to any one of them (TST4 key).
-        # `COLOMBIA / COLOMBIA: MEDELLIN` keeps the manual's reading below.
+        # `C: P (CITY) / C: P (TOWN)`: each alternative is a whole location, and the 1992 program
+        # matched a response equal to any (TST4 key); `COLOMBIA / COLOMBIA: MEDELLIN` reads below.
         return _alternatives([_parse_location(s, a, b) for a, b in pieces])
     if not _has_colon(s, lo, hi):
         # A line without ':' is a plain string, not a location structure
@@ -403,9 +396,8 @@ def parse_value_line(
 ) -> tuple[Value, BlankMarker | None, int, str, bool]:
     """Parse one value line: ``(fill, marker, error column, error message, recoverable)``.
 
-    ``fill`` is ``None`` when the line contributes no fill (``marker`` tells
-    how it was written); on a syntax error the message is non-empty and the
-    fill is ``<ERROR>``. Cached: the same values recur thousands of times.
+    ``fill`` is ``None`` when the line gives no fill (``marker`` tells how it was written), and
+    ``<ERROR>`` on a syntax error. Cached: the same values recur thousands of times.
     """
     m = _OPTIONAL_PREFIX.match(text)
     optional = m is not None
@@ -435,10 +427,8 @@ def parse_value_line(
 
 
 def parse_fill(text: str, slot_type: SlotType) -> Value:
-    """Parse one value line of a slot of type ``slot_type`` (as written after the label).
-
-    Returns ``None`` when the line gives no fill (``*``, ``-`` or nothing).
-    Raises :class:`InputError` when the value does not parse.
+    """Parse one value line of a slot (as written after the label): ``None`` when the line
+    gives no fill (``*``, ``-`` or nothing), :class:`InputError` when it does not parse.
 
     >>> parse_fill('DEATH: "JESUITS"', SlotType.SET)
     CrossRef(value=Text(raw='DEATH'), tag=Text(raw='"JESUITS"'))
@@ -491,11 +481,9 @@ def _bracket_slashes(text: str) -> str:
 
 
 def _bracketed_place(place: Value) -> str:
-    """A place with every ``/`` in parentheses, which are not the whole place's.
-
-    A place written as one parenthesised group is read as a set of one
-    (:func:`_operand`), so a range between alternatives brackets its ends.
-    """
+    """A place with every ``/`` in parentheses that are not the whole place's: a place written
+    as one group is a set of one (:func:`_operand`), so a range between alternatives brackets
+    its ends."""
     if isinstance(place, Between):
         return _join(" - ", _bracket_slashes(_fmt(place.first, "place")),
                      _bracket_slashes(_fmt(place.second, "place")))

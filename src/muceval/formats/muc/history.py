@@ -1,15 +1,5 @@
-"""History files: the human judgements the 1992 scorer recorded and reused.
-
-A history file is one Emacs Lisp list (SCORER-SPEC §12.1)::
-
-    (("TST3-MUC4-0011"                         ; message
-      ("1"                                     ; key template
-       (inc-date                               ; slot
-        ((range nil "04 MAY 1988") match (range nil "04 MAY 88"))
-        ("04 FEB 88" fail)))
-      (":MAP" ("1" . "2") (nil . "3"))))       ; a user mapping
-
-It is written back in the 1992 syntax and layout, so that the 1992 program can read it again.
+"""History files (SCORER-SPEC §12.1): the human judgements the 1992 scorer recorded and
+reused, written back in its syntax and layout so that the 1992 program can read them again.
 
 >>> h = parse_history('(("M-1" ("1" (inc-type ("ATTACK" partial "BOMBING")))))', "h")
 >>> [(m, t, s, e.judgement.value) for m, t, s, e in h.entries()]
@@ -60,9 +50,8 @@ __all__ = [
     "write_history",
 ]
 
-# The 1992 pretty-printer puts a judgement on one line when it ends within
-# this many columns, and one element a line otherwise (measured on the
-# TST3/TST4 history files, which it reproduces byte for byte).
+# The 1992 pretty-printer puts a judgement on one line if it ends within this many columns, else
+# one element a line (measured on the TST3/TST4 histories, which it reproduces byte for byte).
 _LINE_WIDTH = 75
 
 _JUDGEMENTS = {j.value: j for j in Judgement}
@@ -83,24 +72,18 @@ def read_history(path: str | Path) -> History:
     """Read a 1992 history file: the human judgements that earlier scoring runs recorded.
 
     When no rule decides whether a response fill matches a key fill (string fills, mostly),
-    the 1992 scorer asked its operator and stored the answer in a history file, which later
-    runs reused.
+    the 1992 scorer asked its operator and stored the answer for later runs.
 
     Returns
     -------
     muceval.core.model.History
-        The judgements in file order; ``entries()`` yields ``(message id, key template id,
-        slot id, entry)`` for each.
+        ``entries()`` yields ``(message id, key template id, slot id, entry)`` for each
+        judgement, in file order.
 
     Raises
     ------
     InputError
         If the file cannot be read or is not a well-formed history (file, line and column).
-
-    See Also
-    --------
-    save_history : Write a history back, atomically.
-    score_files : Takes a history (``history_path``).
 
     Examples
     --------
@@ -139,7 +122,6 @@ def _read_message(node: SExpr, path: str) -> HistoryMessage:
     items = list_items(node, path, 'expected a message ("MESSAGE-ID" template…)')
     if not items or not isinstance(items[0], String):
         raise error_at(path, node, 'a message must start with its id as a string ("MESSAGE-ID" …)')
-    message_id = items[0].value
     out: list[HistoryTemplate | HistoryMapping] = []
     for child in items[1:]:
         parts = list_items(child, path, 'expected a template ("ID" slot…) or (":MAP" pair…)')
@@ -150,7 +132,7 @@ def _read_message(node: SExpr, path: str) -> HistoryMessage:
         else:
             slots = tuple(_read_slot(slot, path) for slot in parts[1:])
             out.append(HistoryTemplate(parts[0].value, slots))
-    return HistoryMessage(message_id, tuple(out))
+    return HistoryMessage(items[0].value, tuple(out))
 
 
 def _map_side(node: SExpr, path: str) -> str | None:
@@ -201,16 +183,10 @@ def _read_entry(node: SExpr, path: str) -> HistoryEntry:
             mark,
             f"unknown judgement {sexpr.describe(mark)} (expected one of {', '.join(_JUDGEMENTS)})",
         )
-    response = _read_value(items[0], path)
     has_key = len(items) == 3
-    key = _read_value(items[2], path) if has_key else None
-    return HistoryEntry(
-        response=response,
-        judgement=_JUDGEMENTS[mark.name],
-        key=key,
-        has_key=has_key,
-        line=node.line or None,
-    )
+    return HistoryEntry(response=_read_value(items[0], path), judgement=_JUDGEMENTS[mark.name],
+                        key=_read_value(items[2], path) if has_key else None, has_key=has_key,
+                        line=node.line or None)
 
 
 def _read_value(node: SExpr, path: str) -> Value:
@@ -346,10 +322,8 @@ def _entry_lines(entry: HistoryEntry) -> list[str]:
 def insert_entries(
     text: str, added: Sequence[tuple[str, str, str, HistoryEntry]], path: str = "<string>"
 ) -> str:
-    """``text`` (a history file) with the ``added`` judgements in it, the rest byte for byte.
-
-    Each judgement goes where :func:`~muceval.core.model.add_judgement` puts it (at the end
-    of its slot, template or message, created if missing), written as :func:`write_history`
+    """``text`` (a history file) with the ``added`` judgements in it, the rest byte for byte:
+    each where :func:`~muceval.core.model.add_judgement` puts it, as :func:`write_history`
     writes it.
 
     >>> text = ';; checked by hand\\n(("M-1" ("1" (inc-type ("ATTACK" fail)))))'
@@ -383,8 +357,8 @@ class _Block(NamedTuple):
 
 class HistoryEditor:
     """A history file's ``text`` with judgements added (and taken back, last first) one at a
-    time: :meth:`text` is always ``insert_entries(text, added)``, but an answer costs what it
-    adds, not a new reading of the whole file.
+    time: :meth:`text` is ``insert_entries(text, added)``, but an answer costs what it adds, not
+    a new reading of the whole file.
 
     >>> editor = HistoryEditor('(("M-1" ("1" (inc-type ("ATTACK" fail)))))')
     >>> editor.add("M-1", "1", "inc-type", HistoryEntry(Text("X"), Judgement.FAIL))
@@ -430,11 +404,9 @@ class HistoryEditor:
         else:
             text = self._render(level, tree)
         if old is None:
-            keys = self._at.get(offset)
-            if keys is None:
-                keys = self._at[offset] = []
+            if offset not in self._at:
                 bisect.insort(self._offsets, offset)
-            keys.append(key)
+            self._at.setdefault(offset, []).append(key)
         self._blocks[key] = _Block(offset, level, tree, text)
         self._undo.append((key, old))
         self.added.append((message_id, template_id, slot_id, entry))
@@ -516,8 +488,7 @@ def _list_ends(top: SList) -> dict[tuple[str, ...], int]:
 
 
 def _named_children(node: SList, kind: type[String] | type[Symbol]) -> Iterator[tuple[str, SList]]:
-    """The lists among ``node``'s items (after its own id) whose head is a ``kind``, with
-    that head's name."""
+    """The lists among ``node``'s items (after its own id) headed by a ``kind``, by that name."""
     for item in node.items[1:] if node.items and not isinstance(node.items[0], SList) else node.items:
         if isinstance(item, SList) and item.items and isinstance(item.items[0], kind):
             head = item.items[0]
@@ -532,22 +503,18 @@ def _offset(text: str, line: int, column: int) -> int:
 
 
 def save_history(history: History, path: str | Path) -> None:
-    """Write ``history`` to ``path`` atomically: either the old file or the complete new one.
-
-    The text has the 1992 syntax and layout (:func:`write_history`), so that the 1992 program
-    can read it too.
+    """Write ``history`` to ``path`` atomically (the old file or the complete new one), in the
+    1992 syntax and layout, so that the 1992 program can read it too.
 
     Parameters
     ----------
     path : str or pathlib.Path
-        An existing file is replaced (keeping its permissions), a symbolic link is written
-        through.
+        An existing file is replaced (keeping its permissions), a symbolic link written through.
 
     Raises
     ------
     OutputError
-        If the file cannot be written (a missing folder, no permission) or is read-only;
-        the old file, if any, is then unchanged.
+        If the file cannot be written or is read-only; the old file is then unchanged.
 
     Examples
     --------

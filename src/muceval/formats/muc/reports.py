@@ -1,8 +1,7 @@
 """Reader of the fixed-width score reports that the 1992 MUC-4 scorer prints (SCORER-SPEC §10).
 
 Sections are kept in file order with duplicates: the official LSI and SRI reports hold
-duplicated sections that were counted in their totals (SCORER-SPEC §13.3). Tabs are expanded
-to 8 columns.
+duplicated sections that were counted in their totals (SCORER-SPEC §13.3).
 
 >>> text = '''Configuration: config.el
 ...
@@ -78,10 +77,8 @@ class ReportRow(NamedTuple):
     """One tally row of a report (a named tuple, not a dataclass: a report holds tens of
     thousands and a tuple is built in a third of the time).
 
-    ``tally`` holds the printed counts (``pie`` is never printed, so it is 0);
-    ``rec``/``pre``/``ovg``/``fal`` are the printed percentages, ``None`` for
-    ``*`` or when the column is absent. ``has_fal`` tells whether a FAL column
-    was printed. ``line`` is the 1-based line number in the file.
+    ``tally`` holds the printed counts (``pie`` is never printed: 0); ``rec``, ``pre``, ``ovg``
+    and ``fal`` the printed percentages, ``None`` for ``*`` or an absent column.
 
     >>> row = parse_report(_EXAMPLE).summary_row("ALL TEMPLATES")
     >>> (row.tally.pos, row.rec, row.fal, row.has_fal)
@@ -100,12 +97,9 @@ class ReportRow(NamedTuple):
 
 @dataclass(frozen=True)
 class ReportBlock:
-    """One key/response template-pair section of a report, in file order.
-
-    ``key_id``/``response_id`` are ``None`` where the report prints ``<NONE>``; ``tag`` is one
-    of :data:`TAGS`. Irrelevant sections have no rows; optional sections without a response
-    have only the template-id row.
-    """
+    """One key/response template-pair section of a report; ``key_id``/``response_id`` are
+    ``None`` where it prints ``<NONE>``, ``tag`` is one of :data:`TAGS`. Irrelevant sections
+    have no rows; optional sections without a response have only the template-id row."""
 
     message_id: str
     key_id: str | None
@@ -128,12 +122,8 @@ class ReportBlock:
 
 @dataclass(frozen=True)
 class ScoreReport:
-    """A whole 1992 score report.
-
-    ``header`` holds the non-blank lines before the first section;
-    ``summary`` the rows of the final summary; ``f_measures`` the printed
-    (P&R, 2P&R, P&2R), or ``None`` when the report says they are not available.
-    """
+    """A whole 1992 score report: ``header`` holds the non-blank lines before the first
+    section; ``f_measures`` the printed (P&R, 2P&R, P&2R), or ``None`` if not available."""
 
     path: str
     header: tuple[str, ...]
@@ -181,9 +171,8 @@ def _plain_row(name: str, cols: str, line: int) -> ReportRow | None:
     measures = [None if v is None or v == "*" else int(v) for v in values[10:]]
     if max(numbers) > MAX_COUNT or any(m is not None and m > MAX_COUNT for m in measures):
         return None
-    has_fal = values[13] is not None
     return ReportRow(name, _tally(*numbers), measures[0], measures[1], measures[2],
-                     measures[3], has_fal, line)
+                     measures[3], values[13] is not None, line)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -294,14 +283,9 @@ def _kind(raw: str) -> object:
         return _BLANK
     if _RULE_LINE.match(line):
         return _RULE
-    row = _plain_line(line, 0)
-    return None if row is None else row[:-1]  # all but the line number
-
-
-def _plain_line(line: str, number: int) -> ReportRow | None:
     match = _ROW.match(line)
-    return None if match is None else _plain_row(match.group("name").strip(),
-                                                 match.group("cols"), number)
+    row = None if match is None else _plain_row(match.group("name").strip(), match.group("cols"), 0)
+    return None if row is None else row[:-1]  # all but the line number
 
 
 @dataclass
@@ -340,8 +324,6 @@ class _ReportParser:
     def feed(self, number: int, line: str, form_feed: bool) -> None:
         if form_feed and self.state == "block":
             self.close_block()
-        if self._plain(number, line):
-            return
         stripped = line.strip()
         if self.state == "end":
             if stripped:
@@ -374,21 +356,13 @@ class _ReportParser:
             self._row(number, line, stripped)
 
     def takes_rows(self) -> bool:
-        """Whether a plain tally row goes here (after the SLOT heading of a section or of
-        the summary). No other kind of line can be one (an id line has no '|', a heading no
-        number, a rule and the F-measures neither), so such a row is read before the checks
-        for every other kind."""
+        """Whether a plain tally row goes here (after the SLOT heading of a section or of the
+        summary). No other kind of line can be one (an id line has no '|', a heading no number,
+        a rule and the F-measures neither), so it is read before the checks for other kinds."""
         return self.heading and (self.current is not None or self.state == "summary")
 
     def add(self, row: ReportRow) -> None:
         (self.summary if self.current is None else self.current.rows).append(row)
-
-    def _plain(self, number: int, line: str) -> bool:
-        """Whether ``line`` was a plain tally row where rows go, now read."""
-        row = _plain_line(line, number) if self.takes_rows() else None
-        if row is not None:
-            self.add(row)
-        return row is not None
 
     def _open_block(self, number: int, id_match: re.Match[str]) -> None:
         if self.state == "summary":
@@ -444,28 +418,21 @@ class _ReportParser:
 def read_report(path: str | Path) -> ScoreReport:
     """Read a score report as the 1992 MUC-4 scorer printed it.
 
-    The reader keeps what is needed to recompute and compare scores: every tally row of
-    every template-pair section (in file order, duplicated sections kept, as the official
-    reports of some sites have them), the summary rows and the F-measures. It reads the
-    official reports of the MUC-4 distribution and those :func:`format_report` writes, in
-    Latin-1 (as the 1992 files are) or UTF-8.
+    It keeps every tally row of every template-pair section (in file order, duplicated
+    sections kept), the summary rows and the F-measures: what is needed to recompute and
+    compare scores. It reads the official MUC-4 reports and those :func:`format_report`
+    writes, in Latin-1 or UTF-8.
 
     Returns
     -------
     muceval.formats.muc.reports.ScoreReport
-        ``header``, ``blocks`` (one per key/response section), ``summary`` and
-        ``f_measures``; a row's ``tally`` holds the printed counts, its ``rec``, ``pre``,
-        ``ovg`` and ``fal`` the printed integer percentages.
+        ``blocks`` (one per key/response section), ``summary`` and ``f_measures``; a row's
+        ``tally`` holds the printed counts, its ``rec``, ``pre``, ``ovg``, ``fal`` the percentages.
 
     Raises
     ------
     InputError
-        If the file cannot be read or is not a complete report (no summary, no F-MEASURES
-        line, a malformed row), naming file and line.
-
-    See Also
-    --------
-    load_systems : Summaries and per-message tallies of systems from their reports.
+        If the file cannot be read or is not a complete report, naming file and line.
 
     Examples
     --------

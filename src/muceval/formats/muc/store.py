@@ -110,13 +110,10 @@ class HistoryStore:
             self._let_go(self._held.pop())
 
     def _let_go(self, lock: filelock.BaseFileLock) -> None:
-        """Release ``lock`` and remove its (empty) file, which would otherwise stay beside
-        the history after every session.
-
-        Removed while still held, and only if the path is still the file this session
-        locked: no other process holds it then, and one that opened it meanwhile finds the
-        file gone when it gets the lock (filelock checks) and takes a new one.
-        """
+        """Release ``lock`` and remove its (empty) file, else left beside the history after
+        every session: removed while still held, and only if the path is still the file this
+        session locked, so that no other process holds it, and one that opened it meanwhile
+        finds it gone when it gets the lock (filelock checks) and takes a new one."""
         taken = self._files.pop(lock.lock_file, None)
         try:
             if taken is not None and os.path.samestat(os.stat(lock.lock_file), taken):
@@ -191,11 +188,9 @@ class HistoryStore:
         return tuple(self._added)
 
     def record(self, message_id: str, template_id: str, slot_id: str, entry: HistoryEntry) -> None:
-        """Add one judgement to the history and save the file before returning.
-
-        A judgement whose save fails is not recorded (so a later save cannot write it over the
-        answer given instead); the :class:`HistorySaveError` holds the history with it.
-        """
+        """Add one judgement to the history and save the file before returning. A judgement
+        whose save fails is not recorded (so that a later save cannot write it over the answer
+        given instead); the :class:`HistorySaveError` holds the history with it."""
         before = self.history
         self.history = add_judgement(self.history, message_id, template_id, slot_id, entry)
         self._added.append((message_id, template_id, slot_id, entry))

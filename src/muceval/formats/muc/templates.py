@@ -1,13 +1,6 @@
-"""Reading and writing MUC template files (answer keys and system responses).
-
-As in the 1992 MUC-4 scorer (SCORER-SPEC §2), a file is cut into templates at the configured
-header lines, a template into slot regions at lines that start with a slot label, and every
-line of a region is one fill in the grammar of the slot's type. Where the 1992 program
-silently read ``<ERROR>`` (or died on a missing slot), a :class:`Problem` names file, line and
-column; what it accepted without complaint (a slot out of order, a set fill outside the set,
-an unlabelled line it ignored) is only a warning, so that every official file reads cleanly.
-The writer produces the 1992 layout: ``parse(write(t)) == t``.
-"""
+"""Reading and writing MUC template files (answer keys and system responses) in the 1992 layout
+(SCORER-SPEC §2): ``parse(write(t)) == t``. What the 1992 program accepted without complaint is
+only a warning, so that every official file reads cleanly."""
 
 from __future__ import annotations
 
@@ -54,9 +47,8 @@ __all__ = [
     "write_templates",
 ]
 
-# Columns of the value text in written files: the longest MUC-4 label is 33
-# characters and the official keys put values at column 36 (35 characters of
-# label and padding); keep at least two spaces after any label.
+# Written values start at column 36 as in the official keys (the longest MUC-4 label has 33
+# characters), at least two spaces after any label.
 _MIN_VALUE_COLUMN = 35
 _LABEL_GAP = 2
 
@@ -202,9 +194,9 @@ class _FileParser:
                 outside.append(number)  # separators ("* * *") and blank lines are not text
         if current:
             templates.append(self.template(current))
-        if templates:  # without any, no_templates says what the file is
+        if templates:
             self.outside(outside, lines)
-        if not templates:
+        else:  # no_templates says what the file is
             self.no_templates(lines)
         self.duplicates(templates)
         return ParseResult(
@@ -220,9 +212,8 @@ class _FileParser:
                          f"{lines[start - 1].strip()[:40]!r}: skipped, as the 1992 program did")
 
     def no_templates(self, lines: list[str]) -> None:
-        # An empty file (or comments only) is what a system that found nothing
-        # writes: the 1992 program scored every key template as missing. Other
-        # text without a single template header is not a template file at all.
+        # An empty file (or comments only) is what a system that found nothing writes (the 1992
+        # program scored every key template missing); other headerless text is no template file.
         if all(not line.strip() or line.startswith(";") for line in lines):
             self.warning(None, "no templates (an empty response: every key template is missing)")
         else:
@@ -233,8 +224,8 @@ class _FileParser:
             )
 
     def duplicates(self, templates: list[Template]) -> None:
-        # `cat key key` or a template pasted twice would be scored twice without a
-        # word; no MUC file repeats a message or a template id.
+        # `cat key key` or a pasted template would be scored twice without a word; no MUC file
+        # repeats a message or a template id.
         first_of_message: dict[str, int | None] = {}
         first_of_template: dict[tuple[str, str], int | None] = {}
         previous = None
@@ -425,25 +416,14 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
 
     The file is cut into templates at the configuration's template-header lines and into
     slots at its slot labels; each fill is parsed with the grammar of its slot's type. The
-    file may be UTF-8 or 8-bit (Latin-1, as the 1992 files are). Anything the 1992 program
-    accepted without complaint (a slot out of order, a set fill outside its set) is allowed
-    and not reported here; :func:`validate_files` lists it as warnings.
-
-    Returns
-    -------
-    muceval.core.model.TemplateFile
-        Every template in file order (``templates``); the message ids in order of first
-        appearance are ``message_ids()``.
+    file may be UTF-8 or Latin-1. What the 1992 program accepted without complaint (a slot out
+    of order, a set fill outside its set) is allowed; :func:`validate_files` lists it.
 
     Raises
     ------
     InputError
         If the file cannot be read, or listing every problem in it (an unknown slot label,
         a missing slot, an unparsable fill...), each with file, line and column.
-
-    See Also
-    --------
-    score_files : Read a key and responses and score them.
 
     Examples
     --------
@@ -465,11 +445,7 @@ def read_templates(path: str | Path, config: Configuration) -> TemplateFile:
 
 
 def format_template(template: Template, config: Configuration) -> str:
-    """One template in the 1992 layout (no trailing blank line).
-
-    Labels are padded to a common column; further fills of a slot go on
-    continuation lines aligned under the first; a blank slot shows its marker.
-    """
+    """One template in the 1992 layout (no trailing blank line)."""
     longest = max((len(spec.label) for spec in config.slots), default=0)
     column = max(_MIN_VALUE_COLUMN, longest + _LABEL_GAP)
     pad = " " * column
