@@ -13,7 +13,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -38,7 +37,6 @@ __all__ = [
     "Not",
     "SlotMatch",
     "ValueTest",
-    "condition_slots",
 ]
 
 ASSIGNMENTS = ("greedy", "optimal")
@@ -190,23 +188,6 @@ class Not:
 
 
 Condition = SlotMatch | MinMatchingSlots | MinEvidenceBits | MinPairScore | AllOf | AnyOf | Not
-
-
-def _walk(condition: Condition) -> Iterator[Condition]:
-    yield condition
-    if isinstance(condition, AllOf | AnyOf):
-        for c in condition.conditions:
-            yield from _walk(c)
-    elif isinstance(condition, Not):
-        yield from _walk(condition.condition)
-
-
-def condition_slots(conditions: tuple[Condition, ...]) -> tuple[str, ...]:
-    """Every slot id the conditions name (in order of appearance)."""
-    return tuple(dict.fromkeys(
-        slot for top in conditions for c in _walk(top)
-        if isinstance(c, SlotMatch | MinMatchingSlots | MinEvidenceBits) and c.slots is not None
-        for slot in c.slots))
 
 
 def _restriction_list(expr: Restriction) -> list[Any]:
