@@ -6,20 +6,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 MAX_MESSAGE = 400
-"""Longest message (and path) a problem shows; a message over 200 characters longer is cut to
-it, saying how much."""
+"""Longest message (and path) a :class:`Problem` shows."""
 
 
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with an input file, and where it is.
 
-    Readers collect problems (:func:`validate_files` gives all of them) and raise them
-    together in an :class:`InputError`. ``str()`` gives the ``path:line:column: message`` form that
-    editors and terminals can jump to. ``line`` and ``column`` are 1-based: ``line`` None when
-    the problem concerns the whole file (it cannot be read, is empty, ends too early),
-    ``column`` None when the reader does not know it. A message or path longer than
-    :data:`MAX_MESSAGE` characters is cut, saying how much was left out.
+    Readers raise problems together in an :class:`InputError` (:func:`validate_files` returns
+    them). ``str()`` gives the ``path:line:column: message`` form editors can jump to. ``line``
+    and ``column`` are 1-based, ``line`` None when the problem concerns the whole file,
+    ``column`` None when unknown. A message or path over :data:`MAX_MESSAGE` characters is
+    cut, saying how much was left out.
 
     Examples
     --------

@@ -1,8 +1,7 @@
 """Alignment criteria: which key/response template pairs may be aligned, and how pairs are chosen.
 
-A criterion never changes how an aligned pair is scored. The predefined ``"1992"``, the 1992
-program's mapping, is the default; others are written in the ``[alignment]`` tables of the
-native configuration (``docs/configuration.md``).
+A criterion never changes how an aligned pair is scored; the predefined ``"1992"`` (the 1992
+program's mapping) is the default.
 
 >>> strict = Criterion("strict", require=(SlotMatch("any", ("hum-tgt-name", "phys-tgt-id")),))
 >>> strict.describe()
@@ -303,8 +302,7 @@ class AlignmentSettings:
 
     @property
     def flag_criterion(self) -> str:
-        """The criterion whose refusals mark a pair as suspicious (``flag``, else the first
-        compared criterion other than the default, else the default)."""
+        """The criterion whose refusals mark a pair as suspicious."""
         if self.flag:
             return self.flag
         others = [n for n in self.compared if n != self.default]

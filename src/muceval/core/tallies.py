@@ -292,9 +292,6 @@ class Accumulator:
     def slot(self, slot_id: str) -> Tally:
         return _named(self.slots, slot_id)
 
-    def subtotal(self, name: str) -> Tally:
-        return _named(self.subtotals, name)
-
 
 @dataclass(frozen=True, slots=True)
 class Accumulators:
