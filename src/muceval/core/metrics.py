@@ -39,6 +39,7 @@ __all__ = [
     "FloatScores",
     "MeasureValues",
     "Scores",
+    "f_measure",
     "f_measure_1992",
     "f_measures_1992",
     "fallout",
@@ -201,6 +202,21 @@ def fallout(tally: Tally) -> float | None:
     0.1
     """
     return _ratio(tally.inc + tally.spu, tally.pie)
+
+
+def f_measure(precision: float | None, recall: float | None, beta: float = 1.0) -> float | None:
+    """F_beta = (beta² + 1)·P·R / (beta²·P + R); ``None`` if P or R is undefined, 0 if both are 0.
+
+    >>> round(f_measure(0.43, 0.29), 6)
+    0.346389
+    >>> f_measure(0.0, 0.0), f_measure(None, 0.5)
+    (0.0, None)
+    """
+    if precision is None or recall is None:
+        return None
+    b2 = beta * beta
+    den = b2 * precision + recall
+    return (b2 + 1.0) * precision * recall / den if den != 0 else 0.0
 
 
 class MeasureValues:

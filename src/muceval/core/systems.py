@@ -212,9 +212,8 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
     ``units="same"``: the union of the systems' units, a unit a system lacks counting as
     zeros. Across files that is exact only where no other system has key fills there (POS 0:
     spurious templates only); a system whose file lacks a unit with key fills was scored on
-    another test set, an :class:`InputError` naming the units. (Within one file, missing rows
-    are zeros: that file's author defined its units.) ``units="intersection"``: only the units
-    every system has.
+    another test set, an :class:`InputError` naming the units. ``units="intersection"``: only
+    the units every system has.
 
     Two systems of the same name, counts no MUC tally can have and units of different levels
     are an :class:`InputError` too.
