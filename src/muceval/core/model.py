@@ -144,9 +144,8 @@ IRRELEVANT_ID = "*"
 class Template:
     """One answer-key or response template.
 
-    ``template_id`` is ``"*"`` for an irrelevant template (a message with no relevant event).
     ``message_comment`` keeps text written after the message id (``DEV-MUC3-0001 (NCCOSC)``),
-    which the scorer ignores. ``slots`` holds the configuration's slots after the template id.
+    which the scorer ignores; ``slots`` holds the configuration's slots after the template id.
     """
 
     message_id: str

@@ -43,6 +43,7 @@ MANNER_LABELS: dict[str, str] = {
 """Accumulator name (as in :class:`~muceval.core.model.DisplayType`) → the report's row label."""
 _MANNER_OF_LABEL = {label: manner for manner, label in MANNER_LABELS.items()}
 
+
 @dataclass(frozen=True)
 class Row(MeasureValues):
     """One labelled row of a summary with its tallies and unrounded measures.

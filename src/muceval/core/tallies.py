@@ -56,8 +56,7 @@ class Tally:
     icr, ipa : int, default 0
         Fills judged correct and partially correct by a person (now or in the history).
     pie : int, default 0
-        Possible incorrect elements, the fallout denominator (set-fill slots only; the 1992
-        report never prints it).
+        Possible incorrect elements, the fallout denominator (set-fill slots only).
 
     Examples
     --------
