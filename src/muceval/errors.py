@@ -6,20 +6,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 MAX_MESSAGE = 400
-"""Longest message (and path) a problem shows; a message over 200 characters longer is cut to
-it, saying how much."""
+"""Longest message (and path) a :class:`Problem` shows."""
 
 
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with an input file, and where it is.
 
-    Readers collect problems (:func:`validate_files` gives all of them) and raise them
-    together in an :class:`InputError`. ``str()`` gives the ``path:line:column: message`` form that
-    editors and terminals can jump to. ``line`` and ``column`` are 1-based: ``line`` None when
-    the problem concerns the whole file (it cannot be read, is empty, ends too early),
-    ``column`` None when the reader does not know it. A message or path longer than
-    :data:`MAX_MESSAGE` characters is cut, saying how much was left out.
+    Readers raise problems together in an :class:`InputError` (:func:`validate_files` returns
+    them). ``str()`` gives the ``path:line:column: message`` form editors can jump to. ``line``
+    and ``column`` are 1-based, ``line`` None when the problem concerns the whole file,
+    ``column`` None when unknown. A message or path over :data:`MAX_MESSAGE` characters is
+    cut, saying how much was left out.
 
     Examples
     --------
@@ -61,10 +59,8 @@ class Problem:
 class MucevalError(Exception):
     """Base class of the errors muceval raises on purpose.
 
-    There are three kinds, each saying where the fault lies: :class:`InputError` (a file
-    muceval read is malformed), :class:`UsageError` (the caller asked for something that
-    cannot work) and :class:`OutputError` (a file could not be written). Any other exception
-    is a bug in muceval, not a user's mistake.
+    Its three kinds say where the fault lies: :class:`InputError`, :class:`UsageError` and
+    :class:`OutputError`. Any other exception is a bug in muceval, not a user's mistake.
 
     Examples
     --------
@@ -80,14 +76,12 @@ class MucevalError(Exception):
 class InputError(MucevalError):
     """An input file (templates, configuration, history, report, tallies) is malformed.
 
-    Every reader raises it with every problem it found before it had to stop, so that a user
-    can fix several at once (:func:`validate_files` collects them without raising).
+    Every reader raises it with all the problems it found before it had to stop.
 
     Parameters
     ----------
     problems : Problem or iterable of Problem
-        What is wrong, at least one (else a ValueError); kept as the tuple ``problems``.
-        ``str()`` of the error lists them one a line.
+        At least one (else a ValueError); kept as the tuple ``problems``, one a line in ``str()``.
 
     Examples
     --------
@@ -130,10 +124,9 @@ class InputError(MucevalError):
 class UsageError(MucevalError, ValueError):
     """The caller asked for what cannot work: a value out of range, or options that conflict.
 
-    A ``ValueError`` too, as for any bad argument. The message starts with the library's
-    parameter at fault (``mapping: ...``); the command line shows its flag instead
-    (``--mapping: ...``, :meth:`naming`). ``message`` (what is wrong and, where it helps,
-    what to do instead) and ``parameter`` are kept as given.
+    A ``ValueError`` too. The message starts with the parameter at fault (``mapping: ...``),
+    which the command line shows as its flag (:meth:`naming`); ``message`` and ``parameter``
+    are kept as given.
 
     Examples
     --------

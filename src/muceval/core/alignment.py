@@ -1,8 +1,7 @@
 """Alignment criteria: which key/response template pairs may be aligned, and how pairs are chosen.
 
-A criterion never changes how an aligned pair is scored. The predefined ``"1992"``, the 1992
-program's mapping, is the default; others are written in the ``[alignment]`` tables of the
-native configuration (``docs/configuration.md``).
+A criterion never changes how an aligned pair is scored; the predefined ``"1992"`` (the 1992
+program's mapping) is the default.
 
 >>> strict = Criterion("strict", require=(SlotMatch("any", ("hum-tgt-name", "phys-tgt-id")),))
 >>> strict.describe()
@@ -13,7 +12,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -38,7 +36,6 @@ __all__ = [
     "Not",
     "SlotMatch",
     "ValueTest",
-    "condition_slots",
 ]
 
 ASSIGNMENTS = ("greedy", "optimal")
@@ -192,23 +189,6 @@ class Not:
 Condition = SlotMatch | MinMatchingSlots | MinEvidenceBits | MinPairScore | AllOf | AnyOf | Not
 
 
-def _walk(condition: Condition) -> Iterator[Condition]:
-    yield condition
-    if isinstance(condition, AllOf | AnyOf):
-        for c in condition.conditions:
-            yield from _walk(c)
-    elif isinstance(condition, Not):
-        yield from _walk(condition.condition)
-
-
-def condition_slots(conditions: tuple[Condition, ...]) -> tuple[str, ...]:
-    """Every slot id the conditions name (in order of appearance)."""
-    return tuple(dict.fromkeys(
-        slot for top in conditions for c in _walk(top)
-        if isinstance(c, SlotMatch | MinMatchingSlots | MinEvidenceBits) and c.slots is not None
-        for slot in c.slots))
-
-
 def _restriction_list(expr: Restriction) -> list[Any]:
     return [expr.op, *(_restriction_list(o) if isinstance(o, Restriction) else o
                        for o in expr.operands)]
@@ -322,8 +302,7 @@ class AlignmentSettings:
 
     @property
     def flag_criterion(self) -> str:
-        """The criterion whose refusals mark a pair as suspicious (``flag``, else the first
-        compared criterion other than the default, else the default)."""
+        """The criterion whose refusals mark a pair as suspicious."""
         if self.flag:
             return self.flag
         others = [n for n in self.compared if n != self.default]

@@ -17,14 +17,9 @@ __all__ = ["ErrorCounts"]
 
 @dataclass(frozen=True)
 class ErrorCounts:
-    """Per system, a ``documents × categories`` array of error counts.
+    """Per system, a ``documents × categories`` array of error counts (a document a system
+    lacks counts zero); ``settings`` are the analysis's, which the counts depend on.
 
-    ``documents`` are shared by every system (a document a system lacks counts zero);
-    ``counts`` maps each system, in the order given, to its integer array; ``settings`` are
-    the analysis's, which the counts depend on.
-
-    Examples
-    --------
     >>> import numpy as np
     >>> c = ErrorCounts(("Missing_Template",), ("d1", "d2"),
     ...                 {"a": np.array([[1], [0]]), "b": np.array([[0], [0]])})

@@ -32,8 +32,7 @@ def csv_frame(text: str) -> Any:
 
 
 def data_frame(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> Any:
-    """A pandas data frame of ``rows`` with ``columns`` in that order (:class:`UsageError`
-    without pandas)."""
+    """A pandas data frame of ``rows`` with ``columns`` in that order."""
     return _pandas().DataFrame.from_records(list(rows), columns=list(columns))
 
 

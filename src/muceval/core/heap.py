@@ -15,14 +15,12 @@ _FREEZE = [False]
 @contextmanager
 def building(when: bool = True) -> Iterator[None]:
     """Pause the cyclic garbage collector while the block builds many objects that live to
-    the end of the run, and resume it after (``when`` False: change nothing).
+    the end of the run (``when`` False: change nothing).
 
-    Reading and scoring 17 MUC-4 systems makes hundreds of thousands of objects, none in a
-    reference cycle, and the automatic collections walked all of them hundreds of times over
-    the growing heap (0.9 s instead of 1.3–1.5 s). Reference counting still frees what the
-    block drops; a cycle it leaves is collected after it, unless frozen: in a process that
-    ends with the command (:func:`freeze_after_building`), what the block built is then frozen
-    (``gc.freeze``), else the collections that follow walk all of it up to three times more.
+    Scoring 17 MUC-4 systems makes hundreds of thousands of objects, none in a cycle, which
+    the automatic collections walked hundreds of times (0.9 s instead of 1.3–1.5 s). A cycle
+    the block leaves is collected after it; after :func:`freeze_after_building` what it built
+    is frozen, else the collections that follow walk all of it up to three times more.
 
     >>> import gc
     >>> with building():

@@ -65,8 +65,7 @@ _PROBE = (0.0, -0.0, 1.0, -2.5, 0.1, 1 / 3, 100.0, 12345678.0, 123456789012345.6
 
 @cache
 def _orjson_agrees() -> bool:
-    """Whether the installed orjson writes the probe values as :mod:`json` does (and the
-    integers): checked once per process."""
+    """Whether the installed orjson writes the probe values and integers as :mod:`json` does."""
     try:
         import orjson
     except ImportError:  # pragma: no cover - a declared dependency

@@ -1,8 +1,7 @@
 """The one registry of measures: recall, precision and the F-measures, from counts.
 
-Every measure is ``kappa·N2 / (alpha·POS + gamma·ACT)`` with ``N2 = 2·COR + PAR``. This module
-imports nothing heavy, so that the command line's options and the significance presets can
-list the measures without loading NumPy; :mod:`muceval.core.metrics` re-exports it.
+It imports nothing heavy, so that the command line's options and the significance presets
+can list the measures without loading NumPy; :mod:`muceval.core.metrics` re-exports it.
 
 >>> [m.id for m in MEASURES]
 ['recall', 'precision', 'f1', 'f0.5', 'f2']

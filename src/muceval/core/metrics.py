@@ -1,8 +1,6 @@
-"""Measures derived from tallies: recall, precision, overgeneration, fallout, F.
-
-Two flavours, kept strictly apart: the **1992 integers** of the reports (SCORER-SPEC §9:
-:func:`pct`; F from the *rounded* recall and precision, :func:`f_measures_1992`), and
-**floats** from the raw counts, without rounding, for machine-readable output and the tests.
+"""Measures derived from tallies, in two flavours kept strictly apart: the 1992 integers of
+the reports (SCORER-SPEC §9; F from the *rounded* recall and precision) and unrounded floats
+from the raw counts, for machine-readable output and the tests.
 
 >>> from muceval.core.tallies import Tally
 >>> t = Tally(pos=232, act=160, cor=60, par=3)
@@ -85,7 +83,7 @@ def _half_to_even(whole: int, rest: float | Fraction) -> int:
 class Scores:
     """The four integer measures of one report row; ``None`` prints as ``*``.
 
-    >>> Scores.of(Tally(pos=4, act=2, cor=1, par=1, inc=0, spu=0, mis=2))
+    >>> scores(Tally(pos=4, act=2, cor=1, par=1, inc=0, spu=0, mis=2))
     Scores(rec=38, pre=75, ovg=0, fal=None)
     """
 
@@ -94,15 +92,6 @@ class Scores:
     ovg: int | None
     fal: int | None
 
-    @classmethod
-    def of(cls, tally: Tally) -> Scores:
-        return cls(
-            rec=pct(tally.cor, tally.par, tally.pos),
-            pre=pct(tally.cor, tally.par, tally.act),
-            ovg=pct(tally.spu, 0, tally.act),
-            fal=pct(tally.inc + tally.spu, 0, tally.pie),
-        )
-
 
 def scores(tally: Tally) -> Scores:
     """The 1992 integer REC, PRE, OVG, FAL of ``tally`` (§9.1).
@@ -110,7 +99,12 @@ def scores(tally: Tally) -> Scores:
     >>> scores(Tally(pos=1, act=1, cor=1, pie=6))
     Scores(rec=100, pre=100, ovg=0, fal=0)
     """
-    return Scores.of(tally)
+    return Scores(
+        rec=pct(tally.cor, tally.par, tally.pos),
+        pre=pct(tally.cor, tally.par, tally.act),
+        ovg=pct(tally.spu, 0, tally.act),
+        fal=pct(tally.inc + tally.spu, 0, tally.pie),
+    )
 
 
 def round_f_1992(f: float) -> float:
@@ -303,10 +297,9 @@ def float_scores(tally: Tally) -> FloatScores:
     Returns
     -------
     muceval.core.metrics.FloatScores
-        Fractions in [0, 1], each None when its denominator is 0 (:func:`recall`,
-        :func:`precision`, :func:`overgeneration`, :func:`fallout`); ``f_pr``, ``f_2pr``,
-        ``f_p2r``: :func:`f_measure` with β = 1 (P&R), 0.5 (2P&R) and 2 (P&2R).
-        ``as_dict()`` gives them under their public names.
+        Fractions in [0, 1], each None when its denominator is 0; ``f_pr``, ``f_2pr``,
+        ``f_p2r``: F with β = 1 (P&R), 0.5 (2P&R) and 2 (P&2R); ``as_dict()`` gives them
+        under their public names.
 
     Examples
     --------

@@ -136,10 +136,6 @@ class Slot:
     marker: BlankMarker | None = None
     line: int | None = field(default=None, compare=False)
 
-    @property
-    def blank(self) -> bool:
-        return not self.fills
-
 
 IRRELEVANT_ID = "*"
 
@@ -148,9 +144,8 @@ IRRELEVANT_ID = "*"
 class Template:
     """One answer-key or response template.
 
-    ``template_id`` is ``"*"`` for an irrelevant template (a message with no relevant event).
     ``message_comment`` keeps text written after the message id (``DEV-MUC3-0001 (NCCOSC)``),
-    which the scorer ignores. ``slots`` holds the configuration's slots after the template id.
+    which the scorer ignores; ``slots`` holds the configuration's slots after the template id.
     """
 
     message_id: str
@@ -297,10 +292,9 @@ class Configuration:
 
     ``slots`` are in report order, the message-id and template-id slots first;
     ``scored_slots`` and ``scored_templates`` are ``None`` for ``:all``; ``files`` holds the
-    file options as ``(option, path)`` pairs (``("slot-file", "tst3/slotconfig-tst3.el")``);
-    ``source`` is where it was read from (for report headers), ``read_from`` every file read
-    for it, which no output may replace; ``alignment`` the native format's ``[alignment]``
-    tables (``None``: only the predefined criteria, the 1992 mapping by default).
+    file options as ``(option, path)`` pairs; ``source`` is where it was read from (for report
+    headers), ``read_from`` every file read for it, which no output may replace;
+    ``alignment`` the native format's ``[alignment]`` tables (``None``: the predefined only).
     """
 
     slots: tuple[SlotSpec, ...]

@@ -94,8 +94,8 @@ class ModernFile:
 
     ``schema`` names the template schema (:mod:`muceval.core.schema`); ``as_prediction``
     says that a gold file is read as predictions (FAMuS's report baseline: one context's gold
-    scored against another's); ``notes`` are what reading raw answers met (:class:`ParseNote`),
-    and ``parse`` how they were read (``'strict'`` or ``'lenient'``; None: not raw answers).
+    scored against another's); ``parse``: how raw answers were read (``'strict'`` or
+    ``'lenient'``; None: not raw answers).
     """
 
     path: str

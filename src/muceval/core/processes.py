@@ -1,9 +1,8 @@
 """Work split over forked processes on the cores nobody else is using: :func:`in_processes`.
 
-Not :mod:`multiprocessing` or :class:`concurrent.futures.ProcessPoolExecutor`: they send the
-work to their processes pickled, and a share of a session is a closure over the key, the
-history and the options, which does not pickle; they start helper threads in this process;
-and this process would wait idle instead of doing the first share itself.
+Not :mod:`multiprocessing` or ``ProcessPoolExecutor``: they pickle the work, and a share of a
+session is a closure over the key, history and options that does not pickle; they start
+helper threads here; and this process would wait idle instead of doing the first share.
 """
 
 from __future__ import annotations

@@ -46,8 +46,7 @@ class PairResponses:
 
     ``base`` (2 × 4: POS, ACT, COR, PAR of the first and the second pseudo-system) is what
     never moves; each of ``singles`` adds its row of ``contributions`` to whichever
-    pseudo-system receives it; each group adds the outcome of its assignment. The systems as
-    they are (every response with its owner) have the totals :attr:`observed`.
+    pseudo-system receives it; each group adds the outcome of its assignment.
     """
 
     a: str

@@ -42,8 +42,7 @@ def signature(settings: Mapping[str, Any], version: str | None = None) -> str:
 
 def document_header(format: str, settings: Mapping[str, Any], format_version: int = 1,
                     ) -> dict[str, Any]:
-    """The opening keys of every muceval JSON document: ``format``, ``format_version``, the
-    muceval version, the :func:`signature` of ``settings`` and the settings themselves.
+    """The opening keys of every muceval JSON document, ``settings`` last.
 
     >>> list(document_header("muceval-x", {"seed": 1}))
     ['format', 'format_version', 'muceval', 'signature', 'settings']

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from muceval.core.metrics import F_WEIGHTS, FloatScores, MeasureValues, f_measures_1992, scores
 from muceval.core.model import DisplayType
 from muceval.core.tallies import Tally
-from muceval.core.units import UnitTallies, check_counts
+from muceval.core.units import FIELDS, UnitTallies, check_counts
 from muceval.errors import InputError, UsageError
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ MANNER_LABELS: dict[str, str] = {
 }
 """Accumulator name (as in :class:`~muceval.core.model.DisplayType`) → the report's row label."""
 _MANNER_OF_LABEL = {label: manner for manner, label in MANNER_LABELS.items()}
+
 
 @dataclass(frozen=True)
 class Row(MeasureValues):
@@ -195,14 +196,13 @@ def units_disagree(units: Mapping[str, Tally], total: Tally) -> str | None:
     >>> units_disagree({"m1": Tally(pos=2, act=2, cor=1)}, Tally(pos=3, act=3, cor=1))
     'its units sum to POS 2 ACT 2 COR 1 PAR 0, its ALL TEMPLATES row says POS 3 ACT 3 COR 1 PAR 0'
     """
-    fields = ("pos", "act", "cor", "par")
-    summed = [sum(getattr(t, f) for t in units.values()) for f in fields]
-    stated = [getattr(total, f) for f in fields]
+    summed = Tally.total(units.values()).as_tuple()[:4]
+    stated = total.as_tuple()[:4]
     if summed == stated:
         return None
 
-    def shown(values: list[int]) -> str:
-        return " ".join(f"{f.upper()} {v}" for f, v in zip(fields, values, strict=True))
+    def shown(values: tuple[int, ...]) -> str:
+        return " ".join(f"{f} {v}" for f, v in zip(FIELDS, values, strict=True))
 
     return f"its units sum to {shown(summed)}, its ALL TEMPLATES row says {shown(stated)}"
 
@@ -213,9 +213,8 @@ def unit_tallies(systems: Sequence[ScoredSystem], units: str = "same") -> UnitTa
     ``units="same"``: the union of the systems' units, a unit a system lacks counting as
     zeros. Across files that is exact only where no other system has key fills there (POS 0:
     spurious templates only); a system whose file lacks a unit with key fills was scored on
-    another test set, an :class:`InputError` naming the units. (Within one file, missing rows
-    are zeros: that file's author defined its units.) ``units="intersection"``: only the units
-    every system has.
+    another test set, an :class:`InputError` naming the units. ``units="intersection"``: only
+    the units every system has.
 
     Two systems of the same name, counts no MUC tally can have and units of different levels
     are an :class:`InputError` too.

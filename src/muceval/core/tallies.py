@@ -56,8 +56,7 @@ class Tally:
     icr, ipa : int, default 0
         Fills judged correct and partially correct by a person (now or in the history).
     pie : int, default 0
-        Possible incorrect elements, the fallout denominator (set-fill slots only; the 1992
-        report never prints it).
+        Possible incorrect elements, the fallout denominator (set-fill slots only).
 
     Examples
     --------
@@ -138,10 +137,8 @@ class TemplateStatus(str, Enum):
 class FillCredit:
     """What one key fill, or one response fill credited against none, added to a slot's tally.
 
-    Recorded when asked (``ScoringOptions.fills``), for the fill units of
-    :func:`~muceval.core.unit_levels.units_of`. ``key``: the key fill in the scorer's normal
-    form, with its POS and the ACT, COR and PAR of the response fill credited against it;
-    ``None`` for a spurious ``response``.
+    Recorded for the fill units when asked (``ScoringOptions.fills``); fills are in the
+    scorer's normal form, ``key`` None for a spurious ``response``.
     """
 
     slot_id: str
@@ -164,8 +161,7 @@ class PairScore:
     ----------
     message_id : str
     key_id, response_id : str or None
-        The template ids; None where the report prints ``<NONE>``; ``'*'`` for an irrelevant
-        template.
+        The template ids: None where the report prints ``<NONE>``, ``'*'`` if irrelevant.
     status : TemplateStatus
         ``optional``: an optional template left unmatched (it counts nowhere); ``irrelevant``:
         nothing relevant on either side (NON 1 in the template-id row, for ALL TEMPLATES
@@ -173,8 +169,7 @@ class PairScore:
     template_id : Tally
         The template-id row, which never enters a total.
     slots : tuple of (str, Tally), default ()
-        Each content slot in configuration order with its tally; empty for entries not
-        scored slot by slot (irrelevant, optional without a response, ignored).
+        Each content slot's tally in configuration order; empty if not scored slot by slot.
     fills : tuple of FillCredit, default ()
         Every scored fill's credit, when asked for.
 
@@ -217,8 +212,6 @@ class PairScore:
         return Tally.total(t for _, t in self.slots)
 
 
-# Summary aggregation (SCORER-SPEC §8.3-8.4 and §11): sums of PairScores only.
-
 # Which of the four manners of treating unmapped templates receive an entry of a given status
 # (§8.4): irrelevant entries only add their template-id tallies (NON 1) to ALL TEMPLATES.
 _MANNERS_OF_STATUS: dict[TemplateStatus, tuple[DisplayType, ...]] = {
@@ -250,10 +243,8 @@ def manners_of(status: TemplateStatus) -> tuple[DisplayType, ...]:
 
 @dataclass(frozen=True, slots=True)
 class SlotLayout:
-    """Which rows a summary has, read once from the configuration.
-
-    ``slot_ids``: the scored content slots in report order; ``subtotals``: the subtotal rows
-    with their scored member slots; ``set_slots`` / ``string_slots``: the set / string fills.
+    """Which rows a summary has (the scored content slots in report order, the subtotals of
+    their scored members), read once from the configuration.
 
     >>> from muceval.core.model import Configuration, SlotSpec, SlotType
     >>> cfg = Configuration(slots=(SlotSpec("message-id", "0.", SlotType.MESSAGE_ID),
@@ -300,9 +291,6 @@ class Accumulator:
     def slot(self, slot_id: str) -> Tally:
         return _named(self.slots, slot_id)
 
-    def subtotal(self, name: str) -> Tally:
-        return _named(self.subtotals, name)
-
 
 @dataclass(frozen=True, slots=True)
 class Accumulators:
@@ -327,18 +315,17 @@ def sum_tallies(tallies: Iterable[Tally]) -> Tally:
 
 
 def _pair_matrix(pairs: Sequence[PairScore], layout: SlotLayout) -> np.ndarray:
-    """All tallies of ``pairs`` as one integer array of shape (pairs, 1 + slots, 11).
+    """All tallies of ``pairs`` as an array (pairs, template id + the layout's slots, 11).
 
-    Row 0 of each pair is its template-id row, then the layout's slots (zero where the pair
-    does not score one). Every accumulator sums masked slices of it: a Python loop over
-    (pair, slot, column) made summaries the slowest part of scoring.
+    Every accumulator sums masked slices of it: a Python loop over (pair, slot, column) made
+    summaries the slowest part of scoring.
     """
     import numpy as np  # imported here: scoring modern files needs no NumPy
 
     index = {sid: n + 1 for n, sid in enumerate(layout.slot_ids)}
     width = 1 + len(layout.slot_ids)
-    flat = [0] * (len(pairs) * width * len(TALLY_FIELDS))
     size = len(TALLY_FIELDS)
+    flat = [0] * (len(pairs) * width * size)
     for p, pair in enumerate(pairs):
         base = p * width * size
         flat[base : base + size] = _COUNTS(pair.template_id)
@@ -456,7 +443,6 @@ class TextFiltering:
     d: int = 0
 
     def tally(self) -> Tally:
-        """The TEXT FILTERING row: POS a+c, ACT a+b, COR a, SPU b, MIS c, NON d."""
         return Tally(
             pos=self.a + self.c,
             act=self.a + self.b,
@@ -545,12 +531,10 @@ class Summary:
 def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     """Accumulate a system's catalog entries (in report order) as the 1992 summary did.
 
-    Each entry is added to the manners its status belongs to (:func:`manners_of`): MATCHED
-    ONLY, MATCHED/MISSING (with missing templates), MATCHED/SPURIOUS (with spurious ones) and
-    ALL TEMPLATES (all: the official score). Each manner sums the slots, the configuration's
-    subtotals, the content slots (``total``) and the set and string fills; TEXT FILTERING
-    counts per message whether key and response are relevant. ``pairs`` are as
-    :meth:`Scorer.score` gives them, ``config`` the configuration they were scored with.
+    Each entry is added to the manners its status belongs to: MATCHED ONLY, MATCHED/MISSING
+    (with missing templates), MATCHED/SPURIOUS (with spurious ones) and ALL TEMPLATES (all:
+    the official score). ``pairs`` are as :meth:`Scorer.score` gives them, ``config`` the
+    configuration they were scored with.
 
     Returns
     -------
@@ -563,11 +547,6 @@ def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     ------
     ValueError
         If an entry scores a slot that is not a scored slot of ``config``.
-
-    See Also
-    --------
-    float_scores : Recall, precision and F of a summed tally.
-    format_report : The 1992 report of the same entries.
 
     Examples
     --------

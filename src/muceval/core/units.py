@@ -242,11 +242,10 @@ def from_arrays(
     Parameters
     ----------
     systems, units : sequence of str
-        The system names and the unit ids, each unique, in the order of the array's axes
-        (converted with ``str``).
+        Names and unit ids, each unique, in the order of the array's axes.
     counts : array_like
-        Shape ``(len(systems), len(units), 4)``: POS, ACT, COR, PAR of each system and
-        unit; whole numbers (floats such as ``2.0`` are accepted), copied as int64.
+        Shape ``(len(systems), len(units), 4)``: POS, ACT, COR, PAR; whole numbers (``2.0``
+        is accepted).
     level : {'message', 'template', 'fill'} or None, default None
         What one unit is, if known (reports and results name it).
 
