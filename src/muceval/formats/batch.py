@@ -154,4 +154,3 @@ def _response_files(
         else:
             raise fail(f"response {value!r} is neither a file nor a folder", "responses")
     return tuple(found)
-

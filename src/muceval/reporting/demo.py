@@ -147,5 +147,3 @@ def _html_report(config: Configuration, results: list[SystemResult], folder: Pat
     # The demo's own folder: running the demo again replaces what it wrote.
     return write_report(analysis, folder, ReportOptions(
         title="muceval demo: the bundled example", overwrite=True)).html
-
-

@@ -123,7 +123,6 @@ def _f_measure_lines(total: Tally) -> list[str]:
     ]
 
 
-
 def _header(config: Configuration, label: str) -> list[str]:
     lines = [f"Configuration: {label}", ""]
     if config.score_irrelevant:

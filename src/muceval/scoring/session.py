@@ -661,4 +661,3 @@ def _check_request(
         raise UsageError(
             "'ask' stores every answer in a history file: give a history (created if it "
             "does not exist) or a file to save it to", parameter="history_path")
-

@@ -352,4 +352,3 @@ def roles_by_type(documents: Iterator[ModernDocument] | tuple[ModernDocument, ..
             bucket = out.setdefault(template.incident_type or "", {})
             bucket.update(dict.fromkeys(template.role_names))
     return {kind: tuple(roles) for kind, roles in out.items()}
-

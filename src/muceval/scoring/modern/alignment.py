@@ -140,4 +140,3 @@ def audit_gtt(gold: ModernFile, pred: ModernFile, system: str | None = None,
         strict.append(DocumentCounts(docid, sum(fields.values(), Counts()), fields))
     return GttAlignmentAudit(scores.system, tuple(pairs), scores,
                              ModernScores(scores.system, options, tuple(strict)))
-
