@@ -1,6 +1,5 @@
-"""Which changes in error counts are real: per error category and pair of systems, both
-counts, the difference and the p-value (:func:`muceval.significance.counts.paired_count_tests`),
-adjusted over the pairs of each category.
+"""Which changes in error counts are real: per error category and pair of systems, the
+p-value of :func:`~muceval.significance.counts.paired_count_tests`, adjusted per category.
 
 >>> import numpy as np
 >>> from muceval.core.error_counts import ErrorCounts

@@ -1,6 +1,5 @@
-"""Every comparison of a run as columns (a leaderboard has hundreds of thousands): its JSON
-and CSV are written from the arrays, each number formatted as for a :class:`Comparison`, so
-that the text is that of the objects (``tests/test_comparison_table.py``), much faster.
+"""Every comparison of a run as columns (a leaderboard has hundreds of thousands), its JSON
+and CSV written from the arrays, much faster, in the text of the objects.
 """
 
 from __future__ import annotations
