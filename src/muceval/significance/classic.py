@@ -142,9 +142,8 @@ NOT_MEANS = ("precision and F are not means of per-unit values, so tests of thos
 def classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], metric: str,
                        alternative: str = "two-sided",
                        unit_means: bool = False) -> list[ClassicTests]:
-    """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4);
-    for precision and F, those of per-unit values are n/a (:data:`NOT_MEANS`) unless
-    ``unit_means``."""
+    """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4); for
+    precision and F, those of per-unit values are n/a unless ``unit_means``."""
     return classic_columns(counts, pairs, metric, alternative, unit_means).rows()
 
 
@@ -182,8 +181,7 @@ def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.n
 
 
 class _Pairs:
-    """A block of pairs as the classic tests read it (``alt``: 0 two-sided, 1 greater, −1
-    less)."""
+    """A block of pairs as the tests read it (``alt``: 0 two-sided, 1 greater, −1 less)."""
 
     def __init__(self, ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
                  totals: np.ndarray, metric: str, alternative: str) -> None:

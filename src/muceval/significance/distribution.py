@@ -27,8 +27,7 @@ _CHUNK = 1 << 13
 
 @dataclass(frozen=True)
 class Distribution:
-    """The shuffled differences ``a − b`` of one metric, and what they were drawn with;
-    ``nge`` counts those at least as extreme as ``observed``."""
+    """The shuffled differences ``a − b`` of one metric, and what they were drawn with."""
 
     a: str
     b: str

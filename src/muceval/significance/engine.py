@@ -299,7 +299,6 @@ def checked(tallies: UnitTallies, metrics: str | Sequence[str],
 
 def system_scores(reduced: np.ndarray, names: Sequence[str],
                   metrics: Sequence[str]) -> dict[str, dict[str, float]]:
-    """Every system's score on every metric, from its summed (POS, ACT, N2)."""
     totals = reduced.sum(axis=1)
     return {s: {m: totals_value(totals[i], m) for m in metrics} for i, s in enumerate(names)}
 

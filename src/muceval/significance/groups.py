@@ -181,7 +181,6 @@ def _cliques(order: Sequence[str], together: list[int], limit: int | None) -> li
 
 
 def _bits(mask: int) -> list[int]:
-    """The positions of the set bits of ``mask``, lowest first."""
     out = []
     while mask:
         low = mask & -mask

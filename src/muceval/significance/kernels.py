@@ -184,7 +184,6 @@ def enumerated_words(n: int, chunk: int = 1 << 12) -> Iterator[np.ndarray]:
 
 
 def drawn_words(n: int, shuffles: int, seed: int, chunk: int = 1 << 12) -> Iterator[np.ndarray]:
-    """The coin words of ``shuffles`` shuffles of n units, in chunks."""
     words = max(1, -(-n // 64))
     for start in range(0, shuffles, chunk):
         yield coin_words(seed, start, min(shuffles, start + chunk), words)
@@ -266,8 +265,7 @@ def _segment_words(pair: PairData) -> int:
 
 
 def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -> bool:
-    """Whether :func:`approximate_counts` runs these pairs compiled by default (loaded, or
-    worth loading)."""
+    """Whether :func:`approximate_counts` runs these pairs compiled by default."""
     if not HAVE_NUMBA:
         return False
     return ("muceval.significance.compiled" in sys.modules

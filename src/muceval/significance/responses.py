@@ -37,9 +37,8 @@ COMPILE_FROM = 1 << 15
 
 @dataclass(frozen=True)
 class ResponseTest:
-    """The randomization test of one metric over responses: ``assignments`` is 2^n for the
-    exact test, else the number of random ones; ``second_p_value`` is the approximate test
-    run again with ``seed + 1`` (Yeh's check), None for the exact test."""
+    """The randomization test of one metric over responses; ``second_p_value``: the
+    approximate test run again with ``seed + 1`` (Yeh's check)."""
 
     metric: str
     difference: float
