@@ -109,7 +109,6 @@ def compare_to_baseline(
     tallies : UnitTallies or RatioTallies
         MUC tallies (tested by :func:`compare`) or modern counts (:func:`compare_ratios`).
     baseline : str
-        The system the others are compared with.
     candidates : sequence of str or None, default None
         The systems to compare; None or empty: every other system of ``tallies``.
     metrics : sequence of str, default ('recall', 'precision', 'f1')

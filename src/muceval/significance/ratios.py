@@ -85,7 +85,6 @@ def compare_ratios(
     tallies : RatioTallies
         At least two systems' per-document (p_num, p_den, r_num, r_den).
     metrics : sequence of str, default ('precision', 'recall', 'f1')
-        Among ``'precision'``, ``'recall'`` and ``'f1'``.
     settings : SignificanceSettings or None, default None
         None: ``SignificanceSettings()``. ``method='exact'`` enumerates the 2^n exchanges of
         the n documents where a pair differs, for n at most 20; ``'auto'`` where n is.

@@ -40,11 +40,6 @@ GROUPINGS_ABOUT = {
 }
 
 
-def _joined(rows: list[str], separator: str, block: int = 10_000) -> Iterator[str]:
-    for start in range(0, len(rows), block):
-        yield (separator if start else "") + separator.join(rows[start:start + block])
-
-
 # Where the comparisons go in a one-line JSON document (a string no result holds).
 _PLACE = "\0comparisons\0"
 
@@ -232,7 +227,9 @@ class SignificanceResult:
         if not self.comparisons:
             return
         text = json.dumps([c.to_dict() for c in self.comparisons])[1:-1]
-        yield from _joined(text.replace('}, {"a": ', '}\0{"a": ').split("\0"), separator)
+        rows = text.replace('}, {"a": ', '}\0{"a": ').split("\0")
+        for start in range(0, len(rows), 10_000):
+            yield (separator if start else "") + separator.join(rows[start:start + 10_000])
 
     def to_csv(self) -> str:
         """One row per comparison (columns :data:`CSV_HEADER`)."""
