@@ -94,9 +94,8 @@ def estimate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
     costs = np.array([exact_cost(built[jobs[i].pair], metrics[jobs[i].metric])
                       for i in spread])
     cells = float(costs.sum()) * len(jobs) / max(1, len(spread))
-    per_job = ns_cell = 0.0
+    per_job = ns_cell = exact_seconds = 0.0
     speedup = 1.0
-    exact_seconds = 0.0
     if len(jobs):
         per_job, ns_cell, speedup = _time_exact(jobs, built, metrics, settings, spread, costs,
                                                 threads)
