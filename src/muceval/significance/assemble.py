@@ -58,7 +58,6 @@ class RawColumns:
     @staticmethod
     def of_outcomes(plan: Plan, nge: np.ndarray, exact: Mapping[ExactJob, ExactResult],
                     settings: SignificanceSettings) -> RawColumns:
-        """The columns of a run of ``plan``."""
         approximate = ~plan.exact
         p_value = np.where(approximate, (nge + 1) / (settings.shuffles + 1), 1.0)
         counts = np.where(approximate, nge, -1).astype(np.int64)

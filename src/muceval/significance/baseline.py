@@ -19,8 +19,6 @@ __all__ = ["BaselineComparison", "BaselineResult", "compare_to_baseline", "BASEL
 
 BASELINE_FORMAT = "muceval-compare"
 BASELINE_VERSION = 2
-"""2: a comparison's baseline score is ``baseline_score`` (it was ``baseline``, the name the
-document gives the baseline system)."""
 
 
 @dataclass(frozen=True)
@@ -103,43 +101,34 @@ def compare_to_baseline(
 ) -> BaselineResult:
     """Is the new version really better? Test candidates against a baseline, one pair at a time.
 
-    For each candidate and metric: both scores, the difference (candidate − baseline) with a
-    paired bootstrap interval, the p-value of the paired randomization test stratified by
-    unit and a verdict in words; each pair tested on its own, as an A/B test is.
+    For each candidate and metric: both scores, the difference (candidate − baseline) with its
+    bootstrap interval, the p-value and a verdict in words; each pair tested on its own.
 
     Parameters
     ----------
     tallies : UnitTallies or RatioTallies
         MUC tallies (tested by :func:`compare`) or modern counts (:func:`compare_ratios`).
     baseline : str
-        The system the others are compared with.
     candidates : sequence of str or None, default None
         The systems to compare; None or empty: every other system of ``tallies``.
     metrics : sequence of str, default ('recall', 'precision', 'f1')
     settings : SignificanceSettings, default the ``ab`` preset
         ``method='auto'``, ``alpha=0.05``, ``seed=1``, 1,000 bootstrap samples.
-    threads : int or None, default None
-        Threads of the compiled kernels (MUC tallies), as in :func:`compare`.
-    progress : callable or None, default None
-        Called as ``progress(done, total)`` as each pair's test advances (MUC tallies).
+    threads, progress
+        As in :func:`compare` (MUC tallies only).
     unit : str, default 'message'
         What one unit is, recorded in the result's settings.
 
     Returns
     -------
     muceval.significance.baseline.BaselineResult
-        One :class:`BaselineComparison` per candidate and metric, the settings recorded;
-        ``to_json()`` and ``to_csv()``.
+        One :class:`BaselineComparison` per candidate and metric, the settings recorded.
 
     Raises
     ------
     UsageError
         If ``baseline`` or a candidate is not among the systems, no candidate is left, or
         as :func:`compare` and :func:`compare_ratios`.
-
-    See Also
-    --------
-    compare : Every pair of many systems, with groups.
 
     Examples
     --------

@@ -136,12 +136,9 @@ wider quantiles take the NumPy path."""
 def _positions(samples: int, quantiles: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
     """The sorted positions and interpolation weights of ``np.quantile``'s linear method."""
     virtual = (samples - 1) * np.asarray(quantiles, dtype=np.float64)
-    previous = np.floor(virtual)
-    following = previous + 1
-    above = virtual >= samples - 1
-    previous[above] = following[above] = samples - 1
-    below = virtual < 0
-    previous[below] = following[below] = 0
+    # Both neighbours held to the first and last sample, as np.quantile holds them.
+    previous = np.clip(np.floor(virtual), 0, samples - 1)
+    following = np.clip(np.floor(virtual) + 1, 0, samples - 1)
     gamma = virtual - previous
     where = np.array([previous[0], following[0], previous[1], following[1]], dtype=np.int64)
     return where, gamma

@@ -1,10 +1,6 @@
-"""The classic tests beside randomization: paired (sign, Wilcoxon, matched-pair t) and
-those that wrongly assume independence (two-sample t, binomial z, χ²), with the correlation r.
-
-Yeh (2000): systems run on one test set are positively correlated (r ≈ 0.3–0.8 on MUC
-data), so a test that assumes independence understates significance by about √(1/(1 − r))
-(:func:`understatement`).
-"""
+"""The classic tests beside randomization: paired (sign, Wilcoxon, matched-pair t) and those
+that wrongly assume independence (two-sample t, binomial z, χ²), which understate significance
+for correlated systems (Yeh 2000: r ≈ 0.3–0.8 on MUC data; :func:`understatement`)."""
 
 from __future__ import annotations
 
@@ -45,10 +41,8 @@ class ClassicTests:
 
 @dataclass(frozen=True)
 class ClassicTest:
-    """One classic test: its command-line name (``--tests``), terminal column head, field of
-    :class:`ClassicTests`, whether it is paired, whether it tests per-unit values (n/a for
-    precision and F unless asked), and what computes its p-values for a block of pairs (NaN
-    where n/a).
+    """One classic test: command-line name (``--tests``), terminal column head, field of
+    :class:`ClassicTests`, and what computes its p-values for a block of pairs (NaN where n/a).
 
     >>> [(t.id, t.field) for t in CLASSIC if t.paired]
     [('paired-t', 'paired_t'), ('sign', 'sign'), ('wilcoxon', 'wilcoxon')]
@@ -64,7 +58,6 @@ class ClassicTest:
 
 CLASSIC_FIELDS = tuple(f.name for f in fields(ClassicTests) if f.name not in ("units", "of",
                                                                                "reason"))
-"""The numeric fields of :class:`ClassicTests` besides ``units``, in order."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,13 +73,11 @@ class ClassicColumns:
         return len(self.units)
 
     def row(self, k: int) -> ClassicTests:
-        """Pair ``k``'s tests."""
         values = {name: float(v[k]) for name, v in self.values.items()}
         return ClassicTests(int(self.units[k]), of=self.of, reason=self.reason,
                             **{name: None if v != v else v for name, v in values.items()})
 
     def rows(self) -> list[ClassicTests]:
-        """Every pair's tests, in order."""
         columns = [[None if v != v else v for v in self.values[name].tolist()]
                    for name in CLASSIC_FIELDS]
         return [ClassicTests(u, of=self.of, reason=self.reason,
@@ -95,7 +86,6 @@ class ClassicColumns:
 
     @staticmethod
     def concatenate(parts: Sequence[ClassicColumns]) -> ClassicColumns:
-        """The columns of consecutive blocks of pairs, as one."""
         first = parts[0]
         return ClassicColumns(np.concatenate([p.units for p in parts]),
                               {name: np.concatenate([p.values[name] for p in parts])
@@ -103,8 +93,8 @@ class ClassicColumns:
 
 
 def understatement(correlation: float | None) -> float | None:
-    """Yeh's factor √(1/(1 − r)): how much a test that assumes independence understates
-    the statistic of a difference between systems correlated by ``r`` (None: not applicable).
+    """Yeh's factor √(1/(1 − r)): how much a test that assumes independence understates the
+    statistic of a difference between systems correlated by ``r``.
 
     >>> round(understatement(0.5), 3)
     1.414
@@ -117,14 +107,13 @@ def understatement(correlation: float | None) -> float | None:
 def classic_tests(
     a: np.ndarray, b: np.ndarray, metric: str, alternative: str = "two-sided"
 ) -> ClassicTests:
-    """Classic paired and (wrongly) independent tests for one pair and metric.
+    """Classic paired and (wrongly) independent tests of two systems' ``units × 4`` counts.
 
-    ``a``/``b``: ``units × 4`` counts (POS, ACT, COR, PAR). Per-unit values are the metric
-    of each unit's own tallies, where both denominators are positive. One-sided tests look
-    in the direction of the observed difference. The formulas are written out (scipy.stats'
-    per-call overhead dominates with hundreds of pairs; the tests check them against it):
-    Wilcoxon by the normal approximation with tie correction and no continuity correction,
-    a pooled-variance two-sample t, χ² without Yates, a pooled two-proportion z.
+    Per-unit values are the metric of each unit's own tallies, where both denominators are
+    positive; one-sided tests look in the observed direction. The formulas are written out
+    (scipy.stats' per-call overhead dominates with hundreds of pairs; the tests check them
+    against it): Wilcoxon by the normal approximation with tie correction and no continuity
+    correction, a pooled-variance two-sample t, χ² without Yates, a pooled two-proportion z.
 
     >>> a = np.array([[2, 2, 2, 0]] * 6); b = np.array([[2, 2, 0, 0]] * 6)
     >>> round(classic_tests(a, b, "recall").sign, 4)
@@ -141,22 +130,20 @@ def _tails(z: np.ndarray, alt: np.ndarray,
 
 
 def _none(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """``values`` where valid and finite, NaN (not applicable) elsewhere."""
+    """``values`` where valid and finite, NaN (n/a) elsewhere."""
     return np.where(valid & np.isfinite(values), values, np.nan)
 
 
 NOT_MEANS = ("precision and F are not means of per-unit values, so tests of those values "
              "answer another question (Yeh 2000 applies them to recall); asked for, they are "
              "tests of the mean per-unit value")
-"""Why the tests of per-unit values are n/a for precision and F (by default)."""
 
 
 def classic_tests_many(counts: np.ndarray, pairs: Sequence[tuple[int, int]], metric: str,
                        alternative: str = "two-sided",
                        unit_means: bool = False) -> list[ClassicTests]:
-    """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4).
-    For precision and F the tests of per-unit values and Yeh's factor are n/a with the
-    reason, unless ``unit_means``."""
+    """:func:`classic_tests` of every pair ``(a, b)`` of ``counts`` (systems × units × 4); for
+    precision and F, those of per-unit values are n/a unless ``unit_means``."""
     return classic_columns(counts, pairs, metric, alternative, unit_means).rows()
 
 
@@ -172,8 +159,7 @@ def classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.nd
     return _classic_columns(counts, pairs, metric, alternative, ("the metric", NOT_MEANS))
 
 
-_Kind = tuple[str, str | None]
-"""What the tests of per-unit values of a metric are (``of``), and why they are n/a (or None)."""
+_Kind = tuple[str, str | None]  # what the tests of per-unit values test, and why n/a (or None)
 
 
 def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.ndarray,
@@ -195,9 +181,7 @@ def _classic_columns(counts: np.ndarray, pairs: Sequence[tuple[int, int]] | np.n
 
 
 class _Pairs:
-    """A block of pairs as the classic tests read it: the units kept (both denominators
-    positive), the values there (0 elsewhere), their moments, and each test's direction
-    (``alt``: 0 two-sided, 1 greater, −1 less)."""
+    """A block of pairs as the tests read it (``alt``: 0 two-sided, 1 greater, −1 less)."""
 
     def __init__(self, ia: np.ndarray, ib: np.ndarray, den: np.ndarray, values: np.ndarray,
                  totals: np.ndarray, metric: str, alternative: str) -> None:
@@ -223,8 +207,7 @@ class _Pairs:
 
     @cached_property
     def proportions(self) -> tuple[np.ndarray, np.ndarray]:
-        """χ² and the two-proportion z test on the credited share of recall or precision (NaN
-        for another metric)."""
+        """χ² and the two-proportion z test on the credited share of recall or precision."""
         if self.metric not in ("recall", "precision"):
             return np.full(len(self.n), np.nan), np.full(len(self.n), np.nan)
         ta, tb = self.totals_a, self.totals_b
@@ -276,7 +259,6 @@ def _correlation(p: _Pairs) -> np.ndarray:
 
 
 def _sign_test(p: _Pairs) -> np.ndarray:
-    """Exact binomial p-values of the non-zero differences."""
     d, nz, m = p.differences
     k = (nz & (d > 0)).sum(1)
     below = special.bdtr(k, m, 0.5)
@@ -287,7 +269,6 @@ def _sign_test(p: _Pairs) -> np.ndarray:
 
 
 def _wilcoxon(p: _Pairs) -> np.ndarray:
-    """Signed-rank p-values (normal approximation, tie-corrected) where they apply."""
     d, nz, m = p.differences
     # Ranks of |d| among the non-zero differences (others ranked last).
     absd = np.where(nz, np.abs(d), np.inf)
@@ -320,7 +301,6 @@ def _average_ranks(values: np.ndarray) -> np.ndarray:
 
 
 def _paired_t(p: _Pairs) -> np.ndarray:
-    """Matched-pair t p-values of the differences of the kept units."""
     d, n = p.differences[0], p.n
     safe_n = np.maximum(n, 1)
     mean_d = d.sum(1) / safe_n
@@ -334,14 +314,12 @@ def _paired_t(p: _Pairs) -> np.ndarray:
 
 
 def _two_sample_t(p: _Pairs) -> np.ndarray:
-    """Pooled-variance two-sample t p-values of the mean differences."""
     gap, n = p.mean_a - p.mean_b, p.n
     pooled = (p.ss_a + p.ss_b) / np.maximum(2 * n - 2, 1)
     spread = pooled > 1e-24
     t2 = gap / np.sqrt(np.where(spread, pooled, 1.0) * 2.0 / np.maximum(n, 1))
     return _none(np.where(spread, _tails(t2, p.alt, lambda x: special.stdtr(
         np.maximum(2 * n - 2, 1), -x)), np.where(gap == 0, 1.0, 0.0)), n >= 2)
-
 
 
 CLASSIC = (
@@ -354,11 +332,8 @@ CLASSIC = (
 )
 """The classic tests, in the order the terminal and the report show them."""
 CLASSIC_TESTS = tuple(t.id for t in CLASSIC)
-"""The tests by their command-line names (``--tests``)."""
 PAIRED_TESTS = tuple(t.id for t in CLASSIC if t.paired)
 """The tests that do not assume independence (the default view)."""
 TEST_FIELDS = {t.id: t.field for t in CLASSIC}
-"""The field of :class:`ClassicTests` of each test."""
 CSV_CLASSIC = tuple(f for f in CLASSIC_FIELDS if f == "correlation" or f in TEST_FIELDS.values())
-"""The fields of :class:`ClassicTests` in the pairwise table's CSV, in its order: the
-correlation and each test's p-value."""
+"""The fields of :class:`ClassicTests` in the pairwise table's CSV, in its order."""

@@ -1,10 +1,5 @@
 """One pair and one metric of a significance analysis: :class:`Comparison`, and
-:data:`FIELDS`, the one declaration of its layout in JSON and in the pairwise table's CSV.
-
-None is ``null`` in JSON and empty cells in CSV, a flag 1 or 0 in CSV, a pair a JSON list and
-one CSV column each, an object (the classic tests) a JSON object and some of its fields' CSV
-columns.
-"""
+:data:`FIELDS`, the one declaration of its layout in JSON and in the pairwise table's CSV."""
 
 from __future__ import annotations
 
@@ -86,13 +81,11 @@ their places order the CSV columns."""
 
 CSV_FIELDS = tuple(sorted((f for f in FIELDS if f.place is not None),
                           key=lambda f: f.place or 0))
-"""The fields written to CSV, in the order of the columns."""
 
 CSV_HEADER: tuple[str, ...] = tuple(c for f in CSV_FIELDS for c in f.columns or (f.name,))
 """The columns of the pairwise table (``significance --format csv``, ``--pairs``)."""
 
 _NESTED = tuple(f.name for f in FIELDS if f.columns)
-"""The fields whose value is a pair or an object."""
 
 
 def csv_cell(value: Any) -> Any:

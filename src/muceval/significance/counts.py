@@ -1,6 +1,5 @@
-"""Is a change in a count real? A paired randomization over documents for counts such as the
-error categories of :mod:`muceval.scoring.errors`: an exchange flips the sign of that
-document's difference of the two systems' counts.
+"""Is a change in a count real? A paired randomization over documents (an exchange flips the
+sign of the document's difference), for counts such as :mod:`muceval.scoring.errors`'.
 """
 
 from __future__ import annotations
@@ -40,8 +39,6 @@ def paired_count_tests(first: np.ndarray, second: np.ndarray,
     :data:`~muceval.significance.plan.MAX_EXACT_UNITS` differing documents, else
     ``settings.shuffles`` shuffles.
 
-    Examples
-    --------
     Three documents, one count: the second system has one more in each.
 
     >>> import numpy as np

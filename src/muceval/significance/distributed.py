@@ -1,10 +1,6 @@
-"""Running a significance plan on a Dask cluster (``--scheduler tcp://HOST:8786`` or ``local:N``).
-
-The coins come from (seed, shuffle, unit) alone, so the cluster's p-values are the
-in-process ones, bit for bit. A task whose worker dies is run again elsewhere (Dask's
-``retries``); with a checkpoint file, each finished batch is appended to it (one JSON line)
-and a run started again with the same file and inputs skips them. Needs
-``pip install 'muceval[distributed]'``.
+"""Running a significance plan on a Dask cluster (``--scheduler tcp://HOST:8786`` or ``local:N``),
+bit for bit as in process (the coins come from seed, shuffle and unit alone); a checkpoint
+file lets a run started again skip its finished batches.
 """
 
 from __future__ import annotations

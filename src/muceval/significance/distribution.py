@@ -1,8 +1,5 @@
-"""The randomization distribution of one pair's difference (Chinchor 1992, Figure 1).
-
-The p-value is the share of the histogram at least as far out as the observed difference.
-The shuffles are the approximate test's own (the same coins for the same seed), so the
-histogram shows exactly the counts behind the p-value.
+"""The randomization distribution of one pair's difference (Chinchor 1992, Figure 1), from
+the approximate test's own shuffles: the histogram shows exactly the counts behind the p-value.
 """
 
 from __future__ import annotations
@@ -30,8 +27,7 @@ _CHUNK = 1 << 13
 
 @dataclass(frozen=True)
 class Distribution:
-    """The shuffled differences ``a − b`` of one metric, and what they were drawn with;
-    ``nge`` counts those at least as extreme as ``observed``."""
+    """The shuffled differences ``a − b`` of one metric, and what they were drawn with."""
 
     a: str
     b: str
@@ -59,8 +55,6 @@ def shuffled_differences(tallies: UnitTallies, a: str, b: str, metric: str,
     """The differences of ``metric`` between the two pseudo-systems of every shuffle of the
     approximate test of ``a`` against ``b`` (``settings.shuffles`` of them, ``settings.seed``).
 
-    Examples
-    --------
     >>> from muceval.core.units import from_arrays
     >>> t = from_arrays(["A", "B"], ["m1", "m2"], [[[2, 2, 2, 0], [2, 2, 1, 0]],
     ...                                           [[2, 2, 1, 0], [2, 2, 0, 0]]])

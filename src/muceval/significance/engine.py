@@ -1,7 +1,5 @@
 """Significance of the differences between systems (Chinchor 1992; Yeh 2000): :func:`compare`
-gives randomization p-values and the confidence of each approximate decision, the classic
-tests, paired bootstrap intervals, adjusted p-values, and the groups no significant
-difference separates (MUC-4's groupings and a compact letter display).
+and the preparation it shares with the streamed run and ``significance --plan``.
 
 >>> from muceval.core.units import from_arrays
 >>> t = from_arrays(["A", "B"], ["m1", "m2", "m3"],
@@ -123,26 +121,20 @@ def compare(
         Called as ``progress(done, total)``, from the kernels' thread unless ``executor``
         is given.
     executor : Executor or None, default None
-        What runs the work; None: this machine's threads (a
-        :class:`~muceval.significance.distributed.DaskExecutor` runs it on a cluster).
+        None: this machine's threads; a
+        :class:`~muceval.significance.distributed.DaskExecutor` runs on a cluster.
 
     Returns
     -------
     SignificanceResult
-        One :class:`~muceval.significance.result.Comparison` per pair and metric (with the
-        confidence, interval and classic tests), the scores, groups, letters and settings.
+        One :class:`~muceval.significance.result.Comparison` per pair and metric, the scores,
+        groups, letters and settings.
 
     Raises
     ------
     UsageError
         If a metric is unknown, there are fewer than two systems, or ``settings`` is not a
         :class:`SignificanceSettings`.
-
-    See Also
-    --------
-    compare_to_baseline : One baseline against candidates, with a verdict in words.
-    compare_ratios : The same for the modern scorers' counts.
-    analyze : The same, collected with the systems' scores for a report.
 
     Examples
     --------
@@ -222,7 +214,7 @@ def _finished(outcomes: Outcomes) -> Future[Outcomes]:
 
 
 class _Stopped(Exception):
-    """Raised in the shuffling thread when the caller has given up on it."""
+    """The caller has given up on the shuffling thread."""
 
 
 class SystemPairs(Sequence[PairData]):
@@ -273,14 +265,13 @@ class Prepared:
 
     @property
     def index_pairs(self) -> list[tuple[int, int]]:
-        """The two systems of every pair (a new list on each call)."""
         return self.pairs.index_pairs()
 
 
 def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,
             settings: SignificanceSettings | None = None) -> Prepared:
-    """Validate the settings and decide the plan (no shuffling): what :func:`compare` runs,
-    and what ``significance --plan`` estimates."""
+    """The settings validated and the plan decided: what :func:`compare` runs and
+    ``significance --plan`` estimates."""
     chosen, metric_ids = checked(tallies, metrics, settings)
     reduced = reduce_counts(tallies.counts)
     names = tallies.systems
@@ -308,7 +299,6 @@ def checked(tallies: UnitTallies, metrics: str | Sequence[str],
 
 def system_scores(reduced: np.ndarray, names: Sequence[str],
                   metrics: Sequence[str]) -> dict[str, dict[str, float]]:
-    """Every system's score on every metric, from its summed (POS, ACT, N2)."""
     totals = reduced.sum(axis=1)
     return {s: {m: totals_value(totals[i], m) for m in metrics} for i, s in enumerate(names)}
 
@@ -318,7 +308,7 @@ def _assemble(tallies: UnitTallies, reduced: np.ndarray, metrics: tuple[str, ...
               outcomes: Outcomes, bootstrap: Future[tuple[np.ndarray, np.ndarray]] | None,
               classic: dict[str, ClassicColumns] | None,
               units: np.ndarray) -> SignificanceResult:
-    """Everything into one result (``bootstrap``: the intervals, being computed)."""
+    """One result (``bootstrap``: the intervals, being computed)."""
     names = tallies.systems
     scores = system_scores(reduced, names, metrics)
     raw = RawColumns.of_outcomes(plan_, outcomes.nge, outcomes.exact, settings)

@@ -1,6 +1,5 @@
-"""Which changes in error counts are real: per error category and pair of systems, both
-counts, the difference and the p-value (:func:`muceval.significance.counts.paired_count_tests`),
-adjusted over the pairs of each category.
+"""Which changes in error counts are real: per error category and pair of systems, the
+p-value of :func:`~muceval.significance.counts.paired_count_tests`, adjusted per category.
 
 >>> import numpy as np
 >>> from muceval.core.error_counts import ErrorCounts
@@ -48,8 +47,7 @@ class ErrorChange:
 
 def changes_between(counts: ErrorCounts, pairs: Sequence[tuple[str, str]],
                     settings: SignificanceSettings) -> list[ErrorChange]:
-    """Every category of each pair ``(baseline, candidate)`` (a document a system lacks
-    counts zero for it); a UsageError if a pair names a system not in the analysis."""
+    """Every category of each pair ``(baseline, candidate)``; a document a system lacks counts 0."""
     known_systems(counts.systems, [n for pair in pairs for n in pair])
     categories = counts.categories
     tests = pairwise_count_tests(counts.counts, pairs, settings)
@@ -76,8 +74,7 @@ def _adjusted(changes: list[ErrorChange], method: str) -> list[ErrorChange]:
 
 def error_changes(counts: ErrorCounts, baseline: str,
                   settings: SignificanceSettings) -> list[ErrorChange]:
-    """Every category of every other system of ``counts`` against ``baseline`` (a UsageError
-    if it is not a system of the analysis, or the only one)."""
+    """Every category of every other system of ``counts`` against ``baseline``."""
     known_systems(counts.systems, [baseline])
     if len(counts.systems) < 2:
         raise UsageError("compare needs a baseline and at least one candidate")
@@ -87,8 +84,7 @@ def error_changes(counts: ErrorCounts, baseline: str,
 
 def all_pair_changes(counts: ErrorCounts, settings: SignificanceSettings,
                      order: Sequence[str] | None = None) -> list[ErrorChange]:
-    """Every pair of systems (at least two), the earlier of ``order`` (default: ``counts``')
-    as baseline."""
+    """Every pair of systems, the earlier of ``order`` (default: ``counts``') as baseline."""
     names = list(order) if order is not None else list(counts.systems)
     if len(names) < 2:
         raise UsageError("testing error counts needs at least two systems")

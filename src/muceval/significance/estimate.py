@@ -1,6 +1,5 @@
 """What a plan will cost on this machine (``significance --plan``), from short timed runs of
-the kernels the run takes, on a sample of its own work (only sampled pairs are built).
-``benchmarks/plan_estimates.py`` prints estimate beside measurement.
+the kernels the run takes on a sample of its own work (only sampled pairs are built).
 """
 
 from __future__ import annotations
@@ -72,7 +71,6 @@ class PlanEstimate:
 
 _DIGITS = {"ns_per_pair_shuffle": 2, "ns_per_cell": 3, "us_per_job": 1, "exact_speedup": 2,
            "approximate_seconds": 2, "exact_seconds": 2}
-"""The decimals :meth:`PlanEstimate.to_dict` rounds each rounded field to."""
 
 
 def estimate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
@@ -96,9 +94,8 @@ def estimate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
     costs = np.array([exact_cost(built[jobs[i].pair], metrics[jobs[i].metric])
                       for i in spread])
     cells = float(costs.sum()) * len(jobs) / max(1, len(spread))
-    per_job = ns_cell = 0.0
+    per_job = ns_cell = exact_seconds = 0.0
     speedup = 1.0
-    exact_seconds = 0.0
     if len(jobs):
         per_job, ns_cell, speedup = _time_exact(jobs, built, metrics, settings, spread, costs,
                                                 threads)
@@ -112,7 +109,7 @@ def estimate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
 
 
 def _spread(count: int, most: int) -> np.ndarray:
-    """At most ``most`` indices of ``range(count)``, evenly spread, first and last included."""
+    """At most ``most`` indices of ``range(count)``, evenly spread, both ends included."""
     return np.unique(np.linspace(0, count - 1, min(count, most)).round().astype(int))
 
 

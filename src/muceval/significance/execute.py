@@ -38,7 +38,6 @@ def approximate_threads(plan: Plan, pairs: Sequence[PairData], metrics: Sequence
 
 
 _THREAD_SAMPLE = 64
-"""Pairs read to size the work of a plan (:func:`approximate_threads`)."""
 
 
 def approximate_batch(shuffles: int) -> int:
@@ -56,9 +55,8 @@ class Outcomes:
 
 
 class Executor(Protocol):
-    """Runs a plan: per approximate pair and metric, the shuffles at least as extreme, and
-    every exact job's result. ``source`` (the systems' reduced tallies and the two systems of
-    each pair) lets an executor that ships work elsewhere send the tallies once."""
+    """Runs a plan. ``source`` (the systems' reduced tallies and the two systems of each pair)
+    lets an executor that ships work elsewhere send the tallies once."""
 
     def run(self, plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
             settings: SignificanceSettings, progress: Progress | None = None,

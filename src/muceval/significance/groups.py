@@ -27,7 +27,7 @@ def confidence_level(nge: int, shuffles: int, alpha: float) -> float:
 
 
 def confidence_levels(nge: np.ndarray, shuffles: int, alpha: float) -> np.ndarray:
-    """:func:`confidence_level` of many counts at once (``betainc``: the Beta CDF)."""
+    """:func:`confidence_level` of many counts at once."""
     nge = np.asarray(nge, dtype=np.float64)
     cdf = special.betainc(nge + 1, shuffles - nge + 1, alpha)
     significant = (nge + 1) / (shuffles + 1) <= alpha
@@ -129,12 +129,10 @@ class TooManyGroups(Exception):
 
 def letter_groups(order: Sequence[str], different: Callable[[str, str], bool],
                   limit: int | None = None) -> list[list[str]]:
-    """The groups of a compact letter display: maximal sets of systems none two of which
-    differ significantly, each in ``order``, ordered by their best member; unlike
-    :func:`groupings`, a group may skip a system.
-
-    Piepho's (2004) groups, the maximal cliques of the graph of non-differences, found by
-    Bron–Kerbosch with pivoting on bit masks (300 systems: 0.05 s instead of 1 s).
+    """The groups of a compact letter display (Piepho 2004): maximal sets of systems none two
+    of which differ, each in ``order``, ordered by their best member; unlike
+    :func:`groupings`, a group may skip a system. Bron–Kerbosch with pivoting on bit masks
+    (300 systems: 0.05 s instead of 1 s).
 
     >>> diff = lambda a, b: {a, b} == {"A", "B"}
     >>> letter_groups(["A", "B", "C"], diff)
@@ -183,7 +181,6 @@ def _cliques(order: Sequence[str], together: list[int], limit: int | None) -> li
 
 
 def _bits(mask: int) -> list[int]:
-    """The positions of the set bits of ``mask``, lowest first."""
     out = []
     while mask:
         low = mask & -mask
@@ -230,9 +227,8 @@ def group_letters(names: Sequence[str], metrics: Sequence[str], scores: dict[str
             different: Mapping[str, set[frozenset[str]] | np.ndarray],
             ) -> tuple[dict[str, list[list[str]]], dict[str, dict[str, str]],
                        dict[str, list[list[str]]]]:
-    """Per metric, the MUC-4 groupings, the letters and the letters' groups of ``names``;
-    ``different[metric]``: the pairs found significantly different, as a set of name pairs
-    or a symmetric boolean matrix in ``names`` order."""
+    """Per metric, the MUC-4 groupings, the letters and the letters' groups of ``names``
+    (``different[metric]``: name pairs, or a symmetric matrix in ``names`` order)."""
     groups: dict[str, list[list[str]]] = {}
     letters: dict[str, dict[str, str]] = {}
     cld: dict[str, list[list[str]]] = {}

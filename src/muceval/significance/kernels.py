@@ -1,9 +1,6 @@
-"""Numerics of the randomization tests: the shuffle kernels and the exact distribution.
-
-Everything works on *reduced* per-unit vectors ``(POS, ACT, N2)``, ``N2 = 2·COR + PAR`` (so
-that all sums are integers); every metric of :data:`METRIC_COEFS` is ``κ·N2 / (α·POS +
-γ·ACT)`` (F_β too, as COR + PAR ≤ min(POS, ACT)). Exchanging units moves the sum of their
-differences from one system to the other, so only the units where the two differ matter.
+"""Numerics of the randomization tests, on *reduced* per-unit ``(POS, ACT, N2 = 2·COR + PAR)``
+(integer sums): every metric is ``κ·N2 / (α·POS + γ·ACT)`` (:data:`METRIC_COEFS`), and an
+exchange moves the summed differences of the units exchanged, so only differing units matter.
 """
 
 from __future__ import annotations
@@ -187,7 +184,6 @@ def enumerated_words(n: int, chunk: int = 1 << 12) -> Iterator[np.ndarray]:
 
 
 def drawn_words(n: int, shuffles: int, seed: int, chunk: int = 1 << 12) -> Iterator[np.ndarray]:
-    """The coin words of ``shuffles`` shuffles of n units, in chunks."""
     words = max(1, -(-n // 64))
     for start in range(0, shuffles, chunk):
         yield coin_words(seed, start, min(shuffles, start + chunk), words)
@@ -269,8 +265,7 @@ def _segment_words(pair: PairData) -> int:
 
 
 def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -> bool:
-    """Whether :func:`approximate_counts` runs these pairs compiled by default (loaded, or
-    worth loading)."""
+    """Whether :func:`approximate_counts` runs these pairs compiled by default."""
     if not HAVE_NUMBA:
         return False
     return ("muceval.significance.compiled" in sys.modules
@@ -308,13 +303,11 @@ def approximate_counts(
     chunk: int = 1 << 14,
     compiled: bool | None = None,
 ) -> np.ndarray:
-    """``nge`` for every pair and metric: a ``(pairs, metrics)`` int64 array.
-
-    Compiled: float32 matrix products of the shared coins with the pairs' differences (exact
-    below 2^24), else per-block lookup tables of packed sums; a pair beyond the packing, or a
-    run too small to repay loading the kernels, takes the NumPy path of
-    :mod:`~muceval.significance.numpy_counts` (``compiled`` chooses instead). Every path
-    gives the same counts, for any ``threads``/``chunk``.
+    """``nge`` for every pair and metric. Compiled: float32 matrix products of the shared
+    coins with the pairs' differences (exact below 2^24), else per-block lookup tables of
+    packed sums; a pair beyond the packing, or a run too small to repay loading the kernels,
+    takes the NumPy path (``compiled`` chooses instead). Every path gives the same counts, for
+    any ``threads``/``chunk``.
     """
     out = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
     if not pairs or shuffles <= 0:
@@ -555,11 +548,8 @@ def exact_cost(pair: PairData, metric: str) -> float:
 
 
 def exact_grid_cells(pair: PairData, metric: str) -> int:
-    """Cells of the dense grid :func:`exact_pvalue` allocates (memory: 8 bytes each).
-
-    The summed absolute shifts over their gcd: :func:`_canonical` changes neither, so it is
-    skipped (the plan of method exact asks this of every pair).
-    """
+    """Cells of the dense grid :func:`exact_pvalue` allocates (8 bytes each), skipping
+    :func:`_canonical`, which changes neither the summed absolute shifts nor their gcd."""
     alpha, gamma, _ = METRIC_COEFS[metric]
     d = pair.diffs
     sizes = (np.abs(alpha * d[:, 0] + gamma * d[:, 1]), np.abs(d[:, 2]))
@@ -589,11 +579,9 @@ def exact_grid_cells_many(pairs: Sequence[PairData], metric: str) -> np.ndarray:
 def exact_pvalue(
     pair: PairData, metric: str, two_sided: bool = True, budget: float = 0.0
 ) -> ExactResult:
-    """Exact randomization p-value over all 2^n exchanges (p = count / 2^n, no +1), by
-    dynamic programming on the metric's lattice (V, N2).
-
-    ``budget`` > 0 allows pruning of at most that much probability mass; the
-    pruned mass is added to the p-value and returned as ``error_bound``.
+    """Exact randomization p-value over all 2^n exchanges (p = count / 2^n, no +1), by dynamic
+    programming on the metric's lattice (V, N2); up to ``budget`` of probability mass may be
+    pruned, then added to the p-value and returned as ``error_bound``.
 
     >>> x = np.array([[2, 2, 4], [2, 2, 2]]); y = np.array([[2, 2, 0], [2, 2, 2]])
     >>> exact_pvalue(PairData.of(x, y), "recall").p_value

@@ -1,6 +1,5 @@
-"""The plan of a significance analysis: the pairs tested by approximate randomization (one
-job per pair, its metrics sharing the shuffles) and the (pair, metric) cells enumerated
-exactly, as plain data any executor runs.
+"""The plan of a significance analysis, plain data any executor runs: the approximate pairs
+(a pair's metrics share its shuffles) and the (pair, metric) cells enumerated exactly.
 """
 
 from __future__ import annotations
@@ -114,12 +113,11 @@ def _auto(pair: PairData, metrics: Sequence[str], settings: SignificanceSettings
         + (_SHUFFLE_BLOCK_COST * blocks + _SHUFFLE_FIXED_COST) / len(metrics)
     )
     return [decide_method(settings.method, partial(_fits, pair, metric),
-                      exact_cost(pair, metric) * _EXACT_CELL_COST <= approx_cost) == "exact"
+                          exact_cost(pair, metric) * _EXACT_CELL_COST <= approx_cost) == "exact"
             for metric in metrics]
 
 
 def _fits(pair: PairData, metric: str) -> bool:
-    """Whether the exact grid of ``pair`` and ``metric`` fits in memory."""
     return exact_grid_cells(pair, metric) <= MAX_EXACT_CELLS
 
 

@@ -1,9 +1,5 @@
-"""Significance for metrics whose precision and recall have numerators of their own.
-
-The modern MUC-4 scorers (GTT, CEAF-REE, CEAF-RME) count per document
-``(p_num, p_den, r_num, r_den)``; GTT's p_num and r_num differ (343 and 344 on its own
-predictions), so the MUC tallies' single numerator does not apply. The documents are what
-two systems exchange.
+"""Significance for the modern scorers' per-document ``(p_num, p_den, r_num, r_den)``, whose
+precision and recall have numerators of their own (GTT's: 343 and 344 on its own predictions).
 
 >>> from muceval.core.units import RatioTallies
 >>> t = RatioTallies(("A", "B"), ("d1", "d2", "d3"),
@@ -80,9 +76,8 @@ def compare_ratios(
 ) -> SignificanceResult:
     """Test every pair of systems on every metric, for the modern scorers' per-document counts.
 
-    As :func:`compare`, for :class:`RatioTallies` (GTT, CEAF-REE, CEAF-RME): a paired
-    randomization stratified by document, bootstrap intervals, adjustment, decisions and
-    groups; no classic tests. A metric is 0 where its numerator is 0, as the official
+    As :func:`compare`, for :class:`RatioTallies` (GTT, CEAF-REE, CEAF-RME), stratified by
+    document, without classic tests. A metric is 0 where its numerator is 0, as the official
     scorers print it.
 
     Parameters
@@ -90,7 +85,6 @@ def compare_ratios(
     tallies : RatioTallies
         At least two systems' per-document (p_num, p_den, r_num, r_den).
     metrics : sequence of str, default ('precision', 'recall', 'f1')
-        Among ``'precision'``, ``'recall'`` and ``'f1'``.
     settings : SignificanceSettings or None, default None
         None: ``SignificanceSettings()``. ``method='exact'`` enumerates the 2^n exchanges of
         the n documents where a pair differs, for n at most 20; ``'auto'`` where n is.
@@ -100,19 +94,13 @@ def compare_ratios(
     Returns
     -------
     SignificanceResult
-        As :func:`compare` gives it (``classic`` None); its ``settings`` record
-        ``ratio=True``, so that the metrics are labelled P, R and F1.
+        Its ``settings`` record ``ratio=True``: the metrics are labelled P, R and F1.
 
     Raises
     ------
     UsageError
         If a metric is unknown, there are fewer than two systems, or ``method='exact'`` and
         a pair differs in more than 20 documents.
-
-    See Also
-    --------
-    score_modern : The per-document counts of one system.
-    compare : The same for MUC tallies.
 
     Examples
     --------

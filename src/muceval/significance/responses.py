@@ -1,9 +1,5 @@
-"""Yeh's randomization over responses (Yeh 2000, section 3), with his two checks.
-
-Each response only one of two systems produced goes to either pseudo-system with
-probability 1/2, independently (:mod:`muceval.core.responses`). Yeh's checks: the p-value
-of recall beside the sign test over the same responses (recall is a mean over key items, so
-the two should broadly agree), and, for the approximate test, a second run with another seed.
+"""Yeh's randomization over responses (Yeh 2000, section 3): each response only one of two
+systems produced goes to either pseudo-system by a fair coin (:mod:`muceval.core.responses`).
 """
 
 from __future__ import annotations
@@ -41,9 +37,8 @@ COMPILE_FROM = 1 << 15
 
 @dataclass(frozen=True)
 class ResponseTest:
-    """The randomization test of one metric over responses: ``assignments`` is 2^n for the
-    exact test, else the number of random ones; ``second_p_value`` is the approximate test
-    run again with ``seed + 1`` (Yeh's check), None for the exact test."""
+    """The randomization test of one metric over responses; ``second_p_value``: the
+    approximate test run again with ``seed + 1`` (Yeh's check)."""
 
     metric: str
     difference: float
@@ -57,15 +52,10 @@ class ResponseTest:
 
 def randomize_responses(units: PairResponses, metrics: Sequence[str],
                         settings: SignificanceSettings) -> list[ResponseTest]:
-    """Test the difference first − second of each metric by randomization over responses.
+    """Test the difference first − second of each metric by randomization over responses;
+    ``'exact'`` is refused beyond :data:`~muceval.significance.plan.MAX_EXACT_UNITS`
+    responses (Yeh's bound).
 
-    ``settings.method``: ``'exact'`` enumerates the 2^n assignments (refused beyond
-    :data:`~muceval.significance.plan.MAX_EXACT_UNITS` responses, Yeh's bound),
-    ``'approximate'`` draws ``settings.shuffles`` (with ``settings.seed``: p = (nge + 1) /
-    (shuffles + 1)), ``'auto'`` enumerates up to the limit and draws beyond it.
-
-    Examples
-    --------
     Two responses only the first system produced, each correct against its own key fill:
 
     >>> import numpy as np
@@ -102,8 +92,8 @@ def randomize_responses(units: PairResponses, metrics: Sequence[str],
 
 
 def _byte_tables(contributions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per byte of the coin words, the summed (POS, ACT, N2) its set bits give to the first
-    pseudo-system (``bytes × 256 × 3``: a look-up per eight singles), and the sum of all."""
+    """Per byte of the coin words, the (POS, ACT, N2) its set bits give to the first
+    pseudo-system (a look-up per eight singles), and the sum of all."""
     reduced = reduce_counts(contributions) if len(contributions) else np.zeros((0, 3), np.int64)
     n_bytes = -(-len(reduced) // 8)
     padded = np.zeros((n_bytes * 8, 3), dtype=np.int64)
@@ -177,7 +167,8 @@ def _count_numpy(units: PairResponses, metrics: Sequence[str], differences: Sequ
 
 def sign_test(units: PairResponses) -> float:
     """Yeh's check: the two-sided sign test of recall over the exchangeable responses (and
-    groups), each a win for the system whose recall numerator it raises."""
+    groups), each a win for the system whose recall numerator it raises (recall is a mean
+    over key items: the two should broadly agree)."""
     from scipy.stats import binomtest
 
     gains = [2 * int(c[2]) + int(c[3]) for c in units.contributions]
@@ -197,14 +188,10 @@ def sign_test(units: PairResponses) -> float:
 
 def compare_responses(units: Sequence[PairResponses], metrics: Sequence[str],
                       settings: SignificanceSettings) -> BaselineResult:
-    """Candidates against a baseline by randomization over responses (Yeh 2000).
-
-    Each of ``units`` pairs the baseline (its first system) with one candidate (its second).
-    The result is that of :func:`~muceval.significance.baseline.compare_to_baseline`, with
-    Yeh's checks beside each p-value, adjusted across the candidates. No interval: the
-    bootstrap is over units, and responses are not sampled. A UsageError if the pairs do not
-    share their first system, or as :func:`randomize_responses`.
-    """
+    """Candidates (each pair's second system) against the baseline (their shared first) by
+    randomization over responses, as :func:`~muceval.significance.baseline.compare_to_baseline`
+    gives it, with Yeh's checks (the sign test; a second seed). No interval: the bootstrap is
+    over units, and responses are not sampled."""
     from muceval.significance.groups import confidence_level, decisions
 
     if not units or len({u.a for u in units}) != 1:

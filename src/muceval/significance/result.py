@@ -24,8 +24,7 @@ _RATIO_LABELS = {"precision": "P", "recall": "R", "f1": "F1"}
 
 
 def metric_label(metric: str, settings: Mapping[str, Any]) -> str:
-    """How a metric is named: the MUC names for MUC tallies; P, R and F1 for the modern
-    scorers' counts (``settings["ratio"]``)."""
+    """The MUC name of a metric, or P, R and F1 for the modern scorers' counts."""
     if settings.get("ratio"):
         return _RATIO_LABELS.get(metric, metric)
     return METRIC_LABELS.get(metric, metric)
@@ -39,25 +38,16 @@ GROUPINGS_ABOUT = {
     "letter_groups": "the systems of each letter: maximal sets of mutually non-different "
                      "systems, not only neighbours",
 }
-"""What each grouping of a significance result's JSON is, written next to them (``about``)."""
 
 
-def _joined(rows: list[str], separator: str, block: int = 10_000) -> Iterator[str]:
-    """``separator.join(rows)`` in pieces of ``block`` rows."""
-    for start in range(0, len(rows), block):
-        yield (separator if start else "") + separator.join(rows[start:start + block])
-
-
+# Where the comparisons go in a one-line JSON document (a string no result holds).
 _PLACE = "\0comparisons\0"
-"""Where the comparisons go in a one-line JSON document (a string no result holds)."""
 
 
 @dataclass(frozen=True)
 class SignificanceResult:
-    """Everything a significance analysis found; ``to_json()`` is the machine-readable form.
-
-    Returned by :func:`compare` and :func:`compare_ratios` (and held by the analysis of
-    :func:`analyze`).
+    """Everything :func:`compare` or :func:`compare_ratios` found; ``to_json()`` is the
+    machine-readable form.
 
     Attributes
     ----------
@@ -66,12 +56,10 @@ class SignificanceResult:
     scores : dict of str to dict of str to float
         Each system's score on each metric, a fraction from its summed tallies.
     comparisons : sequence of Comparison
-        One per pair (``a`` before ``b`` in system order) and metric (a tuple, or from
-        :func:`compare` a :class:`~muceval.significance.table.ComparisonTable`, each
-        comparison made when read).
+        One per pair (``a`` before ``b`` in system order) and metric.
     groups : dict of str to list of list of str
-        Per metric, the MUC-4 significance groupings: the maximal runs of systems, sorted by
-        score, none two of which differ significantly.
+        Per metric, the MUC-4 groupings: maximal runs of systems, by score, none two of which
+        differ significantly.
     letters : dict of str to dict of str to str
         Per metric, the compact letter display: two systems share a letter exactly when
         they do not differ significantly.
@@ -112,27 +100,19 @@ class SignificanceResult:
 
     def comparison(self, a: str, b: str, metric: str) -> Comparison:
         """The comparison of ``a`` with ``b`` for ``metric`` (``difference``: a − b)."""
-        # Called for every cell of a p-value matrix: two plain branches, no closure.
-        if isinstance(self.comparisons, ComparisonTable):
-            found = self.comparisons.find(a, b, metric)
+        # Called for every cell of a p-value matrix: plain lookups, no closure.
+        table = self.comparisons
+        if not isinstance(table, ComparisonTable) and not self._index:
+            self._index.update(((c.a, c.b, c.metric), c) for c in table)
+        for x, y, mirror in ((a, b, False), (b, a, True)):
+            found = (table.find(x, y, metric) if isinstance(table, ComparisonTable)
+                     else self._index.get((x, y, metric)))
             if found is not None:
-                return found
-            found = self.comparisons.find(b, a, metric)
-            if found is None:
-                raise KeyError((a, b, metric))
-            return found.mirrored()
-        if not self._index:
-            self._index.update(((c.a, c.b, c.metric), c) for c in self.comparisons)
-        found = self._index.get((a, b, metric))
-        if found is not None:
-            return found
-        found = self._index.get((b, a, metric))
-        if found is None:
-            raise KeyError((a, b, metric))
-        return found.mirrored()
+                return found.mirrored() if mirror else found
+        raise KeyError((a, b, metric))
 
     def label(self, metric: str) -> str:
-        """How a metric is named (:func:`metric_label`)."""
+        """:func:`metric_label`."""
         return metric_label(metric, self.settings)
 
     def ranking(self, metric: str) -> list[str]:
@@ -169,12 +149,10 @@ class SignificanceResult:
             raise UsageError(f"{what!r}: choose 'comparisons' or 'systems'", parameter="what")
         columns = ["a", "b", "metric", "value_a", "value_b", "difference", "ci_low", "ci_high",
                    "p_value", "p_adjusted", "significant", "method", "units"]
-        return data_frame([{"a": c.a, "b": c.b, "metric": c.metric, "value_a": c.value_a,
-                            "value_b": c.value_b, "difference": c.difference,
+        plain = [k for k in columns if not k.startswith("ci_")]
+        return data_frame([{**{k: getattr(c, k) for k in plain},
                             "ci_low": c.ci[0] if c.ci else None,
-                            "ci_high": c.ci[1] if c.ci else None, "p_value": c.p_value,
-                            "p_adjusted": c.p_adjusted, "significant": c.significant,
-                            "method": c.method, "units": c.units}
+                            "ci_high": c.ci[1] if c.ci else None}
                            for c in self.comparisons], columns)
 
     def _system_rows(self) -> list[dict[str, Any]]:
@@ -185,7 +163,7 @@ class SignificanceResult:
                 for n, s in enumerate(self.matrix_order, start=1)]
 
     def _repr_html_(self) -> str:
-        """The ranked table a notebook shows: scores in percent, the letters of each metric."""
+        """Scores in percent and letters, ranked."""
         from muceval.core.frames import html_table
 
         rows = [{k: (f"{100 * v:.2f}" if isinstance(v, float) else v) for k, v in r.items()}
@@ -208,16 +186,14 @@ class SignificanceResult:
 
     @property
     def letters_from_runs(self) -> list[str]:
-        """The metrics whose letters are those of the MUC-4 groupings, the maximal sets of
-        non-different systems being too many: there, two systems with no letter in common
-        need not differ."""
+        """The metrics whose letters are the MUC-4 groupings' (too many maximal sets of
+        non-different systems): there, two systems with no letter in common need not differ."""
         cld = self.letter_groups or {}
         return [m for m in self.metrics if m in cld and cld[m] is self.groups.get(m)]
 
     def to_json(self, indent: int | None = 2) -> str:
-        """JSON with at least ``systems``, ``comparisons`` and ``groups``; with ``indent``, one
-        comparison per line (the C encoder's: an indented dump takes Python's, many times
-        slower)."""
+        """JSON; with ``indent``, one comparison per line (the C encoder's: an indented dump
+        takes Python's, many times slower)."""
         return "".join(self.json_parts(indent))
 
     def json_parts(self, indent: int | None = 2) -> Iterator[str]:
@@ -251,7 +227,9 @@ class SignificanceResult:
         if not self.comparisons:
             return
         text = json.dumps([c.to_dict() for c in self.comparisons])[1:-1]
-        yield from _joined(text.replace('}, {"a": ', '}\0{"a": ').split("\0"), separator)
+        rows = text.replace('}, {"a": ', '}\0{"a": ').split("\0")
+        for start in range(0, len(rows), 10_000):
+            yield (separator if start else "") + separator.join(rows[start:start + 10_000])
 
     def to_csv(self) -> str:
         """One row per comparison (columns :data:`CSV_HEADER`)."""

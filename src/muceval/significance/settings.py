@@ -29,9 +29,8 @@ ADJUSTMENTS: tuple[Adjustment, ...] = get_args(Adjustment)
 class SignificanceSettings:
     """How to test: method, shuffles, seed, sidedness, decision levels, intervals, classic tests.
 
-    One frozen declaration for :func:`compare`, :func:`compare_ratios`,
-    :func:`compare_to_baseline` and :func:`analyze`; checked when made. The defaults are
-    those of the ``'muc4'`` preset; :data:`PRESETS` also holds ``'ab'``, for an A/B test.
+    For :func:`compare`, :func:`compare_ratios`, :func:`compare_to_baseline` and
+    :func:`analyze`; checked when made. The defaults are the ``'muc4'`` preset.
 
     Attributes
     ----------
@@ -42,8 +41,7 @@ class SignificanceSettings:
     shuffles : int, default 9999
         Shuffles of the approximate test (MUC-4: 9,999); at least 1, except for ``'exact'``.
     seed : int or None, default None
-        Seeds the shuffles and the bootstrap, whatever the threads. None: one is drawn when
-        the analysis starts (:meth:`with_seed`) and recorded in the result.
+        Seeds the shuffles and the bootstrap, whatever the threads; None: drawn and recorded.
     alternative : {'two-sided', 'one-sided'}, default 'two-sided'
         ``'one-sided'`` counts only the shuffles in the direction observed.
     alpha : float, default 0.10
@@ -52,8 +50,7 @@ class SignificanceSettings:
         The confidence an approximate decision needs (Chinchor 1992: the probability that
         the exact test would decide the same at ``alpha``), else it is not significant.
     adjust : {'none', 'holm', 'bh'}, default 'none'
-        Adjustment across the pairs of a metric: none (MUC-4 practice), Holm's (family-wise
-        error) or Benjamini–Hochberg (false discovery rate).
+        Across the pairs of a metric: none (MUC-4), Holm's or Benjamini–Hochberg.
     bootstrap : int, default 1000
         Paired bootstrap samples for the intervals of every score and difference; 0: none.
     ci_level : float, default 0.95
@@ -65,8 +62,8 @@ class SignificanceSettings:
         Also give the tests of per-unit values for precision and F, labelled as tests of the
         mean per-unit value, which is not the systems' precision or F.
     exact_budget : float, default 0.0
-        The probability mass, in [0, 1), the exact test may leave out to save time; it is
-        added to the p-value and reported as ``error_bound``.
+        The probability mass, in [0, 1), the exact test may leave out to save time (added to
+        the p-value, reported as ``error_bound``).
     preset : {'muc4', 'ab'} or None, default 'muc4'
         Which preset these settings started from (recorded, not applied).
 
@@ -134,12 +131,11 @@ class SignificanceSettings:
                    + " or None")
 
     def with_seed(self) -> SignificanceSettings:
-        """These settings with a seed: the given one, or one drawn now (and then recorded)."""
+        """These settings with a seed: the given one, or one drawn now."""
         return self if self.seed is not None else replace(self, seed=secrets.randbits(63))
 
     @property
     def two_sided(self) -> bool:
-        """Whether the test is two-sided."""
         return self.alternative == "two-sided"
 
     def to_json(self) -> dict[str, Any]:
@@ -150,15 +146,14 @@ class SignificanceSettings:
 
     def recorded(self, units: int, metrics: Sequence[str], level: str | None = None,
                  **more: Any) -> RunRecord:
-        """What a result records of the run that produced it (:class:`RunRecord`)."""
+        """A :class:`RunRecord` of the run."""
         return RunRecord(self, units, tuple(metrics), level, tuple(more.items()))
 
 
 @dataclass(frozen=True)
 class RunRecord(Mapping[str, Any]):
-    """What a significance result records of the run that produced it: the settings (the
-    seed drawn), the number of units, the metrics, the unit level when known, and ``more``
-    (``ratio``, ``pairs_file``); read like the JSON it is written as (``record["alpha"]``).
+    """What a significance result records of the run that produced it (``more``: ``ratio``,
+    ``pairs_file``), read like the JSON it is written as (``record["alpha"]``).
 
     >>> record = SignificanceSettings(seed=3).recorded(10, ["f1"], "message")
     >>> record.settings.seed, record["units"], record["unit"]
@@ -216,9 +211,8 @@ PRESETS["ab"] = Preset(
     "an A/B test (is a new version better than the old?): the exact test whenever it is cheap, "
     "recall, precision and F1, the conventional 0.05, seed 1 so that the same inputs give the "
     "same verdict")
-"""The presets of :class:`SignificanceSettings`: ``muc4`` (``significance``, ``report``, and
-the dataclass's defaults) and ``ab`` (``compare``,
-:func:`~muceval.significance.baseline.compare_to_baseline`)."""
+"""``muc4``: ``significance``, ``report`` and the defaults; ``ab``: ``compare``,
+:func:`~muceval.significance.baseline.compare_to_baseline`."""
 
 
 def known_metrics(given: Sequence[str], known: Sequence[str], where: str = "") -> tuple[str, ...]:

@@ -1,6 +1,5 @@
 """All-pairs significance whose memory does not grow with Python objects per pair: the plan
-run in blocks of pairs, only arrays kept, and the pairwise table handed back block by block
-for the caller to write (the rows of :meth:`SignificanceResult.to_csv` for the same run).
+run in blocks of pairs, and the pairwise table handed back block by block.
 """
 
 from __future__ import annotations
@@ -51,9 +50,8 @@ def compare_streamed(
     executor: Executor | None = None,
     block: int = _BLOCK,
 ) -> tuple[SignificanceResult, PairRows]:
-    """The summary of every pairwise comparison (no comparisons), and the pairwise table's
-    rows, computed block by block when read; as :func:`compare`'s for the same settings
-    (``block`` changes nothing but memory).
+    """The summary of :func:`compare` (no comparisons), and the pairwise table's rows,
+    computed block by block when read (``block`` changes nothing but memory).
 
     >>> from muceval.core.units import from_arrays
     >>> t = from_arrays(["A", "B"], ["m"], [[[1, 1, 1, 0]], [[1, 1, 1, 0]]])
@@ -132,7 +130,6 @@ class PairRows(Iterator[list[Any]]):
         return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
 
-
 def _run_blocks(reduced: np.ndarray, names: tuple[str, ...], first: np.ndarray,
                 second: np.ndarray, metrics: tuple[str, ...], settings: SignificanceSettings,
                 block: int, runner: Executor,
@@ -160,7 +157,7 @@ def _run_blocks(reduced: np.ndarray, names: tuple[str, ...], first: np.ndarray,
 
 def _share(progress: Callable[[int, int], None] | None, before: int, size: int,
            total: int) -> Callable[[int, int], None] | None:
-    """A block's progress (its own units) as a share of the whole run's."""
+    """A block's progress as a share of the whole run's."""
     if progress is None:
         return None
 
@@ -175,10 +172,9 @@ def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second
             scores: dict[str, dict[str, float]], raw: RawColumns,
             decided: tuple[np.ndarray, np.ndarray], values: np.ndarray | None,
             block: int) -> Iterator[ComparisonTable]:
-    """Pass two: the pairwise table a block at a time (``decided``: the adjusted p-values and
-    decisions). A block's intervals (compiled tails, which let go of the GIL) are selected on
-    a thread of their own while this one computes its classic tests, and the next block's
-    while the caller writes this one."""
+    """Pass two: the pairwise table a block at a time. A block's intervals (compiled tails,
+    which let go of the GIL) are selected on a thread of their own while this one computes
+    its classic tests, and the next block's while the caller writes this one."""
     names = tallies.systems
     lo, hi = bounds(settings.ci_level)
     adjusted, significant = decided

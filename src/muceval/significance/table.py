@@ -1,6 +1,5 @@
-"""Every comparison of a run as columns (a leaderboard has hundreds of thousands): its JSON
-and CSV are written from the arrays, each number formatted as for a :class:`Comparison`, so
-that the text is that of the objects (``tests/test_comparison_table.py``), much faster.
+"""Every comparison of a run as columns (a leaderboard has hundreds of thousands), its JSON
+and CSV written from the arrays, much faster, in the text of the objects.
 """
 
 from __future__ import annotations
@@ -263,9 +262,8 @@ class ComparisonTable(Sequence[Comparison]):
             yield "".join(flat)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The table as NumPy arrays (a leaderboard's pairs file): ``a``, ``b`` (indices into
-        ``names``), ``units``, the pairs × metrics columns, ``ci_low``/``ci_high`` and
-        ``classic_units``/``classic_<test>`` (NaN where n/a) when given; no scores."""
+        """The table as NumPy arrays (a leaderboard's pairs file), ``a`` and ``b`` indices into
+        ``names``, NaN where a classic test is n/a; no scores."""
         out: dict[str, np.ndarray] = {
             "a": self.first.astype(np.int32), "b": self.second.astype(np.int32),
             "units": np.asarray(self.units, dtype=np.int64),
