@@ -100,16 +100,24 @@ class SignificanceResult:
 
     def comparison(self, a: str, b: str, metric: str) -> Comparison:
         """The comparison of ``a`` with ``b`` for ``metric`` (``difference``: a − b)."""
-        # Called for every cell of a p-value matrix: plain lookups, no closure.
-        table = self.comparisons
-        if not isinstance(table, ComparisonTable) and not self._index:
-            self._index.update(((c.a, c.b, c.metric), c) for c in table)
-        for x, y, mirror in ((a, b, False), (b, a, True)):
-            found = (table.find(x, y, metric) if isinstance(table, ComparisonTable)
-                     else self._index.get((x, y, metric)))
+        # Called for every cell of a p-value matrix: two plain branches, no closure.
+        if isinstance(self.comparisons, ComparisonTable):
+            found = self.comparisons.find(a, b, metric)
             if found is not None:
-                return found.mirrored() if mirror else found
-        raise KeyError((a, b, metric))
+                return found
+            found = self.comparisons.find(b, a, metric)
+            if found is None:
+                raise KeyError((a, b, metric))
+            return found.mirrored()
+        if not self._index:
+            self._index.update(((c.a, c.b, c.metric), c) for c in self.comparisons)
+        found = self._index.get((a, b, metric))
+        if found is not None:
+            return found
+        found = self._index.get((b, a, metric))
+        if found is None:
+            raise KeyError((a, b, metric))
+        return found.mirrored()
 
     def label(self, metric: str) -> str:
         """:func:`metric_label`."""
