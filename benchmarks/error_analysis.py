@@ -5,7 +5,7 @@ with and without the repair pass) and of the synthetic worst case of the origina
 identical predicted fillers against N identical gold entities in one role: 1,441,729
 filler alignments at N = 8, 28 s in the original), each with muceval's bounded search and,
 as the baseline measured in the same run, with the original's exhaustive enumeration
-(reimplemented: ``exhaustive=True``) on the sizes it can still do. Both give the same
+(reimplemented: ``tests/oracles.exhaustive_first_best``) on the sizes it can still do. Both give the same
 result (checked here, and by tests/test_error_analysis.py).
 
 Usage: python3 benchmarks/error_analysis.py [--shared ../shared] [--repeat N] [--brute-size N]
@@ -14,6 +14,8 @@ Usage: python3 benchmarks/error_analysis.py [--shared ../shared] [--repeat N] [-
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 from common import median_time, shared_folder
 from muceval.core.modern import ROLES, ModernTemplate
@@ -25,6 +27,9 @@ from muceval.scoring.errors import (
     analyse_errors,
     error_documents,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from oracles import exhaustive_first_best  # noqa: E402
 
 
 def worst_case(n: int) -> ErrorDocument:
@@ -52,7 +57,7 @@ def main() -> None:
         options = ErrorOptions(after_repair=repair)
         fast, ours = median_time(lambda o=options: analyse_errors(documents, o), args.repeat)
         slow, theirs = median_time(
-            lambda o=options: analyse_errors(documents, o, exhaustive=True), args.repeat)
+            lambda o=options: analyse_errors(documents, o, solve=exhaustive_first_best), args.repeat)
         assert ours == theirs, "the bounded search must give the enumeration's result"
         label = "with --after-repair" if repair else "before only        "
         print(f"  {label}: bounded {fast:8.4f} s   enumeration {slow:8.4f} s   "
@@ -65,7 +70,7 @@ def main() -> None:
         line = f"  N = {n:2d}: bounded {fast:9.5f} s"
         if n <= args.brute_size:
             slow, theirs = median_time(
-                lambda n=n: analyse_document(worst_case(n), exhaustive=True),
+                lambda n=n: analyse_document(worst_case(n), solve=exhaustive_first_best),
                 1 if n >= 7 else args.repeat)
             assert ours == theirs, "the bounded search must give the enumeration's result"
             line += f"   enumeration {slow:9.4f} s   ratio {slow / fast:10.1f}x"

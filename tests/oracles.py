@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from muceval.scoring.errors.search import Assignment, Choices, evaluate, f1_of
 from muceval.scoring.modern.gtt import GttTemplate, _denominators, _f1, _pair_gains
 from muceval.significance.kernels import metric_values, threshold_of, totals_value
 
@@ -62,3 +63,21 @@ def groupings_by_definition(order: Sequence[str], apart: set[frozenset[str]]) ->
     maximal = [(i, j) for i, j in runs if not any(a <= i and j <= b and (a, b) != (i, j)
                                                   for a, b in runs)]
     return [list(order[i: j + 1]) for i, j in sorted(maximal)]
+
+
+def exhaustive_first_best(problem: Choices) -> Assignment:
+    """The search of Das et al.'s Error_Analysis.py as written: every candidate, depth-first
+    (item by item, unpaired first, then each option in order, a target used once), the first
+    with the greatest F1 and then the smallest score kept. Exponential."""
+    best: tuple[float, float, tuple[int | None, ...], int] | None = None
+    for choices in itertools.product(*(((None, *(o.target for o in options)))
+                                       for options in problem.options)):
+        targets = [t for t in choices if t is not None]
+        if len(targets) != len(set(targets)):
+            continue
+        gain, score = evaluate(problem, choices)
+        f1 = f1_of(gain, problem.p_den, problem.r_den)
+        if best is None or f1 > best[0] or (f1 == best[0] and score < best[1]):
+            best = (f1, score, choices, gain)
+    assert best is not None
+    return Assignment(best[2], best[3], best[1])

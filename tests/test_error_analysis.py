@@ -35,12 +35,12 @@ from muceval.scoring.errors.model import SUBCATEGORIES
 from muceval.scoring.errors.search import (
     Choices,
     Option,
-    exhaustive_first_best,
     first_best,
     planned,
 )
 from muceval.scoring.errors.spans import NOT_FOUND, SpanFinder, chars, scs
 from muceval.scoring.modern import ModernOptions, score_modern
+from oracles import exhaustive_first_best
 
 
 @contextlib.contextmanager
@@ -135,7 +135,7 @@ def test_eight_identical_fillers_take_milliseconds_and_keep_the_original_choice(
     assert result.total.f1 == 1.0 and result.error_score == 0
     five = ErrorDocument("D", text, (_t("attack", PerpInd=[["army"]] * 5),),
                          (_t("attack", PerpInd=[["army"]] * 5, Victim=[["army"]] * 2),))
-    assert (analyse_document(five, exhaustive=True)[0]
+    assert (analyse_document(five, solve=exhaustive_first_best)[0]
             == analyse_document(five)[0])
 
 
@@ -222,7 +222,7 @@ def test_identities_on_random_documents(document: ErrorDocument) -> None:
 @given(_DOCUMENT)
 def test_the_whole_analysis_equals_the_exhaustive_one(document: ErrorDocument) -> None:
     options = ErrorOptions(after_repair=True)
-    expected = analyse_document(document, options, exhaustive=True)
+    expected = analyse_document(document, options, solve=exhaustive_first_best)
     assert analyse_document(document, options) == expected
     with planning_always():
         assert analyse_document(document, options) == expected
@@ -466,7 +466,7 @@ def test_the_fast_search_gives_the_enumeration_on_the_gtt_file(modern: Path) -> 
     embedded = read_embedded(modern / "gtt" / "preds_gtt.out")
     documents, _ = error_documents(embedded.gold, embedded.predictions, embedded.texts)
     options = ErrorOptions(after_repair=True)
-    expected = analyse_errors(documents, options, exhaustive=True)
+    expected = analyse_errors(documents, options, solve=exhaustive_first_best)
     assert analyse_errors(documents, options) == expected
     with planning_always():
         assert analyse_errors(documents, options) == expected

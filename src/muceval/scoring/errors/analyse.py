@@ -19,7 +19,7 @@ from muceval.scoring.errors.model import (
     error_roles,
 )
 from muceval.scoring.errors.repair import repair_document
-from muceval.scoring.errors.search import exhaustive_first_best, first_best
+from muceval.scoring.errors.search import first_best
 
 __all__ = ["analyse_document", "analyse_errors"]
 
@@ -38,13 +38,13 @@ def _analysed(prepared: Prepared, options: ErrorOptions, solve: Solver,
 
 
 def analyse_document(document: ErrorDocument, options: ErrorOptions | None = None, *,
-                     exhaustive: bool = False, roles: tuple[str, ...] = DAS_ROLES,
+                     solve: Solver = first_best, roles: tuple[str, ...] = DAS_ROLES,
                      ) -> tuple[DocumentErrors, DocumentErrors | None, int]:
     """The error analysis of one document: its analysis, that of the repaired document (with
     ``after_repair``, else None) and the number of gold entities without mentions left out.
 
-    ``exhaustive``: enumerate every candidate as the original (exponential, for tests and
-    benchmarks). ``roles``: those counted, in the order the analysis takes them.
+    ``solve``: the search of each role's filler alignment (tests and benchmarks pass the
+    original's enumeration). ``roles``: those counted, in the order the analysis takes them.
 
     >>> from muceval.core.modern import ModernTemplate
     >>> gold = ModernTemplate("attack", ((), (("shining path",),), (), (("mayor",),), ()))
@@ -57,7 +57,6 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
     1
     """
     options = options or ErrorOptions()
-    solve = exhaustive_first_best if exhaustive else first_best
     prepared, empty = prepare(document.docid, document.text, document.predicted,
                               document.gold, options.canonical_order, roles)
     before, repaired = _analysed(prepared, options, solve, options.after_repair)
@@ -67,7 +66,7 @@ def analyse_document(document: ErrorDocument, options: ErrorOptions | None = Non
 
 def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | None = None,
                    system: str = "system", *, path: str | None = None,
-                   exhaustive: bool = False, schema: Schema | str = "muc4",
+                   solve: Solver = first_best, schema: Schema | str = "muc4",
                    roles: tuple[str, ...] | None = None) -> SystemErrors:
     """The error analysis of Das et al. (2022) of one system, document by document.
 
@@ -90,7 +89,7 @@ def analyse_errors(documents: Iterable[ErrorDocument], options: ErrorOptions | N
     empty = 0
     names: Counter[str] = Counter()
     for document in documents:
-        one, repaired, dropped = analyse_document(document, options, exhaustive=exhaustive,
+        one, repaired, dropped = analyse_document(document, options, solve=solve,
                                                   roles=roles)
         before.append(one)
         empty += dropped

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-__all__ = ["Assignment", "Choices", "Option", "evaluate", "exhaustive_first_best",
-           "f1_of", "first_best", "planned"]
+__all__ = ["Assignment", "Choices", "Option", "evaluate", "f1_of", "first_best", "planned"]
 
 # Running sums further apart than this fraction of the largest possible sum cannot tie.
 DELTA = 2.0 ** -30
@@ -28,7 +27,7 @@ class Option:
 @dataclass(frozen=True)
 class Choices:
     """One search: per item its unpaired value and its options (in target order), per target
-    its leftover value; ``p_den`` and ``r_den`` give F1 (used by the exhaustive search)."""
+    its leftover value; ``p_den`` and ``r_den`` give F1 (used by the original's search)."""
 
     skip: tuple[float, ...]
     leftover: tuple[float, ...]
@@ -87,24 +86,6 @@ def _candidates(problem: Choices, i: int, used: set[int]) -> Iterator[tuple[int 
             for rest in _candidates(problem, i + 1, used):
                 yield (option.target, *rest)
             used.discard(option.target)
-
-
-def exhaustive_first_best(problem: Choices) -> Assignment:
-    """The original's search: every candidate, depth-first, the first with the greatest F1
-    and then the smallest score kept. Exponential: for tests and benchmarks only.
-
-    >>> problem = Choices((1.0, 1.0), (1.0,), ((Option(0, 0.0, 1),), (Option(0, 0.0, 1),)), 2, 1)
-    >>> exhaustive_first_best(problem)
-    Assignment(choices=(None, 0), gain=1, score=1.0)
-    """
-    best: tuple[float, float, tuple[int | None, ...], int] | None = None
-    for choices in _candidates(problem, 0, set()):
-        gain, score = evaluate(problem, choices)
-        f1 = f1_of(gain, problem.p_den, problem.r_den)
-        if best is None or f1 > best[0] or (f1 == best[0] and score < best[1]):
-            best = (f1, score, choices, gain)
-    assert best is not None
-    return Assignment(best[2], best[3], best[1])
 
 
 # Up to this many candidates, enumerating is quicker than planning; most roles and documents
@@ -239,7 +220,8 @@ def _finish(problem: Choices, plan: _Plan, state: State) -> float:
 
 
 def first_best(problem: Choices) -> Assignment:
-    """The candidate :func:`exhaustive_first_best` returns, found without enumerating.
+    """The candidate the original's search keeps (every candidate, depth-first, the first
+    with the greatest F1 and then the smallest score), found without enumerating.
 
     Eight fillers against eight identical entities, where the original enumerates 1,441,729
     candidates:
