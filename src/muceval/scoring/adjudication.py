@@ -424,12 +424,10 @@ class Adjudication:
     def _check_pairs(message_id: str, pairs: Sequence[tuple[str | None, str | None]],
                      keys: Sequence[str], responses: Sequence[str]) -> None:
         problems = []
-        used_keys = [k for k, _ in pairs if k is not None]
-        used_responses = [r for _, r in pairs if r is not None]
         if any(k is None and r is None for k, r in pairs):
             problems.append("a pair needs a key or a response template")
-        for side, used, known in (("key", used_keys, keys), ("response", used_responses,
-                                                             responses)):
+        for side, n, known in (("key", 0, keys), ("response", 1, responses)):
+            used = [t for t in (pair[n] for pair in pairs) if t is not None]
             for t in used:
                 if t not in known:
                     problems.append(f"{message_id} has no {side} template {t}")

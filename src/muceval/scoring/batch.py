@@ -15,6 +15,7 @@ from muceval.scoring.session import (
     SessionResult,
     SubmittedSystems,
     gather_systems,
+    on_cluster,
     read_systems,
     score_files,
     submit_systems,
@@ -55,11 +56,7 @@ def score_test_sets(
             if progress is not None:
                 progress(done, total)
         return out
-    from muceval.cluster import connect, distributed_module, parse_address
-
-    distributed = distributed_module()
-    address, workers = parse_address(scheduler)
-    with connect(address, workers) as client:
+    with on_cluster(scheduler) as (client, distributed):
         # Every task submitted before any result is awaited: the workers stay busy across
         # test sets.
         pending = {spec.name: _submit(client, spec, config, fills) for spec, config in test_sets}

@@ -4,7 +4,7 @@ the 1992 program (the answers given for one system serve the next ones)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from muceval.formats.muc.store import HistoryStore
     from muceval.scoring.alignment.audit import AlignmentAudit
 
-__all__ = ["SessionRecord", "SessionResult", "audit_files", "check_pairing", "read_template_file", "score_files",
-           "score_systems"]
+__all__ = ["SessionRecord", "SessionResult", "audit_files", "check_pairing", "on_cluster",
+           "read_template_file", "score_files", "score_systems"]
 
 
 @dataclass(frozen=True)
@@ -119,12 +119,6 @@ def score_systems(
         Called as ``progress(done, total)`` after each system.
     allow_swapped : bool, default False
         Score a response that looks like a key, with a warning.
-
-    Returns
-    -------
-    SessionResult
-        Each system's pair scores in the order of ``responses``, the answers given through
-        ``ask``, and the warnings.
 
     Raises
     ------
@@ -367,8 +361,11 @@ def _score_files(config: Configuration, key_path: str | Path, paths: list[str],
             chosen = replace(chosen, on_judgement=_recorder(store, chosen.on_judgement))
         chosen = _with_criterion(config, chosen, alignment, file_warnings)
         if scheduler is not None:
-            result = _score_on_cluster(scheduler, config, key, responses, history, chosen,
-                                       per_system, progress, allow_swapped)
+            # Without questions, systems do not depend on each other: one task per system.
+            with on_cluster(scheduler) as (client, distributed):
+                pending = submit_systems(client, config, key, responses, history, chosen,
+                                         per_system, allow_swapped)
+                result = gather_systems(distributed, pending, progress)
         else:
             result = score_systems(config, key, responses, history=history, options=chosen,
                                    manual_mappings=per_system, progress=progress,
@@ -570,21 +567,14 @@ def _score_one(config: Configuration, key: TemplateFile, response: TemplateFile,
     return result.pairs, result.unanswered
 
 
-def _score_on_cluster(scheduler: str, config: Configuration, key: TemplateFile,
-                      responses: Mapping[str, TemplateFile], history: History | None,
-                      options: ScoringOptions, manual: Mapping[str, ManualMappings],
-                      progress: Callable[[int, int], None] | None,
-                      allow_swapped: bool = False) -> SessionResult:
-    """One task per system on a Dask cluster (without questions, systems do not depend on
-    each other)."""
+@contextlib.contextmanager
+def on_cluster(scheduler: str) -> Iterator[tuple[Any, Any]]:
+    """A client of the Dask ``scheduler`` (an address or ``local:N``), and dask.distributed."""
     from muceval.cluster import connect, distributed_module, parse_address
 
     distributed = distributed_module()
-    address, workers = parse_address(scheduler)
-    with connect(address, workers) as client:
-        pending = submit_systems(client, config, key, responses, history, options, manual,
-                                 allow_swapped)
-        return gather_systems(distributed, pending, progress)
+    with connect(*parse_address(scheduler)) as client:
+        yield client, distributed
 
 
 @dataclass(frozen=True)

@@ -150,8 +150,7 @@ def evidence_evaluator(evaluator: PairEvaluator, config: Configuration, key: Tem
 
 
 class CriterionHook:
-    """Score with a named criterion (an :class:`~muceval.scoring.muc1992.scorer.AlignmentHook`);
-    chances come from ``chance_keys`` when given, else from the key being scored."""
+    """Score with a named criterion (an :class:`~muceval.scoring.muc1992.scorer.AlignmentHook`)."""
 
     def __init__(self, criterion: Criterion, config: Configuration,
                  chance: ChanceSettings | None = None,

@@ -321,8 +321,5 @@ class EvidenceEvaluator:
                 flags.append("or-common")
             if not self._holds(slots, ("set-word",)):
                 flags.append("or-set-word")
-        if any("stripped" in s.flags for s in slots.values()):
-            flags.append("stripped")
-        if any("history" in s.flags for s in slots.values()):
-            flags.append("history")
+        flags += [f for f in ("stripped", "history") if any(f in s.flags for s in slots.values())]
         return tuple(flags)

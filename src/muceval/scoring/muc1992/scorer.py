@@ -220,14 +220,8 @@ class Scorer:
         return out
 
     def score(self, key: TemplateFile, response: TemplateFile) -> ScoringResult:
-        """Score one system's response templates against the key.
-
-        Returns
-        -------
-        ScoringResult
-            ``pairs``: one :class:`~muceval.core.tallies.PairScore` per section of the 1992
-            report, in report order; ``new_judgements``: the answers given through ``ask``.
-        """
+        """Score one system's response templates against the key: one
+        :class:`~muceval.core.tallies.PairScore` per section of the 1992 report, in its order."""
         judge, assignment = self.judge_for(key)
         # The whole mapping is computed first, with the history as it is now (§7.3).
         catalog = [
