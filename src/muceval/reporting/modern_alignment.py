@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import document_header
-from muceval.reporting.alignment import AlignmentComparison, criteria_comparison, print_flips
+from muceval.reporting.alignment import AlignmentComparison, _r, criteria_comparison, print_flips
 from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.modern import ratio_tallies
 from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
@@ -46,10 +46,6 @@ def compare_gtt_alignment(audits: Sequence[GttAlignmentAudit],
                                CRITERIA, DEFAULT, lambda s: s.overall.f1, test, settings)
 
 
-def _r(value: float) -> float:
-    return round(value, 6)
-
-
 def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
                              comparison: AlignmentComparison | None,
                              settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -66,7 +62,7 @@ def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
                 criteria[c]["rank"] = comparison.ranks.get((a.system, c))
         systems.append({"system": a.system, "mapped_pairs": a.mapped,
                         "type_only_pairs": a.type_only,
-                        "type_only_share": None if a.share is None else _r(a.share),
+                        "type_only_share": _r(a.share),
                         "criteria": criteria, "pairs": [p.to_dict() for p in a.pairs]})
     header = document_header(MODERN_ALIGNMENT_FORMAT, settings, FORMAT_VERSION)
     if comparison is not None:
