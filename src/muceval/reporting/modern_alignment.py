@@ -58,8 +58,7 @@ def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
             counts = _scores(a, c).overall
             criteria[c] = {**counts.to_dict(), "delta_f1": _r(counts.f1 - base)}
             if comparison is not None:
-                criteria[c]["p_value"] = comparison.p_values.get((a.system, c))
-                criteria[c]["rank"] = comparison.ranks.get((a.system, c))
+                criteria[c]["p_value"], criteria[c]["rank"] = comparison.tested(a.system, c)
         systems.append({"system": a.system, "mapped_pairs": a.mapped,
                         "type_only_pairs": a.type_only,
                         "type_only_share": _r(a.share),
@@ -95,8 +94,7 @@ def modern_alignment_to_csv(audits: Sequence[GttAlignmentAudit],
     for a in audits:
         for c in CRITERIA:
             counts = _scores(a, c).overall
-            p = comparison.p_values.get((a.system, c)) if comparison else None
-            rank = comparison.ranks.get((a.system, c)) if comparison else None
+            p, rank = comparison.tested(a.system, c) if comparison else (None, None)
             rows.append([a.system, c, f"{counts.p_num:g}", counts.p_den, f"{counts.r_num:g}",
                          counts.r_den, _r(counts.precision), _r(counts.recall), _r(counts.f1),
                          _r(counts.f1 - a.scores.overall.f1), "" if p is None else p,
@@ -120,8 +118,7 @@ def modern_alignment_table(audits: Sequence[GttAlignmentAudit],
                        "rank"))
     for a in audits:
         f0, f1 = a.scores.overall.f1, a.strict.overall.f1
-        p = comparison.p_values.get((a.system, FLAG)) if comparison else None
-        rank = comparison.ranks.get((a.system, FLAG)) if comparison else None
+        p, rank = comparison.tested(a.system, FLAG) if comparison else (None, None)
         table.add_row(a.system, str(a.mapped), str(a.type_only),
                       "-" if a.share is None else f"{100 * a.share:.1f}%", f"{100 * f0:.2f}",
                       f"{100 * f1:.2f}", f"{100 * (f1 - f0):+.2f}",
