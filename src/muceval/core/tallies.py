@@ -115,7 +115,6 @@ ZERO = Tally()
 
 
 def _named(rows: Iterable[tuple[str, Tally]], name: str) -> Tally:
-    """The tally of the first row called ``name``; ``KeyError`` if none is."""
     for row, tally in rows:
         if row == name:
             return tally

@@ -226,8 +226,6 @@ def build_report(source: ReportSource, *, settings: SignificanceSettings | None 
 
 @dataclass(frozen=True)
 class _Scored:
-    """The systems of a report, what it records of them, its data files and error analysis."""
-
     config: Configuration | None
     systems: Sequence[SystemScores]
     tallies: UnitTallies

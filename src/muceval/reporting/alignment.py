@@ -61,6 +61,10 @@ class AlignmentComparison:
     flips: Mapping[str, tuple[Flip, ...]]
     settings: dict[str, Any] = field(default_factory=dict)
 
+    def tested(self, system: str, criterion: str) -> tuple[float | None, int | None]:
+        """The p-value and rank of ``system`` under ``criterion``."""
+        return self.p_values.get((system, criterion)), self.ranks.get((system, criterion))
+
 
 def rank_and_flip(
     names: Sequence[str], f1: Mapping[str, Sequence[float]],
@@ -159,8 +163,7 @@ def _system_json(s: SystemAudit, audit: AlignmentAudit,
             "tally": {k: getattr(score.tally, k) for k in ("pos", "act", "cor", "par")},
         }
         if comparison is not None:
-            entry["p_value"] = comparison.p_values.get((s.system, c))
-            entry["rank"] = comparison.ranks.get((s.system, c))
+            entry["p_value"], entry["rank"] = comparison.tested(s.system, c)
         criteria[c] = entry
     return {
         "system": s.system,
@@ -222,8 +225,7 @@ def _score_rows(audit: AlignmentAudit,
         base = s.scores[audit.default].f1
         for c in audit.scored:
             x = s.scores[c]
-            p = comparison.p_values.get((s.system, c)) if comparison else None
-            rank = comparison.ranks.get((s.system, c)) if comparison else None
+            p, rank = comparison.tested(s.system, c) if comparison else (None, None)
             yield (s.system, c, _r(x.recall), _r(x.precision), _r(x.f1),
                    _r(None if x.f1 is None or base is None else x.f1 - base),
                    "" if p is None else p, "" if rank is None else rank,
@@ -320,8 +322,7 @@ def alignment_table(audit: AlignmentAudit, comparison: AlignmentComparison | Non
             if c == audit.default:
                 row += [_pc(x.recall), _pc(x.precision), _pc(x.f1), str(x.mapped_pairs)]
                 continue
-            p = comparison.p_values.get((s.system, c)) if comparison else None
-            rank = comparison.ranks.get((s.system, c)) if comparison else None
+            p, rank = comparison.tested(s.system, c) if comparison else (None, None)
             row += [_pc(x.f1), signed_pct(None if x.f1 is None or base is None else x.f1 - base),
                     "" if p is None else f"{p:.4f}", "" if rank is None else str(rank)]
         table.add_row(*row)

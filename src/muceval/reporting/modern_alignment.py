@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from muceval.core.signature import document_header
-from muceval.reporting.alignment import AlignmentComparison, criteria_comparison, print_flips
+from muceval.reporting.alignment import AlignmentComparison, _r, criteria_comparison, print_flips
 from muceval.reporting.outputs import csv_text, new_table, text_console
 from muceval.scoring.modern import ratio_tallies
 from muceval.scoring.modern.alignment import MODERN_CRITERIA, GttAlignmentAudit
@@ -46,10 +46,6 @@ def compare_gtt_alignment(audits: Sequence[GttAlignmentAudit],
                                CRITERIA, DEFAULT, lambda s: s.overall.f1, test, settings)
 
 
-def _r(value: float) -> float:
-    return round(value, 6)
-
-
 def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
                              comparison: AlignmentComparison | None,
                              settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,11 +58,10 @@ def modern_alignment_to_dict(audits: Sequence[GttAlignmentAudit],
             counts = _scores(a, c).overall
             criteria[c] = {**counts.to_dict(), "delta_f1": _r(counts.f1 - base)}
             if comparison is not None:
-                criteria[c]["p_value"] = comparison.p_values.get((a.system, c))
-                criteria[c]["rank"] = comparison.ranks.get((a.system, c))
+                criteria[c]["p_value"], criteria[c]["rank"] = comparison.tested(a.system, c)
         systems.append({"system": a.system, "mapped_pairs": a.mapped,
                         "type_only_pairs": a.type_only,
-                        "type_only_share": None if a.share is None else _r(a.share),
+                        "type_only_share": _r(a.share),
                         "criteria": criteria, "pairs": [p.to_dict() for p in a.pairs]})
     header = document_header(MODERN_ALIGNMENT_FORMAT, settings, FORMAT_VERSION)
     if comparison is not None:
@@ -99,8 +94,7 @@ def modern_alignment_to_csv(audits: Sequence[GttAlignmentAudit],
     for a in audits:
         for c in CRITERIA:
             counts = _scores(a, c).overall
-            p = comparison.p_values.get((a.system, c)) if comparison else None
-            rank = comparison.ranks.get((a.system, c)) if comparison else None
+            p, rank = comparison.tested(a.system, c) if comparison else (None, None)
             rows.append([a.system, c, f"{counts.p_num:g}", counts.p_den, f"{counts.r_num:g}",
                          counts.r_den, _r(counts.precision), _r(counts.recall), _r(counts.f1),
                          _r(counts.f1 - a.scores.overall.f1), "" if p is None else p,
@@ -124,8 +118,7 @@ def modern_alignment_table(audits: Sequence[GttAlignmentAudit],
                        "rank"))
     for a in audits:
         f0, f1 = a.scores.overall.f1, a.strict.overall.f1
-        p = comparison.p_values.get((a.system, FLAG)) if comparison else None
-        rank = comparison.ranks.get((a.system, FLAG)) if comparison else None
+        p, rank = comparison.tested(a.system, FLAG) if comparison else (None, None)
         table.add_row(a.system, str(a.mapped), str(a.type_only),
                       "-" if a.share is None else f"{100 * a.share:.1f}%", f"{100 * f0:.2f}",
                       f"{100 * f1:.2f}", f"{100 * (f1 - f0):+.2f}",
