@@ -535,8 +535,7 @@ class _Reader:
             j += 1
         if j == i + 1:
             raise self.error("'\\x' without hexadecimal digits", backslash)
-        code = int(text[i + 1 : j], 16)
-        return self.checked_chr(code, backslash), j
+        return self.checked_chr(int(text[i + 1 : j], 16), backslash), j
 
     def unicode_escape(self, backslash: int, in_string: bool) -> tuple[str, int]:
         """``\\uHHHH`` and ``\\UHHHHHHHH``: exactly four or eight hexadecimal digits."""
@@ -658,8 +657,7 @@ class _Reader:
     def read_atom(self, line: int, col: int) -> SExpr | _Dot:
         start = self.pos
         token = self.read_token()
-        escaped = "\\" in self.text[start : self.pos]
-        if not escaped:
+        if "\\" not in self.text[start : self.pos]:
             if token == ".":
                 return _Dot()
             if _NUMBER_RE.fullmatch(token):

@@ -46,8 +46,7 @@ class TomlLocator:
                 continue
             stripped = line.strip()
             if depth == 0 and stripped.startswith("["):
-                header = stripped.split("#", 1)[0].strip()
-                self.tables.append((header, number))
+                self.tables.append((stripped.split("#", 1)[0].strip(), number))
                 table += 1
                 continue
             if depth == 0 and "=" in stripped and not stripped.startswith("#"):

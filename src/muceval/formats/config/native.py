@@ -227,10 +227,8 @@ class _TomlReader:
                 elif isinstance(spec, dict):
                     self.check_keys(spec, ("id", "slots"), header, index, "a scored template")
                     tid = self.expect(spec.get("id"), str, "scored-templates.templates.id", eline)
-                    slots = self.string_list(
-                        spec.get("slots", []), "scored-templates.templates.slots", eline
-                    )
-                    templates.append((tid, slots))
+                    templates.append((tid, self.string_list(
+                        spec.get("slots", []), "scored-templates.templates.slots", eline)))
                 else:
                     raise self.unexpected("scored-templates.templates: expected a template id "
                                           "or { id = …, slots = […] }", spec, eline)

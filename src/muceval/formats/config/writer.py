@@ -32,7 +32,6 @@ def _toml_value(value: Any) -> str:
 
 
 def _outline(roots: tuple[SetNode, ...], depth: int = 0) -> list[str]:
-    """Each value on its line, then its children two spaces further in."""
     return [line for node in roots
             for line in ("  " * depth + node.value, *_outline(node.children, depth + 1))]
 

@@ -346,9 +346,8 @@ def _prediction_documents(text: str, path: str, field: str) -> Iterator[ModernDo
 
 def _prediction_object(modern: ModernFile, field: str) -> str:
     """Documents keyed by their numeric ids (``TST3-MUC4-0002`` → ``"30002"``)."""
-    out = {str(_number(modern.path, d.docid)): {field: _contents(d, field, False)}
-           for d in modern.documents}
-    return json_text(out) + "\n"
+    return json_text({str(_number(modern.path, d.docid)): {field: _contents(d, field, False)}
+                      for d in modern.documents}) + "\n"
 
 
 def _docid(key: str, path: str) -> str:

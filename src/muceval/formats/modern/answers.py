@@ -105,8 +105,7 @@ def answer_documents(text: str, path: str, parse: str = "strict", schema: Schema
             raise InputError.at(path, number, f"document {docid}: 'response' must be the "
                                 "model's answer as a string")
         kind = _template_type(schema, docid, path, number)
-        known = (roles_of or {}).get(kind, ())
-        roles, notes = decode_answer(response, mode, known)
+        roles, notes = decode_answer(response, mode, (roles_of or {}).get(kind, ()))
         templates = (_string_template(kind, roles),) if roles else ()
         yield ModernDocument(docid, templates, line=number,
                              notes=tuple(ParseNote(k, docid, number, e) for k, e in notes))
@@ -290,8 +289,7 @@ def _closed(body: str, attempts: int = 200) -> tuple[Any, list[tuple[str, str]]]
             continue
         if at == len(body.rstrip()) and not closers:
             return None  # nothing was cut or closed: not a truncation
-        tail = body[max(0, at - 40):].strip()
-        return value, [("truncated", _example(tail))]
+        return value, [("truncated", _example(body[max(0, at - 40):].strip()))]
     return None
 
 

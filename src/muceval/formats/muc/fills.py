@@ -185,8 +185,7 @@ def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, i
         return _Choice(Text(m.group())), m.end(), "closing quote"
     if c == "(":
         j = _group_end(s, i, hi)
-        value = _parse_group(s, i + 1, j, grammar)
-        return _Choice(value, grouped=True), j + 1, "')'"
+        return _Choice(_parse_group(s, i + 1, j, grammar), grouped=True), j + 1, "')'"
     m = grammar.bare.match(s, i, hi)
     assert m is not None, "the bare patterns match the empty string"
     token = m.group().rstrip(" \t")
@@ -194,8 +193,7 @@ def _scan_choice(s: str, i: int, hi: int, grammar: _Grammar) -> tuple[_Choice, i
     end = m.end()
     if grammar.qualifier and end < hi and s[end] == "(":
         j = _group_end(s, end, hi)
-        qualifier = _parse_group(s, end + 1, j, _PLAIN)
-        return _Choice(Qualified(text, qualifier)), j + 1, "')'"
+        return _Choice(Qualified(text, _parse_group(s, end + 1, j, _PLAIN))), j + 1, "')'"
     return _Choice(text), end, ""
 
 

@@ -3,18 +3,7 @@
 Sections are kept in file order with duplicates: the official LSI and SRI reports hold
 duplicated sections that were counted in their totals (SCORER-SPEC §13.3).
 
->>> text = '''Configuration: config.el
-...
-... Report of all-templates scores
-...
-...  * * * TOTAL SLOT SCORES * * *
-...
-... SLOT                  POS ACT|COR PAR INC|ICR IPA|SPU MIS NON|REC PRE OVG FAL
-... -----------------------------+-----------+-------+-----------+---------------
-... ALL TEMPLATES           4   2|  1   0   0|  0   0|  1   3   0| 25  50  50
-... F-MEASURES not available, Recall or Precision Nil
-... '''
->>> report = parse_report(text)
+>>> report = parse_report(_EXAMPLE)
 >>> report.summary_row("ALL TEMPLATES").tally.cor, report.f_measures
 (1, None)
 """
@@ -416,18 +405,15 @@ class _ReportParser:
 
 
 def read_report(path: str | Path) -> ScoreReport:
-    """Read a score report as the 1992 MUC-4 scorer printed it.
-
-    It keeps every tally row of every template-pair section (in file order, duplicated
-    sections kept), the summary rows and the F-measures: what is needed to recompute and
-    compare scores. It reads the official MUC-4 reports and those :func:`format_report`
-    writes, in Latin-1 or UTF-8.
+    """Read a score report as the 1992 MUC-4 scorer printed it (the official MUC-4 reports and
+    those :func:`format_report` writes, in Latin-1 or UTF-8).
 
     Returns
     -------
     muceval.formats.muc.reports.ScoreReport
-        ``blocks`` (one per key/response section), ``summary`` and ``f_measures``; a row's
-        ``tally`` holds the printed counts, its ``rec``, ``pre``, ``ovg``, ``fal`` the percentages.
+        Every tally row of every key/response section (``blocks``, in file order, duplicated
+        sections kept), the ``summary`` rows and the ``f_measures``; a row's ``tally`` holds the
+        printed counts, its ``rec``, ``pre``, ``ovg``, ``fal`` the percentages.
 
     Raises
     ------
@@ -465,6 +451,8 @@ def read_report(path: str | Path) -> ScoreReport:
 
 
 _EXAMPLE = """Configuration: config.el
+
+Report of all-templates scores
 
  * * * TOTAL SLOT SCORES * * *
 
