@@ -22,7 +22,6 @@ HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
 
 def _jit() -> ModuleType:
-    """The compiled kernels (imports numba on first use)."""
     from muceval.significance import compiled
 
     return compiled
