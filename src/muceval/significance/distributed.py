@@ -83,7 +83,7 @@ class DaskExecutor:
         """Run the plan (``source`` sent to every worker once, the tasks carrying indices)."""
         assert settings.seed is not None, "the seed is drawn before the plan runs"
         distributed = distributed_module()
-        batches = _batches(plan, pairs, settings)
+        batches = _batches(plan, settings)
         nge = np.zeros((len(pairs), len(metrics)), dtype=np.int64)
         exact: dict[ExactJob, ExactResult] = {}
         book = _Checkpoint(self.checkpoint, _fingerprint(pairs, metrics, settings, plan))
@@ -134,7 +134,7 @@ class DaskExecutor:
 Batch = tuple[str, list[Any]]
 
 
-def _batches(plan: Plan, pairs: Sequence[PairData], settings: SignificanceSettings) -> list[Batch]:
+def _batches(plan: Plan, settings: SignificanceSettings) -> list[Batch]:
     """The plan cut into tasks (the same list for the same plan)."""
     size = max(1, TASK_WORK // max(1, settings.shuffles))
     approximate = list(plan.approximate_pairs)

@@ -65,9 +65,7 @@ def shuffled_differences(tallies: UnitTallies, a: str, b: str, metric: str,
     if settings.seed is None:
         raise UsageError("the shuffles are drawn from a seed: set one", parameter="seed")
     known_systems(tallies.systems, (a, b))
-    x = reduce_counts(tallies.counts[tallies.systems.index(a)])
-    y = reduce_counts(tallies.counts[tallies.systems.index(b)])
-    pair = PairData.of(x, y)
+    pair = PairData.of(*(reduce_counts(tallies.counts[tallies.systems.index(s)]) for s in (a, b)))
     out = np.empty(settings.shuffles, dtype=np.float64)
     for start in range(0, settings.shuffles, _CHUNK):
         stop = min(settings.shuffles, start + _CHUNK)

@@ -127,8 +127,6 @@ def compare(
     Returns
     -------
     SignificanceResult
-        One :class:`~muceval.significance.result.Comparison` per pair and metric, the scores,
-        groups, letters and settings.
 
     Raises
     ------
@@ -164,7 +162,7 @@ def compare(
     """
     prepared = prepare(tallies, metrics, settings)
     runner = executor or LocalExecutor(threads or default_threads())
-    index_pairs = prepared.index_pairs
+    index_pairs = prepared.pairs.index_pairs()
     chosen = prepared.settings
     stop = threading.Event()
 
@@ -262,10 +260,6 @@ class Prepared:
     reduced: np.ndarray
     pairs: SystemPairs
     plan: Plan
-
-    @property
-    def index_pairs(self) -> list[tuple[int, int]]:
-        return self.pairs.index_pairs()
 
 
 def prepare(tallies: UnitTallies, metrics: str | Sequence[str] = METRICS,

@@ -49,13 +49,12 @@ def changes_between(counts: ErrorCounts, pairs: Sequence[tuple[str, str]],
                     settings: SignificanceSettings) -> list[ErrorChange]:
     """Every category of each pair ``(baseline, candidate)``; a document a system lacks counts 0."""
     known_systems(counts.systems, [n for pair in pairs for n in pair])
-    categories = counts.categories
     tests = pairwise_count_tests(counts.counts, pairs, settings)
     out: list[ErrorChange] = []
     for (baseline, candidate), found in tests.items():
         out += [ErrorChange(baseline, candidate, category, t.first, t.second, t.difference,
                             t.p_value, t.method, t.documents, t.p_value)
-                for category, t in zip(categories, found, strict=True)]
+                for category, t in zip(counts.categories, found, strict=True)]
     return _adjusted(out, settings.adjust)
 
 

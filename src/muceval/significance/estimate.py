@@ -75,15 +75,9 @@ _DIGITS = {"ns_per_pair_shuffle": 2, "ns_per_cell": 3, "us_per_job": 1, "exact_s
 
 def estimate(the_plan: Plan, pairs: Sequence[PairData], metrics: Sequence[str],
              settings: SignificanceSettings, workers: int, threads: int) -> PlanEstimate:
-    """The plan's cost from timed runs of the kernels it will take, on this machine.
-
-    Approximate pairs: the kernel :func:`approximate_counts` chooses for the run's first
-    batch, timed (once loaded) on up to 2,048 pairs spread over the plan, as a part per call
-    and a part per pair applied to the executor's batches. Exact jobs: the smallest and
-    those around the median, fitted as a time per job plus a time per cell of
-    :func:`exact_cost`, then through the executor's pool for their overlap; never shorter
-    than the longest job. Both shared by ``workers``.
-    """
+    """The plan's cost from timed runs of the kernels it will take, on this machine: the
+    approximate pairs' on a sample of them, the exact jobs' fitted as a time per job plus a
+    time per cell of :func:`exact_cost`; both shared by ``workers``."""
     assert settings.seed is not None, "the seed is drawn before the plan is estimated"
     approximate_seconds = _time_approximate(the_plan, pairs, metrics, settings, threads)
     pair_shuffles = len(the_plan.approximate_pairs) * settings.shuffles

@@ -93,11 +93,10 @@ class LocalExecutor:
             return job, exact_pvalue(pairs[job.pair], metrics[job.metric], settings.two_sided,
                                      settings.exact_budget)
 
-        if plan.exact_jobs:
-            with ThreadPoolExecutor(max_workers=max(1, self.threads)) as pool:
-                for job, result in pool.map(enumerate_job, plan.exact_jobs):
-                    exact[job] = result
-                    done += max(1, settings.shuffles // 4)
-                    if progress is not None:
-                        progress(done, total)
+        with ThreadPoolExecutor(max_workers=max(1, self.threads)) as pool:
+            for job, result in pool.map(enumerate_job, plan.exact_jobs):
+                exact[job] = result
+                done += max(1, settings.shuffles // 4)
+                if progress is not None:
+                    progress(done, total)
         return Outcomes(nge, exact)

@@ -195,11 +195,10 @@ def _differs(apart: set[frozenset[str]]) -> Callable[[str, str], bool]:
 
 def _together(apart: np.ndarray) -> list[int]:
     """Bit j of mask i: systems i ≠ j are not different (``apart``: symmetric)."""
-    n = len(apart)
     close = ~apart
     np.fill_diagonal(close, False)
     packed = np.packbits(close, axis=1, bitorder="little")
-    return [int.from_bytes(row.tobytes(), "little") for row in packed] if n else []
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
 
 def _runs(order: Sequence[str], apart: np.ndarray) -> list[list[str]]:

@@ -22,7 +22,6 @@ HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
 
 def _jit() -> ModuleType:
-    """The compiled kernels (imports numba on first use)."""
     from muceval.significance import compiled
 
     return compiled
@@ -254,8 +253,6 @@ def differing_units(reduced: np.ndarray, first: np.ndarray, second: np.ndarray) 
 def _segment_words(pair: PairData) -> int:
     """Coin words per packed partial sum of the lookup-table kernel; 0 when a single unit's
     difference does not fit the packing (the NumPy path takes that pair)."""
-    if not len(pair.diffs):
-        return 1 << 40
     sizes = np.abs(pair.diffs)
     if np.all(sizes.sum(axis=0) < _FIELD_LIMIT - 1):
         return 1 << 40
@@ -266,10 +263,8 @@ def _segment_words(pair: PairData) -> int:
 
 def takes_compiled(pairs: Iterable[PairData], shuffles: int, metrics: int = 5) -> bool:
     """Whether :func:`approximate_counts` runs these pairs compiled by default."""
-    if not HAVE_NUMBA:
-        return False
-    return ("muceval.significance.compiled" in sys.modules
-            or worth_compiling(pairs, shuffles, metrics))
+    return HAVE_NUMBA and ("muceval.significance.compiled" in sys.modules
+                           or worth_compiling(pairs, shuffles, metrics))
 
 
 def worth_compiling(pairs: Iterable[PairData], shuffles: int, metrics: int) -> bool:
@@ -522,16 +517,12 @@ def _canonical(shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     gcd_v, gcd_n), S = offset + (gcd_v, gcd_n) ⊙ Σ c'_u e_u with fair coins c'."""
     shifts = shifts.copy()
     negative = (shifts[:, 0] < 0) | ((shifts[:, 0] == 0) & (shifts[:, 1] < 0))
-    offset = shifts[negative].sum(axis=0) if len(shifts) else np.zeros(2, dtype=np.int64)
+    offset = shifts[negative].sum(axis=0)
     shifts[negative] *= -1
     g_v, g_n = (int(np.gcd.reduce(np.abs(shifts[:, c]))) or 1 for c in (0, 1))
-    reduced = shifts // np.array([g_v, g_n])
-    if len(reduced):
-        unique, counts = np.unique(reduced, axis=0, return_counts=True)
-        order = np.argsort(np.abs(unique).sum(axis=1), kind="stable")
-        unique, counts = unique[order], counts[order]
-    else:
-        unique, counts = reduced, np.zeros(0, dtype=np.int64)
+    unique, counts = np.unique(shifts // np.array([g_v, g_n]), axis=0, return_counts=True)
+    order = np.argsort(np.abs(unique).sum(axis=1), kind="stable")
+    unique, counts = unique[order], counts[order]
     return unique.astype(np.int64), counts.astype(np.int64), offset.astype(np.int64), g_v, g_n
 
 

@@ -245,8 +245,7 @@ class SignificanceResult:
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(CSV_HEADER)
         if isinstance(self.comparisons, ComparisonTable):
-            for piece in self.comparisons.csv_joined():
-                buffer.write(piece)
+            buffer.writelines(self.comparisons.csv_joined())
         else:
             writer.writerows(csv_row(c) for c in self.comparisons)
         return buffer.getvalue()

@@ -59,6 +59,7 @@ def compare_streamed(
     >>> next(rows)[:3], next(rows)[:3], summary.comparisons
     (['metric', 'a', 'b'], ['f1', 'A', 'B'], ())
     """
+    # checked() refuses fewer than two systems: there is always a pair, a block, a table.
     chosen, metric_ids = checked(tallies, metrics, settings)
     reduced = reduce_counts(tallies.counts)
     names = tallies.systems
@@ -125,8 +126,6 @@ class PairRows(Iterator[list[Any]]):
         """The whole table as :meth:`ComparisonTable.arrays`, the blocks joined."""
         self._claim()
         parts = [table.arrays() for table in self._tables]
-        if not parts:
-            return {}
         return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
 
@@ -148,9 +147,6 @@ def _run_blocks(reduced: np.ndarray, names: tuple[str, ...], first: np.ndarray,
                                      (stop - start) * settings.shuffles, total),
                               source=(reduced, index))
         parts.append(RawColumns.of_outcomes(chosen, outcomes.nge, outcomes.exact, settings))
-    if not parts:
-        empty = np.zeros((0, len(metrics)))
-        return RawColumns(empty, empty.astype(bool), empty.astype(np.int64), empty, empty)
     return RawColumns(*(np.concatenate([getattr(p, f) for p in parts]) for f in (
         "p_value", "exact", "nge", "error_bound", "confidence")))
 
@@ -189,7 +185,7 @@ def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second
                               lo, hi)
 
     with ThreadPoolExecutor(1, thread_name_prefix="muceval-tails") as pool:
-        pending = pool.submit(intervals, starts[0]) if starts else None
+        pending = pool.submit(intervals, starts[0])
         for n, start in enumerate(starts):
             stop = min(len(first), start + block)
             index = np.stack([first[start:stop], second[start:stop]], axis=1).astype(np.int64)
@@ -197,7 +193,6 @@ def _tables(tallies: UnitTallies, reduced: np.ndarray, first: np.ndarray, second
             classic = tuple(classic_columns(tallies.counts, index, metric, settings.alternative,
                                             settings.unit_means)
                             for metric in metrics) if settings.classic else None
-            assert pending is not None
             found = pending.result()
             if n + 1 < len(starts):
                 pending = pool.submit(intervals, starts[n + 1])

@@ -107,7 +107,9 @@ class _Pages:
         # message or a response, shown on the page, can never be a script.
         nonce = secrets.token_urlsafe(16)
         html = self.env.get_template(name).render(
-            nonce=nonce, version=__version__, base=self.base, counts=_counts(session),
+            nonce=nonce, version=__version__, base=self.base,
+            counts={"open": len(session.questions), "answered": len(session.answered),
+                    "reused": session.reused},
             scores=self.view("scores", scores_view), systems=session.names,
             history=session.history_path, notice=request.query_params.get("notice", ""),
             **context)
@@ -249,11 +251,6 @@ class _Pages:
         return self.page("scores.html.j2", request, title="Scores as they stand",
                          changes=self.view("changes", score_changes), fill=_fill(self.session),
                          answered=list(self.session.answered))
-
-
-def _counts(session: Adjudication) -> dict[str, int]:
-    return {"open": len(session.questions), "answered": len(session.answered),
-            "reused": session.reused}
 
 
 def _fill(session: Adjudication) -> Callable[[Question], str]:

@@ -25,8 +25,7 @@ from muceval.scoring.adjudication import Adjudication, Question
 __all__ = ["fill_text", "highlight", "question_view", "score_changes", "scores_view",
            "template_rows"]
 
-_TYPE_NAMES = {"string": "string fill", "set": "set fill", "date": "date", "location": "location",
-               "number": "number"}
+_TYPE_NAMES = {"string": "string fill", "set": "set fill"}
 
 
 def fill_text(value: Value | None, config: Configuration, slot_id: str) -> str:
