@@ -43,7 +43,7 @@ def at(document: dict[str, Any], path: str) -> dict[str, Any]:
     return record
 
 
-@pytest.mark.parametrize(("name", "command", "keys"), described(), ids=lambda v: str(v)[:30])
+@pytest.mark.parametrize(("name", "command", "keys"), [pytest.param(*d, id=d[0]) for d in described()])
 def test_the_page_lists_the_keys_each_command_writes(name: str, command: str,
                                                      keys: list[str]) -> None:
     modern = shared_root() / "modern"
