@@ -173,3 +173,18 @@ def test_a_childs_warnings_are_given_again_here() -> None:
         warnings.simplefilter("always")
         assert processes.in_processes(warn, [1, 2, 3]) == [1, 2, 3]
     assert [str(w.message) for w in caught] == ["part 1", "part 2", "part 3"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_clash_of_names_is_refused_before_the_key_is_read(jobs, tmp_path) -> None:
+    # The same error whatever the number of processes (which, by default, depends on how busy
+    # the machine is): the names are checked before any file is read.
+    config = load_configuration(EXAMPLE / "config.toml")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    twins = [tmp_path / "a" / "alpha.txt", tmp_path / "b" / "alpha.txt"]
+    for path in twins:
+        path.write_bytes(SYSTEMS[0].read_bytes())
+    with pytest.raises(UsageError, match="two files give the system name 'alpha'"):
+        score_files(config, tmp_path / "missing-key.txt", twins,
+                    options=ScoringOptions(jobs=jobs))

@@ -543,9 +543,10 @@ def read_systems(config: Configuration, key_path: str | Path,
                  warnings: list[Problem]) -> tuple[TemplateFile, dict[str, TemplateFile]]:
     """The key, and each system's response file by system name (:func:`read_template_file`)."""
     paths = [str(p) for p in response_paths]
+    chosen = system_names(paths, names)  # a clash of names is refused before any file is read
     key = read_template_file(key_path, config, warnings)
     return key, {name: read_template_file(path, config, warnings)
-                 for name, path in zip(system_names(paths, names), paths, strict=True)}
+                 for name, path in zip(chosen, paths, strict=True)}
 
 
 def _recorder(store: HistoryStore, then: Callable[[NewJudgement], None] | None,

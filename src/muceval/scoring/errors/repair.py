@@ -124,7 +124,7 @@ def _tables(document: Prepared, entries: tuple[Entry, ...],
 
 def _apply(edit: _Edit, e: int, work: dict[int, list[list[str]]], document: Prepared,
            entries: tuple[Entry, ...], tables: _Tables) -> None:
-    """One transformation on the working copies (a failed look-up changes nothing, as in 1992)."""
+    """One transformation on the working copies (a failed look-up changes nothing, as in the original)."""
     kept = edit.kept
     own = work[e]
     names = kept.names
