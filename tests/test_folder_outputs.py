@@ -154,3 +154,18 @@ def test_score_output_dir_killed_at_every_step(tmp_path: Path) -> None:
     # Finished, the earlier run's third system is gone and the summary is of two systems.
     summary = json.loads((out / "summary.json").read_text())
     assert "gamma" not in json.dumps(summary) and not (out / "gamma.json").exists()
+
+
+def test_a_report_of_the_scores_an_earlier_report_wrote_keeps_them(tmp_path: Path) -> None:
+    # report --force replaces the files of the earlier run, but one that this run reads is now
+    # the user's input: it stays, unchanged.
+    from muceval.cli import main
+
+    out = tmp_path / "report"
+    assert main(["report", "--example", "--out", str(out), "--seed", "1", "-q"]) == 0
+    scores = (out / "scores.json").read_bytes()
+    assert main(["report", str(out / "scores.json"), "--out", str(out), "--force",
+                 "--seed", "1", "-q"]) == 0
+    assert (out / "scores.json").read_bytes() == scores
+    assert folder_manifest(out)["state"] == "complete"
+    assert "scores.json" not in folder_manifest(out)["files"]

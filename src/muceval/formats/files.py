@@ -392,7 +392,8 @@ def write_files(
     A target that is one of ``keep`` (as in :func:`refuse_replacing_inputs`) is always refused,
     an existing file unless ``overwrite``. With ``folder``, the folder is all of one run or
     visibly not: its :data:`MANIFEST` says ``"writing"`` (listing the files of both runs) until
-    the files only the earlier run wrote are removed, which :func:`read_bytes` refuses; ``last``
+    the files only the earlier run wrote are removed (not one of ``keep``), which
+    :func:`read_bytes` refuses; ``last``
     (the page a person opens) is written after the others.
 
     >>> import os, tempfile
@@ -421,11 +422,12 @@ def write_files(
         for target, text in data.items():
             write_atomic(target, text)
     else:
-        _write_folder(Path(folder), data, None if last is None else Path(last))
+        _write_folder(Path(folder), data, None if last is None else Path(last), keep or {})
     return targets
 
 
-def _write_folder(folder: Path, data: dict[Path, str | bytes], last: Path | None) -> None:
+def _write_folder(folder: Path, data: dict[Path, str | bytes], last: Path | None,
+                  keep: Mapping[Any, str]) -> None:
     root = folder.resolve()
     names = {str(target.resolve().relative_to(root)): target for target in data}
     earlier = [name for name in folder_manifest(folder).get("files", ())
@@ -435,12 +437,22 @@ def _write_folder(folder: Path, data: dict[Path, str | bytes], last: Path | None
         write_atomic(target, data[target])
     for name in earlier:
         stale = root / name
-        if stale.is_file() and root in stale.resolve().parents:
+        # An earlier run's file this run reads (a report of the scores the last one wrote)
+        # stays: it is the user's input now.
+        if stale.is_file() and root in stale.resolve().parents and not _is_input(stale, keep):
             with contextlib.suppress(OSError):
                 stale.unlink()
                 with contextlib.suppress(OSError):
                     stale.parent.rmdir()  # a folder of figures left empty
     _write_manifest(folder, "complete", sorted(names))
+
+
+def _is_input(path: Path, inputs: Mapping[Any, str]) -> bool:
+    try:
+        refuse_replacing_inputs(path, inputs)
+    except OutputError:
+        return True
+    return False
 
 
 def _write_manifest(folder: Path, state: str, names: list[str]) -> None:
