@@ -55,6 +55,9 @@ def test_the_page_lists_the_keys_each_command_writes(name: str, command: str,
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert document["format"] == name
+    # The opening keys the page promises for every document on it.
+    header = [k for k in document if k not in ("detail", "unit")][:5]
+    assert header == ["format", "format_version", "muceval", "signature", "settings"]
     for line in keys:
         path, _, listed = line.partition(": ")
         names = [k.strip() for k in listed.split(",")]
