@@ -214,7 +214,8 @@ class PairScore:
 # Which of the four manners of treating unmapped templates receive an entry of a given status
 # (§8.4): irrelevant entries only add their template-id tallies (NON 1) to ALL TEMPLATES.
 _MANNERS_OF_STATUS: dict[TemplateStatus, tuple[DisplayType, ...]] = {
-    TemplateStatus.MATCHED: tuple(DisplayType),
+    TemplateStatus.MATCHED: (DisplayType.MATCHED_ONLY, DisplayType.MATCHED_MISSING,
+                             DisplayType.MATCHED_SPURIOUS, DisplayType.ALL_TEMPLATES),
     TemplateStatus.MISSING: (DisplayType.MATCHED_MISSING, DisplayType.ALL_TEMPLATES),
     TemplateStatus.SPURIOUS: (DisplayType.MATCHED_SPURIOUS, DisplayType.ALL_TEMPLATES),
     TemplateStatus.IRRELEVANT: (DisplayType.ALL_TEMPLATES,),
@@ -289,6 +290,9 @@ class Accumulator:
 
     def slot(self, slot_id: str) -> Tally:
         return _named(self.slots, slot_id)
+
+    def subtotal(self, name: str) -> Tally:
+        return _named(self.subtotals, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,8 +542,9 @@ def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     Returns
     -------
     muceval.core.tallies.Summary
-        ``accumulators`` (the four manners, each an :class:`Accumulator`; ``all_templates``
-        and ``matched_missing`` directly), ``display`` (the manner the display type shows per
+        ``accumulators`` (the four manners, each an :class:`Accumulator` with ``total``,
+        ``slot(id)``, ``subtotal(name)``, ``set_fills`` and ``string_fills``;
+        ``all_templates`` and ``matched_missing`` directly), ``display`` (the manner the display type shows per
         slot), ``text_filtering`` (:class:`TextFiltering`) and ``messages`` (per message).
 
     Raises
@@ -561,6 +566,8 @@ def summarize(pairs: Iterable[PairScore], config: Configuration) -> Summary:
     (80, 35, 29, 4, 45)
     >>> summary.accumulators.matched_only.total.pos, summary.text_filtering
     (61, TextFiltering(a=5, b=0, c=1, d=4))
+    >>> summary.all_templates.subtotal("inc-total").pos
+    28
 
     On entries made by hand:
 
