@@ -177,3 +177,12 @@ def test_outputs_into_missing_folders_and_overlong_names(tmp_path: Path) -> None
     refused(run("score", "--key", KEY, "--config", CONFIG, ALPHA, "-o",
                 str(tmp_path / ("x" * 300))), "cannot write")
     refused(run("score", "--key", str(tmp_path / ("k" * 300)), ALPHA))
+
+
+def test_a_gold_line_that_is_not_an_object_is_named_when_texts_are_read(tmp_path: Path) -> None:
+    from muceval.formats.modern.embedded import read_texts
+
+    gold = tmp_path / "gold.json"
+    gold.write_text('{"docid": "D1", "doctext": "x", "templates": []}\n[1]\n')
+    with pytest.raises(InputError, match=r"gold\.json:2: each line must be a JSON object"):
+        read_texts(gold)

@@ -98,6 +98,8 @@ def read_texts(path: str | Path) -> dict[str, str]:
                     record.get("llm_prompt"), str(path), number)
     elif layout in ("gtt-gold", "grit-gold"):
         for number, record in json_lines(text, str(path)):
+            if not isinstance(record, dict):
+                raise InputError.at(str(path), number, "each line must be a JSON object")
             texts[str(record.get("docid"))] = _doctext(record, str(path), number)
     elif layout in ("gtt-pred", "grit-pred"):
         for key, record in parse_json(text, str(path)).items():
