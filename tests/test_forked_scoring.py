@@ -188,3 +188,22 @@ def test_a_clash_of_names_is_refused_before_the_key_is_read(jobs, tmp_path) -> N
     with pytest.raises(UsageError, match="two files give the system name 'alpha'"):
         score_files(config, tmp_path / "missing-key.txt", twins,
                     options=ScoringOptions(jobs=jobs))
+
+
+def test_a_warning_is_shown_as_often_as_one_process_shows_it() -> None:
+    # Under the default filter, once per place: one the parent has shown is not shown again
+    # for a child, nor once per child (a fresh process: no other test's filters or threads).
+    import subprocess
+    import sys
+
+    code = ("import warnings\n"
+            "from muceval.core import processes\n"
+            "def work(n):\n"
+            "    warnings.warn('same warning', UserWarning)\n"
+            "    return n\n"
+            "work(-1)\n"
+            "assert processes.in_processes(work, [0, 1, 2]) == [0, 1, 2]\n"
+            "assert processes.in_processes(work, [3, 4]) == [3, 4]\n")
+    run = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True,
+                         text=True, check=True)
+    assert run.stderr.count("same warning") == 1, run.stderr

@@ -107,11 +107,23 @@ def in_processes(work: Callable[[T], R], parts: Sequence[T]) -> list[R] | None:
                 os.waitpid(pid, 0)
     if None in sent:
         return None
+    elsewhere: dict[Any, Any] = {}
     for done, said in filter(None, sent):
         for message, category, filename, lineno in said:
-            warnings.warn_explicit(message, category, filename, lineno)
+            # The registry of the module that warned, as warnings.warn uses it: a warning this
+            # process (or an earlier child) has shown is shown again only if its filter says so.
+            warnings.warn_explicit(message, category, filename, lineno,
+                                   registry=_registry(filename, elsewhere))
         results.append(done)
     return results
+
+
+def _registry(filename: str, elsewhere: dict[Any, Any]) -> dict[Any, Any]:
+    for module in list(sys.modules.values()):
+        if getattr(module, "__file__", None) == filename:
+            registry: dict[Any, Any] = vars(module).setdefault("__warningregistry__", {})
+            return registry
+    return elsewhere
 
 
 def _loaded(data: bytes) -> Any:
@@ -130,9 +142,12 @@ def _child(work: Callable[[T], R], part: T, read: int, write: int,
         # Held open here, an earlier sibling's pipe would not end when the parent stops.
         for fd in (read, *siblings):
             os.close(fd)
-        with warnings.catch_warnings(record=True) as caught:
-            done = work(part)
-        said = [(w.message, w.category, w.filename, w.lineno) for w in caught]
+        # Collected as they would be shown: unlike catch_warnings, this keeps the registries
+        # inherited from the parent, so what the parent has shown once is not collected again.
+        said: list[tuple[Any, type[Warning], str, int]] = []
+        warnings.showwarning = lambda message, category, filename, lineno, *_: said.append(
+            (message, category, filename, lineno))
+        done = work(part)
         data = pickle.dumps((done, said), pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write, "wb") as out:
             out.write(data)
